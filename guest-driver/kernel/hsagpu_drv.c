@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hsagpu: Linux driver for QEMU's hsa-gpu accelerator model.
+ *
+ * Probe maps the BARs, validates the identification registers and the
+ * expansion ROM's information table, allocates MSI-X vectors, sets up
+ * PCIe AtomicOps towards the root complex and creates /dev/hsagpuN.
+ */
+#include <linux/idr.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/uaccess.h>
+
+#include "hsagpu.h"
+
+static DEFINE_IDA(hsagpu_ida);
+
+static int hsagpu_open(struct inode *inode, struct file *file)
+{
+	struct hsagpu_device *hdev = container_of(file->private_data,
+						  struct hsagpu_device, misc);
+
+	file->private_data = hdev;
+	return 0;
+}
+
+static long hsagpu_ioctl_get_info(struct hsagpu_device *hdev,
+				  void __user *uarg)
+{
+	struct hsagpu_device_info info;
+	u32 size;
+
+	if (get_user(size, (u32 __user *)uarg))
+		return -EFAULT;
+	if (size != sizeof(info))
+		return -EINVAL;
+
+	memset(&info, 0, sizeof(info));
+	info.size = sizeof(info);
+	info.abi_version = hdev->abi_version;
+	info.vendor_id = hdev->pdev->vendor;
+	info.device_id = hdev->pdev->device;
+	info.caps = hdev->caps;
+	info.vram_size = hdev->vram_size;
+	info.doorbell_count = hdev->doorbell_count;
+	info.doorbell_stride = hdev->doorbell_stride;
+	info.num_queues = hdev->num_queues;
+	info.msix_vectors = hdev->msix_vectors;
+	info.atomics = (hdev->atomics_errno ? 0 : HSAGPU_ATOMICS_ROUTED) |
+		       (hdev->atomic_requester ? HSAGPU_ATOMICS_REQUESTER : 0) |
+		       (hdev->atomics128_errno ? 0 : HSAGPU_ATOMICS_128);
+	info.atomics_errno = hdev->atomics_errno;
+	info.pci_domain = pci_domain_nr(hdev->pdev->bus);
+	info.pci_bus = hdev->pdev->bus->number;
+	info.pci_devfn = hdev->pdev->devfn;
+	memcpy(info.name, hdev->name, sizeof(info.name));
+
+	if (copy_to_user(uarg, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+static long hsagpu_ioctl(struct file *file, unsigned int cmd,
+			 unsigned long arg)
+{
+	struct hsagpu_device *hdev = file->private_data;
+
+	switch (cmd) {
+	case HSAGPU_IOC_GET_INFO:
+		return hsagpu_ioctl_get_info(hdev, (void __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations hsagpu_fops = {
+	.owner = THIS_MODULE,
+	.open = hsagpu_open,
+	.unlocked_ioctl = hsagpu_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static irqreturn_t hsagpu_error_irq(int irq, void *data)
+{
+	struct hsagpu_device *hdev = data;
+	u32 err = hsagpu_rd(hdev, HSAGPU_REG_ERROR_STATUS);
+
+	if (!err)
+		return IRQ_NONE;
+	atomic_inc(&hdev->error_irqs);
+	dev_warn_ratelimited(&hdev->pdev->dev, "device error status 0x%08x\n",
+			     err);
+	hsagpu_wr(hdev, HSAGPU_REG_ERROR_STATUS, err);
+	return IRQ_HANDLED;
+}
+
+static int hsagpu_check_ident(struct hsagpu_device *hdev)
+{
+	struct pci_dev *pdev = hdev->pdev;
+	struct device *dev = &pdev->dev;
+	u32 magic = hsagpu_rd(hdev, HSAGPU_REG_MAGIC);
+
+	if (magic != HSAGPU_MAGIC_VALUE) {
+		dev_err(dev, "bad magic 0x%08x (expected 0x%08x)\n", magic,
+			HSAGPU_MAGIC_VALUE);
+		return -ENODEV;
+	}
+	hdev->abi_version = hsagpu_rd(hdev, HSAGPU_REG_ABI_VERSION);
+	if (hdev->abi_version >> 16 != HSAGPU_ABI_MAJOR) {
+		dev_err(dev, "device ABI %u.%u, driver supports %u.x\n",
+			hdev->abi_version >> 16, hdev->abi_version & 0xffff,
+			HSAGPU_ABI_MAJOR);
+		return -ENODEV;
+	}
+	hdev->caps = hsagpu_rd(hdev, HSAGPU_REG_CAPS);
+	hdev->vram_size = hsagpu_rd(hdev, HSAGPU_REG_VRAM_SIZE_LO) |
+			  (u64)hsagpu_rd(hdev, HSAGPU_REG_VRAM_SIZE_HI) << 32;
+	hdev->doorbell_count = hsagpu_rd(hdev, HSAGPU_REG_DOORBELL_COUNT);
+	hdev->doorbell_stride = hsagpu_rd(hdev, HSAGPU_REG_DOORBELL_STRIDE);
+	hdev->num_queues = hsagpu_rd(hdev, HSAGPU_REG_NUM_QUEUES);
+
+	if (hdev->vram_size != pci_resource_len(pdev, HSAGPU_BAR_VRAM)) {
+		dev_err(dev, "VRAM register says %llu bytes, BAR0 is %llu\n",
+			hdev->vram_size,
+			(u64)pci_resource_len(pdev, HSAGPU_BAR_VRAM));
+		return -ENODEV;
+	}
+	if ((u64)hdev->doorbell_count * hdev->doorbell_stride !=
+	    pci_resource_len(pdev, HSAGPU_BAR_DOORBELL)) {
+		dev_err(dev, "doorbell registers disagree with BAR2 size\n");
+		return -ENODEV;
+	}
+	if (!hdev->num_queues || hdev->num_queues > HSAGPU_NUM_QUEUES_MAX) {
+		dev_err(dev, "bad queue count %u\n", hdev->num_queues);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static void hsagpu_setup_atomics(struct hsagpu_device *hdev)
+{
+	struct pci_dev *pdev = hdev->pdev;
+	u16 ctl2 = 0;
+
+	hdev->atomics_errno = pci_enable_atomic_ops_to_root(pdev,
+			PCI_EXP_DEVCAP2_ATOMIC_COMP32 |
+			PCI_EXP_DEVCAP2_ATOMIC_COMP64);
+	hdev->atomics128_errno = pci_enable_atomic_ops_to_root(pdev,
+			PCI_EXP_DEVCAP2_ATOMIC_COMP128);
+	/* Confirm the Requester Enable bit really took. */
+	pcie_capability_read_word(pdev, PCI_EXP_DEVCTL2, &ctl2);
+	hdev->atomic_requester = !!(ctl2 & PCI_EXP_DEVCTL2_ATOMIC_REQ);
+
+	if (hdev->atomics_errno)
+		dev_info(&pdev->dev,
+			 "PCIe AtomicOps to root unavailable (%d): the path does not route or complete 32/64-bit AtomicOps\n",
+			 hdev->atomics_errno);
+	else
+		dev_info(&pdev->dev, "PCIe AtomicOps to root enabled (32/64%s), requester %s\n",
+			 hdev->atomics128_errno ? "" : "/128",
+			 hdev->atomic_requester ? "on" : "off");
+}
+
+static void hsagpu_free_vectors(void *data)
+{
+	pci_free_irq_vectors(data);
+}
+
+static void hsagpu_free_id(void *data)
+{
+	struct hsagpu_device *hdev = data;
+
+	ida_free(&hsagpu_ida, hdev->id);
+}
+
+static int hsagpu_map_bars(struct hsagpu_device *hdev)
+{
+	struct pci_dev *pdev = hdev->pdev;
+	struct device *dev = &pdev->dev;
+	resource_size_t start = pci_resource_start(pdev, HSAGPU_BAR_VRAM);
+	resource_size_t len = pci_resource_len(pdev, HSAGPU_BAR_VRAM);
+	int ret;
+
+	ret = pcim_iomap_regions(pdev, BIT(HSAGPU_BAR_MMIO) |
+				 BIT(HSAGPU_BAR_DOORBELL), HSAGPU_DRV_NAME);
+	if (ret) {
+		dev_err(dev, "cannot map BAR2/BAR5: %d\n", ret);
+		return ret;
+	}
+	hdev->mmio = pcim_iomap_table(pdev)[HSAGPU_BAR_MMIO];
+	hdev->doorbells = pcim_iomap_table(pdev)[HSAGPU_BAR_DOORBELL];
+
+	if (!len || !(pci_resource_flags(pdev, HSAGPU_BAR_VRAM) & IORESOURCE_MEM)) {
+		dev_err(dev, "BAR0 (VRAM) is not assigned\n");
+		return -ENODEV;
+	}
+	if (!devm_request_mem_region(dev, start, len, HSAGPU_DRV_NAME))
+		return -EBUSY;
+	hdev->vram = devm_ioremap_wc(dev, start, len);
+	if (!hdev->vram)
+		return -ENOMEM;
+	return 0;
+}
+
+static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct device *dev = &pdev->dev;
+	struct hsagpu_device *hdev;
+	int nvec, ret;
+
+	hdev = devm_kzalloc(dev, sizeof(*hdev), GFP_KERNEL);
+	if (!hdev)
+		return -ENOMEM;
+	hdev->pdev = pdev;
+	pci_set_drvdata(pdev, hdev);
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+	ret = hsagpu_map_bars(hdev);
+	if (ret)
+		return ret;
+	ret = hsagpu_check_ident(hdev);
+	if (ret)
+		return ret;
+	ret = hsagpu_rom_validate(hdev);
+	if (ret)
+		return ret;
+
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+	pci_set_master(pdev);
+
+	nvec = hsagpu_rd(hdev, HSAGPU_REG_MSIX_VECTORS);
+	nvec = pci_alloc_irq_vectors(pdev, 1, nvec, PCI_IRQ_MSIX);
+	if (nvec < 0) {
+		dev_err(dev, "cannot allocate MSI-X vectors: %d\n", nvec);
+		return nvec;
+	}
+	hdev->msix_vectors = nvec;
+	ret = devm_add_action_or_reset(dev, hsagpu_free_vectors, pdev);
+	if (ret)
+		return ret;
+	ret = devm_request_irq(dev, pci_irq_vector(pdev, HSAGPU_MSIX_VEC_ERROR),
+			       hsagpu_error_irq, 0, HSAGPU_DRV_NAME, hdev);
+	if (ret)
+		return ret;
+
+	hsagpu_setup_atomics(hdev);
+
+	ret = ida_alloc(&hsagpu_ida, GFP_KERNEL);
+	if (ret < 0)
+		return ret;
+	hdev->id = ret;
+	ret = devm_add_action_or_reset(dev, hsagpu_free_id, hdev);
+	if (ret)
+		return ret;
+
+	snprintf(hdev->devname, sizeof(hdev->devname), "hsagpu%d", hdev->id);
+	hdev->misc.minor = MISC_DYNAMIC_MINOR;
+	hdev->misc.name = hdev->devname;
+	hdev->misc.fops = &hsagpu_fops;
+	hdev->misc.parent = dev;
+	hdev->misc.mode = 0666;
+	ret = misc_register(&hdev->misc);
+	if (ret)
+		return ret;
+
+	dev_info(dev, "%s: %s, %llu MiB VRAM, %u queues, %u doorbells, %d MSI-X vectors, ABI %u.%u\n",
+		 hdev->devname, hdev->name, hdev->vram_size >> 20,
+		 hdev->num_queues, hdev->doorbell_count, nvec,
+		 hdev->abi_version >> 16, hdev->abi_version & 0xffff);
+	return 0;
+}
+
+static void hsagpu_remove(struct pci_dev *pdev)
+{
+	struct hsagpu_device *hdev = pci_get_drvdata(pdev);
+
+	misc_deregister(&hdev->misc);
+	pci_clear_master(pdev);
+}
+
+static const struct pci_device_id hsagpu_ids[] = {
+	{ PCI_DEVICE(HSAGPU_PCI_VENDOR_ID, HSAGPU_PCI_DEVICE_ID) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, hsagpu_ids);
+
+static struct pci_driver hsagpu_driver = {
+	.name = HSAGPU_DRV_NAME,
+	.id_table = hsagpu_ids,
+	.probe = hsagpu_probe,
+	.remove = hsagpu_remove,
+	.driver.dev_groups = hsagpu_groups,
+};
+module_pci_driver(hsagpu_driver);
+
+MODULE_DESCRIPTION("Driver for the QEMU hsa-gpu accelerator model");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Small helpers for hsagpu guest tests. Each test is one program: it
+ * prints "# " diagnostics and exits 0 (pass), 1 (fail) or 77 (skip); the
+ * guest runner turns that into a TAP line.
+ */
+#ifndef HSAGPU_GT_H
+#define HSAGPU_GT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hsagpu/hsagpu_hw.h"
+
+#define GT_MAX_DEVS 16
+
+extern int gt_failures;
+
+#define CHECK(cond, ...)                                                \
+	do {                                                            \
+		if (!(cond)) {                                          \
+			gt_failures++;                                  \
+			printf("# FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			printf(__VA_ARGS__);                            \
+			printf("\n");                                   \
+		}                                                       \
+	} while (0)
+
+#define CHECK_EQ_U64(a, b)                                              \
+	CHECK((uint64_t)(a) == (uint64_t)(b), "%s = 0x%llx, expected 0x%llx", \
+	      #a, (unsigned long long)(a), (unsigned long long)(b))
+
+#define DIAG(...) do { printf("# " __VA_ARGS__); printf("\n"); } while (0)
+
+/* Exit status for the runner. */
+int gt_result(void);
+
+/* Value of "hsagpu_test.<key>=" on the kernel command line, or NULL. */
+const char *gt_param(const char *key);
+/* Element @idx of a comma-separated parameter, with K/M/G suffixes. */
+int gt_param_u64(const char *key, int idx, uint64_t *val);
+
+/* hsa-gpu PCI functions in address order: "0000:01:00.0" etc. */
+int gt_find_devices(char names[GT_MAX_DEVS][16]);
+
+/* Read a sysfs file of a PCI device into @buf (newline stripped). */
+int gt_sysfs_read(const char *dev, const char *file, char *buf, size_t len);
+int gt_sysfs_u64(const char *dev, const char *file, uint64_t *val);
+int gt_sysfs_write(const char *path, const char *val);
+
+/* mmap a PCI resource through sysfs; returns NULL on failure. */
+void *gt_map_resource(const char *dev, int bar, size_t *len);
+
+/* Run a shell command, return its exit status. */
+int gt_sh(const char *fmt, ...);
+
+#endif

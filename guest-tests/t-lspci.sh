@@ -1,0 +1,56 @@
+#!/bin/sh
+# lspci -vvv in the guest decodes the device with exactly the intended
+# layout: BAR sizes and flags, 128K ROM, capabilities, AtomicOp completer
+# bits, MSI-X, AER, DSN, and our driver in use.
+fail=0
+param() { sed -n "s/.*hsagpu_test\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+nth() { echo "$1" | cut -d, -f"$2"; }
+human() {  # bytes or K/M/G suffix -> lspci's size notation
+    case "$1" in
+    *K|*M|*G) echo "$1" ;;
+    *) awk -v b="$1" 'BEGIN { s="KMGT"; b/=1024; i=1; while (b >= 1024 && b % 1024 == 0) { b/=1024; i++ } printf "%d%s\n", b, substr(s,i,1) }' ;;
+    esac
+}
+expect() {  # dev description regex
+    if grep -Eq -- "$3" "/tmp/lspci.$1"; then
+        echo "# ok: $2"
+    else
+        echo "# FAIL $1: $2 (no line matching: $3)"; fail=1
+    fi
+}
+reject() {
+    if grep -Eq -- "$3" "/tmp/lspci.$1"; then
+        echo "# FAIL $1: $2 (unexpected line matching: $3)"; fail=1
+    fi
+}
+i=0
+devs=$(lspci -D -n -d 1b36:00f0 | cut -d' ' -f1)
+[ -n "$devs" ] || { echo "# FAIL: lspci finds no 1b36:00f0"; exit 1; }
+for d in $devs; do
+    i=$((i + 1))
+    lspci -vvv -s "$d" > "/tmp/lspci.$d" 2>&1
+    sed 's/^/#   /' "/tmp/lspci.$d"
+    vram=$(nth "$(param vram)" $i); vram=$(human "${vram:-268435456}")
+    q=$(nth "$(param queues)" $i); q=${q:-64}
+    iobar=$(nth "$(param iobar)" $i)
+    expect "$d" "class" "^$d? ?.*(Processing accelerators|Class 1200)"
+    expect "$d" "BAR0 VRAM" "Region 0: Memory at [0-9a-f]+ \(64-bit, prefetchable\) \[size=$vram\]"
+    expect "$d" "BAR2 doorbells" "Region 2: Memory at [0-9a-f]+ \(64-bit, prefetchable\) \[size=2M\]"
+    expect "$d" "BAR5 registers" "Region 5: Memory at [0-9a-f]+ \(32-bit, non-prefetchable\) \[size=256K\]"
+    expect "$d" "expansion ROM" "Expansion ROM at [0-9a-f]+ .*\[size=128K\]"
+    if [ "$iobar" = 1 ]; then
+        expect "$d" "BAR4 legacy I/O" "Region 4: I/O ports at [0-9a-f]+ \[size=256\]"
+    else
+        reject "$d" "no BAR4 by default" "Region 4:"
+    fi
+    reject "$d" "no BAR1/3 of their own" "Region (1|3):"
+    expect "$d" "power management" "Capabilities: \[50\] Power Management"
+    expect "$d" "PCIe v2 endpoint" "Capabilities: \[64\] Express \(v2\) Endpoint"
+    expect "$d" "AtomicOp completer bits" "AtomicOpsCap: 32bit\+ 64bit\+ 128bitCAS\+"
+    expect "$d" "MSI-X enabled, all vectors" "MSI-X: Enable\+ Count=$((q + 1)) "
+    expect "$d" "MSI-X table in BAR5" "Vector table: BAR=5 offset=00038000"
+    expect "$d" "AER" "Capabilities: \[100 v2\] Advanced Error Reporting"
+    expect "$d" "DSN" "Capabilities: \[150 v1\] Device Serial Number"
+    expect "$d" "driver" "Kernel driver in use: hsagpu"
+done
+exit $fail

@@ -1,0 +1,155 @@
+/*
+ * hsa-gpu: BAR5 register file and the optional legacy I/O BAR.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/timer.h"
+#include "hw/pci/pcie.h"
+#include "hsagpu.h"
+#include "trace.h"
+
+static const char *const hsagpu_bad_reason[] = {
+    [HSAGPU_BAD_REASON_UNMAPPED] = "no register at this offset",
+    [HSAGPU_BAD_REASON_SIZE] = "access size must be 4 or 8 bytes",
+    [HSAGPU_BAD_REASON_ALIGN] = "access is not naturally aligned",
+    [HSAGPU_BAD_REASON_READONLY] = "register is read-only",
+};
+
+uint32_t hsagpu_status(HsaGpuState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    uint32_t st = HSAGPU_STATUS_READY;
+    uint16_t devctl2 = 0;
+
+    if (pci_is_express(pdev) && pdev->exp.exp_cap) {
+        devctl2 = pci_get_word(pdev->config + pdev->exp.exp_cap +
+                               PCI_EXP_DEVCTL2);
+    }
+    if (devctl2 & PCI_EXP_DEVCTL2_ATOMIC_REQ) {
+        st |= HSAGPU_STATUS_ATOMIC_REQ_EN;
+    }
+    if (pci_get_word(pdev->config + PCI_COMMAND) & PCI_COMMAND_MASTER) {
+        st |= HSAGPU_STATUS_BUS_MASTER;
+    }
+    return st;
+}
+
+/* Record a bad access: guest error log, trace, error registers. */
+void hsagpu_bad_access(HsaGpuState *s, unsigned bar, uint64_t offset,
+                       unsigned size, bool is_write, unsigned reason)
+{
+    qemu_log_mask(LOG_GUEST_ERROR,
+                  "hsa-gpu: bad %u-byte %s at BAR%u offset 0x%" PRIx64
+                  ": %s\n", size, is_write ? "write" : "read", bar, offset,
+                  hsagpu_bad_reason[reason]);
+    trace_hsagpu_bad_access(bar, offset, size, is_write, reason);
+    hsagpu_regs_note_bad(&s->regs, bar, offset, size, is_write, reason);
+}
+
+static uint64_t hsagpu_reg_access_read(HsaGpuState *s, unsigned bar,
+                                       hwaddr addr, unsigned size)
+{
+    HsaGpuRegEnv env = {
+        .now_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
+        .status = hsagpu_status(s),
+    };
+    uint64_t val;
+    unsigned bad = hsagpu_regs_read(&s->regs, &s->ident, &env, addr, size,
+                                    &val);
+
+    if (bad) {
+        hsagpu_bad_access(s, bar, addr, size, false, bad);
+    }
+    trace_hsagpu_reg_read(hsagpu_reg_name(addr), addr, size, val);
+    return val;
+}
+
+static void hsagpu_reg_access_write(HsaGpuState *s, unsigned bar,
+                                    hwaddr addr, uint64_t val, unsigned size)
+{
+    unsigned bad;
+
+    trace_hsagpu_reg_write(hsagpu_reg_name(addr), addr, size, val);
+    bad = hsagpu_regs_write(&s->regs, addr, size, val);
+    if (bad) {
+        hsagpu_bad_access(s, bar, addr, size, true, bad);
+    }
+}
+
+static uint64_t hsagpu_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    return hsagpu_reg_access_read(opaque, HSAGPU_BAR_MMIO, addr, size);
+}
+
+static void hsagpu_mmio_write(void *opaque, hwaddr addr, uint64_t val,
+                              unsigned size)
+{
+    hsagpu_reg_access_write(opaque, HSAGPU_BAR_MMIO, addr, val, size);
+}
+
+/*
+ * Every access size reaches our handlers so that byte and word accesses
+ * are reported as guest errors instead of being silently split.
+ */
+static const MemoryRegionOps hsagpu_mmio_ops = {
+    .read = hsagpu_mmio_read,
+    .write = hsagpu_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 8 },
+    .impl = { .min_access_size = 1, .max_access_size = 8 },
+};
+
+/* Legacy I/O BAR: INDEX selects a register, DATA accesses it (32-bit). */
+static uint64_t hsagpu_io_read(void *opaque, hwaddr addr, unsigned size)
+{
+    HsaGpuState *s = opaque;
+
+    if (size != 4 || (addr != HSAGPU_IO_INDEX && addr != HSAGPU_IO_DATA)) {
+        hsagpu_bad_access(s, HSAGPU_BAR_IO, addr, size, false,
+                          size != 4 ? HSAGPU_BAD_REASON_SIZE
+                                    : HSAGPU_BAD_REASON_UNMAPPED);
+        return 0;
+    }
+    if (addr == HSAGPU_IO_INDEX) {
+        return s->regs.io_index;
+    }
+    return hsagpu_reg_access_read(s, HSAGPU_BAR_IO, s->regs.io_index, 4);
+}
+
+static void hsagpu_io_write(void *opaque, hwaddr addr, uint64_t val,
+                            unsigned size)
+{
+    HsaGpuState *s = opaque;
+
+    if (size != 4 || (addr != HSAGPU_IO_INDEX && addr != HSAGPU_IO_DATA)) {
+        hsagpu_bad_access(s, HSAGPU_BAR_IO, addr, size, true,
+                          size != 4 ? HSAGPU_BAD_REASON_SIZE
+                                    : HSAGPU_BAD_REASON_UNMAPPED);
+        return;
+    }
+    if (addr == HSAGPU_IO_INDEX) {
+        s->regs.io_index = val;
+        return;
+    }
+    hsagpu_reg_access_write(s, HSAGPU_BAR_IO, s->regs.io_index, val, 4);
+}
+
+static const MemoryRegionOps hsagpu_io_ops = {
+    .read = hsagpu_io_read,
+    .write = hsagpu_io_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 1, .max_access_size = 4 },
+};
+
+void hsagpu_mmio_init(HsaGpuState *s)
+{
+    memory_region_init_io(&s->mmio, OBJECT(s), &hsagpu_mmio_ops, s,
+                          "hsa-gpu-mmio", HSAGPU_MMIO_BAR_SIZE);
+    if (s->io_bar) {
+        memory_region_init_io(&s->io, OBJECT(s), &hsagpu_io_ops, s,
+                              "hsa-gpu-io", HSAGPU_IO_BAR_SIZE);
+    }
+}

@@ -1,0 +1,274 @@
+/*
+ * hsa-gpu: a virtual HSA-style GPU accelerator, PCI Express endpoint.
+ *
+ * This file holds the QOM type, its properties and the PCI personality:
+ * BAR layout (Vega-style large BAR), expansion ROM, capabilities.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/units.h"
+#include "qapi/error.h"
+#include "hw/pci/msix.h"
+#include "hw/pci/pcie.h"
+#include "hw/pci/pcie_aer.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "hsagpu.h"
+#include "trace.h"
+
+static bool hsagpu_check_props(HsaGpuState *s, Error **errp)
+{
+    if (s->vram_size < HSAGPU_VRAM_SIZE_MIN ||
+        s->vram_size > HSAGPU_VRAM_SIZE_MAX || !is_power_of_2(s->vram_size)) {
+        error_setg(errp, "hsa-gpu: vram-size must be a power of two between "
+                   "1 MiB and 64 GiB (got %" PRIu64 " bytes)", s->vram_size);
+        return false;
+    }
+    if (s->num_queues < 1 || s->num_queues > HSAGPU_NUM_QUEUES_MAX) {
+        error_setg(errp, "hsa-gpu: num-queues must be between 1 and %u "
+                   "(got %u)", HSAGPU_NUM_QUEUES_MAX, s->num_queues);
+        return false;
+    }
+    if (s->vendor_id == 0xffff || s->vendor_id == 0) {
+        error_setg(errp, "hsa-gpu: vendor-id 0x%04x is not a valid vendor",
+                   s->vendor_id);
+        return false;
+    }
+    return true;
+}
+
+static void hsagpu_init_ident(HsaGpuState *s)
+{
+    HsaGpuIdent *id = &s->ident;
+
+    id->vendor_id = s->vendor_id;
+    id->device_id = s->device_id;
+    id->revision = s->revision;
+    id->vram_size = s->vram_size;
+    id->num_queues = s->num_queues;
+    /* Vector 0 reports errors; each queue can have a vector of its own. */
+    id->msix_vectors = MIN(s->num_queues + 1, HSAGPU_MSIX_VECTORS_MAX);
+    id->caps = HSAGPU_CAP_ROM_INFO | HSAGPU_CAP_TIMESTAMP;
+    id->caps |= s->io_bar ? HSAGPU_CAP_IO_BAR : 0;
+    id->caps |= s->atomic_comp32 ? HSAGPU_CAP_ATOMIC_COMP32 : 0;
+    id->caps |= s->atomic_comp64 ? HSAGPU_CAP_ATOMIC_COMP64 : 0;
+    id->caps |= s->atomic_comp128 ? HSAGPU_CAP_ATOMIC_COMP128 : 0;
+}
+
+static bool hsagpu_init_rom(HsaGpuState *s, Error **errp)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    if (pdev->romfile && pdev->romfile[0]) {
+        /* The user supplied an image: let QEMU's generic code load it. */
+        return true;
+    }
+    if (!pdev->rom_bar) {
+        return true;
+    }
+    if (!memory_region_init_rom(&s->rom, OBJECT(s), "hsa-gpu.rom",
+                                HSAGPU_ROM_SIZE, errp)) {
+        return false;
+    }
+    hsagpu_rom_build(memory_region_get_ram_ptr(&s->rom), HSAGPU_ROM_SIZE,
+                     &s->ident, "QEMU HSA GPU");
+    pci_register_bar(pdev, PCI_ROM_SLOT, 0, &s->rom);
+    return true;
+}
+
+static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    uint32_t devcap2 = 0;
+    int pos;
+
+    if (pci_pm_init(pdev, HSAGPU_CAP_PM_OFFSET, errp) < 0) {
+        return -1;
+    }
+    pos = pcie_endpoint_cap_init(pdev, HSAGPU_CAP_PCIE_OFFSET);
+    if (pos < 0) {
+        error_setg(errp, "hsa-gpu: cannot add the PCI Express capability");
+        return -1;
+    }
+    pcie_cap_deverr_init(pdev);
+    pcie_cap_fill_link_ep_usp(pdev, QEMU_PCI_EXP_LNK_X16,
+                              QEMU_PCI_EXP_LNK_8GT);
+
+    devcap2 |= s->atomic_comp32 ? PCI_EXP_DEVCAP2_ATOMIC_COMP32 : 0;
+    devcap2 |= s->atomic_comp64 ? PCI_EXP_DEVCAP2_ATOMIC_COMP64 : 0;
+    devcap2 |= s->atomic_comp128 ? PCI_EXP_DEVCAP2_ATOMIC_COMP128 : 0;
+    pci_long_test_and_set_mask(pdev->config + pos + PCI_EXP_DEVCAP2, devcap2);
+    /* QEMU's default DevCtl2 write mask leaves AtomicOp Requester out. */
+    pci_word_test_and_set_mask(pdev->wmask + pos + PCI_EXP_DEVCTL2,
+                               PCI_EXP_DEVCTL2_ATOMIC_REQ);
+
+    if (msix_init(pdev, s->ident.msix_vectors,
+                  &s->mmio, HSAGPU_BAR_MMIO, HSAGPU_MSIX_TABLE_OFFSET,
+                  &s->mmio, HSAGPU_BAR_MMIO, HSAGPU_MSIX_PBA_OFFSET,
+                  HSAGPU_CAP_MSIX_OFFSET, errp) < 0) {
+        return -1;
+    }
+    if (pcie_aer_init(pdev, PCI_ERR_VER, HSAGPU_EXT_CAP_AER_OFFSET,
+                      PCI_ERR_SIZEOF, errp) < 0) {
+        return -1;
+    }
+    pcie_dev_ser_num_init(pdev, HSAGPU_EXT_CAP_DSN_OFFSET,
+                          s->serial ? s->serial :
+                          0x48534100000000ULL | pci_dev_bus_num(pdev) << 8 |
+                          pdev->devfn);
+    return 0;
+}
+
+static void hsagpu_realize(PCIDevice *pdev, Error **errp)
+{
+    HsaGpuState *s = HSA_GPU(pdev);
+    uint8_t *c = pdev->config;
+
+    if (!hsagpu_check_props(s, errp)) {
+        return;
+    }
+    hsagpu_init_ident(s);
+
+    pci_config_set_vendor_id(c, s->vendor_id);
+    pci_config_set_device_id(c, s->device_id);
+    pci_config_set_revision(c, s->revision);
+    pci_set_word(c + PCI_SUBSYSTEM_VENDOR_ID, s->subsys_vendor_id);
+    pci_set_word(c + PCI_SUBSYSTEM_ID, s->subsys_id);
+    pci_config_set_interrupt_pin(c, 1);
+
+    if (!memory_region_init_ram(&s->vram, OBJECT(s), "hsa-gpu.vram",
+                                s->vram_size, errp)) {
+        return;
+    }
+    hsagpu_doorbell_init(s);
+    hsagpu_mmio_init(s);
+
+    pci_register_bar(pdev, HSAGPU_BAR_VRAM,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->vram);
+    pci_register_bar(pdev, HSAGPU_BAR_DOORBELL,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->doorbell);
+    if (s->io_bar) {
+        pci_register_bar(pdev, HSAGPU_BAR_IO, PCI_BASE_ADDRESS_SPACE_IO,
+                         &s->io);
+    }
+    pci_register_bar(pdev, HSAGPU_BAR_MMIO, PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_32, &s->mmio);
+
+    if (hsagpu_init_pcie(s, errp) < 0 || !hsagpu_init_rom(s, errp)) {
+        return;
+    }
+    trace_hsagpu_realize(s->vram_size, s->num_queues, s->ident.msix_vectors);
+}
+
+static void hsagpu_exit(PCIDevice *pdev)
+{
+    HsaGpuState *s = HSA_GPU(pdev);
+
+    pcie_aer_exit(pdev);
+    msix_uninit(pdev, &s->mmio, &s->mmio);
+    pcie_cap_exit(pdev);
+}
+
+static void hsagpu_reset_hold(Object *obj, ResetType type)
+{
+    HsaGpuState *s = HSA_GPU(obj);
+
+    trace_hsagpu_reset();
+    hsagpu_regs_reset(&s->regs);
+    hsagpu_doorbell_reset(s);
+    pcie_cap_deverr_reset(PCI_DEVICE(s));
+}
+
+static const VMStateDescription vmstate_hsagpu_regs = {
+    .name = "hsa-gpu/regs",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(scratch, HsaGpuRegFile, 2),
+        VMSTATE_UINT32(error_status, HsaGpuRegFile),
+        VMSTATE_UINT32(bad_access_count, HsaGpuRegFile),
+        VMSTATE_UINT32(bad_access_addr, HsaGpuRegFile),
+        VMSTATE_UINT32(bad_access_info, HsaGpuRegFile),
+        VMSTATE_UINT32(timestamp_hi_latch, HsaGpuRegFile),
+        VMSTATE_UINT32(io_index, HsaGpuRegFile),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const VMStateDescription vmstate_hsagpu = {
+    .name = "hsa-gpu",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_PCI_DEVICE(parent_obj, HsaGpuState),
+        VMSTATE_MSIX(parent_obj, HsaGpuState),
+        VMSTATE_STRUCT(regs, HsaGpuState, 1, vmstate_hsagpu_regs,
+                       HsaGpuRegFile),
+        VMSTATE_UINT64_ARRAY(doorbells, HsaGpuState, HSAGPU_DOORBELL_COUNT),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const Property hsagpu_properties[] = {
+    DEFINE_PROP_SIZE("vram-size", HsaGpuState, vram_size,
+                     HSAGPU_VRAM_SIZE_DEFAULT),
+    DEFINE_PROP_UINT32("num-queues", HsaGpuState, num_queues,
+                       HSAGPU_NUM_QUEUES_DEFAULT),
+    DEFINE_PROP_BOOL("io-bar", HsaGpuState, io_bar, false),
+    DEFINE_PROP_BOOL("atomic-comp32", HsaGpuState, atomic_comp32, true),
+    DEFINE_PROP_BOOL("atomic-comp64", HsaGpuState, atomic_comp64, true),
+    DEFINE_PROP_BOOL("atomic-comp128", HsaGpuState, atomic_comp128, true),
+    DEFINE_PROP_UINT16("vendor-id", HsaGpuState, vendor_id,
+                       HSAGPU_PCI_VENDOR_ID),
+    DEFINE_PROP_UINT16("device-id", HsaGpuState, device_id,
+                       HSAGPU_PCI_DEVICE_ID),
+    DEFINE_PROP_UINT16("subsystem-vendor-id", HsaGpuState, subsys_vendor_id,
+                       HSAGPU_PCI_SUBSYS_VENDOR_ID),
+    DEFINE_PROP_UINT16("subsystem-id", HsaGpuState, subsys_id,
+                       HSAGPU_PCI_SUBSYS_ID),
+    DEFINE_PROP_UINT8("revision", HsaGpuState, revision,
+                      HSAGPU_PCI_REVISION),
+    DEFINE_PROP_UINT64("serial", HsaGpuState, serial, 0),
+};
+
+static void hsagpu_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
+
+    k->realize = hsagpu_realize;
+    k->exit = hsagpu_exit;
+    k->vendor_id = HSAGPU_PCI_VENDOR_ID;
+    k->device_id = HSAGPU_PCI_DEVICE_ID;
+    k->revision = HSAGPU_PCI_REVISION;
+    k->class_id = HSAGPU_PCI_CLASS_CODE >> 8;
+    rc->phases.hold = hsagpu_reset_hold;
+    dc->desc = "HSA-style GPU accelerator (AQL queues, doorbells, atomics)";
+    dc->vmsd = &vmstate_hsagpu;
+    device_class_set_props(dc, hsagpu_properties);
+    set_bit(DEVICE_CATEGORY_MISC, dc->categories);
+}
+
+static const TypeInfo hsagpu_info = {
+    .name = TYPE_HSA_GPU,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(HsaGpuState),
+    .class_init = hsagpu_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { }
+    },
+};
+
+static void hsagpu_register_types(void)
+{
+    type_register_static(&hsagpu_info);
+}
+
+type_init(hsagpu_register_types)

@@ -1,0 +1,215 @@
+/*
+ * hsa-gpu: BAR5 register file semantics, independent of QEMU.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifdef HSAGPU_HOST_TEST
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+#else
+#include "qemu/osdep.h"
+#endif
+#include "hsagpu-core.h"
+
+static const struct {
+    uint32_t offset;
+    const char *name;
+    int writable;
+} hsagpu_regs[] = {
+    { HSAGPU_REG_MAGIC, "MAGIC", 0 },
+    { HSAGPU_REG_ABI_VERSION, "ABI_VERSION", 0 },
+    { HSAGPU_REG_CAPS, "CAPS", 0 },
+    { HSAGPU_REG_DEVICE_ID, "DEVICE_ID", 0 },
+    { HSAGPU_REG_VRAM_SIZE_LO, "VRAM_SIZE_LO", 0 },
+    { HSAGPU_REG_VRAM_SIZE_HI, "VRAM_SIZE_HI", 0 },
+    { HSAGPU_REG_DOORBELL_COUNT, "DOORBELL_COUNT", 0 },
+    { HSAGPU_REG_DOORBELL_STRIDE, "DOORBELL_STRIDE", 0 },
+    { HSAGPU_REG_NUM_QUEUES, "NUM_QUEUES", 0 },
+    { HSAGPU_REG_MSIX_VECTORS, "MSIX_VECTORS", 0 },
+    { HSAGPU_REG_ROM_SIZE, "ROM_SIZE", 0 },
+    { HSAGPU_REG_REVISION, "REVISION", 0 },
+    { HSAGPU_REG_SCRATCH0, "SCRATCH0", 1 },
+    { HSAGPU_REG_SCRATCH1, "SCRATCH1", 1 },
+    { HSAGPU_REG_STATUS, "STATUS", 0 },
+    { HSAGPU_REG_ERROR_STATUS, "ERROR_STATUS", 1 },
+    { HSAGPU_REG_BAD_ACCESS_COUNT, "BAD_ACCESS_COUNT", 0 },
+    { HSAGPU_REG_BAD_ACCESS_ADDR, "BAD_ACCESS_ADDR", 0 },
+    { HSAGPU_REG_BAD_ACCESS_INFO, "BAD_ACCESS_INFO", 0 },
+    { HSAGPU_REG_TIMESTAMP_LO, "TIMESTAMP_LO", 0 },
+    { HSAGPU_REG_TIMESTAMP_HI, "TIMESTAMP_HI", 0 },
+};
+
+static int hsagpu_reg_index(uint32_t offset)
+{
+    for (size_t i = 0; i < sizeof(hsagpu_regs) / sizeof(hsagpu_regs[0]); i++) {
+        if (hsagpu_regs[i].offset == offset) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+const char *hsagpu_reg_name(uint32_t offset)
+{
+    int i = hsagpu_reg_index(offset);
+
+    return i < 0 ? "?" : hsagpu_regs[i].name;
+}
+
+/* Read one defined 32-bit register; the offset has been validated. */
+static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
+                                  const HsaGpuRegEnv *env, uint32_t offset)
+{
+    switch (offset) {
+    case HSAGPU_REG_MAGIC:
+        return HSAGPU_MAGIC_VALUE;
+    case HSAGPU_REG_ABI_VERSION:
+        return HSAGPU_ABI_VERSION;
+    case HSAGPU_REG_CAPS:
+        return id->caps;
+    case HSAGPU_REG_DEVICE_ID:
+        return ((uint32_t)id->device_id << 16) | id->vendor_id;
+    case HSAGPU_REG_VRAM_SIZE_LO:
+        return (uint32_t)id->vram_size;
+    case HSAGPU_REG_VRAM_SIZE_HI:
+        return (uint32_t)(id->vram_size >> 32);
+    case HSAGPU_REG_DOORBELL_COUNT:
+        return HSAGPU_DOORBELL_COUNT;
+    case HSAGPU_REG_DOORBELL_STRIDE:
+        return HSAGPU_DOORBELL_STRIDE;
+    case HSAGPU_REG_NUM_QUEUES:
+        return id->num_queues;
+    case HSAGPU_REG_MSIX_VECTORS:
+        return id->msix_vectors;
+    case HSAGPU_REG_ROM_SIZE:
+        return HSAGPU_ROM_SIZE;
+    case HSAGPU_REG_REVISION:
+        return id->revision;
+    case HSAGPU_REG_SCRATCH0:
+        return rf->scratch[0];
+    case HSAGPU_REG_SCRATCH1:
+        return rf->scratch[1];
+    case HSAGPU_REG_STATUS:
+        return env->status;
+    case HSAGPU_REG_ERROR_STATUS:
+        return rf->error_status;
+    case HSAGPU_REG_BAD_ACCESS_COUNT:
+        return rf->bad_access_count;
+    case HSAGPU_REG_BAD_ACCESS_ADDR:
+        return rf->bad_access_addr;
+    case HSAGPU_REG_BAD_ACCESS_INFO:
+        return rf->bad_access_info;
+    case HSAGPU_REG_TIMESTAMP_LO:
+        /* Latch the high half so LO-then-HI reads are consistent. */
+        rf->timestamp_hi_latch = (uint32_t)(env->now_ns >> 32);
+        return (uint32_t)env->now_ns;
+    case HSAGPU_REG_TIMESTAMP_HI:
+        return rf->timestamp_hi_latch;
+    }
+    return 0;
+}
+
+static unsigned hsagpu_check(uint32_t offset, unsigned size, int write)
+{
+    unsigned n = size / 4;
+
+    if (size != 4 && size != 8) {
+        return HSAGPU_BAD_REASON_SIZE;
+    }
+    if (offset & (size - 1)) {
+        return HSAGPU_BAD_REASON_ALIGN;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        int r = hsagpu_reg_index(offset + 4 * i);
+
+        if (r < 0) {
+            return HSAGPU_BAD_REASON_UNMAPPED;
+        }
+        if (write && !hsagpu_regs[r].writable) {
+            return HSAGPU_BAD_REASON_READONLY;
+        }
+    }
+    return 0;
+}
+
+unsigned hsagpu_regs_read(HsaGpuRegFile *rf, const HsaGpuIdent *id,
+                          const HsaGpuRegEnv *env, uint32_t offset,
+                          unsigned size, uint64_t *val)
+{
+    unsigned bad = hsagpu_check(offset, size, 0);
+
+    *val = 0;
+    if (bad) {
+        return bad;
+    }
+    *val = hsagpu_reg_read32(rf, id, env, offset);
+    if (size == 8) {
+        *val |= (uint64_t)hsagpu_reg_read32(rf, id, env, offset + 4) << 32;
+    }
+    return 0;
+}
+
+static void hsagpu_reg_write32(HsaGpuRegFile *rf, uint32_t offset,
+                               uint32_t val)
+{
+    switch (offset) {
+    case HSAGPU_REG_SCRATCH0:
+        rf->scratch[0] = val;
+        break;
+    case HSAGPU_REG_SCRATCH1:
+        rf->scratch[1] = val;
+        break;
+    case HSAGPU_REG_ERROR_STATUS:
+        rf->error_status &= ~val;
+        break;
+    }
+}
+
+unsigned hsagpu_regs_write(HsaGpuRegFile *rf, uint32_t offset,
+                           unsigned size, uint64_t val)
+{
+    unsigned bad = hsagpu_check(offset, size, 1);
+
+    if (bad) {
+        return bad;
+    }
+    hsagpu_reg_write32(rf, offset, (uint32_t)val);
+    if (size == 8) {
+        hsagpu_reg_write32(rf, offset + 4, (uint32_t)(val >> 32));
+    }
+    return 0;
+}
+
+void hsagpu_regs_note_bad(HsaGpuRegFile *rf, unsigned bar, uint32_t offset,
+                          unsigned size, int is_write, unsigned reason)
+{
+    rf->error_status |= bar == HSAGPU_BAR_DOORBELL ? HSAGPU_ERR_BAD_DOORBELL
+                                                   : HSAGPU_ERR_BAD_MMIO;
+    if (rf->bad_access_count != UINT32_MAX) {
+        rf->bad_access_count++;
+    }
+    rf->bad_access_addr = ((uint32_t)bar << 28) | (offset & 0x0fffffff);
+    rf->bad_access_info = (is_write ? HSAGPU_BAD_ACCESS_WRITE : 0) |
+                          (size & HSAGPU_BAD_ACCESS_SIZE_MASK) |
+                          (reason << HSAGPU_BAD_ACCESS_REASON_SHIFT);
+}
+
+void hsagpu_regs_reset(HsaGpuRegFile *rf)
+{
+    memset(rf, 0, sizeof(*rf));
+}
+
+unsigned hsagpu_doorbell_check(uint64_t offset, unsigned size)
+{
+    if (size != 4 && size != 8) {
+        return HSAGPU_BAD_REASON_SIZE;
+    }
+    if (offset & (size - 1)) {
+        return HSAGPU_BAD_REASON_ALIGN;
+    }
+    if (offset + size > HSAGPU_DOORBELL_BAR_SIZE) {
+        return HSAGPU_BAD_REASON_UNMAPPED;
+    }
+    return 0;
+}

@@ -1,0 +1,344 @@
+/*
+ * QTest for the hsa-gpu device: PCI personality (IDs, BAR sizes and flags,
+ * expansion ROM, capabilities, AtomicOp completer bits) and the BAR5
+ * register file, without booting a guest.
+ *
+ * The device sits behind a pcie-root-port on q35. No firmware runs under
+ * qtest, so the test programs the bridge and the BARs itself and reads
+ * extended config space through the MCH's ECAM window.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include "libqos/pci-pc.h"
+#include "hw/pci/pci_regs.h"
+#include "hsagpu/hsagpu_hw.h"
+
+#define RP_DEVFN        QPCI_DEVFN(4, 0)
+#define GPU_BUS         1
+#define ECAM_BASE       0xb0000000ULL
+#define MMIO_BASE       0xe0000000U     /* BAR5 */
+#define ROM_BASE        0xe0100000U
+#define WINDOW_BASE     0xe0000000U
+#define WINDOW_LIMIT    0xe01fffffU
+
+typedef struct Fixture {
+    QTestState *qts;
+    QPCIBus *bus;
+    QPCIDevice *rp;
+    QPCIDevice *gpu;
+} Fixture;
+
+static void setup_bridge_and_bars(Fixture *f)
+{
+    qpci_config_writeb(f->rp, PCI_PRIMARY_BUS, 0);
+    qpci_config_writeb(f->rp, PCI_SECONDARY_BUS, GPU_BUS);
+    qpci_config_writeb(f->rp, PCI_SUBORDINATE_BUS, GPU_BUS);
+    qpci_config_writew(f->rp, PCI_MEMORY_BASE, WINDOW_BASE >> 16);
+    qpci_config_writew(f->rp, PCI_MEMORY_LIMIT, WINDOW_LIMIT >> 16);
+    qpci_config_writew(f->rp, PCI_COMMAND,
+                       PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+
+    f->gpu = qpci_device_find(f->bus, (GPU_BUS << 8) | QPCI_DEVFN(0, 0));
+    g_assert(f->gpu);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_5, MMIO_BASE);
+    qpci_config_writew(f->gpu, PCI_COMMAND, PCI_COMMAND_MEMORY);
+}
+
+static void fixture_init(Fixture *f, const char *extra)
+{
+    f->qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,bus=pcie.0,"
+                         "chassis=1,addr=0x4 -device hsa-gpu,bus=rp0%s",
+                         extra);
+    f->bus = qpci_new_pc(f->qts, NULL);
+    f->rp = qpci_device_find(f->bus, RP_DEVFN);
+    g_assert(f->rp);
+    setup_bridge_and_bars(f);
+}
+
+static void fixture_fini(Fixture *f)
+{
+    g_free(f->gpu);
+    g_free(f->rp);
+    qpci_free_pc(f->bus);
+    qtest_quit(f->qts);
+}
+
+static uint32_t reg_read(Fixture *f, uint32_t off)
+{
+    return qtest_readl(f->qts, MMIO_BASE + off);
+}
+
+static void reg_write(Fixture *f, uint32_t off, uint32_t val)
+{
+    qtest_writel(f->qts, MMIO_BASE + off, val);
+}
+
+static uint32_t ecam_readl(Fixture *f, uint16_t off)
+{
+    return qtest_readl(f->qts, ECAM_BASE + ((uint64_t)GPU_BUS << 20) + off);
+}
+
+/* Size a memory BAR (or a 64-bit BAR pair) by the all-ones method. */
+static uint64_t bar_size(Fixture *f, int bar, uint32_t *flags)
+{
+    uint8_t off = PCI_BASE_ADDRESS_0 + 4 * bar;
+    uint32_t lo, hi = 0xffffffff;
+    uint64_t mask;
+
+    qpci_config_writel(f->gpu, off, 0xffffffff);
+    lo = qpci_config_readl(f->gpu, off);
+    *flags = lo & 0xf;
+    if ((lo & PCI_BASE_ADDRESS_MEM_TYPE_MASK) == PCI_BASE_ADDRESS_MEM_TYPE_64) {
+        qpci_config_writel(f->gpu, off + 4, 0xffffffff);
+        hi = qpci_config_readl(f->gpu, off + 4);
+    }
+    if (lo & PCI_BASE_ADDRESS_SPACE_IO) {
+        mask = (uint64_t)(lo & PCI_BASE_ADDRESS_IO_MASK) | 0xffffffff00000000;
+    } else {
+        mask = ((uint64_t)hi << 32) | (lo & PCI_BASE_ADDRESS_MEM_MASK);
+    }
+    return lo ? ~mask + 1 : 0;
+}
+
+static uint8_t find_cap(Fixture *f, uint8_t id)
+{
+    uint8_t pos = qpci_config_readb(f->gpu, PCI_CAPABILITY_LIST);
+
+    while (pos) {
+        if (qpci_config_readb(f->gpu, pos) == id) {
+            return pos;
+        }
+        pos = qpci_config_readb(f->gpu, pos + 1);
+    }
+    return 0;
+}
+
+static void test_identity(void)
+{
+    Fixture f;
+
+    fixture_init(&f, "");
+    g_assert_cmphex(qpci_config_readw(f.gpu, PCI_VENDOR_ID), ==,
+                    HSAGPU_PCI_VENDOR_ID);
+    g_assert_cmphex(qpci_config_readw(f.gpu, PCI_DEVICE_ID), ==,
+                    HSAGPU_PCI_DEVICE_ID);
+    g_assert_cmphex(qpci_config_readl(f.gpu, PCI_CLASS_REVISION) >> 8, ==,
+                    HSAGPU_PCI_CLASS_CODE);
+    g_assert_cmphex(qpci_config_readw(f.gpu, PCI_SUBSYSTEM_VENDOR_ID), ==,
+                    HSAGPU_PCI_SUBSYS_VENDOR_ID);
+    fixture_fini(&f);
+
+    fixture_init(&f, ",vendor-id=0x1af4,device-id=0x1234,revision=7");
+    g_assert_cmphex(qpci_config_readw(f.gpu, PCI_VENDOR_ID), ==, 0x1af4);
+    g_assert_cmphex(qpci_config_readw(f.gpu, PCI_DEVICE_ID), ==, 0x1234);
+    g_assert_cmphex(qpci_config_readb(f.gpu, PCI_REVISION_ID), ==, 7);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_DEVICE_ID), ==, 0x12341af4);
+    fixture_fini(&f);
+}
+
+static void test_bars(void)
+{
+    Fixture f;
+    uint32_t flags;
+    uint32_t rom;
+
+    fixture_init(&f, ",vram-size=64M");
+    qpci_config_writew(f.gpu, PCI_COMMAND, 0);   /* sizing: decode off */
+    g_assert_cmphex(bar_size(&f, 0, &flags), ==, 64 * 1024 * 1024);
+    g_assert_cmphex(flags, ==, PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                    PCI_BASE_ADDRESS_MEM_PREFETCH);
+    g_assert_cmphex(bar_size(&f, 2, &flags), ==, HSAGPU_DOORBELL_BAR_SIZE);
+    g_assert_cmphex(flags, ==, PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                    PCI_BASE_ADDRESS_MEM_PREFETCH);
+    g_assert_cmphex(bar_size(&f, 4, &flags), ==, 0);    /* no I/O BAR */
+    g_assert_cmphex(bar_size(&f, 5, &flags), ==, HSAGPU_MMIO_BAR_SIZE);
+    g_assert_cmphex(flags, ==, PCI_BASE_ADDRESS_MEM_TYPE_32);
+
+    qpci_config_writel(f.gpu, PCI_ROM_ADDRESS, PCI_ROM_ADDRESS_MASK);
+    rom = qpci_config_readl(f.gpu, PCI_ROM_ADDRESS) & PCI_ROM_ADDRESS_MASK;
+    g_assert_cmphex(~rom + 1, ==, HSAGPU_ROM_SIZE);
+    fixture_fini(&f);
+
+    fixture_init(&f, ",io-bar=on");
+    g_assert_cmphex(bar_size(&f, 4, &flags), ==, HSAGPU_IO_BAR_SIZE);
+    g_assert_cmphex(flags & PCI_BASE_ADDRESS_SPACE, ==,
+                    PCI_BASE_ADDRESS_SPACE_IO);
+    fixture_fini(&f);
+}
+
+static void test_capabilities(void)
+{
+    Fixture f;
+    uint8_t exp, msix;
+    uint16_t flags;
+
+    fixture_init(&f, "");
+    g_assert(qpci_config_readw(f.gpu, PCI_STATUS) & PCI_STATUS_CAP_LIST);
+    g_assert_cmpint(find_cap(&f, PCI_CAP_ID_PM), ==, HSAGPU_CAP_PM_OFFSET);
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    g_assert_cmpint(exp, ==, HSAGPU_CAP_PCIE_OFFSET);
+    flags = qpci_config_readw(f.gpu, exp + PCI_EXP_FLAGS);
+    g_assert_cmpint(flags & PCI_EXP_FLAGS_VERS, ==, 2);
+    g_assert_cmpint((flags & PCI_EXP_FLAGS_TYPE) >> 4, ==,
+                    PCI_EXP_TYPE_ENDPOINT);
+    g_assert_cmphex(qpci_config_readl(f.gpu, exp + PCI_EXP_DEVCAP2) &
+                    (PCI_EXP_DEVCAP2_ATOMIC_COMP32 |
+                     PCI_EXP_DEVCAP2_ATOMIC_COMP64 |
+                     PCI_EXP_DEVCAP2_ATOMIC_COMP128), ==,
+                    PCI_EXP_DEVCAP2_ATOMIC_COMP32 |
+                    PCI_EXP_DEVCAP2_ATOMIC_COMP64 |
+                    PCI_EXP_DEVCAP2_ATOMIC_COMP128);
+
+    /* AtomicOp Requester Enable is writable and visible in STATUS. */
+    g_assert_false(reg_read(&f, HSAGPU_REG_STATUS) &
+                   HSAGPU_STATUS_ATOMIC_REQ_EN);
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL2,
+                       PCI_EXP_DEVCTL2_ATOMIC_REQ);
+    g_assert(qpci_config_readw(f.gpu, exp + PCI_EXP_DEVCTL2) &
+             PCI_EXP_DEVCTL2_ATOMIC_REQ);
+    g_assert(reg_read(&f, HSAGPU_REG_STATUS) & HSAGPU_STATUS_ATOMIC_REQ_EN);
+
+    msix = find_cap(&f, PCI_CAP_ID_MSIX);
+    g_assert_cmpint(msix, ==, HSAGPU_CAP_MSIX_OFFSET);
+    g_assert_cmpint((qpci_config_readw(f.gpu, msix + PCI_MSIX_FLAGS) &
+                     PCI_MSIX_FLAGS_QSIZE) + 1, ==,
+                    HSAGPU_NUM_QUEUES_DEFAULT + 1);
+    g_assert_cmphex(qpci_config_readl(f.gpu, msix + PCI_MSIX_TABLE), ==,
+                    HSAGPU_MSIX_TABLE_OFFSET | HSAGPU_BAR_MMIO);
+    g_assert_cmphex(qpci_config_readl(f.gpu, msix + PCI_MSIX_PBA), ==,
+                    HSAGPU_MSIX_PBA_OFFSET | HSAGPU_BAR_MMIO);
+
+    /* Extended capabilities, through ECAM. */
+    qpci_config_writel(qpci_device_find(f.bus, 0), 0x60,
+                       ECAM_BASE | 1);
+    g_assert_cmphex(PCI_EXT_CAP_ID(ecam_readl(&f, HSAGPU_EXT_CAP_AER_OFFSET)),
+                    ==, PCI_EXT_CAP_ID_ERR);
+    g_assert_cmphex(PCI_EXT_CAP_NEXT(ecam_readl(&f,
+                                                HSAGPU_EXT_CAP_AER_OFFSET)),
+                    ==, HSAGPU_EXT_CAP_DSN_OFFSET);
+    g_assert_cmphex(PCI_EXT_CAP_ID(ecam_readl(&f, HSAGPU_EXT_CAP_DSN_OFFSET)),
+                    ==, PCI_EXT_CAP_ID_DSN);
+    fixture_fini(&f);
+
+    fixture_init(&f, ",atomic-comp128=off,atomic-comp32=off");
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    g_assert_cmphex(qpci_config_readl(f.gpu, exp + PCI_EXP_DEVCAP2) &
+                    (PCI_EXP_DEVCAP2_ATOMIC_COMP32 |
+                     PCI_EXP_DEVCAP2_ATOMIC_COMP64 |
+                     PCI_EXP_DEVCAP2_ATOMIC_COMP128), ==,
+                    PCI_EXP_DEVCAP2_ATOMIC_COMP64);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_CAPS) &
+                    (HSAGPU_CAP_ATOMIC_COMP32 | HSAGPU_CAP_ATOMIC_COMP64 |
+                     HSAGPU_CAP_ATOMIC_COMP128), ==, HSAGPU_CAP_ATOMIC_COMP64);
+    fixture_fini(&f);
+}
+
+static void test_registers(void)
+{
+    Fixture f;
+
+    fixture_init(&f, ",vram-size=128M,num-queues=8");
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_MAGIC), ==, HSAGPU_MAGIC_VALUE);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ABI_VERSION), ==,
+                    HSAGPU_ABI_VERSION);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_VRAM_SIZE_LO), ==, 128 << 20);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_VRAM_SIZE_HI), ==, 0);
+    g_assert_cmphex(qtest_readq(f.qts, MMIO_BASE + HSAGPU_REG_VRAM_SIZE_LO),
+                    ==, 128 << 20);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_NUM_QUEUES), ==, 8);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_MSIX_VECTORS), ==, 9);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DOORBELL_COUNT), ==,
+                     HSAGPU_DOORBELL_COUNT);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_ROM_SIZE), ==, HSAGPU_ROM_SIZE);
+
+    /* Scratch registers hold what is written; identification is RO. */
+    reg_write(&f, HSAGPU_REG_SCRATCH0, 0xdeadbeef);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_SCRATCH0), ==, 0xdeadbeef);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_BAD_ACCESS_COUNT), ==, 0);
+    reg_write(&f, HSAGPU_REG_MAGIC, 0);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_MAGIC), ==, HSAGPU_MAGIC_VALUE);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_BAD_ACCESS_COUNT), ==, 1);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_BAD_ACCESS_INFO), ==,
+                    HSAGPU_BAD_ACCESS_WRITE | 4 |
+                    HSAGPU_BAD_REASON_READONLY << HSAGPU_BAD_ACCESS_REASON_SHIFT);
+
+    /* Unimplemented offsets read as zero, ignore writes, are counted. */
+    g_assert_cmphex(reg_read(&f, 0x2000), ==, 0);
+    reg_write(&f, 0x2000, 0x1234);
+    g_assert_cmphex(reg_read(&f, 0x2000), ==, 0);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_BAD_ACCESS_COUNT), ==, 4);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_BAD_ACCESS_ADDR), ==,
+                    (HSAGPU_BAR_MMIO << 28) | 0x2000);
+
+    /* Byte accesses are not part of the interface. */
+    g_assert_cmphex(qtest_readb(f.qts, MMIO_BASE + HSAGPU_REG_MAGIC), ==, 0);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_BAD_ACCESS_COUNT), ==, 5);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ERROR_STATUS), ==,
+                    HSAGPU_ERR_BAD_MMIO);
+    reg_write(&f, HSAGPU_REG_ERROR_STATUS, HSAGPU_ERR_BAD_MMIO);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ERROR_STATUS), ==, 0);
+
+    /* Reset restores the power-on state. */
+    qtest_system_reset(f.qts);
+    setup_bridge_and_bars(&f);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_SCRATCH0), ==, 0);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_BAD_ACCESS_COUNT), ==, 0);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_MAGIC), ==, HSAGPU_MAGIC_VALUE);
+    fixture_fini(&f);
+}
+
+static void test_timestamp(void)
+{
+    Fixture f;
+    uint64_t t0, t1;
+
+    fixture_init(&f, "");
+    t0 = qtest_readq(f.qts, MMIO_BASE + HSAGPU_REG_TIMESTAMP_LO);
+    qtest_clock_step(f.qts, 1000000);
+    t1 = qtest_readq(f.qts, MMIO_BASE + HSAGPU_REG_TIMESTAMP_LO);
+    g_assert_cmpuint(t1 - t0, ==, 1000000);
+    fixture_fini(&f);
+}
+
+static void test_rom(void)
+{
+    Fixture f;
+    uint32_t pcir, info;
+    uint8_t sum = 0;
+
+    fixture_init(&f, ",vram-size=32M");
+    qpci_config_writel(f.gpu, PCI_ROM_ADDRESS,
+                       ROM_BASE | PCI_ROM_ADDRESS_ENABLE);
+    g_assert_cmphex(qtest_readw(f.qts, ROM_BASE), ==, 0xaa55);
+    pcir = qtest_readw(f.qts, ROM_BASE + 0x18);
+    g_assert_cmphex(qtest_readl(f.qts, ROM_BASE + pcir), ==, 0x52494350);
+    g_assert_cmphex(qtest_readw(f.qts, ROM_BASE + pcir + 4), ==,
+                    HSAGPU_PCI_VENDOR_ID);
+    g_assert_cmphex(qtest_readw(f.qts, ROM_BASE + pcir + 6), ==,
+                    HSAGPU_PCI_DEVICE_ID);
+    g_assert_cmphex(qtest_readw(f.qts, ROM_BASE + pcir + 0x10) * 512, ==,
+                    HSAGPU_ROM_SIZE);
+    info = qtest_readw(f.qts, ROM_BASE + HSAGPU_ROM_INFO_PTR_OFFSET);
+    g_assert_cmphex(qtest_readl(f.qts, ROM_BASE + info), ==,
+                    HSAGPU_ROM_INFO_SIGNATURE);
+    g_assert_cmphex(qtest_readq(f.qts, ROM_BASE + info + 16), ==, 32 << 20);
+    for (int i = 0; i < HSAGPU_ROM_INFO_SIZE; i++) {
+        sum += qtest_readb(f.qts, ROM_BASE + info + i);
+    }
+    g_assert_cmpuint(sum, ==, 0);
+    fixture_fini(&f);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    qtest_add_func("/hsa-gpu/identity", test_identity);
+    qtest_add_func("/hsa-gpu/bars", test_bars);
+    qtest_add_func("/hsa-gpu/capabilities", test_capabilities);
+    qtest_add_func("/hsa-gpu/registers", test_registers);
+    qtest_add_func("/hsa-gpu/timestamp", test_timestamp);
+    qtest_add_func("/hsa-gpu/rom", test_rom);
+    return g_test_run();
+}
