@@ -6,7 +6,7 @@ hr() { echo; echo "==== $* ===="; }
 hr "guest kernel $(uname -r)"
 if [ -z "$dev" ]; then echo "no hsa-gpu device found"; exit 1; fi
 hr "lspci -vvv -s $dev"
-lspci -vvv -s "$dev"
+lspci -vvv -s "$dev" 2>/dev/null
 hr "driver log"
 dmesg | grep -i hsagpu
 hr "sysfs: /sys/bus/pci/devices/$dev/hsagpu"

@@ -25,10 +25,15 @@ int main(void)
 		uint64_t want_vram = HSAGPU_VRAM_SIZE_DEFAULT;
 		uint64_t want_queues = HSAGPU_NUM_QUEUES_DEFAULT;
 		const char *want_atomics = gt_param("atomics");
+		char atomics[32] = "";
 		char buf[256], path[300];
 		uint64_t v;
 		struct stat st;
 
+		if (want_atomics) {
+			snprintf(atomics, sizeof(atomics), "%s", want_atomics);
+			want_atomics = atomics;
+		}
 		gt_param_u64("vram", i, &want_vram);
 		gt_param_u64("queues", i, &want_queues);
 		DIAG("%s: expecting vram %llu queues %llu", devs[i],

@@ -295,7 +295,7 @@ static struct pci_driver hsagpu_driver = {
 	.id_table = hsagpu_ids,
 	.probe = hsagpu_probe,
 	.remove = hsagpu_remove,
-	.driver.dev_groups = hsagpu_groups,
+	.dev_groups = hsagpu_groups,
 };
 module_pci_driver(hsagpu_driver);
 

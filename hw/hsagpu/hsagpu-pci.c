@@ -86,6 +86,10 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
     if (pci_pm_init(pdev, HSAGPU_CAP_PM_OFFSET, errp) < 0) {
         return -1;
     }
+    /* PM 1.2, D0 and D3hot; the guest may move between them. */
+    pci_set_word(pdev->config + HSAGPU_CAP_PM_OFFSET + PCI_PM_PMC, 0x3);
+    pci_set_word(pdev->wmask + HSAGPU_CAP_PM_OFFSET + PCI_PM_CTRL,
+                 PCI_PM_CTRL_STATE_MASK);
     pos = pcie_endpoint_cap_init(pdev, HSAGPU_CAP_PCIE_OFFSET);
     if (pos < 0) {
         error_setg(errp, "hsa-gpu: cannot add the PCI Express capability");
@@ -113,10 +117,13 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
                       PCI_ERR_SIZEOF, errp) < 0) {
         return -1;
     }
-    pcie_dev_ser_num_init(pdev, HSAGPU_EXT_CAP_DSN_OFFSET,
-                          s->serial ? s->serial :
-                          0x48534100000000ULL | pci_dev_bus_num(pdev) << 8 |
-                          pdev->devfn);
+    if (!s->serial) {
+        /* Stable and distinct per device: derived from its QOM path. */
+        g_autofree char *path = object_get_canonical_path(OBJECT(s));
+
+        s->serial = 0x4853410000000000ULL | g_str_hash(path);
+    }
+    pcie_dev_ser_num_init(pdev, HSAGPU_EXT_CAP_DSN_OFFSET, s->serial);
     return 0;
 }
 

@@ -48,9 +48,9 @@ static void setup_bridge_and_bars(Fixture *f)
 
 static void fixture_init(Fixture *f, const char *extra)
 {
-    f->qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,bus=pcie.0,"
-                         "chassis=1,addr=0x4 -device hsa-gpu,bus=rp0%s",
-                         extra);
+    f->qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
+                         "bus=pcie.0,chassis=1,addr=0x4 "
+                         "-device hsa-gpu,bus=rp0%s", extra);
     f->bus = qpci_new_pc(f->qts, NULL);
     f->rp = qpci_device_find(f->bus, RP_DEVFN);
     g_assert(f->rp);
@@ -262,7 +262,8 @@ static void test_registers(void)
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_BAD_ACCESS_COUNT), ==, 1);
     g_assert_cmphex(reg_read(&f, HSAGPU_REG_BAD_ACCESS_INFO), ==,
                     HSAGPU_BAD_ACCESS_WRITE | 4 |
-                    HSAGPU_BAD_REASON_READONLY << HSAGPU_BAD_ACCESS_REASON_SHIFT);
+                    HSAGPU_BAD_REASON_READONLY <<
+                    HSAGPU_BAD_ACCESS_REASON_SHIFT);
 
     /* Unimplemented offsets read as zero, ignore writes, are counted. */
     g_assert_cmphex(reg_read(&f, 0x2000), ==, 0);

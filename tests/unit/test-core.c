@@ -15,10 +15,10 @@ static int tests, failed;
 	do {                                                            \
 		tests++;                                                \
 		if (cond) {                                             \
-			printf("ok %d - %s\n", tests, #cond);           \
+			printf("ok %d - %s: %s\n", tests, __func__, #cond);           \
 		} else {                                                \
 			failed++;                                       \
-			printf("not ok %d - %s (%s:%d)\n", tests, #cond, \
+			printf("not ok %d - %s: %s (%s:%d)\n", tests, __func__, #cond, \
 			       __FILE__, __LINE__);                     \
 		}                                                       \
 	} while (0)

@@ -1,0 +1,250 @@
+"""hsagpu host-side test harness: QEMU command lines for the topology
+presets, guest test boots with TAP collection, KVM probing, JUnit XML.
+
+Used by scripts/test, scripts/test-boot and scripts/demo.
+"""
+import os
+import re
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CACHE = os.environ.get('HSAGPU_CACHE') or os.path.join(
+    os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'hsagpu')
+QEMU = os.path.join(CACHE, 'qemu-build', 'qemu-system-x86_64')
+KERNEL = os.path.join(CACHE, 'guest-kernel', 'vmlinuz')
+INITRD = os.path.join(CACHE, 'initramfs.cpio.gz')
+
+# Kernel messages that mean the guest went wrong, whatever the tests said.
+KERNEL_TROUBLE = re.compile(
+    r'(Kernel panic|BUG: |Oops|WARNING: .* at |general protection fault|'
+    r'Call Trace:|kernel BUG|unable to handle)')
+
+
+def parse_size(s):
+    m = re.fullmatch(r'(\d+)([KMGT]?)', s.strip())
+    if not m:
+        raise ValueError('bad size %r' % s)
+    return int(m.group(1)) << (10 * ' KMGT'.index(m.group(2) or ' '))
+
+
+def dev_args(props):
+    """Parse 'vram-size=64M,io-bar=on' into a dict."""
+    out = {}
+    for kv in filter(None, (props or '').split(',')):
+        k, _, v = kv.partition('=')
+        out[k] = v
+    return out
+
+
+# Topology presets. Each returns the -device arguments for the fabric and
+# the devices, given one property string per hsa-gpu. The device always
+# sits below a pcie-root-port: on the root bus it would be a root-complex
+# integrated endpoint, which Linux treats differently for AtomicOps.
+def _root_ports(devprops):
+    args = []
+    for i, props in enumerate(devprops):
+        args += ['-device', 'pcie-root-port,id=rp%d,bus=pcie.0,chassis=%d,addr=0x%x'
+                 % (i, i + 1, 0x10 + i)]
+        args += ['-device', 'hsa-gpu,id=gpu%d,bus=rp%d%s'
+                 % (i, i, (',' + props) if props else '')]
+    return args
+
+
+PRESETS = {
+    'single': {
+        'desc': 'one hsa-gpu on a pcie-root-port',
+        'ndev': 1,
+        'atomics': 'unsupported',   # stock root ports complete no AtomicOps
+        'build': _root_ports,
+    },
+    'dual': {
+        'desc': 'two hsa-gpus, each on its own pcie-root-port',
+        'ndev': 2,
+        'atomics': 'unsupported',
+        'build': _root_ports,
+    },
+}
+
+
+def kvm_usable():
+    """KVM only when a short probe boot proves it works (cached per host
+    boot): some hosts expose a /dev/kvm that cannot run these guests."""
+    if not os.access('/dev/kvm', os.R_OK | os.W_OK):
+        return False
+    try:
+        boot_id = open('/proc/sys/kernel/random/boot_id').read().strip()
+    except OSError:
+        boot_id = 'unknown'
+    stamp = os.path.join(CACHE, 'kvm-probe')
+    try:
+        cached_id, verdict = open(stamp).read().split()
+        if cached_id == boot_id:
+            return verdict == 'yes'
+    except (OSError, ValueError):
+        pass
+    cmd = base_cmd('kvm') + ['-append', 'console=ttyS0 panic=-1 hsagpu_test.probe=1']
+    try:
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             timeout=30).stdout.decode(errors='replace')
+        ok = 'HSAGPU-PROBE-OK' in out
+    except subprocess.TimeoutExpired:
+        ok = False
+    os.makedirs(CACHE, exist_ok=True)
+    with open(stamp, 'w') as f:
+        f.write('%s %s\n' % (boot_id, 'yes' if ok else 'no'))
+    return ok
+
+
+def pick_accel(want):
+    if want == 'auto':
+        return 'kvm' if kvm_usable() else 'tcg'
+    return want
+
+
+def base_cmd(accel):
+    cpu = 'host' if accel == 'kvm' else 'max'
+    return [QEMU, '-M', 'q35,sata=off,smbus=off', '-accel', accel, '-cpu', cpu,
+            '-smp', '2', '-m', '1024', '-nic', 'none', '-vga', 'none',
+            '-nographic', '-no-reboot', '-kernel', KERNEL, '-initrd', INITRD]
+
+
+def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None):
+    p = PRESETS[preset]
+    if len(devprops) < p['ndev']:
+        devprops = list(devprops) + [''] * (p['ndev'] - len(devprops))
+    devprops = devprops[:p['ndev']]
+    vram, queues, iobar = [], [], []
+    for props in devprops:
+        d = dev_args(props)
+        vram.append(str(parse_size(d.get('vram-size', '256M'))))
+        queues.append(d.get('num-queues', '64'))
+        iobar.append('1' if d.get('io-bar') in ('on', 'true', 'yes') else '0')
+    append = ['console=ttyS0', 'panic=-1', 'iomem=relaxed', 'loglevel=4',
+              'hsagpu_test.devs=%d' % len(devprops),
+              'hsagpu_test.vram=' + ','.join(vram),
+              'hsagpu_test.queues=' + ','.join(queues),
+              'hsagpu_test.iobar=' + ','.join(iobar),
+              'hsagpu_test.atomics=' + p['atomics']]
+    for k, v in (params or {}).items():
+        append.append('hsagpu_test.%s=%s' % (k, v))
+    return base_cmd(accel) + ['-append', ' '.join(append)] + p['build'](devprops) + (extra or [])
+
+
+class Result:
+    def __init__(self, suite, name, ok, skipped=False, output='', time=0.0):
+        self.suite, self.name, self.ok = suite, name, ok
+        self.skipped, self.output, self.time = skipped, output, time
+
+
+TAP_LINE = re.compile(r'^(not ok|ok) (\d+)(?: -)? ([^#]*?)\s*(#.*)?$')
+
+
+def parse_tap(suite, text):
+    """TAP from the guest runner, qtest (glib) or the unit tests."""
+    results, plan, diag = [], None, []
+    for line in text.splitlines():
+        line = line.rstrip('\r')
+        m = re.match(r'^1\.\.(\d+)', line)
+        if m:
+            plan = int(m.group(1))
+            continue
+        m = TAP_LINE.match(line)
+        if m:
+            skipped = (m.group(4) or '').startswith('# SKIP')
+            results.append(Result(suite, m.group(3), m.group(1) == 'ok', skipped,
+                                  '\n'.join(diag)))
+            diag = []
+        elif line.startswith('#'):
+            diag.append(line)
+    return results, plan
+
+
+def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
+             log_dir=None, params=None, extra=None, echo=False):
+    """Boot a guest, run the tests, return Results. Missing results, a
+    timeout or kernel trouble are failures too."""
+    params = dict(params or {})
+    params['run'] = run
+    cmd = boot_cmd(preset, devprops, accel, params, extra)
+    log_dir = log_dir or os.path.join(CACHE, 'results')
+    os.makedirs(log_dir, exist_ok=True)
+    log_path = os.path.join(log_dir, suite + '.console.log')
+    t0 = time.time()
+    timed_out = False
+    with open(log_path, 'wb') as log:
+        log.write(('$ ' + ' '.join(cmd) + '\n').encode())
+        log.flush()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL)
+        chunks = []
+        deadline = t0 + timeout
+        os.set_blocking(proc.stdout.fileno(), False)
+        while True:
+            data = proc.stdout.read()
+            if data:
+                chunks.append(data)
+                log.write(data)
+                if echo:
+                    sys.stdout.buffer.write(data)
+                    sys.stdout.flush()
+            if proc.poll() is not None and not data:
+                break
+            if time.time() > deadline:
+                timed_out = True
+                proc.kill()
+                proc.wait()
+                break
+            time.sleep(0.05)
+    elapsed = time.time() - t0
+    text = b''.join(chunks).decode(errors='replace')
+    results, plan = parse_tap(suite, text)
+    for r in results:
+        r.suite = suite
+    wanted = run.split(',') if run != 'all' else None
+    problems = []
+    if timed_out:
+        problems.append('timed out after %ds' % timeout)
+    elif proc.returncode != 0:
+        problems.append('QEMU exited with status %d' % proc.returncode)
+    if plan is None:
+        problems.append('the guest printed no TAP plan')
+    elif len(results) < plan:
+        problems.append('%d of %d results missing' % (plan - len(results), plan))
+    if wanted and plan is not None and plan != len(wanted):
+        problems.append('plan %d for %d requested tests' % (plan, len(wanted)))
+    trouble = [l for l in text.splitlines() if KERNEL_TROUBLE.search(l)]
+    if trouble:
+        problems.append('kernel trouble: ' + '; '.join(trouble[:5]))
+    tail = '\n'.join(text.splitlines()[-40:])
+    results.append(Result(suite, 'boot', not problems, False,
+                          '\n'.join(problems) + ('\n--- console tail ---\n' + tail
+                                                 if problems else ''), elapsed))
+    return results, log_path, elapsed
+
+
+def write_junit(path, results):
+    suites = {}
+    for r in results:
+        suites.setdefault(r.suite, []).append(r)
+    root = ET.Element('testsuites', tests=str(len(results)),
+                      failures=str(sum(not r.ok for r in results)))
+    for name, rs in suites.items():
+        s = ET.SubElement(root, 'testsuite', name=name, tests=str(len(rs)),
+                          failures=str(sum(not r.ok for r in rs)),
+                          skipped=str(sum(r.skipped for r in rs)),
+                          time='%.3f' % sum(r.time for r in rs))
+        for r in rs:
+            c = ET.SubElement(s, 'testcase', classname='hsagpu.' + name, name=r.name,
+                              time='%.3f' % r.time)
+            if r.skipped:
+                ET.SubElement(c, 'skipped')
+            elif not r.ok:
+                f = ET.SubElement(c, 'failure', message='failed')
+                f.text = r.output
+            if r.output:
+                ET.SubElement(c, 'system-out').text = r.output
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    ET.ElementTree(root).write(path, encoding='utf-8', xml_declaration=True)
