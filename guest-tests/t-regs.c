@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "gt.h"
 
@@ -23,6 +24,7 @@ static void wr(uint32_t off, uint32_t v)
 static void test_regs(const char *dev, int idx)
 {
 	uint64_t want_vram = HSAGPU_VRAM_SIZE_DEFAULT, want_q = 64, t0, t1;
+	uint64_t irqs0, irqs = 0;
 	uint32_t count;
 	size_t len;
 
@@ -49,6 +51,11 @@ static void test_regs(const char *dev, int idx)
 	CHECK_EQ_U64(rd(HSAGPU_REG_SCRATCH0), 0x5a5aa5a5);
 	CHECK_EQ_U64(rd(HSAGPU_REG_SCRATCH1), 0x01234567);
 
+	/* The driver routes device errors to MSI-X vector 0. */
+	CHECK_EQ_U64(rd(HSAGPU_REG_ERROR_INT_ENABLE), HSAGPU_ERR_ALL);
+	/* Mask it while checking the status bits the handler would clear. */
+	wr(HSAGPU_REG_ERROR_INT_ENABLE, 0);
+
 	/* Undefined offsets read 0, drop writes, and are reported. */
 	count = rd(HSAGPU_REG_BAD_ACCESS_COUNT);
 	wr(0x3000, 0xffffffff);
@@ -61,6 +68,28 @@ static void test_regs(const char *dev, int idx)
 	wr(HSAGPU_REG_ERROR_STATUS, HSAGPU_ERR_BAD_MMIO);
 	CHECK(!(rd(HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_BAD_MMIO),
 	      "ERROR_STATUS is write-1-to-clear");
+
+	/* Unmasked: a bad access raises the error interrupt end to end. */
+	irqs0 = 0;
+	gt_sysfs_u64(dev, "hsagpu/error_irqs", &irqs0);
+	wr(HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_ALL);
+	(void)rd(0x3004);
+	for (int i = 0; i < 1000; i++) {
+		gt_sysfs_u64(dev, "hsagpu/error_irqs", &irqs);
+		if (irqs > irqs0)
+			break;
+		usleep(1000);
+	}
+	CHECK(irqs == irqs0 + 1, "error_irqs %llu -> %llu: no MSI-X interrupt",
+	      (unsigned long long)irqs0, (unsigned long long)irqs);
+	CHECK_EQ_U64(rd(HSAGPU_REG_ERROR_STATUS), 0);  /* handler cleared it */
+	if (irqs != irqs0 + 1) {
+		gt_sh("grep -i hsagpu /proc/interrupts | cut -c1-100");
+		DIAG("MSI-X vector 0: addr 0x%08x data 0x%08x ctrl 0x%x, PBA 0x%x",
+		     rd(HSAGPU_MSIX_TABLE_OFFSET), rd(HSAGPU_MSIX_TABLE_OFFSET + 8),
+		     rd(HSAGPU_MSIX_TABLE_OFFSET + 12),
+		     rd(HSAGPU_MSIX_PBA_OFFSET));
+	}
 
 	/* The device clock advances. */
 	t0 = rd(HSAGPU_REG_TIMESTAMP_LO);

@@ -249,6 +249,10 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 
+	/* Clear stale errors, then have them interrupt on vector 0. */
+	hsagpu_wr(hdev, HSAGPU_REG_ERROR_STATUS, HSAGPU_ERR_ALL);
+	hsagpu_wr(hdev, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_ALL);
+
 	hsagpu_setup_atomics(hdev);
 
 	ret = ida_alloc(&hsagpu_ida, GFP_KERNEL);
@@ -281,6 +285,7 @@ static void hsagpu_remove(struct pci_dev *pdev)
 	struct hsagpu_device *hdev = pci_get_drvdata(pdev);
 
 	misc_deregister(&hdev->misc);
+	hsagpu_wr(hdev, HSAGPU_REG_ERROR_INT_ENABLE, 0);
 	pci_clear_master(pdev);
 }
 

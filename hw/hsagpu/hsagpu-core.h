@@ -25,6 +25,7 @@ typedef struct HsaGpuIdent {
 typedef struct HsaGpuRegFile {
     uint32_t scratch[2];
     uint32_t error_status;
+    uint32_t error_int_enable;
     uint32_t bad_access_count;
     uint32_t bad_access_addr;
     uint32_t bad_access_info;
@@ -48,8 +49,9 @@ unsigned hsagpu_regs_read(HsaGpuRegFile *rf, const HsaGpuIdent *id,
                           unsigned size, uint64_t *val);
 unsigned hsagpu_regs_write(HsaGpuRegFile *rf, uint32_t offset,
                            unsigned size, uint64_t val);
-void hsagpu_regs_note_bad(HsaGpuRegFile *rf, unsigned bar, uint32_t offset,
-                          unsigned size, int is_write, unsigned reason);
+/* Returns nonzero when the error interrupt (MSI-X vector 0) must fire. */
+int hsagpu_regs_note_bad(HsaGpuRegFile *rf, unsigned bar, uint32_t offset,
+                         unsigned size, int is_write, unsigned reason);
 void hsagpu_regs_reset(HsaGpuRegFile *rf);
 const char *hsagpu_reg_name(uint32_t offset);
 

@@ -6,6 +6,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/timer.h"
+#include "hw/pci/msix.h"
 #include "hw/pci/pcie.h"
 #include "hsagpu.h"
 #include "trace.h"
@@ -45,7 +46,19 @@ void hsagpu_bad_access(HsaGpuState *s, unsigned bar, uint64_t offset,
                   ": %s\n", size, is_write ? "write" : "read", bar, offset,
                   hsagpu_bad_reason[reason]);
     trace_hsagpu_bad_access(bar, offset, size, is_write, reason);
-    hsagpu_regs_note_bad(&s->regs, bar, offset, size, is_write, reason);
+    if (hsagpu_regs_note_bad(&s->regs, bar, offset, size, is_write, reason)) {
+        hsagpu_error_irq(s);
+    }
+}
+
+void hsagpu_error_irq(HsaGpuState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    trace_hsagpu_error_irq(s->regs.error_status);
+    if (msix_enabled(pdev)) {
+        msix_notify(pdev, HSAGPU_MSIX_VEC_ERROR);
+    }
 }
 
 static uint64_t hsagpu_reg_access_read(HsaGpuState *s, unsigned bar,

@@ -113,6 +113,10 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
                   HSAGPU_CAP_MSIX_OFFSET, errp) < 0) {
         return -1;
     }
+    /* msix_notify() ignores vectors that are not marked in use. */
+    for (unsigned i = 0; i < s->ident.msix_vectors; i++) {
+        msix_vector_use(pdev, i);
+    }
     if (pcie_aer_init(pdev, PCI_ERR_VER, HSAGPU_EXT_CAP_AER_OFFSET,
                       PCI_ERR_SIZEOF, errp) < 0) {
         return -1;
@@ -177,6 +181,7 @@ static void hsagpu_exit(PCIDevice *pdev)
     HsaGpuState *s = HSA_GPU(pdev);
 
     pcie_aer_exit(pdev);
+    msix_unuse_all_vectors(pdev);
     msix_uninit(pdev, &s->mmio, &s->mmio);
     pcie_cap_exit(pdev);
 }
@@ -198,6 +203,7 @@ static const VMStateDescription vmstate_hsagpu_regs = {
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32_ARRAY(scratch, HsaGpuRegFile, 2),
         VMSTATE_UINT32(error_status, HsaGpuRegFile),
+        VMSTATE_UINT32(error_int_enable, HsaGpuRegFile),
         VMSTATE_UINT32(bad_access_count, HsaGpuRegFile),
         VMSTATE_UINT32(bad_access_addr, HsaGpuRegFile),
         VMSTATE_UINT32(bad_access_info, HsaGpuRegFile),

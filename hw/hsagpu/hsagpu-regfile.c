@@ -36,6 +36,7 @@ static const struct {
     { HSAGPU_REG_BAD_ACCESS_COUNT, "BAD_ACCESS_COUNT", 0 },
     { HSAGPU_REG_BAD_ACCESS_ADDR, "BAD_ACCESS_ADDR", 0 },
     { HSAGPU_REG_BAD_ACCESS_INFO, "BAD_ACCESS_INFO", 0 },
+    { HSAGPU_REG_ERROR_INT_ENABLE, "ERROR_INT_ENABLE", 1 },
     { HSAGPU_REG_TIMESTAMP_LO, "TIMESTAMP_LO", 0 },
     { HSAGPU_REG_TIMESTAMP_HI, "TIMESTAMP_HI", 0 },
 };
@@ -100,6 +101,8 @@ static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
         return rf->bad_access_addr;
     case HSAGPU_REG_BAD_ACCESS_INFO:
         return rf->bad_access_info;
+    case HSAGPU_REG_ERROR_INT_ENABLE:
+        return rf->error_int_enable;
     case HSAGPU_REG_TIMESTAMP_LO:
         /* Latch the high half so LO-then-HI reads are consistent. */
         rf->timestamp_hi_latch = (uint32_t)(env->now_ns >> 32);
@@ -163,6 +166,9 @@ static void hsagpu_reg_write32(HsaGpuRegFile *rf, uint32_t offset,
     case HSAGPU_REG_ERROR_STATUS:
         rf->error_status &= ~val;
         break;
+    case HSAGPU_REG_ERROR_INT_ENABLE:
+        rf->error_int_enable = val & HSAGPU_ERR_ALL;
+        break;
     }
 }
 
@@ -181,11 +187,15 @@ unsigned hsagpu_regs_write(HsaGpuRegFile *rf, uint32_t offset,
     return 0;
 }
 
-void hsagpu_regs_note_bad(HsaGpuRegFile *rf, unsigned bar, uint32_t offset,
-                          unsigned size, int is_write, unsigned reason)
+int hsagpu_regs_note_bad(HsaGpuRegFile *rf, unsigned bar, uint32_t offset,
+                         unsigned size, int is_write, unsigned reason)
 {
-    rf->error_status |= bar == HSAGPU_BAR_DOORBELL ? HSAGPU_ERR_BAD_DOORBELL
-                                                   : HSAGPU_ERR_BAD_MMIO;
+    uint32_t bit = bar == HSAGPU_BAR_DOORBELL ? HSAGPU_ERR_BAD_DOORBELL
+                                              : HSAGPU_ERR_BAD_MMIO;
+    /* Interrupt on the rising edge of an enabled status bit only. */
+    int irq = !(rf->error_status & bit) && (rf->error_int_enable & bit);
+
+    rf->error_status |= bit;
     if (rf->bad_access_count != UINT32_MAX) {
         rf->bad_access_count++;
     }
@@ -193,6 +203,7 @@ void hsagpu_regs_note_bad(HsaGpuRegFile *rf, unsigned bar, uint32_t offset,
     rf->bad_access_info = (is_write ? HSAGPU_BAD_ACCESS_WRITE : 0) |
                           (size & HSAGPU_BAD_ACCESS_SIZE_MASK) |
                           (reason << HSAGPU_BAD_ACCESS_REASON_SHIFT);
+    return irq;
 }
 
 void hsagpu_regs_reset(HsaGpuRegFile *rf)

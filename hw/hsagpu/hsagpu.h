@@ -46,6 +46,7 @@ void hsagpu_mmio_init(HsaGpuState *s);
 uint32_t hsagpu_status(HsaGpuState *s);
 void hsagpu_bad_access(HsaGpuState *s, unsigned bar, uint64_t offset,
                        unsigned size, bool is_write, unsigned reason);
+void hsagpu_error_irq(HsaGpuState *s);
 
 /* hsagpu-doorbell.c */
 void hsagpu_doorbell_init(HsaGpuState *s);

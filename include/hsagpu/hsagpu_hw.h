@@ -101,6 +101,7 @@
 #define HSAGPU_REG_BAD_ACCESS_COUNT     0x0050  /* RO, saturating */
 #define HSAGPU_REG_BAD_ACCESS_ADDR      0x0054  /* bar << 28 | offset, RO */
 #define HSAGPU_REG_BAD_ACCESS_INFO      0x0058  /* HSAGPU_BAD_ACCESS_* */
+#define HSAGPU_REG_ERROR_INT_ENABLE     0x005c  /* HSAGPU_ERR_*: MSI-X vec 0 */
 #define HSAGPU_REG_TIMESTAMP_LO         0x0060  /* ns of virtual time */
 #define HSAGPU_REG_TIMESTAMP_HI         0x0064  /* latched on LO read */
 
@@ -123,6 +124,7 @@
 /* HSAGPU_REG_ERROR_STATUS bits (write 1 to clear) */
 #define HSAGPU_ERR_BAD_MMIO             (1U << 0)   /* bad register access */
 #define HSAGPU_ERR_BAD_DOORBELL         (1U << 1)   /* bad doorbell access */
+#define HSAGPU_ERR_ALL                  0x3U
 
 /* HSAGPU_REG_BAD_ACCESS_INFO */
 #define HSAGPU_BAD_ACCESS_WRITE         (1U << 31)

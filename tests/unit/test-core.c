@@ -79,15 +79,21 @@ static void test_regfile(void)
 	T(hsagpu_regs_write(&rf, HSAGPU_REG_SCRATCH1, 8, 0) != 0 &&
 	  rf.scratch[1] == 0x11112222);
 
-	hsagpu_regs_note_bad(&rf, HSAGPU_BAR_MMIO, 0x2004, 2, 1,
-			     HSAGPU_BAD_REASON_SIZE);
-	T(rf.bad_access_count == 1);
+	T(hsagpu_regs_write(&rf, HSAGPU_REG_ERROR_INT_ENABLE, 4, ~0u) == 0 &&
+	  rf.error_int_enable == HSAGPU_ERR_ALL);
+	/* First error interrupts, a repeat while pending does not. */
+	T(hsagpu_regs_note_bad(&rf, HSAGPU_BAR_MMIO, 0x2004, 2, 1,
+			       HSAGPU_BAD_REASON_SIZE) == 1);
+	T(hsagpu_regs_note_bad(&rf, HSAGPU_BAR_MMIO, 0x2004, 2, 1,
+			       HSAGPU_BAD_REASON_SIZE) == 0);
+	T(rf.bad_access_count == 2);
 	T(rf.bad_access_addr == (HSAGPU_BAR_MMIO << 28 | 0x2004));
 	T(rf.bad_access_info == (HSAGPU_BAD_ACCESS_WRITE | 2 |
 				 HSAGPU_BAD_REASON_SIZE << HSAGPU_BAD_ACCESS_REASON_SHIFT));
 	T(rf.error_status == HSAGPU_ERR_BAD_MMIO);
-	hsagpu_regs_note_bad(&rf, HSAGPU_BAR_DOORBELL, 3, 1, 0,
-			     HSAGPU_BAD_REASON_SIZE);
+	hsagpu_regs_write(&rf, HSAGPU_REG_ERROR_INT_ENABLE, 4, 0);
+	T(hsagpu_regs_note_bad(&rf, HSAGPU_BAR_DOORBELL, 3, 1, 0,
+			       HSAGPU_BAD_REASON_SIZE) == 0);
 	T(rf.error_status == (HSAGPU_ERR_BAD_MMIO | HSAGPU_ERR_BAD_DOORBELL));
 	/* Write-1-to-clear clears only the bits written. */
 	T(hsagpu_regs_write(&rf, HSAGPU_REG_ERROR_STATUS, 4, HSAGPU_ERR_BAD_MMIO) == 0 &&
