@@ -5,6 +5,7 @@ Used by scripts/test, scripts/test-boot and scripts/demo.
 """
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -87,8 +88,12 @@ def kvm_usable():
         pass
     cmd = base_cmd('kvm') + ['-append', 'console=ttyS0 panic=-1 hsagpu_test.probe=1']
     try:
+        # A failing KVM may abort QEMU: leave no core file behind.
         out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             timeout=30).stdout.decode(errors='replace')
+                             stdin=subprocess.DEVNULL, timeout=30,
+                             preexec_fn=lambda: resource.setrlimit(
+                                 resource.RLIMIT_CORE, (0, 0))
+                             ).stdout.decode(errors='replace')
         ok = 'HSAGPU-PROBE-OK' in out
     except subprocess.TimeoutExpired:
         ok = False
