@@ -46,7 +46,9 @@ for d in $devs; do
     reject "$d" "no BAR1/3 of their own" "Region (1|3):"
     expect "$d" "power management 1.2" "Capabilities: \[50\] Power Management version 3"
     expect "$d" "PCIe v2 endpoint" "Capabilities: \[64\] Express \(v2\) Endpoint"
-    expect "$d" "AtomicOp completer bits" "AtomicOpsCap: 32bit\+ 64bit\+ 128bitCAS\+"
+    comp=$(nth "$(param comp)" $i); comp=${comp:-111}
+    pm() { [ "$(echo "$comp" | cut -c"$1")" = 1 ] && echo '\+' || echo '-'; }
+    expect "$d" "AtomicOp completer bits ($comp)" "AtomicOpsCap: 32bit$(pm 1) 64bit$(pm 2) 128bitCAS$(pm 3)"
     expect "$d" "MSI-X enabled, all vectors" "MSI-X: Enable\+ Count=$((q + 1)) "
     expect "$d" "MSI-X table in BAR5" "Vector table: BAR=5 offset=00038000"
     expect "$d" "AER" "Capabilities: \[100 v2\] Advanced Error Reporting"

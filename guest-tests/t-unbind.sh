@@ -22,5 +22,16 @@ for round in 1 2 3; do
     insmod /lib/modules/hsagpu.ko || { echo "# FAIL: insmod (round $round)"; fail=1; }
     check "rebound after reload (round $round)" "[ \$(ls -d $drv/0000:* 2>/dev/null | wc -l) -eq $n ]"
 done
+# Queues need platform atomics unless the degraded mode is asked for.
+atomics=$(sed -n 's/.*hsagpu_test\.atomics=\([^ ]*\).*/\1/p' /proc/cmdline)
+q=$(cat /sys/bus/pci/devices/$first/hsagpu/queues)
+if [ "$atomics" = unsupported ]; then
+    check "queues refused without AtomicOps ($q)" "echo '$q' | grep -q '^refused'"
+    rmmod hsagpu && insmod /lib/modules/hsagpu.ko allow_no_atomics=1
+    check "degraded mode with allow_no_atomics=1" "grep -q '^degraded' /sys/bus/pci/devices/$first/hsagpu/queues"
+    rmmod hsagpu && insmod /lib/modules/hsagpu.ko
+else
+    check "queues allowed with AtomicOps ($q)" "[ '$q' = allowed ]"
+fi
 check "no failed probe" "! dmesg | grep -q 'probe of .* failed'"
 exit $fail

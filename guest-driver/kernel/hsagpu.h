@@ -36,6 +36,7 @@ struct hsagpu_device {
 	bool atomic_requester;          /* DevCtl2 AtomicOp Req Enable read back */
 
 	atomic_t error_irqs;
+	atomic_t aer_events;
 };
 
 static inline u32 hsagpu_rd(struct hsagpu_device *hdev, u32 reg)
@@ -49,6 +50,7 @@ static inline void hsagpu_wr(struct hsagpu_device *hdev, u32 reg, u32 val)
 }
 
 int hsagpu_rom_validate(struct hsagpu_device *hdev);
+int hsagpu_queues_allowed(struct hsagpu_device *hdev);
 extern const struct attribute_group *hsagpu_groups[];
 
 #endif

@@ -16,6 +16,23 @@
 
 static DEFINE_IDA(hsagpu_ida);
 
+static bool allow_no_atomics;
+module_param(allow_no_atomics, bool, 0444);
+MODULE_PARM_DESC(allow_no_atomics,
+		 "Allow queues when PCIe AtomicOps to the root complex are unavailable (degraded: signals and dispatch ids are not atomic with respect to the CPUs)");
+
+/*
+ * The HSA queue model needs platform atomics: queues are refused when
+ * PCIe AtomicOps cannot reach system memory, unless the degraded mode was
+ * asked for explicitly.
+ */
+int hsagpu_queues_allowed(struct hsagpu_device *hdev)
+{
+	if (!hdev->atomics_errno || allow_no_atomics)
+		return 0;
+	return -EOPNOTSUPP;
+}
+
 static int hsagpu_open(struct inode *inode, struct file *file)
 {
 	struct hsagpu_device *hdev = container_of(file->private_data,
@@ -89,10 +106,11 @@ static irqreturn_t hsagpu_error_irq(int irq, void *data)
 
 	if (!err)
 		return IRQ_NONE;
+	/* Acknowledge first: whoever sees the count sees the status clear. */
+	hsagpu_wr(hdev, HSAGPU_REG_ERROR_STATUS, err);
 	atomic_inc(&hdev->error_irqs);
 	dev_warn_ratelimited(&hdev->pdev->dev, "device error status 0x%08x\n",
 			     err);
-	hsagpu_wr(hdev, HSAGPU_REG_ERROR_STATUS, err);
 	return IRQ_HANDLED;
 }
 
@@ -154,9 +172,11 @@ static void hsagpu_setup_atomics(struct hsagpu_device *hdev)
 	hdev->atomic_requester = !!(ctl2 & PCI_EXP_DEVCTL2_ATOMIC_REQ);
 
 	if (hdev->atomics_errno)
-		dev_info(&pdev->dev,
-			 "PCIe AtomicOps to root unavailable (%d): the path does not route or complete 32/64-bit AtomicOps\n",
-			 hdev->atomics_errno);
+		dev_warn(&pdev->dev,
+			 "PCIe AtomicOps to root unavailable (%d): the path does not route or complete 32/64-bit AtomicOps; queues %s\n",
+			 hdev->atomics_errno,
+			 allow_no_atomics ? "allowed in degraded mode (allow_no_atomics=1)" :
+			 "refused (load with allow_no_atomics=1 to allow them)");
 	else
 		dev_info(&pdev->dev, "PCIe AtomicOps to root enabled (32/64%s), requester %s\n",
 			 hdev->atomics128_errno ? "" : "/128",
@@ -289,6 +309,30 @@ static void hsagpu_remove(struct pci_dev *pdev)
 	pci_clear_master(pdev);
 }
 
+/* AER: count what Linux reports and let recovery go on. */
+static pci_ers_result_t hsagpu_error_detected(struct pci_dev *pdev,
+					      pci_channel_state_t state)
+{
+	struct hsagpu_device *hdev = pci_get_drvdata(pdev);
+
+	atomic_inc(&hdev->aer_events);
+	dev_warn(&pdev->dev, "AER: %s error reported\n",
+		 state == pci_channel_io_normal ? "non-fatal" : "fatal");
+	return state == pci_channel_io_perm_failure ? PCI_ERS_RESULT_DISCONNECT :
+	       state == pci_channel_io_frozen ? PCI_ERS_RESULT_NEED_RESET :
+	       PCI_ERS_RESULT_CAN_RECOVER;
+}
+
+static pci_ers_result_t hsagpu_slot_reset(struct pci_dev *pdev)
+{
+	return PCI_ERS_RESULT_RECOVERED;
+}
+
+static const struct pci_error_handlers hsagpu_err_handlers = {
+	.error_detected = hsagpu_error_detected,
+	.slot_reset = hsagpu_slot_reset,
+};
+
 static const struct pci_device_id hsagpu_ids[] = {
 	{ PCI_DEVICE(HSAGPU_PCI_VENDOR_ID, HSAGPU_PCI_DEVICE_ID) },
 	{ }
@@ -301,6 +345,7 @@ static struct pci_driver hsagpu_driver = {
 	.probe = hsagpu_probe,
 	.remove = hsagpu_remove,
 	.dev_groups = hsagpu_groups,
+	.err_handler = &hsagpu_err_handlers,
 };
 module_pci_driver(hsagpu_driver);
 

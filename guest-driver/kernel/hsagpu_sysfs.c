@@ -31,6 +31,11 @@ HSAGPU_ATTR(atomic_ops, "%s",
 	    hdev->atomics_errno ? "unsupported" :
 	    hdev->atomics128_errno ? "32,64" : "32,64,128");
 HSAGPU_ATTR(error_irqs, "%d", atomic_read(&hdev->error_irqs));
+HSAGPU_ATTR(aer_events, "%d", atomic_read(&hdev->aer_events));
+HSAGPU_ATTR(queues, "%s",
+	    !hsagpu_queues_allowed(hdev) ?
+	    (hdev->atomics_errno ? "degraded" : "allowed") :
+	    "refused: no PCIe AtomicOps to the root complex");
 
 static struct attribute *hsagpu_attrs[] = {
 	&dev_attr_vram_size.attr,
@@ -47,6 +52,8 @@ static struct attribute *hsagpu_attrs[] = {
 	&dev_attr_atomic_ops_128_errno.attr,
 	&dev_attr_atomic_requester.attr,
 	&dev_attr_error_irqs.attr,
+	&dev_attr_aer_events.attr,
+	&dev_attr_queues.attr,
 	NULL
 };
 

@@ -31,6 +31,17 @@ typedef struct HsaGpuRegFile {
     uint32_t bad_access_info;
     uint32_t timestamp_hi_latch;
     uint32_t io_index;
+
+    /* AtomicOp engine */
+    uint32_t atomic_addr[2];
+    uint32_t atomic_src0[4];
+    uint32_t atomic_src1[4];
+    uint32_t atomic_result[4];
+    uint32_t atomic_ctrl;
+    uint32_t atomic_status;
+    uint32_t atomic_repeat;
+    uint32_t atomic_cnt_op[3];
+    uint32_t atomic_cnt_st[HSAGPU_ATOMIC_ST_COUNT];
 } HsaGpuRegFile;
 
 /* Inputs a register read needs from the rest of the device. */
@@ -52,11 +63,47 @@ unsigned hsagpu_regs_write(HsaGpuRegFile *rf, uint32_t offset,
 /* Returns nonzero when the error interrupt (MSI-X vector 0) must fire. */
 int hsagpu_regs_note_bad(HsaGpuRegFile *rf, unsigned bar, uint32_t offset,
                          unsigned size, int is_write, unsigned reason);
+/* Set an ERROR_STATUS bit; nonzero when the error interrupt must fire. */
+int hsagpu_regs_raise_error(HsaGpuRegFile *rf, uint32_t bit);
 void hsagpu_regs_reset(HsaGpuRegFile *rf);
 const char *hsagpu_reg_name(uint32_t offset);
 
 /* Doorbell access check: 0 or an HSAGPU_BAD_REASON_* code. */
 unsigned hsagpu_doorbell_check(uint64_t offset, unsigned size);
+
+/*
+ * AtomicOps. The PCIe fields used here have the values of the PCIe
+ * specification (Device Capabilities 2, Device Control 2, port types).
+ */
+#define HSAGPU_PCIE_TYPE_ROOT_PORT      4
+#define HSAGPU_PCIE_TYPE_UPSTREAM       5
+#define HSAGPU_PCIE_TYPE_DOWNSTREAM     6
+#define HSAGPU_DEVCAP2_ATOMIC_ROUTE     0x00000040
+#define HSAGPU_DEVCAP2_ATOMIC_COMP32    0x00000080
+#define HSAGPU_DEVCAP2_ATOMIC_COMP64    0x00000100
+#define HSAGPU_DEVCAP2_ATOMIC_COMP128   0x00000200
+#define HSAGPU_DEVCTL2_ATOMIC_REQ       0x0040
+#define HSAGPU_DEVCTL2_ATOMIC_EGRESS_BLOCK 0x0080
+
+/* A port an AtomicOp request passes through. */
+typedef struct HsaGpuPathHop {
+    uint8_t type;               /* HSAGPU_PCIE_TYPE_* */
+    uint8_t egress;             /* the request leaves the port here */
+    uint8_t routes;             /* the port must route (not complete) it */
+    uint32_t devcap2;
+    uint16_t devctl2;
+} HsaGpuPathHop;
+
+/* Operand size in bytes of an ATOMIC_CTRL value, 0 if invalid. */
+unsigned hsagpu_atomic_size(uint32_t ctrl);
+/* HSAGPU_ATOMIC_ST_MALFORMED for a request no TLP could carry, else 0. */
+unsigned hsagpu_atomic_check(uint64_t addr, uint32_t ctrl);
+/* HSAGPU_ATOMIC_ST_UR if a hop or the completer refuses, else 0. */
+unsigned hsagpu_atomic_route(const HsaGpuPathHop *hops, int nhops,
+                             uint32_t completer_devcap2, unsigned size);
+/* Perform the operation with host atomics on @ptr; @result = old value. */
+void hsagpu_atomic_exec(void *ptr, uint32_t ctrl, const uint64_t src0[2],
+                        const uint64_t src1[2], uint64_t result[2]);
 
 /* Fill a ROM image of @size bytes (>= 4 KiB) for @id. */
 void hsagpu_rom_build(uint8_t *rom, uint32_t size, const HsaGpuIdent *id,

@@ -88,6 +88,10 @@ static void hsagpu_reg_access_write(HsaGpuState *s, unsigned bar,
     bad = hsagpu_regs_write(&s->regs, addr, size, val);
     if (bad) {
         hsagpu_bad_access(s, bar, addr, size, true, bad);
+        return;
+    }
+    if (s->regs.atomic_ctrl & HSAGPU_ATOMIC_GO) {
+        hsagpu_atomic_run(s);
     }
 }
 

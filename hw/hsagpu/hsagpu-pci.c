@@ -49,7 +49,8 @@ static void hsagpu_init_ident(HsaGpuState *s)
     id->num_queues = s->num_queues;
     /* Vector 0 reports errors; each queue can have a vector of its own. */
     id->msix_vectors = MIN(s->num_queues + 1, HSAGPU_MSIX_VECTORS_MAX);
-    id->caps = HSAGPU_CAP_ROM_INFO | HSAGPU_CAP_TIMESTAMP;
+    id->caps = HSAGPU_CAP_ROM_INFO | HSAGPU_CAP_TIMESTAMP |
+               HSAGPU_CAP_ATOMIC_ENGINE;
     id->caps |= s->io_bar ? HSAGPU_CAP_IO_BAR : 0;
     id->caps |= s->atomic_comp32 ? HSAGPU_CAP_ATOMIC_COMP32 : 0;
     id->caps |= s->atomic_comp64 ? HSAGPU_CAP_ATOMIC_COMP64 : 0;
@@ -209,6 +210,16 @@ static const VMStateDescription vmstate_hsagpu_regs = {
         VMSTATE_UINT32(bad_access_info, HsaGpuRegFile),
         VMSTATE_UINT32(timestamp_hi_latch, HsaGpuRegFile),
         VMSTATE_UINT32(io_index, HsaGpuRegFile),
+        VMSTATE_UINT32_ARRAY(atomic_addr, HsaGpuRegFile, 2),
+        VMSTATE_UINT32_ARRAY(atomic_src0, HsaGpuRegFile, 4),
+        VMSTATE_UINT32_ARRAY(atomic_src1, HsaGpuRegFile, 4),
+        VMSTATE_UINT32_ARRAY(atomic_result, HsaGpuRegFile, 4),
+        VMSTATE_UINT32(atomic_ctrl, HsaGpuRegFile),
+        VMSTATE_UINT32(atomic_status, HsaGpuRegFile),
+        VMSTATE_UINT32(atomic_repeat, HsaGpuRegFile),
+        VMSTATE_UINT32_ARRAY(atomic_cnt_op, HsaGpuRegFile, 3),
+        VMSTATE_UINT32_ARRAY(atomic_cnt_st, HsaGpuRegFile,
+                             HSAGPU_ATOMIC_ST_COUNT),
         VMSTATE_END_OF_LIST()
     }
 };

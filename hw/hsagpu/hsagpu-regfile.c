@@ -39,11 +39,46 @@ static const struct {
     { HSAGPU_REG_ERROR_INT_ENABLE, "ERROR_INT_ENABLE", 1 },
     { HSAGPU_REG_TIMESTAMP_LO, "TIMESTAMP_LO", 0 },
     { HSAGPU_REG_TIMESTAMP_HI, "TIMESTAMP_HI", 0 },
+    { HSAGPU_REG_ATOMIC_ADDR_LO, "ATOMIC_ADDR_LO", 1 },
+    { HSAGPU_REG_ATOMIC_ADDR_HI, "ATOMIC_ADDR_HI", 1 },
+    { HSAGPU_REG_ATOMIC_CTRL, "ATOMIC_CTRL", 1 },
+    { HSAGPU_REG_ATOMIC_STATUS, "ATOMIC_STATUS", 0 },
+    { HSAGPU_REG_ATOMIC_REPEAT, "ATOMIC_REPEAT", 1 },
 };
+
+/* Register arrays: base, number of dwords, name, writable */
+static const struct {
+    uint32_t base;
+    uint32_t count;
+    const char *name;
+    int writable;
+} hsagpu_reg_arrays[] = {
+    { HSAGPU_REG_ATOMIC_SRC0, 4, "ATOMIC_SRC0", 1 },
+    { HSAGPU_REG_ATOMIC_SRC1, 4, "ATOMIC_SRC1", 1 },
+    { HSAGPU_REG_ATOMIC_RESULT, 4, "ATOMIC_RESULT", 0 },
+    { HSAGPU_REG_ATOMIC_CNT_OP(0), 3, "ATOMIC_CNT_OP", 0 },
+    { HSAGPU_REG_ATOMIC_CNT_ST(0), HSAGPU_ATOMIC_ST_COUNT, "ATOMIC_CNT_ST", 0 },
+};
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Array register at @offset: its table index and dword index, or -1. */
+static int hsagpu_reg_array(uint32_t offset, uint32_t *idx)
+{
+    for (size_t i = 0; i < ARRAY_LEN(hsagpu_reg_arrays); i++) {
+        uint32_t base = hsagpu_reg_arrays[i].base;
+
+        if (offset >= base && offset < base + 4 * hsagpu_reg_arrays[i].count) {
+            *idx = (offset - base) / 4;
+            return (int)i;
+        }
+    }
+    return -1;
+}
 
 static int hsagpu_reg_index(uint32_t offset)
 {
-    for (size_t i = 0; i < sizeof(hsagpu_regs) / sizeof(hsagpu_regs[0]); i++) {
+    for (size_t i = 0; i < ARRAY_LEN(hsagpu_regs); i++) {
         if (hsagpu_regs[i].offset == offset) {
             return (int)i;
         }
@@ -53,15 +88,48 @@ static int hsagpu_reg_index(uint32_t offset)
 
 const char *hsagpu_reg_name(uint32_t offset)
 {
+    uint32_t idx;
     int i = hsagpu_reg_index(offset);
 
-    return i < 0 ? "?" : hsagpu_regs[i].name;
+    if (i >= 0) {
+        return hsagpu_regs[i].name;
+    }
+    i = hsagpu_reg_array(offset, &idx);
+    return i < 0 ? "?" : hsagpu_reg_arrays[i].name;
+}
+
+/* -1: no register at @offset; 0: read-only; 1: writable */
+static int hsagpu_reg_kind(uint32_t offset)
+{
+    uint32_t idx;
+    int i = hsagpu_reg_index(offset);
+
+    if (i >= 0) {
+        return hsagpu_regs[i].writable;
+    }
+    i = hsagpu_reg_array(offset, &idx);
+    return i < 0 ? -1 : hsagpu_reg_arrays[i].writable;
 }
 
 /* Read one defined 32-bit register; the offset has been validated. */
 static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
                                   const HsaGpuRegEnv *env, uint32_t offset)
 {
+    uint32_t idx;
+
+    switch (hsagpu_reg_array(offset, &idx)) {
+    case 0:
+        return rf->atomic_src0[idx];
+    case 1:
+        return rf->atomic_src1[idx];
+    case 2:
+        return rf->atomic_result[idx];
+    case 3:
+        return rf->atomic_cnt_op[idx];
+    case 4:
+        return rf->atomic_cnt_st[idx];
+    }
+
     switch (offset) {
     case HSAGPU_REG_MAGIC:
         return HSAGPU_MAGIC_VALUE;
@@ -109,6 +177,16 @@ static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
         return (uint32_t)env->now_ns;
     case HSAGPU_REG_TIMESTAMP_HI:
         return rf->timestamp_hi_latch;
+    case HSAGPU_REG_ATOMIC_ADDR_LO:
+        return rf->atomic_addr[0];
+    case HSAGPU_REG_ATOMIC_ADDR_HI:
+        return rf->atomic_addr[1];
+    case HSAGPU_REG_ATOMIC_CTRL:
+        return rf->atomic_ctrl;
+    case HSAGPU_REG_ATOMIC_STATUS:
+        return rf->atomic_status;
+    case HSAGPU_REG_ATOMIC_REPEAT:
+        return rf->atomic_repeat;
     }
     return 0;
 }
@@ -124,12 +202,12 @@ static unsigned hsagpu_check(uint32_t offset, unsigned size, int write)
         return HSAGPU_BAD_REASON_ALIGN;
     }
     for (unsigned i = 0; i < n; i++) {
-        int r = hsagpu_reg_index(offset + 4 * i);
+        int kind = hsagpu_reg_kind(offset + 4 * i);
 
-        if (r < 0) {
+        if (kind < 0) {
             return HSAGPU_BAD_REASON_UNMAPPED;
         }
-        if (write && !hsagpu_regs[r].writable) {
+        if (write && !kind) {
             return HSAGPU_BAD_REASON_READONLY;
         }
     }
@@ -156,6 +234,17 @@ unsigned hsagpu_regs_read(HsaGpuRegFile *rf, const HsaGpuIdent *id,
 static void hsagpu_reg_write32(HsaGpuRegFile *rf, uint32_t offset,
                                uint32_t val)
 {
+    uint32_t idx;
+
+    switch (hsagpu_reg_array(offset, &idx)) {
+    case 0:
+        rf->atomic_src0[idx] = val;
+        return;
+    case 1:
+        rf->atomic_src1[idx] = val;
+        return;
+    }
+
     switch (offset) {
     case HSAGPU_REG_SCRATCH0:
         rf->scratch[0] = val;
@@ -168,6 +257,18 @@ static void hsagpu_reg_write32(HsaGpuRegFile *rf, uint32_t offset,
         break;
     case HSAGPU_REG_ERROR_INT_ENABLE:
         rf->error_int_enable = val & HSAGPU_ERR_ALL;
+        break;
+    case HSAGPU_REG_ATOMIC_ADDR_LO:
+        rf->atomic_addr[0] = val;
+        break;
+    case HSAGPU_REG_ATOMIC_ADDR_HI:
+        rf->atomic_addr[1] = val;
+        break;
+    case HSAGPU_REG_ATOMIC_CTRL:
+        rf->atomic_ctrl = val;
+        break;
+    case HSAGPU_REG_ATOMIC_REPEAT:
+        rf->atomic_repeat = val;
         break;
     }
 }
@@ -187,15 +288,21 @@ unsigned hsagpu_regs_write(HsaGpuRegFile *rf, uint32_t offset,
     return 0;
 }
 
-int hsagpu_regs_note_bad(HsaGpuRegFile *rf, unsigned bar, uint32_t offset,
-                         unsigned size, int is_write, unsigned reason)
+int hsagpu_regs_raise_error(HsaGpuRegFile *rf, uint32_t bit)
 {
-    uint32_t bit = bar == HSAGPU_BAR_DOORBELL ? HSAGPU_ERR_BAD_DOORBELL
-                                              : HSAGPU_ERR_BAD_MMIO;
     /* Interrupt on the rising edge of an enabled status bit only. */
     int irq = !(rf->error_status & bit) && (rf->error_int_enable & bit);
 
     rf->error_status |= bit;
+    return irq;
+}
+
+int hsagpu_regs_note_bad(HsaGpuRegFile *rf, unsigned bar, uint32_t offset,
+                         unsigned size, int is_write, unsigned reason)
+{
+    int irq = hsagpu_regs_raise_error(rf, bar == HSAGPU_BAR_DOORBELL ?
+                                      HSAGPU_ERR_BAD_DOORBELL :
+                                      HSAGPU_ERR_BAD_MMIO);
     if (rf->bad_access_count != UINT32_MAX) {
         rf->bad_access_count++;
     }

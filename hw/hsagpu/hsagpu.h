@@ -48,6 +48,13 @@ void hsagpu_bad_access(HsaGpuState *s, unsigned bar, uint64_t offset,
                        unsigned size, bool is_write, unsigned reason);
 void hsagpu_error_irq(HsaGpuState *s);
 
+/* hsagpu-atomic.c */
+unsigned hsagpu_atomic_issue(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
+                             const uint64_t src0[2], const uint64_t src1[2],
+                             uint64_t result[2], uint32_t count,
+                             uint32_t *done);
+void hsagpu_atomic_run(HsaGpuState *s);
+
 /* hsagpu-doorbell.c */
 void hsagpu_doorbell_init(HsaGpuState *s);
 void hsagpu_doorbell_reset(HsaGpuState *s);

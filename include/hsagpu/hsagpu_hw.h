@@ -105,6 +105,50 @@
 #define HSAGPU_REG_TIMESTAMP_LO         0x0060  /* ns of virtual time */
 #define HSAGPU_REG_TIMESTAMP_HI         0x0064  /* latched on LO read */
 
+/*
+ * AtomicOp engine: issue one PCIe AtomicOp (FetchAdd, Swap, CAS) to a bus
+ * address, as the queue processor does for signals and dispatch ids.
+ * Writing ATOMIC_CTRL with GO set runs it to completion before the write
+ * returns; ATOMIC_STATUS then holds the outcome, ATOMIC_RESULT the
+ * original value at the target. 128-bit operands only exist for CAS.
+ */
+#define HSAGPU_REG_ATOMIC_ADDR_LO       0x0100
+#define HSAGPU_REG_ATOMIC_ADDR_HI       0x0104
+#define HSAGPU_REG_ATOMIC_SRC0          0x0108  /* 4 dwords: add/swap/compare */
+#define HSAGPU_REG_ATOMIC_SRC1          0x0118  /* 4 dwords: CAS swap value */
+#define HSAGPU_REG_ATOMIC_RESULT        0x0128  /* 4 dwords, RO */
+#define HSAGPU_REG_ATOMIC_CTRL          0x0138
+#define HSAGPU_REG_ATOMIC_STATUS        0x013c  /* RO */
+#define HSAGPU_REG_ATOMIC_REPEAT        0x0140  /* run the op N times (0 = 1) */
+
+#define HSAGPU_ATOMIC_OP_MASK           0x3U
+#define HSAGPU_ATOMIC_OP_FETCHADD       0U
+#define HSAGPU_ATOMIC_OP_SWAP           1U
+#define HSAGPU_ATOMIC_OP_CAS            2U
+#define HSAGPU_ATOMIC_SIZE_SHIFT        4
+#define HSAGPU_ATOMIC_SIZE_MASK         (0x3U << HSAGPU_ATOMIC_SIZE_SHIFT)
+#define HSAGPU_ATOMIC_SIZE_32           (0U << HSAGPU_ATOMIC_SIZE_SHIFT)
+#define HSAGPU_ATOMIC_SIZE_64           (1U << HSAGPU_ATOMIC_SIZE_SHIFT)
+#define HSAGPU_ATOMIC_SIZE_128          (2U << HSAGPU_ATOMIC_SIZE_SHIFT)
+#define HSAGPU_ATOMIC_GO                (1U << 31)
+#define HSAGPU_ATOMIC_REPEAT_MAX        (1U << 24)
+
+/* ATOMIC_STATUS: bits 3:0 outcome, bit 8 done */
+#define HSAGPU_ATOMIC_ST_MASK           0xfU
+#define HSAGPU_ATOMIC_ST_NONE           0U  /* nothing issued since reset */
+#define HSAGPU_ATOMIC_ST_OK             1U  /* successful completion */
+#define HSAGPU_ATOMIC_ST_UR             2U  /* Unsupported Request */
+#define HSAGPU_ATOMIC_ST_CA             3U  /* Completer Abort */
+#define HSAGPU_ATOMIC_ST_MALFORMED      4U  /* misaligned or bad size */
+#define HSAGPU_ATOMIC_ST_NOT_ENABLED    5U  /* DevCtl2 requester enable off */
+#define HSAGPU_ATOMIC_ST_NO_BUS_MASTER  6U  /* Command.BME off */
+#define HSAGPU_ATOMIC_ST_COUNT          7U
+#define HSAGPU_ATOMIC_DONE              (1U << 8)
+
+/* Counters (RO, wrap): ops issued by type, then outcomes by status code */
+#define HSAGPU_REG_ATOMIC_CNT_OP(op)    (0x0180 + 4 * (op))
+#define HSAGPU_REG_ATOMIC_CNT_ST(st)    (0x01a0 + 4 * (st))
+
 /* End of the defined register space; MSI-X sits above it. */
 #define HSAGPU_REG_SPACE_END            0x1000
 
@@ -115,6 +159,7 @@
 #define HSAGPU_CAP_ATOMIC_COMP32        (1U << 3)   /* completer bits */
 #define HSAGPU_CAP_ATOMIC_COMP64        (1U << 4)   /*  as in DevCap2 */
 #define HSAGPU_CAP_ATOMIC_COMP128       (1U << 5)
+#define HSAGPU_CAP_ATOMIC_ENGINE        (1U << 6)   /* ATOMIC_* registers */
 
 /* HSAGPU_REG_STATUS bits */
 #define HSAGPU_STATUS_READY             (1U << 0)
@@ -124,7 +169,8 @@
 /* HSAGPU_REG_ERROR_STATUS bits (write 1 to clear) */
 #define HSAGPU_ERR_BAD_MMIO             (1U << 0)   /* bad register access */
 #define HSAGPU_ERR_BAD_DOORBELL         (1U << 1)   /* bad doorbell access */
-#define HSAGPU_ERR_ALL                  0x3U
+#define HSAGPU_ERR_ATOMIC               (1U << 2)   /* AtomicOp failed */
+#define HSAGPU_ERR_ALL                  0x7U
 
 /* HSAGPU_REG_BAD_ACCESS_INFO */
 #define HSAGPU_BAD_ACCESS_WRITE         (1U << 31)

@@ -44,28 +44,70 @@ def dev_args(props):
 # the devices, given one property string per hsa-gpu. The device always
 # sits below a pcie-root-port: on the root bus it would be a root-complex
 # integrated endpoint, which Linux treats differently for AtomicOps.
-def _root_ports(devprops):
-    args = []
-    for i, props in enumerate(devprops):
-        args += ['-device', 'pcie-root-port,id=rp%d,bus=pcie.0,chassis=%d,addr=0x%x'
-                 % (i, i + 1, 0x10 + i)]
-        args += ['-device', 'hsa-gpu,id=gpu%d,bus=rp%d%s'
-                 % (i, i, (',' + props) if props else '')]
-    return args
+RP_ATOMICS = ',atomic-routing=on,atomic-comp32=on,atomic-comp64=on,atomic-comp128=on'
 
 
+def _gpu(i, bus, props):
+    return ['-device', 'hsa-gpu,id=gpu%d,bus=%s%s' % (i, bus, (',' + props) if props else '')]
+
+
+def _root_ports(rp_props=''):
+    def build(devprops):
+        args = []
+        for i, props in enumerate(devprops):
+            args += ['-device', 'pcie-root-port,id=rp%d,bus=pcie.0,chassis=%d,addr=0x%x%s'
+                     % (i, i + 1, 0x10 + i, rp_props)]
+            args += _gpu(i, 'rp%d' % i, props)
+        return args
+    return build
+
+
+def _switch(down_routing):
+    """Root port (completer, routing) -> x3130 upstream -> one downstream
+    port per device; down_routing(i) says whether port i routes AtomicOps."""
+    def build(devprops):
+        args = ['-device', 'pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10' + RP_ATOMICS,
+                '-device', 'x3130-upstream,id=up0,bus=rp0,atomic-routing=on']
+        for i, props in enumerate(devprops):
+            args += ['-device', 'xio3130-downstream,id=dn%d,bus=up0,chassis=%d,slot=%d%s'
+                     % (i, 10 + i, i, ',atomic-routing=on' if down_routing(i) else '')]
+            args += _gpu(i, 'dn%d' % i, props)
+        return args
+    return build
+
+
+# atomics: what pci_enable_atomic_ops_to_root() must give in the guest
+# ("unsupported", or the operand sizes it enabled); devprops: defaults.
 PRESETS = {
     'single': {
-        'desc': 'one hsa-gpu on a pcie-root-port',
-        'ndev': 1,
-        'atomics': 'unsupported',   # stock root ports complete no AtomicOps
-        'build': _root_ports,
+        'desc': 'one hsa-gpu on a stock pcie-root-port (no AtomicOp completer)',
+        'ndev': 1, 'atomics': 'unsupported', 'build': _root_ports(),
     },
     'dual': {
-        'desc': 'two hsa-gpus, each on its own pcie-root-port',
-        'ndev': 2,
-        'atomics': 'unsupported',
-        'build': _root_ports,
+        'desc': 'two hsa-gpus, each on its own stock pcie-root-port',
+        'ndev': 2, 'atomics': 'unsupported', 'build': _root_ports(),
+    },
+    'rp-atomics': {
+        'desc': 'one hsa-gpu on a root port completing 32/64/128-bit AtomicOps',
+        'ndev': 1, 'atomics': '32,64,128', 'build': _root_ports(RP_ATOMICS),
+    },
+    'rp-atomics-no128': {
+        'desc': 'one hsa-gpu on a root port completing 32/64-bit AtomicOps only',
+        'ndev': 1, 'atomics': '32,64',
+        'build': _root_ports(',atomic-routing=on,atomic-comp32=on,atomic-comp64=on'),
+    },
+    'switch': {
+        'desc': 'one hsa-gpu behind an x3130 switch whose ports route AtomicOps',
+        'ndev': 1, 'atomics': '32,64,128', 'build': _switch(lambda i: True),
+    },
+    'switch-noroute': {
+        'desc': 'one hsa-gpu behind a switch downstream port that does not route AtomicOps',
+        'ndev': 1, 'atomics': 'unsupported', 'build': _switch(lambda i: False),
+    },
+    'p2p': {
+        'desc': 'two hsa-gpus behind one routing switch; gpu1 completes no AtomicOps',
+        'ndev': 2, 'atomics': '32,64,128', 'build': _switch(lambda i: True),
+        'devprops': ['', 'atomic-comp32=off,atomic-comp64=off,atomic-comp128=off'],
     },
 }
 
@@ -111,28 +153,34 @@ def pick_accel(want):
 
 def base_cmd(accel):
     cpu = 'host' if accel == 'kvm' else 'max'
-    return [QEMU, '-M', 'q35,sata=off,smbus=off', '-accel', accel, '-cpu', cpu,
+    # Multi-threaded TCG: vCPUs run in parallel, as the atomicity tests need.
+    accel_opt = 'tcg,thread=multi' if accel == 'tcg' else accel
+    return [QEMU, '-M', 'q35,sata=off,smbus=off', '-accel', accel_opt, '-cpu', cpu,
             '-smp', '2', '-m', '1024', '-nic', 'none', '-vga', 'none',
             '-nographic', '-no-reboot', '-kernel', KERNEL, '-initrd', INITRD]
 
 
 def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None):
     p = PRESETS[preset]
-    if len(devprops) < p['ndev']:
-        devprops = list(devprops) + [''] * (p['ndev'] - len(devprops))
-    devprops = devprops[:p['ndev']]
-    vram, queues, iobar = [], [], []
+    defaults = p.get('devprops', [''] * p['ndev'])
+    devprops = [','.join(filter(None, (d, u))) for d, u in
+                zip(defaults, list(devprops) + [''] * p['ndev'])]
+    vram, queues, iobar, comp = [], [], [], []
     for props in devprops:
         d = dev_args(props)
         vram.append(str(parse_size(d.get('vram-size', '256M'))))
         queues.append(d.get('num-queues', '64'))
         iobar.append('1' if d.get('io-bar') in ('on', 'true', 'yes') else '0')
+        comp.append(''.join('1' if d.get('atomic-comp%d' % b, 'on') == 'on' else '0'
+                            for b in (32, 64, 128)))
     append = ['console=ttyS0', 'panic=-1', 'iomem=relaxed', 'loglevel=4',
               'hsagpu_test.devs=%d' % len(devprops),
               'hsagpu_test.vram=' + ','.join(vram),
               'hsagpu_test.queues=' + ','.join(queues),
               'hsagpu_test.iobar=' + ','.join(iobar),
-              'hsagpu_test.atomics=' + p['atomics']]
+              'hsagpu_test.atomics=' + p['atomics'],
+              'hsagpu_test.comp=' + ','.join(comp),
+              'hsagpu_test.preset=' + preset]
     for k, v in (params or {}).items():
         append.append('hsagpu_test.%s=%s' % (k, v))
     return base_cmd(accel) + ['-append', ' '.join(append)] + p['build'](devprops) + (extra or [])

@@ -162,8 +162,122 @@ static void test_rom(void)
 	free(rom);
 }
 
+static void test_atomic_rules(void)
+{
+	const uint32_t f64 = HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64;
+	const uint32_t cas128 = HSAGPU_ATOMIC_OP_CAS | HSAGPU_ATOMIC_SIZE_128;
+	const uint32_t all = HSAGPU_DEVCAP2_ATOMIC_COMP32 |
+			     HSAGPU_DEVCAP2_ATOMIC_COMP64 |
+			     HSAGPU_DEVCAP2_ATOMIC_COMP128;
+	HsaGpuPathHop up = { .type = HSAGPU_PCIE_TYPE_UPSTREAM, .egress = 1,
+			     .routes = 1, .devcap2 = HSAGPU_DEVCAP2_ATOMIC_ROUTE };
+	HsaGpuPathHop down = { .type = HSAGPU_PCIE_TYPE_DOWNSTREAM, .routes = 1,
+			       .devcap2 = HSAGPU_DEVCAP2_ATOMIC_ROUTE };
+	HsaGpuPathHop rp = { .type = HSAGPU_PCIE_TYPE_ROOT_PORT };
+	HsaGpuPathHop path[3];
+
+	/* Sizes, operations and natural alignment */
+	T(hsagpu_atomic_size(f64) == 8);
+	T(hsagpu_atomic_size(cas128) == 16);
+	T(hsagpu_atomic_size(HSAGPU_ATOMIC_OP_SWAP | HSAGPU_ATOMIC_SIZE_128) == 0);
+	T(hsagpu_atomic_check(0x1000, f64) == 0);
+	T(hsagpu_atomic_check(0x1004, f64) == HSAGPU_ATOMIC_ST_MALFORMED);
+	T(hsagpu_atomic_check(0x1004, HSAGPU_ATOMIC_SIZE_32) == 0);
+	T(hsagpu_atomic_check(0x1008, cas128) == HSAGPU_ATOMIC_ST_MALFORMED);
+	T(hsagpu_atomic_check(0x1010, cas128) == 0);
+	T(hsagpu_atomic_check(0x1000, HSAGPU_ATOMIC_OP_FETCHADD |
+			      HSAGPU_ATOMIC_SIZE_128) == HSAGPU_ATOMIC_ST_MALFORMED);
+	T(hsagpu_atomic_check(0x1000, 3 | HSAGPU_ATOMIC_SIZE_32) ==
+	  HSAGPU_ATOMIC_ST_MALFORMED);
+	T(hsagpu_atomic_check(0x1000, 3U << HSAGPU_ATOMIC_SIZE_SHIFT) ==
+	  HSAGPU_ATOMIC_ST_MALFORMED);
+
+	/* Root port completer bits decide, per size */
+	T(hsagpu_atomic_route(&rp, 1, all, 8) == 0);
+	T(hsagpu_atomic_route(&rp, 1, 0, 4) == HSAGPU_ATOMIC_ST_UR);
+	T(hsagpu_atomic_route(&rp, 1, HSAGPU_DEVCAP2_ATOMIC_COMP64, 16) ==
+	  HSAGPU_ATOMIC_ST_UR);
+	/* Switch ports must route */
+	path[0] = down; path[1] = up; path[2] = rp;
+	T(hsagpu_atomic_route(path, 3, all, 8) == 0);
+	path[0].devcap2 = 0;
+	T(hsagpu_atomic_route(path, 3, all, 8) == HSAGPU_ATOMIC_ST_UR);
+	/* Egress blocking applies where the request leaves a port */
+	path[0] = down;
+	path[1].devctl2 = HSAGPU_DEVCTL2_ATOMIC_EGRESS_BLOCK;
+	T(hsagpu_atomic_route(path, 3, all, 8) == HSAGPU_ATOMIC_ST_UR);
+	path[1] = up;
+	path[0].devctl2 = HSAGPU_DEVCTL2_ATOMIC_EGRESS_BLOCK;  /* ingress */
+	T(hsagpu_atomic_route(path, 3, all, 8) == 0);
+}
+
+static void test_atomic_exec(void)
+{
+	static unsigned __int128 mem[2] __attribute__((aligned(16)));
+	uint32_t *m32 = (uint32_t *)mem;
+	uint64_t *m64 = (uint64_t *)mem;
+	uint64_t a[2] = { 5, 0 }, b[2] = { 0, 0 }, r[2];
+
+	m32[0] = 10;
+	hsagpu_atomic_exec(m32, HSAGPU_ATOMIC_OP_FETCHADD, a, b, r);
+	T(r[0] == 10 && m32[0] == 15 && m32[1] == 0);
+	a[0] = 0xffffffffULL;   /* 32-bit add wraps without carry out */
+	hsagpu_atomic_exec(m32, HSAGPU_ATOMIC_OP_FETCHADD, a, b, r);
+	T(r[0] == 15 && m32[0] == 14 && m32[1] == 0);
+	a[0] = 7;
+	hsagpu_atomic_exec(m32, HSAGPU_ATOMIC_OP_SWAP, a, b, r);
+	T(r[0] == 14 && m32[0] == 7);
+	a[0] = 6; b[0] = 99;    /* CAS mismatch: unchanged, old value back */
+	hsagpu_atomic_exec(m32, HSAGPU_ATOMIC_OP_CAS, a, b, r);
+	T(r[0] == 7 && m32[0] == 7);
+	a[0] = 7;
+	hsagpu_atomic_exec(m32, HSAGPU_ATOMIC_OP_CAS, a, b, r);
+	T(r[0] == 7 && m32[0] == 99);
+
+	m64[0] = 1ULL << 40;
+	a[0] = 1ULL << 40;
+	hsagpu_atomic_exec(m64, HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64,
+			   a, b, r);
+	T(r[0] == 1ULL << 40 && m64[0] == 1ULL << 41);
+
+	m64[0] = 1; m64[1] = 2;
+	a[0] = 1; a[1] = 3; b[0] = 8; b[1] = 9;
+	hsagpu_atomic_exec(mem, HSAGPU_ATOMIC_OP_CAS | HSAGPU_ATOMIC_SIZE_128,
+			   a, b, r);
+	T(r[0] == 1 && r[1] == 2 && m64[0] == 1 && m64[1] == 2);
+	a[1] = 2;
+	hsagpu_atomic_exec(mem, HSAGPU_ATOMIC_OP_CAS | HSAGPU_ATOMIC_SIZE_128,
+			   a, b, r);
+	T(r[0] == 1 && r[1] == 2 && m64[0] == 8 && m64[1] == 9);
+}
+
+static void test_atomic_regs(void)
+{
+	HsaGpuRegFile rf;
+	HsaGpuRegEnv env = { 0 };
+	uint64_t v;
+
+	hsagpu_regs_reset(&rf);
+	T(hsagpu_regs_write(&rf, HSAGPU_REG_ATOMIC_ADDR_LO, 8, 0x123456789000ULL) == 0 &&
+	  rf.atomic_addr[0] == 0x56789000 && rf.atomic_addr[1] == 0x1234);
+	T(hsagpu_regs_write(&rf, HSAGPU_REG_ATOMIC_SRC1 + 12, 4, 0xabc) == 0 &&
+	  rf.atomic_src1[3] == 0xabc);
+	T(hsagpu_regs_write(&rf, HSAGPU_REG_ATOMIC_RESULT, 4, 1) ==
+	  HSAGPU_BAD_REASON_READONLY);
+	rf.atomic_cnt_st[HSAGPU_ATOMIC_ST_UR] = 3;
+	T(hsagpu_regs_read(&rf, &ident, &env,
+			   HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_UR), 4, &v) == 0 &&
+	  v == 3);
+	T(hsagpu_regs_read(&rf, &ident, &env,
+			   HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_COUNT), 4, &v) ==
+	  HSAGPU_BAD_REASON_UNMAPPED);
+}
+
 int main(void)
 {
+	test_atomic_rules();
+	test_atomic_exec();
+	test_atomic_regs();
 	test_regfile();
 	test_doorbell_check();
 	test_rom();

@@ -1,0 +1,283 @@
+/*
+ * hsa-gpu: PCIe AtomicOp requester engine.
+ *
+ * Every AtomicOp the device issues goes through hsagpu_atomic_issue(): it
+ * resolves the target (system memory through the root complex, or a peer
+ * device's BAR), checks the path against the PCIe rules (requester enable,
+ * alignment, routing support of every switch port, egress blocking,
+ * completer support for the operand size), performs the operation with
+ * host atomics on the target memory, so that it is atomic with respect to
+ * guest vCPUs, and reports failures through ERROR_STATUS, the error
+ * interrupt and AER.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/rcu.h"
+#include "exec/memory.h"
+#include "hw/pci/pci_bus.h"
+#include "hw/pci/pcie.h"
+#include "hw/pci/pcie_aer.h"
+#include "hsagpu.h"
+#include "trace.h"
+
+#define HSAGPU_MAX_PORTS 16
+
+static uint16_t hsagpu_exp(PCIDevice *d)
+{
+    return pci_is_express(d) ? d->exp.exp_cap : 0;
+}
+
+static uint32_t hsagpu_devcap2(PCIDevice *d)
+{
+    uint16_t exp = hsagpu_exp(d);
+
+    return exp ? pci_get_long(d->config + exp + PCI_EXP_DEVCAP2) : 0;
+}
+
+/* The bridges (ports) above @dev, nearest first. */
+static int hsagpu_ports_above(PCIDevice *dev, PCIDevice **ports)
+{
+    PCIBus *bus = pci_get_bus(dev);
+    int n = 0;
+
+    while (!pci_bus_is_root(bus) && n < HSAGPU_MAX_PORTS) {
+        ports[n++] = bus->parent_dev;
+        bus = pci_get_bus(bus->parent_dev);
+    }
+    return n;
+}
+
+/*
+ * A hop in the request's path. Going up, the request leaves a switch
+ * through its upstream port; going down, through a downstream or root
+ * port. Every port on the way routes it, except a root port on the way to
+ * system memory, which completes it.
+ */
+static void hsagpu_hop(PCIDevice *port, bool down, bool to_memory,
+                       HsaGpuPathHop *h)
+{
+    uint16_t exp = hsagpu_exp(port);
+
+    h->type = exp ? pcie_cap_get_type(port) : 0;
+    h->devcap2 = hsagpu_devcap2(port);
+    h->devctl2 = exp ? pci_get_word(port->config + exp + PCI_EXP_DEVCTL2) : 0;
+    h->egress = down ? h->type != HSAGPU_PCIE_TYPE_UPSTREAM
+                     : h->type == HSAGPU_PCIE_TYPE_UPSTREAM;
+    h->routes = !(to_memory && h->type == HSAGPU_PCIE_TYPE_ROOT_PORT);
+}
+
+typedef struct HsaGpuFindBar {
+    uint64_t addr;
+    PCIDevice *dev;
+} HsaGpuFindBar;
+
+static void hsagpu_find_bar_dev(PCIBus *bus, PCIDevice *d, void *opaque)
+{
+    HsaGpuFindBar *f = opaque;
+
+    for (int i = 0; i < PCI_NUM_REGIONS; i++) {
+        PCIIORegion *r = &d->io_regions[i];
+
+        if (!r->size || r->addr == PCI_BAR_UNMAPPED ||
+            (r->type & PCI_BASE_ADDRESS_SPACE_IO)) {
+            continue;
+        }
+        if (f->addr >= r->addr && f->addr - r->addr < r->size) {
+            f->dev = d;
+        }
+    }
+}
+
+static void hsagpu_find_bar_bus(PCIBus *bus, void *opaque)
+{
+    pci_for_each_device_under_bus(bus, hsagpu_find_bar_dev, opaque);
+}
+
+/* The PCI function one of whose memory BARs decodes @addr, if any. */
+static PCIDevice *hsagpu_find_peer(PCIDevice *self, uint64_t addr)
+{
+    HsaGpuFindBar f = { .addr = addr };
+
+    pci_for_each_bus(pci_device_root_bus(self), hsagpu_find_bar_bus, &f);
+    return f.dev;
+}
+
+/* Check the path to @peer (NULL: system memory); 0 or a status code. */
+static unsigned hsagpu_atomic_path(PCIDevice *self, PCIDevice *peer,
+                                   unsigned size)
+{
+    PCIDevice *up[HSAGPU_MAX_PORTS], *down[HSAGPU_MAX_PORTS];
+    HsaGpuPathHop hops[2 * HSAGPU_MAX_PORTS];
+    int nup = hsagpu_ports_above(self, up);
+    int ndown = 0, n = 0;
+    uint32_t completer;
+
+    if (peer) {
+        ndown = hsagpu_ports_above(peer, down);
+        /* Drop the common ancestors: the request turns around below them. */
+        while (nup && ndown && up[nup - 1] == down[ndown - 1]) {
+            nup--;
+            ndown--;
+        }
+        completer = hsagpu_devcap2(peer);
+    } else {
+        /*
+         * The root port completes requests to system memory; a root-complex
+         * integrated endpoint has none and its root complex is assumed to.
+         */
+        completer = nup ? hsagpu_devcap2(up[nup - 1])
+                        : HSAGPU_DEVCAP2_ATOMIC_COMP32 |
+                          HSAGPU_DEVCAP2_ATOMIC_COMP64 |
+                          HSAGPU_DEVCAP2_ATOMIC_COMP128;
+    }
+    for (int i = 0; i < nup; i++) {
+        hsagpu_hop(up[i], false, !peer, &hops[n++]);
+    }
+    for (int i = ndown - 1; i >= 0; i--) {
+        hsagpu_hop(down[i], true, false, &hops[n++]);
+    }
+    return hsagpu_atomic_route(hops, n, completer, size);
+}
+
+static void hsagpu_atomic_error(HsaGpuState *s, unsigned st)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    PCIEAERErr err = { .source_id = pci_requester_id(pdev) };
+
+    switch (st) {
+    case HSAGPU_ATOMIC_ST_UR:
+        err.status = PCI_ERR_UNC_UNSUP;
+        break;
+    case HSAGPU_ATOMIC_ST_CA:
+        err.status = PCI_ERR_UNC_COMP_ABORT;
+        break;
+    case HSAGPU_ATOMIC_ST_MALFORMED:
+        /*
+         * The device does not put a malformed TLP on the link (its
+         * receiver would take the link down with a fatal error); it
+         * records the error in its own AER status only.
+         */
+        if (pdev->exp.aer_cap) {
+            pci_long_test_and_set_mask(pdev->config + pdev->exp.aer_cap +
+                                       PCI_ERR_UNCOR_STATUS,
+                                       PCI_ERR_UNC_MALF_TLP);
+        }
+        break;
+    }
+    if (err.status && pdev->exp.aer_cap) {
+        pcie_aer_inject_error(pdev, &err);
+    }
+    if (hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_ATOMIC)) {
+        hsagpu_error_irq(s);
+    }
+}
+
+/* Run the operation on RAM at bus address @addr; nonzero if not RAM. */
+static int hsagpu_atomic_perform(PCIDevice *pdev, uint64_t addr,
+                                 uint32_t ctrl, const uint64_t src0[2],
+                                 const uint64_t src1[2], uint64_t result[2],
+                                 uint32_t count, uint32_t *done)
+{
+    unsigned size = hsagpu_atomic_size(ctrl);
+    hwaddr xlat, len = size;
+    MemoryRegion *mr;
+    uint8_t *ptr;
+
+    RCU_READ_LOCK_GUARD();
+    mr = address_space_translate(&pdev->bus_master_as, addr, &xlat, &len,
+                                 true, MEMTXATTRS_UNSPECIFIED);
+    if (!memory_region_is_ram(mr) || mr->readonly || len < size) {
+        return -1;
+    }
+    ptr = (uint8_t *)memory_region_get_ram_ptr(mr) + xlat;
+    for (*done = 0; *done < count; (*done)++) {
+        hsagpu_atomic_exec(ptr, ctrl, src0, src1, result);
+    }
+    memory_region_set_dirty(mr, xlat, size);
+    return 0;
+}
+
+unsigned hsagpu_atomic_issue(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
+                             const uint64_t src0[2], const uint64_t src1[2],
+                             uint64_t result[2], uint32_t count,
+                             uint32_t *done)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    uint16_t exp = pdev->exp.exp_cap;
+    unsigned size = hsagpu_atomic_size(ctrl);
+    PCIDevice *peer = NULL;
+    unsigned st;
+
+    *done = 0;
+    result[0] = result[1] = 0;
+    if (!(pci_get_word(pdev->config + PCI_COMMAND) & PCI_COMMAND_MASTER)) {
+        st = HSAGPU_ATOMIC_ST_NO_BUS_MASTER;
+        goto fail;
+    }
+    if (!(pci_get_word(pdev->config + exp + PCI_EXP_DEVCTL2) &
+          PCI_EXP_DEVCTL2_ATOMIC_REQ)) {
+        st = HSAGPU_ATOMIC_ST_NOT_ENABLED;
+        goto fail;
+    }
+    st = hsagpu_atomic_check(addr, ctrl);
+    if (st) {
+        goto fail;
+    }
+    peer = hsagpu_find_peer(pdev, addr);
+    if (peer != pdev) {
+        st = hsagpu_atomic_path(pdev, peer, size);
+        if (st) {
+            goto fail;
+        }
+    }
+
+    st = hsagpu_atomic_perform(pdev, addr, ctrl, src0, src1, result, count,
+                               done);
+    if (st) {
+        /* Nothing answers at a hole in memory (UR); a peer BAR that is
+         * not memory cannot perform the operation (CA). */
+        st = peer ? HSAGPU_ATOMIC_ST_CA : HSAGPU_ATOMIC_ST_UR;
+        goto fail;
+    }
+    trace_hsagpu_atomic(addr, ctrl, count, result[0], HSAGPU_ATOMIC_ST_OK);
+    return HSAGPU_ATOMIC_ST_OK;
+
+fail:
+    trace_hsagpu_atomic(addr, ctrl, count, 0, st);
+    qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu: AtomicOp ctrl 0x%x at 0x%" PRIx64
+                  " failed with status %u\n", ctrl, addr, st);
+    hsagpu_atomic_error(s, st);
+    return st;
+}
+
+/* ATOMIC_CTRL written with GO: run the register-programmed operation. */
+void hsagpu_atomic_run(HsaGpuState *s)
+{
+    HsaGpuRegFile *rf = &s->regs;
+    uint32_t ctrl = rf->atomic_ctrl & ~HSAGPU_ATOMIC_GO;
+    uint64_t addr = rf->atomic_addr[0] | (uint64_t)rf->atomic_addr[1] << 32;
+    uint64_t src0[2], src1[2], result[2];
+    uint32_t count = MIN(MAX(rf->atomic_repeat, 1), HSAGPU_ATOMIC_REPEAT_MAX);
+    uint32_t done;
+    unsigned st, op = ctrl & HSAGPU_ATOMIC_OP_MASK;
+
+    for (int i = 0; i < 2; i++) {
+        src0[i] = rf->atomic_src0[2 * i] |
+                  (uint64_t)rf->atomic_src0[2 * i + 1] << 32;
+        src1[i] = rf->atomic_src1[2 * i] |
+                  (uint64_t)rf->atomic_src1[2 * i + 1] << 32;
+    }
+    st = hsagpu_atomic_issue(s, addr, ctrl, src0, src1, result, count, &done);
+    for (int i = 0; i < 2; i++) {
+        rf->atomic_result[2 * i] = result[i];
+        rf->atomic_result[2 * i + 1] = result[i] >> 32;
+    }
+    rf->atomic_ctrl = ctrl;
+    rf->atomic_status = st | HSAGPU_ATOMIC_DONE;
+    if (op < ARRAY_SIZE(rf->atomic_cnt_op)) {
+        rf->atomic_cnt_op[op] += st == HSAGPU_ATOMIC_ST_OK ? done : 1;
+    }
+    rf->atomic_cnt_st[st] += st == HSAGPU_ATOMIC_ST_OK ? done : 1;
+}
