@@ -57,6 +57,10 @@ unsigned hsagpu_atomic_route(const HsaGpuPathHop *hops, int nhops,
     return (completer_devcap2 & need) ? 0 : HSAGPU_ATOMIC_ST_UR;
 }
 
+/*
+ * 128-bit CAS must be one host instruction to be atomic against vCPUs
+ * running guest cmpxchg16b; elsewhere rely on the compiler's builtin.
+ */
 #if defined(__x86_64__)
 static unsigned __int128 cas128(unsigned __int128 *p, unsigned __int128 cmp,
                                 unsigned __int128 val)

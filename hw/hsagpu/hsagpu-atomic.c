@@ -236,8 +236,10 @@ unsigned hsagpu_atomic_issue(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
     st = hsagpu_atomic_perform(pdev, addr, ctrl, src0, src1, result, count,
                                done);
     if (st) {
-        /* Nothing answers at a hole in memory (UR); a peer BAR that is
-         * not memory cannot perform the operation (CA). */
+        /*
+         * Nothing answers at a hole in memory (UR); a peer BAR that is
+         * not memory cannot perform the operation (CA).
+         */
         st = peer ? HSAGPU_ATOMIC_ST_CA : HSAGPU_ATOMIC_ST_UR;
         goto fail;
     }
