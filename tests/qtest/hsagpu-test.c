@@ -46,15 +46,20 @@ static void setup_bridge_and_bars(Fixture *f)
     qpci_config_writew(f->gpu, PCI_COMMAND, PCI_COMMAND_MEMORY);
 }
 
-static void fixture_init(Fixture *f, const char *extra)
+static void fixture_init_rp(Fixture *f, const char *rp, const char *extra)
 {
     f->qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
-                         "bus=pcie.0,chassis=1,addr=0x4 "
-                         "-device hsa-gpu,bus=rp0%s", extra);
+                         "bus=pcie.0,chassis=1,addr=0x4%s "
+                         "-device hsa-gpu,bus=rp0%s", rp, extra);
     f->bus = qpci_new_pc(f->qts, NULL);
     f->rp = qpci_device_find(f->bus, RP_DEVFN);
     g_assert(f->rp);
     setup_bridge_and_bars(f);
+}
+
+static void fixture_init(Fixture *f, const char *extra)
+{
+    fixture_init_rp(f, "", extra);
 }
 
 static void fixture_fini(Fixture *f)
@@ -332,6 +337,94 @@ static void test_rom(void)
     fixture_fini(&f);
 }
 
+/* patches/0002: AtomicOp properties of pcie-root-port, default off. */
+static void test_root_port_atomics(void)
+{
+    const uint32_t bits = PCI_EXP_DEVCAP2_ATOMIC_ROUTE |
+                          PCI_EXP_DEVCAP2_ATOMIC_COMP32 |
+                          PCI_EXP_DEVCAP2_ATOMIC_COMP64 |
+                          PCI_EXP_DEVCAP2_ATOMIC_COMP128;
+    Fixture f;
+    uint8_t exp;
+
+    fixture_init(&f, "");
+    exp = qpci_find_capability(f.rp, PCI_CAP_ID_EXP, 0);
+    g_assert_cmphex(qpci_config_readl(f.rp, exp + PCI_EXP_DEVCAP2) & bits,
+                    ==, 0);
+    /* No routing, no egress blocking bit */
+    qpci_config_writew(f.rp, exp + PCI_EXP_DEVCTL2,
+                       PCI_EXP_DEVCTL2_ATOMIC_EGRESS_BLOCK);
+    g_assert_false(qpci_config_readw(f.rp, exp + PCI_EXP_DEVCTL2) &
+                   PCI_EXP_DEVCTL2_ATOMIC_EGRESS_BLOCK);
+    fixture_fini(&f);
+
+    fixture_init_rp(&f, ",atomic-routing=on,atomic-comp32=on,"
+                    "atomic-comp64=on", "");
+    exp = qpci_find_capability(f.rp, PCI_CAP_ID_EXP, 0);
+    g_assert_cmphex(qpci_config_readl(f.rp, exp + PCI_EXP_DEVCAP2) & bits,
+                    ==, PCI_EXP_DEVCAP2_ATOMIC_ROUTE |
+                    PCI_EXP_DEVCAP2_ATOMIC_COMP32 |
+                    PCI_EXP_DEVCAP2_ATOMIC_COMP64);
+    qpci_config_writew(f.rp, exp + PCI_EXP_DEVCTL2,
+                       PCI_EXP_DEVCTL2_ATOMIC_EGRESS_BLOCK);
+    g_assert_true(qpci_config_readw(f.rp, exp + PCI_EXP_DEVCTL2) &
+                  PCI_EXP_DEVCTL2_ATOMIC_EGRESS_BLOCK);
+    qtest_system_reset(f.qts);
+    g_assert_false(qpci_config_readw(f.rp, exp + PCI_EXP_DEVCTL2) &
+                   PCI_EXP_DEVCTL2_ATOMIC_EGRESS_BLOCK);
+    fixture_fini(&f);
+}
+
+/* The engine refuses to send without Requester Enable, then UR. */
+static void test_atomic_engine(void)
+{
+    Fixture f;
+    uint8_t exp;
+
+    fixture_init(&f, "");
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    qpci_config_writew(f.gpu, PCI_COMMAND,
+                       PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+    reg_write(&f, HSAGPU_REG_ATOMIC_ADDR_LO, 0x1000);
+    reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
+              HSAGPU_ATOMIC_SIZE_64 | HSAGPU_ATOMIC_GO);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_NOT_ENABLED);
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL2,
+                       PCI_EXP_DEVCTL2_ATOMIC_REQ);
+    /* Stock root port: no completer for system memory */
+    reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
+              HSAGPU_ATOMIC_SIZE_64 | HSAGPU_ATOMIC_GO);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_UR);
+    g_assert(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_ATOMIC);
+    fixture_fini(&f);
+
+    fixture_init_rp(&f, ",atomic-comp64=on", "");
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    qpci_config_writew(f.gpu, PCI_COMMAND,
+                       PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL2,
+                       PCI_EXP_DEVCTL2_ATOMIC_REQ);
+    qtest_writeq(f.qts, 0x1000, 40);
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_ADDR_LO, 0x1000);
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_SRC0, 2);
+    reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
+              HSAGPU_ATOMIC_SIZE_64 | HSAGPU_ATOMIC_GO);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_OK);
+    g_assert_cmpuint(qtest_readq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_RESULT),
+                     ==, 40);
+    g_assert_cmpuint(qtest_readq(f.qts, 0x1000), ==, 42);
+    /* 32-bit is not completed by this root port */
+    reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
+              HSAGPU_ATOMIC_SIZE_32 | HSAGPU_ATOMIC_GO);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_UR);
+    g_assert_cmpuint(qtest_readq(f.qts, 0x1000), ==, 42);
+    fixture_fini(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -341,5 +434,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/registers", test_registers);
     qtest_add_func("/hsa-gpu/timestamp", test_timestamp);
     qtest_add_func("/hsa-gpu/rom", test_rom);
+    qtest_add_func("/hsa-gpu/root-port-atomics", test_root_port_atomics);
+    qtest_add_func("/hsa-gpu/atomic-engine", test_atomic_engine);
     return g_test_run();
 }
