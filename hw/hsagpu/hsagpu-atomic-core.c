@@ -83,6 +83,28 @@ static unsigned __int128 cas128(unsigned __int128 *p, unsigned __int128 cmp,
 }
 #endif
 
+/* FetchAdd, Swap and CAS on 32- and 64-bit operands; returns the old value */
+#define HSAGPU_DEFINE_ATOMIC(bits, type)                                    \
+static uint64_t hsagpu_atomic##bits(void *ptr, unsigned op, uint64_t a64,   \
+                                    uint64_t b64)                           \
+{                                                                           \
+    type *p = ptr;                                                          \
+    type a = a64, b = b64;                                                  \
+                                                                            \
+    if (op == HSAGPU_ATOMIC_OP_FETCHADD) {                                  \
+        return __atomic_fetch_add(p, a, __ATOMIC_SEQ_CST);                  \
+    }                                                                       \
+    if (op == HSAGPU_ATOMIC_OP_SWAP) {                                      \
+        return __atomic_exchange_n(p, a, __ATOMIC_SEQ_CST);                 \
+    }                                                                       \
+    __atomic_compare_exchange_n(p, &a, b, 0, __ATOMIC_SEQ_CST,              \
+                                __ATOMIC_SEQ_CST);                          \
+    return a;                                                               \
+}
+
+HSAGPU_DEFINE_ATOMIC(32, uint32_t)
+HSAGPU_DEFINE_ATOMIC(64, uint64_t)
+
 void hsagpu_atomic_exec(void *ptr, uint32_t ctrl, const uint64_t src0[2],
                         const uint64_t src1[2], uint64_t result[2])
 {
@@ -91,29 +113,9 @@ void hsagpu_atomic_exec(void *ptr, uint32_t ctrl, const uint64_t src0[2],
 
     result[1] = 0;
     if (size == 4) {
-        uint32_t *p = ptr, a = src0[0], b = src1[0];
-
-        if (op == HSAGPU_ATOMIC_OP_FETCHADD) {
-            result[0] = __atomic_fetch_add(p, a, __ATOMIC_SEQ_CST);
-        } else if (op == HSAGPU_ATOMIC_OP_SWAP) {
-            result[0] = __atomic_exchange_n(p, a, __ATOMIC_SEQ_CST);
-        } else {
-            __atomic_compare_exchange_n(p, &a, b, 0, __ATOMIC_SEQ_CST,
-                                        __ATOMIC_SEQ_CST);
-            result[0] = a;
-        }
+        result[0] = hsagpu_atomic32(ptr, op, src0[0], src1[0]);
     } else if (size == 8) {
-        uint64_t *p = ptr, a = src0[0], b = src1[0];
-
-        if (op == HSAGPU_ATOMIC_OP_FETCHADD) {
-            result[0] = __atomic_fetch_add(p, a, __ATOMIC_SEQ_CST);
-        } else if (op == HSAGPU_ATOMIC_OP_SWAP) {
-            result[0] = __atomic_exchange_n(p, a, __ATOMIC_SEQ_CST);
-        } else {
-            __atomic_compare_exchange_n(p, &a, b, 0, __ATOMIC_SEQ_CST,
-                                        __ATOMIC_SEQ_CST);
-            result[0] = a;
-        }
+        result[0] = hsagpu_atomic64(ptr, op, src0[0], src1[0]);
     } else {
         unsigned __int128 cmp = ((unsigned __int128)src0[1] << 64) | src0[0];
         unsigned __int128 val = ((unsigned __int128)src1[1] << 64) | src1[0];
