@@ -49,12 +49,27 @@ SRC
     : > "$HSAGPU_APT_DIR/sources.list"
 }
 
+# Options that point apt at the private configuration.
+hsagpu_apt_opts() {
+    printf '%s\n' -o "Dir::Etc::SourceList=$HSAGPU_APT_DIR/sources.list" \
+        -o "Dir::Etc::SourceParts=$HSAGPU_APT_DIR/sources.list.d" \
+        -o "Dir::State::Lists=$HSAGPU_APT_DIR/lists" \
+        -o APT::Sandbox::User=root
+}
+
+# hsagpu_apt TOOL ARGS...: run apt-get or apt-cache with the private config.
 hsagpu_apt() {
-    apt-get -o Dir::Etc::SourceList="$HSAGPU_APT_DIR/sources.list" \
-            -o Dir::Etc::SourceParts="$HSAGPU_APT_DIR/sources.list.d" \
-            -o Dir::State::Lists="$HSAGPU_APT_DIR/lists" \
-            -o APT::Sandbox::User=root \
-            "$@"
+    local tool=$1 opts
+    shift
+    mapfile -t opts < <(hsagpu_apt_opts)
+    "$tool" "${opts[@]}" "$@"
+}
+
+# hsagpu_apt_install ARGS...: apt-get install from the private config, as root.
+hsagpu_apt_install() {
+    local opts
+    mapfile -t opts < <(hsagpu_apt_opts)
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get "${opts[@]}" -qq install "$@"
 }
 
 hsagpu_apt_update() {
@@ -63,7 +78,7 @@ hsagpu_apt_update() {
     if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440)" ]; then
         hsagpu_apt_setup
         log "refreshing private apt lists"
-        hsagpu_apt -qq update || die "apt-get update failed"
+        hsagpu_apt apt-get -qq update || die "apt-get update failed"
         touch "$stamp"
     fi
 }
