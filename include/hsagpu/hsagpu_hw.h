@@ -2,7 +2,7 @@
 /*
  * hsagpu hardware interface: the single source of truth for the device's
  * PCI identity, BAR layout, register file, expansion ROM information table
- * and (later) queue and packet layouts.
+ * AQL packet, signal and queue layouts and the built-in kernels' ABI.
  *
  * Included by the QEMU device model, the Linux driver, the user-space
  * runtime and the tests; it must stay plain C with fixed-width types.
@@ -75,7 +75,7 @@
 
 #define HSAGPU_MAGIC_VALUE              0x47415348U  /* "HSAG" */
 #define HSAGPU_ABI_MAJOR                1U
-#define HSAGPU_ABI_MINOR                0U
+#define HSAGPU_ABI_MINOR                1U  /* 1: AQL queues */
 #define HSAGPU_ABI_VERSION \
 	((HSAGPU_ABI_MAJOR << 16) | HSAGPU_ABI_MINOR)
 
@@ -149,8 +149,281 @@
 #define HSAGPU_REG_ATOMIC_CNT_OP(op)    (0x0180 + 4 * (op))
 #define HSAGPU_REG_ATOMIC_CNT_ST(st)    (0x01a0 + 4 * (st))
 
-/* End of the defined register space; MSI-X sits above it. */
+/* Queue processor counters (RO, wrap) */
+#define HSAGPU_REG_PKT_PROCESSED        0x0200  /* packets completed */
+#define HSAGPU_REG_PKT_DOORBELLS        0x0204  /* processor wake-ups */
+#define HSAGPU_REG_PKT_IRQS             0x0208  /* queue interrupts sent */
+#define HSAGPU_REG_PKT_ERRORS           0x020c  /* queues put in error */
+#define HSAGPU_REG_QUEUE_ERROR_FIRST    0x0210  /* lowest queue in error, */
+						/* or 0xffffffff */
+
+/* End of the global register space; per-queue blocks follow. */
 #define HSAGPU_REG_SPACE_END            0x1000
+
+/*
+ * Per-queue register blocks: queue q at HSAGPU_REG_QUEUE(q). The driver
+ * fills the registration registers, then writes QCMD_ENABLE to QREG_CMD.
+ * Commands run to completion before the MMIO write returns, except DRAIN,
+ * whose end shows as state SUSPENDED. Reading QREG_CMD returns the last
+ * command's result (HSAGPU_QCMD_*).
+ */
+#define HSAGPU_REG_QUEUE_BASE           0x10000
+#define HSAGPU_QUEUE_REG_STRIDE         0x40
+#define HSAGPU_REG_QUEUE(q) \
+	(HSAGPU_REG_QUEUE_BASE + (q) * HSAGPU_QUEUE_REG_STRIDE)
+
+#define HSAGPU_QREG_RING_LO             0x00    /* ring bus address, 64 B */
+#define HSAGPU_QREG_RING_HI             0x04    /*  aligned */
+#define HSAGPU_QREG_RING_SIZE           0x08    /* packets, power of two */
+#define HSAGPU_QREG_DOORBELL            0x0c    /* doorbell index in BAR2 */
+#define HSAGPU_QREG_RPTR_LO             0x10    /* &read_dispatch_id, 8 B */
+#define HSAGPU_QREG_RPTR_HI             0x14    /*  aligned */
+#define HSAGPU_QREG_WPTR_LO             0x18    /* &write_dispatch_id */
+#define HSAGPU_QREG_WPTR_HI             0x1c
+#define HSAGPU_QREG_PRIORITY            0x20    /* 0 (low) .. 15 (high) */
+#define HSAGPU_QREG_VECTOR              0x24    /* MSI-X vector, 1..N-1 */
+#define HSAGPU_QREG_FLAGS               0x28    /* HSAGPU_QF_* */
+#define HSAGPU_QREG_CMD                 0x2c    /* W: HSAGPU_QCMD_*; R: result */
+#define HSAGPU_QREG_STATE               0x30    /* RO, see below */
+#define HSAGPU_QREG_ERROR_ID_LO         0x34    /* RO: dispatch id of the */
+#define HSAGPU_QREG_ERROR_ID_HI         0x38    /*  packet that failed */
+#define HSAGPU_QREG_RETIRED             0x3c    /* RO: packets completed */
+
+#define HSAGPU_QUEUE_PRIORITY_MAX       15U
+#define HSAGPU_QUEUE_RING_MIN           4U      /* packets */
+#define HSAGPU_QUEUE_RING_MAX           (1U << 20)
+
+/* HSAGPU_QREG_FLAGS */
+#define HSAGPU_QF_PROFILE               (1U << 0)   /* signal timestamps */
+#define HSAGPU_QF_ALL                   0x1U
+
+/* Commands, written to HSAGPU_QREG_CMD */
+#define HSAGPU_QCMD_ENABLE              1U  /* validate, start serving */
+#define HSAGPU_QCMD_SUSPEND             2U  /* stop fetching packets */
+#define HSAGPU_QCMD_RESUME              3U
+#define HSAGPU_QCMD_DRAIN               4U  /* finish queued work, suspend */
+#define HSAGPU_QCMD_DESTROY             5U  /* forget; memory no longer used */
+
+/* Command results, read from HSAGPU_QREG_CMD */
+#define HSAGPU_QRES_NONE                0U
+#define HSAGPU_QRES_OK                  1U
+#define HSAGPU_QRES_BAD_COMMAND         2U
+#define HSAGPU_QRES_BAD_STATE           3U  /* e.g. ENABLE when enabled */
+#define HSAGPU_QRES_BAD_RING            4U  /* size or alignment */
+#define HSAGPU_QRES_BAD_POINTER         5U  /* rptr/wptr alignment */
+#define HSAGPU_QRES_BAD_ADDRESS         6U  /* ring/rptr/wptr not memory */
+#define HSAGPU_QRES_BAD_DOORBELL        7U  /* out of range or in use */
+#define HSAGPU_QRES_BAD_VECTOR          8U
+#define HSAGPU_QRES_BAD_PRIORITY        9U
+#define HSAGPU_QRES_BAD_FLAGS           10U
+#define HSAGPU_QRES_NO_BUS_MASTER       11U
+
+/* HSAGPU_QREG_STATE: bits 3:0 state, bits 15:8 error code */
+#define HSAGPU_QSTATE_MASK              0xfU
+#define HSAGPU_QSTATE_DISABLED          0U
+#define HSAGPU_QSTATE_ACTIVE            1U
+#define HSAGPU_QSTATE_SUSPENDED         2U
+#define HSAGPU_QSTATE_DRAINING          3U
+#define HSAGPU_QSTATE_ERROR             4U
+#define HSAGPU_QSTATE_ERR_SHIFT         8
+#define HSAGPU_QSTATE_ERR_MASK          (0xffU << HSAGPU_QSTATE_ERR_SHIFT)
+
+/* Queue error codes: why a queue was put into HSAGPU_QSTATE_ERROR */
+#define HSAGPU_QERR_NONE                0U
+#define HSAGPU_QERR_PACKET_TYPE         1U  /* unknown packet type */
+#define HSAGPU_QERR_DIMENSIONS          2U  /* zero or inconsistent grid */
+#define HSAGPU_QERR_ADDRESS             3U  /* unmapped address */
+#define HSAGPU_QERR_ALIGNMENT           4U  /* misaligned kernarg/buffer */
+#define HSAGPU_QERR_SIGNAL              5U  /* signal not 8-byte aligned */
+#define HSAGPU_QERR_RING_OVERRUN        6U  /* write id beyond ring size */
+#define HSAGPU_QERR_KERNEL_OBJECT       7U  /* no such built-in kernel */
+#define HSAGPU_QERR_FENCE               8U  /* reserved fence scope */
+#define HSAGPU_QERR_UNSUPPORTED         9U  /* packet type not handled */
+#define HSAGPU_QERR_AGENT_FUNCTION      10U /* unknown agent dispatch type */
+#define HSAGPU_QERR_ATOMIC              11U /* AtomicOp for a signal or */
+					    /* read id failed (UR/CA) */
+#define HSAGPU_QERR_NO_BUS_MASTER       12U /* bus mastering turned off */
+#define HSAGPU_QERR_COUNT               13U
+
+/* ------------------------------------------------------------------ */
+/* HSA AQL packets (HSA Platform System Architecture, chapter 2)       */
+/* ------------------------------------------------------------------ */
+
+#define HSAGPU_AQL_PACKET_SIZE          64U
+
+/* Header: type 7:0, barrier 8, acquire scope 10:9, release scope 12:11 */
+#define HSAGPU_PKT_TYPE_VENDOR_SPECIFIC 0U
+#define HSAGPU_PKT_TYPE_INVALID         1U
+#define HSAGPU_PKT_TYPE_KERNEL_DISPATCH 2U
+#define HSAGPU_PKT_TYPE_BARRIER_AND     3U
+#define HSAGPU_PKT_TYPE_AGENT_DISPATCH  4U
+#define HSAGPU_PKT_TYPE_BARRIER_OR      5U
+
+#define HSAGPU_PKT_HDR_TYPE_SHIFT       0
+#define HSAGPU_PKT_HDR_TYPE_MASK        0xffU
+#define HSAGPU_PKT_HDR_BARRIER          (1U << 8)
+#define HSAGPU_PKT_HDR_ACQUIRE_SHIFT    9
+#define HSAGPU_PKT_HDR_RELEASE_SHIFT    11
+#define HSAGPU_PKT_HDR_SCOPE_MASK       0x3U
+
+#define HSAGPU_FENCE_SCOPE_NONE         0U
+#define HSAGPU_FENCE_SCOPE_AGENT        1U
+#define HSAGPU_FENCE_SCOPE_SYSTEM       2U
+
+/* Kernel dispatch setup field: dimensions in bits 1:0 */
+#define HSAGPU_DISPATCH_DIMS_MASK       0x3U
+#define HSAGPU_WORKGROUP_MAX            1024U   /* work-items */
+#define HSAGPU_GRID_MAX                 0xffffffffULL   /* work-items */
+#define HSAGPU_KERNARG_ALIGN            16U
+#define HSAGPU_BARRIER_DEPS             5
+
+struct hsagpu_kernel_dispatch_packet {
+	uint16_t header;
+	uint16_t setup;
+	uint16_t workgroup_size_x;
+	uint16_t workgroup_size_y;
+	uint16_t workgroup_size_z;
+	uint16_t reserved0;
+	uint32_t grid_size_x;
+	uint32_t grid_size_y;
+	uint32_t grid_size_z;
+	uint32_t private_segment_size;
+	uint32_t group_segment_size;
+	uint64_t kernel_object;
+	uint64_t kernarg_address;
+	uint64_t reserved2;
+	uint64_t completion_signal;
+};
+
+struct hsagpu_agent_dispatch_packet {
+	uint16_t header;
+	uint16_t type;              /* HSAGPU_AGENT_* */
+	uint32_t reserved0;
+	uint64_t return_address;
+	uint64_t arg[4];
+	uint64_t reserved2;
+	uint64_t completion_signal;
+};
+
+struct hsagpu_barrier_packet {  /* BARRIER_AND and BARRIER_OR */
+	uint16_t header;
+	uint16_t reserved0;
+	uint32_t reserved1;
+	uint64_t dep_signal[HSAGPU_BARRIER_DEPS];
+	uint64_t reserved2;
+	uint64_t completion_signal;
+};
+
+/* Agent dispatch services */
+#define HSAGPU_AGENT_NOP                0U  /* complete the signal only */
+#define HSAGPU_AGENT_TIMESTAMP          1U  /* u64 device time -> return_address */
+#define HSAGPU_AGENT_WRITE_VALUE        2U  /* u64 arg[0] -> return_address */
+#define HSAGPU_AGENT_COPY_INFO          3U  /* struct hsagpu_rom_info -> return_address */
+
+/*
+ * Built-in kernels, selected by kernel_object. Arrays hold 32-bit elements
+ * indexed by the flat work-item id i = x + y * grid_x + z * grid_x * grid_y;
+ * work-items outside the grid (partial workgroups) do nothing. All
+ * pointers are bus addresses; kernarg is 16-byte aligned.
+ */
+#define HSAGPU_KERNEL_OBJECT_MAGIC      0x484b000000000000ULL  /* "HK" */
+#define HSAGPU_KERNEL_OBJECT(n)         (HSAGPU_KERNEL_OBJECT_MAGIC | (n))
+#define HSAGPU_KERNEL_FILL              HSAGPU_KERNEL_OBJECT(1)
+#define HSAGPU_KERNEL_COPY              HSAGPU_KERNEL_OBJECT(2)
+#define HSAGPU_KERNEL_VADD              HSAGPU_KERNEL_OBJECT(3)
+#define HSAGPU_KERNEL_SAXPY             HSAGPU_KERNEL_OBJECT(4)
+#define HSAGPU_KERNEL_ATOMIC_INC        HSAGPU_KERNEL_OBJECT(5)
+#define HSAGPU_KERNEL_BUSY              HSAGPU_KERNEL_OBJECT(6)
+#define HSAGPU_KERNEL_IDS               HSAGPU_KERNEL_OBJECT(7)
+#define HSAGPU_KERNEL_COUNT             7U
+
+struct hsagpu_kargs_fill {      /* dst[i] = value */
+	uint64_t dst;
+	uint32_t value;
+	uint32_t reserved;
+};
+
+struct hsagpu_kargs_copy {      /* dst[i] = src[i] */
+	uint64_t dst;
+	uint64_t src;
+};
+
+struct hsagpu_kargs_vadd {      /* c[i] = a[i] + b[i], float */
+	uint64_t a;
+	uint64_t b;
+	uint64_t c;
+};
+
+struct hsagpu_kargs_saxpy {     /* y[i] = a * x[i] + y[i], float */
+	float a;
+	uint32_t reserved;
+	uint64_t x;
+	uint64_t y;
+};
+
+/*
+ * *counter (u64) += 1 for every work-item, with PCIe FetchAdd AtomicOps;
+ * work-items of one workgroup are combined into one AtomicOp, as GPUs
+ * aggregate a wavefront's atomics.
+ */
+struct hsagpu_kargs_atomic_inc {
+	uint64_t counter;           /* 8-byte aligned */
+};
+
+/*
+ * Occupies the device for ns nanoseconds of virtual time without
+ * holding up other queues; its completion is asynchronous, so a later
+ * packet without the barrier bit may complete first.
+ */
+struct hsagpu_kargs_busy {
+	uint64_t ns;
+};
+
+/* dst[i] = workgroup flat id << 16 | flat id within the workgroup */
+struct hsagpu_kargs_ids {
+	uint64_t dst;
+};
+
+/* ------------------------------------------------------------------ */
+/* Signals and queue descriptors, laid out like ROCm's amd_signal_t    */
+/* and amd_queue_t                                                     */
+/* ------------------------------------------------------------------ */
+
+#define HSAGPU_SIGNAL_KIND_USER         1
+#define HSAGPU_SIGNAL_ALIGN             64U     /* recommended; the */
+						/* device requires 8 */
+
+struct hsagpu_signal {          /* 64 bytes; handle = its bus address */
+	int64_t kind;               /* +0  HSAGPU_SIGNAL_KIND_USER */
+	int64_t value;              /* +8  decremented on completion */
+	uint64_t event_mailbox_ptr; /* +16 0, or where event_id is written */
+	uint32_t event_id;          /* +24 */
+	uint32_t reserved1;
+	uint64_t start_ts;          /* +32 device ns, with HSAGPU_QF_PROFILE */
+	uint64_t end_ts;            /* +40 */
+	uint64_t queue_ptr;         /* +48 unused by the device */
+	uint64_t reserved3;
+};
+
+#define HSAGPU_QUEUE_TYPE_MULTI         0U
+
+struct hsagpu_queue_desc {      /* 256 bytes, 64-byte aligned */
+	uint32_t type;              /* +0 HSAGPU_QUEUE_TYPE_* */
+	uint32_t features;
+	uint64_t base_address;      /* +8  ring bus address */
+	uint64_t doorbell_offset;   /* +16 byte offset in the doorbell BAR */
+	uint32_t size;              /* +24 packets */
+	uint32_t reserved0;
+	uint64_t id;                /* +32 queue number */
+	uint64_t reserved1[2];
+	uint64_t write_dispatch_id; /* +56 producers reserve slots here */
+	uint64_t reserved2[8];
+	uint64_t read_dispatch_id;  /* +128 advanced by the device */
+	uint64_t reserved3[15];
+};
+
+#define HSAGPU_QUEUE_DESC_WPTR          56U
+#define HSAGPU_QUEUE_DESC_RPTR          128U
 
 /* HSAGPU_REG_CAPS bits */
 #define HSAGPU_CAP_ROM_INFO             (1U << 0)   /* ROM info table */
@@ -160,6 +433,7 @@
 #define HSAGPU_CAP_ATOMIC_COMP64        (1U << 4)   /*  as in DevCap2 */
 #define HSAGPU_CAP_ATOMIC_COMP128       (1U << 5)
 #define HSAGPU_CAP_ATOMIC_ENGINE        (1U << 6)   /* ATOMIC_* registers */
+#define HSAGPU_CAP_AQL_QUEUES           (1U << 7)   /* queue blocks, AQL */
 
 /* HSAGPU_REG_STATUS bits */
 #define HSAGPU_STATUS_READY             (1U << 0)
@@ -170,7 +444,8 @@
 #define HSAGPU_ERR_BAD_MMIO             (1U << 0)   /* bad register access */
 #define HSAGPU_ERR_BAD_DOORBELL         (1U << 1)   /* bad doorbell access */
 #define HSAGPU_ERR_ATOMIC               (1U << 2)   /* AtomicOp failed */
-#define HSAGPU_ERR_ALL                  0x7U
+#define HSAGPU_ERR_QUEUE                (1U << 3)   /* a queue hit an error */
+#define HSAGPU_ERR_ALL                  0xfU
 
 /* HSAGPU_REG_BAD_ACCESS_INFO */
 #define HSAGPU_BAD_ACCESS_WRITE         (1U << 31)

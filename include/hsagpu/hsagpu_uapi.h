@@ -42,4 +42,148 @@ struct hsagpu_device_info {
 #define HSAGPU_IOC_GET_INFO \
 	_IOWR(HSAGPU_IOCTL_BASE, 0x01, struct hsagpu_device_info)
 
+/*
+ * mmap offsets encode what is mapped, as amdkfd does: the type in bits
+ * 47:40 of the byte offset, an index in the page number below it. The
+ * driver returns ready-made offsets; user space never builds them.
+ */
+#define HSAGPU_MMAP_TYPE_SHIFT          40
+#define HSAGPU_MMAP_TYPE_MASK           (0xffULL << HSAGPU_MMAP_TYPE_SHIFT)
+#define HSAGPU_MMAP_TYPE_DOORBELL       1ULL    /* this file's doorbell page */
+#define HSAGPU_MMAP_TYPE_MEMORY         2ULL    /* an allocation */
+#define HSAGPU_MMAP_TYPE_EVENTS         3ULL    /* this file's event page */
+
+/* Memory ---------------------------------------------------------------- */
+
+#define HSAGPU_MEM_SYSTEM               (1U << 0)  /* system memory, coherent */
+#define HSAGPU_MEM_VRAM                 (1U << 1)  /* device memory, BAR0 */
+#define HSAGPU_MEM_FLAGS_ALL            0x3U
+#define HSAGPU_MEM_SYSTEM_MAX           (4ULL << 20)   /* contiguous */
+
+/*
+ * Exactly one of SYSTEM and VRAM. size is rounded up to pages. bus_addr is
+ * the address the device uses (kernarg, buffers, rings, signals).
+ */
+struct hsagpu_alloc_mem {
+	__u32 size;             /* in: sizeof(struct hsagpu_alloc_mem) */
+	__u32 flags;            /* in: HSAGPU_MEM_* */
+	__u64 bytes;            /* in: > 0 */
+	__u64 handle;           /* out: for FREE_MEM */
+	__u64 mmap_offset;      /* out: mmap() this, bytes long */
+	__u64 bus_addr;         /* out */
+};
+
+struct hsagpu_free_mem {
+	__u32 size;
+	__u32 reserved;         /* must be 0 */
+	__u64 handle;
+};
+
+#define HSAGPU_IOC_ALLOC_MEM \
+	_IOWR(HSAGPU_IOCTL_BASE, 0x02, struct hsagpu_alloc_mem)
+#define HSAGPU_IOC_FREE_MEM \
+	_IOW(HSAGPU_IOCTL_BASE, 0x03, struct hsagpu_free_mem)
+
+/* Queues ---------------------------------------------------------------- */
+
+/*
+ * ring_addr, rptr_addr and wptr_addr are bus addresses inside the
+ * caller's own system-memory allocations (checked): the ring of
+ * ring_size 64-byte packets (power of two, 64-byte aligned), and the
+ * 8-byte read and write dispatch ids (normally in a struct
+ * hsagpu_queue_desc). The doorbell is at doorbell_offset bytes into the
+ * mapping of doorbell_mmap_offset (one page, the caller's own).
+ */
+#define HSAGPU_QUEUE_CREATE_PROFILE     (1U << 0)  /* signal timestamps */
+#define HSAGPU_QUEUE_CREATE_FLAGS_ALL   0x1U
+
+struct hsagpu_create_queue {
+	__u32 size;             /* in: sizeof(struct hsagpu_create_queue) */
+	__u32 flags;            /* in: HSAGPU_QUEUE_CREATE_* */
+	__u64 ring_addr;        /* in */
+	__u32 ring_size;        /* in: packets */
+	__u32 priority;         /* in: 0..HSAGPU_QUEUE_PRIORITY_MAX */
+	__u64 rptr_addr;        /* in */
+	__u64 wptr_addr;        /* in */
+	__u32 queue_id;         /* out: hardware queue number */
+	__u32 doorbell_offset;  /* out: byte offset in the doorbell page */
+	__u64 doorbell_mmap_offset; /* out */
+};
+
+struct hsagpu_queue_id {
+	__u32 size;
+	__u32 queue_id;
+};
+
+/* HSAGPU_QSTATE_* and HSAGPU_QERR_* are in hsagpu_hw.h */
+struct hsagpu_queue_status {
+	__u32 size;
+	__u32 queue_id;         /* in */
+	__u32 state;            /* out: HSAGPU_QSTATE_* */
+	__u32 error;            /* out: HSAGPU_QERR_* */
+	__u64 error_dispatch_id; /* out */
+	__u32 retired;          /* out: packets completed (wraps) */
+	__u32 reserved;
+};
+
+#define HSAGPU_IOC_CREATE_QUEUE \
+	_IOWR(HSAGPU_IOCTL_BASE, 0x04, struct hsagpu_create_queue)
+#define HSAGPU_IOC_DESTROY_QUEUE \
+	_IOW(HSAGPU_IOCTL_BASE, 0x05, struct hsagpu_queue_id)
+#define HSAGPU_IOC_QUEUE_STATUS \
+	_IOWR(HSAGPU_IOCTL_BASE, 0x06, struct hsagpu_queue_status)
+#define HSAGPU_IOC_SUSPEND_QUEUE \
+	_IOW(HSAGPU_IOCTL_BASE, 0x07, struct hsagpu_queue_id)
+#define HSAGPU_IOC_RESUME_QUEUE \
+	_IOW(HSAGPU_IOCTL_BASE, 0x08, struct hsagpu_queue_id)
+
+/* Events ---------------------------------------------------------------- */
+
+/*
+ * An event is a slot in the file's event page (system memory the device
+ * writes). Put mailbox_addr and event_id into a signal's
+ * event_mailbox_ptr and event_id: when the device completes the signal it
+ * writes event_id to the slot and interrupts; WAIT_EVENTS sleeps until a
+ * slot is written. Waking consumes the event (auto-reset).
+ */
+#define HSAGPU_MAX_EVENTS               512U    /* per open file */
+#define HSAGPU_EVENT_SLOT_UNSIGNALED    0ULL
+
+struct hsagpu_create_event {
+	__u32 size;
+	__u32 event_id;         /* out: 1..HSAGPU_MAX_EVENTS */
+	__u64 mailbox_addr;     /* out: bus address of the slot */
+};
+
+struct hsagpu_event_id {
+	__u32 size;
+	__u32 event_id;
+};
+
+#define HSAGPU_WAIT_ALL                 (1U << 0)
+#define HSAGPU_WAIT_FLAGS_ALL           0x1U
+#define HSAGPU_WAIT_INFINITE            0xffffffffU
+#define HSAGPU_WAIT_EVENTS_MAX          64U
+
+/*
+ * Returns 0 when any (or with WAIT_ALL, every) listed event is signaled,
+ * -ETIME after timeout_ms, -EINTR on a signal. signaled gets a bit per
+ * list entry consumed by this call.
+ */
+struct hsagpu_wait_events {
+	__u32 size;
+	__u32 flags;            /* in: HSAGPU_WAIT_* */
+	__u64 events_ptr;       /* in: __u32 event ids */
+	__u32 num_events;       /* in: 1..HSAGPU_WAIT_EVENTS_MAX */
+	__u32 timeout_ms;       /* in: or HSAGPU_WAIT_INFINITE */
+	__u64 signaled;         /* out */
+};
+
+#define HSAGPU_IOC_CREATE_EVENT \
+	_IOWR(HSAGPU_IOCTL_BASE, 0x09, struct hsagpu_create_event)
+#define HSAGPU_IOC_DESTROY_EVENT \
+	_IOW(HSAGPU_IOCTL_BASE, 0x0a, struct hsagpu_event_id)
+#define HSAGPU_IOC_WAIT_EVENTS \
+	_IOWR(HSAGPU_IOCTL_BASE, 0x0b, struct hsagpu_wait_events)
+
 #endif /* _UAPI_HSAGPU_H */

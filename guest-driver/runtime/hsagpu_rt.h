@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libhsagpu: user-space runtime for hsa-gpu devices.
+ *
+ * A small subset of the HSA runtime API with hsagpu_ names: open an
+ * agent, allocate memory, create user-mode AQL queues, build and submit
+ * packets, create and wait on signals. Functions return 0 or a negative
+ * errno unless documented otherwise. Thread-safe: several threads may
+ * submit to one queue (write indices are reserved atomically).
+ *
+ * The device sees bus addresses, not CPU pointers: hsagpu_addr() turns a
+ * pointer into any runtime allocation into the address to put in packets
+ * and kernel arguments.
+ */
+#ifndef HSAGPU_RT_H
+#define HSAGPU_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hsagpu/hsagpu_hw.h"
+#include "hsagpu/hsagpu_uapi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hsagpu_agent hsagpu_agent_t;
+
+/* Agents -------------------------------------------------------------- */
+
+/* Number of /dev/hsagpuN devices present. */
+int hsagpu_agent_count(void);
+/* Open /dev/hsagpu<index>; maps the doorbell and event pages. */
+int hsagpu_agent_open(int index, hsagpu_agent_t **agent);
+/* Destroys whatever the agent still owns (queues, signals, memory). */
+void hsagpu_agent_close(hsagpu_agent_t *agent);
+const struct hsagpu_device_info *hsagpu_agent_info(hsagpu_agent_t *agent);
+int hsagpu_agent_fd(hsagpu_agent_t *agent);
+
+/* Memory -------------------------------------------------------------- */
+
+#define HSAGPU_RT_MEM_SYSTEM    HSAGPU_MEM_SYSTEM  /* coherent system memory */
+#define HSAGPU_RT_MEM_VRAM      HSAGPU_MEM_VRAM    /* device memory (WC map) */
+
+/* Allocate and map @size bytes; *ptr is page aligned. */
+int hsagpu_memory_allocate(hsagpu_agent_t *agent, size_t size,
+			   uint32_t flags, void **ptr);
+int hsagpu_memory_free(hsagpu_agent_t *agent, void *ptr);
+/* Bus address of @ptr inside an allocation of @agent, 0 if none. */
+uint64_t hsagpu_addr(hsagpu_agent_t *agent, const void *ptr);
+
+/* Signals (amd_signal_t layout, see struct hsagpu_signal) ------------- */
+
+typedef struct hsagpu_signal_s {
+	uint64_t handle;        /* device address of the signal; 0 = none */
+} hsagpu_signal_t;
+
+typedef enum {
+	HSAGPU_SIGNAL_CONDITION_EQ = 0,
+	HSAGPU_SIGNAL_CONDITION_NE = 1,
+	HSAGPU_SIGNAL_CONDITION_LT = 2,
+	HSAGPU_SIGNAL_CONDITION_GTE = 3,
+} hsagpu_signal_condition_t;
+
+typedef enum {
+	HSAGPU_WAIT_STATE_BLOCKED = 0,  /* spin briefly, then sleep on the event */
+	HSAGPU_WAIT_STATE_ACTIVE = 1,   /* spin only */
+} hsagpu_wait_state_t;
+
+/*
+ * Create a signal with an interrupt event attached (the device writes the
+ * event mailbox and raises the queue's MSI-X vector when it decrements
+ * the signal), so that waits can block instead of spinning.
+ */
+int hsagpu_signal_create(hsagpu_agent_t *agent, int64_t initial_value,
+			 hsagpu_signal_t *signal);
+int hsagpu_signal_destroy(hsagpu_signal_t signal);
+int64_t hsagpu_signal_load_acquire(hsagpu_signal_t signal);
+int64_t hsagpu_signal_load_relaxed(hsagpu_signal_t signal);
+void hsagpu_signal_store_release(hsagpu_signal_t signal, int64_t value);
+void hsagpu_signal_store_relaxed(hsagpu_signal_t signal, int64_t value);
+int64_t hsagpu_signal_add_relaxed(hsagpu_signal_t signal, int64_t value);
+/*
+ * Wait until the signal's value satisfies @cond against @compare_value or
+ * @timeout_ns passes (UINT64_MAX: forever). Returns the last value seen.
+ */
+int64_t hsagpu_signal_wait_acquire(hsagpu_signal_t signal,
+				   hsagpu_signal_condition_t cond,
+				   int64_t compare_value, uint64_t timeout_ns,
+				   hsagpu_wait_state_t wait_hint);
+/* The CPU view of the signal (kind, value, mailbox, timestamps). */
+volatile struct hsagpu_signal *hsagpu_signal_ptr(hsagpu_signal_t signal);
+/* Device start/end timestamps of the packet that completed it (ns). */
+int hsagpu_signal_timestamps(hsagpu_signal_t signal, uint64_t *start,
+			     uint64_t *end);
+
+/* Queues -------------------------------------------------------------- */
+
+#define HSAGPU_QUEUE_PROFILE    HSAGPU_QUEUE_CREATE_PROFILE
+
+typedef struct hsagpu_queue {
+	/* public, read-only for users */
+	void *base_address;                     /* ring, size packets */
+	uint32_t size;                          /* packets, power of two */
+	uint32_t id;                            /* hardware queue number */
+	volatile struct hsagpu_queue_desc *desc; /* dispatch ids */
+	hsagpu_agent_t *agent;
+	/* private */
+	volatile uint64_t *doorbell;
+	uint64_t ring_bus_addr;
+	void *priv;
+} hsagpu_queue_t;
+
+/* @size: packets (power of two); @flags: HSAGPU_QUEUE_PROFILE */
+int hsagpu_queue_create(hsagpu_agent_t *agent, uint32_t size,
+			uint32_t priority, uint32_t flags,
+			hsagpu_queue_t **queue);
+int hsagpu_queue_destroy(hsagpu_queue_t *queue);
+/* HSAGPU_QSTATE_*; *error gets the HSAGPU_QERR_* code. */
+int hsagpu_queue_state(hsagpu_queue_t *queue, uint32_t *error,
+		       uint64_t *error_dispatch_id);
+
+uint64_t hsagpu_queue_load_read_index(hsagpu_queue_t *queue);
+uint64_t hsagpu_queue_load_write_index(hsagpu_queue_t *queue);
+/* Atomically reserve @n slots; returns the first reserved index. */
+uint64_t hsagpu_queue_add_write_index(hsagpu_queue_t *queue, uint64_t n);
+/* Slot of packet @index (index modulo size). */
+void *hsagpu_queue_slot(hsagpu_queue_t *queue, uint64_t index);
+/* Wait until slot @index is free (index - read_index < size). */
+int hsagpu_queue_wait_slot(hsagpu_queue_t *queue, uint64_t index);
+/* Ring the doorbell with the index of the last packet written. */
+void hsagpu_queue_ring_doorbell(hsagpu_queue_t *queue, uint64_t index);
+
+/* Packets ------------------------------------------------------------- */
+
+uint16_t hsagpu_packet_header(uint32_t type, int barrier,
+			      uint32_t acquire_scope, uint32_t release_scope);
+/*
+ * Make a fully written packet visible: store header and setup as one
+ * 32-bit release store, as the HSA rules require.
+ */
+void hsagpu_packet_publish(void *slot, uint16_t header, uint16_t setup);
+
+/* Fill the body of a kernel dispatch packet (header left INVALID). */
+void hsagpu_packet_dispatch(struct hsagpu_kernel_dispatch_packet *pkt,
+			    uint64_t kernel_object, uint64_t kernarg_addr,
+			    const uint32_t grid[3], const uint16_t wg[3],
+			    unsigned dims, hsagpu_signal_t completion);
+void hsagpu_packet_barrier(struct hsagpu_barrier_packet *pkt,
+			   const hsagpu_signal_t *deps, unsigned ndeps,
+			   hsagpu_signal_t completion);
+void hsagpu_packet_agent(struct hsagpu_agent_dispatch_packet *pkt,
+			 uint16_t type, uint64_t return_address,
+			 const uint64_t arg[4], hsagpu_signal_t completion);
+
+/*
+ * Convenience: reserve a slot, wait for space, copy @pkt's body, publish
+ * it with @header (and the packet's setup field) and ring the doorbell.
+ * Returns the packet's dispatch id, or a negative errno.
+ */
+int64_t hsagpu_queue_submit(hsagpu_queue_t *queue, const void *pkt,
+			    uint16_t header);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
