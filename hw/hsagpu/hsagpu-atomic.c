@@ -68,40 +68,24 @@ static void hsagpu_hop(PCIDevice *port, bool down, bool to_memory,
     h->routes = !(to_memory && h->type == HSAGPU_PCIE_TYPE_ROOT_PORT);
 }
 
-typedef struct HsaGpuFindBar {
-    uint64_t addr;
-    PCIDevice *dev;
-} HsaGpuFindBar;
-
-static void hsagpu_find_bar_dev(PCIBus *bus, PCIDevice *d, void *opaque)
-{
-    HsaGpuFindBar *f = opaque;
-
-    for (int i = 0; i < PCI_NUM_REGIONS; i++) {
-        PCIIORegion *r = &d->io_regions[i];
-
-        if (!r->size || r->addr == PCI_BAR_UNMAPPED ||
-            (r->type & PCI_BASE_ADDRESS_SPACE_IO)) {
-            continue;
-        }
-        if (f->addr >= r->addr && f->addr - r->addr < r->size) {
-            f->dev = d;
-        }
-    }
-}
-
-static void hsagpu_find_bar_bus(PCIBus *bus, void *opaque)
-{
-    pci_for_each_device_under_bus(bus, hsagpu_find_bar_dev, opaque);
-}
-
-/* The PCI function one of whose memory BARs decodes @addr, if any. */
+/*
+ * The PCI function whose BAR decodes @addr, if any: the owner of the
+ * memory region the bus-master address space resolves it to. A lookup in
+ * the flat view, cheap enough for every AtomicOp the queue processor
+ * issues, and safe without the BQL.
+ */
 static PCIDevice *hsagpu_find_peer(PCIDevice *self, uint64_t addr)
 {
-    HsaGpuFindBar f = { .addr = addr };
+    hwaddr xlat, len = 1;
+    MemoryRegion *mr;
+    Object *owner;
 
-    pci_for_each_bus(pci_device_root_bus(self), hsagpu_find_bar_bus, &f);
-    return f.dev;
+    RCU_READ_LOCK_GUARD();
+    mr = address_space_translate(&self->bus_master_as, addr, &xlat, &len,
+                                 false, MEMTXATTRS_UNSPECIFIED);
+    owner = memory_region_owner(mr);
+    return owner ? (PCIDevice *)object_dynamic_cast(owner, TYPE_PCI_DEVICE)
+                 : NULL;
 }
 
 /* Check the path to @peer (NULL: system memory); 0 or a status code. */
@@ -141,7 +125,8 @@ static unsigned hsagpu_atomic_path(PCIDevice *self, PCIDevice *peer,
     return hsagpu_atomic_route(hops, n, completer, size);
 }
 
-static void hsagpu_atomic_error(HsaGpuState *s, unsigned st)
+void hsagpu_atomic_report(HsaGpuState *s, unsigned st, uint64_t addr,
+                          uint32_t ctrl)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
     PCIEAERErr err = { .source_id = pci_requester_id(pdev) };
@@ -169,6 +154,8 @@ static void hsagpu_atomic_error(HsaGpuState *s, unsigned st)
     if (err.status && pdev->exp.aer_cap) {
         pcie_aer_inject_error(pdev, &err);
     }
+    qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu: AtomicOp ctrl 0x%x at 0x%" PRIx64
+                  " failed with status %u\n", ctrl, addr, st);
     if (hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_ATOMIC)) {
         hsagpu_error_irq(s);
     }
@@ -199,10 +186,9 @@ static int hsagpu_atomic_perform(PCIDevice *pdev, uint64_t addr,
     return 0;
 }
 
-unsigned hsagpu_atomic_issue(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
-                             const uint64_t src0[2], const uint64_t src1[2],
-                             uint64_t result[2], uint32_t count,
-                             uint32_t *done)
+unsigned hsagpu_atomic_try(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
+                           const uint64_t src0[2], const uint64_t src1[2],
+                           uint64_t result[2], uint32_t count, uint32_t *done)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
     uint16_t exp = pdev->exp.exp_cap;
@@ -248,9 +234,20 @@ unsigned hsagpu_atomic_issue(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
 
 fail:
     trace_hsagpu_atomic(addr, ctrl, count, 0, st);
-    qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu: AtomicOp ctrl 0x%x at 0x%" PRIx64
-                  " failed with status %u\n", ctrl, addr, st);
-    hsagpu_atomic_error(s, st);
+    return st;
+}
+
+unsigned hsagpu_atomic_issue(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
+                             const uint64_t src0[2], const uint64_t src1[2],
+                             uint64_t result[2], uint32_t count,
+                             uint32_t *done)
+{
+    unsigned st = hsagpu_atomic_try(s, addr, ctrl, src0, src1, result, count,
+                                    done);
+
+    if (st != HSAGPU_ATOMIC_ST_OK) {
+        hsagpu_atomic_report(s, st, addr, ctrl);
+    }
     return st;
 }
 

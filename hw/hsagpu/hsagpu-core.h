@@ -10,6 +10,13 @@
 
 #include "hsagpu/hsagpu_hw.h"
 
+#ifdef HSAGPU_HOST_TEST
+#include <stdbool.h>
+#ifndef MIN
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#endif
+#endif
+
 /* What the device is: fixed at realize time from its properties. */
 typedef struct HsaGpuIdent {
     uint16_t vendor_id;
@@ -42,12 +49,16 @@ typedef struct HsaGpuRegFile {
     uint32_t atomic_repeat;
     uint32_t atomic_cnt_op[3];
     uint32_t atomic_cnt_st[HSAGPU_ATOMIC_ST_COUNT];
+
+    /* Queue processor counters: processed, doorbells, irqs, errors */
+    uint32_t pkt_cnt[4];
 } HsaGpuRegFile;
 
 /* Inputs a register read needs from the rest of the device. */
 typedef struct HsaGpuRegEnv {
     uint64_t now_ns;
     uint32_t status;            /* HSAGPU_STATUS_* */
+    uint32_t queue_error_first; /* HSAGPU_REG_QUEUE_ERROR_FIRST */
 } HsaGpuRegEnv;
 
 /*

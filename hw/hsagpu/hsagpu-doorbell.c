@@ -1,6 +1,8 @@
 /*
  * hsa-gpu: doorbell aperture (BAR2/3). One 8-byte doorbell per stride;
  * 32-bit accesses to either half are accepted, as CPUs may split them.
+ * An enabled queue's doorbell is an ioeventfd (see hsagpu-queue.c); the
+ * values kept here are those of writes that reached this handler.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -45,6 +47,11 @@ static void hsagpu_doorbell_write(void *opaque, hwaddr addr, uint64_t val,
     }
     *db = val;
     trace_hsagpu_doorbell_write(addr / HSAGPU_DOORBELL_STRIDE, size, val);
+    /*
+     * 8-byte writes to an enabled queue's doorbell never get here (they
+     * only signal the ioeventfd); anything else still wakes the processor.
+     */
+    hsagpu_queues_kick(s);
 }
 
 static const MemoryRegionOps hsagpu_doorbell_ops = {

@@ -69,8 +69,16 @@ static uint64_t hsagpu_reg_access_read(HsaGpuState *s, unsigned bar,
         .status = hsagpu_status(s),
     };
     uint64_t val;
-    unsigned bad = hsagpu_regs_read(&s->regs, &s->ident, &env, addr, size,
-                                    &val);
+    unsigned bad;
+
+    if (hsagpu_queue_mmio(s, addr)) {
+        bad = hsagpu_queue_mmio_read(s, addr, size, &val);
+    } else {
+        if (addr == HSAGPU_REG_QUEUE_ERROR_FIRST) {
+            env.queue_error_first = hsagpu_queue_error_first(s);
+        }
+        bad = hsagpu_regs_read(&s->regs, &s->ident, &env, addr, size, &val);
+    }
 
     if (bad) {
         hsagpu_bad_access(s, bar, addr, size, false, bad);
@@ -85,6 +93,13 @@ static void hsagpu_reg_access_write(HsaGpuState *s, unsigned bar,
     unsigned bad;
 
     trace_hsagpu_reg_write(hsagpu_reg_name(addr), addr, size, val);
+    if (hsagpu_queue_mmio(s, addr)) {
+        bad = hsagpu_queue_mmio_write(s, addr, size, val);
+        if (bad) {
+            hsagpu_bad_access(s, bar, addr, size, true, bad);
+        }
+        return;
+    }
     bad = hsagpu_regs_write(&s->regs, addr, size, val);
     if (bad) {
         hsagpu_bad_access(s, bar, addr, size, true, bad);

@@ -50,7 +50,7 @@ static void hsagpu_init_ident(HsaGpuState *s)
     /* Vector 0 reports errors; each queue can have a vector of its own. */
     id->msix_vectors = MIN(s->num_queues + 1, HSAGPU_MSIX_VECTORS_MAX);
     id->caps = HSAGPU_CAP_ROM_INFO | HSAGPU_CAP_TIMESTAMP |
-               HSAGPU_CAP_ATOMIC_ENGINE;
+               HSAGPU_CAP_ATOMIC_ENGINE | HSAGPU_CAP_AQL_QUEUES;
     id->caps |= s->io_bar ? HSAGPU_CAP_IO_BAR : 0;
     id->caps |= s->atomic_comp32 ? HSAGPU_CAP_ATOMIC_COMP32 : 0;
     id->caps |= s->atomic_comp64 ? HSAGPU_CAP_ATOMIC_COMP64 : 0;
@@ -174,6 +174,7 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
     if (hsagpu_init_pcie(s, errp) < 0 || !hsagpu_init_rom(s, errp)) {
         return;
     }
+    hsagpu_queues_init(s);
     trace_hsagpu_realize(s->vram_size, s->num_queues, s->ident.msix_vectors);
 }
 
@@ -181,6 +182,7 @@ static void hsagpu_exit(PCIDevice *pdev)
 {
     HsaGpuState *s = HSA_GPU(pdev);
 
+    hsagpu_queues_exit(s);
     pcie_aer_exit(pdev);
     msix_unuse_all_vectors(pdev);
     msix_uninit(pdev, &s->mmio, &s->mmio);
@@ -192,6 +194,7 @@ static void hsagpu_reset_hold(Object *obj, ResetType type)
     HsaGpuState *s = HSA_GPU(obj);
 
     trace_hsagpu_reset();
+    hsagpu_queues_reset(s);
     hsagpu_regs_reset(&s->regs);
     hsagpu_doorbell_reset(s);
     pcie_cap_deverr_reset(PCI_DEVICE(s));
@@ -220,20 +223,32 @@ static const VMStateDescription vmstate_hsagpu_regs = {
         VMSTATE_UINT32_ARRAY(atomic_cnt_op, HsaGpuRegFile, 3),
         VMSTATE_UINT32_ARRAY(atomic_cnt_st, HsaGpuRegFile,
                              HSAGPU_ATOMIC_ST_COUNT),
+        VMSTATE_UINT32_ARRAY(pkt_cnt, HsaGpuRegFile, 4),
         VMSTATE_END_OF_LIST()
     }
 };
+
+static int hsagpu_post_load(void *opaque, int version_id)
+{
+    return hsagpu_queues_post_load(opaque);
+}
 
 static const VMStateDescription vmstate_hsagpu = {
     .name = "hsa-gpu",
     .version_id = 1,
     .minimum_version_id = 1,
+    .post_load = hsagpu_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, HsaGpuState),
         VMSTATE_MSIX(parent_obj, HsaGpuState),
         VMSTATE_STRUCT(regs, HsaGpuState, 1, vmstate_hsagpu_regs,
                        HsaGpuRegFile),
         VMSTATE_UINT64_ARRAY(doorbells, HsaGpuState, HSAGPU_DOORBELL_COUNT),
+        VMSTATE_UINT32_EQUAL(nqueues_migrated, HsaGpuState, NULL),
+        VMSTATE_STRUCT_VARRAY_POINTER_UINT32(queues, HsaGpuState,
+                                             nqueues_migrated,
+                                             vmstate_hsagpu_queue,
+                                             HsaGpuQueue),
         VMSTATE_END_OF_LIST()
     }
 };

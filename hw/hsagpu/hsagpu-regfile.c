@@ -44,6 +44,7 @@ static const struct {
     { HSAGPU_REG_ATOMIC_CTRL, "ATOMIC_CTRL", 1 },
     { HSAGPU_REG_ATOMIC_STATUS, "ATOMIC_STATUS", 0 },
     { HSAGPU_REG_ATOMIC_REPEAT, "ATOMIC_REPEAT", 1 },
+    { HSAGPU_REG_QUEUE_ERROR_FIRST, "QUEUE_ERROR_FIRST", 0 },
 };
 
 /* Register arrays: base, number of dwords, name, writable */
@@ -58,6 +59,7 @@ static const struct {
     { HSAGPU_REG_ATOMIC_RESULT, 4, "ATOMIC_RESULT", 0 },
     { HSAGPU_REG_ATOMIC_CNT_OP(0), 3, "ATOMIC_CNT_OP", 0 },
     { HSAGPU_REG_ATOMIC_CNT_ST(0), HSAGPU_ATOMIC_ST_COUNT, "ATOMIC_CNT_ST", 0 },
+    { HSAGPU_REG_PKT_PROCESSED, 4, "PKT_COUNTERS", 0 },
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -128,6 +130,8 @@ static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
         return rf->atomic_cnt_op[idx];
     case 4:
         return rf->atomic_cnt_st[idx];
+    case 5:
+        return rf->pkt_cnt[idx];
     }
 
     switch (offset) {
@@ -187,6 +191,8 @@ static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
         return rf->atomic_status;
     case HSAGPU_REG_ATOMIC_REPEAT:
         return rf->atomic_repeat;
+    case HSAGPU_REG_QUEUE_ERROR_FIRST:
+        return env->queue_error_first;
     }
     return 0;
 }

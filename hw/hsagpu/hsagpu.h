@@ -7,8 +7,11 @@
 #define HW_HSAGPU_H
 
 #include "hw/pci/pci_device.h"
+#include "qemu/event_notifier.h"
+#include "qemu/thread.h"
 #include "qom/object.h"
-#include "hsagpu-core.h"
+#include "system/runstate.h"
+#include "hsagpu-queue-core.h"
 
 #define TYPE_HSA_GPU "hsa-gpu"
 OBJECT_DECLARE_SIMPLE_TYPE(HsaGpuState, HSA_GPU)
@@ -25,6 +28,24 @@ struct HsaGpuState {
     HsaGpuIdent ident;
     HsaGpuRegFile regs;
     uint64_t doorbells[HSAGPU_DOORBELL_COUNT];
+
+    /*
+     * Queue processor (hsagpu-queue.c). qlock protects queues[], active[]
+     * and the processor's work; the thread holds it while it serves
+     * queues and never takes the BQL while holding it.
+     */
+    HsaGpuQueue *queues;
+    uint32_t nqueues_migrated;  /* == num_queues, for VMState */
+    uint16_t *active;           /* enabled queues, by priority */
+    unsigned nactive;
+    unsigned rr[HSAGPU_QUEUE_PRIORITY_MAX + 1];
+    QemuMutex qlock;
+    QemuThread qthread;
+    EventNotifier qnotifier;    /* doorbells and commands wake the thread */
+    bool qthread_started;
+    bool qthread_stop;
+    bool vm_running;
+    VMChangeStateEntry *vm_change;
 
     /* properties */
     uint64_t vram_size;
@@ -49,11 +70,36 @@ void hsagpu_bad_access(HsaGpuState *s, unsigned bar, uint64_t offset,
 void hsagpu_error_irq(HsaGpuState *s);
 
 /* hsagpu-atomic.c */
+unsigned hsagpu_atomic_try(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
+                           const uint64_t src0[2], const uint64_t src1[2],
+                           uint64_t result[2], uint32_t count, uint32_t *done);
+void hsagpu_atomic_report(HsaGpuState *s, unsigned st, uint64_t addr,
+                          uint32_t ctrl);
 unsigned hsagpu_atomic_issue(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
                              const uint64_t src0[2], const uint64_t src1[2],
                              uint64_t result[2], uint32_t count,
                              uint32_t *done);
 void hsagpu_atomic_run(HsaGpuState *s);
+
+/* hsagpu-dma.c: 0, or -1 when the range is not all memory */
+int hsagpu_dma_rw(HsaGpuState *s, uint64_t addr, void *buf, uint64_t len,
+                  bool is_write);
+bool hsagpu_dma_is_memory(HsaGpuState *s, uint64_t addr, uint64_t len,
+                          bool is_write);
+
+/* hsagpu-queue.c */
+void hsagpu_queues_init(HsaGpuState *s);
+void hsagpu_queues_exit(HsaGpuState *s);
+void hsagpu_queues_reset(HsaGpuState *s);
+int hsagpu_queues_post_load(HsaGpuState *s);
+bool hsagpu_queue_mmio(HsaGpuState *s, uint32_t offset);
+unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
+                                uint64_t *val);
+unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
+                                 unsigned size, uint64_t val);
+uint32_t hsagpu_queue_error_first(HsaGpuState *s);
+void hsagpu_queues_kick(HsaGpuState *s);
+extern const VMStateDescription vmstate_hsagpu_queue;
 
 /* hsagpu-doorbell.c */
 void hsagpu_doorbell_init(HsaGpuState *s);

@@ -425,6 +425,277 @@ static void test_atomic_engine(void)
     fixture_fini(&f);
 }
 
+/* ------------------------------------------------------------------ */
+/* AQL queues                                                          */
+/* ------------------------------------------------------------------ */
+
+#define DB_BASE         0xe0400000ULL   /* BAR2, prefetchable window */
+#define Q_RING          0x100000ULL
+#define Q_DESC          0x110000ULL
+#define Q_SIG           0x120000ULL
+#define Q_KARG          0x130000ULL
+#define Q_MBOX          0x140000ULL
+#define Q_BUF           0x200000ULL
+#define Q_RING_SIZE     16
+
+static void queue_fixture(Fixture *f)
+{
+    uint8_t exp;
+
+    fixture_init_rp(f, ",atomic-comp32=on,atomic-comp64=on", "");
+    qpci_config_writew(f->rp, PCI_PREF_MEMORY_BASE, DB_BASE >> 16);
+    qpci_config_writew(f->rp, PCI_PREF_MEMORY_LIMIT,
+                       (DB_BASE + HSAGPU_DOORBELL_BAR_SIZE - 1) >> 16);
+    qpci_config_writel(f->rp, PCI_PREF_BASE_UPPER32, 0);
+    qpci_config_writel(f->rp, PCI_PREF_LIMIT_UPPER32, 0);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_2, DB_BASE);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_3, 0);
+    qpci_config_writew(f->gpu, PCI_COMMAND,
+                       PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+    exp = find_cap(f, PCI_CAP_ID_EXP);
+    qpci_config_writew(f->gpu, exp + PCI_EXP_DEVCTL2,
+                       PCI_EXP_DEVCTL2_ATOMIC_REQ);
+}
+
+static void qreg_write(Fixture *f, unsigned q, uint32_t reg, uint32_t val)
+{
+    reg_write(f, HSAGPU_REG_QUEUE(q) + reg, val);
+}
+
+static uint32_t qreg_read(Fixture *f, unsigned q, uint32_t reg)
+{
+    return reg_read(f, HSAGPU_REG_QUEUE(q) + reg);
+}
+
+/* Register queue @q with its ring, descriptor and doorbell @q. */
+static uint32_t queue_create(Fixture *f, unsigned q, uint32_t flags)
+{
+    uint64_t ring = Q_RING + q * Q_RING_SIZE * 64, desc = Q_DESC + q * 256;
+
+    for (unsigned i = 0; i < Q_RING_SIZE; i++) {
+        qtest_writew(f->qts, ring + 64 * i, HSAGPU_PKT_TYPE_INVALID);
+    }
+    qtest_writeq(f->qts, desc + HSAGPU_QUEUE_DESC_RPTR, 0);
+    qtest_writeq(f->qts, desc + HSAGPU_QUEUE_DESC_WPTR, 0);
+    qreg_write(f, q, HSAGPU_QREG_RING_LO, ring);
+    qreg_write(f, q, HSAGPU_QREG_RING_HI, 0);
+    qreg_write(f, q, HSAGPU_QREG_RING_SIZE, Q_RING_SIZE);
+    qreg_write(f, q, HSAGPU_QREG_DOORBELL, q);
+    qreg_write(f, q, HSAGPU_QREG_RPTR_LO, desc + HSAGPU_QUEUE_DESC_RPTR);
+    qreg_write(f, q, HSAGPU_QREG_RPTR_HI, 0);
+    qreg_write(f, q, HSAGPU_QREG_WPTR_LO, desc + HSAGPU_QUEUE_DESC_WPTR);
+    qreg_write(f, q, HSAGPU_QREG_WPTR_HI, 0);
+    qreg_write(f, q, HSAGPU_QREG_VECTOR, 1);
+    qreg_write(f, q, HSAGPU_QREG_FLAGS, flags);
+    qreg_write(f, q, HSAGPU_QREG_CMD, HSAGPU_QCMD_ENABLE);
+    return qreg_read(f, q, HSAGPU_QREG_CMD);
+}
+
+/* Write a packet body at the write index, publish its header, ring. */
+static uint64_t queue_submit(Fixture *f, unsigned q, const void *pkt)
+{
+    uint64_t ring = Q_RING + q * Q_RING_SIZE * 64;
+    uint64_t wptr = Q_DESC + q * 256 + HSAGPU_QUEUE_DESC_WPTR;
+    uint64_t idx = qtest_readq(f->qts, wptr);
+    uint64_t slot = ring + (idx % Q_RING_SIZE) * 64;
+
+    qtest_memwrite(f->qts, slot + 4, (const uint8_t *)pkt + 4, 60);
+    qtest_writel(f->qts, slot, *(const uint32_t *)pkt);
+    qtest_writeq(f->qts, wptr, idx + 1);
+    qtest_writeq(f->qts, DB_BASE + 8 * q, idx);
+    return idx;
+}
+
+static void signal_init(Fixture *f, uint64_t sig, int64_t value)
+{
+    uint8_t zero[64] = { 0 };
+
+    qtest_memwrite(f->qts, sig, zero, sizeof(zero));
+    qtest_writeq(f->qts, sig, HSAGPU_SIGNAL_KIND_USER);
+    qtest_writeq(f->qts, sig + 8, value);
+}
+
+/* The processor runs in its own thread: poll for its result. */
+static bool wait_u64(Fixture *f, uint64_t addr, uint64_t want)
+{
+    for (int i = 0; i < 5000; i++) {
+        if (qtest_readq(f->qts, addr) == want) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+static bool wait_qstate(Fixture *f, unsigned q, uint32_t state)
+{
+    for (int i = 0; i < 5000; i++) {
+        if ((qreg_read(f, q, HSAGPU_QREG_STATE) & HSAGPU_QSTATE_MASK) ==
+            state) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+static void fill_packet(struct hsagpu_kernel_dispatch_packet *k,
+                        uint32_t grid, uint16_t wg, uint64_t sig)
+{
+    memset(k, 0, sizeof(*k));
+    k->header = HSAGPU_PKT_TYPE_KERNEL_DISPATCH |
+                HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_ACQUIRE_SHIFT |
+                HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_RELEASE_SHIFT;
+    k->setup = 1;
+    k->workgroup_size_x = wg;
+    k->workgroup_size_y = k->workgroup_size_z = 1;
+    k->grid_size_x = grid;
+    k->grid_size_y = k->grid_size_z = 1;
+    k->kernel_object = HSAGPU_KERNEL_FILL;
+    k->kernarg_address = Q_KARG;
+    k->completion_signal = sig;
+}
+
+/* A fill dispatch end to end: doorbell, kernel, signal, mailbox, ids. */
+static void test_queue_dispatch(void)
+{
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_kargs_fill args = { .dst = Q_BUF, .value = 0xc0ffee };
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, HSAGPU_QF_PROFILE), ==,
+                     HSAGPU_QRES_OK);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    /* Registration is frozen while enabled; enabling twice is refused. */
+    qreg_write(&f, 0, HSAGPU_QREG_RING_SIZE, 32);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_RING_SIZE), ==, Q_RING_SIZE);
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_ENABLE);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_CMD), ==,
+                     HSAGPU_QRES_BAD_STATE);
+
+    qtest_memwrite(f.qts, Q_KARG, &args, sizeof(args));
+    qtest_writeq(f.qts, Q_BUF + 4 * 100, 0x5a5a5a5a5a5a5a5aULL);
+    signal_init(&f, Q_SIG, 1);
+    qtest_writeq(f.qts, Q_SIG + 16, Q_MBOX);
+    qtest_writel(f.qts, Q_SIG + 24, 77);
+    fill_packet(&k, 100, 32, Q_SIG);
+    queue_submit(&f, 0, &k);
+
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    for (unsigned i = 0; i < 100; i++) {
+        g_assert_cmphex(qtest_readl(f.qts, Q_BUF + 4 * i), ==, 0xc0ffee);
+    }
+    g_assert_cmphex(qtest_readq(f.qts, Q_BUF + 400), ==,
+                    0x5a5a5a5a5a5a5a5aULL);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_MBOX), ==, 77);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_DESC + HSAGPU_QUEUE_DESC_RPTR), ==,
+                     1);
+    g_assert_cmpuint(qtest_readw(f.qts, Q_RING), ==, HSAGPU_PKT_TYPE_INVALID);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 40), >=,
+                     qtest_readq(f.qts, Q_SIG + 32));
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_RETIRED), ==, 1);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_PKT_PROCESSED), ==, 1);
+
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_DESTROY);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_CMD), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_DISABLED);
+    fixture_fini(&f);
+}
+
+/* Registration errors are reported, not ignored. */
+static void test_queue_registration(void)
+{
+    Fixture f;
+
+    queue_fixture(&f);
+    qreg_write(&f, 1, HSAGPU_QREG_RING_SIZE, 12);
+    qreg_write(&f, 1, HSAGPU_QREG_CMD, HSAGPU_QCMD_ENABLE);
+    g_assert_cmpuint(qreg_read(&f, 1, HSAGPU_QREG_CMD), ==,
+                     HSAGPU_QRES_BAD_RING);
+    qreg_write(&f, 1, HSAGPU_QREG_CMD, 99);
+    g_assert_cmpuint(qreg_read(&f, 1, HSAGPU_QREG_CMD), ==,
+                     HSAGPU_QRES_BAD_COMMAND);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    /* Queue 2 on queue 0's doorbell */
+    qreg_write(&f, 2, HSAGPU_QREG_DOORBELL, 0);
+    qreg_write(&f, 2, HSAGPU_QREG_RING_LO, Q_RING);
+    qreg_write(&f, 2, HSAGPU_QREG_RING_SIZE, Q_RING_SIZE);
+    qreg_write(&f, 2, HSAGPU_QREG_RPTR_LO, Q_DESC + 128);
+    qreg_write(&f, 2, HSAGPU_QREG_WPTR_LO, Q_DESC + 56);
+    qreg_write(&f, 2, HSAGPU_QREG_CMD, HSAGPU_QCMD_ENABLE);
+    g_assert_cmpuint(qreg_read(&f, 2, HSAGPU_QREG_CMD), ==,
+                     HSAGPU_QRES_BAD_DOORBELL);
+    /* Ring outside memory */
+    qreg_write(&f, 2, HSAGPU_QREG_DOORBELL, 7);
+    qreg_write(&f, 2, HSAGPU_QREG_RING_LO, 0xd0000000);
+    qreg_write(&f, 2, HSAGPU_QREG_CMD, HSAGPU_QCMD_ENABLE);
+    g_assert_cmpuint(qreg_read(&f, 2, HSAGPU_QREG_CMD), ==,
+                     HSAGPU_QRES_BAD_ADDRESS);
+    qreg_write(&f, 2, HSAGPU_QREG_RING_LO, Q_RING + 8);
+    qreg_write(&f, 2, HSAGPU_QREG_CMD, HSAGPU_QCMD_ENABLE);
+    g_assert_cmpuint(qreg_read(&f, 2, HSAGPU_QREG_CMD), ==,
+                     HSAGPU_QRES_BAD_RING);
+    qreg_write(&f, 2, HSAGPU_QREG_RING_LO, Q_RING);
+    qreg_write(&f, 2, HSAGPU_QREG_VECTOR, 4096);
+    qreg_write(&f, 2, HSAGPU_QREG_CMD, HSAGPU_QCMD_ENABLE);
+    g_assert_cmpuint(qreg_read(&f, 2, HSAGPU_QREG_CMD), ==,
+                     HSAGPU_QRES_BAD_VECTOR);
+    fixture_fini(&f);
+}
+
+/* A malformed packet stops its queue with a code; another queue runs. */
+static void test_queue_error(void)
+{
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_kargs_fill args = { .dst = Q_BUF, .value = 5 };
+    Fixture f;
+
+    queue_fixture(&f);
+    reg_write(&f, HSAGPU_REG_ERROR_STATUS, HSAGPU_ERR_ALL);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_QUEUE_ERROR_FIRST), ==,
+                    0xffffffff);
+    fill_packet(&k, 4, 4, 0);
+    k.header = (k.header & ~0xff) | 7;
+    queue_submit(&f, 0, &k);
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+    g_assert_cmphex(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ERROR |
+                    HSAGPU_QERR_PACKET_TYPE << HSAGPU_QSTATE_ERR_SHIFT);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_ERROR_ID_LO), ==, 0);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_QUEUE_ERROR_FIRST), ==, 0);
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_QUEUE);
+
+    qtest_memwrite(f.qts, Q_KARG, &args, sizeof(args));
+    signal_init(&f, Q_SIG, 1);
+    fill_packet(&k, 4, 4, Q_SIG);
+    queue_submit(&f, 1, &k);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_cmphex(qtest_readl(f.qts, Q_BUF), ==, 5);
+
+    /* A busy kernel completes when virtual time has passed. */
+    {
+        struct hsagpu_kargs_busy busy = { .ns = 1000000 };
+
+        qtest_memwrite(f.qts, Q_KARG + 64, &busy, sizeof(busy));
+        signal_init(&f, Q_SIG + 64, 1);
+        fill_packet(&k, 1, 1, Q_SIG + 64);
+        k.kernel_object = HSAGPU_KERNEL_BUSY;
+        k.kernarg_address = Q_KARG + 64;
+        queue_submit(&f, 1, &k);
+        g_assert_true(wait_u64(&f, Q_DESC + 256 + HSAGPU_QUEUE_DESC_RPTR, 2));
+        g_usleep(20000);
+        g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 8), ==, 1);
+        qtest_clock_step(f.qts, 2000000);
+        g_assert_true(wait_u64(&f, Q_SIG + 64 + 8, 0));
+    }
+    fixture_fini(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -436,5 +707,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/rom", test_rom);
     qtest_add_func("/hsa-gpu/root-port-atomics", test_root_port_atomics);
     qtest_add_func("/hsa-gpu/atomic-engine", test_atomic_engine);
+    qtest_add_func("/hsa-gpu/queue-dispatch", test_queue_dispatch);
+    qtest_add_func("/hsa-gpu/queue-registration", test_queue_registration);
+    qtest_add_func("/hsa-gpu/queue-error", test_queue_error);
     return g_test_run();
 }

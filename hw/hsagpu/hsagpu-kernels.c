@@ -1,0 +1,325 @@
+/*
+ * hsa-gpu: built-in kernels. Each runs over the dispatch's real geometry:
+ * workgroup by workgroup, one row (a run of consecutive x) at a time, so
+ * partial workgroups at the grid's edges are clipped exactly as a GPU
+ * masks off work-items outside the grid.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifdef HSAGPU_HOST_TEST
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#else
+#include "qemu/osdep.h"
+#endif
+#include "hsagpu-queue-core.h"
+
+typedef struct HsaGpuGeom {
+    uint32_t grid[3];
+    uint32_t wg[3];
+    uint32_t nwg[3];            /* workgroups per dimension */
+} HsaGpuGeom;
+
+/* A row: @n work-items with consecutive flat ids from @flat. */
+typedef struct HsaGpuRow {
+    uint64_t flat;
+    uint32_t n;
+    uint64_t wg_flat;           /* flat workgroup id */
+    uint32_t local_flat;        /* flat id of the first item in its group */
+} HsaGpuRow;
+
+typedef unsigned (*HsaGpuRowFn)(const HsaGpuProc *p, const void *args,
+                                const HsaGpuRow *row);
+
+#define ROW_MAX 1024            /* == HSAGPU_WORKGROUP_MAX */
+
+unsigned hsagpu_kernel_check(const struct hsagpu_kernel_dispatch_packet *k)
+{
+    unsigned dims = k->setup & HSAGPU_DISPATCH_DIMS_MASK;
+    const uint32_t grid[3] = { k->grid_size_x, k->grid_size_y,
+                               k->grid_size_z };
+    const uint32_t wg[3] = { k->workgroup_size_x, k->workgroup_size_y,
+                             k->workgroup_size_z };
+    uint64_t items = 1, wg_items = 1;
+
+    if (dims < 1 || dims > 3) {
+        return HSAGPU_QERR_DIMENSIONS;
+    }
+    for (unsigned d = 0; d < 3; d++) {
+        if (!grid[d] || !wg[d] || (d >= dims && (grid[d] != 1 || wg[d] != 1))) {
+            return HSAGPU_QERR_DIMENSIONS;
+        }
+        items *= grid[d];
+        wg_items *= wg[d];
+        if (items > HSAGPU_GRID_MAX) {
+            return HSAGPU_QERR_DIMENSIONS;
+        }
+    }
+    if (wg_items > HSAGPU_WORKGROUP_MAX) {
+        return HSAGPU_QERR_DIMENSIONS;
+    }
+    if ((k->kernel_object & ~0xffffULL) != HSAGPU_KERNEL_OBJECT_MAGIC ||
+        (k->kernel_object & 0xffff) < 1 ||
+        (k->kernel_object & 0xffff) > HSAGPU_KERNEL_COUNT) {
+        return HSAGPU_QERR_KERNEL_OBJECT;
+    }
+    if (k->kernarg_address & (HSAGPU_KERNARG_ALIGN - 1)) {
+        return HSAGPU_QERR_ALIGNMENT;
+    }
+    if (!k->kernarg_address) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    return 0;
+}
+
+/* Walk every row of every workgroup. */
+static unsigned hsagpu_for_rows(const HsaGpuProc *p, const HsaGpuGeom *g,
+                                HsaGpuRowFn fn, const void *args)
+{
+    for (uint32_t wz = 0; wz < g->nwg[2]; wz++) {
+        for (uint32_t wy = 0; wy < g->nwg[1]; wy++) {
+            for (uint32_t wx = 0; wx < g->nwg[0]; wx++) {
+                uint64_t wg_flat = wx + (uint64_t)wy * g->nwg[0] +
+                                   (uint64_t)wz * g->nwg[0] * g->nwg[1];
+                uint32_t x0 = wx * g->wg[0];
+                uint32_t nx = MIN(g->wg[0], g->grid[0] - x0);
+
+                for (uint32_t lz = 0; lz < g->wg[2]; lz++) {
+                    uint64_t z = (uint64_t)wz * g->wg[2] + lz;
+
+                    if (z >= g->grid[2]) {
+                        break;
+                    }
+                    for (uint32_t ly = 0; ly < g->wg[1]; ly++) {
+                        uint64_t y = (uint64_t)wy * g->wg[1] + ly;
+                        HsaGpuRow row;
+                        unsigned err;
+
+                        if (y >= g->grid[1]) {
+                            break;
+                        }
+                        row.flat = x0 + y * g->grid[0] +
+                                   z * g->grid[0] * g->grid[1];
+                        row.n = nx;
+                        row.wg_flat = wg_flat;
+                        row.local_flat = (lz * g->wg[1] + ly) * g->wg[0];
+                        err = fn(p, args, &row);
+                        if (err) {
+                            return err;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static int hsagpu_krd(const HsaGpuProc *p, uint64_t base, const HsaGpuRow *r,
+                      void *buf)
+{
+    return p->ops->read(p->opaque, base + 4 * r->flat, buf, 4ULL * r->n);
+}
+
+static int hsagpu_kwr(const HsaGpuProc *p, uint64_t base, const HsaGpuRow *r,
+                      const void *buf)
+{
+    return p->ops->write(p->opaque, base + 4 * r->flat, buf, 4ULL * r->n);
+}
+
+static unsigned k_fill(const HsaGpuProc *p, const void *args,
+                       const HsaGpuRow *r)
+{
+    const struct hsagpu_kargs_fill *a = args;
+    uint32_t buf[ROW_MAX];
+
+    for (uint32_t i = 0; i < r->n; i++) {
+        buf[i] = a->value;
+    }
+    return hsagpu_kwr(p, a->dst, r, buf) ? HSAGPU_QERR_ADDRESS : 0;
+}
+
+static unsigned k_copy(const HsaGpuProc *p, const void *args,
+                       const HsaGpuRow *r)
+{
+    const struct hsagpu_kargs_copy *a = args;
+    uint32_t buf[ROW_MAX];
+
+    if (hsagpu_krd(p, a->src, r, buf) || hsagpu_kwr(p, a->dst, r, buf)) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    return 0;
+}
+
+static unsigned k_vadd(const HsaGpuProc *p, const void *args,
+                       const HsaGpuRow *r)
+{
+    const struct hsagpu_kargs_vadd *a = args;
+    float x[ROW_MAX], y[ROW_MAX];
+
+    if (hsagpu_krd(p, a->a, r, x) || hsagpu_krd(p, a->b, r, y)) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    for (uint32_t i = 0; i < r->n; i++) {
+        x[i] += y[i];
+    }
+    return hsagpu_kwr(p, a->c, r, x) ? HSAGPU_QERR_ADDRESS : 0;
+}
+
+static unsigned k_saxpy(const HsaGpuProc *p, const void *args,
+                        const HsaGpuRow *r)
+{
+    const struct hsagpu_kargs_saxpy *a = args;
+    float x[ROW_MAX], y[ROW_MAX];
+
+    if (hsagpu_krd(p, a->x, r, x) || hsagpu_krd(p, a->y, r, y)) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    for (uint32_t i = 0; i < r->n; i++) {
+        y[i] = a->a * x[i] + y[i];
+    }
+    return hsagpu_kwr(p, a->y, r, y) ? HSAGPU_QERR_ADDRESS : 0;
+}
+
+static unsigned k_ids(const HsaGpuProc *p, const void *args,
+                      const HsaGpuRow *r)
+{
+    const struct hsagpu_kargs_ids *a = args;
+    uint32_t buf[ROW_MAX];
+
+    for (uint32_t i = 0; i < r->n; i++) {
+        buf[i] = (uint32_t)(r->wg_flat << 16) | (r->local_flat + i);
+    }
+    return hsagpu_kwr(p, a->dst, r, buf) ? HSAGPU_QERR_ADDRESS : 0;
+}
+
+/* The rows of one workgroup are visited together: sum, then one FetchAdd. */
+typedef struct HsaGpuIncState {
+    uint64_t counter;
+    uint64_t wg_flat;
+    uint64_t pending;
+} HsaGpuIncState;
+
+static unsigned k_inc_flush(const HsaGpuProc *p, HsaGpuIncState *st)
+{
+    uint64_t old;
+    unsigned ret;
+
+    if (!st->pending) {
+        return 0;
+    }
+    ret = p->ops->fetch_add64(p->opaque, st->counter, st->pending, &old);
+    st->pending = 0;
+    if (ret == HSAGPU_ATOMIC_ST_OK) {
+        return 0;
+    }
+    /* A hole in memory answers UR; anything else is the path refusing. */
+    return ret == HSAGPU_ATOMIC_ST_UR || ret == HSAGPU_ATOMIC_ST_CA ?
+           HSAGPU_QERR_ADDRESS : HSAGPU_QERR_ATOMIC;
+}
+
+static unsigned k_atomic_inc(const HsaGpuProc *p, const void *args,
+                             const HsaGpuRow *r)
+{
+    HsaGpuIncState *st = (HsaGpuIncState *)args;
+    unsigned err = 0;
+
+    if (r->wg_flat != st->wg_flat) {
+        err = k_inc_flush(p, st);
+        st->wg_flat = r->wg_flat;
+    }
+    st->pending += r->n;
+    return err;
+}
+
+unsigned hsagpu_kernel_run(const struct hsagpu_kernel_dispatch_packet *k,
+                           const HsaGpuProc *p, uint64_t *busy_ns)
+{
+    union {
+        struct hsagpu_kargs_fill fill;
+        struct hsagpu_kargs_copy copy;
+        struct hsagpu_kargs_vadd vadd;
+        struct hsagpu_kargs_saxpy saxpy;
+        struct hsagpu_kargs_atomic_inc inc;
+        struct hsagpu_kargs_busy busy;
+        struct hsagpu_kargs_ids ids;
+    } a;
+    static const struct {
+        uint64_t object;
+        size_t argsize;
+        HsaGpuRowFn fn;
+        uint32_t align;         /* of every pointer argument */
+    } kernels[] = {
+        { HSAGPU_KERNEL_FILL, sizeof(a.fill), k_fill, 4 },
+        { HSAGPU_KERNEL_COPY, sizeof(a.copy), k_copy, 4 },
+        { HSAGPU_KERNEL_VADD, sizeof(a.vadd), k_vadd, 4 },
+        { HSAGPU_KERNEL_SAXPY, sizeof(a.saxpy), k_saxpy, 4 },
+        { HSAGPU_KERNEL_ATOMIC_INC, sizeof(a.inc), k_atomic_inc, 8 },
+        { HSAGPU_KERNEL_BUSY, sizeof(a.busy), NULL, 1 },
+        { HSAGPU_KERNEL_IDS, sizeof(a.ids), k_ids, 4 },
+    };
+    unsigned idx = (k->kernel_object & 0xffff) - 1;
+    HsaGpuIncState inc;
+    HsaGpuGeom g = {
+        .grid = { k->grid_size_x, k->grid_size_y, k->grid_size_z },
+        .wg = { k->workgroup_size_x, k->workgroup_size_y,
+                k->workgroup_size_z },
+    };
+    const void *args = &a;
+    uint64_t ptrs[3] = { 0 };
+    unsigned err;
+
+    *busy_ns = 0;
+    err = hsagpu_kernel_check(k);
+    if (err) {
+        return err;
+    }
+    memset(&a, 0, sizeof(a));
+    if (p->ops->read(p->opaque, k->kernarg_address, &a,
+                     kernels[idx].argsize)) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    switch (k->kernel_object) {
+    case HSAGPU_KERNEL_FILL:
+    case HSAGPU_KERNEL_IDS:
+        ptrs[0] = a.fill.dst;   /* dst is the first member of both */
+        break;
+    case HSAGPU_KERNEL_COPY:
+        ptrs[0] = a.copy.dst;
+        ptrs[1] = a.copy.src;
+        break;
+    case HSAGPU_KERNEL_VADD:
+        ptrs[0] = a.vadd.a;
+        ptrs[1] = a.vadd.b;
+        ptrs[2] = a.vadd.c;
+        break;
+    case HSAGPU_KERNEL_SAXPY:
+        ptrs[0] = a.saxpy.x;
+        ptrs[1] = a.saxpy.y;
+        break;
+    case HSAGPU_KERNEL_ATOMIC_INC:
+        ptrs[0] = a.inc.counter;
+        inc.counter = a.inc.counter;
+        inc.wg_flat = 0;
+        inc.pending = 0;
+        args = &inc;
+        break;
+    case HSAGPU_KERNEL_BUSY:
+        *busy_ns = a.busy.ns;
+        return 0;
+    }
+    for (unsigned i = 0; i < 3; i++) {
+        if (ptrs[i] & (kernels[idx].align - 1)) {
+            return HSAGPU_QERR_ALIGNMENT;
+        }
+    }
+    for (unsigned d = 0; d < 3; d++) {
+        g.nwg[d] = (g.grid[d] + g.wg[d] - 1) / g.wg[d];
+    }
+    err = hsagpu_for_rows(p, &g, kernels[idx].fn, args);
+    if (!err && args == &inc) {
+        err = k_inc_flush(p, &inc);
+    }
+    return err;
+}

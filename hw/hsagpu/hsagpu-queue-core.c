@@ -1,0 +1,618 @@
+/*
+ * hsa-gpu: AQL packet processor for one queue, independent of QEMU.
+ *
+ * Follows the HSA rules: a packet is consumed only once its header type
+ * is no longer INVALID; the barrier bit holds a packet until every earlier
+ * packet of the queue has completed; barrier-AND/OR packets hold the queue
+ * until their dependency signals are satisfied; after a packet has been
+ * consumed its header goes back to INVALID and read_dispatch_id advances
+ * with a 64-bit FetchAdd AtomicOp. Malformed input puts the queue into the
+ * error state with a code and the failing dispatch id.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifdef HSAGPU_HOST_TEST
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#else
+#include "qemu/osdep.h"
+#endif
+#include "hsagpu-queue-core.h"
+
+/* ------------------------------------------------------------------ */
+/* Register block                                                      */
+/* ------------------------------------------------------------------ */
+
+unsigned hsagpu_queue_reg_read(const HsaGpuQueue *q, uint32_t reg,
+                               uint32_t *val)
+{
+    switch (reg) {
+    case HSAGPU_QREG_RING_LO:
+        *val = q->ring_lo;
+        break;
+    case HSAGPU_QREG_RING_HI:
+        *val = q->ring_hi;
+        break;
+    case HSAGPU_QREG_RING_SIZE:
+        *val = q->ring_size;
+        break;
+    case HSAGPU_QREG_DOORBELL:
+        *val = q->doorbell;
+        break;
+    case HSAGPU_QREG_RPTR_LO:
+        *val = q->rptr_lo;
+        break;
+    case HSAGPU_QREG_RPTR_HI:
+        *val = q->rptr_hi;
+        break;
+    case HSAGPU_QREG_WPTR_LO:
+        *val = q->wptr_lo;
+        break;
+    case HSAGPU_QREG_WPTR_HI:
+        *val = q->wptr_hi;
+        break;
+    case HSAGPU_QREG_PRIORITY:
+        *val = q->priority;
+        break;
+    case HSAGPU_QREG_VECTOR:
+        *val = q->vector;
+        break;
+    case HSAGPU_QREG_FLAGS:
+        *val = q->flags;
+        break;
+    case HSAGPU_QREG_CMD:
+        *val = q->cmd_result;
+        break;
+    case HSAGPU_QREG_STATE:
+        *val = q->state | (q->error << HSAGPU_QSTATE_ERR_SHIFT);
+        break;
+    case HSAGPU_QREG_ERROR_ID_LO:
+        *val = (uint32_t)q->error_id;
+        break;
+    case HSAGPU_QREG_ERROR_ID_HI:
+        *val = (uint32_t)(q->error_id >> 32);
+        break;
+    case HSAGPU_QREG_RETIRED:
+        *val = q->retired;
+        break;
+    default:
+        *val = 0;
+        return HSAGPU_BAD_REASON_UNMAPPED;
+    }
+    return 0;
+}
+
+unsigned hsagpu_queue_reg_write(HsaGpuQueue *q, uint32_t reg, uint32_t val)
+{
+    uint32_t *r;
+
+    switch (reg) {
+    case HSAGPU_QREG_RING_LO:
+        r = &q->ring_lo;
+        break;
+    case HSAGPU_QREG_RING_HI:
+        r = &q->ring_hi;
+        break;
+    case HSAGPU_QREG_RING_SIZE:
+        r = &q->ring_size;
+        break;
+    case HSAGPU_QREG_DOORBELL:
+        r = &q->doorbell;
+        break;
+    case HSAGPU_QREG_RPTR_LO:
+        r = &q->rptr_lo;
+        break;
+    case HSAGPU_QREG_RPTR_HI:
+        r = &q->rptr_hi;
+        break;
+    case HSAGPU_QREG_WPTR_LO:
+        r = &q->wptr_lo;
+        break;
+    case HSAGPU_QREG_WPTR_HI:
+        r = &q->wptr_hi;
+        break;
+    case HSAGPU_QREG_PRIORITY:
+        r = &q->priority;
+        break;
+    case HSAGPU_QREG_VECTOR:
+        r = &q->vector;
+        break;
+    case HSAGPU_QREG_FLAGS:
+        r = &q->flags;
+        break;
+    case HSAGPU_QREG_CMD:
+        return 0;               /* the caller runs the command */
+    case HSAGPU_QREG_STATE:
+    case HSAGPU_QREG_ERROR_ID_LO:
+    case HSAGPU_QREG_ERROR_ID_HI:
+    case HSAGPU_QREG_RETIRED:
+        return HSAGPU_BAD_REASON_READONLY;
+    default:
+        return HSAGPU_BAD_REASON_UNMAPPED;
+    }
+    /* Registration is frozen while the queue is in use. */
+    if (q->state != HSAGPU_QSTATE_DISABLED) {
+        return HSAGPU_BAD_REASON_READONLY;
+    }
+    *r = val;
+    return 0;
+}
+
+unsigned hsagpu_queue_check(const HsaGpuQueue *q, const HsaGpuIdent *id,
+                            const HsaGpuQueue *all, unsigned nqueues)
+{
+    uint64_t ring = q->ring_lo | (uint64_t)q->ring_hi << 32;
+    uint64_t rptr = q->rptr_lo | (uint64_t)q->rptr_hi << 32;
+    uint64_t wptr = q->wptr_lo | (uint64_t)q->wptr_hi << 32;
+
+    if (q->state != HSAGPU_QSTATE_DISABLED) {
+        return HSAGPU_QRES_BAD_STATE;
+    }
+    if (q->ring_size < HSAGPU_QUEUE_RING_MIN ||
+        q->ring_size > HSAGPU_QUEUE_RING_MAX ||
+        (q->ring_size & (q->ring_size - 1)) ||
+        (ring & (HSAGPU_AQL_PACKET_SIZE - 1)) || !ring ||
+        ring + (uint64_t)q->ring_size * HSAGPU_AQL_PACKET_SIZE < ring) {
+        return HSAGPU_QRES_BAD_RING;
+    }
+    if (!rptr || !wptr || (rptr & 7) || (wptr & 7)) {
+        return HSAGPU_QRES_BAD_POINTER;
+    }
+    if (q->doorbell >= HSAGPU_DOORBELL_COUNT) {
+        return HSAGPU_QRES_BAD_DOORBELL;
+    }
+    for (unsigned i = 0; i < nqueues; i++) {
+        if (&all[i] != q && all[i].state != HSAGPU_QSTATE_DISABLED &&
+            all[i].doorbell == q->doorbell) {
+            return HSAGPU_QRES_BAD_DOORBELL;
+        }
+    }
+    if (q->vector >= id->msix_vectors) {
+        return HSAGPU_QRES_BAD_VECTOR;
+    }
+    if (q->priority > HSAGPU_QUEUE_PRIORITY_MAX) {
+        return HSAGPU_QRES_BAD_PRIORITY;
+    }
+    if (q->flags & ~HSAGPU_QF_ALL) {
+        return HSAGPU_QRES_BAD_FLAGS;
+    }
+    return HSAGPU_QRES_OK;
+}
+
+void hsagpu_queue_start(HsaGpuQueue *q, uint64_t read_index)
+{
+    q->ring_base = q->ring_lo | (uint64_t)q->ring_hi << 32;
+    q->rptr_addr = q->rptr_lo | (uint64_t)q->rptr_hi << 32;
+    q->wptr_addr = q->wptr_lo | (uint64_t)q->wptr_hi << 32;
+    q->read_index = read_index;
+    q->rptr_unpublished = 0;
+    q->ninflight = 0;
+    q->error = HSAGPU_QERR_NONE;
+    q->error_id = 0;
+    q->retired = 0;
+    q->state = HSAGPU_QSTATE_ACTIVE;
+}
+
+void hsagpu_queue_clear(HsaGpuQueue *q)
+{
+    uint32_t result = q->cmd_result;
+
+    memset(q, 0, sizeof(*q));
+    q->cmd_result = result;
+}
+
+void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err, uint64_t id)
+{
+    q->state = HSAGPU_QSTATE_ERROR;
+    q->error = err;
+    q->error_id = id;
+    q->ninflight = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Packet processing                                                   */
+/* ------------------------------------------------------------------ */
+
+static unsigned hsagpu_atomic_err(unsigned st)
+{
+    /* Nothing at the address (UR from a hole, CA) is a bad address. */
+    return st == HSAGPU_ATOMIC_ST_UR || st == HSAGPU_ATOMIC_ST_CA ?
+           HSAGPU_QERR_ADDRESS : HSAGPU_QERR_ATOMIC;
+}
+
+/* Publish consumed packets: *read_dispatch_id += n with a FetchAdd. */
+static unsigned hsagpu_publish_rptr(HsaGpuQueue *q, const HsaGpuProc *p)
+{
+    uint64_t old;
+    unsigned st;
+
+    if (!q->rptr_unpublished) {
+        return 0;
+    }
+    st = p->ops->fetch_add64(p->opaque, q->rptr_addr, q->rptr_unpublished,
+                             &old);
+    q->rptr_unpublished = 0;
+    return st == HSAGPU_ATOMIC_ST_OK ? 0 : hsagpu_atomic_err(st);
+}
+
+/*
+ * Complete @signal: timestamps when profiling, release fence, atomic
+ * decrement, then the event mailbox and the queue's interrupt.
+ */
+static unsigned hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p,
+                                       uint64_t signal, uint64_t start,
+                                       uint64_t end)
+{
+    struct hsagpu_signal sig;
+    uint64_t old;
+    unsigned st;
+
+    if (!signal) {
+        return 0;
+    }
+    if (p->ops->read(p->opaque, signal, &sig, sizeof(sig))) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    if (q->flags & HSAGPU_QF_PROFILE) {
+        uint64_t ts[2] = { start, end };
+
+        if (p->ops->write(p->opaque,
+                          signal + offsetof(struct hsagpu_signal, start_ts),
+                          ts, sizeof(ts))) {
+            return HSAGPU_QERR_ADDRESS;
+        }
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    st = p->ops->fetch_add64(p->opaque,
+                             signal + offsetof(struct hsagpu_signal, value),
+                             (uint64_t)-1, &old);
+    if (st != HSAGPU_ATOMIC_ST_OK) {
+        return hsagpu_atomic_err(st);
+    }
+    if (sig.event_mailbox_ptr) {
+        uint64_t id = sig.event_id;
+
+        if (sig.event_mailbox_ptr & 7) {
+            return HSAGPU_QERR_ALIGNMENT;
+        }
+        if (p->ops->write(p->opaque, sig.event_mailbox_ptr, &id,
+                          sizeof(id))) {
+            return HSAGPU_QERR_ADDRESS;
+        }
+        p->ops->irq(p->opaque, q->vector);
+    }
+    return 0;
+}
+
+/* A packet finished: publish the read index first, so that whoever sees
+ * the signal also sees the slot free, then the signal. */
+static unsigned hsagpu_packet_done(HsaGpuQueue *q, const HsaGpuProc *p,
+                                   uint64_t signal, uint64_t start,
+                                   uint64_t end, HsaGpuRunResult *res)
+{
+    unsigned err = 0;
+
+    if (signal) {
+        err = hsagpu_publish_rptr(q, p);
+    }
+    if (!err) {
+        err = hsagpu_signal_complete(q, p, signal, start, end);
+    }
+    q->retired++;
+    res->completed++;
+    res->progress++;
+    return err;
+}
+
+/* Finish busy kernels whose time is up, oldest end first. */
+static unsigned hsagpu_retire_inflight(HsaGpuQueue *q, const HsaGpuProc *p,
+                                       HsaGpuRunResult *res,
+                                       uint64_t *failed_id)
+{
+    uint64_t now = p->ops->now_ns(p->opaque);
+
+    while (q->ninflight) {
+        unsigned best = 0, err;
+        HsaGpuInflight f;
+
+        for (unsigned i = 1; i < q->ninflight; i++) {
+            if (q->inflight[i].end_ns < q->inflight[best].end_ns) {
+                best = i;
+            }
+        }
+        f = q->inflight[best];
+        if (f.end_ns > now) {
+            break;
+        }
+        q->inflight[best] = q->inflight[--q->ninflight];
+        err = hsagpu_packet_done(q, p, f.signal, f.start_ns, now, res);
+        if (err) {
+            *failed_id = f.dispatch_id;
+            return err;
+        }
+    }
+    return 0;
+}
+
+/* 1 when the barrier's dependencies hold, 0 when not yet, <0 on error. */
+static int hsagpu_barrier_ready(const struct hsagpu_barrier_packet *b,
+                                bool is_or, const HsaGpuProc *p,
+                                unsigned *err)
+{
+    unsigned ndeps = 0, nzero = 0;
+
+    for (unsigned i = 0; i < HSAGPU_BARRIER_DEPS; i++) {
+        uint64_t h = b->dep_signal[i];
+        int64_t v;
+
+        if (!h) {
+            continue;
+        }
+        ndeps++;
+        if (h & 7) {
+            *err = HSAGPU_QERR_SIGNAL;
+            return -1;
+        }
+        if (p->ops->read(p->opaque, h + offsetof(struct hsagpu_signal, value),
+                         &v, sizeof(v))) {
+            *err = HSAGPU_QERR_ADDRESS;
+            return -1;
+        }
+        nzero += v == 0;
+    }
+    if (!ndeps) {
+        return 1;
+    }
+    return is_or ? nzero > 0 : nzero == ndeps;
+}
+
+static unsigned hsagpu_agent_run(const struct hsagpu_agent_dispatch_packet *a,
+                                 const HsaGpuProc *p)
+{
+    uint64_t v;
+
+    switch (a->type) {
+    case HSAGPU_AGENT_NOP:
+        return 0;
+    case HSAGPU_AGENT_TIMESTAMP:
+    case HSAGPU_AGENT_WRITE_VALUE:
+        if (a->return_address & 7) {
+            return HSAGPU_QERR_ALIGNMENT;
+        }
+        v = a->type == HSAGPU_AGENT_TIMESTAMP ? p->ops->now_ns(p->opaque)
+                                              : a->arg[0];
+        return p->ops->write(p->opaque, a->return_address, &v, sizeof(v)) ?
+               HSAGPU_QERR_ADDRESS : 0;
+    case HSAGPU_AGENT_COPY_INFO: {
+        static uint8_t rom[4096];   /* processor thread only */
+
+        if (a->return_address & 7) {
+            return HSAGPU_QERR_ALIGNMENT;
+        }
+        hsagpu_rom_build(rom, sizeof(rom), p->ident, "QEMU HSA GPU");
+        return p->ops->write(p->opaque, a->return_address,
+                             rom + HSAGPU_ROM_INFO_OFFSET,
+                             HSAGPU_ROM_INFO_SIZE) ? HSAGPU_QERR_ADDRESS : 0;
+    }
+    default:
+        return HSAGPU_QERR_AGENT_FUNCTION;
+    }
+}
+
+typedef enum {
+    PKT_DONE,                   /* consumed and completed */
+    PKT_LAUNCHED,               /* consumed, completes later */
+    PKT_WAIT,                   /* not consumed: must wait */
+    PKT_ERROR,
+} HsaGpuPktOutcome;
+
+static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
+                                           const uint8_t *pkt, uint16_t hdr,
+                                           uint64_t *signal, unsigned *err,
+                                           HsaGpuRunResult *res)
+{
+    unsigned type = hdr & HSAGPU_PKT_HDR_TYPE_MASK;
+    uint64_t busy;
+    int ready;
+
+    switch (type) {
+    case HSAGPU_PKT_TYPE_KERNEL_DISPATCH: {
+        struct hsagpu_kernel_dispatch_packet k;
+
+        memcpy(&k, pkt, sizeof(k));
+        *signal = k.completion_signal;
+        if (k.completion_signal & 7) {
+            *err = HSAGPU_QERR_SIGNAL;
+            return PKT_ERROR;
+        }
+        if (k.kernel_object == HSAGPU_KERNEL_BUSY &&
+            q->ninflight == HSAGPU_QUEUE_INFLIGHT_MAX) {
+            return PKT_WAIT;
+        }
+        *err = hsagpu_kernel_run(&k, p, &busy);
+        if (*err) {
+            return PKT_ERROR;
+        }
+        if (k.kernel_object == HSAGPU_KERNEL_BUSY) {
+            HsaGpuInflight *f = &q->inflight[q->ninflight++];
+
+            f->start_ns = p->ops->now_ns(p->opaque);
+            f->end_ns = f->start_ns + busy < f->start_ns ? UINT64_MAX
+                                                         : f->start_ns + busy;
+            f->signal = k.completion_signal;
+            f->dispatch_id = q->read_index;
+            return PKT_LAUNCHED;
+        }
+        return PKT_DONE;
+    }
+    case HSAGPU_PKT_TYPE_BARRIER_AND:
+    case HSAGPU_PKT_TYPE_BARRIER_OR: {
+        struct hsagpu_barrier_packet b;
+
+        memcpy(&b, pkt, sizeof(b));
+        *signal = b.completion_signal;
+        if (b.completion_signal & 7) {
+            *err = HSAGPU_QERR_SIGNAL;
+            return PKT_ERROR;
+        }
+        ready = hsagpu_barrier_ready(&b, type == HSAGPU_PKT_TYPE_BARRIER_OR,
+                                     p, err);
+        if (ready < 0) {
+            return PKT_ERROR;
+        }
+        if (!ready) {
+            res->poll = true;
+            return PKT_WAIT;
+        }
+        return PKT_DONE;
+    }
+    case HSAGPU_PKT_TYPE_AGENT_DISPATCH: {
+        struct hsagpu_agent_dispatch_packet a;
+
+        memcpy(&a, pkt, sizeof(a));
+        *signal = a.completion_signal;
+        if (a.completion_signal & 7) {
+            *err = HSAGPU_QERR_SIGNAL;
+            return PKT_ERROR;
+        }
+        *err = hsagpu_agent_run(&a, p);
+        return *err ? PKT_ERROR : PKT_DONE;
+    }
+    case HSAGPU_PKT_TYPE_VENDOR_SPECIFIC:
+        *err = HSAGPU_QERR_UNSUPPORTED;
+        return PKT_ERROR;
+    default:
+        *err = HSAGPU_QERR_PACKET_TYPE;
+        return PKT_ERROR;
+    }
+}
+
+/* Process the packet at the read index: 1 consumed, 0 stop, -1 error. */
+static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
+                             uint64_t wptr, HsaGpuRunResult *res,
+                             unsigned *err)
+{
+    uint64_t slot = q->ring_base +
+                    (q->read_index & (q->ring_size - 1)) *
+                    HSAGPU_AQL_PACKET_SIZE;
+    uint8_t pkt[HSAGPU_AQL_PACKET_SIZE];
+    uint16_t hdr, invalid = HSAGPU_PKT_TYPE_INVALID;
+    uint64_t signal = 0, start;
+    HsaGpuPktOutcome outcome;
+    uint32_t word;
+
+    if (wptr - q->read_index > q->ring_size) {
+        *err = HSAGPU_QERR_RING_OVERRUN;
+        return -1;
+    }
+    /* Header first; the body is only valid once the header is. */
+    if (p->ops->read(p->opaque, slot, &word, sizeof(word))) {
+        *err = HSAGPU_QERR_ADDRESS;
+        return -1;
+    }
+    hdr = (uint16_t)word;
+    if ((hdr & HSAGPU_PKT_HDR_TYPE_MASK) == HSAGPU_PKT_TYPE_INVALID) {
+        return 0;
+    }
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (p->ops->read(p->opaque, slot, pkt, sizeof(pkt))) {
+        *err = HSAGPU_QERR_ADDRESS;
+        return -1;
+    }
+    memcpy(pkt, &word, sizeof(word));
+    if (((hdr >> HSAGPU_PKT_HDR_ACQUIRE_SHIFT) & HSAGPU_PKT_HDR_SCOPE_MASK) >
+        HSAGPU_FENCE_SCOPE_SYSTEM ||
+        ((hdr >> HSAGPU_PKT_HDR_RELEASE_SHIFT) & HSAGPU_PKT_HDR_SCOPE_MASK) >
+        HSAGPU_FENCE_SCOPE_SYSTEM) {
+        *err = HSAGPU_QERR_FENCE;
+        return -1;
+    }
+    if ((hdr & HSAGPU_PKT_HDR_BARRIER) && q->ninflight) {
+        return 0;
+    }
+    start = p->ops->now_ns(p->opaque);
+    outcome = hsagpu_packet_exec(q, p, pkt, hdr, &signal, err, res);
+    switch (outcome) {
+    case PKT_WAIT:
+        return 0;
+    case PKT_ERROR:
+        return -1;
+    case PKT_LAUNCHED:
+    case PKT_DONE:
+        break;
+    }
+    /* Consumed: free the slot for producers. */
+    if (p->ops->write(p->opaque, slot, &invalid, sizeof(invalid))) {
+        *err = HSAGPU_QERR_ADDRESS;
+        return -1;
+    }
+    q->read_index++;
+    q->rptr_unpublished++;
+    if (outcome == PKT_LAUNCHED) {
+        res->progress++;        /* a busy kernel: completes later */
+        return 1;
+    }
+    *err = hsagpu_packet_done(q, p, signal, start, p->ops->now_ns(p->opaque),
+                              res);
+    return *err ? -1 : 1;
+}
+
+void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
+                      HsaGpuRunResult *res)
+{
+    uint64_t wptr, failed_id;
+    unsigned err = 0;
+
+    memset(res, 0, sizeof(*res));
+    res->deadline = UINT64_MAX;
+    if (q->state != HSAGPU_QSTATE_ACTIVE &&
+        q->state != HSAGPU_QSTATE_DRAINING &&
+        q->state != HSAGPU_QSTATE_SUSPENDED) {
+        return;
+    }
+    /* Work already launched finishes even while suspended. */
+    err = hsagpu_retire_inflight(q, p, res, &failed_id);
+    if (err) {
+        goto fail;
+    }
+    if (q->state == HSAGPU_QSTATE_SUSPENDED) {
+        goto out;
+    }
+    if (p->ops->read(p->opaque, q->wptr_addr, &wptr, sizeof(wptr))) {
+        err = HSAGPU_QERR_ADDRESS;
+        failed_id = q->read_index;
+        goto fail;
+    }
+    while (res->progress < quantum && q->read_index != wptr) {
+        int r = hsagpu_queue_step(q, p, wptr, res, &err);
+
+        if (r < 0) {
+            failed_id = q->read_index;
+            goto fail;
+        }
+        if (r == 0) {
+            break;
+        }
+    }
+    err = hsagpu_publish_rptr(q, p);
+    if (err) {
+        failed_id = q->read_index - 1;
+        goto fail;
+    }
+    if (q->state == HSAGPU_QSTATE_DRAINING && q->read_index == wptr &&
+        !q->ninflight) {
+        q->state = HSAGPU_QSTATE_SUSPENDED;
+    }
+out:
+    for (unsigned i = 0; i < q->ninflight; i++) {
+        res->deadline = MIN(res->deadline, q->inflight[i].end_ns);
+    }
+    return;
+fail:
+    /* Keep read_dispatch_id right for the packets that did complete. */
+    hsagpu_publish_rptr(q, p);
+    hsagpu_queue_fail(q, err, failed_id);
+    res->error = true;
+}

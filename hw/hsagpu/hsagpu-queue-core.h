@@ -1,0 +1,101 @@
+/*
+ * hsa-gpu: AQL queue processor and built-in kernels, independent of QEMU.
+ *
+ * The processor reaches memory, AtomicOps, time and interrupts only
+ * through HsaGpuQueueOps, so the host unit tests can drive it with plain
+ * buffers and QEMU drives it from its processing thread.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HW_HSAGPU_QUEUE_CORE_H
+#define HW_HSAGPU_QUEUE_CORE_H
+
+#include "hsagpu-core.h"
+
+typedef struct HsaGpuQueueOps {
+    /* Bus-address accesses: 0, or nonzero when the address is not memory. */
+    int (*read)(void *opaque, uint64_t addr, void *buf, uint64_t len);
+    int (*write)(void *opaque, uint64_t addr, const void *buf, uint64_t len);
+    /* 64-bit FetchAdd AtomicOp; returns an HSAGPU_ATOMIC_ST_* code. */
+    unsigned (*fetch_add64)(void *opaque, uint64_t addr, uint64_t val,
+                            uint64_t *old);
+    uint64_t (*now_ns)(void *opaque);
+    /* Raise MSI-X @vector (may be deferred by the caller). */
+    void (*irq)(void *opaque, unsigned vector);
+} HsaGpuQueueOps;
+
+typedef struct HsaGpuProc {
+    const HsaGpuQueueOps *ops;
+    void *opaque;
+    const HsaGpuIdent *ident;
+} HsaGpuProc;
+
+/* Busy kernels in flight per queue; more wait for a free slot. */
+#define HSAGPU_QUEUE_INFLIGHT_MAX 16
+
+typedef struct HsaGpuInflight {
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint64_t signal;
+    uint64_t dispatch_id;
+} HsaGpuInflight;
+
+typedef struct HsaGpuQueue {
+    /* Registration registers, as written by the driver */
+    uint32_t ring_lo, ring_hi, ring_size, doorbell;
+    uint32_t rptr_lo, rptr_hi, wptr_lo, wptr_hi;
+    uint32_t priority, vector, flags;
+    /* Status */
+    uint32_t cmd_result;        /* HSAGPU_QRES_* */
+    uint32_t state;             /* HSAGPU_QSTATE_* */
+    uint32_t error;             /* HSAGPU_QERR_* */
+    uint64_t error_id;
+    uint32_t retired;
+    /* Processor state, latched at ENABLE */
+    uint64_t ring_base, rptr_addr, wptr_addr;
+    uint64_t read_index;        /* next packet to consume */
+    uint64_t rptr_unpublished;  /* consumed, not yet added to *rptr */
+    uint32_t ninflight;
+    HsaGpuInflight inflight[HSAGPU_QUEUE_INFLIGHT_MAX];
+} HsaGpuQueue;
+
+/* Outcome of one hsagpu_queue_run() call. */
+typedef struct HsaGpuRunResult {
+    unsigned progress;          /* packets launched or completed */
+    unsigned completed;         /* packets completed */
+    bool error;                 /* the queue entered the error state */
+    bool poll;                  /* blocked on signals the CPU may change */
+    uint64_t deadline;          /* earliest busy-kernel end, or UINT64_MAX */
+} HsaGpuRunResult;
+
+/* Per-queue register block: 0 or an HSAGPU_BAD_REASON_* code. */
+unsigned hsagpu_queue_reg_read(const HsaGpuQueue *q, uint32_t reg,
+                               uint32_t *val);
+unsigned hsagpu_queue_reg_write(HsaGpuQueue *q, uint32_t reg, uint32_t val);
+
+/*
+ * Check a queue's registration for ENABLE against the device and the
+ * other queues (doorbell in use): HSAGPU_QRES_OK or the reason.
+ */
+unsigned hsagpu_queue_check(const HsaGpuQueue *q, const HsaGpuIdent *id,
+                            const HsaGpuQueue *all, unsigned nqueues);
+/* Latch the registration and start serving from @read_index. */
+void hsagpu_queue_start(HsaGpuQueue *q, uint64_t read_index);
+/* Forget the queue: registration, state and work in flight. */
+void hsagpu_queue_clear(HsaGpuQueue *q);
+/* Put the queue in the error state for packet @id. */
+void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err, uint64_t id);
+
+/* Serve up to @quantum packets of @q; never blocks. */
+void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
+                      HsaGpuRunResult *res);
+
+/*
+ * Validate and execute a built-in kernel; 0 or an HSAGPU_QERR_* code.
+ * For the busy kernel nothing runs: *busy_ns gets its duration.
+ */
+unsigned hsagpu_kernel_check(const struct hsagpu_kernel_dispatch_packet *k);
+unsigned hsagpu_kernel_run(const struct hsagpu_kernel_dispatch_packet *k,
+                           const HsaGpuProc *p, uint64_t *busy_ns);
+
+#endif

@@ -1,0 +1,637 @@
+/*
+ * hsa-gpu: queue registers and the queue processor thread.
+ *
+ * Doorbells are ioeventfds: a guest's 8-byte doorbell write only sets an
+ * eventfd, and the processor thread, which runs without the BQL, wakes up
+ * and serves the queues (hsagpu-queue-core.c does the AQL work). Queues
+ * are served by priority, round-robin within a priority level; a queue
+ * that is blocked does not hold up the others.
+ *
+ * Locking: queue registers and processor state are under qlock. The thread
+ * holds qlock while it serves queues and collects what needs the BQL
+ * (MSI-X, error status, AER) to deliver after dropping it, so MMIO
+ * handlers (BQL, then qlock) cannot deadlock with it. Queue commands run
+ * under qlock, so once DESTROY returns the thread no longer touches the
+ * queue's memory.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/bitmap.h"
+#include "qemu/log.h"
+#include "qemu/main-loop.h"
+#include "qemu/rcu.h"
+#include "qemu/timer.h"
+#include "hw/pci/msix.h"
+#include "hw/pci/pcie.h"
+#include "migration/vmstate.h"
+#include "hsagpu.h"
+#include "trace.h"
+
+#define HSAGPU_QUANTUM          64          /* packets per queue per pass */
+#define HSAGPU_POLL_MIN_NS      (20 * SCALE_US)
+#define HSAGPU_POLL_MAX_NS      (2 * SCALE_MS)
+
+/* Work the thread hands over to the BQL after a pass. */
+typedef struct HsaGpuDeferred {
+    unsigned long *vectors;     /* MSI-X vectors to raise */
+    bool any_vector;
+    unsigned new_errors;
+    unsigned atomic_st;         /* first failed AtomicOp, if any */
+    uint64_t atomic_addr;
+} HsaGpuDeferred;
+
+typedef struct HsaGpuOpsCtx {
+    HsaGpuState *s;
+    HsaGpuDeferred *d;
+} HsaGpuOpsCtx;
+
+static const char *const hsagpu_qerr_name[HSAGPU_QERR_COUNT] = {
+    [HSAGPU_QERR_NONE] = "none",
+    [HSAGPU_QERR_PACKET_TYPE] = "unknown packet type",
+    [HSAGPU_QERR_DIMENSIONS] = "zero or inconsistent dimensions",
+    [HSAGPU_QERR_ADDRESS] = "address is not memory",
+    [HSAGPU_QERR_ALIGNMENT] = "misaligned address",
+    [HSAGPU_QERR_SIGNAL] = "signal handle not 8-byte aligned",
+    [HSAGPU_QERR_RING_OVERRUN] = "ring overrun",
+    [HSAGPU_QERR_KERNEL_OBJECT] = "unknown kernel object",
+    [HSAGPU_QERR_FENCE] = "reserved fence scope",
+    [HSAGPU_QERR_UNSUPPORTED] = "unsupported packet type",
+    [HSAGPU_QERR_AGENT_FUNCTION] = "unknown agent dispatch function",
+    [HSAGPU_QERR_ATOMIC] = "AtomicOp failed",
+    [HSAGPU_QERR_NO_BUS_MASTER] = "bus mastering disabled",
+};
+
+/* ------------------------------------------------------------------ */
+/* Memory, atomics, time and interrupts for the processor              */
+/* ------------------------------------------------------------------ */
+
+static int hsagpu_ops_read(void *opaque, uint64_t addr, void *buf,
+                           uint64_t len)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    return hsagpu_dma_rw(c->s, addr, buf, len, false);
+}
+
+static int hsagpu_ops_write(void *opaque, uint64_t addr, const void *buf,
+                            uint64_t len)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    return hsagpu_dma_rw(c->s, addr, (void *)buf, len, true);
+}
+
+static unsigned hsagpu_ops_fetch_add64(void *opaque, uint64_t addr,
+                                       uint64_t val, uint64_t *old)
+{
+    HsaGpuOpsCtx *c = opaque;
+    uint64_t src0[2] = { val, 0 }, src1[2] = { 0, 0 }, result[2];
+    uint32_t done;
+    unsigned st;
+
+    if (!(hsagpu_status(c->s) & HSAGPU_STATUS_ATOMIC_REQ_EN)) {
+        /*
+         * No AtomicOps allowed (the driver found no path for them): do
+         * what a device without them does, a read and a posted write.
+         */
+        if (addr & 7 || hsagpu_dma_rw(c->s, addr, old, 8, false)) {
+            return HSAGPU_ATOMIC_ST_UR;
+        }
+        val += *old;
+        return hsagpu_dma_rw(c->s, addr, &val, 8, true) ?
+               HSAGPU_ATOMIC_ST_UR : HSAGPU_ATOMIC_ST_OK;
+    }
+    st = hsagpu_atomic_try(c->s, addr,
+                           HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64,
+                           src0, src1, result, 1, &done);
+    *old = result[0];
+    if (st != HSAGPU_ATOMIC_ST_OK && !c->d->atomic_st) {
+        c->d->atomic_st = st;
+        c->d->atomic_addr = addr;
+    }
+    return st;
+}
+
+static uint64_t hsagpu_ops_now(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static void hsagpu_ops_irq(void *opaque, unsigned vector)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    set_bit(vector, c->d->vectors);
+    c->d->any_vector = true;
+}
+
+static const HsaGpuQueueOps hsagpu_queue_ops = {
+    .read = hsagpu_ops_read,
+    .write = hsagpu_ops_write,
+    .fetch_add64 = hsagpu_ops_fetch_add64,
+    .now_ns = hsagpu_ops_now,
+    .irq = hsagpu_ops_irq,
+};
+
+/* ------------------------------------------------------------------ */
+/* Active list and doorbells                                           */
+/* ------------------------------------------------------------------ */
+
+/* Keep active[] ordered by priority, highest first, then queue number. */
+static void hsagpu_active_add(HsaGpuState *s, unsigned qi)
+{
+    uint32_t prio = s->queues[qi].priority;
+    unsigned pos = 0;
+
+    while (pos < s->nactive &&
+           (s->queues[s->active[pos]].priority > prio ||
+            (s->queues[s->active[pos]].priority == prio &&
+             s->active[pos] < qi))) {
+        pos++;
+    }
+    memmove(&s->active[pos + 1], &s->active[pos],
+            (s->nactive - pos) * sizeof(s->active[0]));
+    s->active[pos] = qi;
+    s->nactive++;
+}
+
+static void hsagpu_active_del(HsaGpuState *s, unsigned qi)
+{
+    for (unsigned i = 0; i < s->nactive; i++) {
+        if (s->active[i] == qi) {
+            memmove(&s->active[i], &s->active[i + 1],
+                    (s->nactive - i - 1) * sizeof(s->active[0]));
+            s->nactive--;
+            return;
+        }
+    }
+}
+
+static void hsagpu_doorbell_listen(HsaGpuState *s, HsaGpuQueue *q, bool on)
+{
+    hwaddr off = (hwaddr)q->doorbell * HSAGPU_DOORBELL_STRIDE;
+
+    if (on) {
+        memory_region_add_eventfd(&s->doorbell, off, 8, false, 0,
+                                  &s->qnotifier);
+    } else {
+        memory_region_del_eventfd(&s->doorbell, off, 8, false, 0,
+                                  &s->qnotifier);
+    }
+}
+
+void hsagpu_queues_kick(HsaGpuState *s)
+{
+    event_notifier_set(&s->qnotifier);
+}
+
+/* ------------------------------------------------------------------ */
+/* The processor thread                                                */
+/* ------------------------------------------------------------------ */
+
+static void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, HsaGpuQueue *q,
+                                HsaGpuDeferred *d)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu: queue %u error %u (%s) at "
+                  "dispatch id %" PRIu64 "\n", qi, q->error,
+                  q->error < HSAGPU_QERR_COUNT ? hsagpu_qerr_name[q->error]
+                                               : "?", q->error_id);
+    trace_hsagpu_queue_error(qi, q->error, q->error_id);
+    qatomic_inc(&s->regs.pkt_cnt[3]);
+    d->new_errors++;
+}
+
+typedef struct HsaGpuPass {
+    unsigned progress;
+    bool poll;
+    uint64_t deadline;
+} HsaGpuPass;
+
+/* One pass: the highest priority level that makes progress, fairly. */
+static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuDeferred *d,
+                               HsaGpuPass *pass)
+{
+    HsaGpuOpsCtx ctx = { .s = s, .d = d };
+    HsaGpuProc proc = {
+        .ops = &hsagpu_queue_ops, .opaque = &ctx, .ident = &s->ident,
+    };
+    bool bus_master = hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER;
+    unsigned i = 0;
+
+    pass->progress = 0;
+    pass->poll = false;
+    pass->deadline = UINT64_MAX;
+    while (i < s->nactive) {
+        uint32_t prio = s->queues[s->active[i]].priority;
+        unsigned n = 0, level_progress = 0;
+
+        while (i + n < s->nactive &&
+               s->queues[s->active[i + n]].priority == prio) {
+            n++;
+        }
+        for (unsigned k = 0; k < n; k++) {
+            unsigned qi = s->active[i + (s->rr[prio] + k) % n];
+            HsaGpuQueue *q = &s->queues[qi];
+            HsaGpuRunResult res;
+
+            if (q->state == HSAGPU_QSTATE_ERROR) {
+                continue;
+            }
+            if (!bus_master) {
+                /* The device cannot reach the queue's memory any more. */
+                hsagpu_queue_fail(q, HSAGPU_QERR_NO_BUS_MASTER,
+                                  q->read_index);
+                hsagpu_queue_failed(s, qi, q, d);
+                continue;
+            }
+            hsagpu_queue_run(q, &proc, HSAGPU_QUANTUM, &res);
+            level_progress += res.progress;
+            if (res.completed) {
+                qatomic_add(&s->regs.pkt_cnt[0], res.completed);
+            }
+            if (res.error) {
+                hsagpu_queue_failed(s, qi, q, d);
+            }
+            pass->poll |= res.poll;
+            pass->deadline = MIN(pass->deadline, res.deadline);
+        }
+        s->rr[prio]++;
+        pass->progress += level_progress;
+        if (level_progress) {
+            break;              /* lower levels wait while this one works */
+        }
+        i += n;
+    }
+}
+
+static void hsagpu_deliver(HsaGpuState *s, HsaGpuDeferred *d)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    unsigned nvec = s->ident.msix_vectors;
+
+    if (!d->any_vector && !d->new_errors && !d->atomic_st) {
+        return;
+    }
+    bql_lock();
+    if (d->any_vector) {
+        unsigned long v;
+
+        for (v = find_first_bit(d->vectors, nvec); v < nvec;
+             v = find_next_bit(d->vectors, nvec, v + 1)) {
+            if (msix_enabled(pdev)) {
+                msix_notify(pdev, v);
+                qatomic_inc(&s->regs.pkt_cnt[2]);
+            }
+        }
+        bitmap_zero(d->vectors, nvec);
+        d->any_vector = false;
+    }
+    if (d->atomic_st) {
+        hsagpu_atomic_report(s, d->atomic_st, d->atomic_addr,
+                             HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64);
+        d->atomic_st = 0;
+    }
+    if (d->new_errors) {
+        if (hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_QUEUE)) {
+            hsagpu_error_irq(s);
+        }
+        d->new_errors = 0;
+    }
+    bql_unlock();
+}
+
+static void *hsagpu_queue_thread(void *opaque)
+{
+    HsaGpuState *s = opaque;
+    HsaGpuDeferred d = { .vectors = bitmap_new(s->ident.msix_vectors) };
+    int64_t backoff = HSAGPU_POLL_MIN_NS;
+    GPollFD pfd = {
+        .fd = event_notifier_get_fd(&s->qnotifier),
+        .events = G_IO_IN,
+    };
+
+    rcu_register_thread();
+    for (;;) {
+        HsaGpuPass pass = { .deadline = UINT64_MAX };
+        int64_t timeout = -1;
+
+        qemu_mutex_lock(&s->qlock);
+        if (s->qthread_stop) {
+            qemu_mutex_unlock(&s->qlock);
+            break;
+        }
+        if (s->vm_running) {
+            hsagpu_queues_pass(s, &d, &pass);
+        }
+        qemu_mutex_unlock(&s->qlock);
+        hsagpu_deliver(s, &d);
+
+        if (pass.progress) {
+            backoff = HSAGPU_POLL_MIN_NS;
+            continue;
+        }
+        if (pass.deadline != UINT64_MAX) {
+            uint64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+            timeout = pass.deadline > now ? pass.deadline - now : 0;
+        }
+        if (pass.poll) {
+            /* Dependencies the CPU may satisfy: poll, backing off. */
+            timeout = timeout < 0 ? backoff : MIN(timeout, backoff);
+            backoff = MIN(backoff * 2, HSAGPU_POLL_MAX_NS);
+        }
+        if (timeout != 0 && qemu_poll_ns(&pfd, 1, timeout) > 0) {
+            event_notifier_test_and_clear(&s->qnotifier);
+            qatomic_inc(&s->regs.pkt_cnt[1]);
+            backoff = HSAGPU_POLL_MIN_NS;
+        }
+    }
+    rcu_unregister_thread();
+    g_free(d.vectors);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Commands and registers (BQL held)                                   */
+/* ------------------------------------------------------------------ */
+
+static unsigned hsagpu_queue_enable(HsaGpuState *s, unsigned qi,
+                                    HsaGpuQueue *q)
+{
+    uint64_t ring = q->ring_lo | (uint64_t)q->ring_hi << 32;
+    uint64_t rptr = q->rptr_lo | (uint64_t)q->rptr_hi << 32;
+    uint64_t wptr = q->wptr_lo | (uint64_t)q->wptr_hi << 32;
+    uint64_t read_index;
+    unsigned res = hsagpu_queue_check(q, &s->ident, s->queues,
+                                      s->num_queues);
+
+    if (res != HSAGPU_QRES_OK) {
+        return res;
+    }
+    if (!(hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER)) {
+        return HSAGPU_QRES_NO_BUS_MASTER;
+    }
+    if (!hsagpu_dma_is_memory(s, ring, (uint64_t)q->ring_size *
+                              HSAGPU_AQL_PACKET_SIZE, true) ||
+        !hsagpu_dma_is_memory(s, rptr, 8, true) ||
+        !hsagpu_dma_is_memory(s, wptr, 8, false) ||
+        hsagpu_dma_rw(s, rptr, &read_index, 8, false)) {
+        return HSAGPU_QRES_BAD_ADDRESS;
+    }
+    hsagpu_queue_start(q, read_index);
+    hsagpu_doorbell_listen(s, q, true);
+    hsagpu_active_add(s, qi);
+    return HSAGPU_QRES_OK;
+}
+
+static void hsagpu_queue_destroy(HsaGpuState *s, unsigned qi, HsaGpuQueue *q)
+{
+    hsagpu_doorbell_listen(s, q, false);
+    hsagpu_active_del(s, qi);
+    hsagpu_queue_clear(q);
+}
+
+static unsigned hsagpu_queue_command(HsaGpuState *s, unsigned qi,
+                                     uint32_t cmd)
+{
+    HsaGpuQueue *q = &s->queues[qi];
+
+    switch (cmd) {
+    case HSAGPU_QCMD_ENABLE:
+        return hsagpu_queue_enable(s, qi, q);
+    case HSAGPU_QCMD_SUSPEND:
+        if (q->state != HSAGPU_QSTATE_ACTIVE &&
+            q->state != HSAGPU_QSTATE_DRAINING) {
+            return HSAGPU_QRES_BAD_STATE;
+        }
+        q->state = HSAGPU_QSTATE_SUSPENDED;
+        return HSAGPU_QRES_OK;
+    case HSAGPU_QCMD_RESUME:
+        if (q->state != HSAGPU_QSTATE_SUSPENDED) {
+            return HSAGPU_QRES_BAD_STATE;
+        }
+        q->state = HSAGPU_QSTATE_ACTIVE;
+        return HSAGPU_QRES_OK;
+    case HSAGPU_QCMD_DRAIN:
+        if (q->state != HSAGPU_QSTATE_ACTIVE &&
+            q->state != HSAGPU_QSTATE_SUSPENDED) {
+            return HSAGPU_QRES_BAD_STATE;
+        }
+        q->state = HSAGPU_QSTATE_DRAINING;
+        return HSAGPU_QRES_OK;
+    case HSAGPU_QCMD_DESTROY:
+        if (q->state == HSAGPU_QSTATE_DISABLED) {
+            return HSAGPU_QRES_BAD_STATE;
+        }
+        hsagpu_queue_destroy(s, qi, q);
+        return HSAGPU_QRES_OK;
+    default:
+        return HSAGPU_QRES_BAD_COMMAND;
+    }
+}
+
+bool hsagpu_queue_mmio(HsaGpuState *s, uint32_t offset)
+{
+    return offset >= HSAGPU_REG_QUEUE_BASE &&
+           offset < HSAGPU_REG_QUEUE(s->num_queues);
+}
+
+unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
+                                uint64_t *val)
+{
+    unsigned qi = (offset - HSAGPU_REG_QUEUE_BASE) / HSAGPU_QUEUE_REG_STRIDE;
+    uint32_t v;
+    unsigned bad;
+
+    *val = 0;
+    if (size != 4) {
+        return HSAGPU_BAD_REASON_SIZE;
+    }
+    if (offset & 3) {
+        return HSAGPU_BAD_REASON_ALIGN;
+    }
+    qemu_mutex_lock(&s->qlock);
+    bad = hsagpu_queue_reg_read(&s->queues[qi],
+                                offset % HSAGPU_QUEUE_REG_STRIDE, &v);
+    qemu_mutex_unlock(&s->qlock);
+    *val = v;
+    return bad;
+}
+
+unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
+                                 unsigned size, uint64_t val)
+{
+    unsigned qi = (offset - HSAGPU_REG_QUEUE_BASE) / HSAGPU_QUEUE_REG_STRIDE;
+    uint32_t reg = offset % HSAGPU_QUEUE_REG_STRIDE;
+    unsigned bad;
+
+    if (size != 4) {
+        return HSAGPU_BAD_REASON_SIZE;
+    }
+    if (offset & 3) {
+        return HSAGPU_BAD_REASON_ALIGN;
+    }
+    qemu_mutex_lock(&s->qlock);
+    bad = hsagpu_queue_reg_write(&s->queues[qi], reg, val);
+    if (!bad && reg == HSAGPU_QREG_CMD) {
+        HsaGpuQueue *q = &s->queues[qi];
+
+        q->cmd_result = hsagpu_queue_command(s, qi, val);
+        trace_hsagpu_queue_cmd(qi, val, q->cmd_result, q->state);
+    }
+    qemu_mutex_unlock(&s->qlock);
+    if (!bad && reg == HSAGPU_QREG_CMD) {
+        hsagpu_queues_kick(s);
+    }
+    return bad;
+}
+
+uint32_t hsagpu_queue_error_first(HsaGpuState *s)
+{
+    uint32_t first = UINT32_MAX;
+
+    qemu_mutex_lock(&s->qlock);
+    for (unsigned i = 0; i < s->nactive; i++) {
+        if (s->queues[s->active[i]].state == HSAGPU_QSTATE_ERROR) {
+            first = MIN(first, s->active[i]);
+        }
+    }
+    qemu_mutex_unlock(&s->qlock);
+    return first;
+}
+
+/* ------------------------------------------------------------------ */
+/* Life cycle                                                          */
+/* ------------------------------------------------------------------ */
+
+static void hsagpu_vm_change(void *opaque, bool running, RunState state)
+{
+    HsaGpuState *s = opaque;
+
+    /* Taking qlock waits for the thread to finish its pass. */
+    qemu_mutex_lock(&s->qlock);
+    s->vm_running = running;
+    qemu_mutex_unlock(&s->qlock);
+    if (running) {
+        hsagpu_queues_kick(s);
+    }
+}
+
+void hsagpu_queues_init(HsaGpuState *s)
+{
+    s->queues = g_new0(HsaGpuQueue, s->num_queues);
+    s->nqueues_migrated = s->num_queues;
+    s->active = g_new0(uint16_t, s->num_queues);
+    qemu_mutex_init(&s->qlock);
+    event_notifier_init(&s->qnotifier, 0);
+    s->vm_running = runstate_is_running();
+    s->vm_change = qemu_add_vm_change_state_handler(hsagpu_vm_change, s);
+    qemu_thread_create(&s->qthread, "hsa-gpu-queues", hsagpu_queue_thread, s,
+                       QEMU_THREAD_JOINABLE);
+    s->qthread_started = true;
+}
+
+void hsagpu_queues_reset(HsaGpuState *s)
+{
+    qemu_mutex_lock(&s->qlock);
+    while (s->nactive) {
+        unsigned qi = s->active[0];
+
+        hsagpu_queue_destroy(s, qi, &s->queues[qi]);
+    }
+    memset(s->queues, 0, s->num_queues * sizeof(*s->queues));
+    memset(s->rr, 0, sizeof(s->rr));
+    qemu_mutex_unlock(&s->qlock);
+}
+
+void hsagpu_queues_exit(HsaGpuState *s)
+{
+    if (!s->qthread_started) {
+        return;
+    }
+    qemu_mutex_lock(&s->qlock);
+    s->qthread_stop = true;
+    qemu_mutex_unlock(&s->qlock);
+    hsagpu_queues_kick(s);
+    qemu_thread_join(&s->qthread);
+    s->qthread_started = false;
+    hsagpu_queues_reset(s);
+    qemu_del_vm_change_state_handler(s->vm_change);
+    event_notifier_cleanup(&s->qnotifier);
+    qemu_mutex_destroy(&s->qlock);
+    g_free(s->queues);
+    g_free(s->active);
+}
+
+/* Rebuild what is derived from the migrated queue state. */
+int hsagpu_queues_post_load(HsaGpuState *s)
+{
+    qemu_mutex_lock(&s->qlock);
+    s->nactive = 0;
+    for (unsigned qi = 0; qi < s->num_queues; qi++) {
+        HsaGpuQueue *q = &s->queues[qi];
+
+        if (q->state != HSAGPU_QSTATE_DISABLED) {
+            if (q->doorbell >= HSAGPU_DOORBELL_COUNT ||
+                q->ring_size < HSAGPU_QUEUE_RING_MIN ||
+                (q->ring_size & (q->ring_size - 1)) ||
+                q->ninflight > HSAGPU_QUEUE_INFLIGHT_MAX) {
+                qemu_mutex_unlock(&s->qlock);
+                return -EINVAL;
+            }
+            hsagpu_doorbell_listen(s, q, true);
+            hsagpu_active_add(s, qi);
+        }
+    }
+    qemu_mutex_unlock(&s->qlock);
+    hsagpu_queues_kick(s);
+    return 0;
+}
+
+static const VMStateDescription vmstate_hsagpu_inflight = {
+    .name = "hsa-gpu/inflight",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(start_ns, HsaGpuInflight),
+        VMSTATE_UINT64(end_ns, HsaGpuInflight),
+        VMSTATE_UINT64(signal, HsaGpuInflight),
+        VMSTATE_UINT64(dispatch_id, HsaGpuInflight),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+const VMStateDescription vmstate_hsagpu_queue = {
+    .name = "hsa-gpu/queue",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(ring_lo, HsaGpuQueue),
+        VMSTATE_UINT32(ring_hi, HsaGpuQueue),
+        VMSTATE_UINT32(ring_size, HsaGpuQueue),
+        VMSTATE_UINT32(doorbell, HsaGpuQueue),
+        VMSTATE_UINT32(rptr_lo, HsaGpuQueue),
+        VMSTATE_UINT32(rptr_hi, HsaGpuQueue),
+        VMSTATE_UINT32(wptr_lo, HsaGpuQueue),
+        VMSTATE_UINT32(wptr_hi, HsaGpuQueue),
+        VMSTATE_UINT32(priority, HsaGpuQueue),
+        VMSTATE_UINT32(vector, HsaGpuQueue),
+        VMSTATE_UINT32(flags, HsaGpuQueue),
+        VMSTATE_UINT32(cmd_result, HsaGpuQueue),
+        VMSTATE_UINT32(state, HsaGpuQueue),
+        VMSTATE_UINT32(error, HsaGpuQueue),
+        VMSTATE_UINT64(error_id, HsaGpuQueue),
+        VMSTATE_UINT32(retired, HsaGpuQueue),
+        VMSTATE_UINT64(ring_base, HsaGpuQueue),
+        VMSTATE_UINT64(rptr_addr, HsaGpuQueue),
+        VMSTATE_UINT64(wptr_addr, HsaGpuQueue),
+        VMSTATE_UINT64(read_index, HsaGpuQueue),
+        VMSTATE_UINT64(rptr_unpublished, HsaGpuQueue),
+        VMSTATE_UINT32(ninflight, HsaGpuQueue),
+        VMSTATE_STRUCT_ARRAY(inflight, HsaGpuQueue,
+                             HSAGPU_QUEUE_INFLIGHT_MAX, 1,
+                             vmstate_hsagpu_inflight, HsaGpuInflight),
+        VMSTATE_END_OF_LIST()
+    }
+};
