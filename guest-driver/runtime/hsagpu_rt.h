@@ -31,7 +31,10 @@ typedef struct hsagpu_agent hsagpu_agent_t;
 
 /* Number of /dev/hsagpuN devices present. */
 int hsagpu_agent_count(void);
-/* Open /dev/hsagpu<index>; maps the doorbell and event pages. */
+/*
+ * Open /dev/hsagpu<index> (agent_count counts the /dev/hsagpuN nodes).
+ * The doorbell page is mapped with the first queue.
+ */
 int hsagpu_agent_open(int index, hsagpu_agent_t **agent);
 /* Destroys whatever the agent still owns (queues, signals, memory). */
 void hsagpu_agent_close(hsagpu_agent_t *agent);
@@ -80,6 +83,7 @@ int64_t hsagpu_signal_load_acquire(hsagpu_signal_t signal);
 int64_t hsagpu_signal_load_relaxed(hsagpu_signal_t signal);
 void hsagpu_signal_store_release(hsagpu_signal_t signal, int64_t value);
 void hsagpu_signal_store_relaxed(hsagpu_signal_t signal, int64_t value);
+/* Returns the value before the addition. */
 int64_t hsagpu_signal_add_relaxed(hsagpu_signal_t signal, int64_t value);
 /*
  * Wait until the signal's value satisfies @cond against @compare_value or

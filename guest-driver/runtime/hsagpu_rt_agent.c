@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libhsagpu agents and memory: one open file of /dev/hsagpuN per agent
+ * and a table of its mapped allocations, so that any CPU pointer inside
+ * one can be turned into the bus address the device needs.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hsagpu_rt_priv.h"
+
+int rt_ioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret < 0 && errno == EINTR);
+	return ret < 0 ? -errno : 0;
+}
+
+uint64_t rt_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Agents --------------------------------------------------------------- */
+
+static bool is_dev_name(const char *name)
+{
+	const char *p;
+
+	if (strncmp(name, "hsagpu", 6) || !name[6])
+		return false;
+	for (p = name + 6; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+int hsagpu_agent_count(void)
+{
+	struct dirent *de;
+	DIR *dir;
+	int n = 0;
+
+	dir = opendir("/dev");
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir)))
+		if (is_dev_name(de->d_name))
+			n++;
+	closedir(dir);
+	return n;
+}
+
+int hsagpu_agent_open(int index, hsagpu_agent_t **agent)
+{
+	struct hsagpu_agent *a;
+	char path[32];
+	int ret;
+
+	if (index < 0 || !agent)
+		return -EINVAL;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "/dev/hsagpu%d", index);
+	a->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (a->fd < 0) {
+		ret = -errno;
+		free(a);
+		return ret;
+	}
+	a->index = index;
+	a->info.size = sizeof(a->info);
+	ret = rt_ioctl(a->fd, HSAGPU_IOC_GET_INFO, &a->info);
+	if (!ret && a->info.abi_version >> 16 != HSAGPU_ABI_MAJOR)
+		ret = -ENODEV;
+	if (!ret)
+		ret = -pthread_mutex_init(&a->lock, NULL);
+	if (ret) {
+		close(a->fd);
+		free(a);
+		return ret;
+	}
+	*agent = a;
+	return 0;
+}
+
+void hsagpu_agent_close(hsagpu_agent_t *agent)
+{
+	struct hsagpu_free_mem fm = { .size = sizeof(fm) };
+	size_t i;
+
+	if (!agent)
+		return;
+	/* Queues first: once destroyed the device no longer touches memory. */
+	rt_queues_release(agent);
+	rt_signals_release(agent);
+	for (i = 0; i < agent->nmem; i++) {
+		munmap(agent->mem[i].cpu, agent->mem[i].size);
+		fm.handle = agent->mem[i].handle;
+		rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
+	}
+	free(agent->mem);
+	if (agent->doorbell_page)
+		munmap(agent->doorbell_page, RT_DOORBELL_PAGE);
+	close(agent->fd);
+	pthread_mutex_destroy(&agent->lock);
+	free(agent);
+}
+
+const struct hsagpu_device_info *hsagpu_agent_info(hsagpu_agent_t *agent)
+{
+	return agent ? &agent->info : NULL;
+}
+
+int hsagpu_agent_fd(hsagpu_agent_t *agent)
+{
+	return agent ? agent->fd : -EINVAL;
+}
+
+/* Memory --------------------------------------------------------------- */
+
+/* Index of the first entry whose cpu address is above @p; lock held. */
+static size_t mem_upper(hsagpu_agent_t *a, const void *p)
+{
+	size_t lo = 0, hi = a->nmem;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)a->mem[mid].cpu <= (uintptr_t)p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Entry containing @p, or NULL; lock held. */
+static struct rt_mem *mem_find(hsagpu_agent_t *a, const void *p)
+{
+	size_t i = mem_upper(a, p);
+	struct rt_mem *m;
+
+	if (!i)
+		return NULL;
+	m = &a->mem[i - 1];
+	if ((uintptr_t)p - (uintptr_t)m->cpu >= m->size)
+		return NULL;
+	return m;
+}
+
+static int mem_insert(hsagpu_agent_t *a, const struct rt_mem *m)
+{
+	size_t i;
+
+	if (a->nmem == a->mem_cap) {
+		size_t cap = a->mem_cap ? a->mem_cap * 2 : 16;
+		struct rt_mem *n = realloc(a->mem, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		a->mem = n;
+		a->mem_cap = cap;
+	}
+	i = mem_upper(a, m->cpu);
+	memmove(&a->mem[i + 1], &a->mem[i], (a->nmem - i) * sizeof(*m));
+	a->mem[i] = *m;
+	a->nmem++;
+	return 0;
+}
+
+int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
+		 bool internal, void **ptr, uint64_t *bus)
+{
+	struct hsagpu_alloc_mem am = { .size = sizeof(am) };
+	struct hsagpu_free_mem fm = { .size = sizeof(fm) };
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct rt_mem m;
+	void *p;
+	int ret;
+
+	if (!agent || !ptr || !size || size > SIZE_MAX - page)
+		return -EINVAL;
+	am.flags = flags;
+	am.bytes = size;
+	ret = rt_ioctl(agent->fd, HSAGPU_IOC_ALLOC_MEM, &am);
+	if (ret)
+		return ret;
+	fm.handle = am.handle;
+
+	m.size = (size + page - 1) & ~(page - 1);
+	p = mmap(NULL, m.size, PROT_READ | PROT_WRITE, MAP_SHARED, agent->fd,
+		 (off_t)am.mmap_offset);
+	if (p == MAP_FAILED) {
+		ret = -errno;
+		rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
+		return ret;
+	}
+	m.cpu = p;
+	m.bus = am.bus_addr;
+	m.handle = am.handle;
+	m.internal = internal;
+
+	pthread_mutex_lock(&agent->lock);
+	ret = mem_insert(agent, &m);
+	pthread_mutex_unlock(&agent->lock);
+	if (ret) {
+		munmap(p, m.size);
+		rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
+		return ret;
+	}
+	*ptr = p;
+	if (bus)
+		*bus = m.bus;
+	return 0;
+}
+
+int rt_mem_free(hsagpu_agent_t *agent, void *ptr, bool internal)
+{
+	struct hsagpu_free_mem fm = { .size = sizeof(fm) };
+	struct rt_mem *e, m;
+
+	if (!agent || !ptr)
+		return -EINVAL;
+	pthread_mutex_lock(&agent->lock);
+	e = mem_find(agent, ptr);
+	if (!e || e->cpu != ptr) {
+		pthread_mutex_unlock(&agent->lock);
+		return -EINVAL;
+	}
+	if (e->internal != internal) {
+		/* Users may not free a ring or signal pool under the runtime. */
+		pthread_mutex_unlock(&agent->lock);
+		return -EBUSY;
+	}
+	m = *e;
+	memmove(e, e + 1, (size_t)(&agent->mem[agent->nmem] - (e + 1)) *
+		sizeof(*e));
+	agent->nmem--;
+	pthread_mutex_unlock(&agent->lock);
+
+	munmap(m.cpu, m.size);
+	fm.handle = m.handle;
+	return rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
+}
+
+int hsagpu_memory_allocate(hsagpu_agent_t *agent, size_t size,
+			   uint32_t flags, void **ptr)
+{
+	return rt_mem_alloc(agent, size, flags, false, ptr, NULL);
+}
+
+int hsagpu_memory_free(hsagpu_agent_t *agent, void *ptr)
+{
+	return rt_mem_free(agent, ptr, false);
+}
+
+uint64_t hsagpu_addr(hsagpu_agent_t *agent, const void *ptr)
+{
+	struct rt_mem *m;
+	uint64_t bus = 0;
+
+	if (!agent || !ptr)
+		return 0;
+	pthread_mutex_lock(&agent->lock);
+	m = mem_find(agent, ptr);
+	if (m)
+		bus = m->bus + ((uintptr_t)ptr - (uintptr_t)m->cpu);
+	pthread_mutex_unlock(&agent->lock);
+	return bus;
+}

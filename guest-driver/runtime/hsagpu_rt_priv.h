@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libhsagpu internals shared by the agent/memory, signal and queue parts.
+ */
+#ifndef HSAGPU_RT_PRIV_H
+#define HSAGPU_RT_PRIV_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "hsagpu_rt.h"
+
+/* The doorbell mapping of a file is one 4 KiB page. */
+#define RT_DOORBELL_PAGE        4096U
+/* Signal pools and queue descriptors come in allocations of this size. */
+#define RT_CHUNK                4096U
+
+_Static_assert(sizeof(struct hsagpu_signal) == 64, "signal layout");
+_Static_assert(sizeof(struct hsagpu_queue_desc) == 256, "queue desc layout");
+
+struct rt_mem {
+	void *cpu;
+	size_t size;            /* mapped bytes, whole pages */
+	uint64_t bus;
+	uint64_t handle;        /* for HSAGPU_IOC_FREE_MEM */
+	bool internal;          /* backs a queue or signal pool */
+};
+
+struct rt_queue;
+struct rt_pool;
+
+struct hsagpu_agent {
+	int fd;
+	int index;
+	struct hsagpu_device_info info;
+	pthread_mutex_t lock;   /* protects everything below */
+	struct rt_mem *mem;     /* sorted by cpu address */
+	size_t nmem;
+	size_t mem_cap;
+	void *doorbell_page;
+	uint64_t doorbell_mmap_offset;
+	struct rt_queue *queues;
+};
+
+/* 0 or -errno; retries on EINTR. */
+int rt_ioctl(int fd, unsigned long req, void *arg);
+uint64_t rt_now_ns(void);
+
+static inline void rt_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+/* Allocations made by the runtime itself are marked internal. */
+int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
+		 bool internal, void **ptr, uint64_t *bus);
+int rt_mem_free(hsagpu_agent_t *agent, void *ptr, bool internal);
+
+/* Teardown helpers for hsagpu_agent_close(). */
+void rt_queues_release(hsagpu_agent_t *agent);
+void rt_signals_release(hsagpu_agent_t *agent);
+
+#endif

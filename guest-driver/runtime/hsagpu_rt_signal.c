@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libhsagpu signals: 64-byte struct hsagpu_signal slots carved out of
+ * 4 KiB system-memory pools. A signal is named by its bus address only,
+ * so a process-wide registry of pools maps handles back to CPU pointers.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+
+#include "hsagpu_rt_priv.h"
+
+#define POOL_SLOTS      (RT_CHUNK / sizeof(struct hsagpu_signal))
+_Static_assert(POOL_SLOTS == 64, "one 64-bit bitmap per pool");
+
+/* Polling before sleeping on the event; a completion is often that close. */
+#define SPIN_NS         20000ULL
+/*
+ * Longest single sleep in the driver: a CPU store to a signal raises no
+ * interrupt, and a second waiter on one signal finds its event consumed,
+ * so sleepers look at the value again at least this often.
+ */
+#define SLEEP_MAX_MS    20U
+
+struct rt_pool {
+	struct rt_pool *next;
+	hsagpu_agent_t *agent;
+	struct hsagpu_signal *cpu;
+	uint64_t bus;
+	uint64_t used;                  /* bit per slot */
+	uint32_t event[POOL_SLOTS];     /* 0: no event attached */
+};
+
+/* Lookups (every load and wait) take it shared; create/destroy exclusive. */
+static pthread_rwlock_t reg_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct rt_pool *reg_pools;
+
+/* The pool and slot holding @handle; reg_lock held. */
+static struct rt_pool *pool_find(uint64_t handle, unsigned int *slot)
+{
+	struct rt_pool *p;
+
+	for (p = reg_pools; p; p = p->next) {
+		uint64_t off = handle - p->bus;
+
+		if (handle >= p->bus && off < RT_CHUNK) {
+			if (off % sizeof(struct hsagpu_signal))
+				return NULL;
+			*slot = off / sizeof(struct hsagpu_signal);
+			return (p->used >> *slot) & 1 ? p : NULL;
+		}
+	}
+	return NULL;
+}
+
+struct sig_ref {
+	volatile struct hsagpu_signal *sig;
+	int fd;
+	uint32_t event;
+};
+
+static bool sig_get(hsagpu_signal_t s, struct sig_ref *ref)
+{
+	struct rt_pool *p;
+	unsigned int slot;
+
+	pthread_rwlock_rdlock(&reg_lock);
+	p = pool_find(s.handle, &slot);
+	if (p) {
+		ref->sig = &p->cpu[slot];
+		ref->fd = p->agent->fd;
+		ref->event = p->event[slot];
+	}
+	pthread_rwlock_unlock(&reg_lock);
+	return p;
+}
+
+static void destroy_event(int fd, uint32_t id)
+{
+	struct hsagpu_event_id ev = { .size = sizeof(ev), .event_id = id };
+
+	if (id)
+		rt_ioctl(fd, HSAGPU_IOC_DESTROY_EVENT, &ev);
+}
+
+/* A pool of @a with a free slot, allocated if needed; reg_lock held. */
+static struct rt_pool *pool_get(hsagpu_agent_t *a, int *err)
+{
+	struct rt_pool *p;
+	void *cpu;
+	int ret;
+
+	for (p = reg_pools; p; p = p->next)
+		if (p->agent == a && ~p->used)
+			return p;
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	ret = rt_mem_alloc(a, RT_CHUNK, HSAGPU_MEM_SYSTEM, true, &cpu, &p->bus);
+	if (ret) {
+		free(p);
+		*err = ret;
+		return NULL;
+	}
+	p->agent = a;
+	p->cpu = cpu;
+	p->next = reg_pools;
+	reg_pools = p;
+	return p;
+}
+
+int hsagpu_signal_create(hsagpu_agent_t *agent, int64_t initial_value,
+			 hsagpu_signal_t *signal)
+{
+	struct hsagpu_create_event ce = { .size = sizeof(ce) };
+	volatile struct hsagpu_signal *sig;
+	struct rt_pool *p;
+	unsigned int slot;
+	int ret = 0;
+
+	if (!agent || !signal)
+		return -EINVAL;
+	pthread_rwlock_wrlock(&reg_lock);
+	p = pool_get(agent, &ret);
+	if (p) {
+		slot = __builtin_ctzll(~p->used);
+		p->used |= 1ULL << slot;
+	}
+	pthread_rwlock_unlock(&reg_lock);
+	if (!p)
+		return ret;
+
+	/*
+	 * Out of event slots (512 per file) the signal still works; waits
+	 * then poll instead of sleeping on an interrupt.
+	 */
+	ret = rt_ioctl(agent->fd, HSAGPU_IOC_CREATE_EVENT, &ce);
+	if (ret && ret != -ENOSPC && ret != -EMFILE && ret != -EAGAIN) {
+		pthread_rwlock_wrlock(&reg_lock);
+		p->used &= ~(1ULL << slot);
+		pthread_rwlock_unlock(&reg_lock);
+		return ret;
+	}
+	if (ret)
+		memset(&ce, 0, sizeof(ce));
+
+	sig = &p->cpu[slot];
+	sig->kind = HSAGPU_SIGNAL_KIND_USER;
+	sig->event_mailbox_ptr = ce.mailbox_addr;
+	sig->event_id = ce.event_id;
+	sig->reserved1 = 0;
+	sig->start_ts = 0;
+	sig->end_ts = 0;
+	sig->queue_ptr = 0;
+	sig->reserved3 = 0;
+	__atomic_store_n(&sig->value, initial_value, __ATOMIC_RELEASE);
+
+	pthread_rwlock_wrlock(&reg_lock);
+	p->event[slot] = ce.event_id;
+	pthread_rwlock_unlock(&reg_lock);
+	signal->handle = p->bus + slot * sizeof(struct hsagpu_signal);
+	return 0;
+}
+
+int hsagpu_signal_destroy(hsagpu_signal_t signal)
+{
+	struct rt_pool *p;
+	unsigned int slot;
+	uint32_t event;
+	int fd;
+
+	pthread_rwlock_wrlock(&reg_lock);
+	p = pool_find(signal.handle, &slot);
+	if (!p) {
+		pthread_rwlock_unlock(&reg_lock);
+		return -EINVAL;
+	}
+	event = p->event[slot];
+	fd = p->agent->fd;
+	p->event[slot] = 0;
+	/* No stale mailbox for the slot's next owner. */
+	p->cpu[slot].event_mailbox_ptr = 0;
+	p->cpu[slot].event_id = 0;
+	p->used &= ~(1ULL << slot);
+	pthread_rwlock_unlock(&reg_lock);
+	destroy_event(fd, event);
+	return 0;
+}
+
+void rt_signals_release(hsagpu_agent_t *agent)
+{
+	struct rt_pool **pp, *p;
+	unsigned int i;
+
+	pthread_rwlock_wrlock(&reg_lock);
+	pp = &reg_pools;
+	while ((p = *pp)) {
+		if (p->agent != agent) {
+			pp = &p->next;
+			continue;
+		}
+		*pp = p->next;
+		for (i = 0; i < POOL_SLOTS; i++)
+			if ((p->used >> i) & 1)
+				destroy_event(agent->fd, p->event[i]);
+		rt_mem_free(agent, p->cpu, true);
+		free(p);
+	}
+	pthread_rwlock_unlock(&reg_lock);
+}
+
+volatile struct hsagpu_signal *hsagpu_signal_ptr(hsagpu_signal_t signal)
+{
+	struct sig_ref ref;
+
+	return sig_get(signal, &ref) ? ref.sig : NULL;
+}
+
+int64_t hsagpu_signal_load_acquire(hsagpu_signal_t signal)
+{
+	struct sig_ref ref;
+
+	if (!sig_get(signal, &ref))
+		return 0;
+	return __atomic_load_n(&ref.sig->value, __ATOMIC_ACQUIRE);
+}
+
+int64_t hsagpu_signal_load_relaxed(hsagpu_signal_t signal)
+{
+	struct sig_ref ref;
+
+	if (!sig_get(signal, &ref))
+		return 0;
+	return __atomic_load_n(&ref.sig->value, __ATOMIC_RELAXED);
+}
+
+void hsagpu_signal_store_release(hsagpu_signal_t signal, int64_t value)
+{
+	struct sig_ref ref;
+
+	if (sig_get(signal, &ref))
+		__atomic_store_n(&ref.sig->value, value, __ATOMIC_RELEASE);
+}
+
+void hsagpu_signal_store_relaxed(hsagpu_signal_t signal, int64_t value)
+{
+	struct sig_ref ref;
+
+	if (sig_get(signal, &ref))
+		__atomic_store_n(&ref.sig->value, value, __ATOMIC_RELAXED);
+}
+
+int64_t hsagpu_signal_add_relaxed(hsagpu_signal_t signal, int64_t value)
+{
+	struct sig_ref ref;
+
+	if (!sig_get(signal, &ref))
+		return 0;
+	return __atomic_fetch_add(&ref.sig->value, value, __ATOMIC_RELAXED);
+}
+
+int hsagpu_signal_timestamps(hsagpu_signal_t signal, uint64_t *start,
+			     uint64_t *end)
+{
+	struct sig_ref ref;
+
+	if (!sig_get(signal, &ref))
+		return -EINVAL;
+	if (start)
+		*start = __atomic_load_n(&ref.sig->start_ts, __ATOMIC_ACQUIRE);
+	if (end)
+		*end = __atomic_load_n(&ref.sig->end_ts, __ATOMIC_ACQUIRE);
+	return 0;
+}
+
+static bool satisfied(int64_t v, hsagpu_signal_condition_t cond, int64_t cmp)
+{
+	switch (cond) {
+	case HSAGPU_SIGNAL_CONDITION_EQ:
+		return v == cmp;
+	case HSAGPU_SIGNAL_CONDITION_NE:
+		return v != cmp;
+	case HSAGPU_SIGNAL_CONDITION_LT:
+		return v < cmp;
+	case HSAGPU_SIGNAL_CONDITION_GTE:
+		return v >= cmp;
+	}
+	return true;    /* unknown condition: nothing to wait for */
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / 1000000000ULL,
+		.tv_nsec = ns % 1000000000ULL,
+	};
+
+	nanosleep(&ts, NULL);
+}
+
+/* Sleep on the signal's event for at most @ns; false if that failed. */
+static bool sleep_on_event(const struct sig_ref *ref, uint64_t ns)
+{
+	uint32_t id = ref->event;
+	struct hsagpu_wait_events we = {
+		.size = sizeof(we),
+		.events_ptr = (uintptr_t)&id,
+		.num_events = 1,
+	};
+	uint64_t ms = (ns + 999999) / 1000000;
+
+	we.timeout_ms = ms < 1 ? 1 : ms > SLEEP_MAX_MS ? SLEEP_MAX_MS : ms;
+	/* Woken, timed out or interrupted: the caller looks at the value. */
+	if (!ioctl(ref->fd, HSAGPU_IOC_WAIT_EVENTS, &we))
+		return true;
+	return errno == ETIME || errno == ETIMEDOUT || errno == EINTR;
+}
+
+int64_t hsagpu_signal_wait_acquire(hsagpu_signal_t signal,
+				   hsagpu_signal_condition_t cond,
+				   int64_t compare_value, uint64_t timeout_ns,
+				   hsagpu_wait_state_t wait_hint)
+{
+	uint64_t start, now, deadline, spin_end, poll_ns = 50000;
+	bool use_event;
+	struct sig_ref ref;
+	unsigned int n = 0;
+	int64_t v;
+
+	if (!sig_get(signal, &ref))
+		return 0;
+	v = __atomic_load_n(&ref.sig->value, __ATOMIC_ACQUIRE);
+	if (satisfied(v, cond, compare_value) || !timeout_ns)
+		return v;
+
+	start = rt_now_ns();
+	deadline = timeout_ns > UINT64_MAX - start ? UINT64_MAX :
+		   start + timeout_ns;
+	spin_end = wait_hint == HSAGPU_WAIT_STATE_ACTIVE ? deadline :
+		   start + SPIN_NS;
+	now = start;
+	for (;;) {
+		v = __atomic_load_n(&ref.sig->value, __ATOMIC_ACQUIRE);
+		if (satisfied(v, cond, compare_value))
+			return v;
+		if (!(++n % 16)) {
+			now = rt_now_ns();
+			if (now >= deadline || now >= spin_end)
+				break;
+			/* Let whoever will set the signal run on this CPU. */
+			if (!(n % 256))
+				sched_yield();
+		}
+		rt_cpu_relax();
+	}
+
+	use_event = ref.event != 0;
+	while (now < deadline) {
+		if (use_event)
+			use_event = sleep_on_event(&ref, deadline - now);
+		if (!use_event) {
+			/* No interrupt to wait for: poll with a growing period. */
+			sleep_ns(deadline - now < poll_ns ? deadline - now :
+				 poll_ns);
+			if (poll_ns < 1000000)
+				poll_ns *= 2;
+		}
+		v = __atomic_load_n(&ref.sig->value, __ATOMIC_ACQUIRE);
+		if (satisfied(v, cond, compare_value))
+			return v;
+		now = rt_now_ns();
+	}
+	return __atomic_load_n(&ref.sig->value, __ATOMIC_ACQUIRE);
+}

@@ -1,0 +1,660 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host test of libhsagpu against a mock of the driver and device: the
+ * runtime is compiled with open/close/ioctl/mmap/munmap renamed to the
+ * mock_ functions below, which keep allocations in process memory (bus
+ * address = CPU address + MOCK_BUS_OFF, so a missing translation shows),
+ * run one thread per queue as the packet processor and implement events
+ * with a condition variable. It checks the runtime's own logic: address
+ * tables, signal pools, blocking waits, concurrent submission and wrap.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hsagpu_rt.h"
+
+#define MOCK_BUS_OFF    0x100000000000ULL
+#define MOCK_MAX_MEM    256
+#define MOCK_MAX_Q      8
+#define MOCK_DB_OFFSET  (7ULL << 40)
+
+static int failures;
+
+#define T(cond, ...)                                                    \
+	do {                                                            \
+		if (!(cond)) {                                          \
+			failures++;                                     \
+			printf("not ok: %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			printf(__VA_ARGS__);                            \
+			printf("\n");                                   \
+		}                                                       \
+	} while (0)
+
+/* Mock driver state ---------------------------------------------------- */
+
+struct mock_mem {
+	void *cpu;
+	size_t size;
+	int live;
+};
+
+struct mock_queue {
+	int live;
+	pthread_t thread;
+	volatile int stop;
+	struct hsagpu_create_queue cq;
+	unsigned long processed;
+};
+
+static pthread_mutex_t mock_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t mock_cond = PTHREAD_COND_INITIALIZER;
+static struct mock_mem mems[MOCK_MAX_MEM];
+static struct mock_queue queues[MOCK_MAX_Q];
+static uint64_t event_slot[HSAGPU_MAX_EVENTS + 1];     /* "event page" */
+static int event_live[HSAGPU_MAX_EVENTS + 1];
+static uint64_t doorbells[512] __attribute__((aligned(4096)));
+static unsigned long irqs, wait_calls;
+
+static void *bus_to_cpu(uint64_t bus)
+{
+	return (void *)(uintptr_t)(bus - MOCK_BUS_OFF);
+}
+
+int mock_open(const char *path, int flags, ...);
+int mock_close(int fd);
+int mock_ioctl(int fd, unsigned long req, ...);
+void *mock_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		off_t off);
+int mock_munmap(void *addr, size_t len);
+
+int mock_open(const char *path, int flags, ...)
+{
+	if (strcmp(path, "/dev/hsagpu0"))
+		return errno = ENOENT, -1;
+	return open("/dev/null", flags);
+}
+
+int mock_close(int fd)
+{
+	return close(fd);
+}
+
+void *mock_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		off_t off)
+{
+	uint64_t i = (uint64_t)off >> 12;
+
+	(void)addr; (void)prot; (void)flags; (void)fd;
+	if ((uint64_t)off == MOCK_DB_OFFSET)
+		return len == 4096 ? doorbells : (errno = EINVAL, MAP_FAILED);
+	if (i >= MOCK_MAX_MEM || !mems[i].live || len != mems[i].size)
+		return errno = EINVAL, MAP_FAILED;
+	return mems[i].cpu;
+}
+
+int mock_munmap(void *addr, size_t len)
+{
+	(void)addr; (void)len;
+	return 0;
+}
+
+static void signal_complete(uint64_t handle)
+{
+	struct hsagpu_signal *s = bus_to_cpu(handle);
+
+	if (!handle)
+		return;
+	__atomic_fetch_sub(&s->value, 1, __ATOMIC_SEQ_CST);
+	if (s->event_mailbox_ptr) {
+		pthread_mutex_lock(&mock_lock);
+		*(uint64_t *)bus_to_cpu(s->event_mailbox_ptr) = s->event_id;
+		irqs++;
+		pthread_cond_broadcast(&mock_cond);
+		pthread_mutex_unlock(&mock_lock);
+	}
+}
+
+static int64_t sig_value(uint64_t handle)
+{
+	return __atomic_load_n(&((struct hsagpu_signal *)
+				 bus_to_cpu(handle))->value, __ATOMIC_ACQUIRE);
+}
+
+/* The packet processor: in order, one packet at a time. */
+static void *queue_thread(void *arg)
+{
+	struct mock_queue *mq = arg;
+	uint64_t *rptr = bus_to_cpu(mq->cq.rptr_addr);
+	uint64_t *wptr = bus_to_cpu(mq->cq.wptr_addr);
+	char *ring = bus_to_cpu(mq->cq.ring_addr);
+
+	while (!mq->stop) {
+		uint64_t r = __atomic_load_n(rptr, __ATOMIC_ACQUIRE);
+		char *slot = ring + (r % mq->cq.ring_size) * 64;
+		uint32_t hs = __atomic_load_n((uint32_t *)slot,
+					      __ATOMIC_ACQUIRE);
+		uint64_t comp = 0;
+
+		if (r >= __atomic_load_n(wptr, __ATOMIC_ACQUIRE) ||
+		    (hs & 0xff) == HSAGPU_PKT_TYPE_INVALID) {
+			usleep(20);
+			continue;
+		}
+		switch (hs & 0xff) {
+		case HSAGPU_PKT_TYPE_KERNEL_DISPATCH: {
+			struct hsagpu_kernel_dispatch_packet *p = (void *)slot;
+			struct hsagpu_kargs_fill *ka =
+				bus_to_cpu(p->kernarg_address);
+			uint32_t *dst, i;
+
+			if (p->kernel_object == HSAGPU_KERNEL_FILL &&
+			    (hs >> 16) == 1) {
+				dst = bus_to_cpu(ka->dst);
+				for (i = 0; i < p->grid_size_x; i++)
+					dst[i] = ka->value;
+			}
+			comp = p->completion_signal;
+			break;
+		}
+		case HSAGPU_PKT_TYPE_BARRIER_AND: {
+			struct hsagpu_barrier_packet *p = (void *)slot;
+			int i;
+
+			for (i = 0; i < HSAGPU_BARRIER_DEPS; i++)
+				while (p->dep_signal[i] &&
+				       sig_value(p->dep_signal[i]) && !mq->stop)
+					usleep(20);
+			comp = p->completion_signal;
+			break;
+		}
+		case HSAGPU_PKT_TYPE_AGENT_DISPATCH: {
+			struct hsagpu_agent_dispatch_packet *p = (void *)slot;
+
+			if ((hs >> 16) == HSAGPU_AGENT_WRITE_VALUE)
+				*(uint64_t *)bus_to_cpu(p->return_address) =
+					p->arg[0];
+			comp = p->completion_signal;
+			break;
+		}
+		}
+		__atomic_store_n((uint16_t *)slot, HSAGPU_PKT_TYPE_INVALID,
+				 __ATOMIC_RELEASE);
+		mq->processed++;
+		signal_complete(comp);
+		__atomic_fetch_add(rptr, 1, __ATOMIC_SEQ_CST);
+	}
+	return NULL;
+}
+
+static int mock_wait(struct hsagpu_wait_events *we)
+{
+	uint32_t *ids = (uint32_t *)(uintptr_t)we->events_ptr;
+	struct timespec ts;
+	int ret = 0;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += we->timeout_ms / 1000;
+	ts.tv_nsec += (long)(we->timeout_ms % 1000) * 1000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&mock_lock);
+	wait_calls++;
+	while (!event_slot[ids[0]]) {
+		if (pthread_cond_timedwait(&mock_cond, &mock_lock, &ts)) {
+			ret = ETIME;
+			break;
+		}
+	}
+	if (!ret) {
+		event_slot[ids[0]] = 0;
+		we->signaled = 1;
+	}
+	pthread_mutex_unlock(&mock_lock);
+	return ret;
+}
+
+int mock_ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+	int ret = 0, i;
+
+	(void)fd;
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+
+	switch (req) {
+	case HSAGPU_IOC_GET_INFO: {
+		struct hsagpu_device_info *info = arg;
+
+		memset(info, 0, sizeof(*info));
+		info->size = sizeof(*info);
+		info->abi_version = HSAGPU_ABI_VERSION;
+		info->num_queues = MOCK_MAX_Q;
+		strcpy(info->name, "mock");
+		break;
+	}
+	case HSAGPU_IOC_ALLOC_MEM: {
+		struct hsagpu_alloc_mem *am = arg;
+		size_t sz = (am->bytes + 4095) & ~4095ULL;
+
+		pthread_mutex_lock(&mock_lock);
+		for (i = 0; i < MOCK_MAX_MEM && mems[i].live; i++)
+			;
+		if (i == MOCK_MAX_MEM) {
+			ret = ENOMEM;
+		} else {
+			mems[i].cpu = aligned_alloc(4096, sz);
+			memset(mems[i].cpu, 0xa5, sz);
+			mems[i].size = sz;
+			mems[i].live = 1;
+			am->handle = i + 100;
+			am->mmap_offset = (uint64_t)i << 12;
+			am->bus_addr = (uintptr_t)mems[i].cpu + MOCK_BUS_OFF;
+		}
+		pthread_mutex_unlock(&mock_lock);
+		break;
+	}
+	case HSAGPU_IOC_FREE_MEM: {
+		struct hsagpu_free_mem *fm = arg;
+		uint64_t h = fm->handle - 100;
+
+		pthread_mutex_lock(&mock_lock);
+		if (h >= MOCK_MAX_MEM || !mems[h].live) {
+			ret = EINVAL;
+		} else {
+			free(mems[h].cpu);
+			mems[h].live = 0;
+		}
+		pthread_mutex_unlock(&mock_lock);
+		break;
+	}
+	case HSAGPU_IOC_CREATE_QUEUE: {
+		struct hsagpu_create_queue *cq = arg;
+
+		for (i = 0; i < MOCK_MAX_Q && queues[i].live; i++)
+			;
+		if (i == MOCK_MAX_Q)
+			return errno = EBUSY, -1;
+		cq->queue_id = i;
+		cq->doorbell_offset = i * 8;
+		cq->doorbell_mmap_offset = MOCK_DB_OFFSET;
+		queues[i].cq = *cq;
+		queues[i].live = 1;
+		queues[i].stop = 0;
+		queues[i].processed = 0;
+		pthread_create(&queues[i].thread, NULL, queue_thread,
+			       &queues[i]);
+		break;
+	}
+	case HSAGPU_IOC_DESTROY_QUEUE: {
+		struct hsagpu_queue_id *qi = arg;
+
+		if (qi->queue_id >= MOCK_MAX_Q || !queues[qi->queue_id].live)
+			return errno = EINVAL, -1;
+		queues[qi->queue_id].stop = 1;
+		pthread_join(queues[qi->queue_id].thread, NULL);
+		queues[qi->queue_id].live = 0;
+		break;
+	}
+	case HSAGPU_IOC_QUEUE_STATUS: {
+		struct hsagpu_queue_status *st = arg;
+
+		st->state = HSAGPU_QSTATE_ACTIVE;
+		st->error = 0;
+		break;
+	}
+	case HSAGPU_IOC_CREATE_EVENT: {
+		struct hsagpu_create_event *ce = arg;
+
+		pthread_mutex_lock(&mock_lock);
+		for (i = 1; i <= (int)HSAGPU_MAX_EVENTS && event_live[i]; i++)
+			;
+		if (i > (int)HSAGPU_MAX_EVENTS) {
+			ret = ENOSPC;
+		} else {
+			event_live[i] = 1;
+			event_slot[i] = 0;
+			ce->event_id = i;
+			ce->mailbox_addr = (uintptr_t)&event_slot[i] +
+					   MOCK_BUS_OFF;
+		}
+		pthread_mutex_unlock(&mock_lock);
+		break;
+	}
+	case HSAGPU_IOC_DESTROY_EVENT: {
+		struct hsagpu_event_id *ev = arg;
+
+		pthread_mutex_lock(&mock_lock);
+		if (!ev->event_id || ev->event_id > HSAGPU_MAX_EVENTS ||
+		    !event_live[ev->event_id])
+			ret = EINVAL;
+		else
+			event_live[ev->event_id] = 0;
+		pthread_mutex_unlock(&mock_lock);
+		break;
+	}
+	case HSAGPU_IOC_WAIT_EVENTS:
+		ret = mock_wait(arg);
+		break;
+	default:
+		ret = ENOTTY;
+	}
+	if (ret) {
+		errno = ret;
+		return -1;
+	}
+	return 0;
+}
+
+/* Tests ------------------------------------------------------------------ */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int live_mems(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < MOCK_MAX_MEM; i++)
+		n += mems[i].live;
+	return n;
+}
+
+static void test_memory(hsagpu_agent_t *a)
+{
+	void *p[20];
+	uint64_t bus;
+	int i, ret;
+
+	for (i = 0; i < 20; i++) {
+		ret = hsagpu_memory_allocate(a, 1000 + i * 5000,
+					     HSAGPU_RT_MEM_SYSTEM, &p[i]);
+		T(!ret, "alloc %d: %d", i, ret);
+	}
+	for (i = 0; i < 20; i++) {
+		bus = hsagpu_addr(a, (char *)p[i] + 999);
+		T(bus == (uintptr_t)p[i] + 999 + MOCK_BUS_OFF, "addr %d", i);
+	}
+	T(hsagpu_addr(a, &bus) == 0, "stack pointer translated");
+	T(hsagpu_memory_free(a, (char *)p[3] + 8) == -EINVAL, "inner free");
+	for (i = 0; i < 20; i += 2)
+		T(!hsagpu_memory_free(a, p[i]), "free %d", i);
+	T(hsagpu_memory_free(a, p[0]) == -EINVAL, "double free");
+	T(hsagpu_addr(a, p[0]) == 0, "freed memory translated");
+	for (i = 1; i < 20; i += 2)
+		T(hsagpu_addr(a, p[i]) == (uintptr_t)p[i] + MOCK_BUS_OFF,
+		  "addr after frees %d", i);
+	for (i = 1; i < 20; i += 2)
+		T(!hsagpu_memory_free(a, p[i]), "free %d", i);
+	T(hsagpu_memory_allocate(a, 0, HSAGPU_RT_MEM_SYSTEM, &p[0]) ==
+	  -EINVAL, "zero size");
+}
+
+static void test_signals(hsagpu_agent_t *a)
+{
+	static hsagpu_signal_t s[600];
+	volatile struct hsagpu_signal *sp;
+	int i, ret, n = 0;
+
+	for (i = 0; i < 600; i++) {
+		ret = hsagpu_signal_create(a, i, &s[i]);
+		T(!ret, "create %d: %d", i, ret);
+	}
+	for (i = 0; i < 600; i++) {
+		sp = hsagpu_signal_ptr(s[i]);
+		T(sp && hsagpu_addr(a, (const void *)sp) == s[i].handle,
+		  "ptr %d", i);
+		T(hsagpu_signal_load_acquire(s[i]) == i, "value %d", i);
+		T(sp->kind == HSAGPU_SIGNAL_KIND_USER, "kind");
+		n += sp->event_id != 0;
+	}
+	/* 512 events per file; the rest poll. */
+	T(n == (int)HSAGPU_MAX_EVENTS, "%d signals with events", n);
+	T(hsagpu_signal_add_relaxed(s[5], 10) == 5, "add returns old");
+	T(hsagpu_signal_load_relaxed(s[5]) == 15, "add");
+	hsagpu_signal_store_release(s[5], -3);
+	T(hsagpu_signal_load_acquire(s[5]) == -3, "store");
+	/* A handle into the middle of a signal is not a signal. */
+	T(!hsagpu_signal_ptr((hsagpu_signal_t){ s[5].handle + 8 }), "mid");
+	for (i = 0; i < 600; i++)
+		T(!hsagpu_signal_destroy(s[i]), "destroy %d", i);
+	T(hsagpu_signal_destroy(s[0]) == -EINVAL, "double destroy");
+	T(!hsagpu_signal_ptr(s[0]), "destroyed signal found");
+	for (i = 1; i <= (int)HSAGPU_MAX_EVENTS; i++)
+		n -= event_live[i];
+	T(n == (int)HSAGPU_MAX_EVENTS, "events leaked");
+}
+
+struct waiter {
+	hsagpu_signal_t s;
+	int64_t v;
+	uint64_t ns;
+};
+
+static void *wait_thread(void *arg)
+{
+	struct waiter *w = arg;
+	uint64_t t = now_ns();
+
+	w->v = hsagpu_signal_wait_acquire(w->s, HSAGPU_SIGNAL_CONDITION_LT, 1,
+					  UINT64_MAX,
+					  HSAGPU_WAIT_STATE_BLOCKED);
+	w->ns = now_ns() - t;
+	return NULL;
+}
+
+static void test_waits(hsagpu_agent_t *a)
+{
+	struct waiter w[2];
+	pthread_t th[2];
+	hsagpu_signal_t s;
+	uint64_t t;
+	int64_t v;
+	int i;
+
+	T(!hsagpu_signal_create(a, 1, &s), "create");
+	t = now_ns();
+	v = hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+				       30 * 1000000ULL,
+				       HSAGPU_WAIT_STATE_BLOCKED);
+	t = now_ns() - t;
+	T(v == 1, "timeout value %lld", (long long)v);
+	T(t >= 30000000 && t < 200000000, "timeout took %llu ns",
+	  (unsigned long long)t);
+	t = now_ns();
+	v = hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+				       5 * 1000000ULL,
+				       HSAGPU_WAIT_STATE_ACTIVE);
+	t = now_ns() - t;
+	T(v == 1 && t >= 5000000 && t < 100000000, "active timeout");
+	T(hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_GTE, 1, 0,
+				     HSAGPU_WAIT_STATE_BLOCKED) == 1, "gte");
+	T(hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_NE, 0, 0,
+				     HSAGPU_WAIT_STATE_BLOCKED) == 1, "ne");
+
+	/* Two sleepers, woken by a CPU store (no interrupt): bounded delay */
+	for (i = 0; i < 2; i++) {
+		w[i].s = s;
+		pthread_create(&th[i], NULL, wait_thread, &w[i]);
+	}
+	usleep(50000);
+	hsagpu_signal_store_release(s, 0);
+	for (i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		T(w[i].v == 0 && w[i].ns < 200000000, "cpu wake %d: %lld",
+		  i, (long long)w[i].v);
+	}
+	hsagpu_signal_destroy(s);
+}
+
+struct submitter {
+	hsagpu_queue_t *q;
+	hsagpu_agent_t *a;
+	uint32_t *buf;
+	int id;
+	int n;
+	int errors;
+};
+
+static void *submit_thread(void *arg)
+{
+	struct submitter *st = arg;
+	struct hsagpu_kernel_dispatch_packet pkt;
+	struct hsagpu_kargs_fill *ka;
+	uint32_t grid[3] = { 16, 1, 1 };
+	uint16_t wg[3] = { 16, 1, 1 };
+	hsagpu_signal_t s;
+	void *mem;
+	int i;
+
+	if (hsagpu_memory_allocate(st->a, 4096, HSAGPU_RT_MEM_SYSTEM, &mem) ||
+	    hsagpu_signal_create(st->a, 0, &s)) {
+		st->errors++;
+		return NULL;
+	}
+	ka = mem;
+	for (i = 0; i < st->n; i++) {
+		int64_t idx, v;
+
+		ka->dst = hsagpu_addr(st->a, st->buf + st->id * 16);
+		ka->value = st->id << 16 | i;
+		hsagpu_signal_store_relaxed(s, 1);
+		hsagpu_packet_dispatch(&pkt, HSAGPU_KERNEL_FILL,
+				       hsagpu_addr(st->a, ka), grid, wg, 1, s);
+		idx = hsagpu_queue_submit(st->q, &pkt,
+			hsagpu_packet_header(HSAGPU_PKT_TYPE_KERNEL_DISPATCH,
+					     0, 2, 2));
+		if (idx < 0) {
+			st->errors++;
+			break;
+		}
+		v = hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ,
+					       0, 5000000000ULL,
+					       i & 1 ? HSAGPU_WAIT_STATE_ACTIVE :
+					       HSAGPU_WAIT_STATE_BLOCKED);
+		if (v || st->buf[st->id * 16 + 15] != ka->value)
+			st->errors++;
+	}
+	hsagpu_signal_destroy(s);
+	hsagpu_memory_free(st->a, mem);
+	return NULL;
+}
+
+static void test_queue(hsagpu_agent_t *a)
+{
+	struct hsagpu_agent_dispatch_packet ap;
+	struct hsagpu_barrier_packet bp;
+	struct submitter st[4];
+	hsagpu_signal_t gate, done;
+	pthread_t th[4];
+	hsagpu_queue_t *q;
+	uint64_t *ret_val;
+	uint32_t *buf;
+	uint64_t arg[4] = { 0x1234 };
+	int64_t idx;
+	int i, ret;
+
+	T(hsagpu_queue_create(a, 6, 0, 0, &q) == -EINVAL, "size 6");
+	T(hsagpu_queue_create(a, 2, 0, 0, &q) == -EINVAL, "size 2");
+	ret = hsagpu_queue_create(a, 8, 0, 0, &q);
+	T(!ret, "queue create %d", ret);
+	if (ret)
+		return;
+	T(q->desc->size == 8 && q->desc->base_address == q->ring_bus_addr,
+	  "desc");
+	T(q->doorbell == &doorbells[q->id], "doorbell");
+	for (i = 0; i < 8; i++)
+		T(*(uint16_t *)hsagpu_queue_slot(q, i) ==
+		  HSAGPU_PKT_TYPE_INVALID, "slot %d header", i);
+	T(hsagpu_addr(a, q->base_address) == q->ring_bus_addr, "ring addr");
+
+	/* Barrier blocks; packets behind it fill the ring; then release */
+	T(!hsagpu_memory_allocate(a, 64, HSAGPU_RT_MEM_SYSTEM,
+				  (void **)&ret_val), "alloc");
+	hsagpu_signal_create(a, 1, &gate);
+	hsagpu_signal_create(a, 9, &done);
+	hsagpu_packet_barrier(&bp, &gate, 1, done);
+	idx = hsagpu_queue_submit(q, &bp,
+		hsagpu_packet_header(HSAGPU_PKT_TYPE_BARRIER_AND, 1, 0, 0));
+	T(idx == 0, "first index %lld", (long long)idx);
+	hsagpu_packet_agent(&ap, HSAGPU_AGENT_WRITE_VALUE,
+			    hsagpu_addr(a, ret_val), arg, done);
+	for (i = 1; i < 8; i++)
+		T(hsagpu_queue_submit(q, &ap,
+			hsagpu_packet_header(HSAGPU_PKT_TYPE_AGENT_DISPATCH,
+					     0, 0, 0)) == i, "idx %d", i);
+	T(hsagpu_queue_load_write_index(q) == 8, "wptr");
+	T(hsagpu_signal_wait_acquire(done, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+				     20000000, HSAGPU_WAIT_STATE_BLOCKED) ==
+	  9, "done early");
+	hsagpu_signal_store_release(gate, 0);
+	T(hsagpu_queue_submit(q, &ap,
+		hsagpu_packet_header(HSAGPU_PKT_TYPE_AGENT_DISPATCH, 0, 0,
+				     0)) == 8, "wrap");
+	T(hsagpu_signal_wait_acquire(done, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+				     UINT64_MAX, HSAGPU_WAIT_STATE_BLOCKED) ==
+	  0, "done");
+	T(*ret_val == 0x1234, "write value");
+
+	/* Concurrent producers through a small ring */
+	T(!hsagpu_memory_allocate(a, 4096, HSAGPU_RT_MEM_SYSTEM,
+				  (void **)&buf), "alloc");
+	for (i = 0; i < 4; i++) {
+		st[i] = (struct submitter){ .q = q, .a = a, .buf = buf,
+					    .id = i, .n = 3000 };
+		pthread_create(&th[i], NULL, submit_thread, &st[i]);
+	}
+	for (i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		T(!st[i].errors, "submitter %d: %d errors", i, st[i].errors);
+	}
+	T(hsagpu_queue_load_read_index(q) == 9 + 4 * 3000, "read index");
+	T(queues[q->id].processed == 9 + 4 * 3000, "processed");
+	T(hsagpu_queue_state(q, NULL, NULL) == HSAGPU_QSTATE_ACTIVE, "state");
+	T(!hsagpu_queue_destroy(q), "destroy");
+	T(!queues[0].live, "queue not destroyed");
+	/* Left for hsagpu_agent_close: a queue, signals and memory */
+	T(!hsagpu_queue_create(a, 16, 0, HSAGPU_QUEUE_PROFILE, &q), "create");
+}
+
+int main(void)
+{
+	hsagpu_agent_t *a;
+	int ret;
+
+	T(hsagpu_agent_open(1, &a) == -ENOENT, "no agent 1");
+	ret = hsagpu_agent_open(0, &a);
+	T(!ret, "open: %d", ret);
+	if (ret)
+		return 1;
+	T(!strcmp(hsagpu_agent_info(a)->name, "mock"), "info");
+	test_memory(a);
+	T(live_mems() == 0, "memory leaked: %d", live_mems());
+	test_signals(a);
+	test_waits(a);
+	test_queue(a);
+	hsagpu_agent_close(a);
+	T(live_mems() == 0, "memory leaked at close: %d", live_mems());
+	T(!queues[0].live && !queues[1].live, "queue left at close");
+	printf("# irqs %lu, event waits %lu\n", irqs, wait_calls);
+	printf("%s\n", failures ? "FAIL" : "PASS");
+	return failures ? 1 : 0;
+}
