@@ -492,7 +492,7 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
 /* Process the packet at the read index: 1 consumed, 0 stop, -1 error. */
 static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
                              uint64_t wptr, HsaGpuRunResult *res,
-                             unsigned *err)
+                             unsigned *err, uint64_t *failed_id)
 {
     uint64_t slot = q->ring_base +
                     (q->read_index & (q->ring_size - 1)) *
@@ -503,6 +503,7 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     HsaGpuPktOutcome outcome;
     uint32_t word;
 
+    *failed_id = q->read_index;
     if (wptr - q->read_index > q->ring_size) {
         *err = HSAGPU_QERR_RING_OVERRUN;
         return -1;
@@ -556,7 +557,11 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     }
     *err = hsagpu_packet_done(q, p, signal, start, p->ops->now_ns(p->opaque),
                               res);
-    return *err ? -1 : 1;
+    if (*err) {
+        *failed_id = q->read_index - 1;
+        return -1;
+    }
+    return 1;
 }
 
 void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
@@ -586,10 +591,9 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
         goto fail;
     }
     while (res->progress < quantum && q->read_index != wptr) {
-        int r = hsagpu_queue_step(q, p, wptr, res, &err);
+        int r = hsagpu_queue_step(q, p, wptr, res, &err, &failed_id);
 
         if (r < 0) {
-            failed_id = q->read_index;
             goto fail;
         }
         if (r == 0) {

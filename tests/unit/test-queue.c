@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host unit tests for the AQL packet processor and the built-in kernels
+ * (hsagpu-queue-core.c, hsagpu-kernels.c) against a fake bus: a buffer
+ * standing for guest memory, host atomics, a settable clock. TAP output.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hsagpu-queue-core.h"
+
+static int tests, failed;
+
+#define T(cond)                                                         \
+	do {                                                            \
+		tests++;                                                \
+		if (cond) {                                             \
+			printf("ok %d - %s: %s\n", tests, __func__, #cond); \
+		} else {                                                \
+			failed++;                                       \
+			printf("not ok %d - %s: %s (%s:%d)\n", tests, __func__, \
+			       #cond, __FILE__, __LINE__);              \
+		}                                                       \
+	} while (0)
+
+/* Fake bus: [MEM_BASE, MEM_BASE + MEM_SIZE) is memory, the rest a hole. */
+#define MEM_BASE 0x100000ULL
+#define MEM_SIZE (8U << 20)
+#define RING     (MEM_BASE)
+#define RPTR     (MEM_BASE + 0x10000 + HSAGPU_QUEUE_DESC_RPTR)
+#define WPTR     (MEM_BASE + 0x10000 + HSAGPU_QUEUE_DESC_WPTR)
+#define SIG(n)   (MEM_BASE + 0x20000 + 64 * (n))
+#define KARG     (MEM_BASE + 0x30000)
+#define MBOX     (MEM_BASE + 0x38000)
+#define BUF(n)   (MEM_BASE + 0x100000 + 0x100000 * (n))
+#define RING_SZ  16
+
+static uint8_t *mem;
+static uint64_t now;
+static unsigned irqs, last_vector, atomics;
+
+static void *at(uint64_t addr)
+{
+	return mem + (addr - MEM_BASE);
+}
+
+static int in_mem(uint64_t addr, uint64_t len)
+{
+	return addr >= MEM_BASE && len <= MEM_SIZE &&
+	       addr - MEM_BASE <= MEM_SIZE - len;
+}
+
+static int f_read(void *o, uint64_t addr, void *buf, uint64_t len)
+{
+	if (!in_mem(addr, len))
+		return -1;
+	memcpy(buf, at(addr), len);
+	return 0;
+}
+
+static int f_write(void *o, uint64_t addr, const void *buf, uint64_t len)
+{
+	if (!in_mem(addr, len))
+		return -1;
+	memcpy(at(addr), buf, len);
+	return 0;
+}
+
+static unsigned f_add(void *o, uint64_t addr, uint64_t val, uint64_t *old)
+{
+	atomics++;
+	if (addr & 7)
+		return HSAGPU_ATOMIC_ST_MALFORMED;
+	if (!in_mem(addr, 8))
+		return HSAGPU_ATOMIC_ST_UR;
+	*old = __atomic_fetch_add((uint64_t *)at(addr), val, __ATOMIC_SEQ_CST);
+	return HSAGPU_ATOMIC_ST_OK;
+}
+
+static uint64_t f_now(void *o)
+{
+	return now;
+}
+
+static void f_irq(void *o, unsigned vector)
+{
+	irqs++;
+	last_vector = vector;
+}
+
+static const HsaGpuQueueOps ops = {
+	f_read, f_write, f_add, f_now, f_irq,
+};
+
+static const HsaGpuIdent ident = {
+	.vendor_id = HSAGPU_PCI_VENDOR_ID, .device_id = HSAGPU_PCI_DEVICE_ID,
+	.vram_size = 1 << 20, .num_queues = 4, .msix_vectors = 5,
+};
+
+static const HsaGpuProc proc = { &ops, NULL, &ident };
+static HsaGpuQueue q;
+static uint64_t wptr;
+
+static void q_setup(uint32_t flags)
+{
+	memset(mem, 0, MEM_SIZE);
+	memset(&q, 0, sizeof(q));
+	for (int i = 0; i < RING_SZ; i++)
+		*(uint16_t *)at(RING + 64 * i) = HSAGPU_PKT_TYPE_INVALID;
+	q.ring_lo = (uint32_t)RING;
+	q.ring_size = RING_SZ;
+	q.rptr_lo = (uint32_t)RPTR;
+	q.wptr_lo = (uint32_t)WPTR;
+	q.vector = 3;
+	q.flags = flags;
+	hsagpu_queue_start(&q, 0);
+	wptr = 0;
+	irqs = 0;
+	now = 1000;
+}
+
+static void submit(const void *pkt)
+{
+	uint8_t *slot = at(RING + 64 * (wptr % RING_SZ));
+
+	memcpy(slot + 4, (const uint8_t *)pkt + 4, 60);
+	memcpy(slot, pkt, 4);
+	wptr++;
+	*(uint64_t *)at(WPTR) = wptr;
+}
+
+static HsaGpuRunResult run(void)
+{
+	HsaGpuRunResult r;
+
+	hsagpu_queue_run(&q, &proc, 1000, &r);
+	return r;
+}
+
+static void sig_init(int n, int64_t v)
+{
+	struct hsagpu_signal *s = at(SIG(n));
+
+	memset(s, 0, sizeof(*s));
+	s->kind = HSAGPU_SIGNAL_KIND_USER;
+	s->value = v;
+}
+
+static int64_t sig_val(int n)
+{
+	return ((struct hsagpu_signal *)at(SIG(n)))->value;
+}
+
+static uint16_t hdr(unsigned type, int barrier)
+{
+	return type | (barrier ? HSAGPU_PKT_HDR_BARRIER : 0) |
+	       HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_ACQUIRE_SHIFT |
+	       HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_RELEASE_SHIFT;
+}
+
+static struct hsagpu_kernel_dispatch_packet kpkt(uint64_t obj, unsigned dims,
+						 const uint32_t g[3],
+						 const uint16_t w[3],
+						 uint64_t sig)
+{
+	struct hsagpu_kernel_dispatch_packet k;
+
+	memset(&k, 0, sizeof(k));
+	k.header = hdr(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 0);
+	k.setup = dims;
+	k.workgroup_size_x = w[0];
+	k.workgroup_size_y = w[1];
+	k.workgroup_size_z = w[2];
+	k.grid_size_x = g[0];
+	k.grid_size_y = g[1];
+	k.grid_size_z = g[2];
+	k.kernel_object = obj;
+	k.kernarg_address = KARG;
+	k.completion_signal = sig;
+	return k;
+}
+
+static struct hsagpu_barrier_packet bpkt(unsigned type, int barrier,
+					 uint64_t d0, uint64_t d1, uint64_t sig)
+{
+	struct hsagpu_barrier_packet b;
+
+	memset(&b, 0, sizeof(b));
+	b.header = hdr(type, barrier);
+	b.dep_signal[0] = d0;
+	b.dep_signal[3] = d1;
+	b.completion_signal = sig;
+	return b;
+}
+
+/* Every kernel over 1-D, 2-D and 3-D grids with partial workgroups. */
+static void test_kernels(void)
+{
+	static const struct {
+		unsigned dims;
+		uint32_t g[3];
+		uint16_t w[3];
+	} geo[] = {
+		{ 1, { 1000, 1, 1 }, { 64, 1, 1 } },
+		{ 2, { 37, 19, 1 }, { 8, 4, 1 } },
+		{ 3, { 7, 5, 9 }, { 4, 2, 4 } },
+		{ 1, { 3, 1, 1 }, { 256, 1, 1 } },
+	};
+
+	for (unsigned gi = 0; gi < 4; gi++) {
+		uint32_t n = geo[gi].g[0] * geo[gi].g[1] * geo[gi].g[2];
+		uint32_t *a = at(BUF(0)), *c = at(BUF(2));
+		float *fa = at(BUF(0)), *fb = at(BUF(1));
+		struct hsagpu_kernel_dispatch_packet k;
+		int ok = 1;
+
+		q_setup(0);
+		for (uint32_t i = 0; i < n + 4; i++) {
+			a[i] = i * 3 + 1;
+			c[i] = 0xdeadbeef;
+		}
+		/* fill */
+		*(struct hsagpu_kargs_fill *)at(KARG) =
+			(struct hsagpu_kargs_fill){ .dst = BUF(2), .value = 9 };
+		k = kpkt(HSAGPU_KERNEL_FILL, geo[gi].dims, geo[gi].g, geo[gi].w, 0);
+		submit(&k);
+		run();
+		for (uint32_t i = 0; i < n; i++)
+			ok &= c[i] == 9;
+		T(ok && c[n] == 0xdeadbeef && q.state == HSAGPU_QSTATE_ACTIVE);
+		/* copy */
+		*(struct hsagpu_kargs_copy *)at(KARG) =
+			(struct hsagpu_kargs_copy){ .dst = BUF(2), .src = BUF(0) };
+		k.kernel_object = HSAGPU_KERNEL_COPY;
+		submit(&k);
+		run();
+		ok = 1;
+		for (uint32_t i = 0; i < n; i++)
+			ok &= c[i] == i * 3 + 1;
+		T(ok && c[n] == 0xdeadbeef);
+		/* vadd and saxpy on floats */
+		for (uint32_t i = 0; i < n; i++) {
+			fa[i] = (float)i;
+			fb[i] = 0.5f * i;
+		}
+		*(struct hsagpu_kargs_vadd *)at(KARG) = (struct hsagpu_kargs_vadd){
+			.a = BUF(0), .b = BUF(1), .c = BUF(2) };
+		k.kernel_object = HSAGPU_KERNEL_VADD;
+		submit(&k);
+		run();
+		ok = 1;
+		for (uint32_t i = 0; i < n; i++)
+			ok &= ((float *)c)[i] == 1.5f * i;
+		T(ok);
+		*(struct hsagpu_kargs_saxpy *)at(KARG) = (struct hsagpu_kargs_saxpy){
+			.a = 2.0f, .x = BUF(0), .y = BUF(1) };
+		k.kernel_object = HSAGPU_KERNEL_SAXPY;
+		submit(&k);
+		run();
+		ok = 1;
+		for (uint32_t i = 0; i < n; i++)
+			ok &= fb[i] == 2.5f * i;
+		T(ok);
+		/* ids: workgroup and local ids from the geometry */
+		*(struct hsagpu_kargs_ids *)at(KARG) =
+			(struct hsagpu_kargs_ids){ .dst = BUF(2) };
+		k.kernel_object = HSAGPU_KERNEL_IDS;
+		submit(&k);
+		run();
+		ok = 1;
+		for (uint32_t z = 0; z < geo[gi].g[2]; z++)
+			for (uint32_t y = 0; y < geo[gi].g[1]; y++)
+				for (uint32_t x = 0; x < geo[gi].g[0]; x++) {
+					const uint16_t *w = geo[gi].w;
+					uint32_t nwx = (geo[gi].g[0] + w[0] - 1) / w[0];
+					uint32_t nwy = (geo[gi].g[1] + w[1] - 1) / w[1];
+					uint32_t wgid = x / w[0] + (y / w[1]) * nwx +
+							(z / w[2]) * nwx * nwy;
+					uint32_t lid = x % w[0] + (y % w[1]) * w[0] +
+						       (z % w[2]) * w[0] * w[1];
+					uint32_t i = x + y * geo[gi].g[0] +
+						     z * geo[gi].g[0] * geo[gi].g[1];
+
+					ok &= c[i] == (wgid << 16 | lid);
+				}
+		T(ok);
+		/* atomic increment: one per work-item */
+		*(uint64_t *)at(BUF(3)) = 5;
+		*(struct hsagpu_kargs_atomic_inc *)at(KARG) =
+			(struct hsagpu_kargs_atomic_inc){ .counter = BUF(3) };
+		k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+		submit(&k);
+		run();
+		T(*(uint64_t *)at(BUF(3)) == 5 + n);
+		T(q.state == HSAGPU_QSTATE_ACTIVE && q.retired == 6 &&
+		  *(uint64_t *)at(RPTR) == 6);
+	}
+}
+
+/* Completion: decrement, timestamps, mailbox + interrupt, ids, headers. */
+static void test_completion(void)
+{
+	static const uint32_t g[3] = { 1, 1, 1 };
+	static const uint16_t w[3] = { 1, 1, 1 };
+	struct hsagpu_kernel_dispatch_packet k;
+	struct hsagpu_signal *s;
+	HsaGpuRunResult r;
+
+	q_setup(HSAGPU_QF_PROFILE);
+	sig_init(0, 2);
+	s = at(SIG(0));
+	s->event_mailbox_ptr = MBOX;
+	s->event_id = 42;
+	*(struct hsagpu_kargs_fill *)at(KARG) =
+		(struct hsagpu_kargs_fill){ .dst = BUF(0), .value = 1 };
+	k = kpkt(HSAGPU_KERNEL_FILL, 1, g, w, SIG(0));
+	submit(&k);
+	now = 5000;
+	r = run();
+	T(r.completed == 1 && !r.error);
+	T(sig_val(0) == 1);
+	T(s->start_ts == 5000 && s->end_ts == 5000);
+	T(*(uint64_t *)at(MBOX) == 42 && irqs == 1 && last_vector == 3);
+	T(*(uint16_t *)at(RING) == HSAGPU_PKT_TYPE_INVALID);
+	T(*(uint64_t *)at(RPTR) == 1 && q.read_index == 1);
+	/* Not published yet: header INVALID stops the processor. */
+	*(uint64_t *)at(WPTR) = 2;
+	r = run();
+	T(r.progress == 0 && q.read_index == 1 && q.state == HSAGPU_QSTATE_ACTIVE);
+	*(uint64_t *)at(WPTR) = 1;
+	wptr = 1;
+	/* Ring wrap: 3 x ring size packets, each completing. */
+	atomics = 0;
+	for (int i = 0; i < 3 * RING_SZ; i++) {
+		submit(&k);
+		run();
+	}
+	T(sig_val(0) == 1 - 3 * RING_SZ && q.read_index == 1 + 3 * RING_SZ);
+	T(*(uint64_t *)at(RPTR) == 1 + 3 * RING_SZ);
+	/* Batched packets without signals share one read-index AtomicOp. */
+	k.completion_signal = 0;
+	atomics = 0;
+	for (int i = 0; i < RING_SZ; i++)
+		submit(&k);
+	run();
+	T(atomics == 1 && *(uint64_t *)at(RPTR) == 1 + 4 * RING_SZ);
+}
+
+/* Barrier bit and asynchronous busy kernels. */
+static void test_barrier_bit(void)
+{
+	static const uint32_t g[3] = { 1, 1, 1 };
+	static const uint16_t w[3] = { 1, 1, 1 };
+	struct hsagpu_kernel_dispatch_packet busy, quick;
+	HsaGpuRunResult r;
+
+	for (int barrier = 0; barrier < 2; barrier++) {
+		q_setup(HSAGPU_QF_PROFILE);
+		sig_init(0, 1);
+		sig_init(1, 1);
+		*(struct hsagpu_kargs_busy *)at(KARG) =
+			(struct hsagpu_kargs_busy){ .ns = 10000 };
+		*(struct hsagpu_kargs_fill *)at(KARG + 64) =
+			(struct hsagpu_kargs_fill){ .dst = BUF(0), .value = 7 };
+		busy = kpkt(HSAGPU_KERNEL_BUSY, 1, g, w, SIG(0));
+		quick = kpkt(HSAGPU_KERNEL_FILL, 1, g, w, SIG(1));
+		quick.kernarg_address = KARG + 64;
+		quick.header = hdr(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, barrier);
+		submit(&busy);
+		submit(&quick);
+		r = run();
+		T(sig_val(0) == 1 && r.deadline == 11000);
+		/* Without the barrier bit the quick packet overtakes. */
+		T(sig_val(1) == (barrier ? 1 : 0));
+		now = 11000;
+		r = run();
+		T(sig_val(0) == 0 && sig_val(1) == 0);
+		if (barrier)
+			T(((struct hsagpu_signal *)at(SIG(1)))->start_ts >=
+			  ((struct hsagpu_signal *)at(SIG(0)))->end_ts);
+		T(*(uint64_t *)at(RPTR) == 2 && q.retired == 2);
+	}
+}
+
+/* BARRIER_AND waits for all dependencies, BARRIER_OR for any. */
+static void test_barrier_packets(void)
+{
+	struct hsagpu_barrier_packet b;
+	HsaGpuRunResult r;
+
+	q_setup(0);
+	sig_init(0, 1);
+	sig_init(1, 1);
+	sig_init(2, 1);
+	b = bpkt(HSAGPU_PKT_TYPE_BARRIER_AND, 0, SIG(0), SIG(1), SIG(2));
+	submit(&b);
+	r = run();
+	T(r.progress == 0 && r.poll && sig_val(2) == 1);
+	sig_init(0, 0);
+	r = run();
+	T(r.progress == 0 && sig_val(2) == 1);
+	sig_init(1, 0);
+	r = run();
+	T(r.completed == 1 && sig_val(2) == 0);
+
+	sig_init(0, 3);
+	sig_init(1, 1);
+	sig_init(2, 1);
+	b = bpkt(HSAGPU_PKT_TYPE_BARRIER_OR, 0, SIG(0), SIG(1), SIG(2));
+	submit(&b);
+	r = run();
+	T(r.progress == 0 && sig_val(2) == 1);
+	sig_init(1, 0);
+	r = run();
+	T(r.completed == 1 && sig_val(2) == 0);
+	/* No dependencies: completes at once. */
+	sig_init(2, 1);
+	b = bpkt(HSAGPU_PKT_TYPE_BARRIER_AND, 0, 0, 0, SIG(2));
+	submit(&b);
+	run();
+	T(sig_val(2) == 0);
+}
+
+static void test_agent(void)
+{
+	struct hsagpu_agent_dispatch_packet a;
+	struct hsagpu_rom_info *info = at(BUF(0) + 64);
+
+	q_setup(0);
+	memset(&a, 0, sizeof(a));
+	a.header = hdr(HSAGPU_PKT_TYPE_AGENT_DISPATCH, 0);
+	a.type = HSAGPU_AGENT_WRITE_VALUE;
+	a.return_address = BUF(0);
+	a.arg[0] = 0x1122334455667788ULL;
+	submit(&a);
+	now = 987654321;
+	a.type = HSAGPU_AGENT_TIMESTAMP;
+	a.return_address = BUF(0) + 8;
+	submit(&a);
+	a.type = HSAGPU_AGENT_COPY_INFO;
+	a.return_address = BUF(0) + 64;
+	submit(&a);
+	a.type = HSAGPU_AGENT_NOP;
+	submit(&a);
+	run();
+	T(*(uint64_t *)at(BUF(0)) == 0x1122334455667788ULL);
+	T(*(uint64_t *)at(BUF(0) + 8) == 987654321);
+	T(info->signature == HSAGPU_ROM_INFO_SIGNATURE &&
+	  info->num_queues == ident.num_queues);
+	T(q.retired == 4 && q.state == HSAGPU_QSTATE_ACTIVE);
+}
+
+/* Each malformed class: its code and the failing dispatch id. */
+static void test_errors(void)
+{
+	static const uint32_t g1[3] = { 8, 1, 1 };
+	static const uint16_t w1[3] = { 8, 1, 1 };
+	struct {
+		const char *what;
+		unsigned err;
+	} cases[] = {
+		{ "unknown type", HSAGPU_QERR_PACKET_TYPE },
+		{ "dims 0", HSAGPU_QERR_DIMENSIONS },
+		{ "grid 0", HSAGPU_QERR_DIMENSIONS },
+		{ "unused dim", HSAGPU_QERR_DIMENSIONS },
+		{ "workgroup > 1024", HSAGPU_QERR_DIMENSIONS },
+		{ "grid > 2^32-1", HSAGPU_QERR_DIMENSIONS },
+		{ "kernarg unmapped", HSAGPU_QERR_ADDRESS },
+		{ "buffer unmapped", HSAGPU_QERR_ADDRESS },
+		{ "kernarg misaligned", HSAGPU_QERR_ALIGNMENT },
+		{ "buffer misaligned", HSAGPU_QERR_ALIGNMENT },
+		{ "signal misaligned", HSAGPU_QERR_SIGNAL },
+		{ "signal unmapped", HSAGPU_QERR_ADDRESS },
+		{ "kernel object", HSAGPU_QERR_KERNEL_OBJECT },
+		{ "fence scope", HSAGPU_QERR_FENCE },
+		{ "vendor packet", HSAGPU_QERR_UNSUPPORTED },
+		{ "agent function", HSAGPU_QERR_AGENT_FUNCTION },
+		{ "barrier dep misaligned", HSAGPU_QERR_SIGNAL },
+		{ "ring overrun", HSAGPU_QERR_RING_OVERRUN },
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hsagpu_kernel_dispatch_packet k =
+			kpkt(HSAGPU_KERNEL_FILL, 1, g1, w1, 0);
+		struct hsagpu_agent_dispatch_packet *a = (void *)&k;
+		struct hsagpu_barrier_packet *b = (void *)&k;
+		HsaGpuRunResult r;
+
+		q_setup(0);
+		*(struct hsagpu_kargs_fill *)at(KARG) =
+			(struct hsagpu_kargs_fill){ .dst = BUF(0), .value = 1 };
+		/* One good packet first: the error id must be 1. */
+		submit(&k);
+		switch (i) {
+		case 0: k.header = (k.header & ~0xff) | 7; break;
+		case 1: k.setup = 0; break;
+		case 2: k.grid_size_x = 0; break;
+		case 3: k.grid_size_z = 2; break;
+		case 4: k.workgroup_size_x = 1025; break;
+		case 5: k.setup = 3; k.grid_size_x = 65536; k.grid_size_y = 65536;
+			k.grid_size_z = 2; k.workgroup_size_y = 1;
+			k.workgroup_size_z = 1; break;
+		case 6: k.kernarg_address = 0xdead0000000ULL; break;
+		case 7: k.kernarg_address = KARG + 64;
+			*(struct hsagpu_kargs_fill *)at(KARG + 64) =
+				(struct hsagpu_kargs_fill){ .dst = 0x10 };
+			break;
+		case 8: k.kernarg_address = KARG + 8; break;
+		case 9: k.kernarg_address = KARG + 64;
+			*(struct hsagpu_kargs_fill *)at(KARG + 64) =
+				(struct hsagpu_kargs_fill){ .dst = BUF(0) + 2 };
+			break;
+		case 10: k.completion_signal = SIG(0) + 4; break;
+		case 11: k.completion_signal = 0x8000; break;
+		case 12: k.kernel_object = 0x1234; break;
+		case 13: k.header |= 3 << HSAGPU_PKT_HDR_RELEASE_SHIFT; break;
+		case 14: k.header = (k.header & ~0xff) |
+				    HSAGPU_PKT_TYPE_VENDOR_SPECIFIC; break;
+		case 15: memset(a, 0, sizeof(*a));
+			a->header = hdr(HSAGPU_PKT_TYPE_AGENT_DISPATCH, 0);
+			a->type = 99; break;
+		case 16: memset(b, 0, sizeof(*b));
+			b->header = hdr(HSAGPU_PKT_TYPE_BARRIER_AND, 0);
+			b->dep_signal[2] = SIG(0) + 1; break;
+		}
+		if (i == 17) {
+			run();
+			*(uint64_t *)at(WPTR) = 1 + RING_SZ + 5;
+		} else {
+			submit(&k);
+		}
+		r = run();
+		T(r.error && q.state == HSAGPU_QSTATE_ERROR);
+		T(q.error == cases[i].err && q.error_id == 1);
+		if (q.error != cases[i].err || q.error_id != 1)
+			printf("# %s: error %u id %llu\n", cases[i].what, q.error,
+			       (unsigned long long)q.error_id);
+		/*
+		 * The good packet did complete and was published; a packet
+		 * whose completion signal turned out unmapped was consumed.
+		 */
+		T(*(uint64_t *)at(RPTR) == (i == 11 ? 2 : 1));
+		/* An errored queue does nothing more. */
+		r = run();
+		T(r.progress == 0 && !r.error);
+	}
+}
+
+static void test_registration(void)
+{
+	HsaGpuQueue all[2];
+	uint32_t v;
+
+	memset(all, 0, sizeof(all));
+	all[0].ring_lo = 0x10000;
+	all[0].ring_size = 64;
+	all[0].rptr_lo = 0x20000;
+	all[0].wptr_lo = 0x20008;
+	all[0].doorbell = 9;
+	all[0].vector = 4;
+	T(hsagpu_queue_check(&all[0], &ident, all, 2) == HSAGPU_QRES_OK);
+	all[1] = all[0];
+	all[0].state = HSAGPU_QSTATE_ACTIVE;
+	T(hsagpu_queue_check(&all[1], &ident, all, 2) == HSAGPU_QRES_BAD_DOORBELL);
+	all[1].doorbell = 10;
+	all[1].vector = 5;
+	T(hsagpu_queue_check(&all[1], &ident, all, 2) == HSAGPU_QRES_BAD_VECTOR);
+	all[1].vector = 0;
+	all[1].ring_size = 48;
+	T(hsagpu_queue_check(&all[1], &ident, all, 2) == HSAGPU_QRES_BAD_RING);
+	all[1].ring_size = 64;
+	all[1].rptr_lo = 0x20004;
+	T(hsagpu_queue_check(&all[1], &ident, all, 2) == HSAGPU_QRES_BAD_POINTER);
+	all[1].rptr_lo = 0x20000;
+	all[1].priority = 16;
+	T(hsagpu_queue_check(&all[1], &ident, all, 2) == HSAGPU_QRES_BAD_PRIORITY);
+	all[1].priority = 15;
+	all[1].flags = 2;
+	T(hsagpu_queue_check(&all[1], &ident, all, 2) == HSAGPU_QRES_BAD_FLAGS);
+	T(hsagpu_queue_check(&all[0], &ident, all, 2) == HSAGPU_QRES_BAD_STATE);
+	/* Registers: frozen while enabled, status read-only, holes */
+	T(hsagpu_queue_reg_write(&all[0], HSAGPU_QREG_RING_SIZE, 8) ==
+	  HSAGPU_BAD_REASON_READONLY && all[0].ring_size == 64);
+	T(hsagpu_queue_reg_write(&all[1], HSAGPU_QREG_RING_SIZE, 8) == 0 &&
+	  all[1].ring_size == 8);
+	T(hsagpu_queue_reg_write(&all[1], HSAGPU_QREG_STATE, 0) ==
+	  HSAGPU_BAD_REASON_READONLY);
+	T(hsagpu_queue_reg_read(&all[0], 0x3e, &v) == HSAGPU_BAD_REASON_UNMAPPED);
+	all[0].error = HSAGPU_QERR_FENCE;
+	all[0].state = HSAGPU_QSTATE_ERROR;
+	T(hsagpu_queue_reg_read(&all[0], HSAGPU_QREG_STATE, &v) == 0 &&
+	  v == (HSAGPU_QSTATE_ERROR | HSAGPU_QERR_FENCE << 8));
+}
+
+/* DRAIN finishes the queued work, then the queue is suspended. */
+static void test_drain_suspend(void)
+{
+	static const uint32_t g[3] = { 1, 1, 1 };
+	static const uint16_t w[3] = { 1, 1, 1 };
+	struct hsagpu_kernel_dispatch_packet k;
+
+	q_setup(0);
+	sig_init(0, 2);
+	*(struct hsagpu_kargs_busy *)at(KARG) =
+		(struct hsagpu_kargs_busy){ .ns = 100 };
+	k = kpkt(HSAGPU_KERNEL_BUSY, 1, g, w, SIG(0));
+	q.state = HSAGPU_QSTATE_SUSPENDED;
+	submit(&k);
+	run();
+	T(q.read_index == 0);
+	q.state = HSAGPU_QSTATE_DRAINING;
+	submit(&k);
+	run();
+	T(q.read_index == 2 && q.state == HSAGPU_QSTATE_DRAINING);
+	now += 100;
+	run();
+	T(sig_val(0) == 0 && q.state == HSAGPU_QSTATE_SUSPENDED);
+}
+
+int main(void)
+{
+	mem = calloc(1, MEM_SIZE);
+	test_kernels();
+	test_completion();
+	test_barrier_bit();
+	test_barrier_packets();
+	test_agent();
+	test_errors();
+	test_registration();
+	test_drain_suspend();
+	printf("1..%d\n", tests);
+	free(mem);
+	return failed ? 1 : 0;
+}
