@@ -2,14 +2,52 @@
 #ifndef HSAGPU_DRV_H
 #define HSAGPU_DRV_H
 
+#include <linux/bitops.h>
+#include <linux/idr.h>
+#include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/rwsem.h>
+#include <linux/wait.h>
 
 #include "hsagpu/hsagpu_hw.h"
 #include "hsagpu/hsagpu_uapi.h"
 
 #define HSAGPU_DRV_NAME "hsagpu"
 
+/*
+ * mmap offsets: HSAGPU_MMAP_TYPE_* in bits 47:40, an index in the page
+ * number below. VRAM allocations use the upper half of the index space,
+ * so that device removal can zap every BAR mapping (doorbells, VRAM) by
+ * offset range while system memory stays mapped.
+ */
+#define HSAGPU_MMAP_INDEX_BITS  (HSAGPU_MMAP_TYPE_SHIFT - PAGE_SHIFT)
+#define HSAGPU_MMAP_INDEX_MASK  (BIT_ULL(HSAGPU_MMAP_INDEX_BITS) - 1)
+#define HSAGPU_MMAP_INDEX_VRAM  BIT_ULL(HSAGPU_MMAP_INDEX_BITS - 1)
+
+static inline u64 hsagpu_mmap_offset(u64 type, u64 index)
+{
+	return type << HSAGPU_MMAP_TYPE_SHIFT | index << PAGE_SHIFT;
+}
+
+struct gen_pool;
+struct hsagpu_queue;
+
+/*
+ * Lifetime: the structure is reference counted. Probe holds one reference
+ * (dropped by devres after remove()), every open file and every memory
+ * allocation holds one, so files outlive the PCI binding safely.
+ *
+ * Locking, outermost first:
+ *  - remove_sem: read side around anything that touches the BARs (register
+ *    programming, VRAM zeroing, BAR faults); remove() takes the write side
+ *    to set @dead and destroy the queues. Never held across user copies.
+ *  - hsagpu_file.lock: one file's allocations, queues and events.
+ *  - lock: queue registers and the queue table, the list of files.
+ */
 struct hsagpu_device {
 	struct pci_dev *pdev;
 	void __iomem *mmio;             /* BAR5 */
@@ -18,6 +56,7 @@ struct hsagpu_device {
 	int id;                         /* N of /dev/hsagpuN */
 	char devname[16];
 	struct miscdevice misc;
+	struct kref ref;
 
 	/* identification, validated against the ROM table */
 	u32 abi_version;
@@ -37,6 +76,72 @@ struct hsagpu_device {
 
 	atomic_t error_irqs;
 	atomic_t aer_events;
+	atomic_t queue_irqs;
+
+	struct rw_semaphore remove_sem;
+	bool dead;                      /* removed: ioctls and mmap fail */
+	struct mutex lock;
+	struct list_head files;
+
+	/* hardware queues */
+	struct ida queue_ida;
+	struct hsagpu_queue **queues;   /* by hardware queue number */
+	unsigned long *queues_live;     /* read locklessly by the error IRQ */
+	unsigned long *queues_reported; /* errors already logged */
+	u32 queues_active;
+
+	/* doorbells: one page of BAR2 per open file that uses queues */
+	phys_addr_t doorbell_phys;
+	u32 doorbell_pages;
+	u32 doorbells_per_page;
+	struct ida doorbell_page_ida;
+
+	/* VRAM allocator over BAR0 */
+	phys_addr_t vram_phys;
+	pci_bus_addr_t vram_bus;
+	struct gen_pool *vram_pool;
+
+	/* woken by every queue interrupt; WAIT_EVENTS sleeps here */
+	wait_queue_head_t event_wq;
+};
+
+/* Per open file (normally one per process). */
+struct hsagpu_file {
+	struct hsagpu_device *hdev;     /* holds a reference */
+	struct address_space *mapping;  /* for zapping BAR mappings */
+	struct list_head node;          /* hdev->files, under hdev->lock */
+
+	struct mutex lock;              /* protects everything below */
+	struct idr mems;                /* handle -> struct hsagpu_mem */
+	struct list_head queues;
+	int doorbell_page;              /* BAR2 page, -1 until needed */
+	struct ida doorbell_slots;      /* doorbells inside that page */
+	u64 *events;                    /* event page, NULL until needed */
+	dma_addr_t events_dma;
+	DECLARE_BITMAP(events_used, HSAGPU_MAX_EVENTS);
+};
+
+struct hsagpu_mem {
+	struct kref ref;                /* the handle and every mapping */
+	struct hsagpu_device *hdev;     /* holds a reference */
+	u32 flags;                      /* HSAGPU_MEM_SYSTEM or _VRAM */
+	u32 handle;
+	u64 mmap_offset;
+	size_t size;                    /* page aligned */
+	u64 bus_addr;
+	void *cpu;                      /* SYSTEM */
+	dma_addr_t dma;
+	unsigned long vram_offset;      /* VRAM: offset in BAR0 */
+	unsigned int queue_users;       /* under hsagpu_file.lock */
+};
+
+enum { HSAGPU_QMEM_RING, HSAGPU_QMEM_RPTR, HSAGPU_QMEM_WPTR, HSAGPU_QMEM_N };
+
+struct hsagpu_queue {
+	struct list_head node;          /* hsagpu_file.queues */
+	u32 hw_id;
+	u32 doorbell_slot;
+	struct hsagpu_mem *mem[HSAGPU_QMEM_N];
 };
 
 static inline u32 hsagpu_rd(struct hsagpu_device *hdev, u32 reg)
@@ -49,8 +154,74 @@ static inline void hsagpu_wr(struct hsagpu_device *hdev, u32 reg, u32 val)
 	writel(val, hdev->mmio + reg);
 }
 
-int hsagpu_rom_validate(struct hsagpu_device *hdev);
+/*
+ * Bracket BAR accesses from process context: fails with -ENODEV once the
+ * device is gone, and keeps remove() out until hsagpu_exit().
+ */
+static inline int hsagpu_enter(struct hsagpu_device *hdev)
+{
+	down_read(&hdev->remove_sem);
+	if (hdev->dead) {
+		up_read(&hdev->remove_sem);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static inline void hsagpu_exit(struct hsagpu_device *hdev)
+{
+	up_read(&hdev->remove_sem);
+}
+
+/* hsagpu_drv.c */
 int hsagpu_queues_allowed(struct hsagpu_device *hdev);
+void hsagpu_device_put(struct hsagpu_device *hdev);
+
+/* hsagpu_rom.c */
+int hsagpu_rom_validate(struct hsagpu_device *hdev);
+
+/* hsagpu_irq.c */
+int hsagpu_irq_setup(struct hsagpu_device *hdev);
+
+/* hsagpu_file.c */
+extern const struct file_operations hsagpu_fops;
+void hsagpu_files_zap(struct hsagpu_device *hdev);
+
+/* hsagpu_mem.c */
+int hsagpu_vram_init(struct hsagpu_device *hdev);
+long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void __user *uarg);
+long hsagpu_ioctl_free_mem(struct hsagpu_file *hf, void __user *uarg);
+int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
+		    u64 index);
+struct hsagpu_mem *hsagpu_mem_find_system(struct hsagpu_file *hf, u64 addr,
+					  u64 len);
+void hsagpu_mem_release(struct hsagpu_file *hf);
+
+/* hsagpu_doorbell.c */
+int hsagpu_doorbell_init(struct hsagpu_device *hdev);
+int hsagpu_doorbell_page_get(struct hsagpu_file *hf);
+int hsagpu_doorbell_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
+			 u64 index);
+void hsagpu_doorbell_release(struct hsagpu_file *hf);
+
+/* hsagpu_queue.c */
+int hsagpu_queue_init(struct hsagpu_device *hdev);
+long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void __user *uarg);
+long hsagpu_ioctl_queue_cmd(struct hsagpu_file *hf, unsigned int cmd,
+			    void __user *uarg);
+long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void __user *uarg);
+void hsagpu_queue_release(struct hsagpu_file *hf);
+void hsagpu_queue_shutdown(struct hsagpu_device *hdev);
+
+/* hsagpu_event.c */
+long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void __user *uarg);
+long hsagpu_ioctl_destroy_event(struct hsagpu_file *hf, void __user *uarg);
+long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg);
+int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
+		      u64 index);
+void hsagpu_event_release(struct hsagpu_file *hf);
+
+/* hsagpu_sysfs.c */
 extern const struct attribute_group *hsagpu_groups[];
 
 #endif

@@ -5,12 +5,13 @@
  * Probe maps the BARs, validates the identification registers and the
  * expansion ROM's information table, allocates MSI-X vectors, sets up
  * PCIe AtomicOps towards the root complex and creates /dev/hsagpuN.
+ * Remove stops every queue before the BARs go away; open files keep the
+ * (reference counted) device state and get -ENODEV from then on.
  */
+#include <linux/genalloc.h>
 #include <linux/idr.h>
-#include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/pci.h>
-#include <linux/uaccess.h>
 
 #include "hsagpu.h"
 
@@ -31,87 +32,6 @@ int hsagpu_queues_allowed(struct hsagpu_device *hdev)
 	if (!hdev->atomics_errno || allow_no_atomics)
 		return 0;
 	return -EOPNOTSUPP;
-}
-
-static int hsagpu_open(struct inode *inode, struct file *file)
-{
-	struct hsagpu_device *hdev = container_of(file->private_data,
-						  struct hsagpu_device, misc);
-
-	file->private_data = hdev;
-	return 0;
-}
-
-static long hsagpu_ioctl_get_info(struct hsagpu_device *hdev,
-				  void __user *uarg)
-{
-	struct hsagpu_device_info info;
-	u32 size;
-
-	if (get_user(size, (u32 __user *)uarg))
-		return -EFAULT;
-	if (size != sizeof(info))
-		return -EINVAL;
-
-	memset(&info, 0, sizeof(info));
-	info.size = sizeof(info);
-	info.abi_version = hdev->abi_version;
-	info.vendor_id = hdev->pdev->vendor;
-	info.device_id = hdev->pdev->device;
-	info.caps = hdev->caps;
-	info.vram_size = hdev->vram_size;
-	info.doorbell_count = hdev->doorbell_count;
-	info.doorbell_stride = hdev->doorbell_stride;
-	info.num_queues = hdev->num_queues;
-	info.msix_vectors = hdev->msix_vectors;
-	info.atomics = (hdev->atomics_errno ? 0 : HSAGPU_ATOMICS_ROUTED) |
-		       (hdev->atomic_requester ? HSAGPU_ATOMICS_REQUESTER : 0) |
-		       (hdev->atomics128_errno ? 0 : HSAGPU_ATOMICS_128);
-	info.atomics_errno = hdev->atomics_errno;
-	info.pci_domain = pci_domain_nr(hdev->pdev->bus);
-	info.pci_bus = hdev->pdev->bus->number;
-	info.pci_devfn = hdev->pdev->devfn;
-	memcpy(info.name, hdev->name, sizeof(info.name));
-
-	if (copy_to_user(uarg, &info, sizeof(info)))
-		return -EFAULT;
-	return 0;
-}
-
-static long hsagpu_ioctl(struct file *file, unsigned int cmd,
-			 unsigned long arg)
-{
-	struct hsagpu_device *hdev = file->private_data;
-
-	switch (cmd) {
-	case HSAGPU_IOC_GET_INFO:
-		return hsagpu_ioctl_get_info(hdev, (void __user *)arg);
-	default:
-		return -ENOTTY;
-	}
-}
-
-static const struct file_operations hsagpu_fops = {
-	.owner = THIS_MODULE,
-	.open = hsagpu_open,
-	.unlocked_ioctl = hsagpu_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = noop_llseek,
-};
-
-static irqreturn_t hsagpu_error_irq(int irq, void *data)
-{
-	struct hsagpu_device *hdev = data;
-	u32 err = hsagpu_rd(hdev, HSAGPU_REG_ERROR_STATUS);
-
-	if (!err)
-		return IRQ_NONE;
-	/* Acknowledge first: whoever sees the count sees the status clear. */
-	hsagpu_wr(hdev, HSAGPU_REG_ERROR_STATUS, err);
-	atomic_inc(&hdev->error_irqs);
-	dev_warn_ratelimited(&hdev->pdev->dev, "device error status 0x%08x\n",
-			     err);
-	return IRQ_HANDLED;
 }
 
 static int hsagpu_check_ident(struct hsagpu_device *hdev)
@@ -224,16 +144,63 @@ static int hsagpu_map_bars(struct hsagpu_device *hdev)
 	return 0;
 }
 
+static void hsagpu_device_free(struct kref *ref)
+{
+	struct hsagpu_device *hdev = container_of(ref, struct hsagpu_device,
+						  ref);
+
+	/* Every VRAM allocation holds a reference: the pool is empty. */
+	if (hdev->vram_pool)
+		gen_pool_destroy(hdev->vram_pool);
+	bitmap_free(hdev->queues_reported);
+	bitmap_free(hdev->queues_live);
+	kfree(hdev->queues);
+	ida_destroy(&hdev->queue_ida);
+	ida_destroy(&hdev->doorbell_page_ida);
+	pci_dev_put(hdev->pdev);
+	kfree(hdev);
+}
+
+void hsagpu_device_put(struct hsagpu_device *hdev)
+{
+	kref_put(&hdev->ref, hsagpu_device_free);
+}
+
+static void hsagpu_put_action(void *data)
+{
+	hsagpu_device_put(data);
+}
+
+static struct hsagpu_device *hsagpu_device_alloc(struct pci_dev *pdev)
+{
+	struct hsagpu_device *hdev = kzalloc(sizeof(*hdev), GFP_KERNEL);
+
+	if (!hdev)
+		return NULL;
+	hdev->pdev = pci_dev_get(pdev);
+	kref_init(&hdev->ref);
+	init_rwsem(&hdev->remove_sem);
+	mutex_init(&hdev->lock);
+	INIT_LIST_HEAD(&hdev->files);
+	ida_init(&hdev->queue_ida);
+	ida_init(&hdev->doorbell_page_ida);
+	init_waitqueue_head(&hdev->event_wq);
+	return hdev;
+}
+
 static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct device *dev = &pdev->dev;
 	struct hsagpu_device *hdev;
 	int nvec, ret;
 
-	hdev = devm_kzalloc(dev, sizeof(*hdev), GFP_KERNEL);
+	hdev = hsagpu_device_alloc(pdev);
 	if (!hdev)
 		return -ENOMEM;
-	hdev->pdev = pdev;
+	/* Registered first, so devres drops probe's reference last. */
+	ret = devm_add_action_or_reset(dev, hsagpu_put_action, hdev);
+	if (ret)
+		return ret;
 	pci_set_drvdata(pdev, hdev);
 
 	ret = pcim_enable_device(pdev);
@@ -246,6 +213,15 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 	ret = hsagpu_rom_validate(hdev);
+	if (ret)
+		return ret;
+	ret = hsagpu_queue_init(hdev);
+	if (ret)
+		return ret;
+	ret = hsagpu_doorbell_init(hdev);
+	if (ret)
+		return ret;
+	ret = hsagpu_vram_init(hdev);
 	if (ret)
 		return ret;
 
@@ -264,8 +240,7 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = devm_add_action_or_reset(dev, hsagpu_free_vectors, pdev);
 	if (ret)
 		return ret;
-	ret = devm_request_irq(dev, pci_irq_vector(pdev, HSAGPU_MSIX_VEC_ERROR),
-			       hsagpu_error_irq, 0, HSAGPU_DRV_NAME, hdev);
+	ret = hsagpu_irq_setup(hdev);
 	if (ret)
 		return ret;
 
@@ -304,7 +279,22 @@ static void hsagpu_remove(struct pci_dev *pdev)
 {
 	struct hsagpu_device *hdev = pci_get_drvdata(pdev);
 
+	/* No new opens; misc_open() runs under the lock this takes. */
 	misc_deregister(&hdev->misc);
+
+	/*
+	 * Wait for BAR users to leave, stop every queue (DESTROY is
+	 * synchronous: the device no longer touches their memory), then
+	 * take the BAR pages away from user space and wake the waiters;
+	 * they all see -ENODEV or SIGBUS from now on.
+	 */
+	down_write(&hdev->remove_sem);
+	hdev->dead = true;
+	hsagpu_queue_shutdown(hdev);
+	up_write(&hdev->remove_sem);
+	hsagpu_files_zap(hdev);
+	wake_up_all(&hdev->event_wq);
+
 	hsagpu_wr(hdev, HSAGPU_REG_ERROR_INT_ENABLE, 0);
 	pci_clear_master(pdev);
 }

@@ -286,8 +286,10 @@ static unsigned hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p,
     return 0;
 }
 
-/* A packet finished: publish the read index first, so that whoever sees
- * the signal also sees the slot free, then the signal. */
+/*
+ * A packet finished: publish the read index first, so that whoever sees
+ * the signal also sees the slot free, then the signal.
+ */
 static unsigned hsagpu_packet_done(HsaGpuQueue *q, const HsaGpuProc *p,
                                    uint64_t signal, uint64_t start,
                                    uint64_t end, HsaGpuRunResult *res)
