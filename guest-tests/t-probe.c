@@ -26,7 +26,7 @@ int main(void)
 		uint64_t want_queues = HSAGPU_NUM_QUEUES_DEFAULT;
 		const char *want_atomics = gt_param("atomics");
 		char atomics[32] = "";
-		char buf[256], path[300];
+		char buf[256], path[300], want[16];
 		uint64_t v;
 		struct stat st;
 
@@ -58,9 +58,11 @@ int main(void)
 		CHECK(!gt_sysfs_u64(devs[i], "hsagpu/doorbell_stride", &v), "db");
 		CHECK_EQ_U64(v, HSAGPU_DOORBELL_STRIDE);
 
+		snprintf(want, sizeof(want), "%u.%u", HSAGPU_ABI_MAJOR,
+			 HSAGPU_ABI_MINOR);
 		CHECK(!gt_sysfs_read(devs[i], "hsagpu/abi_version", buf,
-				     sizeof(buf)) && !strcmp(buf, "1.0"),
-		      "abi_version '%s'", buf);
+				     sizeof(buf)) && !strcmp(buf, want),
+		      "abi_version '%s', expected '%s'", buf, want);
 		CHECK(!gt_sysfs_read(devs[i], "hsagpu/product_name", buf,
 				     sizeof(buf)) && !strcmp(buf, "QEMU HSA GPU"),
 		      "product_name '%s' (from the ROM table)", buf);
