@@ -46,7 +46,8 @@ struct hsagpu_queue;
  *    programming, VRAM zeroing, BAR faults); remove() takes the write side
  *    to set @dead and destroy the queues. Never held across user copies.
  *  - hsagpu_file.lock: one file's allocations, queues and events.
- *  - lock: queue registers and the queue table, the list of files.
+ *  - lock: queue registers and the queue table, the list of files, the
+ *    allocation handles.
  */
 struct hsagpu_device {
 	struct pci_dev *pdev;
@@ -96,6 +97,12 @@ struct hsagpu_device {
 	u32 doorbells_per_page;
 	struct ida doorbell_page_ida;
 
+	/*
+	 * Allocation handles are unique on the device, so that another
+	 * file's handle is recognised as not this file's.
+	 */
+	struct idr mem_idr;
+
 	/* VRAM allocator over BAR0 */
 	phys_addr_t vram_phys;
 	pci_bus_addr_t vram_bus;
@@ -112,7 +119,7 @@ struct hsagpu_file {
 	struct list_head node;          /* hdev->files, under hdev->lock */
 
 	struct mutex lock;              /* protects everything below */
-	struct idr mems;                /* handle -> struct hsagpu_mem */
+	struct list_head mems;          /* struct hsagpu_mem.node */
 	struct list_head queues;
 	int doorbell_page;              /* BAR2 page, -1 until needed */
 	struct ida doorbell_slots;      /* doorbells inside that page */
@@ -124,6 +131,8 @@ struct hsagpu_file {
 struct hsagpu_mem {
 	struct kref ref;                /* the handle and every mapping */
 	struct hsagpu_device *hdev;     /* holds a reference */
+	struct hsagpu_file *owner;
+	struct list_head node;          /* owner->mems while it has a handle */
 	u32 flags;                      /* HSAGPU_MEM_SYSTEM or _VRAM */
 	u32 handle;
 	u64 mmap_offset;

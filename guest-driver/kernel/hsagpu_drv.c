@@ -155,6 +155,7 @@ static void hsagpu_device_free(struct kref *ref)
 	bitmap_free(hdev->queues_reported);
 	bitmap_free(hdev->queues_live);
 	kfree(hdev->queues);
+	idr_destroy(&hdev->mem_idr);
 	ida_destroy(&hdev->queue_ida);
 	ida_destroy(&hdev->doorbell_page_ida);
 	pci_dev_put(hdev->pdev);
@@ -184,6 +185,7 @@ static struct hsagpu_device *hsagpu_device_alloc(struct pci_dev *pdev)
 	INIT_LIST_HEAD(&hdev->files);
 	ida_init(&hdev->queue_ida);
 	ida_init(&hdev->doorbell_page_ida);
+	idr_init(&hdev->mem_idr);
 	init_waitqueue_head(&hdev->event_wq);
 	return hdev;
 }
@@ -289,7 +291,7 @@ static void hsagpu_remove(struct pci_dev *pdev)
 	 * they all see -ENODEV or SIGBUS from now on.
 	 */
 	down_write(&hdev->remove_sem);
-	hdev->dead = true;
+	WRITE_ONCE(hdev->dead, true);
 	hsagpu_queue_shutdown(hdev);
 	up_write(&hdev->remove_sem);
 	hsagpu_files_zap(hdev);

@@ -32,6 +32,8 @@ HSAGPU_ATTR(atomic_ops, "%s",
 	    hdev->atomics128_errno ? "32,64" : "32,64,128");
 HSAGPU_ATTR(error_irqs, "%d", atomic_read(&hdev->error_irqs));
 HSAGPU_ATTR(aer_events, "%d", atomic_read(&hdev->aer_events));
+HSAGPU_ATTR(queue_irqs, "%d", atomic_read(&hdev->queue_irqs));
+HSAGPU_ATTR(queues_active, "%u", READ_ONCE(hdev->queues_active));
 HSAGPU_ATTR(queues, "%s",
 	    !hsagpu_queues_allowed(hdev) ?
 	    (hdev->atomics_errno ? "degraded" : "allowed") :
@@ -53,6 +55,8 @@ static struct attribute *hsagpu_attrs[] = {
 	&dev_attr_atomic_requester.attr,
 	&dev_attr_error_irqs.attr,
 	&dev_attr_aer_events.attr,
+	&dev_attr_queue_irqs.attr,
+	&dev_attr_queues_active.attr,
 	&dev_attr_queues.attr,
 	NULL
 };

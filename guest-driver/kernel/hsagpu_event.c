@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hsagpu: events. Each file has one page of coherent memory with
+ * HSAGPU_MAX_EVENTS u64 slots; event n is slot n - 1. The device writes
+ * the event id into the slot a signal names and raises the queue's
+ * vector; WAIT_EVENTS sleeps until listed slots are non-zero and takes
+ * them back to HSAGPU_EVENT_SLOT_UNSIGNALED (auto-reset).
+ */
+#include <linux/bitmap.h>
+#include <linux/dma-mapping.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include "hsagpu.h"
+
+static_assert(HSAGPU_MAX_EVENTS * sizeof(u64) <= PAGE_SIZE);
+static_assert(HSAGPU_WAIT_EVENTS_MAX <= 64);  /* bits of .signaled */
+
+/* Allocated on first use: creating an event or mapping the page. */
+static int hsagpu_event_page_get(struct hsagpu_file *hf)
+{
+	lockdep_assert_held(&hf->lock);
+	if (hf->events)
+		return 0;
+	hf->events = dma_alloc_coherent(&hf->hdev->pdev->dev, PAGE_SIZE,
+					&hf->events_dma, GFP_KERNEL);
+	return hf->events ? 0 : -ENOMEM;
+}
+
+/* After the file's queues are destroyed: the device writes no more. */
+void hsagpu_event_release(struct hsagpu_file *hf)
+{
+	if (hf->events)
+		dma_free_coherent(&hf->hdev->pdev->dev, PAGE_SIZE, hf->events,
+				  hf->events_dma);
+	hf->events = NULL;
+}
+
+/* -ENOSPC when all HSAGPU_MAX_EVENTS events of the file exist. */
+long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void __user *uarg)
+{
+	struct hsagpu_create_event args;
+	unsigned long slot;
+	int ret;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.size != sizeof(args))
+		return -EINVAL;
+
+	mutex_lock(&hf->lock);
+	ret = hsagpu_event_page_get(hf);
+	if (ret)
+		goto out;
+	slot = find_first_zero_bit(hf->events_used, HSAGPU_MAX_EVENTS);
+	if (slot >= HSAGPU_MAX_EVENTS) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	set_bit(slot, hf->events_used);
+	WRITE_ONCE(hf->events[slot], HSAGPU_EVENT_SLOT_UNSIGNALED);
+	args.event_id = slot + 1;
+	args.mailbox_addr = hf->events_dma + slot * sizeof(u64);
+out:
+	mutex_unlock(&hf->lock);
+	if (ret)
+		return ret;
+
+	if (copy_to_user(uarg, &args, sizeof(args))) {
+		/* Nobody learnt the id: the slot is free again. */
+		mutex_lock(&hf->lock);
+		clear_bit(slot, hf->events_used);
+		mutex_unlock(&hf->lock);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+static bool hsagpu_event_live(struct hsagpu_file *hf, u32 id)
+{
+	lockdep_assert_held(&hf->lock);
+	return id >= 1 && id <= HSAGPU_MAX_EVENTS &&
+	       test_bit(id - 1, hf->events_used);
+}
+
+long hsagpu_ioctl_destroy_event(struct hsagpu_file *hf, void __user *uarg)
+{
+	struct hsagpu_event_id args;
+	int ret = 0;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.size != sizeof(args))
+		return -EINVAL;
+
+	mutex_lock(&hf->lock);
+	if (hsagpu_event_live(hf, args.event_id))
+		clear_bit(args.event_id - 1, hf->events_used);
+	else
+		ret = -EINVAL;
+	mutex_unlock(&hf->lock);
+	return ret;
+}
+
+struct hsagpu_wait {
+	u64 *slots;
+	u32 ids[HSAGPU_WAIT_EVENTS_MAX];
+	u32 n;
+	u64 signaled;           /* entries consumed so far */
+};
+
+/* Is an entry not consumed yet signaled? */
+static bool hsagpu_wait_pending(struct hsagpu_wait *w)
+{
+	u32 i;
+
+	for (i = 0; i < w->n; i++)
+		if (!(w->signaled & BIT_ULL(i)) &&
+		    READ_ONCE(w->slots[w->ids[i] - 1]))
+			return true;
+	return false;
+}
+
+/*
+ * Take signaled slots back to 0. An event listed twice is consumed once
+ * and marks every entry that names it.
+ */
+static void hsagpu_wait_consume(struct hsagpu_wait *w)
+{
+	u32 i, j;
+
+	for (i = 0; i < w->n; i++) {
+		u64 *slot = &w->slots[w->ids[i] - 1];
+
+		if (w->signaled & BIT_ULL(i) || !READ_ONCE(*slot) ||
+		    !xchg(slot, HSAGPU_EVENT_SLOT_UNSIGNALED))
+			continue;
+		for (j = i; j < w->n; j++)
+			if (w->ids[j] == w->ids[i])
+				w->signaled |= BIT_ULL(j);
+	}
+}
+
+static bool hsagpu_wait_done(struct hsagpu_wait *w, bool all)
+{
+	return all ? w->signaled == GENMASK_ULL(w->n - 1, 0) : w->signaled;
+}
+
+/*
+ * Returns 0 once any (HSAGPU_WAIT_ALL: every) listed event has been
+ * consumed, -ETIME when timeout_ms passes first (0: just poll), -EINTR on
+ * a signal (not restarted: the timeout is relative) and -ENODEV when the
+ * device goes away. In every case .signaled is written back: events
+ * consumed before an error are not lost.
+ */
+long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_wait_events args;
+	struct hsagpu_wait w = { };
+	bool all, infinite;
+	long timeout, left;
+	int ret = 0;
+	u32 i;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.size != sizeof(args) || args.flags & ~HSAGPU_WAIT_FLAGS_ALL ||
+	    !args.num_events || args.num_events > HSAGPU_WAIT_EVENTS_MAX)
+		return -EINVAL;
+	w.n = args.num_events;
+	if (copy_from_user(w.ids, u64_to_user_ptr(args.events_ptr),
+			   w.n * sizeof(w.ids[0])))
+		return -EFAULT;
+
+	/* The page stays until release, which cannot run during an ioctl. */
+	mutex_lock(&hf->lock);
+	for (i = 0; i < w.n; i++)
+		if (!hsagpu_event_live(hf, w.ids[i]))
+			ret = -EINVAL;
+	w.slots = hf->events;
+	mutex_unlock(&hf->lock);
+	if (ret)
+		return ret;
+
+	all = args.flags & HSAGPU_WAIT_ALL;
+	infinite = args.timeout_ms == HSAGPU_WAIT_INFINITE;
+	timeout = infinite ? MAX_SCHEDULE_TIMEOUT :
+		  (long)msecs_to_jiffies(args.timeout_ms);
+	for (;;) {
+		hsagpu_wait_consume(&w);
+		if (hsagpu_wait_done(&w, all))
+			break;
+		if (READ_ONCE(hdev->dead)) {
+			ret = -ENODEV;
+			break;
+		}
+		if (!timeout) {
+			ret = -ETIME;
+			break;
+		}
+		left = wait_event_interruptible_timeout(hdev->event_wq,
+				hsagpu_wait_pending(&w) ||
+				READ_ONCE(hdev->dead), timeout);
+		if (left < 0) {
+			ret = -EINTR;
+			break;
+		}
+		/* On a timeout, one last look at the slots, then -ETIME. */
+		if (!infinite)
+			timeout = left;
+	}
+
+	args.signaled = w.signaled;
+	if (copy_to_user(uarg, &args, sizeof(args)))
+		return -EFAULT;
+	return ret;
+}
+
+/*
+ * Read-only, exactly one page at index 0: the device writes the slots,
+ * user space may poll them but must consume them with WAIT_EVENTS.
+ * -EPERM for a writable mapping.
+ */
+int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
+		      u64 index)
+{
+	unsigned long pgoff;
+	int ret;
+
+	if (index || vma->vm_end - vma->vm_start != PAGE_SIZE)
+		return -EINVAL;
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	vma->vm_flags &= ~VM_MAYWRITE;
+
+	mutex_lock(&hf->lock);
+	ret = hsagpu_event_page_get(hf);
+	if (!ret) {
+		/* The DMA API takes vm_pgoff as the offset into the buffer. */
+		pgoff = vma->vm_pgoff;
+		vma->vm_pgoff = 0;
+		ret = dma_mmap_coherent(&hf->hdev->pdev->dev, vma, hf->events,
+					hf->events_dma, PAGE_SIZE);
+		vma->vm_pgoff = pgoff;
+	}
+	mutex_unlock(&hf->lock);
+	return ret;
+}

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hsagpu: memory for the device. SYSTEM allocations are coherent DMA
+ * memory (physically contiguous, so at most HSAGPU_MEM_SYSTEM_MAX); VRAM
+ * allocations are carved out of BAR0 with a page-granular gen_pool and
+ * mapped write-combined.
+ *
+ * An allocation is reference counted: its handle holds one reference and
+ * every mapping another, so FREE_MEM on a still mapped allocation only
+ * drops the handle and the memory goes when the last mapping does.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/genalloc.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "hsagpu.h"
+
+/* gen_pool returns 0 for failure: offset 0 of BAR0 must not be 0. */
+#define HSAGPU_VRAM_POOL_BASE   PAGE_SIZE
+/* VRAM is cleared in chunks, rescheduling in between. */
+#define HSAGPU_VRAM_CLEAR_CHUNK (1UL << 20)
+
+int hsagpu_vram_init(struct hsagpu_device *hdev)
+{
+	struct pci_dev *pdev = hdev->pdev;
+	int nid = dev_to_node(&pdev->dev);
+
+	hdev->vram_phys = pci_resource_start(pdev, HSAGPU_BAR_VRAM);
+	hdev->vram_bus = pci_bus_address(pdev, HSAGPU_BAR_VRAM);
+	hdev->vram_pool = gen_pool_create(PAGE_SHIFT, nid);
+	if (!hdev->vram_pool)
+		return -ENOMEM;
+	return gen_pool_add(hdev->vram_pool, HSAGPU_VRAM_POOL_BASE,
+			    hdev->vram_size, nid);
+}
+
+static void hsagpu_mem_free(struct kref *ref)
+{
+	struct hsagpu_mem *mem = container_of(ref, struct hsagpu_mem, ref);
+	struct hsagpu_device *hdev = mem->hdev;
+
+	if (mem->flags & HSAGPU_MEM_SYSTEM)
+		dma_free_coherent(&hdev->pdev->dev, mem->size, mem->cpu,
+				  mem->dma);
+	else
+		gen_pool_free(hdev->vram_pool,
+			      mem->vram_offset + HSAGPU_VRAM_POOL_BASE,
+			      mem->size);
+	kfree(mem);
+	hsagpu_device_put(hdev);
+}
+
+static void hsagpu_mem_put(struct hsagpu_mem *mem)
+{
+	kref_put(&mem->ref, hsagpu_mem_free);
+}
+
+/* The previous user's data must not leak: clear VRAM before handing out. */
+static void hsagpu_vram_clear(struct hsagpu_device *hdev,
+			      unsigned long offset, size_t size)
+{
+	while (size) {
+		size_t n = min_t(size_t, size, HSAGPU_VRAM_CLEAR_CHUNK);
+
+		memset_io(hdev->vram + offset, 0, n);
+		offset += n;
+		size -= n;
+		cond_resched();
+	}
+	wmb();  /* flush write-combining before the device sees the memory */
+}
+
+static int hsagpu_mem_alloc_backing(struct hsagpu_device *hdev,
+				    struct hsagpu_mem *mem)
+{
+	unsigned long addr;
+	int ret;
+
+	if (mem->flags & HSAGPU_MEM_SYSTEM) {
+		/* Zeroed by the DMA API. */
+		mem->cpu = dma_alloc_coherent(&hdev->pdev->dev, mem->size,
+					      &mem->dma,
+					      GFP_KERNEL | __GFP_NOWARN);
+		if (!mem->cpu)
+			return -ENOMEM;
+		mem->bus_addr = mem->dma;
+		return 0;
+	}
+
+	ret = hsagpu_enter(hdev);
+	if (ret)
+		return ret;
+	addr = gen_pool_alloc(hdev->vram_pool, mem->size);
+	if (addr) {
+		mem->vram_offset = addr - HSAGPU_VRAM_POOL_BASE;
+		mem->bus_addr = hdev->vram_bus + mem->vram_offset;
+		hsagpu_vram_clear(hdev, mem->vram_offset, mem->size);
+	}
+	hsagpu_exit(hdev);
+	return addr ? 0 : -ENOMEM;
+}
+
+/* The file's allocation with @handle, or NULL. Caller holds hf->lock. */
+static struct hsagpu_mem *hsagpu_mem_lookup(struct hsagpu_file *hf,
+					    u64 handle)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_mem *mem = NULL;
+
+	lockdep_assert_held(&hf->lock);
+	if (!handle || handle >= HSAGPU_MMAP_INDEX_VRAM)
+		return NULL;
+	mutex_lock(&hdev->lock);
+	mem = idr_find(&hdev->mem_idr, handle);
+	if (mem && mem->owner != hf)
+		mem = NULL;
+	mutex_unlock(&hdev->lock);
+	return mem;
+}
+
+/* Drop the handle; the caller puts the handle's reference. */
+static void hsagpu_mem_unlink(struct hsagpu_file *hf, struct hsagpu_mem *mem)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+
+	lockdep_assert_held(&hf->lock);
+	mutex_lock(&hdev->lock);
+	idr_remove(&hdev->mem_idr, mem->handle);
+	mutex_unlock(&hdev->lock);
+	list_del(&mem->node);
+}
+
+/*
+ * -EINVAL: bad size field, flags other than exactly one of SYSTEM/VRAM,
+ * or bytes == 0. -E2BIG: SYSTEM above HSAGPU_MEM_SYSTEM_MAX (the limit of
+ * the interface). -ENOMEM: not available, including more VRAM than the
+ * device has.
+ */
+long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void __user *uarg)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_alloc_mem args;
+	struct hsagpu_mem *mem;
+	int ret;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.size != sizeof(args))
+		return -EINVAL;
+	if (args.flags != HSAGPU_MEM_SYSTEM && args.flags != HSAGPU_MEM_VRAM)
+		return -EINVAL;
+	if (!args.bytes)
+		return -EINVAL;
+	if (args.flags == HSAGPU_MEM_SYSTEM && args.bytes > HSAGPU_MEM_SYSTEM_MAX)
+		return -E2BIG;
+	if (args.flags == HSAGPU_MEM_VRAM && args.bytes > hdev->vram_size)
+		return -ENOMEM;
+
+	mem = kzalloc(sizeof(*mem), GFP_KERNEL);
+	if (!mem)
+		return -ENOMEM;
+	kref_init(&mem->ref);
+	mem->hdev = hdev;
+	mem->owner = hf;
+	mem->flags = args.flags;
+	mem->size = PAGE_ALIGN(args.bytes);
+	ret = hsagpu_mem_alloc_backing(hdev, mem);
+	if (ret) {
+		kfree(mem);
+		return ret;
+	}
+	kref_get(&hdev->ref);
+
+	mutex_lock(&hf->lock);
+	mutex_lock(&hdev->lock);
+	/* Cyclic ids: a stale handle rarely names a newer allocation. */
+	ret = idr_alloc_cyclic(&hdev->mem_idr, mem, 1, HSAGPU_MMAP_INDEX_VRAM,
+			       GFP_KERNEL);
+	mutex_unlock(&hdev->lock);
+	if (ret > 0) {
+		mem->handle = ret;
+		mem->mmap_offset = hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_MEMORY,
+			mem->handle | (mem->flags & HSAGPU_MEM_VRAM ?
+				       HSAGPU_MMAP_INDEX_VRAM : 0));
+		list_add_tail(&mem->node, &hf->mems);
+	}
+	mutex_unlock(&hf->lock);
+	if (ret < 0) {
+		hsagpu_mem_put(mem);
+		return ret;
+	}
+
+	args.handle = mem->handle;
+	args.mmap_offset = mem->mmap_offset;
+	args.bus_addr = mem->bus_addr;
+	if (copy_to_user(uarg, &args, sizeof(args))) {
+		/* Nobody learnt the handle: free it again. */
+		mutex_lock(&hf->lock);
+		if (hsagpu_mem_lookup(hf, args.handle) == mem)
+			hsagpu_mem_unlink(hf, mem);
+		else
+			mem = NULL;
+		mutex_unlock(&hf->lock);
+		if (mem)
+			hsagpu_mem_put(mem);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* -ENOENT: not a live handle of this file; -EBUSY: a queue uses it. */
+long hsagpu_ioctl_free_mem(struct hsagpu_file *hf, void __user *uarg)
+{
+	struct hsagpu_free_mem args;
+	struct hsagpu_mem *mem;
+	int ret = 0;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.size != sizeof(args) || args.reserved)
+		return -EINVAL;
+
+	mutex_lock(&hf->lock);
+	mem = hsagpu_mem_lookup(hf, args.handle);
+	if (!mem)
+		ret = -ENOENT;
+	else if (mem->queue_users)
+		ret = -EBUSY;
+	else
+		hsagpu_mem_unlink(hf, mem);
+	mutex_unlock(&hf->lock);
+	if (!ret)
+		hsagpu_mem_put(mem);
+	return ret;
+}
+
+/*
+ * The system allocation of @hf that holds [addr, addr + len), or NULL.
+ * Caller holds hf->lock.
+ */
+struct hsagpu_mem *hsagpu_mem_find_system(struct hsagpu_file *hf, u64 addr,
+					  u64 len)
+{
+	struct hsagpu_mem *mem;
+
+	lockdep_assert_held(&hf->lock);
+	list_for_each_entry(mem, &hf->mems, node) {
+		if (!(mem->flags & HSAGPU_MEM_SYSTEM))
+			continue;
+		if (addr >= mem->bus_addr && len <= mem->size &&
+		    addr - mem->bus_addr <= mem->size - len)
+			return mem;
+	}
+	return NULL;
+}
+
+/* close(): drop every handle; mappings are gone already. */
+void hsagpu_mem_release(struct hsagpu_file *hf)
+{
+	struct hsagpu_mem *mem, *tmp;
+
+	mutex_lock(&hf->lock);
+	list_for_each_entry_safe(mem, tmp, &hf->mems, node) {
+		hsagpu_mem_unlink(hf, mem);
+		hsagpu_mem_put(mem);
+	}
+	mutex_unlock(&hf->lock);
+}
+
+/* Mappings hold the allocation; a split vma holds it twice. */
+static void hsagpu_mem_vm_open(struct vm_area_struct *vma)
+{
+	struct hsagpu_mem *mem = vma->vm_private_data;
+
+	kref_get(&mem->ref);
+}
+
+static void hsagpu_mem_vm_close(struct vm_area_struct *vma)
+{
+	hsagpu_mem_put(vma->vm_private_data);
+}
+
+/*
+ * BAR pages are inserted at fault time, under the removal lock: a mapping
+ * can then never outlive the device, whatever the order of mmap() and
+ * remove().
+ */
+static vm_fault_t hsagpu_vram_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct hsagpu_mem *mem = vma->vm_private_data;
+	struct hsagpu_device *hdev = mem->hdev;
+	unsigned long page = vmf->pgoff - (mem->mmap_offset >> PAGE_SHIFT);
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+
+	if (page >= mem->size >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	down_read(&hdev->remove_sem);
+	if (!hdev->dead)
+		ret = vmf_insert_pfn(vma, vmf->address,
+				     PHYS_PFN(hdev->vram_phys +
+					      mem->vram_offset) + page);
+	up_read(&hdev->remove_sem);
+	return ret;
+}
+
+static const struct vm_operations_struct hsagpu_vram_vm_ops = {
+	.open = hsagpu_mem_vm_open,
+	.close = hsagpu_mem_vm_close,
+	.fault = hsagpu_vram_fault,
+};
+
+static const struct vm_operations_struct hsagpu_sysmem_vm_ops = {
+	.open = hsagpu_mem_vm_open,
+	.close = hsagpu_mem_vm_close,
+};
+
+/*
+ * No private writable (copy-on-write) mappings: a private copy would be
+ * invisible to the device.
+ */
+int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
+		    u64 index)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_mem *mem;
+	unsigned long pgoff;
+	int ret = 0;
+
+	if (is_cow_mapping(vma->vm_flags))
+		return -EINVAL;
+
+	mutex_lock(&hf->lock);
+	mem = hsagpu_mem_lookup(hf, index & ~HSAGPU_MMAP_INDEX_VRAM);
+	if (!mem || mem->mmap_offset >> PAGE_SHIFT != vma->vm_pgoff ||
+	    vma->vm_end - vma->vm_start != mem->size) {
+		ret = -EINVAL;
+		goto out;
+	}
+
+	if (mem->flags & HSAGPU_MEM_VRAM) {
+		vma->vm_flags |= VM_IO | VM_PFNMAP;
+		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
+		vma->vm_ops = &hsagpu_vram_vm_ops;
+	} else {
+		/* The DMA API takes vm_pgoff as the offset into the buffer. */
+		pgoff = vma->vm_pgoff;
+		vma->vm_pgoff = 0;
+		ret = dma_mmap_coherent(&hdev->pdev->dev, vma, mem->cpu,
+					mem->dma, mem->size);
+		vma->vm_pgoff = pgoff;
+		if (ret)
+			goto out;
+		vma->vm_ops = &hsagpu_sysmem_vm_ops;
+	}
+	vma->vm_private_data = mem;
+	kref_get(&mem->ref);
+out:
+	mutex_unlock(&hf->lock);
+	return ret;
+}

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hsagpu: user-mode AQL queues. The driver checks that a queue's ring and
+ * dispatch ids lie in the caller's own system memory, gives it a hardware
+ * queue, a doorbell in the caller's doorbell page and an MSI-X vector,
+ * and programs the queue's register block. From then on user space
+ * writes packets and rings the doorbell without the kernel.
+ */
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "hsagpu.h"
+
+int hsagpu_queue_init(struct hsagpu_device *hdev)
+{
+	hdev->queues = kcalloc(hdev->num_queues, sizeof(*hdev->queues),
+			       GFP_KERNEL);
+	hdev->queues_live = bitmap_zalloc(hdev->num_queues, GFP_KERNEL);
+	hdev->queues_reported = bitmap_zalloc(hdev->num_queues, GFP_KERNEL);
+	if (!hdev->queues || !hdev->queues_live || !hdev->queues_reported)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Run a queue command; the device completes it before the write returns. */
+static u32 hsagpu_queue_cmd(struct hsagpu_device *hdev, u32 id, u32 cmd)
+{
+	u32 reg = HSAGPU_REG_QUEUE(id) + HSAGPU_QREG_CMD;
+	u32 res;
+
+	lockdep_assert_held(&hdev->lock);
+	hsagpu_wr(hdev, reg, cmd);
+	res = hsagpu_rd(hdev, reg);
+	dev_dbg(&hdev->pdev->dev, "queue %u: command %u result %u\n", id, cmd,
+		res);
+	return res;
+}
+
+static int hsagpu_qres_errno(u32 res)
+{
+	switch (res) {
+	case HSAGPU_QRES_OK:
+		return 0;
+	case HSAGPU_QRES_BAD_STATE:     /* e.g. RESUME of an active queue */
+	case HSAGPU_QRES_BAD_DOORBELL:  /* in use */
+		return -EBUSY;
+	case HSAGPU_QRES_BAD_ADDRESS:
+		return -EFAULT;
+	case HSAGPU_QRES_BAD_COMMAND:
+	case HSAGPU_QRES_BAD_RING:
+	case HSAGPU_QRES_BAD_POINTER:
+	case HSAGPU_QRES_BAD_VECTOR:
+	case HSAGPU_QRES_BAD_PRIORITY:
+	case HSAGPU_QRES_BAD_FLAGS:
+		return -EINVAL;
+	default:                        /* NO_BUS_MASTER, no answer */
+		return -EIO;
+	}
+}
+
+/*
+ * Stop the hardware queue and give its number back, unless device
+ * removal already did. Caller holds hdev->lock (or the write side of
+ * remove_sem, which excludes every other user).
+ */
+static void hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
+				    struct hsagpu_queue *q)
+{
+	u32 res;
+
+	if (hdev->queues[q->hw_id] != q)
+		return;
+	res = hsagpu_queue_cmd(hdev, q->hw_id, HSAGPU_QCMD_DESTROY);
+	if (res != HSAGPU_QRES_OK)
+		dev_err(&hdev->pdev->dev, "queue %u: DESTROY failed (result %u)\n",
+			q->hw_id, res);
+	clear_bit(q->hw_id, hdev->queues_live);
+	hdev->queues[q->hw_id] = NULL;
+	hdev->queues_active--;
+	ida_free(&hdev->queue_ida, q->hw_id);
+}
+
+/* Give back what the queue held in its file. Caller holds hf->lock. */
+static void hsagpu_queue_free(struct hsagpu_file *hf, struct hsagpu_queue *q)
+{
+	int i;
+
+	list_del(&q->node);
+	for (i = 0; i < HSAGPU_QMEM_N; i++)
+		q->mem[i]->queue_users--;
+	ida_free(&hf->doorbell_slots, q->doorbell_slot);
+	kfree(q);
+}
+
+static struct hsagpu_queue *hsagpu_queue_find(struct hsagpu_file *hf, u32 id)
+{
+	struct hsagpu_queue *q;
+
+	lockdep_assert_held(&hf->lock);
+	list_for_each_entry(q, &hf->queues, node)
+		if (q->hw_id == id)
+			return q;
+	return NULL;
+}
+
+/* Checks that need no lock; -EINVAL for anything out of range. */
+static int hsagpu_queue_check_args(const struct hsagpu_create_queue *args)
+{
+	if (args->flags & ~HSAGPU_QUEUE_CREATE_FLAGS_ALL)
+		return -EINVAL;
+	if (!is_power_of_2(args->ring_size) ||
+	    args->ring_size < HSAGPU_QUEUE_RING_MIN ||
+	    args->ring_size > HSAGPU_QUEUE_RING_MAX)
+		return -EINVAL;
+	if (args->priority > HSAGPU_QUEUE_PRIORITY_MAX)
+		return -EINVAL;
+	if (!IS_ALIGNED(args->ring_addr, HSAGPU_AQL_PACKET_SIZE) ||
+	    !IS_ALIGNED(args->rptr_addr, sizeof(u64)) ||
+	    !IS_ALIGNED(args->wptr_addr, sizeof(u64)))
+		return -EINVAL;
+	return 0;
+}
+
+/* Fill the register block and enable. Caller holds hdev->lock. */
+static int hsagpu_queue_hw_create(struct hsagpu_device *hdev,
+				  struct hsagpu_queue *q, u32 doorbell,
+				  const struct hsagpu_create_queue *args)
+{
+	u32 base = HSAGPU_REG_QUEUE(q->hw_id);
+	u32 nvec = hdev->msix_vectors;
+	u32 res;
+
+	hsagpu_wr(hdev, base + HSAGPU_QREG_RING_LO, lower_32_bits(args->ring_addr));
+	hsagpu_wr(hdev, base + HSAGPU_QREG_RING_HI, upper_32_bits(args->ring_addr));
+	hsagpu_wr(hdev, base + HSAGPU_QREG_RING_SIZE, args->ring_size);
+	hsagpu_wr(hdev, base + HSAGPU_QREG_DOORBELL, doorbell);
+	hsagpu_wr(hdev, base + HSAGPU_QREG_RPTR_LO, lower_32_bits(args->rptr_addr));
+	hsagpu_wr(hdev, base + HSAGPU_QREG_RPTR_HI, upper_32_bits(args->rptr_addr));
+	hsagpu_wr(hdev, base + HSAGPU_QREG_WPTR_LO, lower_32_bits(args->wptr_addr));
+	hsagpu_wr(hdev, base + HSAGPU_QREG_WPTR_HI, upper_32_bits(args->wptr_addr));
+	hsagpu_wr(hdev, base + HSAGPU_QREG_PRIORITY, args->priority);
+	/* Spread queues over vectors 1..N-1; 0 is shared when alone. */
+	hsagpu_wr(hdev, base + HSAGPU_QREG_VECTOR,
+		  nvec > 1 ? 1 + q->hw_id % (nvec - 1) : 0);
+	hsagpu_wr(hdev, base + HSAGPU_QREG_FLAGS,
+		  args->flags & HSAGPU_QUEUE_CREATE_PROFILE ?
+		  HSAGPU_QF_PROFILE : 0);
+	res = hsagpu_queue_cmd(hdev, q->hw_id, HSAGPU_QCMD_ENABLE);
+	return hsagpu_qres_errno(res);
+}
+
+/*
+ * Errors: what hsagpu_queues_allowed() says (-EOPNOTSUPP without
+ * AtomicOps, also when the device has no queues); -EINVAL for bad
+ * arguments, including a ring not inside one of the caller's SYSTEM
+ * allocations or dispatch ids outside them; -ENOSPC when the device has
+ * no free queue or the file no free doorbell; -EBUSY/-EFAULT/-EIO when
+ * the device refuses the registration.
+ */
+long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void __user *uarg)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_mem *mem[HSAGPU_QMEM_N];
+	struct hsagpu_create_queue args;
+	struct hsagpu_queue *q;
+	int ret, page, slot, i;
+	u32 doorbell;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.size != sizeof(args))
+		return -EINVAL;
+	if (!(hdev->caps & HSAGPU_CAP_AQL_QUEUES))
+		return -EOPNOTSUPP;
+	ret = hsagpu_queues_allowed(hdev);
+	if (ret)
+		return ret;
+	ret = hsagpu_queue_check_args(&args);
+	if (ret)
+		return ret;
+
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	if (!q)
+		return -ENOMEM;
+	ret = hsagpu_enter(hdev);
+	if (ret)
+		goto out_free;
+	mutex_lock(&hf->lock);
+
+	mem[HSAGPU_QMEM_RING] = hsagpu_mem_find_system(hf, args.ring_addr,
+			(u64)args.ring_size * HSAGPU_AQL_PACKET_SIZE);
+	mem[HSAGPU_QMEM_RPTR] = hsagpu_mem_find_system(hf, args.rptr_addr,
+						       sizeof(u64));
+	mem[HSAGPU_QMEM_WPTR] = hsagpu_mem_find_system(hf, args.wptr_addr,
+						       sizeof(u64));
+	ret = -EINVAL;
+	for (i = 0; i < HSAGPU_QMEM_N; i++)
+		if (!mem[i])
+			goto out_unlock;
+
+	page = hsagpu_doorbell_page_get(hf);
+	if (page < 0) {
+		ret = page;
+		goto out_unlock;
+	}
+	slot = ida_alloc_max(&hf->doorbell_slots,
+			     hdev->doorbells_per_page - 1, GFP_KERNEL);
+	if (slot < 0) {
+		ret = slot;
+		goto out_unlock;
+	}
+	doorbell = page * hdev->doorbells_per_page + slot;
+
+	mutex_lock(&hdev->lock);
+	ret = ida_alloc_max(&hdev->queue_ida, hdev->num_queues - 1,
+			    GFP_KERNEL);
+	if (ret < 0)
+		goto out_slot;
+	q->hw_id = ret;
+	ret = hsagpu_queue_hw_create(hdev, q, doorbell, &args);
+	if (ret) {
+		ida_free(&hdev->queue_ida, q->hw_id);
+		goto out_slot;
+	}
+	hdev->queues[q->hw_id] = q;
+	hdev->queues_active++;
+	clear_bit(q->hw_id, hdev->queues_reported);
+	set_bit(q->hw_id, hdev->queues_live);
+	mutex_unlock(&hdev->lock);
+
+	q->doorbell_slot = slot;
+	for (i = 0; i < HSAGPU_QMEM_N; i++) {
+		q->mem[i] = mem[i];
+		mem[i]->queue_users++;
+	}
+	list_add_tail(&q->node, &hf->queues);
+	/* Another thread may destroy q as soon as the lock is dropped. */
+	args.queue_id = q->hw_id;
+	mutex_unlock(&hf->lock);
+	hsagpu_exit(hdev);
+
+	args.doorbell_offset = slot * hdev->doorbell_stride;
+	args.doorbell_mmap_offset =
+		hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_DOORBELL, 0);
+	if (copy_to_user(uarg, &args, sizeof(args))) {
+		/* Nobody learnt the queue id: take the queue back. */
+		if (!hsagpu_enter(hdev)) {
+			mutex_lock(&hf->lock);
+			if (hsagpu_queue_find(hf, args.queue_id) == q) {
+				mutex_lock(&hdev->lock);
+				hsagpu_queue_hw_destroy(hdev, q);
+				mutex_unlock(&hdev->lock);
+				hsagpu_queue_free(hf, q);
+			}
+			mutex_unlock(&hf->lock);
+			hsagpu_exit(hdev);
+		}
+		return -EFAULT;
+	}
+	return 0;
+
+out_slot:
+	mutex_unlock(&hdev->lock);
+	ida_free(&hf->doorbell_slots, slot);
+out_unlock:
+	mutex_unlock(&hf->lock);
+	hsagpu_exit(hdev);
+out_free:
+	kfree(q);
+	return ret;
+}
+
+/* DESTROY, SUSPEND, RESUME: -ENOENT for a queue the file does not own. */
+long hsagpu_ioctl_queue_cmd(struct hsagpu_file *hf, unsigned int cmd,
+			    void __user *uarg)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_queue_id args;
+	struct hsagpu_queue *q;
+	int ret;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.size != sizeof(args))
+		return -EINVAL;
+
+	ret = hsagpu_enter(hdev);
+	if (ret)
+		return ret;
+	mutex_lock(&hf->lock);
+	q = hsagpu_queue_find(hf, args.queue_id);
+	if (!q) {
+		ret = -ENOENT;
+		goto out;
+	}
+	mutex_lock(&hdev->lock);
+	switch (cmd) {
+	case HSAGPU_IOC_DESTROY_QUEUE:
+		hsagpu_queue_hw_destroy(hdev, q);
+		break;
+	case HSAGPU_IOC_SUSPEND_QUEUE:
+		ret = hsagpu_qres_errno(hsagpu_queue_cmd(hdev, q->hw_id,
+							 HSAGPU_QCMD_SUSPEND));
+		break;
+	case HSAGPU_IOC_RESUME_QUEUE:
+		ret = hsagpu_qres_errno(hsagpu_queue_cmd(hdev, q->hw_id,
+							 HSAGPU_QCMD_RESUME));
+		break;
+	}
+	mutex_unlock(&hdev->lock);
+	if (cmd == HSAGPU_IOC_DESTROY_QUEUE)
+		hsagpu_queue_free(hf, q);
+out:
+	mutex_unlock(&hf->lock);
+	hsagpu_exit(hdev);
+	return ret;
+}
+
+/* The queue's state as the device reports it; -ENOENT if not the file's. */
+long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void __user *uarg)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_queue_status args;
+	struct hsagpu_queue *q;
+	u32 base, st;
+	int ret;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.size != sizeof(args) || args.reserved)
+		return -EINVAL;
+
+	ret = hsagpu_enter(hdev);
+	if (ret)
+		return ret;
+	mutex_lock(&hf->lock);
+	q = hsagpu_queue_find(hf, args.queue_id);
+	if (q) {
+		base = HSAGPU_REG_QUEUE(q->hw_id);
+		mutex_lock(&hdev->lock);
+		st = hsagpu_rd(hdev, base + HSAGPU_QREG_STATE);
+		args.error_dispatch_id =
+			hsagpu_rd(hdev, base + HSAGPU_QREG_ERROR_ID_LO) |
+			(u64)hsagpu_rd(hdev, base + HSAGPU_QREG_ERROR_ID_HI) << 32;
+		args.retired = hsagpu_rd(hdev, base + HSAGPU_QREG_RETIRED);
+		mutex_unlock(&hdev->lock);
+		args.state = st & HSAGPU_QSTATE_MASK;
+		args.error = (st & HSAGPU_QSTATE_ERR_MASK) >>
+			     HSAGPU_QSTATE_ERR_SHIFT;
+	}
+	mutex_unlock(&hf->lock);
+	hsagpu_exit(hdev);
+	if (!q)
+		return -ENOENT;
+
+	if (copy_to_user(uarg, &args, sizeof(args)))
+		return -EFAULT;
+	return 0;
+}
+
+/* close(): stop the file's queues before anything they use is freed. */
+void hsagpu_queue_release(struct hsagpu_file *hf)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_queue *q, *tmp;
+
+	/* Not hsagpu_enter(): after removal the queues are already gone. */
+	down_read(&hdev->remove_sem);
+	mutex_lock(&hf->lock);
+	list_for_each_entry_safe(q, tmp, &hf->queues, node) {
+		mutex_lock(&hdev->lock);
+		if (!hdev->dead)
+			hsagpu_queue_hw_destroy(hdev, q);
+		mutex_unlock(&hdev->lock);
+		hsagpu_queue_free(hf, q);
+	}
+	mutex_unlock(&hf->lock);
+	up_read(&hdev->remove_sem);
+}
+
+/* Device removal: stop every queue of every file. */
+void hsagpu_queue_shutdown(struct hsagpu_device *hdev)
+{
+	u32 i;
+
+	lockdep_assert_held_write(&hdev->remove_sem);
+	mutex_lock(&hdev->lock);
+	for (i = 0; i < hdev->num_queues; i++)
+		if (hdev->queues[i])
+			hsagpu_queue_hw_destroy(hdev, hdev->queues[i]);
+	mutex_unlock(&hdev->lock);
+}
