@@ -506,7 +506,12 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     uint32_t word;
 
     *failed_id = q->read_index;
-    if (wptr - q->read_index > q->ring_size) {
+    /*
+     * Producers may reserve slots beyond the free space and wait for them
+     * (HSA allows it), so only an index behind the read index, or one no
+     * producer could have reserved, is an overrun.
+     */
+    if (wptr - q->read_index > HSAGPU_QUEUE_RESERVE_MAX) {
         *err = HSAGPU_QERR_RING_OVERRUN;
         return -1;
     }

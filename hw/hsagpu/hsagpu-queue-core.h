@@ -30,6 +30,9 @@ typedef struct HsaGpuProc {
     const HsaGpuIdent *ident;
 } HsaGpuProc;
 
+/* write_dispatch_id further than this ahead of the read index: overrun */
+#define HSAGPU_QUEUE_RESERVE_MAX (1ULL << 31)
+
 /* Busy kernels in flight per queue; more wait for a free slot. */
 #define HSAGPU_QUEUE_INFLIGHT_MAX 16
 

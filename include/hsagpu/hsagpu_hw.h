@@ -235,7 +235,8 @@
 #define HSAGPU_QERR_ADDRESS             3U  /* unmapped address */
 #define HSAGPU_QERR_ALIGNMENT           4U  /* misaligned kernarg/buffer */
 #define HSAGPU_QERR_SIGNAL              5U  /* signal not 8-byte aligned */
-#define HSAGPU_QERR_RING_OVERRUN        6U  /* write id beyond ring size */
+#define HSAGPU_QERR_RING_OVERRUN        6U  /* write id behind read id */
+					    /* (or > 2^31 ahead) */
 #define HSAGPU_QERR_KERNEL_OBJECT       7U  /* no such built-in kernel */
 #define HSAGPU_QERR_FENCE               8U  /* reserved fence scope */
 #define HSAGPU_QERR_UNSUPPORTED         9U  /* packet type not handled */

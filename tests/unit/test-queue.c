@@ -346,6 +346,11 @@ static void test_completion(void)
 		submit(&k);
 	run();
 	T(atomics == 1 && *(uint64_t *)at(RPTR) == 1 + 4 * RING_SZ);
+	/* Slots reserved far beyond the free space are not an overrun. */
+	*(uint64_t *)at(WPTR) = wptr + 10 * RING_SZ;
+	r = run();
+	T(!r.error && q.state == HSAGPU_QSTATE_ACTIVE && r.progress == 0);
+	*(uint64_t *)at(WPTR) = wptr;
 }
 
 /* Barrier bit and asynchronous busy kernels. */
@@ -527,7 +532,8 @@ static void test_errors(void)
 		}
 		if (i == 17) {
 			run();
-			*(uint64_t *)at(WPTR) = 1 + RING_SZ + 5;
+			/* Rewound behind the read index */
+			*(uint64_t *)at(WPTR) = 0;
 		} else {
 			submit(&k);
 		}
