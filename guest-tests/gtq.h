@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Helpers shared by the queue tests (t-kernels, t-queue, t-barrier,
+ * t-wait, t-qerror, t-queue-args): open the agents, decide whether this
+ * boot's platform allows queues, build and submit packets, wait with a
+ * deadline. Header-only so that every test stays one source file.
+ */
+#ifndef HSAGPU_GTQ_H
+#define HSAGPU_GTQ_H
+
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gt.h"
+#include "hsagpu_rt.h"
+
+#define GTQ_HDR(type, barrier) \
+	hsagpu_packet_header((type), (barrier), HSAGPU_FENCE_SCOPE_SYSTEM, \
+			     HSAGPU_FENCE_SCOPE_SYSTEM)
+#define GTQ_BAD_ADDR 0xdead0000000ULL
+#define GTQ_MS 1000000ULL
+
+struct gtq_dev {
+	hsagpu_agent_t *agent;
+	const struct hsagpu_device_info *info;
+	char pci[16];                   /* "0000:01:00.0" */
+	volatile uint32_t *regs;        /* BAR5 through sysfs, for counters */
+	size_t regs_len;
+};
+
+static inline uint64_t gtq_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static inline void gtq_sleep_ms(unsigned ms)
+{
+	usleep(ms * 1000);
+}
+
+static inline int gtq_allow_no_atomics(void)
+{
+	char buf[8] = "";
+	FILE *f = fopen("/sys/module/hsagpu/parameters/allow_no_atomics", "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	return buf[0] == 'Y' || buf[0] == '1';
+}
+
+/*
+ * Open agent @idx. Returns 1 when queues can be used on it, 0 when the
+ * platform has no AtomicOp routing and the driver refused a queue with
+ * EOPNOTSUPP as it must (checked here), -1 when the agent did not open.
+ */
+static inline int gtq_open(int idx, struct gtq_dev *d)
+{
+	hsagpu_queue_t *q = NULL;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	ret = hsagpu_agent_open(idx, &d->agent);
+	CHECK(ret == 0 && d->agent, "hsagpu_agent_open(%d): %d", idx, ret);
+	if (ret || !d->agent)
+		return -1;
+	d->info = hsagpu_agent_info(d->agent);
+	snprintf(d->pci, sizeof(d->pci), "%04x:%02x:%02x.%x",
+		 d->info->pci_domain, d->info->pci_bus,
+		 d->info->pci_devfn >> 3, d->info->pci_devfn & 7);
+	d->regs = gt_map_resource(d->pci, HSAGPU_BAR_MMIO, &d->regs_len);
+	CHECK(d->regs, "map BAR5 of %s", d->pci);
+	CHECK(d->info->caps & HSAGPU_CAP_AQL_QUEUES,
+	      "%s: caps 0x%x without AQL queues", d->pci, d->info->caps);
+	if ((d->info->atomics & HSAGPU_ATOMICS_ROUTED) ||
+	    gtq_allow_no_atomics())
+		return 1;
+	ret = hsagpu_queue_create(d->agent, 16, 0, 0, &q);
+	CHECK(ret == -EOPNOTSUPP,
+	      "%s: no AtomicOp routing (atomics 0x%x) but queue create gave %d, expected -EOPNOTSUPP",
+	      d->pci, d->info->atomics, ret);
+	if (!ret)
+		hsagpu_queue_destroy(q);
+	DIAG("%s: no PCIe AtomicOps to the root complex (errno %d): queues refused with EOPNOTSUPP as required; nothing more to run here",
+	     d->pci, d->info->atomics_errno);
+	return 0;
+}
+
+static inline void gtq_close(struct gtq_dev *d)
+{
+	if (d->agent)
+		hsagpu_agent_close(d->agent);
+	d->agent = NULL;
+}
+
+static inline uint32_t gtq_reg(struct gtq_dev *d, uint32_t off)
+{
+	return d->regs ? d->regs[off / 4] : 0;
+}
+
+/* Device time in ns, as the TIMESTAMP registers give it. */
+static inline uint64_t gtq_dev_time(struct gtq_dev *d)
+{
+	uint32_t lo = gtq_reg(d, HSAGPU_REG_TIMESTAMP_LO);
+
+	return lo | (uint64_t)gtq_reg(d, HSAGPU_REG_TIMESTAMP_HI) << 32;
+}
+
+/* Driver's count of live queues on the device, or -1. */
+static inline long gtq_queues_active(struct gtq_dev *d)
+{
+	uint64_t v;
+
+	if (gt_sysfs_u64(d->pci, "hsagpu/queues_active", &v))
+		return -1;
+	return (long)v;
+}
+
+static inline void *gtq_alloc(struct gtq_dev *d, size_t size, uint32_t flags)
+{
+	void *p = NULL;
+	int ret = hsagpu_memory_allocate(d->agent, size, flags, &p);
+
+	CHECK(ret == 0 && p, "allocate %zu bytes flags 0x%x: %d", size,
+	      flags, ret);
+	if (ret)
+		return NULL;
+	if (flags & HSAGPU_RT_MEM_VRAM) {
+		/* The WC mapping: keep stores ordered before packets. */
+		memset(p, 0, size);
+		__sync_synchronize();
+	}
+	return p;
+}
+
+static inline hsagpu_queue_t *gtq_queue(struct gtq_dev *d, uint32_t size,
+					uint32_t flags)
+{
+	hsagpu_queue_t *q = NULL;
+	int ret = hsagpu_queue_create(d->agent, size, 0, flags, &q);
+
+	CHECK(ret == 0 && q, "queue create size %u flags 0x%x: %d", size,
+	      flags, ret);
+	return ret ? NULL : q;
+}
+
+static inline hsagpu_signal_t gtq_signal(struct gtq_dev *d, int64_t value)
+{
+	hsagpu_signal_t s = { 0 };
+	int ret = hsagpu_signal_create(d->agent, value, &s);
+
+	CHECK(ret == 0 && s.handle, "signal create: %d", ret);
+	return s;
+}
+
+static inline int64_t gtq_value(hsagpu_signal_t s)
+{
+	return hsagpu_signal_load_acquire(s);
+}
+
+/* Wait until @s == @want; returns 1 if it got there within @ms. */
+static inline int gtq_wait_eq(hsagpu_signal_t s, int64_t want, unsigned ms)
+{
+	int64_t v = hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ,
+					       want, ms * GTQ_MS,
+					       HSAGPU_WAIT_STATE_BLOCKED);
+
+	return v == want;
+}
+
+#define GTQ_WAIT(s, want, ms)                                           \
+	CHECK(gtq_wait_eq((s), (want), (ms)),                           \
+	      "signal %s: value %lld, expected %lld within %u ms", #s,  \
+	      (long long)gtq_value(s), (long long)(want), (unsigned)(ms))
+
+/* Kernarg arena: 64-byte slots (16-byte alignment needed) in system memory. */
+struct gtq_arena {
+	uint8_t *base;
+	size_t size, used;
+};
+
+static inline void gtq_arena_init(struct gtq_dev *d, struct gtq_arena *a,
+				  size_t size)
+{
+	a->base = gtq_alloc(d, size, HSAGPU_RT_MEM_SYSTEM);
+	a->size = a->base ? size : 0;
+	a->used = 0;
+}
+
+static inline void *gtq_kargs(struct gtq_arena *a, const void *args,
+			      size_t len)
+{
+	void *p;
+
+	if (a->used + 64 > a->size)
+		a->used = 0;    /* wrap: callers wait before reusing */
+	p = a->base + a->used;
+	a->used += (len + 63) & ~(size_t)63;
+	memcpy(p, args, len);
+	return p;
+}
+
+/* Submit a kernel dispatch; returns the dispatch id (or negative errno). */
+static inline int64_t gtq_dispatch(hsagpu_queue_t *q, uint64_t kobj,
+				   const void *kargs, unsigned dims,
+				   const uint32_t grid[3], const uint16_t wg[3],
+				   hsagpu_signal_t sig, int barrier)
+{
+	struct hsagpu_kernel_dispatch_packet pkt;
+	int64_t id;
+
+	memset(&pkt, 0, sizeof(pkt));
+	hsagpu_packet_dispatch(&pkt, kobj, hsagpu_addr(q->agent, kargs), grid,
+			       wg, dims, sig);
+	id = hsagpu_queue_submit(q, &pkt,
+				 GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH,
+					 barrier));
+	CHECK(id >= 0, "submit kernel 0x%llx: %lld",
+	      (unsigned long long)kobj, (long long)id);
+	return id;
+}
+
+/* A kernel over a 1-D grid of @n items with workgroups of @wg. */
+static inline int64_t gtq_dispatch1(hsagpu_queue_t *q, uint64_t kobj,
+				    const void *kargs, uint32_t n, uint16_t wg,
+				    hsagpu_signal_t sig, int barrier)
+{
+	uint32_t grid[3] = { n, 1, 1 };
+	uint16_t wgs[3] = { wg, 1, 1 };
+
+	return gtq_dispatch(q, kobj, kargs, 1, grid, wgs, sig, barrier);
+}
+
+static inline int64_t gtq_busy(hsagpu_queue_t *q, struct gtq_arena *a,
+			       uint64_t ns, hsagpu_signal_t sig, int barrier)
+{
+	struct hsagpu_kargs_busy k = { .ns = ns };
+
+	return gtq_dispatch1(q, HSAGPU_KERNEL_BUSY, gtq_kargs(a, &k, sizeof(k)),
+			     1, 1, sig, barrier);
+}
+
+static inline int64_t gtq_agent(hsagpu_queue_t *q, uint16_t type,
+				void *ret, uint64_t arg0, hsagpu_signal_t sig,
+				int barrier)
+{
+	struct hsagpu_agent_dispatch_packet pkt;
+	uint64_t args[4] = { arg0, 0, 0, 0 };
+	int64_t id;
+
+	memset(&pkt, 0, sizeof(pkt));
+	hsagpu_packet_agent(&pkt, type, ret ? hsagpu_addr(q->agent, ret) : 0,
+			    args, sig);
+	id = hsagpu_queue_submit(q, &pkt,
+				 GTQ_HDR(HSAGPU_PKT_TYPE_AGENT_DISPATCH,
+					 barrier));
+	CHECK(id >= 0, "submit agent dispatch %u: %lld", type, (long long)id);
+	return id;
+}
+
+/* WRITE_VALUE of @val to the u64 at @dst. */
+static inline int64_t gtq_write(hsagpu_queue_t *q, volatile uint64_t *dst,
+				uint64_t val, hsagpu_signal_t sig, int barrier)
+{
+	return gtq_agent(q, HSAGPU_AGENT_WRITE_VALUE, (void *)dst, val, sig,
+			 barrier);
+}
+
+static inline int64_t gtq_barrier(hsagpu_queue_t *q, uint32_t type,
+				  const hsagpu_signal_t *deps, unsigned ndeps,
+				  hsagpu_signal_t sig, int barrier)
+{
+	struct hsagpu_barrier_packet pkt;
+	int64_t id;
+
+	memset(&pkt, 0, sizeof(pkt));
+	hsagpu_packet_barrier(&pkt, deps, ndeps, sig);
+	id = hsagpu_queue_submit(q, &pkt, GTQ_HDR(type, barrier));
+	CHECK(id >= 0, "submit barrier: %lld", (long long)id);
+	return id;
+}
+
+/* Raw QUEUE_STATUS, for the retired count. */
+static inline int gtq_status(hsagpu_queue_t *q,
+			     struct hsagpu_queue_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	st->queue_id = q->id;
+	return ioctl(hsagpu_agent_fd(q->agent), HSAGPU_IOC_QUEUE_STATUS, st);
+}
+
+/* Wait until the device consumed everything written to @q. */
+static inline int gtq_wait_idle(hsagpu_queue_t *q, unsigned ms)
+{
+	uint64_t end = gtq_now_ns() + ms * GTQ_MS;
+
+	while (hsagpu_queue_load_read_index(q) !=
+	       hsagpu_queue_load_write_index(q)) {
+		if (gtq_now_ns() > end)
+			return 0;
+		usleep(200);
+	}
+	return 1;
+}
+
+/* Every ring slot's header is back to INVALID. */
+static inline unsigned gtq_valid_headers(hsagpu_queue_t *q)
+{
+	unsigned n = 0;
+
+	for (uint32_t i = 0; i < q->size; i++) {
+		volatile uint16_t *h = hsagpu_queue_slot(q, i);
+
+		n += (*h & HSAGPU_PKT_HDR_TYPE_MASK) != HSAGPU_PKT_TYPE_INVALID;
+	}
+	return n;
+}
+
+#endif

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Waiting: a blocked wait on a BUSY kernel's signal is woken by the
+ * queue's interrupt (counted by the device and by Linux) rather than by
+ * its timeout; WAIT_EVENTS consumes events, times out with ETIME and
+ * honours WAIT_ALL; a process killed while it waits in WAIT_EVENTS, or
+ * while its queues run long kernels, leaves the device usable and its
+ * queues gone.
+ */
+#include <dirent.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include "gtq.h"
+
+static double ms_since(uint64_t t0)
+{
+	return (gtq_now_ns() - t0) / 1e6;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Interrupts Linux took on the device's MSI-X vectors. */
+static uint64_t irq_count(struct gtq_dev *d)
+{
+	char path[128], line[1024];
+	uint64_t total = 0;
+	int irqs[256], n = 0;
+	struct dirent *e;
+	DIR *dir;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/msi_irqs",
+		 d->pci);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((e = readdir(dir)) && n < 256)
+		if (e->d_name[0] != '.')
+			irqs[n++] = atoi(e->d_name);
+	closedir(dir);
+	f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+		long irq = strtol(p, &end, 10);
+		int mine = 0;
+
+		if (end == p || *end != ':')
+			continue;
+		for (int i = 0; i < n; i++)
+			mine |= irqs[i] == irq;
+		if (!mine)
+			continue;
+		for (p = end + 1;;) {
+			unsigned long long c = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			total += c;
+			p = end;
+		}
+	}
+	fclose(f);
+	return total;
+}
+
+static void test_blocked_wait(struct gtq_dev *d)
+{
+	hsagpu_queue_t *q = gtq_queue(d, 16, 0);
+	struct gtq_arena ka;
+	hsagpu_signal_t s = gtq_signal(d, 1), never = gtq_signal(d, 1);
+	uint32_t irqs0 = gtq_reg(d, HSAGPU_REG_PKT_IRQS);
+	uint64_t linux0 = irq_count(d), t0, c0;
+	double ms, cpu;
+	int64_t v;
+
+	gtq_arena_init(d, &ka, 4096);
+	if (!q || !ka.base)
+		return;
+	CHECK(hsagpu_signal_ptr(s)->event_mailbox_ptr != 0,
+	      "signal created without an event mailbox");
+	gtq_busy(q, &ka, 50 * GTQ_MS, s, 0);
+	t0 = gtq_now_ns();
+	c0 = cpu_ns();
+	v = hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+				       10000 * GTQ_MS,
+				       HSAGPU_WAIT_STATE_BLOCKED);
+	ms = ms_since(t0);
+	cpu = (cpu_ns() - c0) / 1e6;
+	DIAG("%s: blocked wait on BUSY(50 ms): woke after %.1f ms, %.1f ms CPU; device IRQs +%u, Linux IRQs +%llu",
+	     d->pci, ms, cpu, gtq_reg(d, HSAGPU_REG_PKT_IRQS) - irqs0,
+	     (unsigned long long)(irq_count(d) - linux0));
+	CHECK(v == 0, "wait returned value %lld", (long long)v);
+	CHECK(ms < 5000, "woke after %.0f ms: the timeout, not the interrupt", ms);
+	CHECK(gtq_reg(d, HSAGPU_REG_PKT_IRQS) != irqs0,
+	      "device sent no queue interrupt");
+	CHECK(irq_count(d) > linux0, "Linux saw no interrupt on the device's vectors");
+
+	/* A wait nobody ends returns the value at its timeout. */
+	t0 = gtq_now_ns();
+	v = hsagpu_signal_wait_acquire(never, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+				       200 * GTQ_MS,
+				       HSAGPU_WAIT_STATE_BLOCKED);
+	ms = ms_since(t0);
+	DIAG("wait with a 200 ms timeout returned after %.1f ms", ms);
+	CHECK(v == 1, "timed-out wait returned %lld", (long long)v);
+	CHECK(ms >= 100 && ms < 5000, "200 ms timeout took %.0f ms", ms);
+	hsagpu_signal_destroy(s);
+	hsagpu_signal_destroy(never);
+	CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
+}
+
+static int wait_events(struct gtq_dev *d, const uint32_t *ev, unsigned n,
+		       uint32_t flags, uint32_t timeout_ms, uint64_t *signaled)
+{
+	struct hsagpu_wait_events w = {
+		.size = sizeof(w),
+		.flags = flags,
+		.events_ptr = (uintptr_t)ev,
+		.num_events = n,
+		.timeout_ms = timeout_ms,
+	};
+	int ret = ioctl(hsagpu_agent_fd(d->agent), HSAGPU_IOC_WAIT_EVENTS, &w);
+
+	*signaled = w.signaled;
+	return ret ? -errno : 0;
+}
+
+/* Spin until the device completed @s, without touching its event. */
+static int spin_zero(hsagpu_signal_t s)
+{
+	uint64_t end = gtq_now_ns() + 3000 * GTQ_MS;
+
+	while (gtq_value(s) != 0)
+		if (gtq_now_ns() > end)
+			return 0;
+	return 1;
+}
+
+static void test_wait_events(struct gtq_dev *d)
+{
+	hsagpu_queue_t *q = gtq_queue(d, 16, 0);
+	struct gtq_arena ka;
+	hsagpu_signal_t s1 = gtq_signal(d, 1), s2 = gtq_signal(d, 1);
+	struct hsagpu_create_event ce = { .size = sizeof(ce) };
+	struct hsagpu_event_id de = { .size = sizeof(de) };
+	uint32_t ev[2];
+	uint64_t sig, t0;
+	int ret;
+
+	gtq_arena_init(d, &ka, 4096);
+	if (!q || !ka.base)
+		return;
+	ev[0] = hsagpu_signal_ptr(s1)->event_id;
+	ev[1] = hsagpu_signal_ptr(s2)->event_id;
+	CHECK(ev[0] && ev[1] && ev[0] != ev[1], "signal event ids %u %u",
+	      ev[0], ev[1]);
+
+	/* Woken by the completion, which consumes the event. */
+	gtq_busy(q, &ka, 50 * GTQ_MS, s1, 0);
+	t0 = gtq_now_ns();
+	ret = wait_events(d, ev, 1, 0, 10000, &sig);
+	DIAG("WAIT_EVENTS on BUSY(50 ms) returned %d after %.1f ms", ret,
+	     ms_since(t0));
+	CHECK(ret == 0 && sig == 1, "WAIT_EVENTS: %d, signaled 0x%llx", ret,
+	      (unsigned long long)sig);
+	CHECK(ms_since(t0) < 5000, "WAIT_EVENTS woke late");
+	CHECK(gtq_value(s1) == 0, "woken before the signal completed");
+	ret = wait_events(d, ev, 1, 0, 100, &sig);
+	CHECK(ret == -ETIME, "event not consumed by the wait: %d", ret);
+
+	/*
+	 * WAIT_ALL: one of two is not enough; what a timed-out wait consumed
+	 * it reports, so nothing is lost.
+	 */
+	hsagpu_signal_store_release(s1, 1);
+	gtq_agent(q, HSAGPU_AGENT_NOP, NULL, 0, s1, 0);
+	CHECK(spin_zero(s1), "NOP did not complete");
+	ret = wait_events(d, ev, 2, HSAGPU_WAIT_ALL, 200, &sig);
+	CHECK(ret == -ETIME && sig == 1,
+	      "WAIT_ALL with one of two events: %d, signaled 0x%llx", ret,
+	      (unsigned long long)sig);
+	hsagpu_signal_store_release(s1, 1);
+	gtq_agent(q, HSAGPU_AGENT_NOP, NULL, 0, s1, 0);
+	gtq_agent(q, HSAGPU_AGENT_NOP, NULL, 0, s2, 0);
+	CHECK(spin_zero(s1) && spin_zero(s2), "NOPs did not complete");
+	ret = wait_events(d, ev, 2, HSAGPU_WAIT_ALL, 5000, &sig);
+	CHECK(ret == 0 && sig == 3, "WAIT_ALL with both: %d, signaled 0x%llx",
+	      ret, (unsigned long long)sig);
+	ret = wait_events(d, ev, 2, 0, 100, &sig);
+	CHECK(ret == -ETIME && sig == 0,
+	      "events not consumed by WAIT_ALL: %d, signaled 0x%llx", ret,
+	      (unsigned long long)sig);
+
+	/* Any of two: reports which one; an event listed twice marks both. */
+	hsagpu_signal_store_release(s2, 1);
+	gtq_agent(q, HSAGPU_AGENT_NOP, NULL, 0, s2, 0);
+	ret = wait_events(d, ev, 2, 0, 5000, &sig);
+	CHECK(ret == 0 && sig == 2, "WAIT any: %d, signaled 0x%llx", ret,
+	      (unsigned long long)sig);
+	hsagpu_signal_store_release(s2, 1);
+	gtq_agent(q, HSAGPU_AGENT_NOP, NULL, 0, s2, 0);
+	{
+		uint32_t twice[3] = { ev[1], ev[0], ev[1] };
+
+		ret = wait_events(d, twice, 3, 0, 5000, &sig);
+		CHECK(ret == 0 && sig == 5, "event listed twice: %d, signaled 0x%llx",
+		      ret, (unsigned long long)sig);
+	}
+
+	/* A fresh event nobody signals: ETIME after the timeout. */
+	CHECK(ioctl(hsagpu_agent_fd(d->agent), HSAGPU_IOC_CREATE_EVENT, &ce) == 0,
+	      "CREATE_EVENT: %s", strerror(errno));
+	CHECK(ce.event_id >= 1 && ce.event_id <= HSAGPU_MAX_EVENTS && ce.mailbox_addr,
+	      "event %u mailbox 0x%llx", ce.event_id,
+	      (unsigned long long)ce.mailbox_addr);
+	t0 = gtq_now_ns();
+	ret = wait_events(d, &ce.event_id, 1, 0, 300, &sig);
+	DIAG("WAIT_EVENTS with a 300 ms timeout: %d after %.1f ms", ret,
+	     ms_since(t0));
+	CHECK(ret == -ETIME, "unsignaled event: %d, expected -ETIME", ret);
+	CHECK(ms_since(t0) >= 150 && ms_since(t0) < 5000,
+	      "300 ms timeout took %.0f ms", ms_since(t0));
+	CHECK(sig == 0, "timed-out wait reports signaled 0x%llx",
+	      (unsigned long long)sig);
+	de.event_id = ce.event_id;
+	CHECK(ioctl(hsagpu_agent_fd(d->agent), HSAGPU_IOC_DESTROY_EVENT, &de) == 0,
+	      "DESTROY_EVENT: %s", strerror(errno));
+
+	hsagpu_signal_destroy(s1);
+	hsagpu_signal_destroy(s2);
+	CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
+}
+
+/* Child: queues with long work, then wait in WAIT_EVENTS or in pause(). */
+static void child(int idx, int in_wait, int wfd)
+{
+	hsagpu_agent_t *a;
+	hsagpu_queue_t *q[2];
+	hsagpu_signal_t s;
+	struct hsagpu_kargs_busy *k;
+	void *mem;
+	uint32_t ev;
+	uint64_t sig;
+	int nq = in_wait ? 1 : 2;
+
+	if (hsagpu_agent_open(idx, &a) ||
+	    hsagpu_memory_allocate(a, 4096, HSAGPU_RT_MEM_SYSTEM, &mem) ||
+	    hsagpu_signal_create(a, 1, &s))
+		_exit(2);
+	k = mem;
+	k->ns = 5000 * GTQ_MS;
+	for (int i = 0; i < nq; i++) {
+		struct hsagpu_kernel_dispatch_packet pkt;
+		uint32_t grid[3] = { 1, 1, 1 };
+		uint16_t wg[3] = { 1, 1, 1 };
+
+		if (hsagpu_queue_create(a, 16, 0, 0, &q[i]))
+			_exit(3);
+		memset(&pkt, 0, sizeof(pkt));
+		hsagpu_packet_dispatch(&pkt, HSAGPU_KERNEL_BUSY,
+				       hsagpu_addr(a, k), grid, wg, 1, s);
+		if (hsagpu_queue_submit(q[i], &pkt,
+					GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 0)) < 0)
+			_exit(4);
+	}
+	ev = hsagpu_signal_ptr(s)->event_id;
+	if (write(wfd, "r", 1) != 1)
+		_exit(5);
+	if (in_wait) {
+		struct hsagpu_wait_events w = {
+			.size = sizeof(w),
+			.events_ptr = (uintptr_t)&ev,
+			.num_events = 1,
+			.timeout_ms = HSAGPU_WAIT_INFINITE,
+		};
+
+		ioctl(hsagpu_agent_fd(a), HSAGPU_IOC_WAIT_EVENTS, &w);
+		sig = w.signaled;
+		_exit(sig ? 6 : 7);
+	}
+	for (;;)
+		pause();
+}
+
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	if (!p || !(p = strrchr(buf, ')')))
+		return '?';
+	return p[2];
+}
+
+static void test_kill(struct gtq_dev *d, int idx, int in_wait)
+{
+	const char *how = in_wait ? "in WAIT_EVENTS" : "with 2 busy queues";
+	long active0 = gtq_queues_active(d), active;
+	int pfd[2], status = 0, reaped = 0;
+	struct pollfd pf;
+	char c = 0;
+	pid_t pid;
+
+	CHECK(active0 >= 0, "no hsagpu/queues_active in sysfs");
+	if (pipe(pfd))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[0]);
+		child(idx, in_wait, pfd[1]);
+	}
+	close(pfd[1]);
+	pf.fd = pfd[0];
+	pf.events = POLLIN;
+	CHECK(poll(&pf, 1, 5000) == 1 && read(pfd[0], &c, 1) == 1 && c == 'r',
+	      "child %s did not get ready", how);
+	close(pfd[0]);
+	gtq_sleep_ms(100);
+	active = gtq_queues_active(d);
+	CHECK(active == active0 + (in_wait ? 1 : 2),
+	      "queues_active %ld with the child's queues, was %ld", active,
+	      active0);
+	if (in_wait)
+		CHECK(proc_state(pid) == 'S', "child state '%c', not sleeping in WAIT_EVENTS",
+		      proc_state(pid));
+	kill(pid, SIGKILL);
+	for (int i = 0; i < 500 && !reaped; i++) {
+		reaped = waitpid(pid, &status, WNOHANG) == pid;
+		if (!reaped)
+			gtq_sleep_ms(10);
+	}
+	CHECK(reaped, "child %s not reaped 5 s after SIGKILL (state '%c')", how,
+	      proc_state(pid));
+	if (!reaped)
+		return;
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	      "child %s ended with status 0x%x before the kill", how, status);
+	for (int i = 0; i < 200 && gtq_queues_active(d) != active0; i++)
+		gtq_sleep_ms(10);
+	CHECK(gtq_queues_active(d) == active0,
+	      "queues_active %ld after the child died, was %ld",
+	      gtq_queues_active(d), active0);
+
+	/* The device still works. */
+	hsagpu_queue_t *q = gtq_queue(d, 16, 0);
+	volatile uint64_t *slot = gtq_alloc(d, 4096, HSAGPU_RT_MEM_SYSTEM);
+	hsagpu_signal_t s = gtq_signal(d, 1);
+
+	if (q && slot) {
+		gtq_write(q, slot, 0x600d, s, 0);
+		GTQ_WAIT(s, 0, 3000);
+		CHECK(*slot == 0x600d, "new queue after the kill did not run");
+		CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
+	}
+	hsagpu_signal_destroy(s);
+	if (slot)
+		hsagpu_memory_free(d->agent, (void *)slot);
+	DIAG("%s: child killed %s: reaped, queues_active back to %ld, device usable",
+	     d->pci, how, gtq_queues_active(d));
+}
+
+int main(void)
+{
+	int n = hsagpu_agent_count();
+
+	CHECK(n > 0, "no hsa-gpu agents (%d)", n);
+	for (int i = 0; i < n && i < 1; i++) {
+		struct gtq_dev d;
+
+		if (gtq_open(i, &d) == 1) {
+			test_blocked_wait(&d);
+			test_wait_events(&d);
+			test_kill(&d, i, 1);
+			test_kill(&d, i, 0);
+		}
+		gtq_close(&d);
+	}
+	return gt_result();
+}
