@@ -76,6 +76,14 @@ def _switch(down_routing):
     return build
 
 
+def _with_edu(build):
+    """Add QEMU's edu device on the root bus: a reference for the cost of
+    a trapped MMIO access and of a round trip through a device thread."""
+    def wrap(devprops):
+        return build(devprops) + ['-device', 'edu,bus=pcie.0,addr=0x8']
+    return wrap
+
+
 # atomics: what pci_enable_atomic_ops_to_root() must give in the guest
 # ("unsupported", or the operand sizes it enabled); devprops: defaults.
 PRESETS = {
@@ -103,6 +111,10 @@ PRESETS = {
     'switch-noroute': {
         'desc': 'one hsa-gpu behind a switch downstream port that does not route AtomicOps',
         'ndev': 1, 'atomics': 'unsupported', 'build': _switch(lambda i: False),
+    },
+    'bench': {
+        'desc': 'scripts/bench: rp-atomics plus QEMU edu on pcie.0 for reference',
+        'ndev': 1, 'atomics': '32,64,128', 'build': _with_edu(_root_ports(RP_ATOMICS)),
     },
     'p2p': {
         'desc': 'two hsa-gpus behind one routing switch; gpu1 completes no AtomicOps',

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bench-queue: latency and throughput of the hsa-gpu queue path, next to
+ * QEMU's edu device as a reference for what a trapped MMIO access and a
+ * device-thread round trip cost in this QEMU. Prints "BENCH key value
+ * unit" lines that scripts/bench turns into a table. Not a test: it
+ * fails only when something does not work at all.
+ *
+ *   hsagpu_test.iters=N      latency samples (default 2000)
+ *   hsagpu_test.packets=N    packets in the throughput run (default 1M)
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "gtq.h"
+
+#define EDU_VENDOR      0x1234
+#define EDU_DEVICE      0x11e8
+#define EDU_ID          0x00
+#define EDU_LIVENESS    0x04
+#define EDU_FACTORIAL   0x08
+#define EDU_STATUS      0x20
+#define EDU_BUSY        0x01
+
+#define BATCH 256
+#define RING 4096
+
+static uint64_t iters = 2000;
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void report(const char *key, uint64_t *ns, uint64_t n)
+{
+	qsort(ns, n, sizeof(*ns), cmp_u64);
+	printf("BENCH %s_p50 %.2f us\n", key, ns[n / 2] / 1e3);
+	printf("BENCH %s_p99 %.2f us\n", key, ns[n * 99 / 100] / 1e3);
+}
+
+static uint64_t clock_cost(uint64_t *ns)
+{
+	for (uint64_t i = 0; i < iters; i++) {
+		uint64_t t0 = gtq_now_ns();
+
+		ns[i] = gtq_now_ns() - t0;
+	}
+	qsort(ns, iters, sizeof(*ns), cmp_u64);
+	return ns[iters / 2];
+}
+
+static volatile uint32_t *map_edu(char name[16])
+{
+	DIR *dir = opendir("/sys/bus/pci/devices");
+	char path[128];
+	uint64_t ven, dev;
+	struct dirent *e;
+	struct stat st;
+	void *p;
+	int fd;
+
+	while (dir && (e = readdir(dir))) {
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= 16 ||
+		    gt_sysfs_u64(e->d_name, "vendor", &ven) ||
+		    gt_sysfs_u64(e->d_name, "device", &dev) ||
+		    ven != EDU_VENDOR || dev != EDU_DEVICE)
+			continue;
+		memcpy(name, e->d_name, strlen(e->d_name) + 1);
+		closedir(dir);
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/enable",
+			 name);
+		gt_sysfs_write(path, "1");      /* memory decoding on */
+		snprintf(path, sizeof(path),
+			 "/sys/bus/pci/devices/%s/resource0", name);
+		fd = open(path, O_RDWR | O_SYNC);
+		if (fd < 0 || fstat(fd, &st))
+			return NULL;
+		p = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 fd, 0);
+		close(fd);
+		return p == MAP_FAILED ? NULL : p;
+	}
+	if (dir)
+		closedir(dir);
+	return NULL;
+}
+
+static void bench_edu(uint64_t *ns)
+{
+	char name[16] = "";
+	volatile uint32_t *edu = map_edu(name);
+	uint32_t id, bad = 0;
+
+	if (!edu) {
+		DIAG("no edu device (1234:11e8): boot the bench preset");
+		printf("BENCH edu_present 0 -\n");
+		return;
+	}
+	id = edu[EDU_ID / 4];
+	CHECK((id & 0xff) == 0xed, "edu id 0x%08x", id);
+	DIAG("edu %s, id 0x%08x", name, id);
+	printf("BENCH edu_present 1 -\n");
+
+	for (uint64_t i = 0; i < iters; i++) {
+		uint64_t t0 = gtq_now_ns();
+
+		id = edu[EDU_ID / 4];
+		ns[i] = gtq_now_ns() - t0;
+	}
+	report("edu_mmio_read", ns, iters);
+	for (uint64_t i = 0; i < iters; i++) {
+		uint64_t t0 = gtq_now_ns();
+
+		edu[EDU_LIVENESS / 4] = (uint32_t)i;
+		ns[i] = gtq_now_ns() - t0;
+	}
+	report("edu_mmio_write", ns, iters);
+	CHECK(edu[EDU_LIVENESS / 4] == ~(uint32_t)(iters - 1),
+	      "edu liveness check");
+
+	/* Factorial: write the input, poll until the device thread is done. */
+	DIAG("edu factorial");
+	for (uint64_t i = 0; i < iters; i++) {
+		uint64_t t0 = gtq_now_ns();
+
+		edu[EDU_FACTORIAL / 4] = 12;
+		while (edu[EDU_STATUS / 4] & EDU_BUSY)
+			;
+		ns[i] = gtq_now_ns() - t0;
+		bad += edu[EDU_FACTORIAL / 4] != 479001600U;
+	}
+	CHECK(bad == 0, "edu computed 12! wrongly %u times", bad);
+	report("edu_factorial_rt", ns, iters);
+}
+
+/*
+ * Write a BARRIER_AND into a reserved slot: the body first, built aside
+ * so the slot's header stays INVALID until the publishing store.
+ */
+static void put_barrier(void *slot, hsagpu_signal_t sig)
+{
+	struct hsagpu_barrier_packet pkt;
+
+	hsagpu_packet_barrier(&pkt, NULL, 0, sig);
+	memcpy((char *)slot + 4, (char *)&pkt + 4, sizeof(pkt) - 4);
+	hsagpu_packet_publish(slot, GTQ_HDR(HSAGPU_PKT_TYPE_BARRIER_AND, 0), 0);
+}
+
+/* One BARRIER_AND with a completion signal, doorbell to signal == 0. */
+static void bench_latency(struct gtq_dev *d, uint64_t *ns, int blocked,
+			  int irq)
+{
+	hsagpu_queue_t *q = gtq_queue(d, 64, 0);
+	hsagpu_signal_t s = gtq_signal(d, 1);
+	volatile struct hsagpu_signal *sp = hsagpu_signal_ptr(s);
+	uint64_t mailbox = sp->event_mailbox_ptr, n = blocked ? iters / 4 : iters;
+	char key[64];
+	int64_t v;
+
+	if (!q)
+		return;
+	if (!irq)
+		sp->event_mailbox_ptr = 0;      /* no event, no interrupt */
+	for (uint64_t i = 0; i < n; i++) {
+		struct hsagpu_barrier_packet *pkt;
+		uint64_t idx, t0;
+
+		hsagpu_signal_store_relaxed(s, 1);
+		idx = hsagpu_queue_add_write_index(q, 1);
+		hsagpu_queue_wait_slot(q, idx);
+		pkt = hsagpu_queue_slot(q, idx);
+		put_barrier(pkt, s);
+		t0 = gtq_now_ns();
+		hsagpu_queue_ring_doorbell(q, idx);
+		v = hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+					       5000 * GTQ_MS,
+					       blocked ? HSAGPU_WAIT_STATE_BLOCKED :
+					       HSAGPU_WAIT_STATE_ACTIVE);
+		ns[i] = gtq_now_ns() - t0;
+		if (v != 0) {
+			CHECK(0, "barrier packet %llu did not complete: %lld",
+			      (unsigned long long)i, (long long)v);
+			break;
+		}
+	}
+	sp->event_mailbox_ptr = mailbox;
+	snprintf(key, sizeof(key), "hsagpu_barrier_%s%s",
+		 blocked ? "blocked" : "active", irq ? "" : "_noirq");
+	report(key, ns, n);
+	hsagpu_signal_destroy(s);
+	hsagpu_queue_destroy(q);
+}
+
+/* Batches of barrier packets, a completion signal on each batch's last. */
+static void bench_throughput(struct gtq_dev *d, uint64_t packets)
+{
+	hsagpu_queue_t *q = gtq_queue(d, RING, 0);
+	uint64_t batches = (packets + BATCH - 1) / BATCH, t0, ns;
+	hsagpu_signal_t done = gtq_signal(d, batches);
+	hsagpu_signal_t none = { 0 };
+	uint32_t proc0 = gtq_reg(d, HSAGPU_REG_PKT_PROCESSED);
+	uint32_t bells0 = gtq_reg(d, HSAGPU_REG_PKT_DOORBELLS);
+	int64_t v;
+	int ok = 1;
+
+	if (!q)
+		return;
+	t0 = gtq_now_ns();
+	for (uint64_t b = 0; b < batches; b++) {
+		uint64_t base = hsagpu_queue_load_write_index(q);
+
+		/*
+		 * Space first, then reserve: this device counts a write index
+		 * more than the ring size ahead of its read index as an
+		 * overrun. One producer, so nobody reserves in between.
+		 */
+		if (hsagpu_queue_wait_slot(q, base + BATCH - 1)) {
+			CHECK(0, "no ring space for batch %llu",
+			      (unsigned long long)b);
+			ok = 0;
+			break;
+		}
+		hsagpu_queue_add_write_index(q, BATCH);
+		for (uint64_t i = 0; i < BATCH; i++) {
+			put_barrier(hsagpu_queue_slot(q, base + i),
+				    i == BATCH - 1 ? done : none);
+		}
+		hsagpu_queue_ring_doorbell(q, base + BATCH - 1);
+	}
+	v = hsagpu_signal_wait_acquire(done, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+				       ok ? 600000 * GTQ_MS : 0,
+				       HSAGPU_WAIT_STATE_ACTIVE);
+	ns = gtq_now_ns() - t0;
+	CHECK(v == 0, "throughput run: %lld batches left", (long long)v);
+	DIAG("%llu packets in %.3f s; device: %u processed, %u wake-ups",
+	     (unsigned long long)(batches * BATCH), ns / 1e9,
+	     gtq_reg(d, HSAGPU_REG_PKT_PROCESSED) - proc0,
+	     gtq_reg(d, HSAGPU_REG_PKT_DOORBELLS) - bells0);
+	printf("BENCH hsagpu_packets %llu packets\n",
+	       (unsigned long long)(batches * BATCH));
+	printf("BENCH hsagpu_packets_per_s %.0f packets/s\n",
+	       batches * BATCH / (ns / 1e9));
+	hsagpu_signal_destroy(done);
+	hsagpu_queue_destroy(q);
+}
+
+int main(void)
+{
+	uint64_t packets = 1 << 20;
+	struct gtq_dev d;
+	uint64_t *ns;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);       /* progress survives a kill */
+	gt_param_u64("iters", 0, &iters);
+	gt_param_u64("packets", 0, &packets);
+	if (iters < 100)
+		iters = 100;
+	ns = calloc(iters, sizeof(*ns));
+	if (!ns)
+		return 1;
+	printf("BENCH clock_gettime %.2f us\n", clock_cost(ns) / 1e3);
+	bench_edu(ns);
+	if (hsagpu_agent_count() < 1 || gtq_open(0, &d) != 1) {
+		DIAG("no hsa-gpu with queues: boot the bench preset");
+		return gt_result();
+	}
+	DIAG("hsa-gpu latency");
+	bench_latency(&d, ns, 0, 1);
+	bench_latency(&d, ns, 0, 0);
+	bench_latency(&d, ns, 1, 1);
+	DIAG("hsa-gpu throughput");
+	bench_throughput(&d, packets);
+	gtq_close(&d);
+	free(ns);
+	return gt_result();
+}
