@@ -39,7 +39,7 @@ static inline uint64_t gtq_now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static inline void gtq_sleep_ms(unsigned ms)
+static inline void gtq_sleep_ms(unsigned int ms)
 {
 	usleep(ms * 1000);
 }
@@ -167,7 +167,7 @@ static inline int64_t gtq_value(hsagpu_signal_t s)
 }
 
 /* Wait until @s == @want; returns 1 if it got there within @ms. */
-static inline int gtq_wait_eq(hsagpu_signal_t s, int64_t want, unsigned ms)
+static inline int gtq_wait_eq(hsagpu_signal_t s, int64_t want, unsigned int ms)
 {
 	int64_t v = hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ,
 					       want, ms * GTQ_MS,
@@ -179,7 +179,7 @@ static inline int gtq_wait_eq(hsagpu_signal_t s, int64_t want, unsigned ms)
 #define GTQ_WAIT(s, want, ms)                                           \
 	CHECK(gtq_wait_eq((s), (want), (ms)),                           \
 	      "signal %s: value %lld, expected %lld within %u ms", #s,  \
-	      (long long)gtq_value(s), (long long)(want), (unsigned)(ms))
+	      (long long)gtq_value(s), (long long)(want), (unsigned int)(ms))
 
 /* Kernarg arena: 64-byte slots (16-byte alignment needed) in system memory. */
 struct gtq_arena {
@@ -210,7 +210,7 @@ static inline void *gtq_kargs(struct gtq_arena *a, const void *args,
 
 /* Submit a kernel dispatch; returns the dispatch id (or negative errno). */
 static inline int64_t gtq_dispatch(hsagpu_queue_t *q, uint64_t kobj,
-				   const void *kargs, unsigned dims,
+				   const void *kargs, unsigned int dims,
 				   const uint32_t grid[3], const uint16_t wg[3],
 				   hsagpu_signal_t sig, int barrier)
 {
@@ -275,7 +275,7 @@ static inline int64_t gtq_write(hsagpu_queue_t *q, volatile uint64_t *dst,
 }
 
 static inline int64_t gtq_barrier(hsagpu_queue_t *q, uint32_t type,
-				  const hsagpu_signal_t *deps, unsigned ndeps,
+				  const hsagpu_signal_t *deps, unsigned int ndeps,
 				  hsagpu_signal_t sig, int barrier)
 {
 	struct hsagpu_barrier_packet pkt;
@@ -299,7 +299,7 @@ static inline int gtq_status(hsagpu_queue_t *q,
 }
 
 /* Wait until the device consumed everything written to @q. */
-static inline int gtq_wait_idle(hsagpu_queue_t *q, unsigned ms)
+static inline int gtq_wait_idle(hsagpu_queue_t *q, unsigned int ms)
 {
 	uint64_t end = gtq_now_ns() + ms * GTQ_MS;
 
@@ -313,9 +313,9 @@ static inline int gtq_wait_idle(hsagpu_queue_t *q, unsigned ms)
 }
 
 /* Every ring slot's header is back to INVALID. */
-static inline unsigned gtq_valid_headers(hsagpu_queue_t *q)
+static inline unsigned int gtq_valid_headers(hsagpu_queue_t *q)
 {
-	unsigned n = 0;
+	unsigned int n = 0;
 
 	for (uint32_t i = 0; i < q->size; i++) {
 		volatile uint16_t *h = hsagpu_queue_slot(q, i);

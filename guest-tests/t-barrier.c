@@ -150,9 +150,10 @@ static void test_barrier_bit(struct gtq_dev *d)
 			CHECK(qs >= be, "quick packet started at %llu, BUSY ended at %llu",
 			      (unsigned long long)qs, (unsigned long long)be);
 		} else {
-			CHECK(busy_at_quick == 1,
-			      "without the barrier bit the quick packet waited for BUSY");
-			CHECK(qe < be, "quick packet ended at %llu, BUSY at %llu",
+			/* The device clock decides; the CPU may look late. */
+			DIAG("BUSY's signal when the quick one completed: %lld",
+			     (long long)busy_at_quick);
+			CHECK(qe < be, "without the barrier bit the quick packet ended at %llu, after BUSY at %llu",
 			      (unsigned long long)qe, (unsigned long long)be);
 		}
 	}
@@ -168,7 +169,7 @@ static void test_independent(struct gtq_dev *d)
 	volatile uint64_t *slot = gtq_alloc(d, 4096, HSAGPU_RT_MEM_SYSTEM);
 	hsagpu_signal_t x = gtq_signal(d, 1), wa = gtq_signal(d, 1);
 	hsagpu_signal_t wb = gtq_signal(d, 50);
-	unsigned bad = 0;
+	unsigned int bad = 0;
 
 	if (!qa || !qb || !slot)
 		return;

@@ -15,7 +15,7 @@
 #define MAXN 4096
 
 struct kcase {
-	unsigned dims;
+	unsigned int dims;
 	uint32_t grid[3];
 	uint16_t wg[3];
 };
@@ -82,9 +82,9 @@ static void init(volatile uint32_t *a, uint32_t n, uint32_t (*fn)(uint32_t))
 	__sync_synchronize();
 }
 
-static unsigned bad_guards(volatile uint32_t *a, uint32_t n)
+static unsigned int bad_guards(volatile uint32_t *a, uint32_t n)
 {
-	unsigned bad = 0;
+	unsigned int bad = 0;
 
 	for (uint32_t i = 0; i < GUARD; i++) {
 		bad += a[i] != GUARD_WORD(i);
@@ -115,9 +115,16 @@ static int run(struct ctx *c, uint64_t kobj, const void *kargs, size_t len,
 	return 1;
 }
 
-#define CASE_FMT "%s %uD grid %ux%ux%u wg %ux%ux%u"
-#define CASE_ARGS(c, k) (c)->mem, (k)->dims, (k)->grid[0], (k)->grid[1], \
-	(k)->grid[2], (k)->wg[0], (k)->wg[1], (k)->wg[2]
+/* "VRAM 2D grid 37x19x1 wg 8x4x1", for messages */
+static const char *name(const struct ctx *c, const struct kcase *k)
+{
+	static char buf[96];
+
+	snprintf(buf, sizeof(buf), "%s %uD grid %ux%ux%u wg %ux%ux%u", c->mem,
+		 k->dims, k->grid[0], k->grid[1], k->grid[2], k->wg[0],
+		 k->wg[1], k->wg[2]);
+	return buf;
+}
 
 static uint32_t val_a(uint32_t i) { return bits32((float)i); }
 static uint32_t val_b(uint32_t i) { return bits32((float)(i % 97) * 0.25f); }
@@ -155,11 +162,11 @@ static void test_case(struct ctx *c, const struct kcase *k)
 		for (bad = 0, first = n; bad < n && first == n; bad++)
 			if (d[GUARD + bad] != fill.value)
 				first = bad;
-		CHECK(first == n, CASE_FMT " FILL: dst[%u] = 0x%x, expected 0x%x",
-		      CASE_ARGS(c, k), first, first < n ? d[GUARD + first] : 0,
+		CHECK(first == n, "%s FILL: dst[%u] = 0x%x, expected 0x%x",
+		      name(c, k), first, first < n ? d[GUARD + first] : 0,
 		      fill.value);
-		CHECK(!bad_guards(d, n), CASE_FMT " FILL wrote outside the grid",
-		      CASE_ARGS(c, k));
+		CHECK(!bad_guards(d, n), "%s FILL wrote outside the grid",
+		      name(c, k));
 	}
 
 	/* COPY */
@@ -173,11 +180,11 @@ static void test_case(struct ctx *c, const struct kcase *k)
 		for (bad = 0, first = n; bad < n && first == n; bad++)
 			if (d[GUARD + bad] != hash(bad) || a[GUARD + bad] != hash(bad))
 				first = bad;
-		CHECK(first == n, CASE_FMT " COPY: element %u = 0x%x, expected 0x%x",
-		      CASE_ARGS(c, k), first, first < n ? d[GUARD + first] : 0,
+		CHECK(first == n, "%s COPY: element %u = 0x%x, expected 0x%x",
+		      name(c, k), first, first < n ? d[GUARD + first] : 0,
 		      first < n ? hash(first) : 0);
 		CHECK(!bad_guards(d, n) && !bad_guards(a, n),
-		      CASE_FMT " COPY wrote outside the grid", CASE_ARGS(c, k));
+		      "%s COPY wrote outside the grid", name(c, k));
 	}
 
 	/* VADD: exactly representable sums, compared bit for bit */
@@ -194,12 +201,12 @@ static void test_case(struct ctx *c, const struct kcase *k)
 			if (d[GUARD + bad] !=
 			    bits32(f32(val_a(bad)) + f32(val_b(bad))))
 				first = bad;
-		CHECK(first == n, CASE_FMT " VADD: c[%u] = %g, expected %g",
-		      CASE_ARGS(c, k), first,
+		CHECK(first == n, "%s VADD: c[%u] = %g, expected %g",
+		      name(c, k), first,
 		      first < n ? f32(d[GUARD + first]) : 0.0,
 		      first < n ? f32(val_a(first)) + f32(val_b(first)) : 0.0);
-		CHECK(!bad_guards(d, n), CASE_FMT " VADD wrote outside the grid",
-		      CASE_ARGS(c, k));
+		CHECK(!bad_guards(d, n), "%s VADD wrote outside the grid",
+		      name(c, k));
 	}
 
 	/* SAXPY */
@@ -215,13 +222,13 @@ static void test_case(struct ctx *c, const struct kcase *k)
 			if (d[GUARD + bad] !=
 			    bits32(2.5f * f32(val_x(bad)) + f32(val_y(bad))))
 				first = bad;
-		CHECK(first == n, CASE_FMT " SAXPY: y[%u] = %g, expected %g",
-		      CASE_ARGS(c, k), first,
+		CHECK(first == n, "%s SAXPY: y[%u] = %g, expected %g",
+		      name(c, k), first,
 		      first < n ? f32(d[GUARD + first]) : 0.0,
 		      first < n ? 2.5f * f32(val_x(first)) + f32(val_y(first)) :
 		      0.0);
-		CHECK(!bad_guards(d, n), CASE_FMT " SAXPY wrote outside the grid",
-		      CASE_ARGS(c, k));
+		CHECK(!bad_guards(d, n), "%s SAXPY wrote outside the grid",
+		      name(c, k));
 	}
 
 	/* ATOMIC_INC: one per work-item inside the grid, none for the rest */
@@ -234,13 +241,13 @@ static void test_case(struct ctx *c, const struct kcase *k)
 	};
 	if (run(c, HSAGPU_KERNEL_ATOMIC_INC, &inc, sizeof(inc), k)) {
 		CHECK(c->cnt[1] == 1000ULL + n,
-		      CASE_FMT " ATOMIC_INC: counter %llu, expected %llu",
-		      CASE_ARGS(c, k), (unsigned long long)c->cnt[1],
+		      "%s ATOMIC_INC: counter %llu, expected %llu",
+		      name(c, k), (unsigned long long)c->cnt[1],
 		      1000ULL + n);
 		CHECK(c->cnt[0] == 0x1111111111111111ULL &&
 		      c->cnt[2] == 0x2222222222222222ULL,
-		      CASE_FMT " ATOMIC_INC wrote next to the counter",
-		      CASE_ARGS(c, k));
+		      "%s ATOMIC_INC wrote next to the counter",
+		      name(c, k));
 	}
 
 	/* IDS: workgroup and local flat ids, computed here independently */
@@ -252,11 +259,11 @@ static void test_case(struct ctx *c, const struct kcase *k)
 		for (bad = 0, first = n; bad < n && first == n; bad++)
 			if (d[GUARD + bad] != ids_expect(k, bad))
 				first = bad;
-		CHECK(first == n, CASE_FMT " IDS: dst[%u] = 0x%x, expected 0x%x",
-		      CASE_ARGS(c, k), first, first < n ? d[GUARD + first] : 0,
+		CHECK(first == n, "%s IDS: dst[%u] = 0x%x, expected 0x%x",
+		      name(c, k), first, first < n ? d[GUARD + first] : 0,
 		      first < n ? ids_expect(k, first) : 0);
-		CHECK(!bad_guards(d, n), CASE_FMT " IDS wrote outside the grid",
-		      CASE_ARGS(c, k));
+		CHECK(!bad_guards(d, n), "%s IDS wrote outside the grid",
+		      name(c, k));
 	}
 }
 
@@ -292,7 +299,7 @@ static void test_cross(struct gtq_dev *d, hsagpu_queue_t *q)
 					    HSAGPU_RT_MEM_VRAM);
 	struct ctx c = { .d = d, .q = q, .mem = "sys<->vram" };
 	struct kcase k = { 1, { n, 1, 1 }, { 128, 1, 1 } };
-	unsigned bad = 0;
+	unsigned int bad = 0;
 
 	gtq_arena_init(d, &c.ka, 4096);
 	c.sig = gtq_signal(d, 1);
@@ -329,12 +336,12 @@ static void check_rom_info(struct gtq_dev *d, const uint8_t *p)
 {
 	struct hsagpu_rom_info ri;
 	uint8_t sum = 0;
-	unsigned tail = 0;
+	unsigned int tail = 0;
 
 	memcpy(&ri, p, sizeof(ri));
-	for (unsigned i = 0; i < HSAGPU_ROM_INFO_SIZE; i++)
+	for (unsigned int i = 0; i < HSAGPU_ROM_INFO_SIZE; i++)
 		sum += p[i];
-	for (unsigned i = HSAGPU_ROM_INFO_SIZE; i < 128; i++)
+	for (unsigned int i = HSAGPU_ROM_INFO_SIZE; i < 128; i++)
 		tail += p[i] != 0xcc;
 	CHECK_EQ_U64(ri.signature, HSAGPU_ROM_INFO_SIGNATURE);
 	CHECK_EQ_U64(ri.version, HSAGPU_ROM_INFO_VERSION);

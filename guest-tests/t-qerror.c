@@ -25,13 +25,13 @@ enum kind { K_DISPATCH, K_AGENT, K_BARRIER, K_OVERRUN };
 
 struct bad {
 	const char *what;
-	unsigned err;                   /* HSAGPU_QERR_* expected */
+	unsigned int err;                   /* HSAGPU_QERR_* expected */
 	enum kind kind;
-	unsigned type;                  /* header type */
-	unsigned acq, rel;              /* fence scopes */
+	unsigned int type;                  /* header type */
+	unsigned int acq, rel;              /* fence scopes */
 	/* kernel dispatch */
 	uint64_t kobj;
-	unsigned dims;                  /* setup field */
+	unsigned int dims;                  /* setup field */
 	uint32_t grid[3];
 	uint16_t wg[3];
 	int karg_off;                   /* kernarg address + this */
@@ -39,7 +39,7 @@ struct bad {
 	int buf_off;                    /* FILL/ATOMIC_INC target + this */
 	int buf_bad;                    /* target at GTQ_BAD_ADDR */
 	/* agent dispatch */
-	unsigned agent_type;
+	unsigned int agent_type;
 	/* completion signal handle + this */
 	int sig_off;
 };

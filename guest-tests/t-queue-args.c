@@ -106,7 +106,7 @@ static void test_create_queue(struct gtq_dev *d, struct gtq_dev *other,
 	cq = good_cq(b);
 	cq.priority = HSAGPU_QUEUE_PRIORITY_MAX + 1;
 	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ARG, "CREATE_QUEUE priority 16");
-	for (unsigned i = 0; i < sizeof(bad_sizes) / sizeof(bad_sizes[0]); i++) {
+	for (unsigned int i = 0; i < sizeof(bad_sizes) / sizeof(bad_sizes[0]); i++) {
 		cq = good_cq(b);
 		cq.ring_size = bad_sizes[i];
 		EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ARG,
@@ -379,7 +379,7 @@ static void test_events(struct gtq_dev *d)
 	} while (0)
 
 	EXPECT(xioctl(HSAGPU_IOC_CREATE_EVENT, &ce), 0, "CREATE_EVENT");
-	for (unsigned i = 0; i <= HSAGPU_WAIT_EVENTS_MAX; i++)
+	for (unsigned int i = 0; i <= HSAGPU_WAIT_EVENTS_MAX; i++)
 		ev[i] = ce.event_id;
 
 	WAIT_INIT(1, ev);

@@ -76,7 +76,7 @@ static void test_reserve_ahead(struct gtq_dev *d)
 	hsagpu_signal_t s = gtq_signal(d, 64);
 	uint32_t err = 0;
 	uint64_t base, eid = 0;
-	unsigned bad = 0;
+	unsigned int bad = 0;
 	int state;
 
 	if (!q || !slot)

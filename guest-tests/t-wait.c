@@ -120,7 +120,7 @@ static void test_blocked_wait(struct gtq_dev *d)
 	CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
 }
 
-static int wait_events(struct gtq_dev *d, const uint32_t *ev, unsigned n,
+static int wait_events(struct gtq_dev *d, const uint32_t *ev, unsigned int n,
 		       uint32_t flags, uint32_t timeout_ms, uint64_t *signaled)
 {
 	struct hsagpu_wait_events w = {
@@ -304,9 +304,8 @@ static char proc_state(pid_t pid)
 		return '?';
 	p = fgets(buf, sizeof(buf), f);
 	fclose(f);
-	if (!p || !(p = strrchr(buf, ')')))
-		return '?';
-	return p[2];
+	p = p ? strrchr(buf, ')') : NULL;
+	return p ? p[2] : '?';
 }
 
 static void test_kill(struct gtq_dev *d, int idx, int in_wait)
@@ -338,9 +337,12 @@ static void test_kill(struct gtq_dev *d, int idx, int in_wait)
 	CHECK(active == active0 + (in_wait ? 1 : 2),
 	      "queues_active %ld with the child's queues, was %ld", active,
 	      active0);
-	if (in_wait)
+	if (in_wait) {
+		for (int i = 0; i < 200 && proc_state(pid) != 'S'; i++)
+			gtq_sleep_ms(10);
 		CHECK(proc_state(pid) == 'S', "child state '%c', not sleeping in WAIT_EVENTS",
 		      proc_state(pid));
+	}
 	kill(pid, SIGKILL);
 	for (int i = 0; i < 500 && !reaped; i++) {
 		reaped = waitpid(pid, &status, WNOHANG) == pid;
