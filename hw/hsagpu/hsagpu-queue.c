@@ -31,6 +31,7 @@
 #define HSAGPU_QUANTUM          64          /* packets per queue per pass */
 #define HSAGPU_POLL_MIN_NS      (20 * SCALE_US)
 #define HSAGPU_POLL_MAX_NS      (2 * SCALE_MS)
+#define HSAGPU_SPIN_NS          (50 * SCALE_US)  /* watch doorbells after work */
 
 /* Work the thread hands over to the BQL after a pass. */
 typedef struct HsaGpuDeferred {
@@ -305,7 +306,7 @@ static void *hsagpu_queue_thread(void *opaque)
 {
     HsaGpuState *s = opaque;
     HsaGpuDeferred d = { .vectors = bitmap_new(s->ident.msix_vectors) };
-    int64_t backoff = HSAGPU_POLL_MIN_NS;
+    int64_t backoff = HSAGPU_POLL_MIN_NS, last_work = 0;
     GPollFD pfd = {
         .fd = event_notifier_get_fd(&s->qnotifier),
         .events = G_IO_IN,
@@ -329,7 +330,19 @@ static void *hsagpu_queue_thread(void *opaque)
 
         if (pass.progress) {
             backoff = HSAGPU_POLL_MIN_NS;
+            last_work = get_clock();
             continue;
+        }
+        /*
+         * Right after work, the next doorbell tends to follow soon: watch
+         * the eventfd for a moment before paying for a sleep and wake-up.
+         */
+        while (get_clock() - last_work < HSAGPU_SPIN_NS &&
+               !qatomic_read(&s->qthread_stop)) {
+            if (qemu_poll_ns(&pfd, 1, 0) > 0) {
+                break;
+            }
+            cpu_relax();
         }
         if (pass.deadline != UINT64_MAX) {
             uint64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
