@@ -15,3 +15,5 @@ for f in /sys/bus/pci/devices/$dev/hsagpu/*; do
 done
 hr "hsagpu-info (user space: ioctl, registers, doorbells, VRAM)"
 /tests/hsagpu-info
+hr "hsagpu-demo (libhsagpu: queue, kernels in VRAM, barrier across queues, packet stream)"
+/tests/hsagpu-demo
