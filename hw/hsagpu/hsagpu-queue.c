@@ -450,19 +450,25 @@ bool hsagpu_queue_mmio(HsaGpuState *s, uint32_t offset)
            offset < HSAGPU_REG_QUEUE(s->num_queues);
 }
 
+/* Queue registers are 32-bit only. */
+static unsigned hsagpu_queue_mmio_check(uint32_t offset, unsigned size)
+{
+    if (size != 4) {
+        return HSAGPU_BAD_REASON_SIZE;
+    }
+    return offset & 3 ? HSAGPU_BAD_REASON_ALIGN : 0;
+}
+
 unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
                                 uint64_t *val)
 {
     unsigned qi = (offset - HSAGPU_REG_QUEUE_BASE) / HSAGPU_QUEUE_REG_STRIDE;
     uint32_t v;
-    unsigned bad;
+    unsigned bad = hsagpu_queue_mmio_check(offset, size);
 
     *val = 0;
-    if (size != 4) {
-        return HSAGPU_BAD_REASON_SIZE;
-    }
-    if (offset & 3) {
-        return HSAGPU_BAD_REASON_ALIGN;
+    if (bad) {
+        return bad;
     }
     qemu_mutex_lock(&s->qlock);
     bad = hsagpu_queue_reg_read(&s->queues[qi],
@@ -477,13 +483,10 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
 {
     unsigned qi = (offset - HSAGPU_REG_QUEUE_BASE) / HSAGPU_QUEUE_REG_STRIDE;
     uint32_t reg = offset % HSAGPU_QUEUE_REG_STRIDE;
-    unsigned bad;
+    unsigned bad = hsagpu_queue_mmio_check(offset, size);
 
-    if (size != 4) {
-        return HSAGPU_BAD_REASON_SIZE;
-    }
-    if (offset & 3) {
-        return HSAGPU_BAD_REASON_ALIGN;
+    if (bad) {
+        return bad;
     }
     qemu_mutex_lock(&s->qlock);
     bad = hsagpu_queue_reg_write(&s->queues[qi], reg, val);
