@@ -31,7 +31,7 @@
 #define HSAGPU_QUANTUM          64          /* packets per queue per pass */
 #define HSAGPU_POLL_MIN_NS      (20 * SCALE_US)
 #define HSAGPU_POLL_MAX_NS      (2 * SCALE_MS)
-#define HSAGPU_SPIN_NS          (50 * SCALE_US)  /* watch doorbells after work */
+#define HSAGPU_SPIN_NS          (50 * SCALE_US) /* doorbell watch after work */
 
 /* Work the thread hands over to the BQL after a pass. */
 typedef struct HsaGpuDeferred {
