@@ -9,19 +9,7 @@
 
 #include "hsagpu-core.h"
 
-static int tests, failed;
-
-#define T(cond)                                                         \
-	do {                                                            \
-		tests++;                                                \
-		if (cond) {                                             \
-			printf("ok %d - %s: %s\n", tests, __func__, #cond);           \
-		} else {                                                \
-			failed++;                                       \
-			printf("not ok %d - %s: %s (%s:%d)\n", tests, __func__, #cond, \
-			       __FILE__, __LINE__);                     \
-		}                                                       \
-	} while (0)
+#include "tap.h"
 
 static const HsaGpuIdent ident = {
 	.vendor_id = HSAGPU_PCI_VENDOR_ID,
@@ -281,6 +269,5 @@ int main(void)
 	test_regfile();
 	test_doorbell_check();
 	test_rom();
-	printf("1..%d\n", tests);
-	return failed ? 1 : 0;
+	return tap_done();
 }

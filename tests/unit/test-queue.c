@@ -11,19 +11,7 @@
 
 #include "hsagpu-queue-core.h"
 
-static int tests, failed;
-
-#define T(cond)                                                         \
-	do {                                                            \
-		tests++;                                                \
-		if (cond) {                                             \
-			printf("ok %d - %s: %s\n", tests, __func__, #cond); \
-		} else {                                                \
-			failed++;                                       \
-			printf("not ok %d - %s: %s (%s:%d)\n", tests, __func__, \
-			       #cond, __FILE__, __LINE__);              \
-		}                                                       \
-	} while (0)
+#include "tap.h"
 
 /* Fake bus: [MEM_BASE, MEM_BASE + MEM_SIZE) is memory, the rest a hole. */
 #define MEM_BASE 0x100000ULL
@@ -636,7 +624,6 @@ int main(void)
 	test_errors();
 	test_registration();
 	test_drain_suspend();
-	printf("1..%d\n", tests);
 	free(mem);
-	return failed ? 1 : 0;
+	return tap_done();
 }
