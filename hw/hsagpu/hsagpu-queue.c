@@ -570,7 +570,14 @@ void hsagpu_queues_exit(HsaGpuState *s)
     s->qthread_stop = true;
     qemu_mutex_unlock(&s->qlock);
     hsagpu_queues_kick(s);
-    qemu_thread_join(&s->qthread);
+    /* The thread may be waiting for the BQL to deliver an interrupt. */
+    if (bql_locked()) {
+        bql_unlock();
+        qemu_thread_join(&s->qthread);
+        bql_lock();
+    } else {
+        qemu_thread_join(&s->qthread);
+    }
     s->qthread_started = false;
     hsagpu_queues_reset(s);
     qemu_del_vm_change_state_handler(s->vm_change);
