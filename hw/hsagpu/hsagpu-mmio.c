@@ -74,6 +74,7 @@ static uint64_t hsagpu_reg_access_read(HsaGpuState *s, unsigned bar,
     if (hsagpu_queue_mmio(s, addr)) {
         bad = hsagpu_queue_mmio_read(s, addr, size, &val);
     } else {
+        hsagpu_queue_flush_errors(s);
         if (addr == HSAGPU_REG_QUEUE_ERROR_FIRST) {
             env.queue_error_first = hsagpu_queue_error_first(s);
         }
@@ -100,6 +101,7 @@ static void hsagpu_reg_access_write(HsaGpuState *s, unsigned bar,
         }
         return;
     }
+    hsagpu_queue_flush_errors(s);
     bad = hsagpu_regs_write(&s->regs, addr, size, val);
     if (bad) {
         hsagpu_bad_access(s, bar, addr, size, true, bad);

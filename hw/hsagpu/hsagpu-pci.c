@@ -228,6 +228,13 @@ static const VMStateDescription vmstate_hsagpu_regs = {
     }
 };
 
+static int hsagpu_pre_save(void *opaque)
+{
+    /* Not migrated on its own: fold it into ERROR_STATUS, which is. */
+    hsagpu_queue_flush_errors(opaque);
+    return 0;
+}
+
 static int hsagpu_post_load(void *opaque, int version_id)
 {
     return hsagpu_queues_post_load(opaque);
@@ -237,6 +244,7 @@ static const VMStateDescription vmstate_hsagpu = {
     .name = "hsa-gpu",
     .version_id = 1,
     .minimum_version_id = 1,
+    .pre_save = hsagpu_pre_save,
     .post_load = hsagpu_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, HsaGpuState),

@@ -37,7 +37,6 @@
 typedef struct HsaGpuDeferred {
     unsigned long *vectors;     /* MSI-X vectors to raise */
     bool any_vector;
-    unsigned new_errors;
     unsigned atomic_st;         /* first failed AtomicOp, if any */
     uint64_t atomic_addr;
 } HsaGpuDeferred;
@@ -200,7 +199,7 @@ static void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, HsaGpuQueue *q,
                                                : "?", q->error_id);
     trace_hsagpu_queue_error(qi, q->error, q->error_id);
     qatomic_inc(&s->regs.pkt_cnt[3]);
-    d->new_errors++;
+    qatomic_set(&s->qerr_pending, 1);
 }
 
 typedef struct HsaGpuPass {
@@ -271,7 +270,7 @@ static void hsagpu_deliver(HsaGpuState *s, HsaGpuDeferred *d)
     PCIDevice *pdev = PCI_DEVICE(s);
     unsigned nvec = s->ident.msix_vectors;
 
-    if (!d->any_vector && !d->new_errors && !d->atomic_st) {
+    if (!d->any_vector && !qatomic_read(&s->qerr_pending) && !d->atomic_st) {
         return;
     }
     bql_lock();
@@ -293,12 +292,7 @@ static void hsagpu_deliver(HsaGpuState *s, HsaGpuDeferred *d)
                              HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64);
         d->atomic_st = 0;
     }
-    if (d->new_errors) {
-        if (hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_QUEUE)) {
-            hsagpu_error_irq(s);
-        }
-        d->new_errors = 0;
-    }
+    hsagpu_queue_flush_errors(s);
     bql_unlock();
 }
 
@@ -503,6 +497,15 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
     return bad;
 }
 
+/* Called with the BQL held. */
+void hsagpu_queue_flush_errors(HsaGpuState *s)
+{
+    if (qatomic_xchg(&s->qerr_pending, 0) &&
+        hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_QUEUE)) {
+        hsagpu_error_irq(s);
+    }
+}
+
 uint32_t hsagpu_queue_error_first(HsaGpuState *s)
 {
     uint32_t first = UINT32_MAX;
@@ -558,6 +561,7 @@ void hsagpu_queues_reset(HsaGpuState *s)
     }
     memset(s->queues, 0, s->num_queues * sizeof(*s->queues));
     memset(s->rr, 0, sizeof(s->rr));
+    qatomic_set(&s->qerr_pending, 0);
     qemu_mutex_unlock(&s->qlock);
 }
 

@@ -46,6 +46,12 @@ struct HsaGpuState {
     bool qthread_stop;
     bool vm_running;
     VMChangeStateEntry *vm_change;
+    /*
+     * A queue failed but ERROR_STATUS does not show it yet (qatomic).
+     * Whoever holds the BQL first folds it in: the thread, or a register
+     * access, so a guest that saw a queue's ERROR state also sees the bit.
+     */
+    unsigned qerr_pending;
 
     /* properties */
     uint64_t vram_size;
@@ -98,6 +104,7 @@ unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
 unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
                                  unsigned size, uint64_t val);
 uint32_t hsagpu_queue_error_first(HsaGpuState *s);
+void hsagpu_queue_flush_errors(HsaGpuState *s);
 void hsagpu_queues_kick(HsaGpuState *s);
 extern const VMStateDescription vmstate_hsagpu_queue;
 
