@@ -166,6 +166,69 @@ void hsagpu_packet_agent(struct hsagpu_agent_dispatch_packet *pkt,
 int64_t hsagpu_queue_submit(hsagpu_queue_t *queue, const void *pkt,
 			    uint16_t header);
 
+/* DMA engine (VENDOR_SPECIFIC packets) and peers ---------------------- */
+
+/* Fill the body of a DMA packet (header left INVALID). */
+void hsagpu_packet_dma_copy(struct hsagpu_dma_packet *pkt, uint64_t dst,
+			    uint64_t src, uint64_t size,
+			    hsagpu_signal_t completion);
+void hsagpu_packet_dma_fill(struct hsagpu_dma_packet *pkt, uint64_t dst,
+			    uint32_t pattern, uint64_t size,
+			    hsagpu_signal_t completion);
+/* @op: HSAGPU_DMA_OP_COPY_SG or HSAGPU_DMA_OP_FILL_SG */
+void hsagpu_packet_dma_sg(struct hsagpu_dma_packet *pkt, uint16_t op,
+			  uint64_t list_addr, uint32_t count,
+			  hsagpu_signal_t completion);
+
+/*
+ * Let @agent's DMA engine reach @peer's VRAM: afterwards hsagpu_addr()
+ * and the DMA helpers below accept pointers into @peer's VRAM
+ * allocations for @agent. *flags (may be NULL) gets HSAGPU_PEER_*.
+ */
+int hsagpu_agent_enable_peer(hsagpu_agent_t *agent, hsagpu_agent_t *peer,
+			     uint32_t *flags);
+
+/*
+ * A scatter-gather descriptor list in system memory owned by @agent.
+ * The add functions translate CPU pointers (this agent's allocations,
+ * system memory made of several segments included, or an enabled
+ * peer's VRAM) and split ranges at segment boundaries: one call may
+ * add several descriptors (-ENOSPC when the list is full; -EFAULT
+ * when a pointer is not device memory for @agent). A list must not
+ * be changed or destroyed while a packet using it is in flight.
+ */
+typedef struct hsagpu_dma_list hsagpu_dma_list_t;
+
+int hsagpu_dma_list_create(hsagpu_agent_t *agent, uint32_t capacity,
+			   hsagpu_dma_list_t **list);
+void hsagpu_dma_list_destroy(hsagpu_dma_list_t *list);
+void hsagpu_dma_list_reset(hsagpu_dma_list_t *list);
+int hsagpu_dma_list_add_copy(hsagpu_dma_list_t *list, void *dst,
+			     const void *src, size_t size);
+int hsagpu_dma_list_add_fill(hsagpu_dma_list_t *list, void *dst,
+			     uint32_t pattern, size_t size);
+/* Add one raw descriptor of bus addresses (no translation). */
+int hsagpu_dma_list_add_raw(hsagpu_dma_list_t *list, uint64_t dst,
+			    uint64_t src, uint64_t size);
+uint32_t hsagpu_dma_list_count(const hsagpu_dma_list_t *list);
+uint64_t hsagpu_dma_list_addr(const hsagpu_dma_list_t *list);
+/* The list's descriptors, CPU view (for building lists by hand). */
+struct hsagpu_dma_desc *hsagpu_dma_list_descs(hsagpu_dma_list_t *list);
+
+/*
+ * Copy/fill @size bytes between CPU pointers with one packet on @queue:
+ * COPY/FILL when both ranges are device-contiguous, else *_SG through
+ * @list (reset and refilled; may be NULL when no list is needed, then
+ * -E2BIG if one would be). Returns the packet's dispatch id or -errno;
+ * the caller waits on @completion.
+ */
+int64_t hsagpu_dma_copy(hsagpu_queue_t *queue, hsagpu_dma_list_t *list,
+			void *dst, const void *src, size_t size,
+			hsagpu_signal_t completion);
+int64_t hsagpu_dma_fill(hsagpu_queue_t *queue, hsagpu_dma_list_t *list,
+			void *dst, uint32_t pattern, size_t size,
+			hsagpu_signal_t completion);
+
 #ifdef __cplusplus
 }
 #endif

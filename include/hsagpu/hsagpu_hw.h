@@ -62,6 +62,12 @@
 #define HSAGPU_MSIX_TABLE_OFFSET        0x38000U
 #define HSAGPU_MSIX_PBA_OFFSET          0x3f000U
 
+/* Largest Max Payload Size the device supports (DevCap) */
+#define HSAGPU_MAX_PAYLOAD_SUPPORTED    256U
+#define HSAGPU_P2P_ADDR_BITS_DEFAULT    44U     /* GFX9 class; GFX8: 40 */
+#define HSAGPU_P2P_ADDR_BITS_MIN        32U
+#define HSAGPU_P2P_ADDR_BITS_MAX        64U
+
 /* Config-space placement of capabilities */
 #define HSAGPU_CAP_PM_OFFSET            0x50
 #define HSAGPU_CAP_PCIE_OFFSET          0x64
@@ -75,7 +81,7 @@
 
 #define HSAGPU_MAGIC_VALUE              0x47415348U  /* "HSAG" */
 #define HSAGPU_ABI_MAJOR                1U
-#define HSAGPU_ABI_MINOR                1U  /* 1: AQL queues */
+#define HSAGPU_ABI_MINOR                2U  /* 1: AQL queues, 2: DMA, P2P */
 #define HSAGPU_ABI_VERSION \
 	((HSAGPU_ABI_MAJOR << 16) | HSAGPU_ABI_MINOR)
 
@@ -156,6 +162,41 @@
 #define HSAGPU_REG_PKT_ERRORS           0x020c  /* queues put in error */
 #define HSAGPU_REG_QUEUE_ERROR_FIRST    0x0210  /* lowest queue in error, */
 						/* or 0xffffffff */
+
+/*
+ * DMA engine and link (see "DMA engine" in docs/registers.md). MPS and
+ * MRRS are what the guest programmed into the PCIe Device Control
+ * register; DMA is split into TLPs of at most that size, never crossing
+ * an MPS/MRRS-aligned boundary (so never a 4 KiB one).
+ */
+#define HSAGPU_REG_LINK_MPS             0x0300  /* RO: bytes, DevCtl */
+#define HSAGPU_REG_LINK_MRRS            0x0304  /* RO: bytes, DevCtl */
+#define HSAGPU_REG_P2P_ADDR_BITS        0x0308  /* RO: property p2p-addr-bits */
+#define HSAGPU_REG_P2P_STATUS           0x030c  /* RO: HSAGPU_P2P_* */
+#define HSAGPU_REG_DMA_PACKETS          0x0310  /* RO: DMA packets completed */
+#define HSAGPU_REG_DMA_BAD_ADDR_LO      0x0318  /* RO: bus address behind */
+#define HSAGPU_REG_DMA_BAD_ADDR_HI      0x031c  /*  the last DMA error */
+
+/* P2P_STATUS: BAR placement against the device's address limit */
+#define HSAGPU_P2P_VRAM_OK              (1U << 0)   /* BAR0 end <= 2^bits */
+#define HSAGPU_P2P_DOORBELL_OK          (1U << 1)   /* BAR2 end <= 2^bits */
+#define HSAGPU_P2P_OK                   (1U << 2)   /* both: P2P possible */
+
+/*
+ * Traffic counters, 64-bit (read as one 64-bit access, or LO then HI
+ * without atomicity), wrap, for each target class: read requests
+ * (MRRS-sized), bytes read, write TLPs (MPS-sized), bytes written.
+ * LOCAL (own VRAM) traffic never reaches the link: bytes only.
+ */
+#define HSAGPU_DMA_CLASS_SYSTEM         0U  /* system memory, via the RC */
+#define HSAGPU_DMA_CLASS_PEER           1U  /* another device's BAR */
+#define HSAGPU_DMA_CLASS_LOCAL          2U  /* this device's VRAM */
+#define HSAGPU_DMA_CLASS_COUNT          3U
+#define HSAGPU_REG_DMA_CNT(cls, n)      (0x0340 + 0x20 * (cls) + 8 * (n))
+#define HSAGPU_DMA_CNT_RD_REQS          0U
+#define HSAGPU_DMA_CNT_RD_BYTES         1U
+#define HSAGPU_DMA_CNT_WR_TLPS          2U
+#define HSAGPU_DMA_CNT_WR_BYTES         3U
 
 /* End of the global register space; per-queue blocks follow. */
 #define HSAGPU_REG_SPACE_END            0x1000
@@ -244,7 +285,13 @@
 #define HSAGPU_QERR_ATOMIC              11U /* AtomicOp for a signal or */
 					    /* read id failed (UR/CA) */
 #define HSAGPU_QERR_NO_BUS_MASTER       12U /* bus mastering turned off */
-#define HSAGPU_QERR_COUNT               13U
+#define HSAGPU_QERR_DMA_OP              13U /* unknown DMA op or flags */
+#define HSAGPU_QERR_DMA_SIZE            14U /* zero/too large size or */
+					    /* descriptor count */
+#define HSAGPU_QERR_DMA_OVERLAP         15U /* copy source overlaps dest */
+#define HSAGPU_QERR_P2P_LIMIT           16U /* peer BAR or address above */
+					    /* the p2p-addr-bits limit */
+#define HSAGPU_QERR_COUNT               17U
 
 /* ------------------------------------------------------------------ */
 /* HSA AQL packets (HSA Platform System Architecture, chapter 2)       */
@@ -313,6 +360,48 @@ struct hsagpu_barrier_packet {  /* BARRIER_AND and BARRIER_OR */
 	uint64_t dep_signal[HSAGPU_BARRIER_DEPS];
 	uint64_t reserved2;
 	uint64_t completion_signal;
+};
+
+/*
+ * VENDOR_SPECIFIC packets drive the DMA engine. Addresses are bus
+ * addresses as the device emits them: system memory (through the IOMMU
+ * if any), this device's VRAM (its BAR0 address; served locally, never
+ * through the IOMMU) or a peer's VRAM (a peer BAR0 address routed by a
+ * common switch, or an IOMMU address the root complex maps to it).
+ * A packet runs to completion before the next packet of its queue
+ * starts; a long one is served in slices so other queues keep running.
+ * All data is visible at its destination before the completion signal
+ * is written (writes to a peer are flushed by a read first).
+ */
+#define HSAGPU_DMA_OP_COPY              1U  /* size bytes src -> dst */
+#define HSAGPU_DMA_OP_FILL              2U  /* size bytes of the pattern */
+#define HSAGPU_DMA_OP_COPY_SG           3U  /* src = descriptor list */
+#define HSAGPU_DMA_OP_FILL_SG           4U  /* src = list; desc.src = pattern */
+
+#define HSAGPU_DMA_F_ALL                0x0U  /* no flags defined yet */
+#define HSAGPU_DMA_SIZE_MAX             (1ULL << 40)    /* bytes, per op */
+#define HSAGPU_DMA_SG_MAX               65536U  /* descriptors per list */
+#define HSAGPU_DMA_DESC_ALIGN           8U
+
+struct hsagpu_dma_packet {
+	uint16_t header;            /* type HSAGPU_PKT_TYPE_VENDOR_SPECIFIC */
+	uint16_t op;                /* HSAGPU_DMA_OP_* */
+	uint32_t flags;             /* HSAGPU_DMA_F_*, must be 0 */
+	uint64_t src;               /* COPY: source; *_SG: descriptor list */
+	uint64_t dst;               /* COPY/FILL: destination; *_SG: 0 */
+	uint64_t size;              /* bytes; *_SG: descriptor count */
+	uint64_t pattern;           /* FILL: 32-bit pattern in bits 31:0, */
+				    /* byte k of dst gets byte k % 4 */
+	uint64_t reserved[2];       /* must be 0 */
+	uint64_t completion_signal;
+};
+
+/* A scatter-gather list entry: 32 bytes, 8-byte aligned lists */
+struct hsagpu_dma_desc {
+	uint64_t src;               /* COPY_SG: source; FILL_SG: pattern */
+	uint64_t dst;
+	uint64_t size;              /* bytes, > 0 */
+	uint64_t reserved;          /* must be 0 */
 };
 
 /* Agent dispatch services */
@@ -435,6 +524,7 @@ struct hsagpu_queue_desc {      /* 256 bytes, 64-byte aligned */
 #define HSAGPU_CAP_ATOMIC_COMP128       (1U << 5)
 #define HSAGPU_CAP_ATOMIC_ENGINE        (1U << 6)   /* ATOMIC_* registers */
 #define HSAGPU_CAP_AQL_QUEUES           (1U << 7)   /* queue blocks, AQL */
+#define HSAGPU_CAP_DMA                  (1U << 8)   /* DMA packets, P2P */
 
 /* HSAGPU_REG_STATUS bits */
 #define HSAGPU_STATUS_READY             (1U << 0)

@@ -37,7 +37,16 @@ struct hsagpu_device_info {
 	__u8 pci_devfn;
 	__u16 reserved0;
 	char name[32];          /* from the ROM information table */
+	/* ABI 1.2 */
+	__u64 vram_bus_addr;    /* BAR0 bus address: own VRAM for the device */
+	__u32 p2p_addr_bits;    /* HSAGPU_REG_P2P_ADDR_BITS */
+	__u32 p2p_status;       /* HSAGPU_REG_P2P_STATUS (HSAGPU_P2P_*) */
+	__u32 dma_flags;        /* HSAGPU_DMA_INFO_* */
+	__u32 reserved1;
 };
+
+/* hsagpu_device_info.dma_flags */
+#define HSAGPU_DMA_INFO_IOMMU           (1U << 0)  /* DMA is IOMMU-translated */
 
 #define HSAGPU_IOC_GET_INFO \
 	_IOWR(HSAGPU_IOCTL_BASE, 0x01, struct hsagpu_device_info)
@@ -58,11 +67,17 @@ struct hsagpu_device_info {
 #define HSAGPU_MEM_SYSTEM               (1U << 0)  /* system memory, coherent */
 #define HSAGPU_MEM_VRAM                 (1U << 1)  /* device memory, BAR0 */
 #define HSAGPU_MEM_FLAGS_ALL            0x3U
-#define HSAGPU_MEM_SYSTEM_MAX           (4ULL << 20)   /* contiguous */
+#define HSAGPU_MEM_SYSTEM_MAX           (1ULL << 30)
+#define HSAGPU_MEM_SYSTEM_CONTIG_MAX    (4ULL << 20)   /* one segment */
 
 /*
  * Exactly one of SYSTEM and VRAM. size is rounded up to pages. bus_addr is
- * the address the device uses (kernarg, buffers, rings, signals).
+ * the address the device uses (kernarg, buffers, rings, signals) for the
+ * first byte. System allocations up to HSAGPU_MEM_SYSTEM_CONTIG_MAX are
+ * one segment; larger ones may be several (nsegs > 1, each at least
+ * 64 KiB unless it is the last one), listed by MEM_SEGMENTS: the DMA
+ * engine's scatter-gather lists reach them. With an IOMMU they are
+ * usually one segment.
  */
 struct hsagpu_alloc_mem {
 	__u32 size;             /* in: sizeof(struct hsagpu_alloc_mem) */
@@ -71,6 +86,27 @@ struct hsagpu_alloc_mem {
 	__u64 handle;           /* out: for FREE_MEM */
 	__u64 mmap_offset;      /* out: mmap() this, bytes long */
 	__u64 bus_addr;         /* out */
+	/* ABI 1.2 (size 48; the 40-byte 1.1 layout is still accepted) */
+	__u32 nsegs;            /* out: device-contiguous pieces, >= 1 */
+	__u32 reserved;         /* must be 0 */
+};
+
+struct hsagpu_mem_segment {
+	__u64 bus_addr;
+	__u64 bytes;
+};
+
+/*
+ * Copy segments [first, first + count) of an allocation to segs_ptr;
+ * count is clamped to what exists (out: number written).
+ */
+struct hsagpu_mem_segments {
+	__u32 size;
+	__u32 reserved;         /* must be 0 */
+	__u64 handle;           /* in */
+	__u64 segs_ptr;         /* in: struct hsagpu_mem_segment[count] */
+	__u32 first;            /* in */
+	__u32 count;            /* in: capacity; out: written */
 };
 
 struct hsagpu_free_mem {
@@ -83,6 +119,36 @@ struct hsagpu_free_mem {
 	_IOWR(HSAGPU_IOCTL_BASE, 0x02, struct hsagpu_alloc_mem)
 #define HSAGPU_IOC_FREE_MEM \
 	_IOW(HSAGPU_IOCTL_BASE, 0x03, struct hsagpu_free_mem)
+#define HSAGPU_IOC_MEM_SEGMENTS \
+	_IOWR(HSAGPU_IOCTL_BASE, 0x0c, struct hsagpu_mem_segments)
+
+/* Peers ----------------------------------------------------------------- */
+
+/*
+ * Let this device reach the VRAM of the device open on peer_fd (another
+ * /dev/hsagpuN). vram_addr is the bus address this device must use for
+ * the peer's VRAM offset 0: the peer's BAR0 bus address when a common
+ * switch routes between them, or an IOMMU mapping of it when the path
+ * goes through the root complex and DMA is translated. The mapping
+ * lives until this file is closed; asking again returns the same one.
+ * -EINVAL: peer_fd is not an hsagpu device or is this device.
+ */
+#define HSAGPU_PEER_VIA_SWITCH          (1U << 0)  /* common switch routes it */
+#define HSAGPU_PEER_VIA_ROOT            (1U << 1)  /* through the root complex */
+#define HSAGPU_PEER_IOMMU               (1U << 2)  /* vram_addr is an IOVA */
+
+struct hsagpu_peer_access {
+	__u32 size;
+	__s32 peer_fd;          /* in */
+	__u64 vram_addr;        /* out */
+	__u64 vram_size;        /* out */
+	__u64 peer_bar_addr;    /* out: the peer's BAR0 bus address */
+	__u32 flags;            /* out: HSAGPU_PEER_* */
+	__u32 peer_p2p_status;  /* out: the peer's HSAGPU_REG_P2P_STATUS */
+};
+
+#define HSAGPU_IOC_PEER_ACCESS \
+	_IOWR(HSAGPU_IOCTL_BASE, 0x0d, struct hsagpu_peer_access)
 
 /* Queues ---------------------------------------------------------------- */
 
