@@ -26,6 +26,7 @@ typedef struct HsaGpuIdent {
     uint32_t num_queues;
     uint32_t msix_vectors;
     uint32_t caps;              /* HSAGPU_CAP_* */
+    uint32_t p2p_addr_bits;     /* bus addresses it can emit: < 2^bits */
 } HsaGpuIdent;
 
 /* Register state that lives in the device and is migrated. */
@@ -52,6 +53,11 @@ typedef struct HsaGpuRegFile {
 
     /* Queue processor counters: processed, doorbells, irqs, errors */
     uint32_t pkt_cnt[4];
+
+    /* DMA engine: HSAGPU_REG_DMA_CNT(cls, n) is dma_cnt[cls * 4 + n] */
+    uint64_t dma_cnt[HSAGPU_DMA_CLASS_COUNT * 4];
+    uint32_t dma_packets;
+    uint64_t dma_bad_addr;
 } HsaGpuRegFile;
 
 /* Inputs a register read needs from the rest of the device. */
@@ -59,6 +65,9 @@ typedef struct HsaGpuRegEnv {
     uint64_t now_ns;
     uint32_t status;            /* HSAGPU_STATUS_* */
     uint32_t queue_error_first; /* HSAGPU_REG_QUEUE_ERROR_FIRST */
+    uint32_t link_mps;          /* bytes, from DevCtl */
+    uint32_t link_mrrs;
+    uint32_t p2p_status;        /* HSAGPU_P2P_* */
 } HsaGpuRegEnv;
 
 /*

@@ -67,6 +67,9 @@ static uint64_t hsagpu_reg_access_read(HsaGpuState *s, unsigned bar,
     HsaGpuRegEnv env = {
         .now_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
         .status = hsagpu_status(s),
+        .link_mps = hsagpu_link_mps(s),
+        .link_mrrs = hsagpu_link_mrrs(s),
+        .p2p_status = hsagpu_p2p_status(s),
     };
     uint64_t val;
     unsigned bad;

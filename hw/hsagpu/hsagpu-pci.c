@@ -30,6 +30,13 @@ static bool hsagpu_check_props(HsaGpuState *s, Error **errp)
                    "(got %u)", HSAGPU_NUM_QUEUES_MAX, s->num_queues);
         return false;
     }
+    if (s->p2p_addr_bits < HSAGPU_P2P_ADDR_BITS_MIN ||
+        s->p2p_addr_bits > HSAGPU_P2P_ADDR_BITS_MAX) {
+        error_setg(errp, "hsa-gpu: p2p-addr-bits must be between %u and %u "
+                   "(got %u)", HSAGPU_P2P_ADDR_BITS_MIN,
+                   HSAGPU_P2P_ADDR_BITS_MAX, s->p2p_addr_bits);
+        return false;
+    }
     if (s->vendor_id == 0xffff || s->vendor_id == 0) {
         error_setg(errp, "hsa-gpu: vendor-id 0x%04x is not a valid vendor",
                    s->vendor_id);
@@ -50,7 +57,9 @@ static void hsagpu_init_ident(HsaGpuState *s)
     /* Vector 0 reports errors; each queue can have a vector of its own. */
     id->msix_vectors = MIN(s->num_queues + 1, HSAGPU_MSIX_VECTORS_MAX);
     id->caps = HSAGPU_CAP_ROM_INFO | HSAGPU_CAP_TIMESTAMP |
-               HSAGPU_CAP_ATOMIC_ENGINE | HSAGPU_CAP_AQL_QUEUES;
+               HSAGPU_CAP_ATOMIC_ENGINE | HSAGPU_CAP_AQL_QUEUES |
+               HSAGPU_CAP_DMA;
+    id->p2p_addr_bits = s->p2p_addr_bits;
     id->caps |= s->io_bar ? HSAGPU_CAP_IO_BAR : 0;
     id->caps |= s->atomic_comp32 ? HSAGPU_CAP_ATOMIC_COMP32 : 0;
     id->caps |= s->atomic_comp64 ? HSAGPU_CAP_ATOMIC_COMP64 : 0;
@@ -78,6 +87,17 @@ static bool hsagpu_init_rom(HsaGpuState *s, Error **errp)
     return true;
 }
 
+/* DevCtl MPS 128 B, MRRS 512 B: the values the spec gives at reset. */
+static void hsagpu_link_reset(HsaGpuState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    uint8_t *devctl = pdev->config + pdev->exp.exp_cap + PCI_EXP_DEVCTL;
+
+    pci_word_test_and_clear_mask(devctl, PCI_EXP_DEVCTL_PAYLOAD |
+                                 PCI_EXP_DEVCTL_READRQ);
+    pci_word_test_and_set_mask(devctl, PCI_EXP_DEVCTL_READRQ_512B);
+}
+
 static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
@@ -99,6 +119,17 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
     pcie_cap_deverr_init(pdev);
     pcie_cap_fill_link_ep_usp(pdev, QEMU_PCI_EXP_LNK_X16,
                               QEMU_PCI_EXP_LNK_8GT);
+
+    /*
+     * Max Payload Size supported, and the guest may program MPS and MRRS
+     * (QEMU leaves both read-only by default); the DMA engine sizes its
+     * TLPs from them.
+     */
+    pci_long_test_and_set_mask(pdev->config + pos + PCI_EXP_DEVCAP,
+                               ctz32(HSAGPU_MAX_PAYLOAD_SUPPORTED / 128));
+    pci_word_test_and_set_mask(pdev->wmask + pos + PCI_EXP_DEVCTL,
+                               PCI_EXP_DEVCTL_PAYLOAD | PCI_EXP_DEVCTL_READRQ);
+    hsagpu_link_reset(s);
 
     devcap2 |= s->atomic_comp32 ? PCI_EXP_DEVCAP2_ATOMIC_COMP32 : 0;
     devcap2 |= s->atomic_comp64 ? PCI_EXP_DEVCAP2_ATOMIC_COMP64 : 0;
@@ -175,6 +206,7 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
         return;
     }
     hsagpu_queues_init(s);
+    hsagpu_p2p_register(s);
     trace_hsagpu_realize(s->vram_size, s->num_queues, s->ident.msix_vectors);
 }
 
@@ -182,6 +214,7 @@ static void hsagpu_exit(PCIDevice *pdev)
 {
     HsaGpuState *s = HSA_GPU(pdev);
 
+    hsagpu_p2p_unregister(s);
     hsagpu_queues_exit(s);
     pcie_aer_exit(pdev);
     msix_unuse_all_vectors(pdev);
@@ -198,11 +231,12 @@ static void hsagpu_reset_hold(Object *obj, ResetType type)
     hsagpu_regs_reset(&s->regs);
     hsagpu_doorbell_reset(s);
     pcie_cap_deverr_reset(PCI_DEVICE(s));
+    hsagpu_link_reset(s);
 }
 
 static const VMStateDescription vmstate_hsagpu_regs = {
     .name = "hsa-gpu/regs",
-    .version_id = 1,
+    .version_id = 2,
     .minimum_version_id = 1,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32_ARRAY(scratch, HsaGpuRegFile, 2),
@@ -224,6 +258,10 @@ static const VMStateDescription vmstate_hsagpu_regs = {
         VMSTATE_UINT32_ARRAY(atomic_cnt_st, HsaGpuRegFile,
                              HSAGPU_ATOMIC_ST_COUNT),
         VMSTATE_UINT32_ARRAY(pkt_cnt, HsaGpuRegFile, 4),
+        VMSTATE_UINT64_ARRAY_V(dma_cnt, HsaGpuRegFile,
+                               HSAGPU_DMA_CLASS_COUNT * 4, 2),
+        VMSTATE_UINT32_V(dma_packets, HsaGpuRegFile, 2),
+        VMSTATE_UINT64_V(dma_bad_addr, HsaGpuRegFile, 2),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -249,7 +287,7 @@ static const VMStateDescription vmstate_hsagpu = {
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, HsaGpuState),
         VMSTATE_MSIX(parent_obj, HsaGpuState),
-        VMSTATE_STRUCT(regs, HsaGpuState, 1, vmstate_hsagpu_regs,
+        VMSTATE_STRUCT(regs, HsaGpuState, 2, vmstate_hsagpu_regs,
                        HsaGpuRegFile),
         VMSTATE_UINT64_ARRAY(doorbells, HsaGpuState, HSAGPU_DOORBELL_COUNT),
         VMSTATE_UINT32_EQUAL(nqueues_migrated, HsaGpuState, NULL),
@@ -281,6 +319,9 @@ static const Property hsagpu_properties[] = {
     DEFINE_PROP_UINT8("revision", HsaGpuState, revision,
                       HSAGPU_PCI_REVISION),
     DEFINE_PROP_UINT64("serial", HsaGpuState, serial, 0),
+    DEFINE_PROP_UINT32("p2p-addr-bits", HsaGpuState, p2p_addr_bits,
+                       HSAGPU_P2P_ADDR_BITS_DEFAULT),
+    DEFINE_PROP_BOOL("x-dma-zero-copy", HsaGpuState, dma_zero_copy, true),
 };
 
 static void hsagpu_class_init(ObjectClass *klass, void *data)

@@ -189,6 +189,7 @@ void hsagpu_queue_start(HsaGpuQueue *q, uint64_t read_index)
     q->read_index = read_index;
     q->rptr_unpublished = 0;
     q->ninflight = 0;
+    q->dma_active = 0;
     q->error = HSAGPU_QERR_NONE;
     q->error_id = 0;
     q->retired = 0;
@@ -209,6 +210,7 @@ void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err, uint64_t id)
     q->error = err;
     q->error_id = id;
     q->ninflight = 0;
+    q->dma_active = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -407,13 +409,15 @@ typedef enum {
     PKT_DONE,                   /* consumed and completed */
     PKT_LAUNCHED,               /* consumed, completes later */
     PKT_WAIT,                   /* not consumed: must wait */
+    PKT_PARTIAL,                /* not consumed: a DMA slice was done */
     PKT_ERROR,
 } HsaGpuPktOutcome;
 
 static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
                                            const uint8_t *pkt, uint16_t hdr,
                                            uint64_t *signal, unsigned *err,
-                                           HsaGpuRunResult *res)
+                                           HsaGpuRunResult *res,
+                                           uint64_t *start)
 {
     unsigned type = hdr & HSAGPU_PKT_HDR_TYPE_MASK;
     uint64_t busy;
@@ -482,9 +486,27 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         *err = hsagpu_agent_run(&a, p);
         return *err ? PKT_ERROR : PKT_DONE;
     }
-    case HSAGPU_PKT_TYPE_VENDOR_SPECIFIC:
-        *err = HSAGPU_QERR_UNSUPPORTED;
-        return PKT_ERROR;
+    case HSAGPU_PKT_TYPE_VENDOR_SPECIFIC: {
+        struct hsagpu_dma_packet d;
+        uint64_t bad;
+
+        memcpy(&d, pkt, sizeof(d));
+        *signal = d.completion_signal;
+        if (d.completion_signal & 7) {
+            *err = HSAGPU_QERR_SIGNAL;
+            return PKT_ERROR;
+        }
+        if (q->dma_active) {
+            *start = q->dma_start_ns;
+        }
+        *err = hsagpu_dma_exec(q, &d, p, &bad);
+        if (*err == HSAGPU_DMA_MORE) {
+            *err = 0;
+            res->progress++;
+            return PKT_PARTIAL;
+        }
+        return *err ? PKT_ERROR : PKT_DONE;
+    }
     default:
         *err = HSAGPU_QERR_PACKET_TYPE;
         return PKT_ERROR;
@@ -541,9 +563,10 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
         return 0;
     }
     start = p->ops->now_ns(p->opaque);
-    outcome = hsagpu_packet_exec(q, p, pkt, hdr, &signal, err, res);
+    outcome = hsagpu_packet_exec(q, p, pkt, hdr, &signal, err, res, &start);
     switch (outcome) {
     case PKT_WAIT:
+    case PKT_PARTIAL:
         return 0;
     case PKT_ERROR:
         return -1;

@@ -22,6 +22,19 @@ typedef struct HsaGpuQueueOps {
     uint64_t (*now_ns)(void *opaque);
     /* Raise MSI-X @vector (may be deferred by the caller). */
     void (*irq)(void *opaque, unsigned vector);
+    /*
+     * DMA engine data movement: @len bytes to @dst from @src, or with
+     * @pattern (not NULL) a fill where byte k of @dst gets byte k % 4 of
+     * *pattern. Returns 0 or an HSAGPU_QERR_* code, *bad_addr the bus
+     * address that failed. Counts the traffic.
+     */
+    unsigned (*dma)(void *opaque, uint64_t dst, uint64_t src, uint64_t len,
+                    const uint32_t *pattern, uint64_t *bad_addr);
+    /*
+     * A DMA packet ended with @err (0: success, all its data must be
+     * visible before this returns; else @bad_addr is what failed).
+     */
+    void (*dma_done)(void *opaque, unsigned err, uint64_t bad_addr);
 } HsaGpuQueueOps;
 
 typedef struct HsaGpuProc {
@@ -60,6 +73,11 @@ typedef struct HsaGpuQueue {
     uint64_t rptr_unpublished;  /* consumed, not yet added to *rptr */
     uint32_t ninflight;
     HsaGpuInflight inflight[HSAGPU_QUEUE_INFLIGHT_MAX];
+    /* DMA packet at read_index, partly done: where to go on */
+    uint32_t dma_active;
+    uint32_t dma_desc;          /* descriptor (0 for COPY/FILL) */
+    uint64_t dma_off;           /* bytes done in it */
+    uint64_t dma_start_ns;
 } HsaGpuQueue;
 
 /* Outcome of one hsagpu_queue_run() call. */
@@ -100,5 +118,24 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
 unsigned hsagpu_kernel_check(const struct hsagpu_kernel_dispatch_packet *k);
 unsigned hsagpu_kernel_run(const struct hsagpu_kernel_dispatch_packet *k,
                            const HsaGpuProc *p, uint64_t *busy_ns);
+
+/* DMA packets are served in slices of at most this much work. */
+#define HSAGPU_DMA_SLICE_BYTES  (4ULL << 20)
+#define HSAGPU_DMA_SLICE_DESCS  1024U
+/* hsagpu_dma_exec(): the packet needs more slices */
+#define HSAGPU_DMA_MORE         0x100U
+
+/*
+ * Run a slice of the DMA packet @d at @q's read index, resuming from the
+ * queue's DMA cursor: 0 when done, HSAGPU_DMA_MORE, or an HSAGPU_QERR_*
+ * code with *bad_addr set when an address is to blame (else 0).
+ */
+unsigned hsagpu_dma_exec(HsaGpuQueue *q, const struct hsagpu_dma_packet *d,
+                         const HsaGpuProc *p, uint64_t *bad_addr);
+/* Fill @len bytes with @pattern, starting at byte @phase of it. */
+void hsagpu_dma_fill_host(void *dst, uint64_t len, uint32_t pattern,
+                          uint64_t phase);
+/* TLPs needed for @len bytes at @addr with @max-byte TLPs (power of 2). */
+uint64_t hsagpu_tlp_count(uint64_t addr, uint64_t len, uint32_t max);
 
 #endif

@@ -44,6 +44,7 @@ typedef struct HsaGpuDeferred {
 typedef struct HsaGpuOpsCtx {
     HsaGpuState *s;
     HsaGpuDeferred *d;
+    bool peer_written;          /* by the current DMA packet */
 } HsaGpuOpsCtx;
 
 static const char *const hsagpu_qerr_name[HSAGPU_QERR_COUNT] = {
@@ -60,6 +61,10 @@ static const char *const hsagpu_qerr_name[HSAGPU_QERR_COUNT] = {
     [HSAGPU_QERR_AGENT_FUNCTION] = "unknown agent dispatch function",
     [HSAGPU_QERR_ATOMIC] = "AtomicOp failed",
     [HSAGPU_QERR_NO_BUS_MASTER] = "bus mastering disabled",
+    [HSAGPU_QERR_DMA_OP] = "bad DMA op, flags or reserved field",
+    [HSAGPU_QERR_DMA_SIZE] = "bad DMA size or descriptor count",
+    [HSAGPU_QERR_DMA_OVERLAP] = "DMA source and destination overlap",
+    [HSAGPU_QERR_P2P_LIMIT] = "peer BAR above the P2P address limit",
 };
 
 /* ------------------------------------------------------------------ */
@@ -126,12 +131,40 @@ static void hsagpu_ops_irq(void *opaque, unsigned vector)
     c->d->any_vector = true;
 }
 
+static unsigned hsagpu_ops_dma(void *opaque, uint64_t dst, uint64_t src,
+                               uint64_t len, const uint32_t *pattern,
+                               uint64_t *bad_addr)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    return hsagpu_dma_xfer(c->s, dst, src, len, pattern, bad_addr,
+                           &c->peer_written);
+}
+
+static void hsagpu_ops_dma_done(void *opaque, unsigned err, uint64_t bad_addr)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    trace_hsagpu_dma_done(err, bad_addr);
+    if (c->peer_written) {
+        hsagpu_dma_flush_peer(c->s);
+        c->peer_written = false;
+    }
+    if (err) {
+        qatomic_set(&c->s->regs.dma_bad_addr, bad_addr);
+    } else {
+        qatomic_inc(&c->s->regs.dma_packets);
+    }
+}
+
 static const HsaGpuQueueOps hsagpu_queue_ops = {
     .read = hsagpu_ops_read,
     .write = hsagpu_ops_write,
     .fetch_add64 = hsagpu_ops_fetch_add64,
     .now_ns = hsagpu_ops_now,
     .irq = hsagpu_ops_irq,
+    .dma = hsagpu_ops_dma,
+    .dma_done = hsagpu_ops_dma_done,
 };
 
 /* ------------------------------------------------------------------ */
@@ -631,7 +664,7 @@ static const VMStateDescription vmstate_hsagpu_inflight = {
 
 const VMStateDescription vmstate_hsagpu_queue = {
     .name = "hsa-gpu/queue",
-    .version_id = 1,
+    .version_id = 2,
     .minimum_version_id = 1,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(ring_lo, HsaGpuQueue),
@@ -659,6 +692,10 @@ const VMStateDescription vmstate_hsagpu_queue = {
         VMSTATE_STRUCT_ARRAY(inflight, HsaGpuQueue,
                              HSAGPU_QUEUE_INFLIGHT_MAX, 1,
                              vmstate_hsagpu_inflight, HsaGpuInflight),
+        VMSTATE_UINT32_V(dma_active, HsaGpuQueue, 2),
+        VMSTATE_UINT32_V(dma_desc, HsaGpuQueue, 2),
+        VMSTATE_UINT64_V(dma_off, HsaGpuQueue, 2),
+        VMSTATE_UINT64_V(dma_start_ns, HsaGpuQueue, 2),
         VMSTATE_END_OF_LIST()
     }
 };

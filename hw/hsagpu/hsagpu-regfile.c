@@ -45,6 +45,13 @@ static const struct {
     { HSAGPU_REG_ATOMIC_STATUS, "ATOMIC_STATUS", 0 },
     { HSAGPU_REG_ATOMIC_REPEAT, "ATOMIC_REPEAT", 1 },
     { HSAGPU_REG_QUEUE_ERROR_FIRST, "QUEUE_ERROR_FIRST", 0 },
+    { HSAGPU_REG_LINK_MPS, "LINK_MPS", 0 },
+    { HSAGPU_REG_LINK_MRRS, "LINK_MRRS", 0 },
+    { HSAGPU_REG_P2P_ADDR_BITS, "P2P_ADDR_BITS", 0 },
+    { HSAGPU_REG_P2P_STATUS, "P2P_STATUS", 0 },
+    { HSAGPU_REG_DMA_PACKETS, "DMA_PACKETS", 0 },
+    { HSAGPU_REG_DMA_BAD_ADDR_LO, "DMA_BAD_ADDR_LO", 0 },
+    { HSAGPU_REG_DMA_BAD_ADDR_HI, "DMA_BAD_ADDR_HI", 0 },
 };
 
 /* Register arrays: base, number of dwords, name, writable */
@@ -60,7 +67,11 @@ static const struct {
     { HSAGPU_REG_ATOMIC_CNT_OP(0), 3, "ATOMIC_CNT_OP", 0 },
     { HSAGPU_REG_ATOMIC_CNT_ST(0), HSAGPU_ATOMIC_ST_COUNT, "ATOMIC_CNT_ST", 0 },
     { HSAGPU_REG_PKT_PROCESSED, 4, "PKT_COUNTERS", 0 },
+    { HSAGPU_REG_DMA_CNT(0, 0), 2 * 4 * HSAGPU_DMA_CLASS_COUNT, "DMA_CNT", 0 },
 };
+
+/* Index of the DMA_CNT array in hsagpu_reg_arrays[] */
+#define HSAGPU_REG_ARRAY_DMA_CNT 6
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -132,6 +143,9 @@ static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
         return rf->atomic_cnt_st[idx];
     case 5:
         return rf->pkt_cnt[idx];
+    case HSAGPU_REG_ARRAY_DMA_CNT:
+        return (uint32_t)(__atomic_load_n(&rf->dma_cnt[idx / 2],
+                                          __ATOMIC_RELAXED) >> (32 * (idx & 1)));
     }
 
     switch (offset) {
@@ -193,6 +207,20 @@ static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
         return rf->atomic_repeat;
     case HSAGPU_REG_QUEUE_ERROR_FIRST:
         return env->queue_error_first;
+    case HSAGPU_REG_LINK_MPS:
+        return env->link_mps;
+    case HSAGPU_REG_LINK_MRRS:
+        return env->link_mrrs;
+    case HSAGPU_REG_P2P_ADDR_BITS:
+        return id->p2p_addr_bits;
+    case HSAGPU_REG_P2P_STATUS:
+        return env->p2p_status;
+    case HSAGPU_REG_DMA_PACKETS:
+        return __atomic_load_n(&rf->dma_packets, __ATOMIC_RELAXED);
+    case HSAGPU_REG_DMA_BAD_ADDR_LO:
+        return (uint32_t)__atomic_load_n(&rf->dma_bad_addr, __ATOMIC_RELAXED);
+    case HSAGPU_REG_DMA_BAD_ADDR_HI:
+        return __atomic_load_n(&rf->dma_bad_addr, __ATOMIC_RELAXED) >> 32;
     }
     return 0;
 }
@@ -229,6 +257,14 @@ unsigned hsagpu_regs_read(HsaGpuRegFile *rf, const HsaGpuIdent *id,
     *val = 0;
     if (bad) {
         return bad;
+    }
+    if (size == 8 && offset >= HSAGPU_REG_DMA_CNT(0, 0) &&
+        offset < HSAGPU_REG_DMA_CNT(HSAGPU_DMA_CLASS_COUNT, 0)) {
+        /* The processor thread updates them: read both halves at once. */
+        *val = __atomic_load_n(&rf->dma_cnt[(offset -
+                                             HSAGPU_REG_DMA_CNT(0, 0)) / 8],
+                               __ATOMIC_RELAXED);
+        return 0;
     }
     *val = hsagpu_reg_read32(rf, id, env, offset);
     if (size == 8) {

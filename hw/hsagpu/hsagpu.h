@@ -52,6 +52,7 @@ struct HsaGpuState {
      * access, so a guest that saw a queue's ERROR state also sees the bit.
      */
     unsigned qerr_pending;
+    QLIST_ENTRY(HsaGpuState) peer_link; /* hsagpu-p2p.c */
 
     /* properties */
     uint64_t vram_size;
@@ -60,6 +61,8 @@ struct HsaGpuState {
     bool atomic_comp32;
     bool atomic_comp64;
     bool atomic_comp128;
+    uint32_t p2p_addr_bits;
+    bool dma_zero_copy;
     uint16_t vendor_id;
     uint16_t device_id;
     uint16_t subsys_vendor_id;
@@ -92,6 +95,31 @@ int hsagpu_dma_rw(HsaGpuState *s, uint64_t addr, void *buf, uint64_t len,
                   bool is_write);
 bool hsagpu_dma_is_memory(HsaGpuState *s, uint64_t addr, uint64_t len,
                           bool is_write);
+/*
+ * DMA engine transfer (HsaGpuQueueOps.dma): 0 or an HSAGPU_QERR_* code;
+ * counts the traffic; *peer_written when data went to a peer.
+ */
+unsigned hsagpu_dma_xfer(HsaGpuState *s, uint64_t dst, uint64_t src,
+                         uint64_t len, const uint32_t *pattern,
+                         uint64_t *bad_addr, bool *peer_written);
+/* A read to a peer that flushes the writes before it (ordering). */
+void hsagpu_dma_flush_peer(HsaGpuState *s);
+
+/* hsagpu-p2p.c */
+void hsagpu_p2p_register(HsaGpuState *s);
+void hsagpu_p2p_unregister(HsaGpuState *s);
+/* Highest bus address the device can emit (p2p-addr-bits). */
+uint64_t hsagpu_addr_limit(HsaGpuState *s);
+bool hsagpu_p2p_peer_ok(HsaGpuState *s, HsaGpuState *peer);
+uint32_t hsagpu_p2p_status(HsaGpuState *s);
+/*
+ * The peer whose VRAM a switch above both devices routes @addr to, with
+ * a reference the caller drops (object_unref), and the VRAM offset.
+ */
+HsaGpuState *hsagpu_p2p_switch_peer(HsaGpuState *s, uint64_t addr,
+                                    uint64_t *off);
+uint32_t hsagpu_link_mps(HsaGpuState *s);
+uint32_t hsagpu_link_mrrs(HsaGpuState *s);
 
 /* hsagpu-queue.c */
 void hsagpu_queues_init(HsaGpuState *s);

@@ -13,140 +13,7 @@
 
 #include "tap.h"
 
-/* Fake bus: [MEM_BASE, MEM_BASE + MEM_SIZE) is memory, the rest a hole. */
-#define MEM_BASE 0x100000ULL
-#define MEM_SIZE (8U << 20)
-#define RING     (MEM_BASE)
-#define RPTR     (MEM_BASE + 0x10000 + HSAGPU_QUEUE_DESC_RPTR)
-#define WPTR     (MEM_BASE + 0x10000 + HSAGPU_QUEUE_DESC_WPTR)
-#define SIG(n)   (MEM_BASE + 0x20000 + 64 * (n))
-#define KARG     (MEM_BASE + 0x30000)
-#define MBOX     (MEM_BASE + 0x38000)
-#define BUF(n)   (MEM_BASE + 0x100000 + 0x100000 * (n))
-#define RING_SZ  16
-
-static uint8_t *mem;
-static uint64_t now;
-static unsigned irqs, last_vector, atomics;
-
-static void *at(uint64_t addr)
-{
-	return mem + (addr - MEM_BASE);
-}
-
-static int in_mem(uint64_t addr, uint64_t len)
-{
-	return addr >= MEM_BASE && len <= MEM_SIZE &&
-	       addr - MEM_BASE <= MEM_SIZE - len;
-}
-
-static int f_read(void *o, uint64_t addr, void *buf, uint64_t len)
-{
-	if (!in_mem(addr, len))
-		return -1;
-	memcpy(buf, at(addr), len);
-	return 0;
-}
-
-static int f_write(void *o, uint64_t addr, const void *buf, uint64_t len)
-{
-	if (!in_mem(addr, len))
-		return -1;
-	memcpy(at(addr), buf, len);
-	return 0;
-}
-
-static unsigned f_add(void *o, uint64_t addr, uint64_t val, uint64_t *old)
-{
-	atomics++;
-	if (addr & 7)
-		return HSAGPU_ATOMIC_ST_MALFORMED;
-	if (!in_mem(addr, 8))
-		return HSAGPU_ATOMIC_ST_UR;
-	*old = __atomic_fetch_add((uint64_t *)at(addr), val, __ATOMIC_SEQ_CST);
-	return HSAGPU_ATOMIC_ST_OK;
-}
-
-static uint64_t f_now(void *o)
-{
-	return now;
-}
-
-static void f_irq(void *o, unsigned vector)
-{
-	irqs++;
-	last_vector = vector;
-}
-
-static const HsaGpuQueueOps ops = {
-	f_read, f_write, f_add, f_now, f_irq,
-};
-
-static const HsaGpuIdent ident = {
-	.vendor_id = HSAGPU_PCI_VENDOR_ID, .device_id = HSAGPU_PCI_DEVICE_ID,
-	.vram_size = 1 << 20, .num_queues = 4, .msix_vectors = 5,
-};
-
-static const HsaGpuProc proc = { &ops, NULL, &ident };
-static HsaGpuQueue q;
-static uint64_t wptr;
-
-static void q_setup(uint32_t flags)
-{
-	memset(mem, 0, MEM_SIZE);
-	memset(&q, 0, sizeof(q));
-	for (int i = 0; i < RING_SZ; i++)
-		*(uint16_t *)at(RING + 64 * i) = HSAGPU_PKT_TYPE_INVALID;
-	q.ring_lo = (uint32_t)RING;
-	q.ring_size = RING_SZ;
-	q.rptr_lo = (uint32_t)RPTR;
-	q.wptr_lo = (uint32_t)WPTR;
-	q.vector = 3;
-	q.flags = flags;
-	hsagpu_queue_start(&q, 0);
-	wptr = 0;
-	irqs = 0;
-	now = 1000;
-}
-
-static void submit(const void *pkt)
-{
-	uint8_t *slot = at(RING + 64 * (wptr % RING_SZ));
-
-	memcpy(slot + 4, (const uint8_t *)pkt + 4, 60);
-	memcpy(slot, pkt, 4);
-	wptr++;
-	*(uint64_t *)at(WPTR) = wptr;
-}
-
-static HsaGpuRunResult run(void)
-{
-	HsaGpuRunResult r;
-
-	hsagpu_queue_run(&q, &proc, 1000, &r);
-	return r;
-}
-
-static void sig_init(int n, int64_t v)
-{
-	struct hsagpu_signal *s = at(SIG(n));
-
-	memset(s, 0, sizeof(*s));
-	s->kind = HSAGPU_SIGNAL_KIND_USER;
-	s->value = v;
-}
-
-static int64_t sig_val(int n)
-{
-	return ((struct hsagpu_signal *)at(SIG(n)))->value;
-}
-
-static uint16_t hdr(unsigned type, int barrier)
-{
-	return type | (barrier ? HSAGPU_PKT_HDR_BARRIER : 0) |
-	       HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_ACQUIRE_SHIFT |
-	       HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_RELEASE_SHIFT;
-}
+#include "fakebus.h"
 
 static struct hsagpu_kernel_dispatch_packet kpkt(uint64_t obj, unsigned dims,
 						 const uint32_t g[3],
@@ -468,7 +335,7 @@ static void test_errors(void)
 		{ "signal unmapped", HSAGPU_QERR_ADDRESS },
 		{ "kernel object", HSAGPU_QERR_KERNEL_OBJECT },
 		{ "fence scope", HSAGPU_QERR_FENCE },
-		{ "vendor packet", HSAGPU_QERR_UNSUPPORTED },
+		{ "vendor packet (bad DMA op)", HSAGPU_QERR_DMA_OP },
 		{ "agent function", HSAGPU_QERR_AGENT_FUNCTION },
 		{ "barrier dep misaligned", HSAGPU_QERR_SIGNAL },
 		{ "ring overrun", HSAGPU_QERR_RING_OVERRUN },

@@ -1,0 +1,146 @@
+/*
+ * hsa-gpu: peer-to-peer routing and the link settings DMA obeys.
+ *
+ * Devices register here so that a request to a peer's VRAM BAR can be
+ * routed the way a PCIe switch does it: when both devices sit below a
+ * common switch, the request turns around inside the switch and never
+ * reaches the root complex (nor the IOMMU). Requests between devices on
+ * different root ports go upstream like any other (hsagpu-dma.c).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/queue.h"
+#include "qemu/thread.h"
+#include "hw/pci/pci_bus.h"
+#include "hw/pci/pcie.h"
+#include "hsagpu.h"
+
+#define HSAGPU_MAX_PORTS 16
+
+static QemuMutex hsagpu_peers_lock;
+static QLIST_HEAD(, HsaGpuState) hsagpu_peers =
+    QLIST_HEAD_INITIALIZER(hsagpu_peers);
+
+static void __attribute__((constructor)) hsagpu_p2p_init(void)
+{
+    qemu_mutex_init(&hsagpu_peers_lock);
+}
+
+void hsagpu_p2p_register(HsaGpuState *s)
+{
+    qemu_mutex_lock(&hsagpu_peers_lock);
+    QLIST_INSERT_HEAD(&hsagpu_peers, s, peer_link);
+    qemu_mutex_unlock(&hsagpu_peers_lock);
+}
+
+void hsagpu_p2p_unregister(HsaGpuState *s)
+{
+    qemu_mutex_lock(&hsagpu_peers_lock);
+    QLIST_REMOVE(s, peer_link);
+    qemu_mutex_unlock(&hsagpu_peers_lock);
+}
+
+static int hsagpu_ports_above(PCIDevice *dev, PCIDevice **ports)
+{
+    PCIBus *bus = pci_get_bus(dev);
+    int n = 0;
+
+    while (!pci_bus_is_root(bus) && n < HSAGPU_MAX_PORTS) {
+        ports[n++] = bus->parent_dev;
+        bus = pci_get_bus(bus->parent_dev);
+    }
+    return n;
+}
+
+/* Do @a and @b share a port above them, i.e. a switch between them? */
+static bool hsagpu_common_switch(PCIDevice *a, PCIDevice *b)
+{
+    PCIDevice *up[HSAGPU_MAX_PORTS], *down[HSAGPU_MAX_PORTS];
+    int nup = hsagpu_ports_above(a, up);
+    int ndown = hsagpu_ports_above(b, down);
+
+    return nup && ndown && up[nup - 1] == down[ndown - 1];
+}
+
+uint64_t hsagpu_addr_limit(HsaGpuState *s)
+{
+    return s->p2p_addr_bits >= 64 ? UINT64_MAX
+                                  : (1ULL << s->p2p_addr_bits) - 1;
+}
+
+/* Does BAR @bar of @d lie below @s's address limit? */
+static bool hsagpu_bar_reachable(HsaGpuState *s, PCIDevice *d, int bar)
+{
+    pcibus_t addr = pci_get_bar_addr(d, bar);
+    pcibus_t size = d->io_regions[bar].size;
+
+    return addr != PCI_BAR_UNMAPPED && size &&
+           addr + size - 1 <= hsagpu_addr_limit(s);
+}
+
+bool hsagpu_p2p_peer_ok(HsaGpuState *s, HsaGpuState *peer)
+{
+    return hsagpu_bar_reachable(s, PCI_DEVICE(peer), HSAGPU_BAR_VRAM);
+}
+
+uint32_t hsagpu_p2p_status(HsaGpuState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    uint32_t st = 0;
+
+    st |= hsagpu_bar_reachable(s, pdev, HSAGPU_BAR_VRAM) ?
+          HSAGPU_P2P_VRAM_OK : 0;
+    st |= hsagpu_bar_reachable(s, pdev, HSAGPU_BAR_DOORBELL) ?
+          HSAGPU_P2P_DOORBELL_OK : 0;
+    if (st == (HSAGPU_P2P_VRAM_OK | HSAGPU_P2P_DOORBELL_OK)) {
+        st |= HSAGPU_P2P_OK;
+    }
+    return st;
+}
+
+HsaGpuState *hsagpu_p2p_switch_peer(HsaGpuState *s, uint64_t addr,
+                                    uint64_t *off)
+{
+    HsaGpuState *p, *found = NULL;
+
+    qemu_mutex_lock(&hsagpu_peers_lock);
+    QLIST_FOREACH(p, &hsagpu_peers, peer_link) {
+        pcibus_t bar = pci_get_bar_addr(PCI_DEVICE(p), HSAGPU_BAR_VRAM);
+
+        if (p != s && bar != PCI_BAR_UNMAPPED && addr >= bar &&
+            addr - bar < p->vram_size &&
+            hsagpu_common_switch(PCI_DEVICE(s), PCI_DEVICE(p))) {
+            /* Keep it (and its VRAM) alive while the caller uses it. */
+            object_ref(OBJECT(p));
+            *off = addr - bar;
+            found = p;
+            break;
+        }
+    }
+    qemu_mutex_unlock(&hsagpu_peers_lock);
+    return found;
+}
+
+static uint16_t hsagpu_devctl(HsaGpuState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    return pdev->exp.exp_cap ?
+           pci_get_word(pdev->config + pdev->exp.exp_cap + PCI_EXP_DEVCTL) : 0;
+}
+
+uint32_t hsagpu_link_mps(HsaGpuState *s)
+{
+    uint32_t mps = 128U << ((hsagpu_devctl(s) & PCI_EXP_DEVCTL_PAYLOAD) >> 5);
+
+    /* Above what DevCap offers is a misconfiguration: do what we can. */
+    return MIN(mps, HSAGPU_MAX_PAYLOAD_SUPPORTED);
+}
+
+uint32_t hsagpu_link_mrrs(HsaGpuState *s)
+{
+    uint32_t mrrs = 128U << ((hsagpu_devctl(s) & PCI_EXP_DEVCTL_READRQ) >> 12);
+
+    return MIN(mrrs, 4096U);
+}

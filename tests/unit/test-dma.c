@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host unit tests for the DMA engine's packet logic (hsagpu-dma-core.c)
+ * driven through the queue processor over the fake bus: copies, fills,
+ * scatter-gather lists, slicing of long transfers, malformed packets,
+ * and the TLP arithmetic behind the traffic counters. TAP output.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hsagpu-queue-core.h"
+
+#include "tap.h"
+#include "fakebus.h"
+
+#define LIST   (MEM_BASE + 0x40000)    /* descriptors, up to 0xc0000 */
+#define BIG(n) (MEM_BASE + (4U << 20) + (9U << 20) * (n))   /* 9 MiB each */
+
+static struct hsagpu_dma_packet dpkt(uint16_t op, uint64_t dst, uint64_t src,
+				     uint64_t size, uint64_t sig)
+{
+	struct hsagpu_dma_packet d;
+
+	memset(&d, 0, sizeof(d));
+	d.header = hdr(HSAGPU_PKT_TYPE_VENDOR_SPECIFIC, 0);
+	d.op = op;
+	d.dst = dst;
+	d.src = src;
+	d.size = size;
+	d.completion_signal = sig;
+	return d;
+}
+
+static void pattern(uint64_t addr, uint64_t len, unsigned seed)
+{
+	uint8_t *p = at(addr);
+
+	for (uint64_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(i * 7 + seed + (i >> 8));
+}
+
+/* Run until the queue is idle or failed; the number of passes. */
+static unsigned run_all(void)
+{
+	unsigned passes = 0;
+	HsaGpuRunResult r;
+
+	do {
+		hsagpu_queue_run(&q, &proc, 64, &r);
+		passes++;
+	} while (r.progress && !r.error && passes < 100000);
+	return passes;
+}
+
+static int all_bytes(uint64_t addr, uint64_t len, uint8_t v)
+{
+	const uint8_t *p = at(addr);
+
+	for (uint64_t i = 0; i < len; i++)
+		if (p[i] != v)
+			return 0;
+	return 1;
+}
+
+static void test_tlp_count(void)
+{
+	T(hsagpu_tlp_count(0, 0, 128) == 0);
+	T(hsagpu_tlp_count(0, 1, 128) == 1);
+	T(hsagpu_tlp_count(0, 256, 128) == 2);
+	T(hsagpu_tlp_count(1, 256, 128) == 3);
+	T(hsagpu_tlp_count(127, 2, 128) == 2);
+	T(hsagpu_tlp_count(4095, 2, 4096) == 2);
+	T(hsagpu_tlp_count(0x1000, 64 << 20, 256) == (64 << 20) / 256);
+}
+
+static void test_fill_host(void)
+{
+	uint8_t buf[64], want[64];
+
+	for (unsigned phase = 0; phase < 4; phase++) {
+		for (unsigned off = 0; off < 9; off++) {
+			memset(buf, 0xee, sizeof(buf));
+			memset(want, 0xee, sizeof(want));
+			for (unsigned k = 0; k < 40; k++)
+				want[off + k] = 0x11 * (1 + (phase + k) % 4);
+			hsagpu_dma_fill_host(buf + off, 40, 0x44332211, phase);
+			if (memcmp(buf, want, sizeof(buf)))
+				break;
+		}
+		T(!memcmp(buf, want, sizeof(buf)));
+	}
+	hsagpu_dma_fill_host(buf, 64, 0x5a5a5a5a, 3);
+	T(buf[0] == 0x5a && buf[63] == 0x5a);
+}
+
+static void test_copy(void)
+{
+	static const uint64_t sizes[] = { 1, 3, 64, 4095, 4097, 100000 };
+
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t n = sizes[i], src = BUF(0) + 3, dst = BUF(2) + 5;
+		struct hsagpu_dma_packet d;
+
+		q_setup(0);
+		sig_init(0, 1);
+		pattern(src, n, i);
+		memset(at(dst - 64), 0xcc, n + 128);
+		d = dpkt(HSAGPU_DMA_OP_COPY, dst, src, n, SIG(0));
+		submit(&d);
+		run_all();
+		T(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0);
+		T(!memcmp(at(dst), at(src), n));
+		T(all_bytes(dst - 64, 64, 0xcc) && all_bytes(dst + n, 64, 0xcc));
+	}
+	T(dma_dones && dma_last_err == 0);
+}
+
+/* A copy longer than a slice takes several passes and completes once. */
+static void test_slices(void)
+{
+	uint64_t n = 2 * HSAGPU_DMA_SLICE_BYTES + 12345;
+	struct hsagpu_dma_packet d;
+	HsaGpuRunResult r;
+	unsigned dones;
+
+	q_setup(0);
+	sig_init(0, 1);
+	pattern(BIG(0), n, 9);
+	d = dpkt(HSAGPU_DMA_OP_COPY, BIG(1), BIG(0), n, SIG(0));
+	submit(&d);
+	dones = dma_dones;
+	hsagpu_queue_run(&q, &proc, 64, &r);
+	T(r.progress == 1 && !r.completed && q.read_index == 0);
+	T(q.dma_active && q.dma_off == HSAGPU_DMA_SLICE_BYTES);
+	T(sig_val(0) == 1 && dma_dones == dones);
+	T(run_all() == 3);
+	T(sig_val(0) == 0 && q.read_index == 1 && !q.dma_active);
+	T(!memcmp(at(BIG(1)), at(BIG(0)), n) && dma_dones == dones + 1);
+
+	/* A long fill keeps the pattern's phase across slices. */
+	q_setup(0);
+	sig_init(0, 1);
+	d = dpkt(HSAGPU_DMA_OP_FILL, BIG(0) + 1, 0, n, SIG(0));
+	d.pattern = 0x04030201;
+	submit(&d);
+	T(run_all() == 4 && sig_val(0) == 0);
+	{
+		const uint8_t *p = at(BIG(0) + 1);
+		uint64_t bad = 0;
+
+		for (uint64_t k = 0; k < n; k++)
+			bad += p[k] != 1 + k % 4;
+		T(bad == 0);
+	}
+}
+
+static void test_fill(void)
+{
+	struct hsagpu_dma_packet d;
+	const uint8_t *p = at(BUF(0) + 1);
+
+	q_setup(0);
+	sig_init(0, 1);
+	memset(at(BUF(0)), 0xcc, 64);
+	d = dpkt(HSAGPU_DMA_OP_FILL, BUF(0) + 1, 0, 13, SIG(0));
+	d.pattern = 0xddccbbaa;
+	submit(&d);
+	run_all();
+	T(sig_val(0) == 0 && p[0] == 0xaa && p[1] == 0xbb && p[3] == 0xdd &&
+	  p[4] == 0xaa && p[12] == 0xaa && p[13] == 0xcc && p[-1] == 0xcc);
+}
+
+static void test_sg(void)
+{
+	struct hsagpu_dma_desc *list = at(LIST);
+	struct hsagpu_dma_packet d;
+	unsigned n = 10000, bad = 0;
+
+	/* 10,000 one-byte descriptors scattering a buffer backwards */
+	q_setup(0);
+	sig_init(0, 1);
+	pattern(BUF(0), n, 1);
+	memset(at(BUF(1)), 0, n + 64);
+	for (unsigned i = 0; i < n; i++)
+		list[i] = (struct hsagpu_dma_desc){
+			.src = BUF(0) + i, .dst = BUF(1) + n - 1 - i, .size = 1 };
+	d = dpkt(HSAGPU_DMA_OP_COPY_SG, 0, LIST, n, SIG(0));
+	submit(&d);
+	T(run_all() > n / HSAGPU_DMA_SLICE_DESCS);
+	for (unsigned i = 0; i < n; i++)
+		bad += *(uint8_t *)at(BUF(1) + n - 1 - i) !=
+		       *(uint8_t *)at(BUF(0) + i);
+	T(sig_val(0) == 0 && bad == 0 && all_bytes(BUF(1) + n, 64, 0));
+
+	/* Gather with sizes crossing slices, then a fill list. */
+	q_setup(0);
+	sig_init(0, 1);
+	pattern(BIG(0), 9 << 20, 3);
+	list[0] = (struct hsagpu_dma_desc){ BIG(0), BIG(1), 5 << 20, 0 };
+	list[1] = (struct hsagpu_dma_desc){ BIG(0) + (5 << 20) + 7,
+					    BIG(1) + (5 << 20), 3 << 20, 0 };
+	d = dpkt(HSAGPU_DMA_OP_COPY_SG, 0, LIST, 2, SIG(0));
+	submit(&d);
+	run_all();
+	T(sig_val(0) == 0 && !memcmp(at(BIG(1)), at(BIG(0)), 5 << 20) &&
+	  !memcmp(at(BIG(1) + (5 << 20)), at(BIG(0) + (5 << 20) + 7), 3 << 20));
+
+	q_setup(0);
+	sig_init(0, 1);
+	memset(at(BUF(0)), 0, 64);
+	list[0] = (struct hsagpu_dma_desc){ 0x07060504, BUF(0) + 1, 5, 0 };
+	list[1] = (struct hsagpu_dma_desc){ 0x09090909, BUF(0) + 10, 2, 0 };
+	d = dpkt(HSAGPU_DMA_OP_FILL_SG, 0, LIST, 2, SIG(0));
+	submit(&d);
+	run_all();
+	{
+		const uint8_t *p = at(BUF(0));
+
+		T(sig_val(0) == 0 && p[0] == 0 && p[1] == 4 && p[4] == 7 &&
+		  p[5] == 4 && p[6] == 0 && p[10] == 9 && p[11] == 9 &&
+		  p[12] == 0);
+	}
+}
+
+static void test_errors(void)
+{
+	struct hsagpu_dma_desc *list = at(LIST);
+	static const struct {
+		const char *what;
+		unsigned err;
+	} cases[] = {
+		{ "op 0", HSAGPU_QERR_DMA_OP },
+		{ "op 5", HSAGPU_QERR_DMA_OP },
+		{ "flags", HSAGPU_QERR_DMA_OP },
+		{ "reserved", HSAGPU_QERR_DMA_OP },
+		{ "size 0", HSAGPU_QERR_DMA_SIZE },
+		{ "size too big", HSAGPU_QERR_DMA_SIZE },
+		{ "overlap", HSAGPU_QERR_DMA_OVERLAP },
+		{ "dst unmapped", HSAGPU_QERR_ADDRESS },
+		{ "src wraps", HSAGPU_QERR_ADDRESS },
+		{ "sg count 0", HSAGPU_QERR_DMA_SIZE },
+		{ "sg count too big", HSAGPU_QERR_DMA_SIZE },
+		{ "sg list misaligned", HSAGPU_QERR_ALIGNMENT },
+		{ "sg list unmapped", HSAGPU_QERR_ADDRESS },
+		{ "sg dst field set", HSAGPU_QERR_DMA_OP },
+		{ "desc size 0", HSAGPU_QERR_DMA_SIZE },
+		{ "desc reserved", HSAGPU_QERR_DMA_OP },
+		{ "desc src unmapped", HSAGPU_QERR_ADDRESS },
+		{ "fill pattern > 32 bits", HSAGPU_QERR_DMA_OP },
+		{ "signal misaligned", HSAGPU_QERR_SIGNAL },
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hsagpu_dma_packet d =
+			dpkt(HSAGPU_DMA_OP_COPY, BUF(1), BUF(0), 16, SIG(0));
+		struct hsagpu_dma_packet sg =
+			dpkt(HSAGPU_DMA_OP_COPY_SG, 0, LIST, 3, SIG(0));
+		uint64_t want_bad = 0;
+
+		q_setup(0);
+		sig_init(0, 1);
+		*(uint8_t *)at(BUF(1)) = 0;
+		*(uint8_t *)at(BUF(0)) = 0x5a;
+		for (unsigned k = 0; k < 3; k++)
+			list[k] = (struct hsagpu_dma_desc){
+				BUF(0), BUF(1) + 16 * k, 16, 0 };
+		/* A good packet first: the error id must be 1. */
+		submit(&d);
+		switch (i) {
+		case 0: d.op = 0; break;
+		case 1: d.op = 5; break;
+		case 2: d.flags = 1; break;
+		case 3: d.reserved[1] = 1; break;
+		case 4: d.size = 0; break;
+		case 5: d.size = HSAGPU_DMA_SIZE_MAX + 1; break;
+		case 6: d.src = BUF(1) + 8; break;
+		case 7: d.dst = 0x7000; want_bad = 0x7000; break;
+		case 8: d.src = ~0ULL - 4; want_bad = d.src; break;
+		case 9: d = sg; d.size = 0; break;
+		case 10: d = sg; d.size = HSAGPU_DMA_SG_MAX + 1; break;
+		case 11: d = sg; d.src = LIST + 4; break;
+		case 12: d = sg; d.src = 0x8000; want_bad = 0x8000; break;
+		case 13: d = sg; d.dst = BUF(1); break;
+		case 14: d = sg; list[2].size = 0;
+			want_bad = LIST + 2 * sizeof(*list); break;
+		case 15: d = sg; list[1].reserved = 1;
+			want_bad = LIST + sizeof(*list); break;
+		case 16: d = sg; list[2].src = 0x9000; want_bad = 0x9000; break;
+		case 17: d.op = HSAGPU_DMA_OP_FILL; d.src = 0;
+			d.pattern = 1ULL << 32; break;
+		case 18: d.completion_signal = SIG(0) + 4; break;
+		}
+		submit(&d);
+		run_all();
+		T(q.state == HSAGPU_QSTATE_ERROR && q.error == cases[i].err &&
+		  q.error_id == 1);
+		if (want_bad)
+			T(dma_last_err == cases[i].err && dma_last_bad == want_bad);
+		/* Descriptors before the bad one were done. */
+		if (i == 16)
+			T(*(uint8_t *)at(BUF(1) + 16) == 0x5a);
+	}
+}
+
+int main(void)
+{
+	mem = calloc(1, MEM_SIZE);
+	test_tlp_count();
+	test_fill_host();
+	test_copy();
+	test_slices();
+	test_fill();
+	test_sg();
+	test_errors();
+	free(mem);
+	return tap_done();
+}
