@@ -438,14 +438,16 @@ static void test_atomic_engine(void)
 #define Q_BUF           0x200000ULL
 #define Q_RING_SIZE     16
 
-static void queue_fixture(Fixture *f)
+#define VRAM_BASE       0xe0600000ULL   /* BAR0 with vram-size=1M */
+
+static void queue_fixture_props(Fixture *f, const char *props)
 {
     uint8_t exp;
 
-    fixture_init_rp(f, ",atomic-comp32=on,atomic-comp64=on", "");
+    fixture_init_rp(f, ",atomic-comp32=on,atomic-comp64=on", props);
     qpci_config_writew(f->rp, PCI_PREF_MEMORY_BASE, DB_BASE >> 16);
     qpci_config_writew(f->rp, PCI_PREF_MEMORY_LIMIT,
-                       (DB_BASE + HSAGPU_DOORBELL_BAR_SIZE - 1) >> 16);
+                       (VRAM_BASE + (1 << 20) - 1) >> 16);
     qpci_config_writel(f->rp, PCI_PREF_BASE_UPPER32, 0);
     qpci_config_writel(f->rp, PCI_PREF_LIMIT_UPPER32, 0);
     qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_2, DB_BASE);
@@ -455,6 +457,11 @@ static void queue_fixture(Fixture *f)
     exp = find_cap(f, PCI_CAP_ID_EXP);
     qpci_config_writew(f->gpu, exp + PCI_EXP_DEVCTL2,
                        PCI_EXP_DEVCTL2_ATOMIC_REQ);
+}
+
+static void queue_fixture(Fixture *f)
+{
+    queue_fixture_props(f, "");
 }
 
 static void qreg_write(Fixture *f, unsigned q, uint32_t reg, uint32_t val)
@@ -696,6 +703,137 @@ static void test_queue_error(void)
     fixture_fini(&f);
 }
 
+static uint64_t dma_cnt(Fixture *f, unsigned cls, unsigned n)
+{
+    return qtest_readq(f->qts, MMIO_BASE + HSAGPU_REG_DMA_CNT(cls, n));
+}
+
+static void dma_packet(struct hsagpu_dma_packet *d, uint16_t op, uint64_t dst,
+                       uint64_t src, uint64_t size, uint64_t sig)
+{
+    memset(d, 0, sizeof(*d));
+    d->header = HSAGPU_PKT_TYPE_VENDOR_SPECIFIC |
+                HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_ACQUIRE_SHIFT |
+                HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_RELEASE_SHIFT;
+    d->op = op;
+    d->dst = dst;
+    d->src = src;
+    d->size = size;
+    d->completion_signal = sig;
+}
+
+/*
+ * DMA packets end to end: system memory to VRAM and back, a fill list,
+ * link settings from DevCtl and the TLP counters, a bad address.
+ */
+static void test_dma(void)
+{
+    struct hsagpu_dma_desc list[2] = {
+        { 0x11223344, Q_BUF + 0x3000, 6, 0 },
+        { 0xa5a5a5a5, Q_BUF + 0x3009, 3, 0 },
+    };
+    uint8_t src[3000], got[3000], guard[16];
+    struct hsagpu_dma_packet d;
+    uint64_t rd, wr;
+    uint8_t exp;
+    Fixture f;
+
+    queue_fixture_props(&f, ",vram-size=1M");
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_0, VRAM_BASE);
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_1, 0);
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    g_assert_true(reg_read(&f, HSAGPU_REG_CAPS) & HSAGPU_CAP_DMA);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_LINK_MPS), ==, 128);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_LINK_MRRS), ==, 512);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_P2P_ADDR_BITS), ==, 44);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_P2P_STATUS), ==,
+                    HSAGPU_P2P_VRAM_OK | HSAGPU_P2P_DOORBELL_OK |
+                    HSAGPU_P2P_OK);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+
+    /* System memory to VRAM, odd addresses; the device reads 512-byte */
+    for (unsigned i = 0; i < sizeof(src); i++) {
+        src[i] = i * 13 + 1;
+    }
+    qtest_memwrite(f.qts, Q_BUF + 1, src, sizeof(src));
+    memset(guard, 0xcc, sizeof(guard));
+    qtest_memwrite(f.qts, VRAM_BASE, guard, sizeof(guard));
+    qtest_memwrite(f.qts, VRAM_BASE + 5 + sizeof(src), guard, sizeof(guard));
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, VRAM_BASE + 5, Q_BUF + 1, sizeof(src),
+               Q_SIG);
+    queue_submit(&f, 0, &d);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    qtest_memread(f.qts, VRAM_BASE + 5, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), src, sizeof(src));
+    qtest_memread(f.qts, VRAM_BASE, got, 5);
+    g_assert_cmpmem(got, 5, guard, 5);
+    qtest_memread(f.qts, VRAM_BASE + 5 + sizeof(src), got, 16);
+    g_assert_cmpmem(got, 16, guard, 16);
+    /* MRRS 512: blocks 0..5 of Q_BUF+1..Q_BUF+3000 */
+    g_assert_cmpuint(dma_cnt(&f, HSAGPU_DMA_CLASS_SYSTEM,
+                             HSAGPU_DMA_CNT_RD_REQS), ==, 6);
+    g_assert_cmpuint(dma_cnt(&f, HSAGPU_DMA_CLASS_SYSTEM,
+                             HSAGPU_DMA_CNT_RD_BYTES), ==, sizeof(src));
+    g_assert_cmpuint(dma_cnt(&f, HSAGPU_DMA_CLASS_LOCAL,
+                             HSAGPU_DMA_CNT_WR_BYTES), ==, sizeof(src));
+    g_assert_cmpuint(dma_cnt(&f, HSAGPU_DMA_CLASS_LOCAL,
+                             HSAGPU_DMA_CNT_WR_TLPS), ==, 0);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DMA_PACKETS), ==, 1);
+
+    /* The guest programs MPS 256, MRRS 128: VRAM back to memory. */
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL,
+                       PCI_EXP_DEVCTL_PAYLOAD_256B | PCI_EXP_DEVCTL_READRQ_128B);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_LINK_MPS), ==, 256);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_LINK_MRRS), ==, 128);
+    rd = dma_cnt(&f, HSAGPU_DMA_CLASS_SYSTEM, HSAGPU_DMA_CNT_RD_REQS);
+    wr = dma_cnt(&f, HSAGPU_DMA_CLASS_SYSTEM, HSAGPU_DMA_CNT_WR_TLPS);
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, Q_BUF + 0x10000, VRAM_BASE + 5,
+               1000, Q_SIG);
+    queue_submit(&f, 0, &d);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    qtest_memread(f.qts, Q_BUF + 0x10000, got, 1000);
+    g_assert_cmpmem(got, 1000, src, 1000);
+    g_assert_cmpuint(dma_cnt(&f, HSAGPU_DMA_CLASS_SYSTEM,
+                             HSAGPU_DMA_CNT_WR_TLPS) - wr, ==, 4);
+    g_assert_cmpuint(dma_cnt(&f, HSAGPU_DMA_CLASS_SYSTEM,
+                             HSAGPU_DMA_CNT_RD_REQS), ==, rd);
+    /* Above what DevCap offers: the device stays at 256. */
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL,
+                       PCI_EXP_DEVCTL_PAYLOAD_512B);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_LINK_MPS), ==, 256);
+
+    /* A fill list the device fetches; each range starts the pattern. */
+    qtest_memwrite(f.qts, Q_KARG, list, sizeof(list));
+    memset(guard, 0, sizeof(guard));
+    qtest_memwrite(f.qts, Q_BUF + 0x3000, guard, sizeof(guard));
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_FILL_SG, 0, Q_KARG, 2, Q_SIG);
+    queue_submit(&f, 0, &d);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    qtest_memread(f.qts, Q_BUF + 0x3000, got, 16);
+    {
+        static const uint8_t want[16] = {
+            0x44, 0x33, 0x22, 0x11, 0x44, 0x33, 0, 0, 0,
+            0xa5, 0xa5, 0xa5, 0, 0, 0, 0,
+        };
+        g_assert_cmpmem(got, 16, want, 16);
+    }
+
+    /* Nothing at the destination: the queue stops, the address shows. */
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, 0xd0000000, Q_BUF, 64, Q_SIG);
+    queue_submit(&f, 0, &d);
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+    g_assert_cmphex(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ERROR |
+                    HSAGPU_QERR_ADDRESS << HSAGPU_QSTATE_ERR_SHIFT);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_DMA_BAD_ADDR_LO), ==, 0xd0000000);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_DMA_BAD_ADDR_HI), ==, 0);
+    fixture_fini(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -710,5 +848,6 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/queue-dispatch", test_queue_dispatch);
     qtest_add_func("/hsa-gpu/queue-registration", test_queue_registration);
     qtest_add_func("/hsa-gpu/queue-error", test_queue_error);
+    qtest_add_func("/hsa-gpu/dma", test_dma);
     return g_test_run();
 }
