@@ -286,5 +286,5 @@ void hsagpu_dma_flush_peer(HsaGpuState *s)
      * completion, which cannot pass the writes, before signalling.
      */
     hsagpu_dma_count(s, HSAGPU_DMA_CLASS_PEER, HSAGPU_DMA_CNT_RD_REQS, 1);
-    smp_mb();
+    smp_mb(); /* the data stores before the completion signal's store */
 }

@@ -143,9 +143,11 @@ static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
         return rf->atomic_cnt_st[idx];
     case 5:
         return rf->pkt_cnt[idx];
-    case HSAGPU_REG_ARRAY_DMA_CNT:
-        return (uint32_t)(__atomic_load_n(&rf->dma_cnt[idx / 2],
-                                          __ATOMIC_RELAXED) >> (32 * (idx & 1)));
+    case HSAGPU_REG_ARRAY_DMA_CNT: {
+        uint64_t v = __atomic_load_n(&rf->dma_cnt[idx / 2], __ATOMIC_RELAXED);
+
+        return (uint32_t)(v >> (32 * (idx & 1)));
+    }
     }
 
     switch (offset) {

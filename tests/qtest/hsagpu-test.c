@@ -783,7 +783,8 @@ static void test_dma(void)
 
     /* The guest programs MPS 256, MRRS 128: VRAM back to memory. */
     qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL,
-                       PCI_EXP_DEVCTL_PAYLOAD_256B | PCI_EXP_DEVCTL_READRQ_128B);
+                       PCI_EXP_DEVCTL_PAYLOAD_256B |
+                       PCI_EXP_DEVCTL_READRQ_128B);
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_LINK_MPS), ==, 256);
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_LINK_MRRS), ==, 128);
     rd = dma_cnt(&f, HSAGPU_DMA_CLASS_SYSTEM, HSAGPU_DMA_CNT_RD_REQS);
