@@ -6,6 +6,7 @@ Used by scripts/test, scripts/test-boot and scripts/demo.
 import os
 import re
 import resource
+import shlex
 import subprocess
 import sys
 import time
@@ -76,6 +77,37 @@ def _switch(down_routing):
     return build
 
 
+def _switch_tree(groups, per_group):
+    """Root port (completer, routing) -> x3130 upstream -> @groups
+    downstream ports -> one x3130 switch each -> @per_group downstream
+    ports with one device each; every port routes AtomicOps. Mirrors a
+    PLX-based box of 2 x 4 FPGAs below one common switch."""
+    def build(devprops):
+        args = ['-device', 'pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10' + RP_ATOMICS,
+                '-device', 'x3130-upstream,id=up0,bus=rp0,atomic-routing=on']
+        for g in range(groups):
+            args += ['-device', 'xio3130-downstream,id=dn%d,bus=up0,chassis=%d,slot=%d,'
+                     'atomic-routing=on' % (g, 10 + g, g),
+                     '-device', 'x3130-upstream,id=up%d,bus=dn%d,atomic-routing=on'
+                     % (g + 1, g)]
+        for i, props in enumerate(devprops):
+            g, k = divmod(i, per_group)
+            args += ['-device', 'xio3130-downstream,id=dn%d%d,bus=up%d,chassis=%d,slot=%d,'
+                     'atomic-routing=on' % (g + 1, k, g + 1, 20 + g, k)]
+            args += _gpu(i, 'dn%d%d' % (g + 1, k), props)
+        return args
+    return build
+
+
+def _with_iommu(build):
+    """QEMU's Intel VT-d in front of everything (listed first, so that it
+    exists before the devices it translates for); no interrupt remapping,
+    which TCG does not need."""
+    def wrap(devprops):
+        return ['-device', 'intel-iommu,intremap=off'] + build(devprops)
+    return wrap
+
+
 def _with_edu(build):
     """Add QEMU's edu device on the root bus: a reference for the cost of
     a trapped MMIO access and of a round trip through a device thread."""
@@ -120,6 +152,48 @@ PRESETS = {
         'desc': 'two hsa-gpus behind one routing switch; gpu1 completes no AtomicOps',
         'ndev': 2, 'atomics': '32,64,128', 'build': _switch(lambda i: True),
         'devprops': ['', 'atomic-comp32=off,atomic-comp64=off,atomic-comp128=off'],
+        'params': {'p2p': 'switch'},
+    },
+    # Issue 5 topologies (DMA engine, peer-to-peer). 'p2p' tells the guest
+    # tests how peers reach each other: 'switch' (a common switch routes
+    # BAR to BAR), 'root' (through the root complex), 'limit' (refused:
+    # BARs above the devices' p2p-addr-bits).
+    'rp2': {
+        'desc': 'two hsa-gpus, each on its own root port completing AtomicOps',
+        'ndev': 2, 'atomics': '32,64,128', 'build': _root_ports(RP_ATOMICS),
+        'params': {'p2p': 'root'},
+    },
+    'sw4': {
+        'desc': 'four hsa-gpus behind one routing switch',
+        'ndev': 4, 'atomics': '32,64,128', 'build': _switch(lambda i: True),
+        'devprops': ['vram-size=128M,num-queues=16'] * 4,
+        'params': {'p2p': 'switch'},
+    },
+    'sw8': {
+        'desc': 'root port -> switch -> 2 switches -> 4 hsa-gpus each (8-FPGA PLX box)',
+        'ndev': 8, 'atomics': '32,64,128', 'build': _switch_tree(2, 4),
+        'devprops': ['vram-size=128M,num-queues=16'] * 8, 'mem': 2048,
+        'params': {'p2p': 'switch'},
+    },
+    'sw8-iommu': {
+        'desc': 'sw8 with intel-iommu (guest intel_iommu=on)',
+        'ndev': 8, 'atomics': '32,64,128', 'build': _with_iommu(_switch_tree(2, 4)),
+        'devprops': ['vram-size=128M,num-queues=16'] * 8, 'mem': 2048,
+        'append': ['intel_iommu=on'], 'params': {'p2p': 'switch', 'iommu': 1},
+    },
+    'rp2-iommu': {
+        'desc': 'rp2 with intel-iommu (guest intel_iommu=on): P2P through IOMMU mappings',
+        'ndev': 2, 'atomics': '32,64,128', 'build': _with_iommu(_root_ports(RP_ATOMICS)),
+        'append': ['intel_iommu=on'], 'params': {'p2p': 'root', 'iommu': 1},
+    },
+    'p2p-limit': {
+        # 2 x 1 GiB of prefetchable BARs do not fit the 32-bit window
+        # below the q35 MMCONFIG/IOAPIC holes: firmware puts every 64-bit
+        # BAR above 4 GiB, out of reach of 32 address bits.
+        'desc': 'two hsa-gpus behind a switch, p2p-addr-bits=32, BARs above 4 GiB',
+        'ndev': 2, 'atomics': '32,64,128', 'build': _switch(lambda i: True),
+        'devprops': ['vram-size=1G,p2p-addr-bits=32,num-queues=16'] * 2,
+        'params': {'p2p': 'limit'},
     },
 }
 
@@ -163,12 +237,12 @@ def pick_accel(want):
     return want
 
 
-def base_cmd(accel):
+def base_cmd(accel, mem=1024):
     cpu = 'host' if accel == 'kvm' else 'max'
     # Multi-threaded TCG: vCPUs run in parallel, as the atomicity tests need.
     accel_opt = 'tcg,thread=multi' if accel == 'tcg' else accel
     return [QEMU, '-M', 'q35,sata=off,smbus=off', '-accel', accel_opt, '-cpu', cpu,
-            '-smp', '2', '-m', '1024', '-nic', 'none', '-vga', 'none',
+            '-smp', '2', '-m', str(mem), '-nic', 'none', '-vga', 'none',
             '-nographic', '-no-reboot', '-kernel', KERNEL, '-initrd', INITRD]
 
 
@@ -177,10 +251,11 @@ def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None):
     defaults = p.get('devprops', [''] * p['ndev'])
     devprops = [','.join(filter(None, (d, u))) for d, u in
                 zip(defaults, list(devprops) + [''] * p['ndev'])]
-    vram, queues, iobar, comp = [], [], [], []
+    vram, queues, iobar, comp, bits = [], [], [], [], []
     for props in devprops:
         d = dev_args(props)
         vram.append(str(parse_size(d.get('vram-size', '256M'))))
+        bits.append(d.get('p2p-addr-bits', '44'))
         queues.append(d.get('num-queues', '64'))
         iobar.append('1' if d.get('io-bar') in ('on', 'true', 'yes') else '0')
         comp.append(''.join('1' if d.get('atomic-comp%d' % b, 'on') == 'on' else '0'
@@ -192,10 +267,51 @@ def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None):
               'hsagpu_test.iobar=' + ','.join(iobar),
               'hsagpu_test.atomics=' + p['atomics'],
               'hsagpu_test.comp=' + ','.join(comp),
+              'hsagpu_test.p2pbits=' + ','.join(bits),
               'hsagpu_test.preset=' + preset]
-    for k, v in (params or {}).items():
+    append[3:3] = p.get('append', [])
+    for k, v in dict(p.get('params', {}), **(params or {})).items():
         append.append('hsagpu_test.%s=%s' % (k, v))
-    return base_cmd(accel) + ['-append', ' '.join(append)] + p['build'](devprops) + (extra or [])
+    return (base_cmd(accel, p.get('mem', 1024)) + ['-append', ' '.join(append)] +
+            p['build'](devprops) + (extra or []))
+
+
+def doc_cmd(cmd):
+    """A boot command as the README shows it: cache paths as $C, one
+    option group per line."""
+    words = [w.replace(CACHE, '$C') for w in cmd]
+    lines, cur = [], []
+    for w in words:
+        if w in ('-device', '-kernel', '-append', '-smp') and cur:
+            lines.append(cur)
+            cur = []
+        cur.append(w)
+    lines.append(cur)
+
+    def q(w):
+        return w if w.startswith('$C/') else shlex.quote(w)
+    return ' \\\n  '.join(' '.join(q(w) for w in l) for l in lines)
+
+
+DOC_BEGIN = '<!-- preset command lines: generated by scripts/test-boot --list --doc -->'
+DOC_END = '<!-- end of generated preset command lines -->'
+
+
+def presets_markdown():
+    """README's command line of every preset (scripts/test checks that
+    README.md has exactly this between DOC_BEGIN and DOC_END)."""
+    out = [DOC_BEGIN, '']
+    for name in sorted(PRESETS):
+        out += ['`%s`: %s' % (name, PRESETS[name]['desc']), '', '```sh',
+                doc_cmd(boot_cmd(name, [], 'tcg', {'mode': 'shell'})), '```', '']
+    return '\n'.join(out + [DOC_END])
+
+
+def readme_presets_current():
+    """Whether README.md shows the command lines presets_markdown() gives."""
+    text = open(os.path.join(ROOT, 'README.md')).read()
+    i, j = text.find(DOC_BEGIN), text.find(DOC_END)
+    return i >= 0 and j > i and text[i:j + len(DOC_END)] == presets_markdown()
 
 
 class Result:
