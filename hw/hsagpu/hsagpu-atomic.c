@@ -161,20 +161,57 @@ void hsagpu_atomic_report(HsaGpuState *s, unsigned st, uint64_t addr,
     }
 }
 
-/* Run the operation on RAM at bus address @addr; nonzero if not RAM. */
+/*
+ * A target reached without going upstream: the device's own VRAM, or a
+ * peer's that a switch above both routes to (hsagpu-p2p.c). Sets @vram
+ * and @off; *ref gets a peer reference to drop.
+ */
+static PCIDevice *hsagpu_atomic_near(HsaGpuState *s, uint64_t addr,
+                                     MemoryRegion **vram, hwaddr *off,
+                                     Object **ref)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    pcibus_t bar = pci_get_bar_addr(pdev, HSAGPU_BAR_VRAM);
+    HsaGpuState *p;
+    uint64_t o;
+
+    if (bar != PCI_BAR_UNMAPPED && addr >= bar && addr - bar < s->vram_size) {
+        *vram = &s->vram;
+        *off = addr - bar;
+        return pdev;
+    }
+    p = hsagpu_p2p_switch_peer(s, addr, &o);
+    if (!p) {
+        return NULL;
+    }
+    *ref = OBJECT(p);
+    *vram = &p->vram;
+    *off = o;
+    return PCI_DEVICE(p);
+}
+
+/*
+ * Run the operation on RAM at bus address @addr (or at @off in @vram);
+ * nonzero if not RAM.
+ */
 static int hsagpu_atomic_perform(PCIDevice *pdev, uint64_t addr,
+                                 MemoryRegion *vram, hwaddr off,
                                  uint32_t ctrl, const uint64_t src0[2],
                                  const uint64_t src1[2], uint64_t result[2],
                                  uint32_t count, uint32_t *done)
 {
     unsigned size = hsagpu_atomic_size(ctrl);
-    hwaddr xlat, len = size;
-    MemoryRegion *mr;
+    hwaddr xlat = off, len = size;
+    MemoryRegion *mr = vram;
     uint8_t *ptr;
 
     RCU_READ_LOCK_GUARD();
-    mr = address_space_translate(&pdev->bus_master_as, addr, &xlat, &len,
-                                 true, MEMTXATTRS_UNSPECIFIED);
+    if (mr) {
+        len = memory_region_size(mr) - off;
+    } else {
+        mr = address_space_translate(&pdev->bus_master_as, addr, &xlat, &len,
+                                     true, MEMTXATTRS_UNSPECIFIED);
+    }
     if (!memory_region_is_ram(mr) || mr->readonly || len < size) {
         return -1;
     }
@@ -193,7 +230,10 @@ unsigned hsagpu_atomic_try(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
     PCIDevice *pdev = PCI_DEVICE(s);
     uint16_t exp = pdev->exp.exp_cap;
     unsigned size = hsagpu_atomic_size(ctrl);
+    MemoryRegion *vram = NULL;
     PCIDevice *peer = NULL;
+    Object *ref = NULL;
+    hwaddr off = 0;
     unsigned st;
 
     *done = 0;
@@ -211,7 +251,10 @@ unsigned hsagpu_atomic_try(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
     if (st) {
         goto fail;
     }
-    peer = hsagpu_find_peer(pdev, addr);
+    peer = hsagpu_atomic_near(s, addr, &vram, &off, &ref);
+    if (!peer) {
+        peer = hsagpu_find_peer(pdev, addr);
+    }
     if (peer != pdev) {
         st = hsagpu_atomic_path(pdev, peer, size);
         if (st) {
@@ -219,8 +262,8 @@ unsigned hsagpu_atomic_try(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
         }
     }
 
-    st = hsagpu_atomic_perform(pdev, addr, ctrl, src0, src1, result, count,
-                               done);
+    st = hsagpu_atomic_perform(pdev, addr, vram, off, ctrl, src0, src1,
+                               result, count, done);
     if (st) {
         /*
          * Nothing answers at a hole in memory (UR); a peer BAR that is
@@ -230,10 +273,16 @@ unsigned hsagpu_atomic_try(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
         goto fail;
     }
     trace_hsagpu_atomic(addr, ctrl, count, result[0], HSAGPU_ATOMIC_ST_OK);
+    if (ref) {
+        object_unref(ref);
+    }
     return HSAGPU_ATOMIC_ST_OK;
 
 fail:
     trace_hsagpu_atomic(addr, ctrl, count, 0, st);
+    if (ref) {
+        object_unref(ref);
+    }
     return st;
 }
 
