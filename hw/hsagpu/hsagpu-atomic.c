@@ -22,8 +22,6 @@
 #include "hsagpu.h"
 #include "trace.h"
 
-#define HSAGPU_MAX_PORTS 16
-
 static uint16_t hsagpu_exp(PCIDevice *d)
 {
     return pci_is_express(d) ? d->exp.exp_cap : 0;
@@ -34,19 +32,6 @@ static uint32_t hsagpu_devcap2(PCIDevice *d)
     uint16_t exp = hsagpu_exp(d);
 
     return exp ? pci_get_long(d->config + exp + PCI_EXP_DEVCAP2) : 0;
-}
-
-/* The bridges (ports) above @dev, nearest first. */
-static int hsagpu_ports_above(PCIDevice *dev, PCIDevice **ports)
-{
-    PCIBus *bus = pci_get_bus(dev);
-    int n = 0;
-
-    while (!pci_bus_is_root(bus) && n < HSAGPU_MAX_PORTS) {
-        ports[n++] = bus->parent_dev;
-        bus = pci_get_bus(bus->parent_dev);
-    }
-    return n;
 }
 
 /*

@@ -16,8 +16,6 @@
 #include "hw/pci/pcie.h"
 #include "hsagpu.h"
 
-#define HSAGPU_MAX_PORTS 16
-
 static QemuMutex hsagpu_peers_lock;
 static QLIST_HEAD(, HsaGpuState) hsagpu_peers =
     QLIST_HEAD_INITIALIZER(hsagpu_peers);
@@ -41,7 +39,7 @@ void hsagpu_p2p_unregister(HsaGpuState *s)
     qemu_mutex_unlock(&hsagpu_peers_lock);
 }
 
-static int hsagpu_ports_above(PCIDevice *dev, PCIDevice **ports)
+int hsagpu_ports_above(PCIDevice *dev, PCIDevice **ports)
 {
     PCIBus *bus = pci_get_bus(dev);
     int n = 0;

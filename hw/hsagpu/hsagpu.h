@@ -106,6 +106,9 @@ unsigned hsagpu_dma_xfer(HsaGpuState *s, uint64_t dst, uint64_t src,
 void hsagpu_dma_flush_peer(HsaGpuState *s);
 
 /* hsagpu-p2p.c */
+#define HSAGPU_MAX_PORTS 16
+/* The bridges (ports) above @dev, nearest first: how many. */
+int hsagpu_ports_above(PCIDevice *dev, PCIDevice **ports);
 void hsagpu_p2p_register(HsaGpuState *s);
 void hsagpu_p2p_unregister(HsaGpuState *s);
 /* Highest bus address the device can emit (p2p-addr-bits). */
