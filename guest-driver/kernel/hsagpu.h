@@ -11,6 +11,7 @@
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/rwsem.h>
+#include <linux/scatterlist.h>
 #include <linux/wait.h>
 
 #include "hsagpu/hsagpu_hw.h"
@@ -46,8 +47,8 @@ struct hsagpu_queue;
  *    programming, VRAM zeroing, BAR faults); remove() takes the write side
  *    to set @dead and destroy the queues. Never held across user copies.
  *  - hsagpu_file.lock: one file's allocations, queues and events.
- *  - lock: queue registers and the queue table, the list of files, the
- *    allocation handles.
+ *  - lock: queue registers and the queue table, the list of files and
+ *    their peer lists, the allocation handles.
  */
 struct hsagpu_device {
 	struct pci_dev *pdev;
@@ -70,6 +71,11 @@ struct hsagpu_device {
 	struct hsagpu_rom_info rom_info;
 	char name[32];
 
+	/* DMA and peer-to-peer, as set up at probe time */
+	u32 p2p_addr_bits;              /* the device's bus address limit */
+	u32 p2p_status;                 /* HSAGPU_P2P_* */
+	bool dma_iommu;                 /* DMA is IOMMU-translated */
+
 	/* PCIe AtomicOps, as set up at probe time */
 	int atomics_errno;              /* pci_enable_atomic_ops_to_root() */
 	int atomics128_errno;
@@ -82,7 +88,7 @@ struct hsagpu_device {
 	struct rw_semaphore remove_sem;
 	bool dead;                      /* removed: ioctls and mmap fail */
 	struct mutex lock;
-	struct list_head files;
+	struct list_head files;         /* each file's peers too */
 
 	/* hardware queues */
 	struct ida queue_ida;
@@ -126,6 +132,17 @@ struct hsagpu_file {
 	u64 *events;                    /* event page, NULL until needed */
 	dma_addr_t events_dma;
 	DECLARE_BITMAP(events_used, HSAGPU_MAX_EVENTS);
+
+	struct list_head peers;         /* struct hsagpu_peer, hdev->lock */
+};
+
+/* PEER_ACCESS: this file's device may reach @peer's VRAM at @addr. */
+struct hsagpu_peer {
+	struct list_head node;          /* hsagpu_file.peers */
+	struct hsagpu_device *peer;     /* holds a reference */
+	u64 addr;                       /* bus address of the peer's VRAM */
+	u32 flags;                      /* HSAGPU_PEER_* */
+	bool mapped;                    /* dma_map_resource() mapping live */
 };
 
 struct hsagpu_mem {
@@ -137,11 +154,20 @@ struct hsagpu_mem {
 	u32 handle;
 	u64 mmap_offset;
 	size_t size;                    /* page aligned */
-	u64 bus_addr;
-	void *cpu;                      /* SYSTEM */
+	u64 bus_addr;                   /* of the first byte */
+	void *cpu;                      /* SYSTEM, contiguous */
 	dma_addr_t dma;
 	unsigned long vram_offset;      /* VRAM: offset in BAR0 */
 	unsigned int queue_users;       /* under hsagpu_file.lock */
+
+	/* Device-contiguous pieces, fixed at allocation: segs[nsegs]. */
+	u32 nsegs;
+	struct hsagpu_mem_segment *segs; /* &seg0 when there is one */
+	struct hsagpu_mem_segment seg0;
+
+	/* SYSTEM above HSAGPU_MEM_SYSTEM_CONTIG_MAX: page chunks */
+	struct page **pages;            /* size >> PAGE_SHIFT, split pages */
+	struct sg_table sgt;            /* DMA mapped */
 };
 
 enum { HSAGPU_QMEM_RING, HSAGPU_QMEM_RPTR, HSAGPU_QMEM_WPTR, HSAGPU_QMEM_N };
@@ -202,9 +228,15 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void __user *uarg);
 long hsagpu_ioctl_free_mem(struct hsagpu_file *hf, void __user *uarg);
 int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		    u64 index);
+long hsagpu_ioctl_mem_segments(struct hsagpu_file *hf, void __user *uarg);
 struct hsagpu_mem *hsagpu_mem_find_system(struct hsagpu_file *hf, u64 addr,
 					  u64 len);
 void hsagpu_mem_release(struct hsagpu_file *hf);
+
+/* hsagpu_peer.c */
+long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void __user *uarg);
+void hsagpu_peer_release(struct hsagpu_file *hf);
+void hsagpu_peers_unmap(struct hsagpu_device *hdev);
 
 /* hsagpu_doorbell.c */
 int hsagpu_doorbell_init(struct hsagpu_device *hdev);

@@ -8,8 +8,10 @@
  * Remove stops every queue before the BARs go away; open files keep the
  * (reference counted) device state and get -ENODEV from then on.
  */
+#include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
 #include <linux/idr.h>
+#include <linux/iommu.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 
@@ -74,6 +76,77 @@ static int hsagpu_check_ident(struct hsagpu_device *hdev)
 		dev_err(dev, "bad queue count %u\n", hdev->num_queues);
 		return -ENODEV;
 	}
+	return 0;
+}
+
+static bool hsagpu_bar_below_limit(struct hsagpu_device *hdev, int bar)
+{
+	u64 end = pci_bus_address(hdev->pdev, bar) +
+		  pci_resource_len(hdev->pdev, bar);
+
+	return hdev->p2p_addr_bits >= 64 ||
+	       end <= BIT_ULL(hdev->p2p_addr_bits);
+}
+
+/* P2P_STATUS for ABI 1.1 devices, which have no DMA registers. */
+static u32 hsagpu_p2p_status_fallback(struct hsagpu_device *hdev)
+{
+	u32 status = 0;
+
+	if (hsagpu_bar_below_limit(hdev, HSAGPU_BAR_VRAM))
+		status |= HSAGPU_P2P_VRAM_OK;
+	if (hsagpu_bar_below_limit(hdev, HSAGPU_BAR_DOORBELL))
+		status |= HSAGPU_P2P_DOORBELL_OK;
+	if (status == (HSAGPU_P2P_VRAM_OK | HSAGPU_P2P_DOORBELL_OK))
+		status |= HSAGPU_P2P_OK;
+	return status;
+}
+
+/*
+ * The device cannot emit bus addresses at or above 2^p2p_addr_bits: that
+ * is its DMA mask. ABI 1.1 devices have no register for it and the
+ * GFX9-class default. DMA is "translated" when the device sits in an
+ * IOMMU paging domain (not identity / passthrough).
+ */
+static int hsagpu_setup_dma(struct hsagpu_device *hdev)
+{
+	struct device *dev = &hdev->pdev->dev;
+	struct iommu_domain *domain;
+	int ret;
+
+	if ((hdev->abi_version & 0xffff) >= 2) {
+		hdev->p2p_addr_bits = hsagpu_rd(hdev, HSAGPU_REG_P2P_ADDR_BITS);
+		hdev->p2p_status = hsagpu_rd(hdev, HSAGPU_REG_P2P_STATUS);
+		if (hdev->p2p_addr_bits < HSAGPU_P2P_ADDR_BITS_MIN ||
+		    hdev->p2p_addr_bits > HSAGPU_P2P_ADDR_BITS_MAX) {
+			dev_err(dev, "bad P2P address width %u\n",
+				hdev->p2p_addr_bits);
+			return -ENODEV;
+		}
+	} else {
+		hdev->p2p_addr_bits = HSAGPU_P2P_ADDR_BITS_DEFAULT;
+		hdev->p2p_status = hsagpu_p2p_status_fallback(hdev);
+	}
+
+	ret = dma_set_mask_and_coherent(dev,
+					DMA_BIT_MASK(hdev->p2p_addr_bits));
+	if (ret) {
+		dev_err(dev, "no usable %u-bit DMA: %d\n", hdev->p2p_addr_bits,
+			ret);
+		return ret;
+	}
+	/* Let the IOMMU merge a whole allocation into one segment. */
+	ret = dma_set_max_seg_size(dev, UINT_MAX);
+	if (!ret)
+		ret = dma_set_seg_boundary(dev, ULONG_MAX);
+	if (ret)
+		return ret;
+
+	domain = iommu_get_domain_for_dev(dev);
+	hdev->dma_iommu = domain && (domain->type & __IOMMU_DOMAIN_PAGING);
+	if (!(hdev->p2p_status & HSAGPU_P2P_OK))
+		dev_warn(dev, "BARs above the %u-bit P2P limit (status 0x%x): peers cannot reach this device\n",
+			 hdev->p2p_addr_bits, hdev->p2p_status);
 	return 0;
 }
 
@@ -227,7 +300,7 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 
-	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	ret = hsagpu_setup_dma(hdev);
 	if (ret)
 		return ret;
 	pci_set_master(pdev);
@@ -270,10 +343,11 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 
-	dev_info(dev, "%s: %s, %llu MiB VRAM, %u queues, %u doorbells, %d MSI-X vectors, ABI %u.%u\n",
+	dev_info(dev, "%s: %s, %llu MiB VRAM, %u queues, %u doorbells, %d MSI-X vectors, ABI %u.%u, %u-bit DMA%s\n",
 		 hdev->devname, hdev->name, hdev->vram_size >> 20,
 		 hdev->num_queues, hdev->doorbell_count, nvec,
-		 hdev->abi_version >> 16, hdev->abi_version & 0xffff);
+		 hdev->abi_version >> 16, hdev->abi_version & 0xffff,
+		 hdev->p2p_addr_bits, hdev->dma_iommu ? " (IOMMU)" : "");
 	return 0;
 }
 
@@ -295,6 +369,7 @@ static void hsagpu_remove(struct pci_dev *pdev)
 	hsagpu_queue_shutdown(hdev);
 	up_write(&hdev->remove_sem);
 	hsagpu_files_zap(hdev);
+	hsagpu_peers_unmap(hdev);
 	wake_up_all(&hdev->event_wq);
 
 	hsagpu_wr(hdev, HSAGPU_REG_ERROR_INT_ENABLE, 0);

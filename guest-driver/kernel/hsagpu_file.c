@@ -5,11 +5,13 @@
  * file is visible through another.
  *
  * Every ioctl argument starts with its size, which must equal the
- * structure's; reserved fields must be 0 and unknown flags are refused
- * (-EINVAL). Allocation handles and queue ids that the file does not own
- * are -ENOENT, event ids -EINVAL (they are only slot numbers), mmap
- * offsets -EINVAL. Once the device is removed everything but close() and
- * munmap() fails with -ENODEV.
+ * structure's (or, for GET_INFO and ALLOC_MEM, the ABI 1.1 size of the
+ * structure before it grew); reserved fields must be 0 and unknown flags
+ * are refused (-EINVAL). Allocation handles and queue ids that the file
+ * does not own are -ENOENT, event ids -EINVAL (they are only slot
+ * numbers), mmap offsets -EINVAL, file descriptors that are not open
+ * -EBADF. Once the device is removed everything but close() and munmap()
+ * fails with -ENODEV.
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -31,6 +33,7 @@ static int hsagpu_open(struct inode *inode, struct file *file)
 	mutex_init(&hf->lock);
 	INIT_LIST_HEAD(&hf->mems);
 	INIT_LIST_HEAD(&hf->queues);
+	INIT_LIST_HEAD(&hf->peers);
 	hf->doorbell_page = -1;
 	ida_init(&hf->doorbell_slots);
 	hf->mapping = file->f_mapping;
@@ -59,6 +62,7 @@ static int hsagpu_release(struct inode *inode, struct file *file)
 	hsagpu_event_release(hf);
 	hsagpu_mem_release(hf);
 	hsagpu_doorbell_release(hf);
+	hsagpu_peer_release(hf);
 
 	mutex_lock(&hdev->lock);
 	list_del(&hf->node);
@@ -93,6 +97,10 @@ void hsagpu_files_zap(struct hsagpu_device *hdev)
 	mutex_unlock(&hdev->lock);
 }
 
+/* The ABI 1.1 structure ended before vram_bus_addr: give that much. */
+#define HSAGPU_DEVICE_INFO_SIZE_1_1 \
+	offsetof(struct hsagpu_device_info, vram_bus_addr)
+
 static long hsagpu_ioctl_get_info(struct hsagpu_device *hdev,
 				  void __user *uarg)
 {
@@ -101,11 +109,11 @@ static long hsagpu_ioctl_get_info(struct hsagpu_device *hdev,
 
 	if (get_user(size, (u32 __user *)uarg))
 		return -EFAULT;
-	if (size != sizeof(info))
+	if (size != sizeof(info) && size != HSAGPU_DEVICE_INFO_SIZE_1_1)
 		return -EINVAL;
 
 	memset(&info, 0, sizeof(info));
-	info.size = sizeof(info);
+	info.size = size;
 	info.abi_version = hdev->abi_version;
 	info.vendor_id = hdev->pdev->vendor;
 	info.device_id = hdev->pdev->device;
@@ -123,8 +131,12 @@ static long hsagpu_ioctl_get_info(struct hsagpu_device *hdev,
 	info.pci_bus = hdev->pdev->bus->number;
 	info.pci_devfn = hdev->pdev->devfn;
 	memcpy(info.name, hdev->name, sizeof(info.name));
+	info.vram_bus_addr = hdev->vram_bus;
+	info.p2p_addr_bits = hdev->p2p_addr_bits;
+	info.p2p_status = hdev->p2p_status;
+	info.dma_flags = hdev->dma_iommu ? HSAGPU_DMA_INFO_IOMMU : 0;
 
-	if (copy_to_user(uarg, &info, sizeof(info)))
+	if (copy_to_user(uarg, &info, size))
 		return -EFAULT;
 	return 0;
 }
@@ -145,6 +157,10 @@ static long hsagpu_ioctl(struct file *file, unsigned int cmd,
 		return hsagpu_ioctl_alloc_mem(hf, uarg);
 	case HSAGPU_IOC_FREE_MEM:
 		return hsagpu_ioctl_free_mem(hf, uarg);
+	case HSAGPU_IOC_MEM_SEGMENTS:
+		return hsagpu_ioctl_mem_segments(hf, uarg);
+	case HSAGPU_IOC_PEER_ACCESS:
+		return hsagpu_ioctl_peer_access(hf, uarg);
 	case HSAGPU_IOC_CREATE_QUEUE:
 		return hsagpu_ioctl_create_queue(hf, uarg);
 	case HSAGPU_IOC_DESTROY_QUEUE:

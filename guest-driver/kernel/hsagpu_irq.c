@@ -24,6 +24,10 @@ static const char * const hsagpu_qerr_names[HSAGPU_QERR_COUNT] = {
 	[HSAGPU_QERR_AGENT_FUNCTION] = "agent function",
 	[HSAGPU_QERR_ATOMIC] = "AtomicOp failed",
 	[HSAGPU_QERR_NO_BUS_MASTER] = "no bus master",
+	[HSAGPU_QERR_DMA_OP] = "DMA op or flags",
+	[HSAGPU_QERR_DMA_SIZE] = "DMA size or descriptor count",
+	[HSAGPU_QERR_DMA_OVERLAP] = "DMA source overlaps destination",
+	[HSAGPU_QERR_P2P_LIMIT] = "peer above the P2P address limit",
 };
 
 /*

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hsagpu: memory for the device. SYSTEM allocations are coherent DMA
- * memory (physically contiguous, so at most HSAGPU_MEM_SYSTEM_MAX); VRAM
- * allocations are carved out of BAR0 with a page-granular gen_pool and
- * mapped write-combined.
+ * hsagpu: memory for the device. SYSTEM allocations up to
+ * HSAGPU_MEM_SYSTEM_CONTIG_MAX are coherent DMA memory (physically
+ * contiguous, one segment); larger ones, up to HSAGPU_MEM_SYSTEM_MAX, are
+ * chunks of pages (high orders first, down to 64 KiB) mapped with
+ * dma_map_sgtable(): one segment per device-contiguous run of the
+ * mapping (an IOMMU usually makes it one). This relies on a DMA-coherent
+ * platform, as the contiguous path does. VRAM allocations are carved out
+ * of BAR0 with a page-granular gen_pool and mapped write-combined.
  *
  * An allocation is reference counted: its handle holds one reference and
  * every mapping another, so FREE_MEM on a still mapped allocation only
@@ -23,6 +27,11 @@
 #define HSAGPU_VRAM_POOL_BASE   PAGE_SIZE
 /* VRAM is cleared in chunks, rescheduling in between. */
 #define HSAGPU_VRAM_CLEAR_CHUNK (1UL << 20)
+/* Page chunks of large system allocations: 64 KiB .. 4 MiB */
+#define HSAGPU_CHUNK_MIN_ORDER  (16 - PAGE_SHIFT)
+#define HSAGPU_CHUNK_MAX_ORDER  min(MAX_ORDER - 1, 22 - PAGE_SHIFT)
+/* The ABI 1.1 structure ended before nsegs. */
+#define HSAGPU_ALLOC_MEM_SIZE_1_1 offsetof(struct hsagpu_alloc_mem, nsegs)
 
 int hsagpu_vram_init(struct hsagpu_device *hdev)
 {
@@ -38,18 +47,40 @@ int hsagpu_vram_init(struct hsagpu_device *hdev)
 			    hdev->vram_size, nid);
 }
 
+static void hsagpu_pages_free(struct hsagpu_mem *mem, unsigned long n)
+{
+	while (n)
+		__free_page(mem->pages[--n]);
+	kvfree(mem->pages);
+	mem->pages = NULL;
+}
+
+static void hsagpu_mem_free_backing(struct hsagpu_device *hdev,
+				    struct hsagpu_mem *mem)
+{
+	if (mem->segs != &mem->seg0)
+		kvfree(mem->segs);
+	if (mem->pages) {
+		dma_unmap_sgtable(&hdev->pdev->dev, &mem->sgt,
+				  DMA_BIDIRECTIONAL, 0);
+		sg_free_table(&mem->sgt);
+		hsagpu_pages_free(mem, mem->size >> PAGE_SHIFT);
+	} else if (mem->flags & HSAGPU_MEM_SYSTEM) {
+		dma_free_coherent(&hdev->pdev->dev, mem->size, mem->cpu,
+				  mem->dma);
+	} else {
+		gen_pool_free(hdev->vram_pool,
+			      mem->vram_offset + HSAGPU_VRAM_POOL_BASE,
+			      mem->size);
+	}
+}
+
 static void hsagpu_mem_free(struct kref *ref)
 {
 	struct hsagpu_mem *mem = container_of(ref, struct hsagpu_mem, ref);
 	struct hsagpu_device *hdev = mem->hdev;
 
-	if (mem->flags & HSAGPU_MEM_SYSTEM)
-		dma_free_coherent(&hdev->pdev->dev, mem->size, mem->cpu,
-				  mem->dma);
-	else
-		gen_pool_free(hdev->vram_pool,
-			      mem->vram_offset + HSAGPU_VRAM_POOL_BASE,
-			      mem->size);
+	hsagpu_mem_free_backing(hdev, mem);
 	kfree(mem);
 	hsagpu_device_put(hdev);
 }
@@ -74,11 +105,130 @@ static void hsagpu_vram_clear(struct hsagpu_device *hdev,
 	wmb();  /* flush write-combining before the device sees the memory */
 }
 
+/*
+ * Zeroed pages for @mem->size bytes, in chunks of the highest order that
+ * works (a failed order is not tried again), at least 64 KiB each but the
+ * last. Chunks are split so that every page can be mapped on its own.
+ */
+static int hsagpu_pages_alloc(struct hsagpu_device *hdev,
+			      struct hsagpu_mem *mem)
+{
+	unsigned long npages = mem->size >> PAGE_SHIFT, i = 0, j, n;
+	unsigned int order = HSAGPU_CHUNK_MAX_ORDER;
+	gfp_t gfp = GFP_USER | __GFP_ZERO | __GFP_NOWARN;
+	struct page *page;
+
+	/* Never let the DMA API bounce: allocate below a small mask. */
+	if (dma_addressing_limited(&hdev->pdev->dev))
+		gfp |= GFP_DMA32;
+	mem->pages = kvmalloc_array(npages, sizeof(*mem->pages), GFP_KERNEL);
+	if (!mem->pages)
+		return -ENOMEM;
+	while (i < npages) {
+		order = min_t(unsigned int, order,
+			      get_order((npages - i) << PAGE_SHIFT));
+		for (;;) {
+			page = alloc_pages(order > HSAGPU_CHUNK_MIN_ORDER ?
+					   gfp | __GFP_NORETRY : gfp, order);
+			if (page || order <= HSAGPU_CHUNK_MIN_ORDER)
+				break;
+			order--;
+		}
+		if (!page)
+			goto fail;
+		split_page(page, order);
+		n = min(1UL << order, npages - i);
+		for (j = 0; j < n; j++)
+			mem->pages[i + j] = page + j;
+		for (; j < 1UL << order; j++)
+			__free_page(page + j);
+		i += n;
+		if (fatal_signal_pending(current))
+			goto fail;
+		cond_resched();
+	}
+	return 0;
+fail:
+	hsagpu_pages_free(mem, i);
+	return -ENOMEM;
+}
+
+/* Segments: the DMA-mapped scatterlist with contiguous entries merged. */
+static int hsagpu_mem_segments_build(struct hsagpu_mem *mem)
+{
+	struct scatterlist *sg;
+	u64 end = 0, total = 0;
+	unsigned int i, n = 0;
+
+	mem->segs = kvmalloc_array(mem->sgt.nents, sizeof(*mem->segs),
+				   GFP_KERNEL);
+	if (!mem->segs)
+		return -ENOMEM;
+	for_each_sgtable_dma_sg(&mem->sgt, sg, i) {
+		u64 addr = sg_dma_address(sg);
+		u64 len = sg_dma_len(sg);
+
+		if (n && addr == end) {
+			mem->segs[n - 1].bytes += len;
+		} else {
+			mem->segs[n].bus_addr = addr;
+			mem->segs[n].bytes = len;
+			n++;
+		}
+		end = addr + len;
+		total += len;
+	}
+	if (!n || total != mem->size)
+		return -EIO;
+	mem->nsegs = n;
+	return 0;
+}
+
+static int hsagpu_mem_alloc_chunked(struct hsagpu_device *hdev,
+				    struct hsagpu_mem *mem)
+{
+	struct device *dev = &hdev->pdev->dev;
+	int ret;
+
+	ret = hsagpu_pages_alloc(hdev, mem);
+	if (ret)
+		return ret;
+	ret = sg_alloc_table_from_pages_segment(&mem->sgt, mem->pages,
+						mem->size >> PAGE_SHIFT, 0,
+						mem->size, UINT_MAX & PAGE_MASK,
+						GFP_KERNEL);
+	if (ret)
+		goto out_pages;
+	ret = dma_map_sgtable(dev, &mem->sgt, DMA_BIDIRECTIONAL, 0);
+	if (ret)
+		goto out_table;
+	ret = hsagpu_mem_segments_build(mem);
+	if (ret) {
+		kvfree(mem->segs);
+		mem->segs = NULL;
+		dma_unmap_sgtable(dev, &mem->sgt, DMA_BIDIRECTIONAL, 0);
+		goto out_table;
+	}
+	mem->bus_addr = mem->segs[0].bus_addr;
+	return 0;
+out_table:
+	sg_free_table(&mem->sgt);
+out_pages:
+	hsagpu_pages_free(mem, mem->size >> PAGE_SHIFT);
+	return ret;
+}
+
 static int hsagpu_mem_alloc_backing(struct hsagpu_device *hdev,
 				    struct hsagpu_mem *mem)
 {
 	unsigned long addr;
 	int ret;
+
+	mem->nsegs = 1;
+	mem->segs = &mem->seg0;
+	if (mem->flags & HSAGPU_MEM_SYSTEM &&
+	    mem->size > HSAGPU_MEM_SYSTEM_CONTIG_MAX)
+		return hsagpu_mem_alloc_chunked(hdev, mem);
 
 	if (mem->flags & HSAGPU_MEM_SYSTEM) {
 		/* Zeroed by the DMA API. */
@@ -88,6 +238,8 @@ static int hsagpu_mem_alloc_backing(struct hsagpu_device *hdev,
 		if (!mem->cpu)
 			return -ENOMEM;
 		mem->bus_addr = mem->dma;
+		mem->seg0.bus_addr = mem->bus_addr;
+		mem->seg0.bytes = mem->size;
 		return 0;
 	}
 
@@ -98,6 +250,8 @@ static int hsagpu_mem_alloc_backing(struct hsagpu_device *hdev,
 	if (addr) {
 		mem->vram_offset = addr - HSAGPU_VRAM_POOL_BASE;
 		mem->bus_addr = hdev->vram_bus + mem->vram_offset;
+		mem->seg0.bus_addr = mem->bus_addr;
+		mem->seg0.bytes = mem->size;
 		hsagpu_vram_clear(hdev, mem->vram_offset, mem->size);
 	}
 	hsagpu_exit(hdev);
@@ -135,27 +289,38 @@ static void hsagpu_mem_unlink(struct hsagpu_file *hf, struct hsagpu_mem *mem)
 }
 
 /*
- * -EINVAL: bad size field, flags other than exactly one of SYSTEM/VRAM,
- * or bytes == 0. -E2BIG: SYSTEM above HSAGPU_MEM_SYSTEM_MAX (the limit of
- * the interface). -ENOMEM: not available, including more VRAM than the
- * device has.
+ * -EINVAL: bad size field, non-zero reserved, flags other than exactly
+ * one of SYSTEM/VRAM, or bytes == 0. -E2BIG: SYSTEM above
+ * HSAGPU_MEM_SYSTEM_MAX (the limit of the interface), or above
+ * HSAGPU_MEM_SYSTEM_CONTIG_MAX with the ABI 1.1 structure (its callers
+ * know nothing of segments). -ENOMEM: not available, including more VRAM
+ * than the device has. -EINTR: killed while allocating.
  */
 long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void __user *uarg)
 {
 	struct hsagpu_device *hdev = hf->hdev;
 	struct hsagpu_alloc_mem args;
 	struct hsagpu_mem *mem;
+	u64 limit;
+	u32 size;
 	int ret;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
+	if (get_user(size, (u32 __user *)uarg))
 		return -EFAULT;
-	if (args.size != sizeof(args))
+	if (size != sizeof(args) && size != HSAGPU_ALLOC_MEM_SIZE_1_1)
+		return -EINVAL;
+	memset(&args, 0, sizeof(args));
+	if (copy_from_user(&args, uarg, size))
+		return -EFAULT;
+	if (args.size != size || args.reserved)
 		return -EINVAL;
 	if (args.flags != HSAGPU_MEM_SYSTEM && args.flags != HSAGPU_MEM_VRAM)
 		return -EINVAL;
 	if (!args.bytes)
 		return -EINVAL;
-	if (args.flags == HSAGPU_MEM_SYSTEM && args.bytes > HSAGPU_MEM_SYSTEM_MAX)
+	limit = size == sizeof(args) ? HSAGPU_MEM_SYSTEM_MAX :
+		HSAGPU_MEM_SYSTEM_CONTIG_MAX;
+	if (args.flags == HSAGPU_MEM_SYSTEM && args.bytes > limit)
 		return -E2BIG;
 	if (args.flags == HSAGPU_MEM_VRAM && args.bytes > hdev->vram_size)
 		return -ENOMEM;
@@ -171,7 +336,8 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void __user *uarg)
 	ret = hsagpu_mem_alloc_backing(hdev, mem);
 	if (ret) {
 		kfree(mem);
-		return ret;
+		return ret == -ENOMEM && fatal_signal_pending(current) ?
+		       -EINTR : ret;
 	}
 	kref_get(&hdev->ref);
 
@@ -197,7 +363,8 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void __user *uarg)
 	args.handle = mem->handle;
 	args.mmap_offset = mem->mmap_offset;
 	args.bus_addr = mem->bus_addr;
-	if (copy_to_user(uarg, &args, sizeof(args))) {
+	args.nsegs = mem->nsegs;
+	if (copy_to_user(uarg, &args, size)) {
 		/* Nobody learnt the handle: free it again. */
 		mutex_lock(&hf->lock);
 		if (hsagpu_mem_lookup(hf, args.handle) == mem)
@@ -239,21 +406,67 @@ long hsagpu_ioctl_free_mem(struct hsagpu_file *hf, void __user *uarg)
 }
 
 /*
- * The system allocation of @hf that holds [addr, addr + len), or NULL.
- * Caller holds hf->lock.
+ * Copy an allocation's segments out. -ENOENT: not a live handle of this
+ * file; -EINVAL: bad size field, reserved, or first >= nsegs; count is
+ * clamped to the segments from first on.
+ */
+long hsagpu_ioctl_mem_segments(struct hsagpu_file *hf, void __user *uarg)
+{
+	struct hsagpu_mem_segments __user *uargs = uarg;
+	struct hsagpu_mem_segments args;
+	struct hsagpu_mem *mem;
+	long ret = 0;
+	u32 n;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.size != sizeof(args) || args.reserved)
+		return -EINVAL;
+
+	/* The segments never change: copy them out without the lock. */
+	mutex_lock(&hf->lock);
+	mem = hsagpu_mem_lookup(hf, args.handle);
+	if (mem)
+		kref_get(&mem->ref);
+	mutex_unlock(&hf->lock);
+	if (!mem)
+		return -ENOENT;
+
+	if (args.first >= mem->nsegs) {
+		ret = -EINVAL;
+		goto out;
+	}
+	n = min(args.count, mem->nsegs - args.first);
+	if (copy_to_user(u64_to_user_ptr(args.segs_ptr),
+			 mem->segs + args.first, (size_t)n * sizeof(*mem->segs)) ||
+	    put_user(n, &uargs->count))
+		ret = -EFAULT;
+out:
+	hsagpu_mem_put(mem);
+	return ret;
+}
+
+/*
+ * The system allocation of @hf with a segment that holds
+ * [addr, addr + len), or NULL. Caller holds hf->lock.
  */
 struct hsagpu_mem *hsagpu_mem_find_system(struct hsagpu_file *hf, u64 addr,
 					  u64 len)
 {
+	const struct hsagpu_mem_segment *seg;
 	struct hsagpu_mem *mem;
+	u32 i;
 
 	lockdep_assert_held(&hf->lock);
 	list_for_each_entry(mem, &hf->mems, node) {
 		if (!(mem->flags & HSAGPU_MEM_SYSTEM))
 			continue;
-		if (addr >= mem->bus_addr && len <= mem->size &&
-		    addr - mem->bus_addr <= mem->size - len)
-			return mem;
+		for (i = 0; i < mem->nsegs; i++) {
+			seg = &mem->segs[i];
+			if (addr >= seg->bus_addr && len <= seg->bytes &&
+			    addr - seg->bus_addr <= seg->bytes - len)
+				return mem;
+		}
 	}
 	return NULL;
 }
@@ -319,6 +532,25 @@ static const struct vm_operations_struct hsagpu_sysmem_vm_ops = {
 	.close = hsagpu_mem_vm_close,
 };
 
+/* Pages of a chunked allocation are ordinary (split) pages. */
+static vm_fault_t hsagpu_chunked_fault(struct vm_fault *vmf)
+{
+	struct hsagpu_mem *mem = vmf->vma->vm_private_data;
+	unsigned long page = vmf->pgoff - (mem->mmap_offset >> PAGE_SHIFT);
+
+	if (page >= mem->size >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	vmf->page = mem->pages[page];
+	get_page(vmf->page);
+	return 0;
+}
+
+static const struct vm_operations_struct hsagpu_chunked_vm_ops = {
+	.open = hsagpu_mem_vm_open,
+	.close = hsagpu_mem_vm_close,
+	.fault = hsagpu_chunked_fault,
+};
+
 /*
  * No private writable (copy-on-write) mappings: a private copy would be
  * invisible to the device.
@@ -346,6 +578,8 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		vma->vm_flags |= VM_IO | VM_PFNMAP;
 		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
 		vma->vm_ops = &hsagpu_vram_vm_ops;
+	} else if (mem->pages) {
+		vma->vm_ops = &hsagpu_chunked_vm_ops;
 	} else {
 		/* The DMA API takes vm_pgoff as the offset into the buffer. */
 		pgoff = vma->vm_pgoff;

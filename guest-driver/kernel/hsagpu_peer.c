@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hsagpu: peer-to-peer access to another hsa-gpu's VRAM (PEER_ACCESS).
+ *
+ * Below a common PCIe switch the switch routes requests between its
+ * ports: the device uses the peer's BAR0 bus address as it is, and the
+ * requests never reach the IOMMU. Otherwise they go up through the root
+ * complex, which sends them through the IOMMU when there is one: then
+ * the peer's BAR0 is mapped for this device with dma_map_resource().
+ *
+ * A file's peers live until the file is closed, or until this device is
+ * removed (the mappings go then, the entries stay for close()). Each
+ * entry holds a reference to the peer's device state, so a peer that is
+ * unbound meanwhile leaves nothing dangling; asking for it again fails
+ * with -ENODEV.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/file.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "hsagpu.h"
+
+static bool hsagpu_bridge_is_above(struct pci_dev *bridge, struct pci_dev *dev)
+{
+	struct pci_dev *up;
+
+	for (up = pci_upstream_bridge(dev); up; up = pci_upstream_bridge(up))
+		if (up == bridge)
+			return true;
+	return false;
+}
+
+/*
+ * Whether the lowest bridge above both devices is a switch port: then the
+ * switch routes peer requests without involving the root complex.
+ */
+static bool hsagpu_common_switch(struct pci_dev *a, struct pci_dev *b)
+{
+	struct pci_dev *up;
+
+	for (up = pci_upstream_bridge(a); up; up = pci_upstream_bridge(up)) {
+		if (!hsagpu_bridge_is_above(up, b))
+			continue;
+		if (!pci_is_pcie(up))
+			return false;
+		return pci_pcie_type(up) == PCI_EXP_TYPE_UPSTREAM ||
+		       pci_pcie_type(up) == PCI_EXP_TYPE_DOWNSTREAM;
+	}
+	return false;
+}
+
+/* This file's entry for @peer; hdev->lock held. */
+static struct hsagpu_peer *hsagpu_peer_find(struct hsagpu_file *hf,
+					    struct hsagpu_device *peer)
+{
+	struct hsagpu_peer *p;
+
+	lockdep_assert_held(&hf->hdev->lock);
+	list_for_each_entry(p, &hf->peers, node)
+		if (p->peer == peer)
+			return p;
+	return NULL;
+}
+
+/* A new entry for @peer, mapped if the path needs it. */
+static struct hsagpu_peer *hsagpu_peer_new(struct hsagpu_device *hdev,
+					   struct hsagpu_device *peer)
+{
+	struct pci_dev *ppdev = peer->pdev;
+	struct hsagpu_peer *p;
+	dma_addr_t addr;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return ERR_PTR(-ENOMEM);
+	if (hsagpu_common_switch(hdev->pdev, ppdev)) {
+		p->addr = peer->vram_bus;
+		p->flags = HSAGPU_PEER_VIA_SWITCH;
+	} else if (!hdev->dma_iommu) {
+		p->addr = peer->vram_bus;
+		p->flags = HSAGPU_PEER_VIA_ROOT;
+	} else {
+		addr = dma_map_resource(&hdev->pdev->dev, peer->vram_phys,
+					peer->vram_size, DMA_BIDIRECTIONAL, 0);
+		if (dma_mapping_error(&hdev->pdev->dev, addr)) {
+			kfree(p);
+			return ERR_PTR(-ENOMEM);
+		}
+		p->addr = addr;
+		p->mapped = true;
+		p->flags = HSAGPU_PEER_VIA_ROOT | HSAGPU_PEER_IOMMU;
+	}
+	kref_get(&peer->ref);
+	p->peer = peer;
+	return p;
+}
+
+static void hsagpu_peer_unmap(struct hsagpu_device *hdev,
+			      struct hsagpu_peer *p)
+{
+	if (!p->mapped)
+		return;
+	dma_unmap_resource(&hdev->pdev->dev, p->addr, p->peer->vram_size,
+			   DMA_BIDIRECTIONAL, 0);
+	p->mapped = false;
+}
+
+/*
+ * -EBADF: peer_fd is not open. -EINVAL: bad size field, or peer_fd is not
+ * an hsagpu device file or is one of this device. -ENODEV: either device
+ * is gone. -ENOMEM: no IOMMU space for the mapping.
+ */
+long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void __user *uarg)
+{
+	struct hsagpu_device *hdev = hf->hdev, *peer;
+	struct hsagpu_peer_access args;
+	struct hsagpu_peer *p, *np = NULL;
+	struct file *pfile;
+	long ret;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.size != sizeof(args))
+		return -EINVAL;
+
+	pfile = fget(args.peer_fd);
+	if (!pfile)
+		return -EBADF;
+	ret = -EINVAL;
+	if (pfile->f_op != &hsagpu_fops)
+		goto out_fput;
+	/* The open peer file holds its device state. */
+	peer = ((struct hsagpu_file *)pfile->private_data)->hdev;
+	if (peer == hdev)
+		goto out_fput;
+	ret = -ENODEV;
+	if (READ_ONCE(peer->dead))
+		goto out_fput;
+
+	/* remove() unmaps every peer once it has marked the device dead. */
+	ret = hsagpu_enter(hdev);
+	if (ret)
+		goto out_fput;
+	mutex_lock(&hf->lock);         /* one PEER_ACCESS of a file at a time */
+	mutex_lock(&hdev->lock);
+	p = hsagpu_peer_find(hf, peer);
+	mutex_unlock(&hdev->lock);
+	if (!p) {
+		np = hsagpu_peer_new(hdev, peer);
+		if (IS_ERR(np)) {
+			ret = PTR_ERR(np);
+			goto out_unlock;
+		}
+		mutex_lock(&hdev->lock);
+		list_add_tail(&np->node, &hf->peers);
+		mutex_unlock(&hdev->lock);
+		p = np;
+	}
+	args.vram_addr = p->addr;
+	args.flags = p->flags;
+	args.vram_size = peer->vram_size;
+	args.peer_bar_addr = peer->vram_bus;
+	args.peer_p2p_status = peer->p2p_status;
+	ret = 0;
+out_unlock:
+	mutex_unlock(&hf->lock);
+	hsagpu_exit(hdev);
+out_fput:
+	fput(pfile);
+	/* An entry made here stays even if the copy fails: close frees it. */
+	if (!ret && copy_to_user(uarg, &args, sizeof(args)))
+		ret = -EFAULT;
+	return ret;
+}
+
+/* close(): the file's queues are gone, nothing uses the mappings. */
+void hsagpu_peer_release(struct hsagpu_file *hf)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_peer *p, *tmp;
+	LIST_HEAD(peers);
+
+	mutex_lock(&hdev->lock);
+	list_splice_init(&hf->peers, &peers);
+	list_for_each_entry(p, &peers, node)
+		hsagpu_peer_unmap(hdev, p);
+	mutex_unlock(&hdev->lock);
+
+	list_for_each_entry_safe(p, tmp, &peers, node) {
+		hsagpu_device_put(p->peer);
+		kfree(p);
+	}
+}
+
+/* remove(): the queues are stopped; take every IOMMU mapping away. */
+void hsagpu_peers_unmap(struct hsagpu_device *hdev)
+{
+	struct hsagpu_file *hf;
+	struct hsagpu_peer *p;
+
+	mutex_lock(&hdev->lock);
+	list_for_each_entry(hf, &hdev->files, node)
+		list_for_each_entry(p, &hf->peers, node)
+			hsagpu_peer_unmap(hdev, p);
+	mutex_unlock(&hdev->lock);
+}
