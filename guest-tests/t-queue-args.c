@@ -285,14 +285,34 @@ static void test_memory(struct gtq_dev *d, struct gtq_dev *other, int queues)
 	       E_TOOBIG, "ALLOC_MEM system above HSAGPU_MEM_SYSTEM_MAX");
 	EXPECT(alloc_raw(HSAGPU_MEM_VRAM, d->info->vram_size + 4096, &am),
 	       ENOMEM, "ALLOC_MEM more VRAM than the device has");
+	EXPECT(alloc_raw(HSAGPU_MEM_SYSTEM, ~0ULL, &am), E_TOOBIG,
+	       "ALLOC_MEM system 2^64 - 1 bytes");
+	EXPECT(alloc_raw(HSAGPU_MEM_VRAM, ~0ULL, &am), ENOMEM,
+	       "ALLOC_MEM VRAM 2^64 - 1 bytes");
 	memset(&am, 0, sizeof(am));
-	am.size = sizeof(am) - 8;
+	am.size = sizeof(am) - 4;
 	am.flags = HSAGPU_MEM_SYSTEM;
 	am.bytes = 4096;
-	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), E_ARG, "ALLOC_MEM size - 8");
+	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), E_ARG, "ALLOC_MEM size - 4");
+	am.size = sizeof(am) + 8;
+	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), E_ARG, "ALLOC_MEM size + 8");
+	am.size = 0;
+	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), E_ARG, "ALLOC_MEM size 0");
+	/* The 1.1 layout (40 bytes) knows no segments: one, at most 4 MiB */
+	am.size = sizeof(am) - 8;
+	am.bytes = HSAGPU_MEM_SYSTEM_CONTIG_MAX + 1;
+	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), E_TOOBIG,
+	       "ALLOC_MEM 1.1 layout above HSAGPU_MEM_SYSTEM_CONTIG_MAX");
+	memset(&am, 0, sizeof(am));
+	am.size = sizeof(am);
+	am.flags = HSAGPU_MEM_SYSTEM;
+	am.bytes = 4096;
+	am.reserved = 1;
+	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), E_ARG, "ALLOC_MEM reserved 1");
 
 	/* A good one, from each file */
 	EXPECT(alloc_raw(HSAGPU_MEM_SYSTEM, 4096, &am), 0, "ALLOC_MEM");
+	CHECK(am.nsegs == 1, "4 KiB allocation has %u segments", am.nsegs);
 	memset(&om, 0, sizeof(om));
 	om.size = sizeof(om);
 	om.flags = HSAGPU_MEM_SYSTEM;
