@@ -2,7 +2,12 @@
 /*
  * libhsagpu agents and memory: one open file of /dev/hsagpuN per agent
  * and a table of its mapped allocations, so that any CPU pointer inside
- * one can be turned into the bus address the device needs.
+ * one can be turned into the bus address the device needs. Large system
+ * allocations may be several device-contiguous segments; an agent's
+ * enabled peers make their VRAM allocations addressable too.
+ *
+ * Lock order: rt_agents_lock (the registry of open agents and every
+ * agent's peer list), then one agent's lock at a time.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +21,9 @@
 #include <unistd.h>
 
 #include "hsagpu_rt_priv.h"
+
+static pthread_rwlock_t rt_agents_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct hsagpu_agent *rt_agents;
 
 int rt_ioctl(int fd, unsigned long req, void *arg)
 {
@@ -95,7 +103,74 @@ int hsagpu_agent_open(int index, hsagpu_agent_t **agent)
 		free(a);
 		return ret;
 	}
+	pthread_rwlock_wrlock(&rt_agents_lock);
+	a->next = rt_agents;
+	rt_agents = a;
+	pthread_rwlock_unlock(&rt_agents_lock);
 	*agent = a;
+	return 0;
+}
+
+/* Forget @agent as an agent and as anybody's peer. */
+static void agent_unregister(hsagpu_agent_t *agent)
+{
+	struct hsagpu_agent **pp, *a;
+	size_t i;
+
+	pthread_rwlock_wrlock(&rt_agents_lock);
+	for (pp = &rt_agents; *pp; pp = &(*pp)->next) {
+		if (*pp == agent) {
+			*pp = agent->next;
+			break;
+		}
+	}
+	for (a = rt_agents; a; a = a->next) {
+		for (i = 0; i < a->npeers; i++) {
+			if (a->peers[i].peer == agent) {
+				a->peers[i] = a->peers[--a->npeers];
+				break;
+			}
+		}
+	}
+	free(agent->peers);
+	agent->peers = NULL;
+	agent->npeers = 0;
+	pthread_rwlock_unlock(&rt_agents_lock);
+}
+
+int hsagpu_agent_enable_peer(hsagpu_agent_t *agent, hsagpu_agent_t *peer,
+			     uint32_t *flags)
+{
+	struct hsagpu_peer_access pa = { .size = sizeof(pa) };
+	struct rt_peer *n;
+	size_t i;
+	int ret;
+
+	if (!agent || !peer || agent == peer)
+		return -EINVAL;
+	pa.peer_fd = peer->fd;
+	ret = rt_ioctl(agent->fd, HSAGPU_IOC_PEER_ACCESS, &pa);
+	if (ret)
+		return ret;
+
+	pthread_rwlock_wrlock(&rt_agents_lock);
+	for (i = 0; i < agent->npeers && agent->peers[i].peer != peer; i++)
+		;
+	if (i == agent->npeers) {
+		n = realloc(agent->peers, (i + 1) * sizeof(*n));
+		if (!n) {
+			pthread_rwlock_unlock(&rt_agents_lock);
+			return -ENOMEM;
+		}
+		agent->peers = n;
+		agent->npeers++;
+	}
+	agent->peers[i].peer = peer;
+	agent->peers[i].vram_addr = pa.vram_addr;
+	agent->peers[i].flags = pa.flags;
+	pthread_rwlock_unlock(&rt_agents_lock);
+	if (flags)
+		*flags = pa.flags;
 	return 0;
 }
 
@@ -106,6 +181,7 @@ void hsagpu_agent_close(hsagpu_agent_t *agent)
 
 	if (!agent)
 		return;
+	agent_unregister(agent);
 	/* Queues first: once destroyed the device no longer touches memory. */
 	rt_queues_release(agent);
 	rt_signals_release(agent);
@@ -113,6 +189,7 @@ void hsagpu_agent_close(hsagpu_agent_t *agent)
 		munmap(agent->mem[i].cpu, agent->mem[i].size);
 		fm.handle = agent->mem[i].handle;
 		rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
+		free(agent->mem[i].segs);
 	}
 	free(agent->mem);
 	if (agent->doorbell_page)
@@ -184,13 +261,53 @@ static int mem_insert(hsagpu_agent_t *a, const struct rt_mem *m)
 	return 0;
 }
 
+/* The segments of a system allocation made of several. */
+static int mem_get_segments(hsagpu_agent_t *agent, struct rt_mem *m,
+			    uint32_t nsegs)
+{
+	struct hsagpu_mem_segments ms = { .size = sizeof(ms) };
+	struct hsagpu_mem_segment *raw;
+	uint64_t off = 0;
+	uint32_t i;
+	int ret;
+
+	raw = calloc(nsegs, sizeof(*raw));
+	m->segs = calloc(nsegs, sizeof(*m->segs));
+	if (!raw || !m->segs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ms.handle = m->handle;
+	ms.segs_ptr = (uintptr_t)raw;
+	ms.count = nsegs;
+	ret = rt_ioctl(agent->fd, HSAGPU_IOC_MEM_SEGMENTS, &ms);
+	if (!ret && ms.count != nsegs)
+		ret = -EPROTO;
+	for (i = 0; !ret && i < nsegs; i++) {
+		m->segs[i].off = off;
+		m->segs[i].bus = raw[i].bus_addr;
+		m->segs[i].bytes = raw[i].bytes;
+		off += raw[i].bytes;
+	}
+	if (!ret && (off < m->size || m->segs[0].bus != m->bus))
+		ret = -EPROTO;
+	m->nsegs = nsegs;
+out:
+	free(raw);
+	if (ret) {
+		free(m->segs);
+		m->segs = NULL;
+	}
+	return ret;
+}
+
 int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
 		 bool internal, void **ptr, uint64_t *bus)
 {
 	struct hsagpu_alloc_mem am = { .size = sizeof(am) };
 	struct hsagpu_free_mem fm = { .size = sizeof(fm) };
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	struct rt_mem m;
+	struct rt_mem m = { 0 };
 	void *p;
 	int ret;
 
@@ -204,17 +321,27 @@ int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
 	fm.handle = am.handle;
 
 	m.size = (size + page - 1) & ~(page - 1);
+	m.bus = am.bus_addr;
+	m.handle = am.handle;
+	m.internal = internal;
+	m.flags = flags;
+	m.nsegs = 1;
+	if (am.nsegs > 1) {
+		ret = mem_get_segments(agent, &m, am.nsegs);
+		if (ret) {
+			rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
+			return ret;
+		}
+	}
 	p = mmap(NULL, m.size, PROT_READ | PROT_WRITE, MAP_SHARED, agent->fd,
 		 (off_t)am.mmap_offset);
 	if (p == MAP_FAILED) {
 		ret = -errno;
 		rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
+		free(m.segs);
 		return ret;
 	}
 	m.cpu = p;
-	m.bus = am.bus_addr;
-	m.handle = am.handle;
-	m.internal = internal;
 
 	pthread_mutex_lock(&agent->lock);
 	ret = mem_insert(agent, &m);
@@ -222,6 +349,7 @@ int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
 	if (ret) {
 		munmap(p, m.size);
 		rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
+		free(m.segs);
 		return ret;
 	}
 	*ptr = p;
@@ -255,6 +383,7 @@ int rt_mem_free(hsagpu_agent_t *agent, void *ptr, bool internal)
 	pthread_mutex_unlock(&agent->lock);
 
 	munmap(m.cpu, m.size);
+	free(m.segs);
 	fm.handle = m.handle;
 	return rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
 }
@@ -270,17 +399,77 @@ int hsagpu_memory_free(hsagpu_agent_t *agent, void *ptr)
 	return rt_mem_free(agent, ptr, false);
 }
 
+/* Translate @p inside @m (own allocation); lock held. */
+static void mem_translate(const struct rt_mem *m, const void *p,
+			  uint64_t *bus, uint64_t *contig)
+{
+	uint64_t off = (uintptr_t)p - (uintptr_t)m->cpu;
+	size_t lo = 0, hi = m->nsegs;
+	const struct rt_seg *s;
+
+	if (m->nsegs <= 1 || !m->segs) {
+		*bus = m->bus + off;
+		*contig = m->size - off;
+		return;
+	}
+	while (hi - lo > 1) {   /* last segment with s->off <= off */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->segs[mid].off <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	s = &m->segs[lo];
+	*bus = s->bus + (off - s->off);
+	*contig = s->bytes - (off - s->off);
+	if (*contig > m->size - off)
+		*contig = m->size - off;
+}
+
+int rt_translate(hsagpu_agent_t *agent, const void *p, uint64_t *bus,
+		 uint64_t *contig)
+{
+	const struct rt_peer *pe;
+	struct rt_mem *m;
+	int ret = -EFAULT;
+	size_t i;
+
+	if (!agent || !p)
+		return -EFAULT;
+	pthread_mutex_lock(&agent->lock);
+	m = mem_find(agent, p);
+	if (m) {
+		mem_translate(m, p, bus, contig);
+		ret = 0;
+	}
+	pthread_mutex_unlock(&agent->lock);
+	if (!ret)
+		return 0;
+
+	/* An enabled peer's VRAM: same offset in its BAR, seen from here */
+	pthread_rwlock_rdlock(&rt_agents_lock);
+	for (i = 0; ret && i < agent->npeers; i++) {
+		pe = &agent->peers[i];
+		pthread_mutex_lock(&pe->peer->lock);
+		m = mem_find(pe->peer, p);
+		if (m && m->flags == HSAGPU_MEM_VRAM) {
+			uint64_t off = (uintptr_t)p - (uintptr_t)m->cpu;
+
+			*bus = pe->vram_addr +
+			       (m->bus - pe->peer->info.vram_bus_addr) + off;
+			*contig = m->size - off;
+			ret = 0;
+		}
+		pthread_mutex_unlock(&pe->peer->lock);
+	}
+	pthread_rwlock_unlock(&rt_agents_lock);
+	return ret;
+}
+
 uint64_t hsagpu_addr(hsagpu_agent_t *agent, const void *ptr)
 {
-	struct rt_mem *m;
-	uint64_t bus = 0;
+	uint64_t bus, contig;
 
-	if (!agent || !ptr)
-		return 0;
-	pthread_mutex_lock(&agent->lock);
-	m = mem_find(agent, ptr);
-	if (m)
-		bus = m->bus + ((uintptr_t)ptr - (uintptr_t)m->cpu);
-	pthread_mutex_unlock(&agent->lock);
-	return bus;
+	return rt_translate(agent, ptr, &bus, &contig) ? 0 : bus;
 }

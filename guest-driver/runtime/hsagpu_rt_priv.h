@@ -18,12 +18,29 @@
 _Static_assert(sizeof(struct hsagpu_signal) == 64, "signal layout");
 _Static_assert(sizeof(struct hsagpu_queue_desc) == 256, "queue desc layout");
 
+/* A device-contiguous piece of a system allocation made of several. */
+struct rt_seg {
+	uint64_t off;           /* offset in the allocation */
+	uint64_t bus;
+	uint64_t bytes;
+};
+
 struct rt_mem {
 	void *cpu;
 	size_t size;            /* mapped bytes, whole pages */
-	uint64_t bus;
+	uint64_t bus;           /* of the first byte */
 	uint64_t handle;        /* for HSAGPU_IOC_FREE_MEM */
 	bool internal;          /* backs a queue or signal pool */
+	uint32_t flags;         /* HSAGPU_MEM_SYSTEM or _VRAM */
+	uint32_t nsegs;         /* > 1: segs, sorted by offset */
+	struct rt_seg *segs;
+};
+
+/* An enabled peer: @agent's DMA reaches @peer's VRAM at vram_addr. */
+struct rt_peer {
+	hsagpu_agent_t *peer;
+	uint64_t vram_addr;
+	uint32_t flags;         /* HSAGPU_PEER_* */
 };
 
 struct rt_queue;
@@ -40,6 +57,10 @@ struct hsagpu_agent {
 	void *doorbell_page;
 	uint64_t doorbell_mmap_offset;
 	struct rt_queue *queues;
+	/* under the agent registry's lock (rt_agents_lock), not @lock */
+	struct hsagpu_agent *next;      /* the registry of open agents */
+	struct rt_peer *peers;
+	size_t npeers;
 };
 
 /* 0 or -errno; retries on EINTR. */
@@ -61,6 +82,15 @@ static inline void rt_cpu_relax(void)
 int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
 		 bool internal, void **ptr, uint64_t *bus);
 int rt_mem_free(hsagpu_agent_t *agent, void *ptr, bool internal);
+
+/*
+ * Bus address of @p for @agent's device (its own allocations, segments
+ * included, and enabled peers' VRAM) and the number of bytes from there
+ * that are device-contiguous. 0, or -EFAULT when @p is not device memory
+ * for @agent.
+ */
+int rt_translate(hsagpu_agent_t *agent, const void *p, uint64_t *bus,
+		 uint64_t *contig);
 
 /* Teardown helpers for hsagpu_agent_close(). */
 void rt_queues_release(hsagpu_agent_t *agent);

@@ -5,8 +5,13 @@
  * mock_ functions below, which keep allocations in process memory (bus
  * address = CPU address + MOCK_BUS_OFF, so a missing translation shows),
  * run one thread per queue as the packet processor and implement events
- * with a condition variable. It checks the runtime's own logic: address
- * tables, signal pools, blocking waits, concurrent submission and wrap.
+ * with a condition variable. System allocations above 1 MiB are made of
+ * 256 KiB segments whose bus addresses are scattered (in reverse order),
+ * a second device's VRAM is seen through a peer window, and the mock
+ * device runs DMA packets, checking that no COPY/FILL range crosses a
+ * segment. It checks the runtime's own logic: address tables, signal
+ * pools, blocking waits, concurrent submission and wrap, segments, DMA
+ * lists and copies, peers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +31,10 @@
 #define MOCK_MAX_MEM    256
 #define MOCK_MAX_Q      8
 #define MOCK_DB_OFFSET  (7ULL << 40)
+#define MOCK_PEER_DELTA (1ULL << 48)    /* peer VRAM window above OFF */
+#define MOCK_SEG_BUS    (1ULL << 52)    /* segmented allocations */
+#define MOCK_SEG        (256U << 10)
+#define MOCK_SEG_MIN    (1U << 20)      /* larger allocations: segments */
 
 static int failures;
 
@@ -45,6 +54,7 @@ struct mock_mem {
 	void *cpu;
 	size_t size;
 	int live;
+	uint32_t nsegs;         /* 0: contiguous at cpu + MOCK_BUS_OFF */
 };
 
 struct mock_queue {
@@ -63,10 +73,88 @@ static uint64_t event_slot[HSAGPU_MAX_EVENTS + 1];     /* "event page" */
 static int event_live[HSAGPU_MAX_EVENTS + 1];
 static uint64_t doorbells[512] __attribute__((aligned(4096)));
 static unsigned long irqs, wait_calls;
+static unsigned long dma_packets, dma_errors;
+
+/* Bus address of segment @k of segmented allocation @i */
+static uint64_t seg_bus(unsigned int i, uint32_t k)
+{
+	return MOCK_SEG_BUS + ((uint64_t)i << 32) +
+	       ((uint64_t)(mems[i].nsegs - 1 - k) << 20);
+}
+
+/* CPU address of @bus; NULL (and an error) if @len bytes do not fit. */
+static void *bus_to_cpu_len(uint64_t bus, uint64_t len)
+{
+	if (bus >= MOCK_SEG_BUS) {
+		uint64_t i = (bus - MOCK_SEG_BUS) >> 32;
+		uint64_t r = (bus - MOCK_SEG_BUS) & 0xffffffffULL;
+		uint64_t slot = r >> 20, in = r & 0xfffff, k;
+
+		if (i >= MOCK_MAX_MEM || !mems[i].live || !mems[i].nsegs ||
+		    slot >= mems[i].nsegs)
+			goto bad;
+		k = mems[i].nsegs - 1 - slot;
+		if (in + len > MOCK_SEG || k * MOCK_SEG + in + len > mems[i].size)
+			goto bad;
+		return (char *)mems[i].cpu + k * MOCK_SEG + in;
+	}
+	if (bus >= MOCK_BUS_OFF + MOCK_PEER_DELTA)
+		bus -= MOCK_PEER_DELTA;
+	return (void *)(uintptr_t)(bus - MOCK_BUS_OFF);
+bad:
+	__atomic_fetch_add(&dma_errors, 1, __ATOMIC_SEQ_CST);
+	printf("# mock: bad device range 0x%llx + %llu\n",
+	       (unsigned long long)bus, (unsigned long long)len);
+	return NULL;
+}
 
 static void *bus_to_cpu(uint64_t bus)
 {
-	return (void *)(uintptr_t)(bus - MOCK_BUS_OFF);
+	return bus_to_cpu_len(bus, 1);
+}
+
+/* One COPY or FILL range: contiguous in bus space, or an error. */
+static void mock_dma_range(int fill, uint64_t dst, uint64_t src,
+			   uint64_t size, uint32_t pattern)
+{
+	uint8_t *d = bus_to_cpu_len(dst, size), *sp;
+	uint64_t k;
+
+	if (!d)
+		return;
+	if (fill) {
+		for (k = 0; k < size; k++)
+			d[k] = (uint8_t)(pattern >> 8 * (k % 4));
+		return;
+	}
+	sp = bus_to_cpu_len(src, size);
+	if (sp)
+		memmove(d, sp, size);
+}
+
+static void mock_dma(const struct hsagpu_dma_packet *p, uint16_t op)
+{
+	const struct hsagpu_dma_desc *dl;
+	uint64_t i;
+
+	__atomic_fetch_add(&dma_packets, 1, __ATOMIC_SEQ_CST);
+	switch (op) {
+	case HSAGPU_DMA_OP_COPY:
+	case HSAGPU_DMA_OP_FILL:
+		mock_dma_range(op == HSAGPU_DMA_OP_FILL, p->dst, p->src,
+			       p->size, (uint32_t)p->pattern);
+		break;
+	case HSAGPU_DMA_OP_COPY_SG:
+	case HSAGPU_DMA_OP_FILL_SG:
+		dl = bus_to_cpu_len(p->src, p->size * sizeof(*dl));
+		for (i = 0; dl && !p->dst && i < p->size; i++)
+			mock_dma_range(op == HSAGPU_DMA_OP_FILL_SG, dl[i].dst,
+				       dl[i].src, dl[i].size,
+				       (uint32_t)dl[i].src);
+		break;
+	default:
+		__atomic_fetch_add(&dma_errors, 1, __ATOMIC_SEQ_CST);
+	}
 }
 
 int mock_open(const char *path, int flags, ...);
@@ -78,7 +166,7 @@ int mock_munmap(void *addr, size_t len);
 
 int mock_open(const char *path, int flags, ...)
 {
-	if (strcmp(path, "/dev/hsagpu0"))
+	if (strcmp(path, "/dev/hsagpu0") && strcmp(path, "/dev/hsagpu1"))
 		return errno = ENOENT, -1;
 	return open("/dev/null", flags);
 }
@@ -150,6 +238,13 @@ static void *queue_thread(void *arg)
 			continue;
 		}
 		switch (hs & 0xff) {
+		case HSAGPU_PKT_TYPE_VENDOR_SPECIFIC: {
+			struct hsagpu_dma_packet *p = (void *)slot;
+
+			mock_dma(p, hs >> 16);
+			comp = p->completion_signal;
+			break;
+		}
 		case HSAGPU_PKT_TYPE_KERNEL_DISPATCH: {
 			struct hsagpu_kernel_dispatch_packet *p = (void *)slot;
 			struct hsagpu_kargs_fill *ka =
@@ -230,7 +325,6 @@ int mock_ioctl(int fd, unsigned long req, ...)
 	void *arg;
 	int ret = 0, i;
 
-	(void)fd;
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
@@ -243,7 +337,43 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		info->size = sizeof(*info);
 		info->abi_version = HSAGPU_ABI_VERSION;
 		info->num_queues = MOCK_MAX_Q;
+		info->vram_bus_addr = MOCK_BUS_OFF;
 		strcpy(info->name, "mock");
+		break;
+	}
+	case HSAGPU_IOC_MEM_SEGMENTS: {
+		struct hsagpu_mem_segments *ms = arg;
+		struct hsagpu_mem_segment *out = (void *)(uintptr_t)ms->segs_ptr;
+		uint64_t h = ms->handle - 100;
+		uint32_t k;
+
+		if (h >= MOCK_MAX_MEM || !mems[h].live ||
+		    ms->first >= (mems[h].nsegs ? mems[h].nsegs : 1)) {
+			ret = EINVAL;
+			break;
+		}
+		for (k = 0; k < ms->count && ms->first + k < mems[h].nsegs;
+		     k++) {
+			uint32_t j = ms->first + k;
+
+			out[k].bus_addr = seg_bus(h, j);
+			out[k].bytes = mems[h].size - (uint64_t)j * MOCK_SEG <
+				       MOCK_SEG ? mems[h].size - j * MOCK_SEG :
+				       MOCK_SEG;
+		}
+		ms->count = k;
+		break;
+	}
+	case HSAGPU_IOC_PEER_ACCESS: {
+		struct hsagpu_peer_access *pa = arg;
+
+		if (pa->peer_fd < 0 || pa->peer_fd == fd) {
+			ret = EINVAL;
+			break;
+		}
+		pa->vram_addr = MOCK_BUS_OFF + MOCK_PEER_DELTA;
+		pa->peer_bar_addr = MOCK_BUS_OFF;
+		pa->flags = HSAGPU_PEER_VIA_SWITCH;
 		break;
 	}
 	case HSAGPU_IOC_ALLOC_MEM: {
@@ -260,9 +390,16 @@ int mock_ioctl(int fd, unsigned long req, ...)
 			memset(mems[i].cpu, 0xa5, sz);
 			mems[i].size = sz;
 			mems[i].live = 1;
+			mems[i].nsegs = 0;
 			am->handle = i + 100;
 			am->mmap_offset = (uint64_t)i << 12;
 			am->bus_addr = (uintptr_t)mems[i].cpu + MOCK_BUS_OFF;
+			am->nsegs = 1;
+			if (am->flags == HSAGPU_MEM_SYSTEM && sz > MOCK_SEG_MIN) {
+				mems[i].nsegs = (sz + MOCK_SEG - 1) / MOCK_SEG;
+				am->nsegs = mems[i].nsegs;
+				am->bus_addr = seg_bus(i, 0);
+			}
 		}
 		pthread_mutex_unlock(&mock_lock);
 		break;
@@ -635,12 +772,182 @@ static void test_queue(hsagpu_agent_t *a)
 	T(!hsagpu_queue_create(a, 16, 0, HSAGPU_QUEUE_PROFILE, &q), "create");
 }
 
+static int check_fill(const uint8_t *p, size_t n, uint32_t pattern)
+{
+	for (size_t k = 0; k < n; k++)
+		if (p[k] != (uint8_t)(pattern >> 8 * (k % 4)))
+			return 0;
+	return 1;
+}
+
+static void dma_wait(hsagpu_signal_t s, int64_t id, const char *what)
+{
+	T(id >= 0, "%s: submit %lld", what, (long long)id);
+	if (id >= 0)
+		T(hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+					     5000000000ULL,
+					     HSAGPU_WAIT_STATE_BLOCKED) == 0,
+		  "%s: not completed", what);
+	hsagpu_signal_store_relaxed(s, 1);
+}
+
+static void test_dma(hsagpu_agent_t *a)
+{
+	const size_t big = 3 * MOCK_SEG * 4 + 4096;    /* 13 segments */
+	struct hsagpu_dma_packet pkt;
+	hsagpu_dma_list_t *list, *tiny;
+	uint8_t *b1, *b2, *small;
+	hsagpu_queue_t *q;
+	hsagpu_signal_t s;
+	uint64_t bus, k, before;
+	uint8_t guard;
+	uint32_t i;
+
+	hsagpu_packet_dma_copy(&pkt, 0x1000, 0x2000, 77, (hsagpu_signal_t){ 9 });
+	T(pkt.header == HSAGPU_PKT_TYPE_INVALID && pkt.op == HSAGPU_DMA_OP_COPY &&
+	  pkt.dst == 0x1000 && pkt.src == 0x2000 && pkt.size == 77 &&
+	  pkt.completion_signal == 9 && !pkt.flags && !pkt.reserved[0],
+	  "copy packet");
+	hsagpu_packet_dma_fill(&pkt, 0x1000, 0xaabbccdd, 8, (hsagpu_signal_t){ 0 });
+	T(pkt.op == HSAGPU_DMA_OP_FILL && pkt.pattern == 0xaabbccdd && !pkt.src,
+	  "fill packet");
+	hsagpu_packet_dma_sg(&pkt, HSAGPU_DMA_OP_FILL_SG, 0x3000, 5,
+			     (hsagpu_signal_t){ 0 });
+	T(pkt.op == HSAGPU_DMA_OP_FILL_SG && pkt.src == 0x3000 &&
+	  pkt.size == 5 && !pkt.dst, "sg packet");
+
+	T(!hsagpu_memory_allocate(a, big, HSAGPU_RT_MEM_SYSTEM, (void **)&b1),
+	  "alloc big");
+	T(!hsagpu_memory_allocate(a, big, HSAGPU_RT_MEM_SYSTEM, (void **)&b2),
+	  "alloc big 2");
+	T(!hsagpu_memory_allocate(a, 65536, HSAGPU_RT_MEM_SYSTEM,
+				  (void **)&small), "alloc small");
+	T(!hsagpu_queue_create(a, 16, 0, 0, &q), "queue");
+	T(!hsagpu_signal_create(a, 1, &s), "signal");
+	T(!hsagpu_dma_list_create(a, 64, &list), "list");
+	T(!hsagpu_dma_list_create(a, 2, &tiny), "tiny list");
+	T(hsagpu_dma_list_create(a, 0, &tiny) == -EINVAL, "capacity 0");
+	T(hsagpu_dma_list_create(a, HSAGPU_DMA_SG_MAX + 1, &tiny) == -EINVAL,
+	  "capacity above the maximum");
+
+	/* Segments: translation follows the scattered bus addresses */
+	for (i = 0; i < 13; i++) {
+		bus = hsagpu_addr(a, b1 + (size_t)i * MOCK_SEG + 5);
+		T(bus_to_cpu(bus) == b1 + (size_t)i * MOCK_SEG + 5,
+		  "segment %u: 0x%llx", i, (unsigned long long)bus);
+	}
+	T(hsagpu_addr(a, b1 + MOCK_SEG) != hsagpu_addr(a, b1 + MOCK_SEG - 1) + 1,
+	  "segments are contiguous in the mock");
+
+	for (k = 0; k < 65536; k++)
+		small[k] = (uint8_t)(k * 7 + 3);
+	/* One segment: a plain COPY, no list needed */
+	before = dma_packets;
+	dma_wait(s, hsagpu_dma_copy(q, NULL, b1 + 100, small, 1000, s),
+		 "copy in a segment");
+	T(!memcmp(b1 + 100, small, 1000), "copy data");
+	/* Across a boundary: needs a list */
+	T(hsagpu_dma_copy(q, NULL, b1 + MOCK_SEG - 10, small, 100, s) == -E2BIG,
+	  "no list");
+	dma_wait(s, hsagpu_dma_copy(q, list, b1 + MOCK_SEG - 10, small, 100, s),
+		 "copy across segments");
+	T(hsagpu_dma_list_count(list) == 2, "2 descriptors: %u",
+	  hsagpu_dma_list_count(list));
+	T(!memcmp(b1 + MOCK_SEG - 10, small, 100), "copy across data");
+	/* The whole thing, segment boundaries at different places */
+	for (k = 0; k < big; k++)
+		b1[k] = (uint8_t)(k ^ (k >> 9));
+	dma_wait(s, hsagpu_dma_copy(q, list, b2, b1 + 3, big - 3, s),
+		 "big copy");
+	T(!memcmp(b2, b1 + 3, big - 3), "big copy data");
+	/* 12 destination and 12 source boundaries */
+	T(hsagpu_dma_list_count(list) == 25, "big copy: %u descriptors",
+	  hsagpu_dma_list_count(list));
+	/* Fill: the pattern runs on across descriptors */
+	guard = b2[big - 1];
+	dma_wait(s, hsagpu_dma_fill(q, list, b2 + 1, 0x11223344, big - 2, s),
+		 "big fill");
+	T(check_fill(b2 + 1, big - 2, 0x11223344), "big fill data");
+	T(b2[0] == b1[3] && b2[big - 1] == guard, "fill guards");
+	dma_wait(s, hsagpu_dma_fill(q, NULL, small + 1, 0xa1b2c3d4, 4093, s),
+		 "small fill");
+	T(check_fill(small + 1, 4093, 0xa1b2c3d4), "small fill data");
+	T(dma_packets - before == 5, "%lu packets", dma_packets - before);
+
+	/* Lists: all or nothing, raw descriptors, errors */
+	T(hsagpu_dma_list_add_copy(tiny, b2 + MOCK_SEG - 8, b1, 2 * MOCK_SEG) ==
+	  -ENOSPC, "3 descriptors in a list of 2");
+	T(hsagpu_dma_list_count(tiny) == 0, "failed add left descriptors");
+	T(!hsagpu_dma_list_add_raw(tiny, 1, 2, 3), "raw");
+	T(hsagpu_dma_list_descs(tiny)[0].size == 3 &&
+	  hsagpu_dma_list_descs(tiny)[0].src == 2, "raw descriptor");
+	T(hsagpu_dma_list_add_copy(tiny, b2, &bus, 8) == -EFAULT,
+	  "stack source");
+	T(hsagpu_dma_list_add_fill(tiny, &bus, 1, 8) == -EFAULT,
+	  "stack destination");
+	T(hsagpu_dma_list_add_copy(tiny, b2, b1, 0) == -EINVAL, "size 0");
+	T(hsagpu_dma_list_count(tiny) == 1, "errors added descriptors");
+	hsagpu_dma_list_reset(tiny);
+	T(hsagpu_dma_list_count(tiny) == 0, "reset");
+	T(hsagpu_addr(a, hsagpu_dma_list_descs(list)) ==
+	  hsagpu_dma_list_addr(list), "list address");
+	T(hsagpu_memory_free(a, hsagpu_dma_list_descs(list)) == -EBUSY,
+	  "user freed a list");
+	T(hsagpu_dma_copy(q, list, &bus, small, 8, s) == -EFAULT, "copy to stack");
+	T(hsagpu_dma_copy(q, list, small, small + 8, 0, s) == -EINVAL, "copy 0");
+	T(dma_errors == 0, "%lu device range errors", dma_errors);
+
+	hsagpu_dma_list_destroy(tiny);
+	hsagpu_dma_list_destroy(list);
+	hsagpu_signal_destroy(s);
+	hsagpu_queue_destroy(q);
+	hsagpu_memory_free(a, b1);
+	hsagpu_memory_free(a, b2);
+	hsagpu_memory_free(a, small);
+}
+
+static void test_peers(hsagpu_agent_t *a)
+{
+	hsagpu_agent_t *b;
+	uint8_t *vram, *sys;
+	hsagpu_queue_t *q;
+	hsagpu_signal_t s;
+	uint32_t flags = 0;
+
+	T(!hsagpu_agent_open(1, &b), "open agent 1");
+	T(!hsagpu_memory_allocate(b, 8192, HSAGPU_RT_MEM_VRAM, (void **)&vram),
+	  "peer VRAM");
+	T(!hsagpu_memory_allocate(b, 8192, HSAGPU_RT_MEM_SYSTEM, (void **)&sys),
+	  "peer system memory");
+	T(hsagpu_addr(a, vram) == 0, "peer VRAM reachable before enable");
+	T(hsagpu_agent_enable_peer(a, a, NULL) == -EINVAL, "self");
+	T(!hsagpu_agent_enable_peer(a, b, &flags), "enable");
+	T(flags == HSAGPU_PEER_VIA_SWITCH, "flags 0x%x", flags);
+	T(!hsagpu_agent_enable_peer(a, b, NULL), "enable again");
+	T(hsagpu_addr(a, vram + 10) == (uintptr_t)vram + 10 + MOCK_BUS_OFF +
+	  MOCK_PEER_DELTA, "peer VRAM address");
+	T(hsagpu_addr(b, vram + 10) == (uintptr_t)vram + 10 + MOCK_BUS_OFF,
+	  "owner's VRAM address");
+	T(hsagpu_addr(a, sys) == 0, "peer system memory reachable");
+	T(!hsagpu_queue_create(a, 16, 0, 0, &q), "queue");
+	T(!hsagpu_signal_create(a, 1, &s), "signal");
+	dma_wait(s, hsagpu_dma_fill(q, NULL, vram + 4, 0x01020304, 8000, s),
+		 "fill peer VRAM");
+	T(check_fill(vram + 4, 8000, 0x01020304), "peer fill data");
+	T(hsagpu_dma_fill(q, NULL, sys, 0, 8, s) == -EFAULT,
+	  "fill peer system memory");
+	hsagpu_agent_close(b);
+	T(hsagpu_addr(a, vram) == 0, "closed peer still translated");
+	hsagpu_signal_destroy(s);
+	hsagpu_queue_destroy(q);
+}
+
 int main(void)
 {
 	hsagpu_agent_t *a;
 	int ret;
 
-	T(hsagpu_agent_open(1, &a) == -ENOENT, "no agent 1");
+	T(hsagpu_agent_open(2, &a) == -ENOENT, "no agent 2");
 	ret = hsagpu_agent_open(0, &a);
 	T(!ret, "open: %d", ret);
 	if (ret)
@@ -650,6 +957,8 @@ int main(void)
 	T(live_mems() == 0, "memory leaked: %d", live_mems());
 	test_signals(a);
 	test_waits(a);
+	test_dma(a);
+	test_peers(a);
 	test_queue(a);
 	hsagpu_agent_close(a);
 	T(live_mems() == 0, "memory leaked at close: %d", live_mems());
