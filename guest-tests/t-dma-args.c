@@ -500,6 +500,68 @@ static void test_peer(struct gtq_dev *d0, struct gtq_dev *d1)
 	       "PEER_ACCESS after another peer file closed");
 }
 
+/*
+ * The segments are what the device reaches: a system allocation of
+ * several segments copied to VRAM and back through the runtime's
+ * scatter-gather lists, and (with a peer) filled into the peer's VRAM.
+ */
+static void test_dma_segments(struct gtq_dev *d, struct gtq_dev *peer)
+{
+	const size_t big = (24 << 20) + 12288;  /* a small last chunk */
+	uint8_t *a = gtq_alloc(d, big, HSAGPU_RT_MEM_SYSTEM);
+	uint8_t *b = gtq_alloc(d, big, HSAGPU_RT_MEM_SYSTEM);
+	uint8_t *v = gtq_alloc(d, big, HSAGPU_RT_MEM_VRAM);
+	hsagpu_queue_t *q = gtq_queue(d, 64, 0);
+	hsagpu_signal_t s = gtq_signal(d, 1);
+	hsagpu_dma_list_t *list = NULL;
+	uint64_t bad = 0;
+	int64_t id;
+
+	if (!a || !b || !v || !q || !s.handle ||
+	    hsagpu_dma_list_create(d->agent, 4096, &list)) {
+		CHECK(0, "set-up for DMA through segments");
+		return;
+	}
+	for (size_t k = 0; k < big; k += 8)
+		*(uint64_t *)(a + k) = k * 0x9e3779b97f4a7c15ULL;
+	id = hsagpu_dma_copy(q, list, v, a + 8, big - 8, s);
+	CHECK(id >= 0, "copy system -> VRAM: %lld", (long long)id);
+	DIAG("system -> VRAM through %u descriptors",
+	     hsagpu_dma_list_count(list));
+	GTQ_WAIT(s, 0, 20000);
+	hsagpu_signal_store_relaxed(s, 1);
+	id = hsagpu_dma_copy(q, list, b + 8, v, big - 8, s);
+	CHECK(id >= 0, "copy VRAM -> system: %lld", (long long)id);
+	GTQ_WAIT(s, 0, 20000);
+	hsagpu_signal_store_relaxed(s, 1);
+	CHECK(!memcmp(a + 8, b + 8, big - 8), "round trip through VRAM differs");
+	CHECK(*(uint64_t *)b == 0, "byte before the copy written");
+
+	if (peer) {
+		uint8_t *pv = gtq_alloc(peer, 1 << 20, HSAGPU_RT_MEM_VRAM);
+		uint32_t flags = 0;
+
+		CHECK(pv && !hsagpu_agent_enable_peer(d->agent, peer->agent,
+						      &flags), "enable peer");
+		if (pv && hsagpu_addr(d->agent, pv)) {
+			id = hsagpu_dma_fill(q, list, pv + 4, 0xc0ffee11,
+					     (1 << 20) - 8, s);
+			CHECK(id >= 0, "fill peer VRAM: %lld", (long long)id);
+			GTQ_WAIT(s, 0, 20000);
+			hsagpu_signal_store_relaxed(s, 1);
+			for (size_t k = 4; k < (1 << 20) - 4; k += 4)
+				bad += *(volatile uint32_t *)(pv + k) !=
+				       0xc0ffee11;
+			CHECK(!bad && *(volatile uint32_t *)pv == 0,
+			      "peer fill: %llu words wrong (flags 0x%x)",
+			      (unsigned long long)bad, flags);
+		}
+	}
+	hsagpu_dma_list_destroy(list);
+	hsagpu_signal_destroy(s);
+	hsagpu_queue_destroy(q);
+}
+
 static void test_peer_args(int ofd)
 {
 	struct hsagpu_peer_access pa;
@@ -561,9 +623,13 @@ int main(void)
 	test_peer_args(ofd);
 	if (n > 1 && gtq_open(1, &peer) >= 0) {
 		test_peer(&d, &peer);
+		if (queues > 0 && (d.info->caps & HSAGPU_CAP_DMA))
+			test_dma_segments(&d, &peer);
 		gtq_close(&peer);
 	} else {
 		DIAG("one device: no peer to reach");
+		if (queues > 0 && (d.info->caps & HSAGPU_CAP_DMA))
+			test_dma_segments(&d, NULL);
 	}
 	gtq_close(&other);
 	gtq_close(&d);
