@@ -98,7 +98,8 @@ struct hsagpu_mem_segment {
 
 /*
  * Copy segments [first, first + count) of an allocation to segs_ptr;
- * count is clamped to what exists (out: number written).
+ * count is clamped to what exists (out: number written). -ENOENT: not
+ * this file's handle; -EINVAL: first >= nsegs.
  */
 struct hsagpu_mem_segments {
 	__u32 size;
@@ -131,7 +132,8 @@ struct hsagpu_free_mem {
  * switch routes between them, or an IOMMU mapping of it when the path
  * goes through the root complex and DMA is translated. The mapping
  * lives until this file is closed; asking again returns the same one.
- * -EINVAL: peer_fd is not an hsagpu device or is this device.
+ * -EBADF: peer_fd is not open; -EINVAL: it is not an hsagpu device or it
+ * is this device; -ENODEV: either device is gone.
  */
 #define HSAGPU_PEER_VIA_SWITCH          (1U << 0)  /* common switch routes it */
 #define HSAGPU_PEER_VIA_ROOT            (1U << 1)  /* through the root complex */
