@@ -164,21 +164,21 @@ PRESETS = {
         'params': {'p2p': 'root'},
     },
     'sw4': {
-        'desc': 'four hsa-gpus behind one routing switch',
+        'desc': 'four hsa-gpus (16 queues each) behind one routing switch',
         'ndev': 4, 'atomics': '32,64,128', 'build': _switch(lambda i: True),
-        'devprops': ['vram-size=128M,num-queues=16'] * 4,
+        'devprops': ['num-queues=16'] * 4,
         'params': {'p2p': 'switch'},
     },
     'sw8': {
         'desc': 'root port -> switch -> 2 switches -> 4 hsa-gpus each (8-FPGA PLX box)',
         'ndev': 8, 'atomics': '32,64,128', 'build': _switch_tree(2, 4),
-        'devprops': ['vram-size=128M,num-queues=16'] * 8, 'mem': 2048,
+        'devprops': ['num-queues=16'] * 8, 'mem': 2048,
         'params': {'p2p': 'switch'},
     },
     'sw8-iommu': {
         'desc': 'sw8 with intel-iommu (guest intel_iommu=on)',
         'ndev': 8, 'atomics': '32,64,128', 'build': _with_iommu(_switch_tree(2, 4)),
-        'devprops': ['vram-size=128M,num-queues=16'] * 8, 'mem': 2048,
+        'devprops': ['num-queues=16'] * 8, 'mem': 2048,
         'append': ['intel_iommu=on'], 'params': {'p2p': 'switch', 'iommu': 1},
     },
     'rp2-iommu': {
