@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bench-dma: bandwidth of the DMA engine, next to the guest's own memcpy.
+ * Prints "BENCH key value unit" lines that scripts/bench --dma turns into
+ * a table (with the host's memcpy, measured by tools/host-memcpy in the
+ * same run). Every transfer's data is checked once, so a fast wrong
+ * engine cannot win; otherwise not a test.
+ *
+ *   hsagpu_test.mb=N     transfer size in MiB (default 64)
+ *   hsagpu_test.reps=N   repetitions, the best and the median are shown
+ *                        (default 5)
+ *
+ * Rows: sys->vram, vram->sys, vram->vram, sys->sys on device 0; P2P
+ * vram0->vram1 and sys0->vram1 (two or more devices); aggregate: 1, 2,
+ * 4, 8 devices each copying its own system buffer into its own VRAM at
+ * once; guest memcpy sys->sys and sys->VRAM mapping.
+ */
+#include <stdlib.h>
+
+#include "gtdma.h"
+
+static uint64_t mb = 64, reps = 5;
+
+struct bdev {
+	struct gtq_dev d;
+	hsagpu_queue_t *q;
+	hsagpu_dma_list_t *list;
+	uint8_t *sys, *sys2;
+	volatile uint8_t *vram, *vram2;
+	hsagpu_signal_t sig;
+};
+
+static struct bdev devs[GT_MAX_DEVS];
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* GB/s (1e9 bytes per second) for @bytes in @ns. */
+static double gbs(uint64_t bytes, uint64_t ns)
+{
+	return ns ? bytes / (double)ns : 0;
+}
+
+static void report(const char *key, uint64_t bytes, uint64_t *ns, int n)
+{
+	qsort(ns, n, sizeof(*ns), cmp_u64);
+	printf("BENCH %s_best %.2f GB/s\n", key, gbs(bytes, ns[0]));
+	printf("BENCH %s_median %.2f GB/s\n", key, gbs(bytes, ns[n / 2]));
+	fflush(stdout);
+}
+
+/* Copy on each device of @set at once; wall time from first submit to last signal. */
+static uint64_t copy_at_once(struct bdev **set, void **dst, void **src, int n,
+			     size_t size)
+{
+	uint64_t t0, t1;
+
+	for (int i = 0; i < n; i++)
+		hsagpu_signal_store_release(set[i]->sig, 1);
+	t0 = gtq_now_ns();
+	for (int i = 0; i < n; i++) {
+		int64_t id = hsagpu_dma_copy(set[i]->q, set[i]->list, dst[i], src[i],
+					     size, set[i]->sig);
+
+		CHECK(id >= 0, "%s: copy %lld", set[i]->d.pci, (long long)id);
+	}
+	for (int i = 0; i < n; i++)
+		CHECK(hsagpu_signal_wait_acquire(set[i]->sig, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+						 60000 * GTQ_MS,
+						 HSAGPU_WAIT_STATE_ACTIVE) == 0,
+		      "%s: copy did not finish", set[i]->d.pci);
+	t1 = gtq_now_ns();
+	return t1 - t0;
+}
+
+static void bench_copy(const char *key, struct bdev *b, void *dst, void *src,
+		       size_t size)
+{
+	uint64_t ns[64];
+	struct bdev *set[1] = { b };
+
+	memset(dst, 0, size);
+	__sync_synchronize();
+	for (uint64_t r = 0; r < reps; r++)
+		ns[r] = copy_at_once(set, &dst, &src, 1, size);
+	CHECK(gtd_diff(dst, src, size) == size, "%s: data wrong", key);
+	report(key, size, ns, reps);
+}
+
+static void bench_memcpy(const char *key, void *dst, const void *src, size_t size)
+{
+	uint64_t ns[64];
+
+	for (uint64_t r = 0; r < reps; r++) {
+		uint64_t t0 = gtq_now_ns();
+
+		memcpy(dst, src, size);
+		__sync_synchronize();
+		ns[r] = gtq_now_ns() - t0;
+	}
+	report(key, size, ns, reps);
+}
+
+int main(void)
+{
+	int n = hsagpu_agent_count(), ndev = 0;
+	size_t size;
+
+	gt_param_u64("mb", 0, &mb);
+	gt_param_u64("reps", 0, &reps);
+	if (reps < 1 || reps > 64)
+		reps = 5;
+	size = mb << 20;
+	if (n > GT_MAX_DEVS)
+		n = GT_MAX_DEVS;
+	for (int i = 0; i < n; i++) {
+		struct bdev *b = &devs[ndev];
+
+		if (gtq_open(i, &b->d) != 1 || !(b->d.info->caps & HSAGPU_CAP_DMA)) {
+			gtq_close(&b->d);
+			continue;
+		}
+		b->q = gtq_queue(&b->d, 64, 0);
+		CHECK(hsagpu_dma_list_create(b->d.agent, 20000, &b->list) == 0, "list");
+		b->sys = gtq_alloc(&b->d, size, HSAGPU_RT_MEM_SYSTEM);
+		b->vram = gtq_alloc(&b->d, size, HSAGPU_RT_MEM_VRAM);
+		b->sig = gtq_signal(&b->d, 1);
+		if (!ndev) {
+			b->sys2 = gtq_alloc(&b->d, size, HSAGPU_RT_MEM_SYSTEM);
+			b->vram2 = gtq_alloc(&b->d, size, HSAGPU_RT_MEM_VRAM);
+			if (!b->sys2 || !b->vram2)
+				return gt_result();
+		}
+		if (!b->q || !b->list || !b->sys || !b->vram)
+			return gt_result();
+		gtd_pattern(b->sys, size, 7 + i);
+		ndev++;
+	}
+	if (!ndev) {
+		DIAG("no device with queues and DMA");
+		return gt_result();
+	}
+	printf("BENCH devices %d count\n", ndev);
+	printf("BENCH size %llu MiB\n", (unsigned long long)mb);
+	/* device 0, every direction */
+	{
+		struct bdev *b = &devs[0];
+
+		bench_copy("dma_sys_to_vram", b, (void *)b->vram, b->sys, size);
+		bench_copy("dma_vram_to_sys", b, b->sys2, (void *)b->vram, size);
+		bench_copy("dma_vram_to_vram", b, (void *)b->vram2, (void *)b->vram, size);
+		bench_copy("dma_sys_to_sys", b, b->sys2, b->sys, size);
+		bench_memcpy("guest_memcpy_sys_to_sys", b->sys2, b->sys, size);
+		bench_memcpy("guest_memcpy_sys_to_vram", (void *)b->vram2, b->sys, size);
+	}
+	if (ndev >= 2) {
+		struct bdev *a = &devs[0], *b = &devs[1];
+		uint32_t flags = 0;
+
+		if (hsagpu_agent_enable_peer(a->d.agent, b->d.agent, &flags) == 0) {
+			printf("BENCH p2p_flags %u flags\n", flags);
+			bench_copy("dma_p2p_vram_to_peer_vram", a, (void *)b->vram,
+				   (void *)a->vram, size);
+			bench_copy("dma_p2p_sys_to_peer_vram", a, (void *)b->vram, a->sys, size);
+			bench_copy("dma_p2p_peer_vram_to_vram", a, (void *)a->vram2,
+				   (void *)b->vram, size);
+		} else {
+			CHECK(0, "enable peer %s -> %s", a->d.pci, b->d.pci);
+		}
+	}
+	/* aggregate: k devices at once, each sys -> own VRAM */
+	for (int k = 1; k <= ndev; k *= 2) {
+		struct bdev *set[GT_MAX_DEVS];
+		void *dst[GT_MAX_DEVS], *src[GT_MAX_DEVS];
+		uint64_t ns[64];
+		char key[64];
+
+		for (int i = 0; i < k; i++) {
+			set[i] = &devs[i];
+			dst[i] = (void *)devs[i].vram;
+			src[i] = devs[i].sys;
+		}
+		for (uint64_t r = 0; r < reps; r++)
+			ns[r] = copy_at_once(set, dst, src, k, size);
+		for (int i = 0; i < k; i++)
+			CHECK(gtd_diff(dst[i], src[i], size) == size, "aggregate %d: %s data wrong",
+			      k, devs[i].d.pci);
+		snprintf(key, sizeof(key), "dma_aggregate_%d", k);
+		report(key, (uint64_t)k * size, ns, reps);
+	}
+	for (int i = 0; i < ndev; i++) {
+		hsagpu_dma_list_destroy(devs[i].list);
+		gtq_close(&devs[i].d);
+	}
+	return gt_result();
+}

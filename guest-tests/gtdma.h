@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Helpers shared by the DMA engine tests and benchmark (t-dma, t-p2p,
+ * bench-dma): DMA packets, the traffic counters, PCIe config space
+ * (Device Control: MPS/MRRS), BAR bus addresses, data patterns.
+ * Header-only like gtq.h.
+ */
+#ifndef HSAGPU_GTDMA_H
+#define HSAGPU_GTDMA_H
+
+#include <fcntl.h>
+#include <stdlib.h>
+
+#include "gtq.h"
+
+#define GTD_NONE ((hsagpu_signal_t){ 0 })
+#define GTD_DMA_HDR(barrier) GTQ_HDR(HSAGPU_PKT_TYPE_VENDOR_SPECIFIC, (barrier))
+
+/* Boot parameters from the harness (hsagpu_test.p2p / .iommu). */
+static inline const char *gtd_p2p_mode(void)
+{
+	static char mode[16];
+	const char *s = gt_param("p2p");   /* gt_param's buffer is reused */
+
+	snprintf(mode, sizeof(mode), "%s", s ? s : "none");
+	return mode;
+}
+
+static inline int gtd_iommu_expected(void)
+{
+	const char *s = gt_param("iommu");
+
+	return s && s[0] == '1';
+}
+
+/* Submit a fully built DMA packet; returns its dispatch id. */
+static inline int64_t gtd_submit(hsagpu_queue_t *q,
+				 const struct hsagpu_dma_packet *pkt,
+				 int barrier)
+{
+	int64_t id = hsagpu_queue_submit(q, pkt, GTD_DMA_HDR(barrier));
+
+	CHECK(id >= 0, "submit DMA op %u: %lld", pkt->op, (long long)id);
+	return id;
+}
+
+static inline int64_t gtd_copy(hsagpu_queue_t *q, uint64_t dst, uint64_t src,
+			       uint64_t size, hsagpu_signal_t sig)
+{
+	struct hsagpu_dma_packet pkt;
+
+	memset(&pkt, 0, sizeof(pkt));
+	hsagpu_packet_dma_copy(&pkt, dst, src, size, sig);
+	return gtd_submit(q, &pkt, 0);
+}
+
+static inline int64_t gtd_fill(hsagpu_queue_t *q, uint64_t dst,
+			       uint32_t pattern, uint64_t size,
+			       hsagpu_signal_t sig)
+{
+	struct hsagpu_dma_packet pkt;
+
+	memset(&pkt, 0, sizeof(pkt));
+	hsagpu_packet_dma_fill(&pkt, dst, pattern, size, sig);
+	return gtd_submit(q, &pkt, 0);
+}
+
+/* Run one packet to completion (signal created, waited on, destroyed). */
+static inline int gtd_run_copy(struct gtq_dev *d, hsagpu_queue_t *q,
+			       uint64_t dst, uint64_t src, uint64_t size,
+			       unsigned int ms)
+{
+	hsagpu_signal_t s = gtq_signal(d, 1);
+	int ok;
+
+	gtd_copy(q, dst, src, size, s);
+	ok = gtq_wait_eq(s, 0, ms);
+	CHECK(ok, "copy 0x%llx -> 0x%llx, %llu bytes: signal %lld after %u ms",
+	      (unsigned long long)src, (unsigned long long)dst,
+	      (unsigned long long)size, (long long)gtq_value(s), ms);
+	hsagpu_signal_destroy(s);
+	return ok;
+}
+
+/* Queue state after an expected failure: polls up to 3 s for ERROR. */
+static inline int gtd_wait_error(hsagpu_queue_t *q, uint32_t *err,
+				 uint64_t *eid)
+{
+	int state = -1;
+
+	for (int i = 0; i < 300; i++) {
+		state = hsagpu_queue_state(q, err, eid);
+		if (state == HSAGPU_QSTATE_ERROR)
+			break;
+		gtq_sleep_ms(10);
+	}
+	return state;
+}
+
+/* Traffic counters --------------------------------------------------- */
+
+#define GTD_NCNT (HSAGPU_DMA_CLASS_COUNT * 4)
+
+struct gtd_cnt {
+	uint64_t v[GTD_NCNT];
+};
+
+static inline uint64_t gtd_reg64(struct gtq_dev *d, uint32_t off)
+{
+	if (!d->regs)
+		return 0;
+	return *(volatile uint64_t *)((volatile uint8_t *)d->regs + off);
+}
+
+static inline void gtd_counters(struct gtq_dev *d, struct gtd_cnt *c)
+{
+	for (unsigned int cls = 0; cls < HSAGPU_DMA_CLASS_COUNT; cls++)
+		for (unsigned int n = 0; n < 4; n++)
+			c->v[cls * 4 + n] = gtd_reg64(d, HSAGPU_REG_DMA_CNT(cls, n));
+}
+
+static const char *const gtd_cnt_name[GTD_NCNT] = {
+	"SYSTEM rd_reqs", "SYSTEM rd_bytes", "SYSTEM wr_tlps", "SYSTEM wr_bytes",
+	"PEER rd_reqs", "PEER rd_bytes", "PEER wr_tlps", "PEER wr_bytes",
+	"LOCAL rd_reqs", "LOCAL rd_bytes", "LOCAL wr_tlps", "LOCAL wr_bytes",
+};
+
+/*
+ * Check that the counters moved by exactly @want since @before; returns
+ * the number of mismatches (each one a failed check).
+ */
+static inline int gtd_check_delta(struct gtq_dev *d, const struct gtd_cnt *before,
+				  const uint64_t want[GTD_NCNT], const char *what)
+{
+	struct gtd_cnt now;
+	int bad = 0;
+
+	gtd_counters(d, &now);
+	for (int i = 0; i < GTD_NCNT; i++) {
+		uint64_t got = now.v[i] - before->v[i];
+
+		if (got != want[i]) {
+			bad++;
+			CHECK(got == want[i], "%s: %s %s advanced by %llu, expected %llu",
+			      d->pci, what, gtd_cnt_name[i],
+			      (unsigned long long)got, (unsigned long long)want[i]);
+		}
+	}
+	return bad;
+}
+
+/* TLPs for @len bytes at @addr when none may cross a @max boundary. */
+static inline uint64_t gtd_tlps(uint64_t addr, uint64_t len, uint32_t max)
+{
+	return len ? (addr + len - 1) / max - addr / max + 1 : 0;
+}
+
+/* Config space ------------------------------------------------------- */
+
+static inline int gtd_cfg_read(const char *pci, int off, void *v, int len)
+{
+	char path[96];
+	int fd, r;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", pci);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	r = pread(fd, v, len, off);
+	close(fd);
+	return r == len ? 0 : -1;
+}
+
+/* Offset of the PCI Express capability, 0 if none. */
+static inline int gtd_exp_cap(const char *pci)
+{
+	uint8_t cfg[256];
+	int pos, guard = 48;
+
+	if (gtd_cfg_read(pci, 0, cfg, sizeof(cfg)))
+		return 0;
+	for (pos = cfg[0x34] & ~3; pos && guard--; pos = cfg[pos + 1] & ~3)
+		if (cfg[pos] == 0x10)
+			return pos;
+	return 0;
+}
+
+static inline uint16_t gtd_devctl(const char *pci)
+{
+	uint16_t v = 0;
+	int cap = gtd_exp_cap(pci);
+
+	if (cap)
+		gtd_cfg_read(pci, cap + 8, &v, 2);
+	return v;
+}
+
+static inline uint32_t gtd_devctl_mps(uint16_t devctl)
+{
+	return 128U << ((devctl >> 5) & 7);
+}
+
+static inline uint32_t gtd_devctl_mrrs(uint16_t devctl)
+{
+	return 128U << ((devctl >> 12) & 7);
+}
+
+/* Program Device Control with setpci, as an administrator would. */
+static inline int gtd_set_devctl(const char *pci, uint16_t val)
+{
+	int ret = gt_sh("setpci -s %s CAP_EXP+8.w=%04x", pci, val);
+
+	CHECK(ret == 0, "setpci -s %s CAP_EXP+8.w=%04x: exit %d", pci, val, ret);
+	CHECK(gtd_devctl(pci) == val, "%s DevCtl 0x%04x after writing 0x%04x",
+	      pci, gtd_devctl(pci), val);
+	return ret;
+}
+
+/* BARs and IOMMU groups ---------------------------------------------- */
+
+/* Bus address and size of BAR @bar from sysfs "resource" (x86: = CPU). */
+static inline int gtd_bar(const char *pci, int bar, uint64_t *addr,
+			  uint64_t *size)
+{
+	char path[96], line[128];
+	unsigned long long s, e, f;
+	FILE *fp;
+	int i = 0, ret = -1;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource", pci);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp)) {
+		if (i++ != bar)
+			continue;
+		if (sscanf(line, "%llx %llx %llx", &s, &e, &f) == 3 && e > s) {
+			*addr = s;
+			*size = e - s + 1;
+			ret = 0;
+		}
+		break;
+	}
+	fclose(fp);
+	return ret;
+}
+
+/* IOMMU group number of a PCI function, -1 if none. */
+static inline int gtd_iommu_group(const char *pci)
+{
+	char path[96], link[256];
+	ssize_t n;
+	const char *p;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group", pci);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return -1;
+	link[n] = 0;
+	p = strrchr(link, '/');
+	return p ? atoi(p + 1) : -1;
+}
+
+/* Data --------------------------------------------------------------- */
+
+static inline uint64_t gtd_mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Pseudo-random bytes, a different stream per @seed. */
+static inline void gtd_pattern(void *p, size_t n, uint64_t seed)
+{
+	uint8_t *b = p;
+	uint64_t x = gtd_mix(seed), w;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		w = x;
+		memcpy(b + i, &w, 8);
+	}
+	for (; i < n; i++)
+		b[i] = (uint8_t)gtd_mix(seed + i);
+}
+
+/* Index of the first byte != @v in [p, p + n), or n. */
+static inline size_t gtd_find_not(const volatile void *p, size_t n, uint8_t v)
+{
+	const volatile uint8_t *b = p;
+	uint64_t w = 0x0101010101010101ULL * v;
+	size_t i = 0;
+
+	while (i < n && ((uintptr_t)(b + i) & 7))
+		if (b[i++] != v)
+			return i - 1;
+	for (; i + 8 <= n; i += 8)
+		if (*(const volatile uint64_t *)(b + i) != w)
+			break;
+	for (; i < n; i++)
+		if (b[i] != v)
+			return i;
+	return n;
+}
+
+/* Index of the first differing byte, or n. */
+static inline size_t gtd_diff(const volatile void *a, const volatile void *b,
+			      size_t n)
+{
+	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+	size_t i = 0, step = 4096;
+
+	while (i < n) {
+		size_t m = n - i < step ? n - i : step;
+
+		if (memcmp(x + i, y + i, m)) {
+			for (size_t k = 0; k < m; k++)
+				if (x[i + k] != y[i + k])
+					return i + k;
+		}
+		i += m;
+	}
+	return n;
+}
+
+/*
+ * Does [p, p + n) hold the fill pattern (byte k = byte k % 4 of
+ * @pattern)? Returns the first wrong index, or n.
+ */
+static inline size_t gtd_check_fill(const volatile void *p, size_t n,
+				    uint32_t pattern)
+{
+	static uint8_t ref[4096];
+	static uint32_t ref_pattern;
+	static int ref_ok;
+	const uint8_t *b = (const uint8_t *)p;
+	size_t i = 0;
+
+	if (!ref_ok || ref_pattern != pattern) {
+		for (int k = 0; k < 4096; k++)
+			ref[k] = pattern >> (8 * (k % 4));
+		ref_pattern = pattern;
+		ref_ok = 1;
+	}
+	while (i < n) {
+		size_t m = n - i < 4096 ? n - i : 4096;
+
+		if (memcmp(b + i, ref, m)) {
+			for (size_t k = 0; k < m; k++)
+				if (b[i + k] != ref[k])
+					return i + k;
+		}
+		i += m;
+	}
+	return n;
+}
+
+#endif
