@@ -303,10 +303,14 @@ static void hsagpu_deliver(HsaGpuState *s, HsaGpuDeferred *d)
     PCIDevice *pdev = PCI_DEVICE(s);
     unsigned nvec = s->ident.msix_vectors;
 
+    bool locked = bql_locked();
+
     if (!d->any_vector && !qatomic_read(&s->qerr_pending) && !d->atomic_st) {
         return;
     }
-    bql_lock();
+    if (!locked) {
+        bql_lock();
+    }
     if (d->any_vector) {
         unsigned long v;
 
@@ -326,7 +330,9 @@ static void hsagpu_deliver(HsaGpuState *s, HsaGpuDeferred *d)
         d->atomic_st = 0;
     }
     hsagpu_queue_flush_errors(s);
-    bql_unlock();
+    if (!locked) {
+        bql_unlock();
+    }
 }
 
 static void *hsagpu_queue_thread(void *opaque)
@@ -344,9 +350,20 @@ static void *hsagpu_queue_thread(void *opaque)
         HsaGpuPass pass = { .deadline = UINT64_MAX };
         int64_t timeout = -1;
 
+        /*
+         * Behind a vIOMMU, a translation fault raises the IOMMU's
+         * interrupt, which needs the BQL: take it for the pass, before
+         * qlock like every MMIO handler does.
+         */
+        if (s->dma_iommu) {
+            bql_lock();
+        }
         qemu_mutex_lock(&s->qlock);
         if (s->qthread_stop) {
             qemu_mutex_unlock(&s->qlock);
+            if (s->dma_iommu) {
+                bql_unlock();
+            }
             break;
         }
         if (s->vm_running) {
@@ -354,6 +371,9 @@ static void *hsagpu_queue_thread(void *opaque)
         }
         qemu_mutex_unlock(&s->qlock);
         hsagpu_deliver(s, &d);
+        if (s->dma_iommu) {
+            bql_unlock();
+        }
 
         if (pass.progress) {
             backoff = HSAGPU_POLL_MIN_NS;
@@ -578,6 +598,8 @@ void hsagpu_queues_init(HsaGpuState *s)
     qemu_mutex_init(&s->qlock);
     event_notifier_init(&s->qnotifier, 0);
     s->vm_running = runstate_is_running();
+    s->dma_iommu = pci_device_iommu_address_space(PCI_DEVICE(s)) !=
+                   &address_space_memory;
     s->vm_change = qemu_add_vm_change_state_handler(hsagpu_vm_change, s);
     qemu_thread_create(&s->qthread, "hsa-gpu-queues", hsagpu_queue_thread, s,
                        QEMU_THREAD_JOINABLE);

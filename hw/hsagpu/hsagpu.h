@@ -45,6 +45,7 @@ struct HsaGpuState {
     bool qthread_started;
     bool qthread_stop;
     bool vm_running;
+    bool dma_iommu;             /* bus-master DMA goes through a vIOMMU */
     VMChangeStateEntry *vm_change;
     /*
      * A queue failed but ERROR_STATUS does not show it yet (qatomic).
