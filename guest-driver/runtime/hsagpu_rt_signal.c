@@ -3,6 +3,9 @@
  * libhsagpu signals: 64-byte struct hsagpu_signal slots carved out of
  * 4 KiB system-memory pools. A signal is named by its bus address only,
  * so a process-wide registry of pools maps handles back to CPU pointers.
+ * Behind an IOMMU each device has its own I/O address space and two
+ * agents can get the same bus address: pools whose addresses another
+ * agent's pool already uses are set aside, so handles stay unique.
  */
 #include <errno.h>
 #include <sched.h>
@@ -86,11 +89,25 @@ static void destroy_event(int fd, uint32_t id)
 		rt_ioctl(fd, HSAGPU_IOC_DESTROY_EVENT, &ev);
 }
 
+/* Does [bus, bus + RT_CHUNK) name a registered pool? reg_lock held. */
+static bool pool_taken(uint64_t bus)
+{
+	struct rt_pool *p;
+
+	for (p = reg_pools; p; p = p->next)
+		if (bus < p->bus + RT_CHUNK && p->bus < bus + RT_CHUNK)
+			return true;
+	return false;
+}
+
+#define POOL_TRIES 16
+
 /* A pool of @a with a free slot, allocated if needed; reg_lock held. */
 static struct rt_pool *pool_get(hsagpu_agent_t *a, int *err)
 {
+	void *cpu, *aside[POOL_TRIES];
+	unsigned int naside = 0;
 	struct rt_pool *p;
-	void *cpu;
 	int ret;
 
 	for (p = reg_pools; p; p = p->next)
@@ -101,7 +118,21 @@ static struct rt_pool *pool_get(hsagpu_agent_t *a, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	ret = rt_mem_alloc(a, RT_CHUNK, HSAGPU_MEM_SYSTEM, true, &cpu, &p->bus);
+	for (;;) {
+		ret = rt_mem_alloc(a, RT_CHUNK, HSAGPU_MEM_SYSTEM, true, &cpu,
+				   &p->bus);
+		if (ret || !pool_taken(p->bus))
+			break;
+		if (naside == POOL_TRIES) {
+			rt_mem_free(a, cpu, true);
+			ret = -EADDRINUSE;
+			break;
+		}
+		/* Hold it, so that the next allocation gets another address. */
+		aside[naside++] = cpu;
+	}
+	while (naside)
+		rt_mem_free(a, aside[--naside], true);
 	if (ret) {
 		free(p);
 		*err = ret;
