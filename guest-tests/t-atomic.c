@@ -14,10 +14,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "gt.h"
+#include "hsagpu/hsagpu_uapi.h"
 
 #define FA   HSAGPU_ATOMIC_OP_FETCHADD
 #define SW   HSAGPU_ATOMIC_OP_SWAP
@@ -89,6 +91,46 @@ static void *alloc_phys(uint64_t *pa)
 		return NULL;
 	*pa = (e & ((1ULL << 55) - 1)) * psz;
 	return p;
+}
+
+/*
+ * Behind an IOMMU a physical address means nothing to the device: ask
+ * the driver of @name for a page of system memory and its bus address.
+ */
+static void *alloc_bus(const char *name, uint64_t *bus)
+{
+	for (int i = 0; i < GT_MAX_DEVS; i++) {
+		struct hsagpu_device_info info = { .size = sizeof(info) };
+		struct hsagpu_alloc_mem am = { .size = sizeof(am) };
+		unsigned int b, dv, fn;
+		char node[32];
+		void *p;
+		int fd;
+
+		snprintf(node, sizeof(node), "/dev/hsagpu%d", i);
+		fd = open(node, O_RDWR);
+		if (fd < 0)
+			continue;
+		if (ioctl(fd, HSAGPU_IOC_GET_INFO, &info) ||
+		    sscanf(name, "%*x:%x:%x.%x", &b, &dv, &fn) != 3 ||
+		    info.pci_bus != b || info.pci_devfn != (dv << 3 | fn)) {
+			close(fd);
+			continue;
+		}
+		am.flags = HSAGPU_MEM_SYSTEM;
+		am.bytes = 4096;
+		if (ioctl(fd, HSAGPU_IOC_ALLOC_MEM, &am))
+			return NULL;
+		p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			 am.mmap_offset);
+		/* the file stays open: the memory lives as long as it */
+		if (p == MAP_FAILED)
+			return NULL;
+		memset(p, 0, 4096);
+		*bus = am.bus_addr;
+		return p;
+	}
+	return NULL;
 }
 
 static int cfg_fd(struct dev *d)
@@ -400,6 +442,7 @@ int main(void)
 	struct dev devs[GT_MAX_DEVS];
 	volatile uint64_t *mem;
 	uint64_t pa, old, aer0;
+	int iommu;
 	size_t len;
 	unsigned st;
 
@@ -410,8 +453,9 @@ int main(void)
 	sup64 = atomics && strstr(atomics, "64") != NULL;
 	sup128 = atomics && strstr(atomics, "128") != NULL;
 	CHECK(n > 0, "no device");
-	mem = alloc_phys(&pa);
-	CHECK(mem, "cannot get a page's physical address");
+	iommu = gt_param("iommu") && !strcmp(gt_param("iommu"), "1");
+	mem = iommu && n ? alloc_bus(names[0], &pa) : alloc_phys(&pa);
+	CHECK(mem, "cannot get a page's %s address", iommu ? "bus" : "physical");
 	if (!n || !mem)
 		return gt_result();
 
