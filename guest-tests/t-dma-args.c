@@ -40,18 +40,6 @@ static int xioctl(unsigned long cmd, void *arg)
 	return xioctl_fd(fd, cmd, arg);
 }
 
-__attribute__((format(printf, 3, 4)))
-static void EXPECT(int got, int want, const char *fmt, ...)
-{
-	char what[160];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	CHECK(got == want, "%s: errno %d (%s), expected %d (%s)", what, got,
-	      strerror(got), want, strerror(want));
-}
 
 static int alloc_raw(int f, uint32_t flags, uint64_t bytes,
 		     struct hsagpu_alloc_mem *am)

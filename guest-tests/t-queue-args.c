@@ -28,19 +28,6 @@ static int xioctl(unsigned long cmd, void *arg)
 	return ioctl(fd, cmd, arg) ? errno : 0;
 }
 
-/* Check an errno (0: success) and say which call it was. */
-__attribute__((format(printf, 3, 4)))
-static void EXPECT(int got, int want, const char *fmt, ...)
-{
-	char what[160];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	CHECK(got == want, "%s: errno %d (%s), expected %d (%s)", what, got,
-	      strerror(got), want, strerror(want));
-}
 
 struct base {
 	uint8_t *ring;                  /* 4 KiB system memory */

@@ -24,6 +24,18 @@ int gt_result(void)
 
 static char cmdline[4096];
 
+void gt_expect(int got, int want, const char *fmt, ...)
+{
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	CHECK(got == want, "%s: errno %d (%s), expected %d (%s)", what, got,
+	      strerror(got), want, strerror(want));
+}
+
 const char *gt_param(const char *key)
 {
 	static char val[256];

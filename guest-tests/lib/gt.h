@@ -33,6 +33,11 @@ extern int gt_failures;
 
 #define DIAG(...) do { printf("# " __VA_ARGS__); printf("\n"); } while (0)
 
+/* Check an errno (0: success) and say which call it was. */
+__attribute__((format(printf, 3, 4)))
+void gt_expect(int got, int want, const char *fmt, ...);
+#define EXPECT gt_expect
+
 /* Exit status for the runner. */
 int gt_result(void);
 
