@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "qemu/atomic.h"
 #include "qemu/queue.h"
 #include "qemu/thread.h"
 #include "hw/pci/pci_bus.h"
@@ -19,6 +20,8 @@
 static QemuMutex hsagpu_peers_lock;
 static QLIST_HEAD(, HsaGpuState) hsagpu_peers =
     QLIST_HEAD_INITIALIZER(hsagpu_peers);
+/* Devices registered (qatomic): with one, every DMA skips the lookup. */
+static unsigned hsagpu_npeers;
 
 static void __attribute__((constructor)) hsagpu_p2p_init(void)
 {
@@ -29,6 +32,7 @@ void hsagpu_p2p_register(HsaGpuState *s)
 {
     qemu_mutex_lock(&hsagpu_peers_lock);
     QLIST_INSERT_HEAD(&hsagpu_peers, s, peer_link);
+    qatomic_inc(&hsagpu_npeers);
     qemu_mutex_unlock(&hsagpu_peers_lock);
 }
 
@@ -36,6 +40,7 @@ void hsagpu_p2p_unregister(HsaGpuState *s)
 {
     qemu_mutex_lock(&hsagpu_peers_lock);
     QLIST_REMOVE(s, peer_link);
+    qatomic_dec(&hsagpu_npeers);
     qemu_mutex_unlock(&hsagpu_peers_lock);
 }
 
@@ -102,6 +107,9 @@ HsaGpuState *hsagpu_p2p_switch_peer(HsaGpuState *s, uint64_t addr,
 {
     HsaGpuState *p, *found = NULL;
 
+    if (qatomic_read(&hsagpu_npeers) < 2) {
+        return NULL;
+    }
     qemu_mutex_lock(&hsagpu_peers_lock);
     QLIST_FOREACH(p, &hsagpu_peers, peer_link) {
         pcibus_t bar = pci_get_bar_addr(PCI_DEVICE(p), HSAGPU_BAR_VRAM);
