@@ -8,6 +8,7 @@
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
+#include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/rwsem.h>
@@ -118,10 +119,17 @@ struct hsagpu_device {
 	wait_queue_head_t event_wq;
 };
 
-/* Per open file (normally one per process). */
+/*
+ * Per open file, bound to the process that opened it: other processes
+ * (a child after fork()) get -EBADF, and the file's queues stop when
+ * that process's address space goes away, even if a child still holds
+ * the file.
+ */
 struct hsagpu_file {
 	struct hsagpu_device *hdev;     /* holds a reference */
 	struct address_space *mapping;  /* for zapping BAR mappings */
+	struct mm_struct *mm;           /* the opener's, pinned by @mn */
+	struct mmu_notifier mn;
 	struct list_head node;          /* hdev->files, under hdev->lock */
 
 	struct mutex lock;              /* protects everything below */
@@ -132,6 +140,7 @@ struct hsagpu_file {
 	u64 *events;                    /* event page, NULL until needed */
 	dma_addr_t events_dma;
 	DECLARE_BITMAP(events_used, HSAGPU_MAX_EVENTS);
+	atomic64_t event_age[HSAGPU_MAX_EVENTS]; /* consumptions + 1 */
 
 	struct list_head peers;         /* struct hsagpu_peer, hdev->lock */
 };
@@ -257,7 +266,10 @@ void hsagpu_queue_shutdown(struct hsagpu_device *hdev);
 /* hsagpu_event.c */
 long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void __user *uarg);
 long hsagpu_ioctl_destroy_event(struct hsagpu_file *hf, void __user *uarg);
-long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg);
+long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg,
+			      u32 size);
+long hsagpu_ioctl_set_event(struct hsagpu_file *hf, void __user *uarg);
+void hsagpu_event_init(struct hsagpu_file *hf);
 int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		      u64 index);
 void hsagpu_event_release(struct hsagpu_file *hf);

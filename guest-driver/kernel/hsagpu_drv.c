@@ -338,7 +338,12 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	hdev->misc.name = hdev->devname;
 	hdev->misc.fops = &hsagpu_fops;
 	hdev->misc.parent = dev;
-	hdev->misc.mode = 0666;
+	/*
+	 * Root and the group a udev rule names (README): without per-process
+	 * GPU page tables, whoever can submit packets can make the device
+	 * read and write any memory it can reach.
+	 */
+	hdev->misc.mode = 0660;
 	ret = misc_register(&hdev->misc);
 	if (ret)
 		return ret;

@@ -4,7 +4,12 @@
  * HSAGPU_MAX_EVENTS u64 slots; event n is slot n - 1. The device writes
  * the event id into the slot a signal names and raises the queue's
  * vector; WAIT_EVENTS sleeps until listed slots are non-zero and takes
- * them back to HSAGPU_EVENT_SLOT_UNSIGNALED (auto-reset).
+ * them back to HSAGPU_EVENT_SLOT_UNSIGNALED (auto-reset). SET_EVENT does
+ * the device's part from the CPU.
+ *
+ * Each event has an age, advanced by every consumption. Waiters that pass
+ * the age they last saw also wake when another waiter took the event
+ * first, which makes one event safe to share between threads.
  */
 #include <linux/bitmap.h>
 #include <linux/dma-mapping.h>
@@ -20,6 +25,7 @@ static_assert(HSAGPU_MAX_EVENTS * sizeof(u64) <= PAGE_SIZE);
 static_assert(HSAGPU_WAIT_EVENTS_MAX <= 64);  /* bits of .signaled */
 
 /* Allocated on first use: creating an event or mapping the page. */
+/* Callers are inside hsagpu_enter(): no DMA API use on a removed device. */
 static int hsagpu_event_page_get(struct hsagpu_file *hf)
 {
 	lockdep_assert_held(&hf->lock);
@@ -28,6 +34,15 @@ static int hsagpu_event_page_get(struct hsagpu_file *hf)
 	hf->events = dma_alloc_coherent(&hf->hdev->pdev->dev, PAGE_SIZE,
 					&hf->events_dma, GFP_KERNEL);
 	return hf->events ? 0 : -ENOMEM;
+}
+
+void hsagpu_event_init(struct hsagpu_file *hf)
+{
+	u32 i;
+
+	/* Age 0 means "not known" in WAIT_EVENTS: real ages start at 1. */
+	for (i = 0; i < HSAGPU_MAX_EVENTS; i++)
+		atomic64_set(&hf->event_age[i], 1);
 }
 
 /* After the file's queues are destroyed: the device writes no more. */
@@ -51,6 +66,9 @@ long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void __user *uarg)
 	if (args.size != sizeof(args))
 		return -EINVAL;
 
+	ret = hsagpu_enter(hf->hdev);
+	if (ret)
+		return ret;
 	mutex_lock(&hf->lock);
 	ret = hsagpu_event_page_get(hf);
 	if (ret)
@@ -66,6 +84,7 @@ long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void __user *uarg)
 	args.mailbox_addr = hf->events_dma + slot * sizeof(u64);
 out:
 	mutex_unlock(&hf->lock);
+	hsagpu_exit(hf->hdev);
 	if (ret)
 		return ret;
 
@@ -105,12 +124,48 @@ long hsagpu_ioctl_destroy_event(struct hsagpu_file *hf, void __user *uarg)
 	return ret;
 }
 
+/*
+ * SET_EVENT: what the device does when it completes a signal with this
+ * event, done by a CPU thread that changed the signal.
+ */
+long hsagpu_ioctl_set_event(struct hsagpu_file *hf, void __user *uarg)
+{
+	struct hsagpu_event_id args;
+	int ret = 0;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.size != sizeof(args))
+		return -EINVAL;
+
+	mutex_lock(&hf->lock);
+	if (hsagpu_event_live(hf, args.event_id))
+		/* Pairs with the waiters' READ_ONCE/xchg of the slot. */
+		smp_store_release(&hf->events[args.event_id - 1],
+				  (u64)args.event_id);
+	else
+		ret = -EINVAL;
+	mutex_unlock(&hf->lock);
+	if (!ret)
+		wake_up_all(&hf->hdev->event_wq);
+	return ret;
+}
+
 struct hsagpu_wait {
 	u64 *slots;
+	atomic64_t *ages;
 	u32 ids[HSAGPU_WAIT_EVENTS_MAX];
+	u64 seen[HSAGPU_WAIT_EVENTS_MAX];       /* caller's ages, 0: none */
 	u32 n;
-	u64 signaled;           /* entries consumed so far */
+	u64 signaled;           /* entries consumed (or aged) so far */
 };
+
+/* Has entry @i's event been consumed since the caller last looked? */
+static bool hsagpu_wait_aged(struct hsagpu_wait *w, u32 i)
+{
+	return w->seen[i] &&
+	       atomic64_read(&w->ages[w->ids[i] - 1]) != w->seen[i];
+}
 
 /* Is an entry not consumed yet signaled? */
 static bool hsagpu_wait_pending(struct hsagpu_wait *w)
@@ -119,14 +174,17 @@ static bool hsagpu_wait_pending(struct hsagpu_wait *w)
 
 	for (i = 0; i < w->n; i++)
 		if (!(w->signaled & BIT_ULL(i)) &&
-		    READ_ONCE(w->slots[w->ids[i] - 1]))
+		    (READ_ONCE(w->slots[w->ids[i] - 1]) ||
+		     hsagpu_wait_aged(w, i)))
 			return true;
 	return false;
 }
 
 /*
- * Take signaled slots back to 0. An event listed twice is consumed once
- * and marks every entry that names it.
+ * Take signaled slots back to 0 and advance their age. An event listed
+ * twice is consumed once and marks every entry that names it. An entry
+ * whose event another waiter consumed since the caller's age counts as
+ * signaled too.
  */
 static void hsagpu_wait_consume(struct hsagpu_wait *w)
 {
@@ -135,12 +193,17 @@ static void hsagpu_wait_consume(struct hsagpu_wait *w)
 	for (i = 0; i < w->n; i++) {
 		u64 *slot = &w->slots[w->ids[i] - 1];
 
-		if (w->signaled & BIT_ULL(i) || !READ_ONCE(*slot) ||
-		    !xchg(slot, HSAGPU_EVENT_SLOT_UNSIGNALED))
+		if (w->signaled & BIT_ULL(i))
 			continue;
-		for (j = i; j < w->n; j++)
-			if (w->ids[j] == w->ids[i])
-				w->signaled |= BIT_ULL(j);
+		if (READ_ONCE(*slot) &&
+		    xchg(slot, HSAGPU_EVENT_SLOT_UNSIGNALED)) {
+			atomic64_inc(&w->ages[w->ids[i] - 1]);
+			for (j = i; j < w->n; j++)
+				if (w->ids[j] == w->ids[i])
+					w->signaled |= BIT_ULL(j);
+		} else if (hsagpu_wait_aged(w, i)) {
+			w->signaled |= BIT_ULL(i);
+		}
 	}
 }
 
@@ -156,43 +219,54 @@ static bool hsagpu_wait_done(struct hsagpu_wait *w, bool all)
  * device goes away. In every case .signaled is written back: events
  * consumed before an error are not lost.
  */
-long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg)
+long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg,
+			      u32 size)
 {
 	struct hsagpu_device *hdev = hf->hdev;
-	struct hsagpu_wait_events args;
-	struct hsagpu_wait w = { };
+	struct hsagpu_wait_events args = { };
+	struct hsagpu_wait *w;
 	bool all, infinite;
 	long timeout, left;
 	int ret = 0;
 	u32 i;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
+	/* @size: of the command's structure, with or without ages_ptr. */
+	if (copy_from_user(&args, uarg, size))
 		return -EFAULT;
-	if (args.size != sizeof(args) || args.flags & ~HSAGPU_WAIT_FLAGS_ALL ||
+	if (args.size != size || args.flags & ~HSAGPU_WAIT_FLAGS_ALL ||
 	    !args.num_events || args.num_events > HSAGPU_WAIT_EVENTS_MAX)
 		return -EINVAL;
-	w.n = args.num_events;
-	if (copy_from_user(w.ids, u64_to_user_ptr(args.events_ptr),
-			   w.n * sizeof(w.ids[0])))
-		return -EFAULT;
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	w->n = args.num_events;
+	if (copy_from_user(w->ids, u64_to_user_ptr(args.events_ptr),
+			   w->n * sizeof(w->ids[0])) ||
+	    (args.ages_ptr &&
+	     copy_from_user(w->seen, u64_to_user_ptr(args.ages_ptr),
+			    w->n * sizeof(w->seen[0])))) {
+		ret = -EFAULT;
+		goto out;
+	}
 
 	/* The page stays until release, which cannot run during an ioctl. */
 	mutex_lock(&hf->lock);
-	for (i = 0; i < w.n; i++)
-		if (!hsagpu_event_live(hf, w.ids[i]))
+	for (i = 0; i < w->n; i++)
+		if (!hsagpu_event_live(hf, w->ids[i]))
 			ret = -EINVAL;
-	w.slots = hf->events;
+	w->slots = hf->events;
+	w->ages = hf->event_age;
 	mutex_unlock(&hf->lock);
 	if (ret)
-		return ret;
+		goto out;
 
 	all = args.flags & HSAGPU_WAIT_ALL;
 	infinite = args.timeout_ms == HSAGPU_WAIT_INFINITE;
 	timeout = infinite ? MAX_SCHEDULE_TIMEOUT :
 		  (long)msecs_to_jiffies(args.timeout_ms);
 	for (;;) {
-		hsagpu_wait_consume(&w);
-		if (hsagpu_wait_done(&w, all))
+		hsagpu_wait_consume(w);
+		if (hsagpu_wait_done(w, all))
 			break;
 		if (READ_ONCE(hdev->dead)) {
 			ret = -ENODEV;
@@ -203,7 +277,7 @@ long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg)
 			break;
 		}
 		left = wait_event_interruptible_timeout(hdev->event_wq,
-				hsagpu_wait_pending(&w) ||
+				hsagpu_wait_pending(w) ||
 				READ_ONCE(hdev->dead), timeout);
 		if (left < 0) {
 			ret = -EINTR;
@@ -214,9 +288,16 @@ long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg)
 			timeout = left;
 	}
 
-	args.signaled = w.signaled;
-	if (copy_to_user(uarg, &args, sizeof(args)))
-		return -EFAULT;
+	args.signaled = w->signaled;
+	for (i = 0; i < w->n; i++)
+		w->seen[i] = atomic64_read(&w->ages[w->ids[i] - 1]);
+	if (copy_to_user(uarg, &args, size) ||
+	    (args.ages_ptr &&
+	     copy_to_user(u64_to_user_ptr(args.ages_ptr), w->seen,
+			  w->n * sizeof(w->seen[0]))))
+		ret = -EFAULT;
+out:
+	kfree(w);
 	return ret;
 }
 
@@ -237,6 +318,9 @@ int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		return -EPERM;
 	vma->vm_flags &= ~VM_MAYWRITE;
 
+	ret = hsagpu_enter(hf->hdev);
+	if (ret)
+		return ret;
 	mutex_lock(&hf->lock);
 	ret = hsagpu_event_page_get(hf);
 	if (!ret) {
@@ -248,5 +332,6 @@ int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		vma->vm_pgoff = pgoff;
 	}
 	mutex_unlock(&hf->lock);
+	hsagpu_exit(hf->hdev);
 	return ret;
 }

@@ -12,6 +12,10 @@
  * numbers), mmap offsets -EINVAL, file descriptors that are not open
  * -EBADF. Once the device is removed everything but close() and munmap()
  * fails with -ENODEV.
+ *
+ * A file belongs to the process that opened it (as amdkfd's does): its
+ * queues and memory name that process's allocations, so ioctls and mmap
+ * from another address space (a child after fork()) are -EBADF.
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -21,12 +25,29 @@
 
 #include "hsagpu.h"
 
+/*
+ * The opener's address space is going away (exit or kill), possibly while
+ * a child still holds the file: stop the queues now, so that the device
+ * does not keep running work nobody can see or stop.
+ */
+static void hsagpu_mm_release(struct mmu_notifier *mn, struct mm_struct *mm)
+{
+	hsagpu_queue_release(container_of(mn, struct hsagpu_file, mn));
+}
+
+static const struct mmu_notifier_ops hsagpu_mn_ops = {
+	.release = hsagpu_mm_release,
+};
+
 static int hsagpu_open(struct inode *inode, struct file *file)
 {
 	struct hsagpu_device *hdev = container_of(file->private_data,
 						  struct hsagpu_device, misc);
 	struct hsagpu_file *hf;
+	int ret;
 
+	if (!current->mm)
+		return -EINVAL;
 	hf = kzalloc(sizeof(*hf), GFP_KERNEL);
 	if (!hf)
 		return -ENOMEM;
@@ -36,11 +57,21 @@ static int hsagpu_open(struct inode *inode, struct file *file)
 	INIT_LIST_HEAD(&hf->peers);
 	hf->doorbell_page = -1;
 	ida_init(&hf->doorbell_slots);
+	hsagpu_event_init(hf);
 	hf->mapping = file->f_mapping;
+	hf->hdev = hdev;
+
+	/* Also keeps the mm_struct (not the address space) until release. */
+	hf->mn.ops = &hsagpu_mn_ops;
+	ret = mmu_notifier_register(&hf->mn, current->mm);
+	if (ret) {
+		kfree(hf);
+		return ret;
+	}
+	hf->mm = current->mm;
 
 	/* misc_open() holds off misc_deregister(): the device is alive. */
 	kref_get(&hdev->ref);
-	hf->hdev = hdev;
 	mutex_lock(&hdev->lock);
 	list_add_tail(&hf->node, &hdev->files);
 	mutex_unlock(&hdev->lock);
@@ -58,6 +89,8 @@ static int hsagpu_release(struct inode *inode, struct file *file)
 	struct hsagpu_file *hf = file->private_data;
 	struct hsagpu_device *hdev = hf->hdev;
 
+	/* Runs hsagpu_mm_release() unless the process already exited. */
+	mmu_notifier_unregister(&hf->mn, hf->mm);
 	hsagpu_queue_release(hf);
 	hsagpu_event_release(hf);
 	hsagpu_mem_release(hf);
@@ -147,6 +180,8 @@ static long hsagpu_ioctl(struct file *file, unsigned int cmd,
 	struct hsagpu_file *hf = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
+	if (current->mm != hf->mm)
+		return -EBADF;
 	if (READ_ONCE(hf->hdev->dead))
 		return -ENODEV;
 
@@ -174,7 +209,13 @@ static long hsagpu_ioctl(struct file *file, unsigned int cmd,
 	case HSAGPU_IOC_DESTROY_EVENT:
 		return hsagpu_ioctl_destroy_event(hf, uarg);
 	case HSAGPU_IOC_WAIT_EVENTS:
-		return hsagpu_ioctl_wait_events(hf, uarg);
+		return hsagpu_ioctl_wait_events(hf, uarg,
+				sizeof(struct hsagpu_wait_events));
+	case HSAGPU_IOC_WAIT_EVENTS_1_2:
+		return hsagpu_ioctl_wait_events(hf, uarg,
+				sizeof(struct hsagpu_wait_events_1_2));
+	case HSAGPU_IOC_SET_EVENT:
+		return hsagpu_ioctl_set_event(hf, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -191,6 +232,8 @@ static int hsagpu_mmap(struct file *file, struct vm_area_struct *vma)
 	u64 type = vma->vm_pgoff >> HSAGPU_MMAP_INDEX_BITS;
 	u64 index = vma->vm_pgoff & HSAGPU_MMAP_INDEX_MASK;
 
+	if (vma->vm_mm != hf->mm)
+		return -EBADF;
 	if (READ_ONCE(hf->hdev->dead))
 		return -ENODEV;
 

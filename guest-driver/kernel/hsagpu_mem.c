@@ -218,11 +218,11 @@ out_pages:
 	return ret;
 }
 
-static int hsagpu_mem_alloc_backing(struct hsagpu_device *hdev,
-				    struct hsagpu_mem *mem)
+/* Caller is inside hsagpu_enter(): no DMA API calls on a removed device. */
+static int hsagpu_mem_alloc_backing_live(struct hsagpu_device *hdev,
+					 struct hsagpu_mem *mem)
 {
 	unsigned long addr;
-	int ret;
 
 	mem->nsegs = 1;
 	mem->segs = &mem->seg0;
@@ -243,19 +243,27 @@ static int hsagpu_mem_alloc_backing(struct hsagpu_device *hdev,
 		return 0;
 	}
 
-	ret = hsagpu_enter(hdev);
+	addr = gen_pool_alloc(hdev->vram_pool, mem->size);
+	if (!addr)
+		return -ENOMEM;
+	mem->vram_offset = addr - HSAGPU_VRAM_POOL_BASE;
+	mem->bus_addr = hdev->vram_bus + mem->vram_offset;
+	mem->seg0.bus_addr = mem->bus_addr;
+	mem->seg0.bytes = mem->size;
+	hsagpu_vram_clear(hdev, mem->vram_offset, mem->size);
+	return 0;
+}
+
+static int hsagpu_mem_alloc_backing(struct hsagpu_device *hdev,
+				    struct hsagpu_mem *mem)
+{
+	int ret = hsagpu_enter(hdev);
+
 	if (ret)
 		return ret;
-	addr = gen_pool_alloc(hdev->vram_pool, mem->size);
-	if (addr) {
-		mem->vram_offset = addr - HSAGPU_VRAM_POOL_BASE;
-		mem->bus_addr = hdev->vram_bus + mem->vram_offset;
-		mem->seg0.bus_addr = mem->bus_addr;
-		mem->seg0.bytes = mem->size;
-		hsagpu_vram_clear(hdev, mem->vram_offset, mem->size);
-	}
+	ret = hsagpu_mem_alloc_backing_live(hdev, mem);
 	hsagpu_exit(hdev);
-	return addr ? 0 : -ENOMEM;
+	return ret;
 }
 
 /* The file's allocation with @handle, or NULL. Caller holds hf->lock. */

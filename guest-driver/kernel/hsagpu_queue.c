@@ -107,6 +107,8 @@ static struct hsagpu_queue *hsagpu_queue_find(struct hsagpu_file *hf, u32 id)
 /* Checks that need no lock; -EINVAL for anything out of range. */
 static int hsagpu_queue_check_args(const struct hsagpu_create_queue *args)
 {
+	u64 ring_end;
+
 	if (args->flags & ~HSAGPU_QUEUE_CREATE_FLAGS_ALL)
 		return -EINVAL;
 	if (!is_power_of_2(args->ring_size) ||
@@ -118,6 +120,14 @@ static int hsagpu_queue_check_args(const struct hsagpu_create_queue *args)
 	if (!IS_ALIGNED(args->ring_addr, HSAGPU_AQL_PACKET_SIZE) ||
 	    !IS_ALIGNED(args->rptr_addr, sizeof(u64)) ||
 	    !IS_ALIGNED(args->wptr_addr, sizeof(u64)))
+		return -EINVAL;
+	/* The device writes the read index and the ring's headers. */
+	ring_end = args->ring_addr + (u64)args->ring_size *
+		   HSAGPU_AQL_PACKET_SIZE;
+	if (args->rptr_addr == args->wptr_addr ||
+	    (args->rptr_addr >= args->ring_addr &&
+	     args->rptr_addr < ring_end) ||
+	    (args->wptr_addr >= args->ring_addr && args->wptr_addr < ring_end))
 		return -EINVAL;
 	return 0;
 }

@@ -21,12 +21,6 @@ _Static_assert(POOL_SLOTS == 64, "one 64-bit bitmap per pool");
 
 /* Polling before sleeping on the event; a completion is often that close. */
 #define SPIN_NS         20000ULL
-/*
- * Longest single sleep in the driver: a CPU store to a signal raises no
- * interrupt, and a second waiter on one signal finds its event consumed,
- * so sleepers look at the value again at least this often.
- */
-#define SLEEP_MAX_MS    20U
 
 struct rt_pool {
 	struct rt_pool *next;
@@ -35,6 +29,7 @@ struct rt_pool {
 	uint64_t bus;
 	uint64_t used;                  /* bit per slot */
 	uint32_t event[POOL_SLOTS];     /* 0: no event attached */
+	uint32_t waiters[POOL_SLOTS];   /* threads asleep on the event */
 };
 
 /* Lookups (every load and wait) take it shared; create/destroy exclusive. */
@@ -63,6 +58,7 @@ struct sig_ref {
 	volatile struct hsagpu_signal *sig;
 	int fd;
 	uint32_t event;
+	uint32_t *waiters;
 };
 
 static bool sig_get(hsagpu_signal_t s, struct sig_ref *ref)
@@ -76,6 +72,7 @@ static bool sig_get(hsagpu_signal_t s, struct sig_ref *ref)
 		ref->sig = &p->cpu[slot];
 		ref->fd = p->agent->fd;
 		ref->event = p->event[slot];
+		ref->waiters = &p->waiters[slot];
 	}
 	pthread_rwlock_unlock(&reg_lock);
 	return p;
@@ -270,29 +267,55 @@ int64_t hsagpu_signal_load_relaxed(hsagpu_signal_t signal)
 	return __atomic_load_n(&ref.sig->value, __ATOMIC_RELAXED);
 }
 
+/*
+ * After a CPU change of the value: wake the threads asleep on the
+ * signal's event, as the device's completion would (HSA's interrupt
+ * signals do the same). The fence pairs with the one in
+ * hsagpu_signal_wait_acquire: either the waiter sees the new value or
+ * this sees the waiter, so no wake-up is lost and uncontended stores
+ * cost no system call.
+ */
+static void sig_notify(const struct sig_ref *ref)
+{
+	struct hsagpu_event_id ev = { .size = sizeof(ev) };
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!ref->event || !__atomic_load_n(ref->waiters, __ATOMIC_RELAXED))
+		return;
+	ev.event_id = ref->event;
+	rt_ioctl(ref->fd, HSAGPU_IOC_SET_EVENT, &ev);
+}
+
 void hsagpu_signal_store_release(hsagpu_signal_t signal, int64_t value)
 {
 	struct sig_ref ref;
 
-	if (sig_get(signal, &ref))
+	if (sig_get(signal, &ref)) {
 		__atomic_store_n(&ref.sig->value, value, __ATOMIC_RELEASE);
+		sig_notify(&ref);
+	}
 }
 
 void hsagpu_signal_store_relaxed(hsagpu_signal_t signal, int64_t value)
 {
 	struct sig_ref ref;
 
-	if (sig_get(signal, &ref))
+	if (sig_get(signal, &ref)) {
 		__atomic_store_n(&ref.sig->value, value, __ATOMIC_RELAXED);
+		sig_notify(&ref);
+	}
 }
 
 int64_t hsagpu_signal_add_relaxed(hsagpu_signal_t signal, int64_t value)
 {
 	struct sig_ref ref;
+	int64_t old;
 
 	if (!sig_get(signal, &ref))
 		return 0;
-	return __atomic_fetch_add(&ref.sig->value, value, __ATOMIC_RELAXED);
+	old = __atomic_fetch_add(&ref.sig->value, value, __ATOMIC_RELAXED);
+	sig_notify(&ref);
+	return old;
 }
 
 int hsagpu_signal_timestamps(hsagpu_signal_t signal, uint64_t *start,
@@ -334,22 +357,66 @@ static void sleep_ns(uint64_t ns)
 	nanosleep(&ts, NULL);
 }
 
-/* Sleep on the signal's event for at most @ns; false if that failed. */
-static bool sleep_on_event(const struct sig_ref *ref, uint64_t ns)
+/*
+ * Sleep on the signal's event for at most @ns (UINT64_MAX: no limit) or
+ * until its age moves past *@age (0: take the age, do not sleep); false
+ * if the driver cannot do that.
+ */
+static bool sleep_on_event(const struct sig_ref *ref, uint64_t ns,
+			   uint64_t *age)
 {
 	uint32_t id = ref->event;
 	struct hsagpu_wait_events we = {
 		.size = sizeof(we),
 		.events_ptr = (uintptr_t)&id,
 		.num_events = 1,
+		.ages_ptr = (uintptr_t)age,
 	};
 	uint64_t ms = (ns + 999999) / 1000000;
 
-	we.timeout_ms = ms < 1 ? 1 : ms > SLEEP_MAX_MS ? SLEEP_MAX_MS : ms;
+	if (!*age)
+		we.timeout_ms = 0;
+	else if (ns == UINT64_MAX)
+		we.timeout_ms = HSAGPU_WAIT_INFINITE;
+	else
+		we.timeout_ms = ms >= HSAGPU_WAIT_INFINITE ?
+				HSAGPU_WAIT_INFINITE - 1 : ms ? ms : 1;
 	/* Woken, timed out or interrupted: the caller looks at the value. */
 	if (!ioctl(ref->fd, HSAGPU_IOC_WAIT_EVENTS, &we))
 		return true;
 	return errno == ETIME || errno == ETIMEDOUT || errno == EINTR;
+}
+
+/*
+ * Sleep on the event until the value satisfies the condition or the
+ * deadline passes. Device completions and hsagpu_signal_store_* (which
+ * see this thread in waiters) wake it; the event's age covers wake-ups
+ * that another waiter of the same signal consumed. False if the driver
+ * cannot do this (the caller polls instead).
+ */
+static bool wait_on_event(const struct sig_ref *ref,
+			  hsagpu_signal_condition_t cond, int64_t cmp,
+			  uint64_t deadline, int64_t *v)
+{
+	uint64_t age = 0, now;
+	bool ok;
+
+	__atomic_fetch_add(ref->waiters, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* The age before looking at the value: later changes move it. */
+	ok = sleep_on_event(ref, 0, &age);
+	while (ok) {
+		*v = __atomic_load_n(&ref->sig->value, __ATOMIC_ACQUIRE);
+		if (satisfied(*v, cond, cmp))
+			break;
+		now = rt_now_ns();
+		if (now >= deadline)
+			break;
+		ok = sleep_on_event(ref, deadline == UINT64_MAX ? UINT64_MAX :
+				    deadline - now, &age);
+	}
+	__atomic_fetch_sub(ref->waiters, 1, __ATOMIC_RELAXED);
+	return ok;
 }
 
 int64_t hsagpu_signal_wait_acquire(hsagpu_signal_t signal,
@@ -358,7 +425,6 @@ int64_t hsagpu_signal_wait_acquire(hsagpu_signal_t signal,
 				   hsagpu_wait_state_t wait_hint)
 {
 	uint64_t start, now, deadline, spin_end, poll_ns = 50000;
-	bool use_event;
 	struct sig_ref ref;
 	unsigned int n = 0;
 	int64_t v;
@@ -390,17 +456,14 @@ int64_t hsagpu_signal_wait_acquire(hsagpu_signal_t signal,
 		rt_cpu_relax();
 	}
 
-	use_event = ref.event != 0;
+	if (now < deadline && ref.event &&
+	    wait_on_event(&ref, cond, compare_value, deadline, &v))
+		return v;
+	/* No event (or no driver support): poll with a growing period. */
 	while (now < deadline) {
-		if (use_event)
-			use_event = sleep_on_event(&ref, deadline - now);
-		if (!use_event) {
-			/* No interrupt to wait for: poll with a growing period. */
-			sleep_ns(deadline - now < poll_ns ? deadline - now :
-				 poll_ns);
-			if (poll_ns < 1000000)
-				poll_ns *= 2;
-		}
+		sleep_ns(deadline - now < poll_ns ? deadline - now : poll_ns);
+		if (poll_ns < 1000000)
+			poll_ns *= 2;
 		v = __atomic_load_n(&ref.sig->value, __ATOMIC_ACQUIRE);
 		if (satisfied(v, cond, compare_value))
 			return v;

@@ -212,7 +212,14 @@ struct hsagpu_queue_status {
  * writes). Put mailbox_addr and event_id into a signal's
  * event_mailbox_ptr and event_id: when the device completes the signal it
  * writes event_id to the slot and interrupts; WAIT_EVENTS sleeps until a
- * slot is written. Waking consumes the event (auto-reset).
+ * slot is written. Waking consumes the event (auto-reset). SET_EVENT does
+ * from the CPU what the device does: a thread that changed a signal wakes
+ * the threads blocked on it.
+ *
+ * Every consumption (and every SET_EVENT) advances the event's age. A
+ * waiter that passes the age it last saw wakes at once when the age moved
+ * on, even if another waiter consumed the slot: several threads can wait
+ * on one event without losing wake-ups.
  */
 #define HSAGPU_MAX_EVENTS               512U    /* per open file */
 #define HSAGPU_EVENT_SLOT_UNSIGNALED    0ULL
@@ -236,7 +243,16 @@ struct hsagpu_event_id {
 /*
  * Returns 0 when any (or with WAIT_ALL, every) listed event is signaled,
  * -ETIME after timeout_ms, -EINTR on a signal. signaled gets a bit per
- * list entry consumed by this call.
+ * list entry consumed by this call, or whose age differs from the one
+ * passed in ages_ptr.
+ *
+ * ages_ptr (0: none) points to num_events __u64 ages: in, the age the
+ * caller last saw (0: unknown, do not compare); out, the current age. A
+ * caller that takes the ages with timeout_ms 0, then checks its signals,
+ * then waits with those ages, cannot miss a SET_EVENT or a device
+ * completion in between. The ABI 1.2 structure ended before ages_ptr and
+ * is still accepted. ages_ptr and SET_EVENT came after ABI 1.2: drivers
+ * without them answer -ENOTTY.
  */
 struct hsagpu_wait_events {
 	__u32 size;
@@ -245,13 +261,32 @@ struct hsagpu_wait_events {
 	__u32 num_events;       /* in: 1..HSAGPU_WAIT_EVENTS_MAX */
 	__u32 timeout_ms;       /* in: or HSAGPU_WAIT_INFINITE */
 	__u64 signaled;         /* out */
+	__u64 ages_ptr;         /* in: __u64 ages, in/out (newer) */
 };
 
 #define HSAGPU_IOC_CREATE_EVENT \
 	_IOWR(HSAGPU_IOCTL_BASE, 0x09, struct hsagpu_create_event)
 #define HSAGPU_IOC_DESTROY_EVENT \
 	_IOW(HSAGPU_IOCTL_BASE, 0x0a, struct hsagpu_event_id)
+/*
+ * The ABI 1.2 WAIT_EVENTS command: the structure without ages_ptr. The
+ * size encoded in the command differs, so it is a command of its own.
+ */
+struct hsagpu_wait_events_1_2 {
+	__u32 size;
+	__u32 flags;
+	__u64 events_ptr;
+	__u32 num_events;
+	__u32 timeout_ms;
+	__u64 signaled;
+};
+
 #define HSAGPU_IOC_WAIT_EVENTS \
 	_IOWR(HSAGPU_IOCTL_BASE, 0x0b, struct hsagpu_wait_events)
+#define HSAGPU_IOC_WAIT_EVENTS_1_2 \
+	_IOWR(HSAGPU_IOCTL_BASE, 0x0b, struct hsagpu_wait_events_1_2)
+/* Signal an event from the CPU. */
+#define HSAGPU_IOC_SET_EVENT \
+	_IOW(HSAGPU_IOCTL_BASE, 0x0e, struct hsagpu_event_id)
 
 #endif /* _UAPI_HSAGPU_H */
