@@ -2,15 +2,22 @@
 /*
  * Waiting: a blocked wait on a BUSY kernel's signal is woken by the
  * queue's interrupt (counted by the device and by Linux) rather than by
- * its timeout; WAIT_EVENTS consumes events, times out with ETIME and
- * honours WAIT_ALL; a process killed while it waits in WAIT_EVENTS, or
- * while its queues run long kernels, leaves the device usable and its
- * queues gone.
+ * its timeout; a CPU store wakes every thread blocked on a signal
+ * (SET_EVENT, event ages); WAIT_EVENTS consumes events, times out with
+ * ETIME and honours WAIT_ALL; a process killed while it waits in
+ * WAIT_EVENTS, or while its queues run long kernels, leaves the device
+ * usable and its queues gone; a file belongs to its opener: a child
+ * after fork() gets EBADF, and the opener's exit stops its queues even
+ * while the child still holds the file.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "gtq.h"
@@ -242,6 +249,178 @@ static void test_wait_events(struct gtq_dev *d)
 	CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
 }
 
+struct cpu_waiter {
+	hsagpu_signal_t s;
+	pid_t tid;
+	int64_t v;
+};
+
+static void *cpu_wait_thread(void *arg)
+{
+	struct cpu_waiter *w = arg;
+
+	__atomic_store_n(&w->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	/* Without a wake-up it sleeps until the 60 s timeout. */
+	w->v = hsagpu_signal_wait_acquire(w->s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+					  60000 * GTQ_MS,
+					  HSAGPU_WAIT_STATE_BLOCKED);
+	return NULL;
+}
+
+static char task_state(pid_t tid)
+{
+	char path[64], buf[256], *p = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "r");
+	if (f) {
+		p = fgets(buf, sizeof(buf), f);
+		fclose(f);
+	}
+	p = p ? strrchr(buf, ')') : NULL;
+	return p ? p[2] : '?';
+}
+
+/*
+ * Threads asleep on one signal's event are all woken by a CPU store:
+ * the runtime sends SET_EVENT, one waiter consumes the event and the
+ * others see its age move on. No device work is involved.
+ */
+static void test_cpu_wake(struct gtq_dev *d)
+{
+	hsagpu_signal_t s = gtq_signal(d, 1);
+	struct cpu_waiter w[3] = { };
+	struct timespec until;
+	int i, asleep = 0, joined[3];
+	pthread_t th[3];
+
+	for (i = 0; i < 3; i++) {
+		w[i].s = s;
+		CHECK(!pthread_create(&th[i], NULL, cpu_wait_thread, &w[i]),
+		      "pthread_create");
+	}
+	/* Let them reach the sleep, so that the store has to wake them. */
+	for (int n = 0; n < 300 && asleep < 3; n++) {
+		gtq_sleep_ms(10);
+		asleep = 0;
+		for (i = 0; i < 3; i++) {
+			pid_t tid = __atomic_load_n(&w[i].tid, __ATOMIC_ACQUIRE);
+
+			asleep += tid && task_state(tid) == 'S';
+		}
+	}
+	DIAG("%d of 3 waiters asleep before the store", asleep);
+	hsagpu_signal_store_release(s, 0);
+	/*
+	 * Woken, they return at once; a lost wake-up would keep a waiter
+	 * asleep until its 60 s timeout, far beyond this 10 s.
+	 */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	for (i = 0; i < 3; i++) {
+		joined[i] = !pthread_timedjoin_np(th[i], NULL, &until);
+		CHECK(joined[i] && w[i].v == 0,
+		      "waiter %d not woken by the CPU store (value %lld)", i,
+		      (long long)w[i].v);
+	}
+	for (i = 0; i < 3; i++)
+		if (!joined[i])
+			return;         /* still asleep: leave the signal alone */
+	hsagpu_signal_destroy(s);
+}
+
+static int set_event(int fd, uint32_t id, uint32_t size)
+{
+	struct hsagpu_event_id e = { .size = size, .event_id = id };
+
+	return ioctl(fd, HSAGPU_IOC_SET_EVENT, &e) ? -errno : 0;
+}
+
+/* SET_EVENT and event ages at the ioctl level, and the ABI 1.2 command. */
+static void test_set_event(struct gtq_dev *d)
+{
+	int fd = hsagpu_agent_fd(d->agent);
+	struct hsagpu_create_event ce = { .size = sizeof(ce) };
+	struct hsagpu_event_id de = { .size = sizeof(de) };
+	struct hsagpu_wait_events w = {
+		.size = sizeof(w),
+		.events_ptr = (uintptr_t)&ce.event_id,
+		.num_events = 1,
+	};
+	struct hsagpu_wait_events_1_2 w12 = {
+		.size = sizeof(w12),
+		.events_ptr = (uintptr_t)&ce.event_id,
+		.num_events = 1,
+	};
+	uint64_t age = 0, age0;
+
+	if (ioctl(fd, HSAGPU_IOC_CREATE_EVENT, &ce)) {
+		CHECK(0, "CREATE_EVENT: %s", strerror(errno));
+		return;
+	}
+	CHECK(set_event(fd, 0, sizeof(de)) == -EINVAL, "SET_EVENT of event 0");
+	CHECK(set_event(fd, HSAGPU_MAX_EVENTS + 1, sizeof(de)) == -EINVAL,
+	      "SET_EVENT past the last event");
+	CHECK(set_event(fd, ce.event_id, sizeof(de) + 4) == -EINVAL,
+	      "SET_EVENT with a wrong size");
+	CHECK(ce.event_id == HSAGPU_MAX_EVENTS ||
+	      set_event(fd, ce.event_id + 1, sizeof(de)) == -EINVAL,
+	      "SET_EVENT of an event that does not exist");
+
+	/* Take the age without sleeping: nothing pending, -ETIME. */
+	w.ages_ptr = (uintptr_t)&age;
+	CHECK(ioctl(fd, HSAGPU_IOC_WAIT_EVENTS, &w) && errno == ETIME &&
+	      !w.signaled && age != 0, "age snapshot: signaled 0x%llx age %llu",
+	      (unsigned long long)w.signaled, (unsigned long long)age);
+	age0 = age;
+
+	/* SET_EVENT then a wait: consumed at once, the age moves on. */
+	CHECK(set_event(fd, ce.event_id, sizeof(de)) == 0, "SET_EVENT: %s",
+	      strerror(errno));
+	w.timeout_ms = 5000;
+	CHECK(ioctl(fd, HSAGPU_IOC_WAIT_EVENTS, &w) == 0 && w.signaled == 1 &&
+	      age == age0 + 1, "wait after SET_EVENT: %s, signaled 0x%llx, age %llu -> %llu",
+	      strerror(errno), (unsigned long long)w.signaled,
+	      (unsigned long long)age0, (unsigned long long)age);
+
+	/*
+	 * A waiter holding an older age is woken even though the slot is
+	 * empty: someone else consumed the event after it last looked.
+	 */
+	age = age0;
+	w.timeout_ms = 5000;
+	CHECK(ioctl(fd, HSAGPU_IOC_WAIT_EVENTS, &w) == 0 && w.signaled == 1 &&
+	      age == age0 + 1, "stale age: %s, signaled 0x%llx, age %llu",
+	      strerror(errno), (unsigned long long)w.signaled,
+	      (unsigned long long)age);
+	/* With the current age and nothing new: it times out. */
+	w.timeout_ms = 50;
+	CHECK(ioctl(fd, HSAGPU_IOC_WAIT_EVENTS, &w) && errno == ETIME &&
+	      !w.signaled, "current age, nothing new: signaled 0x%llx",
+	      (unsigned long long)w.signaled);
+
+	/* The ABI 1.2 structure (no ages) still works. */
+	CHECK(set_event(fd, ce.event_id, sizeof(de)) == 0, "SET_EVENT again");
+	w12.timeout_ms = 5000;
+	CHECK(ioctl(fd, HSAGPU_IOC_WAIT_EVENTS_1_2, &w12) == 0 &&
+	      w12.signaled == 1, "ABI 1.2 WAIT_EVENTS: %s", strerror(errno));
+	w12.size = sizeof(w);
+	CHECK(ioctl(fd, HSAGPU_IOC_WAIT_EVENTS_1_2, &w12) && errno == EINVAL,
+	      "ABI 1.2 command with the new size accepted");
+
+	/* An unreadable ages pointer: EFAULT, no oops. */
+	w.ages_ptr = 8;
+	w.timeout_ms = 0;
+	CHECK(ioctl(fd, HSAGPU_IOC_WAIT_EVENTS, &w) && errno == EFAULT,
+	      "bad ages_ptr: %s", strerror(errno));
+
+	de.event_id = ce.event_id;
+	CHECK(ioctl(fd, HSAGPU_IOC_DESTROY_EVENT, &de) == 0, "DESTROY_EVENT");
+	CHECK(set_event(fd, ce.event_id, sizeof(de)) == -EINVAL,
+	      "SET_EVENT of a destroyed event");
+}
+
 /* Child: queues with long work, then wait in WAIT_EVENTS or in pause(). */
 static void child(int idx, int in_wait, int wfd)
 {
@@ -379,6 +558,116 @@ static void test_kill(struct gtq_dev *d, int idx, int in_wait)
 	     d->pci, how, gtq_queues_active(d));
 }
 
+/*
+ * The opener: a queue running a long BUSY kernel, then a child that
+ * inherits the file and reports what ioctl and mmap give it. Exits when
+ * told to, leaving the child (which holds the file) behind.
+ */
+static void opener(int idx, int wfd, int gofd)
+{
+	struct hsagpu_alloc_mem am = {
+		.size = sizeof(am), .bytes = 4096, .flags = HSAGPU_MEM_SYSTEM,
+	};
+	struct hsagpu_device_info info = { .size = sizeof(info) };
+	hsagpu_queue_t *q;
+	hsagpu_signal_t s;
+	struct hsagpu_kargs_busy *k;
+	hsagpu_agent_t *a;
+	char msg[64], go;
+	void *mem, *m;
+	int fd, e1, e2;
+	pid_t c;
+
+	if (hsagpu_agent_open(idx, &a) ||
+	    hsagpu_memory_allocate(a, 4096, HSAGPU_RT_MEM_SYSTEM, &mem) ||
+	    hsagpu_signal_create(a, 1, &s) || hsagpu_queue_create(a, 16, 0, 0, &q))
+		_exit(2);
+	fd = hsagpu_agent_fd(a);
+	if (ioctl(fd, HSAGPU_IOC_ALLOC_MEM, &am))
+		_exit(3);
+	k = mem;
+	k->ns = 5000 * GTQ_MS;
+	{
+		struct hsagpu_kernel_dispatch_packet pkt;
+		uint32_t grid[3] = { 1, 1, 1 };
+		uint16_t wg[3] = { 1, 1, 1 };
+
+		memset(&pkt, 0, sizeof(pkt));
+		hsagpu_packet_dispatch(&pkt, HSAGPU_KERNEL_BUSY,
+				       hsagpu_addr(a, k), grid, wg, 1, s);
+		if (hsagpu_queue_submit(q, &pkt,
+					GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 0)) < 0)
+			_exit(4);
+	}
+	c = fork();
+	if (c == 0) {
+		e1 = ioctl(fd, HSAGPU_IOC_GET_INFO, &info) ? errno : 0;
+		m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, am.mmap_offset);
+		e2 = m == MAP_FAILED ? errno : 0;
+		snprintf(msg, sizeof(msg), "%d %d %d\n", (int)getpid(), e1, e2);
+		if (write(wfd, msg, strlen(msg)) < 0)
+			_exit(5);
+		for (;;)
+			pause();
+	}
+	if (c < 0 || read(gofd, &go, 1) < 0)
+		_exit(6);
+	_exit(0);
+}
+
+static void test_fork(struct gtq_dev *d, int idx)
+{
+	long active0 = gtq_queues_active(d);
+	int pfd[2], gfd[2], status = 0, cpid = 0, e1 = -1, e2 = -1;
+	char msg[64] = "";
+	struct pollfd pf;
+	ssize_t n = 0;
+	pid_t pid;
+
+	if (pipe(pfd) || pipe(gfd))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[0]);
+		close(gfd[1]);
+		opener(idx, pfd[1], gfd[0]);
+	}
+	close(pfd[1]);
+	close(gfd[0]);
+	pf.fd = pfd[0];
+	pf.events = POLLIN;
+	if (poll(&pf, 1, 5000) == 1)
+		n = read(pfd[0], msg, sizeof(msg) - 1);
+	close(pfd[0]);
+	msg[n > 0 ? n : 0] = 0;
+	CHECK(sscanf(msg, "%d %d %d", &cpid, &e1, &e2) == 3 && cpid > 0,
+	      "no report from the opener's child: '%s'", msg);
+	CHECK(e1 == EBADF, "ioctl on an inherited file: errno %d, expected EBADF",
+	      e1);
+	CHECK(e2 == EBADF, "mmap of an inherited file: errno %d, expected EBADF",
+	      e2);
+	CHECK(gtq_queues_active(d) == active0 + 1,
+	      "queues_active %ld with the opener's queue, was %ld",
+	      gtq_queues_active(d), active0);
+
+	/* The opener exits; its child still holds the file. */
+	close(gfd[1]);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0, "opener ended with status 0x%x", status);
+	for (int i = 0; i < 500 && gtq_queues_active(d) != active0; i++)
+		gtq_sleep_ms(10);
+	CHECK(cpid > 0 && kill(cpid, 0) == 0,
+	      "the child holding the file is gone");
+	CHECK(gtq_queues_active(d) == active0,
+	      "queues_active %ld after the opener exited (its child holds the file), was %ld",
+	      gtq_queues_active(d), active0);
+	if (cpid > 0)
+		kill(cpid, SIGKILL);
+	DIAG("%s: inherited file: ioctl/mmap EBADF; opener's queue stopped at its exit",
+	     d->pci);
+}
+
 int main(void)
 {
 	int n = hsagpu_agent_count();
@@ -389,7 +678,10 @@ int main(void)
 
 		if (gtq_open(i, &d) == 1) {
 			test_blocked_wait(&d);
+			test_cpu_wake(&d);
+			test_set_event(&d);
 			test_wait_events(&d);
+			test_fork(&d, i);
 			test_kill(&d, i, 1);
 			test_kill(&d, i, 0);
 		}
