@@ -58,9 +58,57 @@ static inline int gtq_allow_no_atomics(void)
 }
 
 /*
+ * What this boot promises about queues, from the harness's kernel
+ * parameters (scripts/lib/hsagpu_harness.py boot_cmd()): 1 when they must
+ * run on every device (hsagpu_test.atomics lists the sizes the platform
+ * routes to the root complex, or the driver is loaded with
+ * allow_no_atomics=1 through hsagpu_test.modparams), 0 when they must be
+ * refused (atomics=unsupported), -1 when the boot says nothing (not
+ * started by the harness).
+ */
+static inline int gtq_boot_queues(void)
+{
+	const char *mp = gt_param("modparams");
+	const char *at;
+
+	if (mp && (strstr(mp, "allow_no_atomics=1") ||
+		   strstr(mp, "allow_no_atomics=Y")))
+		return 1;
+	at = gt_param("atomics");
+	if (!at)
+		return -1;
+	return strcmp(at, "unsupported") != 0;
+}
+
+/*
+ * The driver's decision (sysfs hsagpu/queues: "allowed", "degraded" or
+ * "refused: ...") agrees with @usable, and with what the boot promises.
+ */
+static inline void gtq_check_decision(struct gtq_dev *d, int usable)
+{
+	int want = gtq_boot_queues();
+	char what[96] = "";
+	int ret = gt_sysfs_read(d->pci, "hsagpu/queues", what, sizeof(what));
+
+	CHECK(ret == 0, "%s: sysfs hsagpu/queues: %d", d->pci, ret);
+	if (!ret)
+		CHECK(usable == (strcmp(what, "allowed") == 0 ||
+				 strcmp(what, "degraded") == 0),
+		      "%s: sysfs hsagpu/queues says '%s', but queues are %s",
+		      d->pci, what, usable ? "usable" : "refused");
+	CHECK(want < 0 || want == usable,
+	      "%s: this boot (hsagpu_test.atomics=%s modparams=%s) promises queues %s, the driver %s them (atomics 0x%x, errno %d)",
+	      d->pci, gt_param("atomics") ? gt_param("atomics") : "-",
+	      gt_param("modparams") ? gt_param("modparams") : "-",
+	      want ? "on every device" : "refused", usable ? "allows" : "refuses",
+	      d->info->atomics, d->info->atomics_errno);
+}
+
+/*
  * Open agent @idx. Returns 1 when queues can be used on it, 0 when the
  * platform has no AtomicOp routing and the driver refused a queue with
  * EOPNOTSUPP as it must (checked here), -1 when the agent did not open.
+ * Either way the result must be what the boot promises.
  */
 static inline int gtq_open(int idx, struct gtq_dev *d)
 {
@@ -81,8 +129,11 @@ static inline int gtq_open(int idx, struct gtq_dev *d)
 	CHECK(d->info->caps & HSAGPU_CAP_AQL_QUEUES,
 	      "%s: caps 0x%x without AQL queues", d->pci, d->info->caps);
 	if ((d->info->atomics & HSAGPU_ATOMICS_ROUTED) ||
-	    gtq_allow_no_atomics())
+	    gtq_allow_no_atomics()) {
+		gtq_check_decision(d, 1);
 		return 1;
+	}
+	gtq_check_decision(d, 0);
 	ret = hsagpu_queue_create(d->agent, 16, 0, 0, &q);
 	CHECK(ret == -EOPNOTSUPP,
 	      "%s: no AtomicOp routing (atomics 0x%x) but queue create gave %d, expected -EOPNOTSUPP",
@@ -92,6 +143,22 @@ static inline int gtq_open(int idx, struct gtq_dev *d)
 	DIAG("%s: no PCIe AtomicOps to the root complex (errno %d): queues refused with EOPNOTSUPP as required; nothing more to run here",
 	     d->pci, d->info->atomics_errno);
 	return 0;
+}
+
+/*
+ * Exit status of a queue test that could run on @ran of @n devices. When
+ * none could, it checked nothing: SKIP, with the reason. A boot that
+ * promises queues fails instead (gtq_open() already said why).
+ */
+static inline int gtq_result(int ran, int n)
+{
+	if (gtq_boot_queues() == 1)
+		CHECK(ran == n, "queues ran on %d of %d devices; this boot promises all",
+		      ran, n);
+	if (ran > 0 || n <= 0)
+		return gt_result();
+	return gt_skip("queues unusable on all %d device(s): no PCIe AtomicOp path to the root complex (hsagpu_test.atomics=%s)",
+		       n, gt_param("atomics") ? gt_param("atomics") : "-");
 }
 
 static inline void gtq_close(struct gtq_dev *d)

@@ -521,5 +521,5 @@ int main(void)
 		ran++;
 	}
 	DIAG("kernels checked on %d of %d devices", ran, n);
-	return gt_result();
+	return gtq_result(ran, n);
 }

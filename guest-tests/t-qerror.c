@@ -270,10 +270,11 @@ int main(void)
 	long active0;
 
 	CHECK(n > 0, "no hsa-gpu agents (%d)", n);
-	if (n <= 0 || gtq_open(0, &d) != 1) {
-		if (n > 0)
-			gtq_close(&d);
+	if (n <= 0)
 		return gt_result();
+	if (gtq_open(0, &d) != 1) {
+		gtq_close(&d);
+		return gtq_result(0, 1);
 	}
 	active0 = gtq_queues_active(&d);
 	e.good = gtq_queue(&d, 64, 0);

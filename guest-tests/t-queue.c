@@ -335,7 +335,7 @@ static void test_all_queues(struct gtq_dev *d)
 
 int main(void)
 {
-	int n = hsagpu_agent_count();
+	int n = hsagpu_agent_count(), ran = 0;
 
 	CHECK(n > 0, "no hsa-gpu agents (%d)", n);
 	for (int i = 0; i < n; i++) {
@@ -347,8 +347,9 @@ int main(void)
 			test_producers(&d);
 			test_churn(&d);
 			test_all_queues(&d);
+			ran++;
 		}
 		gtq_close(&d);
 	}
-	return gt_result();
+	return gtq_result(ran, n);
 }

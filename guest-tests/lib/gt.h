@@ -40,6 +40,12 @@ void gt_expect(int got, int want, const char *fmt, ...);
 
 /* Exit status for the runner. */
 int gt_result(void);
+/*
+ * Skip: print "# SKIP: <reason>" (the runner puts the reason on the TAP
+ * line) and return 77, or gt_result() if a check already failed.
+ */
+__attribute__((format(printf, 1, 2)))
+int gt_skip(const char *fmt, ...);
 
 /* Value of "hsagpu_test.<key>=" on the kernel command line, or NULL. */
 const char *gt_param(const char *key);
