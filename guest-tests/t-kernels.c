@@ -4,7 +4,8 @@
  * grids with partial workgroups, buffers in system memory and in VRAM
  * (read back through the WC mapping), guard words around every array;
  * completion signals, profiling timestamps and the agent dispatch
- * services (NOP, TIMESTAMP, WRITE_VALUE, COPY_INFO).
+ * services (NOP, TIMESTAMP, WRITE_VALUE, COPY_INFO); BUSY over the same
+ * geometries (device time spent, exactly one completion, nothing written).
  */
 #include <stdlib.h>
 
@@ -489,6 +490,149 @@ static void test_profile(struct gtq_dev *d)
 	CHECK(hsagpu_queue_destroy(np) == 0, "destroy queue");
 }
 
+/*
+ * BUSY over every geometry of cases[] (1-D, 2-D, 3-D, partial workgroups,
+ * grid < workgroup): it occupies the device for its kernarg's ns of
+ * device time whatever the grid, completes once, and writes nothing (it
+ * has no pointer arguments). On a profiling queue its signal's end -
+ * start is at least ns, inside TIMESTAMP packets before and after it.
+ */
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+#define BUSY_KARG_FILL 0xa5
+
+static int busy_kargs_intact(const volatile uint8_t *kb, uint64_t ns)
+{
+	uint64_t v;
+
+	memcpy(&v, (const void *)kb, 8);
+	for (int i = 8; i < 64; i++)
+		if (kb[i] != BUSY_KARG_FILL)
+			return 0;
+	return v == ns;
+}
+
+/* The fields of a signal the device has no business changing. */
+static int signal_rest_same(const volatile struct hsagpu_signal *a,
+			    const struct hsagpu_signal *b)
+{
+	return a->kind == b->kind && a->event_mailbox_ptr == b->event_mailbox_ptr &&
+	       a->event_id == b->event_id && a->reserved1 == b->reserved1 &&
+	       a->queue_ptr == b->queue_ptr && a->reserved3 == b->reserved3;
+}
+
+static void test_busy_geometry(struct gtq_dev *d)
+{
+	hsagpu_queue_t *p = gtq_queue(d, 16, HSAGPU_QUEUE_PROFILE);
+	hsagpu_queue_t *q = gtq_queue(d, 64, 0);
+	volatile uint64_t *ts = gtq_alloc(d, 4096, HSAGPU_RT_MEM_SYSTEM);
+	volatile uint8_t *kb = gtq_alloc(d, 4096, HSAGPU_RT_MEM_SYSTEM);
+	hsagpu_signal_t s = gtq_signal(d, 1), before = gtq_signal(d, 1);
+	hsagpu_signal_t after = gtq_signal(d, 1);
+	volatile struct hsagpu_signal *sp = hsagpu_signal_ptr(s);
+	struct hsagpu_queue_status st0, st1;
+	struct hsagpu_signal snap;
+	unsigned int bad = 0;
+	const int many = 40;    /* > 16 in flight per queue: some must wait */
+
+	if (!p || !q || !ts || !kb || !sp)
+		return;
+	for (size_t i = 0; i < NCASES; i++) {
+		const struct kcase *k = &cases[i];
+		volatile uint8_t *ka = kb + 64 * i;
+		uint64_t ns = (3 + i) * GTQ_MS, bs = 0, be = 0;
+
+		memset((void *)ka, BUSY_KARG_FILL, 64);
+		memcpy((void *)ka, &ns, 8);
+		sp->start_ts = 0;
+		sp->end_ts = 0;
+		hsagpu_signal_store_release(s, 1);
+		hsagpu_signal_store_release(before, 1);
+		hsagpu_signal_store_release(after, 1);
+		memcpy(&snap, (const void *)sp, sizeof(snap));
+		ts[2 * i] = ts[2 * i + 1] = 0;
+		__sync_synchronize();
+		gtq_agent(p, HSAGPU_AGENT_TIMESTAMP, (void *)&ts[2 * i], 0, before, 0);
+		gtq_dispatch(p, HSAGPU_KERNEL_BUSY, (const void *)ka, k->dims,
+			     k->grid, k->wg, s, 1);
+		gtq_agent(p, HSAGPU_AGENT_TIMESTAMP, (void *)&ts[2 * i + 1], 0,
+			  after, 1);
+		if (!gtq_wait_eq(after, 0, 5000)) {
+			uint32_t err = 0;
+			uint64_t id = 0;
+
+			CHECK(0, "BUSY %uD grid %ux%ux%u: queue state %d error %u id %llu",
+			      k->dims, k->grid[0], k->grid[1], k->grid[2],
+			      hsagpu_queue_state(p, &err, &id), err,
+			      (unsigned long long)id);
+			break;
+		}
+		hsagpu_signal_timestamps(s, &bs, &be);
+		CHECK(gtq_value(s) == 0, "BUSY %uD grid %ux%ux%u wg %ux%ux%u: signal %lld, expected 0",
+		      k->dims, k->grid[0], k->grid[1], k->grid[2], k->wg[0],
+		      k->wg[1], k->wg[2], (long long)gtq_value(s));
+		CHECK(bs && be - bs >= ns,
+		      "BUSY %uD grid %ux%ux%u: %llu..%llu is %llu ns of device time, asked %llu",
+		      k->dims, k->grid[0], k->grid[1], k->grid[2],
+		      (unsigned long long)bs, (unsigned long long)be,
+		      (unsigned long long)(be - bs), (unsigned long long)ns);
+		CHECK(ts[2 * i] && ts[2 * i] <= bs && be <= ts[2 * i + 1],
+		      "BUSY %uD grid %ux%ux%u: TIMESTAMP %llu / BUSY %llu..%llu / TIMESTAMP %llu",
+		      k->dims, k->grid[0], k->grid[1], k->grid[2],
+		      (unsigned long long)ts[2 * i], (unsigned long long)bs,
+		      (unsigned long long)be, (unsigned long long)ts[2 * i + 1]);
+		CHECK(busy_kargs_intact(ka, ns),
+		      "BUSY %uD grid %ux%ux%u wrote into its kernarg block",
+		      k->dims, k->grid[0], k->grid[1], k->grid[2]);
+		CHECK(signal_rest_same(sp, &snap),
+		      "BUSY %uD grid %ux%ux%u changed its signal beyond value and timestamps",
+		      k->dims, k->grid[0], k->grid[1], k->grid[2]);
+	}
+	DIAG("%s: BUSY over %zu geometries", d->pci, NCASES);
+
+	/*
+	 * Many multi-dimensional BUSYs in flight at once, more than a queue
+	 * holds (16): each completes exactly once (one decrement, one
+	 * retired packet) whatever the number of work-items.
+	 */
+	CHECK(gtq_status(q, &st0) == 0, "QUEUE_STATUS");
+	hsagpu_signal_store_release(s, many);
+	hsagpu_signal_store_release(after, 1);
+	for (int i = 0; i < many; i++) {
+		const struct kcase *k = &cases[4 + i % (NCASES - 4)];
+		volatile uint8_t *ka = kb + 64 * (NCASES + i);
+		uint64_t ns = GTQ_MS + i * 100000ULL;
+
+		memset((void *)ka, BUSY_KARG_FILL, 64);
+		memcpy((void *)ka, &ns, 8);
+		__sync_synchronize();
+		gtq_dispatch(q, HSAGPU_KERNEL_BUSY, (const void *)ka, k->dims,
+			     k->grid, k->wg, s, 0);
+	}
+	/* Behind all of them: when it completes, every BUSY has. */
+	gtq_agent(q, HSAGPU_AGENT_NOP, NULL, 0, after, 1);
+	GTQ_WAIT(after, 0, 10000);
+	CHECK(gtq_value(s) == 0, "%d BUSYs in flight: signal %lld, expected 0 (%s)",
+	      many, (long long)gtq_value(s),
+	      gtq_value(s) < 0 ? "completed twice" : "not all completed");
+	CHECK(gtq_status(q, &st1) == 0, "QUEUE_STATUS");
+	CHECK(st1.retired - st0.retired == (uint32_t)many + 1,
+	      "retired %u packets, expected %d BUSY + 1 NOP",
+	      st1.retired - st0.retired, many);
+	for (int i = 0; i < many; i++)
+		bad += !busy_kargs_intact(kb + 64 * (NCASES + i),
+					  GTQ_MS + i * 100000ULL);
+	CHECK(bad == 0, "%u of %d in-flight BUSYs wrote into their kernarg", bad,
+	      many);
+	CHECK(gtq_wait_idle(q, 2000) && gtq_valid_headers(q) == 0,
+	      "ring not idle with every header INVALID");
+
+	hsagpu_signal_destroy(s);
+	hsagpu_signal_destroy(before);
+	hsagpu_signal_destroy(after);
+	CHECK(hsagpu_queue_destroy(p) == 0, "destroy profiling queue");
+	CHECK(hsagpu_queue_destroy(q) == 0, "destroy queue");
+}
+
 int main(void)
 {
 	int n = hsagpu_agent_count();
@@ -517,6 +661,7 @@ int main(void)
 		}
 		test_agent(&d);
 		test_profile(&d);
+		test_busy_geometry(&d);
 		gtq_close(&d);
 		ran++;
 	}
