@@ -2,7 +2,9 @@
  * hsa-gpu: built-in kernels. Each runs over the dispatch's real geometry:
  * workgroup by workgroup, one row (a run of consecutive x) at a time, so
  * partial workgroups at the grid's edges are clipped exactly as a GPU
- * masks off work-items outside the grid.
+ * masks off work-items outside the grid. Dispatches run in slices of
+ * whole workgroups (HSAGPU_KERNEL_SLICE_*), resumed from the queue's
+ * kernel cursor, so a huge grid never holds up the device for long.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -18,7 +20,7 @@
 typedef struct HsaGpuGeom {
     uint32_t grid[3];
     uint32_t wg[3];
-    uint32_t nwg[3];            /* workgroups per dimension */
+    uint64_t nwg[3];            /* workgroups per dimension */
 } HsaGpuGeom;
 
 /* A row: @n work-items with consecutive flat ids from @flat. */
@@ -31,9 +33,10 @@ typedef struct HsaGpuRow {
 
 typedef unsigned (*HsaGpuRowFn)(const HsaGpuProc *p, const void *args,
                                 const HsaGpuRow *row);
+/* Called after the last row of each workgroup, or NULL. */
+typedef unsigned (*HsaGpuWgEndFn)(const HsaGpuProc *p, const void *args);
 
 #define ROW_MAX 1024            /* == HSAGPU_WORKGROUP_MAX */
-
 unsigned hsagpu_kernel_check(const struct hsagpu_kernel_dispatch_packet *k)
 {
     unsigned dims = k->setup & HSAGPU_DISPATCH_DIMS_MASK;
@@ -73,46 +76,79 @@ unsigned hsagpu_kernel_check(const struct hsagpu_kernel_dispatch_packet *k)
     return 0;
 }
 
-/* Walk every row of every workgroup. */
-static unsigned hsagpu_for_rows(const HsaGpuProc *p, const HsaGpuGeom *g,
-                                HsaGpuRowFn fn, const void *args)
+uint64_t hsagpu_kernel_workgroups(const struct hsagpu_kernel_dispatch_packet *k,
+                                  uint64_t nwg[3])
 {
-    for (uint32_t wz = 0; wz < g->nwg[2]; wz++) {
-        for (uint32_t wy = 0; wy < g->nwg[1]; wy++) {
-            for (uint32_t wx = 0; wx < g->nwg[0]; wx++) {
-                uint64_t wg_flat = wx + (uint64_t)wy * g->nwg[0] +
-                                   (uint64_t)wz * g->nwg[0] * g->nwg[1];
-                uint32_t x0 = wx * g->wg[0];
-                uint32_t nx = MIN(g->wg[0], g->grid[0] - x0);
+    const uint32_t grid[3] = { k->grid_size_x, k->grid_size_y,
+                               k->grid_size_z };
+    const uint32_t wg[3] = { k->workgroup_size_x, k->workgroup_size_y,
+                             k->workgroup_size_z };
 
-                for (uint32_t lz = 0; lz < g->wg[2]; lz++) {
-                    uint64_t z = (uint64_t)wz * g->wg[2] + lz;
+    /* 64-bit: grid + wg - 1 overflows 32 bits for grids near 2^32. */
+    for (unsigned d = 0; d < 3; d++) {
+        nwg[d] = ((uint64_t)grid[d] + wg[d] - 1) / wg[d];
+    }
+    return nwg[0] * nwg[1] * nwg[2];
+}
 
-                    if (z >= g->grid[2]) {
-                        break;
-                    }
-                    for (uint32_t ly = 0; ly < g->wg[1]; ly++) {
-                        uint64_t y = (uint64_t)wy * g->wg[1] + ly;
-                        HsaGpuRow row;
-                        unsigned err;
+/*
+ * Walk the rows of the workgroups from *@cursor on, a slice at a time:
+ * 0 when all are done, HSAGPU_KERNEL_MORE with *@cursor at the next one.
+ */
+static unsigned hsagpu_for_rows(const HsaGpuProc *p, const HsaGpuGeom *g,
+                                HsaGpuRowFn fn, HsaGpuWgEndFn wg_end,
+                                const void *args, uint64_t *cursor)
+{
+    uint64_t total = g->nwg[0] * g->nwg[1] * g->nwg[2];
+    uint64_t rows = 0, items = 0;
 
-                        if (y >= g->grid[1]) {
-                            break;
-                        }
-                        row.flat = x0 + y * g->grid[0] +
-                                   z * g->grid[0] * g->grid[1];
-                        row.n = nx;
-                        row.wg_flat = wg_flat;
-                        row.local_flat = (lz * g->wg[1] + ly) * g->wg[0];
-                        err = fn(p, args, &row);
-                        if (err) {
-                            return err;
-                        }
-                    }
+    for (uint64_t wg_flat = *cursor; wg_flat < total; wg_flat++) {
+        uint64_t wx = wg_flat % g->nwg[0];
+        uint64_t wy = wg_flat / g->nwg[0] % g->nwg[1];
+        uint64_t wz = wg_flat / g->nwg[0] / g->nwg[1];
+        uint64_t x0 = wx * g->wg[0];
+        uint32_t nx = MIN(g->wg[0], g->grid[0] - x0);
+        unsigned err;
+
+        if (rows >= HSAGPU_KERNEL_SLICE_ROWS ||
+            items >= HSAGPU_KERNEL_SLICE_ITEMS) {
+            *cursor = wg_flat;
+            return HSAGPU_KERNEL_MORE;
+        }
+        for (uint32_t lz = 0; lz < g->wg[2]; lz++) {
+            uint64_t z = wz * g->wg[2] + lz;
+
+            if (z >= g->grid[2]) {
+                break;
+            }
+            for (uint32_t ly = 0; ly < g->wg[1]; ly++) {
+                uint64_t y = wy * g->wg[1] + ly;
+                HsaGpuRow row;
+
+                if (y >= g->grid[1]) {
+                    break;
                 }
+                row.flat = x0 + y * g->grid[0] +
+                           z * g->grid[0] * g->grid[1];
+                row.n = nx;
+                row.wg_flat = wg_flat;
+                row.local_flat = (lz * g->wg[1] + ly) * g->wg[0];
+                err = fn(p, args, &row);
+                if (err) {
+                    return err;
+                }
+                rows++;
+                items += nx;
+            }
+        }
+        if (wg_end) {
+            err = wg_end(p, args);
+            if (err) {
+                return err;
             }
         }
     }
+    *cursor = total;
     return 0;
 }
 
@@ -194,15 +230,15 @@ static unsigned k_ids(const HsaGpuProc *p, const void *args,
     return hsagpu_kwr(p, a->dst, r, buf) ? HSAGPU_QERR_ADDRESS : 0;
 }
 
-/* The rows of one workgroup are visited together: sum, then one FetchAdd. */
+/* The rows of one workgroup are summed, then one FetchAdd at its end. */
 typedef struct HsaGpuIncState {
     uint64_t counter;
-    uint64_t wg_flat;
     uint64_t pending;
 } HsaGpuIncState;
 
-static unsigned k_inc_flush(const HsaGpuProc *p, HsaGpuIncState *st)
+static unsigned k_inc_flush(const HsaGpuProc *p, const void *args)
 {
+    HsaGpuIncState *st = (HsaGpuIncState *)args;
     uint64_t old;
     unsigned ret;
 
@@ -223,18 +259,14 @@ static unsigned k_atomic_inc(const HsaGpuProc *p, const void *args,
                              const HsaGpuRow *r)
 {
     HsaGpuIncState *st = (HsaGpuIncState *)args;
-    unsigned err = 0;
 
-    if (r->wg_flat != st->wg_flat) {
-        err = k_inc_flush(p, st);
-        st->wg_flat = r->wg_flat;
-    }
     st->pending += r->n;
-    return err;
+    return 0;
 }
 
-unsigned hsagpu_kernel_run(const struct hsagpu_kernel_dispatch_packet *k,
-                           const HsaGpuProc *p, uint64_t *busy_ns)
+unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
+                            const struct hsagpu_kernel_dispatch_packet *k,
+                            const HsaGpuProc *p, uint64_t *busy_ns)
 {
     union {
         struct hsagpu_kargs_fill fill;
@@ -261,6 +293,7 @@ unsigned hsagpu_kernel_run(const struct hsagpu_kernel_dispatch_packet *k,
     };
     unsigned idx = (k->kernel_object & 0xffff) - 1;
     HsaGpuIncState inc;
+    HsaGpuWgEndFn wg_end = NULL;
     HsaGpuGeom g = {
         .grid = { k->grid_size_x, k->grid_size_y, k->grid_size_z },
         .wg = { k->workgroup_size_x, k->workgroup_size_y,
@@ -271,14 +304,19 @@ unsigned hsagpu_kernel_run(const struct hsagpu_kernel_dispatch_packet *k,
     unsigned err;
 
     *busy_ns = 0;
+    /*
+     * Every slice checks the packet and reads the kernarg again, as the
+     * DMA engine re-reads its packet: nothing but the cursor is kept.
+     */
     err = hsagpu_kernel_check(k);
     if (err) {
-        return err;
+        goto out;
     }
     memset(&a, 0, sizeof(a));
     if (p->ops->read(p->opaque, k->kernarg_address, &a,
                      kernels[idx].argsize)) {
-        return HSAGPU_QERR_ADDRESS;
+        err = HSAGPU_QERR_ADDRESS;
+        goto out;
     }
     switch (k->kernel_object) {
     case HSAGPU_KERNEL_FILL:
@@ -301,25 +339,31 @@ unsigned hsagpu_kernel_run(const struct hsagpu_kernel_dispatch_packet *k,
     case HSAGPU_KERNEL_ATOMIC_INC:
         ptrs[0] = a.inc.counter;
         inc.counter = a.inc.counter;
-        inc.wg_flat = 0;
         inc.pending = 0;
         args = &inc;
+        wg_end = k_inc_flush;
         break;
     case HSAGPU_KERNEL_BUSY:
         *busy_ns = a.busy.ns;
-        return 0;
+        goto out;
     }
     for (unsigned i = 0; i < 3; i++) {
         if (ptrs[i] & (kernels[idx].align - 1)) {
-            return HSAGPU_QERR_ALIGNMENT;
+            err = HSAGPU_QERR_ALIGNMENT;
+            goto out;
         }
     }
-    for (unsigned d = 0; d < 3; d++) {
-        g.nwg[d] = (g.grid[d] + g.wg[d] - 1) / g.wg[d];
+    if (!q->kern_active) {
+        q->kern_active = 1;
+        q->kern_wg = 0;
+        q->kern_start_ns = p->ops->now_ns(p->opaque);
     }
-    err = hsagpu_for_rows(p, &g, kernels[idx].fn, args);
-    if (!err && args == &inc) {
-        err = k_inc_flush(p, &inc);
+    hsagpu_kernel_workgroups(k, g.nwg);
+    err = hsagpu_for_rows(p, &g, kernels[idx].fn, wg_end, args, &q->kern_wg);
+    if (err == HSAGPU_KERNEL_MORE) {
+        return err;
     }
+out:
+    q->kern_active = 0;
     return err;
 }

@@ -190,6 +190,7 @@ void hsagpu_queue_start(HsaGpuQueue *q, uint64_t read_index)
     q->rptr_unpublished = 0;
     q->ninflight = 0;
     q->dma_active = 0;
+    q->kern_active = 0;
     q->error = HSAGPU_QERR_NONE;
     q->error_id = 0;
     q->retired = 0;
@@ -211,6 +212,7 @@ void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err, uint64_t id)
     q->error_id = id;
     q->ninflight = 0;
     q->dma_active = 0;
+    q->kern_active = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -409,7 +411,7 @@ typedef enum {
     PKT_DONE,                   /* consumed and completed */
     PKT_LAUNCHED,               /* consumed, completes later */
     PKT_WAIT,                   /* not consumed: must wait */
-    PKT_PARTIAL,                /* not consumed: a DMA slice was done */
+    PKT_PARTIAL,                /* not consumed: a slice was done */
     PKT_ERROR,
 } HsaGpuPktOutcome;
 
@@ -437,7 +439,16 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
             q->ninflight == HSAGPU_QUEUE_INFLIGHT_MAX) {
             return PKT_WAIT;
         }
-        *err = hsagpu_kernel_run(&k, p, &busy);
+        if (q->kern_active) {
+            *start = q->kern_start_ns;
+        }
+        *err = hsagpu_kernel_exec(q, &k, p, &busy);
+        if (*err == HSAGPU_KERNEL_MORE) {
+            /* Let other queues and commands in between slices. */
+            *err = 0;
+            res->progress++;
+            return PKT_PARTIAL;
+        }
         if (*err) {
             return PKT_ERROR;
         }
@@ -581,6 +592,8 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     }
     q->read_index++;
     q->rptr_unpublished++;
+    /* A cursor belongs to the packet it was started for. */
+    q->kern_active = 0;
     if (outcome == PKT_LAUNCHED) {
         res->progress++;        /* a busy kernel: completes later */
         return 1;

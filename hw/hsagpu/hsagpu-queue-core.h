@@ -78,6 +78,10 @@ typedef struct HsaGpuQueue {
     uint32_t dma_desc;          /* descriptor (0 for COPY/FILL) */
     uint64_t dma_off;           /* bytes done in it */
     uint64_t dma_start_ns;
+    /* Kernel dispatch at read_index, partly done: where to go on */
+    uint32_t kern_active;
+    uint64_t kern_wg;           /* next flat workgroup id */
+    uint64_t kern_start_ns;
 } HsaGpuQueue;
 
 /* Outcome of one hsagpu_queue_run() call. */
@@ -112,12 +116,30 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
                       HsaGpuRunResult *res);
 
 /*
- * Validate and execute a built-in kernel; 0 or an HSAGPU_QERR_* code.
- * For the busy kernel nothing runs: *busy_ns gets its duration.
+ * Built-in kernels run in slices of whole workgroups, so that one large
+ * dispatch does not hold the queue lock (and MMIO, commands, VM stop and
+ * other queues) for its whole duration: a slice ends after the workgroup
+ * that reaches either limit. A workgroup has at most 1024 rows.
  */
+#define HSAGPU_KERNEL_SLICE_ROWS    1024U
+#define HSAGPU_KERNEL_SLICE_ITEMS   (64U << 10)
+/* hsagpu_kernel_exec(): the dispatch needs more slices */
+#define HSAGPU_KERNEL_MORE          0x100U
+
+/* Validate a dispatch's geometry, object and kernarg; 0 or HSAGPU_QERR_*. */
 unsigned hsagpu_kernel_check(const struct hsagpu_kernel_dispatch_packet *k);
-unsigned hsagpu_kernel_run(const struct hsagpu_kernel_dispatch_packet *k,
-                           const HsaGpuProc *p, uint64_t *busy_ns);
+/* Workgroups per dimension (@nwg) and in all of a checked dispatch. */
+uint64_t hsagpu_kernel_workgroups(const struct hsagpu_kernel_dispatch_packet *k,
+                                  uint64_t nwg[3]);
+/*
+ * Run a slice of the built-in kernel @k at @q's read index, resuming from
+ * the queue's kernel cursor: 0 when done, HSAGPU_KERNEL_MORE, or an
+ * HSAGPU_QERR_* code. For the busy kernel nothing runs: *busy_ns gets
+ * its duration.
+ */
+unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
+                            const struct hsagpu_kernel_dispatch_packet *k,
+                            const HsaGpuProc *p, uint64_t *busy_ns);
 
 /* DMA packets are served in slices of at most this much work. */
 #define HSAGPU_DMA_SLICE_BYTES  (4ULL << 20)

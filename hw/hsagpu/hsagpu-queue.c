@@ -67,6 +67,19 @@ static const char *const hsagpu_qerr_name[HSAGPU_QERR_COUNT] = {
     [HSAGPU_QERR_P2P_LIMIT] = "peer BAR above the P2P address limit",
 };
 
+/*
+ * qlock from outside the thread (MMIO, commands, VM state changes). The
+ * thread drops qlock between slices but would take it straight back, so
+ * it waits while someone is queued here: a long kernel then delays a
+ * register access by one slice, not by its whole duration.
+ */
+static void hsagpu_qlock(HsaGpuState *s)
+{
+    qatomic_inc(&s->qlock_waiters);
+    qemu_mutex_lock(&s->qlock);
+    qatomic_dec(&s->qlock_waiters);
+}
+
 /* ------------------------------------------------------------------ */
 /* Memory, atomics, time and interrupts for the processor              */
 /* ------------------------------------------------------------------ */
@@ -350,6 +363,9 @@ static void *hsagpu_queue_thread(void *opaque)
         HsaGpuPass pass = { .deadline = UINT64_MAX };
         int64_t timeout = -1;
 
+        while (qatomic_read(&s->qlock_waiters)) {
+            sched_yield();      /* let MMIO and commands in first */
+        }
         /*
          * Behind a vIOMMU, a translation fault raises the IOMMU's
          * interrupt, which needs the BQL: take it for the pass, before
@@ -517,7 +533,7 @@ unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
     if (bad) {
         return bad;
     }
-    qemu_mutex_lock(&s->qlock);
+    hsagpu_qlock(s);
     bad = hsagpu_queue_reg_read(&s->queues[qi],
                                 offset % HSAGPU_QUEUE_REG_STRIDE, &v);
     qemu_mutex_unlock(&s->qlock);
@@ -535,7 +551,7 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
     if (bad) {
         return bad;
     }
-    qemu_mutex_lock(&s->qlock);
+    hsagpu_qlock(s);
     bad = hsagpu_queue_reg_write(&s->queues[qi], reg, val);
     if (!bad && reg == HSAGPU_QREG_CMD) {
         HsaGpuQueue *q = &s->queues[qi];
@@ -563,7 +579,7 @@ uint32_t hsagpu_queue_error_first(HsaGpuState *s)
 {
     uint32_t first = UINT32_MAX;
 
-    qemu_mutex_lock(&s->qlock);
+    hsagpu_qlock(s);
     for (unsigned i = 0; i < s->nactive; i++) {
         if (s->queues[s->active[i]].state == HSAGPU_QSTATE_ERROR) {
             first = MIN(first, s->active[i]);
@@ -582,7 +598,7 @@ static void hsagpu_vm_change(void *opaque, bool running, RunState state)
     HsaGpuState *s = opaque;
 
     /* Taking qlock waits for the thread to finish its pass. */
-    qemu_mutex_lock(&s->qlock);
+    hsagpu_qlock(s);
     s->vm_running = running;
     qemu_mutex_unlock(&s->qlock);
     if (running) {
@@ -608,7 +624,7 @@ void hsagpu_queues_init(HsaGpuState *s)
 
 void hsagpu_queues_reset(HsaGpuState *s)
 {
-    qemu_mutex_lock(&s->qlock);
+    hsagpu_qlock(s);
     while (s->nactive) {
         unsigned qi = s->active[0];
 
@@ -625,7 +641,7 @@ void hsagpu_queues_exit(HsaGpuState *s)
     if (!s->qthread_started) {
         return;
     }
-    qemu_mutex_lock(&s->qlock);
+    hsagpu_qlock(s);
     s->qthread_stop = true;
     qemu_mutex_unlock(&s->qlock);
     hsagpu_queues_kick(s);
@@ -649,7 +665,7 @@ void hsagpu_queues_exit(HsaGpuState *s)
 /* Rebuild what is derived from the migrated queue state. */
 int hsagpu_queues_post_load(HsaGpuState *s)
 {
-    qemu_mutex_lock(&s->qlock);
+    hsagpu_qlock(s);
     s->nactive = 0;
     for (unsigned qi = 0; qi < s->num_queues; qi++) {
         HsaGpuQueue *q = &s->queues[qi];
@@ -680,6 +696,30 @@ static const VMStateDescription vmstate_hsagpu_inflight = {
         VMSTATE_UINT64(end_ns, HsaGpuInflight),
         VMSTATE_UINT64(signal, HsaGpuInflight),
         VMSTATE_UINT64(dispatch_id, HsaGpuInflight),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static bool hsagpu_queue_kernel_needed(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->kern_active;
+}
+
+/*
+ * A kernel dispatch partly done (it runs in slices). A subsection, so
+ * that streams without one load on older versions and the other way.
+ */
+static const VMStateDescription vmstate_hsagpu_queue_kernel = {
+    .name = "hsa-gpu/queue/kernel",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_queue_kernel_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(kern_active, HsaGpuQueue),
+        VMSTATE_UINT64(kern_wg, HsaGpuQueue),
+        VMSTATE_UINT64(kern_start_ns, HsaGpuQueue),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -719,5 +759,9 @@ const VMStateDescription vmstate_hsagpu_queue = {
         VMSTATE_UINT64_V(dma_off, HsaGpuQueue, 2),
         VMSTATE_UINT64_V(dma_start_ns, HsaGpuQueue, 2),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_hsagpu_queue_kernel,
+        NULL
     }
 };

@@ -40,6 +40,7 @@ struct HsaGpuState {
     unsigned nactive;
     unsigned rr[HSAGPU_QUEUE_PRIORITY_MAX + 1];
     QemuMutex qlock;
+    unsigned qlock_waiters;     /* outside the thread (qatomic) */
     QemuThread qthread;
     EventNotifier qnotifier;    /* doorbells and commands wake the thread */
     bool qthread_started;

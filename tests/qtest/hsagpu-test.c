@@ -703,6 +703,101 @@ static void test_queue_error(void)
     fixture_fini(&f);
 }
 
+/* Wait for a long kernel: no bound on the host's speed, only a backstop. */
+static bool wait_u64_long(Fixture *f, uint64_t addr, uint64_t want)
+{
+    for (int i = 0; i < 120000; i++) {
+        if (qtest_readq(f->qts, addr) == want) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+static void agent_packet(struct hsagpu_agent_dispatch_packet *a,
+                         uint16_t type, uint64_t ret, uint64_t sig)
+{
+    memset(a, 0, sizeof(*a));
+    a->header = HSAGPU_PKT_TYPE_AGENT_DISPATCH |
+                HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_ACQUIRE_SHIFT |
+                HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_RELEASE_SHIFT;
+    a->type = type;
+    a->return_address = ret;
+    a->completion_signal = sig;
+}
+
+#define BIG_ITEMS       (1U << 23)
+#define BIG_COUNTER     (Q_BUF + 0x8000)
+
+/* An ATOMIC_INC of BIG_ITEMS one-item workgroups on queue 0. */
+static void submit_big(Fixture *f, uint64_t sig)
+{
+    struct hsagpu_kargs_atomic_inc args = { .counter = BIG_COUNTER };
+    struct hsagpu_kernel_dispatch_packet k;
+
+    qtest_memwrite(f->qts, Q_KARG + 128, &args, sizeof(args));
+    signal_init(f, sig, 1);
+    fill_packet(&k, BIG_ITEMS, 1, sig);
+    k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+    k.kernarg_address = Q_KARG + 128;
+    queue_submit(f, 0, &k);
+}
+
+/*
+ * A large kernel runs in slices: meanwhile queue registers answer,
+ * another queue's packet completes, SUSPEND stops it and RESUME goes on
+ * from where it was, DESTROY ends it; the counts come out exact.
+ */
+static void test_queue_long_kernel(void)
+{
+    struct hsagpu_agent_dispatch_packet a;
+    uint64_t big = Q_SIG + 128, nop = Q_SIG + 192, c;
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    qtest_writeq(f.qts, BIG_COUNTER, 0);
+    submit_big(&f, big);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    signal_init(&f, nop, 1);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, nop);
+    queue_submit(&f, 1, &a);
+    g_assert_true(wait_u64(&f, nop + 8, 0));
+    /* Done while the big kernel still runs: it did not hold the device. */
+    g_assert_cmpuint(qtest_readq(f.qts, big + 8), ==, 1);
+    g_assert_true(wait_u64_long(&f, big + 8, 0));
+    g_assert_cmpuint(qtest_readq(f.qts, BIG_COUNTER), ==, BIG_ITEMS);
+
+    /* Suspended in the middle: no more slices until RESUME. */
+    submit_big(&f, big);
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_SUSPEND);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_CMD), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_SUSPENDED);
+    c = qtest_readq(f.qts, BIG_COUNTER);
+    g_assert_cmpuint(c, <, 2ULL * BIG_ITEMS);
+    g_usleep(50000);
+    g_assert_cmpuint(qtest_readq(f.qts, BIG_COUNTER), ==, c);
+    g_assert_cmpuint(qtest_readq(f.qts, big + 8), ==, 1);
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_RESUME);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_CMD), ==, HSAGPU_QRES_OK);
+    g_assert_true(wait_u64_long(&f, big + 8, 0));
+    g_assert_cmpuint(qtest_readq(f.qts, BIG_COUNTER), ==, 2ULL * BIG_ITEMS);
+
+    /* Destroyed in the middle: it stops at once. */
+    submit_big(&f, big);
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_DESTROY);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_CMD), ==, HSAGPU_QRES_OK);
+    c = qtest_readq(f.qts, BIG_COUNTER);
+    g_usleep(50000);
+    g_assert_cmpuint(qtest_readq(f.qts, BIG_COUNTER), ==, c);
+    g_assert_cmpuint(qtest_readq(f.qts, big + 8), ==, 1);
+    fixture_fini(&f);
+}
+
 static uint64_t dma_cnt(Fixture *f, unsigned cls, unsigned n)
 {
     return qtest_readq(f->qts, MMIO_BASE + HSAGPU_REG_DMA_CNT(cls, n));
@@ -850,5 +945,6 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/queue-registration", test_queue_registration);
     qtest_add_func("/hsa-gpu/queue-error", test_queue_error);
     qtest_add_func("/hsa-gpu/dma", test_dma);
+    qtest_add_func("/hsa-gpu/queue-long-kernel", test_queue_long_kernel);
     return g_test_run();
 }

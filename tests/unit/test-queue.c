@@ -50,6 +50,65 @@ static struct hsagpu_barrier_packet bpkt(unsigned type, int barrier,
 	return b;
 }
 
+/* More queues next to fakebus.h's q: rings and descriptors of their own. */
+#define XRING(i) (MEM_BASE + 0x40000 + 0x400 * (i))
+#define XDESC(i) (MEM_BASE + 0x48000 + 0x100 * (i))
+#define XQUEUES  4
+
+static HsaGpuQueue xq[XQUEUES];
+static uint64_t xwptr[XQUEUES];
+
+static void xq_setup(unsigned i, uint32_t prio)
+{
+	HsaGpuQueue *x = &xq[i];
+
+	memset(x, 0, sizeof(*x));
+	for (int n = 0; n < RING_SZ; n++)
+		*(uint16_t *)at(XRING(i) + 64 * n) = HSAGPU_PKT_TYPE_INVALID;
+	*(uint64_t *)at(XDESC(i) + HSAGPU_QUEUE_DESC_RPTR) = 0;
+	*(uint64_t *)at(XDESC(i) + HSAGPU_QUEUE_DESC_WPTR) = 0;
+	x->ring_lo = (uint32_t)XRING(i);
+	x->ring_size = RING_SZ;
+	x->rptr_lo = (uint32_t)(XDESC(i) + HSAGPU_QUEUE_DESC_RPTR);
+	x->wptr_lo = (uint32_t)(XDESC(i) + HSAGPU_QUEUE_DESC_WPTR);
+	x->doorbell = i + 1;
+	x->priority = prio;
+	x->vector = 1;
+	hsagpu_queue_start(x, 0);
+	xwptr[i] = 0;
+}
+
+static void xq_submit(unsigned i, const void *pkt)
+{
+	uint8_t *slot = at(XRING(i) + 64 * (xwptr[i] % RING_SZ));
+
+	memcpy(slot + 4, (const uint8_t *)pkt + 4, 60);
+	memcpy(slot, pkt, 4);
+	xwptr[i]++;
+	*(uint64_t *)at(XDESC(i) + HSAGPU_QUEUE_DESC_WPTR) = xwptr[i];
+}
+
+static HsaGpuRunResult xq_run(unsigned i)
+{
+	HsaGpuRunResult r;
+
+	hsagpu_queue_run(&xq[i], &proc, 1000, &r);
+	return r;
+}
+
+static struct hsagpu_agent_dispatch_packet apkt(unsigned type, uint64_t ret,
+						uint64_t sig)
+{
+	struct hsagpu_agent_dispatch_packet a;
+
+	memset(&a, 0, sizeof(a));
+	a.header = hdr(HSAGPU_PKT_TYPE_AGENT_DISPATCH, 0);
+	a.type = type;
+	a.return_address = ret;
+	a.completion_signal = sig;
+	return a;
+}
+
 /* Every kernel over 1-D, 2-D and 3-D grids with partial workgroups. */
 static void test_kernels(void)
 {
@@ -480,6 +539,116 @@ static void test_drain_suspend(void)
 	T(sig_val(0) == 0 && q.state == HSAGPU_QSTATE_SUSPENDED);
 }
 
+/*
+ * A large dispatch is served in slices of whole workgroups: each pass
+ * does a bounded amount of work and returns, another queue's packet
+ * completes in between, suspension stops it at a slice boundary, and the
+ * result is exact.
+ */
+static void test_kernel_slices(void)
+{
+	static const uint32_t g[3] = { 5000, 1, 1 };
+	static const uint16_t w[3] = { 1, 1, 1 };
+	static const uint32_t gf[3] = { 300000, 1, 1 };
+	static const uint16_t wf[3] = { 256, 1, 1 };
+	struct hsagpu_kernel_dispatch_packet k;
+	struct hsagpu_agent_dispatch_packet nop;
+	struct hsagpu_signal *s = at(SIG(0));
+	uint32_t *buf = at(BUF(0));
+	HsaGpuRunResult r;
+	unsigned passes = 0;
+	uint64_t wg;
+	int ok = 1;
+
+	/* ATOMIC_INC, one row per workgroup: the row limit cuts it. */
+	q_setup(HSAGPU_QF_PROFILE);
+	xq_setup(0, 0);
+	sig_init(0, 1);
+	sig_init(1, 1);
+	*(uint64_t *)at(BUF(3)) = 0;
+	*(struct hsagpu_kargs_atomic_inc *)at(KARG) =
+		(struct hsagpu_kargs_atomic_inc){ .counter = BUF(3) };
+	k = kpkt(HSAGPU_KERNEL_ATOMIC_INC, 1, g, w, SIG(0));
+	submit(&k);
+	r = run();
+	T(r.progress == 1 && r.completed == 0 && !r.error);
+	T(q.kern_active && q.kern_wg == HSAGPU_KERNEL_SLICE_ROWS &&
+	  *(uint64_t *)at(BUF(3)) == HSAGPU_KERNEL_SLICE_ROWS);
+	T(q.read_index == 0 && sig_val(0) == 1);
+	/* Another queue between slices: its packet completes now. */
+	nop = apkt(HSAGPU_AGENT_NOP, 0, SIG(1));
+	xq_submit(0, &nop);
+	r = xq_run(0);
+	T(r.completed == 1 && sig_val(1) == 0 && sig_val(0) == 1);
+	/* Suspended: stops at the slice boundary, keeps the cursor. */
+	q.state = HSAGPU_QSTATE_SUSPENDED;
+	wg = q.kern_wg;
+	r = run();
+	T(r.progress == 0 && q.kern_wg == wg && q.kern_active);
+	q.state = HSAGPU_QSTATE_ACTIVE;
+	passes = 1;
+	do {
+		now += 10;
+		r = run();
+		passes++;
+		ok &= !r.error;
+	} while (sig_val(0) == 1 && passes < 100);
+	T(ok && passes == (5000 + HSAGPU_KERNEL_SLICE_ROWS - 1) /
+			  HSAGPU_KERNEL_SLICE_ROWS);
+	T(*(uint64_t *)at(BUF(3)) == 5000 && sig_val(0) == 0);
+	T(!q.kern_active && q.read_index == 1 && *(uint64_t *)at(RPTR) == 1);
+	/* Profiling spans the slices: started at the first one. */
+	T(s->start_ts == 1000 && s->end_ts == now);
+
+	/* FILL with 256-item rows: the work-item limit cuts it. */
+	sig_init(0, 1);
+	memset(buf, 0, 4 * 300004);
+	*(struct hsagpu_kargs_fill *)at(KARG) =
+		(struct hsagpu_kargs_fill){ .dst = BUF(0), .value = 7 };
+	k = kpkt(HSAGPU_KERNEL_FILL, 1, gf, wf, SIG(0));
+	submit(&k);
+	passes = 0;
+	do {
+		r = run();
+		passes++;
+		/* A slice ends on the first workgroup boundary past a limit. */
+		ok &= !q.kern_active ||
+		      q.kern_wg * 256 == (uint64_t)passes *
+					 HSAGPU_KERNEL_SLICE_ITEMS;
+	} while (sig_val(0) == 1 && passes < 100);
+	T(ok && passes == (300000 + HSAGPU_KERNEL_SLICE_ITEMS - 1) /
+			  HSAGPU_KERNEL_SLICE_ITEMS);
+	ok = 1;
+	for (uint32_t i = 0; i < 300000; i++)
+		ok &= buf[i] == 7;
+	T(ok && buf[300000] == 0);
+
+	/* An error in a later slice names the packet and drops the cursor. */
+	sig_init(0, 1);
+	*(struct hsagpu_kargs_fill *)at(KARG) = (struct hsagpu_kargs_fill){
+		.dst = MEM_BASE + MEM_SIZE - 4 * 100000, .value = 7 };
+	submit(&k);
+	r = run();
+	T(!r.error && q.kern_active);
+	r = run();
+	T(r.error && q.error == HSAGPU_QERR_ADDRESS && q.error_id == 2 &&
+	  !q.kern_active && sig_val(0) == 1);
+
+	/* Destroyed in the middle: nothing is left of it. */
+	q_setup(0);
+	*(uint64_t *)at(BUF(3)) = 0;
+	*(struct hsagpu_kargs_atomic_inc *)at(KARG) =
+		(struct hsagpu_kargs_atomic_inc){ .counter = BUF(3) };
+	k = kpkt(HSAGPU_KERNEL_ATOMIC_INC, 1, g, w, 0);
+	submit(&k);
+	run();
+	T(q.kern_active);
+	hsagpu_queue_clear(&q);
+	r = run();
+	T(r.progress == 0 && !q.kern_active &&
+	  *(uint64_t *)at(BUF(3)) == HSAGPU_KERNEL_SLICE_ROWS);
+}
+
 int main(void)
 {
 	mem = calloc(1, MEM_SIZE);
@@ -491,6 +660,7 @@ int main(void)
 	test_errors();
 	test_registration();
 	test_drain_suspend();
+	test_kernel_slices();
 	free(mem);
 	return tap_done();
 }
