@@ -649,6 +649,57 @@ static void test_kernel_slices(void)
 	  *(uint64_t *)at(BUF(3)) == HSAGPU_KERNEL_SLICE_ROWS);
 }
 
+/*
+ * Grids near 2^32 work-items: the workgroup count needs 64 bits (grid +
+ * workgroup - 1 wraps in 32), and the last, partial workgroup is clipped.
+ * The cursor is moved to the end so the test need not run 2^31 groups.
+ */
+static void test_grid_limits(void)
+{
+	static const uint32_t g[3] = { 0xffffffffU, 1, 1 };
+	static const uint16_t w2[3] = { 2, 1, 1 };
+	static const uint16_t w256[3] = { 256, 1, 1 };
+	struct hsagpu_kernel_dispatch_packet k;
+	uint32_t *buf = at(BUF(0));
+	uint64_t nwg[3];
+	HsaGpuRunResult r;
+	int ok = 1;
+
+	k = kpkt(HSAGPU_KERNEL_ATOMIC_INC, 1, g, w2, SIG(0));
+	T(hsagpu_kernel_workgroups(&k, nwg) == 0x80000000ULL &&
+	  nwg[0] == 0x80000000ULL && nwg[1] == 1 && nwg[2] == 1);
+	q_setup(0);
+	sig_init(0, 1);
+	*(uint64_t *)at(BUF(3)) = 0;
+	*(struct hsagpu_kargs_atomic_inc *)at(KARG) =
+		(struct hsagpu_kargs_atomic_inc){ .counter = BUF(3) };
+	submit(&k);
+	r = run();
+	T(!r.error && sig_val(0) == 1 && q.kern_active &&
+	  *(uint64_t *)at(BUF(3)) == 2 * HSAGPU_KERNEL_SLICE_ROWS);
+	/* The last two workgroups: 2 work-items and 1. */
+	q.kern_wg = 0x80000000ULL - 2;
+	r = run();
+	T(!r.error && sig_val(0) == 0 && !q.kern_active &&
+	  *(uint64_t *)at(BUF(3)) == 2 * HSAGPU_KERNEL_SLICE_ROWS + 3);
+
+	/* FILL: the last two workgroups (256 and 255 items) land at BUF(0). */
+	k = kpkt(HSAGPU_KERNEL_FILL, 1, g, w256, SIG(0));
+	T(hsagpu_kernel_workgroups(&k, nwg) == 0x1000000ULL);
+	sig_init(0, 1);
+	memset(buf, 0, 4 * 1024);
+	*(struct hsagpu_kargs_fill *)at(KARG) = (struct hsagpu_kargs_fill){
+		.dst = BUF(0) - 4 * (0xffffffffULL - 511), .value = 3 };
+	submit(&k);
+	q.kern_active = 1;
+	q.kern_wg = 0x1000000ULL - 2;
+	r = run();
+	T(!r.error && sig_val(0) == 0 && q.read_index == 2);
+	for (unsigned i = 0; i < 511; i++)
+		ok &= buf[i] == 3;
+	T(ok && buf[511] == 0);
+}
+
 int main(void)
 {
 	mem = calloc(1, MEM_SIZE);
@@ -661,6 +712,7 @@ int main(void)
 	test_registration();
 	test_drain_suspend();
 	test_kernel_slices();
+	test_grid_limits();
 	free(mem);
 	return tap_done();
 }
