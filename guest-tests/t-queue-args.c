@@ -5,8 +5,9 @@
  * and reserved bits, rings that are not a power of two or misaligned,
  * addresses outside the caller's own system-memory allocations, another
  * file's queue or allocation, stale handles and ids, mmap of unknown
- * offsets or wrong lengths.
+ * offsets, wrong lengths or past an allocation's end, private mappings.
  */
+#define _GNU_SOURCE             /* mremap */
 #include <stdarg.h>
 #include <sys/mman.h>
 
@@ -242,17 +243,64 @@ static int free_raw(int f, uint64_t handle)
 	return ioctl(f, HSAGPU_IOC_FREE_MEM, &fm) ? errno : 0;
 }
 
-static int mmap_errno(size_t len, uint64_t off)
+static int mmap_errno_how(int f, size_t len, int prot, int flags, uint64_t off)
 {
 	void *p;
 
 	errno = 0;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	p = mmap(NULL, len, prot, flags, f, off);
 	if (p != MAP_FAILED) {
 		munmap(p, len);
 		return 0;
 	}
 	return errno;
+}
+
+static int mmap_errno(size_t len, uint64_t off)
+{
+	return mmap_errno_how(fd, len, PROT_READ | PROT_WRITE, MAP_SHARED, off);
+}
+
+/*
+ * Lengths and offsets past the end of this file's own allocation. An
+ * offset names a whole allocation (its handle in page units), so "one
+ * page further" would name the next handle; past the end is expressed
+ * by the length, by growing a mapping, and by the handle's VRAM bit.
+ */
+static void test_mmap_bounds(void)
+{
+	/* The index's top bit marks VRAM handles (HSAGPU_MMAP_INDEX_VRAM). */
+	const uint64_t vram_bit = 1ULL << (HSAGPU_MMAP_TYPE_SHIFT - 1);
+	struct hsagpu_alloc_mem am;
+	volatile uint64_t *p, *q;
+
+	if (alloc_raw(HSAGPU_MEM_SYSTEM, 8192, &am)) {
+		CHECK(0, "ALLOC_MEM 8 KiB: %s", strerror(errno));
+		return;
+	}
+	EXPECT(mmap_errno(8192 + 4096, am.mmap_offset), EINVAL,
+	       "mmap 12 KiB of an 8 KiB allocation");
+	EXPECT(mmap_errno(4096, am.mmap_offset), EINVAL,
+	       "mmap 4 KiB of an 8 KiB allocation (the length is exact)");
+	EXPECT(mmap_errno(8192, am.mmap_offset | vram_bit), EINVAL,
+	       "mmap a system allocation's handle as VRAM");
+	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 am.mmap_offset);
+	CHECK(p != MAP_FAILED, "mmap 8 KiB allocation: %s", strerror(errno));
+	if (p != MAP_FAILED) {
+		p[1023] = 0x600d;
+		/* Growing the mapping would reach past the allocation. */
+		errno = 0;
+		q = mremap((void *)p, 8192, 8192 + 4096, MREMAP_MAYMOVE);
+		CHECK(q == MAP_FAILED, "mremap grew an 8 KiB allocation's mapping to 12 KiB");
+		if (q != MAP_FAILED)
+			p = q;
+		else
+			EXPECT(errno, EFAULT, "mremap past the allocation");
+		CHECK(p[1023] == 0x600d, "mapping changed by the refused mremap");
+		munmap((void *)p, q != MAP_FAILED ? 8192 + 4096 : 8192);
+	}
+	EXPECT(free_raw(fd, am.handle), 0, "FREE_MEM 8 KiB");
 }
 
 static void test_memory(struct gtq_dev *d, struct gtq_dev *other, int queues)
@@ -313,8 +361,12 @@ static void test_memory(struct gtq_dev *d, struct gtq_dev *other, int queues)
 	EXPECT(mmap_errno(4096, am.mmap_offset), 0, "mmap the allocation");
 	EXPECT(mmap_errno(8192, am.mmap_offset), EINVAL,
 	       "mmap 8 KiB of a 4 KiB allocation");
-	EXPECT(mmap_errno(4096, am.mmap_offset + 4096), EINVAL,
-	       "mmap past the allocation");
+	test_mmap_bounds();
+	EXPECT(mmap_errno_how(fd, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+			      am.mmap_offset), EINVAL,
+	       "MAP_PRIVATE of an allocation (a copy the device never sees)");
+	EXPECT(mmap_errno_how(fd, 4096, PROT_READ, MAP_PRIVATE, am.mmap_offset),
+	       EINVAL, "read-only MAP_PRIVATE of an allocation");
 	EXPECT(mmap_errno(4096, 0), EINVAL, "mmap offset 0");
 	EXPECT(mmap_errno(4096, 0x55ULL << HSAGPU_MMAP_TYPE_SHIFT), EINVAL,
 	       "mmap of an unknown type");
