@@ -280,7 +280,11 @@ static int hsagpu_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_hsagpu = {
     .name = "hsa-gpu",
-    .version_id = 1,
+    /*
+     * 2: the register file, which version 1 declared as a version-2
+     * field and so never sent. A version-1 stream loads without it.
+     */
+    .version_id = 2,
     .minimum_version_id = 1,
     .pre_save = hsagpu_pre_save,
     .post_load = hsagpu_post_load,

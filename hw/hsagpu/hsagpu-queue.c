@@ -18,6 +18,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/bitmap.h"
+#include "qemu/error-report.h"
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/rcu.h"
@@ -662,22 +663,68 @@ void hsagpu_queues_exit(HsaGpuState *s)
     g_free(s->active);
 }
 
+/*
+ * A migrated queue that is in use must be one the device could have
+ * made: its fields index arrays and bitmaps (priority, vector) and pick
+ * doorbell eventfds, so a corrupt stream must fail, not crash later.
+ */
+static bool hsagpu_queue_loaded_ok(HsaGpuState *s, unsigned qi)
+{
+    HsaGpuQueue *q = &s->queues[qi];
+
+    switch (q->state) {
+    case HSAGPU_QSTATE_ACTIVE:
+    case HSAGPU_QSTATE_SUSPENDED:
+    case HSAGPU_QSTATE_DRAINING:
+    case HSAGPU_QSTATE_ERROR:
+        break;
+    default:
+        return false;
+    }
+    if (q->ring_size < HSAGPU_QUEUE_RING_MIN ||
+        q->ring_size > HSAGPU_QUEUE_RING_MAX ||
+        (q->ring_size & (q->ring_size - 1)) ||
+        q->doorbell >= HSAGPU_DOORBELL_COUNT ||
+        q->vector >= s->ident.msix_vectors ||
+        q->priority > HSAGPU_QUEUE_PRIORITY_MAX ||
+        (q->flags & ~HSAGPU_QF_ALL) ||
+        q->ninflight > HSAGPU_QUEUE_INFLIGHT_MAX ||
+        q->error >= HSAGPU_QERR_COUNT) {
+        return false;
+    }
+    if (q->dma_active && (q->dma_off > HSAGPU_DMA_SIZE_MAX ||
+                          q->dma_desc > HSAGPU_DMA_SG_MAX)) {
+        return false;
+    }
+    if (q->kern_active && q->kern_wg > HSAGPU_GRID_MAX) {
+        return false;
+    }
+    for (unsigned i = 0; i < qi; i++) {
+        if (s->queues[i].state != HSAGPU_QSTATE_DISABLED &&
+            s->queues[i].doorbell == q->doorbell) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Rebuild what is derived from the migrated queue state. */
 int hsagpu_queues_post_load(HsaGpuState *s)
 {
     hsagpu_qlock(s);
+    for (unsigned qi = 0; qi < s->num_queues; qi++) {
+        if (s->queues[qi].state != HSAGPU_QSTATE_DISABLED &&
+            !hsagpu_queue_loaded_ok(s, qi)) {
+            qemu_mutex_unlock(&s->qlock);
+            error_report("hsa-gpu: migrated queue %u is inconsistent", qi);
+            return -EINVAL;
+        }
+    }
     s->nactive = 0;
     for (unsigned qi = 0; qi < s->num_queues; qi++) {
         HsaGpuQueue *q = &s->queues[qi];
 
         if (q->state != HSAGPU_QSTATE_DISABLED) {
-            if (q->doorbell >= HSAGPU_DOORBELL_COUNT ||
-                q->ring_size < HSAGPU_QUEUE_RING_MIN ||
-                (q->ring_size & (q->ring_size - 1)) ||
-                q->ninflight > HSAGPU_QUEUE_INFLIGHT_MAX) {
-                qemu_mutex_unlock(&s->qlock);
-                return -EINVAL;
-            }
             hsagpu_doorbell_listen(s, q, true);
             hsagpu_active_add(s, qi);
         }

@@ -12,6 +12,7 @@
 #include "qemu/osdep.h"
 #include "libqtest.h"
 #include "libqos/pci-pc.h"
+#include "qobject/qdict.h"
 #include "hw/pci/pci_regs.h"
 #include "hsagpu/hsagpu_hw.h"
 
@@ -437,6 +438,7 @@ static void test_atomic_engine(void)
 #define Q_MBOX          0x140000ULL
 #define Q_BUF           0x200000ULL
 #define Q_RING_SIZE     16
+#define QUEUE_RP        ",atomic-comp32=on,atomic-comp64=on"
 
 #define VRAM_BASE       0xe0600000ULL   /* BAR0 with vram-size=1M */
 
@@ -444,7 +446,7 @@ static void queue_fixture_props(Fixture *f, const char *props)
 {
     uint8_t exp;
 
-    fixture_init_rp(f, ",atomic-comp32=on,atomic-comp64=on", props);
+    fixture_init_rp(f, QUEUE_RP, props);
     qpci_config_writew(f->rp, PCI_PREF_MEMORY_BASE, DB_BASE >> 16);
     qpci_config_writew(f->rp, PCI_PREF_MEMORY_LIMIT,
                        (VRAM_BASE + (1 << 20) - 1) >> 16);
@@ -930,6 +932,187 @@ static void test_dma(void)
     fixture_fini(&f);
 }
 
+/* ------------------------------------------------------------------ */
+/* Migration                                                           */
+/* ------------------------------------------------------------------ */
+
+static char *migrate_status(QTestState *qts)
+{
+    QDict *rsp = qtest_qmp_assert_success_ref(qts,
+                                              "{ 'execute': 'query-migrate' }");
+    char *st = g_strdup(qdict_haskey(rsp, "status") ?
+                        qdict_get_str(rsp, "status") : "none");
+
+    qobject_unref(rsp);
+    return st;
+}
+
+/* Poll until the migration on @qts leaves the running states. */
+static char *migrate_wait(QTestState *qts)
+{
+    for (;;) {
+        char *st = migrate_status(qts);
+
+        if (strcmp(st, "completed") && strcmp(st, "failed") &&
+            strcmp(st, "cancelled")) {
+            g_free(st);
+            g_usleep(10000);
+            continue;
+        }
+        return st;
+    }
+}
+
+/* Save @f's VM to @path: stopped, so nothing changes while it is sent. */
+static void migrate_to_file(Fixture *f, const char *path)
+{
+    g_autofree char *uri = g_strdup_printf("file:%s", path);
+    g_autofree char *st = NULL;
+
+    qtest_qmp_assert_success(f->qts, "{ 'execute': 'stop' }");
+    qtest_qmp_assert_success(f->qts, "{ 'execute': 'migrate', "
+                             "'arguments': { 'uri': %s } }", uri);
+    st = migrate_wait(f->qts);
+    g_assert_cmpstr(st, ==, "completed");
+}
+
+/* A second QEMU like the queue fixture's, loading @path: its status. */
+static char *migrate_from_file(Fixture *f, const char *path)
+{
+    g_autofree char *uri = g_strdup_printf("file:%s", path);
+
+    f->qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
+                         "bus=pcie.0,chassis=1,addr=0x4" QUEUE_RP
+                         " -device hsa-gpu,bus=rp0 -incoming defer");
+    qtest_qmp_assert_success(f->qts, "{ 'execute': 'migrate-incoming', "
+                             "'arguments': { 'uri': %s, "
+                             "'exit-on-error': false } }", uri);
+    return migrate_wait(f->qts);
+}
+
+/* Rewrite the first big-endian u32 run @find of @path with @repl. */
+static bool patch_file(const char *path, const uint32_t *find, size_t n,
+                       size_t at, uint32_t repl)
+{
+    g_autofree char *buf = NULL;
+    g_autofree uint32_t *pat = g_new(uint32_t, n);
+    size_t len;
+
+    g_assert_true(g_file_get_contents(path, &buf, &len, NULL));
+    for (size_t i = 0; i < n; i++) {
+        pat[i] = GUINT32_TO_BE(find[i]);
+    }
+    for (size_t off = 0; off + n * 4 <= len; off++) {
+        if (!memcmp(buf + off, pat, n * 4)) {
+            uint32_t v = GUINT32_TO_BE(repl);
+
+            memcpy(buf + off + at * 4, &v, 4);
+            return g_file_set_contents(path, buf, len, NULL);
+        }
+    }
+    return false;
+}
+
+/*
+ * The register file and the queues survive migration: scratch and error
+ * registers, a failed queue, an idle queue whose doorbell still works and
+ * a queue suspended in the middle of a sliced kernel, which goes on from
+ * its cursor (the counter ends exact, not one restart too high).
+ */
+static void test_migration(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-mig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *st = NULL;
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_agent_dispatch_packet a;
+    uint64_t big = Q_SIG + 128, nop = Q_SIG + 192, c;
+    Fixture f, g = { 0 };
+
+    queue_fixture(&f);
+    reg_write(&f, HSAGPU_REG_SCRATCH0, 0x12345678);
+    reg_write(&f, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_ALL);
+    reg_write(&f, HSAGPU_REG_ERROR_STATUS, HSAGPU_ERR_ALL);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 2, 0), ==, HSAGPU_QRES_OK);
+    fill_packet(&k, 4, 4, 0);
+    k.header = (k.header & ~0xff) | 7;
+    queue_submit(&f, 2, &k);
+    g_assert_true(wait_qstate(&f, 2, HSAGPU_QSTATE_ERROR));
+    qtest_writeq(f.qts, BIG_COUNTER, 0);
+    submit_big(&f, big);
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_SUSPEND);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_SUSPENDED);
+    c = qtest_readq(f.qts, BIG_COUNTER);
+    g_assert_cmpuint(c, <, BIG_ITEMS);
+    migrate_to_file(&f, path);
+    qtest_quit(f.qts);
+    g_free(f.gpu);
+    g_free(f.rp);
+    qpci_free_pc(f.bus);
+
+    st = migrate_from_file(&g, path);
+    g_assert_cmpstr(st, ==, "completed");
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    g_assert_cmphex(reg_read(&g, HSAGPU_REG_SCRATCH0), ==, 0x12345678);
+    g_assert_cmphex(reg_read(&g, HSAGPU_REG_ERROR_INT_ENABLE), ==,
+                    HSAGPU_ERR_ALL);
+    g_assert_true(reg_read(&g, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_QUEUE);
+    g_assert_cmphex(qreg_read(&g, 2, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ERROR |
+                    HSAGPU_QERR_PACKET_TYPE << HSAGPU_QSTATE_ERR_SHIFT);
+    g_assert_cmpuint(reg_read(&g, HSAGPU_REG_QUEUE_ERROR_FIRST), ==, 2);
+    g_assert_cmphex(qreg_read(&g, 1, HSAGPU_QREG_RING_LO), ==,
+                    Q_RING + Q_RING_SIZE * 64);
+    g_assert_cmpuint(qreg_read(&g, 1, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    signal_init(&g, nop, 1);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, nop);
+    queue_submit(&g, 1, &a);
+    g_assert_true(wait_u64(&g, nop + 8, 0));
+    g_assert_cmpuint(qtest_readq(g.qts, BIG_COUNTER), ==, c);
+    qreg_write(&g, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_RESUME);
+    g_assert_cmpuint(qreg_read(&g, 0, HSAGPU_QREG_CMD), ==, HSAGPU_QRES_OK);
+    g_assert_true(wait_u64_long(&g, big + 8, 0));
+    g_assert_cmpuint(qtest_readq(g.qts, BIG_COUNTER), ==, BIG_ITEMS);
+    qtest_quit(g.qts);
+    unlink(path);
+    rmdir(dir);
+}
+
+/*
+ * A stream whose enabled queue has an impossible priority (an index into
+ * the scheduler's table) is refused by post_load; QEMU stays up.
+ */
+static void test_migration_bad_queue(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-mig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *st = NULL;
+    /* queue 1's registration as VMState sends it, up to PRIORITY */
+    const uint32_t reg[8] = {
+        Q_RING + Q_RING_SIZE * 64, 0, Q_RING_SIZE, 1,
+        Q_DESC + 256 + HSAGPU_QUEUE_DESC_RPTR, 0,
+        Q_DESC + 256 + HSAGPU_QUEUE_DESC_WPTR, 0,
+    };
+    Fixture f, g = { 0 };
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+    g_assert_true(patch_file(path, reg, 8, 8, 0x40000000));
+
+    st = migrate_from_file(&g, path);
+    g_assert_cmpstr(st, ==, "failed");
+    g_assert_cmphex(reg_read(&g, HSAGPU_REG_MAGIC), ==, HSAGPU_MAGIC_VALUE);
+    qtest_quit(g.qts);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -946,5 +1129,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/queue-error", test_queue_error);
     qtest_add_func("/hsa-gpu/dma", test_dma);
     qtest_add_func("/hsa-gpu/queue-long-kernel", test_queue_long_kernel);
+    qtest_add_func("/hsa-gpu/migration", test_migration);
+    qtest_add_func("/hsa-gpu/migration-bad-queue", test_migration_bad_queue);
     return g_test_run();
 }
