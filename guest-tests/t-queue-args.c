@@ -5,7 +5,9 @@
  * and reserved bits, rings that are not a power of two or misaligned,
  * addresses outside the caller's own system-memory allocations, another
  * file's queue or allocation, stale handles and ids, mmap of unknown
- * offsets, wrong lengths or past an allocation's end, private mappings.
+ * offsets, wrong lengths or past an allocation's end, private mappings;
+ * the events page read-only; doorbell and event pages isolated between
+ * two open files.
  */
 #define _GNU_SOURCE             /* mremap */
 #include <stdarg.h>
@@ -477,6 +479,274 @@ static void test_events(struct gtq_dev *d)
 	(void)d;
 }
 
+#define DB_OFFSET (HSAGPU_MMAP_TYPE_DOORBELL << HSAGPU_MMAP_TYPE_SHIFT)
+#define EV_OFFSET (HSAGPU_MMAP_TYPE_EVENTS << HSAGPU_MMAP_TYPE_SHIFT)
+
+/* A queue of file @f in its own 4 KiB: a 16-packet ring, ids at 2 KiB. */
+struct rawq {
+	int f;
+	struct hsagpu_alloc_mem am;
+	struct hsagpu_create_queue cq;
+	uint32_t hw_doorbell;           /* the device's QREG_DOORBELL */
+};
+
+static int rawq_create(struct gtq_dev *d, int f, struct rawq *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->f = f;
+	r->am.size = sizeof(r->am);
+	r->am.flags = HSAGPU_MEM_SYSTEM;
+	r->am.bytes = 4096;
+	if (ioctl(f, HSAGPU_IOC_ALLOC_MEM, &r->am))
+		return errno;
+	r->cq.size = sizeof(r->cq);
+	r->cq.ring_addr = r->am.bus_addr;
+	r->cq.ring_size = 16;
+	r->cq.rptr_addr = r->am.bus_addr + 2048 + HSAGPU_QUEUE_DESC_RPTR;
+	r->cq.wptr_addr = r->am.bus_addr + 2048 + HSAGPU_QUEUE_DESC_WPTR;
+	if (ioctl(f, HSAGPU_IOC_CREATE_QUEUE, &r->cq)) {
+		int e = errno;
+
+		free_raw(f, r->am.handle);
+		r->am.handle = 0;
+		return e;
+	}
+	r->hw_doorbell = gtq_reg(d, HSAGPU_REG_QUEUE(r->cq.queue_id) +
+				 HSAGPU_QREG_DOORBELL);
+	return 0;
+}
+
+static void rawq_destroy(struct rawq *r)
+{
+	if (!r->am.handle)
+		return;
+	EXPECT(destroy_queue(r->f, r->cq.queue_id), 0, "DESTROY_QUEUE %u",
+	       r->cq.queue_id);
+	EXPECT(free_raw(r->f, r->am.handle), 0, "FREE_MEM of a queue's memory");
+}
+
+/* 32-bit doorbell halves store their value (docs/registers.md), 64-bit
+ * writes to an enabled queue's doorbell do not: mark a free doorbell. */
+static volatile uint32_t *db_word(volatile void *page, uint32_t slot,
+				  uint32_t stride)
+{
+	return (volatile uint32_t *)((volatile uint8_t *)page + slot * stride);
+}
+
+/* Only index 0, exactly one page, shared: with or without queues. */
+static void test_doorbell_maps(void)
+{
+	EXPECT(mmap_errno(4096, DB_OFFSET), 0, "mmap the doorbell page");
+	EXPECT(mmap_errno(4096, DB_OFFSET | 4096), EINVAL, "mmap doorbell index 1");
+	EXPECT(mmap_errno_how(fd, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+			      DB_OFFSET), EINVAL, "MAP_PRIVATE of the doorbell page");
+	EXPECT(mmap_errno_how(fd, 4096, PROT_READ, MAP_PRIVATE, DB_OFFSET),
+	       EINVAL, "read-only MAP_PRIVATE of the doorbell page");
+}
+
+/*
+ * Doorbell isolation between two open files ("processes"): every queue's
+ * doorbell mapping is (DOORBELL, index 0); the device's doorbell index of
+ * each queue lies in its file's BAR2 page, at the offset the driver
+ * returned; the two files' pages differ; a file's doorbell mapping is
+ * that page of BAR2 and no other (a value stored through it shows up
+ * there in BAR2, not in the other file's page).
+ */
+static void test_doorbells(struct gtq_dev *d, struct gtq_dev *other)
+{
+	int ofd = hsagpu_agent_fd(other->agent);
+	uint32_t stride = d->info->doorbell_stride;
+	uint32_t per_page = stride ? 4096 / stride : 0;
+	uint32_t page[2], free_slot;
+	struct rawq a1, a2, b1;
+	volatile void *dba, *dba2, *dbb;
+	volatile uint8_t *bar2;
+	size_t bar2_len = 0;
+
+	CHECK(stride == HSAGPU_DOORBELL_STRIDE && d->regs,
+	      "doorbell stride %u, BAR5 %p", stride, (void *)d->regs);
+	if (stride != HSAGPU_DOORBELL_STRIDE || !d->regs)
+		return;
+	EXPECT(rawq_create(d, fd, &a1), 0, "CREATE_QUEUE A1");
+	EXPECT(rawq_create(d, fd, &a2), 0, "CREATE_QUEUE A2");
+	EXPECT(rawq_create(d, ofd, &b1), 0, "CREATE_QUEUE B1 (other file)");
+	if (!a1.am.handle || !a2.am.handle || !b1.am.handle)
+		goto out_queues;
+
+	/* Structure: one page per file, each queue's doorbell inside it. */
+	CHECK_EQ_U64(a1.cq.doorbell_mmap_offset, DB_OFFSET);
+	CHECK_EQ_U64(a2.cq.doorbell_mmap_offset, DB_OFFSET);
+	CHECK_EQ_U64(b1.cq.doorbell_mmap_offset, DB_OFFSET);
+	page[0] = a1.hw_doorbell / per_page;
+	page[1] = b1.hw_doorbell / per_page;
+	DIAG("doorbells: A %u %u (offsets %u %u), B %u (offset %u); %u per page",
+	     a1.hw_doorbell, a2.hw_doorbell, a1.cq.doorbell_offset,
+	     a2.cq.doorbell_offset, b1.hw_doorbell, b1.cq.doorbell_offset,
+	     per_page);
+	CHECK(a1.hw_doorbell != a2.hw_doorbell && a1.hw_doorbell != b1.hw_doorbell &&
+	      a2.hw_doorbell != b1.hw_doorbell,
+	      "queues share a device doorbell: %u %u %u", a1.hw_doorbell,
+	      a2.hw_doorbell, b1.hw_doorbell);
+	CHECK(a2.hw_doorbell / per_page == page[0],
+	      "file A's queues use doorbell pages %u and %u", page[0],
+	      a2.hw_doorbell / per_page);
+	CHECK(page[0] != page[1], "files A and B share doorbell page %u", page[0]);
+	CHECK(a1.hw_doorbell % per_page * stride == a1.cq.doorbell_offset &&
+	      a2.hw_doorbell % per_page * stride == a2.cq.doorbell_offset &&
+	      b1.hw_doorbell % per_page * stride == b1.cq.doorbell_offset,
+	      "a queue's doorbell is not at the offset the driver returned");
+	CHECK(a1.cq.doorbell_offset != a2.cq.doorbell_offset,
+	      "two queues of file A at doorbell offset %u", a1.cq.doorbell_offset);
+
+	/* Which BAR2 page each file's mapping really is. */
+	dba = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, DB_OFFSET);
+	dba2 = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, DB_OFFSET);
+	dbb = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ofd, DB_OFFSET);
+	bar2 = gt_map_resource(d->pci, HSAGPU_BAR_DOORBELL, &bar2_len);
+	CHECK(dba != MAP_FAILED && dba2 != MAP_FAILED && dbb != MAP_FAILED && bar2,
+	      "doorbell mappings: %s", strerror(errno));
+	free_slot = per_page - 1;       /* above the 2 slots in use */
+	if (dba != MAP_FAILED && dba2 != MAP_FAILED && dbb != MAP_FAILED && bar2 &&
+	    (uint64_t)(page[1] + 1) * 4096 <= bar2_len &&
+	    (uint64_t)(page[0] + 1) * 4096 <= bar2_len) {
+		volatile uint32_t *ba = db_word(bar2 + page[0] * 4096ULL, free_slot, stride);
+		volatile uint32_t *bb = db_word(bar2 + page[1] * 4096ULL, free_slot, stride);
+
+		*ba = 0;
+		*bb = 0;
+		*db_word(dba, free_slot, stride) = 0xa1a1a1a1;
+		CHECK(*ba == 0xa1a1a1a1 && *bb == 0,
+		      "stored through file A's doorbell mapping: BAR2 page %u has 0x%x, page %u 0x%x",
+		      page[0], *ba, page[1], *bb);
+		CHECK(*db_word(dba2, free_slot, stride) == 0xa1a1a1a1,
+		      "file A's second doorbell mapping is another page");
+		*db_word(dbb, free_slot, stride) = 0xb2b2b2b2;
+		CHECK(*bb == 0xb2b2b2b2 && *ba == 0xa1a1a1a1,
+		      "stored through file B's doorbell mapping: BAR2 page %u has 0x%x, page %u 0x%x",
+		      page[1], *bb, page[0], *ba);
+		CHECK(*db_word(dba, free_slot, stride) == 0xa1a1a1a1,
+		      "file A's mapping sees file B's store");
+		*ba = 0;
+		*bb = 0;
+	}
+	if (bar2)
+		munmap((void *)bar2, bar2_len);
+	if (dba != MAP_FAILED)
+		munmap((void *)dba, 4096);
+	if (dba2 != MAP_FAILED)
+		munmap((void *)dba2, 4096);
+	if (dbb != MAP_FAILED)
+		munmap((void *)dbb, 4096);
+out_queues:
+	rawq_destroy(&a1);
+	rawq_destroy(&a2);
+	rawq_destroy(&b1);
+}
+
+/*
+ * The EVENTS page: mapped read-only (writable: EPERM, and it cannot be
+ * made writable later), one page at index 0. It is the file's own event
+ * page: a completion the device reports to one of the file's events is
+ * visible in it, not in the other file's page, and WAIT_EVENTS taking
+ * the event back shows there too.
+ */
+static void test_event_page(struct gtq_dev *d, struct gtq_dev *other, int queues)
+{
+	int ofd = hsagpu_agent_fd(other->agent);
+	struct hsagpu_create_event ce = { .size = sizeof(ce) };
+	struct hsagpu_event_id de = { .size = sizeof(de) };
+	volatile const uint64_t *ev, *oev;
+
+	EXPECT(mmap_errno(4096, EV_OFFSET), EPERM, "writable mmap of the events page");
+	EXPECT(mmap_errno_how(fd, 4096, PROT_WRITE, MAP_SHARED, EV_OFFSET), EPERM,
+	       "write-only mmap of the events page");
+	EXPECT(mmap_errno_how(fd, 8192, PROT_READ, MAP_SHARED, EV_OFFSET), EINVAL,
+	       "mmap two pages of events");
+	EXPECT(mmap_errno_how(fd, 4096, PROT_READ, MAP_SHARED, EV_OFFSET | 4096),
+	       EINVAL, "mmap events index 1");
+	EXPECT(xioctl(HSAGPU_IOC_CREATE_EVENT, &ce), 0, "CREATE_EVENT");
+	ev = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, EV_OFFSET);
+	oev = mmap(NULL, 4096, PROT_READ, MAP_SHARED, ofd, EV_OFFSET);
+	CHECK(ev != MAP_FAILED && oev != MAP_FAILED, "read-only mmap of the events page: %s",
+	      strerror(errno));
+	if (ev == MAP_FAILED || oev == MAP_FAILED || !ce.event_id)
+		goto out;
+	errno = 0;
+	CHECK(mprotect((void *)ev, 4096, PROT_READ | PROT_WRITE) == -1 &&
+	      errno == EACCES, "mprotect of the events page to writable: errno %d",
+	      errno);
+	CHECK(ev[ce.event_id - 1] == HSAGPU_EVENT_SLOT_UNSIGNALED,
+	      "new event's slot reads 0x%llx",
+	      (unsigned long long)ev[ce.event_id - 1]);
+
+	if (queues) {
+		/* A raw signal that names the event; a NOP completes it. */
+		volatile struct hsagpu_signal *sg = gtq_alloc(d, 4096, HSAGPU_RT_MEM_SYSTEM);
+		hsagpu_queue_t *q = gtq_queue(d, 16, 0);
+		struct hsagpu_wait_events w = { .size = sizeof(w) };
+		struct hsagpu_create_event oce = { .size = sizeof(oce) };
+		uint32_t id = ce.event_id, oids[64], noids = 0;
+		uint64_t end = gtq_now_ns() + 5000 * GTQ_MS;
+
+		if (!sg || !q)
+			goto out;
+		/*
+		 * The other file's slot of the same number may hold a stale
+		 * value: claim that event there too (ids are handed out
+		 * lowest first, creating clears the slot), so it reads 0.
+		 */
+		do {
+			oce.event_id = 0;
+			if (ioctl(ofd, HSAGPU_IOC_CREATE_EVENT, &oce))
+				break;
+			oids[noids++] = oce.event_id;
+		} while (oce.event_id < id && noids < 64);
+		CHECK(oce.event_id == id && oev[id - 1] == HSAGPU_EVENT_SLOT_UNSIGNALED,
+		      "other file: event %u (slot 0x%llx), wanted %u", oce.event_id,
+		      (unsigned long long)oev[id - 1], id);
+		sg->kind = HSAGPU_SIGNAL_KIND_USER;
+		sg->value = 1;
+		sg->event_mailbox_ptr = ce.mailbox_addr;
+		sg->event_id = id;
+		__sync_synchronize();
+		gtq_agent(q, HSAGPU_AGENT_NOP, NULL, 0,
+			  (hsagpu_signal_t){ hsagpu_addr(d->agent, (void *)sg) }, 0);
+		while (ev[id - 1] == HSAGPU_EVENT_SLOT_UNSIGNALED &&
+		       gtq_now_ns() < end)
+			usleep(1000);
+		CHECK(ev[id - 1] == id,
+		      "event slot through the mapping: 0x%llx, expected %u (signal %lld)",
+		      (unsigned long long)ev[id - 1], id, (long long)sg->value);
+		CHECK(sg->value == 0, "signal %lld after the NOP", (long long)sg->value);
+		CHECK(oev[id - 1] == HSAGPU_EVENT_SLOT_UNSIGNALED,
+		      "the other file's event page shows 0x%llx in slot %u",
+		      (unsigned long long)oev[id - 1], id - 1);
+		w.events_ptr = (uintptr_t)&id;
+		w.num_events = 1;
+		w.timeout_ms = 1000;
+		EXPECT(xioctl(HSAGPU_IOC_WAIT_EVENTS, &w), 0, "WAIT_EVENTS on the signaled event");
+		CHECK(w.signaled == 1, "WAIT_EVENTS signaled 0x%llx",
+		      (unsigned long long)w.signaled);
+		CHECK(ev[id - 1] == HSAGPU_EVENT_SLOT_UNSIGNALED,
+		      "slot after WAIT_EVENTS consumed it: 0x%llx",
+		      (unsigned long long)ev[id - 1]);
+		CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
+		hsagpu_memory_free(d->agent, (void *)sg);
+		for (uint32_t i = 0; i < noids; i++) {
+			de.event_id = oids[i];
+			CHECK(ioctl(ofd, HSAGPU_IOC_DESTROY_EVENT, &de) == 0,
+			      "DESTROY_EVENT %u in the other file", oids[i]);
+		}
+	}
+out:
+	if (ev != MAP_FAILED)
+		munmap((void *)ev, 4096);
+	if (oev != MAP_FAILED)
+		munmap((void *)oev, 4096);
+	de.event_id = ce.event_id;
+	EXPECT(xioctl(HSAGPU_IOC_DESTROY_EVENT, &de), 0, "DESTROY_EVENT");
+}
+
 /*
  * Memory, events and mmap do not depend on AtomicOps: they are checked on
  * every preset, queues only where the platform allows them.
@@ -512,6 +782,10 @@ int main(void)
 		}
 		test_memory(&d, &other, queues);
 		test_events(&d);
+		test_event_page(&d, &other, queues);
+		test_doorbell_maps();
+		if (queues)
+			test_doorbells(&d, &other);
 	}
 	gtq_close(&other);
 	gtq_close(&d);
