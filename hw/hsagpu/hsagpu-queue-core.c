@@ -268,6 +268,21 @@ static unsigned hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p,
             return HSAGPU_QERR_ADDRESS;
         }
     }
+    /*
+     * Check the mailbox before the decrement: a waiter that sees the
+     * value change must also get its event, or see the queue's error.
+     */
+    if (sig.event_mailbox_ptr) {
+        uint64_t probe;
+
+        if (sig.event_mailbox_ptr & 7) {
+            return HSAGPU_QERR_ALIGNMENT;
+        }
+        if (p->ops->read(p->opaque, sig.event_mailbox_ptr, &probe,
+                         sizeof(probe))) {
+            return HSAGPU_QERR_ADDRESS;
+        }
+    }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     st = p->ops->fetch_add64(p->opaque,
                              signal + offsetof(struct hsagpu_signal, value),
@@ -278,9 +293,7 @@ static unsigned hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p,
     if (sig.event_mailbox_ptr) {
         uint64_t id = sig.event_id;
 
-        if (sig.event_mailbox_ptr & 7) {
-            return HSAGPU_QERR_ALIGNMENT;
-        }
+        /* Memory that reads but refuses writes: too late to undo. */
         if (p->ops->write(p->opaque, sig.event_mailbox_ptr, &id,
                           sizeof(id))) {
             return HSAGPU_QERR_ADDRESS;
@@ -392,7 +405,8 @@ static unsigned hsagpu_agent_run(const struct hsagpu_agent_dispatch_packet *a,
         return p->ops->write(p->opaque, a->return_address, &v, sizeof(v)) ?
                HSAGPU_QERR_ADDRESS : 0;
     case HSAGPU_AGENT_COPY_INFO: {
-        static uint8_t rom[4096];   /* processor thread only */
+        /* On the stack: each device has its own processor thread. */
+        uint8_t rom[4096];
 
         if (a->return_address & 7) {
             return HSAGPU_QERR_ALIGNMENT;

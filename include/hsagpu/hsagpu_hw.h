@@ -55,7 +55,8 @@
 
 /*
  * MSI-X: vector 0 carries device errors and events; queues select any
- * vector in 1..N-1. The table and PBA live at the top of BAR5.
+ * vector in 0..N-1 (0 is shared with device errors, 1..N-1 are meant for
+ * queues). The table and PBA live at the top of BAR5.
  */
 #define HSAGPU_MSIX_VEC_ERROR           0U
 #define HSAGPU_MSIX_VECTORS_MAX         2048U
@@ -222,7 +223,7 @@
 #define HSAGPU_QREG_WPTR_LO             0x18    /* &write_dispatch_id */
 #define HSAGPU_QREG_WPTR_HI             0x1c
 #define HSAGPU_QREG_PRIORITY            0x20    /* 0 (low) .. 15 (high) */
-#define HSAGPU_QREG_VECTOR              0x24    /* MSI-X vector, 1..N-1 */
+#define HSAGPU_QREG_VECTOR              0x24    /* MSI-X vector, 0..N-1 */
 #define HSAGPU_QREG_FLAGS               0x28    /* HSAGPU_QF_* */
 #define HSAGPU_QREG_CMD                 0x2c    /* W: HSAGPU_QCMD_*; R: result */
 #define HSAGPU_QREG_STATE               0x30    /* RO, see below */

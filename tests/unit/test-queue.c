@@ -700,6 +700,64 @@ static void test_grid_limits(void)
 	T(ok && buf[511] == 0);
 }
 
+/*
+ * A bad event mailbox is found before the signal is decremented: the
+ * waiter sees the queue's error, never a value change without an event.
+ */
+static void test_mailbox_checked_first(void)
+{
+	static const uint32_t g[3] = { 1, 1, 1 };
+	static const uint16_t w[3] = { 1, 1, 1 };
+	static const struct {
+		uint64_t mbox;
+		unsigned err;
+	} cases[] = {
+		{ MBOX + 4, HSAGPU_QERR_ALIGNMENT },
+		{ 0xdead0000000ULL, HSAGPU_QERR_ADDRESS },
+	};
+
+	for (unsigned i = 0; i < 2; i++) {
+		struct hsagpu_kernel_dispatch_packet k;
+		HsaGpuRunResult r;
+
+		q_setup(0);
+		sig_init(0, 1);
+		((struct hsagpu_signal *)at(SIG(0)))->event_mailbox_ptr =
+			cases[i].mbox;
+		*(struct hsagpu_kargs_fill *)at(KARG) =
+			(struct hsagpu_kargs_fill){ .dst = BUF(0), .value = 1 };
+		k = kpkt(HSAGPU_KERNEL_FILL, 1, g, w, SIG(0));
+		submit(&k);
+		r = run();
+		T(r.error && q.error == cases[i].err && q.error_id == 0);
+		T(sig_val(0) == 1 && irqs == 0);
+	}
+}
+
+/* COPY_INFO reports the processor's own device, call by call. */
+static void test_copy_info_per_device(void)
+{
+	static const HsaGpuIdent other = {
+		.vendor_id = HSAGPU_PCI_VENDOR_ID,
+		.device_id = HSAGPU_PCI_DEVICE_ID,
+		.vram_size = 2 << 20, .num_queues = 9, .msix_vectors = 10,
+	};
+	const HsaGpuProc proc2 = { &ops, NULL, &other };
+	struct hsagpu_agent_dispatch_packet a;
+	struct hsagpu_rom_info *i0 = at(BUF(0)), *i1 = at(BUF(0) + 256);
+	HsaGpuRunResult r;
+
+	q_setup(0);
+	a = apkt(HSAGPU_AGENT_COPY_INFO, BUF(0) + 256, 0);
+	submit(&a);
+	hsagpu_queue_run(&q, &proc2, 10, &r);
+	a = apkt(HSAGPU_AGENT_COPY_INFO, BUF(0), 0);
+	submit(&a);
+	run();
+	T(i0->num_queues == ident.num_queues && i1->num_queues == 9 &&
+	  i1->vram_size == 2 << 20);
+}
+
 int main(void)
 {
 	mem = calloc(1, MEM_SIZE);
@@ -713,6 +771,8 @@ int main(void)
 	test_drain_suspend();
 	test_kernel_slices();
 	test_grid_limits();
+	test_mailbox_checked_first();
+	test_copy_info_per_device();
 	free(mem);
 	return tap_done();
 }
