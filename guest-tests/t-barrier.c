@@ -4,7 +4,8 @@
  * their queue until the CPU or another queue (or another device)
  * completes the signals they name; the barrier bit orders a packet after
  * a long BUSY kernel, while without it a quick packet overtakes; a queue
- * blocked on a barrier does not hold up other queues.
+ * blocked on a barrier does not hold up other queues. Each of the five
+ * dependency slots counts, for AND and for OR.
  */
 #include "gtdma.h"
 
@@ -51,6 +52,61 @@ static void test_cpu_deps(struct gtq_dev *d, uint32_t type)
 	CHECK(gtq_wait_idle(q, 1000), "queue not idle");
 	hsagpu_signal_destroy(x);
 	hsagpu_signal_destroy(y);
+	hsagpu_signal_destroy(b);
+	hsagpu_signal_destroy(w);
+	CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
+}
+
+/*
+ * All HSAGPU_BARRIER_DEPS (5) slots count. AND: for each slot k, the
+ * other four complete and the barrier still holds until k does. OR: for
+ * each slot k, all five hold it until k alone completes; the others are
+ * left alone.
+ */
+static void test_all_slots(struct gtq_dev *d, uint32_t type)
+{
+	const int is_and = type == HSAGPU_PKT_TYPE_BARRIER_AND;
+	const char *name = is_and ? "AND" : "OR";
+	hsagpu_queue_t *q = gtq_queue(d, 16, 0);
+	volatile uint64_t *slot = gtq_alloc(d, 4096, HSAGPU_RT_MEM_SYSTEM);
+	hsagpu_signal_t deps[HSAGPU_BARRIER_DEPS];
+	hsagpu_signal_t b = gtq_signal(d, 1), w = gtq_signal(d, 1);
+	char what[48];
+
+	if (!q || !slot)
+		return;
+	for (int i = 0; i < HSAGPU_BARRIER_DEPS; i++)
+		deps[i] = gtq_signal(d, 1);
+	for (int k = 0; k < HSAGPU_BARRIER_DEPS; k++) {
+		snprintf(what, sizeof(what), "BARRIER_%s, slot %d", name, k);
+		for (int i = 0; i < HSAGPU_BARRIER_DEPS; i++)
+			hsagpu_signal_store_release(deps[i], 1);
+		hsagpu_signal_store_release(b, 1);
+		hsagpu_signal_store_release(w, 1);
+		gtq_barrier(q, type, deps, HSAGPU_BARRIER_DEPS, b, 0);
+		gtq_write(q, &slot[k], 0x5107 + k, w, 0);
+		if (is_and) {
+			for (int i = 0; i < HSAGPU_BARRIER_DEPS; i++)
+				if (i != k)
+					hsagpu_signal_store_release(deps[i], 0);
+		}
+		gtq_sleep_ms(100);
+		CHECK(gtq_value(b) == 1, "%s completed with slot %d at 1", what, k);
+		CHECK_HELD(what, w, &slot[k]);
+		hsagpu_signal_store_release(deps[k], 0);
+		GTQ_WAIT(w, 0, 3000);
+		CHECK(gtq_value(b) == 0, "%s: barrier signal %lld", what,
+		      (long long)gtq_value(b));
+		CHECK(slot[k] == 0x5107ULL + k, "%s: packet after it wrote 0x%llx",
+		      what, (unsigned long long)slot[k]);
+		for (int i = 0; i < HSAGPU_BARRIER_DEPS; i++)
+			CHECK(gtq_value(deps[i]) == (is_and || i == k ? 0 : 1),
+			      "%s changed dependency %d to %lld", what, i,
+			      (long long)gtq_value(deps[i]));
+	}
+	CHECK(gtq_wait_idle(q, 1000), "queue not idle");
+	for (int i = 0; i < HSAGPU_BARRIER_DEPS; i++)
+		hsagpu_signal_destroy(deps[i]);
 	hsagpu_signal_destroy(b);
 	hsagpu_signal_destroy(w);
 	CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
@@ -206,6 +262,8 @@ int main(void)
 	if (ok == n && n > 0) {
 		test_cpu_deps(&devs[0], HSAGPU_PKT_TYPE_BARRIER_AND);
 		test_cpu_deps(&devs[0], HSAGPU_PKT_TYPE_BARRIER_OR);
+		test_all_slots(&devs[0], HSAGPU_PKT_TYPE_BARRIER_AND);
+		test_all_slots(&devs[0], HSAGPU_PKT_TYPE_BARRIER_OR);
 		test_cross_queue(&devs[0], &devs[0], HSAGPU_PKT_TYPE_BARRIER_AND);
 		test_cross_queue(&devs[0], &devs[0], HSAGPU_PKT_TYPE_BARRIER_OR);
 		/*
