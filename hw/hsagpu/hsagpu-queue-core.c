@@ -677,3 +677,69 @@ fail:
     hsagpu_queue_fail(q, err, failed_id);
     res->error = true;
 }
+
+/* ------------------------------------------------------------------ */
+/* Scheduling                                                          */
+/* ------------------------------------------------------------------ */
+
+void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
+                       unsigned nactive, unsigned *rr, const HsaGpuProc *p,
+                       unsigned quantum, bool bus_master,
+                       void (*failed)(void *opaque, unsigned qi),
+                       void *opaque, HsaGpuPassResult *pass)
+{
+    bool served = false;
+    unsigned i = 0;
+
+    memset(pass, 0, sizeof(*pass));
+    pass->deadline = UINT64_MAX;
+    while (i < nactive) {
+        uint32_t prio = queues[active[i]].priority;
+        unsigned n = 0, level_progress = 0;
+
+        while (i + n < nactive && queues[active[i + n]].priority == prio) {
+            n++;
+        }
+        for (unsigned k = 0; k < n; k++) {
+            unsigned qi = active[i + (rr[prio] + k) % n];
+            HsaGpuQueue *q = &queues[qi];
+            HsaGpuRunResult res;
+
+            if (q->state == HSAGPU_QSTATE_ERROR) {
+                continue;
+            }
+            if (served) {
+                /*
+                 * A level below one that works: its packets wait, but
+                 * work already finished must not, so busy kernels whose
+                 * time is up still complete their signals.
+                 */
+                if (!q->ninflight || !bus_master) {
+                    continue;
+                }
+                hsagpu_queue_run(q, p, 0, &res);
+            } else if (!bus_master) {
+                /* The device cannot reach the queue's memory any more. */
+                hsagpu_queue_fail(q, HSAGPU_QERR_NO_BUS_MASTER,
+                                  q->read_index);
+                failed(opaque, qi);
+                continue;
+            } else {
+                hsagpu_queue_run(q, p, quantum, &res);
+                level_progress += res.progress;
+            }
+            pass->progress += res.progress;
+            pass->completed += res.completed;
+            if (res.error) {
+                failed(opaque, qi);
+            }
+            pass->poll |= res.poll;
+            pass->deadline = MIN(pass->deadline, res.deadline);
+        }
+        if (!served) {
+            rr[prio]++;
+            served = level_progress > 0;
+        }
+        i += n;
+    }
+}

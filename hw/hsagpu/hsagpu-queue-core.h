@@ -111,9 +111,36 @@ void hsagpu_queue_clear(HsaGpuQueue *q);
 /* Put the queue in the error state for packet @id. */
 void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err, uint64_t id);
 
-/* Serve up to @quantum packets of @q; never blocks. */
+/*
+ * Serve up to @quantum packets of @q; never blocks. With @quantum 0 only
+ * finished busy kernels are retired (and a drained queue suspended).
+ */
 void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
                       HsaGpuRunResult *res);
+
+/* Outcome of one hsagpu_sched_pass() call. */
+typedef struct HsaGpuPassResult {
+    unsigned progress;          /* packets launched, completed or sliced */
+    unsigned completed;         /* packets completed */
+    bool poll;                  /* some queue waits on CPU-side signals */
+    uint64_t deadline;          /* earliest busy-kernel end, or UINT64_MAX */
+} HsaGpuPassResult;
+
+/*
+ * One scheduling pass over the enabled queues @active[0..@nactive),
+ * sorted by priority, highest first. Strict priority: the highest level
+ * whose queues make progress is served, each of its queues up to
+ * @quantum packets (a kernel or DMA slice ends a queue's turn), starting
+ * from queue rr[level] % n of the level, which rotates every pass; lower
+ * levels only retire their finished busy kernels. Without @bus_master
+ * every queue visited fails. @failed(@opaque, qi) is told of each queue
+ * that entered the error state.
+ */
+void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
+                       unsigned nactive, unsigned *rr, const HsaGpuProc *p,
+                       unsigned quantum, bool bus_master,
+                       void (*failed)(void *opaque, unsigned qi),
+                       void *opaque, HsaGpuPassResult *pass);
 
 /*
  * Built-in kernels run in slices of whole workgroups, so that one large

@@ -4,8 +4,9 @@
  * Doorbells are ioeventfds: a guest's 8-byte doorbell write only sets an
  * eventfd, and the processor thread, which runs without the BQL, wakes up
  * and serves the queues (hsagpu-queue-core.c does the AQL work). Queues
- * are served by priority, round-robin within a priority level; a queue
- * that is blocked does not hold up the others.
+ * are served by strict priority, round-robin within a priority level
+ * (hsagpu_sched_pass()); a queue that is blocked does not hold up the
+ * others.
  *
  * Locking: queue registers and processor state are under qlock. The thread
  * holds qlock while it serves queues and collects what needs the BQL
@@ -249,66 +250,34 @@ static void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, HsaGpuQueue *q,
     qatomic_set(&s->qerr_pending, 1);
 }
 
-typedef struct HsaGpuPass {
-    unsigned progress;
-    bool poll;
-    uint64_t deadline;
-} HsaGpuPass;
+typedef struct HsaGpuFailCtx {
+    HsaGpuState *s;
+    HsaGpuDeferred *d;
+} HsaGpuFailCtx;
 
-/* One pass: the highest priority level that makes progress, fairly. */
+static void hsagpu_pass_failed(void *opaque, unsigned qi)
+{
+    HsaGpuFailCtx *c = opaque;
+
+    hsagpu_queue_failed(c->s, qi, &c->s->queues[qi], c->d);
+}
+
+/* One pass (hsagpu_sched_pass): strict priority, round-robin in a level. */
 static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuDeferred *d,
-                               HsaGpuPass *pass)
+                               HsaGpuPassResult *pass)
 {
     HsaGpuOpsCtx ctx = { .s = s, .d = d };
+    HsaGpuFailCtx fctx = { .s = s, .d = d };
     HsaGpuProc proc = {
         .ops = &hsagpu_queue_ops, .opaque = &ctx, .ident = &s->ident,
     };
-    bool bus_master = hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER;
-    unsigned i = 0;
 
-    pass->progress = 0;
-    pass->poll = false;
-    pass->deadline = UINT64_MAX;
-    while (i < s->nactive) {
-        uint32_t prio = s->queues[s->active[i]].priority;
-        unsigned n = 0, level_progress = 0;
-
-        while (i + n < s->nactive &&
-               s->queues[s->active[i + n]].priority == prio) {
-            n++;
-        }
-        for (unsigned k = 0; k < n; k++) {
-            unsigned qi = s->active[i + (s->rr[prio] + k) % n];
-            HsaGpuQueue *q = &s->queues[qi];
-            HsaGpuRunResult res;
-
-            if (q->state == HSAGPU_QSTATE_ERROR) {
-                continue;
-            }
-            if (!bus_master) {
-                /* The device cannot reach the queue's memory any more. */
-                hsagpu_queue_fail(q, HSAGPU_QERR_NO_BUS_MASTER,
-                                  q->read_index);
-                hsagpu_queue_failed(s, qi, q, d);
-                continue;
-            }
-            hsagpu_queue_run(q, &proc, HSAGPU_QUANTUM, &res);
-            level_progress += res.progress;
-            if (res.completed) {
-                qatomic_add(&s->regs.pkt_cnt[0], res.completed);
-            }
-            if (res.error) {
-                hsagpu_queue_failed(s, qi, q, d);
-            }
-            pass->poll |= res.poll;
-            pass->deadline = MIN(pass->deadline, res.deadline);
-        }
-        s->rr[prio]++;
-        pass->progress += level_progress;
-        if (level_progress) {
-            break;              /* lower levels wait while this one works */
-        }
-        i += n;
+    hsagpu_sched_pass(s->queues, s->active, s->nactive, s->rr, &proc,
+                      HSAGPU_QUANTUM,
+                      hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER,
+                      hsagpu_pass_failed, &fctx, pass);
+    if (pass->completed) {
+        qatomic_add(&s->regs.pkt_cnt[0], pass->completed);
     }
 }
 
@@ -361,7 +330,7 @@ static void *hsagpu_queue_thread(void *opaque)
 
     rcu_register_thread();
     for (;;) {
-        HsaGpuPass pass = { .deadline = UINT64_MAX };
+        HsaGpuPassResult pass = { .deadline = UINT64_MAX };
         int64_t timeout = -1;
 
         while (qatomic_read(&s->qlock_waiters)) {

@@ -61,8 +61,11 @@ static unsigned f_add(void *o, uint64_t addr, uint64_t val, uint64_t *old)
 	return HSAGPU_ATOMIC_ST_OK;
 }
 
+static uint64_t now_step;	/* clock advance per reading, for ordering */
+
 static uint64_t f_now(void *o)
 {
+	now += now_step;
 	return now;
 }
 

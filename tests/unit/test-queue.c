@@ -758,6 +758,124 @@ static void test_copy_info_per_device(void)
 	  i1->vram_size == 2 << 20);
 }
 
+static void noop_failed(void *opaque, unsigned qi)
+{
+	(*(unsigned *)opaque)++;
+}
+
+static HsaGpuPassResult pass(const uint16_t *active, unsigned n,
+			     unsigned *rr, unsigned quantum)
+{
+	HsaGpuPassResult r;
+	unsigned nfailed = 0;
+
+	hsagpu_sched_pass(xq, active, n, rr, &proc, quantum, true,
+			  noop_failed, &nfailed, &r);
+	return r;
+}
+
+#define TS(i, n) (BUF(1) + 0x1000 * (i) + 8 * (n))
+#define TSV(i, n) (*(uint64_t *)at(TS(i, n)))
+
+/* Two queues of one level share it in quanta, starting in turn. */
+static void test_sched_round_robin(void)
+{
+	const uint16_t active[2] = { 0, 1 };
+	unsigned rr[HSAGPU_QUEUE_PRIORITY_MAX + 1] = { 0 };
+	struct hsagpu_agent_dispatch_packet a;
+	HsaGpuPassResult r;
+
+	q_setup(0);
+	xq_setup(0, 5);
+	xq_setup(1, 5);
+	for (unsigned n = 0; n < 6; n++) {
+		for (unsigned i = 0; i < 2; i++) {
+			a = apkt(HSAGPU_AGENT_TIMESTAMP, TS(i, n), 0);
+			xq_submit(i, &a);
+		}
+	}
+	now_step = 1;
+	r = pass(active, 2, rr, 2);
+	T(r.progress == 4 && xq[0].read_index == 2 && xq[1].read_index == 2);
+	T(TSV(0, 0) < TSV(0, 1) && TSV(0, 1) < TSV(1, 0) &&
+	  TSV(1, 0) < TSV(1, 1));
+	r = pass(active, 2, rr, 2);
+	/* The second pass starts with queue 1. */
+	T(r.progress == 4 && TSV(1, 3) < TSV(0, 2) &&
+	  TSV(1, 2) > TSV(0, 1));
+	r = pass(active, 2, rr, 2);
+	T(TSV(0, 5) < TSV(1, 4) && xq[0].read_index == 6 &&
+	  xq[1].read_index == 6);
+	r = pass(active, 2, rr, 2);
+	T(r.progress == 0);
+	now_step = 0;
+}
+
+/*
+ * Strict priority: a lower level waits while a higher one works, but its
+ * finished busy kernels still complete; a kernel slice ends a queue's
+ * turn so that a same-level queue runs between slices.
+ */
+static void test_sched_priority(void)
+{
+	static const uint32_t g1[3] = { 1, 1, 1 };
+	static const uint32_t gbig[3] = { 4 * HSAGPU_KERNEL_SLICE_ROWS, 1, 1 };
+	static const uint16_t w[3] = { 1, 1, 1 };
+	/* sorted by priority: queue 0 (7), then queues 1 and 2 (3) */
+	const uint16_t active[3] = { 0, 1, 2 };
+	unsigned rr[HSAGPU_QUEUE_PRIORITY_MAX + 1] = { 0 };
+	struct hsagpu_agent_dispatch_packet a;
+	struct hsagpu_kernel_dispatch_packet k;
+	HsaGpuPassResult r;
+
+	q_setup(0);
+	xq_setup(0, 7);
+	xq_setup(1, 3);
+	xq_setup(2, 3);
+	sig_init(0, 1);
+	sig_init(1, 1);
+	/* Queue 1: a busy kernel, then a NOP. */
+	*(struct hsagpu_kargs_busy *)at(KARG) =
+		(struct hsagpu_kargs_busy){ .ns = 100 };
+	k = kpkt(HSAGPU_KERNEL_BUSY, 1, g1, w, SIG(0));
+	xq_submit(1, &k);
+	r = pass(active, 3, rr, 8);
+	T(xq[1].read_index == 1 && xq[1].ninflight == 1 && r.deadline == 1100);
+	a = apkt(HSAGPU_AGENT_NOP, 0, SIG(1));
+	xq_submit(1, &a);
+	for (unsigned n = 0; n < 12; n++) {
+		a = apkt(HSAGPU_AGENT_NOP, 0, 0);
+		xq_submit(0, &a);
+	}
+	now = 2000;
+	r = pass(active, 3, rr, 8);
+	/* Only the high level ran, yet the finished busy kernel retired. */
+	T(xq[0].read_index == 8 && xq[1].read_index == 1);
+	T(sig_val(0) == 0 && xq[1].ninflight == 0 && sig_val(1) == 1);
+	r = pass(active, 3, rr, 8);
+	T(xq[0].read_index == 12 && xq[1].read_index == 1 && sig_val(1) == 1);
+	r = pass(active, 3, rr, 8);
+	T(r.progress == 1 && xq[1].read_index == 2 && sig_val(1) == 0);
+
+	/* Queue 1 (level 3) has a big kernel; queue 2's NOP gets in. */
+	sig_init(0, 1);
+	sig_init(1, 1);
+	*(uint64_t *)at(BUF(3)) = 0;
+	*(struct hsagpu_kargs_atomic_inc *)at(KARG + 64) =
+		(struct hsagpu_kargs_atomic_inc){ .counter = BUF(3) };
+	k = kpkt(HSAGPU_KERNEL_ATOMIC_INC, 1, gbig, w, SIG(0));
+	k.kernarg_address = KARG + 64;
+	xq_submit(1, &k);
+	a = apkt(HSAGPU_AGENT_NOP, 0, SIG(1));
+	xq_submit(2, &a);
+	r = pass(active, 3, rr, 8);
+	T(sig_val(1) == 0 && sig_val(0) == 1 && xq[1].kern_active);
+	for (unsigned n = 0; n < 10 && sig_val(0); n++)
+		pass(active, 3, rr, 8);
+	T(sig_val(0) == 0 &&
+	  *(uint64_t *)at(BUF(3)) == 4 * HSAGPU_KERNEL_SLICE_ROWS);
+}
+
 int main(void)
 {
 	mem = calloc(1, MEM_SIZE);
@@ -773,6 +891,8 @@ int main(void)
 	test_grid_limits();
 	test_mailbox_checked_first();
 	test_copy_info_per_device();
+	test_sched_round_robin();
+	test_sched_priority();
 	free(mem);
 	return tap_done();
 }
