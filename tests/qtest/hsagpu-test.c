@@ -932,6 +932,91 @@ static void test_dma(void)
     fixture_fini(&f);
 }
 
+/* A NOP on queue 1 that completed: the thread has made a pass since. */
+static void nop_pass(Fixture *f, uint64_t sig)
+{
+    struct hsagpu_agent_dispatch_packet a;
+
+    signal_init(f, sig, 1);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, sig);
+    queue_submit(f, 1, &a);
+    g_assert_true(wait_u64(f, sig + 8, 0));
+}
+
+static void queue_cmd(Fixture *f, unsigned q, uint32_t cmd, uint32_t want)
+{
+    qreg_write(f, q, HSAGPU_QREG_CMD, cmd);
+    g_assert_cmpuint(qreg_read(f, q, HSAGPU_QREG_CMD), ==, want);
+}
+
+/*
+ * SUSPEND stops a queue (its doorbell is ignored until RESUME), RESUME
+ * goes on; DRAIN finishes what is queued, waits for an in-flight busy
+ * kernel and then leaves the queue SUSPENDED; commands in the wrong state
+ * are refused.
+ */
+static void test_queue_suspend_drain(void)
+{
+    struct hsagpu_kargs_busy busy = { .ns = 1000000 };
+    struct hsagpu_agent_dispatch_packet a;
+    struct hsagpu_kernel_dispatch_packet k;
+    uint64_t s0 = Q_SIG, s1 = Q_SIG + 64, s2 = Q_SIG + 128;
+    uint64_t rptr0 = Q_DESC + HSAGPU_QUEUE_DESC_RPTR;
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    queue_cmd(&f, 0, HSAGPU_QCMD_RESUME, HSAGPU_QRES_BAD_STATE);
+    queue_cmd(&f, 0, HSAGPU_QCMD_SUSPEND, HSAGPU_QRES_OK);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_SUSPENDED);
+    queue_cmd(&f, 0, HSAGPU_QCMD_SUSPEND, HSAGPU_QRES_BAD_STATE);
+    signal_init(&f, s0, 1);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, s0);
+    queue_submit(&f, 0, &a);
+    nop_pass(&f, s2);
+    g_assert_cmpuint(qtest_readq(f.qts, s0 + 8), ==, 1);
+    g_assert_cmpuint(qtest_readq(f.qts, rptr0), ==, 0);
+    queue_cmd(&f, 0, HSAGPU_QCMD_RESUME, HSAGPU_QRES_OK);
+    g_assert_true(wait_u64(&f, s0 + 8, 0));
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+
+    /* DRAIN from SUSPENDED: the queued packet runs, then SUSPENDED. */
+    queue_cmd(&f, 0, HSAGPU_QCMD_SUSPEND, HSAGPU_QRES_OK);
+    signal_init(&f, s0, 1);
+    queue_submit(&f, 0, &a);
+    queue_cmd(&f, 0, HSAGPU_QCMD_DRAIN, HSAGPU_QRES_OK);
+    g_assert_true(wait_u64(&f, s0 + 8, 0));
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_SUSPENDED));
+    queue_cmd(&f, 0, HSAGPU_QCMD_RESUME, HSAGPU_QRES_OK);
+
+    /* DRAIN with a busy kernel in flight: done only once it is. */
+    qtest_memwrite(f.qts, Q_KARG + 64, &busy, sizeof(busy));
+    signal_init(&f, s1, 1);
+    fill_packet(&k, 1, 1, s1);
+    k.kernel_object = HSAGPU_KERNEL_BUSY;
+    k.kernarg_address = Q_KARG + 64;
+    queue_submit(&f, 0, &k);
+    g_assert_true(wait_u64(&f, rptr0, 3));
+    queue_cmd(&f, 0, HSAGPU_QCMD_DRAIN, HSAGPU_QRES_OK);
+    queue_cmd(&f, 0, HSAGPU_QCMD_DRAIN, HSAGPU_QRES_BAD_STATE);
+    nop_pass(&f, s2);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_DRAINING);
+    g_assert_cmpuint(qtest_readq(f.qts, s1 + 8), ==, 1);
+    qtest_clock_step(f.qts, 2000000);
+    g_assert_true(wait_u64(&f, s1 + 8, 0));
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_SUSPENDED));
+    queue_cmd(&f, 0, HSAGPU_QCMD_RESUME, HSAGPU_QRES_OK);
+    signal_init(&f, s0, 1);
+    queue_submit(&f, 0, &a);
+    g_assert_true(wait_u64(&f, s0 + 8, 0));
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_RETIRED), ==, 4);
+    fixture_fini(&f);
+}
+
 /* ------------------------------------------------------------------ */
 /* Migration                                                           */
 /* ------------------------------------------------------------------ */
@@ -1129,6 +1214,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/queue-error", test_queue_error);
     qtest_add_func("/hsa-gpu/dma", test_dma);
     qtest_add_func("/hsa-gpu/queue-long-kernel", test_queue_long_kernel);
+    qtest_add_func("/hsa-gpu/queue-suspend-drain", test_queue_suspend_drain);
     qtest_add_func("/hsa-gpu/migration", test_migration);
     qtest_add_func("/hsa-gpu/migration-bad-queue", test_migration_bad_queue);
     return g_test_run();
