@@ -276,6 +276,10 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuDeferred *d,
                       HSAGPU_QUANTUM,
                       hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER,
                       hsagpu_pass_failed, &fctx, pass);
+    if (pass->progress) {
+        trace_hsagpu_queue_pass(pass->progress, pass->completed,
+                                pass->deadline);
+    }
     if (pass->completed) {
         qatomic_add(&s->regs.pkt_cnt[0], pass->completed);
     }
