@@ -525,8 +525,10 @@ static void rawq_destroy(struct rawq *r)
 	EXPECT(free_raw(r->f, r->am.handle), 0, "FREE_MEM of a queue's memory");
 }
 
-/* 32-bit doorbell halves store their value (docs/registers.md), 64-bit
- * writes to an enabled queue's doorbell do not: mark a free doorbell. */
+/*
+ * 32-bit doorbell halves store their value (docs/registers.md), 64-bit
+ * writes to an enabled queue's doorbell do not: mark a free doorbell.
+ */
 static volatile uint32_t *db_word(volatile void *page, uint32_t slot,
 				  uint32_t stride)
 {
