@@ -848,7 +848,7 @@ int main(void)
 	ok = gtq_open(0, &devs[0]);
 	if (ok != 1) {
 		gtq_close(&devs[0]);
-		return gt_result();
+		return gtq_result(0, 1);
 	}
 	if (!(devs[0].info->caps & HSAGPU_CAP_DMA)) {
 		DIAG("%s: no DMA engine (caps 0x%x): skip", devs[0].pci, devs[0].info->caps);

@@ -115,6 +115,18 @@ static void test_create_queue(struct gtq_dev *d, struct gtq_dev *other,
 	cq = good_cq(b);
 	cq.wptr_addr += 1;
 	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ARG, "CREATE_QUEUE wptr + 1");
+	/* The device writes the read index and the ring's headers. */
+	cq = good_cq(b);
+	cq.wptr_addr = cq.rptr_addr;
+	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ARG, "CREATE_QUEUE rptr == wptr");
+	cq = good_cq(b);
+	cq.rptr_addr = cq.ring_addr + 64;
+	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ARG,
+	       "CREATE_QUEUE rptr inside the ring");
+	cq = good_cq(b);
+	cq.wptr_addr = cq.ring_addr + 16 * 64 - 8;
+	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ARG,
+	       "CREATE_QUEUE wptr in the ring's last slot");
 	/* Addresses that are not the caller's system memory */
 	cq = good_cq(b);
 	cq.ring_addr = 0;
@@ -666,6 +678,8 @@ static void test_event_page(struct gtq_dev *d, struct gtq_dev *other, int queues
 	       "mmap two pages of events");
 	EXPECT(mmap_errno_how(fd, 4096, PROT_READ, MAP_SHARED, EV_OFFSET | 4096),
 	       EINVAL, "mmap events index 1");
+	EXPECT(mmap_errno_how(fd, 4096, PROT_READ, MAP_PRIVATE, EV_OFFSET), EINVAL,
+	       "MAP_PRIVATE of the events page");
 	EXPECT(xioctl(HSAGPU_IOC_CREATE_EVENT, &ce), 0, "CREATE_EVENT");
 	ev = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, EV_OFFSET);
 	oev = mmap(NULL, 4096, PROT_READ, MAP_SHARED, ofd, EV_OFFSET);

@@ -670,13 +670,15 @@ static void test_fork(struct gtq_dev *d, int idx)
 
 int main(void)
 {
-	int n = hsagpu_agent_count();
+	int n = hsagpu_agent_count(), ran = 0;
 
 	CHECK(n > 0, "no hsa-gpu agents (%d)", n);
+	/* The first device: its interrupts and processes are what counts. */
 	for (int i = 0; i < n && i < 1; i++) {
 		struct gtq_dev d;
 
 		if (gtq_open(i, &d) == 1) {
+			ran++;
 			test_blocked_wait(&d);
 			test_cpu_wake(&d);
 			test_set_event(&d);
@@ -687,5 +689,5 @@ int main(void)
 		}
 		gtq_close(&d);
 	}
-	return gt_result();
+	return gtq_result(ran, n < 1 ? n : 1);
 }

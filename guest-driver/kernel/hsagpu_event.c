@@ -302,9 +302,10 @@ out:
 }
 
 /*
- * Read-only, exactly one page at index 0: the device writes the slots,
- * user space may poll them but must consume them with WAIT_EVENTS.
- * -EPERM for a writable mapping.
+ * Read-only, shared, exactly one page at index 0: the device writes the
+ * slots, user space may poll them but must consume them with WAIT_EVENTS.
+ * -EPERM for a writable mapping, -EINVAL for a private one (like every
+ * other mapping of the file).
  */
 int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		      u64 index)
@@ -312,7 +313,8 @@ int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 	unsigned long pgoff;
 	int ret;
 
-	if (index || vma->vm_end - vma->vm_start != PAGE_SIZE)
+	if (index || vma->vm_end - vma->vm_start != PAGE_SIZE ||
+	    !(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
