@@ -283,8 +283,7 @@ static int mmap_errno(size_t len, uint64_t off)
  */
 static void test_mmap_bounds(void)
 {
-	/* The index's top bit marks VRAM handles (HSAGPU_MMAP_INDEX_VRAM). */
-	const uint64_t vram_bit = 1ULL << (HSAGPU_MMAP_TYPE_SHIFT - 1);
+	const uint64_t vram_bit = HSAGPU_MMAP_MEMORY_VRAM;
 	struct hsagpu_alloc_mem am;
 	volatile uint64_t *p, *q;
 

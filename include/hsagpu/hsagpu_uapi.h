@@ -61,6 +61,8 @@ struct hsagpu_device_info {
 #define HSAGPU_MMAP_TYPE_DOORBELL       1ULL    /* this file's doorbell page */
 #define HSAGPU_MMAP_TYPE_MEMORY         2ULL    /* an allocation */
 #define HSAGPU_MMAP_TYPE_EVENTS         3ULL    /* this file's event page */
+/* In MEMORY offsets, the index's top bit: the allocation is VRAM. */
+#define HSAGPU_MMAP_MEMORY_VRAM         (1ULL << (HSAGPU_MMAP_TYPE_SHIFT - 1))
 
 /* Memory ---------------------------------------------------------------- */
 
