@@ -94,18 +94,8 @@ static void worker(int idx, int wfd, int gofd)
 	vram[0] = 0x7a11;
 	k = (void *)(sys + 8);
 	k->ns = 10000 * GTQ_MS;
-	{
-		struct hsagpu_kernel_dispatch_packet pkt;
-		uint32_t grid[3] = { 1, 1, 1 };
-		uint16_t wg[3] = { 1, 1, 1 };
-
-		memset(&pkt, 0, sizeof(pkt));
-		hsagpu_packet_dispatch(&pkt, HSAGPU_KERNEL_BUSY,
-				       hsagpu_addr(a, k), grid, wg, 1, s);
-		if (hsagpu_queue_submit(q, &pkt,
-				GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 0)) < 0)
-			_exit(3);
-	}
+	if (gtq_dispatch1(q, HSAGPU_KERNEL_BUSY, k, 1, 1, s, 0) < 0)
+		_exit(3);
 	sl.fd = hsagpu_agent_fd(a);
 	sl.event = hsagpu_signal_ptr(s)->event_id;
 	if (!sl.event || pthread_create(&th, NULL, sleeper_thread, &sl))

@@ -440,17 +440,9 @@ static void child(int idx, int in_wait, int wfd)
 	k = mem;
 	k->ns = 5000 * GTQ_MS;
 	for (int i = 0; i < nq; i++) {
-		struct hsagpu_kernel_dispatch_packet pkt;
-		uint32_t grid[3] = { 1, 1, 1 };
-		uint16_t wg[3] = { 1, 1, 1 };
-
 		if (hsagpu_queue_create(a, 16, 0, 0, &q[i]))
 			_exit(3);
-		memset(&pkt, 0, sizeof(pkt));
-		hsagpu_packet_dispatch(&pkt, HSAGPU_KERNEL_BUSY,
-				       hsagpu_addr(a, k), grid, wg, 1, s);
-		if (hsagpu_queue_submit(q[i], &pkt,
-					GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 0)) < 0)
+		if (gtq_dispatch1(q[i], HSAGPU_KERNEL_BUSY, k, 1, 1, s, 0) < 0)
 			_exit(4);
 	}
 	ev = hsagpu_signal_ptr(s)->event_id;
@@ -587,18 +579,8 @@ static void opener(int idx, int wfd, int gofd)
 		_exit(3);
 	k = mem;
 	k->ns = 5000 * GTQ_MS;
-	{
-		struct hsagpu_kernel_dispatch_packet pkt;
-		uint32_t grid[3] = { 1, 1, 1 };
-		uint16_t wg[3] = { 1, 1, 1 };
-
-		memset(&pkt, 0, sizeof(pkt));
-		hsagpu_packet_dispatch(&pkt, HSAGPU_KERNEL_BUSY,
-				       hsagpu_addr(a, k), grid, wg, 1, s);
-		if (hsagpu_queue_submit(q, &pkt,
-					GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 0)) < 0)
-			_exit(4);
-	}
+	if (gtq_dispatch1(q, HSAGPU_KERNEL_BUSY, k, 1, 1, s, 0) < 0)
+		_exit(4);
 	c = fork();
 	if (c == 0) {
 		e1 = ioctl(fd, HSAGPU_IOC_GET_INFO, &info) ? errno : 0;

@@ -105,19 +105,30 @@ static bool hsagpu_event_live(struct hsagpu_file *hf, u32 id)
 	       test_bit(id - 1, hf->events_used);
 }
 
-long hsagpu_ioctl_destroy_event(struct hsagpu_file *hf, void __user *uarg)
+/* The event id of a struct hsagpu_event_id argument. */
+static int hsagpu_event_id_arg(void __user *uarg, u32 *id)
 {
 	struct hsagpu_event_id args;
-	int ret = 0;
 
 	if (copy_from_user(&args, uarg, sizeof(args)))
 		return -EFAULT;
 	if (args.size != sizeof(args))
 		return -EINVAL;
+	*id = args.event_id;
+	return 0;
+}
 
+long hsagpu_ioctl_destroy_event(struct hsagpu_file *hf, void __user *uarg)
+{
+	int ret;
+	u32 id;
+
+	ret = hsagpu_event_id_arg(uarg, &id);
+	if (ret)
+		return ret;
 	mutex_lock(&hf->lock);
-	if (hsagpu_event_live(hf, args.event_id))
-		clear_bit(args.event_id - 1, hf->events_used);
+	if (hsagpu_event_live(hf, id))
+		clear_bit(id - 1, hf->events_used);
 	else
 		ret = -EINVAL;
 	mutex_unlock(&hf->lock);
@@ -130,19 +141,16 @@ long hsagpu_ioctl_destroy_event(struct hsagpu_file *hf, void __user *uarg)
  */
 long hsagpu_ioctl_set_event(struct hsagpu_file *hf, void __user *uarg)
 {
-	struct hsagpu_event_id args;
-	int ret = 0;
+	int ret;
+	u32 id;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.size != sizeof(args))
-		return -EINVAL;
-
+	ret = hsagpu_event_id_arg(uarg, &id);
+	if (ret)
+		return ret;
 	mutex_lock(&hf->lock);
-	if (hsagpu_event_live(hf, args.event_id))
+	if (hsagpu_event_live(hf, id))
 		/* Pairs with the waiters' READ_ONCE/xchg of the slot. */
-		smp_store_release(&hf->events[args.event_id - 1],
-				  (u64)args.event_id);
+		smp_store_release(&hf->events[id - 1], (u64)id);
 	else
 		ret = -EINVAL;
 	mutex_unlock(&hf->lock);
