@@ -15,7 +15,7 @@
 #include <linux/scatterlist.h>
 #include <linux/wait.h>
 
-#include "hsagpu/hsagpu_hw.h"
+#include "hsagpu/hsagpu_regs.h"
 #include "hsagpu/hsagpu_uapi.h"
 
 #define HSAGPU_DRV_NAME "hsagpu"

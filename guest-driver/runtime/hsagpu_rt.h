@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hsagpu/hsagpu_hw.h"
+#include "hsagpu/hsagpu_aql.h"
 #include "hsagpu/hsagpu_uapi.h"
 
 #ifdef __cplusplus

@@ -11,7 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "hsagpu/hsagpu_hw.h"
+#include "hsagpu/hsagpu_regs.h"
+#include "hsagpu/hsagpu_aql.h"
 
 #define GT_MAX_DEVS 16
 

@@ -8,7 +8,8 @@
 #ifndef HW_HSAGPU_CORE_H
 #define HW_HSAGPU_CORE_H
 
-#include "hsagpu/hsagpu_hw.h"
+#include "hsagpu/hsagpu_regs.h"
+#include "hsagpu/hsagpu_aql.h"
 
 #ifdef HSAGPU_HOST_TEST
 #include <stdbool.h>

@@ -12,6 +12,8 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
+#include "hsagpu_aql.h"
+
 #define HSAGPU_IOCTL_BASE               'H'
 
 /* hsagpu_device_info.atomics bits */
@@ -185,7 +187,7 @@ struct hsagpu_queue_id {
 	__u32 queue_id;
 };
 
-/* HSAGPU_QSTATE_* and HSAGPU_QERR_* are in hsagpu_hw.h */
+/* HSAGPU_QSTATE_* and HSAGPU_QERR_* are in hsagpu_aql.h */
 struct hsagpu_queue_status {
 	__u32 size;
 	__u32 queue_id;         /* in */

@@ -14,7 +14,8 @@
 #include "libqos/pci-pc.h"
 #include "qobject/qdict.h"
 #include "hw/pci/pci_regs.h"
-#include "hsagpu/hsagpu_hw.h"
+#include "hsagpu/hsagpu_regs.h"
+#include "hsagpu/hsagpu_aql.h"
 
 #define RP_DEVFN        QPCI_DEVFN(4, 0)
 #define GPU_BUS         1

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: (GPL-2.0-or-later OR MIT) */
+/*
+ * hsagpu queue ABI: HSA AQL packets, signals, the queue descriptor, the
+ * built-in kernels' and the DMA engine's argument layouts, and the queue
+ * states and error codes a queue reports.
+ *
+ * Shared by the QEMU device model, the user-space runtime, the uapi (queue
+ * status) and the tests; it contains no register encodings (those are in
+ * hsagpu_regs.h). Plain C with fixed-width types.
+ */
+#ifndef HSAGPU_AQL_H
+#define HSAGPU_AQL_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdint.h>
+#endif
+
+/*
+ * Interface version: REG_ABI_VERSION, the ROM table and GET_INFO report it.
+ * A new minor adds to the interface; a new major breaks it.
+ */
+#define HSAGPU_ABI_MAJOR                1U
+#define HSAGPU_ABI_MINOR                2U  /* 1: AQL queues, 2: DMA, P2P */
+#define HSAGPU_ABI_VERSION \
+	((HSAGPU_ABI_MAJOR << 16) | HSAGPU_ABI_MINOR)
+
+/* Queue limits, checked by the device at ENABLE and by the driver */
+#define HSAGPU_QUEUE_PRIORITY_MAX       15U
+#define HSAGPU_QUEUE_RING_MIN           4U      /* packets */
+#define HSAGPU_QUEUE_RING_MAX           (1U << 20)
+
+/*
+ * Queue states and error codes: read by the driver from the queue's STATE
+ * register (bits 3:0 state, bits 15:8 error code) and passed unchanged to
+ * user space by HSAGPU_IOC_QUEUE_STATUS.
+ */
+#define HSAGPU_QSTATE_MASK              0xfU
+#define HSAGPU_QSTATE_DISABLED          0U
+#define HSAGPU_QSTATE_ACTIVE            1U
+#define HSAGPU_QSTATE_SUSPENDED         2U
+#define HSAGPU_QSTATE_DRAINING          3U
+#define HSAGPU_QSTATE_ERROR             4U
+#define HSAGPU_QSTATE_ERR_SHIFT         8
+#define HSAGPU_QSTATE_ERR_MASK          (0xffU << HSAGPU_QSTATE_ERR_SHIFT)
+
+/* Queue error codes: why a queue was put into HSAGPU_QSTATE_ERROR */
+#define HSAGPU_QERR_NONE                0U
+#define HSAGPU_QERR_PACKET_TYPE         1U  /* unknown packet type */
+#define HSAGPU_QERR_DIMENSIONS          2U  /* zero or inconsistent grid */
+#define HSAGPU_QERR_ADDRESS             3U  /* unmapped address */
+#define HSAGPU_QERR_ALIGNMENT           4U  /* misaligned kernarg/buffer */
+#define HSAGPU_QERR_SIGNAL              5U  /* signal not 8-byte aligned */
+#define HSAGPU_QERR_RING_OVERRUN        6U  /* write id behind read id */
+					    /* (or > 2^31 ahead) */
+#define HSAGPU_QERR_KERNEL_OBJECT       7U  /* no such built-in kernel */
+#define HSAGPU_QERR_FENCE               8U  /* reserved fence scope */
+#define HSAGPU_QERR_UNSUPPORTED         9U  /* packet type not handled */
+#define HSAGPU_QERR_AGENT_FUNCTION      10U /* unknown agent dispatch type */
+#define HSAGPU_QERR_ATOMIC              11U /* AtomicOp for a signal or */
+					    /* read id failed (UR/CA) */
+#define HSAGPU_QERR_NO_BUS_MASTER       12U /* bus mastering turned off */
+#define HSAGPU_QERR_DMA_OP              13U /* unknown DMA op or flags */
+#define HSAGPU_QERR_DMA_SIZE            14U /* zero/too large size or */
+					    /* descriptor count */
+#define HSAGPU_QERR_DMA_OVERLAP         15U /* copy source overlaps dest */
+#define HSAGPU_QERR_P2P_LIMIT           16U /* peer BAR or address above */
+					    /* the p2p-addr-bits limit */
+#define HSAGPU_QERR_COUNT               17U
+
+/* ------------------------------------------------------------------ */
+/* HSA AQL packets (HSA Platform System Architecture, chapter 2)       */
+/* ------------------------------------------------------------------ */
+
+#define HSAGPU_AQL_PACKET_SIZE          64U
+
+/* Header: type 7:0, barrier 8, acquire scope 10:9, release scope 12:11 */
+#define HSAGPU_PKT_TYPE_VENDOR_SPECIFIC 0U
+#define HSAGPU_PKT_TYPE_INVALID         1U
+#define HSAGPU_PKT_TYPE_KERNEL_DISPATCH 2U
+#define HSAGPU_PKT_TYPE_BARRIER_AND     3U
+#define HSAGPU_PKT_TYPE_AGENT_DISPATCH  4U
+#define HSAGPU_PKT_TYPE_BARRIER_OR      5U
+
+#define HSAGPU_PKT_HDR_TYPE_SHIFT       0
+#define HSAGPU_PKT_HDR_TYPE_MASK        0xffU
+#define HSAGPU_PKT_HDR_BARRIER          (1U << 8)
+#define HSAGPU_PKT_HDR_ACQUIRE_SHIFT    9
+#define HSAGPU_PKT_HDR_RELEASE_SHIFT    11
+#define HSAGPU_PKT_HDR_SCOPE_MASK       0x3U
+
+#define HSAGPU_FENCE_SCOPE_NONE         0U
+#define HSAGPU_FENCE_SCOPE_AGENT        1U
+#define HSAGPU_FENCE_SCOPE_SYSTEM       2U
+
+/* Kernel dispatch setup field: dimensions in bits 1:0 */
+#define HSAGPU_DISPATCH_DIMS_MASK       0x3U
+#define HSAGPU_WORKGROUP_MAX            1024U   /* work-items */
+#define HSAGPU_GRID_MAX                 0xffffffffULL   /* work-items */
+#define HSAGPU_KERNARG_ALIGN            16U
+#define HSAGPU_BARRIER_DEPS             5
+
+struct hsagpu_kernel_dispatch_packet {
+	uint16_t header;
+	uint16_t setup;
+	uint16_t workgroup_size_x;
+	uint16_t workgroup_size_y;
+	uint16_t workgroup_size_z;
+	uint16_t reserved0;
+	uint32_t grid_size_x;
+	uint32_t grid_size_y;
+	uint32_t grid_size_z;
+	uint32_t private_segment_size;
+	uint32_t group_segment_size;
+	uint64_t kernel_object;
+	uint64_t kernarg_address;
+	uint64_t reserved2;
+	uint64_t completion_signal;
+};
+
+struct hsagpu_agent_dispatch_packet {
+	uint16_t header;
+	uint16_t type;              /* HSAGPU_AGENT_* */
+	uint32_t reserved0;
+	uint64_t return_address;
+	uint64_t arg[4];
+	uint64_t reserved2;
+	uint64_t completion_signal;
+};
+
+struct hsagpu_barrier_packet {  /* BARRIER_AND and BARRIER_OR */
+	uint16_t header;
+	uint16_t reserved0;
+	uint32_t reserved1;
+	uint64_t dep_signal[HSAGPU_BARRIER_DEPS];
+	uint64_t reserved2;
+	uint64_t completion_signal;
+};
+
+/*
+ * VENDOR_SPECIFIC packets drive the DMA engine. Addresses are bus
+ * addresses as the device emits them: system memory (through the IOMMU
+ * if any), this device's VRAM (its BAR0 address; served locally, never
+ * through the IOMMU) or a peer's VRAM (a peer BAR0 address routed by a
+ * common switch, or an IOMMU address the root complex maps to it).
+ * A packet runs to completion before the next packet of its queue
+ * starts; a long one is served in slices so other queues keep running.
+ * All data is visible at its destination before the completion signal
+ * is written (writes to a peer are flushed by a read first).
+ */
+#define HSAGPU_DMA_OP_COPY              1U  /* size bytes src -> dst */
+#define HSAGPU_DMA_OP_FILL              2U  /* size bytes of the pattern */
+#define HSAGPU_DMA_OP_COPY_SG           3U  /* src = descriptor list */
+#define HSAGPU_DMA_OP_FILL_SG           4U  /* src = list; desc.src = pattern */
+
+#define HSAGPU_DMA_F_ALL                0x0U  /* no flags defined yet */
+#define HSAGPU_DMA_SIZE_MAX             (1ULL << 40)    /* bytes, per op */
+#define HSAGPU_DMA_SG_MAX               65536U  /* descriptors per list */
+#define HSAGPU_DMA_DESC_ALIGN           8U
+
+struct hsagpu_dma_packet {
+	uint16_t header;            /* type HSAGPU_PKT_TYPE_VENDOR_SPECIFIC */
+	uint16_t op;                /* HSAGPU_DMA_OP_* */
+	uint32_t flags;             /* HSAGPU_DMA_F_*, must be 0 */
+	uint64_t src;               /* COPY: source; *_SG: descriptor list */
+	uint64_t dst;               /* COPY/FILL: destination; *_SG: 0 */
+	uint64_t size;              /* bytes; *_SG: descriptor count */
+	uint64_t pattern;           /* FILL: 32-bit pattern in bits 31:0, */
+				    /* byte k of dst gets byte k % 4 */
+	uint64_t reserved[2];       /* must be 0 */
+	uint64_t completion_signal;
+};
+
+/* A scatter-gather list entry: 32 bytes, 8-byte aligned lists */
+struct hsagpu_dma_desc {
+	uint64_t src;               /* COPY_SG: source; FILL_SG: pattern */
+	uint64_t dst;
+	uint64_t size;              /* bytes, > 0 */
+	uint64_t reserved;          /* must be 0 */
+};
+
+/* Agent dispatch services */
+#define HSAGPU_AGENT_NOP                0U  /* complete the signal only */
+#define HSAGPU_AGENT_TIMESTAMP          1U  /* u64 device time -> return_address */
+#define HSAGPU_AGENT_WRITE_VALUE        2U  /* u64 arg[0] -> return_address */
+#define HSAGPU_AGENT_COPY_INFO          3U  /* struct hsagpu_rom_info -> return_address */
+
+/*
+ * Built-in kernels, selected by kernel_object. Arrays hold 32-bit elements
+ * indexed by the flat work-item id i = x + y * grid_x + z * grid_x * grid_y;
+ * work-items outside the grid (partial workgroups) do nothing. All
+ * pointers are bus addresses; kernarg is 16-byte aligned.
+ */
+#define HSAGPU_KERNEL_OBJECT_MAGIC      0x484b000000000000ULL  /* "HK" */
+#define HSAGPU_KERNEL_OBJECT(n)         (HSAGPU_KERNEL_OBJECT_MAGIC | (n))
+#define HSAGPU_KERNEL_FILL              HSAGPU_KERNEL_OBJECT(1)
+#define HSAGPU_KERNEL_COPY              HSAGPU_KERNEL_OBJECT(2)
+#define HSAGPU_KERNEL_VADD              HSAGPU_KERNEL_OBJECT(3)
+#define HSAGPU_KERNEL_SAXPY             HSAGPU_KERNEL_OBJECT(4)
+#define HSAGPU_KERNEL_ATOMIC_INC        HSAGPU_KERNEL_OBJECT(5)
+#define HSAGPU_KERNEL_BUSY              HSAGPU_KERNEL_OBJECT(6)
+#define HSAGPU_KERNEL_IDS               HSAGPU_KERNEL_OBJECT(7)
+#define HSAGPU_KERNEL_COUNT             7U
+
+struct hsagpu_kargs_fill {      /* dst[i] = value */
+	uint64_t dst;
+	uint32_t value;
+	uint32_t reserved;
+};
+
+struct hsagpu_kargs_copy {      /* dst[i] = src[i] */
+	uint64_t dst;
+	uint64_t src;
+};
+
+struct hsagpu_kargs_vadd {      /* c[i] = a[i] + b[i], float */
+	uint64_t a;
+	uint64_t b;
+	uint64_t c;
+};
+
+struct hsagpu_kargs_saxpy {     /* y[i] = a * x[i] + y[i], float */
+	float a;
+	uint32_t reserved;
+	uint64_t x;
+	uint64_t y;
+};
+
+/*
+ * *counter (u64) += 1 for every work-item, with PCIe FetchAdd AtomicOps;
+ * work-items of one workgroup are combined into one AtomicOp, as GPUs
+ * aggregate a wavefront's atomics.
+ */
+struct hsagpu_kargs_atomic_inc {
+	uint64_t counter;           /* 8-byte aligned */
+};
+
+/*
+ * Occupies the device for ns nanoseconds of virtual time without
+ * holding up other queues; its completion is asynchronous, so a later
+ * packet without the barrier bit may complete first.
+ */
+struct hsagpu_kargs_busy {
+	uint64_t ns;
+};
+
+/* dst[i] = workgroup flat id << 16 | flat id within the workgroup */
+struct hsagpu_kargs_ids {
+	uint64_t dst;
+};
+
+/* ------------------------------------------------------------------ */
+/* Signals and queue descriptors, laid out like ROCm's amd_signal_t    */
+/* and amd_queue_t                                                     */
+/* ------------------------------------------------------------------ */
+
+#define HSAGPU_SIGNAL_KIND_USER         1
+#define HSAGPU_SIGNAL_ALIGN             64U     /* recommended; the */
+						/* device requires 8 */
+
+struct hsagpu_signal {          /* 64 bytes; handle = its bus address */
+	int64_t kind;               /* +0  HSAGPU_SIGNAL_KIND_USER */
+	int64_t value;              /* +8  decremented on completion */
+	uint64_t event_mailbox_ptr; /* +16 0, or where event_id is written */
+	uint32_t event_id;          /* +24 */
+	uint32_t reserved1;
+	uint64_t start_ts;          /* +32 device ns, with HSAGPU_QF_PROFILE */
+	uint64_t end_ts;            /* +40 */
+	uint64_t queue_ptr;         /* +48 unused by the device */
+	uint64_t reserved3;
+};
+
+#define HSAGPU_QUEUE_TYPE_MULTI         0U
+
+struct hsagpu_queue_desc {      /* 256 bytes, 64-byte aligned */
+	uint32_t type;              /* +0 HSAGPU_QUEUE_TYPE_* */
+	uint32_t features;
+	uint64_t base_address;      /* +8  ring bus address */
+	uint64_t doorbell_offset;   /* +16 byte offset in the doorbell BAR */
+	uint32_t size;              /* +24 packets */
+	uint32_t reserved0;
+	uint64_t id;                /* +32 queue number */
+	uint64_t reserved1[2];
+	uint64_t write_dispatch_id; /* +56 producers reserve slots here */
+	uint64_t reserved2[8];
+	uint64_t read_dispatch_id;  /* +128 advanced by the device */
+	uint64_t reserved3[15];
+};
+
+#define HSAGPU_QUEUE_DESC_WPTR          56U
+#define HSAGPU_QUEUE_DESC_RPTR          128U
+
+#endif /* HSAGPU_AQL_H */
