@@ -36,7 +36,9 @@ typedef unsigned (*HsaGpuRowFn)(const HsaGpuProc *p, const void *args,
 /* Called after the last row of each workgroup, or NULL. */
 typedef unsigned (*HsaGpuWgEndFn)(const HsaGpuProc *p, const void *args);
 
-#define ROW_MAX 1024            /* == HSAGPU_WORKGROUP_MAX */
+/* A row never exceeds a workgroup. */
+#define ROW_MAX HSAGPU_WORKGROUP_MAX
+
 unsigned hsagpu_kernel_check(const struct hsagpu_kernel_dispatch_packet *k)
 {
     unsigned dims = k->setup & HSAGPU_DISPATCH_DIMS_MASK;

@@ -91,12 +91,10 @@ static const struct {
         "DMA_CNT", 0 },
 };
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
 /* Array register at @offset: its HsaGpuRegArray and dword index, or -1. */
 static int hsagpu_reg_array(uint32_t offset, uint32_t *idx)
 {
-    for (size_t i = 0; i < ARRAY_LEN(hsagpu_reg_arrays); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(hsagpu_reg_arrays); i++) {
         uint32_t base = hsagpu_reg_arrays[i].base;
 
         if (offset >= base && offset < base + 4 * hsagpu_reg_arrays[i].count) {
@@ -109,7 +107,7 @@ static int hsagpu_reg_array(uint32_t offset, uint32_t *idx)
 
 static int hsagpu_reg_index(uint32_t offset)
 {
-    for (size_t i = 0; i < ARRAY_LEN(hsagpu_regs); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(hsagpu_regs); i++) {
         if (hsagpu_regs[i].offset == offset) {
             return (int)i;
         }
