@@ -961,11 +961,11 @@ static void bridge_setup(QPCIDevice *d, uint8_t pri, uint8_t sec, uint8_t sub,
 /*
  * The p2p-limit preset in small: root port -> x3130 switch -> dn0 with
  * gpu0, dn1 with gpu1; every port routes AtomicOps and both devices have
- * p2p-addr-bits=32. gpu0's BAR5 and doorbells sit below 4 GiB; gpu1's
- * VRAM BAR at 4 GiB is out of gpu0's reach although the switch would
- * route a request to it.
+ * p2p-addr-bits=@bits. gpu0's BAR5 and doorbells sit below 4 GiB; gpu1's
+ * VRAM BAR at 4 GiB is out of gpu0's reach with 32 bits although the
+ * switch would route a request to it, and within reach with 33.
  */
-static void p2p_fixture(Fixture *f)
+static void p2p_fixture(Fixture *f, unsigned bits)
 {
     const char *route = ",atomic-routing=on";
     QPCIDevice *up, *dn0, *dn1, *peer;
@@ -978,10 +978,10 @@ static void p2p_fixture(Fixture *f)
                          "chassis=10,slot=0%s "
                          "-device xio3130-downstream,id=dn1,bus=up0,addr=1,"
                          "chassis=11,slot=1%s "
-                         "-device hsa-gpu,bus=dn0,p2p-addr-bits=32 "
-                         "-device hsa-gpu,bus=dn1,p2p-addr-bits=32,"
+                         "-device hsa-gpu,bus=dn0,p2p-addr-bits=%u "
+                         "-device hsa-gpu,bus=dn1,p2p-addr-bits=%u,"
                          "vram-size=1M", QUEUE_RP, route, route, route,
-                         route);
+                         route, bits, bits);
     f->bus = qpci_new_pc(f->qts, NULL);
     f->rp = qpci_device_find(f->bus, RP_DEVFN);
     g_assert(f->rp);
@@ -1020,7 +1020,7 @@ static void p2p_fixture(Fixture *f)
     g_free(dn1);
     g_free(peer);
 
-    g_assert_cmpuint(reg_read(f, HSAGPU_REG_P2P_ADDR_BITS), ==, 32);
+    g_assert_cmpuint(reg_read(f, HSAGPU_REG_P2P_ADDR_BITS), ==, bits);
     qtest_writeq(f->qts, PEER_COUNTER, 40);
     g_assert_cmpuint(qtest_readq(f->qts, PEER_COUNTER), ==, 40);
 }
@@ -1034,7 +1034,18 @@ static void test_p2p_limit_atomic_engine(void)
 {
     Fixture f;
 
-    p2p_fixture(&f);
+    /* Within reach: the switch turns the FetchAdd around to the peer. */
+    p2p_fixture(&f, 33);
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_ADDR_LO, PEER_COUNTER);
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_SRC0, 2);
+    reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
+              HSAGPU_ATOMIC_SIZE_64 | HSAGPU_ATOMIC_GO);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_OK);
+    g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), ==, 42);
+    fixture_fini(&f);
+
+    p2p_fixture(&f, 32);
     qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_ADDR_LO, PEER_COUNTER);
     qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_SRC0, 2);
     reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
@@ -1060,7 +1071,19 @@ static void test_p2p_limit_queue(void)
     struct hsagpu_dma_packet d;
     Fixture f;
 
-    p2p_fixture(&f);
+    /* Within reach: ATOMIC_INC adds to the peer's counter. */
+    p2p_fixture(&f, 33);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    qtest_memwrite(f.qts, Q_KARG, &inc, sizeof(inc));
+    signal_init(&f, Q_SIG + 64, 1);
+    fill_packet(&k, 3, 1, Q_SIG + 64);
+    k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+    queue_submit(&f, 1, &k);
+    g_assert_true(wait_u64(&f, Q_SIG + 64 + 8, 0));
+    g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), ==, 43);
+    fixture_fini(&f);
+
+    p2p_fixture(&f, 32);
     g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
     g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
 
@@ -1083,6 +1106,40 @@ static void test_p2p_limit_queue(void)
                     HSAGPU_QERR_P2P_LIMIT << HSAGPU_QSTATE_ERR_SHIFT);
     g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), ==, 40);
     g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 8), ==, 1);
+    fixture_fini(&f);
+}
+
+/*
+ * BAR2 read-back keeps the last doorbell written through the device per
+ * 4 KiB page (512 doorbells): 32-bit halves merge into it, another
+ * doorbell of the page replaces it, other pages keep theirs.
+ */
+static void test_doorbell_readback(void)
+{
+    Fixture f;
+
+    queue_fixture(&f);
+    qtest_writeq(f.qts, DB_BASE + 8 * 5, 0x1122334455667788ULL);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 8 * 5), ==,
+                    0x1122334455667788ULL);
+    qtest_writel(f.qts, DB_BASE + 8 * 5 + 4, 0xcafef00d);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 8 * 5), ==,
+                    0xcafef00d55667788ULL);
+    g_assert_cmphex(qtest_readl(f.qts, DB_BASE + 8 * 5), ==, 0x55667788);
+    qtest_writeq(f.qts, DB_BASE + 4096 + 8 * 511, 42);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 8 * 5), ==,
+                    0xcafef00d55667788ULL);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 4096 + 8 * 511), ==, 42);
+    qtest_writel(f.qts, DB_BASE + 8 * 6, 7);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 8 * 6), ==, 7);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 8 * 5), ==, 0);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + HSAGPU_DOORBELL_BAR_SIZE - 8),
+                    ==, 0);
+    /* An enabled queue's doorbell only wakes the processor. */
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    qtest_writeq(f.qts, DB_BASE, 99);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE), ==, 0);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 8 * 6), ==, 7);
     fixture_fini(&f);
 }
 
@@ -1370,6 +1427,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/p2p-limit/atomic-engine",
                    test_p2p_limit_atomic_engine);
     qtest_add_func("/hsa-gpu/p2p-limit/queue", test_p2p_limit_queue);
+    qtest_add_func("/hsa-gpu/doorbell-readback", test_doorbell_readback);
     qtest_add_func("/hsa-gpu/queue-long-kernel", test_queue_long_kernel);
     qtest_add_func("/hsa-gpu/queue-suspend-drain", test_queue_suspend_drain);
     qtest_add_func("/hsa-gpu/migration", test_migration);
