@@ -67,6 +67,13 @@ static inline uint64_t hsagpu_bus_clip(uint64_t base, uint64_t size,
     return MIN(len, size - (addr - base));
 }
 
+/* Bytes of [addr, addr + len) at or below @limit (addr <= limit). */
+static inline uint64_t hsagpu_bus_below(uint64_t addr, uint64_t len,
+                                        uint64_t limit)
+{
+    return len - 1 <= limit - addr ? len : limit - addr + 1;
+}
+
 /* The queue error a refused DMA, packet or signal access reports. */
 static inline unsigned hsagpu_bus_qerr(HsaGpuBusRefusal r)
 {

@@ -161,7 +161,7 @@ HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
         r = HSAGPU_BUS_ADDR_LIMIT;
         goto out;
     }
-    l = MIN(len, limit - addr + 1);
+    l = hsagpu_bus_below(addr, len, limit);
     mr = address_space_translate(as, addr, &xlat, &l, is_write,
                                  MEMTXATTRS_UNSPECIFIED);
     owner = memory_region_owner(mr);

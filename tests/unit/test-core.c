@@ -364,6 +364,11 @@ static void test_bus_rules(void)
 	T(!hsagpu_bus_range_ok(0x1000, 0) && !hsagpu_bus_range_ok(UINT64_MAX, 2));
 	T(hsagpu_bus_clip(0x1000, 0x1000, 0x1f00, 0x1000) == 0x100);
 	T(hsagpu_bus_clip(0x1000, 0x1000, 0x1000, 0x10) == 0x10);
+	/* Below the limit: all 2^64 addresses with 64 bits, from 0 too */
+	T(hsagpu_bus_below(0, 0x1000, UINT64_MAX) == 0x1000);
+	T(hsagpu_bus_below(0, UINT64_MAX, UINT64_MAX) == UINT64_MAX);
+	T(hsagpu_bus_below(0xfffff000ULL, 0x2000, 0xffffffffULL) == 0x1000);
+	T(hsagpu_bus_below(0xffffffffULL, 1, 0xffffffffULL) == 1);
 	/* Refusals as DMA and packet accesses report them */
 	T(hsagpu_bus_qerr(HSAGPU_BUS_OK) == 0);
 	T(hsagpu_bus_qerr(HSAGPU_BUS_PEER_LIMIT) == HSAGPU_QERR_P2P_LIMIT);
