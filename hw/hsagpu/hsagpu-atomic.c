@@ -1,14 +1,21 @@
 /*
  * hsa-gpu: PCIe AtomicOp requester engine.
  *
- * Every AtomicOp the device issues goes through hsagpu_atomic_issue(): it
- * resolves the target (system memory through the root complex, or a peer
- * device's BAR), checks the path against the PCIe rules (requester enable,
- * alignment, routing support of every switch port, egress blocking,
- * completer support for the operand size), performs the operation with
- * host atomics on the target memory, so that it is atomic with respect to
- * guest vCPUs, and reports failures through ERROR_STATUS, the error
- * interrupt and AER.
+ * hsagpu_atomic_try() issues one AtomicOp: it asks the bus resolver
+ * (hsagpu-bus.c) where the target is, like every other access, so the
+ * p2p-addr-bits limit applies; checks the path against the PCIe rules
+ * (requester enable, alignment, routing support of every switch port,
+ * egress blocking, completer support for the operand size); and performs
+ * the operation with host atomics on the target memory, so that it is
+ * atomic with respect to guest vCPUs. hsagpu_atomic_report() reports a
+ * failure through ERROR_STATUS, the error interrupt and AER.
+ *
+ * Two requesters use it: the register-programmed engine (ATOMIC_CTRL.GO,
+ * hsagpu_atomic_run(), reports at once) and the queue processor's
+ * FetchAdds for signals, the read index and ATOMIC_INC (hsagpu-ops.c,
+ * reports after the pass). Without AtomicOp Requester Enable the
+ * processor falls back to a read and a write through the bus resolver
+ * instead (hsagpu-ops.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -51,26 +58,6 @@ static void hsagpu_hop(PCIDevice *port, bool down, bool to_memory,
     h->egress = down ? h->type != HSAGPU_PCIE_TYPE_UPSTREAM
                      : h->type == HSAGPU_PCIE_TYPE_UPSTREAM;
     h->routes = !(to_memory && h->type == HSAGPU_PCIE_TYPE_ROOT_PORT);
-}
-
-/*
- * The PCI function whose BAR decodes @addr, if any: the owner of the
- * memory region the bus-master address space resolves it to. A lookup in
- * the flat view, cheap enough for every AtomicOp the queue processor
- * issues, and safe without the BQL.
- */
-static PCIDevice *hsagpu_find_peer(PCIDevice *self, uint64_t addr)
-{
-    hwaddr xlat, len = 1;
-    MemoryRegion *mr;
-    Object *owner;
-
-    RCU_READ_LOCK_GUARD();
-    mr = address_space_translate(&self->bus_master_as, addr, &xlat, &len,
-                                 false, MEMTXATTRS_UNSPECIFIED);
-    owner = memory_region_owner(mr);
-    return owner ? (PCIDevice *)object_dynamic_cast(owner, TYPE_PCI_DEVICE)
-                 : NULL;
 }
 
 /* Check the path to @peer (NULL: system memory); 0 or a status code. */
@@ -147,141 +134,68 @@ void hsagpu_atomic_report(HsaGpuState *s, unsigned st, uint64_t addr,
 }
 
 /*
- * A target reached without going upstream: the device's own VRAM, or a
- * peer's that a switch above both routes to (hsagpu-p2p.c). Sets @vram
- * and @off; *ref gets a peer reference to drop.
+ * Issue one AtomicOp (@count times) for the requester of @c: checks, then
+ * the bus resolver says where @addr goes, then the path to the completer
+ * is checked and the operation performed on the target's RAM with host
+ * atomics. Returns an HSAGPU_ATOMIC_ST_* code; the caller reports
+ * failures (hsagpu_atomic_report) when it holds the BQL.
  */
-static PCIDevice *hsagpu_atomic_near(HsaGpuState *s, uint64_t addr,
-                                     MemoryRegion **vram, hwaddr *off,
-                                     Object **ref)
-{
-    PCIDevice *pdev = PCI_DEVICE(s);
-    pcibus_t bar = pci_get_bar_addr(pdev, HSAGPU_BAR_VRAM);
-    HsaGpuState *p;
-    uint64_t o;
-
-    if (bar != PCI_BAR_UNMAPPED && addr >= bar && addr - bar < s->vram_size) {
-        *vram = &s->vram;
-        *off = addr - bar;
-        return pdev;
-    }
-    p = hsagpu_p2p_switch_peer(s, addr, &o);
-    if (!p) {
-        return NULL;
-    }
-    *ref = OBJECT(p);
-    *vram = &p->vram;
-    *off = o;
-    return PCI_DEVICE(p);
-}
-
-/*
- * Run the operation on RAM at bus address @addr (or at @off in @vram);
- * nonzero if not RAM.
- */
-static int hsagpu_atomic_perform(PCIDevice *pdev, uint64_t addr,
-                                 MemoryRegion *vram, hwaddr off,
-                                 uint32_t ctrl, const uint64_t src0[2],
-                                 const uint64_t src1[2], uint64_t result[2],
-                                 uint32_t count, uint32_t *done)
-{
-    unsigned size = hsagpu_atomic_size(ctrl);
-    hwaddr xlat = off, len = size;
-    MemoryRegion *mr = vram;
-    uint8_t *ptr;
-
-    RCU_READ_LOCK_GUARD();
-    if (mr) {
-        len = memory_region_size(mr) - off;
-    } else {
-        mr = address_space_translate(&pdev->bus_master_as, addr, &xlat, &len,
-                                     true, MEMTXATTRS_UNSPECIFIED);
-    }
-    if (!memory_region_is_ram(mr) || mr->readonly || len < size) {
-        return -1;
-    }
-    ptr = (uint8_t *)memory_region_get_ram_ptr(mr) + xlat;
-    for (*done = 0; *done < count; (*done)++) {
-        hsagpu_atomic_exec(ptr, ctrl, src0, src1, result);
-    }
-    memory_region_set_dirty(mr, xlat, size);
-    return 0;
-}
-
-unsigned hsagpu_atomic_try(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
+unsigned hsagpu_atomic_try(HsaGpuBusCtx *c, uint64_t addr, uint32_t ctrl,
                            const uint64_t src0[2], const uint64_t src1[2],
                            uint64_t result[2], uint32_t count, uint32_t *done)
 {
-    PCIDevice *pdev = PCI_DEVICE(s);
+    PCIDevice *pdev = PCI_DEVICE(c->s);
     uint16_t exp = pdev->exp.exp_cap;
     unsigned size = hsagpu_atomic_size(ctrl);
-    MemoryRegion *vram = NULL;
-    PCIDevice *peer = NULL;
-    Object *ref = NULL;
-    hwaddr off = 0;
+    HsaGpuBusTarget t = { 0 };
+    HsaGpuBusRefusal r;
     unsigned st;
 
+    RCU_READ_LOCK_GUARD();
     *done = 0;
     result[0] = result[1] = 0;
     if (!(pci_get_word(pdev->config + PCI_COMMAND) & PCI_COMMAND_MASTER)) {
         st = HSAGPU_ATOMIC_ST_NO_BUS_MASTER;
-        goto fail;
+        goto out;
     }
     if (!(pci_get_word(pdev->config + exp + PCI_EXP_DEVCTL2) &
           PCI_EXP_DEVCTL2_ATOMIC_REQ)) {
         st = HSAGPU_ATOMIC_ST_NOT_ENABLED;
-        goto fail;
+        goto out;
     }
     st = hsagpu_atomic_check(addr, ctrl);
     if (st) {
-        goto fail;
-    }
-    peer = hsagpu_atomic_near(s, addr, &vram, &off, &ref);
-    if (!peer) {
-        peer = hsagpu_find_peer(pdev, addr);
-    }
-    if (peer != pdev) {
-        st = hsagpu_atomic_path(pdev, peer, size);
-        if (st) {
-            goto fail;
-        }
+        goto out;
     }
 
-    st = hsagpu_atomic_perform(pdev, addr, vram, off, ctrl, src0, src1,
-                               result, count, done);
-    if (st) {
+    r = hsagpu_bus_resolve(c, addr, size, true, &t);
+    if (r == HSAGPU_BUS_PEER_LIMIT || r == HSAGPU_BUS_ADDR_LIMIT) {
+        /* The device cannot emit the request: nothing is sent. */
+        st = hsagpu_bus_atomic_st(r, t.completer);
+        goto out;
+    }
+    if (t.completer != pdev) {
+        st = hsagpu_atomic_path(pdev, t.completer, size);
+        if (st) {
+            goto out;
+        }
+    }
+    if (r || t.len < size) {
         /*
          * Nothing answers at a hole in memory (UR); a peer BAR that is
          * not memory cannot perform the operation (CA).
          */
-        st = peer ? HSAGPU_ATOMIC_ST_CA : HSAGPU_ATOMIC_ST_UR;
-        goto fail;
+        st = hsagpu_bus_atomic_st(r ? r : HSAGPU_BUS_NOT_MEMORY, t.completer);
+        goto out;
     }
-    trace_hsagpu_atomic(addr, ctrl, count, result[0], HSAGPU_ATOMIC_ST_OK);
-    if (ref) {
-        object_unref(ref);
+    for (; *done < count; (*done)++) {
+        hsagpu_atomic_exec(t.host, ctrl, src0, src1, result);
     }
-    return HSAGPU_ATOMIC_ST_OK;
-
-fail:
-    trace_hsagpu_atomic(addr, ctrl, count, 0, st);
-    if (ref) {
-        object_unref(ref);
-    }
-    return st;
-}
-
-unsigned hsagpu_atomic_issue(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
-                             const uint64_t src0[2], const uint64_t src1[2],
-                             uint64_t result[2], uint32_t count,
-                             uint32_t *done)
-{
-    unsigned st = hsagpu_atomic_try(s, addr, ctrl, src0, src1, result, count,
-                                    done);
-
-    if (st != HSAGPU_ATOMIC_ST_OK) {
-        hsagpu_atomic_report(s, st, addr, ctrl);
-    }
+    st = HSAGPU_ATOMIC_ST_OK;
+out:
+    hsagpu_bus_release(c, &t, true, st == HSAGPU_ATOMIC_ST_OK ? size : 0);
+    trace_hsagpu_atomic(c->queue, addr, ctrl, count,
+                        st == HSAGPU_ATOMIC_ST_OK ? result[0] : 0, st);
     return st;
 }
 
@@ -290,11 +204,12 @@ void hsagpu_atomic_run(HsaGpuState *s)
 {
     HsaGpuRegFile *rf = &s->regs;
     uint32_t ctrl = rf->atomic_ctrl & ~HSAGPU_ATOMIC_GO;
-    uint64_t addr = rf->atomic_addr[0] | (uint64_t)rf->atomic_addr[1] << 32;
+    uint64_t addr = hsagpu_reg64(rf->atomic_addr[0], rf->atomic_addr[1]);
     uint64_t src0[2], src1[2], result[2];
     uint32_t count = MIN(MAX(rf->atomic_repeat, 1), HSAGPU_ATOMIC_REPEAT_MAX);
     uint32_t done;
     unsigned st, op = ctrl & HSAGPU_ATOMIC_OP_MASK;
+    HsaGpuBusCtx c;
 
     for (int i = 0; i < 2; i++) {
         src0[i] = rf->atomic_src0[2 * i] |
@@ -302,7 +217,12 @@ void hsagpu_atomic_run(HsaGpuState *s)
         src1[i] = rf->atomic_src1[2 * i] |
                   (uint64_t)rf->atomic_src1[2 * i + 1] << 32;
     }
-    st = hsagpu_atomic_issue(s, addr, ctrl, src0, src1, result, count, &done);
+    hsagpu_bus_ctx_init(&c, s, -1);
+    st = hsagpu_atomic_try(&c, addr, ctrl, src0, src1, result, count, &done);
+    hsagpu_bus_ctx_end(&c);
+    if (st != HSAGPU_ATOMIC_ST_OK) {
+        hsagpu_atomic_report(s, st, addr, ctrl);
+    }
     for (int i = 0; i < 2; i++) {
         rf->atomic_result[2 * i] = result[i];
         rf->atomic_result[2 * i + 1] = result[i] >> 32;

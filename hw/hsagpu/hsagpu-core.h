@@ -1,7 +1,9 @@
 /*
- * hsa-gpu: device logic that does not depend on QEMU (register file
- * semantics, expansion ROM image). Built into QEMU and into the host unit
- * tests (tests/unit), which define HSAGPU_HOST_TEST.
+ * hsa-gpu: device logic that does not depend on QEMU: identity and
+ * register file (hsagpu-regfile.c, with the doorbell access check), the
+ * AtomicOp rules (hsagpu-atomic-core.c) and the expansion ROM image
+ * (hsagpu-rom.c). Built into QEMU and into the host unit tests
+ * (tests/unit), which define HSAGPU_HOST_TEST.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -16,6 +18,9 @@
 #ifndef MIN
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #endif
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 #endif
 
 /* What the device is: fixed at realize time from its properties. */
@@ -29,6 +34,21 @@ typedef struct HsaGpuIdent {
     uint32_t caps;              /* HSAGPU_CAP_* */
     uint32_t p2p_addr_bits;     /* bus addresses it can emit: < 2^bits */
 } HsaGpuIdent;
+
+/* The queue processor's counters, in register order from PKT_PROCESSED. */
+typedef enum HsaGpuPktCounter {
+    HSAGPU_PKT_CNT_PROCESSED,   /* packets completed */
+    HSAGPU_PKT_CNT_DOORBELLS,   /* thread wake-ups by doorbell or command */
+    HSAGPU_PKT_CNT_IRQS,        /* queue MSI-X interrupts sent */
+    HSAGPU_PKT_CNT_ERRORS,      /* queues put into the error state */
+    HSAGPU_PKT_CNT_COUNT
+} HsaGpuPktCounter;
+
+/* A 64-bit value from a lo/hi pair of 32-bit registers. */
+static inline uint64_t hsagpu_reg64(uint32_t lo, uint32_t hi)
+{
+    return lo | (uint64_t)hi << 32;
+}
 
 /* Register state that lives in the device and is migrated. */
 typedef struct HsaGpuRegFile {
@@ -52,8 +72,8 @@ typedef struct HsaGpuRegFile {
     uint32_t atomic_cnt_op[3];
     uint32_t atomic_cnt_st[HSAGPU_ATOMIC_ST_COUNT];
 
-    /* Queue processor counters: processed, doorbells, irqs, errors */
-    uint32_t pkt_cnt[4];
+    /* Queue processor counters (PKT_PROCESSED...): HsaGpuPktCounter */
+    uint32_t pkt_cnt[HSAGPU_PKT_CNT_COUNT];
 
     /* DMA engine: HSAGPU_REG_DMA_CNT(cls, n) is dma_cnt[cls * 4 + n] */
     uint64_t dma_cnt[HSAGPU_DMA_CLASS_COUNT * 4];
@@ -122,6 +142,27 @@ unsigned hsagpu_atomic_check(uint64_t addr, uint32_t ctrl);
 /* HSAGPU_ATOMIC_ST_UR if a hop or the completer refuses, else 0. */
 unsigned hsagpu_atomic_route(const HsaGpuPathHop *hops, int nhops,
                              uint32_t completer_devcap2, unsigned size);
+/*
+ * The queue error of a failed AtomicOp (0 for HSAGPU_ATOMIC_ST_OK), for
+ * the read index, signals and ATOMIC_INC: nothing at the address (UR
+ * from a hole, CA) is a bad address, a peer above p2p-addr-bits the P2P
+ * limit like for DMA, anything else the path refusing.
+ */
+static inline unsigned hsagpu_atomic_qerr(unsigned st)
+{
+    switch (st) {
+    case HSAGPU_ATOMIC_ST_OK:
+        return 0;
+    case HSAGPU_ATOMIC_ST_UR:
+    case HSAGPU_ATOMIC_ST_CA:
+        return HSAGPU_QERR_ADDRESS;
+    case HSAGPU_ATOMIC_ST_P2P_LIMIT:
+        return HSAGPU_QERR_P2P_LIMIT;
+    default:
+        return HSAGPU_QERR_ATOMIC;
+    }
+}
+
 /* Perform the operation with host atomics on @ptr; @result = old value. */
 void hsagpu_atomic_exec(void *ptr, uint32_t ctrl, const uint64_t src0[2],
                         const uint64_t src1[2], uint64_t result[2]);

@@ -1,16 +1,9 @@
 /*
- * hsa-gpu: the device's memory accesses (bus master reads and writes) and
- * the DMA engine's data movement.
- *
- * Where an address goes, as seen from the device:
- *  - its own BAR0 range: its VRAM, served locally, never on the link;
- *  - a peer's BAR0 when a switch above both devices routes it
- *    (hsagpu-p2p.c): peer to peer without the root complex or IOMMU;
- *  - anything else goes upstream through the bus-master address space,
- *    so a virtual IOMMU translates it: guest RAM, or a peer's VRAM that
- *    the root complex routes to.
- * Only RAM is accessed: the queue processor thread runs without the BQL
- * and must never dispatch into MMIO handlers, which would take it.
+ * hsa-gpu: the DMA engine's data movement. hsagpu-dma-core.c decodes a
+ * DMA packet and its descriptors; each range comes here, is cut into
+ * pieces by the bus resolver (hsagpu-bus.c: own VRAM, a peer's VRAM, or
+ * system memory through the bus-master address space) and copied or
+ * filled, counting TLPs and bytes per traffic class.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -24,158 +17,18 @@
 
 #define HSAGPU_DMA_BOUNCE (64 * KiB)   /* chunk size without zero-copy */
 
-/* What the start of an access reaches. */
-typedef struct HsaGpuDmaPiece {
-    uint8_t *host;
-    uint64_t len;               /* usable bytes at host */
-    unsigned cls;               /* HSAGPU_DMA_CLASS_* */
-    MemoryRegion *vram;         /* VRAM: mark dirty after writes */
-    hwaddr vram_off;
-    bool mapped;                /* address_space_map()ed system memory */
-    Object *ref;                /* peer reference to drop */
-} HsaGpuDmaPiece;
-
-static void hsagpu_dma_vram(HsaGpuState *t, uint64_t off, uint64_t len,
-                            unsigned cls, HsaGpuDmaPiece *pc)
+/* The DMA_CNT traffic class of a bus target. */
+static unsigned hsagpu_dma_class(HsaGpuBusClass cls)
 {
-    pc->vram = &t->vram;
-    pc->vram_off = off;
-    pc->host = (uint8_t *)memory_region_get_ram_ptr(&t->vram) + off;
-    pc->len = MIN(len, t->vram_size - off);
-    pc->cls = cls;
-}
-
-/*
- * Resolve the start of [addr, addr + len), under the RCU read lock:
- * 0 or an HSAGPU_QERR_* code. Release the piece with hsagpu_dma_release.
- */
-static unsigned hsagpu_dma_resolve(HsaGpuState *s, uint64_t addr,
-                                   uint64_t len, bool is_write,
-                                   HsaGpuDmaPiece *pc)
-{
-    PCIDevice *pdev = PCI_DEVICE(s);
-    AddressSpace *as = &pdev->bus_master_as;
-    pcibus_t bar = pci_get_bar_addr(pdev, HSAGPU_BAR_VRAM);
-    uint64_t limit = hsagpu_addr_limit(s);
-    hwaddr xlat, l = len;
-    HsaGpuState *peer;
-    MemoryRegion *mr;
-    Object *owner;
-    uint64_t off;
-
-    memset(pc, 0, sizeof(*pc));
-    if (!len || addr + len - 1 < addr) {
-        return HSAGPU_QERR_ADDRESS;
+    switch (cls) {
+    case HSAGPU_BUS_LOCAL:
+        return HSAGPU_DMA_CLASS_LOCAL;
+    case HSAGPU_BUS_PEER_SWITCH:
+    case HSAGPU_BUS_PEER_ROOT:
+        return HSAGPU_DMA_CLASS_PEER;
+    default:
+        return HSAGPU_DMA_CLASS_SYSTEM;
     }
-    if (bar != PCI_BAR_UNMAPPED && addr >= bar && addr - bar < s->vram_size) {
-        hsagpu_dma_vram(s, addr - bar, len, HSAGPU_DMA_CLASS_LOCAL, pc);
-        return 0;
-    }
-    peer = hsagpu_p2p_switch_peer(s, addr, &off);
-    if (peer) {
-        pc->ref = OBJECT(peer);
-        if (!hsagpu_p2p_peer_ok(s, peer)) {
-            return HSAGPU_QERR_P2P_LIMIT;
-        }
-        hsagpu_dma_vram(peer, off, len, HSAGPU_DMA_CLASS_PEER, pc);
-        return 0;
-    }
-    /* The device cannot put a higher address on the link. */
-    if (addr > limit) {
-        return HSAGPU_QERR_ADDRESS;
-    }
-    l = MIN(len, limit - addr + 1);
-    mr = address_space_translate(as, addr, &xlat, &l, is_write,
-                                 MEMTXATTRS_UNSPECIFIED);
-    if (!l || !memory_access_is_direct(mr, is_write, MEMTXATTRS_UNSPECIFIED)) {
-        return HSAGPU_QERR_ADDRESS;
-    }
-    owner = memory_region_owner(mr);
-    peer = owner ? (HsaGpuState *)object_dynamic_cast(owner, TYPE_HSA_GPU)
-                 : NULL;
-    if (peer && mr == &peer->vram) {
-        /* A peer through the root complex (maybe an IOMMU mapping). */
-        if (peer != s && !hsagpu_p2p_peer_ok(s, peer)) {
-            return HSAGPU_QERR_P2P_LIMIT;
-        }
-        hsagpu_dma_vram(peer, xlat, l, peer == s ? HSAGPU_DMA_CLASS_LOCAL
-                                                 : HSAGPU_DMA_CLASS_PEER, pc);
-        return 0;
-    }
-    /*
-     * System memory: map it, so that unmapping marks it dirty for
-     * migration and drops translated code that the data replaced.
-     */
-    pc->host = address_space_map(as, addr, &l, is_write,
-                                 MEMTXATTRS_UNSPECIFIED);
-    if (!pc->host) {
-        return HSAGPU_QERR_ADDRESS;
-    }
-    pc->len = l;
-    pc->mapped = true;
-    pc->cls = HSAGPU_DMA_CLASS_SYSTEM;
-    return 0;
-}
-
-static void hsagpu_dma_release(HsaGpuState *s, HsaGpuDmaPiece *pc,
-                               bool is_write, uint64_t done)
-{
-    if (pc->mapped) {
-        address_space_unmap(&PCI_DEVICE(s)->bus_master_as, pc->host, pc->len,
-                            is_write, done);
-    } else if (pc->vram && is_write && done) {
-        memory_region_set_dirty(pc->vram, pc->vram_off, done);
-    }
-    if (pc->ref) {
-        object_unref(pc->ref);
-    }
-    pc->mapped = false;
-    pc->ref = NULL;
-}
-
-int hsagpu_dma_rw(HsaGpuState *s, uint64_t addr, void *buf, uint64_t len,
-                  bool is_write)
-{
-    uint8_t *p = buf;
-
-    RCU_READ_LOCK_GUARD();
-    while (len) {
-        HsaGpuDmaPiece pc;
-
-        if (hsagpu_dma_resolve(s, addr, len, is_write, &pc)) {
-            hsagpu_dma_release(s, &pc, is_write, 0);
-            return -1;
-        }
-        if (is_write) {
-            memcpy(pc.host, p, pc.len);
-        } else {
-            memcpy(p, pc.host, pc.len);
-        }
-        p += pc.len;
-        addr += pc.len;
-        len -= pc.len;
-        hsagpu_dma_release(s, &pc, is_write, pc.len);
-    }
-    return 0;
-}
-
-bool hsagpu_dma_is_memory(HsaGpuState *s, uint64_t addr, uint64_t len,
-                          bool is_write)
-{
-    RCU_READ_LOCK_GUARD();
-    while (len) {
-        HsaGpuDmaPiece pc;
-        unsigned err = hsagpu_dma_resolve(s, addr, len, is_write, &pc);
-        uint64_t l = pc.len;
-
-        hsagpu_dma_release(s, &pc, is_write, 0);
-        if (err) {
-            return false;
-        }
-        addr += l;
-        len -= l;
-    }
-    return true;
 }
 
 static void hsagpu_dma_count(HsaGpuState *s, unsigned cls, unsigned n,
@@ -203,8 +56,8 @@ static void hsagpu_dma_account(HsaGpuState *s, int cls, bool is_write,
 }
 
 /* Without zero-copy: one bounded chunk through a bounce buffer. */
-static void hsagpu_dma_bounce(HsaGpuState *s, HsaGpuDmaPiece *d,
-                              HsaGpuDmaPiece *sp, uint64_t dst, uint64_t src,
+static void hsagpu_dma_bounce(HsaGpuState *s, HsaGpuBusTarget *d,
+                              HsaGpuBusTarget *sp, uint64_t dst, uint64_t src,
                               uint64_t n, const uint32_t *pattern,
                               uint64_t phase)
 {
@@ -225,38 +78,40 @@ static void hsagpu_dma_bounce(HsaGpuState *s, HsaGpuDmaPiece *d,
     }
 }
 
-unsigned hsagpu_dma_xfer(HsaGpuState *s, uint64_t dst, uint64_t src,
+unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
                          uint64_t len, const uint32_t *pattern,
                          uint64_t *bad_addr, bool *peer_written)
 {
+    HsaGpuState *s = c->s;
     int scls = -1, dcls = -1;
     uint64_t done = 0;
     unsigned err = 0;
 
     RCU_READ_LOCK_GUARD();
     while (done < len) {
-        HsaGpuDmaPiece d, sp = { 0 };
+        HsaGpuBusTarget d, sp = { 0 };
         uint64_t n = len - done;
 
-        err = hsagpu_dma_resolve(s, dst + done, n, true, &d);
+        err = hsagpu_bus_qerr(hsagpu_bus_resolve(c, dst + done, n, true, &d));
         if (err) {
-            hsagpu_dma_release(s, &d, true, 0);
+            hsagpu_bus_release(c, &d, true, 0);
             *bad_addr = dst + done;
             break;
         }
         n = MIN(n, d.len);
         if (!pattern) {
-            err = hsagpu_dma_resolve(s, src + done, n, false, &sp);
+            err = hsagpu_bus_qerr(hsagpu_bus_resolve(c, src + done, n, false,
+                                                     &sp));
             if (err) {
-                hsagpu_dma_release(s, &sp, false, 0);
-                hsagpu_dma_release(s, &d, true, 0);
+                hsagpu_bus_release(c, &sp, false, 0);
+                hsagpu_bus_release(c, &d, true, 0);
                 *bad_addr = src + done;
                 break;
             }
             n = MIN(n, sp.len);
-            scls = scls < 0 ? (int)sp.cls : scls;
+            scls = scls < 0 ? (int)hsagpu_dma_class(sp.cls) : scls;
         }
-        dcls = dcls < 0 ? (int)d.cls : dcls;
+        dcls = dcls < 0 ? (int)hsagpu_dma_class(d.cls) : dcls;
         if (!s->dma_zero_copy) {
             n = MIN(n, HSAGPU_DMA_BOUNCE);
             hsagpu_dma_bounce(s, &d, &sp, dst + done, src + done, n, pattern,
@@ -266,14 +121,14 @@ unsigned hsagpu_dma_xfer(HsaGpuState *s, uint64_t dst, uint64_t src,
         } else {
             memmove(d.host, sp.host, n);
         }
-        *peer_written |= d.cls == HSAGPU_DMA_CLASS_PEER;
-        hsagpu_dma_release(s, &sp, false, n);
-        hsagpu_dma_release(s, &d, true, n);
+        *peer_written |= hsagpu_dma_class(d.cls) == HSAGPU_DMA_CLASS_PEER;
+        hsagpu_bus_release(c, &sp, false, n);
+        hsagpu_bus_release(c, &d, true, n);
         done += n;
     }
     hsagpu_dma_account(s, scls, false, src, done);
     hsagpu_dma_account(s, dcls, true, dst, done);
-    trace_hsagpu_dma_xfer(dst, src, len, !!pattern, done, err);
+    trace_hsagpu_dma_xfer(c->queue, dst, src, len, !!pattern, done, err);
     return err;
 }
 

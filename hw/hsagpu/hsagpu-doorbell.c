@@ -1,14 +1,37 @@
 /*
- * hsa-gpu: doorbell aperture (BAR2/3). One 8-byte doorbell per stride;
- * 32-bit accesses to either half are accepted, as CPUs may split them.
- * An enabled queue's doorbell is an ioeventfd (see hsagpu-queue.c); the
- * values kept here are those of writes that reached this handler.
+ * hsa-gpu: doorbells, the first step of the data path.
+ *
+ * An enabled queue's doorbell is an ioeventfd on the shared queue
+ * notifier (hsagpu_doorbell_listen): a guest's 8-byte doorbell write only
+ * sets the eventfd and wakes the processor thread (hsagpu-queue.c), which
+ * reads the queue's write_dispatch_id from memory; the doorbell value
+ * itself is not used. Every other access reaches the BAR2 handlers below:
+ * one 8-byte doorbell per stride, 32-bit accesses to either half are
+ * accepted (CPUs may split them), and any write wakes the processor.
+ *
+ * Read-back: each 4 KiB doorbell page (the unit the driver gives a
+ * process) remembers the last doorbell written through the handler and
+ * its value; a read of that doorbell returns it, a read of any other
+ * doorbell of the page returns 0 (docs/registers.md).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "exec/memory.h"
 #include "hsagpu.h"
 #include "trace.h"
+
+#define HSAGPU_DOORBELLS_PER_PAGE \
+    (HSAGPU_DOORBELL_PAGE / HSAGPU_DOORBELL_STRIDE)
+
+/* The stored value of doorbell @index (0 unless last written). */
+static uint64_t hsagpu_doorbell_value(HsaGpuState *s, uint32_t index)
+{
+    uint32_t page = index / HSAGPU_DOORBELLS_PER_PAGE;
+
+    return s->db_last_index[page] == index % HSAGPU_DOORBELLS_PER_PAGE ?
+           s->db_last_value[page] : 0;
+}
 
 static uint64_t hsagpu_doorbell_read(void *opaque, hwaddr addr, unsigned size)
 {
@@ -20,7 +43,7 @@ static uint64_t hsagpu_doorbell_read(void *opaque, hwaddr addr, unsigned size)
         hsagpu_bad_access(s, HSAGPU_BAR_DOORBELL, addr, size, false, bad);
         return 0;
     }
-    val = s->doorbells[addr / HSAGPU_DOORBELL_STRIDE];
+    val = hsagpu_doorbell_value(s, addr / HSAGPU_DOORBELL_STRIDE);
     if (size == 4) {
         val = (uint32_t)(val >> ((addr & 4) * 8));
     }
@@ -33,20 +56,22 @@ static void hsagpu_doorbell_write(void *opaque, hwaddr addr, uint64_t val,
 {
     HsaGpuState *s = opaque;
     unsigned bad = hsagpu_doorbell_check(addr, size);
-    uint64_t *db;
+    uint32_t index = addr / HSAGPU_DOORBELL_STRIDE;
+    uint32_t page = index / HSAGPU_DOORBELLS_PER_PAGE;
 
     if (bad) {
         hsagpu_bad_access(s, HSAGPU_BAR_DOORBELL, addr, size, true, bad);
         return;
     }
-    db = &s->doorbells[addr / HSAGPU_DOORBELL_STRIDE];
     if (size == 4) {
         unsigned shift = (addr & 4) * 8;
+        uint64_t old = hsagpu_doorbell_value(s, index);
 
-        val = (*db & ~(0xffffffffULL << shift)) | (val << shift);
+        val = (old & ~(0xffffffffULL << shift)) | (val << shift);
     }
-    *db = val;
-    trace_hsagpu_doorbell_write(addr / HSAGPU_DOORBELL_STRIDE, size, val);
+    s->db_last_index[page] = index % HSAGPU_DOORBELLS_PER_PAGE;
+    s->db_last_value[page] = val;
+    trace_hsagpu_doorbell_write(index, size, val);
     /*
      * 8-byte writes to an enabled queue's doorbell never get here (they
      * only signal the ioeventfd); anything else still wakes the processor.
@@ -70,5 +95,27 @@ void hsagpu_doorbell_init(HsaGpuState *s)
 
 void hsagpu_doorbell_reset(HsaGpuState *s)
 {
-    memset(s->doorbells, 0, sizeof(s->doorbells));
+    memset(s->db_last_index, 0, sizeof(s->db_last_index));
+    memset(s->db_last_value, 0, sizeof(s->db_last_value));
+}
+
+/* Wake the processor thread through its notifier (commands, resets). */
+void hsagpu_queues_kick(HsaGpuState *s)
+{
+    event_notifier_set(&s->qnotifier);
+}
+
+/* An 8-byte write to @doorbell wakes the processor without an exit. */
+void hsagpu_doorbell_listen(HsaGpuState *s, uint32_t doorbell, bool on)
+{
+    hwaddr off = (hwaddr)doorbell * HSAGPU_DOORBELL_STRIDE;
+
+    trace_hsagpu_doorbell_listen(doorbell, on);
+    if (on) {
+        memory_region_add_eventfd(&s->doorbell, off, 8, false, 0,
+                                  &s->qnotifier);
+    } else {
+        memory_region_del_eventfd(&s->doorbell, off, 8, false, 0,
+                                  &s->qnotifier);
+    }
 }

@@ -36,7 +36,9 @@ typedef unsigned (*HsaGpuRowFn)(const HsaGpuProc *p, const void *args,
 /* Called after the last row of each workgroup, or NULL. */
 typedef unsigned (*HsaGpuWgEndFn)(const HsaGpuProc *p, const void *args);
 
-#define ROW_MAX 1024            /* == HSAGPU_WORKGROUP_MAX */
+/* A row never exceeds a workgroup. */
+#define ROW_MAX HSAGPU_WORKGROUP_MAX
+
 unsigned hsagpu_kernel_check(const struct hsagpu_kernel_dispatch_packet *k)
 {
     unsigned dims = k->setup & HSAGPU_DISPATCH_DIMS_MASK;
@@ -247,12 +249,7 @@ static unsigned k_inc_flush(const HsaGpuProc *p, const void *args)
     }
     ret = p->ops->fetch_add64(p->opaque, st->counter, st->pending, &old);
     st->pending = 0;
-    if (ret == HSAGPU_ATOMIC_ST_OK) {
-        return 0;
-    }
-    /* A hole in memory answers UR; anything else is the path refusing. */
-    return ret == HSAGPU_ATOMIC_ST_UR || ret == HSAGPU_ATOMIC_ST_CA ?
-           HSAGPU_QERR_ADDRESS : HSAGPU_QERR_ATOMIC;
+    return hsagpu_atomic_qerr(ret);
 }
 
 static unsigned k_atomic_inc(const HsaGpuProc *p, const void *args,
@@ -277,20 +274,24 @@ unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
         struct hsagpu_kargs_busy busy;
         struct hsagpu_kargs_ids ids;
     } a;
+    /* Indexed by the kernel number: HSAGPU_KERNEL_OBJECT(n) is [n - 1]. */
+#define HSAGPU_KIDX(object) [((object) & 0xffff) - 1]
     static const struct {
-        uint64_t object;
         size_t argsize;
         HsaGpuRowFn fn;
         uint32_t align;         /* of every pointer argument */
-    } kernels[] = {
-        { HSAGPU_KERNEL_FILL, sizeof(a.fill), k_fill, 4 },
-        { HSAGPU_KERNEL_COPY, sizeof(a.copy), k_copy, 4 },
-        { HSAGPU_KERNEL_VADD, sizeof(a.vadd), k_vadd, 4 },
-        { HSAGPU_KERNEL_SAXPY, sizeof(a.saxpy), k_saxpy, 4 },
-        { HSAGPU_KERNEL_ATOMIC_INC, sizeof(a.inc), k_atomic_inc, 8 },
-        { HSAGPU_KERNEL_BUSY, sizeof(a.busy), NULL, 1 },
-        { HSAGPU_KERNEL_IDS, sizeof(a.ids), k_ids, 4 },
+    } kernels[HSAGPU_KERNEL_COUNT] = {
+        HSAGPU_KIDX(HSAGPU_KERNEL_FILL) = { sizeof(a.fill), k_fill, 4 },
+        HSAGPU_KIDX(HSAGPU_KERNEL_COPY) = { sizeof(a.copy), k_copy, 4 },
+        HSAGPU_KIDX(HSAGPU_KERNEL_VADD) = { sizeof(a.vadd), k_vadd, 4 },
+        HSAGPU_KIDX(HSAGPU_KERNEL_SAXPY) = { sizeof(a.saxpy), k_saxpy, 4 },
+        HSAGPU_KIDX(HSAGPU_KERNEL_ATOMIC_INC) = {
+            sizeof(a.inc), k_atomic_inc, 8,
+        },
+        HSAGPU_KIDX(HSAGPU_KERNEL_BUSY) = { sizeof(a.busy), NULL, 1 },
+        HSAGPU_KIDX(HSAGPU_KERNEL_IDS) = { sizeof(a.ids), k_ids, 4 },
     };
+#undef HSAGPU_KIDX
     unsigned idx = (k->kernel_object & 0xffff) - 1;
     HsaGpuIncState inc;
     HsaGpuWgEndFn wg_end = NULL;

@@ -1,65 +1,15 @@
 /*
- * hsa-gpu: BAR5 register file and the optional legacy I/O BAR.
+ * hsa-gpu: BAR5 register file and the optional legacy I/O BAR: the
+ * front end that decodes an access and hands it to the register file
+ * (hsagpu-regfile.c), the queue registers (hsagpu-queue.c) or the
+ * AtomicOp engine (hsagpu-atomic.c). Errors go to hsagpu-irq.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
-#include "qemu/log.h"
 #include "qemu/timer.h"
-#include "hw/pci/msix.h"
-#include "hw/pci/pcie.h"
 #include "hsagpu.h"
 #include "trace.h"
-
-static const char *const hsagpu_bad_reason[] = {
-    [HSAGPU_BAD_REASON_UNMAPPED] = "no register at this offset",
-    [HSAGPU_BAD_REASON_SIZE] = "access size must be 4 or 8 bytes",
-    [HSAGPU_BAD_REASON_ALIGN] = "access is not naturally aligned",
-    [HSAGPU_BAD_REASON_READONLY] = "register is read-only",
-};
-
-uint32_t hsagpu_status(HsaGpuState *s)
-{
-    PCIDevice *pdev = PCI_DEVICE(s);
-    uint32_t st = HSAGPU_STATUS_READY;
-    uint16_t devctl2 = 0;
-
-    if (pci_is_express(pdev) && pdev->exp.exp_cap) {
-        devctl2 = pci_get_word(pdev->config + pdev->exp.exp_cap +
-                               PCI_EXP_DEVCTL2);
-    }
-    if (devctl2 & PCI_EXP_DEVCTL2_ATOMIC_REQ) {
-        st |= HSAGPU_STATUS_ATOMIC_REQ_EN;
-    }
-    if (pci_get_word(pdev->config + PCI_COMMAND) & PCI_COMMAND_MASTER) {
-        st |= HSAGPU_STATUS_BUS_MASTER;
-    }
-    return st;
-}
-
-/* Record a bad access: guest error log, trace, error registers. */
-void hsagpu_bad_access(HsaGpuState *s, unsigned bar, uint64_t offset,
-                       unsigned size, bool is_write, unsigned reason)
-{
-    qemu_log_mask(LOG_GUEST_ERROR,
-                  "hsa-gpu: bad %u-byte %s at BAR%u offset 0x%" PRIx64
-                  ": %s\n", size, is_write ? "write" : "read", bar, offset,
-                  hsagpu_bad_reason[reason]);
-    trace_hsagpu_bad_access(bar, offset, size, is_write, reason);
-    if (hsagpu_regs_note_bad(&s->regs, bar, offset, size, is_write, reason)) {
-        hsagpu_error_irq(s);
-    }
-}
-
-void hsagpu_error_irq(HsaGpuState *s)
-{
-    PCIDevice *pdev = PCI_DEVICE(s);
-
-    trace_hsagpu_error_irq(s->regs.error_status);
-    if (msix_enabled(pdev)) {
-        msix_notify(pdev, HSAGPU_MSIX_VEC_ERROR);
-    }
-}
 
 static uint64_t hsagpu_reg_access_read(HsaGpuState *s, unsigned bar,
                                        hwaddr addr, unsigned size)

@@ -1,11 +1,11 @@
 /*
- * hsa-gpu: peer-to-peer routing and the link settings DMA obeys.
+ * hsa-gpu: the peer registry and the PCIe topology around the device.
  *
  * Devices register here so that a request to a peer's VRAM BAR can be
  * routed the way a PCIe switch does it: when both devices sit below a
  * common switch, the request turns around inside the switch and never
  * reaches the root complex (nor the IOMMU). Requests between devices on
- * different root ports go upstream like any other (hsagpu-dma.c).
+ * different root ports go upstream like any other (hsagpu-bus.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -66,20 +66,24 @@ static bool hsagpu_common_switch(PCIDevice *a, PCIDevice *b)
     return nup && ndown && up[nup - 1] == down[ndown - 1];
 }
 
+QEMU_BUILD_BUG_ON(PCI_BAR_UNMAPPED != HSAGPU_BUS_NO_BAR);
+
+uint64_t hsagpu_vram_bar(HsaGpuState *s)
+{
+    return pci_get_bar_addr(PCI_DEVICE(s), HSAGPU_BAR_VRAM);
+}
+
 uint64_t hsagpu_addr_limit(HsaGpuState *s)
 {
-    return s->p2p_addr_bits >= 64 ? UINT64_MAX
-                                  : (1ULL << s->p2p_addr_bits) - 1;
+    return hsagpu_bus_addr_limit(s->p2p_addr_bits);
 }
 
 /* Does BAR @bar of @d lie below @s's address limit? */
 static bool hsagpu_bar_reachable(HsaGpuState *s, PCIDevice *d, int bar)
 {
-    pcibus_t addr = pci_get_bar_addr(d, bar);
-    pcibus_t size = d->io_regions[bar].size;
-
-    return addr != PCI_BAR_UNMAPPED && size &&
-           addr + size - 1 <= hsagpu_addr_limit(s);
+    return hsagpu_bus_bar_below(pci_get_bar_addr(d, bar),
+                                d->io_regions[bar].size,
+                                hsagpu_addr_limit(s));
 }
 
 bool hsagpu_p2p_peer_ok(HsaGpuState *s, HsaGpuState *peer)
@@ -112,10 +116,9 @@ HsaGpuState *hsagpu_p2p_switch_peer(HsaGpuState *s, uint64_t addr,
     }
     qemu_mutex_lock(&hsagpu_peers_lock);
     QLIST_FOREACH(p, &hsagpu_peers, peer_link) {
-        pcibus_t bar = pci_get_bar_addr(PCI_DEVICE(p), HSAGPU_BAR_VRAM);
+        uint64_t bar = hsagpu_vram_bar(p);
 
-        if (p != s && bar != PCI_BAR_UNMAPPED && addr >= bar &&
-            addr - bar < p->vram_size &&
+        if (p != s && hsagpu_bus_in_bar(bar, p->vram_size, addr) &&
             hsagpu_common_switch(PCI_DEVICE(s), PCI_DEVICE(p))) {
             /* Keep it (and its VRAM) alive while the caller uses it. */
             object_ref(OBJECT(p));
@@ -126,27 +129,4 @@ HsaGpuState *hsagpu_p2p_switch_peer(HsaGpuState *s, uint64_t addr,
     }
     qemu_mutex_unlock(&hsagpu_peers_lock);
     return found;
-}
-
-static uint16_t hsagpu_devctl(HsaGpuState *s)
-{
-    PCIDevice *pdev = PCI_DEVICE(s);
-
-    return pdev->exp.exp_cap ?
-           pci_get_word(pdev->config + pdev->exp.exp_cap + PCI_EXP_DEVCTL) : 0;
-}
-
-uint32_t hsagpu_link_mps(HsaGpuState *s)
-{
-    uint32_t mps = 128U << ((hsagpu_devctl(s) & PCI_EXP_DEVCTL_PAYLOAD) >> 5);
-
-    /* Above what DevCap offers is a misconfiguration: do what we can. */
-    return MIN(mps, HSAGPU_MAX_PAYLOAD_SUPPORTED);
-}
-
-uint32_t hsagpu_link_mrrs(HsaGpuState *s)
-{
-    uint32_t mrrs = 128U << ((hsagpu_devctl(s) & PCI_EXP_DEVCTL_READRQ) >> 12);
-
-    return MIN(mrrs, 4096U);
 }

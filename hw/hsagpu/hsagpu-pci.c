@@ -87,17 +87,6 @@ static bool hsagpu_init_rom(HsaGpuState *s, Error **errp)
     return true;
 }
 
-/* DevCtl MPS 128 B, MRRS 512 B: the values the spec gives at reset. */
-static void hsagpu_link_reset(HsaGpuState *s)
-{
-    PCIDevice *pdev = PCI_DEVICE(s);
-    uint8_t *devctl = pdev->config + pdev->exp.exp_cap + PCI_EXP_DEVCTL;
-
-    pci_word_test_and_clear_mask(devctl, PCI_EXP_DEVCTL_PAYLOAD |
-                                 PCI_EXP_DEVCTL_READRQ);
-    pci_word_test_and_set_mask(devctl, PCI_EXP_DEVCTL_READRQ_512B);
-}
-
 static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
@@ -120,16 +109,7 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
     pcie_cap_fill_link_ep_usp(pdev, QEMU_PCI_EXP_LNK_X16,
                               QEMU_PCI_EXP_LNK_8GT);
 
-    /*
-     * Max Payload Size supported, and the guest may program MPS and MRRS
-     * (QEMU leaves both read-only by default); the DMA engine sizes its
-     * TLPs from them.
-     */
-    pci_long_test_and_set_mask(pdev->config + pos + PCI_EXP_DEVCAP,
-                               ctz32(HSAGPU_MAX_PAYLOAD_SUPPORTED / 128));
-    pci_word_test_and_set_mask(pdev->wmask + pos + PCI_EXP_DEVCTL,
-                               PCI_EXP_DEVCTL_PAYLOAD | PCI_EXP_DEVCTL_READRQ);
-    hsagpu_link_reset(s);
+    hsagpu_link_init(s, pos);
 
     devcap2 |= s->atomic_comp32 ? PCI_EXP_DEVCAP2_ATOMIC_COMP32 : 0;
     devcap2 |= s->atomic_comp64 ? PCI_EXP_DEVCAP2_ATOMIC_COMP64 : 0;
@@ -255,9 +235,10 @@ static const VMStateDescription vmstate_hsagpu_regs = {
         VMSTATE_UINT32(atomic_status, HsaGpuRegFile),
         VMSTATE_UINT32(atomic_repeat, HsaGpuRegFile),
         VMSTATE_UINT32_ARRAY(atomic_cnt_op, HsaGpuRegFile, 3),
-        VMSTATE_UINT32_ARRAY(atomic_cnt_st, HsaGpuRegFile,
-                             HSAGPU_ATOMIC_ST_COUNT),
-        VMSTATE_UINT32_ARRAY(pkt_cnt, HsaGpuRegFile, 4),
+        /* Outcomes up to version 2; P2P_LIMIT is sent by the device. */
+        VMSTATE_UINT32_SUB_ARRAY(atomic_cnt_st, HsaGpuRegFile, 0,
+                                 HSAGPU_ATOMIC_ST_P2P_LIMIT),
+        VMSTATE_UINT32_ARRAY(pkt_cnt, HsaGpuRegFile, HSAGPU_PKT_CNT_COUNT),
         VMSTATE_UINT64_ARRAY_V(dma_cnt, HsaGpuRegFile,
                                HSAGPU_DMA_CLASS_COUNT * 4, 2),
         VMSTATE_UINT32_V(dma_packets, HsaGpuRegFile, 2),
@@ -278,13 +259,24 @@ static int hsagpu_post_load(void *opaque, int version_id)
     return hsagpu_queues_post_load(opaque);
 }
 
+/* Versions 1 and 2 sent every doorbell's value (2 MiB), now dropped. */
+static bool hsagpu_doorbells_v2(void *opaque, int version_id)
+{
+    return version_id <= 2;
+}
+
 static const VMStateDescription vmstate_hsagpu = {
     .name = "hsa-gpu",
     /*
      * 2: the register file, which version 1 declared as a version-2
      * field and so never sent. A version-1 stream loads without it.
+     * 3: BAR2 read-back keeps the last doorbell of each page (8 KiB)
+     * instead of every doorbell; older streams load with it cleared.
+     * The P2P_LIMIT AtomicOp outcome counter. (A nested struct's
+     * version is not sent, so fields added to the register file are
+     * versioned here.)
      */
-    .version_id = 2,
+    .version_id = 3,
     .minimum_version_id = 1,
     .pre_save = hsagpu_pre_save,
     .post_load = hsagpu_post_load,
@@ -293,7 +285,14 @@ static const VMStateDescription vmstate_hsagpu = {
         VMSTATE_MSIX(parent_obj, HsaGpuState),
         VMSTATE_STRUCT(regs, HsaGpuState, 2, vmstate_hsagpu_regs,
                        HsaGpuRegFile),
-        VMSTATE_UINT64_ARRAY(doorbells, HsaGpuState, HSAGPU_DOORBELL_COUNT),
+        VMSTATE_UNUSED_BUFFER(hsagpu_doorbells_v2, 0,
+                              HSAGPU_DOORBELL_COUNT * sizeof(uint64_t)),
+        VMSTATE_UINT32_ARRAY_V(db_last_index, HsaGpuState,
+                               HSAGPU_DOORBELL_PAGES, 3),
+        VMSTATE_UINT64_ARRAY_V(db_last_value, HsaGpuState,
+                               HSAGPU_DOORBELL_PAGES, 3),
+        VMSTATE_UINT32_V(regs.atomic_cnt_st[HSAGPU_ATOMIC_ST_P2P_LIMIT],
+                         HsaGpuState, 3),
         VMSTATE_UINT32_EQUAL(nqueues_migrated, HsaGpuState, NULL),
         VMSTATE_STRUCT_VARRAY_POINTER_UINT32(queues, HsaGpuState,
                                              nqueues_migrated,

@@ -140,16 +140,15 @@ unsigned hsagpu_queue_reg_write(HsaGpuQueue *q, uint32_t reg, uint32_t val)
     return 0;
 }
 
-unsigned hsagpu_queue_check(const HsaGpuQueue *q, const HsaGpuIdent *id,
-                            const HsaGpuQueue *all, unsigned nqueues)
+unsigned hsagpu_queue_check_registration(const HsaGpuQueue *q,
+                                         const HsaGpuIdent *id,
+                                         const HsaGpuQueue *all,
+                                         unsigned nqueues)
 {
-    uint64_t ring = q->ring_lo | (uint64_t)q->ring_hi << 32;
-    uint64_t rptr = q->rptr_lo | (uint64_t)q->rptr_hi << 32;
-    uint64_t wptr = q->wptr_lo | (uint64_t)q->wptr_hi << 32;
+    uint64_t ring = hsagpu_reg64(q->ring_lo, q->ring_hi);
+    uint64_t rptr = hsagpu_reg64(q->rptr_lo, q->rptr_hi);
+    uint64_t wptr = hsagpu_reg64(q->wptr_lo, q->wptr_hi);
 
-    if (q->state != HSAGPU_QSTATE_DISABLED) {
-        return HSAGPU_QRES_BAD_STATE;
-    }
     if (q->ring_size < HSAGPU_QUEUE_RING_MIN ||
         q->ring_size > HSAGPU_QUEUE_RING_MAX ||
         (q->ring_size & (q->ring_size - 1)) ||
@@ -181,11 +180,50 @@ unsigned hsagpu_queue_check(const HsaGpuQueue *q, const HsaGpuIdent *id,
     return HSAGPU_QRES_OK;
 }
 
+unsigned hsagpu_queue_check(const HsaGpuQueue *q, const HsaGpuIdent *id,
+                            const HsaGpuQueue *all, unsigned nqueues)
+{
+    if (q->state != HSAGPU_QSTATE_DISABLED) {
+        return HSAGPU_QRES_BAD_STATE;
+    }
+    return hsagpu_queue_check_registration(q, id, all, nqueues);
+}
+
+bool hsagpu_queue_loaded_ok(const HsaGpuQueue *q, const HsaGpuIdent *id,
+                            const HsaGpuQueue *all, unsigned nqueues)
+{
+    switch (q->state) {
+    case HSAGPU_QSTATE_ACTIVE:
+    case HSAGPU_QSTATE_SUSPENDED:
+    case HSAGPU_QSTATE_DRAINING:
+    case HSAGPU_QSTATE_ERROR:
+        break;
+    default:
+        return false;
+    }
+    if (hsagpu_queue_check_registration(q, id, all, nqueues) !=
+        HSAGPU_QRES_OK) {
+        return false;
+    }
+    if (q->ninflight > HSAGPU_QUEUE_INFLIGHT_MAX ||
+        q->error >= HSAGPU_QERR_COUNT) {
+        return false;
+    }
+    if (q->dma_active && (q->dma_off > HSAGPU_DMA_SIZE_MAX ||
+                          q->dma_desc > HSAGPU_DMA_SG_MAX)) {
+        return false;
+    }
+    if (q->kern_active && q->kern_wg > HSAGPU_GRID_MAX) {
+        return false;
+    }
+    return true;
+}
+
 void hsagpu_queue_start(HsaGpuQueue *q, uint64_t read_index)
 {
-    q->ring_base = q->ring_lo | (uint64_t)q->ring_hi << 32;
-    q->rptr_addr = q->rptr_lo | (uint64_t)q->rptr_hi << 32;
-    q->wptr_addr = q->wptr_lo | (uint64_t)q->wptr_hi << 32;
+    q->ring_base = hsagpu_reg64(q->ring_lo, q->ring_hi);
+    q->rptr_addr = hsagpu_reg64(q->rptr_lo, q->rptr_hi);
+    q->wptr_addr = hsagpu_reg64(q->wptr_lo, q->wptr_hi);
     q->read_index = read_index;
     q->rptr_unpublished = 0;
     q->ninflight = 0;
@@ -219,13 +257,6 @@ void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err, uint64_t id)
 /* Packet processing                                                   */
 /* ------------------------------------------------------------------ */
 
-static unsigned hsagpu_atomic_err(unsigned st)
-{
-    /* Nothing at the address (UR from a hole, CA) is a bad address. */
-    return st == HSAGPU_ATOMIC_ST_UR || st == HSAGPU_ATOMIC_ST_CA ?
-           HSAGPU_QERR_ADDRESS : HSAGPU_QERR_ATOMIC;
-}
-
 /* Publish consumed packets: *read_dispatch_id += n with a FetchAdd. */
 static unsigned hsagpu_publish_rptr(HsaGpuQueue *q, const HsaGpuProc *p)
 {
@@ -238,7 +269,7 @@ static unsigned hsagpu_publish_rptr(HsaGpuQueue *q, const HsaGpuProc *p)
     st = p->ops->fetch_add64(p->opaque, q->rptr_addr, q->rptr_unpublished,
                              &old);
     q->rptr_unpublished = 0;
-    return st == HSAGPU_ATOMIC_ST_OK ? 0 : hsagpu_atomic_err(st);
+    return hsagpu_atomic_qerr(st);
 }
 
 /*
@@ -288,7 +319,7 @@ static unsigned hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p,
                              signal + offsetof(struct hsagpu_signal, value),
                              (uint64_t)-1, &old);
     if (st != HSAGPU_ATOMIC_ST_OK) {
-        return hsagpu_atomic_err(st);
+        return hsagpu_atomic_qerr(st);
     }
     if (sig.event_mailbox_ptr) {
         uint64_t id = sig.event_id;
@@ -421,6 +452,18 @@ static unsigned hsagpu_agent_run(const struct hsagpu_agent_dispatch_packet *a,
     }
 }
 
+#define HSAGPU_PKT_SIGNAL_OFFSET 56
+_Static_assert(offsetof(struct hsagpu_kernel_dispatch_packet,
+                        completion_signal) == HSAGPU_PKT_SIGNAL_OFFSET,
+               "kernel dispatch completion_signal");
+_Static_assert(offsetof(struct hsagpu_barrier_packet, completion_signal) ==
+               HSAGPU_PKT_SIGNAL_OFFSET, "barrier completion_signal");
+_Static_assert(offsetof(struct hsagpu_agent_dispatch_packet,
+                        completion_signal) == HSAGPU_PKT_SIGNAL_OFFSET,
+               "agent dispatch completion_signal");
+_Static_assert(offsetof(struct hsagpu_dma_packet, completion_signal) ==
+               HSAGPU_PKT_SIGNAL_OFFSET, "DMA completion_signal");
+
 typedef enum {
     PKT_DONE,                   /* consumed and completed */
     PKT_LAUNCHED,               /* consumed, completes later */
@@ -440,15 +483,28 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
     int ready;
 
     switch (type) {
+    case HSAGPU_PKT_TYPE_KERNEL_DISPATCH:
+    case HSAGPU_PKT_TYPE_BARRIER_AND:
+    case HSAGPU_PKT_TYPE_BARRIER_OR:
+    case HSAGPU_PKT_TYPE_AGENT_DISPATCH:
+    case HSAGPU_PKT_TYPE_VENDOR_SPECIFIC:
+        break;
+    default:
+        *err = HSAGPU_QERR_PACKET_TYPE;
+        return PKT_ERROR;
+    }
+    /* Every AQL packet has its completion signal at the same offset. */
+    memcpy(signal, pkt + HSAGPU_PKT_SIGNAL_OFFSET, sizeof(*signal));
+    if (*signal & 7) {
+        *err = HSAGPU_QERR_SIGNAL;
+        return PKT_ERROR;
+    }
+
+    switch (type) {
     case HSAGPU_PKT_TYPE_KERNEL_DISPATCH: {
         struct hsagpu_kernel_dispatch_packet k;
 
         memcpy(&k, pkt, sizeof(k));
-        *signal = k.completion_signal;
-        if (k.completion_signal & 7) {
-            *err = HSAGPU_QERR_SIGNAL;
-            return PKT_ERROR;
-        }
         if (k.kernel_object == HSAGPU_KERNEL_BUSY &&
             q->ninflight == HSAGPU_QUEUE_INFLIGHT_MAX) {
             return PKT_WAIT;
@@ -472,7 +528,7 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
             f->start_ns = p->ops->now_ns(p->opaque);
             f->end_ns = f->start_ns + busy < f->start_ns ? UINT64_MAX
                                                          : f->start_ns + busy;
-            f->signal = k.completion_signal;
+            f->signal = *signal;
             f->dispatch_id = q->read_index;
             return PKT_LAUNCHED;
         }
@@ -483,11 +539,6 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         struct hsagpu_barrier_packet b;
 
         memcpy(&b, pkt, sizeof(b));
-        *signal = b.completion_signal;
-        if (b.completion_signal & 7) {
-            *err = HSAGPU_QERR_SIGNAL;
-            return PKT_ERROR;
-        }
         ready = hsagpu_barrier_ready(&b, type == HSAGPU_PKT_TYPE_BARRIER_OR,
                                      p, err);
         if (ready < 0) {
@@ -503,11 +554,6 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         struct hsagpu_agent_dispatch_packet a;
 
         memcpy(&a, pkt, sizeof(a));
-        *signal = a.completion_signal;
-        if (a.completion_signal & 7) {
-            *err = HSAGPU_QERR_SIGNAL;
-            return PKT_ERROR;
-        }
         *err = hsagpu_agent_run(&a, p);
         return *err ? PKT_ERROR : PKT_DONE;
     }
@@ -516,11 +562,6 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         uint64_t bad;
 
         memcpy(&d, pkt, sizeof(d));
-        *signal = d.completion_signal;
-        if (d.completion_signal & 7) {
-            *err = HSAGPU_QERR_SIGNAL;
-            return PKT_ERROR;
-        }
         if (q->dma_active) {
             *start = q->dma_start_ns;
         }
@@ -532,10 +573,8 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         }
         return *err ? PKT_ERROR : PKT_DONE;
     }
-    default:
-        *err = HSAGPU_QERR_PACKET_TYPE;
-        return PKT_ERROR;
     }
+    return PKT_ERROR;           /* not reached: checked above */
 }
 
 /* Process the packet at the read index: 1 consumed, 0 stop, -1 error. */
@@ -707,6 +746,9 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
 
             if (q->state == HSAGPU_QSTATE_ERROR) {
                 continue;
+            }
+            if (p->ops->select) {
+                p->ops->select(p->opaque, qi);
             }
             if (served) {
                 /*

@@ -1,9 +1,13 @@
 /*
- * hsa-gpu: AQL queue processor and built-in kernels, independent of QEMU.
+ * hsa-gpu: AQL queue processor, independent of QEMU: the header of
+ * hsagpu-queue-core.c (queue registers, packets, signals, scheduling),
+ * hsagpu-kernels.c (built-in kernels) and hsagpu-dma-core.c (DMA
+ * packets).
  *
  * The processor reaches memory, AtomicOps, time and interrupts only
  * through HsaGpuQueueOps, so the host unit tests can drive it with plain
- * buffers and QEMU drives it from its processing thread.
+ * buffers (tests/unit/fakebus.h) and QEMU drives it from its processing
+ * thread (hsagpu-ops.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -35,6 +39,12 @@ typedef struct HsaGpuQueueOps {
      * visible before this returns; else @bad_addr is what failed).
      */
     void (*dma_done)(void *opaque, unsigned err, uint64_t bad_addr);
+    /*
+     * Optional: the accesses that follow are made for queue @qi (its
+     * address space, once queues have their own). Called by
+     * hsagpu_sched_pass() before it serves a queue.
+     */
+    void (*select)(void *opaque, unsigned qi);
 } HsaGpuQueueOps;
 
 typedef struct HsaGpuProc {
@@ -99,10 +109,21 @@ unsigned hsagpu_queue_reg_read(const HsaGpuQueue *q, uint32_t reg,
 unsigned hsagpu_queue_reg_write(HsaGpuQueue *q, uint32_t reg, uint32_t val);
 
 /*
- * Check a queue's registration for ENABLE against the device and the
+ * Check a queue's registration registers against the device and the
  * other queues (doorbell in use): HSAGPU_QRES_OK or the reason.
  */
+unsigned hsagpu_queue_check_registration(const HsaGpuQueue *q,
+                                         const HsaGpuIdent *id,
+                                         const HsaGpuQueue *all,
+                                         unsigned nqueues);
+/* ENABLE: the queue must be disabled and its registration valid. */
 unsigned hsagpu_queue_check(const HsaGpuQueue *q, const HsaGpuIdent *id,
+                            const HsaGpuQueue *all, unsigned nqueues);
+/*
+ * Migration: could the device have made this queue, which is in use?
+ * State, the same registration rules as ENABLE, and the cursors.
+ */
+bool hsagpu_queue_loaded_ok(const HsaGpuQueue *q, const HsaGpuIdent *id,
                             const HsaGpuQueue *all, unsigned nqueues);
 /* Latch the registration and start serving from @read_index. */
 void hsagpu_queue_start(HsaGpuQueue *q, uint64_t read_index);

@@ -1,9 +1,11 @@
 /*
- * hsa-gpu: queue registers and the queue processor thread.
+ * hsa-gpu: queue registers and commands, the queue processor thread, the
+ * queues' life cycle and migration.
  *
- * Doorbells are ioeventfds: a guest's 8-byte doorbell write only sets an
- * eventfd, and the processor thread, which runs without the BQL, wakes up
- * and serves the queues (hsagpu-queue-core.c does the AQL work). Queues
+ * Doorbells are ioeventfds (hsagpu-doorbell.c): a guest's 8-byte doorbell
+ * write only sets an eventfd, and the processor thread, which runs
+ * without the BQL, wakes up and serves the queues (hsagpu-queue-core.c
+ * does the AQL work, reaching the device through hsagpu-ops.c). Queues
  * are served by strict priority, round-robin within a priority level
  * (hsagpu_sched_pass()); a queue that is blocked does not hold up the
  * others.
@@ -20,12 +22,9 @@
 #include "qemu/osdep.h"
 #include "qemu/bitmap.h"
 #include "qemu/error-report.h"
-#include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/rcu.h"
 #include "qemu/timer.h"
-#include "hw/pci/msix.h"
-#include "hw/pci/pcie.h"
 #include "migration/vmstate.h"
 #include "hsagpu.h"
 #include "trace.h"
@@ -34,40 +33,6 @@
 #define HSAGPU_POLL_MIN_NS      (20 * SCALE_US)
 #define HSAGPU_POLL_MAX_NS      (2 * SCALE_MS)
 #define HSAGPU_SPIN_NS          (50 * SCALE_US) /* doorbell watch after work */
-
-/* Work the thread hands over to the BQL after a pass. */
-typedef struct HsaGpuDeferred {
-    unsigned long *vectors;     /* MSI-X vectors to raise */
-    bool any_vector;
-    unsigned atomic_st;         /* first failed AtomicOp, if any */
-    uint64_t atomic_addr;
-} HsaGpuDeferred;
-
-typedef struct HsaGpuOpsCtx {
-    HsaGpuState *s;
-    HsaGpuDeferred *d;
-    bool peer_written;          /* by the current DMA packet */
-} HsaGpuOpsCtx;
-
-static const char *const hsagpu_qerr_name[HSAGPU_QERR_COUNT] = {
-    [HSAGPU_QERR_NONE] = "none",
-    [HSAGPU_QERR_PACKET_TYPE] = "unknown packet type",
-    [HSAGPU_QERR_DIMENSIONS] = "zero or inconsistent dimensions",
-    [HSAGPU_QERR_ADDRESS] = "address is not memory",
-    [HSAGPU_QERR_ALIGNMENT] = "misaligned address",
-    [HSAGPU_QERR_SIGNAL] = "signal handle not 8-byte aligned",
-    [HSAGPU_QERR_RING_OVERRUN] = "ring overrun",
-    [HSAGPU_QERR_KERNEL_OBJECT] = "unknown kernel object",
-    [HSAGPU_QERR_FENCE] = "reserved fence scope",
-    [HSAGPU_QERR_UNSUPPORTED] = "unsupported packet type",
-    [HSAGPU_QERR_AGENT_FUNCTION] = "unknown agent dispatch function",
-    [HSAGPU_QERR_ATOMIC] = "AtomicOp failed",
-    [HSAGPU_QERR_NO_BUS_MASTER] = "bus mastering disabled",
-    [HSAGPU_QERR_DMA_OP] = "bad DMA op, flags or reserved field",
-    [HSAGPU_QERR_DMA_SIZE] = "bad DMA size or descriptor count",
-    [HSAGPU_QERR_DMA_OVERLAP] = "DMA source and destination overlap",
-    [HSAGPU_QERR_P2P_LIMIT] = "peer BAR above the P2P address limit",
-};
 
 /*
  * qlock from outside the thread (MMIO, commands, VM state changes). The
@@ -83,107 +48,7 @@ static void hsagpu_qlock(HsaGpuState *s)
 }
 
 /* ------------------------------------------------------------------ */
-/* Memory, atomics, time and interrupts for the processor              */
-/* ------------------------------------------------------------------ */
-
-static int hsagpu_ops_read(void *opaque, uint64_t addr, void *buf,
-                           uint64_t len)
-{
-    HsaGpuOpsCtx *c = opaque;
-
-    return hsagpu_dma_rw(c->s, addr, buf, len, false);
-}
-
-static int hsagpu_ops_write(void *opaque, uint64_t addr, const void *buf,
-                            uint64_t len)
-{
-    HsaGpuOpsCtx *c = opaque;
-
-    return hsagpu_dma_rw(c->s, addr, (void *)buf, len, true);
-}
-
-static unsigned hsagpu_ops_fetch_add64(void *opaque, uint64_t addr,
-                                       uint64_t val, uint64_t *old)
-{
-    HsaGpuOpsCtx *c = opaque;
-    uint64_t src0[2] = { val, 0 }, src1[2] = { 0, 0 }, result[2];
-    uint32_t done;
-    unsigned st;
-
-    if (!(hsagpu_status(c->s) & HSAGPU_STATUS_ATOMIC_REQ_EN)) {
-        /*
-         * No AtomicOps allowed (the driver found no path for them): do
-         * what a device without them does, a read and a posted write.
-         */
-        if (addr & 7 || hsagpu_dma_rw(c->s, addr, old, 8, false)) {
-            return HSAGPU_ATOMIC_ST_UR;
-        }
-        val += *old;
-        return hsagpu_dma_rw(c->s, addr, &val, 8, true) ?
-               HSAGPU_ATOMIC_ST_UR : HSAGPU_ATOMIC_ST_OK;
-    }
-    st = hsagpu_atomic_try(c->s, addr,
-                           HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64,
-                           src0, src1, result, 1, &done);
-    *old = result[0];
-    if (st != HSAGPU_ATOMIC_ST_OK && !c->d->atomic_st) {
-        c->d->atomic_st = st;
-        c->d->atomic_addr = addr;
-    }
-    return st;
-}
-
-static uint64_t hsagpu_ops_now(void *opaque)
-{
-    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-}
-
-static void hsagpu_ops_irq(void *opaque, unsigned vector)
-{
-    HsaGpuOpsCtx *c = opaque;
-
-    set_bit(vector, c->d->vectors);
-    c->d->any_vector = true;
-}
-
-static unsigned hsagpu_ops_dma(void *opaque, uint64_t dst, uint64_t src,
-                               uint64_t len, const uint32_t *pattern,
-                               uint64_t *bad_addr)
-{
-    HsaGpuOpsCtx *c = opaque;
-
-    return hsagpu_dma_xfer(c->s, dst, src, len, pattern, bad_addr,
-                           &c->peer_written);
-}
-
-static void hsagpu_ops_dma_done(void *opaque, unsigned err, uint64_t bad_addr)
-{
-    HsaGpuOpsCtx *c = opaque;
-
-    trace_hsagpu_dma_done(err, bad_addr);
-    if (c->peer_written) {
-        hsagpu_dma_flush_peer(c->s);
-        c->peer_written = false;
-    }
-    if (err) {
-        qatomic_set(&c->s->regs.dma_bad_addr, bad_addr);
-    } else {
-        qatomic_inc(&c->s->regs.dma_packets);
-    }
-}
-
-static const HsaGpuQueueOps hsagpu_queue_ops = {
-    .read = hsagpu_ops_read,
-    .write = hsagpu_ops_write,
-    .fetch_add64 = hsagpu_ops_fetch_add64,
-    .now_ns = hsagpu_ops_now,
-    .irq = hsagpu_ops_irq,
-    .dma = hsagpu_ops_dma,
-    .dma_done = hsagpu_ops_dma_done,
-};
-
-/* ------------------------------------------------------------------ */
-/* Active list and doorbells                                           */
+/* Active list                                                         */
 /* ------------------------------------------------------------------ */
 
 /* Keep active[] ordered by priority, highest first, then queue number. */
@@ -216,109 +81,39 @@ static void hsagpu_active_del(HsaGpuState *s, unsigned qi)
     }
 }
 
-static void hsagpu_doorbell_listen(HsaGpuState *s, HsaGpuQueue *q, bool on)
-{
-    hwaddr off = (hwaddr)q->doorbell * HSAGPU_DOORBELL_STRIDE;
-
-    if (on) {
-        memory_region_add_eventfd(&s->doorbell, off, 8, false, 0,
-                                  &s->qnotifier);
-    } else {
-        memory_region_del_eventfd(&s->doorbell, off, 8, false, 0,
-                                  &s->qnotifier);
-    }
-}
-
-void hsagpu_queues_kick(HsaGpuState *s)
-{
-    event_notifier_set(&s->qnotifier);
-}
-
 /* ------------------------------------------------------------------ */
 /* The processor thread                                                */
 /* ------------------------------------------------------------------ */
 
-static void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, HsaGpuQueue *q,
-                                HsaGpuDeferred *d)
-{
-    qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu: queue %u error %u (%s) at "
-                  "dispatch id %" PRIu64 "\n", qi, q->error,
-                  q->error < HSAGPU_QERR_COUNT ? hsagpu_qerr_name[q->error]
-                                               : "?", q->error_id);
-    trace_hsagpu_queue_error(qi, q->error, q->error_id);
-    qatomic_inc(&s->regs.pkt_cnt[3]);
-    qatomic_set(&s->qerr_pending, 1);
-}
-
-typedef struct HsaGpuFailCtx {
-    HsaGpuState *s;
-    HsaGpuDeferred *d;
-} HsaGpuFailCtx;
-
 static void hsagpu_pass_failed(void *opaque, unsigned qi)
 {
-    HsaGpuFailCtx *c = opaque;
+    HsaGpuState *s = opaque;
 
-    hsagpu_queue_failed(c->s, qi, &c->s->queues[qi], c->d);
+    hsagpu_queue_failed(s, qi, &s->queues[qi]);
 }
 
 /* One pass (hsagpu_sched_pass): strict priority, round-robin in a level. */
 static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuDeferred *d,
                                HsaGpuPassResult *pass)
 {
-    HsaGpuOpsCtx ctx = { .s = s, .d = d };
-    HsaGpuFailCtx fctx = { .s = s, .d = d };
+    HsaGpuOpsCtx ctx;
     HsaGpuProc proc = {
         .ops = &hsagpu_queue_ops, .opaque = &ctx, .ident = &s->ident,
     };
 
+    hsagpu_ops_begin(&ctx, s, d);
     hsagpu_sched_pass(s->queues, s->active, s->nactive, s->rr, &proc,
                       HSAGPU_QUANTUM,
                       hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER,
-                      hsagpu_pass_failed, &fctx, pass);
+                      hsagpu_pass_failed, s, pass);
+    hsagpu_ops_end(&ctx);
     if (pass->progress) {
         trace_hsagpu_queue_pass(pass->progress, pass->completed,
                                 pass->deadline);
     }
     if (pass->completed) {
-        qatomic_add(&s->regs.pkt_cnt[0], pass->completed);
-    }
-}
-
-static void hsagpu_deliver(HsaGpuState *s, HsaGpuDeferred *d)
-{
-    PCIDevice *pdev = PCI_DEVICE(s);
-    unsigned nvec = s->ident.msix_vectors;
-
-    bool locked = bql_locked();
-
-    if (!d->any_vector && !qatomic_read(&s->qerr_pending) && !d->atomic_st) {
-        return;
-    }
-    if (!locked) {
-        bql_lock();
-    }
-    if (d->any_vector) {
-        unsigned long v;
-
-        for (v = find_first_bit(d->vectors, nvec); v < nvec;
-             v = find_next_bit(d->vectors, nvec, v + 1)) {
-            if (msix_enabled(pdev)) {
-                msix_notify(pdev, v);
-                qatomic_inc(&s->regs.pkt_cnt[2]);
-            }
-        }
-        bitmap_zero(d->vectors, nvec);
-        d->any_vector = false;
-    }
-    if (d->atomic_st) {
-        hsagpu_atomic_report(s, d->atomic_st, d->atomic_addr,
-                             HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64);
-        d->atomic_st = 0;
-    }
-    hsagpu_queue_flush_errors(s);
-    if (!locked) {
-        bql_unlock();
+        qatomic_add(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_PROCESSED],
+                    pass->completed);
     }
 }
 
@@ -360,7 +155,7 @@ static void *hsagpu_queue_thread(void *opaque)
             hsagpu_queues_pass(s, &d, &pass);
         }
         qemu_mutex_unlock(&s->qlock);
-        hsagpu_deliver(s, &d);
+        hsagpu_ops_deliver(s, &d);
         if (s->dma_iommu) {
             bql_unlock();
         }
@@ -393,7 +188,7 @@ static void *hsagpu_queue_thread(void *opaque)
         }
         if (timeout != 0 && qemu_poll_ns(&pfd, 1, timeout) > 0) {
             event_notifier_test_and_clear(&s->qnotifier);
-            qatomic_inc(&s->regs.pkt_cnt[1]);
+            qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_DOORBELLS]);
             backoff = HSAGPU_POLL_MIN_NS;
         }
     }
@@ -409,12 +204,14 @@ static void *hsagpu_queue_thread(void *opaque)
 static unsigned hsagpu_queue_enable(HsaGpuState *s, unsigned qi,
                                     HsaGpuQueue *q)
 {
-    uint64_t ring = q->ring_lo | (uint64_t)q->ring_hi << 32;
-    uint64_t rptr = q->rptr_lo | (uint64_t)q->rptr_hi << 32;
-    uint64_t wptr = q->wptr_lo | (uint64_t)q->wptr_hi << 32;
+    uint64_t ring = hsagpu_reg64(q->ring_lo, q->ring_hi);
+    uint64_t rptr = hsagpu_reg64(q->rptr_lo, q->rptr_hi);
+    uint64_t wptr = hsagpu_reg64(q->wptr_lo, q->wptr_hi);
     uint64_t read_index;
     unsigned res = hsagpu_queue_check(q, &s->ident, s->queues,
                                       s->num_queues);
+    HsaGpuBusCtx c;
+    bool ok;
 
     if (res != HSAGPU_QRES_OK) {
         return res;
@@ -422,22 +219,26 @@ static unsigned hsagpu_queue_enable(HsaGpuState *s, unsigned qi,
     if (!(hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER)) {
         return HSAGPU_QRES_NO_BUS_MASTER;
     }
-    if (!hsagpu_dma_is_memory(s, ring, (uint64_t)q->ring_size *
-                              HSAGPU_AQL_PACKET_SIZE, true) ||
-        !hsagpu_dma_is_memory(s, rptr, 8, true) ||
-        !hsagpu_dma_is_memory(s, wptr, 8, false) ||
-        hsagpu_dma_rw(s, rptr, &read_index, 8, false)) {
+    /* The queue's memory, as the queue will reach it. */
+    hsagpu_bus_ctx_init(&c, s, qi);
+    ok = hsagpu_bus_is_memory(&c, ring, (uint64_t)q->ring_size *
+                              HSAGPU_AQL_PACKET_SIZE, true) &&
+         hsagpu_bus_is_memory(&c, rptr, 8, true) &&
+         hsagpu_bus_is_memory(&c, wptr, 8, false) &&
+         !hsagpu_bus_rw(&c, rptr, &read_index, 8, false);
+    hsagpu_bus_ctx_end(&c);
+    if (!ok) {
         return HSAGPU_QRES_BAD_ADDRESS;
     }
     hsagpu_queue_start(q, read_index);
-    hsagpu_doorbell_listen(s, q, true);
+    hsagpu_doorbell_listen(s, q->doorbell, true);
     hsagpu_active_add(s, qi);
     return HSAGPU_QRES_OK;
 }
 
 static void hsagpu_queue_destroy(HsaGpuState *s, unsigned qi, HsaGpuQueue *q)
 {
-    hsagpu_doorbell_listen(s, q, false);
+    hsagpu_doorbell_listen(s, q->doorbell, false);
     hsagpu_active_del(s, qi);
     hsagpu_queue_clear(q);
 }
@@ -540,15 +341,6 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
     return bad;
 }
 
-/* Called with the BQL held. */
-void hsagpu_queue_flush_errors(HsaGpuState *s)
-{
-    if (qatomic_xchg(&s->qerr_pending, 0) &&
-        hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_QUEUE)) {
-        hsagpu_error_irq(s);
-    }
-}
-
 uint32_t hsagpu_queue_error_first(HsaGpuState *s)
 {
     uint32_t first = UINT32_MAX;
@@ -636,58 +428,19 @@ void hsagpu_queues_exit(HsaGpuState *s)
     g_free(s->active);
 }
 
-/*
- * A migrated queue that is in use must be one the device could have
- * made: its fields index arrays and bitmaps (priority, vector) and pick
- * doorbell eventfds, so a corrupt stream must fail, not crash later.
- */
-static bool hsagpu_queue_loaded_ok(HsaGpuState *s, unsigned qi)
-{
-    HsaGpuQueue *q = &s->queues[qi];
-
-    switch (q->state) {
-    case HSAGPU_QSTATE_ACTIVE:
-    case HSAGPU_QSTATE_SUSPENDED:
-    case HSAGPU_QSTATE_DRAINING:
-    case HSAGPU_QSTATE_ERROR:
-        break;
-    default:
-        return false;
-    }
-    if (q->ring_size < HSAGPU_QUEUE_RING_MIN ||
-        q->ring_size > HSAGPU_QUEUE_RING_MAX ||
-        (q->ring_size & (q->ring_size - 1)) ||
-        q->doorbell >= HSAGPU_DOORBELL_COUNT ||
-        q->vector >= s->ident.msix_vectors ||
-        q->priority > HSAGPU_QUEUE_PRIORITY_MAX ||
-        (q->flags & ~HSAGPU_QF_ALL) ||
-        q->ninflight > HSAGPU_QUEUE_INFLIGHT_MAX ||
-        q->error >= HSAGPU_QERR_COUNT) {
-        return false;
-    }
-    if (q->dma_active && (q->dma_off > HSAGPU_DMA_SIZE_MAX ||
-                          q->dma_desc > HSAGPU_DMA_SG_MAX)) {
-        return false;
-    }
-    if (q->kern_active && q->kern_wg > HSAGPU_GRID_MAX) {
-        return false;
-    }
-    for (unsigned i = 0; i < qi; i++) {
-        if (s->queues[i].state != HSAGPU_QSTATE_DISABLED &&
-            s->queues[i].doorbell == q->doorbell) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* Rebuild what is derived from the migrated queue state. */
 int hsagpu_queues_post_load(HsaGpuState *s)
 {
     hsagpu_qlock(s);
     for (unsigned qi = 0; qi < s->num_queues; qi++) {
+        /*
+         * A migrated queue in use must be one the device could have made:
+         * its fields index arrays and bitmaps (priority, vector) and pick
+         * doorbell eventfds, so a corrupt stream must fail, not crash.
+         */
         if (s->queues[qi].state != HSAGPU_QSTATE_DISABLED &&
-            !hsagpu_queue_loaded_ok(s, qi)) {
+            !hsagpu_queue_loaded_ok(&s->queues[qi], &s->ident, s->queues,
+                                    s->num_queues)) {
             qemu_mutex_unlock(&s->qlock);
             error_report("hsa-gpu: migrated queue %u is inconsistent", qi);
             return -EINVAL;
@@ -698,7 +451,7 @@ int hsagpu_queues_post_load(HsaGpuState *s)
         HsaGpuQueue *q = &s->queues[qi];
 
         if (q->state != HSAGPU_QSTATE_DISABLED) {
-            hsagpu_doorbell_listen(s, q, true);
+            hsagpu_doorbell_listen(s, q->doorbell, true);
             hsagpu_active_add(s, qi);
         }
     }

@@ -54,31 +54,47 @@ static const struct {
     { HSAGPU_REG_DMA_BAD_ADDR_HI, "DMA_BAD_ADDR_HI", 0 },
 };
 
-/* Register arrays: base, number of dwords, name, writable */
+/* Register arrays, by name */
+typedef enum HsaGpuRegArray {
+    HSAGPU_REG_ARRAY_ATOMIC_SRC0,
+    HSAGPU_REG_ARRAY_ATOMIC_SRC1,
+    HSAGPU_REG_ARRAY_ATOMIC_RESULT,
+    HSAGPU_REG_ARRAY_ATOMIC_CNT_OP,
+    HSAGPU_REG_ARRAY_ATOMIC_CNT_ST,
+    HSAGPU_REG_ARRAY_PKT_CNT,
+    HSAGPU_REG_ARRAY_DMA_CNT,
+    HSAGPU_REG_ARRAY_COUNT
+} HsaGpuRegArray;
+
+/* Base, number of dwords, name, writable; indexed by HsaGpuRegArray */
 static const struct {
     uint32_t base;
     uint32_t count;
     const char *name;
     int writable;
-} hsagpu_reg_arrays[] = {
-    { HSAGPU_REG_ATOMIC_SRC0, 4, "ATOMIC_SRC0", 1 },
-    { HSAGPU_REG_ATOMIC_SRC1, 4, "ATOMIC_SRC1", 1 },
-    { HSAGPU_REG_ATOMIC_RESULT, 4, "ATOMIC_RESULT", 0 },
-    { HSAGPU_REG_ATOMIC_CNT_OP(0), 3, "ATOMIC_CNT_OP", 0 },
-    { HSAGPU_REG_ATOMIC_CNT_ST(0), HSAGPU_ATOMIC_ST_COUNT, "ATOMIC_CNT_ST", 0 },
-    { HSAGPU_REG_PKT_PROCESSED, 4, "PKT_COUNTERS", 0 },
-    { HSAGPU_REG_DMA_CNT(0, 0), 2 * 4 * HSAGPU_DMA_CLASS_COUNT, "DMA_CNT", 0 },
+} hsagpu_reg_arrays[HSAGPU_REG_ARRAY_COUNT] = {
+    [HSAGPU_REG_ARRAY_ATOMIC_SRC0] = {
+        HSAGPU_REG_ATOMIC_SRC0, 4, "ATOMIC_SRC0", 1 },
+    [HSAGPU_REG_ARRAY_ATOMIC_SRC1] = {
+        HSAGPU_REG_ATOMIC_SRC1, 4, "ATOMIC_SRC1", 1 },
+    [HSAGPU_REG_ARRAY_ATOMIC_RESULT] = {
+        HSAGPU_REG_ATOMIC_RESULT, 4, "ATOMIC_RESULT", 0 },
+    [HSAGPU_REG_ARRAY_ATOMIC_CNT_OP] = {
+        HSAGPU_REG_ATOMIC_CNT_OP(0), 3, "ATOMIC_CNT_OP", 0 },
+    [HSAGPU_REG_ARRAY_ATOMIC_CNT_ST] = {
+        HSAGPU_REG_ATOMIC_CNT_ST(0), HSAGPU_ATOMIC_ST_COUNT,
+        "ATOMIC_CNT_ST", 0 },
+    [HSAGPU_REG_ARRAY_PKT_CNT] = {
+        HSAGPU_REG_PKT_PROCESSED, HSAGPU_PKT_CNT_COUNT, "PKT_COUNTERS", 0 },
+    [HSAGPU_REG_ARRAY_DMA_CNT] = {
+        HSAGPU_REG_DMA_CNT(0, 0), 2 * 4 * HSAGPU_DMA_CLASS_COUNT,
+        "DMA_CNT", 0 },
 };
 
-/* Index of the DMA_CNT array in hsagpu_reg_arrays[] */
-#define HSAGPU_REG_ARRAY_DMA_CNT 6
-
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-/* Array register at @offset: its table index and dword index, or -1. */
+/* Array register at @offset: its HsaGpuRegArray and dword index, or -1. */
 static int hsagpu_reg_array(uint32_t offset, uint32_t *idx)
 {
-    for (size_t i = 0; i < ARRAY_LEN(hsagpu_reg_arrays); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(hsagpu_reg_arrays); i++) {
         uint32_t base = hsagpu_reg_arrays[i].base;
 
         if (offset >= base && offset < base + 4 * hsagpu_reg_arrays[i].count) {
@@ -91,7 +107,7 @@ static int hsagpu_reg_array(uint32_t offset, uint32_t *idx)
 
 static int hsagpu_reg_index(uint32_t offset)
 {
-    for (size_t i = 0; i < ARRAY_LEN(hsagpu_regs); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(hsagpu_regs); i++) {
         if (hsagpu_regs[i].offset == offset) {
             return (int)i;
         }
@@ -131,17 +147,17 @@ static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
     uint32_t idx;
 
     switch (hsagpu_reg_array(offset, &idx)) {
-    case 0:
+    case HSAGPU_REG_ARRAY_ATOMIC_SRC0:
         return rf->atomic_src0[idx];
-    case 1:
+    case HSAGPU_REG_ARRAY_ATOMIC_SRC1:
         return rf->atomic_src1[idx];
-    case 2:
+    case HSAGPU_REG_ARRAY_ATOMIC_RESULT:
         return rf->atomic_result[idx];
-    case 3:
+    case HSAGPU_REG_ARRAY_ATOMIC_CNT_OP:
         return rf->atomic_cnt_op[idx];
-    case 4:
+    case HSAGPU_REG_ARRAY_ATOMIC_CNT_ST:
         return rf->atomic_cnt_st[idx];
-    case 5:
+    case HSAGPU_REG_ARRAY_PKT_CNT:
         return rf->pkt_cnt[idx];
     case HSAGPU_REG_ARRAY_DMA_CNT: {
         uint64_t v = __atomic_load_n(&rf->dma_cnt[idx / 2], __ATOMIC_RELAXED);
@@ -281,10 +297,10 @@ static void hsagpu_reg_write32(HsaGpuRegFile *rf, uint32_t offset,
     uint32_t idx;
 
     switch (hsagpu_reg_array(offset, &idx)) {
-    case 0:
+    case HSAGPU_REG_ARRAY_ATOMIC_SRC0:
         rf->atomic_src0[idx] = val;
         return;
-    case 1:
+    case HSAGPU_REG_ARRAY_ATOMIC_SRC1:
         rf->atomic_src1[idx] = val;
         return;
     }

@@ -12,8 +12,14 @@
 #include "qom/object.h"
 #include "system/runstate.h"
 #include "hsagpu-queue-core.h"
+#include "hsagpu-bus-core.h"
 
 #define TYPE_HSA_GPU "hsa-gpu"
+
+/* BAR2 read-back keeps one doorbell per CPU page (a process's page). */
+#define HSAGPU_DOORBELL_PAGE    4096U
+#define HSAGPU_DOORBELL_PAGES \
+    (HSAGPU_DOORBELL_BAR_SIZE / HSAGPU_DOORBELL_PAGE)
 OBJECT_DECLARE_SIMPLE_TYPE(HsaGpuState, HSA_GPU)
 
 struct HsaGpuState {
@@ -27,7 +33,13 @@ struct HsaGpuState {
 
     HsaGpuIdent ident;
     HsaGpuRegFile regs;
-    uint64_t doorbells[HSAGPU_DOORBELL_COUNT];
+    /*
+     * BAR2 read-back (hsagpu-doorbell.c): per 4 KiB doorbell page, the
+     * last doorbell written through the handler and its value. The
+     * processor never reads doorbell values (it reads write_dispatch_id).
+     */
+    uint32_t db_last_index[HSAGPU_DOORBELL_PAGES];
+    uint64_t db_last_value[HSAGPU_DOORBELL_PAGES];
 
     /*
      * Queue processor (hsagpu-queue.c). qlock protects queues[], active[]
@@ -73,41 +85,124 @@ struct HsaGpuState {
     uint64_t serial;
 };
 
-/* hsagpu-mmio.c */
-void hsagpu_mmio_init(HsaGpuState *s);
-uint32_t hsagpu_status(HsaGpuState *s);
-void hsagpu_bad_access(HsaGpuState *s, unsigned bar, uint64_t offset,
-                       unsigned size, bool is_write, unsigned reason);
-void hsagpu_error_irq(HsaGpuState *s);
-
-/* hsagpu-atomic.c */
-unsigned hsagpu_atomic_try(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
-                           const uint64_t src0[2], const uint64_t src1[2],
-                           uint64_t result[2], uint32_t count, uint32_t *done);
-void hsagpu_atomic_report(HsaGpuState *s, unsigned st, uint64_t addr,
-                          uint32_t ctrl);
-unsigned hsagpu_atomic_issue(HsaGpuState *s, uint64_t addr, uint32_t ctrl,
-                             const uint64_t src0[2], const uint64_t src1[2],
-                             uint64_t result[2], uint32_t count,
-                             uint32_t *done);
-void hsagpu_atomic_run(HsaGpuState *s);
-
-/* hsagpu-dma.c: 0, or -1 when the range is not all memory */
-int hsagpu_dma_rw(HsaGpuState *s, uint64_t addr, void *buf, uint64_t len,
-                  bool is_write);
-bool hsagpu_dma_is_memory(HsaGpuState *s, uint64_t addr, uint64_t len,
-                          bool is_write);
 /*
- * DMA engine transfer (HsaGpuQueueOps.dma): 0 or an HSAGPU_QERR_* code;
- * counts the traffic; *peer_written when data went to a peer.
+ * A request context: who asks the bus (hsagpu-bus.c). One per scheduling
+ * pass, per register-programmed AtomicOp or per queue command; the
+ * queue changes with hsagpu_bus_ctx_select().
  */
-unsigned hsagpu_dma_xfer(HsaGpuState *s, uint64_t dst, uint64_t src,
+typedef struct HsaGpuBusCtx {
+    HsaGpuState *s;             /* the requester */
+    int queue;                  /* the requesting queue, -1: the device */
+    /*
+     * Address space of the requester. 0: bus addresses, the only one
+     * today; per-queue GPU virtual memory (VMIDs) will translate here,
+     * before the bus rules apply.
+     */
+    uint32_t asid;
+    HsaGpuBusCache cache;       /* last range resolved inside the switch */
+    HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
+} HsaGpuBusCtx;
+
+/* The answer of hsagpu_bus_resolve() for the start of an access. */
+typedef struct HsaGpuBusTarget {
+    HsaGpuBusClass cls;
+    uint8_t *host;              /* the bytes, host view */
+    uint64_t len;               /* usable bytes at host */
+    MemoryRegion *mr;           /* VRAM: mark dirty after writes */
+    hwaddr mr_off;
+    bool mapped;                /* address_space_map()ed system memory */
+    HsaGpuState *peer;          /* a peer's VRAM (a reference is held) */
+    /*
+     * The PCI function that decodes the address when it is not system
+     * memory (AtomicOp routing checks); NULL for system memory. Also set
+     * for refusals with HSAGPU_BUS_NOT_MEMORY.
+     */
+    PCIDevice *completer;
+} HsaGpuBusTarget;
+
+/*
+ * Prototypes by file, in data-path order: doorbell -> queue (thread,
+ * schedule; packets in hsagpu-queue-core.c) -> ops (the processor's
+ * window) -> bus (where an address goes) -> dma / atomic -> irq.
+ */
+
+/* hsagpu-doorbell.c: BAR2, and the ioeventfds that wake the processor */
+void hsagpu_doorbell_init(HsaGpuState *s);
+void hsagpu_doorbell_reset(HsaGpuState *s);
+void hsagpu_doorbell_listen(HsaGpuState *s, uint32_t doorbell, bool on);
+void hsagpu_queues_kick(HsaGpuState *s);
+
+/* hsagpu-queue.c: queue registers, commands, the thread, migration */
+void hsagpu_queues_init(HsaGpuState *s);
+void hsagpu_queues_exit(HsaGpuState *s);
+void hsagpu_queues_reset(HsaGpuState *s);
+int hsagpu_queues_post_load(HsaGpuState *s);
+bool hsagpu_queue_mmio(HsaGpuState *s, uint32_t offset);
+unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
+                                uint64_t *val);
+unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
+                                 unsigned size, uint64_t val);
+uint32_t hsagpu_queue_error_first(HsaGpuState *s);
+extern const VMStateDescription vmstate_hsagpu_queue;
+
+/*
+ * hsagpu-ops.c: HsaGpuQueueOps for the processor thread. Work that needs
+ * the BQL (MSI-X, AtomicOp error reports) is collected in HsaGpuDeferred
+ * during a pass and delivered after it by hsagpu_ops_deliver().
+ */
+typedef struct HsaGpuDeferred {
+    unsigned long *vectors;     /* MSI-X vectors to raise */
+    bool any_vector;
+    unsigned atomic_st;         /* first failed AtomicOp, if any */
+    uint64_t atomic_addr;
+} HsaGpuDeferred;
+
+typedef struct HsaGpuOpsCtx {
+    HsaGpuBusCtx bus;           /* requester: the device, then each queue */
+    HsaGpuDeferred *d;
+    bool peer_written;          /* by the current DMA packet */
+} HsaGpuOpsCtx;
+
+extern const HsaGpuQueueOps hsagpu_queue_ops;
+void hsagpu_ops_begin(HsaGpuOpsCtx *c, HsaGpuState *s, HsaGpuDeferred *d);
+void hsagpu_ops_end(HsaGpuOpsCtx *c);
+void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d);
+
+/* hsagpu-bus.c: where a bus address goes (see HsaGpuBusTarget) */
+void hsagpu_bus_ctx_init(HsaGpuBusCtx *c, HsaGpuState *s, int queue);
+void hsagpu_bus_ctx_select(HsaGpuBusCtx *c, int queue);
+void hsagpu_bus_ctx_end(HsaGpuBusCtx *c);
+HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
+                                    uint64_t len, bool is_write,
+                                    HsaGpuBusTarget *t);
+void hsagpu_bus_release(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
+                        uint64_t done);
+/* Copy to or from bus memory: 0, or the refusal of the first piece. */
+HsaGpuBusRefusal hsagpu_bus_rw(HsaGpuBusCtx *c, uint64_t addr, void *buf,
+                               uint64_t len, bool is_write);
+bool hsagpu_bus_is_memory(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                          bool is_write);
+
+/*
+ * hsagpu-dma.c: DMA engine transfer (HsaGpuQueueOps.dma): 0 or an
+ * HSAGPU_QERR_* code; counts the traffic; *peer_written when data went
+ * to a peer.
+ */
+unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
                          uint64_t len, const uint32_t *pattern,
                          uint64_t *bad_addr, bool *peer_written);
 /* A read to a peer that flushes the writes before it (ordering). */
 void hsagpu_dma_flush_peer(HsaGpuState *s);
 
-/* hsagpu-p2p.c */
+/* hsagpu-atomic.c: the AtomicOp engine */
+unsigned hsagpu_atomic_try(HsaGpuBusCtx *c, uint64_t addr, uint32_t ctrl,
+                           const uint64_t src0[2], const uint64_t src1[2],
+                           uint64_t result[2], uint32_t count, uint32_t *done);
+void hsagpu_atomic_report(HsaGpuState *s, unsigned st, uint64_t addr,
+                          uint32_t ctrl);
+void hsagpu_atomic_run(HsaGpuState *s);
+
+/* hsagpu-p2p.c: peer registry and PCIe topology */
 #define HSAGPU_MAX_PORTS 16
 /* The bridges (ports) above @dev, nearest first: how many. */
 int hsagpu_ports_above(PCIDevice *dev, PCIDevice **ports);
@@ -123,26 +218,26 @@ uint32_t hsagpu_p2p_status(HsaGpuState *s);
  */
 HsaGpuState *hsagpu_p2p_switch_peer(HsaGpuState *s, uint64_t addr,
                                     uint64_t *off);
+/* Bus address of the device's VRAM BAR, or HSAGPU_BUS_NO_BAR. */
+uint64_t hsagpu_vram_bar(HsaGpuState *s);
+
+/* hsagpu-link.c: PCIe link settings (MPS, MRRS) */
+void hsagpu_link_init(HsaGpuState *s, int exp_pos);
+void hsagpu_link_reset(HsaGpuState *s);
 uint32_t hsagpu_link_mps(HsaGpuState *s);
 uint32_t hsagpu_link_mrrs(HsaGpuState *s);
 
-/* hsagpu-queue.c */
-void hsagpu_queues_init(HsaGpuState *s);
-void hsagpu_queues_exit(HsaGpuState *s);
-void hsagpu_queues_reset(HsaGpuState *s);
-int hsagpu_queues_post_load(HsaGpuState *s);
-bool hsagpu_queue_mmio(HsaGpuState *s, uint32_t offset);
-unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
-                                uint64_t *val);
-unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
-                                 unsigned size, uint64_t val);
-uint32_t hsagpu_queue_error_first(HsaGpuState *s);
-void hsagpu_queue_flush_errors(HsaGpuState *s);
-void hsagpu_queues_kick(HsaGpuState *s);
-extern const VMStateDescription vmstate_hsagpu_queue;
+/* hsagpu-mmio.c: BAR5 and the legacy I/O BAR */
+void hsagpu_mmio_init(HsaGpuState *s);
 
-/* hsagpu-doorbell.c */
-void hsagpu_doorbell_init(HsaGpuState *s);
-void hsagpu_doorbell_reset(HsaGpuState *s);
+/* hsagpu-irq.c: device status, error reporting and the error interrupt */
+uint32_t hsagpu_status(HsaGpuState *s);
+void hsagpu_bad_access(HsaGpuState *s, unsigned bar, uint64_t offset,
+                       unsigned size, bool is_write, unsigned reason);
+void hsagpu_error_irq(HsaGpuState *s);
+/* Fold a queue failure the thread noted into ERROR_STATUS (BQL held). */
+void hsagpu_queue_flush_errors(HsaGpuState *s);
+/* Log and count a queue that entered the error state. */
+void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, const HsaGpuQueue *q);
 
 #endif

@@ -69,6 +69,36 @@
 					    /* the p2p-addr-bits limit */
 #define HSAGPU_QERR_COUNT               17U
 
+/*
+ * The queue error codes with a short description each, in code order
+ * (an entry's position is its value), for name tables:
+ *   static const char *const names[] = {
+ *           HSAGPU_QERR_LIST(HSAGPU_QERR_NAME_INIT)
+ *   };
+ * and (0 HSAGPU_QERR_LIST(HSAGPU_QERR_COUNT_ONE)) == HSAGPU_QERR_COUNT
+ * checks that the list and the codes agree.
+ */
+#define HSAGPU_QERR_LIST(X) \
+	X(NONE, "none") \
+	X(PACKET_TYPE, "unknown packet type") \
+	X(DIMENSIONS, "zero or inconsistent dimensions") \
+	X(ADDRESS, "address is not memory") \
+	X(ALIGNMENT, "misaligned address") \
+	X(SIGNAL, "signal handle not 8-byte aligned") \
+	X(RING_OVERRUN, "ring overrun") \
+	X(KERNEL_OBJECT, "unknown kernel object") \
+	X(FENCE, "reserved fence scope") \
+	X(UNSUPPORTED, "unsupported packet type") \
+	X(AGENT_FUNCTION, "unknown agent dispatch function") \
+	X(ATOMIC, "AtomicOp failed") \
+	X(NO_BUS_MASTER, "bus mastering disabled") \
+	X(DMA_OP, "bad DMA op, flags or reserved field") \
+	X(DMA_SIZE, "bad DMA size or descriptor count") \
+	X(DMA_OVERLAP, "DMA source and destination overlap") \
+	X(P2P_LIMIT, "peer BAR above the P2P address limit")
+#define HSAGPU_QERR_NAME_INIT(name, text)	[HSAGPU_QERR_##name] = text,
+#define HSAGPU_QERR_COUNT_ONE(name, text)	+ 1
+
 /* ------------------------------------------------------------------ */
 /* HSA AQL packets (HSA Platform System Architecture, chapter 2)       */
 /* ------------------------------------------------------------------ */

@@ -148,7 +148,8 @@
 #define HSAGPU_ATOMIC_ST_MALFORMED      4U  /* misaligned or bad size */
 #define HSAGPU_ATOMIC_ST_NOT_ENABLED    5U  /* DevCtl2 requester enable off */
 #define HSAGPU_ATOMIC_ST_NO_BUS_MASTER  6U  /* Command.BME off */
-#define HSAGPU_ATOMIC_ST_COUNT          7U
+#define HSAGPU_ATOMIC_ST_P2P_LIMIT      7U  /* peer BAR above p2p-addr-bits */
+#define HSAGPU_ATOMIC_ST_COUNT          8U
 #define HSAGPU_ATOMIC_DONE              (1U << 8)
 
 /* Counters (RO, wrap): ops issued by type, then outcomes by status code */

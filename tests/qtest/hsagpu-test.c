@@ -933,6 +933,216 @@ static void test_dma(void)
     fixture_fini(&f);
 }
 
+/* ------------------------------------------------------------------ */
+/* Peer to peer: one bus resolver for DMA and AtomicOps                */
+/* ------------------------------------------------------------------ */
+
+#define SW_UP_BUS       2
+#define SW_DN0_BUS      3
+#define SW_DN1_BUS      4
+#define PEER_VRAM       0x100000000ULL  /* gpu1's BAR0: 2^32 */
+#define PEER_COUNTER    (PEER_VRAM + 0x100)
+
+static void bridge_setup(QPCIDevice *d, uint8_t pri, uint8_t sec, uint8_t sub,
+                         uint64_t pref_base, uint64_t pref_limit)
+{
+    qpci_config_writeb(d, PCI_PRIMARY_BUS, pri);
+    qpci_config_writeb(d, PCI_SECONDARY_BUS, sec);
+    qpci_config_writeb(d, PCI_SUBORDINATE_BUS, sub);
+    qpci_config_writew(d, PCI_MEMORY_BASE, WINDOW_BASE >> 16);
+    qpci_config_writew(d, PCI_MEMORY_LIMIT, WINDOW_LIMIT >> 16);
+    qpci_config_writew(d, PCI_PREF_MEMORY_BASE, (pref_base >> 16) & 0xfff0);
+    qpci_config_writew(d, PCI_PREF_MEMORY_LIMIT, (pref_limit >> 16) & 0xfff0);
+    qpci_config_writel(d, PCI_PREF_BASE_UPPER32, pref_base >> 32);
+    qpci_config_writel(d, PCI_PREF_LIMIT_UPPER32, pref_limit >> 32);
+    qpci_config_writew(d, PCI_COMMAND, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+}
+
+/*
+ * The p2p-limit preset in small: root port -> x3130 switch -> dn0 with
+ * gpu0, dn1 with gpu1; every port routes AtomicOps and both devices have
+ * p2p-addr-bits=@bits. gpu0's BAR5 and doorbells sit below 4 GiB; gpu1's
+ * VRAM BAR at 4 GiB is out of gpu0's reach with 32 bits although the
+ * switch would route a request to it, and within reach with 33.
+ */
+static void p2p_fixture(Fixture *f, unsigned bits)
+{
+    const char *route = ",atomic-routing=on";
+    QPCIDevice *up, *dn0, *dn1, *peer;
+    uint8_t exp;
+
+    f->qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
+                         "bus=pcie.0,chassis=1,addr=0x4%s%s "
+                         "-device x3130-upstream,id=up0,bus=rp0%s "
+                         "-device xio3130-downstream,id=dn0,bus=up0,addr=0,"
+                         "chassis=10,slot=0%s "
+                         "-device xio3130-downstream,id=dn1,bus=up0,addr=1,"
+                         "chassis=11,slot=1%s "
+                         "-device hsa-gpu,bus=dn0,p2p-addr-bits=%u "
+                         "-device hsa-gpu,bus=dn1,p2p-addr-bits=%u,"
+                         "vram-size=1M", QUEUE_RP, route, route, route,
+                         route, bits, bits);
+    f->bus = qpci_new_pc(f->qts, NULL);
+    f->rp = qpci_device_find(f->bus, RP_DEVFN);
+    g_assert(f->rp);
+    bridge_setup(f->rp, 0, GPU_BUS, SW_DN1_BUS, DB_BASE,
+                 PEER_VRAM + (1 << 20) - 1);
+    up = qpci_device_find(f->bus, GPU_BUS << 8);
+    g_assert(up);
+    bridge_setup(up, GPU_BUS, SW_UP_BUS, SW_DN1_BUS, DB_BASE,
+                 PEER_VRAM + (1 << 20) - 1);
+    dn0 = qpci_device_find(f->bus, SW_UP_BUS << 8);
+    dn1 = qpci_device_find(f->bus, SW_UP_BUS << 8 | QPCI_DEVFN(1, 0));
+    g_assert(dn0 && dn1);
+    bridge_setup(dn0, SW_UP_BUS, SW_DN0_BUS, SW_DN0_BUS, DB_BASE,
+                 DB_BASE + HSAGPU_DOORBELL_BAR_SIZE - 1);
+    bridge_setup(dn1, SW_UP_BUS, SW_DN1_BUS, SW_DN1_BUS, PEER_VRAM,
+                 PEER_VRAM + (1 << 20) - 1);
+
+    peer = qpci_device_find(f->bus, SW_DN1_BUS << 8);
+    g_assert(peer);
+    qpci_config_writel(peer, PCI_BASE_ADDRESS_0, (uint32_t)PEER_VRAM);
+    qpci_config_writel(peer, PCI_BASE_ADDRESS_1, PEER_VRAM >> 32);
+    qpci_config_writew(peer, PCI_COMMAND, PCI_COMMAND_MEMORY);
+
+    f->gpu = qpci_device_find(f->bus, SW_DN0_BUS << 8);
+    g_assert(f->gpu);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_5, MMIO_BASE);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_2, DB_BASE);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_3, 0);
+    qpci_config_writew(f->gpu, PCI_COMMAND,
+                       PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+    exp = find_cap(f, PCI_CAP_ID_EXP);
+    qpci_config_writew(f->gpu, exp + PCI_EXP_DEVCTL2,
+                       PCI_EXP_DEVCTL2_ATOMIC_REQ);
+    g_free(up);
+    g_free(dn0);
+    g_free(dn1);
+    g_free(peer);
+
+    g_assert_cmpuint(reg_read(f, HSAGPU_REG_P2P_ADDR_BITS), ==, bits);
+    qtest_writeq(f->qts, PEER_COUNTER, 40);
+    g_assert_cmpuint(qtest_readq(f->qts, PEER_COUNTER), ==, 40);
+}
+
+/*
+ * The register-programmed AtomicOp engine obeys p2p-addr-bits like DMA:
+ * a FetchAdd to a peer whose VRAM BAR is above the limit is refused
+ * with P2P_LIMIT and nothing is sent (it used to be performed).
+ */
+static void test_p2p_limit_atomic_engine(void)
+{
+    Fixture f;
+
+    /* Within reach: the switch turns the FetchAdd around to the peer. */
+    p2p_fixture(&f, 33);
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_ADDR_LO, PEER_COUNTER);
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_SRC0, 2);
+    reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
+              HSAGPU_ATOMIC_SIZE_64 | HSAGPU_ATOMIC_GO);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_OK);
+    g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), ==, 42);
+    fixture_fini(&f);
+
+    p2p_fixture(&f, 32);
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_ADDR_LO, PEER_COUNTER);
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_SRC0, 2);
+    reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
+              HSAGPU_ATOMIC_SIZE_64 | HSAGPU_ATOMIC_GO);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_P2P_LIMIT);
+    g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), ==, 40);
+    g_assert(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_ATOMIC);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_ATOMIC_CNT_ST(
+                         HSAGPU_ATOMIC_ST_P2P_LIMIT)), ==, 1);
+    fixture_fini(&f);
+}
+
+/*
+ * Queue-issued accesses to that peer: a DMA copy fails with P2P_LIMIT
+ * (as before), and so does an ATOMIC_INC kernel's FetchAdd (which used
+ * to be performed).
+ */
+static void test_p2p_limit_queue(void)
+{
+    struct hsagpu_kargs_atomic_inc inc = { .counter = PEER_COUNTER };
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_dma_packet d;
+    Fixture f;
+
+    /* Within reach: ATOMIC_INC adds to the peer's counter. */
+    p2p_fixture(&f, 33);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    qtest_memwrite(f.qts, Q_KARG, &inc, sizeof(inc));
+    signal_init(&f, Q_SIG + 64, 1);
+    fill_packet(&k, 3, 1, Q_SIG + 64);
+    k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+    queue_submit(&f, 1, &k);
+    g_assert_true(wait_u64(&f, Q_SIG + 64 + 8, 0));
+    g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), ==, 43);
+    fixture_fini(&f);
+
+    p2p_fixture(&f, 32);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, PEER_COUNTER, Q_BUF, 64, Q_SIG);
+    queue_submit(&f, 0, &d);
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+    g_assert_cmphex(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ERROR |
+                    HSAGPU_QERR_P2P_LIMIT << HSAGPU_QSTATE_ERR_SHIFT);
+
+    qtest_memwrite(f.qts, Q_KARG, &inc, sizeof(inc));
+    signal_init(&f, Q_SIG + 64, 1);
+    fill_packet(&k, 1, 1, Q_SIG + 64);
+    k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+    queue_submit(&f, 1, &k);
+    g_assert_true(wait_qstate(&f, 1, HSAGPU_QSTATE_ERROR));
+    g_assert_cmphex(qreg_read(&f, 1, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ERROR |
+                    HSAGPU_QERR_P2P_LIMIT << HSAGPU_QSTATE_ERR_SHIFT);
+    g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), ==, 40);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 8), ==, 1);
+    fixture_fini(&f);
+}
+
+/*
+ * BAR2 read-back keeps the last doorbell written through the device per
+ * 4 KiB page (512 doorbells): 32-bit halves merge into it, another
+ * doorbell of the page replaces it, other pages keep theirs.
+ */
+static void test_doorbell_readback(void)
+{
+    Fixture f;
+
+    queue_fixture(&f);
+    qtest_writeq(f.qts, DB_BASE + 8 * 5, 0x1122334455667788ULL);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 8 * 5), ==,
+                    0x1122334455667788ULL);
+    qtest_writel(f.qts, DB_BASE + 8 * 5 + 4, 0xcafef00d);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 8 * 5), ==,
+                    0xcafef00d55667788ULL);
+    g_assert_cmphex(qtest_readl(f.qts, DB_BASE + 8 * 5), ==, 0x55667788);
+    qtest_writeq(f.qts, DB_BASE + 4096 + 8 * 511, 42);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 8 * 5), ==,
+                    0xcafef00d55667788ULL);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 4096 + 8 * 511), ==, 42);
+    qtest_writel(f.qts, DB_BASE + 8 * 6, 7);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 8 * 6), ==, 7);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 8 * 5), ==, 0);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + HSAGPU_DOORBELL_BAR_SIZE - 8),
+                    ==, 0);
+    /* An enabled queue's doorbell only wakes the processor. */
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    qtest_writeq(f.qts, DB_BASE, 99);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE), ==, 0);
+    g_assert_cmphex(qtest_readq(f.qts, DB_BASE + 8 * 6), ==, 7);
+    fixture_fini(&f);
+}
+
 /* A NOP on queue 1 that completed: the thread has made a pass since. */
 static void nop_pass(Fixture *f, uint64_t sig)
 {
@@ -1214,6 +1424,10 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/queue-registration", test_queue_registration);
     qtest_add_func("/hsa-gpu/queue-error", test_queue_error);
     qtest_add_func("/hsa-gpu/dma", test_dma);
+    qtest_add_func("/hsa-gpu/p2p-limit/atomic-engine",
+                   test_p2p_limit_atomic_engine);
+    qtest_add_func("/hsa-gpu/p2p-limit/queue", test_p2p_limit_queue);
+    qtest_add_func("/hsa-gpu/doorbell-readback", test_doorbell_readback);
     qtest_add_func("/hsa-gpu/queue-long-kernel", test_queue_long_kernel);
     qtest_add_func("/hsa-gpu/queue-suspend-drain", test_queue_suspend_drain);
     qtest_add_func("/hsa-gpu/migration", test_migration);

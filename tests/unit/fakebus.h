@@ -18,6 +18,8 @@
 #define MBOX     (MEM_BASE + 0x38000)
 #define BUF(n)   (MEM_BASE + 0x100000 + 0x100000 * (n))
 #define RING_SZ  16
+/* A peer's VRAM above the device's p2p-addr-bits: AtomicOps refused. */
+#define FAR_PEER 0x4000000000000ULL
 
 static uint8_t *mem;
 static uint64_t now;
@@ -55,6 +57,8 @@ static unsigned f_add(void *o, uint64_t addr, uint64_t val, uint64_t *old)
 	atomics++;
 	if (addr & 7)
 		return HSAGPU_ATOMIC_ST_MALFORMED;
+	if (addr >= FAR_PEER && addr - FAR_PEER < 4096)
+		return HSAGPU_ATOMIC_ST_P2P_LIMIT;
 	if (!in_mem(addr, 8))
 		return HSAGPU_ATOMIC_ST_UR;
 	*old = __atomic_fetch_add((uint64_t *)at(addr), val, __ATOMIC_SEQ_CST);
@@ -106,8 +110,17 @@ static void f_dma_done(void *o, unsigned err, uint64_t bad)
 	dma_last_bad = bad;
 }
 
+/* The queues hsagpu_sched_pass() selected, in order. */
+static unsigned selected[64], nselected;
+
+static void f_select(void *o, unsigned qi)
+{
+	if (nselected < 64)
+		selected[nselected++] = qi;
+}
+
 static const HsaGpuQueueOps ops = {
-	f_read, f_write, f_add, f_now, f_irq, f_dma, f_dma_done,
+	f_read, f_write, f_add, f_now, f_irq, f_dma, f_dma_done, f_select,
 };
 
 static const HsaGpuIdent ident = {

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Host unit tests for the QEMU-independent device logic (register file
- * semantics, doorbell access checks, expansion ROM image). TAP output.
+ * semantics, doorbell access checks, expansion ROM image, AtomicOp and
+ * bus resolver rules). TAP output.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hsagpu-core.h"
+#include "hsagpu-bus-core.h"
 
 #include "tap.h"
 
@@ -261,8 +263,155 @@ static void test_atomic_regs(void)
 	  HSAGPU_BAD_REASON_UNMAPPED);
 }
 
+/* Every register array decodes by name: each reads its own field. */
+static void test_reg_arrays(void)
+{
+	HsaGpuRegFile rf;
+	HsaGpuRegEnv env = { 0 };
+	uint64_t v;
+
+	hsagpu_regs_reset(&rf);
+	rf.atomic_src0[1] = 0x101;
+	rf.atomic_src1[2] = 0x102;
+	rf.atomic_result[3] = 0x103;
+	rf.atomic_cnt_op[2] = 0x104;
+	rf.atomic_cnt_st[HSAGPU_ATOMIC_ST_P2P_LIMIT] = 0x105;
+	rf.pkt_cnt[HSAGPU_PKT_CNT_PROCESSED] = 0x106;
+	rf.pkt_cnt[HSAGPU_PKT_CNT_DOORBELLS] = 0x107;
+	rf.pkt_cnt[HSAGPU_PKT_CNT_IRQS] = 0x108;
+	rf.pkt_cnt[HSAGPU_PKT_CNT_ERRORS] = 0x109;
+	rf.dma_cnt[5] = 0x10a0000000bULL;
+	T(hsagpu_regs_read(&rf, &ident, &env, HSAGPU_REG_ATOMIC_SRC0 + 4, 4,
+			   &v) == 0 && v == 0x101);
+	T(hsagpu_regs_read(&rf, &ident, &env, HSAGPU_REG_ATOMIC_SRC1 + 8, 4,
+			   &v) == 0 && v == 0x102);
+	T(hsagpu_regs_read(&rf, &ident, &env, HSAGPU_REG_ATOMIC_RESULT + 12, 4,
+			   &v) == 0 && v == 0x103);
+	T(hsagpu_regs_read(&rf, &ident, &env, HSAGPU_REG_ATOMIC_CNT_OP(2), 4,
+			   &v) == 0 && v == 0x104);
+	T(hsagpu_regs_read(&rf, &ident, &env,
+			   HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_P2P_LIMIT),
+			   4, &v) == 0 && v == 0x105);
+	T(hsagpu_regs_read(&rf, &ident, &env, HSAGPU_REG_PKT_PROCESSED, 4,
+			   &v) == 0 && v == 0x106);
+	T(hsagpu_regs_read(&rf, &ident, &env, HSAGPU_REG_PKT_DOORBELLS, 4,
+			   &v) == 0 && v == 0x107);
+	T(hsagpu_regs_read(&rf, &ident, &env, HSAGPU_REG_PKT_IRQS, 4,
+			   &v) == 0 && v == 0x108);
+	T(hsagpu_regs_read(&rf, &ident, &env, HSAGPU_REG_PKT_ERRORS, 4,
+			   &v) == 0 && v == 0x109);
+	T(hsagpu_regs_read(&rf, &ident, &env,
+			   HSAGPU_REG_DMA_CNT(0, 0) + 5 * 8, 8, &v) == 0 &&
+	  v == 0x10a0000000bULL);
+	T(hsagpu_regs_read(&rf, &ident, &env, HSAGPU_REG_PKT_ERRORS + 4, 4,
+			   &v) != 0 || v != 0x109);
+	T(strcmp(hsagpu_reg_name(HSAGPU_REG_PKT_IRQS), "PKT_COUNTERS") == 0);
+}
+
+/* The queue error list: one entry per code, in code order. */
+#define QERR_CHECK(name, text) T(HSAGPU_QERR_##name == pos++ && text[0]);
+static void test_qerr_list(void)
+{
+	unsigned pos = 0;
+
+	static const char *const names[] = {
+		HSAGPU_QERR_LIST(HSAGPU_QERR_NAME_INIT)
+	};
+
+	T((0 HSAGPU_QERR_LIST(HSAGPU_QERR_COUNT_ONE)) == HSAGPU_QERR_COUNT);
+	T(sizeof(names) / sizeof(names[0]) == HSAGPU_QERR_COUNT);
+	T(strcmp(names[HSAGPU_QERR_P2P_LIMIT],
+		 "peer BAR above the P2P address limit") == 0);
+	HSAGPU_QERR_LIST(QERR_CHECK)
+}
+
+/* AtomicOp outcome -> queue error, shared by signals, rptr, ATOMIC_INC */
+static void test_atomic_qerr(void)
+{
+	T(hsagpu_atomic_qerr(HSAGPU_ATOMIC_ST_OK) == 0);
+	T(hsagpu_atomic_qerr(HSAGPU_ATOMIC_ST_UR) == HSAGPU_QERR_ADDRESS);
+	T(hsagpu_atomic_qerr(HSAGPU_ATOMIC_ST_CA) == HSAGPU_QERR_ADDRESS);
+	T(hsagpu_atomic_qerr(HSAGPU_ATOMIC_ST_P2P_LIMIT) ==
+	  HSAGPU_QERR_P2P_LIMIT);
+	T(hsagpu_atomic_qerr(HSAGPU_ATOMIC_ST_NOT_ENABLED) ==
+	  HSAGPU_QERR_ATOMIC);
+	T(hsagpu_atomic_qerr(HSAGPU_ATOMIC_ST_MALFORMED) == HSAGPU_QERR_ATOMIC);
+}
+
+/* The bus resolver's rules, the same for DMA and AtomicOps. */
+static void test_bus_rules(void)
+{
+	HsaGpuBusCache c = { 0 };
+
+	T(hsagpu_bus_addr_limit(32) == 0xffffffffULL);
+	T(hsagpu_bus_addr_limit(44) == (1ULL << 44) - 1);
+	T(hsagpu_bus_addr_limit(64) == UINT64_MAX);
+	/* BAR hits: unmapped BARs hit nothing, the end is exclusive */
+	T(hsagpu_bus_in_bar(0x1000, 0x1000, 0x1000));
+	T(hsagpu_bus_in_bar(0x1000, 0x1000, 0x1fff));
+	T(!hsagpu_bus_in_bar(0x1000, 0x1000, 0x2000));
+	T(!hsagpu_bus_in_bar(0x1000, 0x1000, 0xfff));
+	T(!hsagpu_bus_in_bar(HSAGPU_BUS_NO_BAR, 0x1000, UINT64_MAX));
+	/* A peer is reachable when its whole BAR is below the limit */
+	T(hsagpu_bus_bar_below(0xc0000000ULL, 1 << 30, 0xffffffffULL));
+	T(!hsagpu_bus_bar_below(0x100000000ULL, 1 << 20, 0xffffffffULL));
+	T(!hsagpu_bus_bar_below(0xfff00000ULL, 2 << 20, 0xffffffffULL));
+	T(!hsagpu_bus_bar_below(HSAGPU_BUS_NO_BAR, 1 << 20, UINT64_MAX));
+	T(!hsagpu_bus_bar_below(0x1000, 0, UINT64_MAX));
+	T(!hsagpu_bus_bar_below(UINT64_MAX - 0xfff, 0x2000, UINT64_MAX));
+	/* Ranges: empty and wrapping ones are refused */
+	T(hsagpu_bus_range_ok(0, 1) && hsagpu_bus_range_ok(UINT64_MAX, 1));
+	T(!hsagpu_bus_range_ok(0x1000, 0) && !hsagpu_bus_range_ok(UINT64_MAX, 2));
+	T(hsagpu_bus_clip(0x1000, 0x1000, 0x1f00, 0x1000) == 0x100);
+	T(hsagpu_bus_clip(0x1000, 0x1000, 0x1000, 0x10) == 0x10);
+	/* Below the limit: all 2^64 addresses with 64 bits, from 0 too */
+	T(hsagpu_bus_below(0, 0x1000, UINT64_MAX) == 0x1000);
+	T(hsagpu_bus_below(0, UINT64_MAX, UINT64_MAX) == UINT64_MAX);
+	T(hsagpu_bus_below(0xfffff000ULL, 0x2000, 0xffffffffULL) == 0x1000);
+	T(hsagpu_bus_below(0xffffffffULL, 1, 0xffffffffULL) == 1);
+	/* Refusals as DMA and packet accesses report them */
+	T(hsagpu_bus_qerr(HSAGPU_BUS_OK) == 0);
+	T(hsagpu_bus_qerr(HSAGPU_BUS_PEER_LIMIT) == HSAGPU_QERR_P2P_LIMIT);
+	T(hsagpu_bus_qerr(HSAGPU_BUS_ADDR_LIMIT) == HSAGPU_QERR_ADDRESS);
+	T(hsagpu_bus_qerr(HSAGPU_BUS_UNMAPPED) == HSAGPU_QERR_ADDRESS);
+	T(hsagpu_bus_qerr(HSAGPU_BUS_NOT_MEMORY) == HSAGPU_QERR_ADDRESS);
+	T(hsagpu_bus_qerr(HSAGPU_BUS_BAD_RANGE) == HSAGPU_QERR_ADDRESS);
+	/* ... and as AtomicOps report them: same cases, PCIe outcomes */
+	T(hsagpu_bus_atomic_st(HSAGPU_BUS_OK, false) == HSAGPU_ATOMIC_ST_OK);
+	T(hsagpu_bus_atomic_st(HSAGPU_BUS_PEER_LIMIT, true) ==
+	  HSAGPU_ATOMIC_ST_P2P_LIMIT);
+	T(hsagpu_bus_atomic_st(HSAGPU_BUS_ADDR_LIMIT, false) ==
+	  HSAGPU_ATOMIC_ST_UR);
+	T(hsagpu_bus_atomic_st(HSAGPU_BUS_UNMAPPED, false) ==
+	  HSAGPU_ATOMIC_ST_UR);
+	T(hsagpu_bus_atomic_st(HSAGPU_BUS_NOT_MEMORY, true) ==
+	  HSAGPU_ATOMIC_ST_CA);
+	T(hsagpu_bus_atomic_st(HSAGPU_BUS_NOT_MEMORY, false) ==
+	  HSAGPU_ATOMIC_ST_UR);
+	/* Whatever the class, DMA and AtomicOps agree on the queue error */
+	for (unsigned r = HSAGPU_BUS_OK; r <= HSAGPU_BUS_UNMAPPED; r++) {
+		unsigned st = hsagpu_bus_atomic_st(r, r == HSAGPU_BUS_NOT_MEMORY);
+
+		if (r == HSAGPU_BUS_BAD_RANGE)
+			continue;	/* an AtomicOp is checked before */
+		T(hsagpu_atomic_qerr(st) == hsagpu_bus_qerr(r));
+	}
+	/* The last-hit cache */
+	T(!hsagpu_bus_cache_hit(&c, 0));
+	c = (HsaGpuBusCache){ .base = 0x10000000, .size = 1 << 20,
+			      .cls = HSAGPU_BUS_LOCAL };
+	T(hsagpu_bus_cache_hit(&c, 0x10000000));
+	T(hsagpu_bus_cache_hit(&c, 0x100fffff));
+	T(!hsagpu_bus_cache_hit(&c, 0x10100000));
+	T(!hsagpu_bus_cache_hit(&c, 0xfffffff));
+}
+
 int main(void)
 {
+	test_bus_rules();
+	test_atomic_qerr();
+	test_qerr_list();
+	test_reg_arrays();
 	test_atomic_rules();
 	test_atomic_exec();
 	test_atomic_regs();

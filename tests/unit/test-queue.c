@@ -500,6 +500,11 @@ static void test_registration(void)
 	all[1].flags = 2;
 	T(hsagpu_queue_check(&all[1], &ident, all, 2) == HSAGPU_QRES_BAD_FLAGS);
 	T(hsagpu_queue_check(&all[0], &ident, all, 2) == HSAGPU_QRES_BAD_STATE);
+	T(hsagpu_queue_check_registration(&all[1], &ident, all, 2) ==
+	  HSAGPU_QRES_BAD_FLAGS);
+	all[1].flags = 0;
+	T(hsagpu_queue_check_registration(&all[0], &ident, all, 2) ==
+	  HSAGPU_QRES_OK);
 	/* Registers: frozen while enabled, status read-only, holes */
 	T(hsagpu_queue_reg_write(&all[0], HSAGPU_QREG_RING_SIZE, 8) ==
 	  HSAGPU_BAD_REASON_READONLY && all[0].ring_size == 64);
@@ -512,6 +517,109 @@ static void test_registration(void)
 	all[0].state = HSAGPU_QSTATE_ERROR;
 	T(hsagpu_queue_reg_read(&all[0], HSAGPU_QREG_STATE, &v) == 0 &&
 	  v == (HSAGPU_QSTATE_ERROR | HSAGPU_QERR_FENCE << 8));
+}
+
+/*
+ * Migration uses the registration rules of ENABLE (one check), plus the
+ * state and the cursors.
+ */
+static void test_loaded_ok(void)
+{
+	HsaGpuQueue all[2];
+
+	memset(all, 0, sizeof(all));
+	all[0].ring_lo = 0x10000;
+	all[0].ring_size = 64;
+	all[0].rptr_lo = 0x20000;
+	all[0].wptr_lo = 0x20008;
+	all[0].doorbell = 9;
+	all[0].vector = 4;
+	T(!hsagpu_queue_loaded_ok(&all[0], &ident, all, 2));	/* disabled */
+	hsagpu_queue_start(&all[0], 0);
+	T(hsagpu_queue_loaded_ok(&all[0], &ident, all, 2));
+	all[0].state = HSAGPU_QSTATE_ERROR;
+	all[0].error = HSAGPU_QERR_P2P_LIMIT;
+	T(hsagpu_queue_loaded_ok(&all[0], &ident, all, 2));
+	all[0].error = HSAGPU_QERR_COUNT;
+	T(!hsagpu_queue_loaded_ok(&all[0], &ident, all, 2));
+	all[0].error = 0;
+	all[0].state = 7;
+	T(!hsagpu_queue_loaded_ok(&all[0], &ident, all, 2));
+	all[0].state = HSAGPU_QSTATE_SUSPENDED;
+	/* Same doorbell as another queue in use */
+	all[1] = all[0];
+	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	all[1].doorbell = 10;
+	T(hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	all[1].priority = HSAGPU_QUEUE_PRIORITY_MAX + 1;
+	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	all[1].priority = 0;
+	all[1].vector = ident.msix_vectors;
+	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	all[1].vector = 0;
+	all[1].ring_size = 48;
+	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	all[1].ring_size = 64;
+	all[1].rptr_lo = 0x20004;
+	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	all[1].rptr_lo = 0x20000;
+	all[1].ninflight = HSAGPU_QUEUE_INFLIGHT_MAX + 1;
+	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	all[1].ninflight = 0;
+	all[1].dma_active = 1;
+	all[1].dma_desc = HSAGPU_DMA_SG_MAX + 1;
+	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	all[1].dma_active = 0;
+	all[1].kern_active = 1;
+	all[1].kern_wg = HSAGPU_GRID_MAX + 1ULL;
+	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	all[1].kern_wg = 0;
+	T(hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+}
+
+/*
+ * An AtomicOp the bus refuses because the peer is above p2p-addr-bits
+ * stops the queue with the P2P limit error, like a DMA would: for
+ * ATOMIC_INC and for the completion signal's decrement.
+ */
+static void test_atomic_p2p_limit(void)
+{
+	static const uint32_t g[3] = { 1, 1, 1 };
+	static const uint16_t w[3] = { 1, 1, 1 };
+	struct hsagpu_kernel_dispatch_packet k;
+	HsaGpuRunResult r;
+
+	q_setup(0);
+	sig_init(0, 1);
+	*(struct hsagpu_kargs_atomic_inc *)at(KARG) =
+		(struct hsagpu_kargs_atomic_inc){ .counter = FAR_PEER };
+	k = kpkt(HSAGPU_KERNEL_ATOMIC_INC, 1, g, w, SIG(0));
+	submit(&k);
+	r = run();
+	T(r.error && q.state == HSAGPU_QSTATE_ERROR &&
+	  q.error == HSAGPU_QERR_P2P_LIMIT && q.error_id == 0);
+	T(sig_val(0) == 1);
+}
+
+/* A packet of unknown type is that error, whatever its signal field. */
+static void test_signal_read_once(void)
+{
+	uint8_t pkt[64] = { 0 };
+	struct hsagpu_agent_dispatch_packet a;
+	HsaGpuRunResult r;
+
+	q_setup(0);
+	*(uint16_t *)pkt = hdr(7, 0);	/* reserved type */
+	*(uint64_t *)(pkt + 56) = SIG(0) + 3;
+	submit(pkt);
+	r = run();
+	T(r.error && q.error == HSAGPU_QERR_PACKET_TYPE);
+	/* A known type with a misaligned signal */
+	q_setup(0);
+	a = apkt(HSAGPU_AGENT_NOP, 0, SIG(0) + 4);
+	submit(&a);
+	r = run();
+	T(r.error && q.error == HSAGPU_QERR_SIGNAL);
 }
 
 /* DRAIN finishes the queued work, then the queue is suspended. */
@@ -809,6 +917,11 @@ static void test_sched_round_robin(void)
 	r = pass(active, 2, rr, 2);
 	T(r.progress == 0);
 	now_step = 0;
+	/* Each queue served is selected first (its address space). */
+	nselected = 0;
+	r = pass(active, 2, rr, 2);
+	T(nselected == 2 && selected[0] != selected[1] &&
+	  selected[0] < 2 && selected[1] < 2);
 }
 
 /*
@@ -886,6 +999,9 @@ int main(void)
 	test_agent();
 	test_errors();
 	test_registration();
+	test_loaded_ok();
+	test_atomic_p2p_limit();
+	test_signal_read_once();
 	test_drain_suspend();
 	test_kernel_slices();
 	test_grid_limits();

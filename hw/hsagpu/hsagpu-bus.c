@@ -1,0 +1,273 @@
+/*
+ * hsa-gpu: where a bus address goes. Every memory access the device makes
+ * asks here first: queue packets, signals, kernel arguments and data, DMA
+ * descriptors and data, and AtomicOps (queue-issued and register-issued).
+ *
+ * As seen from the requesting device, in this order:
+ *  - its own BAR0 range: its VRAM, served locally, never on the link
+ *    (HSAGPU_BUS_LOCAL);
+ *  - a peer's BAR0 when a switch above both devices routes it
+ *    (hsagpu-p2p.c): peer to peer without the root complex or IOMMU
+ *    (HSAGPU_BUS_PEER_SWITCH), if the peer's whole VRAM BAR lies below
+ *    the requester's p2p-addr-bits limit;
+ *  - anything else goes upstream through the bus-master address space,
+ *    so a virtual IOMMU translates it, if the address is below the
+ *    limit: guest RAM (HSAGPU_BUS_SYSTEM), or a peer's VRAM that the root
+ *    complex routes to (HSAGPU_BUS_PEER_ROOT, same limit rule).
+ * Only RAM is accessed: the queue processor thread runs without the BQL
+ * and must never dispatch into MMIO handlers, which would take it.
+ *
+ * The QEMU-free rules (ranges, limits, refusal to error mapping, cache)
+ * are in hsagpu-bus-core.h and unit tested.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/rcu.h"
+#include "exec/memory.h"
+#include "hsagpu.h"
+#include "trace.h"
+
+void hsagpu_bus_ctx_init(HsaGpuBusCtx *c, HsaGpuState *s, int queue)
+{
+    memset(c, 0, sizeof(*c));
+    c->s = s;
+    c->queue = queue;
+}
+
+static void hsagpu_bus_cache_drop(HsaGpuBusCtx *c)
+{
+    if (c->cache_dev && c->cache_dev != c->s) {
+        object_unref(OBJECT(c->cache_dev));
+    }
+    c->cache_dev = NULL;
+    c->cache.size = 0;
+}
+
+/*
+ * The following accesses are made for @queue. With per-queue address
+ * spaces this is where the queue's VMID will be looked up.
+ */
+void hsagpu_bus_ctx_select(HsaGpuBusCtx *c, int queue)
+{
+    if (c->queue != queue) {
+        hsagpu_bus_cache_drop(c);
+        c->queue = queue;
+        c->asid = 0;
+    }
+}
+
+void hsagpu_bus_ctx_end(HsaGpuBusCtx *c)
+{
+    hsagpu_bus_cache_drop(c);
+}
+
+/* @t reaches VRAM of @dev at @off; @len bytes are wanted. */
+static void hsagpu_bus_vram(HsaGpuState *dev, uint64_t off, uint64_t len,
+                            HsaGpuBusClass cls, HsaGpuBusTarget *t)
+{
+    t->cls = cls;
+    t->mr = &dev->vram;
+    t->mr_off = off;
+    t->host = (uint8_t *)memory_region_get_ram_ptr(&dev->vram) + off;
+    t->len = MIN(len, dev->vram_size - off);
+    t->completer = PCI_DEVICE(dev);
+}
+
+static void hsagpu_bus_cache_set(HsaGpuBusCtx *c, HsaGpuState *dev,
+                                 uint64_t base, HsaGpuBusClass cls)
+{
+    hsagpu_bus_cache_drop(c);
+    if (dev != c->s) {
+        object_ref(OBJECT(dev));
+    }
+    c->cache_dev = dev;
+    c->cache = (HsaGpuBusCache) {
+        .base = base, .size = dev->vram_size, .cls = cls,
+    };
+}
+
+/*
+ * Inside the switch: own VRAM or a switch peer's. 1 when @addr is one of
+ * them (then @t or the refusal is set), 0 when it goes upstream.
+ */
+static int hsagpu_bus_near(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                           HsaGpuBusTarget *t, HsaGpuBusRefusal *r)
+{
+    HsaGpuState *s = c->s, *peer;
+    uint64_t bar, off;
+
+    if (hsagpu_bus_cache_hit(&c->cache, addr)) {
+        peer = c->cache_dev;
+        if (peer != s) {
+            object_ref(OBJECT(peer));
+            t->peer = peer;
+        }
+        hsagpu_bus_vram(peer, addr - c->cache.base, len, c->cache.cls, t);
+        *r = HSAGPU_BUS_OK;
+        return 1;
+    }
+    bar = hsagpu_vram_bar(s);
+    if (hsagpu_bus_in_bar(bar, s->vram_size, addr)) {
+        hsagpu_bus_vram(s, addr - bar, len, HSAGPU_BUS_LOCAL, t);
+        hsagpu_bus_cache_set(c, s, bar, HSAGPU_BUS_LOCAL);
+        *r = HSAGPU_BUS_OK;
+        return 1;
+    }
+    peer = hsagpu_p2p_switch_peer(s, addr, &off);
+    if (!peer) {
+        return 0;
+    }
+    t->peer = peer;
+    t->completer = PCI_DEVICE(peer);
+    if (!hsagpu_p2p_peer_ok(s, peer)) {
+        *r = HSAGPU_BUS_PEER_LIMIT;
+        return 1;
+    }
+    hsagpu_bus_vram(peer, off, len, HSAGPU_BUS_PEER_SWITCH, t);
+    hsagpu_bus_cache_set(c, peer, addr - off, HSAGPU_BUS_PEER_SWITCH);
+    *r = HSAGPU_BUS_OK;
+    return 1;
+}
+
+/*
+ * Resolve the start of [addr, addr + len), under the RCU read lock:
+ * HSAGPU_BUS_OK with @t set to what the first t->len bytes reach, or why
+ * not. Release @t with hsagpu_bus_release() in both cases.
+ */
+HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
+                                    uint64_t len, bool is_write,
+                                    HsaGpuBusTarget *t)
+{
+    HsaGpuState *s = c->s;
+    AddressSpace *as = &PCI_DEVICE(s)->bus_master_as;
+    uint64_t limit = hsagpu_addr_limit(s);
+    HsaGpuBusRefusal r;
+    hwaddr xlat, l;
+    HsaGpuState *peer;
+    MemoryRegion *mr;
+    Object *owner;
+
+    memset(t, 0, sizeof(*t));
+    if (!hsagpu_bus_range_ok(addr, len)) {
+        r = HSAGPU_BUS_BAD_RANGE;
+        goto out;
+    }
+    if (hsagpu_bus_near(c, addr, len, t, &r)) {
+        goto out;
+    }
+    /* The device cannot put a higher address on the link. */
+    if (addr > limit) {
+        r = HSAGPU_BUS_ADDR_LIMIT;
+        goto out;
+    }
+    l = hsagpu_bus_below(addr, len, limit);
+    mr = address_space_translate(as, addr, &xlat, &l, is_write,
+                                 MEMTXATTRS_UNSPECIFIED);
+    owner = memory_region_owner(mr);
+    t->completer = owner ? (PCIDevice *)object_dynamic_cast(owner,
+                                                            TYPE_PCI_DEVICE)
+                         : NULL;
+    if (!l || !memory_access_is_direct(mr, is_write,
+                                       MEMTXATTRS_UNSPECIFIED)) {
+        r = memory_region_is_ram(mr) || t->completer ? HSAGPU_BUS_NOT_MEMORY
+                                                     : HSAGPU_BUS_UNMAPPED;
+        goto out;
+    }
+    peer = owner ? (HsaGpuState *)object_dynamic_cast(owner, TYPE_HSA_GPU)
+                 : NULL;
+    if (peer && mr == &peer->vram) {
+        /* A peer through the root complex (maybe an IOMMU mapping). */
+        if (peer != s && !hsagpu_p2p_peer_ok(s, peer)) {
+            r = HSAGPU_BUS_PEER_LIMIT;
+            goto out;
+        }
+        hsagpu_bus_vram(peer, xlat, l, peer == s ? HSAGPU_BUS_LOCAL
+                                                 : HSAGPU_BUS_PEER_ROOT, t);
+        r = HSAGPU_BUS_OK;
+        goto out;
+    }
+    /*
+     * System memory (or RAM of another PCI function): map it, so that
+     * unmapping marks it dirty for migration and drops translated code
+     * that the data replaced.
+     */
+    t->host = address_space_map(as, addr, &l, is_write,
+                                MEMTXATTRS_UNSPECIFIED);
+    if (!t->host) {
+        r = HSAGPU_BUS_UNMAPPED;
+        goto out;
+    }
+    t->len = l;
+    t->mapped = true;
+    t->cls = HSAGPU_BUS_SYSTEM;
+    r = HSAGPU_BUS_OK;
+out:
+    if (r) {
+        trace_hsagpu_bus_refused(c->queue, addr, len, is_write, r);
+    }
+    return r;
+}
+
+void hsagpu_bus_release(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
+                        uint64_t done)
+{
+    if (t->mapped) {
+        address_space_unmap(&PCI_DEVICE(c->s)->bus_master_as, t->host,
+                            t->len, is_write, done);
+    } else if (t->mr && is_write && done) {
+        memory_region_set_dirty(t->mr, t->mr_off, done);
+    }
+    if (t->peer) {
+        object_unref(OBJECT(t->peer));
+    }
+    t->mapped = false;
+    t->peer = NULL;
+    t->mr = NULL;
+}
+
+HsaGpuBusRefusal hsagpu_bus_rw(HsaGpuBusCtx *c, uint64_t addr, void *buf,
+                               uint64_t len, bool is_write)
+{
+    uint8_t *p = buf;
+
+    RCU_READ_LOCK_GUARD();
+    while (len) {
+        HsaGpuBusTarget t;
+        HsaGpuBusRefusal r = hsagpu_bus_resolve(c, addr, len, is_write, &t);
+
+        if (r) {
+            hsagpu_bus_release(c, &t, is_write, 0);
+            return r;
+        }
+        if (is_write) {
+            memcpy(t.host, p, t.len);
+        } else {
+            memcpy(p, t.host, t.len);
+        }
+        p += t.len;
+        addr += t.len;
+        len -= t.len;
+        hsagpu_bus_release(c, &t, is_write, t.len);
+    }
+    return HSAGPU_BUS_OK;
+}
+
+bool hsagpu_bus_is_memory(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                          bool is_write)
+{
+    RCU_READ_LOCK_GUARD();
+    while (len) {
+        HsaGpuBusTarget t;
+        HsaGpuBusRefusal r = hsagpu_bus_resolve(c, addr, len, is_write, &t);
+        uint64_t l = t.len;
+
+        hsagpu_bus_release(c, &t, is_write, 0);
+        if (r) {
+            return false;
+        }
+        addr += l;
+        len -= l;
+    }
+    return true;
+}

@@ -1,0 +1,99 @@
+/*
+ * hsa-gpu: device status, error reporting and the error interrupt.
+ *
+ * The low-level services every other part reports through: STATUS as
+ * computed from config space, bad BAR accesses, queue failures folded
+ * into ERROR_STATUS, and MSI-X vector 0. Nothing here calls back into
+ * the BAR front ends, the queues or the AtomicOp engine.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/atomic.h"
+#include "qemu/log.h"
+#include "hw/pci/msix.h"
+#include "hw/pci/pcie.h"
+#include "hsagpu.h"
+#include "trace.h"
+
+static const char *const hsagpu_bad_reason[] = {
+    [HSAGPU_BAD_REASON_UNMAPPED] = "no register at this offset",
+    [HSAGPU_BAD_REASON_SIZE] = "access size must be 4 or 8 bytes",
+    [HSAGPU_BAD_REASON_ALIGN] = "access is not naturally aligned",
+    [HSAGPU_BAD_REASON_READONLY] = "register is read-only",
+};
+
+/* Queue error names, from the list shared with the driver and docs. */
+static const char *const hsagpu_qerr_name[] = {
+    HSAGPU_QERR_LIST(HSAGPU_QERR_NAME_INIT)
+};
+QEMU_BUILD_BUG_ON((0 HSAGPU_QERR_LIST(HSAGPU_QERR_COUNT_ONE)) !=
+                  HSAGPU_QERR_COUNT);
+QEMU_BUILD_BUG_ON(ARRAY_SIZE(hsagpu_qerr_name) != HSAGPU_QERR_COUNT);
+
+uint32_t hsagpu_status(HsaGpuState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    uint32_t st = HSAGPU_STATUS_READY;
+    uint16_t devctl2 = 0;
+
+    if (pci_is_express(pdev) && pdev->exp.exp_cap) {
+        devctl2 = pci_get_word(pdev->config + pdev->exp.exp_cap +
+                               PCI_EXP_DEVCTL2);
+    }
+    if (devctl2 & PCI_EXP_DEVCTL2_ATOMIC_REQ) {
+        st |= HSAGPU_STATUS_ATOMIC_REQ_EN;
+    }
+    if (pci_get_word(pdev->config + PCI_COMMAND) & PCI_COMMAND_MASTER) {
+        st |= HSAGPU_STATUS_BUS_MASTER;
+    }
+    return st;
+}
+
+void hsagpu_error_irq(HsaGpuState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    trace_hsagpu_error_irq(s->regs.error_status);
+    if (msix_enabled(pdev)) {
+        msix_notify(pdev, HSAGPU_MSIX_VEC_ERROR);
+    }
+}
+
+/* Record a bad access: guest error log, trace, error registers. */
+void hsagpu_bad_access(HsaGpuState *s, unsigned bar, uint64_t offset,
+                       unsigned size, bool is_write, unsigned reason)
+{
+    qemu_log_mask(LOG_GUEST_ERROR,
+                  "hsa-gpu: bad %u-byte %s at BAR%u offset 0x%" PRIx64
+                  ": %s\n", size, is_write ? "write" : "read", bar, offset,
+                  hsagpu_bad_reason[reason]);
+    trace_hsagpu_bad_access(bar, offset, size, is_write, reason);
+    if (hsagpu_regs_note_bad(&s->regs, bar, offset, size, is_write, reason)) {
+        hsagpu_error_irq(s);
+    }
+}
+
+/*
+ * A queue entered the error state (processor thread, qlock held): log it
+ * and leave ERROR_STATUS to whoever holds the BQL first.
+ */
+void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, const HsaGpuQueue *q)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu: queue %u error %u (%s) at "
+                  "dispatch id %" PRIu64 "\n", qi, q->error,
+                  q->error < HSAGPU_QERR_COUNT ? hsagpu_qerr_name[q->error]
+                                               : "?", q->error_id);
+    trace_hsagpu_queue_error(qi, q->error, q->error_id);
+    qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_ERRORS]);
+    qatomic_set(&s->qerr_pending, 1);
+}
+
+/* Called with the BQL held. */
+void hsagpu_queue_flush_errors(HsaGpuState *s)
+{
+    if (qatomic_xchg(&s->qerr_pending, 0) &&
+        hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_QUEUE)) {
+        hsagpu_error_irq(s);
+    }
+}

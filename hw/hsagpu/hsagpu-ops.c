@@ -1,0 +1,182 @@
+/*
+ * hsa-gpu: the queue processor's window on the device. The QEMU-free
+ * processor (hsagpu-queue-core.c, hsagpu-kernels.c, hsagpu-dma-core.c)
+ * reaches memory, AtomicOps, time and interrupts only through
+ * HsaGpuQueueOps; this file implements them for the processor thread:
+ * every address goes through the bus resolver (hsagpu-bus.c) with the
+ * pass's request context, AtomicOps through the AtomicOp engine
+ * (hsagpu-atomic.c), DMA data through hsagpu-dma.c. What needs the BQL
+ * (MSI-X, AtomicOp error reports, ERROR_STATUS) is collected during the
+ * pass and delivered after it (hsagpu_ops_deliver).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/atomic.h"
+#include "qemu/bitmap.h"
+#include "qemu/main-loop.h"
+#include "qemu/timer.h"
+#include "hw/pci/msix.h"
+#include "hsagpu.h"
+#include "trace.h"
+
+static int hsagpu_ops_read(void *opaque, uint64_t addr, void *buf,
+                           uint64_t len)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    return hsagpu_bus_rw(&c->bus, addr, buf, len, false);
+}
+
+static int hsagpu_ops_write(void *opaque, uint64_t addr, const void *buf,
+                            uint64_t len)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    return hsagpu_bus_rw(&c->bus, addr, (void *)buf, len, true);
+}
+
+static unsigned hsagpu_ops_fetch_add64(void *opaque, uint64_t addr,
+                                       uint64_t val, uint64_t *old)
+{
+    HsaGpuOpsCtx *c = opaque;
+    uint64_t src0[2] = { val, 0 }, src1[2] = { 0, 0 }, result[2];
+    HsaGpuBusRefusal r;
+    uint32_t done;
+    unsigned st;
+
+    if (!(hsagpu_status(c->bus.s) & HSAGPU_STATUS_ATOMIC_REQ_EN)) {
+        /*
+         * No AtomicOps allowed (the driver found no path for them): do
+         * what a device without them does, a read and a posted write,
+         * through the same resolver.
+         */
+        if (addr & 7) {
+            return HSAGPU_ATOMIC_ST_UR;
+        }
+        r = hsagpu_bus_rw(&c->bus, addr, old, 8, false);
+        if (!r) {
+            val += *old;
+            r = hsagpu_bus_rw(&c->bus, addr, &val, 8, true);
+        }
+        return r == HSAGPU_BUS_PEER_LIMIT ? HSAGPU_ATOMIC_ST_P2P_LIMIT :
+               r ? HSAGPU_ATOMIC_ST_UR : HSAGPU_ATOMIC_ST_OK;
+    }
+    st = hsagpu_atomic_try(&c->bus, addr,
+                           HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64,
+                           src0, src1, result, 1, &done);
+    *old = result[0];
+    if (st != HSAGPU_ATOMIC_ST_OK && !c->d->atomic_st) {
+        c->d->atomic_st = st;
+        c->d->atomic_addr = addr;
+    }
+    return st;
+}
+
+static uint64_t hsagpu_ops_now(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static void hsagpu_ops_irq(void *opaque, unsigned vector)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    set_bit(vector, c->d->vectors);
+    c->d->any_vector = true;
+}
+
+static unsigned hsagpu_ops_dma(void *opaque, uint64_t dst, uint64_t src,
+                               uint64_t len, const uint32_t *pattern,
+                               uint64_t *bad_addr)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    return hsagpu_dma_xfer(&c->bus, dst, src, len, pattern, bad_addr,
+                           &c->peer_written);
+}
+
+static void hsagpu_ops_dma_done(void *opaque, unsigned err, uint64_t bad_addr)
+{
+    HsaGpuOpsCtx *c = opaque;
+    HsaGpuState *s = c->bus.s;
+
+    trace_hsagpu_dma_done(err, bad_addr);
+    if (c->peer_written) {
+        hsagpu_dma_flush_peer(s);
+        c->peer_written = false;
+    }
+    if (err) {
+        qatomic_set(&s->regs.dma_bad_addr, bad_addr);
+    } else {
+        qatomic_inc(&s->regs.dma_packets);
+    }
+}
+
+static void hsagpu_ops_select(void *opaque, unsigned qi)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    hsagpu_bus_ctx_select(&c->bus, qi);
+}
+
+const HsaGpuQueueOps hsagpu_queue_ops = {
+    .read = hsagpu_ops_read,
+    .write = hsagpu_ops_write,
+    .fetch_add64 = hsagpu_ops_fetch_add64,
+    .now_ns = hsagpu_ops_now,
+    .irq = hsagpu_ops_irq,
+    .dma = hsagpu_ops_dma,
+    .dma_done = hsagpu_ops_dma_done,
+    .select = hsagpu_ops_select,
+};
+
+/* A pass starts: the device is the requester until a queue is selected. */
+void hsagpu_ops_begin(HsaGpuOpsCtx *c, HsaGpuState *s, HsaGpuDeferred *d)
+{
+    hsagpu_bus_ctx_init(&c->bus, s, -1);
+    c->d = d;
+    c->peer_written = false;
+}
+
+void hsagpu_ops_end(HsaGpuOpsCtx *c)
+{
+    hsagpu_bus_ctx_end(&c->bus);
+}
+
+/* After a pass, outside qlock: what needed the BQL. */
+void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    unsigned nvec = s->ident.msix_vectors;
+    bool locked = bql_locked();
+
+    if (!d->any_vector && !qatomic_read(&s->qerr_pending) && !d->atomic_st) {
+        return;
+    }
+    if (!locked) {
+        bql_lock();
+    }
+    if (d->any_vector) {
+        unsigned long v;
+
+        for (v = find_first_bit(d->vectors, nvec); v < nvec;
+             v = find_next_bit(d->vectors, nvec, v + 1)) {
+            if (msix_enabled(pdev)) {
+                msix_notify(pdev, v);
+                qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
+            }
+        }
+        bitmap_zero(d->vectors, nvec);
+        d->any_vector = false;
+    }
+    if (d->atomic_st) {
+        hsagpu_atomic_report(s, d->atomic_st, d->atomic_addr,
+                             HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64);
+        d->atomic_st = 0;
+    }
+    hsagpu_queue_flush_errors(s);
+    if (!locked) {
+        bql_unlock();
+    }
+}
