@@ -15,6 +15,7 @@
 #include <linux/scatterlist.h>
 #include <linux/wait.h>
 
+#include "hsagpu_compat.h"
 #include "hsagpu/hsagpu_regs.h"
 #include "hsagpu/hsagpu_uapi.h"
 

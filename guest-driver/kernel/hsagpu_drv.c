@@ -135,12 +135,13 @@ static int hsagpu_setup_dma(struct hsagpu_device *hdev)
 			ret);
 		return ret;
 	}
-	/* Let the IOMMU merge a whole allocation into one segment. */
-	ret = dma_set_max_seg_size(dev, UINT_MAX);
-	if (!ret)
-		ret = dma_set_seg_boundary(dev, ULONG_MAX);
-	if (ret)
-		return ret;
+	/*
+	 * Let the IOMMU merge a whole allocation into one segment. PCI
+	 * devices have DMA parameters, so these cannot fail (6.12 made them
+	 * void).
+	 */
+	dma_set_max_seg_size(dev, UINT_MAX);
+	dma_set_seg_boundary(dev, ULONG_MAX);
 
 	domain = iommu_get_domain_for_dev(dev);
 	hdev->dma_iommu = domain && (domain->type & __IOMMU_DOMAIN_PAGING);

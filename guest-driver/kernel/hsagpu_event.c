@@ -326,7 +326,7 @@ int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		return -EINVAL;
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
-	vma->vm_flags &= ~VM_MAYWRITE;
+	vm_flags_clear(vma, VM_MAYWRITE);
 
 	ret = hsagpu_enter(hf->hdev);
 	if (ret)

@@ -238,7 +238,7 @@ static int hsagpu_mmap(struct file *file, struct vm_area_struct *vma)
 		return -ENODEV;
 
 	/* Device memory must not be duplicated into children. */
-	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 
 	switch (type) {
 	case HSAGPU_MMAP_TYPE_DOORBELL:

@@ -29,7 +29,7 @@
 #define HSAGPU_VRAM_CLEAR_CHUNK (1UL << 20)
 /* Page chunks of large system allocations: 64 KiB .. 4 MiB */
 #define HSAGPU_CHUNK_MIN_ORDER  (16 - PAGE_SHIFT)
-#define HSAGPU_CHUNK_MAX_ORDER  min(MAX_ORDER - 1, 22 - PAGE_SHIFT)
+#define HSAGPU_CHUNK_MAX_ORDER  min(HSAGPU_MAX_PAGE_ORDER, 22 - PAGE_SHIFT)
 /* The ABI 1.1 structure ended before nsegs. */
 #define HSAGPU_ALLOC_MEM_SIZE_1_1 offsetof(struct hsagpu_alloc_mem, nsegs)
 
@@ -583,7 +583,7 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 	}
 
 	if (mem->flags & HSAGPU_MEM_VRAM) {
-		vma->vm_flags |= VM_IO | VM_PFNMAP;
+		vm_flags_set(vma, VM_IO | VM_PFNMAP);
 		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
 		vma->vm_ops = &hsagpu_vram_vm_ops;
 	} else if (mem->pages) {
