@@ -177,6 +177,11 @@ static void hsagpu_setup_atomics(struct hsagpu_device *hdev)
 			 hdev->atomic_requester ? "on" : "off");
 }
 
+static void hsagpu_debugfs_action(void *data)
+{
+	hsagpu_debugfs_fini(data);
+}
+
 static void hsagpu_free_vectors(void *data)
 {
 	pci_free_irq_vectors(data);
@@ -260,7 +265,7 @@ static struct hsagpu_device *hsagpu_device_alloc(struct pci_dev *pdev)
 	ida_init(&hdev->queue_ida);
 	ida_init(&hdev->doorbell_page_ida);
 	idr_init(&hdev->mem_idr);
-	init_waitqueue_head(&hdev->event_wq);
+	spin_lock_init(&hdev->wake_lock);
 	return hdev;
 }
 
@@ -320,6 +325,11 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 
+	hsagpu_debugfs_init(hdev);
+	ret = devm_add_action_or_reset(dev, hsagpu_debugfs_action, hdev);
+	if (ret)
+		return ret;
+
 	/* Clear stale errors, then have them interrupt on vector 0. */
 	hsagpu_wr(hdev, HSAGPU_REG_ERROR_STATUS, HSAGPU_ERR_ALL);
 	hsagpu_wr(hdev, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_ALL);
@@ -376,7 +386,7 @@ static void hsagpu_remove(struct pci_dev *pdev)
 	up_write(&hdev->remove_sem);
 	hsagpu_files_zap(hdev);
 	hsagpu_peers_unmap(hdev);
-	wake_up_all(&hdev->event_wq);
+	hsagpu_event_wake_files(hdev);
 
 	hsagpu_wr(hdev, HSAGPU_REG_ERROR_INT_ENABLE, 0);
 	pci_clear_master(pdev);
@@ -420,7 +430,24 @@ static struct pci_driver hsagpu_driver = {
 	.dev_groups = hsagpu_groups,
 	.err_handler = &hsagpu_err_handlers,
 };
-module_pci_driver(hsagpu_driver);
+static int __init hsagpu_init(void)
+{
+	int ret;
+
+	hsagpu_debugfs_register();
+	ret = pci_register_driver(&hsagpu_driver);
+	if (ret)
+		hsagpu_debugfs_unregister();
+	return ret;
+}
+module_init(hsagpu_init);
+
+static void __exit hsagpu_cleanup(void)
+{
+	pci_unregister_driver(&hsagpu_driver);
+	hsagpu_debugfs_unregister();
+}
+module_exit(hsagpu_cleanup);
 
 MODULE_DESCRIPTION("Driver for the QEMU hsa-gpu accelerator model");
 MODULE_LICENSE("GPL");
