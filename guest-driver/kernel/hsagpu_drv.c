@@ -430,6 +430,7 @@ static struct pci_driver hsagpu_driver = {
 	.dev_groups = hsagpu_groups,
 	.err_handler = &hsagpu_err_handlers,
 };
+
 static int __init hsagpu_init(void)
 {
 	int ret;

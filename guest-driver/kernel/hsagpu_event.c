@@ -264,8 +264,9 @@ long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void *data)
 			break;
 		}
 		left = wait_event_interruptible_timeout(hf->event_wq,
-				hsagpu_wait_pending(w) ||
-				READ_ONCE(hdev->dead), timeout);
+							hsagpu_wait_pending(w) ||
+							READ_ONCE(hdev->dead),
+							timeout);
 		if (left < 0) {
 			ret = -EINTR;
 			break;

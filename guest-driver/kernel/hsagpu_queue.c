@@ -280,6 +280,7 @@ static long hsagpu_queue_op(struct hsagpu_file *hf, u32 queue_id,
 {
 	struct hsagpu_device *hdev = hf->hdev;
 	struct hsagpu_queue *q;
+	u32 cmd;
 	int ret;
 
 	ret = hsagpu_enter(hdev);
@@ -291,13 +292,13 @@ static long hsagpu_queue_op(struct hsagpu_file *hf, u32 queue_id,
 		ret = -ENOENT;
 		goto out;
 	}
+	cmd = op == HSAGPU_QOP_SUSPEND ? HSAGPU_QCMD_SUSPEND :
+					 HSAGPU_QCMD_RESUME;
 	mutex_lock(&hdev->lock);
 	if (op == HSAGPU_QOP_DESTROY)
 		hsagpu_queue_hw_destroy(hdev, q);
 	else
-		ret = hsagpu_qres_errno(hsagpu_queue_cmd(hdev, q->hw_id,
-				op == HSAGPU_QOP_SUSPEND ? HSAGPU_QCMD_SUSPEND :
-							   HSAGPU_QCMD_RESUME));
+		ret = hsagpu_qres_errno(hsagpu_queue_cmd(hdev, q->hw_id, cmd));
 	mutex_unlock(&hdev->lock);
 	if (op == HSAGPU_QOP_DESTROY)
 		hsagpu_queue_free(hf, q);
