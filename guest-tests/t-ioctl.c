@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "gt.h"
@@ -303,6 +304,49 @@ static void test_dma_fields(const char *dev,
 	     info->p2p_status, info->dma_flags);
 }
 
+/*
+ * sysfs holds one value per file (queues: one token); the debug counters
+ * are in debugfs, /sys/kernel/debug/hsagpu/<dev>/.
+ */
+static void test_sysfs_debugfs(const char *dev, unsigned int nvec)
+{
+	static const char *const counters[] = {
+		"error_irqs", "aer_events", "queue_irqs", "queues_active",
+		"vector_irqs",
+	};
+	char q[96] = "", path[160], line[64];
+	unsigned int i, n = 0;
+	FILE *f;
+
+	CHECK(!gt_sysfs_read(dev, "hsagpu/queues", q, sizeof(q)) &&
+	      (!strcmp(q, "allowed") || !strcmp(q, "degraded") ||
+	       !strcmp(q, "refused")),
+	      "sysfs hsagpu/queues '%s' is not one of allowed, degraded, refused",
+	      q);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/hsagpu/queue_irqs",
+		 dev);
+	CHECK(access(path, F_OK) != 0, "queue_irqs still in sysfs");
+
+	if (access("/sys/kernel/debug/hsagpu", F_OK))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/hsagpu/%s/%s",
+			 dev, counters[i]);
+		CHECK(access(path, R_OK) == 0, "no %s", path);
+	}
+	f = fopen(path, "r");   /* vector_irqs: "<vector> <count>" lines */
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned int v;
+		unsigned long long c;
+
+		if (sscanf(line, "%u %llu", &v, &c) == 2 && v == n)
+			n++;
+	}
+	if (f)
+		fclose(f);
+	CHECK(n == nvec, "debugfs vector_irqs lists %u of %u vectors", n, nvec);
+}
+
 static void test_dev(const char *dev)
 {
 	struct hsagpu_device_info info;
@@ -338,6 +382,7 @@ static void test_dev(const char *dev)
 	test_dma_fields(dev, &info);
 
 	test_abi_sizes(fd, &info);
+	test_sysfs_debugfs(dev, info.msix_vectors);
 
 	/* Wrong size field */
 	info.size = sizeof(info) - 4;

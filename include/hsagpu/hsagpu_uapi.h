@@ -240,6 +240,11 @@ struct hsagpu_queue_status {
  * from the CPU what the device does: a thread that changed a signal wakes
  * the threads blocked on it.
  *
+ * The device's interrupt wakes the waiters of the file that owns the
+ * queue that completed the signal: put an event of the same file into the
+ * signals that file's queues complete. A wait on another file's (or
+ * another device's) event is ended by SET_EVENT or its timeout.
+ *
  * Every consumption (and every SET_EVENT) advances the event's age. A
  * waiter that passes the age it last saw wakes at once when the age moved
  * on, even if another waiter consumed the slot: several threads can wait
