@@ -20,6 +20,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -280,7 +281,8 @@ static long hsagpu_ioctl(struct file *file, unsigned int cmd,
 	if (_IOC_TYPE(cmd) != HSAGPU_IOCTL_BASE ||
 	    nr >= ARRAY_SIZE(hsagpu_ioctls) || !hsagpu_ioctls[nr].func)
 		return -ENOTTY;
-	ioctl = &hsagpu_ioctls[nr];
+	ioctl = &hsagpu_ioctls[array_index_nospec(nr,
+						  ARRAY_SIZE(hsagpu_ioctls))];
 	if (_IOC_DIR(cmd) != _IOC_DIR(ioctl->cmd))
 		return -ENOTTY;
 
