@@ -24,6 +24,9 @@
 #include "gtq.h"
 
 #define ALLOC_SIZE_1_1  offsetof(struct hsagpu_alloc_mem, nsegs)
+/* ALLOC_MEM as a binary built against the ABI 1.1 header issues it. */
+#define ALLOC_MEM_1_1   _IOC(_IOC_READ | _IOC_WRITE, HSAGPU_IOCTL_BASE, 0x02, \
+			     ALLOC_SIZE_1_1)
 #define BIG             (64ULL << 20)   /* chunked: above CONTIG_MAX */
 #define CHUNK_MIN       (64ULL << 10)
 
@@ -83,7 +86,7 @@ static void test_alloc_sizes(const struct hsagpu_device_info *info)
 	am.flags = HSAGPU_MEM_SYSTEM;
 	am.bytes = 8192;
 	memcpy(raw, &am, ALLOC_SIZE_1_1);
-	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, raw), 0, "ALLOC_MEM 1.1 layout");
+	EXPECT(xioctl(ALLOC_MEM_1_1, raw), 0, "ALLOC_MEM 1.1 layout");
 	memcpy(&am, raw, ALLOC_SIZE_1_1);
 	CHECK(am.handle && am.bus_addr, "1.1 allocation handle/bus");
 	for (size_t i = ALLOC_SIZE_1_1; i < sizeof(raw); i++)
@@ -94,7 +97,7 @@ static void test_alloc_sizes(const struct hsagpu_device_info *info)
 	EXPECT(free_raw(fd, am.handle), 0, "FREE_MEM 1.1 allocation");
 	am.size = ALLOC_SIZE_1_1;
 	am.bytes = HSAGPU_MEM_SYSTEM_CONTIG_MAX;
-	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), 0,
+	EXPECT(xioctl(ALLOC_MEM_1_1, &am), 0,
 	       "ALLOC_MEM 1.1 layout, HSAGPU_MEM_SYSTEM_CONTIG_MAX");
 	EXPECT(free_raw(fd, am.handle), 0, "FREE_MEM");
 
@@ -111,7 +114,7 @@ static void test_alloc_sizes(const struct hsagpu_device_info *info)
 	am.reserved = 0x80000000U;
 	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), EINVAL,
 	       "ALLOC_MEM reserved 0x80000000");
-	/* The 1.1 size field with a buffer that ends after 40 bytes */
+	/* The 1.1 command with a buffer that ends after 40 bytes */
 	{
 		long pg = sysconf(_SC_PAGESIZE);
 		uint8_t *two = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
@@ -127,7 +130,7 @@ static void test_alloc_sizes(const struct hsagpu_device_info *info)
 		tail->size = ALLOC_SIZE_1_1;
 		tail->flags = HSAGPU_MEM_VRAM;
 		tail->bytes = 4096;
-		EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, tail), 0,
+		EXPECT(xioctl(ALLOC_MEM_1_1, tail), 0,
 		       "ALLOC_MEM 1.1 layout at the end of a mapping");
 		if (tail->handle)
 			EXPECT(free_raw(fd, tail->handle), 0, "FREE_MEM");

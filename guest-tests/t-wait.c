@@ -8,7 +8,9 @@
  * WAIT_EVENTS, or while its queues run long kernels, leaves the device
  * usable and its queues gone; a file belongs to its opener: a child
  * after fork() gets EBADF, and the opener's exit stops its queues even
- * while the child still holds the file.
+ * while the child still holds the file. Two files of one device are each
+ * woken by their own queue's completion, and a waiter is not woken by
+ * another file's completions on another vector.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -21,6 +23,8 @@
 #include <sys/wait.h>
 
 #include "gtq.h"
+
+#define WAIT_EVENTS_1_2 _IOC(_IOC_READ | _IOC_WRITE, HSAGPU_IOCTL_BASE, 0x0b, 32)
 
 static double ms_since(uint64_t t0)
 {
@@ -348,7 +352,13 @@ static void test_set_event(struct gtq_dev *d)
 		.events_ptr = (uintptr_t)&ce.event_id,
 		.num_events = 1,
 	};
-	struct hsagpu_wait_events_1_2 w12 = {
+	/* The ABI 1.2 structure and command: no ages_ptr, 32 bytes. */
+	struct {
+		uint32_t size, flags;
+		uint64_t events_ptr;
+		uint32_t num_events, timeout_ms;
+		uint64_t signaled;
+	} w12 = {
 		.size = sizeof(w12),
 		.events_ptr = (uintptr_t)&ce.event_id,
 		.num_events = 1,
@@ -403,10 +413,10 @@ static void test_set_event(struct gtq_dev *d)
 	/* The ABI 1.2 structure (no ages) still works. */
 	CHECK(set_event(fd, ce.event_id, sizeof(de)) == 0, "SET_EVENT again");
 	w12.timeout_ms = 5000;
-	CHECK(ioctl(fd, HSAGPU_IOC_WAIT_EVENTS_1_2, &w12) == 0 &&
+	CHECK(ioctl(fd, WAIT_EVENTS_1_2, &w12) == 0 &&
 	      w12.signaled == 1, "ABI 1.2 WAIT_EVENTS: %s", strerror(errno));
 	w12.size = sizeof(w);
-	CHECK(ioctl(fd, HSAGPU_IOC_WAIT_EVENTS_1_2, &w12) && errno == EINVAL,
+	CHECK(ioctl(fd, WAIT_EVENTS_1_2, &w12) && errno == EINVAL,
 	      "ABI 1.2 command with the new size accepted");
 
 	/* An unreadable ages pointer: EFAULT, no oops. */
@@ -650,6 +660,175 @@ static void test_fork(struct gtq_dev *d, int idx)
 	     d->pci);
 }
 
+struct file_waiter {
+	int fd;
+	uint32_t ev;
+	pid_t tid;
+	int ret;
+	uint64_t woke_ns;
+};
+
+static void *file_wait_thread(void *arg)
+{
+	struct file_waiter *w = arg;
+	struct hsagpu_wait_events we = {
+		.size = sizeof(we),
+		.events_ptr = (uintptr_t)&w->ev,
+		.num_events = 1,
+		.timeout_ms = 20000,
+	};
+
+	__atomic_store_n(&w->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	w->ret = ioctl(w->fd, HSAGPU_IOC_WAIT_EVENTS, &we) ? -errno : 0;
+	w->woke_ns = gtq_now_ns();
+	return NULL;
+}
+
+/* Wait until thread @w is asleep (in WAIT_EVENTS); 0 if it never was. */
+static int file_waiter_asleep(struct file_waiter *w)
+{
+	uint64_t end = gtq_now_ns() + 5000 * GTQ_MS;
+	pid_t tid;
+
+	while (gtq_now_ns() < end) {
+		tid = __atomic_load_n(&w->tid, __ATOMIC_ACQUIRE);
+		if (tid && task_state(tid) == 'S')
+			return 1;
+		gtq_sleep_ms(5);
+	}
+	return 0;
+}
+
+static long ctxt_switches(pid_t tid)
+{
+	char path[64], line[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* The driver's rule (hsagpu_queue_vector()): queues over vectors 1..N-1. */
+static uint32_t queue_vector(struct gtq_dev *d, uint32_t id)
+{
+	uint32_t nvec = d->info->msix_vectors;
+
+	return nvec > 1 ? 1 + id % (nvec - 1) : 0;
+}
+
+/*
+ * Two files of one device, each with a queue and a waiter blocked in
+ * WAIT_EVENTS on its own signal's event. Each queue's completion must
+ * wake its own file's waiter (a lost wake-up shows as the 20 s timeout),
+ * and A's waiter must not depend on B's later completion. Then, when the
+ * queues use different vectors, twenty completions on B's queue must not
+ * wake a waiter of file A at all (counted in its context switches).
+ */
+static void test_two_files(struct gtq_dev *d, int idx)
+{
+	struct gtq_dev d2;
+	hsagpu_queue_t *qa, *qb;
+	struct gtq_arena ka, kb;
+	hsagpu_signal_t sa, sb;
+	struct file_waiter wa = { .fd = hsagpu_agent_fd(d->agent) }, wb;
+	struct hsagpu_create_event ce = { .size = sizeof(ce) };
+	struct hsagpu_event_id ev = { .size = sizeof(ev) };
+	uint32_t irqs0;
+	uint64_t linux0;
+	long c0, c1;
+	uint64_t t0;
+	pthread_t ta, tb;
+	int i;
+
+	if (gtq_open(idx, &d2) != 1) {
+		gtq_close(&d2);
+		return;
+	}
+	wb = (struct file_waiter){ .fd = hsagpu_agent_fd(d2.agent) };
+	qa = gtq_queue(d, 16, 0);
+	qb = gtq_queue(&d2, 16, 0);
+	sa = gtq_signal(d, 1);
+	sb = gtq_signal(&d2, 1);
+	gtq_arena_init(d, &ka, 4096);
+	gtq_arena_init(&d2, &kb, 4096);
+	if (!qa || !qb || !ka.base || !kb.base)
+		goto out;
+	wa.ev = hsagpu_signal_ptr(sa)->event_id;
+	wb.ev = hsagpu_signal_ptr(sb)->event_id;
+	DIAG("two files: queues %u and %u on vectors %u and %u of %u",
+	     qa->id, qb->id, queue_vector(d, qa->id), queue_vector(d, qb->id),
+	     d->info->msix_vectors);
+
+	pthread_create(&ta, NULL, file_wait_thread, &wa);
+	pthread_create(&tb, NULL, file_wait_thread, &wb);
+	CHECK(file_waiter_asleep(&wa) && file_waiter_asleep(&wb),
+	      "waiters did not fall asleep");
+	t0 = gtq_now_ns();
+	gtq_busy(qa, &ka, 100 * GTQ_MS, sa, 0);
+	gtq_busy(qb, &kb, 600 * GTQ_MS, sb, 0);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	DIAG("file A woke after %.1f ms, file B after %.1f ms",
+	     (wa.woke_ns - t0) / 1e6, (wb.woke_ns - t0) / 1e6);
+	CHECK(wa.ret == 0 && wb.ret == 0, "waits returned %d and %d",
+	      wa.ret, wb.ret);
+	CHECK(wa.woke_ns - t0 < 5000 * GTQ_MS && wb.woke_ns - t0 < 5000 * GTQ_MS,
+	      "a waiter was woken by its timeout, not its queue's interrupt");
+	CHECK(wa.woke_ns < wb.woke_ns,
+	      "file A's waiter woke only after file B's completion");
+
+	if (queue_vector(d, qa->id) == queue_vector(d, qb->id) ||
+	    ioctl(wa.fd, HSAGPU_IOC_CREATE_EVENT, &ce)) {
+		DIAG("queues share a vector: no targeted-wake check");
+		goto out;
+	}
+	/* A waits on an event nobody signals; B's queue completes 20 NOPs. */
+	wa.ev = ce.event_id;
+	wa.tid = 0;
+	pthread_create(&ta, NULL, file_wait_thread, &wa);
+	CHECK(file_waiter_asleep(&wa), "waiter A did not fall asleep");
+	c0 = ctxt_switches(wa.tid);
+	irqs0 = gtq_reg(d, HSAGPU_REG_PKT_IRQS);
+	linux0 = irq_count(d);
+	for (i = 0; i < 20; i++) {
+		hsagpu_signal_store_release(sb, 1);
+		gtq_agent(qb, HSAGPU_AGENT_NOP, NULL, 0, sb, 0);
+		GTQ_WAIT(sb, 0, 5000);
+	}
+	c1 = ctxt_switches(wa.tid);
+	DIAG("20 completions on file B (device IRQs +%u, Linux IRQs +%llu): file A's waiter switched %ld times",
+	     gtq_reg(d, HSAGPU_REG_PKT_IRQS) - irqs0,
+	     (unsigned long long)(irq_count(d) - linux0), c1 - c0);
+	/* The device may merge interrupts that are raised close together. */
+	CHECK(gtq_reg(d, HSAGPU_REG_PKT_IRQS) - irqs0 >= 10,
+	      "B's 20 completions raised only %u interrupts",
+	      gtq_reg(d, HSAGPU_REG_PKT_IRQS) - irqs0);
+	CHECK(c0 >= 0 && c1 - c0 <= 3,
+	      "file A's waiter was woken %ld times by file B's interrupts",
+	      c1 - c0);
+	ev.event_id = ce.event_id;
+	CHECK(ioctl(wa.fd, HSAGPU_IOC_SET_EVENT, &ev) == 0, "SET_EVENT");
+	pthread_join(ta, NULL);
+	CHECK(wa.ret == 0, "waiter A after SET_EVENT: %d", wa.ret);
+	ioctl(wa.fd, HSAGPU_IOC_DESTROY_EVENT, &ev);
+out:
+	hsagpu_signal_destroy(sa);
+	hsagpu_signal_destroy(sb);
+	if (qa)
+		CHECK(hsagpu_queue_destroy(qa) == 0, "destroy A");
+	if (qb)
+		CHECK(hsagpu_queue_destroy(qb) == 0, "destroy B");
+	gtq_close(&d2);
+}
+
 int main(void)
 {
 	int n = hsagpu_agent_count(), ran = 0;
@@ -665,6 +844,7 @@ int main(void)
 			test_cpu_wake(&d);
 			test_set_event(&d);
 			test_wait_events(&d);
+			test_two_files(&d, i);
 			test_fork(&d, i);
 			test_kill(&d, i, 1);
 			test_kill(&d, i, 0);

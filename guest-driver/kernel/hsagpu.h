@@ -15,6 +15,7 @@
 #include <linux/scatterlist.h>
 #include <linux/wait.h>
 
+#include "hsagpu_compat.h"
 #include "hsagpu/hsagpu_regs.h"
 #include "hsagpu/hsagpu_uapi.h"
 
@@ -82,9 +83,12 @@ struct hsagpu_device {
 	int atomics128_errno;
 	bool atomic_requester;          /* DevCtl2 AtomicOp Req Enable read back */
 
+	/* debug counters (debugfs) */
 	atomic_t error_irqs;
 	atomic_t aer_events;
 	atomic_t queue_irqs;
+	atomic_t *vector_irqs;          /* per MSI-X vector, msix_vectors */
+	struct dentry *debugfs;
 
 	struct rw_semaphore remove_sem;
 	bool dead;                      /* removed: ioctls and mmap fail */
@@ -115,8 +119,12 @@ struct hsagpu_device {
 	pci_bus_addr_t vram_bus;
 	struct gen_pool *vram_pool;
 
-	/* woken by every queue interrupt; WAIT_EVENTS sleeps here */
-	wait_queue_head_t event_wq;
+	/*
+	 * Interrupt-side view of @queues: a queue interrupt wakes the files
+	 * whose queues use that vector. Taken (irqs off) inside hdev->lock
+	 * wherever @queues changes, and by the interrupt handlers.
+	 */
+	spinlock_t wake_lock;
 };
 
 /*
@@ -140,6 +148,12 @@ struct hsagpu_file {
 	u64 *events;                    /* event page, NULL until needed */
 	dma_addr_t events_dma;
 	DECLARE_BITMAP(events_used, HSAGPU_MAX_EVENTS);
+	/*
+	 * WAIT_EVENTS sleeps here. Woken by the interrupts of this file's
+	 * queues (the device writes a slot, then raises the queue's vector),
+	 * SET_EVENT on this file, the error interrupt and device removal.
+	 */
+	wait_queue_head_t event_wq;
 	atomic64_t event_age[HSAGPU_MAX_EVENTS]; /* consumptions + 1 */
 
 	struct list_head peers;         /* struct hsagpu_peer, hdev->lock */
@@ -183,10 +197,22 @@ enum { HSAGPU_QMEM_RING, HSAGPU_QMEM_RPTR, HSAGPU_QMEM_WPTR, HSAGPU_QMEM_N };
 
 struct hsagpu_queue {
 	struct list_head node;          /* hsagpu_file.queues */
+	struct hsagpu_file *hf;         /* owner: whom its interrupts wake */
 	u32 hw_id;
 	u32 doorbell_slot;
 	struct hsagpu_mem *mem[HSAGPU_QMEM_N];
 };
+
+/*
+ * The MSI-X vector of hardware queue @id: queues spread over vectors
+ * 1..N-1; vector 0 (errors) is shared when it is the only one.
+ */
+static inline u32 hsagpu_queue_vector(struct hsagpu_device *hdev, u32 id)
+{
+	u32 nvec = hdev->msix_vectors;
+
+	return nvec > 1 ? 1 + id % (nvec - 1) : 0;
+}
 
 static inline u32 hsagpu_rd(struct hsagpu_device *hdev, u32 reg)
 {
@@ -233,17 +259,18 @@ void hsagpu_files_zap(struct hsagpu_device *hdev);
 
 /* hsagpu_mem.c */
 int hsagpu_vram_init(struct hsagpu_device *hdev);
-long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void __user *uarg);
-long hsagpu_ioctl_free_mem(struct hsagpu_file *hf, void __user *uarg);
+long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data);
+void hsagpu_ioctl_alloc_mem_undo(struct hsagpu_file *hf, void *data);
+long hsagpu_ioctl_free_mem(struct hsagpu_file *hf, void *data);
 int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		    u64 index);
-long hsagpu_ioctl_mem_segments(struct hsagpu_file *hf, void __user *uarg);
+long hsagpu_ioctl_mem_segments(struct hsagpu_file *hf, void *data);
 struct hsagpu_mem *hsagpu_mem_find_system(struct hsagpu_file *hf, u64 addr,
 					  u64 len);
 void hsagpu_mem_release(struct hsagpu_file *hf);
 
 /* hsagpu_peer.c */
-long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void __user *uarg);
+long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void *data);
 void hsagpu_peer_release(struct hsagpu_file *hf);
 void hsagpu_peers_unmap(struct hsagpu_device *hdev);
 
@@ -256,25 +283,34 @@ void hsagpu_doorbell_release(struct hsagpu_file *hf);
 
 /* hsagpu_queue.c */
 int hsagpu_queue_init(struct hsagpu_device *hdev);
-long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void __user *uarg);
-long hsagpu_ioctl_queue_cmd(struct hsagpu_file *hf, unsigned int cmd,
-			    void __user *uarg);
-long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void __user *uarg);
+long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data);
+void hsagpu_ioctl_create_queue_undo(struct hsagpu_file *hf, void *data);
+long hsagpu_ioctl_destroy_queue(struct hsagpu_file *hf, void *data);
+long hsagpu_ioctl_suspend_queue(struct hsagpu_file *hf, void *data);
+long hsagpu_ioctl_resume_queue(struct hsagpu_file *hf, void *data);
+long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void *data);
 void hsagpu_queue_release(struct hsagpu_file *hf);
 void hsagpu_queue_shutdown(struct hsagpu_device *hdev);
 
 /* hsagpu_event.c */
-long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void __user *uarg);
-long hsagpu_ioctl_destroy_event(struct hsagpu_file *hf, void __user *uarg);
-long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg,
-			      u32 size);
-long hsagpu_ioctl_set_event(struct hsagpu_file *hf, void __user *uarg);
+long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void *data);
+void hsagpu_ioctl_create_event_undo(struct hsagpu_file *hf, void *data);
+long hsagpu_ioctl_destroy_event(struct hsagpu_file *hf, void *data);
+long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void *data);
+long hsagpu_ioctl_set_event(struct hsagpu_file *hf, void *data);
 void hsagpu_event_init(struct hsagpu_file *hf);
 int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		      u64 index);
 void hsagpu_event_release(struct hsagpu_file *hf);
 
+void hsagpu_event_wake_vector(struct hsagpu_device *hdev, u32 vector);
+void hsagpu_event_wake_files(struct hsagpu_device *hdev);
+
 /* hsagpu_sysfs.c */
 extern const struct attribute_group *hsagpu_groups[];
+void hsagpu_debugfs_init(struct hsagpu_device *hdev);
+void hsagpu_debugfs_fini(struct hsagpu_device *hdev);
+void hsagpu_debugfs_register(void);
+void hsagpu_debugfs_unregister(void);
 
 #endif

@@ -88,7 +88,7 @@ int hsagpu_doorbell_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 	if (ret < 0)
 		return ret;
 
-	vma->vm_flags |= VM_IO | VM_PFNMAP;
+	vm_flags_set(vma, VM_IO | VM_PFNMAP);
 	vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 	vma->vm_ops = &hsagpu_doorbell_vm_ops;
 	vma->vm_private_data = hf;

@@ -135,12 +135,13 @@ static int hsagpu_setup_dma(struct hsagpu_device *hdev)
 			ret);
 		return ret;
 	}
-	/* Let the IOMMU merge a whole allocation into one segment. */
-	ret = dma_set_max_seg_size(dev, UINT_MAX);
-	if (!ret)
-		ret = dma_set_seg_boundary(dev, ULONG_MAX);
-	if (ret)
-		return ret;
+	/*
+	 * Let the IOMMU merge a whole allocation into one segment. PCI
+	 * devices have DMA parameters, so these cannot fail (6.12 made them
+	 * void).
+	 */
+	dma_set_max_seg_size(dev, UINT_MAX);
+	dma_set_seg_boundary(dev, ULONG_MAX);
 
 	domain = iommu_get_domain_for_dev(dev);
 	hdev->dma_iommu = domain && (domain->type & __IOMMU_DOMAIN_PAGING);
@@ -174,6 +175,11 @@ static void hsagpu_setup_atomics(struct hsagpu_device *hdev)
 		dev_info(&pdev->dev, "PCIe AtomicOps to root enabled (32/64%s), requester %s\n",
 			 hdev->atomics128_errno ? "" : "/128",
 			 hdev->atomic_requester ? "on" : "off");
+}
+
+static void hsagpu_debugfs_action(void *data)
+{
+	hsagpu_debugfs_fini(data);
 }
 
 static void hsagpu_free_vectors(void *data)
@@ -259,7 +265,7 @@ static struct hsagpu_device *hsagpu_device_alloc(struct pci_dev *pdev)
 	ida_init(&hdev->queue_ida);
 	ida_init(&hdev->doorbell_page_ida);
 	idr_init(&hdev->mem_idr);
-	init_waitqueue_head(&hdev->event_wq);
+	spin_lock_init(&hdev->wake_lock);
 	return hdev;
 }
 
@@ -319,6 +325,11 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 
+	hsagpu_debugfs_init(hdev);
+	ret = devm_add_action_or_reset(dev, hsagpu_debugfs_action, hdev);
+	if (ret)
+		return ret;
+
 	/* Clear stale errors, then have them interrupt on vector 0. */
 	hsagpu_wr(hdev, HSAGPU_REG_ERROR_STATUS, HSAGPU_ERR_ALL);
 	hsagpu_wr(hdev, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_ALL);
@@ -375,7 +386,7 @@ static void hsagpu_remove(struct pci_dev *pdev)
 	up_write(&hdev->remove_sem);
 	hsagpu_files_zap(hdev);
 	hsagpu_peers_unmap(hdev);
-	wake_up_all(&hdev->event_wq);
+	hsagpu_event_wake_files(hdev);
 
 	hsagpu_wr(hdev, HSAGPU_REG_ERROR_INT_ENABLE, 0);
 	pci_clear_master(pdev);
@@ -419,7 +430,25 @@ static struct pci_driver hsagpu_driver = {
 	.dev_groups = hsagpu_groups,
 	.err_handler = &hsagpu_err_handlers,
 };
-module_pci_driver(hsagpu_driver);
+
+static int __init hsagpu_init(void)
+{
+	int ret;
+
+	hsagpu_debugfs_register();
+	ret = pci_register_driver(&hsagpu_driver);
+	if (ret)
+		hsagpu_debugfs_unregister();
+	return ret;
+}
+module_init(hsagpu_init);
+
+static void __exit hsagpu_cleanup(void)
+{
+	pci_unregister_driver(&hsagpu_driver);
+	hsagpu_debugfs_unregister();
+}
+module_exit(hsagpu_cleanup);
 
 MODULE_DESCRIPTION("Driver for the QEMU hsa-gpu accelerator model");
 MODULE_LICENSE("GPL");

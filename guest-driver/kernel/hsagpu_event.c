@@ -10,6 +10,10 @@
  * Each event has an age, advanced by every consumption. Waiters that pass
  * the age they last saw also wake when another waiter took the event
  * first, which makes one event safe to share between threads.
+ *
+ * Waiters sleep on their file's wait queue, not on a device-wide one: a
+ * queue interrupt wakes only the files owning a queue on the vector it
+ * came on (hsagpu_event_wake_vector()).
  */
 #include <linux/bitmap.h>
 #include <linux/dma-mapping.h>
@@ -40,6 +44,8 @@ void hsagpu_event_init(struct hsagpu_file *hf)
 {
 	u32 i;
 
+	init_waitqueue_head(&hf->event_wq);
+
 	/* Age 0 means "not known" in WAIT_EVENTS: real ages start at 1. */
 	for (i = 0; i < HSAGPU_MAX_EVENTS; i++)
 		atomic64_set(&hf->event_age[i], 1);
@@ -55,16 +61,11 @@ void hsagpu_event_release(struct hsagpu_file *hf)
 }
 
 /* -ENOSPC when all HSAGPU_MAX_EVENTS events of the file exist. */
-long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void __user *uarg)
+long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void *data)
 {
-	struct hsagpu_create_event args;
+	struct hsagpu_create_event *args = data;
 	unsigned long slot;
 	int ret;
-
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.size != sizeof(args))
-		return -EINVAL;
 
 	ret = hsagpu_enter(hf->hdev);
 	if (ret)
@@ -80,22 +81,22 @@ long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void __user *uarg)
 	}
 	set_bit(slot, hf->events_used);
 	WRITE_ONCE(hf->events[slot], HSAGPU_EVENT_SLOT_UNSIGNALED);
-	args.event_id = slot + 1;
-	args.mailbox_addr = hf->events_dma + slot * sizeof(u64);
+	args->event_id = slot + 1;
+	args->mailbox_addr = hf->events_dma + slot * sizeof(u64);
 out:
 	mutex_unlock(&hf->lock);
 	hsagpu_exit(hf->hdev);
-	if (ret)
-		return ret;
+	return ret;
+}
 
-	if (copy_to_user(uarg, &args, sizeof(args))) {
-		/* Nobody learnt the id: the slot is free again. */
-		mutex_lock(&hf->lock);
-		clear_bit(slot, hf->events_used);
-		mutex_unlock(&hf->lock);
-		return -EFAULT;
-	}
-	return 0;
+/* The result could not be copied out: nobody learnt the id. */
+void hsagpu_ioctl_create_event_undo(struct hsagpu_file *hf, void *data)
+{
+	struct hsagpu_create_event *args = data;
+
+	mutex_lock(&hf->lock);
+	clear_bit(args->event_id - 1, hf->events_used);
+	mutex_unlock(&hf->lock);
 }
 
 static bool hsagpu_event_live(struct hsagpu_file *hf, u32 id)
@@ -105,27 +106,11 @@ static bool hsagpu_event_live(struct hsagpu_file *hf, u32 id)
 	       test_bit(id - 1, hf->events_used);
 }
 
-/* The event id of a struct hsagpu_event_id argument. */
-static int hsagpu_event_id_arg(void __user *uarg, u32 *id)
+long hsagpu_ioctl_destroy_event(struct hsagpu_file *hf, void *data)
 {
-	struct hsagpu_event_id args;
+	u32 id = ((struct hsagpu_event_id *)data)->event_id;
+	int ret = 0;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.size != sizeof(args))
-		return -EINVAL;
-	*id = args.event_id;
-	return 0;
-}
-
-long hsagpu_ioctl_destroy_event(struct hsagpu_file *hf, void __user *uarg)
-{
-	int ret;
-	u32 id;
-
-	ret = hsagpu_event_id_arg(uarg, &id);
-	if (ret)
-		return ret;
 	mutex_lock(&hf->lock);
 	if (hsagpu_event_live(hf, id))
 		clear_bit(id - 1, hf->events_used);
@@ -139,14 +124,11 @@ long hsagpu_ioctl_destroy_event(struct hsagpu_file *hf, void __user *uarg)
  * SET_EVENT: what the device does when it completes a signal with this
  * event, done by a CPU thread that changed the signal.
  */
-long hsagpu_ioctl_set_event(struct hsagpu_file *hf, void __user *uarg)
+long hsagpu_ioctl_set_event(struct hsagpu_file *hf, void *data)
 {
-	int ret;
-	u32 id;
+	u32 id = ((struct hsagpu_event_id *)data)->event_id;
+	int ret = 0;
 
-	ret = hsagpu_event_id_arg(uarg, &id);
-	if (ret)
-		return ret;
 	mutex_lock(&hf->lock);
 	if (hsagpu_event_live(hf, id))
 		/* Pairs with the waiters' READ_ONCE/xchg of the slot. */
@@ -155,7 +137,7 @@ long hsagpu_ioctl_set_event(struct hsagpu_file *hf, void __user *uarg)
 		ret = -EINVAL;
 	mutex_unlock(&hf->lock);
 	if (!ret)
-		wake_up_all(&hf->hdev->event_wq);
+		wake_up_all(&hf->event_wq);
 	return ret;
 }
 
@@ -227,31 +209,28 @@ static bool hsagpu_wait_done(struct hsagpu_wait *w, bool all)
  * device goes away. In every case .signaled is written back: events
  * consumed before an error are not lost.
  */
-long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg,
-			      u32 size)
+long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void *data)
 {
 	struct hsagpu_device *hdev = hf->hdev;
-	struct hsagpu_wait_events args = { };
+	struct hsagpu_wait_events *args = data;
 	struct hsagpu_wait *w;
 	bool all, infinite;
 	long timeout, left;
 	int ret = 0;
 	u32 i;
 
-	/* @size: of the command's structure, with or without ages_ptr. */
-	if (copy_from_user(&args, uarg, size))
-		return -EFAULT;
-	if (args.size != size || args.flags & ~HSAGPU_WAIT_FLAGS_ALL ||
-	    !args.num_events || args.num_events > HSAGPU_WAIT_EVENTS_MAX)
+	/* An ABI 1.2 caller's structure ends before ages_ptr: it reads 0. */
+	if (args->flags & ~HSAGPU_WAIT_FLAGS_ALL ||
+	    !args->num_events || args->num_events > HSAGPU_WAIT_EVENTS_MAX)
 		return -EINVAL;
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return -ENOMEM;
-	w->n = args.num_events;
-	if (copy_from_user(w->ids, u64_to_user_ptr(args.events_ptr),
+	w->n = args->num_events;
+	if (copy_from_user(w->ids, u64_to_user_ptr(args->events_ptr),
 			   w->n * sizeof(w->ids[0])) ||
-	    (args.ages_ptr &&
-	     copy_from_user(w->seen, u64_to_user_ptr(args.ages_ptr),
+	    (args->ages_ptr &&
+	     copy_from_user(w->seen, u64_to_user_ptr(args->ages_ptr),
 			    w->n * sizeof(w->seen[0])))) {
 		ret = -EFAULT;
 		goto out;
@@ -268,10 +247,10 @@ long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg,
 	if (ret)
 		goto out;
 
-	all = args.flags & HSAGPU_WAIT_ALL;
-	infinite = args.timeout_ms == HSAGPU_WAIT_INFINITE;
+	all = args->flags & HSAGPU_WAIT_ALL;
+	infinite = args->timeout_ms == HSAGPU_WAIT_INFINITE;
 	timeout = infinite ? MAX_SCHEDULE_TIMEOUT :
-		  (long)msecs_to_jiffies(args.timeout_ms);
+		  (long)msecs_to_jiffies(args->timeout_ms);
 	for (;;) {
 		hsagpu_wait_consume(w);
 		if (hsagpu_wait_done(w, all))
@@ -284,9 +263,10 @@ long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg,
 			ret = -ETIME;
 			break;
 		}
-		left = wait_event_interruptible_timeout(hdev->event_wq,
-				hsagpu_wait_pending(w) ||
-				READ_ONCE(hdev->dead), timeout);
+		left = wait_event_interruptible_timeout(hf->event_wq,
+							hsagpu_wait_pending(w) ||
+							READ_ONCE(hdev->dead),
+							timeout);
 		if (left < 0) {
 			ret = -EINTR;
 			break;
@@ -296,17 +276,56 @@ long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void __user *uarg,
 			timeout = left;
 	}
 
-	args.signaled = w->signaled;
+	args->signaled = w->signaled;
 	for (i = 0; i < w->n; i++)
 		w->seen[i] = atomic64_read(&w->ages[w->ids[i] - 1]);
-	if (copy_to_user(uarg, &args, size) ||
-	    (args.ages_ptr &&
-	     copy_to_user(u64_to_user_ptr(args.ages_ptr), w->seen,
+	if ((args->ages_ptr &&
+	     copy_to_user(u64_to_user_ptr(args->ages_ptr), w->seen,
 			  w->n * sizeof(w->seen[0]))))
 		ret = -EFAULT;
 out:
 	kfree(w);
 	return ret;
+}
+
+/*
+ * A queue interrupt on @vector (from hard-IRQ context): the device wrote
+ * an event slot of a file that owns a queue on that vector; wake those
+ * files' waiters only. Vector 0 also carries queue completions when it is
+ * the only vector, and reports queue errors (a queue in error may never
+ * complete what somebody waits for): it wakes every file with a queue.
+ *
+ * Completions of a queue wake its own file. A signal of one file whose
+ * event lives in another file (or on another device) is not woken by the
+ * interrupt: SET_EVENT or a timeout ends such a wait.
+ */
+void hsagpu_event_wake_vector(struct hsagpu_device *hdev, u32 vector)
+{
+	u32 nvec = hdev->msix_vectors, id = 0, step = 1;
+	struct hsagpu_queue *q;
+
+	if (vector) {
+		id = vector - 1;
+		step = nvec - 1;
+	}
+	spin_lock(&hdev->wake_lock);
+	for (; id < hdev->num_queues; id += step) {
+		q = hdev->queues[id];
+		if (q)
+			wake_up_all(&q->hf->event_wq);
+	}
+	spin_unlock(&hdev->wake_lock);
+}
+
+/* Device removal: every file's waiters see -ENODEV. */
+void hsagpu_event_wake_files(struct hsagpu_device *hdev)
+{
+	struct hsagpu_file *hf;
+
+	mutex_lock(&hdev->lock);
+	list_for_each_entry(hf, &hdev->files, node)
+		wake_up_all(&hf->event_wq);
+	mutex_unlock(&hdev->lock);
 }
 
 /*
@@ -326,7 +345,7 @@ int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		return -EINVAL;
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
-	vma->vm_flags &= ~VM_MAYWRITE;
+	vm_flags_clear(vma, VM_MAYWRITE);
 
 	ret = hsagpu_enter(hf->hdev);
 	if (ret)

@@ -4,10 +4,10 @@
  * its own (allocations, queues, events, doorbell page); nothing of one
  * file is visible through another.
  *
- * Every ioctl argument starts with its size, which must equal the
- * structure's (or, for GET_INFO and ALLOC_MEM, the ABI 1.1 size of the
- * structure before it grew); reserved fields must be 0 and unknown flags
- * are refused (-EINVAL). Allocation handles and queue ids that the file
+ * ioctls go through one table-driven dispatcher (hsagpu_ioctl(), which
+ * states the structure-size rule: older, smaller structures are
+ * zero-extended); reserved fields must be 0 and unknown flags are
+ * refused (-EINVAL). Allocation handles and queue ids that the file
  * does not own are -ENOENT, event ids -EINVAL (they are only slot
  * numbers), mmap offsets -EINVAL, file descriptors that are not open
  * -EBADF. Once the device is removed everything but close() and munmap()
@@ -20,6 +20,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -130,95 +131,193 @@ void hsagpu_files_zap(struct hsagpu_device *hdev)
 	mutex_unlock(&hdev->lock);
 }
 
-/* The ABI 1.1 structure ended before vram_bus_addr: give that much. */
-#define HSAGPU_DEVICE_INFO_SIZE_1_1 \
-	offsetof(struct hsagpu_device_info, vram_bus_addr)
-
-static long hsagpu_ioctl_get_info(struct hsagpu_device *hdev,
-				  void __user *uarg)
+static long hsagpu_ioctl_get_info(struct hsagpu_file *hf, void *data)
 {
-	struct hsagpu_device_info info;
-	u32 size;
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_device_info *info = data;
 
-	if (get_user(size, (u32 __user *)uarg))
-		return -EFAULT;
-	if (size != sizeof(info) && size != HSAGPU_DEVICE_INFO_SIZE_1_1)
-		return -EINVAL;
-
-	memset(&info, 0, sizeof(info));
-	info.size = size;
-	info.abi_version = hdev->abi_version;
-	info.vendor_id = hdev->pdev->vendor;
-	info.device_id = hdev->pdev->device;
-	info.caps = hdev->caps;
-	info.vram_size = hdev->vram_size;
-	info.doorbell_count = hdev->doorbell_count;
-	info.doorbell_stride = hdev->doorbell_stride;
-	info.num_queues = hdev->num_queues;
-	info.msix_vectors = hdev->msix_vectors;
-	info.atomics = (hdev->atomics_errno ? 0 : HSAGPU_ATOMICS_ROUTED) |
-		       (hdev->atomic_requester ? HSAGPU_ATOMICS_REQUESTER : 0) |
-		       (hdev->atomics128_errno ? 0 : HSAGPU_ATOMICS_128);
-	info.atomics_errno = hdev->atomics_errno;
-	info.pci_domain = pci_domain_nr(hdev->pdev->bus);
-	info.pci_bus = hdev->pdev->bus->number;
-	info.pci_devfn = hdev->pdev->devfn;
-	memcpy(info.name, hdev->name, sizeof(info.name));
-	info.vram_bus_addr = hdev->vram_bus;
-	info.p2p_addr_bits = hdev->p2p_addr_bits;
-	info.p2p_status = hdev->p2p_status;
-	info.dma_flags = hdev->dma_iommu ? HSAGPU_DMA_INFO_IOMMU : 0;
-
-	if (copy_to_user(uarg, &info, size))
-		return -EFAULT;
+	info->abi_version = hdev->abi_version;
+	info->vendor_id = hdev->pdev->vendor;
+	info->device_id = hdev->pdev->device;
+	info->caps = hdev->caps;
+	info->vram_size = hdev->vram_size;
+	info->doorbell_count = hdev->doorbell_count;
+	info->doorbell_stride = hdev->doorbell_stride;
+	info->num_queues = hdev->num_queues;
+	info->msix_vectors = hdev->msix_vectors;
+	info->atomics = (hdev->atomics_errno ? 0 : HSAGPU_ATOMICS_ROUTED) |
+			(hdev->atomic_requester ? HSAGPU_ATOMICS_REQUESTER : 0) |
+			(hdev->atomics128_errno ? 0 : HSAGPU_ATOMICS_128);
+	info->atomics_errno = hdev->atomics_errno;
+	info->pci_domain = pci_domain_nr(hdev->pdev->bus);
+	info->pci_bus = hdev->pdev->bus->number;
+	info->pci_devfn = hdev->pdev->devfn;
+	info->reserved0 = 0;
+	memcpy(info->name, hdev->name, sizeof(info->name));
+	info->vram_bus_addr = hdev->vram_bus;
+	info->p2p_addr_bits = hdev->p2p_addr_bits;
+	info->p2p_status = hdev->p2p_status;
+	info->dma_flags = hdev->dma_iommu ? HSAGPU_DMA_INFO_IOMMU : 0;
+	info->reserved1 = 0;
 	return 0;
 }
 
+/*
+ * The ioctl table, indexed by _IOC_NR as amdkfd's amdkfd_ioctls[].
+ *
+ * @cmd is the command of the current header; its _IOC_SIZE is the size
+ * the handler works on. @min_size is the smallest structure a released
+ * header ever had for this number (a binary built against it encodes
+ * that size in its command). @undo, if set, takes back what a successful
+ * handler created when its result cannot be copied out: nobody learnt
+ * the new handle, id or queue.
+ */
+struct hsagpu_ioctl_desc {
+	unsigned int cmd;
+	u32 min_size;
+	u32 flags;
+	long (*func)(struct hsagpu_file *hf, void *data);
+	void (*undo)(struct hsagpu_file *hf, void *data);
+};
+
+/* Copy the structure back on errors too (WAIT_EVENTS: .signaled). */
+#define HSAGPU_IOCTL_OUT_ALWAYS         BIT(0)
+/*
+ * ABI 1.2 drivers took this (current) command with the older layout's
+ * size in .size and then acted for an older caller: still do.
+ */
+#define HSAGPU_IOCTL_OLD_SIZE_FIELD     BIT(1)
+
+#define HSAGPU_IOCTL_DEF(_cmd, _func, _undo, _min, _flags)		\
+	[_IOC_NR(_cmd)] = {						\
+		.cmd = _cmd,						\
+		.min_size = (_min) ? (_min) : _IOC_SIZE(_cmd),		\
+		.flags = _flags,					\
+		.func = _func,						\
+		.undo = _undo,						\
+	}
+
+static const struct hsagpu_ioctl_desc hsagpu_ioctls[] = {
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_GET_INFO, hsagpu_ioctl_get_info, NULL,
+			 HSAGPU_DEVICE_INFO_SIZE_1_1,
+			 HSAGPU_IOCTL_OLD_SIZE_FIELD),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_ALLOC_MEM, hsagpu_ioctl_alloc_mem,
+			 hsagpu_ioctl_alloc_mem_undo,
+			 HSAGPU_ALLOC_MEM_SIZE_1_1, HSAGPU_IOCTL_OLD_SIZE_FIELD),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_FREE_MEM, hsagpu_ioctl_free_mem, NULL,
+			 0, 0),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_CREATE_QUEUE, hsagpu_ioctl_create_queue,
+			 hsagpu_ioctl_create_queue_undo, 0, 0),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_DESTROY_QUEUE, hsagpu_ioctl_destroy_queue,
+			 NULL, 0, 0),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_QUEUE_STATUS, hsagpu_ioctl_queue_status,
+			 NULL, 0, 0),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_SUSPEND_QUEUE, hsagpu_ioctl_suspend_queue,
+			 NULL, 0, 0),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_RESUME_QUEUE, hsagpu_ioctl_resume_queue,
+			 NULL, 0, 0),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_CREATE_EVENT, hsagpu_ioctl_create_event,
+			 hsagpu_ioctl_create_event_undo, 0, 0),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_DESTROY_EVENT, hsagpu_ioctl_destroy_event,
+			 NULL, 0, 0),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_WAIT_EVENTS, hsagpu_ioctl_wait_events,
+			 NULL, HSAGPU_WAIT_EVENTS_SIZE_1_2,
+			 HSAGPU_IOCTL_OUT_ALWAYS),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_MEM_SEGMENTS, hsagpu_ioctl_mem_segments,
+			 NULL, 0, 0),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_PEER_ACCESS, hsagpu_ioctl_peer_access,
+			 NULL, 0, 0),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_SET_EVENT, hsagpu_ioctl_set_event, NULL,
+			 0, 0),
+};
+
+/* Every argument fits the dispatcher's buffer and starts with its size. */
+#define HSAGPU_IOCTL_ARG_MAX    128
+#define HSAGPU_IOCTL_ARG_CHECK(type)					\
+	static_assert(sizeof(type) <= HSAGPU_IOCTL_ARG_MAX &&		\
+		      offsetof(type, size) == 0)
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_device_info);
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_alloc_mem);
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_free_mem);
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_mem_segments);
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_peer_access);
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_create_queue);
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_queue_id);
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_queue_status);
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_create_event);
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_event_id);
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_wait_events);
+
+/*
+ * The one place where arguments cross the user boundary (handlers still
+ * copy the arrays their structure points to).
+ *
+ * The size encoded in the command is the caller's structure size (usize):
+ *  - a known number with another type or direction: -ENOTTY;
+ *  - usize below the first released layout: -EINVAL;
+ *  - smaller than the current structure (an older binary): zero-extended,
+ *    so every newer field reads as 0 / "not asked for";
+ *  - larger (a newer binary): accepted if every byte the driver does not
+ *    know is 0, else -E2BIG, as copy_struct_from_user() does;
+ *  - the structure's own size field must equal usize (-EINVAL), so a
+ *    handler that must behave differently for older callers reads it;
+ *    GET_INFO and ALLOC_MEM also take the current command with the ABI
+ *    1.1 size in the field, as ABI 1.2 drivers did: that caller is
+ *    treated exactly as an ABI 1.1 binary (usize = the field).
+ * Results are copied back once, min(usize, ksize) bytes: an old binary
+ * gets exactly its old layout, nothing is written past it.
+ */
 static long hsagpu_ioctl(struct file *file, unsigned int cmd,
 			 unsigned long arg)
 {
 	struct hsagpu_file *hf = file->private_data;
 	void __user *uarg = (void __user *)arg;
+	const struct hsagpu_ioctl_desc *ioctl;
+	u8 kdata[HSAGPU_IOCTL_ARG_MAX] __aligned(8);
+	unsigned int nr = _IOC_NR(cmd);
+	u32 usize = _IOC_SIZE(cmd), ksize, size;
+	long ret;
 
+	if (_IOC_TYPE(cmd) != HSAGPU_IOCTL_BASE ||
+	    nr >= ARRAY_SIZE(hsagpu_ioctls) || !hsagpu_ioctls[nr].func)
+		return -ENOTTY;
+	ioctl = &hsagpu_ioctls[array_index_nospec(nr,
+						  ARRAY_SIZE(hsagpu_ioctls))];
+	if (_IOC_DIR(cmd) != _IOC_DIR(ioctl->cmd))
+		return -ENOTTY;
+
+	/* A file belongs to the process that opened it (as in amdkfd). */
 	if (current->mm != hf->mm)
 		return -EBADF;
 	if (READ_ONCE(hf->hdev->dead))
 		return -ENODEV;
 
-	switch (cmd) {
-	case HSAGPU_IOC_GET_INFO:
-		return hsagpu_ioctl_get_info(hf->hdev, uarg);
-	case HSAGPU_IOC_ALLOC_MEM:
-		return hsagpu_ioctl_alloc_mem(hf, uarg);
-	case HSAGPU_IOC_FREE_MEM:
-		return hsagpu_ioctl_free_mem(hf, uarg);
-	case HSAGPU_IOC_MEM_SEGMENTS:
-		return hsagpu_ioctl_mem_segments(hf, uarg);
-	case HSAGPU_IOC_PEER_ACCESS:
-		return hsagpu_ioctl_peer_access(hf, uarg);
-	case HSAGPU_IOC_CREATE_QUEUE:
-		return hsagpu_ioctl_create_queue(hf, uarg);
-	case HSAGPU_IOC_DESTROY_QUEUE:
-	case HSAGPU_IOC_SUSPEND_QUEUE:
-	case HSAGPU_IOC_RESUME_QUEUE:
-		return hsagpu_ioctl_queue_cmd(hf, cmd, uarg);
-	case HSAGPU_IOC_QUEUE_STATUS:
-		return hsagpu_ioctl_queue_status(hf, uarg);
-	case HSAGPU_IOC_CREATE_EVENT:
-		return hsagpu_ioctl_create_event(hf, uarg);
-	case HSAGPU_IOC_DESTROY_EVENT:
-		return hsagpu_ioctl_destroy_event(hf, uarg);
-	case HSAGPU_IOC_WAIT_EVENTS:
-		return hsagpu_ioctl_wait_events(hf, uarg,
-				sizeof(struct hsagpu_wait_events));
-	case HSAGPU_IOC_WAIT_EVENTS_1_2:
-		return hsagpu_ioctl_wait_events(hf, uarg,
-				sizeof(struct hsagpu_wait_events_1_2));
-	case HSAGPU_IOC_SET_EVENT:
-		return hsagpu_ioctl_set_event(hf, uarg);
-	default:
-		return -ENOTTY;
+	ksize = _IOC_SIZE(ioctl->cmd);
+	if (usize < ioctl->min_size)
+		return -EINVAL;
+	/* Every hsagpu command passes a structure in (_IOW or _IOWR). */
+	ret = copy_struct_from_user(kdata, ksize, uarg, usize);
+	if (ret)
+		return ret;
+	size = *(u32 *)kdata;
+	if (size != usize) {
+		if (!(ioctl->flags & HSAGPU_IOCTL_OLD_SIZE_FIELD) ||
+		    size != ioctl->min_size || size >= min(usize, ksize))
+			return -EINVAL;
+		memset(kdata + size, 0, ksize - size);
+		usize = size;
 	}
+
+	ret = ioctl->func(hf, kdata);
+
+	if ((_IOC_DIR(cmd) & _IOC_READ) &&
+	    (!ret || ioctl->flags & HSAGPU_IOCTL_OUT_ALWAYS) &&
+	    copy_to_user(uarg, kdata, min(usize, ksize))) {
+		if (!ret && ioctl->undo)
+			ioctl->undo(hf, kdata);
+		ret = -EFAULT;
+	}
+	return ret;
 }
 
 /*
@@ -238,7 +337,7 @@ static int hsagpu_mmap(struct file *file, struct vm_area_struct *vma)
 		return -ENODEV;
 
 	/* Device memory must not be duplicated into children. */
-	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 
 	switch (type) {
 	case HSAGPU_MMAP_TYPE_DOORBELL:

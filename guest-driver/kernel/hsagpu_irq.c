@@ -2,8 +2,8 @@
 /*
  * hsagpu: interrupts. MSI-X vector 0 reports device errors; queues raise
  * their own vector (1..N-1, or 0 when only one vector was granted) after
- * writing an event slot. Waiters check their slots themselves, so every
- * queue interrupt simply wakes them all.
+ * writing an event slot. A queue interrupt wakes the waiters of the files
+ * that own a queue on that vector, nobody else (hsagpu_event.c).
  */
 #include <linux/interrupt.h>
 #include <linux/pci.h>
@@ -62,12 +62,20 @@ static void hsagpu_report_queue_errors(struct hsagpu_device *hdev)
 	}
 }
 
+/* The dev_id of each vector's handler. */
+struct hsagpu_irq_vec {
+	struct hsagpu_device *hdev;
+	u32 vector;
+};
+
 static irqreturn_t hsagpu_error_irq(int irq, void *data)
 {
-	struct hsagpu_device *hdev = data;
+	struct hsagpu_irq_vec *v = data;
+	struct hsagpu_device *hdev = v->hdev;
 	u32 err = hsagpu_rd(hdev, HSAGPU_REG_ERROR_STATUS);
 	bool shared = hdev->msix_vectors == 1;
 
+	atomic_inc(&hdev->vector_irqs[v->vector]);
 	if (shared)
 		atomic_inc(&hdev->queue_irqs);
 	if (err) {
@@ -83,16 +91,18 @@ static irqreturn_t hsagpu_error_irq(int irq, void *data)
 	 * With a single vector, queue completions arrive here too; and a
 	 * queue in error may never complete what somebody waits for.
 	 */
-	wake_up_all(&hdev->event_wq);
+	hsagpu_event_wake_vector(hdev, v->vector);
 	return err || shared ? IRQ_HANDLED : IRQ_NONE;
 }
 
 static irqreturn_t hsagpu_queue_irq(int irq, void *data)
 {
-	struct hsagpu_device *hdev = data;
+	struct hsagpu_irq_vec *v = data;
+	struct hsagpu_device *hdev = v->hdev;
 
 	atomic_inc(&hdev->queue_irqs);
-	wake_up_all(&hdev->event_wq);
+	atomic_inc(&hdev->vector_irqs[v->vector]);
+	hsagpu_event_wake_vector(hdev, v->vector);
 	return IRQ_HANDLED;
 }
 
@@ -100,17 +110,30 @@ int hsagpu_irq_setup(struct hsagpu_device *hdev)
 {
 	struct pci_dev *pdev = hdev->pdev;
 	struct device *dev = &pdev->dev;
+	struct hsagpu_irq_vec *vecs;
 	unsigned int i;
 	int ret;
 
+	vecs = devm_kcalloc(dev, hdev->msix_vectors, sizeof(*vecs),
+			    GFP_KERNEL);
+	hdev->vector_irqs = devm_kcalloc(dev, hdev->msix_vectors,
+					 sizeof(*hdev->vector_irqs),
+					 GFP_KERNEL);
+	if (!vecs || !hdev->vector_irqs)
+		return -ENOMEM;
+	for (i = 0; i < hdev->msix_vectors; i++) {
+		vecs[i].hdev = hdev;
+		vecs[i].vector = i;
+	}
 	ret = devm_request_irq(dev, pci_irq_vector(pdev, HSAGPU_MSIX_VEC_ERROR),
-			       hsagpu_error_irq, 0, HSAGPU_DRV_NAME, hdev);
+			       hsagpu_error_irq, 0, HSAGPU_DRV_NAME,
+			       &vecs[HSAGPU_MSIX_VEC_ERROR]);
 	if (ret)
 		return ret;
 	for (i = 1; i < hdev->msix_vectors; i++) {
 		ret = devm_request_irq(dev, pci_irq_vector(pdev, i),
 				       hsagpu_queue_irq, 0, HSAGPU_DRV_NAME "-queue",
-				       hdev);
+				       &vecs[i]);
 		if (ret) {
 			dev_err(dev, "cannot request MSI-X vector %u: %d\n", i,
 				ret);

@@ -29,9 +29,10 @@
 #define HSAGPU_VRAM_CLEAR_CHUNK (1UL << 20)
 /* Page chunks of large system allocations: 64 KiB .. 4 MiB */
 #define HSAGPU_CHUNK_MIN_ORDER  (16 - PAGE_SHIFT)
-#define HSAGPU_CHUNK_MAX_ORDER  min(MAX_ORDER - 1, 22 - PAGE_SHIFT)
+#define HSAGPU_CHUNK_MAX_ORDER  min(HSAGPU_MAX_PAGE_ORDER, 22 - PAGE_SHIFT)
 /* The ABI 1.1 structure ended before nsegs. */
-#define HSAGPU_ALLOC_MEM_SIZE_1_1 offsetof(struct hsagpu_alloc_mem, nsegs)
+static_assert(HSAGPU_ALLOC_MEM_SIZE_1_1 ==
+	      offsetof(struct hsagpu_alloc_mem, nsegs));
 
 int hsagpu_vram_init(struct hsagpu_device *hdev)
 {
@@ -304,33 +305,26 @@ static void hsagpu_mem_unlink(struct hsagpu_file *hf, struct hsagpu_mem *mem)
  * know nothing of segments). -ENOMEM: not available, including more VRAM
  * than the device has. -EINTR: killed while allocating.
  */
-long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void __user *uarg)
+long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 {
 	struct hsagpu_device *hdev = hf->hdev;
-	struct hsagpu_alloc_mem args;
+	struct hsagpu_alloc_mem *args = data;
 	struct hsagpu_mem *mem;
 	u64 limit;
-	u32 size;
 	int ret;
 
-	if (get_user(size, (u32 __user *)uarg))
-		return -EFAULT;
-	if (size != sizeof(args) && size != HSAGPU_ALLOC_MEM_SIZE_1_1)
+	if (args->reserved)
 		return -EINVAL;
-	memset(&args, 0, sizeof(args));
-	if (copy_from_user(&args, uarg, size))
-		return -EFAULT;
-	if (args.size != size || args.reserved)
+	if (args->flags != HSAGPU_MEM_SYSTEM && args->flags != HSAGPU_MEM_VRAM)
 		return -EINVAL;
-	if (args.flags != HSAGPU_MEM_SYSTEM && args.flags != HSAGPU_MEM_VRAM)
+	if (!args->bytes)
 		return -EINVAL;
-	if (!args.bytes)
-		return -EINVAL;
-	limit = size == sizeof(args) ? HSAGPU_MEM_SYSTEM_MAX :
+	/* The dispatcher checked size: below sizeof, an ABI 1.1 caller. */
+	limit = args->size >= sizeof(*args) ? HSAGPU_MEM_SYSTEM_MAX :
 		HSAGPU_MEM_SYSTEM_CONTIG_MAX;
-	if (args.flags == HSAGPU_MEM_SYSTEM && args.bytes > limit)
+	if (args->flags == HSAGPU_MEM_SYSTEM && args->bytes > limit)
 		return -E2BIG;
-	if (args.flags == HSAGPU_MEM_VRAM && args.bytes > hdev->vram_size)
+	if (args->flags == HSAGPU_MEM_VRAM && args->bytes > hdev->vram_size)
 		return -ENOMEM;
 
 	mem = kzalloc(sizeof(*mem), GFP_KERNEL);
@@ -339,8 +333,8 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void __user *uarg)
 	kref_init(&mem->ref);
 	mem->hdev = hdev;
 	mem->owner = hf;
-	mem->flags = args.flags;
-	mem->size = PAGE_ALIGN(args.bytes);
+	mem->flags = args->flags;
+	mem->size = PAGE_ALIGN(args->bytes);
 	ret = hsagpu_mem_alloc_backing(hdev, mem);
 	if (ret) {
 		kfree(mem);
@@ -368,39 +362,40 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void __user *uarg)
 		return ret;
 	}
 
-	args.handle = mem->handle;
-	args.mmap_offset = mem->mmap_offset;
-	args.bus_addr = mem->bus_addr;
-	args.nsegs = mem->nsegs;
-	if (copy_to_user(uarg, &args, size)) {
-		/* Nobody learnt the handle: free it again. */
-		mutex_lock(&hf->lock);
-		if (hsagpu_mem_lookup(hf, args.handle) == mem)
-			hsagpu_mem_unlink(hf, mem);
-		else
-			mem = NULL;
-		mutex_unlock(&hf->lock);
-		if (mem)
-			hsagpu_mem_put(mem);
-		return -EFAULT;
-	}
+	args->handle = mem->handle;
+	args->mmap_offset = mem->mmap_offset;
+	args->bus_addr = mem->bus_addr;
+	args->nsegs = mem->nsegs;
 	return 0;
 }
 
-/* -ENOENT: not a live handle of this file; -EBUSY: a queue uses it. */
-long hsagpu_ioctl_free_mem(struct hsagpu_file *hf, void __user *uarg)
+/* The result could not be copied out: nobody learnt the handle. */
+void hsagpu_ioctl_alloc_mem_undo(struct hsagpu_file *hf, void *data)
 {
-	struct hsagpu_free_mem args;
+	struct hsagpu_alloc_mem *args = data;
+	struct hsagpu_mem *mem;
+
+	mutex_lock(&hf->lock);
+	mem = hsagpu_mem_lookup(hf, args->handle);
+	if (mem)
+		hsagpu_mem_unlink(hf, mem);
+	mutex_unlock(&hf->lock);
+	if (mem)
+		hsagpu_mem_put(mem);
+}
+
+/* -ENOENT: not a live handle of this file; -EBUSY: a queue uses it. */
+long hsagpu_ioctl_free_mem(struct hsagpu_file *hf, void *data)
+{
+	struct hsagpu_free_mem *args = data;
 	struct hsagpu_mem *mem;
 	int ret = 0;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.size != sizeof(args) || args.reserved)
+	if (args->reserved)
 		return -EINVAL;
 
 	mutex_lock(&hf->lock);
-	mem = hsagpu_mem_lookup(hf, args.handle);
+	mem = hsagpu_mem_lookup(hf, args->handle);
 	if (!mem)
 		ret = -ENOENT;
 	else if (mem->queue_users)
@@ -415,40 +410,38 @@ long hsagpu_ioctl_free_mem(struct hsagpu_file *hf, void __user *uarg)
 
 /*
  * Copy an allocation's segments out. -ENOENT: not a live handle of this
- * file; -EINVAL: bad size field, reserved, or first >= nsegs; count is
- * clamped to the segments from first on.
+ * file; -EINVAL: reserved, or first >= nsegs; count is clamped to the
+ * segments from first on.
  */
-long hsagpu_ioctl_mem_segments(struct hsagpu_file *hf, void __user *uarg)
+long hsagpu_ioctl_mem_segments(struct hsagpu_file *hf, void *data)
 {
-	struct hsagpu_mem_segments __user *uargs = uarg;
-	struct hsagpu_mem_segments args;
+	struct hsagpu_mem_segments *args = data;
 	struct hsagpu_mem *mem;
 	long ret = 0;
 	u32 n;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.size != sizeof(args) || args.reserved)
+	if (args->reserved)
 		return -EINVAL;
 
 	/* The segments never change: copy them out without the lock. */
 	mutex_lock(&hf->lock);
-	mem = hsagpu_mem_lookup(hf, args.handle);
+	mem = hsagpu_mem_lookup(hf, args->handle);
 	if (mem)
 		kref_get(&mem->ref);
 	mutex_unlock(&hf->lock);
 	if (!mem)
 		return -ENOENT;
 
-	if (args.first >= mem->nsegs) {
+	if (args->first >= mem->nsegs) {
 		ret = -EINVAL;
 		goto out;
 	}
-	n = min(args.count, mem->nsegs - args.first);
-	if (copy_to_user(u64_to_user_ptr(args.segs_ptr),
-			 mem->segs + args.first, (size_t)n * sizeof(*mem->segs)) ||
-	    put_user(n, &uargs->count))
+	n = min(args->count, mem->nsegs - args->first);
+	if (copy_to_user(u64_to_user_ptr(args->segs_ptr),
+			 mem->segs + args->first, (size_t)n * sizeof(*mem->segs)))
 		ret = -EFAULT;
+	else
+		args->count = n;
 out:
 	hsagpu_mem_put(mem);
 	return ret;
@@ -583,7 +576,7 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 	}
 
 	if (mem->flags & HSAGPU_MEM_VRAM) {
-		vma->vm_flags |= VM_IO | VM_PFNMAP;
+		vm_flags_set(vma, VM_IO | VM_PFNMAP);
 		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
 		vma->vm_ops = &hsagpu_vram_vm_ops;
 	} else if (mem->pages) {

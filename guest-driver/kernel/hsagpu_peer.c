@@ -108,24 +108,19 @@ static void hsagpu_peer_unmap(struct hsagpu_device *hdev,
 }
 
 /*
- * -EBADF: peer_fd is not open. -EINVAL: bad size field, or peer_fd is not
+ * -EBADF: peer_fd is not open. -EINVAL: peer_fd is not
  * an hsagpu device file or is one of this device. -ENODEV: either device
  * is gone. -ENOMEM: no IOMMU space for the mapping.
  */
-long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void __user *uarg)
+long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void *data)
 {
 	struct hsagpu_device *hdev = hf->hdev, *peer;
-	struct hsagpu_peer_access args;
+	struct hsagpu_peer_access *args = data;
 	struct hsagpu_peer *p, *np = NULL;
 	struct file *pfile;
 	long ret;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.size != sizeof(args))
-		return -EINVAL;
-
-	pfile = fget(args.peer_fd);
+	pfile = fget(args->peer_fd);
 	if (!pfile)
 		return -EBADF;
 	ret = -EINVAL;
@@ -158,11 +153,11 @@ long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void __user *uarg)
 		mutex_unlock(&hdev->lock);
 		p = np;
 	}
-	args.vram_addr = p->addr;
-	args.flags = p->flags;
-	args.vram_size = peer->vram_size;
-	args.peer_bar_addr = peer->vram_bus;
-	args.peer_p2p_status = peer->p2p_status;
+	args->vram_addr = p->addr;
+	args->flags = p->flags;
+	args->vram_size = peer->vram_size;
+	args->peer_bar_addr = peer->vram_bus;
+	args->peer_p2p_status = peer->p2p_status;
 	ret = 0;
 out_unlock:
 	mutex_unlock(&hf->lock);
@@ -170,8 +165,6 @@ out_unlock:
 out_fput:
 	fput(pfile);
 	/* An entry made here stays even if the copy fails: close frees it. */
-	if (!ret && copy_to_user(uarg, &args, sizeof(args)))
-		ret = -EFAULT;
 	return ret;
 }
 

@@ -76,9 +76,17 @@ static void hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
 		dev_err(&hdev->pdev->dev, "queue %u: DESTROY failed (result %u)\n",
 			q->hw_id, res);
 	clear_bit(q->hw_id, hdev->queues_live);
+	spin_lock_irq(&hdev->wake_lock);
 	hdev->queues[q->hw_id] = NULL;
+	spin_unlock_irq(&hdev->wake_lock);
 	hdev->queues_active--;
 	ida_free(&hdev->queue_ida, q->hw_id);
+	/*
+	 * The queue's last interrupt may still be on its way, and its
+	 * handler no longer finds the queue: wake the owner's waiters now,
+	 * they see every slot the (stopped) queue wrote.
+	 */
+	wake_up_all(&q->hf->event_wq);
 }
 
 /* Give back what the queue held in its file. Caller holds hf->lock. */
@@ -138,7 +146,6 @@ static int hsagpu_queue_hw_create(struct hsagpu_device *hdev,
 				  const struct hsagpu_create_queue *args)
 {
 	u32 base = HSAGPU_REG_QUEUE(q->hw_id);
-	u32 nvec = hdev->msix_vectors;
 	u32 res;
 
 	hsagpu_wr(hdev, base + HSAGPU_QREG_RING_LO, lower_32_bits(args->ring_addr));
@@ -150,9 +157,8 @@ static int hsagpu_queue_hw_create(struct hsagpu_device *hdev,
 	hsagpu_wr(hdev, base + HSAGPU_QREG_WPTR_LO, lower_32_bits(args->wptr_addr));
 	hsagpu_wr(hdev, base + HSAGPU_QREG_WPTR_HI, upper_32_bits(args->wptr_addr));
 	hsagpu_wr(hdev, base + HSAGPU_QREG_PRIORITY, args->priority);
-	/* Spread queues over vectors 1..N-1; 0 is shared when alone. */
 	hsagpu_wr(hdev, base + HSAGPU_QREG_VECTOR,
-		  nvec > 1 ? 1 + q->hw_id % (nvec - 1) : 0);
+		  hsagpu_queue_vector(hdev, q->hw_id));
 	hsagpu_wr(hdev, base + HSAGPU_QREG_FLAGS,
 		  args->flags & HSAGPU_QUEUE_CREATE_PROFILE ?
 		  HSAGPU_QF_PROFILE : 0);
@@ -168,25 +174,21 @@ static int hsagpu_queue_hw_create(struct hsagpu_device *hdev,
  * no free queue or the file no free doorbell; -EBUSY/-EFAULT/-EIO when
  * the device refuses the registration.
  */
-long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void __user *uarg)
+long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
 {
 	struct hsagpu_device *hdev = hf->hdev;
 	struct hsagpu_mem *mem[HSAGPU_QMEM_N];
-	struct hsagpu_create_queue args;
+	struct hsagpu_create_queue *args = data;
 	struct hsagpu_queue *q;
 	int ret, page, slot, i;
 	u32 doorbell;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.size != sizeof(args))
-		return -EINVAL;
 	if (!(hdev->caps & HSAGPU_CAP_AQL_QUEUES))
 		return -EOPNOTSUPP;
 	ret = hsagpu_queues_allowed(hdev);
 	if (ret)
 		return ret;
-	ret = hsagpu_queue_check_args(&args);
+	ret = hsagpu_queue_check_args(args);
 	if (ret)
 		return ret;
 
@@ -198,11 +200,11 @@ long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void __user *uarg)
 		goto out_free;
 	mutex_lock(&hf->lock);
 
-	mem[HSAGPU_QMEM_RING] = hsagpu_mem_find_system(hf, args.ring_addr,
-			(u64)args.ring_size * HSAGPU_AQL_PACKET_SIZE);
-	mem[HSAGPU_QMEM_RPTR] = hsagpu_mem_find_system(hf, args.rptr_addr,
+	mem[HSAGPU_QMEM_RING] = hsagpu_mem_find_system(hf, args->ring_addr,
+			(u64)args->ring_size * HSAGPU_AQL_PACKET_SIZE);
+	mem[HSAGPU_QMEM_RPTR] = hsagpu_mem_find_system(hf, args->rptr_addr,
 						       sizeof(u64));
-	mem[HSAGPU_QMEM_WPTR] = hsagpu_mem_find_system(hf, args.wptr_addr,
+	mem[HSAGPU_QMEM_WPTR] = hsagpu_mem_find_system(hf, args->wptr_addr,
 						       sizeof(u64));
 	ret = -EINVAL;
 	for (i = 0; i < HSAGPU_QMEM_N; i++)
@@ -228,12 +230,15 @@ long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void __user *uarg)
 	if (ret < 0)
 		goto out_slot;
 	q->hw_id = ret;
-	ret = hsagpu_queue_hw_create(hdev, q, doorbell, &args);
+	ret = hsagpu_queue_hw_create(hdev, q, doorbell, args);
 	if (ret) {
 		ida_free(&hdev->queue_ida, q->hw_id);
 		goto out_slot;
 	}
+	q->hf = hf;
+	spin_lock_irq(&hdev->wake_lock);
 	hdev->queues[q->hw_id] = q;
+	spin_unlock_irq(&hdev->wake_lock);
 	hdev->queues_active++;
 	clear_bit(q->hw_id, hdev->queues_reported);
 	set_bit(q->hw_id, hdev->queues_live);
@@ -246,28 +251,13 @@ long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void __user *uarg)
 	}
 	list_add_tail(&q->node, &hf->queues);
 	/* Another thread may destroy q as soon as the lock is dropped. */
-	args.queue_id = q->hw_id;
+	args->queue_id = q->hw_id;
 	mutex_unlock(&hf->lock);
 	hsagpu_exit(hdev);
 
-	args.doorbell_offset = slot * hdev->doorbell_stride;
-	args.doorbell_mmap_offset =
+	args->doorbell_offset = slot * hdev->doorbell_stride;
+	args->doorbell_mmap_offset =
 		hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_DOORBELL, 0);
-	if (copy_to_user(uarg, &args, sizeof(args))) {
-		/* Nobody learnt the queue id: take the queue back. */
-		if (!hsagpu_enter(hdev)) {
-			mutex_lock(&hf->lock);
-			if (hsagpu_queue_find(hf, args.queue_id) == q) {
-				mutex_lock(&hdev->lock);
-				hsagpu_queue_hw_destroy(hdev, q);
-				mutex_unlock(&hdev->lock);
-				hsagpu_queue_free(hf, q);
-			}
-			mutex_unlock(&hf->lock);
-			hsagpu_exit(hdev);
-		}
-		return -EFAULT;
-	}
 	return 0;
 
 out_slot:
@@ -281,45 +271,36 @@ out_free:
 	return ret;
 }
 
+enum hsagpu_queue_op { HSAGPU_QOP_DESTROY, HSAGPU_QOP_SUSPEND,
+		      HSAGPU_QOP_RESUME };
+
 /* DESTROY, SUSPEND, RESUME: -ENOENT for a queue the file does not own. */
-long hsagpu_ioctl_queue_cmd(struct hsagpu_file *hf, unsigned int cmd,
-			    void __user *uarg)
+static long hsagpu_queue_op(struct hsagpu_file *hf, u32 queue_id,
+			    enum hsagpu_queue_op op)
 {
 	struct hsagpu_device *hdev = hf->hdev;
-	struct hsagpu_queue_id args;
 	struct hsagpu_queue *q;
+	u32 cmd;
 	int ret;
-
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.size != sizeof(args))
-		return -EINVAL;
 
 	ret = hsagpu_enter(hdev);
 	if (ret)
 		return ret;
 	mutex_lock(&hf->lock);
-	q = hsagpu_queue_find(hf, args.queue_id);
+	q = hsagpu_queue_find(hf, queue_id);
 	if (!q) {
 		ret = -ENOENT;
 		goto out;
 	}
+	cmd = op == HSAGPU_QOP_SUSPEND ? HSAGPU_QCMD_SUSPEND :
+					 HSAGPU_QCMD_RESUME;
 	mutex_lock(&hdev->lock);
-	switch (cmd) {
-	case HSAGPU_IOC_DESTROY_QUEUE:
+	if (op == HSAGPU_QOP_DESTROY)
 		hsagpu_queue_hw_destroy(hdev, q);
-		break;
-	case HSAGPU_IOC_SUSPEND_QUEUE:
-		ret = hsagpu_qres_errno(hsagpu_queue_cmd(hdev, q->hw_id,
-							 HSAGPU_QCMD_SUSPEND));
-		break;
-	case HSAGPU_IOC_RESUME_QUEUE:
-		ret = hsagpu_qres_errno(hsagpu_queue_cmd(hdev, q->hw_id,
-							 HSAGPU_QCMD_RESUME));
-		break;
-	}
+	else
+		ret = hsagpu_qres_errno(hsagpu_queue_cmd(hdev, q->hw_id, cmd));
 	mutex_unlock(&hdev->lock);
-	if (cmd == HSAGPU_IOC_DESTROY_QUEUE)
+	if (op == HSAGPU_QOP_DESTROY)
 		hsagpu_queue_free(hf, q);
 out:
 	mutex_unlock(&hf->lock);
@@ -327,46 +308,68 @@ out:
 	return ret;
 }
 
+/*
+ * The result of CREATE_QUEUE could not be copied out: nobody learnt the
+ * queue id, take the queue back.
+ */
+void hsagpu_ioctl_create_queue_undo(struct hsagpu_file *hf, void *data)
+{
+	struct hsagpu_create_queue *args = data;
+
+	hsagpu_queue_op(hf, args->queue_id, HSAGPU_QOP_DESTROY);
+}
+
+long hsagpu_ioctl_destroy_queue(struct hsagpu_file *hf, void *data)
+{
+	return hsagpu_queue_op(hf, ((struct hsagpu_queue_id *)data)->queue_id,
+			       HSAGPU_QOP_DESTROY);
+}
+
+long hsagpu_ioctl_suspend_queue(struct hsagpu_file *hf, void *data)
+{
+	return hsagpu_queue_op(hf, ((struct hsagpu_queue_id *)data)->queue_id,
+			       HSAGPU_QOP_SUSPEND);
+}
+
+long hsagpu_ioctl_resume_queue(struct hsagpu_file *hf, void *data)
+{
+	return hsagpu_queue_op(hf, ((struct hsagpu_queue_id *)data)->queue_id,
+			       HSAGPU_QOP_RESUME);
+}
+
 /* The queue's state as the device reports it; -ENOENT if not the file's. */
-long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void __user *uarg)
+long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void *data)
 {
 	struct hsagpu_device *hdev = hf->hdev;
-	struct hsagpu_queue_status args;
+	struct hsagpu_queue_status *args = data;
 	struct hsagpu_queue *q;
 	u32 base, st;
 	int ret;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.size != sizeof(args) || args.reserved)
+	if (args->reserved)
 		return -EINVAL;
 
 	ret = hsagpu_enter(hdev);
 	if (ret)
 		return ret;
 	mutex_lock(&hf->lock);
-	q = hsagpu_queue_find(hf, args.queue_id);
+	q = hsagpu_queue_find(hf, args->queue_id);
 	if (q) {
 		base = HSAGPU_REG_QUEUE(q->hw_id);
 		mutex_lock(&hdev->lock);
 		st = hsagpu_rd(hdev, base + HSAGPU_QREG_STATE);
-		args.error_dispatch_id =
+		args->error_dispatch_id =
 			hsagpu_rd(hdev, base + HSAGPU_QREG_ERROR_ID_LO) |
 			(u64)hsagpu_rd(hdev, base + HSAGPU_QREG_ERROR_ID_HI) << 32;
-		args.retired = hsagpu_rd(hdev, base + HSAGPU_QREG_RETIRED);
+		args->retired = hsagpu_rd(hdev, base + HSAGPU_QREG_RETIRED);
 		mutex_unlock(&hdev->lock);
-		args.state = st & HSAGPU_QSTATE_MASK;
-		args.error = (st & HSAGPU_QSTATE_ERR_MASK) >>
+		args->state = st & HSAGPU_QSTATE_MASK;
+		args->error = (st & HSAGPU_QSTATE_ERR_MASK) >>
 			     HSAGPU_QSTATE_ERR_SHIFT;
 	}
 	mutex_unlock(&hf->lock);
 	hsagpu_exit(hdev);
-	if (!q)
-		return -ENOENT;
-
-	if (copy_to_user(uarg, &args, sizeof(args)))
-		return -EFAULT;
-	return 0;
+	return q ? 0 : -ENOENT;
 }
 
 /* close(): stop the file's queues before anything they use is freed. */

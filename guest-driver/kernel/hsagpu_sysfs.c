@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hsagpu: what the driver learned at probe time, under the PCI device. */
+/*
+ * hsagpu: what the driver learned at probe time, under the PCI device, in
+ * <device>/hsagpu/, one value per file; documented in
+ * Documentation/ABI/testing/sysfs-driver-hsagpu. Debug counters are in
+ * debugfs (hsagpu_debugfs.c).
+ */
 #include <linux/device.h>
 #include <linux/sysfs.h>
 
@@ -30,14 +35,16 @@ HSAGPU_ATTR(atomic_requester, "%d", hdev->atomic_requester);
 HSAGPU_ATTR(atomic_ops, "%s",
 	    hdev->atomics_errno ? "unsupported" :
 	    hdev->atomics128_errno ? "32,64" : "32,64,128");
-HSAGPU_ATTR(error_irqs, "%d", atomic_read(&hdev->error_irqs));
-HSAGPU_ATTR(aer_events, "%d", atomic_read(&hdev->aer_events));
-HSAGPU_ATTR(queue_irqs, "%d", atomic_read(&hdev->queue_irqs));
 HSAGPU_ATTR(queues_active, "%u", READ_ONCE(hdev->queues_active));
+/*
+ * Also in debugfs, where debug counters belong; kept here (obsolete) while
+ * guest tests read it from sysfs.
+ */
+HSAGPU_ATTR(error_irqs, "%d", atomic_read(&hdev->error_irqs));
+/* The reason for "refused" is atomic_ops_errno and the probe's log. */
 HSAGPU_ATTR(queues, "%s",
 	    !hsagpu_queues_allowed(hdev) ?
-	    (hdev->atomics_errno ? "degraded" : "allowed") :
-	    "refused: no PCIe AtomicOps to the root complex");
+	    (hdev->atomics_errno ? "degraded" : "allowed") : "refused");
 
 static struct attribute *hsagpu_attrs[] = {
 	&dev_attr_vram_size.attr,
@@ -54,8 +61,6 @@ static struct attribute *hsagpu_attrs[] = {
 	&dev_attr_atomic_ops_128_errno.attr,
 	&dev_attr_atomic_requester.attr,
 	&dev_attr_error_irqs.attr,
-	&dev_attr_aer_events.attr,
-	&dev_attr_queue_irqs.attr,
 	&dev_attr_queues_active.attr,
 	&dev_attr_queues.attr,
 	NULL

@@ -2,9 +2,19 @@
 /*
  * hsagpu user-space interface: ioctls on /dev/hsagpuN.
  *
- * Every ioctl argument starts with its own size so that the interface can
- * grow; the driver rejects sizes it does not know and non-zero reserved
- * fields or flags it does not understand.
+ * Every ioctl argument starts with its own size (__u32 size, which must
+ * equal sizeof the structure, the size encoded in the command). The
+ * interface grows only by appending fields, and the driver dispatches on
+ * the command number (_IOC_NR), not on the whole command:
+ *  - an older binary's smaller structure (its command encodes the old
+ *    size) is zero-extended: it gets what it always got, and fields newer
+ *    than it read as 0; only its own bytes are written back;
+ *  - a newer binary's larger structure is accepted when every byte the
+ *    driver does not know is 0, and refused with -E2BIG otherwise;
+ *  - a size below the first released layout, or a size field that
+ *    differs from the command's size, is -EINVAL (but see GET_INFO and
+ *    ALLOC_MEM); an unknown number, type or direction is -ENOTTY.
+ * Reserved fields must be 0 and unknown flags are refused (-EINVAL).
  */
 #ifndef _UAPI_HSAGPU_H
 #define _UAPI_HSAGPU_H
@@ -46,6 +56,14 @@ struct hsagpu_device_info {
 	__u32 dma_flags;        /* HSAGPU_DMA_INFO_* */
 	__u32 reserved1;
 };
+
+/*
+ * The ABI 1.1 structure ended before vram_bus_addr. Binaries built
+ * against that header issue HSAGPU_IOC_GET_INFO with this size in the
+ * command; as with ABI 1.2 drivers, today's command with this size in
+ * .size is answered in the 1.1 layout too (same for ALLOC_MEM).
+ */
+#define HSAGPU_DEVICE_INFO_SIZE_1_1     88
 
 /* hsagpu_device_info.dma_flags */
 #define HSAGPU_DMA_INFO_IOMMU           (1U << 0)  /* DMA is IOMMU-translated */
@@ -90,10 +108,12 @@ struct hsagpu_alloc_mem {
 	__u64 handle;           /* out: for FREE_MEM */
 	__u64 mmap_offset;      /* out: mmap() this, bytes long */
 	__u64 bus_addr;         /* out */
-	/* ABI 1.2 (size 48; the 40-byte 1.1 layout is still accepted) */
+	/* ABI 1.2 (size 48; the 1.1 layout, 40 bytes, is still accepted) */
 	__u32 nsegs;            /* out: device-contiguous pieces, >= 1 */
 	__u32 reserved;         /* must be 0 */
 };
+
+#define HSAGPU_ALLOC_MEM_SIZE_1_1       40
 
 struct hsagpu_mem_segment {
 	__u64 bus_addr;
@@ -220,6 +240,11 @@ struct hsagpu_queue_status {
  * from the CPU what the device does: a thread that changed a signal wakes
  * the threads blocked on it.
  *
+ * The device's interrupt wakes the waiters of the file that owns the
+ * queue that completed the signal: put an event of the same file into the
+ * signals that file's queues complete. A wait on another file's (or
+ * another device's) event is ended by SET_EVENT or its timeout.
+ *
  * Every consumption (and every SET_EVENT) advances the event's age. A
  * waiter that passes the age it last saw wakes at once when the age moved
  * on, even if another waiter consumed the slot: several threads can wait
@@ -254,8 +279,9 @@ struct hsagpu_event_id {
  * caller last saw (0: unknown, do not compare); out, the current age. A
  * caller that takes the ages with timeout_ms 0, then checks its signals,
  * then waits with those ages, cannot miss a SET_EVENT or a device
- * completion in between. The ABI 1.2 structure ended before ages_ptr and
- * is still accepted. ages_ptr and SET_EVENT came after ABI 1.2: drivers
+ * completion in between. The ABI 1.2 structure ended before ages_ptr
+ * (HSAGPU_WAIT_EVENTS_SIZE_1_2 bytes) and is still accepted: its callers
+ * wait without ages. ages_ptr and SET_EVENT came after ABI 1.2: drivers
  * without them answer -ENOTTY.
  */
 struct hsagpu_wait_events {
@@ -268,27 +294,14 @@ struct hsagpu_wait_events {
 	__u64 ages_ptr;         /* in: __u64 ages, in/out (newer) */
 };
 
+#define HSAGPU_WAIT_EVENTS_SIZE_1_2     32
+
 #define HSAGPU_IOC_CREATE_EVENT \
 	_IOWR(HSAGPU_IOCTL_BASE, 0x09, struct hsagpu_create_event)
 #define HSAGPU_IOC_DESTROY_EVENT \
 	_IOW(HSAGPU_IOCTL_BASE, 0x0a, struct hsagpu_event_id)
-/*
- * The ABI 1.2 WAIT_EVENTS command: the structure without ages_ptr. The
- * size encoded in the command differs, so it is a command of its own.
- */
-struct hsagpu_wait_events_1_2 {
-	__u32 size;
-	__u32 flags;
-	__u64 events_ptr;
-	__u32 num_events;
-	__u32 timeout_ms;
-	__u64 signaled;
-};
-
 #define HSAGPU_IOC_WAIT_EVENTS \
 	_IOWR(HSAGPU_IOCTL_BASE, 0x0b, struct hsagpu_wait_events)
-#define HSAGPU_IOC_WAIT_EVENTS_1_2 \
-	_IOWR(HSAGPU_IOCTL_BASE, 0x0b, struct hsagpu_wait_events_1_2)
 /* Signal an event from the CPU. */
 #define HSAGPU_IOC_SET_EVENT \
 	_IOW(HSAGPU_IOCTL_BASE, 0x0e, struct hsagpu_event_id)
