@@ -10,25 +10,11 @@
 
 #include "hsagpu.h"
 
+/* One list with the device and the docs: hsagpu_aql.h */
 static const char * const hsagpu_qerr_names[HSAGPU_QERR_COUNT] = {
-	[HSAGPU_QERR_NONE] = "none",
-	[HSAGPU_QERR_PACKET_TYPE] = "packet type",
-	[HSAGPU_QERR_DIMENSIONS] = "dimensions",
-	[HSAGPU_QERR_ADDRESS] = "address",
-	[HSAGPU_QERR_ALIGNMENT] = "alignment",
-	[HSAGPU_QERR_SIGNAL] = "signal",
-	[HSAGPU_QERR_RING_OVERRUN] = "ring overrun",
-	[HSAGPU_QERR_KERNEL_OBJECT] = "kernel object",
-	[HSAGPU_QERR_FENCE] = "fence scope",
-	[HSAGPU_QERR_UNSUPPORTED] = "unsupported packet",
-	[HSAGPU_QERR_AGENT_FUNCTION] = "agent function",
-	[HSAGPU_QERR_ATOMIC] = "AtomicOp failed",
-	[HSAGPU_QERR_NO_BUS_MASTER] = "no bus master",
-	[HSAGPU_QERR_DMA_OP] = "DMA op or flags",
-	[HSAGPU_QERR_DMA_SIZE] = "DMA size or descriptor count",
-	[HSAGPU_QERR_DMA_OVERLAP] = "DMA source overlaps destination",
-	[HSAGPU_QERR_P2P_LIMIT] = "peer above the P2P address limit",
+	HSAGPU_QERR_LIST(HSAGPU_QERR_NAME_INIT)
 };
+static_assert((0 HSAGPU_QERR_LIST(HSAGPU_QERR_COUNT_ONE)) == HSAGPU_QERR_COUNT);
 
 /*
  * Log each queue that went into error once. Only queues the driver
