@@ -7,8 +7,10 @@ import os
 import re
 import resource
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import xml.etree.ElementTree as ET
 
@@ -18,6 +20,48 @@ CACHE = os.environ.get('HSAGPU_CACHE') or os.path.join(
 QEMU = os.path.join(CACHE, 'qemu-build', 'qemu-system-x86_64')
 KERNEL = os.path.join(CACHE, 'guest-kernel', 'vmlinuz')
 INITRD = os.path.join(CACHE, 'initramfs.cpio.gz')
+
+# Guest kernels (scripts/deps unpacks them, scripts/build-guest builds
+# hsagpu.ko for each): name -> cache directory with vmlinuz and version.
+KERNELS = {'6.1': 'guest-kernel', '6.12': 'guest-kernel-6.12'}
+DEFAULT_KERNEL = '6.1'
+
+
+def kernel_image(kernel):
+    """vmlinuz of one of our guest kernels, or @kernel itself (a path)."""
+    if kernel in KERNELS:
+        return os.path.join(CACHE, KERNELS[kernel], 'vmlinuz')
+    return kernel or KERNEL
+
+
+def kernel_version(kernel):
+    try:
+        return open(os.path.join(CACHE, KERNELS[kernel], 'version')).read().strip()
+    except (KeyError, OSError):
+        return None
+
+
+def module_build_failure(kernel):
+    """Why hsagpu.ko did not build for one of our kernels, or None."""
+    ver = kernel_version(kernel)
+    if ver is None:
+        return 'guest kernel %s is missing: run scripts/deps' % kernel
+    try:
+        return open(os.path.join(CACHE, 'driver-' + ver, 'BUILD-FAILED')).read()
+    except OSError:
+        pass
+    if not os.path.exists(os.path.join(CACHE, 'driver-' + ver, 'hsagpu.ko')):
+        return 'hsagpu.ko for %s was not built: run scripts/build-guest' % ver
+    return None
+
+
+# Guest clocksource. Under multi-threaded TCG the guest marks the TSC
+# unstable and falls back to HPET, where every clock read traps into QEMU
+# (docs/testing.md). 'tsc' boots with tsc=reliable, 'hpet' forces HPET
+# (how boots ran before), 'kernel' passes nothing and checks nothing.
+# A boot fails when the guest is not on the clocksource asked for.
+CLOCKSOURCES = {'tsc': ['tsc=reliable'], 'hpet': ['clocksource=hpet'], 'kernel': []}
+CLOCKSOURCE = os.environ.get('HSAGPU_CLOCKSOURCE', 'tsc')
 
 # Kernel messages that mean the guest went wrong, whatever the tests said.
 KERNEL_TROUBLE = re.compile(
@@ -237,16 +281,18 @@ def pick_accel(want):
     return want
 
 
-def base_cmd(accel, mem=1024):
+def base_cmd(accel, mem=1024, kernel=None, initrd=None):
     cpu = 'host' if accel == 'kvm' else 'max'
     # Multi-threaded TCG: vCPUs run in parallel, as the atomicity tests need.
     accel_opt = 'tcg,thread=multi' if accel == 'tcg' else accel
     return [QEMU, '-M', 'q35,sata=off,smbus=off', '-accel', accel_opt, '-cpu', cpu,
             '-smp', '2', '-m', str(mem), '-nic', 'none', '-vga', 'none',
-            '-nographic', '-no-reboot', '-kernel', KERNEL, '-initrd', INITRD]
+            '-nographic', '-no-reboot', '-kernel', kernel_image(kernel),
+            '-initrd', initrd or INITRD]
 
 
-def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None):
+def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None, kernel=None,
+             initrd=None, clocksource=None):
     p = PRESETS[preset]
     defaults = p.get('devprops', [''] * p['ndev'])
     devprops = [','.join(filter(None, (d, u))) for d, u in
@@ -260,20 +306,21 @@ def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None):
         iobar.append('1' if d.get('io-bar') in ('on', 'true', 'yes') else '0')
         comp.append(''.join('1' if d.get('atomic-comp%d' % b, 'on') == 'on' else '0'
                             for b in (32, 64, 128)))
-    append = ['console=ttyS0', 'panic=-1', 'iomem=relaxed', 'loglevel=4',
-              'hsagpu_test.devs=%d' % len(devprops),
-              'hsagpu_test.vram=' + ','.join(vram),
-              'hsagpu_test.queues=' + ','.join(queues),
-              'hsagpu_test.iobar=' + ','.join(iobar),
-              'hsagpu_test.atomics=' + p['atomics'],
-              'hsagpu_test.comp=' + ','.join(comp),
-              'hsagpu_test.p2pbits=' + ','.join(bits),
-              'hsagpu_test.preset=' + preset]
+    append = (['console=ttyS0', 'panic=-1', 'iomem=relaxed', 'loglevel=4'] +
+              CLOCKSOURCES[clocksource or CLOCKSOURCE] +
+              ['hsagpu_test.devs=%d' % len(devprops),
+               'hsagpu_test.vram=' + ','.join(vram),
+               'hsagpu_test.queues=' + ','.join(queues),
+               'hsagpu_test.iobar=' + ','.join(iobar),
+               'hsagpu_test.atomics=' + p['atomics'],
+               'hsagpu_test.comp=' + ','.join(comp),
+               'hsagpu_test.p2pbits=' + ','.join(bits),
+               'hsagpu_test.preset=' + preset])
     append[3:3] = p.get('append', [])
     for k, v in dict(p.get('params', {}), **(params or {})).items():
         append.append('hsagpu_test.%s=%s' % (k, v))
-    return (base_cmd(accel, p.get('mem', 1024)) + ['-append', ' '.join(append)] +
-            p['build'](devprops) + (extra or []))
+    return (base_cmd(accel, p.get('mem', 1024), kernel, initrd) +
+            ['-append', ' '.join(append)] + p['build'](devprops) + (extra or []))
 
 
 def doc_cmd(cmd):
@@ -293,31 +340,42 @@ def doc_cmd(cmd):
     return ' \\\n  '.join(' '.join(q(w) for w in l) for l in lines)
 
 
-DOC_BEGIN = '<!-- preset command lines: generated by scripts/test-boot --list --doc -->'
-DOC_END = '<!-- end of generated preset command lines -->'
+PRESETS_DOC = os.path.join(ROOT, 'docs', 'presets.md')
 
 
 def presets_markdown():
-    """README's command line of every preset (scripts/test checks that
-    README.md has exactly this between DOC_BEGIN and DOC_END)."""
-    out = [DOC_BEGIN, '']
+    """docs/presets.md: every preset's QEMU command line (scripts/test
+    checks that the file is exactly this)."""
+    out = ['# Topology presets: QEMU command lines', '',
+           '<!-- generated by `scripts/test-boot --list --doc > docs/presets.md`; '
+           'scripts/test checks it -->', '',
+           'What `scripts/test-boot --preset NAME --shell` runs, with `$C` the '
+           'cache (`~/.cache/hsagpu`): QEMU from `scripts/build-qemu`, the guest '
+           'kernel from `scripts/deps` and the initramfs from `scripts/build-guest`. '
+           'Boots use the TSC as the guest clocksource (`tsc=reliable`, see '
+           '[testing.md](testing.md#guest-clocksource)). The table in the README '
+           'says what each preset is for.', '']
     for name in sorted(PRESETS):
-        out += ['`%s`: %s' % (name, PRESETS[name]['desc']), '', '```sh',
-                doc_cmd(boot_cmd(name, [], 'tcg', {'mode': 'shell'})), '```', '']
-    return '\n'.join(out + [DOC_END])
+        out += ['## `%s`' % name, '', PRESETS[name]['desc'], '', '```sh',
+                doc_cmd(boot_cmd(name, [], 'tcg', {'mode': 'shell'}, clocksource='tsc')),
+                '```', '']
+    return '\n'.join(out)
 
 
-def readme_presets_current():
-    """Whether README.md shows the command lines presets_markdown() gives."""
-    text = open(os.path.join(ROOT, 'README.md')).read()
-    i, j = text.find(DOC_BEGIN), text.find(DOC_END)
-    return i >= 0 and j > i and text[i:j + len(DOC_END)] == presets_markdown()
+def presets_doc_current():
+    """Whether docs/presets.md is what presets_markdown() gives."""
+    try:
+        return open(PRESETS_DOC).read() == presets_markdown()
+    except OSError:
+        return False
 
 
 class Result:
-    def __init__(self, suite, name, ok, skipped=False, output='', time=0.0):
+    """One JUnit testcase. infra: a failure of the boot itself (timeout,
+    panic, QEMU crash, wrong clocksource), not of a test."""
+    def __init__(self, suite, name, ok, skipped=False, output='', time=0.0, infra=False):
         self.suite, self.name, self.ok = suite, name, ok
-        self.skipped, self.output, self.time = skipped, output, time
+        self.skipped, self.output, self.time, self.infra = skipped, output, time, infra
 
 
 TAP_LINE = re.compile(r'^(not ok|ok) (\d+)(?: -)? ([^#]*?)\s*(#.*)?$')
@@ -343,15 +401,256 @@ def parse_tap(suite, text):
     return results, plan
 
 
+# KTAP (Documentation/dev-tools/ktap.rst) and kselftest's TAP 13: version
+# lines, plans, results with directives, "# Subtest:" and nested levels
+# indented by any amount (KUnit: 4 spaces, others 2), "Bail out!".
+KTAP_VERSION = re.compile(r'^(?:KTAP version \d+|TAP version \d+)$')
+KTAP_PLAN = re.compile(r'^1\.\.(\d+)')
+KTAP_RESULT = re.compile(r'^(not ok|ok)(?:\s+(\d+))?(?:\s+-)?\s*(.*)$')
+KTAP_SUBTEST = re.compile(r'^#\s*Subtest:\s*(.*)$')
+KTAP_BAIL = re.compile(r'^Bail out!\s*(.*)$')
+
+
+class _Level:
+    def __init__(self, indent):
+        self.indent, self.plan, self.nodes, self.diag = indent, None, [], []
+        self.name, self.bail, self.pending, self.seen = None, None, None, False
+
+
+class _Node:
+    def __init__(self, num, name, ok, directive, diag):
+        self.num, self.name, self.ok, self.diag = num, name, ok, diag
+        d = directive.strip().upper()
+        self.skipped = d.startswith('SKIP')
+        self.todo = d.startswith('TODO') or d.startswith('XFAIL')
+        self.children = None
+
+
+def _split_directive(desc):
+    """'name # SKIP why' -> ('name', 'SKIP why'); '\#' is a literal #."""
+    m = re.search(r'(?<!\\)#', desc)
+    if not m:
+        return desc.strip().replace('\\#', '#'), ''
+    return desc[:m.start()].strip().replace('\\#', '#'), desc[m.end():]
+
+
+def parse_ktap(text):
+    """Parse KTAP/TAP output into a tree. Returns (root level, found),
+    found = whether any KTAP line was seen. Lines that are no KTAP (a
+    program's own output, kernel messages) are kept as diagnostics."""
+    stack = []
+
+    def close():
+        done = stack.pop()
+        stack[-1].pending = done
+
+    for raw in text.splitlines():
+        raw = raw.rstrip('\r').expandtabs(8)
+        line = raw.lstrip()
+        indent = len(raw) - len(line)
+        kinds = [(KTAP_VERSION, 'version'), (KTAP_SUBTEST, 'subtest'), (KTAP_PLAN, 'plan'),
+                 (KTAP_RESULT, 'result'), (KTAP_BAIL, 'bail')]
+        kind, m = None, None
+        for rx, k in kinds:
+            m = rx.match(line)
+            if m:
+                kind = k
+                break
+        if kind is None:
+            if stack and line:
+                stack[-1].diag.append(line)
+            continue
+        if not stack:
+            stack.append(_Level(indent))
+        while indent < stack[-1].indent and len(stack) > 1:
+            close()
+        if indent > stack[-1].indent:
+            # a nested level starts; a result at this level closes it
+            stack.append(_Level(indent))
+        top = stack[-1]
+        top.seen = True
+        if kind == 'subtest':
+            top.name = m.group(1).strip()
+        elif kind == 'plan':
+            top.plan = int(m.group(1))
+        elif kind == 'bail':
+            top.bail = m.group(1).strip() or 'no reason given'
+        elif kind == 'result':
+            name, directive = _split_directive(m.group(3))
+            node = _Node(m.group(2), name or 'test %s' % (m.group(2) or len(top.nodes) + 1),
+                         m.group(1) == 'ok', directive, top.diag)
+            top.diag = []
+            if top.pending is not None:
+                node.children = top.pending
+                top.pending = None
+            top.nodes.append(node)
+    if not stack:
+        return _Level(0), False
+    # an unfinished nested level (its parent's result never came)
+    while len(stack) > 1:
+        close()
+    root = stack[0]
+    if root.pending is not None:
+        lost = _Node(None, root.pending.name or 'subtest', False, '',
+                     ['# no result line for this subtest'])
+        lost.children = root.pending
+        root.nodes.append(lost)
+    return root, True
+
+
+def ktap_results(suite, text, ok_without_ktap=None):
+    """JUnit Results from KTAP/TAP text: every leaf result is a testcase
+    named by its path (parent.child); a parent is a testcase of its own
+    only where its verdict is not explained by its children. Missing or
+    wrong plans and bail-outs are failures. Without any KTAP, returns
+    None (the caller judges the exit status)."""
+    root, found = parse_ktap(text)
+    if not found or (not root.nodes and root.plan is None):
+        return None
+    out = []
+
+    def walk(level, prefix):
+        names = {}
+        for n in level.nodes:
+            name = prefix + n.name
+            names[name] = names.get(name, 0) + 1
+            if names[name] > 1:
+                name += '#%d' % names[name]
+            diag = '\n'.join(n.diag)
+            if n.children is not None and n.children.nodes:
+                before = len(out)
+                walk(n.children, name + '.')
+                sub_failed = any(not r.ok for r in out[before:])
+                if not n.ok and not n.todo and not sub_failed:
+                    out.append(Result(suite, name, False, False, diag))
+                elif n.ok and n.skipped:
+                    out.append(Result(suite, name, True, True, diag))
+            else:
+                if n.children is not None:
+                    walk(n.children, name + '.')
+                out.append(Result(suite, name, n.ok or n.todo, n.ok and n.skipped or n.todo,
+                                  diag))
+        where = prefix or 'top level'
+        if level.bail is not None:
+            out.append(Result(suite, prefix + 'bail-out', False, False,
+                              'Bail out! ' + level.bail))
+        elif level.plan is None and (level.nodes or not prefix):
+            if not prefix:
+                out.append(Result(suite, 'plan', False, False, 'no KTAP plan (1..N) at ' + where))
+        elif level.plan is not None and level.plan != len(level.nodes):
+            out.append(Result(suite, prefix + 'plan', False, False,
+                              'plan 1..%d but %d results at %s'
+                              % (level.plan, len(level.nodes), where)))
+    walk(root, '')
+    return out
+
+
+USER_BEGIN = re.compile(r'# hsagpu-user-begin (\S+)\s*$')
+USER_END = re.compile(r'# hsagpu-user-end (\S+) (\d+)\s*$')
+
+
+def user_results(suite, text, names):
+    """Results of the user programs (scripts/test-boot --cmd/--run-program):
+    one JUnit suite per program, '<suite>/<name>'."""
+    blocks, cur, ends = {}, None, {}
+    for line in text.splitlines():
+        line = line.rstrip('\r')
+        m = USER_BEGIN.search(line)
+        if m:
+            cur = m.group(1)
+            blocks[cur] = []
+            continue
+        m = USER_END.search(line)
+        if m and m.group(1) == cur:
+            ends[cur] = int(m.group(2))
+            cur = None
+            continue
+        if cur is not None:
+            blocks[cur].append(line)
+    out = []
+    for name in names:
+        s = '%s/%s' % (suite, name)
+        body = '\n'.join(blocks.get(name, []))
+        rc = ends.get(name)
+        rs = ktap_results(s, body) if name in blocks else None
+        if name not in blocks:
+            out.append(Result(s, name, False, output='the guest never ran it (see the boot '
+                                                      'testcase of %s)' % suite))
+            continue
+        if rs is None:
+            rs = [Result(s, name, rc == 0 or rc == 77, rc == 77,
+                         body + '\n# exit status %s' % rc)]
+        elif rc != 0 and all(r.ok for r in rs):
+            rs.append(Result(s, 'exit-status', False, output=body[-3000:] +
+                             '\n# exit status %s (124/143: timed out)' % rc))
+        if rc is None:
+            rs.append(Result(s, 'exit-status', False,
+                             output=body[-3000:] + '\n# did not finish: the guest stopped'))
+        out += rs
+    return out
+
+
+def user_initrd(base, files, run, modules, out_path):
+    """The initramfs plus a second cpio archive (the kernel unpacks both)
+    with the user's files: files = [(src, dest)], run = [(name, timeout,
+    command)], modules = [.ko paths] (/user/modules, loaded in order)."""
+    stage = tempfile.mkdtemp(prefix='hsagpu-user-')
+    try:
+        os.makedirs(os.path.join(stage, 'user'))
+        for src, dest in files:
+            dst = os.path.join(stage, dest.lstrip('/'))
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            if os.path.isdir(src):
+                shutil.copytree(src, dst, symlinks=True, dirs_exist_ok=True)
+            else:
+                shutil.copy2(src, dst)
+        if modules:
+            md = os.path.join(stage, 'user', 'modules')
+            os.makedirs(md, exist_ok=True)
+            for ko in modules:
+                shutil.copy2(ko, md)
+            with open(os.path.join(md, 'ORDER'), 'w') as f:
+                f.write(''.join(os.path.basename(k) + '\n' for k in modules))
+        if run:
+            with open(os.path.join(stage, 'user', 'RUN'), 'w') as f:
+                for name, secs, cmd in run:
+                    f.write('%s\t%d\t%s\n' % (name, secs, cmd))
+        listing = subprocess.run('find . | LC_ALL=C sort', shell=True, cwd=stage,
+                                 stdout=subprocess.PIPE, check=True).stdout
+        cpio = subprocess.run(['cpio', '-o', '-H', 'newc', '--quiet', '-R', '0:0'], cwd=stage,
+                              input=listing, stdout=subprocess.PIPE, check=True).stdout
+        gz = subprocess.run(['gzip', '-1'], input=cpio, stdout=subprocess.PIPE,
+                            check=True).stdout
+        with open(out_path, 'wb') as f, open(base, 'rb') as b:
+            shutil.copyfileobj(b, f)
+            f.write(gz)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return out_path
+
+
+GUEST_INFO = re.compile(r'# hsagpu: (kernel|clocksource) (\S*)\s*$')
+
+
 def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
-             log_dir=None, params=None, extra=None, echo=False):
+             log_dir=None, params=None, extra=None, echo=False, kernel=None,
+             clocksource=None, user=None):
     """Boot a guest, run the tests, return Results. Missing results, a
-    timeout or kernel trouble are failures too."""
+    timeout or kernel trouble are failures too. user: dict(files, run,
+    modules) from scripts/test-boot; run='none' runs none of our tests."""
     params = dict(params or {})
     params['run'] = run
-    cmd = boot_cmd(preset, devprops, accel, params, extra)
+    clocksource = clocksource or CLOCKSOURCE
     log_dir = log_dir or os.path.join(CACHE, 'results')
     os.makedirs(log_dir, exist_ok=True)
+    initrd = None
+    user_names = []
+    if user and (user.get('files') or user.get('run') or user.get('modules')):
+        initrd = user_initrd(INITRD, user.get('files', []), user.get('run', []),
+                             user.get('modules', []),
+                             os.path.join(log_dir, suite + '.initrd.gz'))
+        user_names = [n for n, _, _ in user.get('run', [])]
+    cmd = boot_cmd(preset, devprops, accel, params, extra, kernel, initrd, clocksource)
     log_path = os.path.join(log_dir, suite + '.console.log')
     t0 = time.time()
     timed_out = False
@@ -381,29 +680,66 @@ def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
             time.sleep(0.05)
     elapsed = time.time() - t0
     text = b''.join(chunks).decode(errors='replace')
-    results, plan = parse_tap(suite, text)
+    # our tests' TAP: everything before the first user program
+    ours = text.split('# hsagpu-user-begin ', 1)[0]
+    results, plan = parse_tap(suite, ours) if run != 'none' else ([], 0)
     for r in results:
         r.suite = suite
-    wanted = run.split(',') if run != 'all' else None
-    problems = []
+    wanted = run.split(',') if run not in ('all', 'none') else None
+    info = dict(m.groups() for m in map(GUEST_INFO.search, text.splitlines()) if m)
+    problems, infra = [], []
     if timed_out:
-        problems.append('timed out after %ds' % timeout)
+        infra.append('timed out after %ds' % timeout)
     elif proc.returncode != 0:
-        problems.append('QEMU exited with status %d' % proc.returncode)
-    if plan is None:
-        problems.append('the guest printed no TAP plan')
-    elif len(results) < plan:
-        problems.append('%d of %d results missing' % (plan - len(results), plan))
-    if wanted and plan is not None and plan != len(wanted):
-        problems.append('plan %d for %d requested tests' % (plan, len(wanted)))
-    trouble = [l for l in text.splitlines() if KERNEL_TROUBLE.search(l)]
+        infra.append('QEMU exited with status %d' % proc.returncode)
+    if 'kernel' not in info:
+        infra.append('the guest never started the test init')
+    want_cs = {'tsc': ('tsc', 'kvm-clock') if accel == 'kvm' else ('tsc',),
+               'hpet': ('hpet',)}.get(clocksource)
+    if want_cs and 'clocksource' in info and info['clocksource'].strip() not in want_cs:
+        infra.append('GUEST CLOCKSOURCE IS %r, NOT %s (asked for with %s)'
+                     % (info['clocksource'], ' or '.join(want_cs),
+                        ' '.join(CLOCKSOURCES[clocksource])))
+    if run != 'none':
+        if plan is None:
+            problems.append('the guest printed no TAP plan')
+        elif len(results) < plan:
+            problems.append('%d of %d results missing' % (plan - len(results), plan))
+        if wanted and plan is not None and plan != len(wanted):
+            problems.append('plan %d for %d requested tests' % (plan, len(wanted)))
+    lines = text.splitlines()
+    panic = [l for l in lines if 'Kernel panic' in l]
+    if panic:
+        infra.append('kernel panic: ' + panic[0])
+    trouble = [l for l in lines if KERNEL_TROUBLE.search(l) and 'Kernel panic' not in l]
     if trouble:
         problems.append('kernel trouble: ' + '; '.join(trouble[:5]))
-    tail = '\n'.join(text.splitlines()[-40:])
-    results.append(Result(suite, 'boot', not problems, False,
-                          '\n'.join(problems) + ('\n--- console tail ---\n' + tail
-                                                 if problems else ''), elapsed))
+    results += user_results(suite, text, user_names)
+    tail = '\n'.join(lines[-40:])
+    bad = infra + problems
+    about = 'kernel %s, clocksource %s, %s, %.1fs' % (
+        info.get('kernel', '?'), info.get('clocksource', '?'), accel, elapsed)
+    results.append(Result(suite, 'boot', not bad, False,
+                          about + ('\n' + '\n'.join(bad) + '\n--- console tail ---\n' + tail
+                                   if bad else ''), elapsed, infra=bool(infra)))
     return results, log_path, elapsed
+
+
+def exit_status(results):
+    """test-boot's exit status: 0 all passed, 1 a test failed, 3 the boot
+    itself failed (timeout, panic, QEMU crash, wrong clocksource)."""
+    if any(r.infra and not r.ok for r in results):
+        return 3
+    return 1 if any(not r.ok for r in results) else 0
+
+
+_XML_BAD = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]')
+
+
+def _xml_text(text):
+    """Console output without what XML 1.0 cannot carry (escape sequences
+    from the firmware, NULs)."""
+    return _XML_BAD.sub(lambda m: '\\x%02x' % ord(m.group()[0]), text)
 
 
 def write_junit(path, results):
@@ -418,14 +754,14 @@ def write_junit(path, results):
                           skipped=str(sum(r.skipped for r in rs)),
                           time='%.3f' % sum(r.time for r in rs))
         for r in rs:
-            c = ET.SubElement(s, 'testcase', classname='hsagpu.' + name, name=r.name,
+            c = ET.SubElement(s, 'testcase', classname='hsagpu.' + name, name=_xml_text(r.name),
                               time='%.3f' % r.time)
             if r.skipped:
                 ET.SubElement(c, 'skipped')
             elif not r.ok:
                 f = ET.SubElement(c, 'failure', message='failed')
-                f.text = r.output
+                f.text = _xml_text(r.output)
             if r.output:
-                ET.SubElement(c, 'system-out').text = r.output
+                ET.SubElement(c, 'system-out').text = _xml_text(r.output)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     ET.ElementTree(root).write(path, encoding='utf-8', xml_declaration=True)
