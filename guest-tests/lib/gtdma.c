@@ -1,23 +1,15 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * Helpers shared by the DMA engine tests and benchmark (t-dma, t-p2p,
- * bench-dma): DMA packets, the traffic counters, PCIe config space
- * (Device Control: MPS/MRRS), BAR bus addresses, data patterns.
- * Header-only like gtq.h.
- */
-#ifndef HSAGPU_GTDMA_H
-#define HSAGPU_GTDMA_H
-
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* DMA helpers of the guest tests: see gtdma.h. */
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#include "gtq.h"
+#include "gtdma.h"
 
-#define GTD_NONE ((hsagpu_signal_t){ 0 })
-#define GTD_DMA_HDR(barrier) GTQ_HDR(HSAGPU_PKT_TYPE_VENDOR_SPECIFIC, (barrier))
-
-/* Boot parameters from the harness (hsagpu_test.p2p / .iommu). */
-static inline const char *gtd_p2p_mode(void)
+const char *gtd_p2p_mode(void)
 {
 	static char mode[16];
 	const char *s = gt_param("p2p");   /* gt_param's buffer is reused */
@@ -26,17 +18,16 @@ static inline const char *gtd_p2p_mode(void)
 	return mode;
 }
 
-static inline int gtd_iommu_expected(void)
+int gtd_iommu_expected(void)
 {
 	const char *s = gt_param("iommu");
 
 	return s && s[0] == '1';
 }
 
-/* Submit a fully built DMA packet; returns its dispatch id. */
-static inline int64_t gtd_submit(hsagpu_queue_t *q,
-				 const struct hsagpu_dma_packet *pkt,
-				 int barrier)
+int64_t gtd_submit(hsagpu_queue_t *q,
+		   const struct hsagpu_dma_packet *pkt,
+		   int barrier)
 {
 	int64_t id = hsagpu_queue_submit(q, pkt, GTD_DMA_HDR(barrier));
 
@@ -44,8 +35,8 @@ static inline int64_t gtd_submit(hsagpu_queue_t *q,
 	return id;
 }
 
-static inline int64_t gtd_copy(hsagpu_queue_t *q, uint64_t dst, uint64_t src,
-			       uint64_t size, hsagpu_signal_t sig)
+int64_t gtd_copy(hsagpu_queue_t *q, uint64_t dst, uint64_t src,
+		 uint64_t size, hsagpu_signal_t sig)
 {
 	struct hsagpu_dma_packet pkt;
 
@@ -54,9 +45,9 @@ static inline int64_t gtd_copy(hsagpu_queue_t *q, uint64_t dst, uint64_t src,
 	return gtd_submit(q, &pkt, 0);
 }
 
-static inline int64_t gtd_fill(hsagpu_queue_t *q, uint64_t dst,
-			       uint32_t pattern, uint64_t size,
-			       hsagpu_signal_t sig)
+int64_t gtd_fill(hsagpu_queue_t *q, uint64_t dst,
+		 uint32_t pattern, uint64_t size,
+		 hsagpu_signal_t sig)
 {
 	struct hsagpu_dma_packet pkt;
 
@@ -65,10 +56,9 @@ static inline int64_t gtd_fill(hsagpu_queue_t *q, uint64_t dst,
 	return gtd_submit(q, &pkt, 0);
 }
 
-/* Run one packet to completion (signal created, waited on, destroyed). */
-static inline int gtd_run_copy(struct gtq_dev *d, hsagpu_queue_t *q,
-			       uint64_t dst, uint64_t src, uint64_t size,
-			       unsigned int ms)
+int gtd_run_copy(struct gtq_dev *d, hsagpu_queue_t *q,
+		 uint64_t dst, uint64_t src, uint64_t size,
+		 unsigned int ms)
 {
 	hsagpu_signal_t s = gtq_signal(d, 1);
 	int ok;
@@ -82,9 +72,8 @@ static inline int gtd_run_copy(struct gtq_dev *d, hsagpu_queue_t *q,
 	return ok;
 }
 
-/* Queue state after an expected failure: polls up to 3 s for ERROR. */
-static inline int gtd_wait_error(hsagpu_queue_t *q, uint32_t *err,
-				 uint64_t *eid)
+int gtd_wait_error(hsagpu_queue_t *q, uint32_t *err,
+		   uint64_t *eid)
 {
 	int state = -1;
 
@@ -97,40 +86,28 @@ static inline int gtd_wait_error(hsagpu_queue_t *q, uint32_t *err,
 	return state;
 }
 
-/* Traffic counters --------------------------------------------------- */
-
-#define GTD_NCNT (HSAGPU_DMA_CLASS_COUNT * 4)
-
-struct gtd_cnt {
-	uint64_t v[GTD_NCNT];
-};
-
-static inline uint64_t gtd_reg64(struct gtq_dev *d, uint32_t off)
+uint64_t gtd_reg64(struct gtq_dev *d, uint32_t off)
 {
 	if (!d->regs)
 		return 0;
 	return *(volatile uint64_t *)((volatile uint8_t *)d->regs + off);
 }
 
-static inline void gtd_counters(struct gtq_dev *d, struct gtd_cnt *c)
+void gtd_counters(struct gtq_dev *d, struct gtd_cnt *c)
 {
 	for (unsigned int cls = 0; cls < HSAGPU_DMA_CLASS_COUNT; cls++)
 		for (unsigned int n = 0; n < 4; n++)
 			c->v[cls * 4 + n] = gtd_reg64(d, HSAGPU_REG_DMA_CNT(cls, n));
 }
 
-static const char *const gtd_cnt_name[GTD_NCNT] = {
+const char *const gtd_cnt_name[GTD_NCNT] = {
 	"SYSTEM rd_reqs", "SYSTEM rd_bytes", "SYSTEM wr_tlps", "SYSTEM wr_bytes",
 	"PEER rd_reqs", "PEER rd_bytes", "PEER wr_tlps", "PEER wr_bytes",
 	"LOCAL rd_reqs", "LOCAL rd_bytes", "LOCAL wr_tlps", "LOCAL wr_bytes",
 };
 
-/*
- * Check that the counters moved by exactly @want since @before; returns
- * the number of mismatches (each one a failed check).
- */
-static inline int gtd_check_delta(struct gtq_dev *d, const struct gtd_cnt *before,
-				  const uint64_t want[GTD_NCNT], const char *what)
+int gtd_check_delta(struct gtq_dev *d, const struct gtd_cnt *before,
+		    const uint64_t want[GTD_NCNT], const char *what)
 {
 	struct gtd_cnt now;
 	int bad = 0;
@@ -149,15 +126,12 @@ static inline int gtd_check_delta(struct gtq_dev *d, const struct gtd_cnt *befor
 	return bad;
 }
 
-/* TLPs for @len bytes at @addr when none may cross a @max boundary. */
-static inline uint64_t gtd_tlps(uint64_t addr, uint64_t len, uint32_t max)
+uint64_t gtd_tlps(uint64_t addr, uint64_t len, uint32_t max)
 {
 	return len ? (addr + len - 1) / max - addr / max + 1 : 0;
 }
 
-/* Config space ------------------------------------------------------- */
-
-static inline int gtd_cfg_read(const char *pci, int off, void *v, int len)
+int gtd_cfg_read(const char *pci, int off, void *v, int len)
 {
 	char path[96];
 	int fd, r;
@@ -171,8 +145,7 @@ static inline int gtd_cfg_read(const char *pci, int off, void *v, int len)
 	return r == len ? 0 : -1;
 }
 
-/* Offset of the PCI Express capability, 0 if none. */
-static inline int gtd_exp_cap(const char *pci)
+int gtd_exp_cap(const char *pci)
 {
 	uint8_t cfg[256];
 	int pos, guard = 48;
@@ -185,7 +158,7 @@ static inline int gtd_exp_cap(const char *pci)
 	return 0;
 }
 
-static inline uint16_t gtd_devctl(const char *pci)
+uint16_t gtd_devctl(const char *pci)
 {
 	uint16_t v = 0;
 	int cap = gtd_exp_cap(pci);
@@ -195,18 +168,17 @@ static inline uint16_t gtd_devctl(const char *pci)
 	return v;
 }
 
-static inline uint32_t gtd_devctl_mps(uint16_t devctl)
+uint32_t gtd_devctl_mps(uint16_t devctl)
 {
 	return 128U << ((devctl >> 5) & 7);
 }
 
-static inline uint32_t gtd_devctl_mrrs(uint16_t devctl)
+uint32_t gtd_devctl_mrrs(uint16_t devctl)
 {
 	return 128U << ((devctl >> 12) & 7);
 }
 
-/* Program Device Control with setpci, as an administrator would. */
-static inline int gtd_set_devctl(const char *pci, uint16_t val)
+int gtd_set_devctl(const char *pci, uint16_t val)
 {
 	int ret = gt_sh("setpci -s %s CAP_EXP+8.w=%04x", pci, val);
 
@@ -216,11 +188,8 @@ static inline int gtd_set_devctl(const char *pci, uint16_t val)
 	return ret;
 }
 
-/* BARs and IOMMU groups ---------------------------------------------- */
-
-/* Bus address and size of BAR @bar from sysfs "resource" (x86: = CPU). */
-static inline int gtd_bar(const char *pci, int bar, uint64_t *addr,
-			  uint64_t *size)
+int gtd_bar(const char *pci, int bar, uint64_t *addr,
+	    uint64_t *size)
 {
 	char path[96], line[128];
 	unsigned long long s, e, f;
@@ -245,8 +214,7 @@ static inline int gtd_bar(const char *pci, int bar, uint64_t *addr,
 	return ret;
 }
 
-/* IOMMU group number of a PCI function, -1 if none. */
-static inline int gtd_iommu_group(const char *pci)
+int gtd_iommu_group(const char *pci)
 {
 	char path[96], link[256];
 	ssize_t n;
@@ -261,9 +229,7 @@ static inline int gtd_iommu_group(const char *pci)
 	return p ? atoi(p + 1) : -1;
 }
 
-/* Data --------------------------------------------------------------- */
-
-static inline uint64_t gtd_mix(uint64_t x)
+uint64_t gtd_mix(uint64_t x)
 {
 	x += 0x9e3779b97f4a7c15ULL;
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -271,8 +237,7 @@ static inline uint64_t gtd_mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-/* Pseudo-random bytes, a different stream per @seed. */
-static inline void gtd_pattern(void *p, size_t n, uint64_t seed)
+void gtd_pattern(void *p, size_t n, uint64_t seed)
 {
 	uint8_t *b = p;
 	uint64_t x = gtd_mix(seed), w;
@@ -289,8 +254,7 @@ static inline void gtd_pattern(void *p, size_t n, uint64_t seed)
 		b[i] = (uint8_t)gtd_mix(seed + i);
 }
 
-/* Index of the first byte != @v in [p, p + n), or n. */
-static inline size_t gtd_find_not(const volatile void *p, size_t n, uint8_t v)
+size_t gtd_find_not(const volatile void *p, size_t n, uint8_t v)
 {
 	const volatile uint8_t *b = p;
 	uint64_t w = 0x0101010101010101ULL * v;
@@ -308,9 +272,8 @@ static inline size_t gtd_find_not(const volatile void *p, size_t n, uint8_t v)
 	return n;
 }
 
-/* Index of the first differing byte, or n. */
-static inline size_t gtd_diff(const volatile void *a, const volatile void *b,
-			      size_t n)
+size_t gtd_diff(const volatile void *a, const volatile void *b,
+		size_t n)
 {
 	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
 	size_t i = 0, step = 4096;
@@ -328,12 +291,8 @@ static inline size_t gtd_diff(const volatile void *a, const volatile void *b,
 	return n;
 }
 
-/*
- * Does [p, p + n) hold the fill pattern (byte k = byte k % 4 of
- * @pattern)? Returns the first wrong index, or n.
- */
-static inline size_t gtd_check_fill(const volatile void *p, size_t n,
-				    uint32_t pattern)
+size_t gtd_check_fill(const volatile void *p, size_t n,
+		      uint32_t pattern)
 {
 	static uint8_t ref[4096];
 	static uint32_t ref_pattern;
@@ -359,5 +318,3 @@ static inline size_t gtd_check_fill(const volatile void *p, size_t n,
 	}
 	return n;
 }
-
-#endif
