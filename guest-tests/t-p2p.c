@@ -482,9 +482,9 @@ int main(void)
 		for (int k = 0; k < 2; k++)
 			CHECK(hsagpu_dma_list_create(p->d.agent, 4096, &p->list[k]) == 0,
 			      "%s: list", p->d.pci);
-		CHECK(gtd_bar(p->d.pci, HSAGPU_BAR_VRAM, &p->bar0, &p->bar0_size) == 0,
+		CHECK(gtpci_bar(p->d.pci, HSAGPU_BAR_VRAM, &p->bar0, &p->bar0_size) == 0,
 		      "%s: BAR0 from sysfs", p->d.pci);
-		p->group = gtd_iommu_group(p->d.pci);
+		p->group = gtpci_iommu_group(p->d.pci);
 		if (!p->q || !p->vram || !p->sys || !p->pat || !p->list[0] || !p->list[1])
 			goto out;
 		gtd_pattern(p->pat, BUF, 1000 + i);

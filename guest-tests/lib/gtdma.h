@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Helpers shared by the DMA engine tests and benchmark (t-dma, t-p2p,
- * bench-dma): DMA packets, the traffic counters, PCIe config space
- * (Device Control: MPS/MRRS), BAR bus addresses, data patterns.
+ * bench-dma): DMA packets, the traffic counters, data patterns. PCI
+ * config space, BARs and IOMMU groups are gtpci.h's.
  * Compiled into the gt library (lib/gtdma.c).
  */
 #ifndef HSAGPU_GTDMA_H
@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 
+#include "gtpci.h"
 #include "gtq.h"
 
 #define GTD_NONE ((hsagpu_signal_t){ 0 })
@@ -65,31 +66,6 @@ int gtd_check_delta(struct gtq_dev *d, const struct gtd_cnt *before,
 
 /* TLPs for @len bytes at @addr when none may cross a @max boundary. */
 uint64_t gtd_tlps(uint64_t addr, uint64_t len, uint32_t max);
-
-/* Config space ------------------------------------------------------- */
-
-int gtd_cfg_read(const char *pci, int off, void *v, int len);
-
-/* Offset of the PCI Express capability, 0 if none. */
-int gtd_exp_cap(const char *pci);
-
-uint16_t gtd_devctl(const char *pci);
-
-uint32_t gtd_devctl_mps(uint16_t devctl);
-
-uint32_t gtd_devctl_mrrs(uint16_t devctl);
-
-/* Program Device Control with setpci, as an administrator would. */
-int gtd_set_devctl(const char *pci, uint16_t val);
-
-/* BARs and IOMMU groups ---------------------------------------------- */
-
-/* Bus address and size of BAR @bar from sysfs "resource" (x86: = CPU). */
-int gtd_bar(const char *pci, int bar, uint64_t *addr,
-	    uint64_t *size);
-
-/* IOMMU group number of a PCI function, -1 if none. */
-int gtd_iommu_group(const char *pci);
 
 /* Data --------------------------------------------------------------- */
 
