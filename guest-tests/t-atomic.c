@@ -29,6 +29,13 @@
 #define S64  HSAGPU_ATOMIC_SIZE_64
 #define S128 HSAGPU_ATOMIC_SIZE_128
 
+/* Requests test_ops() makes of each size, and malformed (misaligned) ones. */
+#define OPS_32          4
+#define OPS_64          4
+#define OPS_128         2
+#define OPS_SIZED       (OPS_32 + OPS_64 + OPS_128)
+#define OPS_MALFORMED   4
+
 struct dev {
 	char name[16];
 	volatile uint32_t *regs;
@@ -445,13 +452,13 @@ int main(void)
 	uint32_t mal0 = rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_MALFORMED));
 	aer0 = aer_unsupreq(d);
 	test_ops(d, mem, pa);
-	int nok = 4 * sup32 + 4 * sup64 + 2 * sup128;
+	int nok = OPS_32 * sup32 + OPS_64 * sup64 + OPS_128 * sup128;
 	CHECK_EQ_U64(rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_OK)) - ok0, nok);
 	CHECK_EQ_U64(rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_UR)) - ur0,
-		     10 - nok);
+		     OPS_SIZED - nok);
 	CHECK_EQ_U64(rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_MALFORMED)) -
-		     mal0, 4);
-	if (nok < 10) {
+		     mal0, OPS_MALFORMED);
+	if (nok < OPS_SIZED) {
 		/* AER: the device logged Unsupported Request; Linux's AER
 		 * driver reports it and counts it per device. */
 		uint64_t aer = aer_unsupreq(d);
