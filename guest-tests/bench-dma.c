@@ -32,13 +32,6 @@ struct bdev {
 
 static struct bdev devs[GT_MAX_DEVS];
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* GB/s (1e9 bytes per second) for @bytes in @ns. */
 static double gbs(uint64_t bytes, uint64_t ns)
 {
@@ -47,7 +40,7 @@ static double gbs(uint64_t bytes, uint64_t ns)
 
 static void report(const char *key, uint64_t bytes, uint64_t *ns, int n)
 {
-	qsort(ns, n, sizeof(*ns), cmp_u64);
+	gt_sort_u64(ns, n);
 	printf("BENCH %s_best %.2f GB/s\n", key, gbs(bytes, ns[0]));
 	printf("BENCH %s_median %.2f GB/s\n", key, gbs(bytes, ns[n / 2]));
 	fflush(stdout);

@@ -30,16 +30,9 @@
 
 static uint64_t iters = 2000;
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void report(const char *key, uint64_t *ns, uint64_t n)
 {
-	qsort(ns, n, sizeof(*ns), cmp_u64);
+	gt_sort_u64(ns, n);
 	printf("BENCH %s_p50 %.2f us\n", key, ns[n / 2] / 1e3);
 	printf("BENCH %s_p99 %.2f us\n", key, ns[n * 99 / 100] / 1e3);
 }
@@ -51,7 +44,7 @@ static uint64_t clock_cost(uint64_t *ns)
 
 		ns[i] = gtq_now_ns() - t0;
 	}
-	qsort(ns, iters, sizeof(*ns), cmp_u64);
+	gt_sort_u64(ns, iters);
 	return ns[iters / 2];
 }
 

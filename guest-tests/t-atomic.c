@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "gt.h"
+#include "gtpci.h"
 #include "hsagpu/hsagpu_uapi.h"
 
 #define FA   HSAGPU_ATOMIC_OP_FETCHADD
@@ -27,6 +28,13 @@
 #define S32  HSAGPU_ATOMIC_SIZE_32
 #define S64  HSAGPU_ATOMIC_SIZE_64
 #define S128 HSAGPU_ATOMIC_SIZE_128
+
+/* Requests test_ops() makes of each size, and malformed (misaligned) ones. */
+#define OPS_32          4
+#define OPS_64          4
+#define OPS_128         2
+#define OPS_SIZED       (OPS_32 + OPS_64 + OPS_128)
+#define OPS_MALFORMED   4
 
 struct dev {
 	char name[16];
@@ -133,61 +141,14 @@ static void *alloc_bus(const char *name, uint64_t *bus)
 	return NULL;
 }
 
-static int cfg_fd(struct dev *d)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", d->name);
-	return open(path, O_RDWR);
-}
-
-static int find_exp(const char *name)
-{
-	char path[96];
-	uint8_t cfg[256];
-	int fd, pos;
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || pread(fd, cfg, sizeof(cfg), 0) != sizeof(cfg))
-		return 0;
-	close(fd);
-	for (pos = cfg[0x34]; pos; pos = cfg[pos + 1])
-		if (cfg[pos] == 0x10)
-			return pos;
-	return 0;
-}
-
-static uint16_t cfg_rd16(const char *name, int off)
-{
-	char path[96];
-	uint16_t v = 0;
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", name);
-	fd = open(path, O_RDONLY);
-	pread(fd, &v, 2, off);
-	close(fd);
-	return v;
-}
-
-static void cfg_wr16(const char *name, int off, uint16_t v)
-{
-	char path[96];
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", name);
-	fd = open(path, O_RDWR);
-	CHECK(pwrite(fd, &v, 2, off) == 2, "config write %s+0x%x", name, off);
-	close(fd);
-}
-
 static void set_reqen(struct dev *d, int on)
 {
-	uint16_t ctl2 = cfg_rd16(d->name, d->exp + 0x28);
+	uint16_t ctl2 = gtpci_cfg_read16(d->name, d->exp + PCI_EXP_DEVCTL2);
 
-	ctl2 = on ? ctl2 | 0x40 : ctl2 & ~0x40;
-	cfg_wr16(d->name, d->exp + 0x28, ctl2);
+	ctl2 = on ? ctl2 | PCI_EXP_DEVCTL2_ATOMIC_REQ :
+		    ctl2 & ~PCI_EXP_DEVCTL2_ATOMIC_REQ;
+	CHECK(gtpci_cfg_write16(d->name, d->exp + PCI_EXP_DEVCTL2, ctl2) == 0,
+	      "config write %s+0x%x", d->name, d->exp + PCI_EXP_DEVCTL2);
 }
 
 static unsigned expect_for(uint32_t size)
@@ -360,12 +321,15 @@ static void test_egress(struct dev *d, uint64_t pa)
 	/* .../root port/upstream port/downstream port/device */
 	snprintf(up, sizeof(up), "%s", parts[n - 3]);
 	free(p);
-	exp = find_exp(up);
+	exp = gtpci_exp_cap(up);
 	CHECK(exp, "no PCIe capability on %s", up);
 	DIAG("egress blocking on switch upstream port %s", up);
-	ctl2 = cfg_rd16(up, exp + 0x28);
-	cfg_wr16(up, exp + 0x28, ctl2 | 0x80);
-	CHECK(cfg_rd16(up, exp + 0x28) & 0x80,
+	ctl2 = gtpci_cfg_read16(up, exp + PCI_EXP_DEVCTL2);
+	CHECK(gtpci_cfg_write16(up, exp + PCI_EXP_DEVCTL2,
+				ctl2 | PCI_EXP_DEVCTL2_ATOMIC_EGRESS_BLOCK) == 0,
+	      "config write %s+0x%x", up, exp + PCI_EXP_DEVCTL2);
+	CHECK(gtpci_cfg_read16(up, exp + PCI_EXP_DEVCTL2) &
+	      PCI_EXP_DEVCTL2_ATOMIC_EGRESS_BLOCK,
 	      "egress blocking not writable on %s", up);
 	st = op1(d, pa, FA | S64, 1, 0, &old);
 	CHECK(st == HSAGPU_ATOMIC_ST_UR, "egress-blocked FetchAdd64: %u", st);
@@ -374,7 +338,9 @@ static void test_egress(struct dev *d, uint64_t pa)
 	      "echo %s > /sys/bus/pci/drivers/hsagpu/bind", d->name, d->name);
 	CHECK(gt_sh("grep -q unsupported /sys/bus/pci/devices/%s/hsagpu/atomic_ops",
 		    d->name) == 0, "driver enabled AtomicOps through a blocked port");
-	cfg_wr16(up, exp + 0x28, ctl2 & ~0x80);
+	CHECK(gtpci_cfg_write16(up, exp + PCI_EXP_DEVCTL2,
+				ctl2 & ~PCI_EXP_DEVCTL2_ATOMIC_EGRESS_BLOCK) == 0,
+	      "config write %s+0x%x", up, exp + PCI_EXP_DEVCTL2);
 	gt_sh("echo %s > /sys/bus/pci/drivers/hsagpu/unbind; "
 	      "echo %s > /sys/bus/pci/drivers/hsagpu/bind", d->name, d->name);
 	CHECK(gt_sh("grep -q 32,64,128 /sys/bus/pci/devices/%s/hsagpu/atomic_ops",
@@ -462,7 +428,7 @@ int main(void)
 	for (int i = 0; i < n; i++) {
 		snprintf(devs[i].name, sizeof(devs[i].name), "%s", names[i]);
 		devs[i].regs = gt_map_resource(names[i], HSAGPU_BAR_MMIO, &len);
-		devs[i].exp = find_exp(names[i]);
+		devs[i].exp = gtpci_exp_cap(names[i]);
 		CHECK(devs[i].regs && devs[i].exp, "map %s", names[i]);
 	}
 
@@ -470,10 +436,10 @@ int main(void)
 	CHECK(rd(d, HSAGPU_REG_CAPS) & HSAGPU_CAP_ATOMIC_ENGINE, "no engine");
 
 	/* The driver set the requester bit exactly when Linux allowed it. */
-	uint16_t ctl2 = cfg_rd16(d->name, d->exp + 0x28);
-	CHECK(!!(ctl2 & 0x40) == (sup32 && sup64),
+	uint16_t ctl2 = gtpci_devctl2(d->name);
+	CHECK(!!(ctl2 & PCI_EXP_DEVCTL2_ATOMIC_REQ) == (sup32 && sup64),
 	      "DevCtl2 0x%x: requester enable does not match the platform", ctl2);
-	if (!(ctl2 & 0x40)) {
+	if (!(ctl2 & PCI_EXP_DEVCTL2_ATOMIC_REQ)) {
 		st = op1(d, pa, FA | S64, 1, 0, &old);
 		CHECK(st == HSAGPU_ATOMIC_ST_NOT_ENABLED,
 		      "request without requester enable: status %u", st);
@@ -486,24 +452,25 @@ int main(void)
 	uint32_t mal0 = rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_MALFORMED));
 	aer0 = aer_unsupreq(d);
 	test_ops(d, mem, pa);
-	int nok = 4 * sup32 + 4 * sup64 + 2 * sup128;
+	int nok = OPS_32 * sup32 + OPS_64 * sup64 + OPS_128 * sup128;
 	CHECK_EQ_U64(rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_OK)) - ok0, nok);
 	CHECK_EQ_U64(rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_UR)) - ur0,
-		     10 - nok);
+		     OPS_SIZED - nok);
 	CHECK_EQ_U64(rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_MALFORMED)) -
-		     mal0, 4);
-	if (nok < 10) {
+		     mal0, OPS_MALFORMED);
+	if (nok < OPS_SIZED) {
 		/* AER: the device logged Unsupported Request; Linux's AER
 		 * driver reports it and counts it per device. */
 		uint64_t aer = aer_unsupreq(d);
 		uint32_t uesta = 0;
-		int fd = cfg_fd(d);
+		int aer_cap = gtpci_ext_cap(d->name, PCI_EXT_CAP_ID_ERR);
 
-		pread(fd, &uesta, 4, 0x104);
-		close(fd);
+		if (aer_cap)
+			gtpci_cfg_read(d->name, aer_cap + PCI_ERR_UNCOR_STATUS,
+				       &uesta, sizeof(uesta));
 		DIAG("AER: UESta 0x%08x, aer_dev_nonfatal UnsupReq %llu -> %llu",
 		     uesta, (unsigned long long)aer0, (unsigned long long)aer);
-		CHECK((uesta & (1u << 20)) || aer > aer0,
+		CHECK((uesta & PCI_ERR_UNC_UNSUP) || aer > aer0,
 		      "Unsupported Request not visible in AER");
 	}
 	if (sup64)

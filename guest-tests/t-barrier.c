@@ -272,11 +272,11 @@ int main(void)
 		 * have separate I/O address spaces; a signal is mapped for
 		 * its own agent's device only.
 		 */
-		if (n == 2 && gtd_iommu_group(devs[0].pci) !=
-			      gtd_iommu_group(devs[1].pci)) {
+		if (n == 2 && gtpci_iommu_group(devs[0].pci) !=
+			      gtpci_iommu_group(devs[1].pci)) {
 			DIAG("cross-device barriers skipped: IOMMU groups %d and %d",
-			     gtd_iommu_group(devs[0].pci),
-			     gtd_iommu_group(devs[1].pci));
+			     gtpci_iommu_group(devs[0].pci),
+			     gtpci_iommu_group(devs[1].pci));
 		} else if (n == 2) {
 			test_cross_queue(&devs[0], &devs[1],
 					 HSAGPU_PKT_TYPE_BARRIER_AND);

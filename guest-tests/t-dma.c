@@ -637,9 +637,9 @@ static void test_malformed(struct env *e)
 
 	b.mem = (volatile uint64_t *)e->sg_dst;
 	b.buf = e->sg_dst + 65536;
-	CHECK(gtd_bar(d->pci, HSAGPU_BAR_VRAM, &b.vram_bar, &b.vram_size) == 0 &&
-	      gtd_bar(d->pci, HSAGPU_BAR_MMIO, &b.bar5, &sz) == 0 &&
-	      gtd_bar(d->pci, HSAGPU_BAR_DOORBELL, &b.bar2, &sz) == 0,
+	CHECK(gtpci_bar(d->pci, HSAGPU_BAR_VRAM, &b.vram_bar, &b.vram_size) == 0 &&
+	      gtpci_bar(d->pci, HSAGPU_BAR_MMIO, &b.bar5, &sz) == 0 &&
+	      gtpci_bar(d->pci, HSAGPU_BAR_DOORBELL, &b.bar2, &sz) == 0,
 	      "%s: BAR addresses from sysfs", d->pci);
 	for (unsigned int i = 0; i < sizeof(bads) / sizeof(bads[0]); i++)
 		run_bad(&b, &bads[i]);
@@ -736,31 +736,31 @@ static void counters_at(struct env *e, uint32_t mps, uint32_t mrrs)
 static void test_counters(struct env *e)
 {
 	struct gtq_dev *d = e->d;
-	uint16_t ctl0 = gtd_devctl(d->pci);
+	uint16_t ctl0 = gtpci_devctl(d->pci);
 	/* MPS 256 is what DevCap offers; MRRS from 128 to 4096 */
 	static const uint16_t settings[][2] = { { 256, 128 }, { 128, 4096 },
 						{ 256, 1024 } };
 
-	CHECK(gtd_exp_cap(d->pci) == HSAGPU_CAP_PCIE_OFFSET,
-	      "%s: PCIe capability at 0x%x", d->pci, gtd_exp_cap(d->pci));
+	CHECK(gtpci_exp_cap(d->pci) == HSAGPU_CAP_PCIE_OFFSET,
+	      "%s: PCIe capability at 0x%x", d->pci, gtpci_exp_cap(d->pci));
 	DIAG("%s: DevCtl 0x%04x: MPS %u, MRRS %u", d->pci, ctl0,
-	     gtd_devctl_mps(ctl0), gtd_devctl_mrrs(ctl0));
-	counters_at(e, gtd_devctl_mps(ctl0), gtd_devctl_mrrs(ctl0));
+	     gtpci_devctl_mps(ctl0), gtpci_devctl_mrrs(ctl0));
+	counters_at(e, gtpci_devctl_mps(ctl0), gtpci_devctl_mrrs(ctl0));
 	for (unsigned int i = 0; i < 3; i++) {
 		uint32_t mps = settings[i][0], mrrs = settings[i][1];
 		uint16_t ctl = ctl0 & ~(0x7 << 5) & ~(0x7 << 12);
 
 		ctl |= (__builtin_ctz(mps) - 7) << 5;
 		ctl |= (__builtin_ctz(mrrs) - 7) << 12;
-		if (gtd_set_devctl(d->pci, ctl))
+		if (gtpci_set_devctl(d->pci, ctl))
 			continue;
 		counters_at(e, mps, mrrs);
 	}
-	gtd_set_devctl(d->pci, ctl0);
+	gtpci_set_devctl(d->pci, ctl0);
 	DIAG("%s: counters checked at 4 MPS/MRRS settings (%d failed checks so far)",
 	     d->pci, gt_failures);
-	CHECK(gtq_reg(d, HSAGPU_REG_LINK_MPS) == gtd_devctl_mps(ctl0),
-	      "%s: LINK_MPS not back to %u", d->pci, gtd_devctl_mps(ctl0));
+	CHECK(gtq_reg(d, HSAGPU_REG_LINK_MPS) == gtpci_devctl_mps(ctl0),
+	      "%s: LINK_MPS not back to %u", d->pci, gtpci_devctl_mps(ctl0));
 }
 
 /* Identification ----------------------------------------------------- */
@@ -779,8 +779,8 @@ static void test_info(struct gtq_dev *d, int idx)
 	      gtq_reg(d, HSAGPU_REG_P2P_ADDR_BITS), (unsigned long long)bits);
 	CHECK(info->p2p_addr_bits == bits, "%s: GET_INFO p2p_addr_bits %u", d->pci,
 	      info->p2p_addr_bits);
-	gtd_bar(d->pci, HSAGPU_BAR_VRAM, &vbar, &vsize);
-	gtd_bar(d->pci, HSAGPU_BAR_DOORBELL, &dbar, &dsize);
+	gtpci_bar(d->pci, HSAGPU_BAR_VRAM, &vbar, &vsize);
+	gtpci_bar(d->pci, HSAGPU_BAR_DOORBELL, &dbar, &dsize);
 	limit = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
 	want |= vbar && vbar + vsize - 1 <= limit ? HSAGPU_P2P_VRAM_OK : 0;
 	want |= dbar && dbar + dsize - 1 <= limit ? HSAGPU_P2P_DOORBELL_OK : 0;
@@ -796,10 +796,10 @@ static void test_info(struct gtq_dev *d, int idx)
 	      "%s: dma_flags 0x%x, IOMMU expected %d", d->pci, info->dma_flags,
 	      gtd_iommu_expected());
 	if (gtd_iommu_expected())
-		CHECK(gtd_iommu_group(d->pci) >= 0, "%s: no IOMMU group", d->pci);
+		CHECK(gtpci_iommu_group(d->pci) >= 0, "%s: no IOMMU group", d->pci);
 	DIAG("%s: BAR0 0x%llx, %llu address bits, P2P_STATUS 0x%x, dma_flags 0x%x, IOMMU group %d",
 	     d->pci, (unsigned long long)vbar, (unsigned long long)bits, st,
-	     info->dma_flags, gtd_iommu_group(d->pci));
+	     info->dma_flags, gtpci_iommu_group(d->pci));
 }
 
 /* A round trip through VRAM on a device other than the first. */

@@ -16,6 +16,7 @@
  * address is refused. Skips with fewer than two devices with queues.
  */
 #include "gtdma.h"
+#include "gtioctl.h"
 
 #define G 4096
 #define BUF (8 << 20)                   /* VRAM and system buffer per device */
@@ -43,10 +44,8 @@ static int iommu;
 static int peer_access(struct pdev *a, struct pdev *b,
 		       struct hsagpu_peer_access *pa)
 {
-	memset(pa, 0, sizeof(*pa));
-	pa->size = sizeof(*pa);
-	pa->peer_fd = hsagpu_agent_fd(b->d.agent);
-	return ioctl(hsagpu_agent_fd(a->d.agent), HSAGPU_IOC_PEER_ACCESS, pa) ? -errno : 0;
+	return -gti_peer_access(hsagpu_agent_fd(a->d.agent),
+				hsagpu_agent_fd(b->d.agent), pa);
 }
 
 /* PEER_ACCESS and hsagpu_agent_enable_peer for a -> b; 1 when usable. */
@@ -482,9 +481,9 @@ int main(void)
 		for (int k = 0; k < 2; k++)
 			CHECK(hsagpu_dma_list_create(p->d.agent, 4096, &p->list[k]) == 0,
 			      "%s: list", p->d.pci);
-		CHECK(gtd_bar(p->d.pci, HSAGPU_BAR_VRAM, &p->bar0, &p->bar0_size) == 0,
+		CHECK(gtpci_bar(p->d.pci, HSAGPU_BAR_VRAM, &p->bar0, &p->bar0_size) == 0,
 		      "%s: BAR0 from sysfs", p->d.pci);
-		p->group = gtd_iommu_group(p->d.pci);
+		p->group = gtpci_iommu_group(p->d.pci);
 		if (!p->q || !p->vram || !p->sys || !p->pat || !p->list[0] || !p->list[1])
 			goto out;
 		gtd_pattern(p->pat, BUF, 1000 + i);

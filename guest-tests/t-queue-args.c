@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <sys/mman.h>
 
+#include "gtioctl.h"
 #include "gtq.h"
 
 /* errno for each class of mistake, as the driver documents them */
@@ -27,8 +28,7 @@ static int fd;
 
 static int xioctl(unsigned long cmd, void *arg)
 {
-	errno = 0;
-	return ioctl(fd, cmd, arg) ? errno : 0;
+	return gti_ioctl(fd, cmd, arg);
 }
 
 
@@ -242,19 +242,7 @@ static void test_queue_ids(struct gtq_dev *d, struct gtq_dev *other)
 static int alloc_raw(uint32_t flags, uint64_t bytes,
 		     struct hsagpu_alloc_mem *am)
 {
-	memset(am, 0, sizeof(*am));
-	am->size = sizeof(*am);
-	am->flags = flags;
-	am->bytes = bytes;
-	return xioctl(HSAGPU_IOC_ALLOC_MEM, am);
-}
-
-static int free_raw(int f, uint64_t handle)
-{
-	struct hsagpu_free_mem fm = { .size = sizeof(fm), .handle = handle };
-
-	errno = 0;
-	return ioctl(f, HSAGPU_IOC_FREE_MEM, &fm) ? errno : 0;
+	return gti_alloc(fd, flags, bytes, am);
 }
 
 static int mmap_errno_how(int f, size_t len, int prot, int flags, uint64_t off)
@@ -313,7 +301,7 @@ static void test_mmap_bounds(void)
 		CHECK(p[1023] == 0x600d, "mapping changed by the refused mremap");
 		munmap((void *)p, q != MAP_FAILED ? 8192 + 4096 : 8192);
 	}
-	EXPECT(free_raw(fd, am.handle), 0, "FREE_MEM 8 KiB");
+	EXPECT(gti_free(fd, am.handle), 0, "FREE_MEM 8 KiB");
 }
 
 static void test_memory(struct gtq_dev *d, struct gtq_dev *other, int queues)
@@ -407,7 +395,7 @@ static void test_memory(struct gtq_dev *d, struct gtq_dev *other, int queues)
 	if (queues) {
 		EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), 0,
 		       "CREATE_QUEUE in a raw allocation");
-		EXPECT(free_raw(fd, am.handle), EBUSY,
+		EXPECT(gti_free(fd, am.handle), EBUSY,
 		       "FREE_MEM of a live queue's ring");
 		EXPECT(destroy_queue(fd, cq.queue_id), 0, "DESTROY_QUEUE");
 	} else {
@@ -416,7 +404,7 @@ static void test_memory(struct gtq_dev *d, struct gtq_dev *other, int queues)
 	}
 
 	/* FREE_MEM: another file's handle, reserved, stale */
-	EXPECT(free_raw(fd, om.handle), E_NOHANDLE, "FREE_MEM another file's handle");
+	EXPECT(gti_free(fd, om.handle), E_NOHANDLE, "FREE_MEM another file's handle");
 	fm.size = sizeof(fm);
 	fm.reserved = 1;
 	fm.handle = am.handle;
@@ -424,15 +412,15 @@ static void test_memory(struct gtq_dev *d, struct gtq_dev *other, int queues)
 	fm.reserved = 0;
 	fm.size = 4;
 	EXPECT(xioctl(HSAGPU_IOC_FREE_MEM, &fm), E_ARG, "FREE_MEM size 4");
-	EXPECT(free_raw(fd, 0), E_NOHANDLE, "FREE_MEM handle 0");
+	EXPECT(gti_free(fd, 0), E_NOHANDLE, "FREE_MEM handle 0");
 	if (p != MAP_FAILED) {
 		p[0] = 0x1234;
 		munmap((void *)p, 4096);
 	}
-	EXPECT(free_raw(fd, am.handle), 0, "FREE_MEM");
-	EXPECT(free_raw(fd, am.handle), E_NOHANDLE, "FREE_MEM twice");
+	EXPECT(gti_free(fd, am.handle), 0, "FREE_MEM");
+	EXPECT(gti_free(fd, am.handle), E_NOHANDLE, "FREE_MEM twice");
 	EXPECT(mmap_errno(4096, am.mmap_offset), EINVAL, "mmap a freed allocation");
-	EXPECT(free_raw(ofd, om.handle), 0, "FREE_MEM other");
+	EXPECT(gti_free(ofd, om.handle), 0, "FREE_MEM other");
 }
 
 static void test_events(struct gtq_dev *d)
@@ -518,7 +506,7 @@ static int rawq_create(struct gtq_dev *d, int f, struct rawq *r)
 	if (ioctl(f, HSAGPU_IOC_CREATE_QUEUE, &r->cq)) {
 		int e = errno;
 
-		free_raw(f, r->am.handle);
+		gti_free(f, r->am.handle);
 		r->am.handle = 0;
 		return e;
 	}
@@ -533,7 +521,7 @@ static void rawq_destroy(struct rawq *r)
 		return;
 	EXPECT(destroy_queue(r->f, r->cq.queue_id), 0, "DESTROY_QUEUE %u",
 	       r->cq.queue_id);
-	EXPECT(free_raw(r->f, r->am.handle), 0, "FREE_MEM of a queue's memory");
+	EXPECT(gti_free(r->f, r->am.handle), 0, "FREE_MEM of a queue's memory");
 }
 
 /*

@@ -215,3 +215,15 @@ int gt_sh(const char *fmt, ...)
 	st = system(cmd);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void gt_sort_u64(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+}

@@ -67,4 +67,7 @@ void *gt_map_resource(const char *dev, int bar, size_t *len);
 /* Run a shell command, return its exit status. */
 int gt_sh(const char *fmt, ...);
 
+/* Sort @n values in ascending order (the benchmarks' percentiles). */
+void gt_sort_u64(uint64_t *v, size_t n);
+
 #endif

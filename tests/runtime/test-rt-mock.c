@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "hsagpu_rt.h"
+#include "tap.h"
 
 #define MOCK_BUS_OFF    0x100000000000ULL
 #define MOCK_MAX_MEM    256
@@ -35,18 +36,6 @@
 #define MOCK_SEG_BUS    (1ULL << 52)    /* segmented allocations */
 #define MOCK_SEG        (256U << 10)
 #define MOCK_SEG_MIN    (1U << 20)      /* larger allocations: segments */
-
-static int failures;
-
-#define T(cond, ...)                                                    \
-	do {                                                            \
-		if (!(cond)) {                                          \
-			failures++;                                     \
-			printf("not ok: %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			printf(__VA_ARGS__);                            \
-			printf("\n");                                   \
-		}                                                       \
-	} while (0)
 
 /* Mock driver state ---------------------------------------------------- */
 
@@ -561,24 +550,24 @@ static void test_memory(hsagpu_agent_t *a)
 	for (i = 0; i < 20; i++) {
 		ret = hsagpu_memory_allocate(a, 1000 + i * 5000,
 					     HSAGPU_RT_MEM_SYSTEM, &p[i]);
-		T(!ret, "alloc %d: %d", i, ret);
+		TM(!ret, "alloc %d: %d", i, ret);
 	}
 	for (i = 0; i < 20; i++) {
 		bus = hsagpu_addr(a, (char *)p[i] + 999);
-		T(bus == (uintptr_t)p[i] + 999 + MOCK_BUS_OFF, "addr %d", i);
+		TM(bus == (uintptr_t)p[i] + 999 + MOCK_BUS_OFF, "addr %d", i);
 	}
-	T(hsagpu_addr(a, &bus) == 0, "stack pointer translated");
-	T(hsagpu_memory_free(a, (char *)p[3] + 8) == -EINVAL, "inner free");
+	TM(hsagpu_addr(a, &bus) == 0, "stack pointer translated");
+	TM(hsagpu_memory_free(a, (char *)p[3] + 8) == -EINVAL, "inner free");
 	for (i = 0; i < 20; i += 2)
-		T(!hsagpu_memory_free(a, p[i]), "free %d", i);
-	T(hsagpu_memory_free(a, p[0]) == -EINVAL, "double free");
-	T(hsagpu_addr(a, p[0]) == 0, "freed memory translated");
+		TM(!hsagpu_memory_free(a, p[i]), "free %d", i);
+	TM(hsagpu_memory_free(a, p[0]) == -EINVAL, "double free");
+	TM(hsagpu_addr(a, p[0]) == 0, "freed memory translated");
 	for (i = 1; i < 20; i += 2)
-		T(hsagpu_addr(a, p[i]) == (uintptr_t)p[i] + MOCK_BUS_OFF,
+		TM(hsagpu_addr(a, p[i]) == (uintptr_t)p[i] + MOCK_BUS_OFF,
 		  "addr after frees %d", i);
 	for (i = 1; i < 20; i += 2)
-		T(!hsagpu_memory_free(a, p[i]), "free %d", i);
-	T(hsagpu_memory_allocate(a, 0, HSAGPU_RT_MEM_SYSTEM, &p[0]) ==
+		TM(!hsagpu_memory_free(a, p[i]), "free %d", i);
+	TM(hsagpu_memory_allocate(a, 0, HSAGPU_RT_MEM_SYSTEM, &p[0]) ==
 	  -EINVAL, "zero size");
 }
 
@@ -590,31 +579,31 @@ static void test_signals(hsagpu_agent_t *a)
 
 	for (i = 0; i < 600; i++) {
 		ret = hsagpu_signal_create(a, i, &s[i]);
-		T(!ret, "create %d: %d", i, ret);
+		TM(!ret, "create %d: %d", i, ret);
 	}
 	for (i = 0; i < 600; i++) {
 		sp = hsagpu_signal_ptr(s[i]);
-		T(sp && hsagpu_addr(a, (const void *)sp) == s[i].handle,
+		TM(sp && hsagpu_addr(a, (const void *)sp) == s[i].handle,
 		  "ptr %d", i);
-		T(hsagpu_signal_load_acquire(s[i]) == i, "value %d", i);
-		T(sp->kind == HSAGPU_SIGNAL_KIND_USER, "kind");
+		TM(hsagpu_signal_load_acquire(s[i]) == i, "value %d", i);
+		TM(sp->kind == HSAGPU_SIGNAL_KIND_USER, "kind");
 		n += sp->event_id != 0;
 	}
 	/* 512 events per file; the rest poll. */
-	T(n == (int)HSAGPU_MAX_EVENTS, "%d signals with events", n);
-	T(hsagpu_signal_add_relaxed(s[5], 10) == 5, "add returns old");
-	T(hsagpu_signal_load_relaxed(s[5]) == 15, "add");
+	TM(n == (int)HSAGPU_MAX_EVENTS, "%d signals with events", n);
+	TM(hsagpu_signal_add_relaxed(s[5], 10) == 5, "add returns old");
+	TM(hsagpu_signal_load_relaxed(s[5]) == 15, "add");
 	hsagpu_signal_store_release(s[5], -3);
-	T(hsagpu_signal_load_acquire(s[5]) == -3, "store");
+	TM(hsagpu_signal_load_acquire(s[5]) == -3, "store");
 	/* A handle into the middle of a signal is not a signal. */
-	T(!hsagpu_signal_ptr((hsagpu_signal_t){ s[5].handle + 8 }), "mid");
+	TM(!hsagpu_signal_ptr((hsagpu_signal_t){ s[5].handle + 8 }), "mid");
 	for (i = 0; i < 600; i++)
-		T(!hsagpu_signal_destroy(s[i]), "destroy %d", i);
-	T(hsagpu_signal_destroy(s[0]) == -EINVAL, "double destroy");
-	T(!hsagpu_signal_ptr(s[0]), "destroyed signal found");
+		TM(!hsagpu_signal_destroy(s[i]), "destroy %d", i);
+	TM(hsagpu_signal_destroy(s[0]) == -EINVAL, "double destroy");
+	TM(!hsagpu_signal_ptr(s[0]), "destroyed signal found");
 	for (i = 1; i <= (int)HSAGPU_MAX_EVENTS; i++)
 		n -= event_live[i];
-	T(n == (int)HSAGPU_MAX_EVENTS, "events leaked");
+	TM(n == (int)HSAGPU_MAX_EVENTS, "events leaked");
 }
 
 struct waiter {
@@ -657,31 +646,31 @@ static void test_waits(hsagpu_agent_t *a)
 	int64_t v;
 	int i;
 
-	T(!hsagpu_signal_create(a, 1, &s), "create");
+	TM(!hsagpu_signal_create(a, 1, &s), "create");
 	t = now_ns();
 	v = hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
 				       30 * 1000000ULL,
 				       HSAGPU_WAIT_STATE_BLOCKED);
 	t = now_ns() - t;
-	T(v == 1, "timeout value %lld", (long long)v);
-	T(t >= 30000000, "timeout returned early, after %llu ns",
+	TM(v == 1, "timeout value %lld", (long long)v);
+	TM(t >= 30000000, "timeout returned early, after %llu ns",
 	  (unsigned long long)t);
 	t = now_ns();
 	v = hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
 				       5 * 1000000ULL,
 				       HSAGPU_WAIT_STATE_ACTIVE);
 	t = now_ns() - t;
-	T(v == 1 && t >= 5000000, "active timeout");
-	T(hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_GTE, 1, 0,
+	TM(v == 1 && t >= 5000000, "active timeout");
+	TM(hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_GTE, 1, 0,
 				     HSAGPU_WAIT_STATE_BLOCKED) == 1, "gte");
-	T(hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_NE, 0, 0,
+	TM(hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_NE, 0, 0,
 				     HSAGPU_WAIT_STATE_BLOCKED) == 1, "ne");
 
 	/* Nobody asleep on it: a store makes no system call. */
 	n = set_events;
 	hsagpu_signal_store_relaxed(s, 1);
 	hsagpu_signal_add_relaxed(s, 0);
-	T(set_events == n, "store without waiters called SET_EVENT");
+	TM(set_events == n, "store without waiters called SET_EVENT");
 
 	/*
 	 * Two sleepers on one signal, woken by a CPU store (SET_EVENT): the
@@ -693,13 +682,13 @@ static void test_waits(hsagpu_agent_t *a)
 	}
 	for (i = 0; i < 5000 && sleepers() < 2; i++)
 		usleep(1000);
-	T(sleepers() == 2, "%u sleepers", sleepers());
+	TM(sleepers() == 2, "%u sleepers", sleepers());
 	hsagpu_signal_store_release(s, 0);
 	for (i = 0; i < 2; i++) {
 		pthread_join(th[i], NULL);
-		T(w[i].v == 0, "cpu wake %d: %lld", i, (long long)w[i].v);
+		TM(w[i].v == 0, "cpu wake %d: %lld", i, (long long)w[i].v);
 	}
-	T(set_events > n, "store with waiters did not call SET_EVENT");
+	TM(set_events > n, "store with waiters did not call SET_EVENT");
 	hsagpu_signal_destroy(s);
 }
 
@@ -770,50 +759,50 @@ static void test_queue(hsagpu_agent_t *a)
 	int64_t idx;
 	int i, ret;
 
-	T(hsagpu_queue_create(a, 6, 0, 0, &q) == -EINVAL, "size 6");
-	T(hsagpu_queue_create(a, 2, 0, 0, &q) == -EINVAL, "size 2");
+	TM(hsagpu_queue_create(a, 6, 0, 0, &q) == -EINVAL, "size 6");
+	TM(hsagpu_queue_create(a, 2, 0, 0, &q) == -EINVAL, "size 2");
 	ret = hsagpu_queue_create(a, 8, 0, 0, &q);
-	T(!ret, "queue create %d", ret);
+	TM(!ret, "queue create %d", ret);
 	if (ret)
 		return;
-	T(q->desc->size == 8 && q->desc->base_address == q->ring_bus_addr,
+	TM(q->desc->size == 8 && q->desc->base_address == q->ring_bus_addr,
 	  "desc");
-	T(q->doorbell == &doorbells[q->id], "doorbell");
+	TM(q->doorbell == &doorbells[q->id], "doorbell");
 	for (i = 0; i < 8; i++)
-		T(*(uint16_t *)hsagpu_queue_slot(q, i) ==
+		TM(*(uint16_t *)hsagpu_queue_slot(q, i) ==
 		  HSAGPU_PKT_TYPE_INVALID, "slot %d header", i);
-	T(hsagpu_addr(a, q->base_address) == q->ring_bus_addr, "ring addr");
+	TM(hsagpu_addr(a, q->base_address) == q->ring_bus_addr, "ring addr");
 
 	/* Barrier blocks; packets behind it fill the ring; then release */
-	T(!hsagpu_memory_allocate(a, 64, HSAGPU_RT_MEM_SYSTEM,
+	TM(!hsagpu_memory_allocate(a, 64, HSAGPU_RT_MEM_SYSTEM,
 				  (void **)&ret_val), "alloc");
 	hsagpu_signal_create(a, 1, &gate);
 	hsagpu_signal_create(a, 9, &done);
 	hsagpu_packet_barrier(&bp, &gate, 1, done);
 	idx = hsagpu_queue_submit(q, &bp,
 		hsagpu_packet_header(HSAGPU_PKT_TYPE_BARRIER_AND, 1, 0, 0));
-	T(idx == 0, "first index %lld", (long long)idx);
+	TM(idx == 0, "first index %lld", (long long)idx);
 	hsagpu_packet_agent(&ap, HSAGPU_AGENT_WRITE_VALUE,
 			    hsagpu_addr(a, ret_val), arg, done);
 	for (i = 1; i < 8; i++)
-		T(hsagpu_queue_submit(q, &ap,
+		TM(hsagpu_queue_submit(q, &ap,
 			hsagpu_packet_header(HSAGPU_PKT_TYPE_AGENT_DISPATCH,
 					     0, 0, 0)) == i, "idx %d", i);
-	T(hsagpu_queue_load_write_index(q) == 8, "wptr");
-	T(hsagpu_signal_wait_acquire(done, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+	TM(hsagpu_queue_load_write_index(q) == 8, "wptr");
+	TM(hsagpu_signal_wait_acquire(done, HSAGPU_SIGNAL_CONDITION_EQ, 0,
 				     20000000, HSAGPU_WAIT_STATE_BLOCKED) ==
 	  9, "done early");
 	hsagpu_signal_store_release(gate, 0);
-	T(hsagpu_queue_submit(q, &ap,
+	TM(hsagpu_queue_submit(q, &ap,
 		hsagpu_packet_header(HSAGPU_PKT_TYPE_AGENT_DISPATCH, 0, 0,
 				     0)) == 8, "wrap");
-	T(hsagpu_signal_wait_acquire(done, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+	TM(hsagpu_signal_wait_acquire(done, HSAGPU_SIGNAL_CONDITION_EQ, 0,
 				     UINT64_MAX, HSAGPU_WAIT_STATE_BLOCKED) ==
 	  0, "done");
-	T(*ret_val == 0x1234, "write value");
+	TM(*ret_val == 0x1234, "write value");
 
 	/* Concurrent producers through a small ring */
-	T(!hsagpu_memory_allocate(a, 4096, HSAGPU_RT_MEM_SYSTEM,
+	TM(!hsagpu_memory_allocate(a, 4096, HSAGPU_RT_MEM_SYSTEM,
 				  (void **)&buf), "alloc");
 	for (i = 0; i < 4; i++) {
 		st[i] = (struct submitter){ .q = q, .a = a, .buf = buf,
@@ -822,15 +811,15 @@ static void test_queue(hsagpu_agent_t *a)
 	}
 	for (i = 0; i < 4; i++) {
 		pthread_join(th[i], NULL);
-		T(!st[i].errors, "submitter %d: %d errors", i, st[i].errors);
+		TM(!st[i].errors, "submitter %d: %d errors", i, st[i].errors);
 	}
-	T(hsagpu_queue_load_read_index(q) == 9 + 4 * 3000, "read index");
-	T(queues[q->id].processed == 9 + 4 * 3000, "processed");
-	T(hsagpu_queue_state(q, NULL, NULL) == HSAGPU_QSTATE_ACTIVE, "state");
-	T(!hsagpu_queue_destroy(q), "destroy");
-	T(!queues[0].live, "queue not destroyed");
+	TM(hsagpu_queue_load_read_index(q) == 9 + 4 * 3000, "read index");
+	TM(queues[q->id].processed == 9 + 4 * 3000, "processed");
+	TM(hsagpu_queue_state(q, NULL, NULL) == HSAGPU_QSTATE_ACTIVE, "state");
+	TM(!hsagpu_queue_destroy(q), "destroy");
+	TM(!queues[0].live, "queue not destroyed");
 	/* Left for hsagpu_agent_close: a queue, signals and memory */
-	T(!hsagpu_queue_create(a, 16, 0, HSAGPU_QUEUE_PROFILE, &q), "create");
+	TM(!hsagpu_queue_create(a, 16, 0, HSAGPU_QUEUE_PROFILE, &q), "create");
 }
 
 static int check_fill(const uint8_t *p, size_t n, uint32_t pattern)
@@ -843,9 +832,9 @@ static int check_fill(const uint8_t *p, size_t n, uint32_t pattern)
 
 static void dma_wait(hsagpu_signal_t s, int64_t id, const char *what)
 {
-	T(id >= 0, "%s: submit %lld", what, (long long)id);
+	TM(id >= 0, "%s: submit %lld", what, (long long)id);
 	if (id >= 0)
-		T(hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+		TM(hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
 					     5000000000ULL,
 					     HSAGPU_WAIT_STATE_BLOCKED) == 0,
 		  "%s: not completed", what);
@@ -865,39 +854,39 @@ static void test_dma(hsagpu_agent_t *a)
 	uint32_t i;
 
 	hsagpu_packet_dma_copy(&pkt, 0x1000, 0x2000, 77, (hsagpu_signal_t){ 9 });
-	T(pkt.header == HSAGPU_PKT_TYPE_INVALID && pkt.op == HSAGPU_DMA_OP_COPY &&
+	TM(pkt.header == HSAGPU_PKT_TYPE_INVALID && pkt.op == HSAGPU_DMA_OP_COPY &&
 	  pkt.dst == 0x1000 && pkt.src == 0x2000 && pkt.size == 77 &&
 	  pkt.completion_signal == 9 && !pkt.flags && !pkt.reserved[0],
 	  "copy packet");
 	hsagpu_packet_dma_fill(&pkt, 0x1000, 0xaabbccdd, 8, (hsagpu_signal_t){ 0 });
-	T(pkt.op == HSAGPU_DMA_OP_FILL && pkt.pattern == 0xaabbccdd && !pkt.src,
+	TM(pkt.op == HSAGPU_DMA_OP_FILL && pkt.pattern == 0xaabbccdd && !pkt.src,
 	  "fill packet");
 	hsagpu_packet_dma_sg(&pkt, HSAGPU_DMA_OP_FILL_SG, 0x3000, 5,
 			     (hsagpu_signal_t){ 0 });
-	T(pkt.op == HSAGPU_DMA_OP_FILL_SG && pkt.src == 0x3000 &&
+	TM(pkt.op == HSAGPU_DMA_OP_FILL_SG && pkt.src == 0x3000 &&
 	  pkt.size == 5 && !pkt.dst, "sg packet");
 
-	T(!hsagpu_memory_allocate(a, big, HSAGPU_RT_MEM_SYSTEM, (void **)&b1),
+	TM(!hsagpu_memory_allocate(a, big, HSAGPU_RT_MEM_SYSTEM, (void **)&b1),
 	  "alloc big");
-	T(!hsagpu_memory_allocate(a, big, HSAGPU_RT_MEM_SYSTEM, (void **)&b2),
+	TM(!hsagpu_memory_allocate(a, big, HSAGPU_RT_MEM_SYSTEM, (void **)&b2),
 	  "alloc big 2");
-	T(!hsagpu_memory_allocate(a, 65536, HSAGPU_RT_MEM_SYSTEM,
+	TM(!hsagpu_memory_allocate(a, 65536, HSAGPU_RT_MEM_SYSTEM,
 				  (void **)&small), "alloc small");
-	T(!hsagpu_queue_create(a, 16, 0, 0, &q), "queue");
-	T(!hsagpu_signal_create(a, 1, &s), "signal");
-	T(!hsagpu_dma_list_create(a, 64, &list), "list");
-	T(!hsagpu_dma_list_create(a, 2, &tiny), "tiny list");
-	T(hsagpu_dma_list_create(a, 0, &tiny) == -EINVAL, "capacity 0");
-	T(hsagpu_dma_list_create(a, HSAGPU_DMA_SG_MAX + 1, &tiny) == -EINVAL,
+	TM(!hsagpu_queue_create(a, 16, 0, 0, &q), "queue");
+	TM(!hsagpu_signal_create(a, 1, &s), "signal");
+	TM(!hsagpu_dma_list_create(a, 64, &list), "list");
+	TM(!hsagpu_dma_list_create(a, 2, &tiny), "tiny list");
+	TM(hsagpu_dma_list_create(a, 0, &tiny) == -EINVAL, "capacity 0");
+	TM(hsagpu_dma_list_create(a, HSAGPU_DMA_SG_MAX + 1, &tiny) == -EINVAL,
 	  "capacity above the maximum");
 
 	/* Segments: translation follows the scattered bus addresses */
 	for (i = 0; i < 13; i++) {
 		bus = hsagpu_addr(a, b1 + (size_t)i * MOCK_SEG + 5);
-		T(bus_to_cpu(bus) == b1 + (size_t)i * MOCK_SEG + 5,
+		TM(bus_to_cpu(bus) == b1 + (size_t)i * MOCK_SEG + 5,
 		  "segment %u: 0x%llx", i, (unsigned long long)bus);
 	}
-	T(hsagpu_addr(a, b1 + MOCK_SEG) != hsagpu_addr(a, b1 + MOCK_SEG - 1) + 1,
+	TM(hsagpu_addr(a, b1 + MOCK_SEG) != hsagpu_addr(a, b1 + MOCK_SEG - 1) + 1,
 	  "segments are contiguous in the mock");
 
 	for (k = 0; k < 65536; k++)
@@ -906,57 +895,57 @@ static void test_dma(hsagpu_agent_t *a)
 	before = dma_packets;
 	dma_wait(s, hsagpu_dma_copy(q, NULL, b1 + 100, small, 1000, s),
 		 "copy in a segment");
-	T(!memcmp(b1 + 100, small, 1000), "copy data");
+	TM(!memcmp(b1 + 100, small, 1000), "copy data");
 	/* Across a boundary: needs a list */
-	T(hsagpu_dma_copy(q, NULL, b1 + MOCK_SEG - 10, small, 100, s) == -E2BIG,
+	TM(hsagpu_dma_copy(q, NULL, b1 + MOCK_SEG - 10, small, 100, s) == -E2BIG,
 	  "no list");
 	dma_wait(s, hsagpu_dma_copy(q, list, b1 + MOCK_SEG - 10, small, 100, s),
 		 "copy across segments");
-	T(hsagpu_dma_list_count(list) == 2, "2 descriptors: %u",
+	TM(hsagpu_dma_list_count(list) == 2, "2 descriptors: %u",
 	  hsagpu_dma_list_count(list));
-	T(!memcmp(b1 + MOCK_SEG - 10, small, 100), "copy across data");
+	TM(!memcmp(b1 + MOCK_SEG - 10, small, 100), "copy across data");
 	/* The whole thing, segment boundaries at different places */
 	for (k = 0; k < big; k++)
 		b1[k] = (uint8_t)(k ^ (k >> 9));
 	dma_wait(s, hsagpu_dma_copy(q, list, b2, b1 + 3, big - 3, s),
 		 "big copy");
-	T(!memcmp(b2, b1 + 3, big - 3), "big copy data");
+	TM(!memcmp(b2, b1 + 3, big - 3), "big copy data");
 	/* 12 destination and 12 source boundaries */
-	T(hsagpu_dma_list_count(list) == 25, "big copy: %u descriptors",
+	TM(hsagpu_dma_list_count(list) == 25, "big copy: %u descriptors",
 	  hsagpu_dma_list_count(list));
 	/* Fill: the pattern runs on across descriptors */
 	guard = b2[big - 1];
 	dma_wait(s, hsagpu_dma_fill(q, list, b2 + 1, 0x11223344, big - 2, s),
 		 "big fill");
-	T(check_fill(b2 + 1, big - 2, 0x11223344), "big fill data");
-	T(b2[0] == b1[3] && b2[big - 1] == guard, "fill guards");
+	TM(check_fill(b2 + 1, big - 2, 0x11223344), "big fill data");
+	TM(b2[0] == b1[3] && b2[big - 1] == guard, "fill guards");
 	dma_wait(s, hsagpu_dma_fill(q, NULL, small + 1, 0xa1b2c3d4, 4093, s),
 		 "small fill");
-	T(check_fill(small + 1, 4093, 0xa1b2c3d4), "small fill data");
-	T(dma_packets - before == 5, "%lu packets", dma_packets - before);
+	TM(check_fill(small + 1, 4093, 0xa1b2c3d4), "small fill data");
+	TM(dma_packets - before == 5, "%lu packets", dma_packets - before);
 
 	/* Lists: all or nothing, raw descriptors, errors */
-	T(hsagpu_dma_list_add_copy(tiny, b2 + MOCK_SEG - 8, b1, 2 * MOCK_SEG) ==
+	TM(hsagpu_dma_list_add_copy(tiny, b2 + MOCK_SEG - 8, b1, 2 * MOCK_SEG) ==
 	  -ENOSPC, "3 descriptors in a list of 2");
-	T(hsagpu_dma_list_count(tiny) == 0, "failed add left descriptors");
-	T(!hsagpu_dma_list_add_raw(tiny, 1, 2, 3), "raw");
-	T(hsagpu_dma_list_descs(tiny)[0].size == 3 &&
+	TM(hsagpu_dma_list_count(tiny) == 0, "failed add left descriptors");
+	TM(!hsagpu_dma_list_add_raw(tiny, 1, 2, 3), "raw");
+	TM(hsagpu_dma_list_descs(tiny)[0].size == 3 &&
 	  hsagpu_dma_list_descs(tiny)[0].src == 2, "raw descriptor");
-	T(hsagpu_dma_list_add_copy(tiny, b2, &bus, 8) == -EFAULT,
+	TM(hsagpu_dma_list_add_copy(tiny, b2, &bus, 8) == -EFAULT,
 	  "stack source");
-	T(hsagpu_dma_list_add_fill(tiny, &bus, 1, 8) == -EFAULT,
+	TM(hsagpu_dma_list_add_fill(tiny, &bus, 1, 8) == -EFAULT,
 	  "stack destination");
-	T(hsagpu_dma_list_add_copy(tiny, b2, b1, 0) == -EINVAL, "size 0");
-	T(hsagpu_dma_list_count(tiny) == 1, "errors added descriptors");
+	TM(hsagpu_dma_list_add_copy(tiny, b2, b1, 0) == -EINVAL, "size 0");
+	TM(hsagpu_dma_list_count(tiny) == 1, "errors added descriptors");
 	hsagpu_dma_list_reset(tiny);
-	T(hsagpu_dma_list_count(tiny) == 0, "reset");
-	T(hsagpu_addr(a, hsagpu_dma_list_descs(list)) ==
+	TM(hsagpu_dma_list_count(tiny) == 0, "reset");
+	TM(hsagpu_addr(a, hsagpu_dma_list_descs(list)) ==
 	  hsagpu_dma_list_addr(list), "list address");
-	T(hsagpu_memory_free(a, hsagpu_dma_list_descs(list)) == -EBUSY,
+	TM(hsagpu_memory_free(a, hsagpu_dma_list_descs(list)) == -EBUSY,
 	  "user freed a list");
-	T(hsagpu_dma_copy(q, list, &bus, small, 8, s) == -EFAULT, "copy to stack");
-	T(hsagpu_dma_copy(q, list, small, small + 8, 0, s) == -EINVAL, "copy 0");
-	T(dma_errors == 0, "%lu device range errors", dma_errors);
+	TM(hsagpu_dma_copy(q, list, &bus, small, 8, s) == -EFAULT, "copy to stack");
+	TM(hsagpu_dma_copy(q, list, small, small + 8, 0, s) == -EINVAL, "copy 0");
+	TM(dma_errors == 0, "%lu device range errors", dma_errors);
 
 	hsagpu_dma_list_destroy(tiny);
 	hsagpu_dma_list_destroy(list);
@@ -975,30 +964,30 @@ static void test_peers(hsagpu_agent_t *a)
 	hsagpu_signal_t s;
 	uint32_t flags = 0;
 
-	T(!hsagpu_agent_open(1, &b), "open agent 1");
-	T(!hsagpu_memory_allocate(b, 8192, HSAGPU_RT_MEM_VRAM, (void **)&vram),
+	TM(!hsagpu_agent_open(1, &b), "open agent 1");
+	TM(!hsagpu_memory_allocate(b, 8192, HSAGPU_RT_MEM_VRAM, (void **)&vram),
 	  "peer VRAM");
-	T(!hsagpu_memory_allocate(b, 8192, HSAGPU_RT_MEM_SYSTEM, (void **)&sys),
+	TM(!hsagpu_memory_allocate(b, 8192, HSAGPU_RT_MEM_SYSTEM, (void **)&sys),
 	  "peer system memory");
-	T(hsagpu_addr(a, vram) == 0, "peer VRAM reachable before enable");
-	T(hsagpu_agent_enable_peer(a, a, NULL) == -EINVAL, "self");
-	T(!hsagpu_agent_enable_peer(a, b, &flags), "enable");
-	T(flags == HSAGPU_PEER_VIA_SWITCH, "flags 0x%x", flags);
-	T(!hsagpu_agent_enable_peer(a, b, NULL), "enable again");
-	T(hsagpu_addr(a, vram + 10) == (uintptr_t)vram + 10 + MOCK_BUS_OFF +
+	TM(hsagpu_addr(a, vram) == 0, "peer VRAM reachable before enable");
+	TM(hsagpu_agent_enable_peer(a, a, NULL) == -EINVAL, "self");
+	TM(!hsagpu_agent_enable_peer(a, b, &flags), "enable");
+	TM(flags == HSAGPU_PEER_VIA_SWITCH, "flags 0x%x", flags);
+	TM(!hsagpu_agent_enable_peer(a, b, NULL), "enable again");
+	TM(hsagpu_addr(a, vram + 10) == (uintptr_t)vram + 10 + MOCK_BUS_OFF +
 	  MOCK_PEER_DELTA, "peer VRAM address");
-	T(hsagpu_addr(b, vram + 10) == (uintptr_t)vram + 10 + MOCK_BUS_OFF,
+	TM(hsagpu_addr(b, vram + 10) == (uintptr_t)vram + 10 + MOCK_BUS_OFF,
 	  "owner's VRAM address");
-	T(hsagpu_addr(a, sys) == 0, "peer system memory reachable");
-	T(!hsagpu_queue_create(a, 16, 0, 0, &q), "queue");
-	T(!hsagpu_signal_create(a, 1, &s), "signal");
+	TM(hsagpu_addr(a, sys) == 0, "peer system memory reachable");
+	TM(!hsagpu_queue_create(a, 16, 0, 0, &q), "queue");
+	TM(!hsagpu_signal_create(a, 1, &s), "signal");
 	dma_wait(s, hsagpu_dma_fill(q, NULL, vram + 4, 0x01020304, 8000, s),
 		 "fill peer VRAM");
-	T(check_fill(vram + 4, 8000, 0x01020304), "peer fill data");
-	T(hsagpu_dma_fill(q, NULL, sys, 0, 8, s) == -EFAULT,
+	TM(check_fill(vram + 4, 8000, 0x01020304), "peer fill data");
+	TM(hsagpu_dma_fill(q, NULL, sys, 0, 8, s) == -EFAULT,
 	  "fill peer system memory");
 	hsagpu_agent_close(b);
-	T(hsagpu_addr(a, vram) == 0, "closed peer still translated");
+	TM(hsagpu_addr(a, vram) == 0, "closed peer still translated");
 	hsagpu_signal_destroy(s);
 	hsagpu_queue_destroy(q);
 }
@@ -1008,23 +997,22 @@ int main(void)
 	hsagpu_agent_t *a;
 	int ret;
 
-	T(hsagpu_agent_open(2, &a) == -ENOENT, "no agent 2");
+	TM(hsagpu_agent_open(2, &a) == -ENOENT, "no agent 2");
 	ret = hsagpu_agent_open(0, &a);
-	T(!ret, "open: %d", ret);
+	TM(!ret, "open: %d", ret);
 	if (ret)
-		return 1;
-	T(!strcmp(hsagpu_agent_info(a)->name, "mock"), "info");
+		return tap_done();
+	TM(!strcmp(hsagpu_agent_info(a)->name, "mock"), "info");
 	test_memory(a);
-	T(live_mems() == 0, "memory leaked: %d", live_mems());
+	TM(live_mems() == 0, "memory leaked: %d", live_mems());
 	test_signals(a);
 	test_waits(a);
 	test_dma(a);
 	test_peers(a);
 	test_queue(a);
 	hsagpu_agent_close(a);
-	T(live_mems() == 0, "memory leaked at close: %d", live_mems());
-	T(!queues[0].live && !queues[1].live, "queue left at close");
+	TM(live_mems() == 0, "memory leaked at close: %d", live_mems());
+	TM(!queues[0].live && !queues[1].live, "queue left at close");
 	printf("# irqs %lu, event waits %lu\n", irqs, wait_calls);
-	printf("%s\n", failures ? "FAIL" : "PASS");
-	return failures ? 1 : 0;
+	return tap_done();
 }

@@ -1,37 +1,16 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * Helpers shared by the queue tests (t-kernels, t-queue, t-barrier,
- * t-wait, t-qerror, t-queue-args): open the agents, decide whether this
- * boot's platform allows queues, build and submit packets, wait with a
- * deadline. Header-only so that every test stays one source file.
- */
-#ifndef HSAGPU_GTQ_H
-#define HSAGPU_GTQ_H
-
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Queue helpers of the guest tests: see gtq.h. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "gt.h"
-#include "hsagpu_rt.h"
+#include "gtq.h"
 
-#define GTQ_HDR(type, barrier) \
-	hsagpu_packet_header((type), (barrier), HSAGPU_FENCE_SCOPE_SYSTEM, \
-			     HSAGPU_FENCE_SCOPE_SYSTEM)
-#define GTQ_BAD_ADDR 0xdead0000000ULL
-#define GTQ_MS 1000000ULL
-
-struct gtq_dev {
-	hsagpu_agent_t *agent;
-	const struct hsagpu_device_info *info;
-	char pci[16];                   /* "0000:01:00.0" */
-	volatile uint32_t *regs;        /* BAR5 through sysfs, for counters */
-	size_t regs_len;
-};
-
-static inline uint64_t gtq_now_ns(void)
+uint64_t gtq_now_ns(void)
 {
 	struct timespec ts;
 
@@ -39,12 +18,12 @@ static inline uint64_t gtq_now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static inline void gtq_sleep_ms(unsigned int ms)
+void gtq_sleep_ms(unsigned int ms)
 {
 	usleep(ms * 1000);
 }
 
-static inline int gtq_allow_no_atomics(void)
+int gtq_allow_no_atomics(void)
 {
 	char buf[8] = "";
 	FILE *f = fopen("/sys/module/hsagpu/parameters/allow_no_atomics", "r");
@@ -57,16 +36,7 @@ static inline int gtq_allow_no_atomics(void)
 	return buf[0] == 'Y' || buf[0] == '1';
 }
 
-/*
- * What this boot promises about queues, from the harness's kernel
- * parameters (scripts/lib/hsagpu_harness.py boot_cmd()): 1 when they must
- * run on every device (hsagpu_test.atomics lists the sizes the platform
- * routes to the root complex, or the driver is loaded with
- * allow_no_atomics=1 through hsagpu_test.modparams), 0 when they must be
- * refused (atomics=unsupported), -1 when the boot says nothing (not
- * started by the harness).
- */
-static inline int gtq_boot_queues(void)
+int gtq_boot_queues(void)
 {
 	const char *mp = gt_param("modparams");
 	const char *at;
@@ -80,11 +50,7 @@ static inline int gtq_boot_queues(void)
 	return strcmp(at, "unsupported") != 0;
 }
 
-/*
- * The driver's decision (sysfs hsagpu/queues: "allowed", "degraded" or
- * "refused: ...") agrees with @usable, and with what the boot promises.
- */
-static inline void gtq_check_decision(struct gtq_dev *d, int usable)
+void gtq_check_decision(struct gtq_dev *d, int usable)
 {
 	int want = gtq_boot_queues();
 	char what[96] = "";
@@ -104,13 +70,7 @@ static inline void gtq_check_decision(struct gtq_dev *d, int usable)
 	      d->info->atomics, d->info->atomics_errno);
 }
 
-/*
- * Open agent @idx. Returns 1 when queues can be used on it, 0 when the
- * platform has no AtomicOp routing and the driver refused a queue with
- * EOPNOTSUPP as it must (checked here), -1 when the agent did not open.
- * Either way the result must be what the boot promises.
- */
-static inline int gtq_open(int idx, struct gtq_dev *d)
+int gtq_open(int idx, struct gtq_dev *d)
 {
 	hsagpu_queue_t *q = NULL;
 	int ret;
@@ -145,12 +105,7 @@ static inline int gtq_open(int idx, struct gtq_dev *d)
 	return 0;
 }
 
-/*
- * Exit status of a queue test that could run on @ran of @n devices. When
- * none could, it checked nothing: SKIP, with the reason. A boot that
- * promises queues fails instead (gtq_open() already said why).
- */
-static inline int gtq_result(int ran, int n)
+int gtq_result(int ran, int n)
 {
 	if (gtq_boot_queues() == 1)
 		CHECK(ran == n, "queues ran on %d of %d devices; this boot promises all",
@@ -161,28 +116,26 @@ static inline int gtq_result(int ran, int n)
 		       n, gt_param("atomics") ? gt_param("atomics") : "-");
 }
 
-static inline void gtq_close(struct gtq_dev *d)
+void gtq_close(struct gtq_dev *d)
 {
 	if (d->agent)
 		hsagpu_agent_close(d->agent);
 	d->agent = NULL;
 }
 
-static inline uint32_t gtq_reg(struct gtq_dev *d, uint32_t off)
+uint32_t gtq_reg(struct gtq_dev *d, uint32_t off)
 {
 	return d->regs ? d->regs[off / 4] : 0;
 }
 
-/* Device time in ns, as the TIMESTAMP registers give it. */
-static inline uint64_t gtq_dev_time(struct gtq_dev *d)
+uint64_t gtq_dev_time(struct gtq_dev *d)
 {
 	uint32_t lo = gtq_reg(d, HSAGPU_REG_TIMESTAMP_LO);
 
 	return lo | (uint64_t)gtq_reg(d, HSAGPU_REG_TIMESTAMP_HI) << 32;
 }
 
-/* Driver's count of live queues on the device, or -1. */
-static inline long gtq_queues_active(struct gtq_dev *d)
+long gtq_queues_active(struct gtq_dev *d)
 {
 	uint64_t v;
 
@@ -191,7 +144,7 @@ static inline long gtq_queues_active(struct gtq_dev *d)
 	return (long)v;
 }
 
-static inline void *gtq_alloc(struct gtq_dev *d, size_t size, uint32_t flags)
+void *gtq_alloc(struct gtq_dev *d, size_t size, uint32_t flags)
 {
 	void *p = NULL;
 	int ret = hsagpu_memory_allocate(d->agent, size, flags, &p);
@@ -208,8 +161,8 @@ static inline void *gtq_alloc(struct gtq_dev *d, size_t size, uint32_t flags)
 	return p;
 }
 
-static inline hsagpu_queue_t *gtq_queue(struct gtq_dev *d, uint32_t size,
-					uint32_t flags)
+hsagpu_queue_t *gtq_queue(struct gtq_dev *d, uint32_t size,
+			  uint32_t flags)
 {
 	hsagpu_queue_t *q = NULL;
 	int ret = hsagpu_queue_create(d->agent, size, 0, flags, &q);
@@ -219,7 +172,7 @@ static inline hsagpu_queue_t *gtq_queue(struct gtq_dev *d, uint32_t size,
 	return ret ? NULL : q;
 }
 
-static inline hsagpu_signal_t gtq_signal(struct gtq_dev *d, int64_t value)
+hsagpu_signal_t gtq_signal(struct gtq_dev *d, int64_t value)
 {
 	hsagpu_signal_t s = { 0 };
 	int ret = hsagpu_signal_create(d->agent, value, &s);
@@ -228,13 +181,12 @@ static inline hsagpu_signal_t gtq_signal(struct gtq_dev *d, int64_t value)
 	return s;
 }
 
-static inline int64_t gtq_value(hsagpu_signal_t s)
+int64_t gtq_value(hsagpu_signal_t s)
 {
 	return hsagpu_signal_load_acquire(s);
 }
 
-/* Wait until @s == @want; returns 1 if it got there within @ms. */
-static inline int gtq_wait_eq(hsagpu_signal_t s, int64_t want, unsigned int ms)
+int gtq_wait_eq(hsagpu_signal_t s, int64_t want, unsigned int ms)
 {
 	int64_t v = hsagpu_signal_wait_acquire(s, HSAGPU_SIGNAL_CONDITION_EQ,
 					       want, ms * GTQ_MS,
@@ -243,27 +195,16 @@ static inline int gtq_wait_eq(hsagpu_signal_t s, int64_t want, unsigned int ms)
 	return v == want;
 }
 
-#define GTQ_WAIT(s, want, ms)                                           \
-	CHECK(gtq_wait_eq((s), (want), (ms)),                           \
-	      "signal %s: value %lld, expected %lld within %u ms", #s,  \
-	      (long long)gtq_value(s), (long long)(want), (unsigned int)(ms))
-
-/* Kernarg arena: 64-byte slots (16-byte alignment needed) in system memory. */
-struct gtq_arena {
-	uint8_t *base;
-	size_t size, used;
-};
-
-static inline void gtq_arena_init(struct gtq_dev *d, struct gtq_arena *a,
-				  size_t size)
+void gtq_arena_init(struct gtq_dev *d, struct gtq_arena *a,
+		    size_t size)
 {
 	a->base = gtq_alloc(d, size, HSAGPU_RT_MEM_SYSTEM);
 	a->size = a->base ? size : 0;
 	a->used = 0;
 }
 
-static inline void *gtq_kargs(struct gtq_arena *a, const void *args,
-			      size_t len)
+void *gtq_kargs(struct gtq_arena *a, const void *args,
+		size_t len)
 {
 	void *p;
 
@@ -275,11 +216,10 @@ static inline void *gtq_kargs(struct gtq_arena *a, const void *args,
 	return p;
 }
 
-/* Submit a kernel dispatch; returns the dispatch id (or negative errno). */
-static inline int64_t gtq_dispatch(hsagpu_queue_t *q, uint64_t kobj,
-				   const void *kargs, unsigned int dims,
-				   const uint32_t grid[3], const uint16_t wg[3],
-				   hsagpu_signal_t sig, int barrier)
+int64_t gtq_dispatch(hsagpu_queue_t *q, uint64_t kobj,
+		     const void *kargs, unsigned int dims,
+		     const uint32_t grid[3], const uint16_t wg[3],
+		     hsagpu_signal_t sig, int barrier)
 {
 	struct hsagpu_kernel_dispatch_packet pkt;
 	int64_t id;
@@ -295,10 +235,9 @@ static inline int64_t gtq_dispatch(hsagpu_queue_t *q, uint64_t kobj,
 	return id;
 }
 
-/* A kernel over a 1-D grid of @n items with workgroups of @wg. */
-static inline int64_t gtq_dispatch1(hsagpu_queue_t *q, uint64_t kobj,
-				    const void *kargs, uint32_t n, uint16_t wg,
-				    hsagpu_signal_t sig, int barrier)
+int64_t gtq_dispatch1(hsagpu_queue_t *q, uint64_t kobj,
+		      const void *kargs, uint32_t n, uint16_t wg,
+		      hsagpu_signal_t sig, int barrier)
 {
 	uint32_t grid[3] = { n, 1, 1 };
 	uint16_t wgs[3] = { wg, 1, 1 };
@@ -306,8 +245,8 @@ static inline int64_t gtq_dispatch1(hsagpu_queue_t *q, uint64_t kobj,
 	return gtq_dispatch(q, kobj, kargs, 1, grid, wgs, sig, barrier);
 }
 
-static inline int64_t gtq_busy(hsagpu_queue_t *q, struct gtq_arena *a,
-			       uint64_t ns, hsagpu_signal_t sig, int barrier)
+int64_t gtq_busy(hsagpu_queue_t *q, struct gtq_arena *a,
+		 uint64_t ns, hsagpu_signal_t sig, int barrier)
 {
 	struct hsagpu_kargs_busy k = { .ns = ns };
 
@@ -315,9 +254,9 @@ static inline int64_t gtq_busy(hsagpu_queue_t *q, struct gtq_arena *a,
 			     1, 1, sig, barrier);
 }
 
-static inline int64_t gtq_agent(hsagpu_queue_t *q, uint16_t type,
-				void *ret, uint64_t arg0, hsagpu_signal_t sig,
-				int barrier)
+int64_t gtq_agent(hsagpu_queue_t *q, uint16_t type,
+		  void *ret, uint64_t arg0, hsagpu_signal_t sig,
+		  int barrier)
 {
 	struct hsagpu_agent_dispatch_packet pkt;
 	uint64_t args[4] = { arg0, 0, 0, 0 };
@@ -333,17 +272,16 @@ static inline int64_t gtq_agent(hsagpu_queue_t *q, uint16_t type,
 	return id;
 }
 
-/* WRITE_VALUE of @val to the u64 at @dst. */
-static inline int64_t gtq_write(hsagpu_queue_t *q, volatile uint64_t *dst,
-				uint64_t val, hsagpu_signal_t sig, int barrier)
+int64_t gtq_write(hsagpu_queue_t *q, volatile uint64_t *dst,
+		  uint64_t val, hsagpu_signal_t sig, int barrier)
 {
 	return gtq_agent(q, HSAGPU_AGENT_WRITE_VALUE, (void *)dst, val, sig,
 			 barrier);
 }
 
-static inline int64_t gtq_barrier(hsagpu_queue_t *q, uint32_t type,
-				  const hsagpu_signal_t *deps, unsigned int ndeps,
-				  hsagpu_signal_t sig, int barrier)
+int64_t gtq_barrier(hsagpu_queue_t *q, uint32_t type,
+		    const hsagpu_signal_t *deps, unsigned int ndeps,
+		    hsagpu_signal_t sig, int barrier)
 {
 	struct hsagpu_barrier_packet pkt;
 	int64_t id;
@@ -355,9 +293,8 @@ static inline int64_t gtq_barrier(hsagpu_queue_t *q, uint32_t type,
 	return id;
 }
 
-/* Raw QUEUE_STATUS, for the retired count. */
-static inline int gtq_status(hsagpu_queue_t *q,
-			     struct hsagpu_queue_status *st)
+int gtq_status(hsagpu_queue_t *q,
+	       struct hsagpu_queue_status *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->size = sizeof(*st);
@@ -365,8 +302,7 @@ static inline int gtq_status(hsagpu_queue_t *q,
 	return ioctl(hsagpu_agent_fd(q->agent), HSAGPU_IOC_QUEUE_STATUS, st);
 }
 
-/* Wait until the device consumed everything written to @q. */
-static inline int gtq_wait_idle(hsagpu_queue_t *q, unsigned int ms)
+int gtq_wait_idle(hsagpu_queue_t *q, unsigned int ms)
 {
 	uint64_t end = gtq_now_ns() + ms * GTQ_MS;
 
@@ -379,8 +315,7 @@ static inline int gtq_wait_idle(hsagpu_queue_t *q, unsigned int ms)
 	return 1;
 }
 
-/* Every ring slot's header is back to INVALID. */
-static inline unsigned int gtq_valid_headers(hsagpu_queue_t *q)
+unsigned int gtq_valid_headers(hsagpu_queue_t *q)
 {
 	unsigned int n = 0;
 
@@ -391,5 +326,3 @@ static inline unsigned int gtq_valid_headers(hsagpu_queue_t *q)
 	}
 	return n;
 }
-
-#endif
