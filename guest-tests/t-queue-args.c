@@ -334,11 +334,18 @@ static void test_memory(struct gtq_dev *d, struct gtq_dev *other, int queues)
 	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), E_ARG, "ALLOC_MEM size + 8");
 	am.size = 0;
 	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), E_ARG, "ALLOC_MEM size 0");
-	/* The 1.1 layout (40 bytes) knows no segments: one, at most 4 MiB */
-	am.size = sizeof(am) - 8;
+	/*
+	 * The 1.1 layout (40 bytes) knows no segments: one, at most 4 MiB.
+	 * A 1.1 binary issues the command number with its own size; the
+	 * 1.2 driver also took today's number with the 1.1 size field.
+	 */
+	am.size = HSAGPU_ALLOC_MEM_SIZE_1_1;
 	am.bytes = HSAGPU_MEM_SYSTEM_CONTIG_MAX + 1;
+	EXPECT(xioctl(_IOC(_IOC_READ | _IOC_WRITE, HSAGPU_IOCTL_BASE, 0x02,
+			   HSAGPU_ALLOC_MEM_SIZE_1_1), &am), E_TOOBIG,
+	       "ALLOC_MEM 1.1 command above HSAGPU_MEM_SYSTEM_CONTIG_MAX");
 	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), E_TOOBIG,
-	       "ALLOC_MEM 1.1 layout above HSAGPU_MEM_SYSTEM_CONTIG_MAX");
+	       "ALLOC_MEM 1.1 size field above HSAGPU_MEM_SYSTEM_CONTIG_MAX");
 	memset(&am, 0, sizeof(am));
 	am.size = sizeof(am);
 	am.flags = HSAGPU_MEM_SYSTEM;

@@ -50,7 +50,7 @@ int gtq_boot_queues(void);
 
 /*
  * The driver's decision (sysfs hsagpu/queues: "allowed", "degraded" or
- * "refused: ...") agrees with @usable, and with what the boot promises.
+ * "refused") agrees with @usable, and with what the boot promises.
  */
 void gtq_check_decision(struct gtq_dev *d, int usable);
 
