@@ -190,7 +190,7 @@ static void run_bad(struct env *e, const struct bad *b)
 	int state = -1;
 
 	e->cases++;
-	gt_sysfs_u64(d->pci, "hsagpu/error_irqs", &irq0);
+	gt_debugfs_u64(d->pci, "error_irqs", &irq0);
 	if (!q)
 		return;
 	for (int i = 0; i < 8; i++)
@@ -242,7 +242,7 @@ static void run_bad(struct env *e, const struct bad *b)
 	      "%s: PKT_ERRORS advanced by %u", b->what,
 	      gtq_reg(d, HSAGPU_REG_PKT_ERRORS) - errs0);
 	for (int i = 0; i < 100; i++) {
-		gt_sysfs_u64(d->pci, "hsagpu/error_irqs", &irq);
+		gt_debugfs_u64(d->pci, "error_irqs", &irq);
 		if (irq > irq0)
 			break;
 		gtq_sleep_ms(10);

@@ -71,11 +71,11 @@ static void test_regs(const char *dev, int idx)
 
 	/* Unmasked: a bad access raises the error interrupt end to end. */
 	irqs0 = 0;
-	gt_sysfs_u64(dev, "hsagpu/error_irqs", &irqs0);
+	gt_debugfs_u64(dev, "error_irqs", &irqs0);
 	wr(HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_ALL);
 	(void)rd(0x3004);
 	for (int i = 0; i < 1000; i++) {
-		gt_sysfs_u64(dev, "hsagpu/error_irqs", &irqs);
+		gt_debugfs_u64(dev, "error_irqs", &irqs);
 		if (irqs > irqs0)
 			break;
 		usleep(1000);

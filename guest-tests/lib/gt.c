@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -162,6 +163,29 @@ int gt_sysfs_u64(const char *dev, const char *file, uint64_t *val)
 
 	if (ret)
 		return ret;
+	*val = strtoull(buf, NULL, 0);
+	return 0;
+}
+
+/* The driver's debug counters: /sys/kernel/debug/hsagpu/<dev>/<name> */
+int gt_debugfs_u64(const char *dev, const char *name, uint64_t *val)
+{
+	char path[256], buf[64];
+	ssize_t r;
+	int fd;
+
+	if (access("/sys/kernel/debug/hsagpu", F_OK))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/hsagpu/%s/%s", dev,
+		 name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r < 0)
+		return -errno;
+	buf[r] = 0;
 	*val = strtoull(buf, NULL, 0);
 	return 0;
 }

@@ -59,6 +59,7 @@ int gt_find_devices(char names[GT_MAX_DEVS][16]);
 /* Read a sysfs file of a PCI device into @buf (newline stripped). */
 int gt_sysfs_read(const char *dev, const char *file, char *buf, size_t len);
 int gt_sysfs_u64(const char *dev, const char *file, uint64_t *val);
+int gt_debugfs_u64(const char *dev, const char *name, uint64_t *val);
 int gt_sysfs_write(const char *path, const char *val);
 
 /* mmap a PCI resource through sysfs; returns NULL on failure. */
