@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "gtioctl.h"
+#include "gtpci.h"
 #include "gtq.h"
 
 #define ALLOC_SIZE_1_1  offsetof(struct hsagpu_alloc_mem, nsegs)
@@ -32,33 +34,9 @@
 
 static int fd;
 
-static int xioctl_fd(int f, unsigned long cmd, void *arg)
-{
-	errno = 0;
-	return ioctl(f, cmd, arg) ? errno : 0;
-}
-
 static int xioctl(unsigned long cmd, void *arg)
 {
-	return xioctl_fd(fd, cmd, arg);
-}
-
-
-static int alloc_raw(int f, uint32_t flags, uint64_t bytes,
-		     struct hsagpu_alloc_mem *am)
-{
-	memset(am, 0, sizeof(*am));
-	am->size = sizeof(*am);
-	am->flags = flags;
-	am->bytes = bytes;
-	return xioctl_fd(f, HSAGPU_IOC_ALLOC_MEM, am);
-}
-
-static int free_raw(int f, uint64_t handle)
-{
-	struct hsagpu_free_mem fm = { .size = sizeof(fm), .handle = handle };
-
-	return xioctl_fd(f, HSAGPU_IOC_FREE_MEM, &fm);
+	return gti_ioctl(fd, cmd, arg);
 }
 
 static int segments(int f, uint64_t handle, struct hsagpu_mem_segment *segs,
@@ -68,7 +46,7 @@ static int segments(int f, uint64_t handle, struct hsagpu_mem_segment *segs,
 		.size = sizeof(ms), .handle = handle,
 		.segs_ptr = (uintptr_t)segs, .first = first, .count = *count,
 	};
-	int ret = xioctl_fd(f, HSAGPU_IOC_MEM_SEGMENTS, &ms);
+	int ret = gti_ioctl(f, HSAGPU_IOC_MEM_SEGMENTS, &ms);
 
 	*count = ms.count;
 	return ret;
@@ -94,16 +72,16 @@ static void test_alloc_sizes(const struct hsagpu_device_info *info)
 			CHECK(0, "ALLOC_MEM 1.1 layout wrote byte %zu", i);
 			break;
 		}
-	EXPECT(free_raw(fd, am.handle), 0, "FREE_MEM 1.1 allocation");
+	EXPECT(gti_free(fd, am.handle), 0, "FREE_MEM 1.1 allocation");
 	am.size = ALLOC_SIZE_1_1;
 	am.bytes = HSAGPU_MEM_SYSTEM_CONTIG_MAX;
 	EXPECT(xioctl(ALLOC_MEM_1_1, &am), 0,
 	       "ALLOC_MEM 1.1 layout, HSAGPU_MEM_SYSTEM_CONTIG_MAX");
-	EXPECT(free_raw(fd, am.handle), 0, "FREE_MEM");
+	EXPECT(gti_free(fd, am.handle), 0, "FREE_MEM");
 
-	EXPECT(alloc_raw(fd, HSAGPU_MEM_SYSTEM, HSAGPU_MEM_SYSTEM_MAX + 1, &am),
+	EXPECT(gti_alloc(fd, HSAGPU_MEM_SYSTEM, HSAGPU_MEM_SYSTEM_MAX + 1, &am),
 	       E2BIG, "ALLOC_MEM above HSAGPU_MEM_SYSTEM_MAX");
-	EXPECT(alloc_raw(fd, HSAGPU_MEM_SYSTEM, HSAGPU_MEM_SYSTEM_MAX * 4, &am),
+	EXPECT(gti_alloc(fd, HSAGPU_MEM_SYSTEM, HSAGPU_MEM_SYSTEM_MAX * 4, &am),
 	       E2BIG, "ALLOC_MEM 4 GiB");
 	memset(&am, 0, sizeof(am));
 	am.size = ALLOC_SIZE_1_1 + 4;
@@ -133,7 +111,7 @@ static void test_alloc_sizes(const struct hsagpu_device_info *info)
 		EXPECT(xioctl(ALLOC_MEM_1_1, tail), 0,
 		       "ALLOC_MEM 1.1 layout at the end of a mapping");
 		if (tail->handle)
-			EXPECT(free_raw(fd, tail->handle), 0, "FREE_MEM");
+			EXPECT(gti_free(fd, tail->handle), 0, "FREE_MEM");
 		tail = (void *)(two + pg - sizeof(am) + 8);
 		memset(tail, 0, sizeof(am) - 8);
 		tail->size = sizeof(am);
@@ -168,7 +146,7 @@ static void test_big(struct gtq_dev *d, int queues)
 	int pm;
 	uint8_t *p;
 
-	EXPECT(alloc_raw(fd, HSAGPU_MEM_SYSTEM, BIG + 4096 + 1, &am), 0,
+	EXPECT(gti_alloc(fd, HSAGPU_MEM_SYSTEM, BIG + 4096 + 1, &am), 0,
 	       "ALLOC_MEM 64 MiB + 4097 system");
 	if (!am.handle)
 		return;
@@ -262,7 +240,7 @@ static void test_big(struct gtq_dev *d, int queues)
 	p = mmap(NULL, BIG + 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		 am.mmap_offset);
 	CHECK(p != MAP_FAILED, "mmap 64 MiB: %s", strerror(errno));
-	EXPECT(free_raw(fd, am.handle), 0, "FREE_MEM while mapped");
+	EXPECT(gti_free(fd, am.handle), 0, "FREE_MEM while mapped");
 	if (p == MAP_FAILED)
 		goto out;
 	for (off = 0; off < BIG + 8192; off += 8)
@@ -308,9 +286,9 @@ static void test_segments_args(int ofd)
 	struct hsagpu_mem_segment seg[2];
 	uint32_t count;
 
-	EXPECT(alloc_raw(fd, HSAGPU_MEM_SYSTEM, 3 * 4096, &am), 0, "ALLOC_MEM");
-	EXPECT(alloc_raw(fd, HSAGPU_MEM_VRAM, 5 * 4096, &vm), 0, "ALLOC_MEM VRAM");
-	EXPECT(alloc_raw(ofd, HSAGPU_MEM_SYSTEM, 4096, &om), 0, "ALLOC_MEM other");
+	EXPECT(gti_alloc(fd, HSAGPU_MEM_SYSTEM, 3 * 4096, &am), 0, "ALLOC_MEM");
+	EXPECT(gti_alloc(fd, HSAGPU_MEM_VRAM, 5 * 4096, &vm), 0, "ALLOC_MEM VRAM");
+	EXPECT(gti_alloc(ofd, HSAGPU_MEM_SYSTEM, 4096, &om), 0, "ALLOC_MEM other");
 	CHECK(am.nsegs == 1 && vm.nsegs == 1, "nsegs %u / VRAM %u", am.nsegs,
 	      vm.nsegs);
 
@@ -368,42 +346,12 @@ static void test_segments_args(int ofd)
 		       "MEM_SEGMENTS read-only destination");
 		munmap(ro, 4096);
 	}
-	EXPECT(free_raw(fd, am.handle), 0, "FREE_MEM");
-	EXPECT(free_raw(fd, vm.handle), 0, "FREE_MEM VRAM");
-	EXPECT(free_raw(ofd, om.handle), 0, "FREE_MEM other");
+	EXPECT(gti_free(fd, am.handle), 0, "FREE_MEM");
+	EXPECT(gti_free(fd, vm.handle), 0, "FREE_MEM VRAM");
+	EXPECT(gti_free(ofd, om.handle), 0, "FREE_MEM other");
 	count = 1;
 	EXPECT(segments(fd, am.handle, seg, 0, &count), ENOENT,
 	       "MEM_SEGMENTS freed handle");
-}
-
-static int peer_access(int f, int peer_fd, struct hsagpu_peer_access *pa)
-{
-	memset(pa, 0, sizeof(*pa));
-	pa->size = sizeof(*pa);
-	pa->peer_fd = peer_fd;
-	return xioctl_fd(f, HSAGPU_IOC_PEER_ACCESS, pa);
-}
-
-/* PCIe port type (PCI_EXP_TYPE_*) of @bdf from its config space, or -1. */
-static int pcie_type(const char *bdf)
-{
-	uint8_t cfg[256];
-	char path[96];
-	int f, pos, guard = 48;
-	ssize_t r;
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
-	f = open(path, O_RDONLY);
-	if (f < 0)
-		return -1;
-	r = read(f, cfg, sizeof(cfg));
-	close(f);
-	if (r < 256 || !(cfg[0x06] & 0x10))
-		return -1;
-	for (pos = cfg[0x34] & ~3; pos && guard--; pos = cfg[pos + 1] & ~3)
-		if (cfg[pos] == 0x10)
-			return (cfg[pos + 2] >> 4) & 0xf;
-	return -1;
 }
 
 /* Whether @a and @b have a PCIe switch port as lowest common bridge. */
@@ -426,7 +374,7 @@ static int via_switch(const char *a, const char *b)
 		last = sa;
 	if (!last || strchr(last, ':') == strrchr(last, ':'))
 		return 0;       /* only the host bridge in common */
-	type = pcie_type(last);
+	type = gtpci_port_type(last);
 	DIAG("%s and %s: lowest common bridge %s, PCIe port type %d", a, b,
 	     last, type);
 	/* 5: switch upstream port, 6: switch downstream port */
@@ -448,7 +396,7 @@ static void test_peer(struct gtq_dev *d0, struct gtq_dev *d1)
 	int fd1 = hsagpu_agent_fd(d1->agent), sw, f2;
 
 	sw = via_switch(d0->pci, d1->pci);
-	EXPECT(peer_access(fd, fd1, &pa), 0, "PEER_ACCESS 0 -> 1");
+	EXPECT(gti_peer_access(fd, fd1, &pa), 0, "PEER_ACCESS 0 -> 1");
 	DIAG("%s -> %s: flags 0x%x vram_addr 0x%llx bar 0x%llx status 0x%x",
 	     d0->pci, d1->pci, pa.flags, (unsigned long long)pa.vram_addr,
 	     (unsigned long long)pa.peer_bar_addr, pa.peer_p2p_status);
@@ -471,10 +419,10 @@ static void test_peer(struct gtq_dev *d0, struct gtq_dev *d1)
 		      (unsigned long long)pa.vram_addr);
 	}
 	/* Asking again: the same answer */
-	EXPECT(peer_access(fd, fd1, &pb), 0, "PEER_ACCESS 0 -> 1 again");
+	EXPECT(gti_peer_access(fd, fd1, &pb), 0, "PEER_ACCESS 0 -> 1 again");
 	CHECK(same_peer(&pa, &pb), "second PEER_ACCESS differs");
 	/* The other direction */
-	EXPECT(peer_access(fd1, fd, &pb), 0, "PEER_ACCESS 1 -> 0");
+	EXPECT(gti_peer_access(fd1, fd, &pb), 0, "PEER_ACCESS 1 -> 0");
 	CHECK_EQ_U64(pb.peer_bar_addr, i0->vram_bus_addr);
 	CHECK_EQ_U64(pb.flags & HSAGPU_PEER_VIA_SWITCH,
 		     pa.flags & HSAGPU_PEER_VIA_SWITCH);
@@ -483,11 +431,11 @@ static void test_peer(struct gtq_dev *d0, struct gtq_dev *d1)
 	CHECK(f2 >= 0, "open /dev/hsagpu1: %s", strerror(errno));
 	if (f2 < 0)
 		return;
-	EXPECT(peer_access(fd, f2, &pb), 0,
+	EXPECT(gti_peer_access(fd, f2, &pb), 0,
 	       "PEER_ACCESS through another file of the peer");
 	CHECK(same_peer(&pa, &pb), "PEER_ACCESS through another file differs");
 	close(f2);
-	EXPECT(peer_access(fd, fd1, &pb), 0,
+	EXPECT(gti_peer_access(fd, fd1, &pb), 0,
 	       "PEER_ACCESS after another peer file closed");
 }
 
@@ -563,22 +511,22 @@ static void test_peer_args(int ofd)
 	char tmpl[] = "/tmp/t-dma-args.XXXXXX";
 	int reg = mkstemp(tmpl);
 
-	EXPECT(peer_access(fd, fd, &pa), EINVAL, "PEER_ACCESS to itself");
-	EXPECT(peer_access(fd, ofd, &pa), EINVAL,
+	EXPECT(gti_peer_access(fd, fd, &pa), EINVAL, "PEER_ACCESS to itself");
+	EXPECT(gti_peer_access(fd, ofd, &pa), EINVAL,
 	       "PEER_ACCESS to another file of the same device");
-	EXPECT(peer_access(fd, nul, &pa), EINVAL, "PEER_ACCESS to /dev/null");
+	EXPECT(gti_peer_access(fd, nul, &pa), EINVAL, "PEER_ACCESS to /dev/null");
 	if (reg >= 0) {
-		EXPECT(peer_access(fd, reg, &pa), EINVAL,
+		EXPECT(gti_peer_access(fd, reg, &pa), EINVAL,
 		       "PEER_ACCESS to a regular file");
 		close(reg);
 		unlink(tmpl);
 	}
-	EXPECT(peer_access(fd, -1, &pa), EBADF, "PEER_ACCESS fd -1");
-	EXPECT(peer_access(fd, 0x7fffffff, &pa), EBADF,
+	EXPECT(gti_peer_access(fd, -1, &pa), EBADF, "PEER_ACCESS fd -1");
+	EXPECT(gti_peer_access(fd, 0x7fffffff, &pa), EBADF,
 	       "PEER_ACCESS fd 0x7fffffff");
 	closed = dup(nul);
 	close(closed);
-	EXPECT(peer_access(fd, closed, &pa), EBADF, "PEER_ACCESS closed fd");
+	EXPECT(gti_peer_access(fd, closed, &pa), EBADF, "PEER_ACCESS closed fd");
 	close(nul);
 	memset(&pa, 0, sizeof(pa));
 	pa.size = sizeof(pa) - 8;
