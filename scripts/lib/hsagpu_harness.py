@@ -14,6 +14,8 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+import hsagpu_guest as G
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CACHE = os.environ.get('HSAGPU_CACHE') or os.path.join(
     os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'hsagpu')
@@ -634,7 +636,7 @@ GUEST_INFO = re.compile(r'# hsagpu: (kernel|clocksource) (\S*)\s*$')
 
 def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
              log_dir=None, params=None, extra=None, echo=False, kernel=None,
-             clocksource=None, user=None):
+             clocksource=None, user=None, migrate_every=None):
     """Boot a guest, run the tests, return Results. Missing results, a
     timeout or kernel trouble are failures too. user: dict(files, run,
     modules) from scripts/test-boot; run='none' runs none of our tests."""
@@ -650,36 +652,18 @@ def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
                              user.get('modules', []),
                              os.path.join(log_dir, suite + '.initrd.gz'))
         user_names = [n for n, _, _ in user.get('run', [])]
+    # the harness serves the guest <-> host channel (hsagpu_guest.py)
+    params['host'] = 1
     cmd = boot_cmd(preset, devprops, accel, params, extra, kernel, initrd, clocksource)
     log_path = os.path.join(log_dir, suite + '.console.log')
     t0 = time.time()
-    timed_out = False
     with open(log_path, 'wb') as log:
         log.write(('$ ' + ' '.join(cmd) + '\n').encode())
         log.flush()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL)
-        chunks = []
-        deadline = t0 + timeout
-        os.set_blocking(proc.stdout.fileno(), False)
-        while True:
-            data = proc.stdout.read()
-            if data:
-                chunks.append(data)
-                log.write(data)
-                if echo:
-                    sys.stdout.buffer.write(data)
-                    sys.stdout.flush()
-            if proc.poll() is not None and not data:
-                break
-            if time.time() > deadline:
-                timed_out = True
-                proc.kill()
-                proc.wait()
-                break
-            time.sleep(0.05)
+        sess = G.Session(cmd, log, echo=echo, tmp_parent=os.path.join(log_dir, 'tmp'))
+        returncode, timed_out = sess.run(timeout, migrate_every=migrate_every)
     elapsed = time.time() - t0
-    text = b''.join(chunks).decode(errors='replace')
+    text = sess.text()
     # our tests' TAP: everything before the first user program
     ours = text.split('# hsagpu-user-begin ', 1)[0]
     results, plan = parse_tap(suite, ours) if run != 'none' else ([], 0)
@@ -690,8 +674,9 @@ def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
     problems, infra = [], []
     if timed_out:
         infra.append('timed out after %ds' % timeout)
-    elif proc.returncode != 0:
-        infra.append('QEMU exited with status %d' % proc.returncode)
+    elif returncode != 0:
+        infra.append('QEMU exited with status %d' % returncode)
+    infra += sess.problems
     if 'kernel' not in info:
         infra.append('the guest never started the test init')
     want_cs = {'tsc': ('tsc', 'kvm-clock') if accel == 'kvm' else ('tsc',),

@@ -1,0 +1,419 @@
+"""A running test guest: its QEMU process(es), the serial console, the QMP
+socket and the guest <-> host channel on the guest's /dev/ttyS1
+(docs/testing.md, "Talking to the host"), plus live migration to a fresh
+QEMU on request or every N seconds.
+
+The guest writes one request line on ttyS1, "#TAG REQUEST"; the harness
+answers one line, "#TAG {json}" (guest-tests/lib/gthost.c):
+
+  PING                   {"return": "pong"}
+  QMP {json command}     QEMU's response (its "id" is the guest's, if any)
+  MIGRATE                live migration to a fresh QEMU; the reply comes
+                         from the destination
+  EVENT NAME [K=V]... [S]  the next QMP event NAME (with data K == V) not
+                         handed out before, waiting up to S seconds (30)
+
+Used by hsagpu_harness.run_boot().
+"""
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def _connect(path, deadline, proc):
+    """Connect to QEMU's unix socket server as soon as it listens."""
+    while True:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(path)
+            s.settimeout(30)
+            return s
+        except (FileNotFoundError, ConnectionRefusedError):
+            s.close()
+        if proc.poll() is not None or time.time() > deadline:
+            return None
+        time.sleep(0.02)
+
+
+def channel_args(qmp_path, host_path):
+    """QEMU options of the channel: QMP on @qmp_path; the console stays on
+    stdio (ttyS0, with the monitor muxed in, as -nographic does), ttyS1 is
+    a socket server the harness connects to. wait=off: QEMU does not block
+    for the harness (which connects before the guest has booted)."""
+    return ['-qmp', 'unix:%s,server=on,wait=off' % qmp_path,
+            '-chardev', 'socket,id=gthost,path=%s,server=on,wait=off' % host_path,
+            '-serial', 'mon:stdio', '-serial', 'chardev:gthost']
+
+
+class Instance:
+    """One QEMU process of a session."""
+
+    def __init__(self, sess, n, cmd, incoming=None):
+        self.n = n
+        self.qmp_path = os.path.join(sess.tmp, 'qmp%d' % n)
+        self.host_path = os.path.join(sess.tmp, 'host%d' % n)
+        self.cmd = cmd + channel_args(self.qmp_path, self.host_path)
+        if incoming:
+            self.cmd += ['-incoming', incoming]
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        self.qmp = self.host = None
+        self.qmp_buf = self.host_buf = b''
+        self.replies = {}
+        self.console_eof = False
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for s in (self.qmp, self.host):
+            if s:
+                s.close()
+        self.qmp = self.host = None
+
+
+class Session:
+    def __init__(self, cmd, log, echo=False, tmp_parent=None):
+        self.base_cmd = cmd
+        self.log, self.echo = log, echo
+        # unix socket paths must stay short (108 bytes)
+        parent = tmp_parent if tmp_parent and len(tmp_parent) < 70 else None
+        if parent:
+            os.makedirs(parent, exist_ok=True)
+        self.tmp = tempfile.mkdtemp(prefix='g', dir=parent)
+        self.instances = []
+        self.current = None
+        self.migrating_from = None
+        self.chunks = []
+        self.requests = []
+        self.events = []
+        self.next_id = 0
+        self.nspawned = 0
+        self.migrations = []      # (seconds, downtime ms) of each migration
+        self.problems = []        # harness-side failures: the boot fails
+        self.console_text = ''
+
+    # -- processes -------------------------------------------------------
+
+    def spawn(self, incoming=None):
+        inst = Instance(self, self.nspawned, self.base_cmd, incoming)
+        self.nspawned += 1
+        self.instances.append(inst)
+        self.note('started QEMU instance %d%s: %s' % (
+            inst.n, ' (incoming)' if incoming else '', ' '.join(inst.cmd)))
+        return inst
+
+    def connect(self, inst, timeout=30):
+        """QMP (capabilities negotiated) and the host channel of @inst."""
+        deadline = time.time() + timeout
+        inst.qmp = _connect(inst.qmp_path, deadline, inst.proc)
+        if inst.qmp and 'return' in self.qmp(inst, 'qmp_capabilities', timeout=timeout):
+            inst.host = _connect(inst.host_path, deadline, inst.proc)
+        return inst.host is not None
+
+    def retire(self, inst, how='quit'):
+        """Stop @inst and read its console to the end."""
+        if how == 'quit' and inst.qmp and inst.proc.poll() is None:
+            self.qmp(inst, 'quit', timeout=10)
+        deadline = time.time() + 10
+        while not inst.console_eof and time.time() < deadline:
+            self.pump(0.05, requests=False)
+        inst.kill()
+        if not inst.console_eof:
+            self._console(inst)
+        self.instances.remove(inst)
+
+    def note(self, msg):
+        """A harness line in the console log (not in the parsed text)."""
+        self.log.write(('# hsagpu-harness: %s\n' % msg).encode())
+        self.log.flush()
+
+    # -- I/O --------------------------------------------------------------
+
+    def _console(self, inst):
+        try:
+            data = os.read(inst.proc.stdout.fileno(), 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b''
+        if not data:
+            inst.console_eof = True
+            return
+        self.chunks.append(data)
+        self.log.write(data)
+        self.log.flush()
+        if self.echo:
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+
+    def _recv(self, sock):
+        try:
+            return sock.recv(65536)
+        except (BlockingIOError, socket.timeout):
+            return None
+        except OSError:
+            return b''
+
+    def pump(self, timeout, requests=True):
+        """Read whatever the QEMU processes have for us, up to @timeout s.
+        The destination's console is held back while the source of a
+        migration still has output, so that the log stays in order."""
+        fds = {}
+        for inst in self.instances:
+            if not inst.console_eof and inst is not (
+                    self.current if self.migrating_from else None):
+                fds[inst.proc.stdout.fileno()] = (inst, 'console')
+            if inst.qmp:
+                fds[inst.qmp.fileno()] = (inst, 'qmp')
+            if inst.host:
+                fds[inst.host.fileno()] = (inst, 'host')
+        if not fds:
+            time.sleep(timeout)
+            return
+        ready, _, _ = select.select(list(fds), [], [], timeout)
+        for fd in ready:
+            inst, kind = fds[fd]
+            if kind == 'console':
+                self._console(inst)
+            elif kind == 'qmp':
+                data = self._recv(inst.qmp)
+                if data == b'':
+                    inst.qmp.close()
+                    inst.qmp = None
+                elif data:
+                    inst.qmp_buf += data
+                    self._qmp_messages(inst)
+            else:
+                data = self._recv(inst.host)
+                if data == b'':
+                    inst.host.close()
+                    inst.host = None
+                elif data:
+                    inst.host_buf += data
+                    *lines, inst.host_buf = inst.host_buf.split(b'\n')
+                    for line in lines:
+                        line = line.decode(errors='replace').strip('\r\x00 ')
+                        if line:
+                            self.requests.append(line)
+
+    def _qmp_messages(self, inst):
+        *lines, inst.qmp_buf = inst.qmp_buf.split(b'\n')
+        for line in lines:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                self.note('QMP %d: unparsable %r' % (inst.n, line[:200]))
+                continue
+            if 'event' in msg:
+                msg['taken'] = False
+                self.events.append(msg)
+                self.note('QMP event on %d: %s' % (inst.n, line.decode(errors='replace')))
+            elif 'id' in msg:
+                inst.replies[msg['id']] = msg
+
+    def qmp(self, inst, execute=None, arguments=None, raw=None, timeout=60):
+        """One QMP command on @inst; its response (an {"error"} when QEMU
+        never answers)."""
+        cmd = dict(raw) if raw is not None else {'execute': execute}
+        if arguments is not None:
+            cmd['arguments'] = arguments
+        self.next_id += 1
+        my_id = 'hsagpu-%d' % self.next_id
+        guest_id = cmd.pop('id', None)
+        cmd['id'] = my_id
+        if not inst.qmp:
+            return {'error': {'class': 'GenericError', 'desc': 'no QMP connection'}}
+        try:
+            inst.qmp.sendall(json.dumps(cmd).encode() + b'\n')
+        except OSError as e:
+            return {'error': {'class': 'GenericError', 'desc': 'QMP send: %s' % e}}
+        deadline = time.time() + timeout
+        while my_id not in inst.replies:
+            if time.time() > deadline or not inst.qmp:
+                return {'error': {'class': 'GenericError',
+                                  'desc': 'no QMP response to %s' % cmd.get('execute')}}
+            self.pump(0.05, requests=False)
+        resp = inst.replies.pop(my_id)
+        resp.pop('id', None)
+        if guest_id is not None:
+            resp['id'] = guest_id
+        return resp
+
+    # -- guest requests -----------------------------------------------------
+
+    def handle(self, line):
+        m = re.match(r'(#\S+ )?(.*)$', line)
+        tag, req = m.group(1) or '', m.group(2).strip()
+        word, _, rest = req.partition(' ')
+        word = word.upper()
+        if word == 'PING':
+            reply = {'return': 'pong'}
+        elif word == 'QMP':
+            try:
+                cmd = json.loads(rest)
+                if not isinstance(cmd, dict):
+                    raise ValueError('not a JSON object')
+            except ValueError as e:
+                reply = {'error': {'class': 'GenericError', 'desc': 'bad JSON: %s' % e}}
+            else:
+                reply = self.qmp(self.current, raw=cmd)
+        elif word == 'MIGRATE':
+            reply = self.migrate('guest request')
+        elif word == 'EVENT':
+            reply = self.wait_event(rest.split())
+        else:
+            reply = {'error': {'class': 'GenericError',
+                               'desc': 'unknown request %r (PING, QMP, MIGRATE, EVENT)'
+                                       % word}}
+        out = json.dumps(reply)
+        self.note('guest: %s -> %s' % (req[:300], out[:300]))
+        if self.current.host:
+            try:
+                self.current.host.sendall((tag + out + '\n').encode())
+            except OSError as e:
+                self.note('reply lost: %s' % e)
+
+    def wait_event(self, words):
+        name = words[0] if words else ''
+        match, timeout = {}, 30.0
+        for w in words[1:]:
+            k, eq, v = w.partition('=')
+            if eq:
+                match[k] = v
+            else:
+                try:
+                    timeout = float(w)
+                except ValueError:
+                    return {'error': {'class': 'GenericError', 'desc': 'bad word %r' % w}}
+        deadline = time.time() + timeout
+        while True:
+            for ev in self.events:
+                data = ev.get('data') or {}
+                if (not ev['taken'] and ev['event'] == name and
+                        all(str(data.get(k)) == v for k, v in match.items())):
+                    ev['taken'] = True
+                    return {'return': {k: v for k, v in ev.items() if k != 'taken'}}
+            if time.time() > deadline:
+                return {'error': {'class': 'Timeout',
+                                  'desc': 'no event %s %s within %gs' % (name, match, timeout)}}
+            self.pump(0.05, requests=False)
+
+    # -- migration ----------------------------------------------------------
+
+    def migrate(self, why):
+        """Live-migrate the guest from the current QEMU to a fresh one with
+        the same command line (+ -incoming); the source is quit. Returns
+        the reply for the guest."""
+        src = self.current
+        t0 = time.time()
+        path = os.path.join(self.tmp, 'mig%d' % self.nspawned)
+        dst = self.spawn(incoming='unix:' + path)
+
+        def fail(desc):
+            self.note('migration %d -> %d failed: %s' % (src.n, dst.n, desc))
+            self.retire(dst, how='kill')
+            return {'error': {'class': 'MigrationFailed', 'desc': desc}}
+        if not self.connect(dst):
+            return fail('the destination QEMU did not start: %s' % self._tail(dst))
+        # no bandwidth cap (the default is 128 MiB/s): this is a local socket
+        self.qmp(src, 'migrate-set-parameters', {'max-bandwidth': 8 << 30})
+        r = self.qmp(src, 'migrate', {'uri': 'unix:' + path})
+        if 'error' in r:
+            return fail(r['error'].get('desc', str(r)))
+        deadline = time.time() + 300
+        while True:
+            info = self.qmp(src, 'query-migrate').get('return', {})
+            status = info.get('status')
+            if status == 'completed':
+                break
+            if status in ('failed', 'cancelled') or src.proc.poll() is not None:
+                return fail('%s: %s' % (status or 'source QEMU exited',
+                                        info.get('error-desc', '')))
+            if time.time() > deadline:
+                self.qmp(src, 'migrate_cancel')
+                return fail('not completed within 300 s: %s' % info)
+            self.pump(0.05, requests=False)
+        # the destination resumes the guest by itself once it has the state
+        self.migrating_from, self.current = src, dst
+        self.retire(src)
+        self.migrating_from = None
+        running = False
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            st = self.qmp(dst, 'query-status').get('return', {})
+            if st.get('running') or dst.proc.poll() is not None:
+                running = bool(st.get('running'))
+                break
+            self.pump(0.05, requests=False)
+        if not running:
+            desc = 'the destination did not resume the guest: %s' % self._tail(dst)
+            self.note(desc)
+            return {'error': {'class': 'MigrationFailed', 'desc': desc}}
+        secs = time.time() - t0
+        self.migrations.append((secs, info.get('downtime')))
+        self.note('migrated %d -> %d (%s) in %.1fs, downtime %s ms'
+                  % (src.n, dst.n, why, secs, info.get('downtime')))
+        return {'return': {}}
+
+    def _tail(self, inst):
+        if inst.proc.poll() is None:
+            return 'still running'
+        return 'exit status %s' % inst.proc.returncode
+
+    # -- the whole boot -----------------------------------------------------
+
+    def text(self):
+        return b''.join(self.chunks).decode(errors='replace')
+
+    def run(self, timeout, migrate_every=None):
+        """Boot, serve the channel, migrate every @migrate_every seconds
+        of the test run (from the init's first line to its kernel log
+        dump). Returns (returncode of the last QEMU, timed_out)."""
+        deadline = time.time() + timeout
+        timed_out = False
+        try:
+            self.current = self.spawn()
+            if not self.connect(self.current):
+                self.problems.append('could not connect to QEMU\'s QMP/host channel sockets')
+            last_migration = None
+            while True:
+                self.pump(0.05)
+                while self.requests:
+                    self.handle(self.requests.pop(0))
+                cur = self.current
+                if cur.console_eof and cur.proc.poll() is not None:
+                    break
+                if time.time() > deadline:
+                    timed_out = True
+                    break
+                if migrate_every:
+                    text = self.text()
+                    if '# hsagpu: kernel' in text and '# hsagpu-dmesg-begin' not in text:
+                        last_migration = last_migration or time.time()
+                        if time.time() - last_migration >= migrate_every:
+                            r = self.migrate('every %ss' % migrate_every)
+                            last_migration = time.time()
+                            if 'error' in r and self.current.proc.poll() is None:
+                                self.problems.append('migration %d failed: %s' % (
+                                    len(self.migrations) + 1, r['error']['desc']))
+                                migrate_every = None
+            return self.current.proc.returncode, timed_out
+        finally:
+            for inst in list(self.instances):
+                inst.kill()
+                while not inst.console_eof:
+                    self._console(inst)
+            shutil.rmtree(self.tmp, ignore_errors=True)
