@@ -669,7 +669,7 @@ def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
     results, plan = parse_tap(suite, ours) if run != 'none' else ([], 0)
     for r in results:
         r.suite = suite
-    wanted = run.split(',') if run not in ('all', 'none') else None
+    wanted = run.split(',') if run != 'none' and 'all' not in run.split(',') else None
     info = dict(m.groups() for m in map(GUEST_INFO.search, text.splitlines()) if m)
     problems, infra = [], []
     if timed_out:
@@ -702,8 +702,16 @@ def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
     results += user_results(suite, text, user_names)
     tail = '\n'.join(lines[-40:])
     bad = infra + problems
+    if migrate_every and not timed_out and len(sess.migrations) < 2:
+        # every N s of the test run: a run with fewer proves little
+        problems.append('only %d live migrations during the tests (every %ss asked for)'
+                        % (len(sess.migrations), migrate_every))
     about = 'kernel %s, clocksource %s, %s, %.1fs' % (
         info.get('kernel', '?'), info.get('clocksource', '?'), accel, elapsed)
+    if sess.migrations:
+        about += ', %d live migrations (longest %.1fs, downtime up to %s ms)' % (
+            len(sess.migrations), max(m[0] for m in sess.migrations),
+            max((m[1] or 0) for m in sess.migrations))
     results.append(Result(suite, 'boot', not bad, False,
                           about + ('\n' + '\n'.join(bad) + '\n--- console tail ---\n' + tail
                                    if bad else ''), elapsed, infra=bool(infra)))
