@@ -250,3 +250,36 @@ int gt_qom_get_u64(const char *dev_id, const char *prop, uint64_t *val)
 	*val = strtoull(v, &end, 0);
 	return end == v ? -EPROTO : 0;
 }
+
+int gt_device_add_again(const char *dev_id)
+{
+	char req[128], reply[1024], cmd[1200];
+	const char *v;
+	size_t len;
+	int ret;
+
+	snprintf(req, sizeof(req), "DEVARGS %s", dev_id);
+	ret = gt_host(req, reply, sizeof(reply));
+	if (ret < 0)
+		return ret;
+	v = gt_json_find(reply, "return");
+	if (!v || *v != '"') {
+		printf("# DEVARGS %s: %s\n", dev_id, reply);
+		return -EREMOTEIO;
+	}
+	v++;
+	len = strcspn(v, "\"");
+	snprintf(cmd, sizeof(cmd),
+		 "{\"execute\": \"human-monitor-command\", \"arguments\": "
+		 "{\"command-line\": \"device_add %.*s\"}}", (int)len, v);
+	ret = gt_qmp(cmd, reply, sizeof(reply));
+	if (ret < 0)
+		return ret;
+	/* HMP reports errors as text: success is an empty string */
+	v = gt_json_find(reply, "return");
+	if (strncmp(v, "\"\"", 2)) {
+		printf("# device_add %s: %s\n", dev_id, reply);
+		return -EREMOTEIO;
+	}
+	return 0;
+}

@@ -11,6 +11,8 @@
  *   EVENT NAME [K=V] [S]  -> the next QMP event NAME (whose data has K == V)
  *                            not yet handed out, waiting up to S seconds
  *                            (default 30); {"error": ...} on timeout
+ *   DEVARGS ID            -> {"return": "hsa-gpu,id=gpu0,bus=rp0,..."}: the
+ *                            -device option QEMU was started with for ID
  *
  * Every reply is one JSON object with "return" or "error". The harness
  * puts hsagpu_test.host=1 on the kernel command line when it serves the
@@ -52,6 +54,14 @@ int gt_qom_set(const char *dev_id, const char *prop, const char *json_value);
 
 /* qom-get of an integer (or boolean: 0/1) property into *@val. */
 int gt_qom_get_u64(const char *dev_id, const char *prop, uint64_t *val);
+
+/*
+ * device_add of @dev_id again, with the -device option it had on QEMU's
+ * command line (DEVARGS; through HMP, so that the option string is used
+ * exactly as given). 0, -EREMOTEIO (QEMU refused: printed) or gt_host()'s
+ * error.
+ */
+int gt_device_add_again(const char *dev_id);
 
 /*
  * Find "@key": in a JSON reply and return a pointer to its value (after

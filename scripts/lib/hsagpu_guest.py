@@ -12,6 +12,7 @@ answers one line, "#TAG {json}" (guest-tests/lib/gthost.c):
                          from the destination
   EVENT NAME [K=V]... [S]  the next QMP event NAME (with data K == V) not
                          handed out before, waiting up to S seconds (30)
+  DEVARGS ID             {"return": "<the -device option with id=ID>"}
 
 Used by hsagpu_harness.run_boot().
 """
@@ -274,9 +275,11 @@ class Session:
             reply = self.migrate('guest request')
         elif word == 'EVENT':
             reply = self.wait_event(rest.split())
+        elif word == 'DEVARGS':
+            reply = self.device_args(rest.strip())
         else:
             reply = {'error': {'class': 'GenericError',
-                               'desc': 'unknown request %r (PING, QMP, MIGRATE, EVENT)'
+                               'desc': 'unknown request %r (PING, QMP, MIGRATE, EVENT, DEVARGS)'
                                        % word}}
         out = json.dumps(reply)
         self.note('guest: %s -> %s' % (req[:300], out[:300]))
@@ -285,6 +288,14 @@ class Session:
                 self.current.host.sendall((tag + out + '\n').encode())
             except OSError as e:
                 self.note('reply lost: %s' % e)
+
+    def device_args(self, dev_id):
+        """The -device option of the command line with id=@dev_id."""
+        for opt, val in zip(self.base_cmd, self.base_cmd[1:]):
+            if opt == '-device' and 'id=%s' % dev_id in val.split(','):
+                return {'return': val}
+        return {'error': {'class': 'DeviceNotFound',
+                          'desc': 'no -device with id=%s on the command line' % dev_id}}
 
     def wait_event(self, words):
         name = words[0] if words else ''

@@ -145,6 +145,16 @@ def _switch_tree(groups, per_group):
     return build
 
 
+def _native_hotplug(build):
+    """PCIe native hotplug (the guest's pciehp) instead of q35's default
+    ACPI hotplug of root ports: QMP device_del presses the slot's
+    attention button, the guest powers the slot off, QEMU removes the
+    device; the guest can power a slot off itself (t-hotplug)."""
+    def wrap(devprops):
+        return ['-global', 'ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off'] + build(devprops)
+    return wrap
+
+
 def _with_iommu(build):
     """QEMU's Intel VT-d in front of everything (listed first, so that it
     exists before the devices it translates for); no interrupt remapping,
@@ -231,6 +241,11 @@ PRESETS = {
         'desc': 'rp2 with intel-iommu (guest intel_iommu=on): P2P through IOMMU mappings',
         'ndev': 2, 'atomics': '32,64,128', 'build': _with_iommu(_root_ports(RP_ATOMICS)),
         'append': ['intel_iommu=on'], 'params': {'p2p': 'root', 'iommu': 1},
+    },
+    'hotplug': {
+        'desc': 'rp-atomics with native PCIe hotplug (pciehp) on the root port, slot 1',
+        'ndev': 1, 'atomics': '32,64,128',
+        'build': _native_hotplug(_root_ports(',slot=1' + RP_ATOMICS)),
     },
     'p2p-limit': {
         # 2 x 1 GiB of prefetchable BARs do not fit the 32-bit window
@@ -331,7 +346,7 @@ def doc_cmd(cmd):
     words = [w.replace(CACHE, '$C') for w in cmd]
     lines, cur = [], []
     for w in words:
-        if w in ('-device', '-kernel', '-append', '-smp') and cur:
+        if w in ('-device', '-global', '-kernel', '-append', '-smp') and cur:
             lines.append(cur)
             cur = []
         cur.append(w)
