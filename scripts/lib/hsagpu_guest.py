@@ -425,6 +425,7 @@ class Session:
         finally:
             for inst in list(self.instances):
                 inst.kill()
-                while not inst.console_eof:
+                end = time.time() + 5
+                while not inst.console_eof and time.time() < end:
                     self._console(inst)
             shutil.rmtree(self.tmp, ignore_errors=True)
