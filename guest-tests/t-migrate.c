@@ -74,7 +74,7 @@ static int join_waiter(struct waiter *w, unsigned int ms)
 struct copier {
 	struct gtq_dev *d;
 	hsagpu_queue_t *q;
-	uint8_t *src, *dst, *vram;
+	uint8_t *src[2], *dst, *vram;
 	hsagpu_signal_t sig;
 	volatile int stop;
 	volatile unsigned int rounds;
@@ -82,32 +82,38 @@ struct copier {
 	pthread_t thread;
 };
 
-/* src --DMA--> VRAM --DMA--> dst, a new pattern each round, checked. */
+/*
+ * src --DMA--> VRAM --DMA--> dst, a new pattern each round, checked. The
+ * next round's pattern is made while the DMA runs: the engine is busy
+ * most of the time, so the migration most likely catches it mid-copy.
+ */
 static void *copier_fn(void *arg)
 {
 	struct copier *c = arg;
 	hsagpu_agent_t *a = c->d->agent;
 
+	gtd_pattern(c->src[0], COPY_BYTES, 0x6d6967ULL);
 	while (!c->stop) {
-		uint64_t seed = 0x6d6967ULL + c->rounds;
+		uint8_t *src = c->src[c->rounds & 1];
 
-		gtd_pattern(c->src, COPY_BYTES, seed);
 		memset(c->dst, 0, COPY_BYTES);
 		hsagpu_signal_store_release(c->sig, 1);
 		__sync_synchronize();
-		gtd_copy(c->q, hsagpu_addr(a, c->vram), hsagpu_addr(a, c->src),
+		gtd_copy(c->q, hsagpu_addr(a, c->vram), hsagpu_addr(a, src),
 			 COPY_BYTES, GTD_NONE);
 		gtd_copy(c->q, hsagpu_addr(a, c->dst), hsagpu_addr(a, c->vram),
 			 COPY_BYTES, c->sig);
+		gtd_pattern(c->src[(c->rounds + 1) & 1], COPY_BYTES,
+			    0x6d6967ULL + c->rounds + 1);
 		if (!gtq_wait_eq(c->sig, 0, 60000)) {
 			c->stuck++;
 			break;
 		}
-		if (gtd_diff(c->dst, c->src, COPY_BYTES) != COPY_BYTES) {
+		if (gtd_diff(c->dst, src, COPY_BYTES) != COPY_BYTES) {
 			if (!c->bad)
 				printf("# DMA round %u: first wrong byte at %zu\n",
 				       c->rounds,
-				       gtd_diff(c->dst, c->src, COPY_BYTES));
+				       gtd_diff(c->dst, src, COPY_BYTES));
 			c->bad++;
 		}
 		c->rounds++;
@@ -159,11 +165,12 @@ static void test_in_flight(struct gtq_dev *d)
 	unsigned int before;
 
 	gtq_arena_init(d, &ka, 4096);
-	c.src = gtq_alloc(d, COPY_BYTES, HSAGPU_RT_MEM_SYSTEM);
+	c.src[0] = gtq_alloc(d, COPY_BYTES, HSAGPU_RT_MEM_SYSTEM);
+	c.src[1] = gtq_alloc(d, COPY_BYTES, HSAGPU_RT_MEM_SYSTEM);
 	c.dst = gtq_alloc(d, COPY_BYTES, HSAGPU_RT_MEM_SYSTEM);
 	c.vram = gtq_alloc(d, COPY_BYTES, HSAGPU_RT_MEM_VRAM);
 	c.sig = gtq_signal(d, 1);
-	if (!qg || !qb || !qc || !slots || !ka.base || !c.src || !c.dst ||
+	if (!qg || !qb || !qc || !slots || !ka.base || !c.src[0] || !c.src[1] || !c.dst ||
 	    !c.vram) {
 		CHECK(0, "setup failed");
 		return;
