@@ -20,6 +20,8 @@ int main(void)
 	if (!gt_host_attached())
 		return gt_skip("no harness channel (hsagpu_test.host=1 not set)");
 
+	/* nothing here waits long: fail fast if the harness does not answer */
+	gt_host_timeout_ms = 30000;
 	ret = gt_host("PING", reply, sizeof(reply));
 	CHECK(ret > 0 && strstr(reply, "\"pong\""), "PING: %d %s", ret, reply);
 
@@ -38,7 +40,7 @@ int main(void)
 	ret = gt_host("NO-SUCH-REQUEST", reply, sizeof(reply));
 	CHECK(ret > 0 && gt_json_find(reply, "error"), "unknown request: %d %s",
 	      ret, reply);
-	ret = gt_host("EVENT HSAGPU_NO_SUCH_EVENT 1", reply, sizeof(reply));
+	ret = gt_host("EVENT HSAGPU_NO_SUCH_EVENT 0.2", reply, sizeof(reply));
 	CHECK(ret > 0 && gt_json_find(reply, "error"), "EVENT timeout: %d %s",
 	      ret, reply);
 	CHECK(gt_qom_set("gpu0", "vram-size", "1048576") == -EREMOTEIO,
