@@ -21,7 +21,6 @@ import os
 import re
 import select
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -127,7 +126,7 @@ class Session:
             self.qmp(inst, 'quit', timeout=10)
         deadline = time.time() + 10
         while not inst.console_eof and time.time() < deadline:
-            self.pump(0.05, requests=False)
+            self.pump(0.05)
         inst.kill()
         if not inst.console_eof:
             self._console(inst)
@@ -165,7 +164,7 @@ class Session:
         except OSError:
             return b''
 
-    def pump(self, timeout, requests=True):
+    def pump(self, timeout):
         """Read whatever the QEMU processes have for us, up to @timeout s.
         The destination's console is held back while the source of a
         migration still has output, so that the log stays in order."""
@@ -246,7 +245,7 @@ class Session:
             if time.time() > deadline or not inst.qmp:
                 return {'error': {'class': 'GenericError',
                                   'desc': 'no QMP response to %s' % cmd.get('execute')}}
-            self.pump(0.05, requests=False)
+            self.pump(0.05)
         resp = inst.replies.pop(my_id)
         resp.pop('id', None)
         if guest_id is not None:
@@ -320,7 +319,7 @@ class Session:
             if time.time() > deadline:
                 return {'error': {'class': 'Timeout',
                                   'desc': 'no event %s %s within %gs' % (name, match, timeout)}}
-            self.pump(0.05, requests=False)
+            self.pump(0.05)
 
     # -- migration ----------------------------------------------------------
 
@@ -356,7 +355,7 @@ class Session:
             if time.time() > deadline:
                 self.qmp(src, 'migrate_cancel')
                 return fail('not completed within 300 s: %s' % info)
-            self.pump(0.05, requests=False)
+            self.pump(0.05)
         # the destination resumes the guest by itself once it has the state
         self.migrating_from, self.current = src, dst
         self.retire(src)
@@ -368,7 +367,7 @@ class Session:
             if st.get('running') or dst.proc.poll() is not None:
                 running = bool(st.get('running'))
                 break
-            self.pump(0.05, requests=False)
+            self.pump(0.05)
         if not running:
             desc = 'the destination did not resume the guest: %s' % self._tail(dst)
             self.note(desc)

@@ -9,7 +9,6 @@ import resource
 import shlex
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
