@@ -267,7 +267,15 @@ int main(void)
 		      gtd_diff(v, vram_copy, VRAM_MARK_BYTES));
 	CHECK(gtq_dev_time(&d) > t0, "device time went backwards: %llu -> %llu",
 	      (unsigned long long)t0, (unsigned long long)gtq_dev_time(&d));
-	/* once more, idle, back to a fresh QEMU: the device still works */
+	/*
+	 * Once more, idle, to a fresh QEMU: the device still works, and what
+	 * the guest set through QMP that QEMU does not migrate is carried
+	 * over by the harness (fault-injection counts; here a property of
+	 * the machine: dump-guest-core, true by default).
+	 */
+	CHECK(gt_qmp("{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine\", "
+		     "\"property\": \"dump-guest-core\", \"value\": false}}", NULL, 0) == 0,
+	      "qom-set /machine dump-guest-core false");
 	if (migrate("idle") && usable) {
 		hsagpu_queue_t *q = gtq_queue(&d, 16, 0);
 		hsagpu_signal_t s = gtq_signal(&d, 1);
@@ -277,6 +285,19 @@ int main(void)
 			GTQ_WAIT(s, 0, 10000);
 			CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
 		}
+	}
+	{
+		char reply[256];
+		const char *v;
+
+		CHECK(gt_qmp("{\"execute\": \"qom-get\", \"arguments\": {\"path\": "
+			     "\"/machine\", \"property\": \"dump-guest-core\"}}",
+			     reply, sizeof(reply)) == 0, "qom-get dump-guest-core");
+		v = gt_json_find(reply, "return");
+		CHECK(v && !strncmp(v, "false", 5),
+		      "a qom-set value did not survive the migration: %s", reply);
+		gt_qmp("{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine\", "
+		       "\"property\": \"dump-guest-core\", \"value\": true}}", NULL, 0);
 	}
 	gtq_close(&d);
 	return gt_result();

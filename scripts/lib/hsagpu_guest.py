@@ -62,7 +62,8 @@ class Instance:
         self.host_path = os.path.join(sess.tmp, 'host%d' % n)
         self.cmd = cmd + channel_args(self.qmp_path, self.host_path)
         if incoming:
-            self.cmd += ['-incoming', incoming]
+            # paused after the migration: the harness resumes it (migrate())
+            self.cmd += ['-S', '-incoming', incoming]
         self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         os.set_blocking(self.proc.stdout.fileno(), False)
@@ -92,7 +93,8 @@ class Session:
         self.tmp = tempfile.mkdtemp(prefix='g', dir=parent)
         self.instances = []
         self.current = None
-        self.migrating_from = None
+        self.held = set()        # instances whose console waits (migrate())
+        self.guest_qom = []       # (path, property) the guest qom-set
         self.chunks = []
         self.requests = []
         self.events = []
@@ -170,8 +172,7 @@ class Session:
         migration still has output, so that the log stays in order."""
         fds = {}
         for inst in self.instances:
-            if not inst.console_eof and inst is not (
-                    self.current if self.migrating_from else None):
+            if not inst.console_eof and inst not in self.held:
                 fds[inst.proc.stdout.fileno()] = (inst, 'console')
             if inst.qmp:
                 fds[inst.qmp.fileno()] = (inst, 'qmp')
@@ -270,6 +271,11 @@ class Session:
                 reply = {'error': {'class': 'GenericError', 'desc': 'bad JSON: %s' % e}}
             else:
                 reply = self.qmp(self.current, raw=cmd)
+                args = cmd.get('arguments') or {}
+                key = (args.get('path'), args.get('property'))
+                if (cmd.get('execute') == 'qom-set' and 'return' in reply and
+                        key not in self.guest_qom):
+                    self.guest_qom.append(key)
         elif word == 'MIGRATE':
             reply = self.migrate('guest request')
         elif word == 'EVENT':
@@ -334,8 +340,13 @@ class Session:
 
         def fail(desc):
             self.note('migration %d -> %d failed: %s' % (src.n, dst.n, desc))
+            self.held.discard(dst)
             self.retire(dst, how='kill')
+            if src.proc.poll() is None:
+                self.qmp(src, 'cont')       # the guest goes on on the source
             return {'error': {'class': 'MigrationFailed', 'desc': desc}}
+        # the source's console first, then the destination's (log order)
+        self.held.add(dst)
         if not self.connect(dst):
             return fail('the destination QEMU did not start: %s' % self._tail(dst))
         # no bandwidth cap (the default is 128 MiB/s): this is a local socket
@@ -356,10 +367,23 @@ class Session:
                 self.qmp(src, 'migrate_cancel')
                 return fail('not completed within 300 s: %s' % info)
             self.pump(0.05)
-        # the destination resumes the guest by itself once it has the state
-        self.migrating_from, self.current = src, dst
+        # The destination (-S) has the state once it leaves 'inmigrate'.
+        deadline = time.time() + 60
+        while True:
+            st = self.qmp(dst, 'query-status').get('return', {})
+            if st.get('status') not in (None, 'inmigrate'):
+                break
+            if dst.proc.poll() is not None or time.time() > deadline:
+                return fail('the destination did not load the state: %s (%s)'
+                            % (self._tail(dst), st))
+            self.pump(0.05)
+        self.carry_guest_qom(src, dst)
+        r = self.qmp(dst, 'cont')
+        if 'error' in r:
+            return fail('cont on the destination: %s' % r['error'].get('desc'))
+        self.current = dst
         self.retire(src)
-        self.migrating_from = None
+        self.held.discard(dst)
         running = False
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -377,6 +401,21 @@ class Session:
         self.note('migrated %d -> %d (%s) in %.1fs, downtime %s ms'
                   % (src.n, dst.n, why, secs, info.get('downtime')))
         return {'return': {}}
+
+    def carry_guest_qom(self, src, dst):
+        """Properties the guest set with qom-set that QEMU does not migrate
+        (the fault-injection counts, docs/reliability.md) keep their
+        source values on the destination, so that a test's injected fault
+        survives a periodic migration: whatever differs between the paused
+        source and the loaded destination is set on the destination."""
+        for path, prop in self.guest_qom:
+            args = {'path': path, 'property': prop}
+            a = self.qmp(src, 'qom-get', args)
+            b = self.qmp(dst, 'qom-get', args)
+            if 'return' in a and 'return' in b and a['return'] != b['return']:
+                r = self.qmp(dst, 'qom-set', dict(args, value=a['return']))
+                self.note('carried %s %s = %s to %d: %s' % (
+                    path, prop, json.dumps(a['return']), dst.n, json.dumps(r)))
 
     def _tail(self, inst):
         if inst.proc.poll() is None:
