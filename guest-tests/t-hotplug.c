@@ -17,8 +17,10 @@
  * ends with ENODEV or SIGBUS and never sees wrong data, close() works.
  * QEMU must report DEVICE_DELETED; then the host adds the device again
  * with its original properties (device_add) and the new device probes
- * and runs a queue and a DMA copy. The harness fails the boot on any
- * oops or WARNING in the kernel log.
+ * and runs a queue and a DMA copy. The guest also migrates while the
+ * slot is empty and after the device came back (the harness builds the
+ * destination with the devices the guest has then). The harness fails the
+ * boot on any oops or WARNING in the kernel log.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -257,6 +259,18 @@ static int bound(const char *pci)
 	return stat(path, &st) == 0;
 }
 
+/*
+ * The driver's device node exists: probe() has finished (the "driver"
+ * link appears before probe() runs). One device, so it is hsagpu0.
+ */
+static int has_node(const char *pci)
+{
+	struct stat st;
+
+	(void)pci;
+	return stat("/dev/hsagpu0", &st) == 0;
+}
+
 /* Poll @cond(@pci) == @want for up to @ms. */
 static int wait_for(int (*cond)(const char *), const char *pci, int want,
 		    unsigned int ms)
@@ -339,6 +353,21 @@ static void check_usable(const char *what)
 	gtq_close(&d);
 }
 
+/*
+ * Live migration with the devices as the guest changed them: the harness
+ * builds the destination from the current devices (it follows
+ * DEVICE_DELETED and device_add).
+ */
+static int migrate(const char *what, const char *when)
+{
+	char reply[512];
+	int ret = gt_host("MIGRATE", reply, sizeof(reply));
+
+	CHECK(ret > 0 && gt_json_find(reply, "return"),
+	      "%s: MIGRATE (%s) failed: %d %s", what, when, ret, reply);
+	return ret > 0 && gt_json_find(reply, "return");
+}
+
 static void round_trip(int by_slot_power)
 {
 	const char *what = by_slot_power ? "slot power-off" : "device_del";
@@ -411,6 +440,10 @@ static void round_trip(int by_slot_power)
 	close(pfd[0]);
 	close(gfd[1]);
 
+	/* the slot empty: a migration target must be built without gpu0 */
+	if (!by_slot_power)
+		migrate(what, "slot empty");
+
 	/* back, with the properties it had */
 	CHECK(gt_device_add_again("gpu0") == 0, "%s: device_add gpu0 again", what);
 	if (by_slot_power && !wait_for(present, pci, 1, 10000)) {
@@ -419,9 +452,14 @@ static void round_trip(int by_slot_power)
 		     what);
 		CHECK(gt_sysfs_write(path, "1") == 0, "%s: echo 1 > %s", what, path);
 	}
-	CHECK(wait_for(present, pci, 1, 30000) && wait_for(bound, pci, 1, 10000),
-	      "%s: %s did not come back with its driver", what, pci);
+	CHECK(wait_for(present, pci, 1, 30000) && wait_for(bound, pci, 1, 10000) &&
+	      wait_for(has_node, pci, 1, 10000),
+	      "%s: %s did not come back with its driver and /dev/hsagpu0", what,
+	      pci);
 	check_usable(what);
+	/* and the device added at run time migrates */
+	if (by_slot_power && migrate(what, "device added again"))
+		check_usable("after the migration");
 }
 
 int main(void)

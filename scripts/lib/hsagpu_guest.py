@@ -43,6 +43,14 @@ def _connect(path, deadline, proc):
         time.sleep(0.02)
 
 
+def _opt_id(opt):
+    """The id= of a -device option string, or None."""
+    for kv in re.split(r'(?<!,),(?!,)', opt):
+        if kv.startswith('id='):
+            return kv[3:]
+    return None
+
+
 def channel_args(qmp_path, host_path):
     """QEMU options of the channel: QMP on @qmp_path; the console stays on
     stdio (ttyS0, with the monitor muxed in, as -nographic does), ttyS1 is
@@ -95,6 +103,8 @@ class Session:
         self.current = None
         self.held = set()        # instances whose console waits (migrate())
         self.guest_qom = []       # (path, property) the guest qom-set
+        self.unplugged = set()    # ids of command-line devices QEMU deleted
+        self.plugged = []         # [id, -device option] the guest added
         self.chunks = []
         self.requests = []
         self.events = []
@@ -106,8 +116,26 @@ class Session:
 
     # -- processes -------------------------------------------------------
 
+    def current_cmd(self):
+        """The command line of the guest's machine as it is now: without
+        the -device options of devices the guest unplugged, with those it
+        plugged (a migration destination must have the same devices)."""
+        cmd, skip = [], False
+        for i, w in enumerate(self.base_cmd):
+            if skip:
+                skip = False
+                continue
+            if (w == '-device' and i + 1 < len(self.base_cmd) and
+                    _opt_id(self.base_cmd[i + 1]) in self.unplugged):
+                skip = True
+                continue
+            cmd.append(w)
+        for _, opt in self.plugged:
+            cmd += ['-device', opt]
+        return cmd
+
     def spawn(self, incoming=None):
-        inst = Instance(self, self.nspawned, self.base_cmd, incoming)
+        inst = Instance(self, self.nspawned, self.current_cmd(), incoming)
         self.nspawned += 1
         self.instances.append(inst)
         self.note('started QEMU instance %d%s: %s' % (
@@ -221,6 +249,9 @@ class Session:
             if 'event' in msg:
                 msg['taken'] = False
                 self.events.append(msg)
+                dev = (msg.get('data') or {}).get('device')
+                if msg['event'] == 'DEVICE_DELETED' and dev and inst is self.current:
+                    self._device_deleted(dev)
                 self.note('QMP event on %d: %s' % (inst.n, line.decode(errors='replace')))
             elif 'id' in msg:
                 inst.replies[msg['id']] = msg
@@ -276,6 +307,7 @@ class Session:
                 if (cmd.get('execute') == 'qom-set' and 'return' in reply and
                         key not in self.guest_qom):
                     self.guest_qom.append(key)
+                self._device_added(cmd, reply)
         elif word == 'MIGRATE':
             reply = self.migrate('guest request')
         elif word == 'EVENT':
@@ -295,12 +327,40 @@ class Session:
                 self.note('reply lost: %s' % e)
 
     def device_args(self, dev_id):
-        """The -device option of the command line with id=@dev_id."""
-        for opt, val in zip(self.base_cmd, self.base_cmd[1:]):
-            if opt == '-device' and 'id=%s' % dev_id in val.split(','):
+        """The -device option of @dev_id: the one it was last plugged with,
+        or the command line's (also after the guest unplugged it)."""
+        for i, opt in reversed(self.plugged):
+            if i == dev_id:
+                return {'return': opt}
+        for w, val in zip(self.base_cmd, self.base_cmd[1:]):
+            if w == '-device' and _opt_id(val) == dev_id:
                 return {'return': val}
         return {'error': {'class': 'DeviceNotFound',
                           'desc': 'no -device with id=%s on the command line' % dev_id}}
+
+    def _device_deleted(self, dev_id):
+        self.plugged = [p for p in self.plugged if p[0] != dev_id]
+        self.unplugged.add(dev_id)
+
+    def _device_added(self, cmd, reply):
+        """Note a successful device_add (QMP, or HMP through QMP)."""
+        ex, args = cmd.get('execute'), cmd.get('arguments') or {}
+        opt = None
+        if ex == 'device_add' and 'return' in reply:
+            words = [str(args.get('driver'))]
+            for k, v in args.items():
+                if k != 'driver':
+                    v = ('on' if v else 'off') if isinstance(v, bool) else str(v)
+                    words.append('%s=%s' % (k, v.replace(',', ',,')))
+            opt = ','.join(words)
+        elif (ex == 'human-monitor-command' and reply.get('return') == '' and
+              str(args.get('command-line', '')).startswith('device_add ')):
+            opt = args['command-line'][len('device_add '):].strip()
+        if opt:
+            dev_id = _opt_id(opt)
+            self.plugged = [p for p in self.plugged if p[0] != dev_id or dev_id is None]
+            self.plugged.append([dev_id, opt])
+            self.note('plugged %s: migration destinations get -device %s' % (dev_id, opt))
 
     def wait_event(self, words):
         name = words[0] if words else ''
