@@ -6,10 +6,55 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gt.h"
 #include "gthost.h"
 #include "gtpci.h"
+
+#define PINGERS 3
+#define PINGS 20
+
+/*
+ * Several processes at once: each gets its own replies (the requests are
+ * serialised, the tags match replies to callers).
+ */
+static void test_concurrent(void)
+{
+	pid_t pid[PINGERS];
+	int status;
+
+	fflush(stdout);
+	for (int p = 0; p < PINGERS; p++) {
+		pid[p] = fork();
+		if (pid[p] == 0) {
+			char reply[256], cmd[128];
+			int bad = 0;
+
+			for (int i = 0; i < PINGS; i++) {
+				/* QMP echoes the id: the reply names its caller */
+				snprintf(cmd, sizeof(cmd),
+					 "{\"execute\": \"query-status\", \"id\": \"p%d-%d\"}",
+					 p, i);
+				snprintf(reply, sizeof(reply), "-");
+				if (gt_qmp(cmd, reply, sizeof(reply)) != 0)
+					bad++;
+				snprintf(cmd, sizeof(cmd), "\"id\": \"p%d-%d\"", p, i);
+				if (!strstr(reply, cmd)) {
+					printf("# pinger %d: request %d got %s\n", p, i, reply);
+					bad++;
+				}
+			}
+			fflush(stdout);
+			_exit(bad ? 1 : 0);
+		}
+	}
+	for (int p = 0; p < PINGERS; p++)
+		CHECK(pid[p] > 0 && waitpid(pid[p], &status, 0) == pid[p] &&
+		      WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "concurrent requester %d: wrong or missing replies", p);
+}
 
 int main(void)
 {
@@ -37,6 +82,18 @@ int main(void)
 	CHECK(ret == -EREMOTEIO, "unknown QMP command: %d %s", ret, reply);
 	ret = gt_qmp("{\"execute\": ", reply, sizeof(reply));
 	CHECK(ret == -EREMOTEIO, "malformed JSON: %d %s", ret, reply);
+	/* a reply longer than the buffer: truncated, and the next is fine */
+	{
+		char small[64];
+
+		ret = gt_qmp("{\"execute\": \"query-commands\"}", small,
+			     sizeof(small));
+		CHECK(ret == -EMSGSIZE, "16 KiB reply into 64 bytes: %d", ret);
+	}
+	ret = gt_host("PING", reply, sizeof(reply));
+	CHECK(ret > 0 && strstr(reply, "\"pong\""), "PING after a long reply: %d %s",
+	      ret, reply);
+	test_concurrent();
 	ret = gt_host("NO-SUCH-REQUEST", reply, sizeof(reply));
 	CHECK(ret > 0 && gt_json_find(reply, "error"), "unknown request: %d %s",
 	      ret, reply);

@@ -26,6 +26,9 @@ unsigned int gt_host_timeout_ms = 300000;
 
 static pthread_mutex_t gth_mutex = PTHREAD_MUTEX_INITIALIZER;
 static unsigned int gth_seq;
+/* the port stays open in a process: opening it (UART start-up) is slow */
+static int gth_fd = -1;
+static pid_t gth_pid;
 
 int gt_host_attached(void)
 {
@@ -46,8 +49,14 @@ static uint64_t gth_now_ms(void)
 static int gth_open(void)
 {
 	struct termios t;
-	int fd = open(GTH_TTY, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	int fd;
 
+	if (gth_fd >= 0 && gth_pid == getpid())
+		return gth_fd;
+	if (gth_fd >= 0)
+		close(gth_fd);  /* inherited over fork(): the parent keeps its own */
+	gth_fd = -1;
+	fd = open(GTH_TTY, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (tcgetattr(fd, &t) == 0) {
@@ -60,6 +69,8 @@ static int gth_open(void)
 		tcsetattr(fd, TCSANOW, &t);
 	}
 	tcflush(fd, TCIFLUSH);
+	gth_fd = fd;
+	gth_pid = getpid();
 	return fd;
 }
 
@@ -173,7 +184,10 @@ int gt_host(const char *request, char *reply, size_t n)
 	if (!ret)
 		ret = gth_read_reply(fd, tag, reply, n,
 				     gth_now_ms() + gt_host_timeout_ms);
-	close(fd);
+	if (ret < 0 && ret != -ETIMEDOUT && ret != -EMSGSIZE) {
+		close(fd);      /* the port failed: open it again next time */
+		gth_fd = -1;
+	}
 out:
 	if (lock >= 0)
 		close(lock);

@@ -299,6 +299,7 @@ class Session:
     # -- guest requests -----------------------------------------------------
 
     def handle(self, line):
+        t0 = time.time()
         m = re.match(r'(#\S+ )?(.*)$', line)
         tag, req = m.group(1) or '', m.group(2).strip()
         word, _, rest = req.partition(' ')
@@ -331,7 +332,8 @@ class Session:
                                'desc': 'unknown request %r (PING, QMP, MIGRATE, EVENT, DEVARGS)'
                                        % word}}
         out = json.dumps(reply)
-        self.note('guest: %s -> %s' % (req[:300], out[:300]))
+        self.note('guest: %s -> %s (%.0f ms)' % (req[:300], out[:300],
+                                                  (time.time() - t0) * 1000))
         if self.current.host:
             try:
                 self.current.host.sendall((tag + out + '\n').encode())
