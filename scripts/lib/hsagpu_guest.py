@@ -76,7 +76,7 @@ class Instance:
                                      stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         os.set_blocking(self.proc.stdout.fileno(), False)
         self.qmp = self.host = None
-        self.qmp_buf = self.host_buf = b''
+        self.qmp_buf = b''
         self.replies = {}
         self.console_eof = False
 
@@ -91,6 +91,11 @@ class Instance:
 
 
 class Session:
+    """One guest boot: QEMU started from @cmd (plus the channel options),
+    its console appended to @log (and echoed to stdout with @echo), the
+    channel served; the guest moves between QEMU processes when migrated.
+    Sockets live in a fresh directory below @tmp_parent."""
+
     def __init__(self, cmd, log, echo=False, tmp_parent=None):
         self.base_cmd = cmd
         self.log, self.echo = log, echo
@@ -101,7 +106,7 @@ class Session:
         self.tmp = tempfile.mkdtemp(prefix='g', dir=parent)
         self.instances = []
         self.current = None
-        self.held = set()        # instances whose console waits (migrate())
+        self.held = set()         # instances whose output waits (migrate())
         self.guest_qom = []       # (path, property) the guest qom-set
         self.unplugged = set()    # ids of command-line devices QEMU deleted
         self.plugged = []         # [id, -device option] the guest added
@@ -110,12 +115,13 @@ class Session:
         self.tests_running = False    # between the init's start and its dmesg dump
         self.last_reply = 0.0
         self.requests = []
+        # the guest's ttyS1 output, one stream across QEMU processes
+        self.host_buf = b''
         self.events = []
         self.next_id = 0
         self.nspawned = 0
         self.migrations = []      # (seconds, downtime ms) of each migration
         self.problems = []        # harness-side failures: the boot fails
-        self.console_text = ''
 
     # -- processes -------------------------------------------------------
 
@@ -208,15 +214,17 @@ class Session:
 
     def pump(self, timeout):
         """Read whatever the QEMU processes have for us, up to @timeout s.
-        The destination's console is held back while the source of a
-        migration still has output, so that the log stays in order."""
+        The destination's console and ttyS1 are held back while the source
+        of a migration still has output: the log stays in order, and a
+        request line the guest had half written when the source stopped is
+        completed by what it writes on the destination."""
         fds = {}
         for inst in self.instances:
             if not inst.console_eof and inst not in self.held:
                 fds[inst.proc.stdout.fileno()] = (inst, 'console')
             if inst.qmp:
                 fds[inst.qmp.fileno()] = (inst, 'qmp')
-            if inst.host:
+            if inst.host and inst not in self.held:
                 fds[inst.host.fileno()] = (inst, 'host')
         if not fds:
             time.sleep(timeout)
@@ -240,8 +248,8 @@ class Session:
                     inst.host.close()
                     inst.host = None
                 elif data:
-                    inst.host_buf += data
-                    *lines, inst.host_buf = inst.host_buf.split(b'\n')
+                    self.host_buf += data
+                    *lines, self.host_buf = self.host_buf.split(b'\n')
                     for line in lines:
                         line = line.decode(errors='replace').strip('\r\x00 ')
                         if line:
@@ -420,7 +428,7 @@ class Session:
             if src.proc.poll() is None:
                 self.qmp(src, 'cont')       # the guest goes on on the source
             return {'error': {'class': 'MigrationFailed', 'desc': desc}}
-        # the source's console first, then the destination's (log order)
+        # the source's output first, then the destination's (pump())
         self.held.add(dst)
         if not self.connect(dst):
             return fail('the destination QEMU did not start: %s' % self._tail(dst))
@@ -458,8 +466,6 @@ class Session:
             return fail('cont on the destination: %s' % r['error'].get('desc'))
         self.current = dst
         self.retire(src)
-        # a request line the guest had half written when the source stopped
-        dst.host_buf = src.host_buf + dst.host_buf
         self.held.discard(dst)
         running = False
         deadline = time.time() + 60
