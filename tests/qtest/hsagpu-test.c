@@ -48,15 +48,23 @@ static void setup_bridge_and_bars(Fixture *f)
     qpci_config_writew(f->gpu, PCI_COMMAND, PCI_COMMAND_MEMORY);
 }
 
-static void fixture_init_rp(Fixture *f, const char *rp, const char *extra)
+/* @machine: more QEMU options; @rp, @extra: root port and device props */
+static void fixture_init_machine(Fixture *f, const char *machine,
+                                 const char *rp, const char *extra)
 {
-    f->qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
+    f->qts = qtest_initf("-M q35 -nic none %s -device pcie-root-port,id=rp0,"
                          "bus=pcie.0,chassis=1,addr=0x4%s "
-                         "-device hsa-gpu,bus=rp0%s", rp, extra);
+                         "-device hsa-gpu,id=gpu0,bus=rp0%s", machine, rp,
+                         extra);
     f->bus = qpci_new_pc(f->qts, NULL);
     f->rp = qpci_device_find(f->bus, RP_DEVFN);
     g_assert(f->rp);
     setup_bridge_and_bars(f);
+}
+
+static void fixture_init_rp(Fixture *f, const char *rp, const char *extra)
+{
+    fixture_init_machine(f, "", rp, extra);
 }
 
 static void fixture_init(Fixture *f, const char *extra)
@@ -443,11 +451,12 @@ static void test_atomic_engine(void)
 
 #define VRAM_BASE       0xe0600000ULL   /* BAR0 with vram-size=1M */
 
-static void queue_fixture_props(Fixture *f, const char *props)
+static void queue_fixture_machine(Fixture *f, const char *machine,
+                                  const char *props)
 {
     uint8_t exp;
 
-    fixture_init_rp(f, QUEUE_RP, props);
+    fixture_init_machine(f, machine, QUEUE_RP, props);
     qpci_config_writew(f->rp, PCI_PREF_MEMORY_BASE, DB_BASE >> 16);
     qpci_config_writew(f->rp, PCI_PREF_MEMORY_LIMIT,
                        (VRAM_BASE + (1 << 20) - 1) >> 16);
@@ -460,6 +469,11 @@ static void queue_fixture_props(Fixture *f, const char *props)
     exp = find_cap(f, PCI_CAP_ID_EXP);
     qpci_config_writew(f->gpu, exp + PCI_EXP_DEVCTL2,
                        PCI_EXP_DEVCTL2_ATOMIC_REQ);
+}
+
+static void queue_fixture_props(Fixture *f, const char *props)
+{
+    queue_fixture_machine(f, "", props);
 }
 
 static void queue_fixture(Fixture *f)
@@ -1409,6 +1423,230 @@ static void test_migration_bad_queue(void)
     rmdir(dir);
 }
 
+/* ------------------------------------------------------------------ */
+/* Reliability: locking (review of the device, findings 1 and 2)       */
+/* ------------------------------------------------------------------ */
+
+/* Backstop for work that must happen without the main loop (seconds). */
+#define HANG_BACKSTOP_S 20
+
+/* Guest RAM in a file the test maps too, to watch it without QEMU. */
+typedef struct SharedRam {
+    char *dir;
+    char *ram;
+    char *fifo;
+    char *machine;
+    uint8_t *p;
+} SharedRam;
+
+#define SHM_RAM_SIZE    (128 << 20)
+
+static void shared_ram_init(SharedRam *r)
+{
+    r->dir = g_dir_make_tmp("hsagpu-shm-XXXXXX", NULL);
+    g_assert_nonnull(r->dir);
+    r->ram = g_build_filename(r->dir, "ram", NULL);
+    r->fifo = g_build_filename(r->dir, "fifo", NULL);
+    g_assert_cmpint(mkfifo(r->fifo, 0600), ==, 0);
+    r->machine = g_strdup_printf("-m 128M -object memory-backend-file,"
+                                 "id=ram0,size=128M,mem-path=%s,share=on "
+                                 "-machine memory-backend=ram0", r->ram);
+}
+
+static void shared_ram_map(SharedRam *r)
+{
+    int fd = open(r->ram, O_RDWR);
+
+    g_assert_cmpint(fd, >=, 0);
+    r->p = mmap(NULL, SHM_RAM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+                0);
+    g_assert_true(r->p != MAP_FAILED);
+    close(fd);
+}
+
+static void shared_ram_fini(SharedRam *r)
+{
+    munmap(r->p, SHM_RAM_SIZE);
+    unlink(r->ram);
+    unlink(r->fifo);
+    rmdir(r->dir);
+    g_free(r->dir);
+    g_free(r->ram);
+    g_free(r->fifo);
+    g_free(r->machine);
+}
+
+static uint64_t *shm_u64(SharedRam *r, uint64_t addr)
+{
+    return (uint64_t *)(r->p + addr);
+}
+
+/* Poll guest RAM directly, with a backstop: QEMU's main loop is busy. */
+static bool shm_wait(SharedRam *r, uint64_t addr, uint64_t want)
+{
+    for (int i = 0; i < HANG_BACKSTOP_S * 1000; i++) {
+        if (__atomic_load_n(shm_u64(r, addr), __ATOMIC_ACQUIRE) == want) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+/*
+ * The main thread takes the BQL and keeps it: a pmemsave into a FIFO
+ * that nobody reads yet. Returns the FIFO's read end once QEMU is in.
+ */
+static int hold_bql(Fixture *f, SharedRam *r)
+{
+    int fd;
+
+    qtest_qmp_send(f->qts, "{ 'execute': 'pmemsave', 'arguments': "
+                   "{ 'val': 0, 'size': %d, 'filename': %s } }",
+                   64 << 20, r->fifo);
+    /* Returns once QEMU opened the FIFO, i.e. inside pmemsave. */
+    fd = open(r->fifo, O_RDONLY);
+    g_assert_cmpint(fd, >=, 0);
+    return fd;
+}
+
+static void release_bql(Fixture *f, int fd)
+{
+    char buf[65536];
+
+    while (read(fd, buf, sizeof(buf)) > 0) {
+        continue;
+    }
+    close(fd);
+    qobject_unref(qtest_qmp_receive(f->qts));
+}
+
+static void barrier_packet(struct hsagpu_barrier_packet *b, uint64_t dep)
+{
+    memset(b, 0, sizeof(*b));
+    b->header = HSAGPU_PKT_TYPE_BARRIER_AND |
+                HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_ACQUIRE_SHIFT |
+                HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_RELEASE_SHIFT;
+    b->dep_signal[0] = dep;
+}
+
+/* A NOP whose signal carries an event: the queue's interrupt fires. */
+static void submit_nop_irq(Fixture *f, unsigned q, uint64_t sig)
+{
+    struct hsagpu_agent_dispatch_packet a;
+
+    signal_init(f, sig, 1);
+    qtest_writeq(f->qts, sig + 16, Q_MBOX);
+    qtest_writel(f->qts, sig + 24, 1);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, sig);
+    queue_submit(f, q, &a);
+}
+
+/*
+ * Finding 1: the queue processor never waits for the BQL (so that
+ * unrealize can join it without dropping the BQL). While the main thread
+ * holds the BQL, packets that raise interrupts and barriers the test
+ * opens through guest RAM keep completing.
+ */
+static void test_processor_without_bql(void)
+{
+    struct hsagpu_agent_dispatch_packet a;
+    struct hsagpu_barrier_packet b;
+    uint64_t s1 = Q_SIG, x = Q_SIG + 64, s3 = Q_SIG + 128, y = Q_SIG + 192;
+    uint64_t s5 = Q_SIG + 256;
+    SharedRam r;
+    Fixture f;
+    bool s3_done, s5_done;
+    int fd;
+
+    shared_ram_init(&r);
+    queue_fixture_machine(&f, r.machine, "");
+    shared_ram_map(&r);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, x, 1);
+    signal_init(&f, y, 1);
+    submit_nop_irq(&f, 0, s1);
+    barrier_packet(&b, x);
+    queue_submit(&f, 0, &b);
+    submit_nop_irq(&f, 0, s3);
+    barrier_packet(&b, y);
+    queue_submit(&f, 0, &b);
+    signal_init(&f, s5, 1);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, s5);
+    queue_submit(&f, 0, &a);
+    g_assert_true(wait_u64(&f, s1 + 8, 0));
+
+    fd = hold_bql(&f, &r);
+    /* An interrupt after the barrier, then a barrier: the BQL is held. */
+    __atomic_store_n(shm_u64(&r, x + 8), 0, __ATOMIC_RELEASE);
+    s3_done = shm_wait(&r, s3 + 8, 0);
+    __atomic_store_n(shm_u64(&r, y + 8), 0, __ATOMIC_RELEASE);
+    s5_done = s3_done && shm_wait(&r, s5 + 8, 0);
+    release_bql(&f, fd);
+
+    g_assert_true(s3_done);
+    g_assert_true(s5_done);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_MBOX), ==, 1);
+    fixture_fini(&f);
+    shared_ram_fini(&r);
+}
+
+/*
+ * Run the current test's body in a subprocess: a deadlocked QEMU is a
+ * failure after @secs, not a stalled suite (QEMU dies with its parent).
+ */
+static bool in_subprocess_guarded(unsigned secs)
+{
+    if (g_test_subprocess()) {
+        return true;
+    }
+    g_test_trap_subprocess(NULL, (guint64)secs * G_TIME_SPAN_SECOND,
+                           G_TEST_SUBPROCESS_INHERIT_STDERR);
+    g_test_trap_assert_passed();
+    return false;
+}
+
+#define DEADLOCK_ROUNDS 40
+
+/*
+ * Finding 2: the review's reproducer. Without AtomicOp Requester Enable
+ * every workgroup of a huge ATOMIC_INC reads and writes through the
+ * DMA path; turning bus mastering off in the middle makes the address
+ * space change under the processor, and a queue register read follows.
+ * Before the fix the processor dispatched into MMIO (taking the BQL
+ * while it held the queue lock) and QEMU deadlocked.
+ */
+static void test_bus_master_off_race(void)
+{
+    uint8_t exp;
+    Fixture f;
+
+    if (!in_subprocess_guarded(120)) {
+        return;
+    }
+    queue_fixture(&f);
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL2, 0);
+    for (int i = 0; i < DEADLOCK_ROUNDS; i++) {
+        struct hsagpu_kargs_atomic_inc args = { .counter = BIG_COUNTER };
+        struct hsagpu_kernel_dispatch_packet k;
+
+        qpci_config_writew(f.gpu, PCI_COMMAND,
+                           PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+        qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_DESTROY);
+        g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+        qtest_memwrite(f.qts, Q_KARG + 128, &args, sizeof(args));
+        fill_packet(&k, 0xffffffffU, 1, 0);
+        k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+        k.kernarg_address = Q_KARG + 128;
+        queue_submit(&f, 0, &k);
+        g_usleep(20000);
+        qpci_config_writew(f.gpu, PCI_COMMAND, PCI_COMMAND_MEMORY);
+        qreg_read(&f, 0, HSAGPU_QREG_STATE);
+    }
+    fixture_fini(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1432,5 +1670,9 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/queue-suspend-drain", test_queue_suspend_drain);
     qtest_add_func("/hsa-gpu/migration", test_migration);
     qtest_add_func("/hsa-gpu/migration-bad-queue", test_migration_bad_queue);
+    qtest_add_func("/hsa-gpu/reliability/processor-without-bql",
+                   test_processor_without_bql);
+    qtest_add_func("/hsa-gpu/reliability/bus-master-off-race",
+                   test_bus_master_off_race);
     return g_test_run();
 }
