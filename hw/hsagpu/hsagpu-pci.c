@@ -346,10 +346,20 @@ static void hsagpu_class_init(ObjectClass *klass, void *data)
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 
+static void hsagpu_instance_init(Object *obj)
+{
+    HsaGpuState *s = HSA_GPU(obj);
+
+    /* How long the processor can keep qlock: a bound the tests check. */
+    object_property_add_uint32_ptr(obj, "x-pass-max-slices",
+                                   &s->pass_max_slices, OBJ_PROP_FLAG_READ);
+}
+
 static const TypeInfo hsagpu_info = {
     .name = TYPE_HSA_GPU,
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(HsaGpuState),
+    .instance_init = hsagpu_instance_init,
     .class_init = hsagpu_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },

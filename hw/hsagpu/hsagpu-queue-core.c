@@ -512,6 +512,7 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         if (q->kern_active) {
             *start = q->kern_start_ns;
         }
+        res->slices += k.kernel_object != HSAGPU_KERNEL_BUSY;
         *err = hsagpu_kernel_exec(q, &k, p, &busy);
         if (*err == HSAGPU_KERNEL_MORE) {
             /* Let other queues and commands in between slices. */
@@ -565,6 +566,7 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         if (q->dma_active) {
             *start = q->dma_start_ns;
         }
+        res->slices++;
         *err = hsagpu_dma_exec(q, &d, p, &bad);
         if (*err == HSAGPU_DMA_MORE) {
             *err = 0;
@@ -772,6 +774,7 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
             }
             pass->progress += res.progress;
             pass->completed += res.completed;
+            pass->slices += res.slices;
             if (res.error) {
                 failed(opaque, qi);
             }

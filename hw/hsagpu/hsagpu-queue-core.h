@@ -98,6 +98,7 @@ typedef struct HsaGpuQueue {
 typedef struct HsaGpuRunResult {
     unsigned progress;          /* packets launched or completed */
     unsigned completed;         /* packets completed */
+    unsigned slices;            /* kernel and DMA slices run */
     bool error;                 /* the queue entered the error state */
     bool poll;                  /* blocked on signals the CPU may change */
     uint64_t deadline;          /* earliest busy-kernel end, or UINT64_MAX */
@@ -143,6 +144,7 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
 typedef struct HsaGpuPassResult {
     unsigned progress;          /* packets launched, completed or sliced */
     unsigned completed;         /* packets completed */
+    unsigned slices;            /* kernel and DMA slices run */
     bool poll;                  /* some queue waits on CPU-side signals */
     uint64_t deadline;          /* earliest busy-kernel end, or UINT64_MAX */
 } HsaGpuPassResult;

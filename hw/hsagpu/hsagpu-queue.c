@@ -115,6 +115,9 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuDeferred *d,
         qatomic_add(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_PROCESSED],
                     pass->completed);
     }
+    if (pass->slices > s->pass_max_slices) {
+        qatomic_set(&s->pass_max_slices, pass->slices);
+    }
 }
 
 static void *hsagpu_queue_thread(void *opaque)

@@ -66,6 +66,8 @@ struct HsaGpuState {
      * access, so a guest that saw a queue's ERROR state also sees the bit.
      */
     unsigned qerr_pending;
+    /* The most kernel and DMA slices one pass ran (x-pass-max-slices). */
+    uint32_t pass_max_slices;
     QLIST_ENTRY(HsaGpuState) peer_link; /* hsagpu-p2p.c */
 
     /* properties */

@@ -1647,6 +1647,65 @@ static void test_bus_master_off_race(void)
     fixture_fini(&f);
 }
 
+/* ------------------------------------------------------------------ */
+/* Reliability: how long the processor keeps the queue lock (finding 3) */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Kernel and DMA slices one scheduling pass may run, over all queues
+ * (docs/registers.md, "Scheduling"): register accesses, commands and VM
+ * stops wait at most that long for the queue lock.
+ */
+#define PASS_SLICES_MAX 2
+#define PASS_DMA_SIZE   (4 << 20)
+#define PASS_DMA_SRC    0x1000000ULL
+#define PASS_DMA_DST    0x1800000ULL
+#define PASS_PACKETS    8
+
+static uint64_t qom_get_uint(Fixture *f, const char *prop)
+{
+    QDict *rsp = qtest_qmp(f->qts, "{ 'execute': 'qom-get', 'arguments': "
+                           "{ 'path': '/machine/peripheral/gpu0', "
+                           "'property': %s } }", prop);
+    uint64_t v;
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    v = qdict_get_int(rsp, "return");
+
+    qobject_unref(rsp);
+    return v;
+}
+
+/*
+ * Eight 4 MiB copies, each done in one slice, published at once: before
+ * the fix one pass ran all of them (16 GiB possible with 64 queues of 64
+ * packets) while holding the queue lock.
+ */
+static void test_pass_budget(void)
+{
+    uint64_t ring = Q_RING, wptr = Q_DESC + HSAGPU_QUEUE_DESC_WPTR;
+    uint64_t sig = Q_SIG;
+    struct hsagpu_dma_packet d;
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, sig, PASS_PACKETS);
+    for (unsigned i = 0; i < PASS_PACKETS; i++) {
+        dma_packet(&d, HSAGPU_DMA_OP_COPY, PASS_DMA_DST, PASS_DMA_SRC,
+                   PASS_DMA_SIZE, sig);
+        qtest_memwrite(f.qts, ring + 64 * i + 4, (uint8_t *)&d + 4, 60);
+        qtest_writel(f.qts, ring + 64 * i, *(uint32_t *)&d);
+    }
+    qtest_writeq(f.qts, wptr, PASS_PACKETS);
+    qtest_writeq(f.qts, DB_BASE, PASS_PACKETS - 1);
+    g_assert_true(wait_u64_long(&f, sig + 8, 0));
+    g_assert_cmpuint(qom_get_uint(&f, "x-pass-max-slices"), >=, 1);
+    g_assert_cmpuint(qom_get_uint(&f, "x-pass-max-slices"), <=,
+                     PASS_SLICES_MAX);
+    fixture_fini(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1674,5 +1733,6 @@ int main(int argc, char **argv)
                    test_processor_without_bql);
     qtest_add_func("/hsa-gpu/reliability/bus-master-off-race",
                    test_bus_master_off_race);
+    qtest_add_func("/hsa-gpu/reliability/pass-budget", test_pass_budget);
     return g_test_run();
 }
