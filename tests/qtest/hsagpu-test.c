@@ -1293,7 +1293,7 @@ static char *migrate_from_file(Fixture *f, const char *path)
 
     f->qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
                          "bus=pcie.0,chassis=1,addr=0x4" QUEUE_RP
-                         " -device hsa-gpu,bus=rp0 -incoming defer");
+                         " -device hsa-gpu,id=gpu0,bus=rp0 -incoming defer");
     qtest_qmp_assert_success(f->qts, "{ 'execute': 'migrate-incoming', "
                              "'arguments': { 'uri': %s, "
                              "'exit-on-error': false } }", uri);
