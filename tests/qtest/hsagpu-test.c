@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include <sys/resource.h>
 #include "libqtest.h"
 #include "libqos/pci-pc.h"
 #include "qobject/qdict.h"
@@ -476,9 +477,12 @@ static void queue_fixture_props(Fixture *f, const char *props)
     queue_fixture_machine(f, "", props);
 }
 
+/* Device properties of queue_fixture(): the mainloop variants set them. */
+static const char *queue_props = "";
+
 static void queue_fixture(Fixture *f)
 {
-    queue_fixture_props(f, "");
+    queue_fixture_props(f, queue_props);
 }
 
 static void qreg_write(Fixture *f, unsigned q, uint32_t reg, uint32_t val)
@@ -847,10 +851,11 @@ static void test_dma(void)
     uint8_t src[3000], got[3000], guard[16];
     struct hsagpu_dma_packet d;
     uint64_t rd, wr;
+    g_autofree char *props = g_strconcat(",vram-size=1M", queue_props, NULL);
     uint8_t exp;
     Fixture f;
 
-    queue_fixture_props(&f, ",vram-size=1M");
+    queue_fixture_props(&f, props);
     qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_0, VRAM_BASE);
     qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_1, 0);
     exp = find_cap(&f, PCI_CAP_ID_EXP);
@@ -1706,6 +1711,223 @@ static void test_pass_budget(void)
     fixture_fini(&f);
 }
 
+/* ------------------------------------------------------------------ */
+/* Reliability: migration and loads (findings 4 and 9)                */
+/* ------------------------------------------------------------------ */
+
+#define MSI_ADDR        0x160000ULL
+#define MSI_DATA        0x4e5
+
+/* MSI-X on, vector @vec written to guest RAM at MSI_ADDR + 16 * @vec. */
+static void msix_to_ram(Fixture *f, unsigned vec)
+{
+    uint8_t msix = find_cap(f, PCI_CAP_ID_MSIX);
+    uint32_t entry = HSAGPU_MSIX_TABLE_OFFSET + 16 * vec;
+
+    reg_write(f, entry + PCI_MSIX_ENTRY_LOWER_ADDR, MSI_ADDR + 16 * vec);
+    reg_write(f, entry + PCI_MSIX_ENTRY_UPPER_ADDR, 0);
+    reg_write(f, entry + PCI_MSIX_ENTRY_DATA, MSI_DATA + vec);
+    reg_write(f, entry + PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+    qpci_config_writew(f->gpu, msix + PCI_MSIX_FLAGS,
+                       qpci_config_readw(f->gpu, msix + PCI_MSIX_FLAGS) |
+                       PCI_MSIX_FLAGS_ENABLE);
+}
+
+/*
+ * Finding 4: an error interrupt must not be lost by migration. The
+ * source may have sent it after its interrupt controller (or, as here,
+ * its RAM) was saved; so the destination raises the error interrupt
+ * again while an enabled ERROR_STATUS bit is set. Before the fix the
+ * destination never sent it and the MSI-X write never came.
+ */
+static void test_migration_error_irq(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-mig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *st = NULL;
+    Fixture f, g = { 0 };
+
+    queue_fixture(&f);
+    msix_to_ram(&f, HSAGPU_MSIX_VEC_ERROR);
+    reg_write(&f, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_ALL);
+    reg_write(&f, HSAGPU_REG_MAGIC, 1);        /* read-only: bad access */
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) &
+                  HSAGPU_ERR_BAD_MMIO);
+    g_assert_cmphex(qtest_readl(f.qts, MSI_ADDR), ==, MSI_DATA);
+    /* As if the message had been sent after RAM was saved. */
+    qtest_writel(f.qts, MSI_ADDR, 0);
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+
+    st = migrate_from_file(&g, path);
+    g_assert_cmpstr(st, ==, "completed");
+    g_assert_true(wait_u64(&g, MSI_ADDR, MSI_DATA));
+    qtest_quit(g.qts);
+    unlink(path);
+    rmdir(dir);
+}
+
+/*
+ * Finding 9: post_load assumed a freshly reset device and added doorbell
+ * ioeventfds without removing those already registered. Loading over a
+ * device in use (COLO does; here the destination's queues are set up
+ * before the incoming stream) left stale or duplicate ones: 8-byte writes
+ * to such a doorbell never reached the device again (KVM aborts QEMU on
+ * the duplicate). The doorbell read-back shows where writes go.
+ */
+static void test_load_over_used(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-mig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *uri = g_strdup_printf("file:%s", path);
+    g_autofree char *st = NULL;
+    Fixture f, g;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+
+    /* Queue 0 (only here) and queue 1 (also in the stream) in use. */
+    queue_fixture_machine(&g, "-incoming defer", queue_props);
+    g_assert_cmpuint(queue_create(&g, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&g, 1, 0), ==, HSAGPU_QRES_OK);
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'migrate-incoming', "
+                             "'arguments': { 'uri': %s, "
+                             "'exit-on-error': false } }", uri);
+    st = migrate_wait(g.qts);
+    g_assert_cmpstr(st, ==, "completed");
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    g_assert_cmpuint(qreg_read(&g, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_DISABLED);
+    qtest_writeq(g.qts, DB_BASE, 0x1234);
+    g_assert_cmphex(qtest_readq(g.qts, DB_BASE), ==, 0x1234);
+    g_assert_cmpuint(qreg_read(&g, 1, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    nop_pass(&g, Q_SIG);
+    queue_cmd(&g, 1, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    qtest_writeq(g.qts, DB_BASE + 8, 0x5678);
+    g_assert_cmphex(qtest_readq(g.qts, DB_BASE + 8), ==, 0x5678);
+    fixture_fini(&g);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reliability: realize (finding 10)                                   */
+/* ------------------------------------------------------------------ */
+
+/* The lowest file descriptor number free in process @pid. */
+static int lowest_free_fd(pid_t pid)
+{
+    g_autofree char *dir = g_strdup_printf("/proc/%d/fd", (int)pid);
+
+    for (int fd = 0;; fd++) {
+        g_autofree char *p = g_strdup_printf("%s/%d", dir, fd);
+
+        if (access(p, F_OK)) {
+            return fd;
+        }
+    }
+}
+
+static void device_add_gpu1(QTestState *qts, const char *props,
+                            const char *want_error)
+{
+    g_autofree char *cmd = g_strdup_printf("{ 'execute': 'device_add', "
+                                           "'arguments': { 'driver': "
+                                           "'hsa-gpu', 'id': 'gpu1', "
+                                           "'bus': 'rp1' %s } }", props);
+    QDict *rsp = qtest_qmp(qts, cmd);
+
+    if (want_error) {
+        QDict *err = qdict_get_qdict(rsp, "error");
+
+        g_assert_nonnull(err);
+        g_assert_nonnull(strstr(qdict_get_str(err, "desc"), want_error));
+    } else {
+        g_assert_false(qdict_haskey(rsp, "error"));
+    }
+    qobject_unref(rsp);
+}
+
+/*
+ * Realize refuses what it cannot set up, with a clear error, and undoes
+ * what it did: QEMU stays up, the VM can stop and run (no handler of the
+ * failed device left), and the same device can be added afterwards.
+ * Before the fix the eventfd's failure was ignored (device_add succeeded
+ * with a notifier of fd -1; a later ENABLE would make KVM abort).
+ */
+static void test_realize_failure(void)
+{
+    QTestState *qts = qtest_init("-M q35 -nic none "
+                                 "-device pcie-root-port,id=rp1,"
+                                 "bus=pcie.0,chassis=2,addr=0x5");
+    pid_t pid = qtest_pid(qts);
+    struct rlimit old, tight;
+    QDict *rsp;
+
+    g_assert_cmpint(prlimit(pid, RLIMIT_NOFILE, NULL, &old), ==, 0);
+    tight = old;
+    tight.rlim_cur = lowest_free_fd(pid);
+    g_assert_cmpint(prlimit(pid, RLIMIT_NOFILE, &tight, NULL), ==, 0);
+    device_add_gpu1(qts, "", "hsa-gpu: cannot create the queue processor");
+    g_assert_cmpint(prlimit(pid, RLIMIT_NOFILE, &old, NULL), ==, 0);
+
+    device_add_gpu1(qts, ", 'x-processor': 'sideways'",
+                    "x-processor must be auto, thread or mainloop");
+    qtest_qmp_assert_success(qts, "{ 'execute': 'stop' }");
+    qtest_qmp_assert_success(qts, "{ 'execute': 'cont' }");
+    device_add_gpu1(qts, "", NULL);
+    rsp = qtest_qmp(qts, "{ 'execute': 'qom-get', 'arguments': { 'path': "
+                    "'/machine/peripheral/gpu1', 'property': "
+                    "'x-pass-max-slices' } }");
+    g_assert_cmpint(qdict_get_int(rsp, "return"), ==, 0);
+    qobject_unref(rsp);
+    qtest_quit(qts);
+}
+
+/* ------------------------------------------------------------------ */
+/* The main-loop processor (x-processor=mainloop)                      */
+/* ------------------------------------------------------------------ */
+
+static void run_mainloop(const void *data)
+{
+    void (*fn)(void) = data;
+
+    queue_props = ",x-processor=mainloop";
+    fn();
+    queue_props = "";
+}
+
+/*
+ * Main-loop mode is deterministic under qtest: a doorbell's work is done
+ * by the main loop before it serves the next qtest command, so a packet
+ * and its interrupt are visible at once, without polling.
+ */
+static void test_mainloop_deterministic(void)
+{
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_kargs_fill args = { .dst = Q_BUF, .value = 0x77 };
+    Fixture f;
+
+    queue_fixture_props(&f, ",x-processor=mainloop");
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    msix_to_ram(&f, 1);
+    qtest_memwrite(f.qts, Q_KARG, &args, sizeof(args));
+    for (int i = 0; i < 20; i++) {
+        signal_init(&f, Q_SIG, 1);
+        qtest_writeq(f.qts, Q_SIG + 16, Q_MBOX);
+        qtest_writel(f.qts, Q_SIG + 24, 1);
+        qtest_writel(f.qts, MSI_ADDR + 16, 0);
+        fill_packet(&k, 64, 64, Q_SIG);
+        queue_submit(&f, 0, &k);
+        g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 0);
+        g_assert_cmphex(qtest_readl(f.qts, MSI_ADDR + 16), ==, MSI_DATA + 1);
+    }
+    fixture_fini(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1734,5 +1956,24 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/reliability/bus-master-off-race",
                    test_bus_master_off_race);
     qtest_add_func("/hsa-gpu/reliability/pass-budget", test_pass_budget);
+    qtest_add_func("/hsa-gpu/reliability/migration-error-irq",
+                   test_migration_error_irq);
+    qtest_add_func("/hsa-gpu/reliability/load-over-used",
+                   test_load_over_used);
+    qtest_add_func("/hsa-gpu/reliability/realize-failure",
+                   test_realize_failure);
+    qtest_add_func("/hsa-gpu/mainloop/deterministic",
+                   test_mainloop_deterministic);
+    qtest_add_data_func("/hsa-gpu/mainloop/queue-dispatch",
+                        test_queue_dispatch, run_mainloop);
+    qtest_add_data_func("/hsa-gpu/mainloop/queue-error", test_queue_error,
+                        run_mainloop);
+    qtest_add_data_func("/hsa-gpu/mainloop/dma", test_dma, run_mainloop);
+    qtest_add_data_func("/hsa-gpu/mainloop/queue-long-kernel",
+                        test_queue_long_kernel, run_mainloop);
+    qtest_add_data_func("/hsa-gpu/mainloop/queue-suspend-drain",
+                        test_queue_suspend_drain, run_mainloop);
+    qtest_add_data_func("/hsa-gpu/mainloop/pass-budget", test_pass_budget,
+                        run_mainloop);
     return g_test_run();
 }
