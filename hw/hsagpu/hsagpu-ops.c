@@ -84,6 +84,10 @@ static void hsagpu_ops_irq(void *opaque, unsigned vector)
     HsaGpuOpsCtx *c = opaque;
 
     set_bit(vector, c->d->vectors);
+    /* Bounded: a stalled main loop must not owe an unbounded burst. */
+    if (c->d->counts[vector] < HSAGPU_IRQ_QUEUED_MAX) {
+        c->d->counts[vector]++;
+    }
     c->d->any_vector = true;
 }
 
@@ -167,10 +171,13 @@ void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
 
         for (v = find_first_bit(d->vectors, nvec); v < nvec;
              v = find_next_bit(d->vectors, nvec, v + 1)) {
-            if (msix_enabled(pdev)) {
-                qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
+            for (uint32_t n = MAX(d->counts[v], 1); n; n--) {
+                if (msix_enabled(pdev)) {
+                    qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
+                }
+                hsagpu_irq_msix(s, v);
             }
-            hsagpu_irq_msix(s, v);
+            d->counts[v] = 0;
         }
         bitmap_zero(d->vectors, nvec);
         d->any_vector = false;

@@ -21,12 +21,20 @@
 #define HSAGPU_DOORBELL_PAGE    4096U
 #define HSAGPU_DOORBELL_PAGES \
     (HSAGPU_DOORBELL_BAR_SIZE / HSAGPU_DOORBELL_PAGE)
+/* Messages of one vector owed at most; more merge into them. */
+#define HSAGPU_IRQ_QUEUED_MAX   64
+
 /*
  * Work of the processor that needs the BQL (hsagpu-ops.c records it
  * during a pass, hsagpu_ops_deliver() does it in the main loop).
  */
 typedef struct HsaGpuDeferred {
     unsigned long *vectors;     /* MSI-X vectors to raise */
+    /*
+     * Messages per vector: each one is sent, late but not merged (a
+     * vector raised again after delivery is a new message anyway).
+     */
+    uint32_t *counts;
     bool any_vector;
     uint32_t atomic_st;         /* first failed queue AtomicOp, if any */
     uint64_t atomic_addr;
