@@ -1887,6 +1887,47 @@ static void test_realize_failure(void)
     qtest_quit(qts);
 }
 
+/*
+ * Unplug of a device whose processor is busy, in a slot the guest powered
+ * off (finding 1's path): unrealize stops the processor with the BQL
+ * held, the device is gone, QEMU goes on. (This passed before the fix
+ * too: the window it had needed a second vCPU, which qtest has not.)
+ */
+static void test_unplug_busy(void)
+{
+    uint8_t exp;
+    Fixture f;
+    QDict *rsp;
+
+    /* Native PCIe hotplug (the slot's power controller), not ACPI. */
+    queue_fixture_machine(&f, "-global ICH9-LPC.acpi-pci-hotplug-with-"
+                          "bridge-support=off", queue_props);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    qtest_writeq(f.qts, BIG_COUNTER, 0);
+    submit_big(&f, Q_SIG + 128);
+    for (int i = 0; i < 5000 && !qtest_readq(f.qts, BIG_COUNTER); i++) {
+        g_usleep(1000);
+    }
+    g_assert_cmpuint(qtest_readq(f.qts, BIG_COUNTER), !=, 0);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 128 + 8), ==, 1);
+    /* The guest powers the slot off: QEMU unplugs the device at once. */
+    exp = qpci_find_capability(f.rp, PCI_CAP_ID_EXP, 0);
+    qpci_config_writew(f.rp, exp + PCI_EXP_SLTCTL,
+                       qpci_config_readw(f.rp, exp + PCI_EXP_SLTCTL) |
+                       PCI_EXP_SLTCTL_PCC | PCI_EXP_SLTCTL_PIC);
+    rsp = qtest_qmp(f.qts, "{ 'execute': 'qom-get', 'arguments': { 'path': "
+                    "'/machine/peripheral/gpu0', 'property': "
+                    "'x-pass-max-slices' } }");
+    g_assert_true(qdict_haskey(rsp, "error"));
+    qobject_unref(rsp);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_MAGIC), !=, HSAGPU_MAGIC_VALUE);
+    /* Config writes to where it was (the old window's crash) do nothing. */
+    qpci_config_writew(f.gpu, PCI_COMMAND, PCI_COMMAND_MEMORY);
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_5, MMIO_BASE + 0x100000);
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'query-status' }");
+    fixture_fini(&f);
+}
+
 /* ------------------------------------------------------------------ */
 /* The main-loop processor (x-processor=mainloop)                      */
 /* ------------------------------------------------------------------ */
@@ -1962,6 +2003,9 @@ int main(int argc, char **argv)
                    test_load_over_used);
     qtest_add_func("/hsa-gpu/reliability/realize-failure",
                    test_realize_failure);
+    qtest_add_func("/hsa-gpu/reliability/unplug-busy", test_unplug_busy);
+    qtest_add_data_func("/hsa-gpu/mainloop/unplug-busy", test_unplug_busy,
+                        run_mainloop);
     qtest_add_func("/hsa-gpu/mainloop/deterministic",
                    test_mainloop_deterministic);
     qtest_add_data_func("/hsa-gpu/mainloop/queue-dispatch",
