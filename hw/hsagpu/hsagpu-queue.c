@@ -513,6 +513,9 @@ static bool hsagpu_processor_mode(HsaGpuState *s, Error **errp)
         return false;
     }
     trace_hsagpu_queue_processor(s->mainloop, s->dma_iommu);
+    /* Reads back as what auto chose. */
+    g_free(s->processor);
+    s->processor = g_strdup(s->mainloop ? "mainloop" : "thread");
     return true;
 }
 

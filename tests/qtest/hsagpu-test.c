@@ -1969,6 +1969,51 @@ static void test_mainloop_deterministic(void)
     fixture_fini(&f);
 }
 
+static char *qom_get_str(QTestState *qts, const char *path, const char *prop)
+{
+    QDict *rsp = qtest_qmp(qts, "{ 'execute': 'qom-get', 'arguments': "
+                           "{ 'path': %s, 'property': %s } }", path, prop);
+    char *v = g_strdup(qdict_get_str(rsp, "return"));
+
+    qobject_unref(rsp);
+    return v;
+}
+
+/*
+ * x-processor=auto picks the thread, or the main loop behind a vIOMMU
+ * (where the thread used to hold the BQL for its passes); a thread is
+ * refused there. The main loop is deterministic there too.
+ */
+static void test_processor_auto(void)
+{
+    g_autofree char *mode = NULL;
+    Fixture f;
+
+    queue_fixture(&f);
+    mode = qom_get_str(f.qts, "/machine/peripheral/gpu0", "x-processor");
+    g_assert_cmpstr(mode, ==, "thread");
+    fixture_fini(&f);
+    g_free(g_steal_pointer(&mode));
+
+    queue_fixture_machine(&f, "-device intel-iommu -device pcie-root-port,"
+                          "id=rp1,bus=pcie.0,chassis=2,addr=0x5", "");
+    mode = qom_get_str(f.qts, "/machine/peripheral/gpu0", "x-processor");
+    g_assert_cmpstr(mode, ==, "mainloop");
+    device_add_gpu1(f.qts, ", 'x-processor': 'thread'",
+                    "x-processor=thread is not possible behind a vIOMMU");
+    /* DMA is untranslated until the guest enables the IOMMU. */
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, Q_SIG, 1);
+    {
+        struct hsagpu_agent_dispatch_packet a;
+
+        agent_packet(&a, HSAGPU_AGENT_NOP, 0, Q_SIG);
+        queue_submit(&f, 0, &a);
+    }
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 0);
+    fixture_fini(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -2006,6 +2051,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/reliability/unplug-busy", test_unplug_busy);
     qtest_add_data_func("/hsa-gpu/mainloop/unplug-busy", test_unplug_busy,
                         run_mainloop);
+    qtest_add_func("/hsa-gpu/mainloop/auto", test_processor_auto);
     qtest_add_func("/hsa-gpu/mainloop/deterministic",
                    test_mainloop_deterministic);
     qtest_add_data_func("/hsa-gpu/mainloop/queue-dispatch",
