@@ -346,8 +346,7 @@ static const Property hsagpu_properties[] = {
     DEFINE_PROP_UINT32("p2p-addr-bits", HsaGpuState, p2p_addr_bits,
                        HSAGPU_P2P_ADDR_BITS_DEFAULT),
     DEFINE_PROP_BOOL("x-dma-zero-copy", HsaGpuState, dma_zero_copy, true),
-    /* auto: the thread, or the main loop behind a vIOMMU; reads back the
-     * choice once realized */
+    /* auto: thread, or mainloop behind a vIOMMU; reads back the choice */
     DEFINE_PROP_STRING("x-processor", HsaGpuState, processor),
 };
 
