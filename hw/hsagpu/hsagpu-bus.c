@@ -230,6 +230,7 @@ HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
     t->host = address_space_map(as, addr, &l, is_write,
                                 (MemTxAttrs) { .memory = 1 });
     if (t->host && !memory_region_from_host(t->host, &ram_off)) {
+        trace_hsagpu_bus_bounce_refused(c->queue, addr, l, is_write);
         address_space_unmap(as, t->host, l, is_write, 0);
         t->host = NULL;
         r = HSAGPU_BUS_NOT_MEMORY;
