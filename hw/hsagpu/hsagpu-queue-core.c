@@ -765,13 +765,11 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
     pass->deadline = UINT64_MAX;
     while (i < nactive) {
         uint32_t prio = queues[active[i]].priority;
-        unsigned n = 0, level_progress = 0;
+        unsigned n = 0, level_progress = 0, k;
 
         while (i + n < nactive && queues[active[i + n]].priority == prio) {
             n++;
         }
-        unsigned k;
-
         for (k = 0; k < n; k++) {
             unsigned qi = active[i + (rr[prio] + k) % n];
             HsaGpuQueue *q = &queues[qi];
