@@ -55,27 +55,23 @@ static void hsagpu_dma_account(HsaGpuState *s, int cls, bool is_write,
                                       : HSAGPU_DMA_CNT_RD_BYTES, len);
 }
 
-/* Without zero-copy: one bounded chunk through a bounce buffer. */
-static void hsagpu_dma_bounce(HsaGpuState *s, HsaGpuBusTarget *d,
-                              HsaGpuBusTarget *sp, uint64_t dst, uint64_t src,
+/*
+ * Without zero-copy: one bounded chunk through a bounce buffer, between
+ * the host views the resolver returned (RAM it mapped), never through a
+ * second lookup that could find MMIO there by now.
+ */
+static void hsagpu_dma_bounce(HsaGpuBusTarget *d, HsaGpuBusTarget *sp,
                               uint64_t n, const uint32_t *pattern,
                               uint64_t phase)
 {
-    AddressSpace *as = &PCI_DEVICE(s)->bus_master_as;
     uint8_t buf[HSAGPU_DMA_BOUNCE];
 
     if (pattern) {
         hsagpu_dma_fill_host(buf, n, *pattern, phase);
-    } else if (sp->mapped) {
-        address_space_read(as, src, MEMTXATTRS_UNSPECIFIED, buf, n);
     } else {
         memcpy(buf, sp->host, n);
     }
-    if (d->mapped) {
-        address_space_write(as, dst, MEMTXATTRS_UNSPECIFIED, buf, n);
-    } else {
-        memcpy(d->host, buf, n);
-    }
+    memcpy(d->host, buf, n);
 }
 
 unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
@@ -114,8 +110,7 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
         dcls = dcls < 0 ? (int)hsagpu_dma_class(d.cls) : dcls;
         if (!s->dma_zero_copy) {
             n = MIN(n, HSAGPU_DMA_BOUNCE);
-            hsagpu_dma_bounce(s, &d, &sp, dst + done, src + done, n, pattern,
-                              done);
+            hsagpu_dma_bounce(&d, &sp, n, pattern, done);
         } else if (pattern) {
             hsagpu_dma_fill_host(d.host, n, *pattern, done);
         } else {

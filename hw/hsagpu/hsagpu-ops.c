@@ -6,8 +6,9 @@
  * every address goes through the bus resolver (hsagpu-bus.c) with the
  * pass's request context, AtomicOps through the AtomicOp engine
  * (hsagpu-atomic.c), DMA data through hsagpu-dma.c. What needs the BQL
- * (MSI-X, AtomicOp error reports, ERROR_STATUS) is collected during the
- * pass and delivered after it (hsagpu_ops_deliver).
+ * (MSI-X, AtomicOp error reports, ERROR_STATUS, dropping what may be the
+ * last reference to a peer) is recorded in the device under qlock during
+ * the pass and delivered by the main loop (hsagpu_ops_deliver).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -83,6 +84,10 @@ static void hsagpu_ops_irq(void *opaque, unsigned vector)
     HsaGpuOpsCtx *c = opaque;
 
     set_bit(vector, c->d->vectors);
+    /* Bounded: a stalled main loop must not owe an unbounded burst. */
+    if (c->d->counts[vector] < HSAGPU_IRQ_QUEUED_MAX) {
+        c->d->counts[vector]++;
+    }
     c->d->any_vector = true;
 }
 
@@ -144,28 +149,35 @@ void hsagpu_ops_end(HsaGpuOpsCtx *c)
     hsagpu_bus_ctx_end(&c->bus);
 }
 
-/* After a pass, outside qlock: what needed the BQL. */
+bool hsagpu_deferred_any(const HsaGpuDeferred *d)
+{
+    return d->any_vector || d->atomic_st || d->unrefs->len;
+}
+
+/*
+ * In the main loop with the BQL, outside qlock: what a pass left in @d
+ * (taken from HsaGpuState.pending by hsagpu-queue.c). The processor
+ * itself never waits for the BQL.
+ */
 void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
     unsigned nvec = s->ident.msix_vectors;
-    bool locked = bql_locked();
 
-    if (!d->any_vector && !qatomic_read(&s->qerr_pending) && !d->atomic_st) {
-        return;
-    }
-    if (!locked) {
-        bql_lock();
-    }
+    assert(bql_locked());
+    trace_hsagpu_queue_deliver(d->any_vector, d->atomic_st, d->unrefs->len);
     if (d->any_vector) {
         unsigned long v;
 
         for (v = find_first_bit(d->vectors, nvec); v < nvec;
              v = find_next_bit(d->vectors, nvec, v + 1)) {
-            if (msix_enabled(pdev)) {
-                msix_notify(pdev, v);
-                qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
+            for (uint32_t n = MAX(d->counts[v], 1); n; n--) {
+                if (msix_enabled(pdev)) {
+                    qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
+                }
+                hsagpu_irq_msix(s, v);
             }
+            d->counts[v] = 0;
         }
         bitmap_zero(d->vectors, nvec);
         d->any_vector = false;
@@ -176,7 +188,8 @@ void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
         d->atomic_st = 0;
     }
     hsagpu_queue_flush_errors(s);
-    if (!locked) {
-        bql_unlock();
+    for (unsigned i = 0; i < d->unrefs->len; i++) {
+        object_unref(g_ptr_array_index(d->unrefs, i));
     }
+    g_ptr_array_set_size(d->unrefs, 0);
 }

@@ -143,6 +143,20 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
     return 0;
 }
 
+/* Undo hsagpu_init_pcie(), also when it stopped half way. */
+static void hsagpu_fini_pcie(HsaGpuState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    pcie_aer_exit(pdev);
+    pdev->exp.aer_log.log = NULL;
+    if (msix_present(pdev)) {
+        msix_unuse_all_vectors(pdev);
+        msix_uninit(pdev, &s->mmio, &s->mmio);
+    }
+    pcie_cap_exit(pdev);
+}
+
 static void hsagpu_realize(PCIDevice *pdev, Error **errp)
 {
     HsaGpuState *s = HSA_GPU(pdev);
@@ -182,10 +196,12 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
     pci_register_bar(pdev, HSAGPU_BAR_MMIO, PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_32, &s->mmio);
 
-    if (hsagpu_init_pcie(s, errp) < 0 || !hsagpu_init_rom(s, errp)) {
+    /* On failure, undo what was set up: the user may try again. */
+    if (hsagpu_init_pcie(s, errp) < 0 || !hsagpu_init_rom(s, errp) ||
+        !hsagpu_queues_init(s, errp)) {
+        hsagpu_fini_pcie(s);
         return;
     }
-    hsagpu_queues_init(s);
     hsagpu_p2p_register(s);
     trace_hsagpu_realize(s->vram_size, s->num_queues, s->ident.msix_vectors);
 }
@@ -196,10 +212,7 @@ static void hsagpu_exit(PCIDevice *pdev)
 
     hsagpu_p2p_unregister(s);
     hsagpu_queues_exit(s);
-    pcie_aer_exit(pdev);
-    msix_unuse_all_vectors(pdev);
-    msix_uninit(pdev, &s->mmio, &s->mmio);
-    pcie_cap_exit(pdev);
+    hsagpu_fini_pcie(s);
 }
 
 static void hsagpu_reset_hold(Object *obj, ResetType type)
@@ -249,8 +262,12 @@ static const VMStateDescription vmstate_hsagpu_regs = {
 
 static int hsagpu_pre_save(void *opaque)
 {
-    /* Not migrated on its own: fold it into ERROR_STATUS, which is. */
-    hsagpu_queue_flush_errors(opaque);
+    /*
+     * A queue failure is not migrated on its own: fold it into
+     * ERROR_STATUS, which is. No interrupt here: the destination raises
+     * it after the load.
+     */
+    hsagpu_queues_pre_save(opaque);
     return 0;
 }
 
@@ -299,6 +316,10 @@ static const VMStateDescription vmstate_hsagpu = {
                                              vmstate_hsagpu_queue,
                                              HsaGpuQueue),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_hsagpu_pending,
+        NULL
     }
 };
 
@@ -325,6 +346,8 @@ static const Property hsagpu_properties[] = {
     DEFINE_PROP_UINT32("p2p-addr-bits", HsaGpuState, p2p_addr_bits,
                        HSAGPU_P2P_ADDR_BITS_DEFAULT),
     DEFINE_PROP_BOOL("x-dma-zero-copy", HsaGpuState, dma_zero_copy, true),
+    /* auto: thread, or mainloop behind a vIOMMU; reads back the choice */
+    DEFINE_PROP_STRING("x-processor", HsaGpuState, processor),
 };
 
 static void hsagpu_class_init(ObjectClass *klass, void *data)
@@ -346,10 +369,20 @@ static void hsagpu_class_init(ObjectClass *klass, void *data)
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 
+static void hsagpu_instance_init(Object *obj)
+{
+    HsaGpuState *s = HSA_GPU(obj);
+
+    /* How long the processor can keep qlock: a bound the tests check. */
+    object_property_add_uint32_ptr(obj, "x-pass-max-slices",
+                                   &s->pass_max_slices, OBJ_PROP_FLAG_READ);
+}
+
 static const TypeInfo hsagpu_info = {
     .name = TYPE_HSA_GPU,
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(HsaGpuState),
+    .instance_init = hsagpu_instance_init,
     .class_init = hsagpu_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },

@@ -47,11 +47,33 @@ typedef struct HsaGpuQueueOps {
     void (*select)(void *opaque, unsigned qi);
 } HsaGpuQueueOps;
 
+/*
+ * What one scheduling pass may still do, over all queues: whoever runs
+ * the processor holds the queue lock for the whole pass, so this bounds
+ * how long register accesses, commands and VM stops wait for it.
+ */
+typedef struct HsaGpuBudget {
+    unsigned slices;            /* kernel and DMA slices left */
+    unsigned packets;           /* packets left to consume */
+    /* Optional: true when someone waits for the lock; the pass ends. */
+    bool (*yield)(void *opaque);
+    void *opaque;
+    bool ended;                 /* the pass stopped early: work may remain */
+} HsaGpuBudget;
+
+/* Kernel and DMA slices, and packets, per scheduling pass */
+#define HSAGPU_PASS_SLICES      2U
+#define HSAGPU_PASS_PACKETS     64U
+
 typedef struct HsaGpuProc {
     const HsaGpuQueueOps *ops;
     void *opaque;
     const HsaGpuIdent *ident;
+    HsaGpuBudget *budget;       /* NULL: no limit but the quantum */
 } HsaGpuProc;
+
+/* Nothing left of @p's budget (or a waiter asked for the lock). */
+bool hsagpu_budget_spent(const HsaGpuProc *p);
 
 /* write_dispatch_id further than this ahead of the read index: overrun */
 #define HSAGPU_QUEUE_RESERVE_MAX (1ULL << 31)
@@ -98,6 +120,7 @@ typedef struct HsaGpuQueue {
 typedef struct HsaGpuRunResult {
     unsigned progress;          /* packets launched or completed */
     unsigned completed;         /* packets completed */
+    unsigned slices;            /* kernel and DMA slices run */
     bool error;                 /* the queue entered the error state */
     bool poll;                  /* blocked on signals the CPU may change */
     uint64_t deadline;          /* earliest busy-kernel end, or UINT64_MAX */
@@ -143,6 +166,8 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
 typedef struct HsaGpuPassResult {
     unsigned progress;          /* packets launched, completed or sliced */
     unsigned completed;         /* packets completed */
+    unsigned slices;            /* kernel and DMA slices run */
+    bool ended;                 /* cut short by the budget: go on soon */
     bool poll;                  /* some queue waits on CPU-side signals */
     uint64_t deadline;          /* earliest busy-kernel end, or UINT64_MAX */
 } HsaGpuPassResult;
@@ -153,7 +178,10 @@ typedef struct HsaGpuPassResult {
  * whose queues make progress is served, each of its queues up to
  * @quantum packets (a kernel or DMA slice ends a queue's turn), starting
  * from queue rr[level] % n of the level, which rotates every pass; lower
- * levels only retire their finished busy kernels. Without @bus_master
+ * levels only retire their finished busy kernels. With a budget in @p
+ * the pass ends when it is spent, between queues or packets (then
+ * pass->ended, and the level's rotation skips the queues served).
+ * Without @bus_master
  * every queue visited fails. @failed(@opaque, qi) is told of each queue
  * that entered the error state.
  */

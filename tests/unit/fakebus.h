@@ -128,7 +128,7 @@ static const HsaGpuIdent ident = {
 	.vram_size = 1 << 20, .num_queues = 4, .msix_vectors = 5,
 };
 
-static const HsaGpuProc proc = { &ops, NULL, &ident };
+static const HsaGpuProc proc = { &ops, NULL, &ident, NULL };
 static HsaGpuQueue q;
 static uint64_t wptr;
 
