@@ -83,7 +83,12 @@ typedef struct HsaGpuQueue {
     uint64_t rptr_unpublished;  /* consumed, not yet added to *rptr */
     uint32_t ninflight;
     HsaGpuInflight inflight[HSAGPU_QUEUE_INFLIGHT_MAX];
-    /* DMA packet at read_index, partly done: where to go on */
+    /*
+     * DMA packet at read_index, partly done: the packet as fetched and
+     * checked at its first slice (later slices use it, not the ring,
+     * which the guest may have rewritten) and where to go on.
+     */
+    struct hsagpu_dma_packet dma_pkt;
     uint32_t dma_active;
     uint32_t dma_desc;          /* descriptor (0 for COPY/FILL) */
     uint64_t dma_off;           /* bytes done in it */
@@ -202,6 +207,12 @@ unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
  */
 unsigned hsagpu_dma_exec(HsaGpuQueue *q, const struct hsagpu_dma_packet *d,
                          const HsaGpuProc *p, uint64_t *bad_addr);
+/*
+ * Is the DMA cursor of @q one the device could have made: its latched
+ * packet valid and the cursor inside it (migration)? A cursor without a
+ * latched packet (a stream from before latching) is checked for bounds.
+ */
+bool hsagpu_dma_cursor_ok(const HsaGpuQueue *q);
 /* Fill @len bytes with @pattern, starting at byte @phase of it. */
 void hsagpu_dma_fill_host(void *dst, uint64_t len, uint32_t pattern,
                           uint64_t phase);

@@ -497,6 +497,37 @@ static const VMStateDescription vmstate_hsagpu_queue_kernel = {
     }
 };
 
+static bool hsagpu_queue_dma_needed(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->dma_active;
+}
+
+/*
+ * The DMA packet a cursor belongs to, as the device fetched it. Streams
+ * without it (older versions) resume with the ring's packet if the
+ * cursor fits it (hsagpu_dma_exec).
+ */
+static const VMStateDescription vmstate_hsagpu_queue_dma = {
+    .name = "hsa-gpu/queue/dma-packet",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_queue_dma_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT16(dma_pkt.header, HsaGpuQueue),
+        VMSTATE_UINT16(dma_pkt.op, HsaGpuQueue),
+        VMSTATE_UINT32(dma_pkt.flags, HsaGpuQueue),
+        VMSTATE_UINT64(dma_pkt.src, HsaGpuQueue),
+        VMSTATE_UINT64(dma_pkt.dst, HsaGpuQueue),
+        VMSTATE_UINT64(dma_pkt.size, HsaGpuQueue),
+        VMSTATE_UINT64(dma_pkt.pattern, HsaGpuQueue),
+        VMSTATE_UINT64_ARRAY(dma_pkt.reserved, HsaGpuQueue, 2),
+        VMSTATE_UINT64(dma_pkt.completion_signal, HsaGpuQueue),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 const VMStateDescription vmstate_hsagpu_queue = {
     .name = "hsa-gpu/queue",
     .version_id = 2,
@@ -535,6 +566,7 @@ const VMStateDescription vmstate_hsagpu_queue = {
     },
     .subsections = (const VMStateDescription * const []) {
         &vmstate_hsagpu_queue_kernel,
+        &vmstate_hsagpu_queue_dma,
         NULL
     }
 };
