@@ -137,7 +137,11 @@
 #define HSAGPU_ATOMIC_SIZE_64           (1U << HSAGPU_ATOMIC_SIZE_SHIFT)
 #define HSAGPU_ATOMIC_SIZE_128          (2U << HSAGPU_ATOMIC_SIZE_SHIFT)
 #define HSAGPU_ATOMIC_GO                (1U << 31)
-#define HSAGPU_ATOMIC_REPEAT_MAX        (1U << 24)
+/*
+ * The repeats run inside the ATOMIC_CTRL write, with the BQL held: the
+ * cap bounds that write to about a millisecond of host atomics.
+ */
+#define HSAGPU_ATOMIC_REPEAT_MAX        (1U << 16)
 
 /* ATOMIC_STATUS: bits 3:0 outcome, bit 8 done */
 #define HSAGPU_ATOMIC_ST_MASK           0xfU

@@ -424,6 +424,21 @@ static void test_atomic_engine(void)
     g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
                     HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_UR);
     g_assert_cmpuint(qtest_readq(f.qts, 0x1000), ==, 42);
+
+    /*
+     * ATOMIC_REPEAT runs inside one MMIO write with the BQL held: its cap
+     * keeps that write short (at most 2^16 host atomics).
+     */
+    qtest_writeq(f.qts, 0x1000, 0);
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_SRC0, 1);
+    reg_write(&f, HSAGPU_REG_ATOMIC_REPEAT, 1U << 24);
+    reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
+              HSAGPU_ATOMIC_SIZE_64 | HSAGPU_ATOMIC_GO);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_OK);
+    g_assert_cmpuint(qtest_readq(f.qts, 0x1000), <=, 1U << 16);
+    g_assert_cmpuint(qtest_readq(f.qts, 0x1000), ==,
+                     HSAGPU_ATOMIC_REPEAT_MAX);
     fixture_fini(&f);
 }
 
