@@ -21,6 +21,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/main-loop.h"
 #include "qemu/rcu.h"
 #include "exec/memory.h"
 #include "hw/pci/pci_bus.h"
@@ -95,6 +96,36 @@ static unsigned hsagpu_atomic_path(PCIDevice *self, PCIDevice *peer,
         hsagpu_hop(down[i], true, false, &hops[n++]);
     }
     return hsagpu_atomic_route(hops, n, completer, size);
+}
+
+/*
+ * The path check for the requester @s, safe without the BQL: another
+ * function's config space and topology are read only under the BQL or
+ * while it is a registered peer (hsagpu-p2p.c); a peer that left the
+ * registry has been unplugged and nothing answers (UR). Other functions
+ * decoding the address are not memory (the caller answers CA); their
+ * path is checked only with the BQL held (the register engine).
+ */
+static unsigned hsagpu_atomic_path_safe(HsaGpuState *s, PCIDevice *completer,
+                                        unsigned size)
+{
+    HsaGpuState *peer;
+    unsigned st;
+
+    if (!completer || bql_locked()) {
+        return hsagpu_atomic_path(PCI_DEVICE(s), completer, size);
+    }
+    peer = (HsaGpuState *)object_dynamic_cast(OBJECT(completer),
+                                              TYPE_HSA_GPU);
+    if (!peer) {
+        return HSAGPU_ATOMIC_ST_OK;
+    }
+    if (!hsagpu_p2p_lock_registered(peer)) {
+        return HSAGPU_ATOMIC_ST_UR;
+    }
+    st = hsagpu_atomic_path(PCI_DEVICE(s), completer, size);
+    hsagpu_p2p_unlock();
+    return st;
 }
 
 void hsagpu_atomic_report(HsaGpuState *s, unsigned st, uint64_t addr,
@@ -175,7 +206,7 @@ unsigned hsagpu_atomic_try(HsaGpuBusCtx *c, uint64_t addr, uint32_t ctrl,
         goto out;
     }
     if (t.completer != pdev) {
-        st = hsagpu_atomic_path(pdev, t.completer, size);
+        st = hsagpu_atomic_path_safe(c->s, t.completer, size);
         if (st) {
             goto out;
         }

@@ -101,6 +101,7 @@ typedef struct HsaGpuBusCtx {
     uint32_t asid;
     HsaGpuBusCache cache;       /* last range resolved inside the switch */
     HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
+    unsigned cache_gen;         /* hsagpu_p2p_generation() when cached */
 } HsaGpuBusCtx;
 
 /* The answer of hsagpu_bus_resolve() for the start of an access. */
@@ -218,6 +219,16 @@ uint32_t hsagpu_p2p_status(HsaGpuState *s);
  */
 HsaGpuState *hsagpu_p2p_switch_peer(HsaGpuState *s, uint64_t addr,
                                     uint64_t *off);
+/* Changes whenever a device unregisters (a cached peer may be gone). */
+unsigned hsagpu_p2p_generation(void);
+/*
+ * Lock the registry if @peer is registered (true; hsagpu_p2p_unlock()
+ * then): its config space and topology can be read without the BQL.
+ */
+bool hsagpu_p2p_lock_registered(HsaGpuState *peer);
+void hsagpu_p2p_unlock(void);
+/* Drop a reference to a peer; the last one is dropped under the BQL. */
+void hsagpu_peer_unref(HsaGpuState *peer);
 /* Bus address of the device's VRAM BAR, or HSAGPU_BUS_NO_BAR. */
 uint64_t hsagpu_vram_bar(HsaGpuState *s);
 

@@ -1125,6 +1125,49 @@ static void test_p2p_limit_queue(void)
 }
 
 /*
+ * The peer a running ATOMIC_INC kernel increments in is hot-unplugged
+ * (the guest powers off its switch slot) while the processor thread
+ * uses it: the thread must not read the departed peer's config space or
+ * topology, nor drop the last reference to it without the BQL. The
+ * queue fails (nothing answers any more) and QEMU stays up.
+ */
+static void test_p2p_peer_unplug(void)
+{
+    struct hsagpu_kargs_atomic_inc inc = { .counter = PEER_COUNTER };
+    struct hsagpu_kernel_dispatch_packet k;
+    QPCIDevice *dn1;
+    uint8_t exp;
+    Fixture f;
+
+    p2p_fixture(&f, 33);
+    dn1 = qpci_device_find(f.bus, SW_UP_BUS << 8 | QPCI_DEVFN(1, 0));
+    g_assert(dn1);
+    exp = qpci_find_capability(dn1, PCI_CAP_ID_EXP, 0);
+    g_assert_true(qpci_config_readl(dn1, exp + PCI_EXP_SLTCAP) &
+                  PCI_EXP_SLTCAP_PCP);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    qtest_memwrite(f.qts, Q_KARG, &inc, sizeof(inc));
+    signal_init(&f, Q_SIG + 64, 1);
+    fill_packet(&k, BIG_ITEMS, 1, Q_SIG + 64);
+    k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+    queue_submit(&f, 1, &k);
+    g_assert_true(wait_u64(&f, Q_DESC + 256 + HSAGPU_QUEUE_DESC_RPTR, 0));
+    for (int i = 0; i < 5000 && qtest_readq(f.qts, PEER_COUNTER) == 40; i++) {
+        g_usleep(1000);
+    }
+    g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), >, 40);
+    qpci_config_writew(dn1, exp + PCI_EXP_SLTCTL,
+                       PCI_EXP_SLTCTL_PWR_OFF | PCI_EXP_SLTCTL_PWR_IND_OFF);
+    g_assert_false(qpci_config_readw(dn1, exp + PCI_EXP_SLTSTA) &
+                   PCI_EXP_SLTSTA_PDS);
+    g_assert_true(wait_qstate(&f, 1, HSAGPU_QSTATE_ERROR));
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 8), ==, 1);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_MAGIC), ==, HSAGPU_MAGIC_VALUE);
+    g_free(dn1);
+    fixture_fini(&f);
+}
+
+/*
  * BAR2 read-back keeps the last doorbell written through the device per
  * 4 KiB page (512 doorbells): 32-bit halves merge into it, another
  * doorbell of the page replaces it, other pages keep theirs.
@@ -1442,6 +1485,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/p2p-limit/atomic-engine",
                    test_p2p_limit_atomic_engine);
     qtest_add_func("/hsa-gpu/p2p-limit/queue", test_p2p_limit_queue);
+    qtest_add_func("/hsa-gpu/p2p-peer-unplug", test_p2p_peer_unplug);
     qtest_add_func("/hsa-gpu/doorbell-readback", test_doorbell_readback);
     qtest_add_func("/hsa-gpu/queue-long-kernel", test_queue_long_kernel);
     qtest_add_func("/hsa-gpu/queue-suspend-drain", test_queue_suspend_drain);
