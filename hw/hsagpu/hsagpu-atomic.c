@@ -219,6 +219,11 @@ unsigned hsagpu_atomic_try(HsaGpuBusCtx *c, uint64_t addr, uint32_t ctrl,
         st = hsagpu_bus_atomic_st(r ? r : HSAGPU_BUS_NOT_MEMORY, t.completer);
         goto out;
     }
+    /*
+     * t.host is VRAM or RAM the resolver found directly accessible
+     * (memory_access_is_direct(), which refuses ram_device regions such
+     * as VFIO BAR mmaps): host atomics never run on device memory.
+     */
     for (; *done < count; (*done)++) {
         hsagpu_atomic_exec(t.host, ctrl, src0, src1, result);
     }
