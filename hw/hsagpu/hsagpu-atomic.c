@@ -134,12 +134,20 @@ void hsagpu_atomic_report(HsaGpuState *s, unsigned st, uint64_t addr,
     PCIDevice *pdev = PCI_DEVICE(s);
     PCIEAERErr err = { .source_id = pci_requester_id(pdev) };
 
+    /*
+     * The requester of a non-posted request that completed with UR or
+     * CA records Received Master Abort or Received Target Abort.
+     */
     switch (st) {
     case HSAGPU_ATOMIC_ST_UR:
         err.status = PCI_ERR_UNC_UNSUP;
+        pci_word_test_and_set_mask(pdev->config + PCI_STATUS,
+                                   PCI_STATUS_REC_MASTER_ABORT);
         break;
     case HSAGPU_ATOMIC_ST_CA:
         err.status = PCI_ERR_UNC_COMP_ABORT;
+        pci_word_test_and_set_mask(pdev->config + PCI_STATUS,
+                                   PCI_STATUS_REC_TARGET_ABORT);
         break;
     case HSAGPU_ATOMIC_ST_MALFORMED:
         /*
@@ -210,6 +218,10 @@ unsigned hsagpu_atomic_try(HsaGpuBusCtx *c, uint64_t addr, uint32_t ctrl,
         if (st) {
             goto out;
         }
+    }
+    st = hsagpu_fault_atomic(c->s, addr);
+    if (st) {
+        goto out;
     }
     if (r || t.len < size) {
         /*

@@ -135,10 +135,12 @@ static unsigned hsagpu_dma_sg(HsaGpuQueue *q, const struct hsagpu_dma_packet *d,
         uint32_t first = q->dma_desc;
         uint32_t n = MIN(d->size - first, HSAGPU_DMA_DESC_BATCH);
         uint64_t list = d->src + (uint64_t)first * sizeof(batch[0]);
+        unsigned rerr;
 
-        if (p->ops->read(p->opaque, list, batch, n * sizeof(batch[0]))) {
+        rerr = hsagpu_read_data(p, list, batch, n * sizeof(batch[0]));
+        if (rerr) {
             *bad_addr = list;
-            return HSAGPU_QERR_ADDRESS;
+            return rerr;
         }
         for (uint32_t i = 0; i < n; i++) {
             const struct hsagpu_dma_desc *e = &batch[i];

@@ -752,7 +752,7 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
             HsaGpuQueue *q = &queues[qi];
             HsaGpuRunResult res;
 
-            if (q->state == HSAGPU_QSTATE_ERROR) {
+            if (q->state == HSAGPU_QSTATE_ERROR || q->held) {
                 continue;
             }
             if (p->ops->select) {

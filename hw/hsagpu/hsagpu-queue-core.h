@@ -45,6 +45,14 @@ typedef struct HsaGpuQueueOps {
      * hsagpu_sched_pass() before it serves a queue.
      */
     void (*select)(void *opaque, unsigned qi);
+    /*
+     * Optional: a data read (DMA descriptors, kernel buffers), where the
+     * bus may answer with more than "not memory": 0 or an HSAGPU_QERR_*
+     * code (HSAGPU_QERR_POISON: @buf holds the poisoned data). Without
+     * it, read() is used and a failure is HSAGPU_QERR_ADDRESS.
+     */
+    unsigned (*read_data)(void *opaque, uint64_t addr, void *buf,
+                          uint64_t len);
 } HsaGpuQueueOps;
 
 typedef struct HsaGpuProc {
@@ -52,6 +60,15 @@ typedef struct HsaGpuProc {
     void *opaque;
     const HsaGpuIdent *ident;
 } HsaGpuProc;
+
+static inline unsigned hsagpu_read_data(const HsaGpuProc *p, uint64_t addr,
+                                        void *buf, uint64_t len)
+{
+    if (p->ops->read_data) {
+        return p->ops->read_data(p->opaque, addr, buf, len);
+    }
+    return p->ops->read(p->opaque, addr, buf, len) ? HSAGPU_QERR_ADDRESS : 0;
+}
 
 /* write_dispatch_id further than this ahead of the read index: overrun */
 #define HSAGPU_QUEUE_RESERVE_MAX (1ULL << 31)
@@ -77,6 +94,8 @@ typedef struct HsaGpuQueue {
     uint32_t error;             /* HSAGPU_QERR_* */
     uint64_t error_id;
     uint32_t retired;
+    /* Fault injection (inject-queue-hang): not served; not migrated */
+    uint32_t held;
     /* Processor state, latched at ENABLE */
     uint64_t ring_base, rptr_addr, wptr_addr;
     uint64_t read_index;        /* next packet to consume */

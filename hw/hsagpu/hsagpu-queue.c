@@ -216,6 +216,9 @@ static unsigned hsagpu_queue_enable(HsaGpuState *s, unsigned qi,
     if (res != HSAGPU_QRES_OK) {
         return res;
     }
+    if (hsagpu_fault_is_fatal(s)) {
+        return HSAGPU_QRES_DEVICE_FATAL;
+    }
     if (!(hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER)) {
         return HSAGPU_QRES_NO_BUS_MASTER;
     }
@@ -339,6 +342,45 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
         hsagpu_queues_kick(s);
     }
     return bad;
+}
+
+void hsagpu_queue_hold(HsaGpuState *s, int qi)
+{
+    hsagpu_qlock(s);
+    for (unsigned i = 0; i < s->num_queues; i++) {
+        s->queues[i].held = (int)i == qi;
+    }
+    qemu_mutex_unlock(&s->qlock);
+    /* Doorbells rung meanwhile were accepted: serve the queue again. */
+    hsagpu_queues_kick(s);
+}
+
+int hsagpu_queue_held(HsaGpuState *s)
+{
+    int held = -1;
+
+    hsagpu_qlock(s);
+    for (unsigned i = 0; i < s->num_queues && held < 0; i++) {
+        held = s->queues[i].held ? (int)i : -1;
+    }
+    qemu_mutex_unlock(&s->qlock);
+    return held;
+}
+
+void hsagpu_queues_fail_all(HsaGpuState *s, unsigned err)
+{
+    hsagpu_qlock(s);
+    for (unsigned i = 0; i < s->nactive; i++) {
+        unsigned qi = s->active[i];
+        HsaGpuQueue *q = &s->queues[qi];
+
+        if (q->state != HSAGPU_QSTATE_ERROR) {
+            hsagpu_queue_fail(q, err, q->read_index);
+            hsagpu_queue_failed(s, qi, q);
+        }
+    }
+    qemu_mutex_unlock(&s->qlock);
+    hsagpu_queue_flush_errors(s);
 }
 
 uint32_t hsagpu_queue_error_first(HsaGpuState *s)
