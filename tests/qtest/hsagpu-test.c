@@ -1892,6 +1892,78 @@ static void test_fault_fatal(void)
     fixture_fini(&f);
 }
 
+/* After a reset of the function: BARs, decoding, AtomicOp requests. */
+static void gpu_reprogram(Fixture *f)
+{
+    uint8_t exp = find_cap(f, PCI_CAP_ID_EXP);
+
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_5, MMIO_BASE);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_2, DB_BASE);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_3, 0);
+    qpci_config_writew(f->gpu, PCI_COMMAND,
+                       PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+    qpci_config_writew(f->gpu, exp + PCI_EXP_DEVCTL2,
+                       PCI_EXP_DEVCTL2_ATOMIC_REQ);
+}
+
+/*
+ * Function Level Reset: DevCap advertises it; Initiate FLR while a big
+ * kernel runs destroys the queues (the kernel stops), clears errors and
+ * injections, turns decoding, BARs and MSI-X off; afterwards the device
+ * works again once the driver programs it.
+ */
+static void test_flr(void)
+{
+    uint64_t big = Q_SIG + 128, c;
+    uint8_t exp, msix;
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    msix = find_cap(&f, PCI_CAP_ID_MSIX);
+    g_assert_true(qpci_config_readl(f.gpu, exp + PCI_EXP_DEVCAP) &
+                  PCI_EXP_DEVCAP_FLR);
+    msix_setup(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    qtest_writeq(f.qts, BIG_COUNTER, 0);
+    submit_big(&f, big);
+    reg_write(&f, HSAGPU_REG_MAGIC, 1);          /* read-only: an error */
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_BAD_MMIO);
+    qom_set_int(&f, "inject-dma-poison", 2);
+    qom_set_int(&f, "inject-queue-hang", 1);
+
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL,
+                       qpci_config_readw(f.gpu, exp + PCI_EXP_DEVCTL) |
+                       PCI_EXP_DEVCTL_BCR_FLR);
+    g_assert_false(qpci_config_readw(f.gpu, exp + PCI_EXP_DEVCTL) &
+                   PCI_EXP_DEVCTL_BCR_FLR);
+    g_assert_cmphex(qpci_config_readw(f.gpu, PCI_COMMAND), ==, 0);
+    g_assert_cmphex(qpci_config_readl(f.gpu, PCI_BASE_ADDRESS_5), ==, 0);
+    g_assert_false(qpci_config_readw(f.gpu, msix + PCI_MSIX_FLAGS) &
+                   PCI_MSIX_FLAGS_ENABLE);
+    g_assert_cmpint(qom_get_int(&f, "inject-dma-poison"), ==, 0);
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, -1);
+    c = qtest_readq(f.qts, BIG_COUNTER);
+    g_assert_cmpuint(c, <, BIG_ITEMS);
+    g_usleep(50000);
+    g_assert_cmpuint(qtest_readq(f.qts, BIG_COUNTER), ==, c);
+    g_assert_cmpuint(qtest_readq(f.qts, big + 8), ==, 1);
+
+    gpu_reprogram(&f);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ERROR_STATUS), ==, 0);
+    for (unsigned q = 0; q < 2; q++) {
+        g_assert_cmpuint(qreg_read(&f, q, HSAGPU_QREG_STATE), ==,
+                         HSAGPU_QSTATE_DISABLED);
+    }
+    msix_setup(&f);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    nop_event(&f, 1, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_true(wait_u64(&f, Q_MSI + 4, MSI_DATA(1)));
+    fixture_fini(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1921,5 +1993,6 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/fault/msix", test_fault_msix);
     qtest_add_func("/hsa-gpu/fault/queue-hang", test_fault_queue_hang);
     qtest_add_func("/hsa-gpu/fault/fatal", test_fault_fatal);
+    qtest_add_func("/hsa-gpu/flr", test_flr);
     return g_test_run();
 }
