@@ -219,11 +219,6 @@ bool hsagpu_fault_msix(HsaGpuState *s, unsigned vector)
 /* Fatal internal error                                                */
 /* ------------------------------------------------------------------ */
 
-bool hsagpu_fault_is_fatal(HsaGpuState *s)
-{
-    return qatomic_read(&s->fault.fatal);
-}
-
 /* BQL held. */
 static void hsagpu_fault_fatal(HsaGpuState *s)
 {
@@ -237,11 +232,8 @@ static void hsagpu_fault_fatal(HsaGpuState *s)
         return;
     }
     trace_hsagpu_fault_hit("fatal", 0);
-    /* Set first: ENABLE is refused from now on. */
-    hsagpu_queues_fail_all(s, HSAGPU_QERR_DEVICE_FATAL);
-    if (hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_FATAL)) {
-        hsagpu_error_irq(s);
-    }
+    /* fatal is set first: ENABLE is refused from now on. */
+    s->fault.queues_fatal(s);
     if (pdev->exp.aer_cap) {
         pcie_aer_inject_error(pdev, &err);
     }
@@ -276,7 +268,7 @@ static void hsagpu_fault_get_hang(Object *obj, Visitor *v, const char *name,
                                   void *opaque, Error **errp)
 {
     HsaGpuState *s = HSA_GPU(obj);
-    int32_t val = DEVICE(obj)->realized ? hsagpu_queue_held(s) : -1;
+    int32_t val = DEVICE(obj)->realized ? s->fault.queue_held(s) : -1;
 
     visit_type_int32(v, name, &val, errp);
 }
@@ -300,7 +292,7 @@ static void hsagpu_fault_set_hang(Object *obj, Visitor *v, const char *name,
         return;
     }
     trace_hsagpu_fault_set(name, val);
-    hsagpu_queue_hold(s, val);
+    s->fault.queue_hold(s, val);
 }
 
 static bool hsagpu_fault_get_fatal(Object *obj, Error **errp)

@@ -187,6 +187,9 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
     if (hsagpu_init_pcie(s, errp) < 0 || !hsagpu_init_rom(s, errp)) {
         return;
     }
+    s->fault.queue_hold = hsagpu_queue_hold;
+    s->fault.queue_held = hsagpu_queue_held;
+    s->fault.queues_fatal = hsagpu_queues_fatal;
     hsagpu_fault_init(s);
     hsagpu_queues_init(s);
     hsagpu_p2p_register(s);

@@ -367,7 +367,7 @@ int hsagpu_queue_held(HsaGpuState *s)
     return held;
 }
 
-void hsagpu_queues_fail_all(HsaGpuState *s, unsigned err)
+void hsagpu_queues_fatal(HsaGpuState *s)
 {
     hsagpu_qlock(s);
     for (unsigned i = 0; i < s->nactive; i++) {
@@ -375,12 +375,15 @@ void hsagpu_queues_fail_all(HsaGpuState *s, unsigned err)
         HsaGpuQueue *q = &s->queues[qi];
 
         if (q->state != HSAGPU_QSTATE_ERROR) {
-            hsagpu_queue_fail(q, err, q->read_index);
+            hsagpu_queue_fail(q, HSAGPU_QERR_DEVICE_FATAL, q->read_index);
             hsagpu_queue_failed(s, qi, q);
         }
     }
     qemu_mutex_unlock(&s->qlock);
     hsagpu_queue_flush_errors(s);
+    if (hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_FATAL)) {
+        hsagpu_error_irq(s);
+    }
 }
 
 uint32_t hsagpu_queue_error_first(HsaGpuState *s)

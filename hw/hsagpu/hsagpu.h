@@ -41,6 +41,14 @@ typedef struct HsaGpuFault {
     QEMUBH *bh;                 /* reports pending */
     QEMUTimer *msix_timer;      /* delivers late MSI-X messages */
     int64_t *msix_due;          /* per vector: when, or 0 */
+    /*
+     * What the queues do about inject-queue-hang and inject-fatal, wired
+     * by hsagpu-pci.c: the fault layer calls no other file of the device
+     * (everything that sends MSI-X calls it).
+     */
+    void (*queue_hold)(HsaGpuState *s, int qi);
+    int (*queue_held)(HsaGpuState *s);
+    void (*queues_fatal)(HsaGpuState *s);
 } HsaGpuFault;
 
 struct HsaGpuState {
@@ -159,8 +167,11 @@ void hsagpu_queues_kick(HsaGpuState *s);
 /* Fault injection: queue @qi (-1: none) is not served; which one is. */
 void hsagpu_queue_hold(HsaGpuState *s, int qi);
 int hsagpu_queue_held(HsaGpuState *s);
-/* Put every enabled queue in the error state with @err (BQL held). */
-void hsagpu_queues_fail_all(HsaGpuState *s, unsigned err);
+/*
+ * Fatal internal error (BQL held): every enabled queue fails with
+ * DEVICE_FATAL, ERROR_STATUS.FATAL is raised.
+ */
+void hsagpu_queues_fatal(HsaGpuState *s);
 void hsagpu_queues_init(HsaGpuState *s);
 void hsagpu_queues_exit(HsaGpuState *s);
 void hsagpu_queues_reset(HsaGpuState *s);
@@ -293,7 +304,10 @@ void hsagpu_fault_poison_data(void *buf, uint64_t len);
 /* BQL held: true when the fault layer took the message (lost or late). */
 bool hsagpu_fault_msix(HsaGpuState *s, unsigned vector);
 /* The device took a fatal internal error (only a reset clears it). */
-bool hsagpu_fault_is_fatal(HsaGpuState *s);
+static inline bool hsagpu_fault_is_fatal(HsaGpuState *s)
+{
+    return qatomic_read(&s->fault.fatal);
+}
 
 /* hsagpu-irq.c: device status, error reporting and the error interrupt */
 /* Every MSI-X message of the device (BQL held). */
