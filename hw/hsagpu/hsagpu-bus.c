@@ -112,6 +112,7 @@ static void hsagpu_bus_cache_set(HsaGpuBusCtx *c, HsaGpuState *dev,
         object_ref(OBJECT(dev));
     }
     c->cache_dev = dev;
+    c->cache_gen = hsagpu_p2p_generation();
     c->cache = (HsaGpuBusCache) {
         .base = base, .size = dev->vram_size, .cls = cls,
     };
@@ -127,6 +128,10 @@ static int hsagpu_bus_near(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
     HsaGpuState *s = c->s, *peer;
     uint64_t bar, off;
 
+    /* A device went away since: the cached peer may be unplugged. */
+    if (c->cache.size && c->cache_gen != hsagpu_p2p_generation()) {
+        hsagpu_bus_cache_drop(c);
+    }
     if (hsagpu_bus_cache_hit(&c->cache, addr)) {
         peer = c->cache_dev;
         if (peer != s) {

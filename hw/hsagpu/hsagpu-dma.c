@@ -62,7 +62,7 @@ static void hsagpu_dma_account(HsaGpuState *s, int cls, bool is_write,
  */
 static void hsagpu_dma_bounce(HsaGpuBusTarget *d, HsaGpuBusTarget *sp,
                               uint64_t n, const uint32_t *pattern,
-                              uint64_t phase)
+                              uint64_t phase, bool poison)
 {
     uint8_t buf[HSAGPU_DMA_BOUNCE];
 
@@ -70,6 +70,9 @@ static void hsagpu_dma_bounce(HsaGpuBusTarget *d, HsaGpuBusTarget *sp,
         hsagpu_dma_fill_host(buf, n, *pattern, phase);
     } else {
         memcpy(buf, sp->host, n);
+    }
+    if (poison) {
+        hsagpu_fault_poison_data(buf, n);
     }
     memcpy(d->host, buf, n);
 }
@@ -87,6 +90,7 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
     while (done < len) {
         HsaGpuBusTarget d, sp = { 0 };
         uint64_t n = len - done;
+        HsaGpuReadFault f = HSAGPU_READ_OK;
 
         err = hsagpu_bus_qerr(hsagpu_bus_resolve(c, dst + done, n, true, &d));
         if (err) {
@@ -96,6 +100,14 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
         }
         n = MIN(n, d.len);
         if (!pattern) {
+            /* The read's completion may carry an injected fault. */
+            f = hsagpu_fault_read(s, src + done);
+            if (f == HSAGPU_READ_UR || f == HSAGPU_READ_CA) {
+                hsagpu_bus_release(c, &d, true, 0);
+                *bad_addr = src + done;
+                err = HSAGPU_QERR_ADDRESS;
+                break;
+            }
             err = hsagpu_bus_qerr(hsagpu_bus_resolve(c, src + done, n, false,
                                                      &sp));
             if (err) {
@@ -110,16 +122,26 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
         dcls = dcls < 0 ? (int)hsagpu_dma_class(d.cls) : dcls;
         if (!s->dma_zero_copy) {
             n = MIN(n, HSAGPU_DMA_BOUNCE);
-            hsagpu_dma_bounce(&d, &sp, n, pattern, done);
+            hsagpu_dma_bounce(&d, &sp, n, pattern, done,
+                              f == HSAGPU_READ_POISON);
         } else if (pattern) {
             hsagpu_dma_fill_host(d.host, n, *pattern, done);
         } else {
             memmove(d.host, sp.host, n);
+            if (f == HSAGPU_READ_POISON) {
+                hsagpu_fault_poison_data(d.host, n);
+            }
         }
         *peer_written |= hsagpu_dma_class(d.cls) == HSAGPU_DMA_CLASS_PEER;
         hsagpu_bus_release(c, &sp, false, n);
         hsagpu_bus_release(c, &d, true, n);
         done += n;
+        if (f == HSAGPU_READ_POISON) {
+            /* Delivered, but the engine stops at the poisoned data. */
+            *bad_addr = src + done - n;
+            err = HSAGPU_QERR_POISON;
+            break;
+        }
     }
     hsagpu_dma_account(s, scls, false, src, done);
     hsagpu_dma_account(s, dcls, true, dst, done);

@@ -56,13 +56,15 @@ void hsagpu_irq_msix(HsaGpuState *s, unsigned vector)
     PCIDevice *pdev = PCI_DEVICE(s);
 
     assert(bql_locked());
+    trace_hsagpu_irq_msix(vector, msix_enabled(pdev));
+    if (!msix_enabled(pdev)) {
+        return;
+    }
+    /* Fault injection may lose the message or deliver it late. */
     if (hsagpu_fault_msix(s, vector)) {
         return;
     }
-    trace_hsagpu_irq_msix(vector, msix_enabled(pdev));
-    if (msix_enabled(pdev)) {
-        msix_notify(pdev, vector);
-    }
+    msix_notify(pdev, vector);
 }
 
 void hsagpu_error_irq(HsaGpuState *s)

@@ -209,8 +209,7 @@ bool hsagpu_queue_loaded_ok(const HsaGpuQueue *q, const HsaGpuIdent *id,
         q->error >= HSAGPU_QERR_COUNT) {
         return false;
     }
-    if (q->dma_active && (q->dma_off > HSAGPU_DMA_SIZE_MAX ||
-                          q->dma_desc > HSAGPU_DMA_SG_MAX)) {
+    if (q->dma_active && !hsagpu_dma_cursor_ok(q)) {
         return false;
     }
     if (q->kern_active && q->kern_wg > HSAGPU_GRID_MAX) {
@@ -598,7 +597,12 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
             res->progress++;
             return PKT_PARTIAL;
         }
-        return *err ? PKT_ERROR : PKT_DONE;
+        if (*err) {
+            return PKT_ERROR;
+        }
+        /* The packet that ran, not what the slot holds now. */
+        *signal = q->dma_pkt.completion_signal;
+        return PKT_DONE;
     }
     }
     return PKT_ERROR;           /* not reached: checked above */
@@ -675,8 +679,12 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     if (p->budget && p->budget->packets) {
         p->budget->packets--;
     }
-    /* A cursor belongs to the packet it was started for. */
+    /*
+     * A cursor belongs to the packet it was started for, even when the
+     * slot was rewritten as another packet type in the meantime.
+     */
     q->kern_active = 0;
+    q->dma_active = 0;
     if (outcome == PKT_LAUNCHED) {
         res->progress++;        /* a busy kernel: completes later */
         return 1;
@@ -778,7 +786,7 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
             if (hsagpu_budget_spent(p)) {
                 break;
             }
-            if (q->state == HSAGPU_QSTATE_ERROR) {
+            if (q->state == HSAGPU_QSTATE_ERROR || q->held) {
                 continue;
             }
             if (p->ops->select) {
