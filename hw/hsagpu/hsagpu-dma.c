@@ -100,16 +100,15 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
         }
         n = MIN(n, d.len);
         if (!pattern) {
-            /* The read's completion may carry an injected fault. */
-            f = hsagpu_fault_read(s, src + done);
-            if (f == HSAGPU_READ_UR || f == HSAGPU_READ_CA) {
-                hsagpu_bus_release(c, &d, true, 0);
-                *bad_addr = src + done;
-                err = HSAGPU_QERR_ADDRESS;
-                break;
-            }
             err = hsagpu_bus_qerr(hsagpu_bus_resolve(c, src + done, n, false,
                                                      &sp));
+            /* A read on the link: its completion may carry a fault. */
+            if (!err && sp.cls != HSAGPU_BUS_LOCAL) {
+                f = hsagpu_fault_read(s, src + done);
+                if (f == HSAGPU_READ_UR || f == HSAGPU_READ_CA) {
+                    err = HSAGPU_QERR_ADDRESS;
+                }
+            }
             if (err) {
                 hsagpu_bus_release(c, &sp, false, 0);
                 hsagpu_bus_release(c, &d, true, 0);

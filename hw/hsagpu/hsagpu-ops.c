@@ -37,12 +37,20 @@ static int hsagpu_ops_write(void *opaque, uint64_t addr, const void *buf,
     return hsagpu_bus_rw(&c->bus, addr, (void *)buf, len, true);
 }
 
-/* DMA descriptors and kernel buffers: reads that fault injection hits. */
+/*
+ * DMA descriptors and kernel buffers: reads that fault injection hits,
+ * unless they stay in the device's own VRAM (never on the link).
+ */
 static unsigned hsagpu_ops_read_data(void *opaque, uint64_t addr, void *buf,
                                      uint64_t len)
 {
     HsaGpuOpsCtx *c = opaque;
-    HsaGpuReadFault f = hsagpu_fault_read(c->bus.s, addr);
+    HsaGpuState *s = c->bus.s;
+    HsaGpuReadFault f = HSAGPU_READ_OK;
+
+    if (!hsagpu_bus_in_bar(hsagpu_vram_bar(s), s->vram_size, addr)) {
+        f = hsagpu_fault_read(s, addr);
+    }
 
     if (f == HSAGPU_READ_UR || f == HSAGPU_READ_CA) {
         return HSAGPU_QERR_ADDRESS;
