@@ -39,6 +39,21 @@ static inline u64 hsagpu_mmap_offset(u64 type, u64 index)
 struct gen_pool;
 struct hsagpu_queue;
 
+/* Chunks of large system allocations: at least 64 KiB (but the last). */
+#define HSAGPU_SYSBUF_MIN_ORDER (16 - PAGE_SHIFT)
+
+/*
+ * Driver-owned system pages, DMA-mapped for the device while it is bound
+ * (hsagpu_sysbuf.c). @node and @mapped are under hdev->dma_lock.
+ */
+struct hsagpu_sysbuf {
+	struct list_head node;          /* hdev->sysbufs while mapped */
+	struct page **pages;            /* split pages, npages of them */
+	unsigned long npages;
+	struct sg_table sgt;            /* dma_address valid while mapped */
+	bool mapped;
+};
+
 /*
  * Lifetime: the structure is reference counted. Probe holds one reference
  * (dropped by devres after remove()), every open file and every memory
@@ -92,6 +107,12 @@ struct hsagpu_device {
 
 	struct rw_semaphore remove_sem;
 	bool dead;                      /* removed: ioctls and mmap fail */
+	/*
+	 * Every system buffer still DMA-mapped for this device: remove()
+	 * unmaps them all, later frees leave the DMA API alone.
+	 */
+	struct mutex dma_lock;
+	struct list_head sysbufs;
 	struct mutex lock;
 	struct list_head files;         /* each file's peers too */
 
@@ -146,7 +167,8 @@ struct hsagpu_file {
 	int doorbell_page;              /* BAR2 page, -1 until needed */
 	struct ida doorbell_slots;      /* doorbells inside that page */
 	u64 *events;                    /* event page, NULL until needed */
-	dma_addr_t events_dma;
+	dma_addr_t events_dma;          /* its bus address */
+	struct hsagpu_sysbuf events_buf;
 	DECLARE_BITMAP(events_used, HSAGPU_MAX_EVENTS);
 	/*
 	 * WAIT_EVENTS sleeps here. Woken by the interrupts of this file's
@@ -178,8 +200,6 @@ struct hsagpu_mem {
 	u64 mmap_offset;
 	size_t size;                    /* page aligned */
 	u64 bus_addr;                   /* of the first byte */
-	void *cpu;                      /* SYSTEM, contiguous */
-	dma_addr_t dma;
 	unsigned long vram_offset;      /* VRAM: offset in BAR0 */
 	unsigned int queue_users;       /* under hsagpu_file.lock */
 
@@ -188,9 +208,8 @@ struct hsagpu_mem {
 	struct hsagpu_mem_segment *segs; /* &seg0 when there is one */
 	struct hsagpu_mem_segment seg0;
 
-	/* SYSTEM above HSAGPU_MEM_SYSTEM_CONTIG_MAX: page chunks */
-	struct page **pages;            /* size >> PAGE_SHIFT, split pages */
-	struct sg_table sgt;            /* DMA mapped */
+	/* SYSTEM: contiguous up to HSAGPU_MEM_SYSTEM_CONTIG_MAX, else chunks */
+	struct hsagpu_sysbuf sys;
 };
 
 enum { HSAGPU_QMEM_RING, HSAGPU_QMEM_RPTR, HSAGPU_QMEM_WPTR, HSAGPU_QMEM_N };
@@ -252,6 +271,14 @@ int hsagpu_rom_validate(struct hsagpu_device *hdev);
 
 /* hsagpu_irq.c */
 int hsagpu_irq_setup(struct hsagpu_device *hdev);
+
+/* hsagpu_sysbuf.c */
+int hsagpu_sysbuf_alloc(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b,
+			size_t size, bool contig);
+void hsagpu_sysbuf_free(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b);
+void hsagpu_sysbufs_unmap(struct hsagpu_device *hdev);
+vm_fault_t hsagpu_sysbuf_fault(struct hsagpu_sysbuf *b, pgoff_t page,
+			       struct vm_fault *vmf);
 
 /* hsagpu_file.c */
 extern const struct file_operations hsagpu_fops;

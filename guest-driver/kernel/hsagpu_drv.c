@@ -261,6 +261,8 @@ static struct hsagpu_device *hsagpu_device_alloc(struct pci_dev *pdev)
 	kref_init(&hdev->ref);
 	init_rwsem(&hdev->remove_sem);
 	mutex_init(&hdev->lock);
+	mutex_init(&hdev->dma_lock);
+	INIT_LIST_HEAD(&hdev->sysbufs);
 	INIT_LIST_HEAD(&hdev->files);
 	ida_init(&hdev->queue_ida);
 	ida_init(&hdev->doorbell_page_ida);
@@ -379,6 +381,11 @@ static void hsagpu_remove(struct pci_dev *pdev)
 	 * synchronous: the device no longer touches their memory), then
 	 * take the BAR pages away from user space and wake the waiters;
 	 * they all see -ENODEV or SIGBUS from now on.
+	 *
+	 * Every DMA mapping goes here too: after remove() the device may
+	 * be deleted from its IOMMU, and the DMA API would then free or
+	 * unmap IOVAs as if they were physical addresses. System memory
+	 * stays with its users (hsagpu_sysbuf.c).
 	 */
 	down_write(&hdev->remove_sem);
 	WRITE_ONCE(hdev->dead, true);
@@ -386,6 +393,7 @@ static void hsagpu_remove(struct pci_dev *pdev)
 	up_write(&hdev->remove_sem);
 	hsagpu_files_zap(hdev);
 	hsagpu_peers_unmap(hdev);
+	hsagpu_sysbufs_unmap(hdev);
 	hsagpu_event_wake_files(hdev);
 
 	hsagpu_wr(hdev, HSAGPU_REG_ERROR_INT_ENABLE, 0);

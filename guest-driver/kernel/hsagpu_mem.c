@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hsagpu: memory for the device. SYSTEM allocations up to
- * HSAGPU_MEM_SYSTEM_CONTIG_MAX are coherent DMA memory (physically
- * contiguous, one segment); larger ones, up to HSAGPU_MEM_SYSTEM_MAX, are
- * chunks of pages (high orders first, down to 64 KiB) mapped with
- * dma_map_sgtable(): one segment per device-contiguous run of the
- * mapping (an IOMMU usually makes it one). This relies on a DMA-coherent
- * platform, as the contiguous path does. VRAM allocations are carved out
- * of BAR0 with a page-granular gen_pool and mapped write-combined.
+ * HSAGPU_MEM_SYSTEM_CONTIG_MAX are physically contiguous (one segment);
+ * larger ones, up to HSAGPU_MEM_SYSTEM_MAX, are chunks of pages (high
+ * orders first, down to 64 KiB): one segment per device-contiguous run
+ * of the DMA mapping (an IOMMU usually makes it one). Both are driver
+ * pages mapped with the DMA API while the device is bound
+ * (hsagpu_sysbuf.c), so that they outlive the device for their users.
+ * VRAM allocations are carved out of BAR0 with a page-granular gen_pool
+ * and mapped write-combined.
  *
  * An allocation is reference counted: its handle holds one reference and
  * every mapping another, so FREE_MEM on a still mapped allocation only
@@ -27,9 +28,6 @@
 #define HSAGPU_VRAM_POOL_BASE   PAGE_SIZE
 /* VRAM is cleared in chunks, rescheduling in between. */
 #define HSAGPU_VRAM_CLEAR_CHUNK (1UL << 20)
-/* Page chunks of large system allocations: 64 KiB .. 4 MiB */
-#define HSAGPU_CHUNK_MIN_ORDER  (16 - PAGE_SHIFT)
-#define HSAGPU_CHUNK_MAX_ORDER  min(HSAGPU_MAX_PAGE_ORDER, 22 - PAGE_SHIFT)
 /* The ABI 1.1 structure ended before nsegs. */
 static_assert(HSAGPU_ALLOC_MEM_SIZE_1_1 ==
 	      offsetof(struct hsagpu_alloc_mem, nsegs));
@@ -48,32 +46,17 @@ int hsagpu_vram_init(struct hsagpu_device *hdev)
 			    hdev->vram_size, nid);
 }
 
-static void hsagpu_pages_free(struct hsagpu_mem *mem, unsigned long n)
-{
-	while (n)
-		__free_page(mem->pages[--n]);
-	kvfree(mem->pages);
-	mem->pages = NULL;
-}
-
 static void hsagpu_mem_free_backing(struct hsagpu_device *hdev,
 				    struct hsagpu_mem *mem)
 {
 	if (mem->segs != &mem->seg0)
 		kvfree(mem->segs);
-	if (mem->pages) {
-		dma_unmap_sgtable(&hdev->pdev->dev, &mem->sgt,
-				  DMA_BIDIRECTIONAL, 0);
-		sg_free_table(&mem->sgt);
-		hsagpu_pages_free(mem, mem->size >> PAGE_SHIFT);
-	} else if (mem->flags & HSAGPU_MEM_SYSTEM) {
-		dma_free_coherent(&hdev->pdev->dev, mem->size, mem->cpu,
-				  mem->dma);
-	} else {
+	if (mem->flags & HSAGPU_MEM_SYSTEM)
+		hsagpu_sysbuf_free(hdev, &mem->sys);
+	else
 		gen_pool_free(hdev->vram_pool,
 			      mem->vram_offset + HSAGPU_VRAM_POOL_BASE,
 			      mem->size);
-	}
 }
 
 static void hsagpu_mem_free(struct kref *ref)
@@ -106,66 +89,22 @@ static void hsagpu_vram_clear(struct hsagpu_device *hdev,
 	wmb();  /* flush write-combining before the device sees the memory */
 }
 
-/*
- * Zeroed pages for @mem->size bytes, in chunks of the highest order that
- * works (a failed order is not tried again), at least 64 KiB each but the
- * last. Chunks are split so that every page can be mapped on its own.
- */
-static int hsagpu_pages_alloc(struct hsagpu_device *hdev,
-			      struct hsagpu_mem *mem)
-{
-	unsigned long npages = mem->size >> PAGE_SHIFT, i = 0, j, n;
-	unsigned int order = HSAGPU_CHUNK_MAX_ORDER;
-	gfp_t gfp = GFP_USER | __GFP_ZERO | __GFP_NOWARN;
-	struct page *page;
-
-	/* Never let the DMA API bounce: allocate below a small mask. */
-	if (dma_addressing_limited(&hdev->pdev->dev))
-		gfp |= GFP_DMA32;
-	mem->pages = kvmalloc_array(npages, sizeof(*mem->pages), GFP_KERNEL);
-	if (!mem->pages)
-		return -ENOMEM;
-	while (i < npages) {
-		order = min_t(unsigned int, order,
-			      get_order((npages - i) << PAGE_SHIFT));
-		for (;;) {
-			page = alloc_pages(order > HSAGPU_CHUNK_MIN_ORDER ?
-					   gfp | __GFP_NORETRY : gfp, order);
-			if (page || order <= HSAGPU_CHUNK_MIN_ORDER)
-				break;
-			order--;
-		}
-		if (!page)
-			goto fail;
-		split_page(page, order);
-		n = min(1UL << order, npages - i);
-		for (j = 0; j < n; j++)
-			mem->pages[i + j] = page + j;
-		for (; j < 1UL << order; j++)
-			__free_page(page + j);
-		i += n;
-		if (fatal_signal_pending(current))
-			goto fail;
-		cond_resched();
-	}
-	return 0;
-fail:
-	hsagpu_pages_free(mem, i);
-	return -ENOMEM;
-}
-
 /* Segments: the DMA-mapped scatterlist with contiguous entries merged. */
 static int hsagpu_mem_segments_build(struct hsagpu_mem *mem)
 {
+	struct sg_table *sgt = &mem->sys.sgt;
 	struct scatterlist *sg;
 	u64 end = 0, total = 0;
 	unsigned int i, n = 0;
 
-	mem->segs = kvmalloc_array(mem->sgt.nents, sizeof(*mem->segs),
-				   GFP_KERNEL);
+	if (sgt->nents == 1)
+		mem->segs = &mem->seg0;
+	else
+		mem->segs = kvmalloc_array(sgt->nents, sizeof(*mem->segs),
+					   GFP_KERNEL_ACCOUNT);
 	if (!mem->segs)
 		return -ENOMEM;
-	for_each_sgtable_dma_sg(&mem->sgt, sg, i) {
+	for_each_sgtable_dma_sg(sgt, sg, i) {
 		u64 addr = sg_dma_address(sg);
 		u64 len = sg_dma_len(sg);
 
@@ -185,62 +124,32 @@ static int hsagpu_mem_segments_build(struct hsagpu_mem *mem)
 	return 0;
 }
 
-static int hsagpu_mem_alloc_chunked(struct hsagpu_device *hdev,
-				    struct hsagpu_mem *mem)
-{
-	struct device *dev = &hdev->pdev->dev;
-	int ret;
-
-	ret = hsagpu_pages_alloc(hdev, mem);
-	if (ret)
-		return ret;
-	ret = sg_alloc_table_from_pages_segment(&mem->sgt, mem->pages,
-						mem->size >> PAGE_SHIFT, 0,
-						mem->size, UINT_MAX & PAGE_MASK,
-						GFP_KERNEL);
-	if (ret)
-		goto out_pages;
-	ret = dma_map_sgtable(dev, &mem->sgt, DMA_BIDIRECTIONAL, 0);
-	if (ret)
-		goto out_table;
-	ret = hsagpu_mem_segments_build(mem);
-	if (ret) {
-		kvfree(mem->segs);
-		mem->segs = NULL;
-		dma_unmap_sgtable(dev, &mem->sgt, DMA_BIDIRECTIONAL, 0);
-		goto out_table;
-	}
-	mem->bus_addr = mem->segs[0].bus_addr;
-	return 0;
-out_table:
-	sg_free_table(&mem->sgt);
-out_pages:
-	hsagpu_pages_free(mem, mem->size >> PAGE_SHIFT);
-	return ret;
-}
-
-/* Caller is inside hsagpu_enter(): no DMA API calls on a removed device. */
+/*
+ * Caller is inside hsagpu_enter(): the DMA API is only used on a bound
+ * device.
+ */
 static int hsagpu_mem_alloc_backing_live(struct hsagpu_device *hdev,
 					 struct hsagpu_mem *mem)
 {
 	unsigned long addr;
+	int ret;
 
 	mem->nsegs = 1;
 	mem->segs = &mem->seg0;
-	if (mem->flags & HSAGPU_MEM_SYSTEM &&
-	    mem->size > HSAGPU_MEM_SYSTEM_CONTIG_MAX)
-		return hsagpu_mem_alloc_chunked(hdev, mem);
-
 	if (mem->flags & HSAGPU_MEM_SYSTEM) {
-		/* Zeroed by the DMA API. */
-		mem->cpu = dma_alloc_coherent(&hdev->pdev->dev, mem->size,
-					      &mem->dma,
-					      GFP_KERNEL | __GFP_NOWARN);
-		if (!mem->cpu)
-			return -ENOMEM;
-		mem->bus_addr = mem->dma;
-		mem->seg0.bus_addr = mem->bus_addr;
-		mem->seg0.bytes = mem->size;
+		ret = hsagpu_sysbuf_alloc(hdev, &mem->sys, mem->size,
+					  mem->size <= HSAGPU_MEM_SYSTEM_CONTIG_MAX);
+		if (ret)
+			return ret;
+		ret = hsagpu_mem_segments_build(mem);
+		if (ret) {
+			if (mem->segs != &mem->seg0)
+				kvfree(mem->segs);
+			mem->segs = &mem->seg0;
+			hsagpu_sysbuf_free(hdev, &mem->sys);
+			return ret;
+		}
+		mem->bus_addr = mem->segs[0].bus_addr;
 		return 0;
 	}
 
@@ -528,28 +437,22 @@ static const struct vm_operations_struct hsagpu_vram_vm_ops = {
 	.fault = hsagpu_vram_fault,
 };
 
+/*
+ * System memory is made of ordinary (split) pages: each user page table
+ * entry holds its page, with or without the device.
+ */
+static vm_fault_t hsagpu_sysmem_fault(struct vm_fault *vmf)
+{
+	struct hsagpu_mem *mem = vmf->vma->vm_private_data;
+
+	return hsagpu_sysbuf_fault(&mem->sys, vmf->pgoff -
+				   (mem->mmap_offset >> PAGE_SHIFT), vmf);
+}
+
 static const struct vm_operations_struct hsagpu_sysmem_vm_ops = {
 	.open = hsagpu_mem_vm_open,
 	.close = hsagpu_mem_vm_close,
-};
-
-/* Pages of a chunked allocation are ordinary (split) pages. */
-static vm_fault_t hsagpu_chunked_fault(struct vm_fault *vmf)
-{
-	struct hsagpu_mem *mem = vmf->vma->vm_private_data;
-	unsigned long page = vmf->pgoff - (mem->mmap_offset >> PAGE_SHIFT);
-
-	if (page >= mem->size >> PAGE_SHIFT)
-		return VM_FAULT_SIGBUS;
-	vmf->page = mem->pages[page];
-	get_page(vmf->page);
-	return 0;
-}
-
-static const struct vm_operations_struct hsagpu_chunked_vm_ops = {
-	.open = hsagpu_mem_vm_open,
-	.close = hsagpu_mem_vm_close,
-	.fault = hsagpu_chunked_fault,
+	.fault = hsagpu_sysmem_fault,
 };
 
 /*
@@ -559,9 +462,7 @@ static const struct vm_operations_struct hsagpu_chunked_vm_ops = {
 int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		    u64 index)
 {
-	struct hsagpu_device *hdev = hf->hdev;
 	struct hsagpu_mem *mem;
-	unsigned long pgoff;
 	int ret = 0;
 
 	if (is_cow_mapping(vma->vm_flags))
@@ -579,17 +480,7 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		vm_flags_set(vma, VM_IO | VM_PFNMAP);
 		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
 		vma->vm_ops = &hsagpu_vram_vm_ops;
-	} else if (mem->pages) {
-		vma->vm_ops = &hsagpu_chunked_vm_ops;
 	} else {
-		/* The DMA API takes vm_pgoff as the offset into the buffer. */
-		pgoff = vma->vm_pgoff;
-		vma->vm_pgoff = 0;
-		ret = dma_mmap_coherent(&hdev->pdev->dev, vma, mem->cpu,
-					mem->dma, mem->size);
-		vma->vm_pgoff = pgoff;
-		if (ret)
-			goto out;
 		vma->vm_ops = &hsagpu_sysmem_vm_ops;
 	}
 	vma->vm_private_data = mem;
