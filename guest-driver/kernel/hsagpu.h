@@ -69,6 +69,7 @@ struct hsagpu_sysbuf {
  */
 struct hsagpu_device {
 	struct pci_dev *pdev;
+	struct list_head node;          /* bound devices (hsagpu_peer.c) */
 	void __iomem *mmio;             /* BAR5 */
 	void __iomem *doorbells;        /* BAR2 */
 	void __iomem *vram;             /* BAR0, write-combined */
@@ -300,6 +301,9 @@ void hsagpu_mem_release(struct hsagpu_file *hf);
 long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void *data);
 void hsagpu_peer_release(struct hsagpu_file *hf);
 void hsagpu_peers_unmap(struct hsagpu_device *hdev);
+void hsagpu_peer_register(struct hsagpu_device *hdev);
+void hsagpu_peer_unregister(struct hsagpu_device *hdev);
+void hsagpu_peers_revoke(struct hsagpu_device *peer);
 
 /* hsagpu_doorbell.c */
 int hsagpu_doorbell_init(struct hsagpu_device *hdev);

@@ -262,6 +262,7 @@ static struct hsagpu_device *hsagpu_device_alloc(struct pci_dev *pdev)
 	init_rwsem(&hdev->remove_sem);
 	mutex_init(&hdev->lock);
 	mutex_init(&hdev->dma_lock);
+	INIT_LIST_HEAD(&hdev->node);
 	INIT_LIST_HEAD(&hdev->sysbufs);
 	INIT_LIST_HEAD(&hdev->files);
 	ida_init(&hdev->queue_ida);
@@ -360,6 +361,7 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = misc_register(&hdev->misc);
 	if (ret)
 		return ret;
+	hsagpu_peer_register(hdev);
 
 	dev_info(dev, "%s: %s, %llu MiB VRAM, %u queues, %u doorbells, %d MSI-X vectors, ABI %u.%u, %u-bit DMA%s\n",
 		 hdev->devname, hdev->name, hdev->vram_size >> 20,
@@ -375,6 +377,7 @@ static void hsagpu_remove(struct pci_dev *pdev)
 
 	/* No new opens; misc_open() runs under the lock this takes. */
 	misc_deregister(&hdev->misc);
+	hsagpu_peer_unregister(hdev);
 
 	/*
 	 * Wait for BAR users to leave, stop every queue (DESTROY is
@@ -393,6 +396,7 @@ static void hsagpu_remove(struct pci_dev *pdev)
 	up_write(&hdev->remove_sem);
 	hsagpu_files_zap(hdev);
 	hsagpu_peers_unmap(hdev);
+	hsagpu_peers_revoke(hdev);
 	hsagpu_sysbufs_unmap(hdev);
 	hsagpu_event_wake_files(hdev);
 

@@ -155,7 +155,9 @@ struct hsagpu_free_mem {
  * the peer's VRAM offset 0: the peer's BAR0 bus address when a common
  * switch routes between them, or an IOMMU mapping of it when the path
  * goes through the root complex and DMA is translated. The mapping
- * lives until this file is closed; asking again returns the same one.
+ * lives until this file is closed or either device is removed (then
+ * packets using the address fail with a queue error); asking again
+ * returns the same one.
  * -EBADF: peer_fd is not open; -EINVAL: it is not an hsagpu device or it
  * is this device; -ENODEV: either device is gone.
  */
