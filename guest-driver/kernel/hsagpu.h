@@ -39,6 +39,12 @@ static inline u64 hsagpu_mmap_offset(u64 type, u64 index)
 struct gen_pool;
 struct hsagpu_queue;
 
+/*
+ * Memory a process asks for is charged to its memory cgroup; over the
+ * cgroup's limit the request fails instead of calling its OOM killer.
+ */
+#define HSAGPU_GFP_ACCOUNT      (GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
+
 /* Chunks of large system allocations: at least 64 KiB (but the last). */
 #define HSAGPU_SYSBUF_MIN_ORDER (16 - PAGE_SHIFT)
 
@@ -106,6 +112,8 @@ struct hsagpu_device {
 	atomic_t *vector_irqs;          /* per MSI-X vector, msix_vectors */
 	struct dentry *debugfs;
 
+	atomic64_t sysmem_bytes;        /* SYSTEM allocations, all files */
+
 	struct rw_semaphore remove_sem;
 	bool dead;                      /* removed: ioctls and mmap fail */
 	/*
@@ -161,6 +169,10 @@ struct hsagpu_file {
 	struct mm_struct *mm;           /* the opener's, pinned by @mn */
 	struct mmu_notifier mn;
 	struct list_head node;          /* hdev->files, under hdev->lock */
+
+	/* live allocations, also those only a mapping holds (limits) */
+	atomic_t nallocs;
+	atomic64_t sysmem_bytes;
 
 	struct mutex lock;              /* protects everything below */
 	struct list_head mems;          /* struct hsagpu_mem.node */

@@ -13,11 +13,19 @@
  * An allocation is reference counted: its handle holds one reference and
  * every mapping another, so FREE_MEM on a still mapped allocation only
  * drops the handle and the memory goes when the last mapping does.
+ *
+ * System memory is charged to the allocating task's memory cgroup
+ * (__GFP_ACCOUNT; over the cgroup's limit ALLOC_MEM fails with -ENOMEM
+ * rather than invoking its OOM killer), and counted against per-file and
+ * per-device limits (module parameters below; -EDQUOT beyond them) until
+ * it is really freed, i.e. also while only a mapping holds it.
  */
 #include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
 #include <linux/io.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -28,6 +36,21 @@
 #define HSAGPU_VRAM_POOL_BASE   PAGE_SIZE
 /* VRAM is cleared in chunks, rescheduling in between. */
 #define HSAGPU_VRAM_CLEAR_CHUNK (1UL << 20)
+static unsigned int file_alloc_limit = 65536;
+module_param(file_alloc_limit, uint, 0644);
+MODULE_PARM_DESC(file_alloc_limit,
+		 "Live allocations (SYSTEM and VRAM) per open file; more fail with EDQUOT (default 65536)");
+
+static unsigned int file_sysmem_limit_mb;
+module_param(file_sysmem_limit_mb, uint, 0644);
+MODULE_PARM_DESC(file_sysmem_limit_mb,
+		 "SYSTEM memory per open file in MiB; more fails with EDQUOT (0, the default: half of RAM)");
+
+static unsigned int sysmem_limit_mb;
+module_param(sysmem_limit_mb, uint, 0644);
+MODULE_PARM_DESC(sysmem_limit_mb,
+		 "SYSTEM memory per device in MiB, all files together; more fails with EDQUOT (0, the default: three quarters of RAM)");
+
 /* The ABI 1.1 structure ended before nsegs. */
 static_assert(HSAGPU_ALLOC_MEM_SIZE_1_1 ==
 	      offsetof(struct hsagpu_alloc_mem, nsegs));
@@ -59,12 +82,59 @@ static void hsagpu_mem_free_backing(struct hsagpu_device *hdev,
 			      mem->size);
 }
 
+/* A limit in MiB, or @num/@den of RAM when it is 0. */
+static u64 hsagpu_limit_bytes(unsigned int mb, u32 num, u32 den)
+{
+	if (mb)
+		return (u64)mb << 20;
+	return div_u64(((u64)totalram_pages() << PAGE_SHIFT) * num, den);
+}
+
+static void hsagpu_mem_uncharge(struct hsagpu_mem *mem)
+{
+	struct hsagpu_file *hf = mem->owner;
+
+	if (mem->flags & HSAGPU_MEM_SYSTEM) {
+		atomic64_sub(mem->size, &hf->sysmem_bytes);
+		atomic64_sub(mem->size, &mem->hdev->sysmem_bytes);
+	}
+	atomic_dec(&hf->nallocs);
+}
+
+/*
+ * Count @mem against its file's and its device's limits, or -EDQUOT.
+ * The owner file outlives its allocations: mappings hold the file.
+ */
+static int hsagpu_mem_charge(struct hsagpu_mem *mem)
+{
+	struct hsagpu_file *hf = mem->owner;
+	struct hsagpu_device *hdev = mem->hdev;
+	bool sys = mem->flags & HSAGPU_MEM_SYSTEM;
+	bool over;
+
+	over = atomic_inc_return(&hf->nallocs) >
+	       READ_ONCE(file_alloc_limit);
+	if (sys) {
+		over |= atomic64_add_return(mem->size, &hf->sysmem_bytes) >
+			hsagpu_limit_bytes(READ_ONCE(file_sysmem_limit_mb),
+					   1, 2);
+		over |= atomic64_add_return(mem->size, &hdev->sysmem_bytes) >
+			hsagpu_limit_bytes(READ_ONCE(sysmem_limit_mb), 3, 4);
+	}
+	if (over) {
+		hsagpu_mem_uncharge(mem);
+		return -EDQUOT;
+	}
+	return 0;
+}
+
 static void hsagpu_mem_free(struct kref *ref)
 {
 	struct hsagpu_mem *mem = container_of(ref, struct hsagpu_mem, ref);
 	struct hsagpu_device *hdev = mem->hdev;
 
 	hsagpu_mem_free_backing(hdev, mem);
+	hsagpu_mem_uncharge(mem);
 	kfree(mem);
 	hsagpu_device_put(hdev);
 }
@@ -101,7 +171,7 @@ static int hsagpu_mem_segments_build(struct hsagpu_mem *mem)
 		mem->segs = &mem->seg0;
 	else
 		mem->segs = kvmalloc_array(sgt->nents, sizeof(*mem->segs),
-					   GFP_KERNEL_ACCOUNT);
+					   HSAGPU_GFP_ACCOUNT);
 	if (!mem->segs)
 		return -ENOMEM;
 	for_each_sgtable_dma_sg(sgt, sg, i) {
@@ -211,8 +281,10 @@ static void hsagpu_mem_unlink(struct hsagpu_file *hf, struct hsagpu_mem *mem)
  * one of SYSTEM/VRAM, or bytes == 0. -E2BIG: SYSTEM above
  * HSAGPU_MEM_SYSTEM_MAX (the limit of the interface), or above
  * HSAGPU_MEM_SYSTEM_CONTIG_MAX with the ABI 1.1 structure (its callers
- * know nothing of segments). -ENOMEM: not available, including more VRAM
- * than the device has. -EINTR: killed while allocating.
+ * know nothing of segments). -EDQUOT: beyond the file's or the device's
+ * allocation limits. -ENOMEM: not available, including more VRAM than
+ * the device has and more than the caller's memory cgroup allows.
+ * -EINTR: killed while allocating.
  */
 long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 {
@@ -236,7 +308,7 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 	if (args->flags == HSAGPU_MEM_VRAM && args->bytes > hdev->vram_size)
 		return -ENOMEM;
 
-	mem = kzalloc(sizeof(*mem), GFP_KERNEL);
+	mem = kzalloc(sizeof(*mem), HSAGPU_GFP_ACCOUNT);
 	if (!mem)
 		return -ENOMEM;
 	kref_init(&mem->ref);
@@ -244,8 +316,14 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 	mem->owner = hf;
 	mem->flags = args->flags;
 	mem->size = PAGE_ALIGN(args->bytes);
+	ret = hsagpu_mem_charge(mem);
+	if (ret) {
+		kfree(mem);
+		return ret;
+	}
 	ret = hsagpu_mem_alloc_backing(hdev, mem);
 	if (ret) {
+		hsagpu_mem_uncharge(mem);
 		kfree(mem);
 		return ret == -ENOMEM && fatal_signal_pending(current) ?
 		       -EINTR : ret;

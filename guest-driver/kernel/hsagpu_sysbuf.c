@@ -16,7 +16,8 @@
  *
  * Pages come in chunks of the highest order that works (never below
  * @min_order), split so that each can be mapped on its own. This relies
- * on a DMA-coherent platform, as the rest of the driver does.
+ * on a DMA-coherent platform, as the rest of the driver does. Pages and
+ * tables are charged to the caller's memory cgroup.
  */
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
@@ -53,7 +54,7 @@ static int hsagpu_sysbuf_get_pages(struct hsagpu_device *hdev,
 	if (dma_addressing_limited(&hdev->pdev->dev))
 		gfp |= GFP_DMA32;
 	b->pages = kvmalloc_array(npages, sizeof(*b->pages),
-				  GFP_KERNEL_ACCOUNT);
+				  HSAGPU_GFP_ACCOUNT);
 	if (!b->pages)
 		return -ENOMEM;
 	while (i < npages) {
@@ -98,7 +99,7 @@ int hsagpu_sysbuf_alloc(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b,
 			size_t size, bool contig)
 {
 	struct device *dev = &hdev->pdev->dev;
-	gfp_t gfp = GFP_USER | __GFP_ZERO | __GFP_NOWARN;
+	gfp_t gfp = GFP_USER | __GFP_ACCOUNT | __GFP_ZERO | __GFP_NOWARN;
 	int ret;
 
 	INIT_LIST_HEAD(&b->node);
@@ -110,7 +111,7 @@ int hsagpu_sysbuf_alloc(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b,
 		return ret;
 	ret = sg_alloc_table_from_pages_segment(&b->sgt, b->pages, b->npages,
 						0, size, UINT_MAX & PAGE_MASK,
-						GFP_KERNEL_ACCOUNT);
+						HSAGPU_GFP_ACCOUNT);
 	if (ret)
 		goto out_pages;
 	ret = dma_map_sgtable(dev, &b->sgt, DMA_BIDIRECTIONAL, 0);

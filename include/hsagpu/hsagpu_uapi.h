@@ -100,6 +100,13 @@ struct hsagpu_device_info {
  * 64 KiB unless it is the last one), listed by MEM_SEGMENTS: the DMA
  * engine's scatter-gather lists reach them. With an IOMMU they are
  * usually one segment.
+ *
+ * System memory is charged to the caller's memory cgroup: beyond its
+ * limit ALLOC_MEM fails with -ENOMEM. -EDQUOT: beyond the driver's limits
+ * (hsagpu.ko parameters): file_alloc_limit live allocations per open
+ * file, file_sysmem_limit_mb of SYSTEM memory per file and
+ * sysmem_limit_mb per device. An allocation counts until it is really
+ * gone, i.e. also after FREE_MEM while it is still mapped.
  */
 struct hsagpu_alloc_mem {
 	__u32 size;             /* in: sizeof(struct hsagpu_alloc_mem) */
