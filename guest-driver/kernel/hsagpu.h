@@ -14,6 +14,7 @@
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "hsagpu_compat.h"
 #include "hsagpu/hsagpu_regs.h"
@@ -108,6 +109,9 @@ struct hsagpu_device {
 	/* debug counters (debugfs) */
 	atomic_t error_irqs;
 	atomic_t aer_events;
+	atomic_t watchdog_firings;      /* hung queues found */
+	atomic_t resets;                /* device resets the driver went through */
+	atomic_t files_lost;            /* files that lost their queues/VRAM */
 	atomic_t queue_irqs;
 	atomic_t *vector_irqs;          /* per MSI-X vector, msix_vectors */
 	struct dentry *debugfs;
@@ -116,6 +120,14 @@ struct hsagpu_device {
 
 	struct rw_semaphore remove_sem;
 	bool dead;                      /* removed: ioctls and mmap fail */
+	/*
+	 * A reset is under way (hsagpu_recover.c): set and cleared under
+	 * the write side of remove_sem; hsagpu_enter() waits on
+	 * @recover_wq meanwhile.
+	 */
+	bool resetting;
+	wait_queue_head_t recover_wq;
+	struct delayed_work watchdog;   /* hung-queue detection */
 	/*
 	 * Every system buffer still DMA-mapped for this device: remove()
 	 * unmaps them all, later frees leave the DMA API alone.
@@ -173,6 +185,14 @@ struct hsagpu_file {
 	/* live allocations, also those only a mapping holds (limits) */
 	atomic_t nallocs;
 	atomic64_t sysmem_bytes;
+	atomic_t nvram;                 /* live VRAM allocations */
+	u32 nqueues;                    /* hardware queues, under hdev->lock */
+	/*
+	 * Recovery took the file's queues and VRAM away: ioctls and mmap
+	 * fail with -EIO, BAR mappings fault (hsagpu_recover.c). Set under
+	 * hdev->lock, never cleared.
+	 */
+	bool lost;
 
 	struct mutex lock;              /* protects everything below */
 	struct list_head mems;          /* struct hsagpu_mem.node */
@@ -233,6 +253,11 @@ struct hsagpu_queue {
 	u32 hw_id;
 	u32 doorbell_slot;
 	struct hsagpu_mem *mem[HSAGPU_QMEM_N];
+	/* watchdog: the dispatch ids, and when the read index last moved */
+	const u64 *rptr;
+	const u64 *wptr;
+	u64 wd_rptr;
+	unsigned long wd_stamp;         /* jiffies */
 };
 
 /*
@@ -258,16 +283,25 @@ static inline void hsagpu_wr(struct hsagpu_device *hdev, u32 reg, u32 val)
 
 /*
  * Bracket BAR accesses from process context: fails with -ENODEV once the
- * device is gone, and keeps remove() out until hsagpu_exit().
+ * device is gone, waits while a reset is under way (-EINTR on a signal),
+ * and keeps remove() and resets out until hsagpu_exit().
  */
 static inline int hsagpu_enter(struct hsagpu_device *hdev)
 {
-	down_read(&hdev->remove_sem);
-	if (hdev->dead) {
+	for (;;) {
+		down_read(&hdev->remove_sem);
+		if (hdev->dead) {
+			up_read(&hdev->remove_sem);
+			return -ENODEV;
+		}
+		if (!hdev->resetting)
+			return 0;
 		up_read(&hdev->remove_sem);
-		return -ENODEV;
+		if (wait_event_interruptible(hdev->recover_wq,
+					     !READ_ONCE(hdev->resetting) ||
+					     READ_ONCE(hdev->dead)))
+			return -EINTR;
 	}
-	return 0;
 }
 
 static inline void hsagpu_exit(struct hsagpu_device *hdev)
@@ -296,6 +330,13 @@ vm_fault_t hsagpu_sysbuf_fault(struct hsagpu_sysbuf *b, pgoff_t page,
 /* hsagpu_file.c */
 extern const struct file_operations hsagpu_fops;
 void hsagpu_files_zap(struct hsagpu_device *hdev);
+void hsagpu_file_zap(struct hsagpu_file *hf);
+
+/* hsagpu_recover.c */
+extern const struct pci_error_handlers hsagpu_err_handlers;
+void hsagpu_recover_init(struct hsagpu_device *hdev);
+void hsagpu_recover_fini(struct hsagpu_device *hdev);
+void hsagpu_file_lose(struct hsagpu_device *hdev, struct hsagpu_file *hf);
 
 /* hsagpu_mem.c */
 int hsagpu_vram_init(struct hsagpu_device *hdev);
@@ -307,6 +348,7 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 long hsagpu_ioctl_mem_segments(struct hsagpu_file *hf, void *data);
 struct hsagpu_mem *hsagpu_mem_find_system(struct hsagpu_file *hf, u64 addr,
 					  u64 len);
+void *hsagpu_mem_kaddr(struct hsagpu_mem *mem, u64 addr);
 void hsagpu_mem_release(struct hsagpu_file *hf);
 
 /* hsagpu_peer.c */
@@ -334,6 +376,8 @@ long hsagpu_ioctl_resume_queue(struct hsagpu_file *hf, void *data);
 long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void *data);
 void hsagpu_queue_release(struct hsagpu_file *hf);
 void hsagpu_queue_shutdown(struct hsagpu_device *hdev);
+bool hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
+			     struct hsagpu_queue *q);
 
 /* hsagpu_event.c */
 long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void *data);

@@ -215,8 +215,8 @@ static bool hsagpu_wait_done(struct hsagpu_wait *w, bool all)
 /*
  * Returns 0 once any (HSAGPU_WAIT_ALL: every) listed event has been
  * consumed, -ETIME when timeout_ms passes first (0: just poll), -EINTR on
- * a signal (not restarted: the timeout is relative) and -ENODEV when the
- * device goes away. In every case .signaled is written back: events
+ * a signal (not restarted: the timeout is relative), -ENODEV when the
+ * device goes away and -EIO when recovery takes the file's state. In every case .signaled is written back: events
  * consumed before an error are not lost.
  */
 long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void *data)
@@ -269,13 +269,18 @@ long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void *data)
 			ret = -ENODEV;
 			break;
 		}
+		if (READ_ONCE(hf->lost)) {
+			ret = -EIO;
+			break;
+		}
 		if (!timeout) {
 			ret = -ETIME;
 			break;
 		}
 		left = wait_event_interruptible_timeout(hf->event_wq,
 							hsagpu_wait_pending(w) ||
-							READ_ONCE(hdev->dead),
+							READ_ONCE(hdev->dead) ||
+							READ_ONCE(hf->lost),
 							timeout);
 		if (left < 0) {
 			ret = -EINTR;

@@ -97,6 +97,8 @@ static void hsagpu_mem_uncharge(struct hsagpu_mem *mem)
 	if (mem->flags & HSAGPU_MEM_SYSTEM) {
 		atomic64_sub(mem->size, &hf->sysmem_bytes);
 		atomic64_sub(mem->size, &mem->hdev->sysmem_bytes);
+	} else {
+		atomic_dec(&hf->nvram);
 	}
 	atomic_dec(&hf->nallocs);
 }
@@ -114,6 +116,8 @@ static int hsagpu_mem_charge(struct hsagpu_mem *mem)
 
 	over = atomic_inc_return(&hf->nallocs) >
 	       READ_ONCE(file_alloc_limit);
+	if (!sys)
+		atomic_inc(&hf->nvram);
 	if (sys) {
 		over |= atomic64_add_return(mem->size, &hf->sysmem_bytes) >
 			hsagpu_limit_bytes(READ_ONCE(file_sysmem_limit_mb),
@@ -459,6 +463,28 @@ struct hsagpu_mem *hsagpu_mem_find_system(struct hsagpu_file *hf, u64 addr,
 	return NULL;
 }
 
+/*
+ * The kernel address of bus address @addr inside SYSTEM allocation
+ * @mem, or NULL. Segments are in the order of the pages.
+ */
+void *hsagpu_mem_kaddr(struct hsagpu_mem *mem, u64 addr)
+{
+	const struct hsagpu_mem_segment *seg;
+	u64 off = 0;
+	u32 i;
+
+	for (i = 0; i < mem->nsegs; i++) {
+		seg = &mem->segs[i];
+		if (addr >= seg->bus_addr && addr - seg->bus_addr < seg->bytes) {
+			off += addr - seg->bus_addr;
+			return page_address(mem->sys.pages[off >> PAGE_SHIFT]) +
+			       offset_in_page(off);
+		}
+		off += seg->bytes;
+	}
+	return NULL;
+}
+
 /* close(): drop every handle; mappings are gone already. */
 void hsagpu_mem_release(struct hsagpu_file *hf)
 {
@@ -501,7 +527,7 @@ static vm_fault_t hsagpu_vram_fault(struct vm_fault *vmf)
 	if (page >= mem->size >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
 	down_read(&hdev->remove_sem);
-	if (!hdev->dead)
+	if (!hdev->dead && !READ_ONCE(mem->owner->lost))
 		ret = vmf_insert_pfn(vma, vmf->address,
 				     PHYS_PFN(hdev->vram_phys +
 					      mem->vram_offset) + page);

@@ -15,6 +15,31 @@
  *    differs from the command's size, is -EINVAL (but see GET_INFO and
  *    ALLOC_MEM); an unknown number, type or direction is -ENOTTY.
  * Reserved fields must be 0 and unknown flags are refused (-EINVAL).
+ *
+ * Errors and recovery (what a process sees when the device goes away or
+ * is reset; guest-driver/kernel/Documentation/hsagpu.rst):
+ *  - the device is removed (unbind, hot-unplug, slot power-off, sysfs
+ *    "remove"): sleepers in WAIT_EVENTS return -ENODEV, every later ioctl
+ *    and mmap on an open file fails with -ENODEV, doorbell and VRAM
+ *    mappings raise SIGBUS, system memory and event page mappings keep
+ *    their pages until unmapped, close() works. A peer's removal takes
+ *    the PEER_ACCESS mappings of its VRAM away (packets using them fail
+ *    with a queue error);
+ *  - the device is reset by recovery (an FLR or bus reset asked for by
+ *    the administrator through sysfs "reset", a fatal AER error, or the
+ *    queue watchdog when the device does not stop a hung queue): every
+ *    file that has queues or VRAM allocations loses them. Its sleepers
+ *    in WAIT_EVENTS return -EIO, every later ioctl and mmap fails with
+ *    -EIO, its doorbell and VRAM mappings raise SIGBUS, close() works.
+ *    Other files go on; files opened afterwards work normally. Ioctls
+ *    that need the device wait while the reset is under way;
+ *  - the queue watchdog (hsagpu.ko parameter queue_timeout_ms, default
+ *    30000, 0 disables it): a queue with pending work (write index ahead
+ *    of the read index) whose read index has not moved for that long is
+ *    hung, and its file alone loses its queues and VRAM as above. Work
+ *    that legitimately keeps one packet at the read index longer (a
+ *    BARRIER_AND on a signal nobody sets soon, a long BUSY kernel) needs
+ *    a larger timeout.
  */
 #ifndef _UAPI_HSAGPU_H
 #define _UAPI_HSAGPU_H
