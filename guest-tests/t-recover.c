@@ -9,7 +9,17 @@
  *  - watchdog: a queue with pending work (a BARRIER_AND on a signal the
  *    CPU never sets) and no read-index progress for queue_timeout_ms
  *    (set to 300 ms here) is declared hung and its file loses its
- *    queues and VRAM (no device reset: the device destroys the queue).
+ *    queues and VRAM (no device reset: the device destroys the queue);
+ *  - aer-fatal ("t-recover aer", run as t-aer.sh): the host injects a
+ *    fatal uncorrectable error (Malformed TLP) into gpu0's AER capability
+ *    with HMP pcie_aer_inject_error through the harness channel; Linux's
+ *    AER recovery resets the link. Needs a port whose link Linux can
+ *    reset (native hotplug: the "hotplug" preset).
+ *
+ * A non-fatal AER error (Completer Abort, injected the same way) must
+ * change nothing: it is counted, and the victim's queue goes on. The AER
+ * part is not in every boot's run: QEMU 10.0 fails to migrate a guest
+ * after an AER injection, and boot-migrate runs every test.
  *
  * The victim file has a queue (when the platform allows queues), a VRAM
  * allocation mapped and a thread asleep in WAIT_EVENTS on the blocked
@@ -27,6 +37,8 @@
 #include <time.h>
 
 #include "gtdev.h"
+#include "gthost.h"
+#include "gtpci.h"
 #include "gtioctl.h"
 #include "gtq.h"
 
@@ -129,6 +141,117 @@ static int watchdog_trigger(const char *pci)
 	return gt_sysfs_write(PARAM_TIMEOUT, "300");
 }
 
+/* HMP pcie_aer_inject_error on the device with id gpu0 (the harness's). */
+static int aer_inject(const char *error)
+{
+	char cmd[256], reply[512];
+	const char *v;
+	int ret;
+
+	snprintf(cmd, sizeof(cmd),
+		 "{\"execute\": \"human-monitor-command\", \"arguments\": "
+		 "{\"command-line\": \"pcie_aer_inject_error gpu0 %s\"}}", error);
+	ret = gt_qmp(cmd, reply, sizeof(reply));
+	if (ret)
+		return ret;
+	/* HMP answers in text: "OK id: ..." on success. */
+	v = gt_json_find(reply, "return");
+	if (!v || strncmp(v, "\"OK", 3)) {
+		DIAG("pcie_aer_inject_error: %s", reply);
+		return -EREMOTEIO;
+	}
+	return 0;
+}
+
+static int aer_fatal_trigger(const char *pci)
+{
+	(void)pci;
+	return aer_inject("MALF_TLP");
+}
+
+/* Wait up to @ms for debugfs counter @name of @pci to pass @old. */
+static uint64_t counter_wait(const char *pci, const char *name, uint64_t old,
+			     unsigned int ms)
+{
+	uint64_t v = old;
+
+	for (unsigned int t = 0; t < ms && v == old; t += 20) {
+		gt_debugfs_u64(pci, name, &v);
+		if (v == old)
+			gtq_sleep_ms(20);
+	}
+	return v;
+}
+
+/*
+ * Whether Linux can reset the link below @pci's port after a fatal error:
+ * its secondary bus reset waits for Data Link Layer Link Active when the
+ * port says it reports it, and QEMU's root ports under q35's ACPI
+ * hotplug never set it (native hotplug, the "hotplug" preset, does).
+ */
+static int link_resettable(const char *pci, char *port, size_t len)
+{
+	char path[128], real[256], *slash;
+	uint32_t lnkcap = 0;
+	uint16_t lnksta;
+	int exp;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", pci);
+	if (!realpath(path, real) || !(slash = strrchr(real, '/')))
+		return 0;
+	*slash = 0;
+	slash = strrchr(real, '/');
+	snprintf(port, len, "%s", slash ? slash + 1 : "?");
+	exp = gtpci_exp_cap(port);
+	if (!exp || gtpci_cfg_read(port, exp + PCI_EXP_LNKCAP, &lnkcap, 4))
+		return 0;
+	lnksta = gtpci_cfg_read16(port, exp + PCI_EXP_LNKSTA);
+	return !(lnkcap & PCI_EXP_LNKCAP_DLLLARC) ||
+	       (lnksta & PCI_EXP_LNKSTA_DLLLA);
+}
+
+/* A non-fatal error: counted, nothing lost, the blocked queue goes on. */
+static void aer_nonfatal(void)
+{
+	struct hsagpu_device_info info = { .size = sizeof(info) };
+	uint64_t aer0, aer1, resets0, resets1;
+	struct timespec until;
+	struct victim v;
+	int joined;
+
+	if (victim_setup(&v)) {
+		CHECK(0, "aer-nonfatal: victim setup");
+		return;
+	}
+	aer0 = counter(v.d.pci, "aer_events");
+	resets0 = counter(v.d.pci, "resets");
+	CHECK(aer_inject("COMP_ABORT") == 0, "aer-nonfatal: inject");
+	aer1 = counter_wait(v.d.pci, "aer_events", aer0, 10000);
+	resets1 = counter(v.d.pci, "resets");
+	EXPECT(gti_ioctl(v.fd, HSAGPU_IOC_GET_INFO, &info), 0,
+	       "aer-nonfatal: ioctl on the victim file");
+	CHECK(!faults(v.vram) && v.vram[0] == 0x5a5a,
+	      "aer-nonfatal: VRAM mapping lost");
+	/* Let the blocked packet complete: the sleeper wakes normally. */
+	if (v.queues == 1)
+		hsagpu_signal_store_release(v.gate, 0);
+	else
+		gti_event_set(v.fd, v.event);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	joined = !pthread_timedjoin_np(v.th, NULL, &until);
+	DIAG("aer-nonfatal: aer_events %llu -> %llu, resets %llu -> %llu, sleeper %s errno %d",
+	     (unsigned long long)aer0, (unsigned long long)aer1,
+	     (unsigned long long)resets0, (unsigned long long)resets1,
+	     joined ? "returned" : "still asleep", v.err);
+	CHECK(aer1 == aer0 + 1, "aer-nonfatal: aer_events did not count the error");
+	CHECK(resets1 == resets0, "aer-nonfatal: a non-fatal error reset the device");
+	CHECK(joined && v.err == 0, "aer-nonfatal: the victim's queue did not go on (sleeper %s, errno %d)",
+	      joined ? "returned" : "still asleep", v.err);
+	if (joined)
+		gtq_close(&v.d);
+}
+
 static void run(const char *what, int (*trigger)(const char *), int need_queues)
 {
 	struct hsagpu_device_info info = { .size = sizeof(info) };
@@ -221,21 +344,34 @@ static void run(const char *what, int (*trigger)(const char *), int need_queues)
 	     (unsigned long long)resets0, (unsigned long long)resets1,
 	     (unsigned long long)wd0, (unsigned long long)wd1);
 	/* The watchdog only takes the hung queue's file; a reset the device. */
-	CHECK(resets1 == resets0 + (trigger == reset_trigger),
+	CHECK(resets1 == resets0 + (trigger != watchdog_trigger),
 	      "%s: resets counter", what);
 	CHECK(wd1 == wd0 + (trigger == watchdog_trigger),
 	      "%s: watchdog_firings counter", what);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	char devs[GT_MAX_DEVS][16], old[32] = "";
+	char devs[GT_MAX_DEVS][16], old[32] = "", port[32] = "?";
 	int n = gt_find_devices(devs);
 	FILE *f;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (n <= 0)
 		return gt_skip("no hsa-gpu device");
+	if (argc > 1 && !strcmp(argv[1], "aer")) {
+		/* Not in every boot: QEMU cannot migrate a guest after it. */
+		if (!gt_host_attached())
+			return gt_skip("no harness channel to inject AER errors from the host");
+		aer_nonfatal();
+		if (link_resettable(devs[0], port, sizeof(port)))
+			run("aer-fatal", aer_fatal_trigger, 0);
+		else
+			DIAG("aer-fatal not run: port %s reports Data Link Layer Link Active but never sets it (ACPI hotplug), so Linux cannot reset the link (the hotplug preset can)",
+			     port);
+		return gt_result();
+	}
+
 	f = fopen(PARAM_TIMEOUT, "r");
 	CHECK(f && fgets(old, sizeof(old), f), "hsagpu.ko has no queue_timeout_ms parameter");
 	if (f)

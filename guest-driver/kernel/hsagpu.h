@@ -281,13 +281,19 @@ static inline void hsagpu_wr(struct hsagpu_device *hdev, u32 reg, u32 val)
 	writel(val, hdev->mmio + reg);
 }
 
+/* How long ioctls wait for a reset or an AER recovery to end. */
+#define HSAGPU_RECOVER_WAIT_MS  10000
+
 /*
  * Bracket BAR accesses from process context: fails with -ENODEV once the
- * device is gone, waits while a reset is under way (-EINTR on a signal),
+ * device is gone, waits while a reset is under way (-EINTR on a signal,
+ * -EIO when it does not end in time: a failed AER recovery never ends),
  * and keeps remove() and resets out until hsagpu_exit().
  */
 static inline int hsagpu_enter(struct hsagpu_device *hdev)
 {
+	long left;
+
 	for (;;) {
 		down_read(&hdev->remove_sem);
 		if (hdev->dead) {
@@ -297,10 +303,14 @@ static inline int hsagpu_enter(struct hsagpu_device *hdev)
 		if (!hdev->resetting)
 			return 0;
 		up_read(&hdev->remove_sem);
-		if (wait_event_interruptible(hdev->recover_wq,
-					     !READ_ONCE(hdev->resetting) ||
-					     READ_ONCE(hdev->dead)))
+		left = wait_event_interruptible_timeout(hdev->recover_wq,
+				!READ_ONCE(hdev->resetting) ||
+				READ_ONCE(hdev->dead),
+				msecs_to_jiffies(HSAGPU_RECOVER_WAIT_MS));
+		if (left < 0)
 			return -EINTR;
+		if (!left)
+			return -EIO;
 	}
 }
 

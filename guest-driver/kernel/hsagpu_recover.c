@@ -18,7 +18,8 @@
  * waiters return -EIO, its later ioctls and mmaps fail with -EIO, its BAR
  * mappings raise SIGBUS, close() works. Files without device state, and
  * files opened afterwards, work normally; ioctls that need the device
- * wait while the reset is under way (hsagpu_enter()).
+ * wait while the reset is under way (hsagpu_enter()), or fail with -EIO
+ * when it does not end within HSAGPU_RECOVER_WAIT_MS.
  */
 #include <linux/jiffies.h>
 #include <linux/module.h>
@@ -162,9 +163,11 @@ void hsagpu_recover_fini(struct hsagpu_device *hdev)
 
 /*
  * Before the device's state goes (a reset, or a fatal error): every file
- * with queues or VRAM is lost, every hardware queue destroyed. Nested
- * calls (AER's error_detected(), then the bus reset's reset_prepare())
- * count once.
+ * with queues or VRAM is lost, every hardware queue destroyed, and ioctls
+ * that need the device wait until hsagpu_recover_end() (at most
+ * HSAGPU_RECOVER_WAIT_MS: an AER recovery that fails never calls
+ * slot_reset()). One reset counts once, although AER's error_detected()
+ * may be followed by the bus reset's reset_prepare().
  */
 static void hsagpu_recover_begin(struct hsagpu_device *hdev, const char *why)
 {
@@ -190,9 +193,9 @@ static void hsagpu_recover_begin(struct hsagpu_device *hdev, const char *why)
 }
 
 /*
- * The device is back from a reset (its config space restored by the PCI
- * core): check that it answers, set up what probe set in its registers.
- * A device that does not answer is treated as removed.
+ * The device is back from a reset (its config space restored): check
+ * that it answers, set up what probe set in its registers. A device that
+ * does not answer is treated as removed.
  */
 static bool hsagpu_recover_end(struct hsagpu_device *hdev)
 {
@@ -229,6 +232,11 @@ static void hsagpu_reset_done(struct pci_dev *pdev)
 {
 	struct hsagpu_device *hdev = pci_get_drvdata(pdev);
 
+	/*
+	 * Restoring consumed the saved state: keep one for the next AER
+	 * recovery, whose link reset restores nothing by itself.
+	 */
+	pci_save_state(pdev);
 	if (hsagpu_recover_end(hdev))
 		dev_info(&pdev->dev, "reset done, device ready\n");
 }
@@ -236,7 +244,7 @@ static void hsagpu_reset_done(struct pci_dev *pdev)
 /*
  * AER. Non-fatal errors (the link works, e.g. an AtomicOp UR) are only
  * counted. A fatal one loses the files' device state before the core
- * resets the link.
+ * resets the link; slot_reset() brings the device back.
  */
 static pci_ers_result_t hsagpu_error_detected(struct pci_dev *pdev,
 					      pci_channel_state_t state)
@@ -266,14 +274,10 @@ static pci_ers_result_t hsagpu_slot_reset(struct pci_dev *pdev)
 {
 	struct hsagpu_device *hdev = pci_get_drvdata(pdev);
 
-	/* The bus reset may already have restored it through reset_done(). */
 	pci_restore_state(pdev);
 	pci_save_state(pdev);
-	if (!READ_ONCE(hdev->resetting) && READ_ONCE(hdev->dead))
-		return PCI_ERS_RESULT_DISCONNECT;
-	if (READ_ONCE(hdev->resetting) && !hsagpu_recover_end(hdev))
-		return PCI_ERS_RESULT_DISCONNECT;
-	return PCI_ERS_RESULT_RECOVERED;
+	return hsagpu_recover_end(hdev) ? PCI_ERS_RESULT_RECOVERED :
+					  PCI_ERS_RESULT_DISCONNECT;
 }
 
 static void hsagpu_resume(struct pci_dev *pdev)
