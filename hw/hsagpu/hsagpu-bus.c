@@ -38,7 +38,7 @@ void hsagpu_bus_ctx_init(HsaGpuBusCtx *c, HsaGpuState *s, int queue)
 static void hsagpu_bus_cache_drop(HsaGpuBusCtx *c)
 {
     if (c->cache_dev && c->cache_dev != c->s) {
-        object_unref(OBJECT(c->cache_dev));
+        hsagpu_peer_unref(c->cache_dev);
     }
     c->cache_dev = NULL;
     c->cache.size = 0;
@@ -82,6 +82,7 @@ static void hsagpu_bus_cache_set(HsaGpuBusCtx *c, HsaGpuState *dev,
         object_ref(OBJECT(dev));
     }
     c->cache_dev = dev;
+    c->cache_gen = hsagpu_p2p_generation();
     c->cache = (HsaGpuBusCache) {
         .base = base, .size = dev->vram_size, .cls = cls,
     };
@@ -97,6 +98,10 @@ static int hsagpu_bus_near(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
     HsaGpuState *s = c->s, *peer;
     uint64_t bar, off;
 
+    /* A device went away since: the cached peer may be unplugged. */
+    if (c->cache.size && c->cache_gen != hsagpu_p2p_generation()) {
+        hsagpu_bus_cache_drop(c);
+    }
     if (hsagpu_bus_cache_hit(&c->cache, addr)) {
         peer = c->cache_dev;
         if (peer != s) {
@@ -219,7 +224,7 @@ void hsagpu_bus_release(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
         memory_region_set_dirty(t->mr, t->mr_off, done);
     }
     if (t->peer) {
-        object_unref(OBJECT(t->peer));
+        hsagpu_peer_unref(t->peer);
     }
     t->mapped = false;
     t->peer = NULL;

@@ -59,7 +59,7 @@ static void hsagpu_dma_account(HsaGpuState *s, int cls, bool is_write,
 static void hsagpu_dma_bounce(HsaGpuState *s, HsaGpuBusTarget *d,
                               HsaGpuBusTarget *sp, uint64_t dst, uint64_t src,
                               uint64_t n, const uint32_t *pattern,
-                              uint64_t phase)
+                              uint64_t phase, bool poison)
 {
     AddressSpace *as = &PCI_DEVICE(s)->bus_master_as;
     uint8_t buf[HSAGPU_DMA_BOUNCE];
@@ -70,6 +70,9 @@ static void hsagpu_dma_bounce(HsaGpuState *s, HsaGpuBusTarget *d,
         address_space_read(as, src, MEMTXATTRS_UNSPECIFIED, buf, n);
     } else {
         memcpy(buf, sp->host, n);
+    }
+    if (poison) {
+        hsagpu_fault_poison_data(buf, n);
     }
     if (d->mapped) {
         address_space_write(as, dst, MEMTXATTRS_UNSPECIFIED, buf, n);
@@ -91,6 +94,7 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
     while (done < len) {
         HsaGpuBusTarget d, sp = { 0 };
         uint64_t n = len - done;
+        HsaGpuReadFault f = HSAGPU_READ_OK;
 
         err = hsagpu_bus_qerr(hsagpu_bus_resolve(c, dst + done, n, true, &d));
         if (err) {
@@ -100,6 +104,14 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
         }
         n = MIN(n, d.len);
         if (!pattern) {
+            /* The read's completion may carry an injected fault. */
+            f = hsagpu_fault_read(s, src + done);
+            if (f == HSAGPU_READ_UR || f == HSAGPU_READ_CA) {
+                hsagpu_bus_release(c, &d, true, 0);
+                *bad_addr = src + done;
+                err = HSAGPU_QERR_ADDRESS;
+                break;
+            }
             err = hsagpu_bus_qerr(hsagpu_bus_resolve(c, src + done, n, false,
                                                      &sp));
             if (err) {
@@ -115,16 +127,25 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
         if (!s->dma_zero_copy) {
             n = MIN(n, HSAGPU_DMA_BOUNCE);
             hsagpu_dma_bounce(s, &d, &sp, dst + done, src + done, n, pattern,
-                              done);
+                              done, f == HSAGPU_READ_POISON);
         } else if (pattern) {
             hsagpu_dma_fill_host(d.host, n, *pattern, done);
         } else {
             memmove(d.host, sp.host, n);
+            if (f == HSAGPU_READ_POISON) {
+                hsagpu_fault_poison_data(d.host, n);
+            }
         }
         *peer_written |= hsagpu_dma_class(d.cls) == HSAGPU_DMA_CLASS_PEER;
         hsagpu_bus_release(c, &sp, false, n);
         hsagpu_bus_release(c, &d, true, n);
         done += n;
+        if (f == HSAGPU_READ_POISON) {
+            /* Delivered, but the engine stops at the poisoned data. */
+            *bad_addr = src + done - n;
+            err = HSAGPU_QERR_POISON;
+            break;
+        }
     }
     hsagpu_dma_account(s, scls, false, src, done);
     hsagpu_dma_account(s, dcls, true, dst, done);

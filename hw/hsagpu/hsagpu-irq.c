@@ -50,14 +50,23 @@ uint32_t hsagpu_status(HsaGpuState *s)
     return st;
 }
 
-void hsagpu_error_irq(HsaGpuState *s)
+void hsagpu_irq_msix(HsaGpuState *s, unsigned vector)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
 
-    trace_hsagpu_error_irq(s->regs.error_status);
-    if (msix_enabled(pdev)) {
-        msix_notify(pdev, HSAGPU_MSIX_VEC_ERROR);
+    /* Fault injection may lose the message or deliver it late. */
+    if (hsagpu_fault_msix(s, vector)) {
+        return;
     }
+    if (msix_enabled(pdev)) {
+        msix_notify(pdev, vector);
+    }
+}
+
+void hsagpu_error_irq(HsaGpuState *s)
+{
+    trace_hsagpu_error_irq(s->regs.error_status);
+    hsagpu_irq_msix(s, HSAGPU_MSIX_VEC_ERROR);
 }
 
 /* Record a bad access: guest error log, trace, error registers. */

@@ -36,6 +36,26 @@ static int hsagpu_ops_write(void *opaque, uint64_t addr, const void *buf,
     return hsagpu_bus_rw(&c->bus, addr, (void *)buf, len, true);
 }
 
+/* DMA descriptors and kernel buffers: reads that fault injection hits. */
+static unsigned hsagpu_ops_read_data(void *opaque, uint64_t addr, void *buf,
+                                     uint64_t len)
+{
+    HsaGpuOpsCtx *c = opaque;
+    HsaGpuReadFault f = hsagpu_fault_read(c->bus.s, addr);
+
+    if (f == HSAGPU_READ_UR || f == HSAGPU_READ_CA) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    if (hsagpu_bus_rw(&c->bus, addr, buf, len, false)) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    if (f == HSAGPU_READ_POISON) {
+        hsagpu_fault_poison_data(buf, len);
+        return HSAGPU_QERR_POISON;
+    }
+    return 0;
+}
+
 static unsigned hsagpu_ops_fetch_add64(void *opaque, uint64_t addr,
                                        uint64_t val, uint64_t *old)
 {
@@ -129,6 +149,7 @@ const HsaGpuQueueOps hsagpu_queue_ops = {
     .dma = hsagpu_ops_dma,
     .dma_done = hsagpu_ops_dma_done,
     .select = hsagpu_ops_select,
+    .read_data = hsagpu_ops_read_data,
 };
 
 /* A pass starts: the device is the requester until a queue is selected. */
@@ -163,7 +184,7 @@ void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
         for (v = find_first_bit(d->vectors, nvec); v < nvec;
              v = find_next_bit(d->vectors, nvec, v + 1)) {
             if (msix_enabled(pdev)) {
-                msix_notify(pdev, v);
+                hsagpu_irq_msix(s, v);
                 qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
             }
         }

@@ -106,6 +106,8 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
         return -1;
     }
     pcie_cap_deverr_init(pdev);
+    /* Function Level Reset: Initiate FLR resets the whole function. */
+    pcie_cap_flr_init(pdev);
     pcie_cap_fill_link_ep_usp(pdev, QEMU_PCI_EXP_LNK_X16,
                               QEMU_PCI_EXP_LNK_8GT);
 
@@ -185,6 +187,10 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
     if (hsagpu_init_pcie(s, errp) < 0 || !hsagpu_init_rom(s, errp)) {
         return;
     }
+    s->fault.queue_hold = hsagpu_queue_hold;
+    s->fault.queue_held = hsagpu_queue_held;
+    s->fault.queues_fatal = hsagpu_queues_fatal;
+    hsagpu_fault_init(s);
     hsagpu_queues_init(s);
     hsagpu_p2p_register(s);
     trace_hsagpu_realize(s->vram_size, s->num_queues, s->ident.msix_vectors);
@@ -196,6 +202,7 @@ static void hsagpu_exit(PCIDevice *pdev)
 
     hsagpu_p2p_unregister(s);
     hsagpu_queues_exit(s);
+    hsagpu_fault_exit(s);
     pcie_aer_exit(pdev);
     msix_unuse_all_vectors(pdev);
     msix_uninit(pdev, &s->mmio, &s->mmio);
@@ -208,10 +215,29 @@ static void hsagpu_reset_hold(Object *obj, ResetType type)
 
     trace_hsagpu_reset();
     hsagpu_queues_reset(s);
+    hsagpu_fault_reset(s);
     hsagpu_regs_reset(&s->regs);
     hsagpu_doorbell_reset(s);
     pcie_cap_deverr_reset(PCI_DEVICE(s));
     hsagpu_link_reset(s);
+}
+
+static void hsagpu_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
+                                int len)
+{
+    pci_default_write_config(pdev, addr, val, len);
+    /*
+     * Initiate FLR: pci_device_reset() runs the device reset (queues
+     * destroyed, registers, errors and injections cleared) and the PCI
+     * one (COMMAND, BARs, MSI-X); sticky AER status stays, as the spec
+     * wants for sticky bits.
+     */
+    if (ranges_overlap(addr, len, pdev->exp.exp_cap + PCI_EXP_DEVCTL, 2) &&
+        (pci_get_word(pdev->config + pdev->exp.exp_cap + PCI_EXP_DEVCTL) &
+         PCI_EXP_DEVCTL_BCR_FLR)) {
+        trace_hsagpu_flr();
+    }
+    pcie_cap_flr_write_config(pdev, addr, val, len);
 }
 
 static const VMStateDescription vmstate_hsagpu_regs = {
@@ -335,6 +361,7 @@ static void hsagpu_class_init(ObjectClass *klass, void *data)
 
     k->realize = hsagpu_realize;
     k->exit = hsagpu_exit;
+    k->config_write = hsagpu_config_write;
     k->vendor_id = HSAGPU_PCI_VENDOR_ID;
     k->device_id = HSAGPU_PCI_DEVICE_ID;
     k->revision = HSAGPU_PCI_REVISION;
@@ -343,6 +370,7 @@ static void hsagpu_class_init(ObjectClass *klass, void *data)
     dc->desc = "HSA-style GPU accelerator (AQL queues, doorbells, atomics)";
     dc->vmsd = &vmstate_hsagpu;
     device_class_set_props(dc, hsagpu_properties);
+    hsagpu_fault_class_init(klass);
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 

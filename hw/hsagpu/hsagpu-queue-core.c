@@ -209,8 +209,7 @@ bool hsagpu_queue_loaded_ok(const HsaGpuQueue *q, const HsaGpuIdent *id,
         q->error >= HSAGPU_QERR_COUNT) {
         return false;
     }
-    if (q->dma_active && (q->dma_off > HSAGPU_DMA_SIZE_MAX ||
-                          q->dma_desc > HSAGPU_DMA_SG_MAX)) {
+    if (q->dma_active && !hsagpu_dma_cursor_ok(q)) {
         return false;
     }
     if (q->kern_active && q->kern_wg > HSAGPU_GRID_MAX) {
@@ -571,7 +570,12 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
             res->progress++;
             return PKT_PARTIAL;
         }
-        return *err ? PKT_ERROR : PKT_DONE;
+        if (*err) {
+            return PKT_ERROR;
+        }
+        /* The packet that ran, not what the slot holds now. */
+        *signal = q->dma_pkt.completion_signal;
+        return PKT_DONE;
     }
     }
     return PKT_ERROR;           /* not reached: checked above */
@@ -645,8 +649,12 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     }
     q->read_index++;
     q->rptr_unpublished++;
-    /* A cursor belongs to the packet it was started for. */
+    /*
+     * A cursor belongs to the packet it was started for, even when the
+     * slot was rewritten as another packet type in the meantime.
+     */
     q->kern_active = 0;
+    q->dma_active = 0;
     if (outcome == PKT_LAUNCHED) {
         res->progress++;        /* a busy kernel: completes later */
         return 1;
@@ -744,7 +752,7 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
             HsaGpuQueue *q = &queues[qi];
             HsaGpuRunResult res;
 
-            if (q->state == HSAGPU_QSTATE_ERROR) {
+            if (q->state == HSAGPU_QSTATE_ERROR || q->held) {
                 continue;
             }
             if (p->ops->select) {

@@ -216,6 +216,9 @@ static unsigned hsagpu_queue_enable(HsaGpuState *s, unsigned qi,
     if (res != HSAGPU_QRES_OK) {
         return res;
     }
+    if (hsagpu_fault_is_fatal(s)) {
+        return HSAGPU_QRES_DEVICE_FATAL;
+    }
     if (!(hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER)) {
         return HSAGPU_QRES_NO_BUS_MASTER;
     }
@@ -339,6 +342,48 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
         hsagpu_queues_kick(s);
     }
     return bad;
+}
+
+void hsagpu_queue_hold(HsaGpuState *s, int qi)
+{
+    hsagpu_qlock(s);
+    for (unsigned i = 0; i < s->num_queues; i++) {
+        s->queues[i].held = (int)i == qi;
+    }
+    qemu_mutex_unlock(&s->qlock);
+    /* Doorbells rung meanwhile were accepted: serve the queue again. */
+    hsagpu_queues_kick(s);
+}
+
+int hsagpu_queue_held(HsaGpuState *s)
+{
+    int held = -1;
+
+    hsagpu_qlock(s);
+    for (unsigned i = 0; i < s->num_queues && held < 0; i++) {
+        held = s->queues[i].held ? (int)i : -1;
+    }
+    qemu_mutex_unlock(&s->qlock);
+    return held;
+}
+
+void hsagpu_queues_fatal(HsaGpuState *s)
+{
+    hsagpu_qlock(s);
+    for (unsigned i = 0; i < s->nactive; i++) {
+        unsigned qi = s->active[i];
+        HsaGpuQueue *q = &s->queues[qi];
+
+        if (q->state != HSAGPU_QSTATE_ERROR) {
+            hsagpu_queue_fail(q, HSAGPU_QERR_DEVICE_FATAL, q->read_index);
+            hsagpu_queue_failed(s, qi, q);
+        }
+    }
+    qemu_mutex_unlock(&s->qlock);
+    hsagpu_queue_flush_errors(s);
+    if (hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_FATAL)) {
+        hsagpu_error_irq(s);
+    }
 }
 
 uint32_t hsagpu_queue_error_first(HsaGpuState *s)
@@ -497,6 +542,37 @@ static const VMStateDescription vmstate_hsagpu_queue_kernel = {
     }
 };
 
+static bool hsagpu_queue_dma_needed(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->dma_active;
+}
+
+/*
+ * The DMA packet a cursor belongs to, as the device fetched it. Streams
+ * without it (older versions) resume with the ring's packet if the
+ * cursor fits it (hsagpu_dma_exec).
+ */
+static const VMStateDescription vmstate_hsagpu_queue_dma = {
+    .name = "hsa-gpu/queue/dma-packet",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_queue_dma_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT16(dma_pkt.header, HsaGpuQueue),
+        VMSTATE_UINT16(dma_pkt.op, HsaGpuQueue),
+        VMSTATE_UINT32(dma_pkt.flags, HsaGpuQueue),
+        VMSTATE_UINT64(dma_pkt.src, HsaGpuQueue),
+        VMSTATE_UINT64(dma_pkt.dst, HsaGpuQueue),
+        VMSTATE_UINT64(dma_pkt.size, HsaGpuQueue),
+        VMSTATE_UINT64(dma_pkt.pattern, HsaGpuQueue),
+        VMSTATE_UINT64_ARRAY(dma_pkt.reserved, HsaGpuQueue, 2),
+        VMSTATE_UINT64(dma_pkt.completion_signal, HsaGpuQueue),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 const VMStateDescription vmstate_hsagpu_queue = {
     .name = "hsa-gpu/queue",
     .version_id = 2,
@@ -535,6 +611,7 @@ const VMStateDescription vmstate_hsagpu_queue = {
     },
     .subsections = (const VMStateDescription * const []) {
         &vmstate_hsagpu_queue_kernel,
+        &vmstate_hsagpu_queue_dma,
         NULL
     }
 };

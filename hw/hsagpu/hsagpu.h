@@ -22,6 +22,35 @@
     (HSAGPU_DOORBELL_BAR_SIZE / HSAGPU_DOORBELL_PAGE)
 OBJECT_DECLARE_SIMPLE_TYPE(HsaGpuState, HSA_GPU)
 
+/*
+ * Fault injection (hsagpu-fault.c, docs/reliability.md): what the
+ * inject-* properties armed. Counts are taken with qatomic by whichever
+ * thread makes the access; not migrated, cleared by reset.
+ */
+typedef struct HsaGpuFault {
+    uint32_t atomic_ur;         /* next N AtomicOps complete with UR */
+    uint32_t atomic_ca;         /*  ... with CA */
+    uint32_t dma_ur;            /* next N bus-master reads get UR */
+    uint32_t dma_ca;            /*  ... CA */
+    uint32_t dma_poison;        /*  ... poisoned data */
+    uint32_t msix_drop;         /* next N MSI-X messages are lost */
+    uint32_t msix_delay;        /* next N MSI-X messages are late */
+    uint32_t msix_delay_ms;     /*  by this much virtual time */
+    bool fatal;                 /* fatal internal error taken */
+    uint32_t pending;           /* HSAGPU_FAULT_PEND_*: report under BQL */
+    QEMUBH *bh;                 /* reports pending */
+    QEMUTimer *msix_timer;      /* delivers late MSI-X messages */
+    int64_t *msix_due;          /* per vector: when, or 0 */
+    /*
+     * What the queues do about inject-queue-hang and inject-fatal, wired
+     * by hsagpu-pci.c: the fault layer calls no other file of the device
+     * (everything that sends MSI-X calls it).
+     */
+    void (*queue_hold)(HsaGpuState *s, int qi);
+    int (*queue_held)(HsaGpuState *s);
+    void (*queues_fatal)(HsaGpuState *s);
+} HsaGpuFault;
+
 struct HsaGpuState {
     PCIDevice parent_obj;
 
@@ -67,6 +96,7 @@ struct HsaGpuState {
      */
     unsigned qerr_pending;
     QLIST_ENTRY(HsaGpuState) peer_link; /* hsagpu-p2p.c */
+    HsaGpuFault fault;
 
     /* properties */
     uint64_t vram_size;
@@ -101,6 +131,7 @@ typedef struct HsaGpuBusCtx {
     uint32_t asid;
     HsaGpuBusCache cache;       /* last range resolved inside the switch */
     HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
+    unsigned cache_gen;         /* hsagpu_p2p_generation() when cached */
 } HsaGpuBusCtx;
 
 /* The answer of hsagpu_bus_resolve() for the start of an access. */
@@ -133,6 +164,14 @@ void hsagpu_doorbell_listen(HsaGpuState *s, uint32_t doorbell, bool on);
 void hsagpu_queues_kick(HsaGpuState *s);
 
 /* hsagpu-queue.c: queue registers, commands, the thread, migration */
+/* Fault injection: queue @qi (-1: none) is not served; which one is. */
+void hsagpu_queue_hold(HsaGpuState *s, int qi);
+int hsagpu_queue_held(HsaGpuState *s);
+/*
+ * Fatal internal error (BQL held): every enabled queue fails with
+ * DEVICE_FATAL, ERROR_STATUS.FATAL is raised.
+ */
+void hsagpu_queues_fatal(HsaGpuState *s);
 void hsagpu_queues_init(HsaGpuState *s);
 void hsagpu_queues_exit(HsaGpuState *s);
 void hsagpu_queues_reset(HsaGpuState *s);
@@ -218,6 +257,16 @@ uint32_t hsagpu_p2p_status(HsaGpuState *s);
  */
 HsaGpuState *hsagpu_p2p_switch_peer(HsaGpuState *s, uint64_t addr,
                                     uint64_t *off);
+/* Changes whenever a device unregisters (a cached peer may be gone). */
+unsigned hsagpu_p2p_generation(void);
+/*
+ * Lock the registry if @peer is registered (true; hsagpu_p2p_unlock()
+ * then): its config space and topology can be read without the BQL.
+ */
+bool hsagpu_p2p_lock_registered(HsaGpuState *peer);
+void hsagpu_p2p_unlock(void);
+/* Drop a reference to a peer; the last one is dropped under the BQL. */
+void hsagpu_peer_unref(HsaGpuState *peer);
 /* Bus address of the device's VRAM BAR, or HSAGPU_BUS_NO_BAR. */
 uint64_t hsagpu_vram_bar(HsaGpuState *s);
 
@@ -230,7 +279,39 @@ uint32_t hsagpu_link_mrrs(HsaGpuState *s);
 /* hsagpu-mmio.c: BAR5 and the legacy I/O BAR */
 void hsagpu_mmio_init(HsaGpuState *s);
 
+/*
+ * hsagpu-fault.c: fault injection on demand (inject-* properties). The
+ * hooks return what to do to the access; reports that need the BQL are
+ * made from a bottom half when the caller does not hold it.
+ */
+typedef enum HsaGpuReadFault {
+    HSAGPU_READ_OK,
+    HSAGPU_READ_UR,             /* completion with Unsupported Request */
+    HSAGPU_READ_CA,             /* completion with Completer Abort */
+    HSAGPU_READ_POISON,         /* data arrives poisoned */
+} HsaGpuReadFault;
+
+void hsagpu_fault_class_init(ObjectClass *klass);
+void hsagpu_fault_init(HsaGpuState *s);
+void hsagpu_fault_exit(HsaGpuState *s);
+void hsagpu_fault_reset(HsaGpuState *s);
+/* An AtomicOp reaches its completer: 0, or the injected UR/CA status. */
+unsigned hsagpu_fault_atomic(HsaGpuState *s, uint64_t addr);
+/* A bus-master read of data at @addr: what the completion brings. */
+HsaGpuReadFault hsagpu_fault_read(HsaGpuState *s, uint64_t addr);
+/* Make @len bytes of poisoned data recognisably wrong. */
+void hsagpu_fault_poison_data(void *buf, uint64_t len);
+/* BQL held: true when the fault layer took the message (lost or late). */
+bool hsagpu_fault_msix(HsaGpuState *s, unsigned vector);
+/* The device took a fatal internal error (only a reset clears it). */
+static inline bool hsagpu_fault_is_fatal(HsaGpuState *s)
+{
+    return qatomic_read(&s->fault.fatal);
+}
+
 /* hsagpu-irq.c: device status, error reporting and the error interrupt */
+/* Every MSI-X message of the device (BQL held). */
+void hsagpu_irq_msix(HsaGpuState *s, unsigned vector);
 uint32_t hsagpu_status(HsaGpuState *s);
 void hsagpu_bad_access(HsaGpuState *s, unsigned bar, uint64_t offset,
                        unsigned size, bool is_write, unsigned reason);

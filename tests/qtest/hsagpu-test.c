@@ -424,6 +424,21 @@ static void test_atomic_engine(void)
     g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
                     HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_UR);
     g_assert_cmpuint(qtest_readq(f.qts, 0x1000), ==, 42);
+
+    /*
+     * ATOMIC_REPEAT runs inside one MMIO write with the BQL held: its cap
+     * keeps that write short (at most 2^16 host atomics).
+     */
+    qtest_writeq(f.qts, 0x1000, 0);
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_SRC0, 1);
+    reg_write(&f, HSAGPU_REG_ATOMIC_REPEAT, 1U << 24);
+    reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
+              HSAGPU_ATOMIC_SIZE_64 | HSAGPU_ATOMIC_GO);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_OK);
+    g_assert_cmpuint(qtest_readq(f.qts, 0x1000), <=, 1U << 16);
+    g_assert_cmpuint(qtest_readq(f.qts, 0x1000), ==,
+                     HSAGPU_ATOMIC_REPEAT_MAX);
     fixture_fini(&f);
 }
 
@@ -1110,6 +1125,49 @@ static void test_p2p_limit_queue(void)
 }
 
 /*
+ * The peer a running ATOMIC_INC kernel increments in is hot-unplugged
+ * (the guest powers off its switch slot) while the processor thread
+ * uses it: the thread must not read the departed peer's config space or
+ * topology, nor drop the last reference to it without the BQL. The
+ * queue fails (nothing answers any more) and QEMU stays up.
+ */
+static void test_p2p_peer_unplug(void)
+{
+    struct hsagpu_kargs_atomic_inc inc = { .counter = PEER_COUNTER };
+    struct hsagpu_kernel_dispatch_packet k;
+    QPCIDevice *dn1;
+    uint8_t exp;
+    Fixture f;
+
+    p2p_fixture(&f, 33);
+    dn1 = qpci_device_find(f.bus, SW_UP_BUS << 8 | QPCI_DEVFN(1, 0));
+    g_assert(dn1);
+    exp = qpci_find_capability(dn1, PCI_CAP_ID_EXP, 0);
+    g_assert_true(qpci_config_readl(dn1, exp + PCI_EXP_SLTCAP) &
+                  PCI_EXP_SLTCAP_PCP);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    qtest_memwrite(f.qts, Q_KARG, &inc, sizeof(inc));
+    signal_init(&f, Q_SIG + 64, 1);
+    fill_packet(&k, BIG_ITEMS, 1, Q_SIG + 64);
+    k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+    queue_submit(&f, 1, &k);
+    g_assert_true(wait_u64(&f, Q_DESC + 256 + HSAGPU_QUEUE_DESC_RPTR, 0));
+    for (int i = 0; i < 5000 && qtest_readq(f.qts, PEER_COUNTER) == 40; i++) {
+        g_usleep(1000);
+    }
+    g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), >, 40);
+    qpci_config_writew(dn1, exp + PCI_EXP_SLTCTL,
+                       PCI_EXP_SLTCTL_PWR_OFF | PCI_EXP_SLTCTL_PWR_IND_OFF);
+    g_assert_false(qpci_config_readw(dn1, exp + PCI_EXP_SLTSTA) &
+                   PCI_EXP_SLTSTA_PDS);
+    g_assert_true(wait_qstate(&f, 1, HSAGPU_QSTATE_ERROR));
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 8), ==, 1);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_MAGIC), ==, HSAGPU_MAGIC_VALUE);
+    g_free(dn1);
+    fixture_fini(&f);
+}
+
+/*
  * BAR2 read-back keeps the last doorbell written through the device per
  * 4 KiB page (512 doorbells): 32-bit halves merge into it, another
  * doorbell of the page replaces it, other pages keep theirs.
@@ -1409,6 +1467,503 @@ static void test_migration_bad_queue(void)
     rmdir(dir);
 }
 
+/* ------------------------------------------------------------------ */
+/* Fault injection and Function Level Reset                            */
+/* ------------------------------------------------------------------ */
+
+#define GPU_PATH        "/machine/peripheral/gpu0"
+#define Q_MSI           0x150000ULL     /* MSI-X messages land here */
+#define MSI_DATA(v)     (0x4100 + (v))
+
+static void qom_set_int(Fixture *f, const char *prop, int64_t val)
+{
+    qtest_qmp_assert_success(f->qts, "{ 'execute': 'qom-set', 'arguments': "
+                             "{ 'path': %s, 'property': %s, 'value': %"
+                             PRId64 " } }", GPU_PATH, prop, val);
+}
+
+static int64_t qom_get_int(Fixture *f, const char *prop)
+{
+    QDict *rsp = qtest_qmp(f->qts, "{ 'execute': 'qom-get', 'arguments': "
+                           "{ 'path': %s, 'property': %s } }", GPU_PATH, prop);
+    int64_t v;
+
+    g_assert(qdict_haskey(rsp, "return"));
+    v = qdict_get_int(rsp, "return");
+    qobject_unref(rsp);
+    return v;
+}
+
+static bool qom_get_bool(Fixture *f, const char *prop)
+{
+    QDict *rsp = qtest_qmp(f->qts, "{ 'execute': 'qom-get', 'arguments': "
+                           "{ 'path': %s, 'property': %s } }", GPU_PATH, prop);
+    bool v;
+
+    g_assert(qdict_haskey(rsp, "return"));
+    v = qdict_get_bool(rsp, "return");
+    qobject_unref(rsp);
+    return v;
+}
+
+/* Poll a QOM count until the device has used it up (a sync point). */
+static bool wait_qom_zero(Fixture *f, const char *prop)
+{
+    for (int i = 0; i < 5000; i++) {
+        if (!qom_get_int(f, prop)) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+static uint16_t pci_status(Fixture *f)
+{
+    return qpci_config_readw(f->gpu, PCI_STATUS);
+}
+
+/* Reports from the BQL-free processor arrive from a bottom half. */
+static bool wait_pci_status(Fixture *f, uint16_t bits)
+{
+    for (int i = 0; i < 5000; i++) {
+        if ((pci_status(f) & bits) == bits) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+/* Extended config space through the MCH's ECAM window. */
+static void ecam_enable(Fixture *f)
+{
+    QPCIDevice *mch = qpci_device_find(f->bus, 0);
+
+    qpci_config_writel(mch, 0x60, ECAM_BASE | 1);
+    g_free(mch);
+}
+
+static uint32_t aer_uncor(Fixture *f)
+{
+    return ecam_readl(f, HSAGPU_EXT_CAP_AER_OFFSET + PCI_ERR_UNCOR_STATUS);
+}
+
+static bool wait_aer_uncor(Fixture *f, uint32_t bits)
+{
+    for (int i = 0; i < 5000; i++) {
+        if ((aer_uncor(f) & bits) == bits) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+/* MSI-X on, vectors 0 and 1 unmasked, each writing MSI_DATA(v) to RAM. */
+static void msix_setup(Fixture *f)
+{
+    uint8_t cap = find_cap(f, PCI_CAP_ID_MSIX);
+
+    for (unsigned v = 0; v < 2; v++) {
+        uint64_t e = MMIO_BASE + HSAGPU_MSIX_TABLE_OFFSET + 16 * v;
+
+        qtest_writel(f->qts, Q_MSI + 4 * v, 0);
+        qtest_writel(f->qts, e, Q_MSI + 4 * v);
+        qtest_writel(f->qts, e + 4, 0);
+        qtest_writel(f->qts, e + 8, MSI_DATA(v));
+        qtest_writel(f->qts, e + 12, 0);
+    }
+    qpci_config_writew(f->gpu, cap + PCI_MSIX_FLAGS, PCI_MSIX_FLAGS_ENABLE);
+}
+
+static uint32_t msi_seen(Fixture *f, unsigned v)
+{
+    return qtest_readl(f->qts, Q_MSI + 4 * v);
+}
+
+/* A NOP on @q whose signal has an event: it raises the queue's vector. */
+static void nop_event(Fixture *f, unsigned q, uint64_t sig)
+{
+    struct hsagpu_agent_dispatch_packet a;
+
+    signal_init(f, sig, 1);
+    qtest_writeq(f->qts, sig + 16, Q_MBOX);
+    qtest_writel(f->qts, sig + 24, 5);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, sig);
+    queue_submit(f, q, &a);
+}
+
+static void expect_qerr(Fixture *f, unsigned q, unsigned err)
+{
+    g_assert_true(wait_qstate(f, q, HSAGPU_QSTATE_ERROR));
+    g_assert_cmphex(qreg_read(f, q, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ERROR | err << HSAGPU_QSTATE_ERR_SHIFT);
+}
+
+static void engine_fetchadd(Fixture *f, uint64_t addr, uint64_t val)
+{
+    qtest_writeq(f->qts, MMIO_BASE + HSAGPU_REG_ATOMIC_ADDR_LO, addr);
+    qtest_writeq(f->qts, MMIO_BASE + HSAGPU_REG_ATOMIC_SRC0, val);
+    reg_write(f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
+              HSAGPU_ATOMIC_SIZE_64 | HSAGPU_ATOMIC_GO);
+}
+
+/*
+ * inject-atomic-ur/-ca: the next AtomicOps complete with UR or CA as if
+ * the completer refused them; the requester records Received Master /
+ * Target Abort, AER logs the error, the register engine and a queue
+ * report them, and the count reads back what is left.
+ */
+static void test_fault_atomic(void)
+{
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    ecam_enable(&f);
+    qtest_writeq(f.qts, Q_BUF, 40);
+    qom_set_int(&f, "inject-atomic-ur", 2);
+    g_assert_cmpint(qom_get_int(&f, "inject-atomic-ur"), ==, 2);
+    engine_fetchadd(&f, Q_BUF, 2);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_UR);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_BUF), ==, 40);
+    g_assert_cmpint(qom_get_int(&f, "inject-atomic-ur"), ==, 1);
+    g_assert_true(pci_status(&f) & PCI_STATUS_REC_MASTER_ABORT);
+    g_assert_false(pci_status(&f) & PCI_STATUS_REC_TARGET_ABORT);
+    g_assert_true(aer_uncor(&f) & PCI_ERR_UNC_UNSUP);
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_ATOMIC);
+
+    /*
+     * The queue's first FetchAdd (its read index) takes the second: a
+     * UR completion is the queue error an unmapped address gives.
+     */
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    nop_event(&f, 0, Q_SIG);
+    expect_qerr(&f, 0, HSAGPU_QERR_ADDRESS);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 1);
+    g_assert_cmpint(qom_get_int(&f, "inject-atomic-ur"), ==, 0);
+
+    qom_set_int(&f, "inject-atomic-ca", 1);
+    engine_fetchadd(&f, Q_BUF, 2);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_CA);
+    g_assert_true(pci_status(&f) & PCI_STATUS_REC_TARGET_ABORT);
+    g_assert_true(aer_uncor(&f) & PCI_ERR_UNC_COMP_ABORT);
+    /* Used up: the next one is performed. */
+    engine_fetchadd(&f, Q_BUF, 2);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_OK);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_BUF), ==, 42);
+    fixture_fini(&f);
+}
+
+/*
+ * inject-dma-ur/-ca/-poison on the device's reads: DMA engine data, a
+ * descriptor list and a kernel's buffer. UR/CA: the queue stops with
+ * ADDRESS at the source, nothing is written, PCI Status shows the abort.
+ * Poison: the data arrives corrupted, the queue stops with POISON, the
+ * device logs Poisoned TLP Received (non-fatal) and Detected Parity.
+ */
+static void test_fault_dma(void)
+{
+    struct hsagpu_dma_desc list[1] = { { 0x11223344, Q_BUF + 0x3000, 8, 0 } };
+    struct hsagpu_kargs_copy kc = { .src = Q_BUF, .dst = Q_BUF + 0x4000 };
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_dma_packet d;
+    uint8_t src[64], got[64], inv[64];
+    uint32_t sev;
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    ecam_enable(&f);
+    for (unsigned i = 0; i < sizeof(src); i++) {
+        src[i] = i + 1;
+        inv[i] = ~src[i];
+    }
+    qtest_memwrite(f.qts, Q_BUF, src, sizeof(src));
+
+    /* UR on the data read */
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    qom_set_int(&f, "inject-dma-ur", 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, Q_BUF + 0x1000, Q_BUF, 64, Q_SIG);
+    signal_init(&f, Q_SIG, 1);
+    queue_submit(&f, 0, &d);
+    expect_qerr(&f, 0, HSAGPU_QERR_ADDRESS);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_DMA_BAD_ADDR_LO), ==, Q_BUF);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_BUF + 0x1000), ==, 0);
+    g_assert_true(wait_pci_status(&f, PCI_STATUS_REC_MASTER_ABORT));
+    g_assert_cmpint(qom_get_int(&f, "inject-dma-ur"), ==, 0);
+
+    /* CA on a kernel's buffer read */
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    qom_set_int(&f, "inject-dma-ca", 1);
+    qtest_memwrite(f.qts, Q_KARG, &kc, sizeof(kc));
+    fill_packet(&k, 16, 16, Q_SIG);
+    k.kernel_object = HSAGPU_KERNEL_COPY;
+    queue_submit(&f, 0, &k);
+    expect_qerr(&f, 0, HSAGPU_QERR_ADDRESS);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_BUF + 0x4000), ==, 0);
+    g_assert_true(wait_pci_status(&f, PCI_STATUS_REC_TARGET_ABORT));
+
+    /* Poisoned data: delivered corrupted, then the queue stops. */
+    g_assert_false(aer_uncor(&f) & PCI_ERR_UNC_POISON_TLP);
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    qom_set_int(&f, "inject-dma-poison", 1);
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, Q_BUF + 0x2000, Q_BUF, 64, Q_SIG);
+    queue_submit(&f, 0, &d);
+    expect_qerr(&f, 0, HSAGPU_QERR_POISON);
+    qtest_memread(f.qts, Q_BUF + 0x2000, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), inv, sizeof(inv));
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 1);
+    g_assert_true(wait_aer_uncor(&f, PCI_ERR_UNC_POISON_TLP));
+    sev = ecam_readl(&f, HSAGPU_EXT_CAP_AER_OFFSET + PCI_ERR_UNCOR_SEVER);
+    g_assert_false(sev & PCI_ERR_UNC_POISON_TLP);
+    g_assert_true(pci_status(&f) & PCI_STATUS_DETECTED_PARITY);
+
+    /* A poisoned descriptor list: the list address is to blame. */
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    qtest_memwrite(f.qts, Q_KARG + 256, list, sizeof(list));
+    qom_set_int(&f, "inject-dma-poison", 1);
+    dma_packet(&d, HSAGPU_DMA_OP_FILL_SG, 0, Q_KARG + 256, 1, Q_SIG);
+    queue_submit(&f, 0, &d);
+    expect_qerr(&f, 0, HSAGPU_QERR_POISON);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_DMA_BAD_ADDR_LO), ==,
+                    Q_KARG + 256);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_BUF + 0x3000), ==, 0);
+
+    /* Nothing armed any more: the same copy works. */
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, Q_BUF + 0x2000, Q_BUF, 64, Q_SIG);
+    queue_submit(&f, 0, &d);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    qtest_memread(f.qts, Q_BUF + 0x2000, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), src, sizeof(src));
+    fixture_fini(&f);
+}
+
+/*
+ * inject-msix-drop loses the next message; inject-msix-delay delivers it
+ * inject-msix-delay-ms of virtual time late (virtual time only moves
+ * when the test steps it, so "not yet" is exact).
+ */
+static void test_fault_msix(void)
+{
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    msix_setup(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    nop_event(&f, 0, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_true(wait_u64(&f, Q_MSI + 4, MSI_DATA(1)));
+
+    qtest_writel(f.qts, Q_MSI + 4, 0);
+    qom_set_int(&f, "inject-msix-drop", 1);
+    nop_event(&f, 0, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_true(wait_qom_zero(&f, "inject-msix-drop"));
+    g_assert_cmphex(msi_seen(&f, 1), ==, 0);
+    nop_event(&f, 0, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_MSI + 4, MSI_DATA(1)));
+
+    qtest_writel(f.qts, Q_MSI + 4, 0);
+    qom_set_int(&f, "inject-msix-delay-ms", 50);
+    qom_set_int(&f, "inject-msix-delay", 1);
+    nop_event(&f, 0, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_true(wait_qom_zero(&f, "inject-msix-delay"));
+    g_assert_cmphex(msi_seen(&f, 1), ==, 0);
+    qtest_clock_step(f.qts, 49 * 1000000LL);
+    g_assert_cmphex(msi_seen(&f, 1), ==, 0);
+    qtest_clock_step(f.qts, 2 * 1000000LL);
+    g_assert_cmphex(msi_seen(&f, 1), ==, MSI_DATA(1));
+
+    /* A reset forgets what is armed; the delay is a setting and stays. */
+    qom_set_int(&f, "inject-msix-drop", 3);
+    qom_set_int(&f, "inject-dma-poison", 3);
+    qtest_system_reset(f.qts);
+    g_assert_cmpint(qom_get_int(&f, "inject-msix-drop"), ==, 0);
+    g_assert_cmpint(qom_get_int(&f, "inject-dma-poison"), ==, 0);
+    g_assert_cmpint(qom_get_int(&f, "inject-msix-delay-ms"), ==, 50);
+    fixture_fini(&f);
+}
+
+/*
+ * inject-queue-hang: the queue accepts doorbells but consumes nothing,
+ * other queues run; -1 lets it go on; DESTROY ends the hang.
+ */
+static void test_fault_queue_hang(void)
+{
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, -1);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    qom_set_int(&f, "inject-queue-hang", 0);
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, 0);
+    nop_event(&f, 0, Q_SIG);
+    /* Queue 1's packet, rung after queue 0's, completes. */
+    nop_pass(&f, Q_SIG + 128);
+    nop_pass(&f, Q_SIG + 128);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 1);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_DESC + HSAGPU_QUEUE_DESC_RPTR), ==,
+                     0);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    qom_set_int(&f, "inject-queue-hang", -1);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+
+    qom_set_int(&f, "inject-queue-hang", 0);
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, -1);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    nop_event(&f, 0, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    fixture_fini(&f);
+}
+
+/*
+ * inject-fatal: every enabled queue fails with DEVICE_FATAL, ENABLE is
+ * refused, ERROR_STATUS.FATAL interrupts, AER logs an Uncorrectable
+ * Internal Error of fatal severity; clearing it is refused, only a reset
+ * recovers.
+ */
+static void test_fault_fatal(void)
+{
+    uint8_t exp;
+    uint32_t sev;
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    ecam_enable(&f);
+    msix_setup(&f);
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    reg_write(&f, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_FATAL);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    queue_cmd(&f, 1, HSAGPU_QCMD_SUSPEND, HSAGPU_QRES_OK);
+    g_assert_false(qom_get_bool(&f, "inject-fatal"));
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'qom-set', 'arguments': "
+                             "{ 'path': %s, 'property': 'inject-fatal', "
+                             "'value': true } }", GPU_PATH);
+    g_assert_true(qom_get_bool(&f, "inject-fatal"));
+    for (unsigned q = 0; q < 2; q++) {
+        g_assert_cmphex(qreg_read(&f, q, HSAGPU_QREG_STATE), ==,
+                        HSAGPU_QSTATE_ERROR |
+                        HSAGPU_QERR_DEVICE_FATAL << HSAGPU_QSTATE_ERR_SHIFT);
+    }
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_FATAL);
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_QUEUE);
+    g_assert_cmphex(msi_seen(&f, 0), ==, MSI_DATA(0));
+    g_assert_true(aer_uncor(&f) & PCI_ERR_UNC_INTN);
+    sev = ecam_readl(&f, HSAGPU_EXT_CAP_AER_OFFSET + PCI_ERR_UNCOR_SEVER);
+    g_assert_true(sev & PCI_ERR_UNC_INTN);
+    g_assert_true(qpci_config_readw(f.gpu, exp + PCI_EXP_DEVSTA) &
+                  PCI_EXP_DEVSTA_FED);
+    g_assert_cmpuint(queue_create(&f, 2, 0), ==, HSAGPU_QRES_DEVICE_FATAL);
+    {
+        QDict *rsp = qtest_qmp(f.qts, "{ 'execute': 'qom-set', "
+                               "'arguments': { 'path': %s, "
+                               "'property': 'inject-fatal', "
+                               "'value': false } }", GPU_PATH);
+
+        g_assert_true(qdict_haskey(rsp, "error"));
+        qobject_unref(rsp);
+    }
+    g_assert_true(qom_get_bool(&f, "inject-fatal"));
+
+    qtest_system_reset(f.qts);
+    g_assert_false(qom_get_bool(&f, "inject-fatal"));
+    setup_bridge_and_bars(&f);
+    qpci_config_writew(f.gpu, PCI_COMMAND,
+                       PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL2,
+                       PCI_EXP_DEVCTL2_ATOMIC_REQ);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ERROR_STATUS), ==, 0);
+    g_assert_cmpuint(queue_create(&f, 2, 0), ==, HSAGPU_QRES_OK);
+    fixture_fini(&f);
+}
+
+/* After a reset of the function: BARs, decoding, AtomicOp requests. */
+static void gpu_reprogram(Fixture *f)
+{
+    uint8_t exp = find_cap(f, PCI_CAP_ID_EXP);
+
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_5, MMIO_BASE);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_2, DB_BASE);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_3, 0);
+    qpci_config_writew(f->gpu, PCI_COMMAND,
+                       PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+    qpci_config_writew(f->gpu, exp + PCI_EXP_DEVCTL2,
+                       PCI_EXP_DEVCTL2_ATOMIC_REQ);
+}
+
+/*
+ * Function Level Reset: DevCap advertises it; Initiate FLR while a big
+ * kernel runs destroys the queues (the kernel stops), clears errors and
+ * injections, turns decoding, BARs and MSI-X off; afterwards the device
+ * works again once the driver programs it.
+ */
+static void test_flr(void)
+{
+    uint64_t big = Q_SIG + 128, c;
+    uint8_t exp, msix;
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    msix = find_cap(&f, PCI_CAP_ID_MSIX);
+    g_assert_true(qpci_config_readl(f.gpu, exp + PCI_EXP_DEVCAP) &
+                  PCI_EXP_DEVCAP_FLR);
+    msix_setup(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    qtest_writeq(f.qts, BIG_COUNTER, 0);
+    submit_big(&f, big);
+    reg_write(&f, HSAGPU_REG_MAGIC, 1);          /* read-only: an error */
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_BAD_MMIO);
+    qom_set_int(&f, "inject-dma-poison", 2);
+    qom_set_int(&f, "inject-queue-hang", 1);
+
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL,
+                       qpci_config_readw(f.gpu, exp + PCI_EXP_DEVCTL) |
+                       PCI_EXP_DEVCTL_BCR_FLR);
+    g_assert_false(qpci_config_readw(f.gpu, exp + PCI_EXP_DEVCTL) &
+                   PCI_EXP_DEVCTL_BCR_FLR);
+    g_assert_cmphex(qpci_config_readw(f.gpu, PCI_COMMAND), ==, 0);
+    g_assert_cmphex(qpci_config_readl(f.gpu, PCI_BASE_ADDRESS_5), ==, 0);
+    g_assert_false(qpci_config_readw(f.gpu, msix + PCI_MSIX_FLAGS) &
+                   PCI_MSIX_FLAGS_ENABLE);
+    g_assert_cmpint(qom_get_int(&f, "inject-dma-poison"), ==, 0);
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, -1);
+    c = qtest_readq(f.qts, BIG_COUNTER);
+    g_assert_cmpuint(c, <, BIG_ITEMS);
+    g_usleep(50000);
+    g_assert_cmpuint(qtest_readq(f.qts, BIG_COUNTER), ==, c);
+    g_assert_cmpuint(qtest_readq(f.qts, big + 8), ==, 1);
+
+    gpu_reprogram(&f);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ERROR_STATUS), ==, 0);
+    for (unsigned q = 0; q < 2; q++) {
+        g_assert_cmpuint(qreg_read(&f, q, HSAGPU_QREG_STATE), ==,
+                         HSAGPU_QSTATE_DISABLED);
+    }
+    msix_setup(&f);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    nop_event(&f, 1, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_true(wait_u64(&f, Q_MSI + 4, MSI_DATA(1)));
+    fixture_fini(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1427,10 +1982,17 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/p2p-limit/atomic-engine",
                    test_p2p_limit_atomic_engine);
     qtest_add_func("/hsa-gpu/p2p-limit/queue", test_p2p_limit_queue);
+    qtest_add_func("/hsa-gpu/p2p-peer-unplug", test_p2p_peer_unplug);
     qtest_add_func("/hsa-gpu/doorbell-readback", test_doorbell_readback);
     qtest_add_func("/hsa-gpu/queue-long-kernel", test_queue_long_kernel);
     qtest_add_func("/hsa-gpu/queue-suspend-drain", test_queue_suspend_drain);
     qtest_add_func("/hsa-gpu/migration", test_migration);
     qtest_add_func("/hsa-gpu/migration-bad-queue", test_migration_bad_queue);
+    qtest_add_func("/hsa-gpu/fault/atomic", test_fault_atomic);
+    qtest_add_func("/hsa-gpu/fault/dma", test_fault_dma);
+    qtest_add_func("/hsa-gpu/fault/msix", test_fault_msix);
+    qtest_add_func("/hsa-gpu/fault/queue-hang", test_fault_queue_hang);
+    qtest_add_func("/hsa-gpu/fault/fatal", test_fault_fatal);
+    qtest_add_func("/hsa-gpu/flr", test_flr);
     return g_test_run();
 }

@@ -120,7 +120,7 @@ static void f_select(void *o, unsigned qi)
 }
 
 static const HsaGpuQueueOps ops = {
-	f_read, f_write, f_add, f_now, f_irq, f_dma, f_dma_done, f_select,
+	f_read, f_write, f_add, f_now, f_irq, f_dma, f_dma_done, f_select, NULL,
 };
 
 static const HsaGpuIdent ident = {
