@@ -128,6 +128,8 @@ struct hsagpu_device {
 	bool resetting;
 	wait_queue_head_t recover_wq;
 	struct delayed_work watchdog;   /* hung-queue detection */
+	struct delayed_work fatal_work; /* reset after a fatal error */
+	struct pci_saved_state *good_state; /* config space that worked */
 	/*
 	 * Every system buffer still DMA-mapped for this device: remove()
 	 * unmaps them all, later frees leave the DMA API alone.
@@ -346,6 +348,8 @@ void hsagpu_file_zap(struct hsagpu_file *hf);
 extern const struct pci_error_handlers hsagpu_err_handlers;
 void hsagpu_recover_init(struct hsagpu_device *hdev);
 void hsagpu_recover_fini(struct hsagpu_device *hdev);
+void hsagpu_keep_state(struct hsagpu_device *hdev);
+void hsagpu_recover_fatal(struct hsagpu_device *hdev);
 void hsagpu_file_lose(struct hsagpu_device *hdev, struct hsagpu_file *hf);
 
 /* hsagpu_mem.c */

@@ -231,6 +231,7 @@ static void hsagpu_device_free(struct kref *ref)
 	/* Every VRAM allocation holds a reference: the pool is empty. */
 	if (hdev->vram_pool)
 		gen_pool_destroy(hdev->vram_pool);
+	kfree(hdev->good_state);
 	bitmap_free(hdev->queues_reported);
 	bitmap_free(hdev->queues_live);
 	kfree(hdev->queues);
@@ -364,7 +365,7 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return ret;
 	hsagpu_peer_register(hdev);
 	/* What AER recovery restores after a reset of the link. */
-	pci_save_state(pdev);
+	hsagpu_keep_state(hdev);
 	hsagpu_recover_init(hdev);
 
 	dev_info(dev, "%s: %s, %llu MiB VRAM, %u queues, %u doorbells, %d MSI-X vectors, ABI %u.%u, %u-bit DMA%s\n",

@@ -55,6 +55,7 @@ static int hsagpu_qres_errno(u32 res)
 	case HSAGPU_QRES_BAD_PRIORITY:
 	case HSAGPU_QRES_BAD_FLAGS:
 		return -EINVAL;
+	case HSAGPU_QRES_DEVICE_FATAL:  /* until a reset recovers it */
 	default:                        /* NO_BUS_MASTER, no answer */
 		return -EIO;
 	}

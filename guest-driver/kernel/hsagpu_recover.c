@@ -12,7 +12,9 @@
  *    bus reset of the parent (AER) does too;
  *  - AER: a non-fatal error is counted and changes nothing; a fatal one
  *    (frozen channel) resets: error_detected() loses the files, the PCI
- *    core resets the link, slot_reset() restores and re-initialises.
+ *    core resets the link, slot_reset() restores and re-initialises;
+ *  - a fatal internal error of the device (ERROR_STATUS.FATAL, from the
+ *    error interrupt): the driver resets the function (FLR).
  *
  * A reset loses every file that has queues or VRAM allocations: its
  * waiters return -EIO, its later ioctls and mmaps fail with -EIO, its BAR
@@ -24,6 +26,7 @@
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include "hsagpu.h"
@@ -32,6 +35,9 @@ static unsigned int queue_timeout_ms = 30000;
 module_param(queue_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(queue_timeout_ms,
 		 "A queue with pending work whose read index does not move for this long is hung: its file loses its queues and VRAM (EIO). 0 disables the watchdog (default 30000)");
+
+static void hsagpu_recover_begin(struct hsagpu_device *hdev, const char *why);
+static bool hsagpu_recover_end(struct hsagpu_device *hdev);
 
 /* How often the watchdog looks: a fraction of the timeout, 50 ms..1 s. */
 static unsigned long hsagpu_watchdog_period(void)
@@ -149,9 +155,62 @@ static void hsagpu_watchdog_fn(struct work_struct *work)
 				      hsagpu_watchdog_period());
 }
 
+/*
+ * Save config space (what AER's slot_reset() restores) and keep a copy
+ * of it as the last state that worked.
+ */
+void hsagpu_keep_state(struct hsagpu_device *hdev)
+{
+	struct pci_saved_state *st;
+
+	pci_save_state(hdev->pdev);
+	st = pci_store_saved_state(hdev->pdev);
+	if (st) {
+		kfree(hdev->good_state);
+		hdev->good_state = st;
+	}
+}
+
+/*
+ * A fatal internal error (ERROR_STATUS.FATAL): every queue has stopped
+ * and only a reset recovers. AER would only report it if the error were
+ * unmasked (Uncorrectable Internal Error is masked by default), so the
+ * driver resets the function itself (FLR), retrying while somebody else
+ * holds the device lock.
+ */
+static void hsagpu_fatal_fn(struct work_struct *work)
+{
+	struct hsagpu_device *hdev = container_of(to_delayed_work(work),
+						  struct hsagpu_device,
+						  fatal_work);
+	int ret;
+
+	if (READ_ONCE(hdev->dead) || READ_ONCE(hdev->resetting))
+		return;
+	ret = pci_try_reset_function(hdev->pdev);
+	if (ret == -EAGAIN) {
+		schedule_delayed_work(&hdev->fatal_work, HZ / 10);
+		return;
+	}
+	if (ret) {
+		/* No reset method: at least give the files their -EIO. */
+		dev_err(&hdev->pdev->dev, "cannot reset after a fatal error (%d)\n",
+			ret);
+		hsagpu_recover_begin(hdev, "fatal error");
+		hsagpu_recover_end(hdev);
+	}
+}
+
+/* From the error interrupt. */
+void hsagpu_recover_fatal(struct hsagpu_device *hdev)
+{
+	schedule_delayed_work(&hdev->fatal_work, 0);
+}
+
 void hsagpu_recover_init(struct hsagpu_device *hdev)
 {
 	INIT_DELAYED_WORK(&hdev->watchdog, hsagpu_watchdog_fn);
+	INIT_DELAYED_WORK(&hdev->fatal_work, hsagpu_fatal_fn);
 	schedule_delayed_work(&hdev->watchdog, hsagpu_watchdog_period());
 }
 
@@ -159,6 +218,7 @@ void hsagpu_recover_init(struct hsagpu_device *hdev)
 void hsagpu_recover_fini(struct hsagpu_device *hdev)
 {
 	cancel_delayed_work_sync(&hdev->watchdog);
+	cancel_delayed_work_sync(&hdev->fatal_work);
 }
 
 /*
@@ -207,7 +267,18 @@ static bool hsagpu_recover_end(struct hsagpu_device *hdev)
 		return false;
 	}
 	ok = hsagpu_rd(hdev, HSAGPU_REG_MAGIC) == HSAGPU_MAGIC_VALUE;
+	if (!ok && hdev->good_state) {
+		/*
+		 * A link reset that Linux gave up on (failed AER recovery)
+		 * lost config space, and a later reset restores what it saved
+		 * then: put back the last state that worked.
+		 */
+		pci_load_saved_state(hdev->pdev, hdev->good_state);
+		pci_restore_state(hdev->pdev);
+		ok = hsagpu_rd(hdev, HSAGPU_REG_MAGIC) == HSAGPU_MAGIC_VALUE;
+	}
 	if (ok) {
+		hsagpu_keep_state(hdev);
 		bitmap_zero(hdev->queues_reported, hdev->num_queues);
 		hsagpu_wr(hdev, HSAGPU_REG_ERROR_STATUS, HSAGPU_ERR_ALL);
 		hsagpu_wr(hdev, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_ALL);
@@ -232,11 +303,6 @@ static void hsagpu_reset_done(struct pci_dev *pdev)
 {
 	struct hsagpu_device *hdev = pci_get_drvdata(pdev);
 
-	/*
-	 * Restoring consumed the saved state: keep one for the next AER
-	 * recovery, whose link reset restores nothing by itself.
-	 */
-	pci_save_state(pdev);
 	if (hsagpu_recover_end(hdev))
 		dev_info(&pdev->dev, "reset done, device ready\n");
 }
