@@ -26,13 +26,16 @@
  *    the PEER_ACCESS mappings of its VRAM away (packets using them fail
  *    with a queue error);
  *  - the device is reset by recovery (an FLR or bus reset asked for by
- *    the administrator through sysfs "reset", a fatal AER error, or the
- *    queue watchdog when the device does not stop a hung queue): every
+ *    the administrator through sysfs "reset", a fatal AER error, a fatal
+ *    internal error of the device (ERROR_STATUS.FATAL: the driver resets
+ *    the function), or the queue watchdog when the device does not stop
+ *    a hung queue): every
  *    file that has queues or VRAM allocations loses them. Its sleepers
  *    in WAIT_EVENTS return -EIO, every later ioctl and mmap fails with
  *    -EIO, its doorbell and VRAM mappings raise SIGBUS, close() works.
  *    Other files go on; files opened afterwards work normally. Ioctls
- *    that need the device wait while the reset is under way;
+ *    that need the device wait while the reset is under way, and fail
+ *    with -EIO if it does not end within 10 s (a failed AER recovery);
  *  - the queue watchdog (hsagpu.ko parameter queue_timeout_ms, default
  *    30000, 0 disables it): a queue with pending work (write index ahead
  *    of the read index) whose read index has not moved for that long is
