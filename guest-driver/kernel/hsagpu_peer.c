@@ -20,6 +20,7 @@
  */
 #include <linux/dma-mapping.h>
 #include <linux/file.h>
+#include <linux/iommu.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -126,10 +127,19 @@ static struct hsagpu_peer *hsagpu_peer_new(struct hsagpu_device *hdev,
 static void hsagpu_peer_unmap(struct hsagpu_device *hdev,
 			      struct hsagpu_peer *p)
 {
+	struct iommu_domain *domain;
+
 	if (!p->mapped)
 		return;
 	dma_unmap_resource(&hdev->pdev->dev, p->addr, p->peer->vram_size,
 			   DMA_BIDIRECTIONAL, 0);
+	/*
+	 * A lazy (flush queue) domain invalidates the IOTLB later: a
+	 * revoked peer must be unreachable now.
+	 */
+	domain = iommu_get_domain_for_dev(&hdev->pdev->dev);
+	if (domain)
+		iommu_flush_iotlb_all(domain);
 	p->mapped = false;
 }
 
