@@ -2519,7 +2519,7 @@ static void test_fault_queue_hang(void)
 static void test_fault_fatal(void)
 {
     uint8_t exp;
-    uint32_t sev;
+    uint32_t sev, lnkcap;
     Fixture f;
 
     queue_fixture_props(&f, ",id=gpu0");
@@ -2531,9 +2531,17 @@ static void test_fault_fatal(void)
     g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
     queue_cmd(&f, 1, HSAGPU_QCMD_SUSPEND, HSAGPU_QRES_OK);
     g_assert_false(qom_get_bool(&f, "inject-fatal"));
+    lnkcap = qpci_config_readl(f.gpu, exp + PCI_EXP_LNKCAP);
     qtest_qmp_assert_success(f.qts, "{ 'execute': 'qom-set', 'arguments': "
                              "{ 'path': %s, 'property': 'inject-fatal', "
                              "'value': true } }", GPU_PATH);
+    /*
+     * The error report sets Device Status, a 16-bit register: Link
+     * Capabilities next to it must not change (a migration destination
+     * compares it and refuses the stream).
+     */
+    g_assert_cmphex(qpci_config_readl(f.gpu, exp + PCI_EXP_LNKCAP), ==,
+                    lnkcap);
     g_assert_true(qom_get_bool(&f, "inject-fatal"));
     for (unsigned q = 0; q < 2; q++) {
         g_assert_cmphex(qreg_read(&f, q, HSAGPU_QREG_STATE), ==,
