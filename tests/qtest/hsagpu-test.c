@@ -510,8 +510,9 @@ static uint32_t qreg_read(Fixture *f, unsigned q, uint32_t reg)
     return reg_read(f, HSAGPU_REG_QUEUE(q) + reg);
 }
 
-/* Register queue @q with its ring, descriptor and doorbell @q. */
-static uint32_t queue_create(Fixture *f, unsigned q, uint32_t flags)
+/* Register queue @q with its ring, descriptor, doorbell @q, vector @vec. */
+static uint32_t queue_create_vec(Fixture *f, unsigned q, uint32_t flags,
+                                 unsigned vec)
 {
     uint64_t ring = Q_RING + q * Q_RING_SIZE * 64, desc = Q_DESC + q * 256;
 
@@ -528,10 +529,15 @@ static uint32_t queue_create(Fixture *f, unsigned q, uint32_t flags)
     qreg_write(f, q, HSAGPU_QREG_RPTR_HI, 0);
     qreg_write(f, q, HSAGPU_QREG_WPTR_LO, desc + HSAGPU_QUEUE_DESC_WPTR);
     qreg_write(f, q, HSAGPU_QREG_WPTR_HI, 0);
-    qreg_write(f, q, HSAGPU_QREG_VECTOR, 1);
+    qreg_write(f, q, HSAGPU_QREG_VECTOR, vec);
     qreg_write(f, q, HSAGPU_QREG_FLAGS, flags);
     qreg_write(f, q, HSAGPU_QREG_CMD, HSAGPU_QCMD_ENABLE);
     return qreg_read(f, q, HSAGPU_QREG_CMD);
+}
+
+static uint32_t queue_create(Fixture *f, unsigned q, uint32_t flags)
+{
+    return queue_create_vec(f, q, flags, 1);
 }
 
 /* Write a packet body at the write index, publish its header, ring. */
@@ -2569,6 +2575,176 @@ static void test_flr(void)
     fixture_fini(&f);
 }
 
+/* ------------------------------------------------------------------ */
+/* Interrupts that reset or unplug their own device (review of dev, 1) */
+/* ------------------------------------------------------------------ */
+
+#define BOTH_X          (Q_SIG + 256)   /* the barrier both queues wait on */
+
+/* MSI-X table entry @vec: a 32-bit write of @data at @addr. */
+static void msix_entry(Fixture *f, unsigned vec, uint64_t addr, uint32_t data)
+{
+    uint32_t e = HSAGPU_MSIX_TABLE_OFFSET + 16 * vec;
+
+    reg_write(f, e + PCI_MSIX_ENTRY_LOWER_ADDR, addr);
+    reg_write(f, e + PCI_MSIX_ENTRY_UPPER_ADDR, addr >> 32);
+    reg_write(f, e + PCI_MSIX_ENTRY_DATA, data);
+    reg_write(f, e + PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+}
+
+/*
+ * Vector @vec's message goes to the root port's Slot Control through
+ * ECAM and powers the slot off: QEMU unplugs the device while it sends.
+ * (32 bits: Slot Status above it gets no bit to clear.)
+ */
+static void msix_aim_slot_off(Fixture *f, unsigned vec)
+{
+    uint8_t exp = qpci_find_capability(f->rp, PCI_CAP_ID_EXP, 0);
+    uint16_t ctl = qpci_config_readw(f->rp, exp + PCI_EXP_SLTCTL);
+
+    ecam_enable(f);
+    msix_entry(f, vec, ECAM_BASE + ((uint64_t)RP_DEVFN << 12) + exp +
+               PCI_EXP_SLTCTL, ctl | PCI_EXP_SLTCTL_PCC | PCI_EXP_SLTCTL_PIC);
+}
+
+/* ... to the device's own Device Control: Initiate FLR. */
+static void msix_aim_flr(Fixture *f, unsigned vec)
+{
+    uint8_t exp = find_cap(f, PCI_CAP_ID_EXP);
+    uint16_t ctl = qpci_config_readw(f->gpu, exp + PCI_EXP_DEVCTL);
+
+    ecam_enable(f);
+    msix_entry(f, vec, ECAM_BASE + ((uint64_t)GPU_BUS << 20) + exp +
+               PCI_EXP_DEVCTL, ctl | PCI_EXP_DEVCTL_BCR_FLR);
+}
+
+static void msix_enable(Fixture *f)
+{
+    uint8_t cap = find_cap(f, PCI_CAP_ID_MSIX);
+
+    qpci_config_writew(f->gpu, cap + PCI_MSIX_FLAGS, PCI_MSIX_FLAGS_ENABLE);
+}
+
+/*
+ * Queues 0 and 1 (vectors 1 and 2) wait on one barrier, each with a NOP
+ * behind it that raises its vector.
+ */
+static void both_queues_setup(Fixture *f)
+{
+    struct hsagpu_barrier_packet b;
+
+    g_assert_cmpuint(queue_create_vec(f, 0, 0, 1), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create_vec(f, 1, 0, 2), ==, HSAGPU_QRES_OK);
+    signal_init(f, BOTH_X, 1);
+    for (unsigned q = 0; q < 2; q++) {
+        barrier_packet(&b, BOTH_X);
+        queue_submit(f, q, &b);
+        submit_nop_irq(f, q, Q_SIG + 64 * q);
+    }
+}
+
+/*
+ * Open the barrier so that one pass completes what both queues can, and
+ * one delivery sends what they raised: with the BQL held (thread) or in
+ * one run of the main-loop processor (its polling timer).
+ */
+static void both_queues_go(Fixture *f, SharedRam *r, bool done0, bool done1)
+{
+    int fd;
+
+    if (strstr(queue_props, "mainloop")) {
+        qtest_writeq(f->qts, BOTH_X + 8, 0);
+        qtest_clock_step(f->qts, 10 * 1000 * 1000);
+        return;
+    }
+    fd = hold_bql(f, r);
+    __atomic_store_n(shm_u64(r, BOTH_X + 8), 0, __ATOMIC_RELEASE);
+    g_assert_true(!done0 || shm_wait(r, Q_SIG + 8, 0));
+    g_assert_true(!done1 || shm_wait(r, Q_SIG + 64 + 8, 0));
+    release_bql(f, fd);
+}
+
+/*
+ * Finding 1 of the review of the BQL-free processor: vector 1's message
+ * unplugs the device in the middle of a delivery. QEMU goes on, and the
+ * device sends nothing after it is gone (vector 2, owed by the same
+ * delivery). Before the fix the delivery went on over arrays unrealize
+ * had freed, and the main-loop processor rescheduled its deleted bottom
+ * half: QEMU crashed.
+ */
+static void test_deliver_unplug(void)
+{
+    g_autofree char *machine = NULL;
+    SharedRam r;
+    Fixture f;
+    QDict *rsp;
+
+    shared_ram_init(&r);
+    /* Native PCIe hotplug (the slot's power controller), not ACPI. */
+    machine = g_strdup_printf("%s -global ICH9-LPC.acpi-pci-hotplug-with-"
+                              "bridge-support=off", r.machine);
+    queue_fixture_machine(&f, machine, queue_props);
+    shared_ram_map(&r);
+    both_queues_setup(&f);
+    msix_aim_slot_off(&f, 1);
+    msix_entry(&f, 2, MSI_ADDR + 32, MSI_DATA + 2);
+    msix_enable(&f);
+    both_queues_go(&f, &r, true, true);
+
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'query-status' }");
+    rsp = qtest_qmp(f.qts, "{ 'execute': 'qom-get', 'arguments': { 'path': "
+                    "'/machine/peripheral/gpu0', 'property': "
+                    "'x-pass-max-slices' } }");
+    g_assert_true(qdict_haskey(rsp, "error"));
+    qobject_unref(rsp);
+    g_assert_cmphex(qtest_readl(f.qts, MSI_ADDR + 32), ==, 0);
+    fixture_fini(&f);
+    shared_ram_fini(&r);
+}
+
+/*
+ * The same with a reset: vector 1's message starts an FLR. What the same
+ * delivery still owed belongs to the device before the reset: the
+ * AtomicOp that failed in the same pass (an ATOMIC_INC kernel whose
+ * counter is no memory: UR) must not be reported on the reset device.
+ * Before the fix ERROR_STATUS and Received Master Abort showed it after
+ * the FLR. Main loop only: there one run does the three packets and
+ * their delivery; the thread's passes may split them.
+ */
+static void test_deliver_reset(void)
+{
+    struct hsagpu_kargs_atomic_inc inc = { .counter = 0x40000000 };
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_barrier_packet b;
+    uint8_t exp;
+    Fixture f;
+
+    queue_fixture_props(&f, ",x-processor=mainloop");
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, BOTH_X, 1);
+    barrier_packet(&b, BOTH_X);
+    queue_submit(&f, 0, &b);
+    submit_nop_irq(&f, 0, Q_SIG);
+    qtest_memwrite(f.qts, Q_KARG, &inc, sizeof(inc));
+    fill_packet(&k, 64, 64, 0);
+    k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+    queue_submit(&f, 0, &k);
+    msix_aim_flr(&f, 1);
+    msix_enable(&f);
+    qtest_writeq(f.qts, BOTH_X + 8, 0);
+    qtest_clock_step(f.qts, 10 * 1000 * 1000);
+
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 0);
+    g_assert_cmphex(qpci_config_readl(f.gpu, PCI_BASE_ADDRESS_5), ==, 0);
+    g_assert_false(qpci_config_readw(f.gpu, exp + PCI_EXP_DEVCTL) &
+                   PCI_EXP_DEVCTL_BCR_FLR);
+    gpu_reprogram(&f);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ERROR_STATUS), ==, 0);
+    g_assert_false(pci_status(&f) & PCI_STATUS_REC_MASTER_ABORT);
+    fixture_fini(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -2627,5 +2803,10 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/fault/queue-hang", test_fault_queue_hang);
     qtest_add_func("/hsa-gpu/fault/fatal", test_fault_fatal);
     qtest_add_func("/hsa-gpu/flr", test_flr);
+    qtest_add_func("/hsa-gpu/reliability/deliver-unplug",
+                   test_deliver_unplug);
+    qtest_add_data_func("/hsa-gpu/mainloop/deliver-unplug",
+                        test_deliver_unplug, run_mainloop);
+    qtest_add_func("/hsa-gpu/mainloop/deliver-reset", test_deliver_reset);
     return g_test_run();
 }
