@@ -184,6 +184,7 @@ void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
     unsigned nvec = s->ident.msix_vectors;
+    uint32_t gen = s->gen;
 
     assert(bql_locked());
     trace_hsagpu_queue_deliver(d->any_vector, d->atomic_st, d->unrefs->len);
@@ -197,6 +198,9 @@ void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
                     qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
                 }
                 hsagpu_irq_msix(s, v);
+                if (s->gen != gen) {
+                    goto changed;
+                }
             }
             d->counts[v] = 0;
         }
@@ -204,11 +208,30 @@ void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
         d->any_vector = false;
     }
     if (d->atomic_st) {
-        hsagpu_atomic_report(s, d->atomic_st, d->atomic_addr,
-                             HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64);
+        unsigned st = d->atomic_st;
+
         d->atomic_st = 0;
+        hsagpu_atomic_report(s, st, d->atomic_addr,
+                             HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64);
+        if (s->gen != gen) {
+            goto changed;
+        }
     }
     hsagpu_queue_flush_errors(s);
+    goto unref;
+
+changed:
+    /*
+     * A message reset or unplugged the device: the rest belongs to the
+     * device before that (the arrays live until finalize, so @d is
+     * still there). References are dropped all the same.
+     */
+    trace_hsagpu_queue_deliver_stopped(gen, s->gen);
+    bitmap_zero(d->vectors, nvec);
+    memset(d->counts, 0, nvec * sizeof(*d->counts));
+    d->any_vector = false;
+    d->atomic_st = 0;
+unref:
     for (unsigned i = 0; i < d->unrefs->len; i++) {
         object_unref(g_ptr_array_index(d->unrefs, i));
     }

@@ -155,12 +155,27 @@ static void hsagpu_queues_deliver(HsaGpuState *s)
 {
     HsaGpuDeferred tmp;
 
+    /*
+     * A message of this delivery stopped the VM (whose handler delivers):
+     * irq_bh sends the rest, not a second swap under the first.
+     */
+    if (s->in_delivery) {
+        qemu_bh_schedule(s->irq_bh);
+        return;
+    }
     hsagpu_qlock(s);
     tmp = s->delivering;
     s->delivering = s->pending;
     s->pending = tmp;
     qemu_mutex_unlock(&s->qlock);
+    s->in_delivery = true;
     hsagpu_ops_deliver(s, &s->delivering);
+    s->in_delivery = false;
+}
+
+void hsagpu_queues_deliver_later(HsaGpuState *s)
+{
+    qemu_bh_schedule(s->irq_bh);
 }
 
 static void hsagpu_queues_irq_bh(void *opaque)
@@ -260,12 +275,22 @@ static void hsagpu_proc_bh(void *opaque)
 {
     HsaGpuState *s = opaque;
     HsaGpuPassResult pass;
+    uint32_t gen = s->gen;
     int64_t timeout;
+    bool changed;
 
     hsagpu_qlock(s);
     hsagpu_queues_pass(s, &pass);
     qemu_mutex_unlock(&s->qlock);
+    /* The delivery may unplug the device: keep s until we know. */
+    object_ref(OBJECT(s));
     hsagpu_queues_deliver(s);
+    changed = s->gen != gen;
+    object_unref(OBJECT(s));
+    if (changed) {
+        /* Reset (nothing left to serve) or unrealized (no BH, no timer). */
+        return;
+    }
     if (pass.progress || pass.ended) {
         s->proc_backoff = HSAGPU_POLL_MIN_NS;
         qemu_bh_schedule(s->proc_bh);
@@ -460,6 +485,8 @@ int hsagpu_queue_held(HsaGpuState *s)
 
 void hsagpu_queues_fatal(HsaGpuState *s)
 {
+    bool due;
+
     hsagpu_qlock(s);
     for (unsigned i = 0; i < s->nactive; i++) {
         unsigned qi = s->active[i];
@@ -471,8 +498,11 @@ void hsagpu_queues_fatal(HsaGpuState *s)
         }
     }
     qemu_mutex_unlock(&s->qlock);
-    hsagpu_queue_flush_errors(s);
-    if (hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_FATAL)) {
+    /* One interrupt for both bits: a message may reset or unplug us. */
+    due = hsagpu_queue_fold_errors(s);
+    due |= hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_FATAL);
+    due |= qatomic_xchg(&s->error_irq_due, 0);
+    if (due) {
         hsagpu_error_irq(s);
     }
 }
@@ -519,18 +549,39 @@ static void hsagpu_vm_change(void *opaque, bool running, RunState state)
     }
 }
 
-static void hsagpu_deferred_init(HsaGpuDeferred *d, unsigned nvec)
+/*
+ * What the processor leaves for the main loop, and qlock, live as long
+ * as the object, not the realized device: a delivery that unplugged the
+ * device goes on over them (review of dev, finding 1).
+ */
+void hsagpu_queues_instance_init(HsaGpuState *s)
 {
-    d->vectors = bitmap_new(nvec);
-    d->counts = g_new0(uint32_t, nvec);
-    d->unrefs = g_ptr_array_new();
+    qemu_mutex_init(&s->qlock);
+    s->pending.unrefs = g_ptr_array_new();
+    s->delivering.unrefs = g_ptr_array_new();
+}
+
+static void hsagpu_deferred_alloc(HsaGpuDeferred *d, unsigned nvec)
+{
+    if (!d->vectors) {
+        d->vectors = bitmap_new(nvec);
+        d->counts = g_new0(uint32_t, nvec);
+    }
 }
 
 static void hsagpu_deferred_free(HsaGpuDeferred *d)
 {
     g_free(d->vectors);
     g_free(d->counts);
+    /* Unrealize dropped the references (hsagpu_queues_reset). */
     g_ptr_array_free(d->unrefs, true);
+}
+
+void hsagpu_queues_finalize(HsaGpuState *s)
+{
+    hsagpu_deferred_free(&s->pending);
+    hsagpu_deferred_free(&s->delivering);
+    qemu_mutex_destroy(&s->qlock);
 }
 
 /* x-processor: where the queues are served. */
@@ -584,9 +635,8 @@ bool hsagpu_queues_init(HsaGpuState *s, Error **errp)
     s->active = g_new0(uint16_t, s->num_queues);
     s->db_listening = bitmap_new(HSAGPU_DOORBELL_COUNT);
     s->msix_nr = s->ident.msix_vectors;
-    hsagpu_deferred_init(&s->pending, s->msix_nr);
-    hsagpu_deferred_init(&s->delivering, s->msix_nr);
-    qemu_mutex_init(&s->qlock);
+    hsagpu_deferred_alloc(&s->pending, s->msix_nr);
+    hsagpu_deferred_alloc(&s->delivering, s->msix_nr);
     s->irq_bh = qemu_bh_new_guarded(hsagpu_queues_irq_bh, s,
                                     &dev->mem_reentrancy_guard);
     s->vm_running = runstate_is_running();
@@ -618,6 +668,7 @@ void hsagpu_queues_reset(HsaGpuState *s)
     memset(s->queues, 0, s->num_queues * sizeof(*s->queues));
     memset(s->rr, 0, sizeof(s->rr));
     qatomic_set(&s->qerr_pending, 0);
+    qatomic_set(&s->error_irq_due, 0);
     /*
      * Interrupts and an AtomicOp report of the old state are not the new
      * state's (review finding 11); references are dropped all the same.
@@ -660,9 +711,6 @@ void hsagpu_queues_exit(HsaGpuState *s)
     qemu_bh_delete(s->irq_bh);
     event_notifier_cleanup(&s->qnotifier);
     s->qnotifier_ok = false;
-    qemu_mutex_destroy(&s->qlock);
-    hsagpu_deferred_free(&s->pending);
-    hsagpu_deferred_free(&s->delivering);
     g_free(s->db_listening);
     g_free(s->queues);
     g_free(s->active);
