@@ -35,6 +35,7 @@
 #define HSAGPU_POLL_MIN_NS      (20 * SCALE_US)
 #define HSAGPU_POLL_MAX_NS      (2 * SCALE_MS)
 #define HSAGPU_SPIN_NS          (50 * SCALE_US) /* doorbell watch after work */
+#define HSAGPU_YIELD_SPINS      64  /* sched_yield()s for waiters, per pass */
 
 /*
  * qlock from outside the processor thread (MMIO, commands, VM state
@@ -220,8 +221,15 @@ static void *hsagpu_queue_thread(void *opaque)
         HsaGpuPassResult pass;
         int64_t timeout;
 
-        while (qatomic_read(&s->qlock_waiters)) {
-            sched_yield();      /* let MMIO and commands in first */
+        /*
+         * Let MMIO and commands in first, but not for ever: register
+         * readers on several vCPUs can keep a waiter queued all the time
+         * (review of dev, finding 3). Then the thread queues for qlock
+         * too, and its pass does a packet or slice before it yields.
+         */
+        for (unsigned n = 0; n < HSAGPU_YIELD_SPINS &&
+             qatomic_read(&s->qlock_waiters); n++) {
+            sched_yield();
         }
         qemu_mutex_lock(&s->qlock);
         if (s->qthread_stop) {
