@@ -67,6 +67,15 @@ void hsagpu_irq_msix(HsaGpuState *s, unsigned vector)
     if (!msix_enabled(pdev)) {
         return;
     }
+    /*
+     * A stopped VM gets no message (its RAM or interrupt controller may
+     * be saved already): it waits with what the processor left, which
+     * migrates, and goes out when the VM runs (review of dev, finding 5).
+     */
+    if (!s->vm_running) {
+        hsagpu_queues_msix_later(s, vector);
+        return;
+    }
     /* Fault injection may lose the message or deliver it late. */
     if (hsagpu_fault_msix(s, vector)) {
         return;

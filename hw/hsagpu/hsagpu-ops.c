@@ -99,16 +99,21 @@ static uint64_t hsagpu_ops_now(void *opaque)
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 }
 
+void hsagpu_deferred_raise(HsaGpuDeferred *d, unsigned vector)
+{
+    set_bit(vector, d->vectors);
+    /* Bounded: a stalled main loop must not owe an unbounded burst. */
+    if (d->counts[vector] < HSAGPU_IRQ_QUEUED_MAX) {
+        d->counts[vector]++;
+    }
+    d->any_vector = true;
+}
+
 static void hsagpu_ops_irq(void *opaque, unsigned vector)
 {
     HsaGpuOpsCtx *c = opaque;
 
-    set_bit(vector, c->d->vectors);
-    /* Bounded: a stalled main loop must not owe an unbounded burst. */
-    if (c->d->counts[vector] < HSAGPU_IRQ_QUEUED_MAX) {
-        c->d->counts[vector]++;
-    }
-    c->d->any_vector = true;
+    hsagpu_deferred_raise(c->d, vector);
 }
 
 static unsigned hsagpu_ops_dma(void *opaque, uint64_t dst, uint64_t src,

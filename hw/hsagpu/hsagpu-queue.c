@@ -179,6 +179,13 @@ void hsagpu_queues_deliver_later(HsaGpuState *s)
     qemu_bh_schedule(s->irq_bh);
 }
 
+void hsagpu_queues_msix_later(HsaGpuState *s, unsigned vector)
+{
+    hsagpu_qlock(s);
+    hsagpu_deferred_raise(&s->pending, vector);
+    qemu_mutex_unlock(&s->qlock);
+}
+
 static void hsagpu_queues_irq_bh(void *opaque)
 {
     hsagpu_queues_deliver(opaque);
@@ -237,7 +244,8 @@ static void *hsagpu_queue_thread(void *opaque)
             break;
         }
         hsagpu_queues_pass(s, &pass);
-        if (hsagpu_queues_undelivered(s)) {
+        /* A stopped VM's messages wait for it (hsagpu_vm_change()). */
+        if (s->vm_running && hsagpu_queues_undelivered(s)) {
             qemu_bh_schedule(s->irq_bh);
         }
         qemu_mutex_unlock(&s->qlock);
@@ -550,8 +558,9 @@ static void hsagpu_vm_change(void *opaque, bool running, RunState state)
         hsagpu_queues_kick(s);
     } else {
         /*
-         * Before the device (and the interrupt controller) state is
-         * saved: what the last pass left must not arrive after it.
+         * The last pass's AtomicOp report and queue errors go into the
+         * registers before the device state is saved; its messages stay
+         * pending (hsagpu_irq_msix()) and migrate.
          */
         hsagpu_queues_deliver(s);
     }
@@ -727,13 +736,12 @@ void hsagpu_queues_exit(HsaGpuState *s)
 
 /*
  * Before the device state is saved (VM stopped): a queue failure not yet
- * in ERROR_STATUS goes in now, without an interrupt (the interrupt
- * controller may be saved already); the destination raises it
- * (hsagpu_queues_post_load).
+ * in ERROR_STATUS goes in now; its interrupt is left pending (the VM is
+ * stopped), so the pending subsection carries it to the destination.
  */
 void hsagpu_queues_pre_save(HsaGpuState *s)
 {
-    hsagpu_queue_fold_errors(s);
+    hsagpu_queue_flush_errors(s);
 }
 
 /*
@@ -767,15 +775,6 @@ int hsagpu_queues_post_load(HsaGpuState *s)
             hsagpu_doorbell_listen(s, q->doorbell, true);
             hsagpu_active_add(s, qi);
         }
-    }
-    /*
-     * An error interrupt may have been lost on the way (raised after the
-     * source's interrupt controller was saved, or folded in pre_save):
-     * raise it again while its cause is pending and enabled.
-     */
-    if (s->regs.error_status & s->regs.error_int_enable) {
-        set_bit(HSAGPU_MSIX_VEC_ERROR, s->pending.vectors);
-        s->pending.any_vector = true;
     }
     trace_hsagpu_queue_post_load(s->nactive, hsagpu_queues_undelivered(s));
     qemu_mutex_unlock(&s->qlock);

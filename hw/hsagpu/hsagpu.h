@@ -228,6 +228,8 @@ void hsagpu_queues_finalize(HsaGpuState *s);
 bool hsagpu_queues_init(HsaGpuState *s, Error **errp);
 /* What the processor left, and interrupts owed, go out from irq_bh. */
 void hsagpu_queues_deliver_later(HsaGpuState *s);
+/* BQL: a message of @vector goes out with them when the VM runs. */
+void hsagpu_queues_msix_later(HsaGpuState *s, unsigned vector);
 /* Fault injection: queue @qi (-1: none) is not served; which one is. */
 void hsagpu_queue_hold(HsaGpuState *s, int qi);
 int hsagpu_queue_held(HsaGpuState *s);
@@ -261,6 +263,8 @@ void hsagpu_ops_begin(HsaGpuOpsCtx *c, HsaGpuState *s, HsaGpuDeferred *d);
 void hsagpu_ops_end(HsaGpuOpsCtx *c);
 void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d);
 bool hsagpu_deferred_any(const HsaGpuDeferred *d);
+/* A message of @vector is owed (qlock held if @d is s->pending). */
+void hsagpu_deferred_raise(HsaGpuDeferred *d, unsigned vector);
 
 /* hsagpu-bus.c: where a bus address goes (see HsaGpuBusTarget) */
 void hsagpu_bus_ctx_init(HsaGpuBusCtx *c, HsaGpuState *s, int queue);

@@ -1355,18 +1355,28 @@ static void migrate_to_file(Fixture *f, const char *path)
     g_assert_cmpstr(st, ==, "completed");
 }
 
-/* A second QEMU like the queue fixture's, loading @path: its status. */
-static char *migrate_from_file(Fixture *f, const char *path)
+/*
+ * A second QEMU like the queue fixture's (@extra: more options), loading
+ * @path: its status.
+ */
+static char *migrate_from_file_opts(Fixture *f, const char *path,
+                                    const char *extra)
 {
     g_autofree char *uri = g_strdup_printf("file:%s", path);
 
     f->qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
                          "bus=pcie.0,chassis=1,addr=0x4" QUEUE_RP
-                         " -device hsa-gpu,id=gpu0,bus=rp0 -incoming defer");
+                         " -device hsa-gpu,id=gpu0,bus=rp0 -incoming defer "
+                         "%s", extra);
     qtest_qmp_assert_success(f->qts, "{ 'execute': 'migrate-incoming', "
                              "'arguments': { 'uri': %s, "
                              "'exit-on-error': false } }", uri);
     return migrate_wait(f->qts);
+}
+
+static char *migrate_from_file(Fixture *f, const char *path)
+{
+    return migrate_from_file_opts(f, path, "");
 }
 
 /* Rewrite the first big-endian u32 run @find of @path with @repl. */
@@ -1797,12 +1807,29 @@ static void msix_to_ram(Fixture *f, unsigned vec)
                        PCI_MSIX_FLAGS_ENABLE);
 }
 
+/* Until @qts reports the VM running; then the main loop went round. */
+static void wait_running(QTestState *qts)
+{
+    for (;;) {
+        QDict *rsp = qtest_qmp_assert_success_ref(qts, "{ 'execute': "
+                                                  "'query-status' }");
+        bool running = qdict_get_bool(rsp, "running");
+
+        qobject_unref(rsp);
+        if (running) {
+            break;
+        }
+        g_usleep(1000);
+    }
+    /* Bottom halves scheduled when it started have run. */
+    qtest_qmp_assert_success(qts, "{ 'execute': 'query-status' }");
+}
+
 /*
- * Finding 4: an error interrupt must not be lost by migration. The
- * source may have sent it after its interrupt controller (or, as here,
- * its RAM) was saved; so the destination raises the error interrupt
- * again while an enabled ERROR_STATUS bit is set. Before the fix the
- * destination never sent it and the MSI-X write never came.
+ * Review of dev, finding 5: an error interrupt the guest got is not sent
+ * again by the destination. Before the fix every load raised it again
+ * while an enabled ERROR_STATUS bit was latched: one more message per
+ * migration, loadvm or COLO checkpoint (the MSI-X write came back here).
  */
 static void test_migration_error_irq(void)
 {
@@ -1818,16 +1845,67 @@ static void test_migration_error_irq(void)
     g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) &
                   HSAGPU_ERR_BAD_MMIO);
     g_assert_cmphex(qtest_readl(f.qts, MSI_ADDR), ==, MSI_DATA);
-    /* As if the message had been sent after RAM was saved. */
+    /* The guest took it. */
     qtest_writel(f.qts, MSI_ADDR, 0);
     migrate_to_file(&f, path);
     fixture_fini(&f);
 
     st = migrate_from_file(&g, path);
     g_assert_cmpstr(st, ==, "completed");
-    g_assert_true(wait_u64(&g, MSI_ADDR, MSI_DATA));
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    wait_running(g.qts);
+    g_assert_true(reg_read(&g, HSAGPU_REG_ERROR_STATUS) &
+                  HSAGPU_ERR_BAD_MMIO);
+    g_assert_cmphex(qtest_readl(g.qts, MSI_ADDR), ==, 0);
     qtest_quit(g.qts);
     unlink(path);
+    rmdir(dir);
+}
+
+/*
+ * Review of dev, finding 6 (vmstate_hsagpu_pending never exercised), and
+ * finding 5's other half: an error interrupt raised while the VM is
+ * stopped is not sent to the stopped VM; it waits in the pending state,
+ * travels through a destination that never runs (incoming with -S, then
+ * migrated again) and arrives when the last destination runs. Before,
+ * the message was written into the stopped VM's RAM at once.
+ */
+static void test_migration_pending(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-mig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *path2 = g_build_filename(dir, "stream2", NULL);
+    g_autofree char *st = NULL, *st2 = NULL;
+    Fixture f, g = { 0 }, h = { 0 };
+
+    queue_fixture(&f);
+    msix_to_ram(&f, HSAGPU_MSIX_VEC_ERROR);
+    reg_write(&f, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_ALL);
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'stop' }");
+    reg_write(&f, HSAGPU_REG_MAGIC, 1);        /* read-only: bad access */
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) &
+                  HSAGPU_ERR_BAD_MMIO);
+    g_assert_cmphex(qtest_readl(f.qts, MSI_ADDR), ==, 0);
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+
+    st = migrate_from_file_opts(&g, path, "-S");
+    g_assert_cmpstr(st, ==, "completed");
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'query-status' }");
+    g_assert_cmphex(qtest_readl(g.qts, MSI_ADDR), ==, 0);
+    migrate_to_file(&g, path2);
+    qtest_quit(g.qts);
+
+    st2 = migrate_from_file(&h, path2);
+    g_assert_cmpstr(st2, ==, "completed");
+    /* The source was stopped: so is the destination, until cont. */
+    qtest_qmp_assert_success(h.qts, "{ 'execute': 'query-status' }");
+    g_assert_cmphex(qtest_readl(h.qts, MSI_ADDR), ==, 0);
+    qtest_qmp_assert_success(h.qts, "{ 'execute': 'cont' }");
+    g_assert_true(wait_u64(&h, MSI_ADDR, MSI_DATA));
+    qtest_quit(h.qts);
+    unlink(path);
+    unlink(path2);
     rmdir(dir);
 }
 
@@ -2776,6 +2854,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/reliability/pass-budget", test_pass_budget);
     qtest_add_func("/hsa-gpu/reliability/migration-error-irq",
                    test_migration_error_irq);
+    qtest_add_func("/hsa-gpu/reliability/migration-pending",
+                   test_migration_pending);
     qtest_add_func("/hsa-gpu/reliability/load-over-used",
                    test_load_over_used);
     qtest_add_func("/hsa-gpu/reliability/realize-failure",
