@@ -102,17 +102,17 @@ static uint64_t hsagpu_ops_now(void *opaque)
 void hsagpu_deferred_raise(HsaGpuDeferred *d, unsigned vector)
 {
     set_bit(vector, d->vectors);
-    /* Bounded: a stalled main loop must not owe an unbounded burst. */
-    if (d->counts[vector] < HSAGPU_IRQ_QUEUED_MAX) {
-        d->counts[vector]++;
-    }
     d->any_vector = true;
 }
 
+/* A queue raises its vector: counted now, sent (merged) by the BH. */
 static void hsagpu_ops_irq(void *opaque, unsigned vector)
 {
     HsaGpuOpsCtx *c = opaque;
 
+    if (msix_enabled(PCI_DEVICE(c->bus.s))) {
+        qatomic_inc(&c->bus.s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
+    }
     hsagpu_deferred_raise(c->d, vector);
 }
 
@@ -187,7 +187,6 @@ bool hsagpu_deferred_any(const HsaGpuDeferred *d)
  */
 void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
 {
-    PCIDevice *pdev = PCI_DEVICE(s);
     unsigned nvec = s->ident.msix_vectors;
     uint32_t gen = s->gen;
 
@@ -198,16 +197,12 @@ void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
 
         for (v = find_first_bit(d->vectors, nvec); v < nvec;
              v = find_next_bit(d->vectors, nvec, v + 1)) {
-            for (uint32_t n = MAX(d->counts[v], 1); n; n--) {
-                if (msix_enabled(pdev)) {
-                    qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
-                }
-                hsagpu_irq_msix(s, v);
-                if (s->gen != gen) {
-                    goto changed;
-                }
+            /* One message: a burst is bounded by the vectors. */
+            clear_bit(v, d->vectors);
+            hsagpu_irq_msix(s, v);
+            if (s->gen != gen) {
+                goto changed;
             }
-            d->counts[v] = 0;
         }
         bitmap_zero(d->vectors, nvec);
         d->any_vector = false;
@@ -233,7 +228,6 @@ changed:
      */
     trace_hsagpu_queue_deliver_stopped(gen, s->gen);
     bitmap_zero(d->vectors, nvec);
-    memset(d->counts, 0, nvec * sizeof(*d->counts));
     d->any_vector = false;
     d->atomic_st = 0;
 unref:

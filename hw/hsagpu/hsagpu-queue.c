@@ -582,14 +582,12 @@ static void hsagpu_deferred_alloc(HsaGpuDeferred *d, unsigned nvec)
 {
     if (!d->vectors) {
         d->vectors = bitmap_new(nvec);
-        d->counts = g_new0(uint32_t, nvec);
     }
 }
 
 static void hsagpu_deferred_free(HsaGpuDeferred *d)
 {
     g_free(d->vectors);
-    g_free(d->counts);
     /* Unrealize dropped the references (hsagpu_queues_reset). */
     g_ptr_array_free(d->unrefs, true);
 }
@@ -691,7 +689,6 @@ void hsagpu_queues_reset(HsaGpuState *s)
      * state's (review finding 11); references are dropped all the same.
      */
     bitmap_zero(s->pending.vectors, s->msix_nr);
-    memset(s->pending.counts, 0, s->msix_nr * sizeof(*s->pending.counts));
     s->pending.any_vector = false;
     s->pending.atomic_st = 0;
     g_ptr_array_extend_and_steal(unrefs, s->pending.unrefs);
@@ -801,8 +798,6 @@ static int hsagpu_pending_post_load(void *opaque, int version_id)
                      s->pending.atomic_st);
         return -EINVAL;
     }
-    /* Counts are not migrated: one message per vector. */
-    memset(s->pending.counts, 0, s->msix_nr * sizeof(*s->pending.counts));
     s->pending.any_vector = !bitmap_empty(s->pending.vectors, s->msix_nr);
     return 0;
 }

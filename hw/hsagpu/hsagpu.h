@@ -21,20 +21,18 @@
 #define HSAGPU_DOORBELL_PAGE    4096U
 #define HSAGPU_DOORBELL_PAGES \
     (HSAGPU_DOORBELL_BAR_SIZE / HSAGPU_DOORBELL_PAGE)
-/* Messages of one vector owed at most; more merge into them. */
-#define HSAGPU_IRQ_QUEUED_MAX   64
 
 /*
  * Work of the processor that needs the BQL (hsagpu-ops.c records it
  * during a pass, hsagpu_ops_deliver() does it in the main loop).
  */
 typedef struct HsaGpuDeferred {
-    unsigned long *vectors;     /* MSI-X vectors to raise */
     /*
-     * Messages per vector: each one is sent, late but not merged (a
-     * vector raised again after delivery is a new message anyway).
+     * MSI-X vectors to raise: one message per vector per delivery, into
+     * which the raises since the last one merge (docs/registers.md,
+     * PKT_IRQS). A vector raised after its message went out is a new one.
      */
-    uint32_t *counts;
+    unsigned long *vectors;
     bool any_vector;
     uint32_t atomic_st;         /* first failed queue AtomicOp, if any */
     uint64_t atomic_addr;

@@ -2596,6 +2596,43 @@ static void gpu_reprogram(Fixture *f)
 }
 
 /*
+ * Review of dev, finding 4: a delivery sends one message per vector, not
+ * one per completion (up to 64 x vectors per bottom half before); raises
+ * that came before the message merge into it, and PKT_IRQS counts every
+ * raise. One main-loop run completes 16 NOPs whose signals carry events;
+ * inject-msix-drop counts the messages (it takes each one sent). Before
+ * the fix 16 messages went out (the drop count fell by 16).
+ */
+static void test_irq_burst(void)
+{
+    uint64_t ring = Q_RING, wptr = Q_DESC + HSAGPU_QUEUE_DESC_WPTR;
+    struct hsagpu_agent_dispatch_packet a;
+    Fixture f;
+
+    queue_fixture_props(&f, ",x-processor=mainloop");
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    msix_to_ram(&f, 1);
+    qom_set_int(&f, "inject-msix-drop", 1000);
+    for (unsigned i = 0; i < Q_RING_SIZE; i++) {
+        uint64_t sig = Q_SIG + 64 * i;
+
+        signal_init(&f, sig, 1);
+        qtest_writeq(f.qts, sig + 16, Q_MBOX);
+        qtest_writel(f.qts, sig + 24, 1);
+        agent_packet(&a, HSAGPU_AGENT_NOP, 0, sig);
+        qtest_memwrite(f.qts, ring + 64 * i + 4, (uint8_t *)&a + 4, 60);
+        qtest_writel(f.qts, ring + 64 * i, *(uint32_t *)&a);
+    }
+    qtest_writeq(f.qts, wptr, Q_RING_SIZE);
+    qtest_writeq(f.qts, DB_BASE, Q_RING_SIZE - 1);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 * (Q_RING_SIZE - 1) + 8),
+                     ==, 0);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_PKT_IRQS), ==, Q_RING_SIZE);
+    g_assert_cmpint(qom_get_int(&f, "inject-msix-drop"), ==, 999);
+    fixture_fini(&f);
+}
+
+/*
  * Function Level Reset: DevCap advertises it; Initiate FLR while a big
  * kernel runs destroys the queues (the kernel stops), clears errors and
  * injections, turns decoding, BARs and MSI-X off; afterwards the device
@@ -2883,6 +2920,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/fault/queue-hang", test_fault_queue_hang);
     qtest_add_func("/hsa-gpu/fault/fatal", test_fault_fatal);
     qtest_add_func("/hsa-gpu/flr", test_flr);
+    qtest_add_func("/hsa-gpu/mainloop/irq-burst", test_irq_burst);
     qtest_add_func("/hsa-gpu/reliability/deliver-unplug",
                    test_deliver_unplug);
     qtest_add_data_func("/hsa-gpu/mainloop/deliver-unplug",
