@@ -143,9 +143,11 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
     }
 }
 
+/* qlock held: pending is the processor's until it is swapped out. */
 static bool hsagpu_queues_undelivered(HsaGpuState *s)
 {
-    return hsagpu_deferred_any(&s->pending) || qatomic_read(&s->qerr_pending);
+    return hsagpu_deferred_any(&s->pending) ||
+           qatomic_read(&s->qerr_pending) || qatomic_read(&s->error_irq_due);
 }
 
 /*
@@ -295,6 +297,10 @@ static void hsagpu_proc_bh(void *opaque)
     int64_t timeout;
     bool changed;
 
+    /* Woken by a doorbell or command (kicks before a run count once). */
+    if (qatomic_xchg(&s->proc_kicked, false)) {
+        qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_DOORBELLS]);
+    }
     hsagpu_qlock(s);
     hsagpu_queues_pass(s, &pass);
     qemu_mutex_unlock(&s->qlock);
@@ -544,15 +550,17 @@ uint32_t hsagpu_queue_error_first(HsaGpuState *s)
 static void hsagpu_vm_change(void *opaque, bool running, RunState state)
 {
     HsaGpuState *s = opaque;
+    bool undelivered;
 
     /* Taking qlock waits for the processor to finish its pass. */
     hsagpu_qlock(s);
     s->vm_running = running;
+    undelivered = hsagpu_queues_undelivered(s);
     qemu_mutex_unlock(&s->qlock);
-    trace_hsagpu_queue_vm_change(running, hsagpu_queues_undelivered(s));
+    trace_hsagpu_queue_vm_change(running, undelivered);
     if (running) {
         /* Also what a migration brought: the destination raises it now. */
-        if (hsagpu_queues_undelivered(s)) {
+        if (undelivered) {
             qemu_bh_schedule(s->irq_bh);
         }
         hsagpu_queues_kick(s);
@@ -748,6 +756,8 @@ void hsagpu_queues_pre_save(HsaGpuState *s)
  */
 int hsagpu_queues_post_load(HsaGpuState *s)
 {
+    bool undelivered;
+
     hsagpu_qlock(s);
     hsagpu_doorbell_unlisten_all(s);
     s->nactive = 0;
@@ -773,9 +783,10 @@ int hsagpu_queues_post_load(HsaGpuState *s)
             hsagpu_active_add(s, qi);
         }
     }
-    trace_hsagpu_queue_post_load(s->nactive, hsagpu_queues_undelivered(s));
+    undelivered = hsagpu_queues_undelivered(s);
+    trace_hsagpu_queue_post_load(s->nactive, undelivered);
     qemu_mutex_unlock(&s->qlock);
-    if (hsagpu_queues_undelivered(s) && runstate_is_running()) {
+    if (undelivered && runstate_is_running()) {
         qemu_bh_schedule(s->irq_bh);
     }
     hsagpu_queues_kick(s);

@@ -114,6 +114,7 @@ struct HsaGpuState {
     QEMUBH *proc_bh;            /* mainloop: serve the queues */
     QEMUTimer *proc_timer;      /* mainloop: busy-kernel end, polling */
     int64_t proc_backoff;       /* mainloop: polling interval */
+    bool proc_kicked;           /* mainloop: kicked since the last run */
     unsigned long *db_listening; /* doorbells with an ioeventfd */
     VMChangeStateEntry *vm_change;
     /*

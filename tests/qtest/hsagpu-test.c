@@ -2633,6 +2633,26 @@ static void test_irq_burst(void)
 }
 
 /*
+ * Review of dev, finding 7: PKT_DOORBELLS counts the processor's wake-ups
+ * by doorbells and commands, in both modes. In the main loop every kick
+ * counted, also those that found the run already scheduled: one 16-byte
+ * write (two 8-byte doorbell accesses, one run) counted 2 before the fix.
+ */
+static void test_doorbell_wakeups(void)
+{
+    uint8_t buf[16] = { 1 };
+    uint32_t d0;
+    Fixture f;
+
+    queue_fixture_props(&f, ",x-processor=mainloop");
+    d0 = reg_read(&f, HSAGPU_REG_PKT_DOORBELLS);
+    qtest_memwrite(f.qts, DB_BASE, buf, sizeof(buf));
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'query-status' }");
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_PKT_DOORBELLS) - d0, ==, 1);
+    fixture_fini(&f);
+}
+
+/*
  * Function Level Reset: DevCap advertises it; Initiate FLR while a big
  * kernel runs destroys the queues (the kernel stops), clears errors and
  * injections, turns decoding, BARs and MSI-X off; afterwards the device
@@ -2921,6 +2941,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/fault/fatal", test_fault_fatal);
     qtest_add_func("/hsa-gpu/flr", test_flr);
     qtest_add_func("/hsa-gpu/mainloop/irq-burst", test_irq_burst);
+    qtest_add_func("/hsa-gpu/mainloop/doorbell-wakeups",
+                   test_doorbell_wakeups);
     qtest_add_func("/hsa-gpu/reliability/deliver-unplug",
                    test_deliver_unplug);
     qtest_add_data_func("/hsa-gpu/mainloop/deliver-unplug",
