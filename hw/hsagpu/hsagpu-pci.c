@@ -377,6 +377,9 @@ static const Property hsagpu_properties[] = {
     DEFINE_PROP_BOOL("x-dma-zero-copy", HsaGpuState, dma_zero_copy, true),
     /* auto: thread, or mainloop behind a vIOMMU; reads back the choice */
     DEFINE_PROP_STRING("x-processor", HsaGpuState, processor),
+    /* Kernel and DMA slices per pass: how long qlock is held at most. */
+    DEFINE_PROP_UINT32("x-pass-slices", HsaGpuState, pass_slices,
+                       HSAGPU_PASS_SLICES),
 };
 
 static void hsagpu_class_init(ObjectClass *klass, void *data)

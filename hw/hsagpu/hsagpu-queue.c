@@ -112,7 +112,7 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
 {
     HsaGpuOpsCtx ctx;
     HsaGpuBudget budget = {
-        .slices = HSAGPU_PASS_SLICES, .packets = HSAGPU_PASS_PACKETS,
+        .slices = s->pass_slices, .packets = HSAGPU_PASS_PACKETS,
         .yield = hsagpu_pass_yield, .opaque = s,
     };
     HsaGpuProc proc = {
@@ -644,6 +644,10 @@ bool hsagpu_queues_init(HsaGpuState *s, Error **errp)
     int ret;
 
     if (!hsagpu_processor_mode(s, errp)) {
+        return false;
+    }
+    if (!s->pass_slices) {
+        error_setg(errp, "hsa-gpu: x-pass-slices must be at least 1");
         return false;
     }
     ret = event_notifier_init(&s->qnotifier, 0);

@@ -151,6 +151,7 @@ struct HsaGpuState {
     uint32_t gen;
     /* The most kernel and DMA slices one pass ran (x-pass-max-slices). */
     uint32_t pass_max_slices;
+    uint32_t pass_slices;       /* x-pass-slices: the budget of a pass */
     QLIST_ENTRY(HsaGpuState) peer_link; /* hsagpu-p2p.c */
     HsaGpuFault fault;
 
