@@ -2859,6 +2859,42 @@ static void test_deliver_unplug(void)
 }
 
 /*
+ * The same mechanism in the fault layer's late-MSI-X timer: two delayed
+ * messages (inject-msix-delay), the first powers the slot off. Before
+ * the fix the timer's loop went on with the next vector over the array
+ * unrealize had freed (NULL): QEMU died of SIGSEGV.
+ */
+static void test_late_msix_unplug(void)
+{
+    Fixture f;
+    QDict *rsp;
+
+    queue_fixture_machine(&f, "-global ICH9-LPC.acpi-pci-hotplug-with-"
+                          "bridge-support=off", queue_props);
+    g_assert_cmpuint(queue_create_vec(&f, 0, 0, 1), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create_vec(&f, 1, 0, 2), ==, HSAGPU_QRES_OK);
+    msix_aim_slot_off(&f, 1);
+    msix_entry(&f, 2, MSI_ADDR + 32, MSI_DATA + 2);
+    msix_enable(&f);
+    qom_set_int(&f, "inject-msix-delay", 2);
+    submit_nop_irq(&f, 0, Q_SIG);
+    submit_nop_irq(&f, 1, Q_SIG + 64);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_true(wait_u64(&f, Q_SIG + 64 + 8, 0));
+    g_assert_true(wait_qom_zero(&f, "inject-msix-delay"));
+    qtest_clock_step(f.qts, 1000 * 1000 * 1000);
+
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'query-status' }");
+    rsp = qtest_qmp(f.qts, "{ 'execute': 'qom-get', 'arguments': { 'path': "
+                    "'/machine/peripheral/gpu0', 'property': "
+                    "'x-pass-max-slices' } }");
+    g_assert_true(qdict_haskey(rsp, "error"));
+    qobject_unref(rsp);
+    g_assert_cmphex(qtest_readl(f.qts, MSI_ADDR + 32), ==, 0);
+    fixture_fini(&f);
+}
+
+/*
  * The same with a reset: vector 1's message starts an FLR. What the same
  * delivery still owed belongs to the device before the reset: the
  * AtomicOp that failed in the same pass (an ATOMIC_INC kernel whose
@@ -2969,5 +3005,6 @@ int main(int argc, char **argv)
     qtest_add_data_func("/hsa-gpu/mainloop/deliver-unplug",
                         test_deliver_unplug, run_mainloop);
     qtest_add_func("/hsa-gpu/mainloop/deliver-reset", test_deliver_reset);
+    qtest_add_func("/hsa-gpu/fault/late-msix-unplug", test_late_msix_unplug);
     return g_test_run();
 }
