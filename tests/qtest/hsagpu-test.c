@@ -2895,6 +2895,39 @@ static void test_late_msix_unplug(void)
 }
 
 /*
+ * And in inject-fatal: every queue fails, ERROR_STATUS gets QUEUE and
+ * FATAL, the error interrupt (aimed at the root port's Slot Control)
+ * unplugs the device. Before the fix the error interrupt went out for
+ * QUEUE, unplugged the device, and FATAL's interrupt and the AER report
+ * followed on the freed config space and MSI-X table: reads and writes
+ * of freed memory that only a memory checker sees (this test passed
+ * before the fix without one).
+ */
+static void test_fatal_unplug(void)
+{
+    Fixture f;
+    QDict *rsp;
+
+    queue_fixture_machine(&f, "-global ICH9-LPC.acpi-pci-hotplug-with-"
+                          "bridge-support=off", queue_props);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    reg_write(&f, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_ALL);
+    msix_aim_slot_off(&f, HSAGPU_MSIX_VEC_ERROR);
+    msix_enable(&f);
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'qom-set', 'arguments': "
+                             "{ 'path': '/machine/peripheral/gpu0', "
+                             "'property': 'inject-fatal', 'value': true } }");
+
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'query-status' }");
+    rsp = qtest_qmp(f.qts, "{ 'execute': 'qom-get', 'arguments': { 'path': "
+                    "'/machine/peripheral/gpu0', 'property': "
+                    "'x-pass-max-slices' } }");
+    g_assert_true(qdict_haskey(rsp, "error"));
+    qobject_unref(rsp);
+    fixture_fini(&f);
+}
+
+/*
  * The same with a reset: vector 1's message starts an FLR. What the same
  * delivery still owed belongs to the device before the reset: the
  * AtomicOp that failed in the same pass (an ATOMIC_INC kernel whose
@@ -3006,5 +3039,6 @@ int main(int argc, char **argv)
                         test_deliver_unplug, run_mainloop);
     qtest_add_func("/hsa-gpu/mainloop/deliver-reset", test_deliver_reset);
     qtest_add_func("/hsa-gpu/fault/late-msix-unplug", test_late_msix_unplug);
+    qtest_add_func("/hsa-gpu/fault/fatal-unplug", test_fatal_unplug);
     return g_test_run();
 }
