@@ -133,6 +133,7 @@ void hsagpu_atomic_report(HsaGpuState *s, unsigned st, uint64_t addr,
 {
     PCIDevice *pdev = PCI_DEVICE(s);
     PCIEAERErr err = { .source_id = pci_requester_id(pdev) };
+    uint32_t gen = s->gen;
 
     /*
      * The requester of a non-posted request that completed with UR or
@@ -167,7 +168,8 @@ void hsagpu_atomic_report(HsaGpuState *s, unsigned st, uint64_t addr,
     }
     qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu: AtomicOp ctrl 0x%x at 0x%" PRIx64
                   " failed with status %u\n", ctrl, addr, st);
-    if (hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_ATOMIC)) {
+    /* The root port's AER message may have reset or unplugged us. */
+    if (s->gen == gen && hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_ATOMIC)) {
         hsagpu_error_irq(s);
     }
 }
@@ -268,9 +270,6 @@ void hsagpu_atomic_run(HsaGpuState *s)
     hsagpu_bus_ctx_init(&c, s, -1);
     st = hsagpu_atomic_try(&c, addr, ctrl, src0, src1, result, count, &done);
     hsagpu_bus_ctx_end(&c);
-    if (st != HSAGPU_ATOMIC_ST_OK) {
-        hsagpu_atomic_report(s, st, addr, ctrl);
-    }
     for (int i = 0; i < 2; i++) {
         rf->atomic_result[2 * i] = result[i];
         rf->atomic_result[2 * i + 1] = result[i] >> 32;
@@ -281,4 +280,8 @@ void hsagpu_atomic_run(HsaGpuState *s)
         rf->atomic_cnt_op[op] += st == HSAGPU_ATOMIC_ST_OK ? done : 1;
     }
     rf->atomic_cnt_st[st] += st == HSAGPU_ATOMIC_ST_OK ? done : 1;
+    /* Last: its interrupt may reset or unplug the device. */
+    if (st != HSAGPU_ATOMIC_ST_OK) {
+        hsagpu_atomic_report(s, st, addr, ctrl);
+    }
 }

@@ -14,10 +14,10 @@
  *    so a virtual IOMMU translates it, if the address is below the
  *    limit: guest RAM (HSAGPU_BUS_SYSTEM), or a peer's VRAM that the root
  *    complex routes to (HSAGPU_BUS_PEER_ROOT, same limit rule).
- * Only RAM is accessed, by construction (address_space_map() with
- * MemTxAttrs.memory, bounce buffers refused): the queue processor thread
- * runs without the BQL and must never dispatch into MMIO handlers, which
- * would take it.
+ * Only RAM is accessed, by construction (one translation; what it
+ * found is used directly if memory_access_is_direct(), else refused): the
+ * queue processor thread runs without the BQL and must never dispatch
+ * into MMIO handlers, which would take it.
  *
  * The QEMU-free rules (ranges, limits, refusal to error mapping, cache)
  * are in hsagpu-bus-core.h and unit tested.
@@ -224,27 +224,24 @@ HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
         goto out;
     }
     /*
-     * System memory (or RAM of another PCI function): map it, so that
-     * unmapping marks it dirty for migration and drops translated code
-     * that the data replaced. The address space may have changed since
-     * the translation above (no BQL here): .memory refuses anything but
-     * RAM without dispatching to it, and a bounce buffer (not RAM any
-     * more) is given back untouched, since unmapping one with data would
-     * write it to MMIO.
+     * System memory (or RAM of another PCI function): the RAM this very
+     * translation found (review of dev, finding 2). A second lookup
+     * (address_space_map()) could see another flat view (no BQL here):
+     * a ram_device region there would be bounced through MMIO accesses
+     * that take the BQL under qlock, a peer's VRAM there would skip the
+     * peer checks. The RAM stays valid inside the caller's RCU section;
+     * the reference and address_space_unmap() at release mark written
+     * bytes dirty for migration and drop translated code, as for a map.
      */
-    t->host = address_space_map(as, addr, &l, is_write,
-                                (MemTxAttrs) { .memory = 1 });
-    if (t->host && !memory_region_from_host(t->host, &ram_off)) {
-        trace_hsagpu_bus_bounce_refused(c->queue, addr, l, is_write);
-        address_space_unmap(as, t->host, l, is_write, 0);
+    t->host = memory_region_get_ram_ptr(mr) + xlat;
+    mr = memory_region_from_host(t->host, &ram_off);
+    if (!mr) {
+        /* Direct access always has a RAM block: never expected. */
         t->host = NULL;
         r = HSAGPU_BUS_NOT_MEMORY;
         goto out;
     }
-    if (!t->host) {
-        r = HSAGPU_BUS_UNMAPPED;
-        goto out;
-    }
+    memory_region_ref(mr);
     t->len = l;
     t->mapped = true;
     t->cls = HSAGPU_BUS_SYSTEM;

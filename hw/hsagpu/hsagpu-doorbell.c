@@ -107,7 +107,8 @@ void hsagpu_doorbell_reset(HsaGpuState *s)
 void hsagpu_queues_kick(HsaGpuState *s)
 {
     if (s->mainloop) {
-        qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_DOORBELLS]);
+        /* Counted by the run it wakes, like the thread's wake-ups. */
+        qatomic_set(&s->proc_kicked, true);
         qemu_bh_schedule(s->proc_bh);
     } else {
         event_notifier_set(&s->qnotifier);

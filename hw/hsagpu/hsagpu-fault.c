@@ -168,6 +168,7 @@ static void hsagpu_fault_msix_timer(void *opaque)
     HsaGpuState *s = opaque;
     PCIDevice *pdev = PCI_DEVICE(s);
     int64_t now = qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL), next = INT64_MAX;
+    uint32_t gen = s->gen;
 
     for (unsigned v = 0; v < s->ident.msix_vectors; v++) {
         int64_t due = s->fault.msix_due[v];
@@ -184,6 +185,10 @@ static void hsagpu_fault_msix_timer(void *opaque)
         /* Not hsagpu_irq_msix(): this message was injected already. */
         if (msix_enabled(pdev)) {
             msix_notify(pdev, v);
+        }
+        /* It reset the device (timer re-armed by nobody) or unplugged it. */
+        if (s->gen != gen) {
+            return;
         }
     }
     if (next != INT64_MAX) {
@@ -223,6 +228,7 @@ bool hsagpu_fault_msix(HsaGpuState *s, unsigned vector)
 static void hsagpu_fault_fatal(HsaGpuState *s)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
+    uint32_t gen = s->gen;
     PCIEAERErr err = {
         .status = PCI_ERR_UNC_INTN,
         .source_id = pci_requester_id(pdev),
@@ -232,10 +238,15 @@ static void hsagpu_fault_fatal(HsaGpuState *s)
         return;
     }
     trace_hsagpu_fault_hit("fatal", 0);
-    /* fatal is set first: ENABLE is refused from now on. */
-    s->fault.queues_fatal(s);
+    /*
+     * fatal is set first: ENABLE is refused from now on. AER before the
+     * error interrupt, which may reset or unplug the device.
+     */
     if (pdev->exp.aer_cap) {
         pcie_aer_inject_error(pdev, &err);
+    }
+    if (s->gen == gen) {
+        s->fault.queues_fatal(s);
     }
 }
 

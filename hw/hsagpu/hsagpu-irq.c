@@ -56,8 +56,24 @@ void hsagpu_irq_msix(HsaGpuState *s, unsigned vector)
     PCIDevice *pdev = PCI_DEVICE(s);
 
     assert(bql_locked());
+    /*
+     * An earlier message of the same batch may have unplugged the device:
+     * its config space and MSI-X table are gone.
+     */
+    if (!qdev_is_realized(DEVICE(s))) {
+        return;
+    }
     trace_hsagpu_irq_msix(vector, msix_enabled(pdev));
     if (!msix_enabled(pdev)) {
+        return;
+    }
+    /*
+     * A stopped VM gets no message (its RAM or interrupt controller may
+     * be saved already): it waits with what the processor left, which
+     * migrates, and goes out when the VM runs (review of dev, finding 5).
+     */
+    if (!s->vm_running) {
+        hsagpu_queues_msix_later(s, vector);
         return;
     }
     /* Fault injection may lose the message or deliver it late. */
@@ -109,9 +125,20 @@ bool hsagpu_queue_fold_errors(HsaGpuState *s)
            hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_QUEUE);
 }
 
+bool hsagpu_queue_fold_errors_later(HsaGpuState *s)
+{
+    if (!hsagpu_queue_fold_errors(s)) {
+        return false;
+    }
+    qatomic_set(&s->error_irq_due, 1);
+    return true;
+}
+
 void hsagpu_queue_flush_errors(HsaGpuState *s)
 {
-    if (hsagpu_queue_fold_errors(s)) {
+    bool due = hsagpu_queue_fold_errors(s);
+
+    if (qatomic_xchg(&s->error_irq_due, 0) || due) {
         hsagpu_error_irq(s);
     }
 }

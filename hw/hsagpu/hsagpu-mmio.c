@@ -11,6 +11,18 @@
 #include "hsagpu.h"
 #include "trace.h"
 
+/*
+ * A queue failure the processor noted goes into ERROR_STATUS before the
+ * access; its interrupt goes out after it, from irq_bh: a message may
+ * reset or unplug the device, which the access must not see midway.
+ */
+static void hsagpu_reg_fold_errors(HsaGpuState *s)
+{
+    if (hsagpu_queue_fold_errors_later(s)) {
+        hsagpu_queues_deliver_later(s);
+    }
+}
+
 static uint64_t hsagpu_reg_access_read(HsaGpuState *s, unsigned bar,
                                        hwaddr addr, unsigned size)
 {
@@ -27,7 +39,7 @@ static uint64_t hsagpu_reg_access_read(HsaGpuState *s, unsigned bar,
     if (hsagpu_queue_mmio(s, addr)) {
         bad = hsagpu_queue_mmio_read(s, addr, size, &val);
     } else {
-        hsagpu_queue_flush_errors(s);
+        hsagpu_reg_fold_errors(s);
         if (addr == HSAGPU_REG_QUEUE_ERROR_FIRST) {
             env.queue_error_first = hsagpu_queue_error_first(s);
         }
@@ -54,7 +66,7 @@ static void hsagpu_reg_access_write(HsaGpuState *s, unsigned bar,
         }
         return;
     }
-    hsagpu_queue_flush_errors(s);
+    hsagpu_reg_fold_errors(s);
     bad = hsagpu_regs_write(&s->regs, addr, size, val);
     if (bad) {
         hsagpu_bad_access(s, bar, addr, size, true, bad);

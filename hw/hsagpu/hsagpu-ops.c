@@ -107,16 +107,21 @@ static uint64_t hsagpu_ops_now(void *opaque)
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 }
 
+void hsagpu_deferred_raise(HsaGpuDeferred *d, unsigned vector)
+{
+    set_bit(vector, d->vectors);
+    d->any_vector = true;
+}
+
+/* A queue raises its vector: counted now, sent (merged) by the BH. */
 static void hsagpu_ops_irq(void *opaque, unsigned vector)
 {
     HsaGpuOpsCtx *c = opaque;
 
-    set_bit(vector, c->d->vectors);
-    /* Bounded: a stalled main loop must not owe an unbounded burst. */
-    if (c->d->counts[vector] < HSAGPU_IRQ_QUEUED_MAX) {
-        c->d->counts[vector]++;
+    if (msix_enabled(PCI_DEVICE(c->bus.s))) {
+        qatomic_inc(&c->bus.s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
     }
-    c->d->any_vector = true;
+    hsagpu_deferred_raise(c->d, vector);
 }
 
 static unsigned hsagpu_ops_dma(void *opaque, uint64_t dst, uint64_t src,
@@ -190,8 +195,8 @@ bool hsagpu_deferred_any(const HsaGpuDeferred *d)
  */
 void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
 {
-    PCIDevice *pdev = PCI_DEVICE(s);
     unsigned nvec = s->ident.msix_vectors;
+    uint32_t gen = s->gen;
 
     assert(bql_locked());
     trace_hsagpu_queue_deliver(d->any_vector, d->atomic_st, d->unrefs->len);
@@ -200,23 +205,40 @@ void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
 
         for (v = find_first_bit(d->vectors, nvec); v < nvec;
              v = find_next_bit(d->vectors, nvec, v + 1)) {
-            for (uint32_t n = MAX(d->counts[v], 1); n; n--) {
-                if (msix_enabled(pdev)) {
-                    qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
-                }
-                hsagpu_irq_msix(s, v);
+            /* One message: a burst is bounded by the vectors. */
+            clear_bit(v, d->vectors);
+            hsagpu_irq_msix(s, v);
+            if (s->gen != gen) {
+                goto changed;
             }
-            d->counts[v] = 0;
         }
         bitmap_zero(d->vectors, nvec);
         d->any_vector = false;
     }
     if (d->atomic_st) {
-        hsagpu_atomic_report(s, d->atomic_st, d->atomic_addr,
-                             HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64);
+        unsigned st = d->atomic_st;
+
         d->atomic_st = 0;
+        hsagpu_atomic_report(s, st, d->atomic_addr,
+                             HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64);
+        if (s->gen != gen) {
+            goto changed;
+        }
     }
     hsagpu_queue_flush_errors(s);
+    goto unref;
+
+changed:
+    /*
+     * A message reset or unplugged the device: the rest belongs to the
+     * device before that (the arrays live until finalize, so @d is
+     * still there). References are dropped all the same.
+     */
+    trace_hsagpu_queue_deliver_stopped(gen, s->gen);
+    bitmap_zero(d->vectors, nvec);
+    d->any_vector = false;
+    d->atomic_st = 0;
+unref:
     for (unsigned i = 0; i < d->unrefs->len; i++) {
         object_unref(g_ptr_array_index(d->unrefs, i));
     }

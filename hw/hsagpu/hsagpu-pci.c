@@ -217,6 +217,7 @@ static void hsagpu_exit(PCIDevice *pdev)
 {
     HsaGpuState *s = HSA_GPU(pdev);
 
+    s->gen++;
     hsagpu_p2p_unregister(s);
     hsagpu_queues_exit(s);
     hsagpu_fault_exit(s);
@@ -228,6 +229,7 @@ static void hsagpu_reset_hold(Object *obj, ResetType type)
     HsaGpuState *s = HSA_GPU(obj);
 
     trace_hsagpu_reset();
+    s->gen++;
     hsagpu_queues_reset(s);
     hsagpu_fault_reset(s);
     hsagpu_regs_reset(&s->regs);
@@ -375,6 +377,9 @@ static const Property hsagpu_properties[] = {
     DEFINE_PROP_BOOL("x-dma-zero-copy", HsaGpuState, dma_zero_copy, true),
     /* auto: thread, or mainloop behind a vIOMMU; reads back the choice */
     DEFINE_PROP_STRING("x-processor", HsaGpuState, processor),
+    /* Kernel and DMA slices per pass: how long qlock is held at most. */
+    DEFINE_PROP_UINT32("x-pass-slices", HsaGpuState, pass_slices,
+                       HSAGPU_PASS_SLICES),
 };
 
 static void hsagpu_class_init(ObjectClass *klass, void *data)
@@ -405,6 +410,12 @@ static void hsagpu_instance_init(Object *obj)
     /* How long the processor can keep qlock: a bound the tests check. */
     object_property_add_uint32_ptr(obj, "x-pass-max-slices",
                                    &s->pass_max_slices, OBJ_PROP_FLAG_READ);
+    hsagpu_queues_instance_init(s);
+}
+
+static void hsagpu_instance_finalize(Object *obj)
+{
+    hsagpu_queues_finalize(HSA_GPU(obj));
 }
 
 static const TypeInfo hsagpu_info = {
@@ -412,6 +423,7 @@ static const TypeInfo hsagpu_info = {
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(HsaGpuState),
     .instance_init = hsagpu_instance_init,
+    .instance_finalize = hsagpu_instance_finalize,
     .class_init = hsagpu_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },

@@ -479,7 +479,7 @@ bool hsagpu_budget_spent(const HsaGpuProc *p)
         return false;
     }
     if (!b->ended && (!b->slices || !b->packets ||
-                      (b->yield && b->yield(b->opaque)))) {
+                      (b->yield && b->worked && b->yield(b->opaque)))) {
         b->ended = true;
     }
     return b->ended;
@@ -491,6 +491,7 @@ static void hsagpu_budget_slice(const HsaGpuProc *p, HsaGpuRunResult *res)
     res->slices++;
     if (p->budget && p->budget->slices) {
         p->budget->slices--;
+        p->budget->worked = true;
     }
 }
 
@@ -678,6 +679,7 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     q->rptr_unpublished++;
     if (p->budget && p->budget->packets) {
         p->budget->packets--;
+        p->budget->worked = true;
     }
     /*
      * A cursor belongs to the packet it was started for, even when the
@@ -824,7 +826,7 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
         if (k < n) {
             /* Spent: the next pass starts at the queue not served. */
             if (!served) {
-                rr[prio] += MAX(k, 1);
+                rr[prio] += k;
             }
             pass->ended = true;
             return;

@@ -63,9 +63,14 @@ typedef struct HsaGpuQueueOps {
 typedef struct HsaGpuBudget {
     unsigned slices;            /* kernel and DMA slices left */
     unsigned packets;           /* packets left to consume */
-    /* Optional: true when someone waits for the lock; the pass ends. */
+    /*
+     * Optional: true when someone waits for the lock; the pass ends, but
+     * only once it consumed a packet or ran a slice, so that waiters that
+     * never go away cannot starve the queues.
+     */
     bool (*yield)(void *opaque);
     void *opaque;
+    bool worked;                /* a packet or slice in this pass */
     bool ended;                 /* the pass stopped early: work may remain */
 } HsaGpuBudget;
 

@@ -35,6 +35,7 @@
 #define HSAGPU_POLL_MIN_NS      (20 * SCALE_US)
 #define HSAGPU_POLL_MAX_NS      (2 * SCALE_MS)
 #define HSAGPU_SPIN_NS          (50 * SCALE_US) /* doorbell watch after work */
+#define HSAGPU_YIELD_SPINS      64  /* sched_yield()s for waiters, per pass */
 
 /*
  * qlock from outside the processor thread (MMIO, commands, VM state
@@ -111,7 +112,7 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
 {
     HsaGpuOpsCtx ctx;
     HsaGpuBudget budget = {
-        .slices = HSAGPU_PASS_SLICES, .packets = HSAGPU_PASS_PACKETS,
+        .slices = s->pass_slices, .packets = HSAGPU_PASS_PACKETS,
         .yield = hsagpu_pass_yield, .opaque = s,
     };
     HsaGpuProc proc = {
@@ -142,9 +143,11 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
     }
 }
 
+/* qlock held: pending is the processor's until it is swapped out. */
 static bool hsagpu_queues_undelivered(HsaGpuState *s)
 {
-    return hsagpu_deferred_any(&s->pending) || qatomic_read(&s->qerr_pending);
+    return hsagpu_deferred_any(&s->pending) ||
+           qatomic_read(&s->qerr_pending) || qatomic_read(&s->error_irq_due);
 }
 
 /*
@@ -155,12 +158,34 @@ static void hsagpu_queues_deliver(HsaGpuState *s)
 {
     HsaGpuDeferred tmp;
 
+    /*
+     * A message of this delivery stopped the VM (whose handler delivers):
+     * irq_bh sends the rest, not a second swap under the first.
+     */
+    if (s->in_delivery) {
+        qemu_bh_schedule(s->irq_bh);
+        return;
+    }
     hsagpu_qlock(s);
     tmp = s->delivering;
     s->delivering = s->pending;
     s->pending = tmp;
     qemu_mutex_unlock(&s->qlock);
+    s->in_delivery = true;
     hsagpu_ops_deliver(s, &s->delivering);
+    s->in_delivery = false;
+}
+
+void hsagpu_queues_deliver_later(HsaGpuState *s)
+{
+    qemu_bh_schedule(s->irq_bh);
+}
+
+void hsagpu_queues_msix_later(HsaGpuState *s, unsigned vector)
+{
+    hsagpu_qlock(s);
+    hsagpu_deferred_raise(&s->pending, vector);
+    qemu_mutex_unlock(&s->qlock);
 }
 
 static void hsagpu_queues_irq_bh(void *opaque)
@@ -205,8 +230,15 @@ static void *hsagpu_queue_thread(void *opaque)
         HsaGpuPassResult pass;
         int64_t timeout;
 
-        while (qatomic_read(&s->qlock_waiters)) {
-            sched_yield();      /* let MMIO and commands in first */
+        /*
+         * Let MMIO and commands in first, but not for ever: register
+         * readers on several vCPUs can keep a waiter queued all the time
+         * (review of dev, finding 3). Then the thread queues for qlock
+         * too, and its pass does a packet or slice before it yields.
+         */
+        for (unsigned n = 0; n < HSAGPU_YIELD_SPINS &&
+             qatomic_read(&s->qlock_waiters); n++) {
+            sched_yield();
         }
         qemu_mutex_lock(&s->qlock);
         if (s->qthread_stop) {
@@ -214,7 +246,8 @@ static void *hsagpu_queue_thread(void *opaque)
             break;
         }
         hsagpu_queues_pass(s, &pass);
-        if (hsagpu_queues_undelivered(s)) {
+        /* A stopped VM's messages wait for it (hsagpu_vm_change()). */
+        if (s->vm_running && hsagpu_queues_undelivered(s)) {
             qemu_bh_schedule(s->irq_bh);
         }
         qemu_mutex_unlock(&s->qlock);
@@ -260,12 +293,26 @@ static void hsagpu_proc_bh(void *opaque)
 {
     HsaGpuState *s = opaque;
     HsaGpuPassResult pass;
+    uint32_t gen = s->gen;
     int64_t timeout;
+    bool changed;
 
+    /* Woken by a doorbell or command (kicks before a run count once). */
+    if (qatomic_xchg(&s->proc_kicked, false)) {
+        qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_DOORBELLS]);
+    }
     hsagpu_qlock(s);
     hsagpu_queues_pass(s, &pass);
     qemu_mutex_unlock(&s->qlock);
+    /* The delivery may unplug the device: keep s until we know. */
+    object_ref(OBJECT(s));
     hsagpu_queues_deliver(s);
+    changed = s->gen != gen;
+    object_unref(OBJECT(s));
+    if (changed) {
+        /* Reset (nothing left to serve) or unrealized (no BH, no timer). */
+        return;
+    }
     if (pass.progress || pass.ended) {
         s->proc_backoff = HSAGPU_POLL_MIN_NS;
         qemu_bh_schedule(s->proc_bh);
@@ -460,6 +507,8 @@ int hsagpu_queue_held(HsaGpuState *s)
 
 void hsagpu_queues_fatal(HsaGpuState *s)
 {
+    bool due;
+
     hsagpu_qlock(s);
     for (unsigned i = 0; i < s->nactive; i++) {
         unsigned qi = s->active[i];
@@ -471,8 +520,11 @@ void hsagpu_queues_fatal(HsaGpuState *s)
         }
     }
     qemu_mutex_unlock(&s->qlock);
-    hsagpu_queue_flush_errors(s);
-    if (hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_FATAL)) {
+    /* One interrupt for both bits: a message may reset or unplug us. */
+    due = hsagpu_queue_fold_errors(s);
+    due |= hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_FATAL);
+    due |= qatomic_xchg(&s->error_irq_due, 0);
+    if (due) {
         hsagpu_error_irq(s);
     }
 }
@@ -498,39 +550,61 @@ uint32_t hsagpu_queue_error_first(HsaGpuState *s)
 static void hsagpu_vm_change(void *opaque, bool running, RunState state)
 {
     HsaGpuState *s = opaque;
+    bool undelivered;
 
     /* Taking qlock waits for the processor to finish its pass. */
     hsagpu_qlock(s);
     s->vm_running = running;
+    undelivered = hsagpu_queues_undelivered(s);
     qemu_mutex_unlock(&s->qlock);
-    trace_hsagpu_queue_vm_change(running, hsagpu_queues_undelivered(s));
+    trace_hsagpu_queue_vm_change(running, undelivered);
     if (running) {
         /* Also what a migration brought: the destination raises it now. */
-        if (hsagpu_queues_undelivered(s)) {
+        if (undelivered) {
             qemu_bh_schedule(s->irq_bh);
         }
         hsagpu_queues_kick(s);
     } else {
         /*
-         * Before the device (and the interrupt controller) state is
-         * saved: what the last pass left must not arrive after it.
+         * The last pass's AtomicOp report and queue errors go into the
+         * registers before the device state is saved; its messages stay
+         * pending (hsagpu_irq_msix()) and migrate.
          */
         hsagpu_queues_deliver(s);
     }
 }
 
-static void hsagpu_deferred_init(HsaGpuDeferred *d, unsigned nvec)
+/*
+ * What the processor leaves for the main loop, and qlock, live as long
+ * as the object, not the realized device: a delivery that unplugged the
+ * device goes on over them (review of dev, finding 1).
+ */
+void hsagpu_queues_instance_init(HsaGpuState *s)
 {
-    d->vectors = bitmap_new(nvec);
-    d->counts = g_new0(uint32_t, nvec);
-    d->unrefs = g_ptr_array_new();
+    qemu_mutex_init(&s->qlock);
+    s->pending.unrefs = g_ptr_array_new();
+    s->delivering.unrefs = g_ptr_array_new();
+}
+
+static void hsagpu_deferred_alloc(HsaGpuDeferred *d, unsigned nvec)
+{
+    if (!d->vectors) {
+        d->vectors = bitmap_new(nvec);
+    }
 }
 
 static void hsagpu_deferred_free(HsaGpuDeferred *d)
 {
     g_free(d->vectors);
-    g_free(d->counts);
+    /* Unrealize dropped the references (hsagpu_queues_reset). */
     g_ptr_array_free(d->unrefs, true);
+}
+
+void hsagpu_queues_finalize(HsaGpuState *s)
+{
+    hsagpu_deferred_free(&s->pending);
+    hsagpu_deferred_free(&s->delivering);
+    qemu_mutex_destroy(&s->qlock);
 }
 
 /* x-processor: where the queues are served. */
@@ -572,6 +646,10 @@ bool hsagpu_queues_init(HsaGpuState *s, Error **errp)
     if (!hsagpu_processor_mode(s, errp)) {
         return false;
     }
+    if (!s->pass_slices) {
+        error_setg(errp, "hsa-gpu: x-pass-slices must be at least 1");
+        return false;
+    }
     ret = event_notifier_init(&s->qnotifier, 0);
     if (ret < 0) {
         error_setg_errno(errp, -ret, "hsa-gpu: cannot create the queue "
@@ -584,9 +662,8 @@ bool hsagpu_queues_init(HsaGpuState *s, Error **errp)
     s->active = g_new0(uint16_t, s->num_queues);
     s->db_listening = bitmap_new(HSAGPU_DOORBELL_COUNT);
     s->msix_nr = s->ident.msix_vectors;
-    hsagpu_deferred_init(&s->pending, s->msix_nr);
-    hsagpu_deferred_init(&s->delivering, s->msix_nr);
-    qemu_mutex_init(&s->qlock);
+    hsagpu_deferred_alloc(&s->pending, s->msix_nr);
+    hsagpu_deferred_alloc(&s->delivering, s->msix_nr);
     s->irq_bh = qemu_bh_new_guarded(hsagpu_queues_irq_bh, s,
                                     &dev->mem_reentrancy_guard);
     s->vm_running = runstate_is_running();
@@ -618,12 +695,12 @@ void hsagpu_queues_reset(HsaGpuState *s)
     memset(s->queues, 0, s->num_queues * sizeof(*s->queues));
     memset(s->rr, 0, sizeof(s->rr));
     qatomic_set(&s->qerr_pending, 0);
+    qatomic_set(&s->error_irq_due, 0);
     /*
      * Interrupts and an AtomicOp report of the old state are not the new
      * state's (review finding 11); references are dropped all the same.
      */
     bitmap_zero(s->pending.vectors, s->msix_nr);
-    memset(s->pending.counts, 0, s->msix_nr * sizeof(*s->pending.counts));
     s->pending.any_vector = false;
     s->pending.atomic_st = 0;
     g_ptr_array_extend_and_steal(unrefs, s->pending.unrefs);
@@ -660,9 +737,6 @@ void hsagpu_queues_exit(HsaGpuState *s)
     qemu_bh_delete(s->irq_bh);
     event_notifier_cleanup(&s->qnotifier);
     s->qnotifier_ok = false;
-    qemu_mutex_destroy(&s->qlock);
-    hsagpu_deferred_free(&s->pending);
-    hsagpu_deferred_free(&s->delivering);
     g_free(s->db_listening);
     g_free(s->queues);
     g_free(s->active);
@@ -671,13 +745,12 @@ void hsagpu_queues_exit(HsaGpuState *s)
 
 /*
  * Before the device state is saved (VM stopped): a queue failure not yet
- * in ERROR_STATUS goes in now, without an interrupt (the interrupt
- * controller may be saved already); the destination raises it
- * (hsagpu_queues_post_load).
+ * in ERROR_STATUS goes in now; its interrupt is left pending (the VM is
+ * stopped), so the pending subsection carries it to the destination.
  */
 void hsagpu_queues_pre_save(HsaGpuState *s)
 {
-    hsagpu_queue_fold_errors(s);
+    hsagpu_queue_flush_errors(s);
 }
 
 /*
@@ -687,6 +760,8 @@ void hsagpu_queues_pre_save(HsaGpuState *s)
  */
 int hsagpu_queues_post_load(HsaGpuState *s)
 {
+    bool undelivered;
+
     hsagpu_qlock(s);
     hsagpu_doorbell_unlisten_all(s);
     s->nactive = 0;
@@ -712,18 +787,10 @@ int hsagpu_queues_post_load(HsaGpuState *s)
             hsagpu_active_add(s, qi);
         }
     }
-    /*
-     * An error interrupt may have been lost on the way (raised after the
-     * source's interrupt controller was saved, or folded in pre_save):
-     * raise it again while its cause is pending and enabled.
-     */
-    if (s->regs.error_status & s->regs.error_int_enable) {
-        set_bit(HSAGPU_MSIX_VEC_ERROR, s->pending.vectors);
-        s->pending.any_vector = true;
-    }
-    trace_hsagpu_queue_post_load(s->nactive, hsagpu_queues_undelivered(s));
+    undelivered = hsagpu_queues_undelivered(s);
+    trace_hsagpu_queue_post_load(s->nactive, undelivered);
     qemu_mutex_unlock(&s->qlock);
-    if (hsagpu_queues_undelivered(s) && runstate_is_running()) {
+    if (undelivered && runstate_is_running()) {
         qemu_bh_schedule(s->irq_bh);
     }
     hsagpu_queues_kick(s);
@@ -746,8 +813,6 @@ static int hsagpu_pending_post_load(void *opaque, int version_id)
                      s->pending.atomic_st);
         return -EINVAL;
     }
-    /* Counts are not migrated: one message per vector. */
-    memset(s->pending.counts, 0, s->msix_nr * sizeof(*s->pending.counts));
     s->pending.any_vector = !bitmap_empty(s->pending.vectors, s->msix_nr);
     return 0;
 }

@@ -21,20 +21,18 @@
 #define HSAGPU_DOORBELL_PAGE    4096U
 #define HSAGPU_DOORBELL_PAGES \
     (HSAGPU_DOORBELL_BAR_SIZE / HSAGPU_DOORBELL_PAGE)
-/* Messages of one vector owed at most; more merge into them. */
-#define HSAGPU_IRQ_QUEUED_MAX   64
 
 /*
  * Work of the processor that needs the BQL (hsagpu-ops.c records it
  * during a pass, hsagpu_ops_deliver() does it in the main loop).
  */
 typedef struct HsaGpuDeferred {
-    unsigned long *vectors;     /* MSI-X vectors to raise */
     /*
-     * Messages per vector: each one is sent, late but not merged (a
-     * vector raised again after delivery is a new message anyway).
+     * MSI-X vectors to raise: one message per vector per delivery, into
+     * which the raises since the last one merge (docs/registers.md,
+     * PKT_IRQS). A vector raised after its message went out is a new one.
      */
-    uint32_t *counts;
+    unsigned long *vectors;
     bool any_vector;
     uint32_t atomic_st;         /* first failed queue AtomicOp, if any */
     uint64_t atomic_addr;
@@ -116,6 +114,7 @@ struct HsaGpuState {
     QEMUBH *proc_bh;            /* mainloop: serve the queues */
     QEMUTimer *proc_timer;      /* mainloop: busy-kernel end, polling */
     int64_t proc_backoff;       /* mainloop: polling interval */
+    bool proc_kicked;           /* mainloop: kicked since the last run */
     unsigned long *db_listening; /* doorbells with an ioeventfd */
     VMChangeStateEntry *vm_change;
     /*
@@ -127,6 +126,7 @@ struct HsaGpuState {
      */
     HsaGpuDeferred pending;
     HsaGpuDeferred delivering;  /* BQL: taken from pending by irq_bh */
+    bool in_delivery;           /* BQL: delivering is being sent */
     int32_t msix_nr;            /* bits in the pending bitmaps */
     QEMUBH *irq_bh;
     /*
@@ -135,8 +135,23 @@ struct HsaGpuState {
      * access, so a guest that saw a queue's ERROR state also sees the bit.
      */
     unsigned qerr_pending;
+    /*
+     * ERROR_STATUS got a bit from a register access; its interrupt is
+     * sent by irq_bh (qatomic), see hsagpu_queue_fold_errors_later().
+     */
+    unsigned error_irq_due;
+    /*
+     * Bumped by every reset and by unrealize (BQL). An MSI-X message or
+     * an AER report is a write the guest aims anywhere, the ECAM of a
+     * root port (slot power, bus reset) or of this device (FLR)
+     * included: it may reset or unplug the device before it returns.
+     * Whoever sends several compares the generation after each one and
+     * stops when it changed (hsagpu_ops_deliver()).
+     */
+    uint32_t gen;
     /* The most kernel and DMA slices one pass ran (x-pass-max-slices). */
     uint32_t pass_max_slices;
+    uint32_t pass_slices;       /* x-pass-slices: the budget of a pass */
     QLIST_ENTRY(HsaGpuState) peer_link; /* hsagpu-p2p.c */
     HsaGpuFault fault;
 
@@ -208,7 +223,13 @@ void hsagpu_doorbell_unlisten_all(HsaGpuState *s);
 void hsagpu_queues_kick(HsaGpuState *s);
 
 /* hsagpu-queue.c: queue registers, commands, the processor, migration */
+void hsagpu_queues_instance_init(HsaGpuState *s);
+void hsagpu_queues_finalize(HsaGpuState *s);
 bool hsagpu_queues_init(HsaGpuState *s, Error **errp);
+/* What the processor left, and interrupts owed, go out from irq_bh. */
+void hsagpu_queues_deliver_later(HsaGpuState *s);
+/* BQL: a message of @vector goes out with them when the VM runs. */
+void hsagpu_queues_msix_later(HsaGpuState *s, unsigned vector);
 /* Fault injection: queue @qi (-1: none) is not served; which one is. */
 void hsagpu_queue_hold(HsaGpuState *s, int qi);
 int hsagpu_queue_held(HsaGpuState *s);
@@ -242,6 +263,8 @@ void hsagpu_ops_begin(HsaGpuOpsCtx *c, HsaGpuState *s, HsaGpuDeferred *d);
 void hsagpu_ops_end(HsaGpuOpsCtx *c);
 void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d);
 bool hsagpu_deferred_any(const HsaGpuDeferred *d);
+/* A message of @vector is owed (qlock held if @d is s->pending). */
+void hsagpu_deferred_raise(HsaGpuDeferred *d, unsigned vector);
 
 /* hsagpu-bus.c: where a bus address goes (see HsaGpuBusTarget) */
 void hsagpu_bus_ctx_init(HsaGpuBusCtx *c, HsaGpuState *s, int queue);
@@ -344,21 +367,26 @@ static inline bool hsagpu_fault_is_fatal(HsaGpuState *s)
 }
 
 /* hsagpu-irq.c: device status, error reporting and the error interrupt */
-/* Every MSI-X message of the device (BQL held). */
-void hsagpu_irq_msix(HsaGpuState *s, unsigned vector);
 uint32_t hsagpu_status(HsaGpuState *s);
 void hsagpu_bad_access(HsaGpuState *s, unsigned bar, uint64_t offset,
                        unsigned size, bool is_write, unsigned reason);
 void hsagpu_error_irq(HsaGpuState *s);
 /*
  * Every MSI-X message of the device goes through here (BQL held): the
- * fault injection layer may take it first (drop or delay).
+ * fault injection layer may take it first (drop or delay). Nothing is
+ * sent for a device that is no longer realized.
  */
 void hsagpu_irq_msix(HsaGpuState *s, unsigned vector);
 /* Fold a queue failure the processor noted into ERROR_STATUS (BQL). */
 void hsagpu_queue_flush_errors(HsaGpuState *s);
 /* The same without the interrupt: true when one is due. */
 bool hsagpu_queue_fold_errors(HsaGpuState *s);
+/*
+ * Register accesses: fold now, so that a guest that saw a queue's ERROR
+ * state also sees the bit; the interrupt is left to irq_bh. True when
+ * one is due (the caller schedules hsagpu_queues_deliver_later()).
+ */
+bool hsagpu_queue_fold_errors_later(HsaGpuState *s);
 /* Log and count a queue that entered the error state. */
 void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, const HsaGpuQueue *q);
 

@@ -1034,12 +1034,12 @@ static void test_sched_budget(void)
 	hsagpu_sched_pass(xq, active, 3, rr, &pb, 64, true, noop_failed,
 			  &nfailed, &r);
 	T(r.slices == 2 && xq[1].read_index == 2 && xq[0].read_index == 2);
-	/* Someone waits for the lock: nothing runs, the pass ends. */
+	/* Someone waits for the lock: one slice runs, the pass ends. */
 	yield_now = true;
 	b = (HsaGpuBudget){ .slices = 2, .packets = 64, .yield = f_yield };
 	hsagpu_sched_pass(xq, active, 3, rr, &pb, 64, true, noop_failed,
 			  &nfailed, &r);
-	T(r.slices == 0 && r.progress == 0 && r.ended);
+	T(r.slices == 1 && r.ended);
 	yield_now = false;
 	/* Packets are bounded too (agent packets run no slice). */
 	xq_setup(0, 4);
@@ -1056,6 +1056,43 @@ static void test_sched_budget(void)
 	hsagpu_sched_pass(xq, active, 1, rr, &pb, 64, true, noop_failed,
 			  &nfailed, &r);
 	T(r.completed == 5 && xq[0].read_index == 8 && !r.ended);
+	T(nfailed == 0);
+}
+
+/*
+ * Review of dev, finding 3: waiters that never go away (register readers
+ * on several vCPUs) must not starve the queues. A pass does one packet
+ * or slice before it yields, and the queue it did not reach is the next
+ * pass's first. Before the fix every pass ended before its first packet
+ * (and skipped the queue it had not served).
+ */
+static void test_sched_yield_progress(void)
+{
+	const uint16_t active[3] = { 0, 1, 2 };
+	unsigned rr[HSAGPU_QUEUE_PRIORITY_MAX + 1] = { 0 };
+	HsaGpuBudget b;
+	const HsaGpuProc pb = { &ops, NULL, &ident, &b };
+	struct hsagpu_agent_dispatch_packet a;
+	HsaGpuPassResult r;
+	unsigned nfailed = 0;
+
+	for (unsigned i = 0; i < 3; i++) {
+		xq_setup(i, 4);
+		for (unsigned n = 0; n < 2; n++) {
+			a = apkt(HSAGPU_AGENT_NOP, 0, 0);
+			xq_submit(i, &a);
+		}
+	}
+	yield_now = true;
+	for (unsigned n = 0; n < 6; n++) {
+		b = (HsaGpuBudget){ .slices = 2, .packets = 64,
+				    .yield = f_yield };
+		hsagpu_sched_pass(xq, active, 3, rr, &pb, 64, true,
+				  noop_failed, &nfailed, &r);
+		T(r.completed == 1 && r.ended);
+		T(xq[n % 3].read_index == n / 3 + 1);
+	}
+	yield_now = false;
 	T(nfailed == 0);
 }
 
@@ -1078,6 +1115,7 @@ int main(void)
 	test_mailbox_checked_first();
 	test_copy_info_per_device();
 	test_sched_round_robin();
+	test_sched_yield_progress();
 	test_sched_priority();
 	test_sched_budget();
 	free(mem);
