@@ -153,7 +153,17 @@ static int ndevs;
 static int iommu;               /* every device's DMA is translated */
 static int verbose;
 static int in_child;            /* a forked child: the parent shares our files */
-static unsigned long nops, nerr, nfault, nforks, npackets;
+static unsigned long nops, nerr, nfault, nforks, npackets, nresets;
+/*
+ * Bytes allocated since everything was last released. Allocations stay
+ * pinned while a file or any mapping of them lives, and the driver
+ * neither limits nor charges them (docs/reliability.md): without a bound
+ * the run would end in the OOM killer. Past the budget every file and
+ * mapping goes (a check point: no queue may survive it).
+ */
+#define ALLOC_BUDGET    (192ULL << 20)
+static uint64_t alloc_bytes;
+static int want_release;
 static unsigned long op_count[32];
 
 static sigjmp_buf fault_jmp;
@@ -778,7 +788,13 @@ static void op_alloc(struct file *f)
 		default: am.size = HSAGPU_ALLOC_MEM_SIZE_1_1; break;
 		}
 	}
+	if (am.bytes <= HSAGPU_MEM_SYSTEM_MAX && alloc_bytes + am.bytes > ALLOC_BUDGET) {
+		want_release = 1;
+		return;
+	}
 	r = xioctl(f->fd, HSAGPU_IOC_ALLOC_MEM, &am);
+	if (!r)
+		alloc_bytes += am.bytes;
 	vlog("alloc flags 0x%x bytes %llu -> %d", am.flags, (unsigned long long)am.bytes, r);
 	if (r)
 		return;
@@ -1203,6 +1219,34 @@ static void op_misc_ioctl(struct file *f)
 
 static void run_ops(uint64_t deadline, unsigned long maxops, int depth);
 
+/* Everything goes: files, loose mappings, children. */
+static void release_all(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_FILES; i++)
+		if (files[i].fd >= 0) {
+			struct file *f = &files[i];
+
+			close(f->fd);
+			for (int k = 0; k < MAX_ALLOCS; k++)
+				if (f->a[k].live)
+					forget_alloc(f, k, 0);
+			if (f->doorbell)
+				munmap(f->doorbell, PAGE);
+			f->fd = -1;
+		}
+	for (i = 0; i < MAX_MAPS; i++)
+		if (maps[i].p) {
+			munmap(maps[i].p, maps[i].len);
+			maps[i].p = NULL;
+		}
+	while (wait(NULL) > 0)
+		;
+	alloc_bytes = 0;
+	want_release = 0;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -1264,6 +1308,18 @@ static void run_ops(uint64_t deadline, unsigned long maxops, int depth)
 		unsigned int w = rnd(total), op = 0;
 		struct file *f;
 
+		if (want_release && !depth) {
+			release_all();
+			nresets++;
+			/* nothing of ours is open: no queue may be left */
+			for (int d = 0; d < ndevs; d++) {
+				long qa = queues_active(&devs[d]);
+
+				CHECK(qa == devs[d].queues_active0,
+				      "%s: %ld queues active after all files closed (op %lu)",
+				      devs[d].pci, qa, nops);
+			}
+		}
 		while (w >= weight[op])
 			w -= weight[op++];
 		nops++;
@@ -1419,31 +1475,14 @@ int main(int argc, char **argv)
 
 	kernel_trouble(&klines);
 	account(&before);
+	for (i = 0; i < ndevs; i++)
+		devs[i].queues_active0 = before.queues[i];
 	t0 = now_ns();
 	run_ops(t0 + secs * 1000000000ULL, maxops, 0);
 
-	/* everything goes: files, loose mappings, children */
-	for (i = 0; i < MAX_FILES; i++)
-		if (files[i].fd >= 0) {
-			struct file *f = &files[i];
-
-			close(f->fd);
-			for (int k = 0; k < MAX_ALLOCS; k++)
-				if (f->a[k].live)
-					forget_alloc(f, k, 0);
-			if (f->doorbell)
-				munmap(f->doorbell, PAGE);
-			f->fd = -1;
-		}
-	for (i = 0; i < MAX_MAPS; i++)
-		if (maps[i].p) {
-			munmap(maps[i].p, maps[i].len);
-			maps[i].p = NULL;
-		}
-	while (wait(NULL) > 0)
-		;
-	printf("# %lu operations in %.1f s (%lu failed as expected or not, %lu faults caught, %lu forks, %lu packets)\n",
-	       nops, (now_ns() - t0) / 1e9, nerr, nfault, nforks, npackets);
+	release_all();
+	printf("# %lu operations in %.1f s (%lu failed as expected or not, %lu faults caught, %lu forks, %lu packets, %lu releases)\n",
+	       nops, (now_ns() - t0) / 1e9, nerr, nfault, nforks, npackets, nresets);
 	printf("# ops: open %lu close %lu alloc %lu free %lu segs %lu mmap %lu munmap %lu touch %lu qcreate %lu qcmd %lu submit %lu event %lu misc %lu fork %lu\n",
 	       op_count[O_OPEN], op_count[O_CLOSE], op_count[O_ALLOC], op_count[O_FREE],
 	       op_count[O_SEGS], op_count[O_MMAP], op_count[O_MUNMAP], op_count[O_TOUCH],
