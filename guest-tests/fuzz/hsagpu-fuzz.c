@@ -11,6 +11,7 @@
  * a BUG (checked here and by the host's console scan).
  *
  *   hsagpu-fuzz [-t SECONDS] [-s SEED] [-n MAXOPS] [-v]
+ *   hsagpu-fuzz -p      (pin probe: how much memory one file can pin)
  *
  * Defaults: hsagpu_test.fuzz_time= (else 30 s), hsagpu_test.fuzz_seed=
  * (else time and pid). Exit 0 pass, 1 fail, 77 skip (TAP runner).
@@ -1430,6 +1431,48 @@ static int kernel_trouble(unsigned long *lines)
 	return found;
 }
 
+/*
+ * How much guest memory one open file can pin with SYSTEM allocations it
+ * never maps: the driver should bound it (a per-file limit, or charging
+ * the process's memory cgroup so that limits and the OOM killer see it).
+ * Stops before the machine runs out: FAIL when a single file held more
+ * than half of the RAM.
+ */
+static int pin_probe(void)
+{
+	long total = meminfo_kb("MemTotal"), avail;
+	uint64_t pinned = 0;
+	int fd, r = 0;
+
+	if (!find_devices())
+		return gt_skip("no /dev/hsagpuN could be opened");
+	fd = open(devs[0].path, O_RDWR);
+	if (fd < 0)
+		return gt_skip("open %s: %s", devs[0].path, strerror(errno));
+	for (;;) {
+		struct hsagpu_alloc_mem am = {
+			.size = sizeof(am), .flags = HSAGPU_MEM_SYSTEM, .bytes = 16ULL << 20,
+		};
+
+		avail = meminfo_kb("MemAvailable");
+		if (avail < total / 8)
+			break;
+		r = xioctl(fd, HSAGPU_IOC_ALLOC_MEM, &am);
+		if (r)
+			break;
+		pinned += am.bytes;
+	}
+	printf("# one file pinned %llu MiB of %ld MiB RAM (%s; MemAvailable %ld MiB)\n",
+	       (unsigned long long)(pinned >> 20), total >> 10,
+	       r ? strerror(r) : "stopped before the OOM killer", avail >> 10);
+	CHECK(pinned < (uint64_t)total * 1024 / 2,
+	      "one file pinned %llu MiB (%llu%% of RAM) without limit or accounting",
+	      (unsigned long long)(pinned >> 20),
+	      (unsigned long long)(pinned * 100 / ((uint64_t)total * 1024)));
+	close(fd);
+	return gt_result();
+}
+
 int main(int argc, char **argv)
 {
 	const char *p;
@@ -1443,14 +1486,15 @@ int main(int argc, char **argv)
 		secs = strtoull(p, NULL, 0);
 	if ((p = gt_param("fuzz_seed")))
 		seed = strtoull(p, NULL, 0);
-	while ((c = getopt(argc, argv, "t:s:n:v")) != -1) {
+	while ((c = getopt(argc, argv, "t:s:n:vp")) != -1) {
 		switch (c) {
+		case 'p': return pin_probe();
 		case 't': secs = strtoull(optarg, NULL, 0); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'n': maxops = strtoul(optarg, NULL, 0); break;
 		case 'v': verbose = 1; break;
 		default:
-			fprintf(stderr, "usage: %s [-t SECONDS] [-s SEED] [-n MAXOPS] [-v]\n",
+			fprintf(stderr, "usage: %s [-t SECONDS] [-s SEED] [-n MAXOPS] [-v] | -p\n",
 				argv[0]);
 			return 2;
 		}
