@@ -132,6 +132,7 @@ struct file {
 	uint8_t *doorbell;      /* mapped doorbell page */
 	uint64_t doorbell_mmap_off;
 	int sig_alloc;          /* ctl allocation holding our signals, or -1 */
+	uint64_t ctl_next;      /* next free kernarg/list block in its upper half */
 };
 
 struct loose_map {
@@ -198,10 +199,31 @@ static void fault_handler(int sig)
 		fault_armed = saved_armed;                              \
 	} while (0)
 
-/* Functions of their own, so that no caller's locals live across sigsetjmp. */
+/*
+ * Functions of their own, so that no caller's locals live across
+ * sigsetjmp. Copies go in aligned 64-bit stores: the device never sees a
+ * torn pointer.
+ */
 static void guarded_copy(void *dst, const void *src, size_t n)
 {
-	GUARDED(memcpy(dst, src, n));
+	GUARDED({
+		volatile uint64_t *d = dst;
+		const uint64_t *s = src;
+
+		for (size_t k = 0; k < n / 8; k++)
+			d[k] = s[k];
+	});
+}
+
+static int guarded_read64(volatile uint64_t *p, uint64_t *v)
+{
+	volatile int ok = 0;
+
+	GUARDED({
+		*v = *p;
+		ok = 1;
+	});
+	return ok;
 }
 
 static void guarded_ring_init(uint8_t *ring, size_t bytes, uint32_t packets)
@@ -379,6 +401,49 @@ static uint64_t addr_read(struct file *f, uint64_t *len, unsigned int align)
 	return addr_write(f, len, align);
 }
 
+static void destroy_queues(struct file *f);
+static int alloc_slot(struct file *f);
+
+#define CTL_BYTES       (256UL << 10)
+
+/*
+ * The file's control allocation (signals below, kernel arguments and
+ * descriptor lists above): system memory, mapped, written only by the CPU
+ * apart from signal updates. 1 when there is one.
+ */
+static int ensure_ctl(struct file *f)
+{
+	struct hsagpu_alloc_mem am = {
+		.size = sizeof(am), .flags = HSAGPU_MEM_SYSTEM, .bytes = CTL_BYTES,
+	};
+	int i;
+	void *p;
+
+	if (f->sig_alloc >= 0 && f->a[f->sig_alloc].live && f->a[f->sig_alloc].cpu)
+		return 1;
+	f->sig_alloc = -1;
+	i = alloc_slot(f);
+	if (i < 0 || alloc_bytes + CTL_BYTES > ALLOC_BUDGET)
+		return 0;
+	if (xioctl(f->fd, HSAGPU_IOC_ALLOC_MEM, &am))
+		return 0;
+	alloc_bytes += CTL_BYTES;
+	f->a[i] = (struct alloc) {
+		.live = 1, .handle = am.handle, .mmap_off = am.mmap_offset,
+		.bytes = CTL_BYTES, .bus = am.bus_addr, .flags = am.flags,
+		.nsegs = am.nsegs, .ctl = 1,
+	};
+	p = mmap(NULL, CTL_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, am.mmap_offset);
+	if (p == MAP_FAILED) {
+		nerr++;
+		return 0;       /* unmapped: kept and freed with the file */
+	}
+	f->a[i].cpu = p;
+	f->sig_alloc = i;
+	f->ctl_next = 0;
+	return 1;
+}
+
 /*
  * A signal: 0, a 64-byte slot of our signal allocation that we initialise
  * (value, and a mailbox that is one of our events or our own memory), or
@@ -392,12 +457,12 @@ static uint64_t make_signal(struct file *f)
 
 	if (chance(20))
 		return 0;
-	if (f->sig_alloc < 0 || !f->a[f->sig_alloc].live || !f->a[f->sig_alloc].cpu ||
-	    chance(5))
+	if (!ensure_ctl(f) || chance(5))
 		return chance(50) ? addr_not_memory(f) : 0;
 	a = &f->a[f->sig_alloc];
 	a->targeted = 1;
-	slot = rnd(a->bytes / 64);
+	/* the lower half: the device writes signals (value, timestamps) */
+	slot = rnd(a->bytes / 2 / 64);
 	s = (struct hsagpu_signal *)(a->cpu + slot * 64);
 	GUARDED({
 		s->kind = HSAGPU_SIGNAL_KIND_USER;
@@ -417,21 +482,30 @@ static uint64_t make_signal(struct file *f)
 	return a->bus + slot * 64 + (chance(3) ? 4 : 0);
 }
 
-/* A CPU-written block of the signal allocation for kernargs/descriptors. */
+/*
+ * A CPU-written block of the control allocation for kernel arguments and
+ * descriptor lists, never rewritten while a packet may still read it: a
+ * pointer from one packet with a size from another could reach past our
+ * memory. Blocks are handed out in order; before the area is reused our
+ * queues go (destroyed queues are never read again).
+ */
 static uint64_t ctl_block(struct file *f, void **cpu, size_t bytes)
 {
 	struct alloc *a;
 	uint64_t off;
 
 	*cpu = NULL;
-	if (f->sig_alloc < 0 || !f->a[f->sig_alloc].live || !f->a[f->sig_alloc].cpu)
+	if (!ensure_ctl(f))
 		return 0;
 	a = &f->a[f->sig_alloc];
-	if (a->bytes <= PAGE || bytes > a->bytes / 2)
-		return 0;
 	a->targeted = 1;
-	/* the upper half: the signals live in the lower half */
-	off = a->bytes / 2 + ((rnd64() % (a->bytes / 2 - bytes + 1)) & ~63ULL);
+	bytes = (bytes + 63) & ~63UL;
+	if (f->ctl_next < a->bytes / 2 || f->ctl_next + bytes > a->bytes) {
+		destroy_queues(f);
+		f->ctl_next = a->bytes / 2;
+	}
+	off = f->ctl_next;
+	f->ctl_next += bytes;
 	*cpu = a->cpu + off;
 	return a->bus + off;
 }
@@ -767,14 +841,9 @@ static void op_close(void)
 static void op_alloc(struct file *f)
 {
 	struct hsagpu_alloc_mem am;
-	int i, slot = -1, r;
+	int slot = alloc_slot(f), r;
 	uint64_t bytes;
 
-	for (i = 0; i < MAX_ALLOCS; i++)
-		if (!f->a[i].live) {
-			slot = i;
-			break;
-		}
 	memset(&am, 0, sizeof(am));
 	am.size = sizeof(am);
 	am.flags = chance(70) ? HSAGPU_MEM_SYSTEM : HSAGPU_MEM_VRAM;
@@ -823,12 +892,14 @@ static void op_alloc(struct file *f)
 		else
 			nerr++;
 	}
-	/* CPU-written memory for signals, kernargs, lists: system, mapped */
-	if (f->sig_alloc < 0 && f->a[slot].cpu && am.flags == HSAGPU_MEM_SYSTEM &&
-	    f->a[slot].bytes >= 2 * PAGE && f->a[slot].nsegs == 1) {
-		f->a[slot].ctl = 1;
-		f->sig_alloc = slot;
-	}
+}
+
+static int alloc_slot(struct file *f)
+{
+	for (int i = 0; i < MAX_ALLOCS; i++)
+		if (!f->a[i].live)
+			return i;
+	return -1;
 }
 
 static void op_free(struct file *f)
@@ -1087,7 +1158,8 @@ static void op_submit(struct file *f)
 {
 	struct queue *q;
 	struct alloc *a;
-	volatile uint64_t *wptr;
+	volatile uint64_t *wptr, *rptr;
+	uint64_t rd = 0;
 	uint8_t pkt[8][64];
 	uint64_t wval, dbval;
 	uint32_t n, k;
@@ -1101,6 +1173,15 @@ static void op_submit(struct file *f)
 		return;
 	n = 1 + rnd(q->size < 8 ? q->size : 8);
 	wptr = (volatile uint64_t *)(a->cpu + a->bytes - 256 + HSAGPU_QUEUE_DESC_WPTR);
+	rptr = (volatile uint64_t *)(a->cpu + a->bytes - 256 + HSAGPU_QUEUE_DESC_RPTR);
+	/*
+	 * Without an IOMMU never overwrite a slot the device has not consumed:
+	 * a packet torn between two of ours could write past our memory.
+	 */
+	if (!iommu && !guarded_read64(rptr, &rd))
+		return;
+	if (!iommu && q->wid + n - rd > q->size)
+		return;
 	for (k = 0; k < n; k++)
 		make_packet(f, pkt[k]);
 	wval = chance(3) ? rnd_interesting() : q->wid + n;       /* overrun: error 6 */
