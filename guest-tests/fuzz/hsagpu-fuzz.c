@@ -847,7 +847,8 @@ static void op_alloc(struct file *f)
 	memset(&am, 0, sizeof(am));
 	am.size = sizeof(am);
 	am.flags = chance(70) ? HSAGPU_MEM_SYSTEM : HSAGPU_MEM_VRAM;
-	bytes = chance(85) ? (1 + rnd(16)) * PAGE : 1 + rnd(chance(50) ? 8 << 20 : 64 << 20);
+	bytes = chance(85) ? (1 + rnd(16)) * PAGE :
+		1 + rnd(chance(90) ? 1 << 20 : chance(80) ? 8 << 20 : 64 << 20);
 	am.bytes = bytes;
 	if (chance(10)) {
 		switch (rnd(5)) {
