@@ -21,6 +21,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/main-loop.h"
 #include "qemu/rcu.h"
 #include "exec/memory.h"
 #include "hw/pci/pci_bus.h"
@@ -97,18 +98,56 @@ static unsigned hsagpu_atomic_path(PCIDevice *self, PCIDevice *peer,
     return hsagpu_atomic_route(hops, n, completer, size);
 }
 
+/*
+ * The path check for the requester @s, safe without the BQL: another
+ * function's config space and topology are read only under the BQL or
+ * while it is a registered peer (hsagpu-p2p.c); a peer that left the
+ * registry has been unplugged and nothing answers (UR). Other functions
+ * decoding the address are not memory (the caller answers CA); their
+ * path is checked only with the BQL held (the register engine).
+ */
+static unsigned hsagpu_atomic_path_safe(HsaGpuState *s, PCIDevice *completer,
+                                        unsigned size)
+{
+    HsaGpuState *peer;
+    unsigned st;
+
+    if (!completer || bql_locked()) {
+        return hsagpu_atomic_path(PCI_DEVICE(s), completer, size);
+    }
+    peer = (HsaGpuState *)object_dynamic_cast(OBJECT(completer),
+                                              TYPE_HSA_GPU);
+    if (!peer) {
+        return HSAGPU_ATOMIC_ST_OK;
+    }
+    if (!hsagpu_p2p_lock_registered(peer)) {
+        return HSAGPU_ATOMIC_ST_UR;
+    }
+    st = hsagpu_atomic_path(PCI_DEVICE(s), completer, size);
+    hsagpu_p2p_unlock();
+    return st;
+}
+
 void hsagpu_atomic_report(HsaGpuState *s, unsigned st, uint64_t addr,
                           uint32_t ctrl)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
     PCIEAERErr err = { .source_id = pci_requester_id(pdev) };
 
+    /*
+     * The requester of a non-posted request that completed with UR or
+     * CA records Received Master Abort or Received Target Abort.
+     */
     switch (st) {
     case HSAGPU_ATOMIC_ST_UR:
         err.status = PCI_ERR_UNC_UNSUP;
+        pci_word_test_and_set_mask(pdev->config + PCI_STATUS,
+                                   PCI_STATUS_REC_MASTER_ABORT);
         break;
     case HSAGPU_ATOMIC_ST_CA:
         err.status = PCI_ERR_UNC_COMP_ABORT;
+        pci_word_test_and_set_mask(pdev->config + PCI_STATUS,
+                                   PCI_STATUS_REC_TARGET_ABORT);
         break;
     case HSAGPU_ATOMIC_ST_MALFORMED:
         /*
@@ -175,10 +214,14 @@ unsigned hsagpu_atomic_try(HsaGpuBusCtx *c, uint64_t addr, uint32_t ctrl,
         goto out;
     }
     if (t.completer != pdev) {
-        st = hsagpu_atomic_path(pdev, t.completer, size);
+        st = hsagpu_atomic_path_safe(c->s, t.completer, size);
         if (st) {
             goto out;
         }
+    }
+    st = hsagpu_fault_atomic(c->s, addr);
+    if (st) {
+        goto out;
     }
     if (r || t.len < size) {
         /*
@@ -188,6 +231,11 @@ unsigned hsagpu_atomic_try(HsaGpuBusCtx *c, uint64_t addr, uint32_t ctrl,
         st = hsagpu_bus_atomic_st(r ? r : HSAGPU_BUS_NOT_MEMORY, t.completer);
         goto out;
     }
+    /*
+     * t.host is VRAM or RAM the resolver found directly accessible
+     * (memory_access_is_direct(), which refuses ram_device regions such
+     * as VFIO BAR mmaps): host atomics never run on device memory.
+     */
     for (; *done < count; (*done)++) {
         hsagpu_atomic_exec(t.host, ctrl, src0, src1, result);
     }

@@ -14,8 +14,10 @@
  *    so a virtual IOMMU translates it, if the address is below the
  *    limit: guest RAM (HSAGPU_BUS_SYSTEM), or a peer's VRAM that the root
  *    complex routes to (HSAGPU_BUS_PEER_ROOT, same limit rule).
- * Only RAM is accessed: the queue processor thread runs without the BQL
- * and must never dispatch into MMIO handlers, which would take it.
+ * Only RAM is accessed, by construction (address_space_map() with
+ * MemTxAttrs.memory, bounce buffers refused): the queue processor thread
+ * runs without the BQL and must never dispatch into MMIO handlers, which
+ * would take it.
  *
  * The QEMU-free rules (ranges, limits, refusal to error mapping, cache)
  * are in hsagpu-bus-core.h and unit tested.
@@ -23,6 +25,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "qemu/main-loop.h"
 #include "qemu/rcu.h"
 #include "exec/memory.h"
 #include "hsagpu.h"
@@ -35,10 +38,37 @@ void hsagpu_bus_ctx_init(HsaGpuBusCtx *c, HsaGpuState *s, int queue)
     c->queue = queue;
 }
 
+/*
+ * Drop a reference to a peer. Finalizing a device needs the BQL, which
+ * the processor thread never takes: there, a reference that may be the
+ * last is handed to the main loop (with qlock held, as during a pass).
+ */
+static void hsagpu_bus_unref(HsaGpuBusCtx *c, HsaGpuState *peer)
+{
+    Object *obj = OBJECT(peer);
+    uint32_t ref;
+
+    if (bql_locked()) {
+        object_unref(obj);
+        return;
+    }
+    ref = qatomic_read(&obj->ref);
+    while (ref > 1) {
+        uint32_t old = qatomic_cmpxchg(&obj->ref, ref, ref - 1);
+
+        if (old == ref) {
+            return;
+        }
+        ref = old;
+    }
+    trace_hsagpu_bus_unref_deferred(peer);
+    g_ptr_array_add(c->s->pending.unrefs, obj);
+}
+
 static void hsagpu_bus_cache_drop(HsaGpuBusCtx *c)
 {
     if (c->cache_dev && c->cache_dev != c->s) {
-        object_unref(OBJECT(c->cache_dev));
+        hsagpu_bus_unref(c, c->cache_dev);
     }
     c->cache_dev = NULL;
     c->cache.size = 0;
@@ -82,6 +112,7 @@ static void hsagpu_bus_cache_set(HsaGpuBusCtx *c, HsaGpuState *dev,
         object_ref(OBJECT(dev));
     }
     c->cache_dev = dev;
+    c->cache_gen = hsagpu_p2p_generation();
     c->cache = (HsaGpuBusCache) {
         .base = base, .size = dev->vram_size, .cls = cls,
     };
@@ -97,6 +128,10 @@ static int hsagpu_bus_near(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
     HsaGpuState *s = c->s, *peer;
     uint64_t bar, off;
 
+    /* A device went away since: the cached peer may be unplugged. */
+    if (c->cache.size && c->cache_gen != hsagpu_p2p_generation()) {
+        hsagpu_bus_cache_drop(c);
+    }
     if (hsagpu_bus_cache_hit(&c->cache, addr)) {
         peer = c->cache_dev;
         if (peer != s) {
@@ -144,6 +179,7 @@ HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
     uint64_t limit = hsagpu_addr_limit(s);
     HsaGpuBusRefusal r;
     hwaddr xlat, l;
+    ram_addr_t ram_off;
     HsaGpuState *peer;
     MemoryRegion *mr;
     Object *owner;
@@ -190,10 +226,21 @@ HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
     /*
      * System memory (or RAM of another PCI function): map it, so that
      * unmapping marks it dirty for migration and drops translated code
-     * that the data replaced.
+     * that the data replaced. The address space may have changed since
+     * the translation above (no BQL here): .memory refuses anything but
+     * RAM without dispatching to it, and a bounce buffer (not RAM any
+     * more) is given back untouched, since unmapping one with data would
+     * write it to MMIO.
      */
     t->host = address_space_map(as, addr, &l, is_write,
-                                MEMTXATTRS_UNSPECIFIED);
+                                (MemTxAttrs) { .memory = 1 });
+    if (t->host && !memory_region_from_host(t->host, &ram_off)) {
+        trace_hsagpu_bus_bounce_refused(c->queue, addr, l, is_write);
+        address_space_unmap(as, t->host, l, is_write, 0);
+        t->host = NULL;
+        r = HSAGPU_BUS_NOT_MEMORY;
+        goto out;
+    }
     if (!t->host) {
         r = HSAGPU_BUS_UNMAPPED;
         goto out;
@@ -219,7 +266,7 @@ void hsagpu_bus_release(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
         memory_region_set_dirty(t->mr, t->mr_off, done);
     }
     if (t->peer) {
-        object_unref(OBJECT(t->peer));
+        hsagpu_bus_unref(c, t->peer);
     }
     t->mapped = false;
     t->peer = NULL;

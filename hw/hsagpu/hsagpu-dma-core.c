@@ -71,7 +71,8 @@ static unsigned hsagpu_dma_range(HsaGpuQueue *q, const HsaGpuProc *p,
     uint32_t pattern = (uint32_t)src;
     unsigned err;
 
-    if (!size || size > HSAGPU_DMA_SIZE_MAX) {
+    /* A descriptor rewritten below what was already done is bad too. */
+    if (!size || size > HSAGPU_DMA_SIZE_MAX || q->dma_off >= size) {
         return HSAGPU_QERR_DMA_SIZE;
     }
     if (dst + size < dst || (!fill && src + size < src)) {
@@ -134,10 +135,12 @@ static unsigned hsagpu_dma_sg(HsaGpuQueue *q, const struct hsagpu_dma_packet *d,
         uint32_t first = q->dma_desc;
         uint32_t n = MIN(d->size - first, HSAGPU_DMA_DESC_BATCH);
         uint64_t list = d->src + (uint64_t)first * sizeof(batch[0]);
+        unsigned rerr;
 
-        if (p->ops->read(p->opaque, list, batch, n * sizeof(batch[0]))) {
+        rerr = hsagpu_read_data(p, list, batch, n * sizeof(batch[0]));
+        if (rerr) {
             *bad_addr = list;
-            return HSAGPU_QERR_ADDRESS;
+            return rerr;
         }
         for (uint32_t i = 0; i < n; i++) {
             const struct hsagpu_dma_desc *e = &batch[i];
@@ -169,22 +172,54 @@ static unsigned hsagpu_dma_sg(HsaGpuQueue *q, const struct hsagpu_dma_packet *d,
     return 0;
 }
 
-unsigned hsagpu_dma_exec(HsaGpuQueue *q, const struct hsagpu_dma_packet *d,
+/* The cursor lies inside packet @d (checked). */
+static bool hsagpu_dma_cursor_in(const HsaGpuQueue *q,
+                                 const struct hsagpu_dma_packet *d)
+{
+    if (d->op == HSAGPU_DMA_OP_COPY || d->op == HSAGPU_DMA_OP_FILL) {
+        return !q->dma_desc && q->dma_off < d->size;
+    }
+    return q->dma_desc < d->size && q->dma_off <= HSAGPU_DMA_SIZE_MAX;
+}
+
+bool hsagpu_dma_cursor_ok(const HsaGpuQueue *q)
+{
+    if (!q->dma_pkt.op) {
+        return q->dma_off <= HSAGPU_DMA_SIZE_MAX &&
+               q->dma_desc <= HSAGPU_DMA_SG_MAX;
+    }
+    return !hsagpu_dma_check(&q->dma_pkt) &&
+           hsagpu_dma_cursor_in(q, &q->dma_pkt);
+}
+
+unsigned hsagpu_dma_exec(HsaGpuQueue *q, const struct hsagpu_dma_packet *ring,
                          const HsaGpuProc *p, uint64_t *bad_addr)
 {
+    const struct hsagpu_dma_packet *d = &q->dma_pkt;
     uint64_t budget = HSAGPU_DMA_SLICE_BYTES;
     unsigned err;
 
     *bad_addr = 0;
-    if (!q->dma_active) {
-        err = hsagpu_dma_check(d);
+    /*
+     * The device fetches and checks a packet once, like hardware that
+     * reads it into its engine: later slices run what was checked, so a
+     * guest rewriting the slot cannot push the cursor past the limits.
+     * A cursor migrated without its packet takes the ring's, if it fits.
+     */
+    if (!q->dma_active || !d->op) {
+        err = hsagpu_dma_check(ring);
         if (err) {
             return err;
         }
+        if (!q->dma_active) {
+            q->dma_desc = 0;
+            q->dma_off = 0;
+            q->dma_start_ns = p->ops->now_ns(p->opaque);
+        } else if (!hsagpu_dma_cursor_in(q, ring)) {
+            return HSAGPU_QERR_DMA_SIZE;
+        }
+        q->dma_pkt = *ring;
         q->dma_active = 1;
-        q->dma_desc = 0;
-        q->dma_off = 0;
-        q->dma_start_ns = p->ops->now_ns(p->opaque);
     }
     switch (d->op) {
     case HSAGPU_DMA_OP_COPY:

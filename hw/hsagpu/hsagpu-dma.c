@@ -55,27 +55,26 @@ static void hsagpu_dma_account(HsaGpuState *s, int cls, bool is_write,
                                       : HSAGPU_DMA_CNT_RD_BYTES, len);
 }
 
-/* Without zero-copy: one bounded chunk through a bounce buffer. */
-static void hsagpu_dma_bounce(HsaGpuState *s, HsaGpuBusTarget *d,
-                              HsaGpuBusTarget *sp, uint64_t dst, uint64_t src,
+/*
+ * Without zero-copy: one bounded chunk through a bounce buffer, between
+ * the host views the resolver returned (RAM it mapped), never through a
+ * second lookup that could find MMIO there by now.
+ */
+static void hsagpu_dma_bounce(HsaGpuBusTarget *d, HsaGpuBusTarget *sp,
                               uint64_t n, const uint32_t *pattern,
-                              uint64_t phase)
+                              uint64_t phase, bool poison)
 {
-    AddressSpace *as = &PCI_DEVICE(s)->bus_master_as;
     uint8_t buf[HSAGPU_DMA_BOUNCE];
 
     if (pattern) {
         hsagpu_dma_fill_host(buf, n, *pattern, phase);
-    } else if (sp->mapped) {
-        address_space_read(as, src, MEMTXATTRS_UNSPECIFIED, buf, n);
     } else {
         memcpy(buf, sp->host, n);
     }
-    if (d->mapped) {
-        address_space_write(as, dst, MEMTXATTRS_UNSPECIFIED, buf, n);
-    } else {
-        memcpy(d->host, buf, n);
+    if (poison) {
+        hsagpu_fault_poison_data(buf, n);
     }
+    memcpy(d->host, buf, n);
 }
 
 unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
@@ -91,6 +90,7 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
     while (done < len) {
         HsaGpuBusTarget d, sp = { 0 };
         uint64_t n = len - done;
+        HsaGpuReadFault f = HSAGPU_READ_OK;
 
         err = hsagpu_bus_qerr(hsagpu_bus_resolve(c, dst + done, n, true, &d));
         if (err) {
@@ -102,6 +102,13 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
         if (!pattern) {
             err = hsagpu_bus_qerr(hsagpu_bus_resolve(c, src + done, n, false,
                                                      &sp));
+            /* A read on the link: its completion may carry a fault. */
+            if (!err && sp.cls != HSAGPU_BUS_LOCAL) {
+                f = hsagpu_fault_read(s, src + done);
+                if (f == HSAGPU_READ_UR || f == HSAGPU_READ_CA) {
+                    err = HSAGPU_QERR_ADDRESS;
+                }
+            }
             if (err) {
                 hsagpu_bus_release(c, &sp, false, 0);
                 hsagpu_bus_release(c, &d, true, 0);
@@ -114,17 +121,26 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
         dcls = dcls < 0 ? (int)hsagpu_dma_class(d.cls) : dcls;
         if (!s->dma_zero_copy) {
             n = MIN(n, HSAGPU_DMA_BOUNCE);
-            hsagpu_dma_bounce(s, &d, &sp, dst + done, src + done, n, pattern,
-                              done);
+            hsagpu_dma_bounce(&d, &sp, n, pattern, done,
+                              f == HSAGPU_READ_POISON);
         } else if (pattern) {
             hsagpu_dma_fill_host(d.host, n, *pattern, done);
         } else {
             memmove(d.host, sp.host, n);
+            if (f == HSAGPU_READ_POISON) {
+                hsagpu_fault_poison_data(d.host, n);
+            }
         }
         *peer_written |= hsagpu_dma_class(d.cls) == HSAGPU_DMA_CLASS_PEER;
         hsagpu_bus_release(c, &sp, false, n);
         hsagpu_bus_release(c, &d, true, n);
         done += n;
+        if (f == HSAGPU_READ_POISON) {
+            /* Delivered, but the engine stops at the poisoned data. */
+            *bad_addr = src + done - n;
+            err = HSAGPU_QERR_POISON;
+            break;
+        }
     }
     hsagpu_dma_account(s, scls, false, src, done);
     hsagpu_dma_account(s, dcls, true, dst, done);

@@ -3,7 +3,8 @@
  *
  * An enabled queue's doorbell is an ioeventfd on the shared queue
  * notifier (hsagpu_doorbell_listen): a guest's 8-byte doorbell write only
- * sets the eventfd and wakes the processor thread (hsagpu-queue.c), which
+ * sets the eventfd and wakes the processor thread (hsagpu-queue.c; the
+ * main-loop processor uses the handler below instead), which
  * reads the queue's write_dispatch_id from memory; the doorbell value
  * itself is not used. Every other access reaches the BAR2 handlers below:
  * one 8-byte doorbell per stride, 32-bit accesses to either half are
@@ -17,6 +18,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "qemu/atomic.h"
+#include "qemu/bitops.h"
+#include "qemu/main-loop.h"
 #include "exec/memory.h"
 #include "hsagpu.h"
 #include "trace.h"
@@ -99,23 +103,51 @@ void hsagpu_doorbell_reset(HsaGpuState *s)
     memset(s->db_last_value, 0, sizeof(s->db_last_value));
 }
 
-/* Wake the processor thread through its notifier (commands, resets). */
+/* Wake the processor (commands, resets, doorbells through the handler). */
 void hsagpu_queues_kick(HsaGpuState *s)
 {
-    event_notifier_set(&s->qnotifier);
+    if (s->mainloop) {
+        qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_DOORBELLS]);
+        qemu_bh_schedule(s->proc_bh);
+    } else {
+        event_notifier_set(&s->qnotifier);
+    }
 }
 
-/* An 8-byte write to @doorbell wakes the processor without an exit. */
+/*
+ * An 8-byte write to @doorbell wakes the processor thread without an
+ * exit. The main-loop processor has no thread to wake: its doorbells
+ * stay with the handler, which schedules it. Registering is idempotent
+ * (db_listening), so a load over a running device cannot add one twice.
+ */
 void hsagpu_doorbell_listen(HsaGpuState *s, uint32_t doorbell, bool on)
 {
     hwaddr off = (hwaddr)doorbell * HSAGPU_DOORBELL_STRIDE;
 
+    if (s->mainloop || doorbell >= HSAGPU_DOORBELL_COUNT ||
+        test_bit(doorbell, s->db_listening) == on) {
+        return;
+    }
     trace_hsagpu_doorbell_listen(doorbell, on);
     if (on) {
         memory_region_add_eventfd(&s->doorbell, off, 8, false, 0,
                                   &s->qnotifier);
+        set_bit(doorbell, s->db_listening);
     } else {
         memory_region_del_eventfd(&s->doorbell, off, 8, false, 0,
                                   &s->qnotifier);
+        clear_bit(doorbell, s->db_listening);
+    }
+}
+
+/* Remove every doorbell ioeventfd, whatever queue state says. */
+void hsagpu_doorbell_unlisten_all(HsaGpuState *s)
+{
+    unsigned long d;
+
+    for (d = find_first_bit(s->db_listening, HSAGPU_DOORBELL_COUNT);
+         d < HSAGPU_DOORBELL_COUNT;
+         d = find_next_bit(s->db_listening, HSAGPU_DOORBELL_COUNT, d + 1)) {
+        hsagpu_doorbell_listen(s, d, false);
     }
 }

@@ -11,6 +11,7 @@
 #include "qemu/osdep.h"
 #include "qemu/atomic.h"
 #include "qemu/log.h"
+#include "qemu/main-loop.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pcie.h"
 #include "hsagpu.h"
@@ -50,14 +51,26 @@ uint32_t hsagpu_status(HsaGpuState *s)
     return st;
 }
 
-void hsagpu_error_irq(HsaGpuState *s)
+void hsagpu_irq_msix(HsaGpuState *s, unsigned vector)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
 
-    trace_hsagpu_error_irq(s->regs.error_status);
-    if (msix_enabled(pdev)) {
-        msix_notify(pdev, HSAGPU_MSIX_VEC_ERROR);
+    assert(bql_locked());
+    trace_hsagpu_irq_msix(vector, msix_enabled(pdev));
+    if (!msix_enabled(pdev)) {
+        return;
     }
+    /* Fault injection may lose the message or deliver it late. */
+    if (hsagpu_fault_msix(s, vector)) {
+        return;
+    }
+    msix_notify(pdev, vector);
+}
+
+void hsagpu_error_irq(HsaGpuState *s)
+{
+    trace_hsagpu_error_irq(s->regs.error_status);
+    hsagpu_irq_msix(s, HSAGPU_MSIX_VEC_ERROR);
 }
 
 /* Record a bad access: guest error log, trace, error registers. */
@@ -90,10 +103,15 @@ void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, const HsaGpuQueue *q)
 }
 
 /* Called with the BQL held. */
+bool hsagpu_queue_fold_errors(HsaGpuState *s)
+{
+    return qatomic_xchg(&s->qerr_pending, 0) &&
+           hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_QUEUE);
+}
+
 void hsagpu_queue_flush_errors(HsaGpuState *s)
 {
-    if (qatomic_xchg(&s->qerr_pending, 0) &&
-        hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_QUEUE)) {
+    if (hsagpu_queue_fold_errors(s)) {
         hsagpu_error_irq(s);
     }
 }

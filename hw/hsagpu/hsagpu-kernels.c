@@ -154,10 +154,11 @@ static unsigned hsagpu_for_rows(const HsaGpuProc *p, const HsaGpuGeom *g,
     return 0;
 }
 
-static int hsagpu_krd(const HsaGpuProc *p, uint64_t base, const HsaGpuRow *r,
-                      void *buf)
+/* A buffer read: 0 or the queue error (ADDRESS, POISON). */
+static unsigned hsagpu_krd(const HsaGpuProc *p, uint64_t base,
+                           const HsaGpuRow *r, void *buf)
 {
-    return p->ops->read(p->opaque, base + 4 * r->flat, buf, 4ULL * r->n);
+    return hsagpu_read_data(p, base + 4 * r->flat, buf, 4ULL * r->n);
 }
 
 static int hsagpu_kwr(const HsaGpuProc *p, uint64_t base, const HsaGpuRow *r,
@@ -183,11 +184,12 @@ static unsigned k_copy(const HsaGpuProc *p, const void *args,
 {
     const struct hsagpu_kargs_copy *a = args;
     uint32_t buf[ROW_MAX];
+    unsigned err = hsagpu_krd(p, a->src, r, buf);
 
-    if (hsagpu_krd(p, a->src, r, buf) || hsagpu_kwr(p, a->dst, r, buf)) {
-        return HSAGPU_QERR_ADDRESS;
+    if (err) {
+        return err;
     }
-    return 0;
+    return hsagpu_kwr(p, a->dst, r, buf) ? HSAGPU_QERR_ADDRESS : 0;
 }
 
 static unsigned k_vadd(const HsaGpuProc *p, const void *args,
@@ -195,9 +197,13 @@ static unsigned k_vadd(const HsaGpuProc *p, const void *args,
 {
     const struct hsagpu_kargs_vadd *a = args;
     float x[ROW_MAX], y[ROW_MAX];
+    unsigned err = hsagpu_krd(p, a->a, r, x);
 
-    if (hsagpu_krd(p, a->a, r, x) || hsagpu_krd(p, a->b, r, y)) {
-        return HSAGPU_QERR_ADDRESS;
+    if (!err) {
+        err = hsagpu_krd(p, a->b, r, y);
+    }
+    if (err) {
+        return err;
     }
     for (uint32_t i = 0; i < r->n; i++) {
         x[i] += y[i];
@@ -210,9 +216,13 @@ static unsigned k_saxpy(const HsaGpuProc *p, const void *args,
 {
     const struct hsagpu_kargs_saxpy *a = args;
     float x[ROW_MAX], y[ROW_MAX];
+    unsigned err = hsagpu_krd(p, a->x, r, x);
 
-    if (hsagpu_krd(p, a->x, r, x) || hsagpu_krd(p, a->y, r, y)) {
-        return HSAGPU_QERR_ADDRESS;
+    if (!err) {
+        err = hsagpu_krd(p, a->y, r, y);
+    }
+    if (err) {
+        return err;
     }
     for (uint32_t i = 0; i < r->n; i++) {
         y[i] = a->a * x[i] + y[i];

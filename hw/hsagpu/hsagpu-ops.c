@@ -6,8 +6,9 @@
  * every address goes through the bus resolver (hsagpu-bus.c) with the
  * pass's request context, AtomicOps through the AtomicOp engine
  * (hsagpu-atomic.c), DMA data through hsagpu-dma.c. What needs the BQL
- * (MSI-X, AtomicOp error reports, ERROR_STATUS) is collected during the
- * pass and delivered after it (hsagpu_ops_deliver).
+ * (MSI-X, AtomicOp error reports, ERROR_STATUS, dropping what may be the
+ * last reference to a peer) is recorded in the device under qlock during
+ * the pass and delivered by the main loop (hsagpu_ops_deliver).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -34,6 +35,34 @@ static int hsagpu_ops_write(void *opaque, uint64_t addr, const void *buf,
     HsaGpuOpsCtx *c = opaque;
 
     return hsagpu_bus_rw(&c->bus, addr, (void *)buf, len, true);
+}
+
+/*
+ * DMA descriptors and kernel buffers: reads that fault injection hits,
+ * unless they stay in the device's own VRAM (never on the link).
+ */
+static unsigned hsagpu_ops_read_data(void *opaque, uint64_t addr, void *buf,
+                                     uint64_t len)
+{
+    HsaGpuOpsCtx *c = opaque;
+    HsaGpuState *s = c->bus.s;
+    HsaGpuReadFault f = HSAGPU_READ_OK;
+
+    if (!hsagpu_bus_in_bar(hsagpu_vram_bar(s), s->vram_size, addr)) {
+        f = hsagpu_fault_read(s, addr);
+    }
+
+    if (f == HSAGPU_READ_UR || f == HSAGPU_READ_CA) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    if (hsagpu_bus_rw(&c->bus, addr, buf, len, false)) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    if (f == HSAGPU_READ_POISON) {
+        hsagpu_fault_poison_data(buf, len);
+        return HSAGPU_QERR_POISON;
+    }
+    return 0;
 }
 
 static unsigned hsagpu_ops_fetch_add64(void *opaque, uint64_t addr,
@@ -83,6 +112,10 @@ static void hsagpu_ops_irq(void *opaque, unsigned vector)
     HsaGpuOpsCtx *c = opaque;
 
     set_bit(vector, c->d->vectors);
+    /* Bounded: a stalled main loop must not owe an unbounded burst. */
+    if (c->d->counts[vector] < HSAGPU_IRQ_QUEUED_MAX) {
+        c->d->counts[vector]++;
+    }
     c->d->any_vector = true;
 }
 
@@ -129,6 +162,7 @@ const HsaGpuQueueOps hsagpu_queue_ops = {
     .dma = hsagpu_ops_dma,
     .dma_done = hsagpu_ops_dma_done,
     .select = hsagpu_ops_select,
+    .read_data = hsagpu_ops_read_data,
 };
 
 /* A pass starts: the device is the requester until a queue is selected. */
@@ -144,28 +178,35 @@ void hsagpu_ops_end(HsaGpuOpsCtx *c)
     hsagpu_bus_ctx_end(&c->bus);
 }
 
-/* After a pass, outside qlock: what needed the BQL. */
+bool hsagpu_deferred_any(const HsaGpuDeferred *d)
+{
+    return d->any_vector || d->atomic_st || d->unrefs->len;
+}
+
+/*
+ * In the main loop with the BQL, outside qlock: what a pass left in @d
+ * (taken from HsaGpuState.pending by hsagpu-queue.c). The processor
+ * itself never waits for the BQL.
+ */
 void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
     unsigned nvec = s->ident.msix_vectors;
-    bool locked = bql_locked();
 
-    if (!d->any_vector && !qatomic_read(&s->qerr_pending) && !d->atomic_st) {
-        return;
-    }
-    if (!locked) {
-        bql_lock();
-    }
+    assert(bql_locked());
+    trace_hsagpu_queue_deliver(d->any_vector, d->atomic_st, d->unrefs->len);
     if (d->any_vector) {
         unsigned long v;
 
         for (v = find_first_bit(d->vectors, nvec); v < nvec;
              v = find_next_bit(d->vectors, nvec, v + 1)) {
-            if (msix_enabled(pdev)) {
-                msix_notify(pdev, v);
-                qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
+            for (uint32_t n = MAX(d->counts[v], 1); n; n--) {
+                if (msix_enabled(pdev)) {
+                    qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_IRQS]);
+                }
+                hsagpu_irq_msix(s, v);
             }
+            d->counts[v] = 0;
         }
         bitmap_zero(d->vectors, nvec);
         d->any_vector = false;
@@ -176,7 +217,8 @@ void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d)
         d->atomic_st = 0;
     }
     hsagpu_queue_flush_errors(s);
-    if (!locked) {
-        bql_unlock();
+    for (unsigned i = 0; i < d->unrefs->len; i++) {
+        object_unref(g_ptr_array_index(d->unrefs, i));
     }
+    g_ptr_array_set_size(d->unrefs, 0);
 }

@@ -11,6 +11,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/atomic.h"
+#include "qemu/main-loop.h"
 #include "qemu/queue.h"
 #include "qemu/thread.h"
 #include "hw/pci/pci_bus.h"
@@ -22,6 +23,8 @@ static QLIST_HEAD(, HsaGpuState) hsagpu_peers =
     QLIST_HEAD_INITIALIZER(hsagpu_peers);
 /* Devices registered (qatomic): with one, every DMA skips the lookup. */
 static unsigned hsagpu_npeers;
+/* Bumped by every unregister (qatomic): resolver caches are stale. */
+static unsigned hsagpu_peers_gen;
 
 static void __attribute__((constructor)) hsagpu_p2p_init(void)
 {
@@ -41,6 +44,37 @@ void hsagpu_p2p_unregister(HsaGpuState *s)
     qemu_mutex_lock(&hsagpu_peers_lock);
     QLIST_REMOVE(s, peer_link);
     qatomic_dec(&hsagpu_npeers);
+    qatomic_inc(&hsagpu_peers_gen);
+    qemu_mutex_unlock(&hsagpu_peers_lock);
+}
+
+unsigned hsagpu_p2p_generation(void)
+{
+    return qatomic_read(&hsagpu_peers_gen);
+}
+
+/*
+ * A device unregisters in its exit, before QEMU frees its config space
+ * and unparents it (and before the ports above it go): while the lock is
+ * held and the device is listed, its config and topology are stable,
+ * even for a thread without the BQL.
+ */
+bool hsagpu_p2p_lock_registered(HsaGpuState *peer)
+{
+    HsaGpuState *p;
+
+    qemu_mutex_lock(&hsagpu_peers_lock);
+    QLIST_FOREACH(p, &hsagpu_peers, peer_link) {
+        if (p == peer) {
+            return true;
+        }
+    }
+    qemu_mutex_unlock(&hsagpu_peers_lock);
+    return false;
+}
+
+void hsagpu_p2p_unlock(void)
+{
     qemu_mutex_unlock(&hsagpu_peers_lock);
 }
 

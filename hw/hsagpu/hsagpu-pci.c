@@ -106,6 +106,8 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
         return -1;
     }
     pcie_cap_deverr_init(pdev);
+    /* Function Level Reset: Initiate FLR resets the whole function. */
+    pcie_cap_flr_init(pdev);
     pcie_cap_fill_link_ep_usp(pdev, QEMU_PCI_EXP_LNK_X16,
                               QEMU_PCI_EXP_LNK_8GT);
 
@@ -141,6 +143,20 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
     }
     pcie_dev_ser_num_init(pdev, HSAGPU_EXT_CAP_DSN_OFFSET, s->serial);
     return 0;
+}
+
+/* Undo hsagpu_init_pcie(), also when it stopped half way. */
+static void hsagpu_fini_pcie(HsaGpuState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    pcie_aer_exit(pdev);
+    pdev->exp.aer_log.log = NULL;
+    if (msix_present(pdev)) {
+        msix_unuse_all_vectors(pdev);
+        msix_uninit(pdev, &s->mmio, &s->mmio);
+    }
+    pcie_cap_exit(pdev);
 }
 
 static void hsagpu_realize(PCIDevice *pdev, Error **errp)
@@ -182,10 +198,17 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
     pci_register_bar(pdev, HSAGPU_BAR_MMIO, PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_32, &s->mmio);
 
-    if (hsagpu_init_pcie(s, errp) < 0 || !hsagpu_init_rom(s, errp)) {
+    s->fault.queue_hold = hsagpu_queue_hold;
+    s->fault.queue_held = hsagpu_queue_held;
+    s->fault.queues_fatal = hsagpu_queues_fatal;
+    hsagpu_fault_init(s);
+    /* On failure, undo what was set up: the user may try again. */
+    if (hsagpu_init_pcie(s, errp) < 0 || !hsagpu_init_rom(s, errp) ||
+        !hsagpu_queues_init(s, errp)) {
+        hsagpu_fault_exit(s);
+        hsagpu_fini_pcie(s);
         return;
     }
-    hsagpu_queues_init(s);
     hsagpu_p2p_register(s);
     trace_hsagpu_realize(s->vram_size, s->num_queues, s->ident.msix_vectors);
 }
@@ -196,10 +219,8 @@ static void hsagpu_exit(PCIDevice *pdev)
 
     hsagpu_p2p_unregister(s);
     hsagpu_queues_exit(s);
-    pcie_aer_exit(pdev);
-    msix_unuse_all_vectors(pdev);
-    msix_uninit(pdev, &s->mmio, &s->mmio);
-    pcie_cap_exit(pdev);
+    hsagpu_fault_exit(s);
+    hsagpu_fini_pcie(s);
 }
 
 static void hsagpu_reset_hold(Object *obj, ResetType type)
@@ -208,10 +229,29 @@ static void hsagpu_reset_hold(Object *obj, ResetType type)
 
     trace_hsagpu_reset();
     hsagpu_queues_reset(s);
+    hsagpu_fault_reset(s);
     hsagpu_regs_reset(&s->regs);
     hsagpu_doorbell_reset(s);
     pcie_cap_deverr_reset(PCI_DEVICE(s));
     hsagpu_link_reset(s);
+}
+
+static void hsagpu_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
+                                int len)
+{
+    pci_default_write_config(pdev, addr, val, len);
+    /*
+     * Initiate FLR: pci_device_reset() runs the device reset (queues
+     * destroyed, registers, errors and injections cleared) and the PCI
+     * one (COMMAND, BARs, MSI-X); sticky AER status stays, as the spec
+     * wants for sticky bits.
+     */
+    if (ranges_overlap(addr, len, pdev->exp.exp_cap + PCI_EXP_DEVCTL, 2) &&
+        (pci_get_word(pdev->config + pdev->exp.exp_cap + PCI_EXP_DEVCTL) &
+         PCI_EXP_DEVCTL_BCR_FLR)) {
+        trace_hsagpu_flr();
+    }
+    pcie_cap_flr_write_config(pdev, addr, val, len);
 }
 
 static const VMStateDescription vmstate_hsagpu_regs = {
@@ -249,8 +289,12 @@ static const VMStateDescription vmstate_hsagpu_regs = {
 
 static int hsagpu_pre_save(void *opaque)
 {
-    /* Not migrated on its own: fold it into ERROR_STATUS, which is. */
-    hsagpu_queue_flush_errors(opaque);
+    /*
+     * A queue failure is not migrated on its own: fold it into
+     * ERROR_STATUS, which is. No interrupt here: the destination raises
+     * it after the load.
+     */
+    hsagpu_queues_pre_save(opaque);
     return 0;
 }
 
@@ -299,6 +343,10 @@ static const VMStateDescription vmstate_hsagpu = {
                                              vmstate_hsagpu_queue,
                                              HsaGpuQueue),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_hsagpu_pending,
+        NULL
     }
 };
 
@@ -325,6 +373,8 @@ static const Property hsagpu_properties[] = {
     DEFINE_PROP_UINT32("p2p-addr-bits", HsaGpuState, p2p_addr_bits,
                        HSAGPU_P2P_ADDR_BITS_DEFAULT),
     DEFINE_PROP_BOOL("x-dma-zero-copy", HsaGpuState, dma_zero_copy, true),
+    /* auto: thread, or mainloop behind a vIOMMU; reads back the choice */
+    DEFINE_PROP_STRING("x-processor", HsaGpuState, processor),
 };
 
 static void hsagpu_class_init(ObjectClass *klass, void *data)
@@ -335,6 +385,7 @@ static void hsagpu_class_init(ObjectClass *klass, void *data)
 
     k->realize = hsagpu_realize;
     k->exit = hsagpu_exit;
+    k->config_write = hsagpu_config_write;
     k->vendor_id = HSAGPU_PCI_VENDOR_ID;
     k->device_id = HSAGPU_PCI_DEVICE_ID;
     k->revision = HSAGPU_PCI_REVISION;
@@ -343,13 +394,24 @@ static void hsagpu_class_init(ObjectClass *klass, void *data)
     dc->desc = "HSA-style GPU accelerator (AQL queues, doorbells, atomics)";
     dc->vmsd = &vmstate_hsagpu;
     device_class_set_props(dc, hsagpu_properties);
+    hsagpu_fault_class_init(klass);
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
+}
+
+static void hsagpu_instance_init(Object *obj)
+{
+    HsaGpuState *s = HSA_GPU(obj);
+
+    /* How long the processor can keep qlock: a bound the tests check. */
+    object_property_add_uint32_ptr(obj, "x-pass-max-slices",
+                                   &s->pass_max_slices, OBJ_PROP_FLAG_READ);
 }
 
 static const TypeInfo hsagpu_info = {
     .name = TYPE_HSA_GPU,
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(HsaGpuState),
+    .instance_init = hsagpu_instance_init,
     .class_init = hsagpu_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },

@@ -209,8 +209,7 @@ bool hsagpu_queue_loaded_ok(const HsaGpuQueue *q, const HsaGpuIdent *id,
         q->error >= HSAGPU_QERR_COUNT) {
         return false;
     }
-    if (q->dma_active && (q->dma_off > HSAGPU_DMA_SIZE_MAX ||
-                          q->dma_desc > HSAGPU_DMA_SG_MAX)) {
+    if (q->dma_active && !hsagpu_dma_cursor_ok(q)) {
         return false;
     }
     if (q->kern_active && q->kern_wg > HSAGPU_GRID_MAX) {
@@ -472,6 +471,29 @@ typedef enum {
     PKT_ERROR,
 } HsaGpuPktOutcome;
 
+bool hsagpu_budget_spent(const HsaGpuProc *p)
+{
+    HsaGpuBudget *b = p->budget;
+
+    if (!b) {
+        return false;
+    }
+    if (!b->ended && (!b->slices || !b->packets ||
+                      (b->yield && b->yield(b->opaque)))) {
+        b->ended = true;
+    }
+    return b->ended;
+}
+
+/* A kernel or DMA slice is about to run. */
+static void hsagpu_budget_slice(const HsaGpuProc *p, HsaGpuRunResult *res)
+{
+    res->slices++;
+    if (p->budget && p->budget->slices) {
+        p->budget->slices--;
+    }
+}
+
 static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
                                            const uint8_t *pkt, uint16_t hdr,
                                            uint64_t *signal, unsigned *err,
@@ -511,6 +533,9 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         }
         if (q->kern_active) {
             *start = q->kern_start_ns;
+        }
+        if (k.kernel_object != HSAGPU_KERNEL_BUSY) {
+            hsagpu_budget_slice(p, res);
         }
         *err = hsagpu_kernel_exec(q, &k, p, &busy);
         if (*err == HSAGPU_KERNEL_MORE) {
@@ -565,13 +590,19 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         if (q->dma_active) {
             *start = q->dma_start_ns;
         }
+        hsagpu_budget_slice(p, res);
         *err = hsagpu_dma_exec(q, &d, p, &bad);
         if (*err == HSAGPU_DMA_MORE) {
             *err = 0;
             res->progress++;
             return PKT_PARTIAL;
         }
-        return *err ? PKT_ERROR : PKT_DONE;
+        if (*err) {
+            return PKT_ERROR;
+        }
+        /* The packet that ran, not what the slot holds now. */
+        *signal = q->dma_pkt.completion_signal;
+        return PKT_DONE;
     }
     }
     return PKT_ERROR;           /* not reached: checked above */
@@ -645,8 +676,15 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     }
     q->read_index++;
     q->rptr_unpublished++;
-    /* A cursor belongs to the packet it was started for. */
+    if (p->budget && p->budget->packets) {
+        p->budget->packets--;
+    }
+    /*
+     * A cursor belongs to the packet it was started for, even when the
+     * slot was rewritten as another packet type in the meantime.
+     */
     q->kern_active = 0;
+    q->dma_active = 0;
     if (outcome == PKT_LAUNCHED) {
         res->progress++;        /* a busy kernel: completes later */
         return 1;
@@ -686,7 +724,8 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
         failed_id = q->read_index;
         goto fail;
     }
-    while (res->progress < quantum && q->read_index != wptr) {
+    while (res->progress < quantum && q->read_index != wptr &&
+           !hsagpu_budget_spent(p)) {
         int r = hsagpu_queue_step(q, p, wptr, res, &err, &failed_id);
 
         if (r < 0) {
@@ -734,17 +773,20 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
     pass->deadline = UINT64_MAX;
     while (i < nactive) {
         uint32_t prio = queues[active[i]].priority;
-        unsigned n = 0, level_progress = 0;
+        unsigned n = 0, level_progress = 0, k;
 
         while (i + n < nactive && queues[active[i + n]].priority == prio) {
             n++;
         }
-        for (unsigned k = 0; k < n; k++) {
+        for (k = 0; k < n; k++) {
             unsigned qi = active[i + (rr[prio] + k) % n];
             HsaGpuQueue *q = &queues[qi];
             HsaGpuRunResult res;
 
-            if (q->state == HSAGPU_QSTATE_ERROR) {
+            if (hsagpu_budget_spent(p)) {
+                break;
+            }
+            if (q->state == HSAGPU_QSTATE_ERROR || q->held) {
                 continue;
             }
             if (p->ops->select) {
@@ -772,11 +814,20 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
             }
             pass->progress += res.progress;
             pass->completed += res.completed;
+            pass->slices += res.slices;
             if (res.error) {
                 failed(opaque, qi);
             }
             pass->poll |= res.poll;
             pass->deadline = MIN(pass->deadline, res.deadline);
+        }
+        if (k < n) {
+            /* Spent: the next pass starts at the queue not served. */
+            if (!served) {
+                rr[prio] += MAX(k, 1);
+            }
+            pass->ended = true;
+            return;
         }
         if (!served) {
             rr[prio]++;
@@ -784,4 +835,5 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
         }
         i += n;
     }
+    pass->ended = hsagpu_budget_spent(p);
 }

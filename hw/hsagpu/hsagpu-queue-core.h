@@ -45,13 +45,52 @@ typedef struct HsaGpuQueueOps {
      * hsagpu_sched_pass() before it serves a queue.
      */
     void (*select)(void *opaque, unsigned qi);
+    /*
+     * Optional: a data read (DMA descriptors, kernel buffers), where the
+     * bus may answer with more than "not memory": 0 or an HSAGPU_QERR_*
+     * code (HSAGPU_QERR_POISON: @buf holds the poisoned data). Without
+     * it, read() is used and a failure is HSAGPU_QERR_ADDRESS.
+     */
+    unsigned (*read_data)(void *opaque, uint64_t addr, void *buf,
+                          uint64_t len);
 } HsaGpuQueueOps;
+
+/*
+ * What one scheduling pass may still do, over all queues: whoever runs
+ * the processor holds the queue lock for the whole pass, so this bounds
+ * how long register accesses, commands and VM stops wait for it.
+ */
+typedef struct HsaGpuBudget {
+    unsigned slices;            /* kernel and DMA slices left */
+    unsigned packets;           /* packets left to consume */
+    /* Optional: true when someone waits for the lock; the pass ends. */
+    bool (*yield)(void *opaque);
+    void *opaque;
+    bool ended;                 /* the pass stopped early: work may remain */
+} HsaGpuBudget;
+
+/* Kernel and DMA slices, and packets, per scheduling pass */
+#define HSAGPU_PASS_SLICES      2U
+#define HSAGPU_PASS_PACKETS     64U
 
 typedef struct HsaGpuProc {
     const HsaGpuQueueOps *ops;
     void *opaque;
     const HsaGpuIdent *ident;
+    HsaGpuBudget *budget;       /* NULL: no limit but the quantum */
 } HsaGpuProc;
+
+/* Nothing left of @p's budget (or a waiter asked for the lock). */
+bool hsagpu_budget_spent(const HsaGpuProc *p);
+
+static inline unsigned hsagpu_read_data(const HsaGpuProc *p, uint64_t addr,
+                                        void *buf, uint64_t len)
+{
+    if (p->ops->read_data) {
+        return p->ops->read_data(p->opaque, addr, buf, len);
+    }
+    return p->ops->read(p->opaque, addr, buf, len) ? HSAGPU_QERR_ADDRESS : 0;
+}
 
 /* write_dispatch_id further than this ahead of the read index: overrun */
 #define HSAGPU_QUEUE_RESERVE_MAX (1ULL << 31)
@@ -77,13 +116,20 @@ typedef struct HsaGpuQueue {
     uint32_t error;             /* HSAGPU_QERR_* */
     uint64_t error_id;
     uint32_t retired;
+    /* Fault injection (inject-queue-hang): not served; not migrated */
+    uint32_t held;
     /* Processor state, latched at ENABLE */
     uint64_t ring_base, rptr_addr, wptr_addr;
     uint64_t read_index;        /* next packet to consume */
     uint64_t rptr_unpublished;  /* consumed, not yet added to *rptr */
     uint32_t ninflight;
     HsaGpuInflight inflight[HSAGPU_QUEUE_INFLIGHT_MAX];
-    /* DMA packet at read_index, partly done: where to go on */
+    /*
+     * DMA packet at read_index, partly done: the packet as fetched and
+     * checked at its first slice (later slices use it, not the ring,
+     * which the guest may have rewritten) and where to go on.
+     */
+    struct hsagpu_dma_packet dma_pkt;
     uint32_t dma_active;
     uint32_t dma_desc;          /* descriptor (0 for COPY/FILL) */
     uint64_t dma_off;           /* bytes done in it */
@@ -98,6 +144,7 @@ typedef struct HsaGpuQueue {
 typedef struct HsaGpuRunResult {
     unsigned progress;          /* packets launched or completed */
     unsigned completed;         /* packets completed */
+    unsigned slices;            /* kernel and DMA slices run */
     bool error;                 /* the queue entered the error state */
     bool poll;                  /* blocked on signals the CPU may change */
     uint64_t deadline;          /* earliest busy-kernel end, or UINT64_MAX */
@@ -143,6 +190,8 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
 typedef struct HsaGpuPassResult {
     unsigned progress;          /* packets launched, completed or sliced */
     unsigned completed;         /* packets completed */
+    unsigned slices;            /* kernel and DMA slices run */
+    bool ended;                 /* cut short by the budget: go on soon */
     bool poll;                  /* some queue waits on CPU-side signals */
     uint64_t deadline;          /* earliest busy-kernel end, or UINT64_MAX */
 } HsaGpuPassResult;
@@ -153,7 +202,10 @@ typedef struct HsaGpuPassResult {
  * whose queues make progress is served, each of its queues up to
  * @quantum packets (a kernel or DMA slice ends a queue's turn), starting
  * from queue rr[level] % n of the level, which rotates every pass; lower
- * levels only retire their finished busy kernels. Without @bus_master
+ * levels only retire their finished busy kernels. With a budget in @p
+ * the pass ends when it is spent, between queues or packets (then
+ * pass->ended, and the level's rotation skips the queues served).
+ * Without @bus_master
  * every queue visited fails. @failed(@opaque, qi) is told of each queue
  * that entered the error state.
  */
@@ -202,6 +254,12 @@ unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
  */
 unsigned hsagpu_dma_exec(HsaGpuQueue *q, const struct hsagpu_dma_packet *d,
                          const HsaGpuProc *p, uint64_t *bad_addr);
+/*
+ * Is the DMA cursor of @q one the device could have made: its latched
+ * packet valid and the cursor inside it (migration)? A cursor without a
+ * latched packet (a stream from before latching) is checked for bounds.
+ */
+bool hsagpu_dma_cursor_ok(const HsaGpuQueue *q);
 /* Fill @len bytes with @pattern, starting at byte @phase of it. */
 void hsagpu_dma_fill_host(void *dst, uint64_t len, uint32_t pattern,
                           uint64_t phase);

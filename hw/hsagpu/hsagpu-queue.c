@@ -10,12 +10,14 @@
  * (hsagpu_sched_pass()); a queue that is blocked does not hold up the
  * others.
  *
- * Locking: queue registers and processor state are under qlock. The thread
- * holds qlock while it serves queues and collects what needs the BQL
- * (MSI-X, error status, AER) to deliver after dropping it, so MMIO
- * handlers (BQL, then qlock) cannot deadlock with it. Queue commands run
- * under qlock, so once DESTROY returns the thread no longer touches the
- * queue's memory.
+ * Locking: queue registers and processor state are under qlock. The
+ * processor holds qlock while it serves queues, for a bounded pass
+ * (HsaGpuBudget), and leaves what needs the BQL (MSI-X, error status,
+ * AER, the last reference to a peer) in s->pending for a bottom half:
+ * the thread never takes the BQL, so MMIO handlers (BQL, then qlock) and
+ * unrealize (joins it with the BQL held) cannot deadlock with it. Queue
+ * commands run under qlock, so once DESTROY returns the processor no
+ * longer touches the queue's memory.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -35,10 +37,10 @@
 #define HSAGPU_SPIN_NS          (50 * SCALE_US) /* doorbell watch after work */
 
 /*
- * qlock from outside the thread (MMIO, commands, VM state changes). The
- * thread drops qlock between slices but would take it straight back, so
- * it waits while someone is queued here: a long kernel then delays a
- * register access by one slice, not by its whole duration.
+ * qlock from outside the processor thread (MMIO, commands, VM state
+ * changes, the main-loop processor). The thread ends its pass when
+ * someone is queued here (between queues and packets) and waits for them
+ * before the next: a register access waits for one slice at most.
  */
 static void hsagpu_qlock(HsaGpuState *s)
 {
@@ -92,35 +94,106 @@ static void hsagpu_pass_failed(void *opaque, unsigned qi)
     hsagpu_queue_failed(s, qi, &s->queues[qi]);
 }
 
-/* One pass (hsagpu_sched_pass): strict priority, round-robin in a level. */
-static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuDeferred *d,
-                               HsaGpuPassResult *pass)
+/* Someone outside the processor waits for qlock: end the pass. */
+static bool hsagpu_pass_yield(void *opaque)
+{
+    HsaGpuState *s = opaque;
+
+    return qatomic_read(&s->qlock_waiters) != 0;
+}
+
+/*
+ * One pass (hsagpu_sched_pass), qlock held: strict priority, round-robin
+ * in a level, within a global budget. What needs the BQL is left in
+ * s->pending; irq_bh delivers it (hsagpu_queues_deliver).
+ */
+static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
 {
     HsaGpuOpsCtx ctx;
+    HsaGpuBudget budget = {
+        .slices = HSAGPU_PASS_SLICES, .packets = HSAGPU_PASS_PACKETS,
+        .yield = hsagpu_pass_yield, .opaque = s,
+    };
     HsaGpuProc proc = {
         .ops = &hsagpu_queue_ops, .opaque = &ctx, .ident = &s->ident,
+        .budget = &budget,
     };
 
-    hsagpu_ops_begin(&ctx, s, d);
-    hsagpu_sched_pass(s->queues, s->active, s->nactive, s->rr, &proc,
-                      HSAGPU_QUANTUM,
-                      hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER,
-                      hsagpu_pass_failed, s, pass);
-    hsagpu_ops_end(&ctx);
-    if (pass->progress) {
-        trace_hsagpu_queue_pass(pass->progress, pass->completed,
-                                pass->deadline);
+    memset(pass, 0, sizeof(*pass));
+    pass->deadline = UINT64_MAX;
+    if (s->vm_running) {
+        hsagpu_ops_begin(&ctx, s, &s->pending);
+        hsagpu_sched_pass(s->queues, s->active, s->nactive, s->rr, &proc,
+                          HSAGPU_QUANTUM,
+                          hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER,
+                          hsagpu_pass_failed, s, pass);
+        hsagpu_ops_end(&ctx);
+    }
+    if (pass->progress || pass->ended) {
+        trace_hsagpu_queue_pass(pass->progress, pass->completed, pass->slices,
+                                pass->ended, pass->deadline);
     }
     if (pass->completed) {
         qatomic_add(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_PROCESSED],
                     pass->completed);
     }
+    if (pass->slices > s->pass_max_slices) {
+        qatomic_set(&s->pass_max_slices, pass->slices);
+    }
 }
 
+static bool hsagpu_queues_undelivered(HsaGpuState *s)
+{
+    return hsagpu_deferred_any(&s->pending) || qatomic_read(&s->qerr_pending);
+}
+
+/*
+ * Main loop, BQL held: deliver what the processor left. Reset clears
+ * s->pending under qlock, so nothing of a reset device's past lands on it.
+ */
+static void hsagpu_queues_deliver(HsaGpuState *s)
+{
+    HsaGpuDeferred tmp;
+
+    hsagpu_qlock(s);
+    tmp = s->delivering;
+    s->delivering = s->pending;
+    s->pending = tmp;
+    qemu_mutex_unlock(&s->qlock);
+    hsagpu_ops_deliver(s, &s->delivering);
+}
+
+static void hsagpu_queues_irq_bh(void *opaque)
+{
+    hsagpu_queues_deliver(opaque);
+}
+
+/* Processor thread: the next pass unless work remains, how long to wait. */
+static int64_t hsagpu_pass_timeout(const HsaGpuPassResult *pass,
+                                   int64_t backoff)
+{
+    int64_t timeout = -1;
+
+    if (pass->deadline != UINT64_MAX) {
+        uint64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+        timeout = pass->deadline > now ? pass->deadline - now : 0;
+    }
+    if (pass->poll) {
+        /* Dependencies the CPU may satisfy: poll, backing off. */
+        timeout = timeout < 0 ? backoff : MIN(timeout, backoff);
+    }
+    return timeout;
+}
+
+/*
+ * The processor thread. It never takes the BQL (finding 1 of the
+ * reliability review): unrealize joins it with the BQL held, and the
+ * vCPUs, which take qlock with the BQL held, can always wait for it.
+ */
 static void *hsagpu_queue_thread(void *opaque)
 {
     HsaGpuState *s = opaque;
-    HsaGpuDeferred d = { .vectors = bitmap_new(s->ident.msix_vectors) };
     int64_t backoff = HSAGPU_POLL_MIN_NS, last_work = 0;
     GPollFD pfd = {
         .fd = event_notifier_get_fd(&s->qnotifier),
@@ -129,38 +202,24 @@ static void *hsagpu_queue_thread(void *opaque)
 
     rcu_register_thread();
     for (;;) {
-        HsaGpuPassResult pass = { .deadline = UINT64_MAX };
-        int64_t timeout = -1;
+        HsaGpuPassResult pass;
+        int64_t timeout;
 
         while (qatomic_read(&s->qlock_waiters)) {
             sched_yield();      /* let MMIO and commands in first */
         }
-        /*
-         * Behind a vIOMMU, a translation fault raises the IOMMU's
-         * interrupt, which needs the BQL: take it for the pass, before
-         * qlock like every MMIO handler does.
-         */
-        if (s->dma_iommu) {
-            bql_lock();
-        }
         qemu_mutex_lock(&s->qlock);
         if (s->qthread_stop) {
             qemu_mutex_unlock(&s->qlock);
-            if (s->dma_iommu) {
-                bql_unlock();
-            }
             break;
         }
-        if (s->vm_running) {
-            hsagpu_queues_pass(s, &d, &pass);
+        hsagpu_queues_pass(s, &pass);
+        if (hsagpu_queues_undelivered(s)) {
+            qemu_bh_schedule(s->irq_bh);
         }
         qemu_mutex_unlock(&s->qlock);
-        hsagpu_ops_deliver(s, &d);
-        if (s->dma_iommu) {
-            bql_unlock();
-        }
 
-        if (pass.progress) {
+        if (pass.progress || pass.ended) {
             backoff = HSAGPU_POLL_MIN_NS;
             last_work = get_clock();
             continue;
@@ -176,14 +235,8 @@ static void *hsagpu_queue_thread(void *opaque)
             }
             cpu_relax();
         }
-        if (pass.deadline != UINT64_MAX) {
-            uint64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-
-            timeout = pass.deadline > now ? pass.deadline - now : 0;
-        }
+        timeout = hsagpu_pass_timeout(&pass, backoff);
         if (pass.poll) {
-            /* Dependencies the CPU may satisfy: poll, backing off. */
-            timeout = timeout < 0 ? backoff : MIN(timeout, backoff);
             backoff = MIN(backoff * 2, HSAGPU_POLL_MAX_NS);
         }
         if (timeout != 0 && qemu_poll_ns(&pfd, 1, timeout) > 0) {
@@ -193,8 +246,46 @@ static void *hsagpu_queue_thread(void *opaque)
         }
     }
     rcu_unregister_thread();
-    g_free(d.vectors);
     return NULL;
+}
+
+/*
+ * The main-loop processor (x-processor=mainloop, and behind a vIOMMU,
+ * whose translations may need the BQL): one budgeted pass per run, run
+ * again while work remains, else at the next busy-kernel end or polling
+ * time in virtual time. Everything happens in main-loop iterations, so
+ * qtest and fuzzing see the same order of events every time.
+ */
+static void hsagpu_proc_bh(void *opaque)
+{
+    HsaGpuState *s = opaque;
+    HsaGpuPassResult pass;
+    int64_t timeout;
+
+    hsagpu_qlock(s);
+    hsagpu_queues_pass(s, &pass);
+    qemu_mutex_unlock(&s->qlock);
+    hsagpu_queues_deliver(s);
+    if (pass.progress || pass.ended) {
+        s->proc_backoff = HSAGPU_POLL_MIN_NS;
+        qemu_bh_schedule(s->proc_bh);
+        return;
+    }
+    timeout = hsagpu_pass_timeout(&pass, s->proc_backoff);
+    if (pass.poll) {
+        s->proc_backoff = MIN(s->proc_backoff * 2, HSAGPU_POLL_MAX_NS);
+    }
+    if (timeout >= 0) {
+        timer_mod(s->proc_timer,
+                  qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + timeout);
+    }
+}
+
+static void hsagpu_proc_timer(void *opaque)
+{
+    HsaGpuState *s = opaque;
+
+    qemu_bh_schedule(s->proc_bh);
 }
 
 /* ------------------------------------------------------------------ */
@@ -215,6 +306,9 @@ static unsigned hsagpu_queue_enable(HsaGpuState *s, unsigned qi,
 
     if (res != HSAGPU_QRES_OK) {
         return res;
+    }
+    if (hsagpu_fault_is_fatal(s)) {
+        return HSAGPU_QRES_DEVICE_FATAL;
     }
     if (!(hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER)) {
         return HSAGPU_QRES_NO_BUS_MASTER;
@@ -341,6 +435,48 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
     return bad;
 }
 
+void hsagpu_queue_hold(HsaGpuState *s, int qi)
+{
+    hsagpu_qlock(s);
+    for (unsigned i = 0; i < s->num_queues; i++) {
+        s->queues[i].held = (int)i == qi;
+    }
+    qemu_mutex_unlock(&s->qlock);
+    /* Doorbells rung meanwhile were accepted: serve the queue again. */
+    hsagpu_queues_kick(s);
+}
+
+int hsagpu_queue_held(HsaGpuState *s)
+{
+    int held = -1;
+
+    hsagpu_qlock(s);
+    for (unsigned i = 0; i < s->num_queues && held < 0; i++) {
+        held = s->queues[i].held ? (int)i : -1;
+    }
+    qemu_mutex_unlock(&s->qlock);
+    return held;
+}
+
+void hsagpu_queues_fatal(HsaGpuState *s)
+{
+    hsagpu_qlock(s);
+    for (unsigned i = 0; i < s->nactive; i++) {
+        unsigned qi = s->active[i];
+        HsaGpuQueue *q = &s->queues[qi];
+
+        if (q->state != HSAGPU_QSTATE_ERROR) {
+            hsagpu_queue_fail(q, HSAGPU_QERR_DEVICE_FATAL, q->read_index);
+            hsagpu_queue_failed(s, qi, q);
+        }
+    }
+    qemu_mutex_unlock(&s->qlock);
+    hsagpu_queue_flush_errors(s);
+    if (hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_FATAL)) {
+        hsagpu_error_irq(s);
+    }
+}
+
 uint32_t hsagpu_queue_error_first(HsaGpuState *s)
 {
     uint32_t first = UINT32_MAX;
@@ -363,33 +499,116 @@ static void hsagpu_vm_change(void *opaque, bool running, RunState state)
 {
     HsaGpuState *s = opaque;
 
-    /* Taking qlock waits for the thread to finish its pass. */
+    /* Taking qlock waits for the processor to finish its pass. */
     hsagpu_qlock(s);
     s->vm_running = running;
     qemu_mutex_unlock(&s->qlock);
+    trace_hsagpu_queue_vm_change(running, hsagpu_queues_undelivered(s));
     if (running) {
+        /* Also what a migration brought: the destination raises it now. */
+        if (hsagpu_queues_undelivered(s)) {
+            qemu_bh_schedule(s->irq_bh);
+        }
         hsagpu_queues_kick(s);
+    } else {
+        /*
+         * Before the device (and the interrupt controller) state is
+         * saved: what the last pass left must not arrive after it.
+         */
+        hsagpu_queues_deliver(s);
     }
 }
 
-void hsagpu_queues_init(HsaGpuState *s)
+static void hsagpu_deferred_init(HsaGpuDeferred *d, unsigned nvec)
 {
+    d->vectors = bitmap_new(nvec);
+    d->counts = g_new0(uint32_t, nvec);
+    d->unrefs = g_ptr_array_new();
+}
+
+static void hsagpu_deferred_free(HsaGpuDeferred *d)
+{
+    g_free(d->vectors);
+    g_free(d->counts);
+    g_ptr_array_free(d->unrefs, true);
+}
+
+/* x-processor: where the queues are served. */
+static bool hsagpu_processor_mode(HsaGpuState *s, Error **errp)
+{
+    const char *mode = s->processor ? s->processor : "auto";
+
+    s->dma_iommu = pci_device_iommu_address_space(PCI_DEVICE(s)) !=
+                   &address_space_memory;
+    if (!strcmp(mode, "auto")) {
+        s->mainloop = s->dma_iommu;
+    } else if (!strcmp(mode, "mainloop")) {
+        s->mainloop = true;
+    } else if (!strcmp(mode, "thread")) {
+        if (s->dma_iommu) {
+            /* IOMMU translations may need the BQL; the thread has none. */
+            error_setg(errp, "hsa-gpu: x-processor=thread is not possible "
+                       "behind a vIOMMU (use auto or mainloop)");
+            return false;
+        }
+        s->mainloop = false;
+    } else {
+        error_setg(errp, "hsa-gpu: x-processor must be auto, thread or "
+                   "mainloop (got '%s')", mode);
+        return false;
+    }
+    trace_hsagpu_queue_processor(s->mainloop, s->dma_iommu);
+    /* Reads back as what auto chose. */
+    g_free(s->processor);
+    s->processor = g_strdup(s->mainloop ? "mainloop" : "thread");
+    return true;
+}
+
+bool hsagpu_queues_init(HsaGpuState *s, Error **errp)
+{
+    DeviceState *dev = DEVICE(s);
+    int ret;
+
+    if (!hsagpu_processor_mode(s, errp)) {
+        return false;
+    }
+    ret = event_notifier_init(&s->qnotifier, 0);
+    if (ret < 0) {
+        error_setg_errno(errp, -ret, "hsa-gpu: cannot create the queue "
+                         "processor's notifier");
+        return false;
+    }
+    s->qnotifier_ok = true;
     s->queues = g_new0(HsaGpuQueue, s->num_queues);
     s->nqueues_migrated = s->num_queues;
     s->active = g_new0(uint16_t, s->num_queues);
+    s->db_listening = bitmap_new(HSAGPU_DOORBELL_COUNT);
+    s->msix_nr = s->ident.msix_vectors;
+    hsagpu_deferred_init(&s->pending, s->msix_nr);
+    hsagpu_deferred_init(&s->delivering, s->msix_nr);
     qemu_mutex_init(&s->qlock);
-    event_notifier_init(&s->qnotifier, 0);
+    s->irq_bh = qemu_bh_new_guarded(hsagpu_queues_irq_bh, s,
+                                    &dev->mem_reentrancy_guard);
     s->vm_running = runstate_is_running();
-    s->dma_iommu = pci_device_iommu_address_space(PCI_DEVICE(s)) !=
-                   &address_space_memory;
     s->vm_change = qemu_add_vm_change_state_handler(hsagpu_vm_change, s);
-    qemu_thread_create(&s->qthread, "hsa-gpu-queues", hsagpu_queue_thread, s,
-                       QEMU_THREAD_JOINABLE);
-    s->qthread_started = true;
+    if (s->mainloop) {
+        s->proc_bh = qemu_bh_new_guarded(hsagpu_proc_bh, s,
+                                         &dev->mem_reentrancy_guard);
+        s->proc_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, hsagpu_proc_timer,
+                                     s);
+        s->proc_backoff = HSAGPU_POLL_MIN_NS;
+    } else {
+        qemu_thread_create(&s->qthread, "hsa-gpu-queues",
+                           hsagpu_queue_thread, s, QEMU_THREAD_JOINABLE);
+        s->qthread_started = true;
+    }
+    return true;
 }
 
 void hsagpu_queues_reset(HsaGpuState *s)
 {
+    g_autoptr(GPtrArray) unrefs = g_ptr_array_new();
+
     hsagpu_qlock(s);
     while (s->nactive) {
         unsigned qi = s->active[0];
@@ -399,39 +618,78 @@ void hsagpu_queues_reset(HsaGpuState *s)
     memset(s->queues, 0, s->num_queues * sizeof(*s->queues));
     memset(s->rr, 0, sizeof(s->rr));
     qatomic_set(&s->qerr_pending, 0);
+    /*
+     * Interrupts and an AtomicOp report of the old state are not the new
+     * state's (review finding 11); references are dropped all the same.
+     */
+    bitmap_zero(s->pending.vectors, s->msix_nr);
+    memset(s->pending.counts, 0, s->msix_nr * sizeof(*s->pending.counts));
+    s->pending.any_vector = false;
+    s->pending.atomic_st = 0;
+    g_ptr_array_extend_and_steal(unrefs, s->pending.unrefs);
+    s->pending.unrefs = g_ptr_array_new();
     qemu_mutex_unlock(&s->qlock);
+    for (unsigned i = 0; i < unrefs->len; i++) {
+        object_unref(g_ptr_array_index(unrefs, i));
+    }
 }
 
 void hsagpu_queues_exit(HsaGpuState *s)
 {
-    if (!s->qthread_started) {
+    if (!s->queues) {
         return;
     }
-    hsagpu_qlock(s);
-    s->qthread_stop = true;
-    qemu_mutex_unlock(&s->qlock);
-    hsagpu_queues_kick(s);
-    /* The thread may be waiting for the BQL to deliver an interrupt. */
-    if (bql_locked()) {
-        bql_unlock();
+    if (s->qthread_started) {
+        hsagpu_qlock(s);
+        s->qthread_stop = true;
+        qemu_mutex_unlock(&s->qlock);
+        hsagpu_queues_kick(s);
+        /* The thread never waits for the BQL: join it holding the BQL. */
         qemu_thread_join(&s->qthread);
-        bql_lock();
-    } else {
-        qemu_thread_join(&s->qthread);
+        s->qthread_started = false;
     }
-    s->qthread_started = false;
+    if (s->mainloop) {
+        timer_free(s->proc_timer);
+        qemu_bh_delete(s->proc_bh);
+        s->proc_timer = NULL;
+        s->proc_bh = NULL;
+    }
     hsagpu_queues_reset(s);
+    hsagpu_doorbell_unlisten_all(s);
     qemu_del_vm_change_state_handler(s->vm_change);
+    qemu_bh_delete(s->irq_bh);
     event_notifier_cleanup(&s->qnotifier);
+    s->qnotifier_ok = false;
     qemu_mutex_destroy(&s->qlock);
+    hsagpu_deferred_free(&s->pending);
+    hsagpu_deferred_free(&s->delivering);
+    g_free(s->db_listening);
     g_free(s->queues);
     g_free(s->active);
+    s->queues = NULL;
 }
 
-/* Rebuild what is derived from the migrated queue state. */
+/*
+ * Before the device state is saved (VM stopped): a queue failure not yet
+ * in ERROR_STATUS goes in now, without an interrupt (the interrupt
+ * controller may be saved already); the destination raises it
+ * (hsagpu_queues_post_load).
+ */
+void hsagpu_queues_pre_save(HsaGpuState *s)
+{
+    hsagpu_queue_fold_errors(s);
+}
+
+/*
+ * Rebuild what is derived from the migrated queue state. Loading may
+ * happen over a device that was running (COLO, xen-load-devices-state):
+ * the doorbells registered for the old state go first.
+ */
 int hsagpu_queues_post_load(HsaGpuState *s)
 {
     hsagpu_qlock(s);
+    hsagpu_doorbell_unlisten_all(s);
+    s->nactive = 0;
     for (unsigned qi = 0; qi < s->num_queues; qi++) {
         /*
          * A migrated queue in use must be one the device could have made:
@@ -446,7 +704,6 @@ int hsagpu_queues_post_load(HsaGpuState *s)
             return -EINVAL;
         }
     }
-    s->nactive = 0;
     for (unsigned qi = 0; qi < s->num_queues; qi++) {
         HsaGpuQueue *q = &s->queues[qi];
 
@@ -455,10 +712,63 @@ int hsagpu_queues_post_load(HsaGpuState *s)
             hsagpu_active_add(s, qi);
         }
     }
+    /*
+     * An error interrupt may have been lost on the way (raised after the
+     * source's interrupt controller was saved, or folded in pre_save):
+     * raise it again while its cause is pending and enabled.
+     */
+    if (s->regs.error_status & s->regs.error_int_enable) {
+        set_bit(HSAGPU_MSIX_VEC_ERROR, s->pending.vectors);
+        s->pending.any_vector = true;
+    }
+    trace_hsagpu_queue_post_load(s->nactive, hsagpu_queues_undelivered(s));
     qemu_mutex_unlock(&s->qlock);
+    if (hsagpu_queues_undelivered(s) && runstate_is_running()) {
+        qemu_bh_schedule(s->irq_bh);
+    }
     hsagpu_queues_kick(s);
     return 0;
 }
+
+static bool hsagpu_pending_needed(void *opaque)
+{
+    HsaGpuState *s = opaque;
+
+    return s->pending.any_vector || s->pending.atomic_st;
+}
+
+static int hsagpu_pending_post_load(void *opaque, int version_id)
+{
+    HsaGpuState *s = opaque;
+
+    if (s->pending.atomic_st >= HSAGPU_ATOMIC_ST_COUNT) {
+        error_report("hsa-gpu: migrated AtomicOp status %u is invalid",
+                     s->pending.atomic_st);
+        return -EINVAL;
+    }
+    /* Counts are not migrated: one message per vector. */
+    memset(s->pending.counts, 0, s->msix_nr * sizeof(*s->pending.counts));
+    s->pending.any_vector = !bitmap_empty(s->pending.vectors, s->msix_nr);
+    return 0;
+}
+
+/*
+ * Interrupts and an AtomicOp report the processor left that were not
+ * delivered yet: the destination delivers them when it runs.
+ */
+const VMStateDescription vmstate_hsagpu_pending = {
+    .name = "hsa-gpu/pending",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_pending_needed,
+    .post_load = hsagpu_pending_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BITMAP(pending.vectors, HsaGpuState, 1, msix_nr),
+        VMSTATE_UINT32(pending.atomic_st, HsaGpuState),
+        VMSTATE_UINT64(pending.atomic_addr, HsaGpuState),
+        VMSTATE_END_OF_LIST()
+    }
+};
 
 static const VMStateDescription vmstate_hsagpu_inflight = {
     .name = "hsa-gpu/inflight",
@@ -493,6 +803,37 @@ static const VMStateDescription vmstate_hsagpu_queue_kernel = {
         VMSTATE_UINT32(kern_active, HsaGpuQueue),
         VMSTATE_UINT64(kern_wg, HsaGpuQueue),
         VMSTATE_UINT64(kern_start_ns, HsaGpuQueue),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static bool hsagpu_queue_dma_needed(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->dma_active;
+}
+
+/*
+ * The DMA packet a cursor belongs to, as the device fetched it. Streams
+ * without it (older versions) resume with the ring's packet if the
+ * cursor fits it (hsagpu_dma_exec).
+ */
+static const VMStateDescription vmstate_hsagpu_queue_dma = {
+    .name = "hsa-gpu/queue/dma-packet",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_queue_dma_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT16(dma_pkt.header, HsaGpuQueue),
+        VMSTATE_UINT16(dma_pkt.op, HsaGpuQueue),
+        VMSTATE_UINT32(dma_pkt.flags, HsaGpuQueue),
+        VMSTATE_UINT64(dma_pkt.src, HsaGpuQueue),
+        VMSTATE_UINT64(dma_pkt.dst, HsaGpuQueue),
+        VMSTATE_UINT64(dma_pkt.size, HsaGpuQueue),
+        VMSTATE_UINT64(dma_pkt.pattern, HsaGpuQueue),
+        VMSTATE_UINT64_ARRAY(dma_pkt.reserved, HsaGpuQueue, 2),
+        VMSTATE_UINT64(dma_pkt.completion_signal, HsaGpuQueue),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -535,6 +876,7 @@ const VMStateDescription vmstate_hsagpu_queue = {
     },
     .subsections = (const VMStateDescription * const []) {
         &vmstate_hsagpu_queue_kernel,
+        &vmstate_hsagpu_queue_dma,
         NULL
     }
 };

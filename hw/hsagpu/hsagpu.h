@@ -9,6 +9,7 @@
 #include "hw/pci/pci_device.h"
 #include "qemu/event_notifier.h"
 #include "qemu/thread.h"
+#include "qemu/timer.h"
 #include "qom/object.h"
 #include "system/runstate.h"
 #include "hsagpu-queue-core.h"
@@ -20,7 +21,56 @@
 #define HSAGPU_DOORBELL_PAGE    4096U
 #define HSAGPU_DOORBELL_PAGES \
     (HSAGPU_DOORBELL_BAR_SIZE / HSAGPU_DOORBELL_PAGE)
+/* Messages of one vector owed at most; more merge into them. */
+#define HSAGPU_IRQ_QUEUED_MAX   64
+
+/*
+ * Work of the processor that needs the BQL (hsagpu-ops.c records it
+ * during a pass, hsagpu_ops_deliver() does it in the main loop).
+ */
+typedef struct HsaGpuDeferred {
+    unsigned long *vectors;     /* MSI-X vectors to raise */
+    /*
+     * Messages per vector: each one is sent, late but not merged (a
+     * vector raised again after delivery is a new message anyway).
+     */
+    uint32_t *counts;
+    bool any_vector;
+    uint32_t atomic_st;         /* first failed queue AtomicOp, if any */
+    uint64_t atomic_addr;
+    GPtrArray *unrefs;          /* peers (Object *) to unreference */
+} HsaGpuDeferred;
+
 OBJECT_DECLARE_SIMPLE_TYPE(HsaGpuState, HSA_GPU)
+
+/*
+ * Fault injection (hsagpu-fault.c, docs/reliability.md): what the
+ * inject-* properties armed. Counts are taken with qatomic by whichever
+ * thread makes the access; not migrated, cleared by reset.
+ */
+typedef struct HsaGpuFault {
+    uint32_t atomic_ur;         /* next N AtomicOps complete with UR */
+    uint32_t atomic_ca;         /*  ... with CA */
+    uint32_t dma_ur;            /* next N bus-master reads get UR */
+    uint32_t dma_ca;            /*  ... CA */
+    uint32_t dma_poison;        /*  ... poisoned data */
+    uint32_t msix_drop;         /* next N MSI-X messages are lost */
+    uint32_t msix_delay;        /* next N MSI-X messages are late */
+    uint32_t msix_delay_ms;     /*  by this much virtual time */
+    bool fatal;                 /* fatal internal error taken */
+    uint32_t pending;           /* HSAGPU_FAULT_PEND_*: report under BQL */
+    QEMUBH *bh;                 /* reports pending */
+    QEMUTimer *msix_timer;      /* delivers late MSI-X messages */
+    int64_t *msix_due;          /* per vector: when, or 0 */
+    /*
+     * What the queues do about inject-queue-hang and inject-fatal, wired
+     * by hsagpu-pci.c: the fault layer calls no other file of the device
+     * (everything that sends MSI-X calls it).
+     */
+    void (*queue_hold)(HsaGpuState *s, int qi);
+    int (*queue_held)(HsaGpuState *s);
+    void (*queues_fatal)(HsaGpuState *s);
+} HsaGpuFault;
 
 struct HsaGpuState {
     PCIDevice parent_obj;
@@ -42,9 +92,11 @@ struct HsaGpuState {
     uint64_t db_last_value[HSAGPU_DOORBELL_PAGES];
 
     /*
-     * Queue processor (hsagpu-queue.c). qlock protects queues[], active[]
-     * and the processor's work; the thread holds it while it serves
-     * queues and never takes the BQL while holding it.
+     * Queue processor (hsagpu-queue.c). qlock protects queues[], active[],
+     * the processor's work and what it leaves for the BQL (pending). The
+     * processor runs in its own thread, which never takes the BQL, or
+     * (x-processor=mainloop, and behind a vIOMMU) in a main-loop bottom
+     * half with a per-run budget.
      */
     HsaGpuQueue *queues;
     uint32_t nqueues_migrated;  /* == num_queues, for VMState */
@@ -52,21 +104,41 @@ struct HsaGpuState {
     unsigned nactive;
     unsigned rr[HSAGPU_QUEUE_PRIORITY_MAX + 1];
     QemuMutex qlock;
-    unsigned qlock_waiters;     /* outside the thread (qatomic) */
+    unsigned qlock_waiters;     /* outside the processor (qatomic) */
     QemuThread qthread;
     EventNotifier qnotifier;    /* doorbells and commands wake the thread */
+    bool qnotifier_ok;
     bool qthread_started;
     bool qthread_stop;
     bool vm_running;
     bool dma_iommu;             /* bus-master DMA goes through a vIOMMU */
+    bool mainloop;              /* the processor runs in the main loop */
+    QEMUBH *proc_bh;            /* mainloop: serve the queues */
+    QEMUTimer *proc_timer;      /* mainloop: busy-kernel end, polling */
+    int64_t proc_backoff;       /* mainloop: polling interval */
+    unsigned long *db_listening; /* doorbells with an ioeventfd */
     VMChangeStateEntry *vm_change;
     /*
+     * What needs the BQL, left by the processor under qlock and delivered
+     * by irq_bh in the main loop (hsagpu_queues_deliver()): MSI-X vectors,
+     * the first failed queue AtomicOp, peers whose reference may be the
+     * last. Migrated (a subsection) when not empty. A reset drops the
+     * vectors and the AtomicOp report: they belong to the old state.
+     */
+    HsaGpuDeferred pending;
+    HsaGpuDeferred delivering;  /* BQL: taken from pending by irq_bh */
+    int32_t msix_nr;            /* bits in the pending bitmaps */
+    QEMUBH *irq_bh;
+    /*
      * A queue failed but ERROR_STATUS does not show it yet (qatomic).
-     * Whoever holds the BQL first folds it in: the thread, or a register
+     * Whoever holds the BQL first folds it in: irq_bh, or a register
      * access, so a guest that saw a queue's ERROR state also sees the bit.
      */
     unsigned qerr_pending;
+    /* The most kernel and DMA slices one pass ran (x-pass-max-slices). */
+    uint32_t pass_max_slices;
     QLIST_ENTRY(HsaGpuState) peer_link; /* hsagpu-p2p.c */
+    HsaGpuFault fault;
 
     /* properties */
     uint64_t vram_size;
@@ -77,6 +149,7 @@ struct HsaGpuState {
     bool atomic_comp128;
     uint32_t p2p_addr_bits;
     bool dma_zero_copy;
+    char *processor;            /* x-processor: auto, thread, mainloop */
     uint16_t vendor_id;
     uint16_t device_id;
     uint16_t subsys_vendor_id;
@@ -101,6 +174,7 @@ typedef struct HsaGpuBusCtx {
     uint32_t asid;
     HsaGpuBusCache cache;       /* last range resolved inside the switch */
     HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
+    unsigned cache_gen;         /* hsagpu_p2p_generation() when cached */
 } HsaGpuBusCtx;
 
 /* The answer of hsagpu_bus_resolve() for the start of an access. */
@@ -130,13 +204,24 @@ typedef struct HsaGpuBusTarget {
 void hsagpu_doorbell_init(HsaGpuState *s);
 void hsagpu_doorbell_reset(HsaGpuState *s);
 void hsagpu_doorbell_listen(HsaGpuState *s, uint32_t doorbell, bool on);
+void hsagpu_doorbell_unlisten_all(HsaGpuState *s);
 void hsagpu_queues_kick(HsaGpuState *s);
 
-/* hsagpu-queue.c: queue registers, commands, the thread, migration */
-void hsagpu_queues_init(HsaGpuState *s);
+/* hsagpu-queue.c: queue registers, commands, the processor, migration */
+bool hsagpu_queues_init(HsaGpuState *s, Error **errp);
+/* Fault injection: queue @qi (-1: none) is not served; which one is. */
+void hsagpu_queue_hold(HsaGpuState *s, int qi);
+int hsagpu_queue_held(HsaGpuState *s);
+/*
+ * Fatal internal error (BQL held): every enabled queue fails with
+ * DEVICE_FATAL, ERROR_STATUS.FATAL is raised.
+ */
+void hsagpu_queues_fatal(HsaGpuState *s);
 void hsagpu_queues_exit(HsaGpuState *s);
 void hsagpu_queues_reset(HsaGpuState *s);
+void hsagpu_queues_pre_save(HsaGpuState *s);
 int hsagpu_queues_post_load(HsaGpuState *s);
+extern const VMStateDescription vmstate_hsagpu_pending;
 bool hsagpu_queue_mmio(HsaGpuState *s, uint32_t offset);
 unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
                                 uint64_t *val);
@@ -145,18 +230,7 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
 uint32_t hsagpu_queue_error_first(HsaGpuState *s);
 extern const VMStateDescription vmstate_hsagpu_queue;
 
-/*
- * hsagpu-ops.c: HsaGpuQueueOps for the processor thread. Work that needs
- * the BQL (MSI-X, AtomicOp error reports) is collected in HsaGpuDeferred
- * during a pass and delivered after it by hsagpu_ops_deliver().
- */
-typedef struct HsaGpuDeferred {
-    unsigned long *vectors;     /* MSI-X vectors to raise */
-    bool any_vector;
-    unsigned atomic_st;         /* first failed AtomicOp, if any */
-    uint64_t atomic_addr;
-} HsaGpuDeferred;
-
+/* hsagpu-ops.c: HsaGpuQueueOps for the processor */
 typedef struct HsaGpuOpsCtx {
     HsaGpuBusCtx bus;           /* requester: the device, then each queue */
     HsaGpuDeferred *d;
@@ -167,6 +241,7 @@ extern const HsaGpuQueueOps hsagpu_queue_ops;
 void hsagpu_ops_begin(HsaGpuOpsCtx *c, HsaGpuState *s, HsaGpuDeferred *d);
 void hsagpu_ops_end(HsaGpuOpsCtx *c);
 void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d);
+bool hsagpu_deferred_any(const HsaGpuDeferred *d);
 
 /* hsagpu-bus.c: where a bus address goes (see HsaGpuBusTarget) */
 void hsagpu_bus_ctx_init(HsaGpuBusCtx *c, HsaGpuState *s, int queue);
@@ -218,6 +293,14 @@ uint32_t hsagpu_p2p_status(HsaGpuState *s);
  */
 HsaGpuState *hsagpu_p2p_switch_peer(HsaGpuState *s, uint64_t addr,
                                     uint64_t *off);
+/* Changes whenever a device unregisters (a cached peer may be gone). */
+unsigned hsagpu_p2p_generation(void);
+/*
+ * Lock the registry if @peer is registered (true; hsagpu_p2p_unlock()
+ * then): its config space and topology can be read without the BQL.
+ */
+bool hsagpu_p2p_lock_registered(HsaGpuState *peer);
+void hsagpu_p2p_unlock(void);
 /* Bus address of the device's VRAM BAR, or HSAGPU_BUS_NO_BAR. */
 uint64_t hsagpu_vram_bar(HsaGpuState *s);
 
@@ -230,13 +313,52 @@ uint32_t hsagpu_link_mrrs(HsaGpuState *s);
 /* hsagpu-mmio.c: BAR5 and the legacy I/O BAR */
 void hsagpu_mmio_init(HsaGpuState *s);
 
+/*
+ * hsagpu-fault.c: fault injection on demand (inject-* properties). The
+ * hooks return what to do to the access; reports that need the BQL are
+ * made from a bottom half when the caller does not hold it.
+ */
+typedef enum HsaGpuReadFault {
+    HSAGPU_READ_OK,
+    HSAGPU_READ_UR,             /* completion with Unsupported Request */
+    HSAGPU_READ_CA,             /* completion with Completer Abort */
+    HSAGPU_READ_POISON,         /* data arrives poisoned */
+} HsaGpuReadFault;
+
+void hsagpu_fault_class_init(ObjectClass *klass);
+void hsagpu_fault_init(HsaGpuState *s);
+void hsagpu_fault_exit(HsaGpuState *s);
+void hsagpu_fault_reset(HsaGpuState *s);
+/* An AtomicOp reaches its completer: 0, or the injected UR/CA status. */
+unsigned hsagpu_fault_atomic(HsaGpuState *s, uint64_t addr);
+/* A bus-master read of data at @addr: what the completion brings. */
+HsaGpuReadFault hsagpu_fault_read(HsaGpuState *s, uint64_t addr);
+/* Make @len bytes of poisoned data recognisably wrong. */
+void hsagpu_fault_poison_data(void *buf, uint64_t len);
+/* BQL held: true when the fault layer took the message (lost or late). */
+bool hsagpu_fault_msix(HsaGpuState *s, unsigned vector);
+/* The device took a fatal internal error (only a reset clears it). */
+static inline bool hsagpu_fault_is_fatal(HsaGpuState *s)
+{
+    return qatomic_read(&s->fault.fatal);
+}
+
 /* hsagpu-irq.c: device status, error reporting and the error interrupt */
+/* Every MSI-X message of the device (BQL held). */
+void hsagpu_irq_msix(HsaGpuState *s, unsigned vector);
 uint32_t hsagpu_status(HsaGpuState *s);
 void hsagpu_bad_access(HsaGpuState *s, unsigned bar, uint64_t offset,
                        unsigned size, bool is_write, unsigned reason);
 void hsagpu_error_irq(HsaGpuState *s);
-/* Fold a queue failure the thread noted into ERROR_STATUS (BQL held). */
+/*
+ * Every MSI-X message of the device goes through here (BQL held): the
+ * fault injection layer may take it first (drop or delay).
+ */
+void hsagpu_irq_msix(HsaGpuState *s, unsigned vector);
+/* Fold a queue failure the processor noted into ERROR_STATUS (BQL). */
 void hsagpu_queue_flush_errors(HsaGpuState *s);
+/* The same without the interrupt: true when one is due. */
+bool hsagpu_queue_fold_errors(HsaGpuState *s);
 /* Log and count a queue that entered the error state. */
 void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, const HsaGpuQueue *q);
 

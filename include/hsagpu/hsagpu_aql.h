@@ -67,7 +67,11 @@
 #define HSAGPU_QERR_DMA_OVERLAP         15U /* copy source overlaps dest */
 #define HSAGPU_QERR_P2P_LIMIT           16U /* peer BAR or address above */
 					    /* the p2p-addr-bits limit */
-#define HSAGPU_QERR_COUNT               17U
+#define HSAGPU_QERR_POISON              17U /* a read returned poisoned */
+					    /* data (Poisoned TLP) */
+#define HSAGPU_QERR_DEVICE_FATAL        18U /* the device took a fatal */
+					    /* error; only a reset helps */
+#define HSAGPU_QERR_COUNT               19U
 
 /*
  * The queue error codes with a short description each, in code order
@@ -95,7 +99,9 @@
 	X(DMA_OP, "bad DMA op, flags or reserved field") \
 	X(DMA_SIZE, "bad DMA size or descriptor count") \
 	X(DMA_OVERLAP, "DMA source and destination overlap") \
-	X(P2P_LIMIT, "peer BAR above the P2P address limit")
+	X(P2P_LIMIT, "peer BAR above the P2P address limit") \
+	X(POISON, "poisoned data received") \
+	X(DEVICE_FATAL, "device fatal error")
 #define HSAGPU_QERR_NAME_INIT(name, text)	[HSAGPU_QERR_##name] = text,
 #define HSAGPU_QERR_COUNT_ONE(name, text)	+ 1
 

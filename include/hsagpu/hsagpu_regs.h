@@ -137,7 +137,11 @@
 #define HSAGPU_ATOMIC_SIZE_64           (1U << HSAGPU_ATOMIC_SIZE_SHIFT)
 #define HSAGPU_ATOMIC_SIZE_128          (2U << HSAGPU_ATOMIC_SIZE_SHIFT)
 #define HSAGPU_ATOMIC_GO                (1U << 31)
-#define HSAGPU_ATOMIC_REPEAT_MAX        (1U << 24)
+/*
+ * The repeats run inside the ATOMIC_CTRL write, with the BQL held: the
+ * cap bounds that write to about a millisecond of host atomics.
+ */
+#define HSAGPU_ATOMIC_REPEAT_MAX        (1U << 16)
 
 /* ATOMIC_STATUS: bits 3:0 outcome, bit 8 done */
 #define HSAGPU_ATOMIC_ST_MASK           0xfU
@@ -255,6 +259,7 @@
 #define HSAGPU_QRES_BAD_PRIORITY        9U
 #define HSAGPU_QRES_BAD_FLAGS           10U
 #define HSAGPU_QRES_NO_BUS_MASTER       11U
+#define HSAGPU_QRES_DEVICE_FATAL        12U /* ENABLE after a fatal error */
 
 /* HSAGPU_REG_CAPS bits */
 #define HSAGPU_CAP_ROM_INFO             (1U << 0)   /* ROM info table */
@@ -277,7 +282,9 @@
 #define HSAGPU_ERR_BAD_DOORBELL         (1U << 1)   /* bad doorbell access */
 #define HSAGPU_ERR_ATOMIC               (1U << 2)   /* AtomicOp failed */
 #define HSAGPU_ERR_QUEUE                (1U << 3)   /* a queue hit an error */
-#define HSAGPU_ERR_ALL                  0xfU
+#define HSAGPU_ERR_FATAL                (1U << 4)   /* fatal internal error: */
+						    /* queues stopped, reset */
+#define HSAGPU_ERR_ALL                  0x1fU
 
 /* HSAGPU_REG_BAD_ACCESS_INFO */
 #define HSAGPU_BAD_ACCESS_WRITE         (1U << 31)

@@ -9,10 +9,11 @@ import resource
 import shlex
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
+
+import hsagpu_guest as G
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CACHE = os.environ.get('HSAGPU_CACHE') or os.path.join(
@@ -143,6 +144,16 @@ def _switch_tree(groups, per_group):
     return build
 
 
+def _native_hotplug(build):
+    """PCIe native hotplug (the guest's pciehp) instead of q35's default
+    ACPI hotplug of root ports: QMP device_del presses the slot's
+    attention button, the guest powers the slot off, QEMU removes the
+    device; the guest can power a slot off itself (t-hotplug)."""
+    def wrap(devprops):
+        return ['-global', 'ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off'] + build(devprops)
+    return wrap
+
+
 def _with_iommu(build):
     """QEMU's Intel VT-d in front of everything (listed first, so that it
     exists before the devices it translates for); no interrupt remapping,
@@ -229,6 +240,11 @@ PRESETS = {
         'desc': 'rp2 with intel-iommu (guest intel_iommu=on): P2P through IOMMU mappings',
         'ndev': 2, 'atomics': '32,64,128', 'build': _with_iommu(_root_ports(RP_ATOMICS)),
         'append': ['intel_iommu=on'], 'params': {'p2p': 'root', 'iommu': 1},
+    },
+    'hotplug': {
+        'desc': 'rp-atomics with native PCIe hotplug (pciehp) on the root port, slot 1',
+        'ndev': 1, 'atomics': '32,64,128',
+        'build': _native_hotplug(_root_ports(',slot=1' + RP_ATOMICS)),
     },
     'p2p-limit': {
         # 2 x 1 GiB of prefetchable BARs do not fit the 32-bit window
@@ -329,7 +345,7 @@ def doc_cmd(cmd):
     words = [w.replace(CACHE, '$C') for w in cmd]
     lines, cur = [], []
     for w in words:
-        if w in ('-device', '-kernel', '-append', '-smp') and cur:
+        if w in ('-device', '-global', '-kernel', '-append', '-smp') and cur:
             lines.append(cur)
             cur = []
         cur.append(w)
@@ -634,7 +650,7 @@ GUEST_INFO = re.compile(r'# hsagpu: (kernel|clocksource) (\S*)\s*$')
 
 def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
              log_dir=None, params=None, extra=None, echo=False, kernel=None,
-             clocksource=None, user=None):
+             clocksource=None, user=None, migrate_every=None):
     """Boot a guest, run the tests, return Results. Missing results, a
     timeout or kernel trouble are failures too. user: dict(files, run,
     modules) from scripts/test-boot; run='none' runs none of our tests."""
@@ -650,48 +666,31 @@ def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
                              user.get('modules', []),
                              os.path.join(log_dir, suite + '.initrd.gz'))
         user_names = [n for n, _, _ in user.get('run', [])]
+    # the harness serves the guest <-> host channel (hsagpu_guest.py)
+    params['host'] = 1
     cmd = boot_cmd(preset, devprops, accel, params, extra, kernel, initrd, clocksource)
     log_path = os.path.join(log_dir, suite + '.console.log')
     t0 = time.time()
-    timed_out = False
     with open(log_path, 'wb') as log:
         log.write(('$ ' + ' '.join(cmd) + '\n').encode())
         log.flush()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL)
-        chunks = []
-        deadline = t0 + timeout
-        os.set_blocking(proc.stdout.fileno(), False)
-        while True:
-            data = proc.stdout.read()
-            if data:
-                chunks.append(data)
-                log.write(data)
-                if echo:
-                    sys.stdout.buffer.write(data)
-                    sys.stdout.flush()
-            if proc.poll() is not None and not data:
-                break
-            if time.time() > deadline:
-                timed_out = True
-                proc.kill()
-                proc.wait()
-                break
-            time.sleep(0.05)
+        sess = G.Session(cmd, log, echo=echo, tmp_parent=os.path.join(log_dir, 'tmp'))
+        returncode, timed_out = sess.run(timeout, migrate_every=migrate_every)
     elapsed = time.time() - t0
-    text = b''.join(chunks).decode(errors='replace')
+    text = sess.text()
     # our tests' TAP: everything before the first user program
     ours = text.split('# hsagpu-user-begin ', 1)[0]
     results, plan = parse_tap(suite, ours) if run != 'none' else ([], 0)
     for r in results:
         r.suite = suite
-    wanted = run.split(',') if run not in ('all', 'none') else None
+    wanted = run.split(',') if run != 'none' and 'all' not in run.split(',') else None
     info = dict(m.groups() for m in map(GUEST_INFO.search, text.splitlines()) if m)
     problems, infra = [], []
     if timed_out:
         infra.append('timed out after %ds' % timeout)
-    elif proc.returncode != 0:
-        infra.append('QEMU exited with status %d' % proc.returncode)
+    elif returncode != 0:
+        infra.append('QEMU exited with status %d' % returncode)
+    infra += sess.problems
     if 'kernel' not in info:
         infra.append('the guest never started the test init')
     want_cs = {'tsc': ('tsc', 'kvm-clock') if accel == 'kvm' else ('tsc',),
@@ -717,8 +716,16 @@ def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
     results += user_results(suite, text, user_names)
     tail = '\n'.join(lines[-40:])
     bad = infra + problems
+    if migrate_every and not timed_out and len(sess.migrations) < 2:
+        # every N s of the test run: a run with fewer proves little
+        problems.append('only %d live migrations during the tests (every %ss asked for)'
+                        % (len(sess.migrations), migrate_every))
     about = 'kernel %s, clocksource %s, %s, %.1fs' % (
         info.get('kernel', '?'), info.get('clocksource', '?'), accel, elapsed)
+    if sess.migrations:
+        about += ', %d live migrations (longest %.1fs, downtime up to %s ms)' % (
+            len(sess.migrations), max(m[0] for m in sess.migrations),
+            max((m[1] or 0) for m in sess.migrations))
     results.append(Result(suite, 'boot', not bad, False,
                           about + ('\n' + '\n'.join(bad) + '\n--- console tail ---\n' + tail
                                    if bad else ''), elapsed, infra=bool(infra)))

@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include <sys/resource.h>
 #include "libqtest.h"
 #include "libqos/pci-pc.h"
 #include "qobject/qdict.h"
@@ -48,15 +49,23 @@ static void setup_bridge_and_bars(Fixture *f)
     qpci_config_writew(f->gpu, PCI_COMMAND, PCI_COMMAND_MEMORY);
 }
 
-static void fixture_init_rp(Fixture *f, const char *rp, const char *extra)
+/* @machine: more QEMU options; @rp, @extra: root port and device props */
+static void fixture_init_machine(Fixture *f, const char *machine,
+                                 const char *rp, const char *extra)
 {
-    f->qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
+    f->qts = qtest_initf("-M q35 -nic none %s -device pcie-root-port,id=rp0,"
                          "bus=pcie.0,chassis=1,addr=0x4%s "
-                         "-device hsa-gpu,bus=rp0%s", rp, extra);
+                         "-device hsa-gpu,id=gpu0,bus=rp0%s", machine, rp,
+                         extra);
     f->bus = qpci_new_pc(f->qts, NULL);
     f->rp = qpci_device_find(f->bus, RP_DEVFN);
     g_assert(f->rp);
     setup_bridge_and_bars(f);
+}
+
+static void fixture_init_rp(Fixture *f, const char *rp, const char *extra)
+{
+    fixture_init_machine(f, "", rp, extra);
 }
 
 static void fixture_init(Fixture *f, const char *extra)
@@ -424,6 +433,21 @@ static void test_atomic_engine(void)
     g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
                     HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_UR);
     g_assert_cmpuint(qtest_readq(f.qts, 0x1000), ==, 42);
+
+    /*
+     * ATOMIC_REPEAT runs inside one MMIO write with the BQL held: its cap
+     * keeps that write short (at most 2^16 host atomics).
+     */
+    qtest_writeq(f.qts, 0x1000, 0);
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_ATOMIC_SRC0, 1);
+    reg_write(&f, HSAGPU_REG_ATOMIC_REPEAT, 1U << 24);
+    reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
+              HSAGPU_ATOMIC_SIZE_64 | HSAGPU_ATOMIC_GO);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_OK);
+    g_assert_cmpuint(qtest_readq(f.qts, 0x1000), <=, 1U << 16);
+    g_assert_cmpuint(qtest_readq(f.qts, 0x1000), ==,
+                     HSAGPU_ATOMIC_REPEAT_MAX);
     fixture_fini(&f);
 }
 
@@ -443,11 +467,12 @@ static void test_atomic_engine(void)
 
 #define VRAM_BASE       0xe0600000ULL   /* BAR0 with vram-size=1M */
 
-static void queue_fixture_props(Fixture *f, const char *props)
+static void queue_fixture_machine(Fixture *f, const char *machine,
+                                  const char *props)
 {
     uint8_t exp;
 
-    fixture_init_rp(f, QUEUE_RP, props);
+    fixture_init_machine(f, machine, QUEUE_RP, props);
     qpci_config_writew(f->rp, PCI_PREF_MEMORY_BASE, DB_BASE >> 16);
     qpci_config_writew(f->rp, PCI_PREF_MEMORY_LIMIT,
                        (VRAM_BASE + (1 << 20) - 1) >> 16);
@@ -462,9 +487,17 @@ static void queue_fixture_props(Fixture *f, const char *props)
                        PCI_EXP_DEVCTL2_ATOMIC_REQ);
 }
 
+static void queue_fixture_props(Fixture *f, const char *props)
+{
+    queue_fixture_machine(f, "", props);
+}
+
+/* Device properties of queue_fixture(): the mainloop variants set them. */
+static const char *queue_props = "";
+
 static void queue_fixture(Fixture *f)
 {
-    queue_fixture_props(f, "");
+    queue_fixture_props(f, queue_props);
 }
 
 static void qreg_write(Fixture *f, unsigned q, uint32_t reg, uint32_t val)
@@ -833,10 +866,11 @@ static void test_dma(void)
     uint8_t src[3000], got[3000], guard[16];
     struct hsagpu_dma_packet d;
     uint64_t rd, wr;
+    g_autofree char *props = g_strconcat(",vram-size=1M", queue_props, NULL);
     uint8_t exp;
     Fixture f;
 
-    queue_fixture_props(&f, ",vram-size=1M");
+    queue_fixture_props(&f, props);
     qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_0, VRAM_BASE);
     qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_1, 0);
     exp = find_cap(&f, PCI_CAP_ID_EXP);
@@ -1110,6 +1144,51 @@ static void test_p2p_limit_queue(void)
 }
 
 /*
+ * The peer a running ATOMIC_INC kernel increments in is hot-unplugged
+ * (the guest powers off its switch slot) while the processor thread
+ * uses it: the thread must not read the departed peer's config space or
+ * topology, nor drop the last reference to it without the BQL. The
+ * queue fails (nothing answers any more) and QEMU stays up.
+ */
+static void test_p2p_peer_unplug(void)
+{
+    struct hsagpu_kargs_atomic_inc inc = { .counter = PEER_COUNTER };
+    struct hsagpu_kernel_dispatch_packet k;
+    QPCIDevice *dn1;
+    uint8_t exp;
+    Fixture f;
+
+    p2p_fixture(&f, 33);
+    dn1 = qpci_device_find(f.bus, SW_UP_BUS << 8 | QPCI_DEVFN(1, 0));
+    g_assert(dn1);
+    exp = qpci_find_capability(dn1, PCI_CAP_ID_EXP, 0);
+    g_assert_true(qpci_config_readl(dn1, exp + PCI_EXP_SLTCAP) &
+                  PCI_EXP_SLTCAP_PCP);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    qtest_memwrite(f.qts, Q_KARG, &inc, sizeof(inc));
+    signal_init(&f, Q_SIG + 64, 1);
+    fill_packet(&k, BIG_ITEMS, 1, Q_SIG + 64);
+    k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+    queue_submit(&f, 1, &k);
+    g_assert_true(wait_u64(&f, Q_DESC + 256 + HSAGPU_QUEUE_DESC_RPTR, 0));
+    /* Several slices in: the thread is busy with the peer's counter. */
+    for (int i = 0; i < 5000 && qtest_readq(f.qts, PEER_COUNTER) < 40 + 4096;
+         i++) {
+        g_usleep(1000);
+    }
+    g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), >=, 40 + 4096);
+    qpci_config_writew(dn1, exp + PCI_EXP_SLTCTL,
+                       PCI_EXP_SLTCTL_PWR_OFF | PCI_EXP_SLTCTL_PWR_IND_OFF);
+    g_assert_false(qpci_config_readw(dn1, exp + PCI_EXP_SLTSTA) &
+                   PCI_EXP_SLTSTA_PDS);
+    g_assert_true(wait_qstate(&f, 1, HSAGPU_QSTATE_ERROR));
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 8), ==, 1);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_MAGIC), ==, HSAGPU_MAGIC_VALUE);
+    g_free(dn1);
+    fixture_fini(&f);
+}
+
+/*
  * BAR2 read-back keeps the last doorbell written through the device per
  * 4 KiB page (512 doorbells): 32-bit halves merge into it, another
  * doorbell of the page replaces it, other pages keep theirs.
@@ -1279,7 +1358,7 @@ static char *migrate_from_file(Fixture *f, const char *path)
 
     f->qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
                          "bus=pcie.0,chassis=1,addr=0x4" QUEUE_RP
-                         " -device hsa-gpu,bus=rp0 -incoming defer");
+                         " -device hsa-gpu,id=gpu0,bus=rp0 -incoming defer");
     qtest_qmp_assert_success(f->qts, "{ 'execute': 'migrate-incoming', "
                              "'arguments': { 'uri': %s, "
                              "'exit-on-error': false } }", uri);
@@ -1378,6 +1457,79 @@ static void test_migration(void)
     rmdir(dir);
 }
 
+#define MIG_SRC         0x2000000ULL
+#define MIG_DST         0x4000000ULL
+#define MIG_LEN         (32ULL << 20)   /* 8 slices of 4 MiB */
+#define MIG_PATTERN     0x0d0c0b0aULL
+
+/*
+ * A DMA copy caught between slices (SUSPEND right after its doorbell)
+ * migrates with the packet the device fetched: the guest rewrites the
+ * ring slot (an invalid op and a huge size) before the migration, yet on
+ * the destination the copy completes as submitted. Catching it between
+ * slices depends on the host's speed: the test retries, and skips if the
+ * copy always finished (or had not started) by the time SUSPEND landed.
+ */
+static void test_migration_dma(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-mig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *st = NULL;
+    uint64_t want = MIG_PATTERN | MIG_PATTERN << 32, slot = 0;
+    struct hsagpu_dma_packet d;
+    bool caught = false;
+    Fixture f, g = { 0 };
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_FILL, MIG_SRC, 0, MIG_LEN, Q_SIG);
+    d.pattern = MIG_PATTERN;
+    queue_submit(&f, 0, &d);
+    g_assert_true(wait_u64_long(&f, Q_SIG + 8, 0));
+
+    for (int tries = 0; tries < 10 && !caught; tries++) {
+        uint64_t first, last;
+
+        queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+        g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+        qtest_writeq(f.qts, MIG_DST, 0);
+        qtest_writeq(f.qts, MIG_DST + MIG_LEN - 8, 0);
+        signal_init(&f, Q_SIG, 1);
+        dma_packet(&d, HSAGPU_DMA_OP_COPY, MIG_DST, MIG_SRC, MIG_LEN, Q_SIG);
+        slot = Q_RING + (queue_submit(&f, 0, &d) % Q_RING_SIZE) * 64;
+        qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_SUSPEND);
+        first = qtest_readq(f.qts, MIG_DST);
+        last = qtest_readq(f.qts, MIG_DST + MIG_LEN - 8);
+        caught = qtest_readq(f.qts, Q_SIG + 8) == 1 && first == want &&
+                 last == 0;
+    }
+    if (!caught) {
+        fixture_fini(&f);
+        g_test_skip("the copy was never caught between two slices");
+        return;
+    }
+    /* The guest scribbles over the slot of the packet in flight. */
+    qtest_writew(f.qts, slot + offsetof(struct hsagpu_dma_packet, op), 99);
+    qtest_writeq(f.qts, slot + offsetof(struct hsagpu_dma_packet, size),
+                 1ULL << 39);
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+
+    st = migrate_from_file(&g, path);
+    g_assert_cmpstr(st, ==, "completed");
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    qreg_write(&g, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_RESUME);
+    g_assert_true(wait_u64_long(&g, Q_SIG + 8, 0));
+    g_assert_cmpuint(qreg_read(&g, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    g_assert_cmphex(qtest_readq(g.qts, MIG_DST + MIG_LEN - 8), ==, want);
+    g_assert_cmphex(qtest_readq(g.qts, MIG_DST + MIG_LEN), ==, 0);
+    qtest_quit(g.qts);
+    unlink(path);
+    rmdir(dir);
+}
+
 /*
  * A stream whose enabled queue has an impossible priority (an index into
  * the scheduler's table) is refused by post_load; QEMU stays up.
@@ -1409,6 +1561,1089 @@ static void test_migration_bad_queue(void)
     rmdir(dir);
 }
 
+/* ------------------------------------------------------------------ */
+/* Reliability: locking (review of the device, findings 1 and 2)       */
+/* ------------------------------------------------------------------ */
+
+/* Backstop for work that must happen without the main loop (seconds). */
+#define HANG_BACKSTOP_S 20
+
+/* Guest RAM in a file the test maps too, to watch it without QEMU. */
+typedef struct SharedRam {
+    char *dir;
+    char *ram;
+    char *fifo;
+    char *machine;
+    uint8_t *p;
+} SharedRam;
+
+#define SHM_RAM_SIZE    (128 << 20)
+
+static void shared_ram_init(SharedRam *r)
+{
+    r->dir = g_dir_make_tmp("hsagpu-shm-XXXXXX", NULL);
+    g_assert_nonnull(r->dir);
+    r->ram = g_build_filename(r->dir, "ram", NULL);
+    r->fifo = g_build_filename(r->dir, "fifo", NULL);
+    g_assert_cmpint(mkfifo(r->fifo, 0600), ==, 0);
+    r->machine = g_strdup_printf("-m 128M -object memory-backend-file,"
+                                 "id=ram0,size=128M,mem-path=%s,share=on "
+                                 "-machine memory-backend=ram0", r->ram);
+}
+
+static void shared_ram_map(SharedRam *r)
+{
+    int fd = open(r->ram, O_RDWR);
+
+    g_assert_cmpint(fd, >=, 0);
+    r->p = mmap(NULL, SHM_RAM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+                0);
+    g_assert_true(r->p != MAP_FAILED);
+    close(fd);
+}
+
+static void shared_ram_fini(SharedRam *r)
+{
+    munmap(r->p, SHM_RAM_SIZE);
+    unlink(r->ram);
+    unlink(r->fifo);
+    rmdir(r->dir);
+    g_free(r->dir);
+    g_free(r->ram);
+    g_free(r->fifo);
+    g_free(r->machine);
+}
+
+static uint64_t *shm_u64(SharedRam *r, uint64_t addr)
+{
+    return (uint64_t *)(r->p + addr);
+}
+
+/* Poll guest RAM directly, with a backstop: QEMU's main loop is busy. */
+static bool shm_wait(SharedRam *r, uint64_t addr, uint64_t want)
+{
+    for (int i = 0; i < HANG_BACKSTOP_S * 1000; i++) {
+        if (__atomic_load_n(shm_u64(r, addr), __ATOMIC_ACQUIRE) == want) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+/*
+ * The main thread takes the BQL and keeps it: a pmemsave into a FIFO
+ * that nobody reads yet. Returns the FIFO's read end once QEMU is in.
+ */
+static int hold_bql(Fixture *f, SharedRam *r)
+{
+    int fd;
+
+    qtest_qmp_send(f->qts, "{ 'execute': 'pmemsave', 'arguments': "
+                   "{ 'val': 0, 'size': %d, 'filename': %s } }",
+                   64 << 20, r->fifo);
+    /* Returns once QEMU opened the FIFO, i.e. inside pmemsave. */
+    fd = open(r->fifo, O_RDONLY);
+    g_assert_cmpint(fd, >=, 0);
+    return fd;
+}
+
+static void release_bql(Fixture *f, int fd)
+{
+    char buf[65536];
+
+    while (read(fd, buf, sizeof(buf)) > 0) {
+        continue;
+    }
+    close(fd);
+    qobject_unref(qtest_qmp_receive(f->qts));
+}
+
+static void barrier_packet(struct hsagpu_barrier_packet *b, uint64_t dep)
+{
+    memset(b, 0, sizeof(*b));
+    b->header = HSAGPU_PKT_TYPE_BARRIER_AND |
+                HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_ACQUIRE_SHIFT |
+                HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_RELEASE_SHIFT;
+    b->dep_signal[0] = dep;
+}
+
+/* A NOP whose signal carries an event: the queue's interrupt fires. */
+static void submit_nop_irq(Fixture *f, unsigned q, uint64_t sig)
+{
+    struct hsagpu_agent_dispatch_packet a;
+
+    signal_init(f, sig, 1);
+    qtest_writeq(f->qts, sig + 16, Q_MBOX);
+    qtest_writel(f->qts, sig + 24, 1);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, sig);
+    queue_submit(f, q, &a);
+}
+
+/*
+ * Finding 1: the queue processor never waits for the BQL (so that
+ * unrealize can join it without dropping the BQL). While the main thread
+ * holds the BQL, packets that raise interrupts and barriers the test
+ * opens through guest RAM keep completing.
+ */
+static void test_processor_without_bql(void)
+{
+    struct hsagpu_agent_dispatch_packet a;
+    struct hsagpu_barrier_packet b;
+    uint64_t s1 = Q_SIG, x = Q_SIG + 64, s3 = Q_SIG + 128, y = Q_SIG + 192;
+    uint64_t s5 = Q_SIG + 256;
+    SharedRam r;
+    Fixture f;
+    bool s3_done, s5_done;
+    int fd;
+
+    shared_ram_init(&r);
+    queue_fixture_machine(&f, r.machine, "");
+    shared_ram_map(&r);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, x, 1);
+    signal_init(&f, y, 1);
+    submit_nop_irq(&f, 0, s1);
+    barrier_packet(&b, x);
+    queue_submit(&f, 0, &b);
+    submit_nop_irq(&f, 0, s3);
+    barrier_packet(&b, y);
+    queue_submit(&f, 0, &b);
+    signal_init(&f, s5, 1);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, s5);
+    queue_submit(&f, 0, &a);
+    g_assert_true(wait_u64(&f, s1 + 8, 0));
+
+    fd = hold_bql(&f, &r);
+    /* An interrupt after the barrier, then a barrier: the BQL is held. */
+    __atomic_store_n(shm_u64(&r, x + 8), 0, __ATOMIC_RELEASE);
+    s3_done = shm_wait(&r, s3 + 8, 0);
+    __atomic_store_n(shm_u64(&r, y + 8), 0, __ATOMIC_RELEASE);
+    s5_done = s3_done && shm_wait(&r, s5 + 8, 0);
+    release_bql(&f, fd);
+
+    g_assert_true(s3_done);
+    g_assert_true(s5_done);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_MBOX), ==, 1);
+    fixture_fini(&f);
+    shared_ram_fini(&r);
+}
+
+/*
+ * Run the current test's body in a subprocess: a deadlocked QEMU is a
+ * failure after @secs, not a stalled suite (QEMU dies with its parent).
+ */
+static bool in_subprocess_guarded(unsigned secs)
+{
+    if (g_test_subprocess()) {
+        return true;
+    }
+    g_test_trap_subprocess(NULL, (guint64)secs * G_TIME_SPAN_SECOND,
+                           G_TEST_SUBPROCESS_INHERIT_STDERR);
+    g_test_trap_assert_passed();
+    return false;
+}
+
+#define DEADLOCK_ROUNDS 40
+
+/*
+ * Finding 2: the review's reproducer. Without AtomicOp Requester Enable
+ * every workgroup of a huge ATOMIC_INC reads and writes through the
+ * DMA path; turning bus mastering off in the middle makes the address
+ * space change under the processor, and a queue register read follows.
+ * Before the fix the processor dispatched into MMIO (taking the BQL
+ * while it held the queue lock) and QEMU deadlocked.
+ */
+static void test_bus_master_off_race(void)
+{
+    uint8_t exp;
+    Fixture f;
+
+    if (!in_subprocess_guarded(120)) {
+        return;
+    }
+    queue_fixture(&f);
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL2, 0);
+    for (int i = 0; i < DEADLOCK_ROUNDS; i++) {
+        struct hsagpu_kargs_atomic_inc args = { .counter = BIG_COUNTER };
+        struct hsagpu_kernel_dispatch_packet k;
+
+        qpci_config_writew(f.gpu, PCI_COMMAND,
+                           PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+        qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_DESTROY);
+        g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+        qtest_memwrite(f.qts, Q_KARG + 128, &args, sizeof(args));
+        fill_packet(&k, 0xffffffffU, 1, 0);
+        k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+        k.kernarg_address = Q_KARG + 128;
+        queue_submit(&f, 0, &k);
+        g_usleep(20000);
+        qpci_config_writew(f.gpu, PCI_COMMAND, PCI_COMMAND_MEMORY);
+        qreg_read(&f, 0, HSAGPU_QREG_STATE);
+    }
+    fixture_fini(&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reliability: how long the processor keeps the queue lock (finding 3) */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Kernel and DMA slices one scheduling pass may run, over all queues
+ * (docs/registers.md, "Scheduling"): register accesses, commands and VM
+ * stops wait at most that long for the queue lock.
+ */
+#define PASS_SLICES_MAX 2
+#define PASS_DMA_SIZE   (4 << 20)
+#define PASS_DMA_SRC    0x1000000ULL
+#define PASS_DMA_DST    0x1800000ULL
+#define PASS_PACKETS    8
+
+static uint64_t qom_get_uint(Fixture *f, const char *prop)
+{
+    QDict *rsp = qtest_qmp(f->qts, "{ 'execute': 'qom-get', 'arguments': "
+                           "{ 'path': '/machine/peripheral/gpu0', "
+                           "'property': %s } }", prop);
+    uint64_t v;
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    v = qdict_get_int(rsp, "return");
+
+    qobject_unref(rsp);
+    return v;
+}
+
+/*
+ * Eight 4 MiB copies, each done in one slice, published at once: before
+ * the fix one pass ran all of them (16 GiB possible with 64 queues of 64
+ * packets) while holding the queue lock.
+ */
+static void test_pass_budget(void)
+{
+    uint64_t ring = Q_RING, wptr = Q_DESC + HSAGPU_QUEUE_DESC_WPTR;
+    uint64_t sig = Q_SIG;
+    struct hsagpu_dma_packet d;
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, sig, PASS_PACKETS);
+    for (unsigned i = 0; i < PASS_PACKETS; i++) {
+        dma_packet(&d, HSAGPU_DMA_OP_COPY, PASS_DMA_DST, PASS_DMA_SRC,
+                   PASS_DMA_SIZE, sig);
+        qtest_memwrite(f.qts, ring + 64 * i + 4, (uint8_t *)&d + 4, 60);
+        qtest_writel(f.qts, ring + 64 * i, *(uint32_t *)&d);
+    }
+    qtest_writeq(f.qts, wptr, PASS_PACKETS);
+    qtest_writeq(f.qts, DB_BASE, PASS_PACKETS - 1);
+    g_assert_true(wait_u64_long(&f, sig + 8, 0));
+    g_assert_cmpuint(qom_get_uint(&f, "x-pass-max-slices"), >=, 1);
+    g_assert_cmpuint(qom_get_uint(&f, "x-pass-max-slices"), <=,
+                     PASS_SLICES_MAX);
+    fixture_fini(&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reliability: migration and loads (findings 4 and 9)                */
+/* ------------------------------------------------------------------ */
+
+#define MSI_ADDR        0x160000ULL
+#define MSI_DATA        0x4e5
+
+/* MSI-X on, vector @vec written to guest RAM at MSI_ADDR + 16 * @vec. */
+static void msix_to_ram(Fixture *f, unsigned vec)
+{
+    uint8_t msix = find_cap(f, PCI_CAP_ID_MSIX);
+    uint32_t entry = HSAGPU_MSIX_TABLE_OFFSET + 16 * vec;
+
+    reg_write(f, entry + PCI_MSIX_ENTRY_LOWER_ADDR, MSI_ADDR + 16 * vec);
+    reg_write(f, entry + PCI_MSIX_ENTRY_UPPER_ADDR, 0);
+    reg_write(f, entry + PCI_MSIX_ENTRY_DATA, MSI_DATA + vec);
+    reg_write(f, entry + PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+    qpci_config_writew(f->gpu, msix + PCI_MSIX_FLAGS,
+                       qpci_config_readw(f->gpu, msix + PCI_MSIX_FLAGS) |
+                       PCI_MSIX_FLAGS_ENABLE);
+}
+
+/*
+ * Finding 4: an error interrupt must not be lost by migration. The
+ * source may have sent it after its interrupt controller (or, as here,
+ * its RAM) was saved; so the destination raises the error interrupt
+ * again while an enabled ERROR_STATUS bit is set. Before the fix the
+ * destination never sent it and the MSI-X write never came.
+ */
+static void test_migration_error_irq(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-mig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *st = NULL;
+    Fixture f, g = { 0 };
+
+    queue_fixture(&f);
+    msix_to_ram(&f, HSAGPU_MSIX_VEC_ERROR);
+    reg_write(&f, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_ALL);
+    reg_write(&f, HSAGPU_REG_MAGIC, 1);        /* read-only: bad access */
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) &
+                  HSAGPU_ERR_BAD_MMIO);
+    g_assert_cmphex(qtest_readl(f.qts, MSI_ADDR), ==, MSI_DATA);
+    /* As if the message had been sent after RAM was saved. */
+    qtest_writel(f.qts, MSI_ADDR, 0);
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+
+    st = migrate_from_file(&g, path);
+    g_assert_cmpstr(st, ==, "completed");
+    g_assert_true(wait_u64(&g, MSI_ADDR, MSI_DATA));
+    qtest_quit(g.qts);
+    unlink(path);
+    rmdir(dir);
+}
+
+/*
+ * Finding 9: post_load assumed a freshly reset device and added doorbell
+ * ioeventfds without removing those already registered. Loading over a
+ * device in use (COLO does; here the destination's queues are set up
+ * before the incoming stream) left stale or duplicate ones: 8-byte writes
+ * to such a doorbell never reached the device again (KVM aborts QEMU on
+ * the duplicate). The doorbell read-back shows where writes go.
+ */
+static void test_load_over_used(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-mig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *uri = g_strdup_printf("file:%s", path);
+    g_autofree char *st = NULL;
+    Fixture f, g;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+
+    /* Queue 0 (only here) and queue 1 (also in the stream) in use. */
+    queue_fixture_machine(&g, "-incoming defer", queue_props);
+    g_assert_cmpuint(queue_create(&g, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&g, 1, 0), ==, HSAGPU_QRES_OK);
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'migrate-incoming', "
+                             "'arguments': { 'uri': %s, "
+                             "'exit-on-error': false } }", uri);
+    st = migrate_wait(g.qts);
+    g_assert_cmpstr(st, ==, "completed");
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    g_assert_cmpuint(qreg_read(&g, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_DISABLED);
+    qtest_writeq(g.qts, DB_BASE, 0x1234);
+    g_assert_cmphex(qtest_readq(g.qts, DB_BASE), ==, 0x1234);
+    g_assert_cmpuint(qreg_read(&g, 1, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    nop_pass(&g, Q_SIG);
+    queue_cmd(&g, 1, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    qtest_writeq(g.qts, DB_BASE + 8, 0x5678);
+    g_assert_cmphex(qtest_readq(g.qts, DB_BASE + 8), ==, 0x5678);
+    fixture_fini(&g);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reliability: realize (finding 10)                                   */
+/* ------------------------------------------------------------------ */
+
+/* The lowest file descriptor number free in process @pid. */
+static int lowest_free_fd(pid_t pid)
+{
+    g_autofree char *dir = g_strdup_printf("/proc/%d/fd", (int)pid);
+
+    for (int fd = 0;; fd++) {
+        g_autofree char *p = g_strdup_printf("%s/%d", dir, fd);
+
+        if (access(p, F_OK)) {
+            return fd;
+        }
+    }
+}
+
+static void device_add_gpu1(QTestState *qts, const char *props,
+                            const char *want_error)
+{
+    g_autofree char *cmd = g_strdup_printf("{ 'execute': 'device_add', "
+                                           "'arguments': { 'driver': "
+                                           "'hsa-gpu', 'id': 'gpu1', "
+                                           "'bus': 'rp1' %s } }", props);
+    QDict *rsp = qtest_qmp(qts, cmd);
+
+    if (want_error) {
+        QDict *err = qdict_get_qdict(rsp, "error");
+
+        g_assert_nonnull(err);
+        g_assert_nonnull(strstr(qdict_get_str(err, "desc"), want_error));
+    } else {
+        g_assert_false(qdict_haskey(rsp, "error"));
+    }
+    qobject_unref(rsp);
+}
+
+/*
+ * Realize refuses what it cannot set up, with a clear error, and undoes
+ * what it did: QEMU stays up, the VM can stop and run (no handler of the
+ * failed device left), and the same device can be added afterwards.
+ * Before the fix the eventfd's failure was ignored (device_add succeeded
+ * with a notifier of fd -1; a later ENABLE would make KVM abort).
+ */
+static void test_realize_failure(void)
+{
+    QTestState *qts = qtest_init("-M q35 -nic none "
+                                 "-device pcie-root-port,id=rp1,"
+                                 "bus=pcie.0,chassis=2,addr=0x5");
+    pid_t pid = qtest_pid(qts);
+    struct rlimit old, tight;
+    QDict *rsp;
+
+    g_assert_cmpint(prlimit(pid, RLIMIT_NOFILE, NULL, &old), ==, 0);
+    tight = old;
+    tight.rlim_cur = lowest_free_fd(pid);
+    g_assert_cmpint(prlimit(pid, RLIMIT_NOFILE, &tight, NULL), ==, 0);
+    device_add_gpu1(qts, "", "hsa-gpu: cannot create the queue processor");
+    g_assert_cmpint(prlimit(pid, RLIMIT_NOFILE, &old, NULL), ==, 0);
+
+    device_add_gpu1(qts, ", 'x-processor': 'sideways'",
+                    "x-processor must be auto, thread or mainloop");
+    qtest_qmp_assert_success(qts, "{ 'execute': 'stop' }");
+    qtest_qmp_assert_success(qts, "{ 'execute': 'cont' }");
+    device_add_gpu1(qts, "", NULL);
+    rsp = qtest_qmp(qts, "{ 'execute': 'qom-get', 'arguments': { 'path': "
+                    "'/machine/peripheral/gpu1', 'property': "
+                    "'x-pass-max-slices' } }");
+    g_assert_cmpint(qdict_get_int(rsp, "return"), ==, 0);
+    qobject_unref(rsp);
+    qtest_quit(qts);
+}
+
+/*
+ * Unplug of a device whose processor is busy, in a slot the guest powered
+ * off (finding 1's path): unrealize stops the processor with the BQL
+ * held, the device is gone, QEMU goes on. (This passed before the fix
+ * too: the window it had needed a second vCPU, which qtest has not.)
+ */
+static void test_unplug_busy(void)
+{
+    uint8_t exp;
+    Fixture f;
+    QDict *rsp;
+
+    /* Native PCIe hotplug (the slot's power controller), not ACPI. */
+    queue_fixture_machine(&f, "-global ICH9-LPC.acpi-pci-hotplug-with-"
+                          "bridge-support=off", queue_props);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    qtest_writeq(f.qts, BIG_COUNTER, 0);
+    submit_big(&f, Q_SIG + 128);
+    for (int i = 0; i < 5000 && !qtest_readq(f.qts, BIG_COUNTER); i++) {
+        g_usleep(1000);
+    }
+    g_assert_cmpuint(qtest_readq(f.qts, BIG_COUNTER), !=, 0);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 128 + 8), ==, 1);
+    /* The guest powers the slot off: QEMU unplugs the device at once. */
+    exp = qpci_find_capability(f.rp, PCI_CAP_ID_EXP, 0);
+    qpci_config_writew(f.rp, exp + PCI_EXP_SLTCTL,
+                       qpci_config_readw(f.rp, exp + PCI_EXP_SLTCTL) |
+                       PCI_EXP_SLTCTL_PCC | PCI_EXP_SLTCTL_PIC);
+    rsp = qtest_qmp(f.qts, "{ 'execute': 'qom-get', 'arguments': { 'path': "
+                    "'/machine/peripheral/gpu0', 'property': "
+                    "'x-pass-max-slices' } }");
+    g_assert_true(qdict_haskey(rsp, "error"));
+    qobject_unref(rsp);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_MAGIC), !=, HSAGPU_MAGIC_VALUE);
+    /* Config writes to where it was (the old window's crash) do nothing. */
+    qpci_config_writew(f.gpu, PCI_COMMAND, PCI_COMMAND_MEMORY);
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_5, MMIO_BASE + 0x100000);
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'query-status' }");
+    fixture_fini(&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* The main-loop processor (x-processor=mainloop)                      */
+/* ------------------------------------------------------------------ */
+
+static void run_mainloop(const void *data)
+{
+    void (*fn)(void) = data;
+
+    queue_props = ",x-processor=mainloop";
+    fn();
+    queue_props = "";
+}
+
+/*
+ * Main-loop mode is deterministic under qtest: a doorbell's work is done
+ * by the main loop before it serves the next qtest command, so a packet
+ * and its interrupt are visible at once, without polling.
+ */
+static void test_mainloop_deterministic(void)
+{
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_kargs_fill args = { .dst = Q_BUF, .value = 0x77 };
+    Fixture f;
+
+    queue_fixture_props(&f, ",x-processor=mainloop");
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    msix_to_ram(&f, 1);
+    qtest_memwrite(f.qts, Q_KARG, &args, sizeof(args));
+    for (int i = 0; i < 20; i++) {
+        signal_init(&f, Q_SIG, 1);
+        qtest_writeq(f.qts, Q_SIG + 16, Q_MBOX);
+        qtest_writel(f.qts, Q_SIG + 24, 1);
+        qtest_writel(f.qts, MSI_ADDR + 16, 0);
+        fill_packet(&k, 64, 64, Q_SIG);
+        queue_submit(&f, 0, &k);
+        g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 0);
+        g_assert_cmphex(qtest_readl(f.qts, MSI_ADDR + 16), ==, MSI_DATA + 1);
+    }
+    fixture_fini(&f);
+}
+
+static char *qom_get_str(QTestState *qts, const char *path, const char *prop)
+{
+    QDict *rsp = qtest_qmp(qts, "{ 'execute': 'qom-get', 'arguments': "
+                           "{ 'path': %s, 'property': %s } }", path, prop);
+    char *v = g_strdup(qdict_get_str(rsp, "return"));
+
+    qobject_unref(rsp);
+    return v;
+}
+
+/*
+ * x-processor=auto picks the thread, or the main loop behind a vIOMMU
+ * (where the thread used to hold the BQL for its passes); a thread is
+ * refused there. The main loop is deterministic there too.
+ */
+static void test_processor_auto(void)
+{
+    g_autofree char *mode = NULL;
+    Fixture f;
+
+    queue_fixture(&f);
+    mode = qom_get_str(f.qts, "/machine/peripheral/gpu0", "x-processor");
+    g_assert_cmpstr(mode, ==, "thread");
+    fixture_fini(&f);
+    g_free(g_steal_pointer(&mode));
+
+    queue_fixture_machine(&f, "-device intel-iommu -device pcie-root-port,"
+                          "id=rp1,bus=pcie.0,chassis=2,addr=0x5", "");
+    mode = qom_get_str(f.qts, "/machine/peripheral/gpu0", "x-processor");
+    g_assert_cmpstr(mode, ==, "mainloop");
+    device_add_gpu1(f.qts, ", 'x-processor': 'thread'",
+                    "x-processor=thread is not possible behind a vIOMMU");
+    /* DMA is untranslated until the guest enables the IOMMU. */
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, Q_SIG, 1);
+    {
+        struct hsagpu_agent_dispatch_packet a;
+
+        agent_packet(&a, HSAGPU_AGENT_NOP, 0, Q_SIG);
+        queue_submit(&f, 0, &a);
+    }
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 0);
+    fixture_fini(&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Fault injection and Function Level Reset                            */
+/* ------------------------------------------------------------------ */
+
+#define GPU_PATH        "/machine/peripheral/gpu0"
+#define Q_MSI           0x150000ULL     /* MSI-X messages land here */
+#define FAULT_MSI_DATA(v)     (0x4100 + (v))
+
+static void qom_set_int(Fixture *f, const char *prop, int64_t val)
+{
+    qtest_qmp_assert_success(f->qts, "{ 'execute': 'qom-set', 'arguments': "
+                             "{ 'path': %s, 'property': %s, 'value': %"
+                             PRId64 " } }", GPU_PATH, prop, val);
+}
+
+static int64_t qom_get_int(Fixture *f, const char *prop)
+{
+    QDict *rsp = qtest_qmp(f->qts, "{ 'execute': 'qom-get', 'arguments': "
+                           "{ 'path': %s, 'property': %s } }", GPU_PATH, prop);
+    int64_t v;
+
+    g_assert(qdict_haskey(rsp, "return"));
+    v = qdict_get_int(rsp, "return");
+    qobject_unref(rsp);
+    return v;
+}
+
+static bool qom_get_bool(Fixture *f, const char *prop)
+{
+    QDict *rsp = qtest_qmp(f->qts, "{ 'execute': 'qom-get', 'arguments': "
+                           "{ 'path': %s, 'property': %s } }", GPU_PATH, prop);
+    bool v;
+
+    g_assert(qdict_haskey(rsp, "return"));
+    v = qdict_get_bool(rsp, "return");
+    qobject_unref(rsp);
+    return v;
+}
+
+/* Poll a QOM count until the device has used it up (a sync point). */
+static bool wait_qom_zero(Fixture *f, const char *prop)
+{
+    for (int i = 0; i < 5000; i++) {
+        if (!qom_get_int(f, prop)) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+static uint16_t pci_status(Fixture *f)
+{
+    return qpci_config_readw(f->gpu, PCI_STATUS);
+}
+
+/* Reports from the BQL-free processor arrive from a bottom half. */
+static bool wait_pci_status(Fixture *f, uint16_t bits)
+{
+    for (int i = 0; i < 5000; i++) {
+        if ((pci_status(f) & bits) == bits) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+/* Extended config space through the MCH's ECAM window. */
+static void ecam_enable(Fixture *f)
+{
+    QPCIDevice *mch = qpci_device_find(f->bus, 0);
+
+    qpci_config_writel(mch, 0x60, ECAM_BASE | 1);
+    g_free(mch);
+}
+
+static uint32_t aer_uncor(Fixture *f)
+{
+    return ecam_readl(f, HSAGPU_EXT_CAP_AER_OFFSET + PCI_ERR_UNCOR_STATUS);
+}
+
+static bool wait_aer_uncor(Fixture *f, uint32_t bits)
+{
+    for (int i = 0; i < 5000; i++) {
+        if ((aer_uncor(f) & bits) == bits) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+/* MSI-X on, vectors 0 and 1 unmasked, each writing FAULT_MSI_DATA(v) to RAM. */
+static void msix_setup(Fixture *f)
+{
+    uint8_t cap = find_cap(f, PCI_CAP_ID_MSIX);
+
+    for (unsigned v = 0; v < 2; v++) {
+        uint64_t e = MMIO_BASE + HSAGPU_MSIX_TABLE_OFFSET + 16 * v;
+
+        qtest_writel(f->qts, Q_MSI + 4 * v, 0);
+        qtest_writel(f->qts, e, Q_MSI + 4 * v);
+        qtest_writel(f->qts, e + 4, 0);
+        qtest_writel(f->qts, e + 8, FAULT_MSI_DATA(v));
+        qtest_writel(f->qts, e + 12, 0);
+    }
+    qpci_config_writew(f->gpu, cap + PCI_MSIX_FLAGS, PCI_MSIX_FLAGS_ENABLE);
+}
+
+static uint32_t msi_seen(Fixture *f, unsigned v)
+{
+    return qtest_readl(f->qts, Q_MSI + 4 * v);
+}
+
+/* A NOP on @q whose signal has an event: it raises the queue's vector. */
+static void nop_event(Fixture *f, unsigned q, uint64_t sig)
+{
+    struct hsagpu_agent_dispatch_packet a;
+
+    signal_init(f, sig, 1);
+    qtest_writeq(f->qts, sig + 16, Q_MBOX);
+    qtest_writel(f->qts, sig + 24, 5);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, sig);
+    queue_submit(f, q, &a);
+}
+
+static void expect_qerr(Fixture *f, unsigned q, unsigned err)
+{
+    g_assert_true(wait_qstate(f, q, HSAGPU_QSTATE_ERROR));
+    g_assert_cmphex(qreg_read(f, q, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ERROR | err << HSAGPU_QSTATE_ERR_SHIFT);
+}
+
+static void engine_fetchadd(Fixture *f, uint64_t addr, uint64_t val)
+{
+    qtest_writeq(f->qts, MMIO_BASE + HSAGPU_REG_ATOMIC_ADDR_LO, addr);
+    qtest_writeq(f->qts, MMIO_BASE + HSAGPU_REG_ATOMIC_SRC0, val);
+    reg_write(f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_OP_FETCHADD |
+              HSAGPU_ATOMIC_SIZE_64 | HSAGPU_ATOMIC_GO);
+}
+
+/*
+ * inject-atomic-ur/-ca: the next AtomicOps complete with UR or CA as if
+ * the completer refused them; the requester records Received Master /
+ * Target Abort, AER logs the error, the register engine and a queue
+ * report them, and the count reads back what is left.
+ */
+static void test_fault_atomic(void)
+{
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    ecam_enable(&f);
+    qtest_writeq(f.qts, Q_BUF, 40);
+    qom_set_int(&f, "inject-atomic-ur", 2);
+    g_assert_cmpint(qom_get_int(&f, "inject-atomic-ur"), ==, 2);
+    engine_fetchadd(&f, Q_BUF, 2);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_UR);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_BUF), ==, 40);
+    g_assert_cmpint(qom_get_int(&f, "inject-atomic-ur"), ==, 1);
+    g_assert_true(pci_status(&f) & PCI_STATUS_REC_MASTER_ABORT);
+    g_assert_false(pci_status(&f) & PCI_STATUS_REC_TARGET_ABORT);
+    g_assert_true(aer_uncor(&f) & PCI_ERR_UNC_UNSUP);
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_ATOMIC);
+
+    /*
+     * The queue's first FetchAdd (its read index) takes the second: a
+     * UR completion is the queue error an unmapped address gives.
+     */
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    nop_event(&f, 0, Q_SIG);
+    expect_qerr(&f, 0, HSAGPU_QERR_ADDRESS);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 1);
+    g_assert_cmpint(qom_get_int(&f, "inject-atomic-ur"), ==, 0);
+
+    qom_set_int(&f, "inject-atomic-ca", 1);
+    engine_fetchadd(&f, Q_BUF, 2);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_CA);
+    g_assert_true(pci_status(&f) & PCI_STATUS_REC_TARGET_ABORT);
+    g_assert_true(aer_uncor(&f) & PCI_ERR_UNC_COMP_ABORT);
+    /* Used up: the next one is performed. */
+    engine_fetchadd(&f, Q_BUF, 2);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_OK);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_BUF), ==, 42);
+    fixture_fini(&f);
+}
+
+/*
+ * inject-dma-ur/-ca/-poison on the device's reads: DMA engine data, a
+ * descriptor list and a kernel's buffer. UR/CA: the queue stops with
+ * ADDRESS at the source, nothing is written, PCI Status shows the abort.
+ * Poison: the data arrives corrupted, the queue stops with POISON, the
+ * device logs Poisoned TLP Received (non-fatal) and Detected Parity.
+ */
+static void test_fault_dma(void)
+{
+    struct hsagpu_dma_desc list[1] = { { 0x11223344, Q_BUF + 0x3000, 8, 0 } };
+    struct hsagpu_kargs_copy kc = { .src = Q_BUF, .dst = Q_BUF + 0x4000 };
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_dma_packet d;
+    uint8_t src[64], got[64], inv[64];
+    uint32_t sev;
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    ecam_enable(&f);
+    for (unsigned i = 0; i < sizeof(src); i++) {
+        src[i] = i + 1;
+        inv[i] = ~src[i];
+    }
+    qtest_memwrite(f.qts, Q_BUF, src, sizeof(src));
+
+    /* UR on the data read */
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    qom_set_int(&f, "inject-dma-ur", 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, Q_BUF + 0x1000, Q_BUF, 64, Q_SIG);
+    signal_init(&f, Q_SIG, 1);
+    queue_submit(&f, 0, &d);
+    expect_qerr(&f, 0, HSAGPU_QERR_ADDRESS);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_DMA_BAD_ADDR_LO), ==, Q_BUF);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_BUF + 0x1000), ==, 0);
+    g_assert_true(wait_pci_status(&f, PCI_STATUS_REC_MASTER_ABORT));
+    g_assert_cmpint(qom_get_int(&f, "inject-dma-ur"), ==, 0);
+
+    /* CA on a kernel's buffer read */
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    qom_set_int(&f, "inject-dma-ca", 1);
+    qtest_memwrite(f.qts, Q_KARG, &kc, sizeof(kc));
+    fill_packet(&k, 16, 16, Q_SIG);
+    k.kernel_object = HSAGPU_KERNEL_COPY;
+    queue_submit(&f, 0, &k);
+    expect_qerr(&f, 0, HSAGPU_QERR_ADDRESS);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_BUF + 0x4000), ==, 0);
+    g_assert_true(wait_pci_status(&f, PCI_STATUS_REC_TARGET_ABORT));
+
+    /* Poisoned data: delivered corrupted, then the queue stops. */
+    g_assert_false(aer_uncor(&f) & PCI_ERR_UNC_POISON_TLP);
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    qom_set_int(&f, "inject-dma-poison", 1);
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, Q_BUF + 0x2000, Q_BUF, 64, Q_SIG);
+    queue_submit(&f, 0, &d);
+    expect_qerr(&f, 0, HSAGPU_QERR_POISON);
+    qtest_memread(f.qts, Q_BUF + 0x2000, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), inv, sizeof(inv));
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 1);
+    g_assert_true(wait_aer_uncor(&f, PCI_ERR_UNC_POISON_TLP));
+    sev = ecam_readl(&f, HSAGPU_EXT_CAP_AER_OFFSET + PCI_ERR_UNCOR_SEVER);
+    g_assert_false(sev & PCI_ERR_UNC_POISON_TLP);
+    g_assert_true(pci_status(&f) & PCI_STATUS_DETECTED_PARITY);
+
+    /* A poisoned descriptor list: the list address is to blame. */
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    qtest_memwrite(f.qts, Q_KARG + 256, list, sizeof(list));
+    qom_set_int(&f, "inject-dma-poison", 1);
+    dma_packet(&d, HSAGPU_DMA_OP_FILL_SG, 0, Q_KARG + 256, 1, Q_SIG);
+    queue_submit(&f, 0, &d);
+    expect_qerr(&f, 0, HSAGPU_QERR_POISON);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_DMA_BAD_ADDR_LO), ==,
+                    Q_KARG + 256);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_BUF + 0x3000), ==, 0);
+
+    /* Nothing armed any more: the same copy works. */
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, Q_BUF + 0x2000, Q_BUF, 64, Q_SIG);
+    queue_submit(&f, 0, &d);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    qtest_memread(f.qts, Q_BUF + 0x2000, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), src, sizeof(src));
+    fixture_fini(&f);
+}
+
+/*
+ * inject-msix-drop loses the next message; inject-msix-delay delivers it
+ * inject-msix-delay-ms of virtual time late (virtual time only moves
+ * when the test steps it, so "not yet" is exact).
+ */
+static void test_fault_msix(void)
+{
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    msix_setup(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    nop_event(&f, 0, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_true(wait_u64(&f, Q_MSI + 4, FAULT_MSI_DATA(1)));
+
+    qtest_writel(f.qts, Q_MSI + 4, 0);
+    qom_set_int(&f, "inject-msix-drop", 1);
+    nop_event(&f, 0, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_true(wait_qom_zero(&f, "inject-msix-drop"));
+    g_assert_cmphex(msi_seen(&f, 1), ==, 0);
+    nop_event(&f, 0, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_MSI + 4, FAULT_MSI_DATA(1)));
+
+    qtest_writel(f.qts, Q_MSI + 4, 0);
+    qom_set_int(&f, "inject-msix-delay-ms", 50);
+    qom_set_int(&f, "inject-msix-delay", 1);
+    nop_event(&f, 0, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_true(wait_qom_zero(&f, "inject-msix-delay"));
+    g_assert_cmphex(msi_seen(&f, 1), ==, 0);
+    qtest_clock_step(f.qts, 49 * 1000000LL);
+    g_assert_cmphex(msi_seen(&f, 1), ==, 0);
+    qtest_clock_step(f.qts, 2 * 1000000LL);
+    g_assert_cmphex(msi_seen(&f, 1), ==, FAULT_MSI_DATA(1));
+
+    /* A reset forgets what is armed; the delay is a setting and stays. */
+    qom_set_int(&f, "inject-msix-drop", 3);
+    qom_set_int(&f, "inject-dma-poison", 3);
+    qtest_system_reset(f.qts);
+    g_assert_cmpint(qom_get_int(&f, "inject-msix-drop"), ==, 0);
+    g_assert_cmpint(qom_get_int(&f, "inject-dma-poison"), ==, 0);
+    g_assert_cmpint(qom_get_int(&f, "inject-msix-delay-ms"), ==, 50);
+    fixture_fini(&f);
+}
+
+/*
+ * inject-queue-hang: the queue accepts doorbells but consumes nothing,
+ * other queues run; -1 lets it go on; DESTROY ends the hang.
+ */
+static void test_fault_queue_hang(void)
+{
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, -1);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    qom_set_int(&f, "inject-queue-hang", 0);
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, 0);
+    nop_event(&f, 0, Q_SIG);
+    /* Queue 1's packet, rung after queue 0's, completes. */
+    nop_pass(&f, Q_SIG + 128);
+    nop_pass(&f, Q_SIG + 128);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 1);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_DESC + HSAGPU_QUEUE_DESC_RPTR), ==,
+                     0);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    qom_set_int(&f, "inject-queue-hang", -1);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+
+    qom_set_int(&f, "inject-queue-hang", 0);
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, -1);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    nop_event(&f, 0, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    fixture_fini(&f);
+}
+
+/*
+ * inject-fatal: every enabled queue fails with DEVICE_FATAL, ENABLE is
+ * refused, ERROR_STATUS.FATAL interrupts, AER logs an Uncorrectable
+ * Internal Error of fatal severity; clearing it is refused, only a reset
+ * recovers.
+ */
+static void test_fault_fatal(void)
+{
+    uint8_t exp;
+    uint32_t sev;
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    ecam_enable(&f);
+    msix_setup(&f);
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    reg_write(&f, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_FATAL);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    queue_cmd(&f, 1, HSAGPU_QCMD_SUSPEND, HSAGPU_QRES_OK);
+    g_assert_false(qom_get_bool(&f, "inject-fatal"));
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'qom-set', 'arguments': "
+                             "{ 'path': %s, 'property': 'inject-fatal', "
+                             "'value': true } }", GPU_PATH);
+    g_assert_true(qom_get_bool(&f, "inject-fatal"));
+    for (unsigned q = 0; q < 2; q++) {
+        g_assert_cmphex(qreg_read(&f, q, HSAGPU_QREG_STATE), ==,
+                        HSAGPU_QSTATE_ERROR |
+                        HSAGPU_QERR_DEVICE_FATAL << HSAGPU_QSTATE_ERR_SHIFT);
+    }
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_FATAL);
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_QUEUE);
+    g_assert_cmphex(msi_seen(&f, 0), ==, FAULT_MSI_DATA(0));
+    g_assert_true(aer_uncor(&f) & PCI_ERR_UNC_INTN);
+    sev = ecam_readl(&f, HSAGPU_EXT_CAP_AER_OFFSET + PCI_ERR_UNCOR_SEVER);
+    g_assert_true(sev & PCI_ERR_UNC_INTN);
+    g_assert_true(qpci_config_readw(f.gpu, exp + PCI_EXP_DEVSTA) &
+                  PCI_EXP_DEVSTA_FED);
+    g_assert_cmpuint(queue_create(&f, 2, 0), ==, HSAGPU_QRES_DEVICE_FATAL);
+    {
+        QDict *rsp = qtest_qmp(f.qts, "{ 'execute': 'qom-set', "
+                               "'arguments': { 'path': %s, "
+                               "'property': 'inject-fatal', "
+                               "'value': false } }", GPU_PATH);
+
+        g_assert_true(qdict_haskey(rsp, "error"));
+        qobject_unref(rsp);
+    }
+    g_assert_true(qom_get_bool(&f, "inject-fatal"));
+
+    qtest_system_reset(f.qts);
+    g_assert_false(qom_get_bool(&f, "inject-fatal"));
+    setup_bridge_and_bars(&f);
+    qpci_config_writew(f.gpu, PCI_COMMAND,
+                       PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL2,
+                       PCI_EXP_DEVCTL2_ATOMIC_REQ);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ERROR_STATUS), ==, 0);
+    g_assert_cmpuint(queue_create(&f, 2, 0), ==, HSAGPU_QRES_OK);
+    fixture_fini(&f);
+}
+
+/* After a reset of the function: BARs, decoding, AtomicOp requests. */
+static void gpu_reprogram(Fixture *f)
+{
+    uint8_t exp = find_cap(f, PCI_CAP_ID_EXP);
+
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_5, MMIO_BASE);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_2, DB_BASE);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_3, 0);
+    qpci_config_writew(f->gpu, PCI_COMMAND,
+                       PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+    qpci_config_writew(f->gpu, exp + PCI_EXP_DEVCTL2,
+                       PCI_EXP_DEVCTL2_ATOMIC_REQ);
+}
+
+/*
+ * Function Level Reset: DevCap advertises it; Initiate FLR while a big
+ * kernel runs destroys the queues (the kernel stops), clears errors and
+ * injections, turns decoding, BARs and MSI-X off; afterwards the device
+ * works again once the driver programs it.
+ */
+static void test_flr(void)
+{
+    uint64_t big = Q_SIG + 128, c;
+    uint8_t exp, msix;
+    Fixture f;
+
+    queue_fixture_props(&f, ",id=gpu0");
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    msix = find_cap(&f, PCI_CAP_ID_MSIX);
+    g_assert_true(qpci_config_readl(f.gpu, exp + PCI_EXP_DEVCAP) &
+                  PCI_EXP_DEVCAP_FLR);
+    msix_setup(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    qtest_writeq(f.qts, BIG_COUNTER, 0);
+    submit_big(&f, big);
+    reg_write(&f, HSAGPU_REG_MAGIC, 1);          /* read-only: an error */
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_BAD_MMIO);
+    qom_set_int(&f, "inject-dma-poison", 2);
+    qom_set_int(&f, "inject-queue-hang", 1);
+
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL,
+                       qpci_config_readw(f.gpu, exp + PCI_EXP_DEVCTL) |
+                       PCI_EXP_DEVCTL_BCR_FLR);
+    g_assert_false(qpci_config_readw(f.gpu, exp + PCI_EXP_DEVCTL) &
+                   PCI_EXP_DEVCTL_BCR_FLR);
+    g_assert_cmphex(qpci_config_readw(f.gpu, PCI_COMMAND), ==, 0);
+    g_assert_cmphex(qpci_config_readl(f.gpu, PCI_BASE_ADDRESS_5), ==, 0);
+    g_assert_false(qpci_config_readw(f.gpu, msix + PCI_MSIX_FLAGS) &
+                   PCI_MSIX_FLAGS_ENABLE);
+    g_assert_cmpint(qom_get_int(&f, "inject-dma-poison"), ==, 0);
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, -1);
+    c = qtest_readq(f.qts, BIG_COUNTER);
+    g_assert_cmpuint(c, <, BIG_ITEMS);
+    g_usleep(50000);
+    g_assert_cmpuint(qtest_readq(f.qts, BIG_COUNTER), ==, c);
+    g_assert_cmpuint(qtest_readq(f.qts, big + 8), ==, 1);
+
+    gpu_reprogram(&f);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ERROR_STATUS), ==, 0);
+    for (unsigned q = 0; q < 2; q++) {
+        g_assert_cmpuint(qreg_read(&f, q, HSAGPU_QREG_STATE), ==,
+                         HSAGPU_QSTATE_DISABLED);
+    }
+    msix_setup(&f);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    nop_event(&f, 1, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_true(wait_u64(&f, Q_MSI + 4, FAULT_MSI_DATA(1)));
+    fixture_fini(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1427,10 +2662,46 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/p2p-limit/atomic-engine",
                    test_p2p_limit_atomic_engine);
     qtest_add_func("/hsa-gpu/p2p-limit/queue", test_p2p_limit_queue);
+    qtest_add_func("/hsa-gpu/p2p-peer-unplug", test_p2p_peer_unplug);
     qtest_add_func("/hsa-gpu/doorbell-readback", test_doorbell_readback);
     qtest_add_func("/hsa-gpu/queue-long-kernel", test_queue_long_kernel);
     qtest_add_func("/hsa-gpu/queue-suspend-drain", test_queue_suspend_drain);
     qtest_add_func("/hsa-gpu/migration", test_migration);
     qtest_add_func("/hsa-gpu/migration-bad-queue", test_migration_bad_queue);
+    qtest_add_func("/hsa-gpu/migration-dma", test_migration_dma);
+    qtest_add_func("/hsa-gpu/reliability/processor-without-bql",
+                   test_processor_without_bql);
+    qtest_add_func("/hsa-gpu/reliability/bus-master-off-race",
+                   test_bus_master_off_race);
+    qtest_add_func("/hsa-gpu/reliability/pass-budget", test_pass_budget);
+    qtest_add_func("/hsa-gpu/reliability/migration-error-irq",
+                   test_migration_error_irq);
+    qtest_add_func("/hsa-gpu/reliability/load-over-used",
+                   test_load_over_used);
+    qtest_add_func("/hsa-gpu/reliability/realize-failure",
+                   test_realize_failure);
+    qtest_add_func("/hsa-gpu/reliability/unplug-busy", test_unplug_busy);
+    qtest_add_data_func("/hsa-gpu/mainloop/unplug-busy", test_unplug_busy,
+                        run_mainloop);
+    qtest_add_func("/hsa-gpu/mainloop/auto", test_processor_auto);
+    qtest_add_func("/hsa-gpu/mainloop/deterministic",
+                   test_mainloop_deterministic);
+    qtest_add_data_func("/hsa-gpu/mainloop/queue-dispatch",
+                        test_queue_dispatch, run_mainloop);
+    qtest_add_data_func("/hsa-gpu/mainloop/queue-error", test_queue_error,
+                        run_mainloop);
+    qtest_add_data_func("/hsa-gpu/mainloop/dma", test_dma, run_mainloop);
+    qtest_add_data_func("/hsa-gpu/mainloop/queue-long-kernel",
+                        test_queue_long_kernel, run_mainloop);
+    qtest_add_data_func("/hsa-gpu/mainloop/queue-suspend-drain",
+                        test_queue_suspend_drain, run_mainloop);
+    qtest_add_data_func("/hsa-gpu/mainloop/pass-budget", test_pass_budget,
+                        run_mainloop);
+    qtest_add_func("/hsa-gpu/fault/atomic", test_fault_atomic);
+    qtest_add_func("/hsa-gpu/fault/dma", test_fault_dma);
+    qtest_add_func("/hsa-gpu/fault/msix", test_fault_msix);
+    qtest_add_func("/hsa-gpu/fault/queue-hang", test_fault_queue_hang);
+    qtest_add_func("/hsa-gpu/fault/fatal", test_fault_fatal);
+    qtest_add_func("/hsa-gpu/flr", test_flr);
     return g_test_run();
 }

@@ -120,7 +120,7 @@ static void f_select(void *o, unsigned qi)
 }
 
 static const HsaGpuQueueOps ops = {
-	f_read, f_write, f_add, f_now, f_irq, f_dma, f_dma_done, f_select,
+	f_read, f_write, f_add, f_now, f_irq, f_dma, f_dma_done, f_select, NULL,
 };
 
 static const HsaGpuIdent ident = {
@@ -128,7 +128,7 @@ static const HsaGpuIdent ident = {
 	.vram_size = 1 << 20, .num_queues = 4, .msix_vectors = 5,
 };
 
-static const HsaGpuProc proc = { &ops, NULL, &ident };
+static const HsaGpuProc proc = { &ops, NULL, &ident, NULL };
 static HsaGpuQueue q;
 static uint64_t wptr;
 

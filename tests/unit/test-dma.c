@@ -304,6 +304,84 @@ static void test_errors(void)
 	}
 }
 
+/* Could a migrated copy of q be loaded (what post_load checks)? */
+static int q_loadable(void)
+{
+	return hsagpu_queue_loaded_ok(&q, &ident, &q, 1);
+}
+
+/*
+ * The device fetches a DMA packet once: rewriting a half-done packet in
+ * the ring changes nothing (size, op), and the queue never reaches a
+ * state a destination would refuse. A packet consumed otherwise (its
+ * slot rewritten as another type) leaves no cursor behind.
+ */
+static void test_rewrite_in_flight(void)
+{
+	struct hsagpu_dma_desc *list = at(BIG(0));
+	struct hsagpu_dma_packet d, *slot = at(RING);
+	struct hsagpu_agent_dispatch_packet a;
+	unsigned n = 3000, total = HSAGPU_DMA_SG_MAX + 4096, passes = 0;
+	int loadable = 1;
+	HsaGpuRunResult r;
+
+	q_setup(0);
+	sig_init(0, 1);
+	pattern(BUF(0), 4096, 5);
+	for (unsigned i = 0; i < total; i++)
+		list[i] = (struct hsagpu_dma_desc){
+			.src = BUF(0) + i % 4096, .dst = BIG(1) + i, .size = 1 };
+	d = dpkt(HSAGPU_DMA_OP_COPY_SG, 0, BIG(0), n, SIG(0));
+	submit(&d);
+	hsagpu_queue_run(&q, &proc, 64, &r);
+	T(q.dma_active && q.dma_desc == HSAGPU_DMA_SLICE_DESCS);
+	slot->size = 0x10000000;
+	do {
+		hsagpu_queue_run(&q, &proc, 64, &r);
+		loadable &= q_loadable();
+	} while (r.progress && !r.error && ++passes < 1000);
+	TM(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0,
+	   "state %u error %u signal %lld", q.state, q.error,
+	   (long long)sig_val(0));
+	T(loadable);
+	T(*(uint8_t *)at(BIG(1) + n - 1) == *(uint8_t *)at(BUF(0) + n - 1) &&
+	  *(uint8_t *)at(BIG(1) + n) == 0);
+
+	/* An invalid op written over a packet in flight: still the old one. */
+	q_setup(0);
+	sig_init(0, 1);
+	for (unsigned i = 0; i < n; i++)
+		list[i] = (struct hsagpu_dma_desc){
+			.src = BUF(0), .dst = BIG(1) + i, .size = 1 };
+	d = dpkt(HSAGPU_DMA_OP_COPY_SG, 0, BIG(0), n, SIG(0));
+	submit(&d);
+	hsagpu_queue_run(&q, &proc, 64, &r);
+	slot->op = 99;
+	run_all();
+	T(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0);
+
+	/* The slot becomes a NOP: consumed, and the cursor goes with it. */
+	q_setup(0);
+	sig_init(0, 1);
+	d = dpkt(HSAGPU_DMA_OP_COPY, BIG(1), BIG(0),
+		 HSAGPU_DMA_SLICE_BYTES + 1, 0);
+	submit(&d);
+	hsagpu_queue_run(&q, &proc, 64, &r);
+	T(q.dma_active);
+	memset(&a, 0, sizeof(a));
+	a.header = hdr(HSAGPU_PKT_TYPE_AGENT_DISPATCH, 0);
+	a.type = HSAGPU_AGENT_NOP;
+	memcpy(slot, &a, sizeof(a));
+	hsagpu_queue_run(&q, &proc, 1, &r);
+	T(q.read_index == 1 && !q.dma_active);
+	d = dpkt(99, BUF(1), BUF(0), 16, SIG(0));
+	submit(&d);
+	run_all();
+	TM(q.state == HSAGPU_QSTATE_ERROR && q.error == HSAGPU_QERR_DMA_OP &&
+	   q.error_id == 1, "state %u error %u id %llu", q.state, q.error,
+	   (unsigned long long)q.error_id);
+}
+
 int main(void)
 {
 	mem = calloc(1, MEM_SIZE);
@@ -314,6 +392,7 @@ int main(void)
 	test_fill();
 	test_sg();
 	test_errors();
+	test_rewrite_in_flight();
 	free(mem);
 	return tap_done();
 }

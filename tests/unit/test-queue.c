@@ -850,7 +850,7 @@ static void test_copy_info_per_device(void)
 		.device_id = HSAGPU_PCI_DEVICE_ID,
 		.vram_size = 2 << 20, .num_queues = 9, .msix_vectors = 10,
 	};
-	const HsaGpuProc proc2 = { &ops, NULL, &other };
+	const HsaGpuProc proc2 = { &ops, NULL, &other, NULL };
 	struct hsagpu_agent_dispatch_packet a;
 	struct hsagpu_rom_info *i0 = at(BUF(0)), *i1 = at(BUF(0) + 256);
 	HsaGpuRunResult r;
@@ -989,6 +989,76 @@ static void test_sched_priority(void)
 	  *(uint64_t *)at(BUF(3)) == 4 * HSAGPU_KERNEL_SLICE_ROWS);
 }
 
+static bool yield_now;
+
+static bool f_yield(void *opaque)
+{
+	return yield_now;
+}
+
+/*
+ * A pass is bounded over all queues (kernel/DMA slices and packets),
+ * ends when someone waits for the lock, and the next pass starts with
+ * the first queue it did not serve.
+ */
+static void test_sched_budget(void)
+{
+	static const uint32_t g[3] = { 16, 1, 1 };
+	static const uint16_t w[3] = { 16, 1, 1 };
+	const uint16_t active[3] = { 0, 1, 2 };
+	unsigned rr[HSAGPU_QUEUE_PRIORITY_MAX + 1] = { 0 };
+	HsaGpuBudget b = { .slices = 2, .packets = 64, .yield = f_yield };
+	const HsaGpuProc pb = { &ops, NULL, &ident, &b };
+	struct hsagpu_kernel_dispatch_packet k;
+	struct hsagpu_agent_dispatch_packet a;
+	HsaGpuPassResult r;
+	unsigned nfailed = 0;
+
+	q_setup(0);
+	*(struct hsagpu_kargs_fill *)at(KARG) =
+		(struct hsagpu_kargs_fill){ .dst = BUF(0), .value = 1 };
+	for (unsigned i = 0; i < 3; i++) {
+		xq_setup(i, 4);
+		for (unsigned n = 0; n < 4; n++) {
+			k = kpkt(HSAGPU_KERNEL_FILL, 1, g, w, 0);
+			xq_submit(i, &k);
+		}
+	}
+	hsagpu_sched_pass(xq, active, 3, rr, &pb, 64, true, noop_failed,
+			  &nfailed, &r);
+	T(r.slices == 2 && r.ended && r.completed == 2);
+	T(xq[0].read_index == 2 && xq[1].read_index == 0 &&
+	  xq[2].read_index == 0);
+	/* The next pass goes on with queue 1, not queue 0 again. */
+	b = (HsaGpuBudget){ .slices = 2, .packets = 64, .yield = f_yield };
+	hsagpu_sched_pass(xq, active, 3, rr, &pb, 64, true, noop_failed,
+			  &nfailed, &r);
+	T(r.slices == 2 && xq[1].read_index == 2 && xq[0].read_index == 2);
+	/* Someone waits for the lock: nothing runs, the pass ends. */
+	yield_now = true;
+	b = (HsaGpuBudget){ .slices = 2, .packets = 64, .yield = f_yield };
+	hsagpu_sched_pass(xq, active, 3, rr, &pb, 64, true, noop_failed,
+			  &nfailed, &r);
+	T(r.slices == 0 && r.progress == 0 && r.ended);
+	yield_now = false;
+	/* Packets are bounded too (agent packets run no slice). */
+	xq_setup(0, 4);
+	for (unsigned n = 0; n < 8; n++) {
+		a = apkt(HSAGPU_AGENT_NOP, 0, 0);
+		xq_submit(0, &a);
+	}
+	b = (HsaGpuBudget){ .slices = 2, .packets = 3 };
+	hsagpu_sched_pass(xq, active, 1, rr, &pb, 64, true, noop_failed,
+			  &nfailed, &r);
+	T(r.completed == 3 && xq[0].read_index == 3 && r.ended);
+	/* An unspent budget: the pass ends normally. */
+	b = (HsaGpuBudget){ .slices = 2, .packets = 64 };
+	hsagpu_sched_pass(xq, active, 1, rr, &pb, 64, true, noop_failed,
+			  &nfailed, &r);
+	T(r.completed == 5 && xq[0].read_index == 8 && !r.ended);
+	T(nfailed == 0);
+}
+
 int main(void)
 {
 	mem = calloc(1, MEM_SIZE);
@@ -1009,6 +1079,7 @@ int main(void)
 	test_copy_info_per_device();
 	test_sched_round_robin();
 	test_sched_priority();
+	test_sched_budget();
 	free(mem);
 	return tap_done();
 }
