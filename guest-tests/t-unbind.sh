@@ -34,4 +34,11 @@ else
     check "queues allowed with AtomicOps ($q)" "[ '$q' = allowed ]"
 fi
 check "no failed probe" "! dmesg | grep -q 'probe of .* failed'"
+# Leave the driver as the boot loaded it (hsagpu_test.modparams): tests
+# that run after this one expect the boot's parameters.
+mp=$(sed -n 's/.*hsagpu_test\.modparams=\([^ ]*\).*/\1/p' /proc/cmdline | tr ',' ' ')
+if [ -n "$mp" ]; then
+    rmmod hsagpu && insmod /lib/modules/hsagpu.ko $mp
+    check "reloaded with the boot's parameters ($mp)" "[ \$(ls -d $drv/0000:* 2>/dev/null | wc -l) -eq $n ]"
+fi
 exit $fail

@@ -14,6 +14,7 @@
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "hsagpu_compat.h"
 #include "hsagpu/hsagpu_regs.h"
@@ -40,6 +41,27 @@ struct gen_pool;
 struct hsagpu_queue;
 
 /*
+ * Memory a process asks for is charged to its memory cgroup; over the
+ * cgroup's limit the request fails instead of calling its OOM killer.
+ */
+#define HSAGPU_GFP_ACCOUNT      (GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
+
+/* Chunks of large system allocations: at least 64 KiB (but the last). */
+#define HSAGPU_SYSBUF_MIN_ORDER (16 - PAGE_SHIFT)
+
+/*
+ * Driver-owned system pages, DMA-mapped for the device while it is bound
+ * (hsagpu_sysbuf.c). @node and @mapped are under hdev->dma_lock.
+ */
+struct hsagpu_sysbuf {
+	struct list_head node;          /* hdev->sysbufs while mapped */
+	struct page **pages;            /* split pages, npages of them */
+	unsigned long npages;
+	struct sg_table sgt;            /* dma_address valid while mapped */
+	bool mapped;
+};
+
+/*
  * Lifetime: the structure is reference counted. Probe holds one reference
  * (dropped by devres after remove()), every open file and every memory
  * allocation holds one, so files outlive the PCI binding safely.
@@ -54,6 +76,7 @@ struct hsagpu_queue;
  */
 struct hsagpu_device {
 	struct pci_dev *pdev;
+	struct list_head node;          /* bound devices (hsagpu_peer.c) */
 	void __iomem *mmio;             /* BAR5 */
 	void __iomem *doorbells;        /* BAR2 */
 	void __iomem *vram;             /* BAR0, write-combined */
@@ -86,12 +109,33 @@ struct hsagpu_device {
 	/* debug counters (debugfs) */
 	atomic_t error_irqs;
 	atomic_t aer_events;
+	atomic_t watchdog_firings;      /* hung queues found */
+	atomic_t resets;                /* device resets the driver went through */
+	atomic_t files_lost;            /* files that lost their queues/VRAM */
 	atomic_t queue_irqs;
 	atomic_t *vector_irqs;          /* per MSI-X vector, msix_vectors */
 	struct dentry *debugfs;
 
+	atomic64_t sysmem_bytes;        /* SYSTEM allocations, all files */
+
 	struct rw_semaphore remove_sem;
 	bool dead;                      /* removed: ioctls and mmap fail */
+	/*
+	 * A reset is under way (hsagpu_recover.c): set and cleared under
+	 * the write side of remove_sem; hsagpu_enter() waits on
+	 * @recover_wq meanwhile.
+	 */
+	bool resetting;
+	wait_queue_head_t recover_wq;
+	struct delayed_work watchdog;   /* hung-queue detection */
+	struct delayed_work fatal_work; /* reset after a fatal error */
+	struct pci_saved_state *good_state; /* config space that worked */
+	/*
+	 * Every system buffer still DMA-mapped for this device: remove()
+	 * unmaps them all, later frees leave the DMA API alone.
+	 */
+	struct mutex dma_lock;
+	struct list_head sysbufs;
 	struct mutex lock;
 	struct list_head files;         /* each file's peers too */
 
@@ -140,13 +184,26 @@ struct hsagpu_file {
 	struct mmu_notifier mn;
 	struct list_head node;          /* hdev->files, under hdev->lock */
 
+	/* live allocations, also those only a mapping holds (limits) */
+	atomic_t nallocs;
+	atomic64_t sysmem_bytes;
+	atomic_t nvram;                 /* live VRAM allocations */
+	u32 nqueues;                    /* hardware queues, under hdev->lock */
+	/*
+	 * Recovery took the file's queues and VRAM away: ioctls and mmap
+	 * fail with -EIO, BAR mappings fault (hsagpu_recover.c). Set under
+	 * hdev->lock, never cleared.
+	 */
+	bool lost;
+
 	struct mutex lock;              /* protects everything below */
 	struct list_head mems;          /* struct hsagpu_mem.node */
 	struct list_head queues;
 	int doorbell_page;              /* BAR2 page, -1 until needed */
 	struct ida doorbell_slots;      /* doorbells inside that page */
 	u64 *events;                    /* event page, NULL until needed */
-	dma_addr_t events_dma;
+	dma_addr_t events_dma;          /* its bus address */
+	struct hsagpu_sysbuf events_buf;
 	DECLARE_BITMAP(events_used, HSAGPU_MAX_EVENTS);
 	/*
 	 * WAIT_EVENTS sleeps here. Woken by the interrupts of this file's
@@ -178,8 +235,6 @@ struct hsagpu_mem {
 	u64 mmap_offset;
 	size_t size;                    /* page aligned */
 	u64 bus_addr;                   /* of the first byte */
-	void *cpu;                      /* SYSTEM, contiguous */
-	dma_addr_t dma;
 	unsigned long vram_offset;      /* VRAM: offset in BAR0 */
 	unsigned int queue_users;       /* under hsagpu_file.lock */
 
@@ -188,9 +243,8 @@ struct hsagpu_mem {
 	struct hsagpu_mem_segment *segs; /* &seg0 when there is one */
 	struct hsagpu_mem_segment seg0;
 
-	/* SYSTEM above HSAGPU_MEM_SYSTEM_CONTIG_MAX: page chunks */
-	struct page **pages;            /* size >> PAGE_SHIFT, split pages */
-	struct sg_table sgt;            /* DMA mapped */
+	/* SYSTEM: contiguous up to HSAGPU_MEM_SYSTEM_CONTIG_MAX, else chunks */
+	struct hsagpu_sysbuf sys;
 };
 
 enum { HSAGPU_QMEM_RING, HSAGPU_QMEM_RPTR, HSAGPU_QMEM_WPTR, HSAGPU_QMEM_N };
@@ -201,6 +255,11 @@ struct hsagpu_queue {
 	u32 hw_id;
 	u32 doorbell_slot;
 	struct hsagpu_mem *mem[HSAGPU_QMEM_N];
+	/* watchdog: the dispatch ids, and when the read index last moved */
+	const u64 *rptr;
+	const u64 *wptr;
+	u64 wd_rptr;
+	unsigned long wd_stamp;         /* jiffies */
 };
 
 /*
@@ -224,18 +283,37 @@ static inline void hsagpu_wr(struct hsagpu_device *hdev, u32 reg, u32 val)
 	writel(val, hdev->mmio + reg);
 }
 
+/* How long ioctls wait for a reset or an AER recovery to end. */
+#define HSAGPU_RECOVER_WAIT_MS  10000
+
 /*
  * Bracket BAR accesses from process context: fails with -ENODEV once the
- * device is gone, and keeps remove() out until hsagpu_exit().
+ * device is gone, waits while a reset is under way (-EINTR on a signal,
+ * -EIO when it does not end in time: a failed AER recovery never ends),
+ * and keeps remove() and resets out until hsagpu_exit().
  */
 static inline int hsagpu_enter(struct hsagpu_device *hdev)
 {
-	down_read(&hdev->remove_sem);
-	if (hdev->dead) {
+	long left;
+
+	for (;;) {
+		down_read(&hdev->remove_sem);
+		if (hdev->dead) {
+			up_read(&hdev->remove_sem);
+			return -ENODEV;
+		}
+		if (!hdev->resetting)
+			return 0;
 		up_read(&hdev->remove_sem);
-		return -ENODEV;
+		left = wait_event_interruptible_timeout(hdev->recover_wq,
+				!READ_ONCE(hdev->resetting) ||
+				READ_ONCE(hdev->dead),
+				msecs_to_jiffies(HSAGPU_RECOVER_WAIT_MS));
+		if (left < 0)
+			return -EINTR;
+		if (!left)
+			return -EIO;
 	}
-	return 0;
 }
 
 static inline void hsagpu_exit(struct hsagpu_device *hdev)
@@ -253,9 +331,26 @@ int hsagpu_rom_validate(struct hsagpu_device *hdev);
 /* hsagpu_irq.c */
 int hsagpu_irq_setup(struct hsagpu_device *hdev);
 
+/* hsagpu_sysbuf.c */
+int hsagpu_sysbuf_alloc(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b,
+			size_t size, bool contig);
+void hsagpu_sysbuf_free(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b);
+void hsagpu_sysbufs_unmap(struct hsagpu_device *hdev);
+vm_fault_t hsagpu_sysbuf_fault(struct hsagpu_sysbuf *b, pgoff_t page,
+			       struct vm_fault *vmf);
+
 /* hsagpu_file.c */
 extern const struct file_operations hsagpu_fops;
 void hsagpu_files_zap(struct hsagpu_device *hdev);
+void hsagpu_file_zap(struct hsagpu_file *hf);
+
+/* hsagpu_recover.c */
+extern const struct pci_error_handlers hsagpu_err_handlers;
+void hsagpu_recover_init(struct hsagpu_device *hdev);
+void hsagpu_recover_fini(struct hsagpu_device *hdev);
+void hsagpu_keep_state(struct hsagpu_device *hdev);
+void hsagpu_recover_fatal(struct hsagpu_device *hdev);
+void hsagpu_file_lose(struct hsagpu_device *hdev, struct hsagpu_file *hf);
 
 /* hsagpu_mem.c */
 int hsagpu_vram_init(struct hsagpu_device *hdev);
@@ -267,12 +362,16 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 long hsagpu_ioctl_mem_segments(struct hsagpu_file *hf, void *data);
 struct hsagpu_mem *hsagpu_mem_find_system(struct hsagpu_file *hf, u64 addr,
 					  u64 len);
+void *hsagpu_mem_kaddr(struct hsagpu_mem *mem, u64 addr);
 void hsagpu_mem_release(struct hsagpu_file *hf);
 
 /* hsagpu_peer.c */
 long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void *data);
 void hsagpu_peer_release(struct hsagpu_file *hf);
 void hsagpu_peers_unmap(struct hsagpu_device *hdev);
+void hsagpu_peer_register(struct hsagpu_device *hdev);
+void hsagpu_peer_unregister(struct hsagpu_device *hdev);
+void hsagpu_peers_revoke(struct hsagpu_device *peer);
 
 /* hsagpu_doorbell.c */
 int hsagpu_doorbell_init(struct hsagpu_device *hdev);
@@ -291,6 +390,8 @@ long hsagpu_ioctl_resume_queue(struct hsagpu_file *hf, void *data);
 long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void *data);
 void hsagpu_queue_release(struct hsagpu_file *hf);
 void hsagpu_queue_shutdown(struct hsagpu_device *hdev);
+bool hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
+			     struct hsagpu_queue *q);
 
 /* hsagpu_event.c */
 long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void *data);

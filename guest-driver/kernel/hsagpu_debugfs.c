@@ -4,6 +4,9 @@
  * (not ABI: for people and tests that look, like ivpu_debugfs.c):
  *   error_irqs     vector 0 interrupts that reported a device error
  *   aer_events     AER error_detected() calls
+ *   watchdog_firings  hung queues the watchdog found
+ *   resets         device resets and fatal-error recoveries gone through
+ *   files_lost     open files whose queues and VRAM recovery took away
  *   queue_irqs     queue completion interrupts
  *   queues_active  hardware queues in use
  *   vector_irqs    "<vector> <interrupts>", one line per MSI-X vector
@@ -37,6 +40,10 @@ void hsagpu_debugfs_init(struct hsagpu_device *hdev)
 	hdev->debugfs = d;
 	debugfs_create_atomic_t("error_irqs", 0444, d, &hdev->error_irqs);
 	debugfs_create_atomic_t("aer_events", 0444, d, &hdev->aer_events);
+	debugfs_create_atomic_t("watchdog_firings", 0444, d,
+				&hdev->watchdog_firings);
+	debugfs_create_atomic_t("resets", 0444, d, &hdev->resets);
+	debugfs_create_atomic_t("files_lost", 0444, d, &hdev->files_lost);
 	debugfs_create_atomic_t("queue_irqs", 0444, d, &hdev->queue_irqs);
 	debugfs_create_u32("queues_active", 0444, d, &hdev->queues_active);
 	debugfs_create_file("vector_irqs", 0444, d, hdev, &vector_irqs_fops);

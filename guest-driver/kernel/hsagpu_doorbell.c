@@ -60,7 +60,7 @@ static vm_fault_t hsagpu_doorbell_fault(struct vm_fault *vmf)
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 
 	down_read(&hdev->remove_sem);
-	if (!hdev->dead)
+	if (!hdev->dead && !READ_ONCE(hf->lost))
 		ret = vmf_insert_pfn(vma, vmf->address,
 				     PHYS_PFN(hdev->doorbell_phys) +
 				     hf->doorbell_page);

@@ -231,6 +231,7 @@ static void hsagpu_device_free(struct kref *ref)
 	/* Every VRAM allocation holds a reference: the pool is empty. */
 	if (hdev->vram_pool)
 		gen_pool_destroy(hdev->vram_pool);
+	kfree(hdev->good_state);
 	bitmap_free(hdev->queues_reported);
 	bitmap_free(hdev->queues_live);
 	kfree(hdev->queues);
@@ -261,6 +262,10 @@ static struct hsagpu_device *hsagpu_device_alloc(struct pci_dev *pdev)
 	kref_init(&hdev->ref);
 	init_rwsem(&hdev->remove_sem);
 	mutex_init(&hdev->lock);
+	mutex_init(&hdev->dma_lock);
+	INIT_LIST_HEAD(&hdev->node);
+	init_waitqueue_head(&hdev->recover_wq);
+	INIT_LIST_HEAD(&hdev->sysbufs);
 	INIT_LIST_HEAD(&hdev->files);
 	ida_init(&hdev->queue_ida);
 	ida_init(&hdev->doorbell_page_ida);
@@ -358,6 +363,10 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = misc_register(&hdev->misc);
 	if (ret)
 		return ret;
+	hsagpu_peer_register(hdev);
+	/* What AER recovery restores after a reset of the link. */
+	hsagpu_keep_state(hdev);
+	hsagpu_recover_init(hdev);
 
 	dev_info(dev, "%s: %s, %llu MiB VRAM, %u queues, %u doorbells, %d MSI-X vectors, ABI %u.%u, %u-bit DMA%s\n",
 		 hdev->devname, hdev->name, hdev->vram_size >> 20,
@@ -373,48 +382,36 @@ static void hsagpu_remove(struct pci_dev *pdev)
 
 	/* No new opens; misc_open() runs under the lock this takes. */
 	misc_deregister(&hdev->misc);
+	hsagpu_peer_unregister(hdev);
+	hsagpu_recover_fini(hdev);
 
 	/*
-	 * Wait for BAR users to leave, stop every queue (DESTROY is
-	 * synchronous: the device no longer touches their memory), then
-	 * take the BAR pages away from user space and wake the waiters;
-	 * they all see -ENODEV or SIGBUS from now on.
+	 * Wait for BAR users to leave, take the BAR pages away from user
+	 * space, stop every queue (DESTROY is synchronous: the device no
+	 * longer touches their memory) and wake the waiters; they all see
+	 * -ENODEV or SIGBUS from now on. The watchdog is stopped first: it
+	 * must not reset a device on its way out.
+	 *
+	 * Every DMA mapping goes here too: after remove() the device may
+	 * be deleted from its IOMMU, and the DMA API would then free or
+	 * unmap IOVAs as if they were physical addresses. System memory
+	 * stays with its users (hsagpu_sysbuf.c).
 	 */
 	down_write(&hdev->remove_sem);
 	WRITE_ONCE(hdev->dead, true);
+	/* Zapped before queue destruction wakes anybody. */
+	hsagpu_files_zap(hdev);
 	hsagpu_queue_shutdown(hdev);
 	up_write(&hdev->remove_sem);
-	hsagpu_files_zap(hdev);
 	hsagpu_peers_unmap(hdev);
+	hsagpu_peers_revoke(hdev);
+	hsagpu_sysbufs_unmap(hdev);
 	hsagpu_event_wake_files(hdev);
+	wake_up_all(&hdev->recover_wq);
 
 	hsagpu_wr(hdev, HSAGPU_REG_ERROR_INT_ENABLE, 0);
 	pci_clear_master(pdev);
 }
-
-/* AER: count what Linux reports and let recovery go on. */
-static pci_ers_result_t hsagpu_error_detected(struct pci_dev *pdev,
-					      pci_channel_state_t state)
-{
-	struct hsagpu_device *hdev = pci_get_drvdata(pdev);
-
-	atomic_inc(&hdev->aer_events);
-	dev_warn(&pdev->dev, "AER: %s error reported\n",
-		 state == pci_channel_io_normal ? "non-fatal" : "fatal");
-	return state == pci_channel_io_perm_failure ? PCI_ERS_RESULT_DISCONNECT :
-	       state == pci_channel_io_frozen ? PCI_ERS_RESULT_NEED_RESET :
-	       PCI_ERS_RESULT_CAN_RECOVER;
-}
-
-static pci_ers_result_t hsagpu_slot_reset(struct pci_dev *pdev)
-{
-	return PCI_ERS_RESULT_RECOVERED;
-}
-
-static const struct pci_error_handlers hsagpu_err_handlers = {
-	.error_detected = hsagpu_error_detected,
-	.slot_reset = hsagpu_slot_reset,
-};
 
 static const struct pci_device_id hsagpu_ids[] = {
 	{ PCI_DEVICE(HSAGPU_PCI_VENDOR_ID, HSAGPU_PCI_DEVICE_ID) },

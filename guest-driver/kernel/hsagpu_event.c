@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hsagpu: events. Each file has one page of coherent memory with
+ * hsagpu: events. Each file has one page of system memory (a driver page
+ * DMA-mapped while the device is bound, hsagpu_sysbuf.c) with
  * HSAGPU_MAX_EVENTS u64 slots; event n is slot n - 1. The device writes
  * the event id into the slot a signal names and raises the queue's
  * vector; WAIT_EVENTS sleeps until listed slots are non-zero and takes
@@ -16,7 +17,6 @@
  * came on (hsagpu_event_wake_vector()).
  */
 #include <linux/bitmap.h>
-#include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -28,16 +28,24 @@
 static_assert(HSAGPU_MAX_EVENTS * sizeof(u64) <= PAGE_SIZE);
 static_assert(HSAGPU_WAIT_EVENTS_MAX <= 64);  /* bits of .signaled */
 
-/* Allocated on first use: creating an event or mapping the page. */
-/* Callers are inside hsagpu_enter(): no DMA API use on a removed device. */
+/*
+ * Allocated on first use: creating an event or mapping the page. Callers
+ * are inside hsagpu_enter(): the DMA API is only used on a bound device.
+ */
 static int hsagpu_event_page_get(struct hsagpu_file *hf)
 {
+	struct hsagpu_sysbuf *b = &hf->events_buf;
+	int ret;
+
 	lockdep_assert_held(&hf->lock);
 	if (hf->events)
 		return 0;
-	hf->events = dma_alloc_coherent(&hf->hdev->pdev->dev, PAGE_SIZE,
-					&hf->events_dma, GFP_KERNEL);
-	return hf->events ? 0 : -ENOMEM;
+	ret = hsagpu_sysbuf_alloc(hf->hdev, b, PAGE_SIZE, true);
+	if (ret)
+		return ret;
+	hf->events_dma = sg_dma_address(b->sgt.sgl);
+	hf->events = page_address(b->pages[0]);
+	return 0;
 }
 
 void hsagpu_event_init(struct hsagpu_file *hf)
@@ -51,12 +59,14 @@ void hsagpu_event_init(struct hsagpu_file *hf)
 		atomic64_set(&hf->event_age[i], 1);
 }
 
-/* After the file's queues are destroyed: the device writes no more. */
+/*
+ * After the file's queues are destroyed: the device writes no more. A
+ * mapping of the page holds the file, so there is none left either.
+ */
 void hsagpu_event_release(struct hsagpu_file *hf)
 {
 	if (hf->events)
-		dma_free_coherent(&hf->hdev->pdev->dev, PAGE_SIZE, hf->events,
-				  hf->events_dma);
+		hsagpu_sysbuf_free(hf->hdev, &hf->events_buf);
 	hf->events = NULL;
 }
 
@@ -205,8 +215,8 @@ static bool hsagpu_wait_done(struct hsagpu_wait *w, bool all)
 /*
  * Returns 0 once any (HSAGPU_WAIT_ALL: every) listed event has been
  * consumed, -ETIME when timeout_ms passes first (0: just poll), -EINTR on
- * a signal (not restarted: the timeout is relative) and -ENODEV when the
- * device goes away. In every case .signaled is written back: events
+ * a signal (not restarted: the timeout is relative), -ENODEV when the
+ * device goes away and -EIO when recovery takes the file's state. In every case .signaled is written back: events
  * consumed before an error are not lost.
  */
 long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void *data)
@@ -259,13 +269,18 @@ long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void *data)
 			ret = -ENODEV;
 			break;
 		}
+		if (READ_ONCE(hf->lost)) {
+			ret = -EIO;
+			break;
+		}
 		if (!timeout) {
 			ret = -ETIME;
 			break;
 		}
 		left = wait_event_interruptible_timeout(hf->event_wq,
 							hsagpu_wait_pending(w) ||
-							READ_ONCE(hdev->dead),
+							READ_ONCE(hdev->dead) ||
+							READ_ONCE(hf->lost),
 							timeout);
 		if (left < 0) {
 			ret = -EINTR;
@@ -337,7 +352,6 @@ void hsagpu_event_wake_files(struct hsagpu_device *hdev)
 int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		      u64 index)
 {
-	unsigned long pgoff;
 	int ret;
 
 	if (index || vma->vm_end - vma->vm_start != PAGE_SIZE ||
@@ -352,14 +366,10 @@ int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		return ret;
 	mutex_lock(&hf->lock);
 	ret = hsagpu_event_page_get(hf);
-	if (!ret) {
-		/* The DMA API takes vm_pgoff as the offset into the buffer. */
-		pgoff = vma->vm_pgoff;
-		vma->vm_pgoff = 0;
-		ret = dma_mmap_coherent(&hf->hdev->pdev->dev, vma, hf->events,
-					hf->events_dma, PAGE_SIZE);
-		vma->vm_pgoff = pgoff;
-	}
+	/* The page table entry holds the page, whatever becomes of the device. */
+	if (!ret)
+		ret = vm_insert_page(vma, vma->vm_start,
+				     hf->events_buf.pages[0]);
 	mutex_unlock(&hf->lock);
 	hsagpu_exit(hf->hdev);
 	return ret;

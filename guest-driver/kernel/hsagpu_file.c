@@ -11,7 +11,8 @@
  * does not own are -ENOENT, event ids -EINVAL (they are only slot
  * numbers), mmap offsets -EINVAL, file descriptors that are not open
  * -EBADF. Once the device is removed everything but close() and munmap()
- * fails with -ENODEV.
+ * fails with -ENODEV; once recovery took the file's queues and VRAM
+ * (hsagpu_recover.c), with -EIO.
  *
  * A file belongs to the process that opened it (as amdkfd's does): its
  * queues and memory name that process's allocations, so ioctls and mmap
@@ -110,24 +111,29 @@ static int hsagpu_release(struct inode *inode, struct file *file)
 }
 
 /*
- * Device removal: take every BAR page (doorbells, VRAM) away from user
- * space. Later faults find the device dead and get SIGBUS; system memory
- * and event pages stay mapped until unmapped.
+ * Device removal (every file) or recovery (a file that loses its device
+ * state): take the BAR pages (doorbells, VRAM) away from user space.
+ * Later faults find the device dead or the file lost and get SIGBUS;
+ * system memory and event pages stay mapped until unmapped.
  */
+void hsagpu_file_zap(struct hsagpu_file *hf)
+{
+	unmap_mapping_range(hf->mapping,
+			    hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_DOORBELL, 0),
+			    1LL << HSAGPU_MMAP_TYPE_SHIFT, 1);
+	unmap_mapping_range(hf->mapping,
+			    hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_MEMORY,
+					       HSAGPU_MMAP_INDEX_VRAM),
+			    1LL << (HSAGPU_MMAP_TYPE_SHIFT - 1), 1);
+}
+
 void hsagpu_files_zap(struct hsagpu_device *hdev)
 {
 	struct hsagpu_file *hf;
 
 	mutex_lock(&hdev->lock);
-	list_for_each_entry(hf, &hdev->files, node) {
-		unmap_mapping_range(hf->mapping,
-				    hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_DOORBELL, 0),
-				    1LL << HSAGPU_MMAP_TYPE_SHIFT, 1);
-		unmap_mapping_range(hf->mapping,
-				    hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_MEMORY,
-						       HSAGPU_MMAP_INDEX_VRAM),
-				    1LL << (HSAGPU_MMAP_TYPE_SHIFT - 1), 1);
-	}
+	list_for_each_entry(hf, &hdev->files, node)
+		hsagpu_file_zap(hf);
 	mutex_unlock(&hdev->lock);
 }
 
@@ -291,6 +297,8 @@ static long hsagpu_ioctl(struct file *file, unsigned int cmd,
 		return -EBADF;
 	if (READ_ONCE(hf->hdev->dead))
 		return -ENODEV;
+	if (READ_ONCE(hf->lost))
+		return -EIO;
 
 	ksize = _IOC_SIZE(ioctl->cmd);
 	if (usize < ioctl->min_size)
@@ -335,6 +343,8 @@ static int hsagpu_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EBADF;
 	if (READ_ONCE(hf->hdev->dead))
 		return -ENODEV;
+	if (READ_ONCE(hf->lost))
+		return -EIO;
 
 	/* Device memory must not be duplicated into children. */
 	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);

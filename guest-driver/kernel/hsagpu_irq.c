@@ -72,6 +72,12 @@ static irqreturn_t hsagpu_error_irq(int irq, void *data)
 				     "device error status 0x%08x\n", err);
 		if (err & HSAGPU_ERR_QUEUE)
 			hsagpu_report_queue_errors(hdev);
+		/* Every queue has stopped: only a reset recovers. */
+		if (err & HSAGPU_ERR_FATAL) {
+			dev_err_ratelimited(&hdev->pdev->dev,
+					    "device fatal error: resetting it\n");
+			hsagpu_recover_fatal(hdev);
+		}
 	}
 	/*
 	 * With a single vector, queue completions arrive here too; and a

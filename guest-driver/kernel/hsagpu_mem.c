@@ -1,22 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hsagpu: memory for the device. SYSTEM allocations up to
- * HSAGPU_MEM_SYSTEM_CONTIG_MAX are coherent DMA memory (physically
- * contiguous, one segment); larger ones, up to HSAGPU_MEM_SYSTEM_MAX, are
- * chunks of pages (high orders first, down to 64 KiB) mapped with
- * dma_map_sgtable(): one segment per device-contiguous run of the
- * mapping (an IOMMU usually makes it one). This relies on a DMA-coherent
- * platform, as the contiguous path does. VRAM allocations are carved out
- * of BAR0 with a page-granular gen_pool and mapped write-combined.
+ * HSAGPU_MEM_SYSTEM_CONTIG_MAX are physically contiguous (one segment);
+ * larger ones, up to HSAGPU_MEM_SYSTEM_MAX, are chunks of pages (high
+ * orders first, down to 64 KiB): one segment per device-contiguous run
+ * of the DMA mapping (an IOMMU usually makes it one). Both are driver
+ * pages mapped with the DMA API while the device is bound
+ * (hsagpu_sysbuf.c), so that they outlive the device for their users.
+ * VRAM allocations are carved out of BAR0 with a page-granular gen_pool
+ * and mapped write-combined.
  *
  * An allocation is reference counted: its handle holds one reference and
  * every mapping another, so FREE_MEM on a still mapped allocation only
  * drops the handle and the memory goes when the last mapping does.
+ *
+ * System memory is charged to the allocating task's memory cgroup
+ * (__GFP_ACCOUNT; over the cgroup's limit ALLOC_MEM fails with -ENOMEM
+ * rather than invoking its OOM killer), and counted against per-file and
+ * per-device limits (module parameters below; -EDQUOT beyond them) until
+ * it is really freed, i.e. also while only a mapping holds it.
  */
 #include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
 #include <linux/io.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -27,9 +36,21 @@
 #define HSAGPU_VRAM_POOL_BASE   PAGE_SIZE
 /* VRAM is cleared in chunks, rescheduling in between. */
 #define HSAGPU_VRAM_CLEAR_CHUNK (1UL << 20)
-/* Page chunks of large system allocations: 64 KiB .. 4 MiB */
-#define HSAGPU_CHUNK_MIN_ORDER  (16 - PAGE_SHIFT)
-#define HSAGPU_CHUNK_MAX_ORDER  min(HSAGPU_MAX_PAGE_ORDER, 22 - PAGE_SHIFT)
+static unsigned int file_alloc_limit = 65536;
+module_param(file_alloc_limit, uint, 0644);
+MODULE_PARM_DESC(file_alloc_limit,
+		 "Live allocations (SYSTEM and VRAM) per open file; more fail with EDQUOT (default 65536)");
+
+static unsigned int file_sysmem_limit_mb;
+module_param(file_sysmem_limit_mb, uint, 0644);
+MODULE_PARM_DESC(file_sysmem_limit_mb,
+		 "SYSTEM memory per open file in MiB; more fails with EDQUOT (0, the default: half of RAM)");
+
+static unsigned int sysmem_limit_mb;
+module_param(sysmem_limit_mb, uint, 0644);
+MODULE_PARM_DESC(sysmem_limit_mb,
+		 "SYSTEM memory per device in MiB, all files together; more fails with EDQUOT (0, the default: three quarters of RAM)");
+
 /* The ABI 1.1 structure ended before nsegs. */
 static_assert(HSAGPU_ALLOC_MEM_SIZE_1_1 ==
 	      offsetof(struct hsagpu_alloc_mem, nsegs));
@@ -48,32 +69,67 @@ int hsagpu_vram_init(struct hsagpu_device *hdev)
 			    hdev->vram_size, nid);
 }
 
-static void hsagpu_pages_free(struct hsagpu_mem *mem, unsigned long n)
-{
-	while (n)
-		__free_page(mem->pages[--n]);
-	kvfree(mem->pages);
-	mem->pages = NULL;
-}
-
 static void hsagpu_mem_free_backing(struct hsagpu_device *hdev,
 				    struct hsagpu_mem *mem)
 {
 	if (mem->segs != &mem->seg0)
 		kvfree(mem->segs);
-	if (mem->pages) {
-		dma_unmap_sgtable(&hdev->pdev->dev, &mem->sgt,
-				  DMA_BIDIRECTIONAL, 0);
-		sg_free_table(&mem->sgt);
-		hsagpu_pages_free(mem, mem->size >> PAGE_SHIFT);
-	} else if (mem->flags & HSAGPU_MEM_SYSTEM) {
-		dma_free_coherent(&hdev->pdev->dev, mem->size, mem->cpu,
-				  mem->dma);
-	} else {
+	if (mem->flags & HSAGPU_MEM_SYSTEM)
+		hsagpu_sysbuf_free(hdev, &mem->sys);
+	else
 		gen_pool_free(hdev->vram_pool,
 			      mem->vram_offset + HSAGPU_VRAM_POOL_BASE,
 			      mem->size);
+}
+
+/* A limit in MiB, or @num/@den of RAM when it is 0. */
+static u64 hsagpu_limit_bytes(unsigned int mb, u32 num, u32 den)
+{
+	if (mb)
+		return (u64)mb << 20;
+	return div_u64(((u64)totalram_pages() << PAGE_SHIFT) * num, den);
+}
+
+static void hsagpu_mem_uncharge(struct hsagpu_mem *mem)
+{
+	struct hsagpu_file *hf = mem->owner;
+
+	if (mem->flags & HSAGPU_MEM_SYSTEM) {
+		atomic64_sub(mem->size, &hf->sysmem_bytes);
+		atomic64_sub(mem->size, &mem->hdev->sysmem_bytes);
+	} else {
+		atomic_dec(&hf->nvram);
 	}
+	atomic_dec(&hf->nallocs);
+}
+
+/*
+ * Count @mem against its file's and its device's limits, or -EDQUOT.
+ * The owner file outlives its allocations: mappings hold the file.
+ */
+static int hsagpu_mem_charge(struct hsagpu_mem *mem)
+{
+	struct hsagpu_file *hf = mem->owner;
+	struct hsagpu_device *hdev = mem->hdev;
+	bool sys = mem->flags & HSAGPU_MEM_SYSTEM;
+	bool over;
+
+	over = atomic_inc_return(&hf->nallocs) >
+	       READ_ONCE(file_alloc_limit);
+	if (!sys)
+		atomic_inc(&hf->nvram);
+	if (sys) {
+		over |= atomic64_add_return(mem->size, &hf->sysmem_bytes) >
+			hsagpu_limit_bytes(READ_ONCE(file_sysmem_limit_mb),
+					   1, 2);
+		over |= atomic64_add_return(mem->size, &hdev->sysmem_bytes) >
+			hsagpu_limit_bytes(READ_ONCE(sysmem_limit_mb), 3, 4);
+	}
+	if (over) {
+		hsagpu_mem_uncharge(mem);
+		return -EDQUOT;
+	}
+	return 0;
 }
 
 static void hsagpu_mem_free(struct kref *ref)
@@ -82,6 +138,7 @@ static void hsagpu_mem_free(struct kref *ref)
 	struct hsagpu_device *hdev = mem->hdev;
 
 	hsagpu_mem_free_backing(hdev, mem);
+	hsagpu_mem_uncharge(mem);
 	kfree(mem);
 	hsagpu_device_put(hdev);
 }
@@ -106,66 +163,22 @@ static void hsagpu_vram_clear(struct hsagpu_device *hdev,
 	wmb();  /* flush write-combining before the device sees the memory */
 }
 
-/*
- * Zeroed pages for @mem->size bytes, in chunks of the highest order that
- * works (a failed order is not tried again), at least 64 KiB each but the
- * last. Chunks are split so that every page can be mapped on its own.
- */
-static int hsagpu_pages_alloc(struct hsagpu_device *hdev,
-			      struct hsagpu_mem *mem)
-{
-	unsigned long npages = mem->size >> PAGE_SHIFT, i = 0, j, n;
-	unsigned int order = HSAGPU_CHUNK_MAX_ORDER;
-	gfp_t gfp = GFP_USER | __GFP_ZERO | __GFP_NOWARN;
-	struct page *page;
-
-	/* Never let the DMA API bounce: allocate below a small mask. */
-	if (dma_addressing_limited(&hdev->pdev->dev))
-		gfp |= GFP_DMA32;
-	mem->pages = kvmalloc_array(npages, sizeof(*mem->pages), GFP_KERNEL);
-	if (!mem->pages)
-		return -ENOMEM;
-	while (i < npages) {
-		order = min_t(unsigned int, order,
-			      get_order((npages - i) << PAGE_SHIFT));
-		for (;;) {
-			page = alloc_pages(order > HSAGPU_CHUNK_MIN_ORDER ?
-					   gfp | __GFP_NORETRY : gfp, order);
-			if (page || order <= HSAGPU_CHUNK_MIN_ORDER)
-				break;
-			order--;
-		}
-		if (!page)
-			goto fail;
-		split_page(page, order);
-		n = min(1UL << order, npages - i);
-		for (j = 0; j < n; j++)
-			mem->pages[i + j] = page + j;
-		for (; j < 1UL << order; j++)
-			__free_page(page + j);
-		i += n;
-		if (fatal_signal_pending(current))
-			goto fail;
-		cond_resched();
-	}
-	return 0;
-fail:
-	hsagpu_pages_free(mem, i);
-	return -ENOMEM;
-}
-
 /* Segments: the DMA-mapped scatterlist with contiguous entries merged. */
 static int hsagpu_mem_segments_build(struct hsagpu_mem *mem)
 {
+	struct sg_table *sgt = &mem->sys.sgt;
 	struct scatterlist *sg;
 	u64 end = 0, total = 0;
 	unsigned int i, n = 0;
 
-	mem->segs = kvmalloc_array(mem->sgt.nents, sizeof(*mem->segs),
-				   GFP_KERNEL);
+	if (sgt->nents == 1)
+		mem->segs = &mem->seg0;
+	else
+		mem->segs = kvmalloc_array(sgt->nents, sizeof(*mem->segs),
+					   HSAGPU_GFP_ACCOUNT);
 	if (!mem->segs)
 		return -ENOMEM;
-	for_each_sgtable_dma_sg(&mem->sgt, sg, i) {
+	for_each_sgtable_dma_sg(sgt, sg, i) {
 		u64 addr = sg_dma_address(sg);
 		u64 len = sg_dma_len(sg);
 
@@ -185,62 +198,32 @@ static int hsagpu_mem_segments_build(struct hsagpu_mem *mem)
 	return 0;
 }
 
-static int hsagpu_mem_alloc_chunked(struct hsagpu_device *hdev,
-				    struct hsagpu_mem *mem)
-{
-	struct device *dev = &hdev->pdev->dev;
-	int ret;
-
-	ret = hsagpu_pages_alloc(hdev, mem);
-	if (ret)
-		return ret;
-	ret = sg_alloc_table_from_pages_segment(&mem->sgt, mem->pages,
-						mem->size >> PAGE_SHIFT, 0,
-						mem->size, UINT_MAX & PAGE_MASK,
-						GFP_KERNEL);
-	if (ret)
-		goto out_pages;
-	ret = dma_map_sgtable(dev, &mem->sgt, DMA_BIDIRECTIONAL, 0);
-	if (ret)
-		goto out_table;
-	ret = hsagpu_mem_segments_build(mem);
-	if (ret) {
-		kvfree(mem->segs);
-		mem->segs = NULL;
-		dma_unmap_sgtable(dev, &mem->sgt, DMA_BIDIRECTIONAL, 0);
-		goto out_table;
-	}
-	mem->bus_addr = mem->segs[0].bus_addr;
-	return 0;
-out_table:
-	sg_free_table(&mem->sgt);
-out_pages:
-	hsagpu_pages_free(mem, mem->size >> PAGE_SHIFT);
-	return ret;
-}
-
-/* Caller is inside hsagpu_enter(): no DMA API calls on a removed device. */
+/*
+ * Caller is inside hsagpu_enter(): the DMA API is only used on a bound
+ * device.
+ */
 static int hsagpu_mem_alloc_backing_live(struct hsagpu_device *hdev,
 					 struct hsagpu_mem *mem)
 {
 	unsigned long addr;
+	int ret;
 
 	mem->nsegs = 1;
 	mem->segs = &mem->seg0;
-	if (mem->flags & HSAGPU_MEM_SYSTEM &&
-	    mem->size > HSAGPU_MEM_SYSTEM_CONTIG_MAX)
-		return hsagpu_mem_alloc_chunked(hdev, mem);
-
 	if (mem->flags & HSAGPU_MEM_SYSTEM) {
-		/* Zeroed by the DMA API. */
-		mem->cpu = dma_alloc_coherent(&hdev->pdev->dev, mem->size,
-					      &mem->dma,
-					      GFP_KERNEL | __GFP_NOWARN);
-		if (!mem->cpu)
-			return -ENOMEM;
-		mem->bus_addr = mem->dma;
-		mem->seg0.bus_addr = mem->bus_addr;
-		mem->seg0.bytes = mem->size;
+		ret = hsagpu_sysbuf_alloc(hdev, &mem->sys, mem->size,
+					  mem->size <= HSAGPU_MEM_SYSTEM_CONTIG_MAX);
+		if (ret)
+			return ret;
+		ret = hsagpu_mem_segments_build(mem);
+		if (ret) {
+			if (mem->segs != &mem->seg0)
+				kvfree(mem->segs);
+			mem->segs = &mem->seg0;
+			hsagpu_sysbuf_free(hdev, &mem->sys);
+			return ret;
+		}
+		mem->bus_addr = mem->segs[0].bus_addr;
 		return 0;
 	}
 
@@ -302,8 +285,10 @@ static void hsagpu_mem_unlink(struct hsagpu_file *hf, struct hsagpu_mem *mem)
  * one of SYSTEM/VRAM, or bytes == 0. -E2BIG: SYSTEM above
  * HSAGPU_MEM_SYSTEM_MAX (the limit of the interface), or above
  * HSAGPU_MEM_SYSTEM_CONTIG_MAX with the ABI 1.1 structure (its callers
- * know nothing of segments). -ENOMEM: not available, including more VRAM
- * than the device has. -EINTR: killed while allocating.
+ * know nothing of segments). -EDQUOT: beyond the file's or the device's
+ * allocation limits. -ENOMEM: not available, including more VRAM than
+ * the device has and more than the caller's memory cgroup allows.
+ * -EINTR: killed while allocating.
  */
 long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 {
@@ -327,7 +312,7 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 	if (args->flags == HSAGPU_MEM_VRAM && args->bytes > hdev->vram_size)
 		return -ENOMEM;
 
-	mem = kzalloc(sizeof(*mem), GFP_KERNEL);
+	mem = kzalloc(sizeof(*mem), HSAGPU_GFP_ACCOUNT);
 	if (!mem)
 		return -ENOMEM;
 	kref_init(&mem->ref);
@@ -335,8 +320,14 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 	mem->owner = hf;
 	mem->flags = args->flags;
 	mem->size = PAGE_ALIGN(args->bytes);
+	ret = hsagpu_mem_charge(mem);
+	if (ret) {
+		kfree(mem);
+		return ret;
+	}
 	ret = hsagpu_mem_alloc_backing(hdev, mem);
 	if (ret) {
+		hsagpu_mem_uncharge(mem);
 		kfree(mem);
 		return ret == -ENOMEM && fatal_signal_pending(current) ?
 		       -EINTR : ret;
@@ -472,6 +463,28 @@ struct hsagpu_mem *hsagpu_mem_find_system(struct hsagpu_file *hf, u64 addr,
 	return NULL;
 }
 
+/*
+ * The kernel address of bus address @addr inside SYSTEM allocation
+ * @mem, or NULL. Segments are in the order of the pages.
+ */
+void *hsagpu_mem_kaddr(struct hsagpu_mem *mem, u64 addr)
+{
+	const struct hsagpu_mem_segment *seg;
+	u64 off = 0;
+	u32 i;
+
+	for (i = 0; i < mem->nsegs; i++) {
+		seg = &mem->segs[i];
+		if (addr >= seg->bus_addr && addr - seg->bus_addr < seg->bytes) {
+			off += addr - seg->bus_addr;
+			return page_address(mem->sys.pages[off >> PAGE_SHIFT]) +
+			       offset_in_page(off);
+		}
+		off += seg->bytes;
+	}
+	return NULL;
+}
+
 /* close(): drop every handle; mappings are gone already. */
 void hsagpu_mem_release(struct hsagpu_file *hf)
 {
@@ -514,7 +527,7 @@ static vm_fault_t hsagpu_vram_fault(struct vm_fault *vmf)
 	if (page >= mem->size >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
 	down_read(&hdev->remove_sem);
-	if (!hdev->dead)
+	if (!hdev->dead && !READ_ONCE(mem->owner->lost))
 		ret = vmf_insert_pfn(vma, vmf->address,
 				     PHYS_PFN(hdev->vram_phys +
 					      mem->vram_offset) + page);
@@ -528,28 +541,22 @@ static const struct vm_operations_struct hsagpu_vram_vm_ops = {
 	.fault = hsagpu_vram_fault,
 };
 
+/*
+ * System memory is made of ordinary (split) pages: each user page table
+ * entry holds its page, with or without the device.
+ */
+static vm_fault_t hsagpu_sysmem_fault(struct vm_fault *vmf)
+{
+	struct hsagpu_mem *mem = vmf->vma->vm_private_data;
+
+	return hsagpu_sysbuf_fault(&mem->sys, vmf->pgoff -
+				   (mem->mmap_offset >> PAGE_SHIFT), vmf);
+}
+
 static const struct vm_operations_struct hsagpu_sysmem_vm_ops = {
 	.open = hsagpu_mem_vm_open,
 	.close = hsagpu_mem_vm_close,
-};
-
-/* Pages of a chunked allocation are ordinary (split) pages. */
-static vm_fault_t hsagpu_chunked_fault(struct vm_fault *vmf)
-{
-	struct hsagpu_mem *mem = vmf->vma->vm_private_data;
-	unsigned long page = vmf->pgoff - (mem->mmap_offset >> PAGE_SHIFT);
-
-	if (page >= mem->size >> PAGE_SHIFT)
-		return VM_FAULT_SIGBUS;
-	vmf->page = mem->pages[page];
-	get_page(vmf->page);
-	return 0;
-}
-
-static const struct vm_operations_struct hsagpu_chunked_vm_ops = {
-	.open = hsagpu_mem_vm_open,
-	.close = hsagpu_mem_vm_close,
-	.fault = hsagpu_chunked_fault,
+	.fault = hsagpu_sysmem_fault,
 };
 
 /*
@@ -559,9 +566,7 @@ static const struct vm_operations_struct hsagpu_chunked_vm_ops = {
 int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		    u64 index)
 {
-	struct hsagpu_device *hdev = hf->hdev;
 	struct hsagpu_mem *mem;
-	unsigned long pgoff;
 	int ret = 0;
 
 	if (is_cow_mapping(vma->vm_flags))
@@ -579,17 +584,7 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		vm_flags_set(vma, VM_IO | VM_PFNMAP);
 		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
 		vma->vm_ops = &hsagpu_vram_vm_ops;
-	} else if (mem->pages) {
-		vma->vm_ops = &hsagpu_chunked_vm_ops;
 	} else {
-		/* The DMA API takes vm_pgoff as the offset into the buffer. */
-		pgoff = vma->vm_pgoff;
-		vma->vm_pgoff = 0;
-		ret = dma_mmap_coherent(&hdev->pdev->dev, vma, mem->cpu,
-					mem->dma, mem->size);
-		vma->vm_pgoff = pgoff;
-		if (ret)
-			goto out;
 		vma->vm_ops = &hsagpu_sysmem_vm_ops;
 	}
 	vma->vm_private_data = mem;

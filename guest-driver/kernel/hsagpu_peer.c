@@ -8,19 +8,46 @@
  * complex, which sends them through the IOMMU when there is one: then
  * the peer's BAR0 is mapped for this device with dma_map_resource().
  *
- * A file's peers live until the file is closed, or until this device is
- * removed (the mappings go then, the entries stay for close()). Each
- * entry holds a reference to the peer's device state, so a peer that is
- * unbound meanwhile leaves nothing dangling; asking for it again fails
- * with -ENODEV.
+ * A file's peers live until the file is closed. Their IOMMU mappings go
+ * earlier when either end is removed: this device (remove() unmaps its
+ * own), or the peer (its remove() revokes every other device's mapping
+ * of its BAR, hsagpu_peers_revoke(): the BAR range may later belong to
+ * somebody else). The entries stay for close(). Each entry holds a
+ * reference to the peer's device state, so a peer that is unbound
+ * meanwhile leaves nothing dangling; asking for it again fails with
+ * -ENODEV. Without an IOMMU nothing can be revoked: the device uses
+ * the bus address itself.
  */
 #include <linux/dma-mapping.h>
 #include <linux/file.h>
+#include <linux/iommu.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "hsagpu.h"
+
+/*
+ * Bound devices, for revoking peer mappings at removal. Taken before any
+ * device's hdev->lock.
+ */
+static LIST_HEAD(hsagpu_devices);
+static DEFINE_MUTEX(hsagpu_devices_lock);
+
+void hsagpu_peer_register(struct hsagpu_device *hdev)
+{
+	mutex_lock(&hsagpu_devices_lock);
+	list_add_tail(&hdev->node, &hsagpu_devices);
+	mutex_unlock(&hsagpu_devices_lock);
+}
+
+/* remove(): from now on no peer revokes a mapping on this device. */
+void hsagpu_peer_unregister(struct hsagpu_device *hdev)
+{
+	mutex_lock(&hsagpu_devices_lock);
+	list_del_init(&hdev->node);
+	mutex_unlock(&hsagpu_devices_lock);
+}
 
 static bool hsagpu_bridge_is_above(struct pci_dev *bridge, struct pci_dev *dev)
 {
@@ -100,10 +127,19 @@ static struct hsagpu_peer *hsagpu_peer_new(struct hsagpu_device *hdev,
 static void hsagpu_peer_unmap(struct hsagpu_device *hdev,
 			      struct hsagpu_peer *p)
 {
+	struct iommu_domain *domain;
+
 	if (!p->mapped)
 		return;
 	dma_unmap_resource(&hdev->pdev->dev, p->addr, p->peer->vram_size,
 			   DMA_BIDIRECTIONAL, 0);
+	/*
+	 * A lazy (flush queue) domain invalidates the IOTLB later: a
+	 * revoked peer must be unreachable now.
+	 */
+	domain = iommu_get_domain_for_dev(&hdev->pdev->dev);
+	if (domain)
+		iommu_flush_iotlb_all(domain);
 	p->mapped = false;
 }
 
@@ -148,7 +184,20 @@ long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void *data)
 			ret = PTR_ERR(np);
 			goto out_unlock;
 		}
+		/*
+		 * The peer's remove() marks it dead before it revokes
+		 * mappings under hdev->lock: either it finds this entry, or
+		 * the entry is never added.
+		 */
 		mutex_lock(&hdev->lock);
+		if (READ_ONCE(peer->dead)) {
+			hsagpu_peer_unmap(hdev, np);
+			mutex_unlock(&hdev->lock);
+			hsagpu_device_put(np->peer);
+			kfree(np);
+			ret = -ENODEV;
+			goto out_unlock;
+		}
 		list_add_tail(&np->node, &hf->peers);
 		mutex_unlock(&hdev->lock);
 		p = np;
@@ -198,4 +247,27 @@ void hsagpu_peers_unmap(struct hsagpu_device *hdev)
 		list_for_each_entry(p, &hf->peers, node)
 			hsagpu_peer_unmap(hdev, p);
 	mutex_unlock(&hdev->lock);
+}
+
+/*
+ * remove() of @peer: no device may keep an IOMMU mapping of its BAR,
+ * which firmware or a hotplugged device may reuse. The other devices'
+ * queues are not stopped: a packet that still uses the address faults.
+ */
+void hsagpu_peers_revoke(struct hsagpu_device *peer)
+{
+	struct hsagpu_device *hdev;
+	struct hsagpu_file *hf;
+	struct hsagpu_peer *p;
+
+	mutex_lock(&hsagpu_devices_lock);
+	list_for_each_entry(hdev, &hsagpu_devices, node) {
+		mutex_lock(&hdev->lock);
+		list_for_each_entry(hf, &hdev->files, node)
+			list_for_each_entry(p, &hf->peers, node)
+				if (p->peer == peer)
+					hsagpu_peer_unmap(hdev, p);
+		mutex_unlock(&hdev->lock);
+	}
+	mutex_unlock(&hsagpu_devices_lock);
 }

@@ -6,6 +6,7 @@
  * and programs the queue's register block. From then on user space
  * writes packets and rings the doorbell without the kernel.
  */
+#include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -54,6 +55,7 @@ static int hsagpu_qres_errno(u32 res)
 	case HSAGPU_QRES_BAD_PRIORITY:
 	case HSAGPU_QRES_BAD_FLAGS:
 		return -EINVAL;
+	case HSAGPU_QRES_DEVICE_FATAL:  /* until a reset recovers it */
 	default:                        /* NO_BUS_MASTER, no answer */
 		return -EIO;
 	}
@@ -61,16 +63,17 @@ static int hsagpu_qres_errno(u32 res)
 
 /*
  * Stop the hardware queue and give its number back, unless device
- * removal already did. Caller holds hdev->lock (or the write side of
- * remove_sem, which excludes every other user).
+ * removal or recovery already did. Caller holds hdev->lock (or the write
+ * side of remove_sem, which excludes every other user). False when the
+ * device did not confirm: it may still run the queue.
  */
-static void hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
-				    struct hsagpu_queue *q)
+bool hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
+			     struct hsagpu_queue *q)
 {
 	u32 res;
 
 	if (hdev->queues[q->hw_id] != q)
-		return;
+		return true;
 	res = hsagpu_queue_cmd(hdev, q->hw_id, HSAGPU_QCMD_DESTROY);
 	if (res != HSAGPU_QRES_OK)
 		dev_err(&hdev->pdev->dev, "queue %u: DESTROY failed (result %u)\n",
@@ -80,6 +83,7 @@ static void hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
 	hdev->queues[q->hw_id] = NULL;
 	spin_unlock_irq(&hdev->wake_lock);
 	hdev->queues_active--;
+	q->hf->nqueues--;
 	ida_free(&hdev->queue_ida, q->hw_id);
 	/*
 	 * The queue's last interrupt may still be on its way, and its
@@ -87,6 +91,7 @@ static void hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
 	 * they see every slot the (stopped) queue wrote.
 	 */
 	wake_up_all(&q->hf->event_wq);
+	return res == HSAGPU_QRES_OK;
 }
 
 /* Give back what the queue held in its file. Caller holds hf->lock. */
@@ -225,6 +230,10 @@ long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
 	doorbell = page * hdev->doorbells_per_page + slot;
 
 	mutex_lock(&hdev->lock);
+	/* Recovery may have taken the file's state since the ioctl began. */
+	ret = -EIO;
+	if (hf->lost)
+		goto out_slot;
 	ret = ida_alloc_max(&hdev->queue_ida, hdev->num_queues - 1,
 			    GFP_KERNEL);
 	if (ret < 0)
@@ -236,10 +245,16 @@ long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
 		goto out_slot;
 	}
 	q->hf = hf;
+	/* The memory holding them cannot be freed while the queue exists. */
+	q->rptr = hsagpu_mem_kaddr(mem[HSAGPU_QMEM_RPTR], args->rptr_addr);
+	q->wptr = hsagpu_mem_kaddr(mem[HSAGPU_QMEM_WPTR], args->wptr_addr);
+	q->wd_rptr = U64_MAX;
+	q->wd_stamp = jiffies;
 	spin_lock_irq(&hdev->wake_lock);
 	hdev->queues[q->hw_id] = q;
 	spin_unlock_irq(&hdev->wake_lock);
 	hdev->queues_active++;
+	hf->nqueues++;
 	clear_bit(q->hw_id, hdev->queues_reported);
 	set_bit(q->hw_id, hdev->queues_live);
 	mutex_unlock(&hdev->lock);

@@ -15,6 +15,34 @@
  *    differs from the command's size, is -EINVAL (but see GET_INFO and
  *    ALLOC_MEM); an unknown number, type or direction is -ENOTTY.
  * Reserved fields must be 0 and unknown flags are refused (-EINVAL).
+ *
+ * Errors and recovery (what a process sees when the device goes away or
+ * is reset; guest-driver/kernel/Documentation/hsagpu.rst):
+ *  - the device is removed (unbind, hot-unplug, slot power-off, sysfs
+ *    "remove"): sleepers in WAIT_EVENTS return -ENODEV, every later ioctl
+ *    and mmap on an open file fails with -ENODEV, doorbell and VRAM
+ *    mappings raise SIGBUS, system memory and event page mappings keep
+ *    their pages until unmapped, close() works. A peer's removal takes
+ *    the PEER_ACCESS mappings of its VRAM away (packets using them fail
+ *    with a queue error);
+ *  - the device is reset by recovery (an FLR or bus reset asked for by
+ *    the administrator through sysfs "reset", a fatal AER error, a fatal
+ *    internal error of the device (ERROR_STATUS.FATAL: the driver resets
+ *    the function), or the queue watchdog when the device does not stop
+ *    a hung queue): every
+ *    file that has queues or VRAM allocations loses them. Its sleepers
+ *    in WAIT_EVENTS return -EIO, every later ioctl and mmap fails with
+ *    -EIO, its doorbell and VRAM mappings raise SIGBUS, close() works.
+ *    Other files go on; files opened afterwards work normally. Ioctls
+ *    that need the device wait while the reset is under way, and fail
+ *    with -EIO if it does not end within 10 s (a failed AER recovery);
+ *  - the queue watchdog (hsagpu.ko parameter queue_timeout_ms, default
+ *    30000, 0 disables it): a queue with pending work (write index ahead
+ *    of the read index) whose read index has not moved for that long is
+ *    hung, and its file alone loses its queues and VRAM as above. Work
+ *    that legitimately keeps one packet at the read index longer (a
+ *    BARRIER_AND on a signal nobody sets soon, a long BUSY kernel) needs
+ *    a larger timeout.
  */
 #ifndef _UAPI_HSAGPU_H
 #define _UAPI_HSAGPU_H
@@ -100,6 +128,13 @@ struct hsagpu_device_info {
  * 64 KiB unless it is the last one), listed by MEM_SEGMENTS: the DMA
  * engine's scatter-gather lists reach them. With an IOMMU they are
  * usually one segment.
+ *
+ * System memory is charged to the caller's memory cgroup: beyond its
+ * limit ALLOC_MEM fails with -ENOMEM. -EDQUOT: beyond the driver's limits
+ * (hsagpu.ko parameters): file_alloc_limit live allocations per open
+ * file, file_sysmem_limit_mb of SYSTEM memory per file and
+ * sysmem_limit_mb per device. An allocation counts until it is really
+ * gone, i.e. also after FREE_MEM while it is still mapped.
  */
 struct hsagpu_alloc_mem {
 	__u32 size;             /* in: sizeof(struct hsagpu_alloc_mem) */
@@ -155,7 +190,9 @@ struct hsagpu_free_mem {
  * the peer's VRAM offset 0: the peer's BAR0 bus address when a common
  * switch routes between them, or an IOMMU mapping of it when the path
  * goes through the root complex and DMA is translated. The mapping
- * lives until this file is closed; asking again returns the same one.
+ * lives until this file is closed or either device is removed (then
+ * packets using the address fail with a queue error); asking again
+ * returns the same one.
  * -EBADF: peer_fd is not open; -EINVAL: it is not an hsagpu device or it
  * is this device; -ENODEV: either device is gone.
  */
