@@ -22,7 +22,8 @@
  * A new minor adds to the interface; a new major breaks it.
  */
 #define HSAGPU_ABI_MAJOR                1U
-#define HSAGPU_ABI_MINOR                2U  /* 1: AQL queues, 2: DMA, P2P */
+#define HSAGPU_ABI_MINOR                3U  /* 1: AQL queues, 2: DMA, P2P, */
+					    /* 3: GPU virtual memory */
 #define HSAGPU_ABI_VERSION \
 	((HSAGPU_ABI_MAJOR << 16) | HSAGPU_ABI_MINOR)
 
@@ -71,7 +72,9 @@
 					    /* data (Poisoned TLP) */
 #define HSAGPU_QERR_DEVICE_FATAL        18U /* the device took a fatal */
 					    /* error; only a reset helps */
-#define HSAGPU_QERR_COUNT               19U
+#define HSAGPU_QERR_VM_FAULT            19U /* GPU virtual memory fault: */
+					    /* see the queue's VM fault regs */
+#define HSAGPU_QERR_COUNT               20U
 
 /*
  * The queue error codes with a short description each, in code order
@@ -101,7 +104,8 @@
 	X(DMA_OVERLAP, "DMA source and destination overlap") \
 	X(P2P_LIMIT, "peer BAR above the P2P address limit") \
 	X(POISON, "poisoned data received") \
-	X(DEVICE_FATAL, "device fatal error")
+	X(DEVICE_FATAL, "device fatal error") \
+	X(VM_FAULT, "GPU virtual memory fault")
 #define HSAGPU_QERR_NAME_INIT(name, text)	[HSAGPU_QERR_##name] = text,
 #define HSAGPU_QERR_COUNT_ONE(name, text)	+ 1
 

@@ -126,6 +126,7 @@
 #define HSAGPU_REG_ATOMIC_CTRL          0x0138
 #define HSAGPU_REG_ATOMIC_STATUS        0x013c  /* RO */
 #define HSAGPU_REG_ATOMIC_REPEAT        0x0140  /* run the op N times (0 = 1) */
+#define HSAGPU_REG_ATOMIC_VMID          0x0144  /* address space of ADDR */
 
 #define HSAGPU_ATOMIC_OP_MASK           0x3U
 #define HSAGPU_ATOMIC_OP_FETCHADD       0U
@@ -153,7 +154,8 @@
 #define HSAGPU_ATOMIC_ST_NOT_ENABLED    5U  /* DevCtl2 requester enable off */
 #define HSAGPU_ATOMIC_ST_NO_BUS_MASTER  6U  /* Command.BME off */
 #define HSAGPU_ATOMIC_ST_P2P_LIMIT      7U  /* peer BAR above p2p-addr-bits */
-#define HSAGPU_ATOMIC_ST_COUNT          8U
+#define HSAGPU_ATOMIC_ST_VM_FAULT       8U  /* ADDR does not translate */
+#define HSAGPU_ATOMIC_ST_COUNT          9U
 #define HSAGPU_ATOMIC_DONE              (1U << 8)
 
 /* Counters (RO, wrap): ops issued by type, then outcomes by status code */
@@ -202,6 +204,135 @@
 #define HSAGPU_DMA_CNT_RD_BYTES         1U
 #define HSAGPU_DMA_CNT_WR_TLPS          2U
 #define HSAGPU_DMA_CNT_WR_BYTES         3U
+
+/*
+ * GPU virtual memory (docs/vm.md): 16 address spaces (VMIDs). VMID 0 is
+ * the driver's: addresses are bus addresses, as without GPUVM. VMIDs
+ * 1..15 are translated by a four-level page table the device walks
+ * (Vega GMC v9 style: 48-bit VA, 512 entries of 8 bytes per level, 4 KiB
+ * pages, 2 MiB and 1 GiB pages where a directory entry is a leaf).
+ * Every access made for a queue, ring and indices included, is
+ * translated in the queue's VMID (HSAGPU_QXREG_VMID); register-issued
+ * AtomicOps in HSAGPU_REG_ATOMIC_VMID.
+ */
+#define HSAGPU_VM_NUM_VMIDS             16U
+#define HSAGPU_VM_VA_BITS               48U
+#define HSAGPU_VM_PAGE_SHIFT            12U
+#define HSAGPU_VM_LEVELS                4U
+#define HSAGPU_VM_LEVEL_BITS            9U      /* 512 entries per table */
+#define HSAGPU_VM_TABLE_SIZE            4096U
+
+/* Page directory and page table entries (64-bit, little endian) */
+#define HSAGPU_PTE_VALID                (1ULL << 0)
+#define HSAGPU_PTE_SYSTEM               (1ULL << 1)  /* bus address, else */
+						     /* VRAM offset */
+#define HSAGPU_PTE_SNOOPED              (1ULL << 2)  /* coherent with CPUs */
+#define HSAGPU_PTE_EXECUTABLE           (1ULL << 4)
+#define HSAGPU_PTE_READABLE             (1ULL << 5)
+#define HSAGPU_PTE_WRITEABLE            (1ULL << 6)
+#define HSAGPU_PTE_ADDR_MASK            0x0000fffffffff000ULL /* 47:12 */
+/* In a directory entry of level 2 or 1: a leaf (1 GiB or 2 MiB page). */
+#define HSAGPU_PDE_PTE                  (1ULL << 54)
+/*
+ * A directory entry uses VALID, SYSTEM (the next table is in system
+ * memory at a bus address, else in VRAM) and ADDR (4 KiB aligned).
+ */
+#define HSAGPU_PTE_PERMS \
+	(HSAGPU_PTE_READABLE | HSAGPU_PTE_WRITEABLE | HSAGPU_PTE_EXECUTABLE)
+
+/* Level 3 (root) indexes VA bits 47:39, level 0 bits 20:12. */
+#define HSAGPU_VM_LEVEL_SHIFT(l) \
+	(HSAGPU_VM_PAGE_SHIFT + HSAGPU_VM_LEVEL_BITS * (l))
+#define HSAGPU_VM_INDEX(va, l) \
+	(((va) >> HSAGPU_VM_LEVEL_SHIFT(l)) & 511U)
+
+/*
+ * Invalidation: write the VMIDs (bit v for VMID v) to INVALIDATE_REQ,
+ * optionally with RANGE and the pages in INVALIDATE_ADDR/PAGES; the
+ * write clears those VMIDs' bits in INVALIDATE_ACK, which are set again
+ * once no access can use a translation from before the request. Wait
+ * for the ACK bits before reusing a page that was unmapped. Writing a
+ * context's PT_BASE or CNTL also invalidates that VMID.
+ */
+#define HSAGPU_REG_VM_INVALIDATE_REQ    0x0700
+#define HSAGPU_REG_VM_INVALIDATE_ACK    0x0704  /* RO */
+#define HSAGPU_REG_VM_INVALIDATE_ADDR_LO 0x0708 /* VA, 4 KiB aligned */
+#define HSAGPU_REG_VM_INVALIDATE_ADDR_HI 0x070c
+#define HSAGPU_REG_VM_INVALIDATE_PAGES  0x0710  /* 4 KiB pages, 0 = all */
+#define HSAGPU_VM_INV_VMIDS_MASK        0xffffU
+#define HSAGPU_VM_INV_RANGE             (1U << 31)
+
+/*
+ * Fault registers: the first fault since FAULT_STATUS.VALID was cleared
+ * (write 1 to VALID); MORE says later ones were not latched.
+ * FAULT_COUNT counts every fault (wraps). The queue that faulted also
+ * holds its own fault (HSAGPU_QXREG_FAULT_*), and goes into ERROR with
+ * HSAGPU_QERR_VM_FAULT; ERROR_STATUS.VM_FAULT is raised.
+ */
+#define HSAGPU_REG_VM_FAULT_STATUS      0x0720  /* W1C: VALID */
+#define HSAGPU_REG_VM_FAULT_ADDR_LO     0x0724
+#define HSAGPU_REG_VM_FAULT_ADDR_HI     0x0728
+#define HSAGPU_REG_VM_FAULT_COUNT       0x072c  /* RO */
+/* Counters (RO, wrap): page walks, TLB hits, invalidations served */
+#define HSAGPU_REG_VM_WALKS             0x0730
+#define HSAGPU_REG_VM_TLB_HITS          0x0734
+#define HSAGPU_REG_VM_INVALIDATIONS     0x0738
+
+/* FAULT_STATUS and QXREG_FAULT_INFO */
+#define HSAGPU_VM_FAULT_VALID           (1U << 0)
+#define HSAGPU_VM_FAULT_MORE            (1U << 1)   /* FAULT_STATUS only */
+#define HSAGPU_VM_FAULT_VMID_SHIFT      4           /* bits 7:4 */
+#define HSAGPU_VM_FAULT_VMID_MASK       (0xfU << HSAGPU_VM_FAULT_VMID_SHIFT)
+#define HSAGPU_VM_FAULT_CLIENT_SHIFT    8           /* bits 11:8 */
+#define HSAGPU_VM_FAULT_CLIENT_MASK     (0xfU << HSAGPU_VM_FAULT_CLIENT_SHIFT)
+#define HSAGPU_VM_FAULT_ACCESS_SHIFT    12          /* bits 13:12 */
+#define HSAGPU_VM_FAULT_ACCESS_MASK     (0x3U << HSAGPU_VM_FAULT_ACCESS_SHIFT)
+#define HSAGPU_VM_FAULT_REASON_SHIFT    16          /* bits 19:16 */
+#define HSAGPU_VM_FAULT_REASON_MASK     (0xfU << HSAGPU_VM_FAULT_REASON_SHIFT)
+#define HSAGPU_VM_FAULT_QUEUE_SHIFT     20          /* bits 31:20, */
+#define HSAGPU_VM_FAULT_QUEUE_MASK      (0xfffU << HSAGPU_VM_FAULT_QUEUE_SHIFT)
+#define HSAGPU_VM_FAULT_QUEUE_NONE      0xfffU      /* not for a queue */
+
+/* Who made the access */
+#define HSAGPU_VM_CLIENT_PACKET         1U  /* ring, read/write indices */
+#define HSAGPU_VM_CLIENT_SIGNAL         2U  /* signals, event mailboxes */
+#define HSAGPU_VM_CLIENT_KERNEL         3U  /* kernargs, kernel buffers */
+#define HSAGPU_VM_CLIENT_DMA            4U  /* DMA data and descriptors */
+#define HSAGPU_VM_CLIENT_ATOMIC         5U  /* register-issued AtomicOp */
+
+/* What kind of access */
+#define HSAGPU_VM_ACCESS_READ           0U
+#define HSAGPU_VM_ACCESS_WRITE          1U
+#define HSAGPU_VM_ACCESS_ATOMIC         2U  /* needs READABLE and WRITEABLE */
+#define HSAGPU_VM_ACCESS_EXECUTE        3U
+
+/* Why it faulted */
+#define HSAGPU_VM_REASON_NOT_PRESENT    1U  /* a PDE or PTE without VALID */
+#define HSAGPU_VM_REASON_PERMISSION     2U  /* R/W/X bit missing */
+#define HSAGPU_VM_REASON_RANGE          3U  /* outside the context's range */
+#define HSAGPU_VM_REASON_BAD_ENTRY      4U  /* misaligned large page, leaf */
+					    /* at the root, VRAM offset */
+					    /* beyond VRAM */
+#define HSAGPU_VM_REASON_WALK           5U  /* a table could not be read */
+#define HSAGPU_VM_REASON_CONTEXT        6U  /* VMID not enabled */
+
+/*
+ * Per-VMID context registers, VMIDs 1..15 (VMID 0's block reads as 0
+ * and ignores writes). PT_BASE: the root table (4 KiB aligned), a VRAM
+ * offset or, with HSAGPU_VM_PT_SYSTEM, a bus address. START and END:
+ * the first and last valid 4 KiB page number of the VA range.
+ */
+#define HSAGPU_REG_VM_CTX(v)            (0x0800 + 0x20 * (v))
+#define HSAGPU_VM_CTX_PT_BASE_LO        0x00
+#define HSAGPU_VM_CTX_PT_BASE_HI        0x04
+#define HSAGPU_VM_CTX_START_LO          0x08
+#define HSAGPU_VM_CTX_START_HI          0x0c
+#define HSAGPU_VM_CTX_END_LO            0x10
+#define HSAGPU_VM_CTX_END_HI            0x14
+#define HSAGPU_VM_CTX_CNTL              0x18
+#define HSAGPU_VM_PT_SYSTEM             (1U << 0)   /* in PT_BASE_LO */
+#define HSAGPU_VM_CNTL_ENABLE           (1U << 0)
+#define HSAGPU_VM_CNTL_ALL              0x1U
 
 /* End of the global register space; per-queue blocks follow. */
 #define HSAGPU_REG_SPACE_END            0x1000
@@ -261,6 +392,21 @@
 #define HSAGPU_QRES_NO_BUS_MASTER       11U
 #define HSAGPU_QRES_DEVICE_FATAL        12U /* ENABLE after a fatal error */
 
+/*
+ * Extended per-queue registers: queue q at HSAGPU_REG_QUEUE_X(q). VMID
+ * is a registration register (written while the queue is disabled,
+ * latched at ENABLE); the fault registers hold the VM fault that put
+ * the queue into ERROR (cleared by ENABLE and DESTROY).
+ */
+#define HSAGPU_REG_QUEUE_X_BASE         0x20000
+#define HSAGPU_QUEUE_X_STRIDE           0x10
+#define HSAGPU_REG_QUEUE_X(q) \
+	(HSAGPU_REG_QUEUE_X_BASE + (q) * HSAGPU_QUEUE_X_STRIDE)
+#define HSAGPU_QXREG_VMID               0x00
+#define HSAGPU_QXREG_FAULT_ADDR_LO      0x04    /* RO */
+#define HSAGPU_QXREG_FAULT_ADDR_HI      0x08    /* RO */
+#define HSAGPU_QXREG_FAULT_INFO         0x0c    /* RO: HSAGPU_VM_FAULT_* */
+
 /* HSAGPU_REG_CAPS bits */
 #define HSAGPU_CAP_ROM_INFO             (1U << 0)   /* ROM info table */
 #define HSAGPU_CAP_TIMESTAMP            (1U << 1)   /* TIMESTAMP regs */
@@ -271,6 +417,7 @@
 #define HSAGPU_CAP_ATOMIC_ENGINE        (1U << 6)   /* ATOMIC_* registers */
 #define HSAGPU_CAP_AQL_QUEUES           (1U << 7)   /* queue blocks, AQL */
 #define HSAGPU_CAP_DMA                  (1U << 8)   /* DMA packets, P2P */
+#define HSAGPU_CAP_VM                   (1U << 9)   /* GPU virtual memory */
 
 /* HSAGPU_REG_STATUS bits */
 #define HSAGPU_STATUS_READY             (1U << 0)
@@ -284,7 +431,8 @@
 #define HSAGPU_ERR_QUEUE                (1U << 3)   /* a queue hit an error */
 #define HSAGPU_ERR_FATAL                (1U << 4)   /* fatal internal error: */
 						    /* queues stopped, reset */
-#define HSAGPU_ERR_ALL                  0x1fU
+#define HSAGPU_ERR_VM_FAULT             (1U << 5)   /* a VM fault was taken */
+#define HSAGPU_ERR_ALL                  0x3fU
 
 /* HSAGPU_REG_BAD_ACCESS_INFO */
 #define HSAGPU_BAD_ACCESS_WRITE         (1U << 31)

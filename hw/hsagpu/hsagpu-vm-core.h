@@ -1,0 +1,118 @@
+/*
+ * hsa-gpu: GPU virtual memory, independent of QEMU: the per-VMID context
+ * registers, the page-table walker, the TLB, invalidation and the fault
+ * registers (docs/vm.md). hsagpu-vm.c wraps it for the device (locking,
+ * reading tables through the bus, migration); the host unit tests
+ * (tests/unit/test-vm.c) drive it with tables in plain buffers.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HW_HSAGPU_VM_CORE_H
+#define HW_HSAGPU_VM_CORE_H
+
+#include "hsagpu-core.h"
+
+/* One VMID's context registers, as the driver wrote them. */
+typedef struct HsaGpuVmCtx {
+    uint64_t pt_base;           /* PT_BASE_HI:LO, HSAGPU_VM_PT_SYSTEM */
+    uint64_t start;             /* first valid page number */
+    uint64_t end;               /* last valid page number */
+    uint32_t cntl;              /* HSAGPU_VM_CNTL_* */
+} HsaGpuVmCtx;
+
+/* A translation: the page (of any size) that holds an address. */
+typedef struct HsaGpuVmXlat {
+    uint64_t va;                /* first byte of the page */
+    uint64_t size;              /* 4 KiB, 2 MiB or 1 GiB */
+    uint64_t pa;                /* VRAM offset or bus address of va */
+    uint64_t flags;             /* HSAGPU_PTE_SYSTEM, SNOOPED, perms */
+} HsaGpuVmXlat;
+
+/*
+ * The TLB: per VMID, a few entries of any page size, replaced round
+ * robin. Small on purpose: a queue's working set is its ring, indices,
+ * signals and the buffers of the packet at hand, and every miss is a
+ * walk that counts (HSAGPU_REG_VM_WALKS), so tests can see it.
+ */
+#define HSAGPU_TLB_ENTRIES      16
+
+typedef struct HsaGpuTlb {
+    HsaGpuVmXlat e[HSAGPU_TLB_ENTRIES];
+    uint32_t used;              /* bitmap of valid entries */
+    uint32_t next;              /* next victim */
+    uint32_t last;              /* last hit */
+} HsaGpuTlb;
+
+typedef struct HsaGpuVm {
+    HsaGpuVmCtx ctx[HSAGPU_VM_NUM_VMIDS];
+    HsaGpuTlb tlb[HSAGPU_VM_NUM_VMIDS];
+    uint64_t vram_size;         /* local PTEs must point inside */
+    /* Invalidation */
+    uint32_t inv_ack;
+    uint64_t inv_addr;
+    uint32_t inv_pages;
+    /* Faults */
+    uint32_t fault_status;
+    uint64_t fault_addr;
+    uint32_t fault_count;
+    /* Counters */
+    uint32_t walks;
+    uint32_t tlb_hits;
+    uint32_t invalidations;
+} HsaGpuVm;
+
+/*
+ * Read the 8-byte table entry at @addr: in system memory (a bus address)
+ * when @system, else at a VRAM offset. 0, or nonzero when it cannot be
+ * read.
+ */
+typedef int (*HsaGpuVmReadFn)(void *opaque, bool system, uint64_t addr,
+                              uint64_t *val);
+
+/* Power-on state: every context disabled, TLBs and faults empty. */
+void hsagpu_vm_reset(HsaGpuVm *vm, uint64_t vram_size);
+
+/*
+ * Walk @ctx's tables for @va: 0 with *@x set, or an HSAGPU_VM_REASON_*.
+ * No permission check and no range check (see hsagpu_vm_translate()).
+ */
+unsigned hsagpu_vm_walk(const HsaGpuVmCtx *ctx, uint64_t vram_size,
+                        uint64_t va, HsaGpuVmReadFn rd, void *opaque,
+                        HsaGpuVmXlat *x);
+
+/*
+ * Translate @va in @vmid (1..15) for an access of kind @access
+ * (HSAGPU_VM_ACCESS_*): 0 with *@x set, or an HSAGPU_VM_REASON_*. With
+ * @use_tlb the TLB is looked up first and filled by a walk; without it
+ * the tables are walked and the TLB is not touched (callers that do not
+ * hold the lock that guards the TLB).
+ */
+unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
+                             unsigned access, bool use_tlb,
+                             HsaGpuVmReadFn rd, void *opaque,
+                             HsaGpuVmXlat *x);
+
+/* Drop the TLB entries of the VMIDs in @vmids (bit v: VMID v). */
+void hsagpu_vm_flush(HsaGpuVm *vm, uint32_t vmids);
+/* Drop those that overlap @pages pages at @va (0 pages: all of them). */
+void hsagpu_vm_flush_range(HsaGpuVm *vm, uint32_t vmids, uint64_t va,
+                           uint32_t pages);
+
+/*
+ * Record a fault: latch it in FAULT_STATUS/ADDR unless one is latched
+ * already (then MORE), count it. @queue is -1 when no queue made the
+ * access. Returns the FAULT_INFO word for the queue's own registers.
+ */
+uint32_t hsagpu_vm_fault(HsaGpuVm *vm, unsigned vmid, int queue,
+                         unsigned client, unsigned access, unsigned reason,
+                         uint64_t va);
+
+/* The global VM registers (INVALIDATE_*, FAULT_*, counters, contexts). */
+bool hsagpu_vm_reg(uint32_t offset);
+unsigned hsagpu_vm_reg_read(HsaGpuVm *vm, uint32_t offset, uint32_t *val);
+unsigned hsagpu_vm_reg_write(HsaGpuVm *vm, uint32_t offset, uint32_t val);
+
+/* Could the device have these context registers (migration)? */
+bool hsagpu_vm_loaded_ok(const HsaGpuVm *vm);
+
+#endif
