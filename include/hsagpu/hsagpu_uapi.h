@@ -82,7 +82,7 @@ struct hsagpu_device_info {
 	__u32 p2p_addr_bits;    /* HSAGPU_REG_P2P_ADDR_BITS */
 	__u32 p2p_status;       /* HSAGPU_REG_P2P_STATUS (HSAGPU_P2P_*) */
 	__u32 dma_flags;        /* HSAGPU_DMA_INFO_* */
-	__u32 reserved1;
+	__u32 vm_flags;         /* ABI 1.3: HSAGPU_VM_INFO_* */
 };
 
 /*
@@ -95,6 +95,26 @@ struct hsagpu_device_info {
 
 /* hsagpu_device_info.dma_flags */
 #define HSAGPU_DMA_INFO_IOMMU           (1U << 0)  /* DMA is IOMMU-translated */
+
+/*
+ * GPU virtual memory (ABI 1.3, docs/vm.md). With HSAGPU_VM_INFO_ENABLED
+ * (the default: hsagpu.ko parameter vm=1 when the file was opened) every
+ * address this file's queues use is a GPU virtual address in the file's
+ * own address space, where system memory and VRAM allocations appear at
+ * the address the process mmap()ed them at, registered user memory at
+ * its own address (REGISTER_MEM), and driver objects (the event page,
+ * peers' VRAM) in the driver aperture above every CPU user address.
+ * Bus addresses are never shown: ALLOC_MEM's bus_addr is 0 and
+ * MEM_SEGMENTS fails with -EOPNOTSUPP. Without it (vm=0, for comparison
+ * and benchmarks; the file's queues run in VMID 0) addresses are bus
+ * addresses as in ABI 1.2 and any file can reach any memory the device
+ * can.
+ */
+#define HSAGPU_VM_INFO_CAPABLE          (1U << 0)  /* the device has GPUVM */
+#define HSAGPU_VM_INFO_ENABLED          (1U << 1)  /* this file uses it */
+
+#define HSAGPU_VM_APERTURE_BASE         (1ULL << 47)
+#define HSAGPU_VM_APERTURE_END          ((1ULL << 48) - 1)
 
 #define HSAGPU_IOC_GET_INFO \
 	_IOWR(HSAGPU_IOCTL_BASE, 0x01, struct hsagpu_device_info)
@@ -121,7 +141,19 @@ struct hsagpu_device_info {
 #define HSAGPU_MEM_SYSTEM_CONTIG_MAX    (4ULL << 20)   /* one segment */
 
 /*
- * Exactly one of SYSTEM and VRAM. size is rounded up to pages. bus_addr is
+ * With GPU virtual memory, an allocation is in the file's GPU address
+ * space while, and where, it is mmap()ed: at the mapping's CPU address,
+ * readable, writeable if the mapping is (PROT_WRITE), executable if it
+ * is (PROT_EXEC). One mapping at a time per allocation (another mmap()
+ * while mapped: -EBUSY), of the whole allocation (a shorter one:
+ * -EINVAL); it cannot be split, moved or grown (munmap() of a part,
+ * mremap(): -EINVAL). munmap() takes it out of the GPU space (page
+ * table entries cleared, TLB invalidated) before the pages can be
+ * reused. Only the process that opened the file can mmap() (else
+ * -EACCES): GPU addresses are that process's CPU addresses.
+ *
+ * Without GPU virtual memory: exactly one of SYSTEM and VRAM. size is
+ * rounded up to pages. bus_addr is
  * the address the device uses (kernarg, buffers, rings, signals) for the
  * first byte. System allocations up to HSAGPU_MEM_SYSTEM_CONTIG_MAX are
  * one segment; larger ones may be several (nsegs > 1, each at least
@@ -182,11 +214,45 @@ struct hsagpu_free_mem {
 #define HSAGPU_IOC_MEM_SEGMENTS \
 	_IOWR(HSAGPU_IOCTL_BASE, 0x0c, struct hsagpu_mem_segments)
 
+/*
+ * Register user memory (malloc, stack, file mappings: any range of the
+ * calling process's address space) for the device, with GPU virtual
+ * memory: the pages under [addr, addr + bytes), rounded out to whole
+ * pages, are pinned and mapped at their own CPU addresses, writeable
+ * unless HSAGPU_REGISTER_READONLY. FREE_MEM with the handle unregisters.
+ * When the process unmaps or replaces any of those pages (munmap,
+ * mremap, madvise(MADV_DONTNEED), exit) the whole registration leaves
+ * the GPU space before the pages can be freed: later device accesses
+ * to it take a VM fault. Pages stay the process's own across fork().
+ * Charged like SYSTEM allocations (file_alloc_limit, memory cgroup).
+ * -EINVAL: empty, wraps, flags, beyond the CPU user address range;
+ * -EFAULT: not mapped in the process; -EBUSY: overlaps another GPU
+ * mapping of the file; -EOPNOTSUPP: the file does not use GPU virtual
+ * memory; -EACCES: not the process that opened the file.
+ */
+#define HSAGPU_REGISTER_READONLY        (1U << 0)
+#define HSAGPU_REGISTER_FLAGS_ALL       0x1U
+
+struct hsagpu_register_mem {
+	__u32 size;
+	__u32 flags;            /* in: HSAGPU_REGISTER_* */
+	__u64 addr;             /* in: CPU = GPU address */
+	__u64 bytes;            /* in */
+	__u64 handle;           /* out: for FREE_MEM */
+};
+
+#define HSAGPU_IOC_REGISTER_MEM \
+	_IOWR(HSAGPU_IOCTL_BASE, 0x0f, struct hsagpu_register_mem)
+
 /* Peers ----------------------------------------------------------------- */
 
 /*
  * Let this device reach the VRAM of the device open on peer_fd (another
- * /dev/hsagpuN). vram_addr is the bus address this device must use for
+ * /dev/hsagpuN). With GPU virtual memory, vram_addr is where the peer's
+ * whole VRAM appears in this file's GPU address space (in the driver
+ * aperture); the rest of this paragraph is about the bus address behind
+ * it, which is what vram_addr is without GPU virtual memory.
+ * vram_addr is the bus address this device must use for
  * the peer's VRAM offset 0: the peer's BAR0 bus address when a common
  * switch routes between them, or an IOMMU mapping of it when the path
  * goes through the root complex and DMA is translated. The mapping
@@ -216,8 +282,14 @@ struct hsagpu_peer_access {
 /* Queues ---------------------------------------------------------------- */
 
 /*
- * ring_addr, rptr_addr and wptr_addr are bus addresses inside the
- * caller's own system-memory allocations (checked): the ring of
+ * With GPU virtual memory, ring_addr, rptr_addr and wptr_addr are GPU
+ * virtual addresses (the device translates them; -EFAULT when they are
+ * not mapped writeable), the queue runs in the file's VMID, which the
+ * file holds while it has queues: with all 15 translated VMIDs held by
+ * other files, CREATE_QUEUE fails with -ENOSPC.
+ *
+ * Without it, ring_addr, rptr_addr and wptr_addr are bus addresses inside
+ * the caller's own system-memory allocations (checked): the ring of
  * ring_size 64-byte packets (power of two, 64-byte aligned), and the
  * 8-byte read and write dispatch ids (normally in a struct
  * hsagpu_queue_desc). The doorbell is at doorbell_offset bytes into the
@@ -253,7 +325,16 @@ struct hsagpu_queue_status {
 	__u64 error_dispatch_id; /* out */
 	__u32 retired;          /* out: packets completed (wraps) */
 	__u32 reserved;
+	/*
+	 * ABI 1.3: error HSAGPU_QERR_VM_FAULT: the faulting GPU virtual
+	 * address and HSAGPU_VM_FAULT_* bits (VMID, client, access, reason)
+	 */
+	__u64 fault_addr;       /* out */
+	__u32 fault_info;       /* out */
+	__u32 reserved1;
 };
+
+#define HSAGPU_QUEUE_STATUS_SIZE_1_2    32
 
 #define HSAGPU_IOC_CREATE_QUEUE \
 	_IOWR(HSAGPU_IOCTL_BASE, 0x04, struct hsagpu_create_queue)
@@ -293,7 +374,7 @@ struct hsagpu_queue_status {
 struct hsagpu_create_event {
 	__u32 size;
 	__u32 event_id;         /* out: 1..HSAGPU_MAX_EVENTS */
-	__u64 mailbox_addr;     /* out: bus address of the slot */
+	__u64 mailbox_addr;     /* out: device address of the slot */
 };
 
 struct hsagpu_event_id {
