@@ -164,7 +164,7 @@ static long hsagpu_ioctl_get_info(struct hsagpu_file *hf, void *data)
 	info->p2p_addr_bits = hdev->p2p_addr_bits;
 	info->p2p_status = hdev->p2p_status;
 	info->dma_flags = hdev->dma_iommu ? HSAGPU_DMA_INFO_IOMMU : 0;
-	info->reserved1 = 0;
+	info->vm_flags = 0;	/* GPUVM not used by this driver yet */
 	return 0;
 }
 
