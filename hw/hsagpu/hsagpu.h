@@ -346,14 +346,15 @@ uint64_t hsagpu_vram_bar(HsaGpuState *s);
 
 /*
  * hsagpu-vm.c: GPU virtual memory. hsagpu_vm_xlat() translates @va for
- * the context's VMID (caller: the bus resolver), recording a fault
- * (global and queue fault registers, ERROR_STATUS) when it cannot.
+ * the context's VMID (caller: the bus resolver, which reads the tables
+ * through @rd), recording a fault (global and queue fault registers,
+ * ERROR_STATUS) when it cannot.
  */
 void hsagpu_vm_init(HsaGpuState *s);
 void hsagpu_vm_exit(HsaGpuState *s);
 void hsagpu_vm_reset_all(HsaGpuState *s);
 bool hsagpu_vm_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
-                    HsaGpuVmXlat *x);
+                    HsaGpuVmReadFn rd, HsaGpuVmXlat *x);
 bool hsagpu_vm_mmio(uint32_t offset);
 unsigned hsagpu_vm_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
                              uint64_t *val);
