@@ -130,6 +130,8 @@ static uint64_t hsagpu_vm_needs(unsigned access)
     }
 }
 
+bool hsagpu_vm_allows(uint64_t flags, unsigned access);
+
 unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
                              unsigned access, bool use_tlb,
                              HsaGpuVmReadFn rd, void *opaque,
@@ -161,10 +163,13 @@ unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
             hsagpu_tlb_insert(&vm->tlb[vmid], x);
         }
     }
-    if ((x->flags & hsagpu_vm_needs(access)) != hsagpu_vm_needs(access)) {
-        return HSAGPU_VM_REASON_PERMISSION;
-    }
-    return 0;
+    return hsagpu_vm_allows(x->flags, access) ? 0
+                                              : HSAGPU_VM_REASON_PERMISSION;
+}
+
+bool hsagpu_vm_allows(uint64_t flags, unsigned access)
+{
+    return (flags & hsagpu_vm_needs(access)) == hsagpu_vm_needs(access);
 }
 
 void hsagpu_vm_flush(HsaGpuVm *vm, uint32_t vmids)

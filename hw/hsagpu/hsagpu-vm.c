@@ -83,6 +83,11 @@ bool hsagpu_vm_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
                       HSAGPU_VM_ACCESS_READ;
     unsigned reason;
 
+    if (c->xlat_vmid == c->vmid && va - c->xlat.va < c->xlat.size &&
+        hsagpu_vm_allows(c->xlat.flags, access)) {
+        *x = c->xlat;
+        return true;
+    }
     qemu_mutex_lock(&s->vm_lock);
     reason = hsagpu_vm_translate(&s->vm, c->vmid, va, access, true, rd, s,
                                  x);
@@ -90,10 +95,13 @@ bool hsagpu_vm_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
         hsagpu_vm_record(c, va, access, reason);
     }
     qemu_mutex_unlock(&s->vm_lock);
-    if (!reason) {
-        trace_hsagpu_vm_xlat(c->vmid, va, x->pa, x->size, x->flags);
+    if (reason) {
+        return false;
     }
-    return !reason;
+    c->xlat = *x;
+    c->xlat_vmid = c->vmid;
+    trace_hsagpu_vm_xlat(c->vmid, va, x->pa, x->size, x->flags);
+    return true;
 }
 
 bool hsagpu_vm_mmio(uint32_t offset)

@@ -198,6 +198,13 @@ typedef struct HsaGpuBusCtx {
     uint32_t vmid;
     uint32_t client;            /* HSAGPU_VM_CLIENT_*: who accesses */
     bool atomic;                /* an AtomicOp: needs read and write */
+    /*
+     * The last translation, for xlat_vmid (0: none). It cannot go stale:
+     * a context lives within one pass or one register access, and
+     * invalidations and context writes wait for those (hsagpu-vm.c).
+     */
+    HsaGpuVmXlat xlat;
+    uint32_t xlat_vmid;
     HsaGpuBusCache cache;       /* last range resolved inside the switch */
     HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
     unsigned cache_gen;         /* hsagpu_p2p_generation() when cached */
