@@ -130,8 +130,6 @@ static uint64_t hsagpu_vm_needs(unsigned access)
     }
 }
 
-bool hsagpu_vm_allows(uint64_t flags, unsigned access);
-
 unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
                              unsigned access, bool use_tlb,
                              HsaGpuVmReadFn rd, void *opaque,

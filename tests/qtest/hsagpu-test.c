@@ -3389,6 +3389,53 @@ static void test_vm_atomic_reset(void)
     fixture_fini(&f);
 }
 
+/*
+ * Contexts, the queue's VMID and ATOMIC_VMID migrate; translations do
+ * not: a PTE changed without an invalidation before the migration is
+ * what the destination uses (its TLB starts empty).
+ */
+static void test_vm_migration(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-vmmig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *st = NULL;
+    Fixture f, g = { 0 };
+
+    queue_fixture(&f);
+    vm_tables(&f);
+    vm_ctx(&f, VM_VMID, PT_ROOT, HSAGPU_VM_CNTL_ENABLE);
+    qxreg_write(&f, 0, HSAGPU_QXREG_VMID, VM_VMID);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    reg_write(&f, HSAGPU_REG_ATOMIC_VMID, VM_VMID);
+    vm_fill(&f, VA_BUF, 0x1111, 4);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_cmphex(qtest_readl(f.qts, PA_BUF), ==, 0x1111);
+    pte_set(&f, PT_L0B, 0, PA_BUF2 | PTE_RW | HSAGPU_PTE_SYSTEM);
+    migrate_to_file(&f, path);
+    qtest_quit(f.qts);
+    g_free(f.gpu);
+    g_free(f.rp);
+    qpci_free_pc(f.bus);
+
+    st = migrate_from_file(&g, path);
+    g_assert_cmpstr(st, ==, "completed");
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    g_assert_cmphex(reg_read(&g, HSAGPU_REG_VM_CTX(VM_VMID) +
+                             HSAGPU_VM_CTX_PT_BASE_LO), ==,
+                    PT_ROOT | HSAGPU_VM_PT_SYSTEM);
+    g_assert_cmpuint(reg_read(&g, HSAGPU_REG_VM_CTX(VM_VMID) +
+                              HSAGPU_VM_CTX_CNTL), ==, HSAGPU_VM_CNTL_ENABLE);
+    g_assert_cmpuint(qxreg_read(&g, 0, HSAGPU_QXREG_VMID), ==, VM_VMID);
+    g_assert_cmpuint(reg_read(&g, HSAGPU_REG_ATOMIC_VMID), ==, VM_VMID);
+    vm_fill(&g, VA_BUF, 0x2222, 4);
+    g_assert_true(wait_u64(&g, Q_SIG + 8, 0));
+    g_assert_cmphex(qtest_readl(g.qts, PA_BUF2), ==, 0x2222);
+    g_assert_cmphex(qtest_readl(g.qts, PA_BUF), ==, 0x1111);
+    qtest_quit(g.qts);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -3468,5 +3515,6 @@ int main(int argc, char **argv)
                         run_mainloop);
     qtest_add_func("/hsa-gpu/vm/enable", test_vm_enable);
     qtest_add_func("/hsa-gpu/vm/atomic-reset", test_vm_atomic_reset);
+    qtest_add_func("/hsa-gpu/vm/migration", test_vm_migration);
     return g_test_run();
 }
