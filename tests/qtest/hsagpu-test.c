@@ -3436,6 +3436,47 @@ static void test_vm_migration(void)
     rmdir(dir);
 }
 
+/*
+ * A PTE can name a peer's VRAM by its bus address: the switch turns the
+ * access around, and the P2P address limit applies to the translated
+ * address as it does to a bus address (P2P_LIMIT, not a VM fault).
+ */
+static void test_vm_p2p(void)
+{
+    struct hsagpu_kargs_atomic_inc inc = {
+        .counter = VA_HOLE + (PEER_COUNTER & 0xfff),
+    };
+    struct hsagpu_kernel_dispatch_packet k;
+    Fixture f;
+
+    for (unsigned bits = 33; bits >= 32; bits--) {
+        p2p_fixture(&f, bits);
+        vm_tables(&f);
+        pte_set(&f, PT_L0B, VA_HOLE >> 12 & 511,
+                (PEER_COUNTER & ~0xfffULL) | PTE_RW | HSAGPU_PTE_SYSTEM);
+        vm_ctx(&f, VM_VMID, PT_ROOT, HSAGPU_VM_CNTL_ENABLE);
+        qxreg_write(&f, 0, HSAGPU_QXREG_VMID, VM_VMID);
+        g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+        qtest_memwrite(f.qts, Q_KARG, &inc, sizeof(inc));
+        signal_init(&f, Q_SIG, 1);
+        fill_packet(&k, 2, 1, Q_SIG);
+        k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+        queue_submit(&f, 0, &k);
+        if (bits == 33) {
+            g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+            g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), ==, 42);
+        } else {
+            g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+            g_assert_cmphex(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                            HSAGPU_QSTATE_ERROR |
+                            HSAGPU_QERR_P2P_LIMIT << HSAGPU_QSTATE_ERR_SHIFT);
+            g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), ==, 40);
+            g_assert_cmpuint(reg_read(&f, HSAGPU_REG_VM_FAULT_COUNT), ==, 0);
+        }
+        fixture_fini(&f);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -3516,5 +3557,6 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/vm/enable", test_vm_enable);
     qtest_add_func("/hsa-gpu/vm/atomic-reset", test_vm_atomic_reset);
     qtest_add_func("/hsa-gpu/vm/migration", test_vm_migration);
+    qtest_add_func("/hsa-gpu/vm/p2p", test_vm_p2p);
     return g_test_run();
 }
