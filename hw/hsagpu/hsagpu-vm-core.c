@@ -201,7 +201,8 @@ void hsagpu_vm_flush_range(HsaGpuVm *vm, uint32_t vmids, uint64_t va,
             const HsaGpuVmXlat *e = &t->e[i];
 
             /* [e->va, +size) and [va, +len) overlap (no wrap: < 2^48). */
-            if ((t->used >> i & 1) && e->va < va + len && va < e->va + e->size) {
+            if ((t->used >> i & 1) && e->va < va + len &&
+                va < e->va + e->size) {
                 t->used &= ~(1U << i);
             }
         }
