@@ -3412,10 +3412,7 @@ static void test_vm_migration(void)
     g_assert_cmphex(qtest_readl(f.qts, PA_BUF), ==, 0x1111);
     pte_set(&f, PT_L0B, 0, PA_BUF2 | PTE_RW | HSAGPU_PTE_SYSTEM);
     migrate_to_file(&f, path);
-    qtest_quit(f.qts);
-    g_free(f.gpu);
-    g_free(f.rp);
-    qpci_free_pc(f.bus);
+    fixture_fini(&f);
 
     st = migrate_from_file(&g, path);
     g_assert_cmpstr(st, ==, "completed");
