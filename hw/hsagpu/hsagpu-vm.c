@@ -83,10 +83,18 @@ bool hsagpu_vm_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
                       HSAGPU_VM_ACCESS_READ;
     unsigned reason;
 
-    if (c->xlat_vmid == c->vmid && va - c->xlat.va < c->xlat.size &&
-        hsagpu_vm_allows(c->xlat.flags, access)) {
-        *x = c->xlat;
-        return true;
+    if (c->xlat_vmid == c->vmid) {
+        for (unsigned i = 0; i < c->xlat_n; i++) {
+            if (va - c->xlat[i].va < c->xlat[i].size &&
+                hsagpu_vm_allows(c->xlat[i].flags, access)) {
+                *x = c->xlat[i];
+                return true;
+            }
+        }
+    } else {
+        c->xlat_vmid = c->vmid;
+        c->xlat_n = 0;
+        c->xlat_next = 0;
     }
     qemu_mutex_lock(&s->vm_lock);
     reason = hsagpu_vm_translate(&s->vm, c->vmid, va, access, true, rd, s,
@@ -98,8 +106,10 @@ bool hsagpu_vm_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
     if (reason) {
         return false;
     }
-    c->xlat = *x;
-    c->xlat_vmid = c->vmid;
+    c->xlat[c->xlat_next] = *x;
+    c->xlat_next = (c->xlat_next + 1) % HSAGPU_BUS_XLAT_CACHE;
+    c->xlat_n = MAX(c->xlat_n, c->xlat_next ? c->xlat_next
+                                            : HSAGPU_BUS_XLAT_CACHE);
     trace_hsagpu_vm_xlat(c->vmid, va, x->pa, x->size, x->flags);
     return true;
 }

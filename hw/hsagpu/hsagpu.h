@@ -183,6 +183,8 @@ struct HsaGpuState {
     uint64_t serial;
 };
 
+#define HSAGPU_BUS_XLAT_CACHE   4
+
 /*
  * A request context: who asks the bus (hsagpu-bus.c). One per scheduling
  * pass, per register-programmed AtomicOp or per queue command; the
@@ -199,12 +201,16 @@ typedef struct HsaGpuBusCtx {
     uint32_t client;            /* HSAGPU_VM_CLIENT_*: who accesses */
     bool atomic;                /* an AtomicOp: needs read and write */
     /*
-     * The last translation, for xlat_vmid (0: none). It cannot go stale:
-     * a context lives within one pass or one register access, and
-     * invalidations and context writes wait for those (hsagpu-vm.c).
+     * The last translations (a packet touches its ring slot, pointers,
+     * signal and data: a few pages), for xlat_vmid (0: none). They
+     * cannot go stale: a context lives within one pass or one register
+     * access, and invalidations and context writes wait for those
+     * (hsagpu-vm.c).
      */
-    HsaGpuVmXlat xlat;
+    HsaGpuVmXlat xlat[HSAGPU_BUS_XLAT_CACHE];
     uint32_t xlat_vmid;
+    uint32_t xlat_n;            /* entries filled */
+    uint32_t xlat_next;         /* next to replace */
     HsaGpuBusCache cache;       /* last range resolved inside the switch */
     HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
     unsigned cache_gen;         /* hsagpu_p2p_generation() when cached */
