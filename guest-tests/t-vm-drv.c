@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -195,6 +196,44 @@ static int vq_copy(struct vq *q, struct hsagpu_signal *sig, void *dst,
 
 static struct hsagpu_signal *sigs;
 
+/* This process's page tables, from debugfs "vm"; -1 if unknown. */
+static long my_tables(void)
+{
+	char line[256];
+	long n = -1;
+	FILE *f;
+	int pid;
+
+	if (access("/sys/kernel/debug/hsagpu", F_OK))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	f = popen("cat /sys/kernel/debug/hsagpu/*/vm", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		long t;
+
+		if (sscanf(line, "file pid %d vmid %*u mappings %*u tables %ld",
+			   &pid, &t) == 2 && pid == getpid())
+			n = t;
+	}
+	pclose(f);
+	return n;
+}
+
+/* A CPU range of @n bytes aligned to @align, reserved, then released. */
+static void *aligned_hole(size_t n, size_t align)
+{
+	uint8_t *p = mmap(NULL, n + align, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t a;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = ((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1);
+	munmap(p, n + align);
+	return (void *)a;
+}
+
 static void fill(void *p, size_t n, uint32_t seed)
 {
 	uint32_t *w = p;
@@ -234,6 +273,188 @@ static void test_sys_vram(int fd, struct vq *q)
 	gti_free(fd, hs);
 	gti_free(fd, hv);
 	gti_free(fd, hd);
+}
+
+/*
+ * VRAM mapped at a 2 MiB aligned CPU address goes in as 2 MiB pages:
+ * no last-level tables (4 KiB pages would need 4 for 8 MiB), and DMA
+ * through them lands where the CPU sees it.
+ */
+static void test_large_pages(int fd, struct vq *q)
+{
+	size_t n = 8 << 20;
+	struct hsagpu_alloc_mem am;
+	uint8_t *v, *s, *d, *want;
+	uint64_t hs, hd;
+	long t0, t1;
+	int r;
+
+	s = alloc_map(fd, HSAGPU_MEM_SYSTEM, 65536, PROT_READ | PROT_WRITE, &hs);
+	d = alloc_map(fd, HSAGPU_MEM_SYSTEM, 65536, PROT_READ | PROT_WRITE, &hd);
+	if (!s || !d || gti_alloc(fd, HSAGPU_MEM_VRAM, n, &am))
+		return;
+	want = aligned_hole(n, 2 << 20);
+	t0 = my_tables();
+	v = mmap(want, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+		 am.mmap_offset);
+	CHECK(v == want, "mmap of VRAM at %p: %s", want, strerror(errno));
+	if (v != want)
+		return;
+	t1 = my_tables();
+	if (t0 >= 0 && t1 >= 0)
+		CHECK(t1 - t0 <= 2,
+		      "8 MiB of 2 MiB aligned VRAM took %ld page tables (2 MiB pages need at most 2)",
+		      t1 - t0);
+	fill(s, 65536, 3);
+	r = vq_copy(q, &sigs[4], v + (6 << 20) + 4096, s, 65536);
+	CHECK(r == 0, "DMA into a 2 MiB page: %d", r);
+	r = vq_copy(q, &sigs[5], d, v + (6 << 20) + 4096, 65536);
+	CHECK(r == 0, "DMA out of a 2 MiB page: %d", r);
+	CHECK(!memcmp(d, s, 65536), "data through a 2 MiB page differs");
+	CHECK(!memcmp(v + (6 << 20) + 4096, s, 4096),
+	      "CPU view of the 2 MiB page differs");
+	DIAG("8 MiB VRAM at %p: %ld page tables added", v, t1 - t0);
+	munmap(v, n);
+	gti_free(fd, am.handle);
+	munmap(s, 65536);
+	munmap(d, 65536);
+	gti_free(fd, hs);
+	gti_free(fd, hd);
+}
+
+/*
+ * fork() write-protects the parent's registered pages for copy-on-write
+ * (pinned pages are copied for the child instead): the registration
+ * stays in the GPU space, the child's writes stay in the child.
+ */
+static void test_fork_registered(int fd, struct vq *q)
+{
+	struct hsagpu_register_mem rm = { .size = sizeof(rm) };
+	size_t n = 8192;
+	uint8_t *m, *s;
+	uint64_t hs;
+	pid_t pid;
+	int st, r, e;
+
+	s = alloc_map(fd, HSAGPU_MEM_SYSTEM, n, PROT_READ | PROT_WRITE, &hs);
+	m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (!s || m == MAP_FAILED)
+		return;
+	memset(m, 5, n);
+	rm.addr = (uintptr_t)m;
+	rm.bytes = n;
+	e = gti_ioctl(fd, HSAGPU_IOC_REGISTER_MEM, &rm);
+	CHECK(!e, "REGISTER_MEM: %s", strerror(e));
+	if (e)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		memset(m, 9, n);        /* its own copy */
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	memset(m, 6, n);                /* the parent's page, still pinned */
+	fill(s, n, 21);
+	r = vq_copy(q, &sigs[6], m, s, n);
+	CHECK(r == 0, "DMA into registered memory after fork(): %d", r);
+	CHECK(!memcmp(m, s, n),
+	      "the parent does not see the DMA into its registered memory after fork()");
+	EXPECT(gti_free(fd, rm.handle), 0, "FREE_MEM");
+	munmap(m, n);
+	munmap(s, n);
+	gti_free(fd, hs);
+}
+
+/*
+ * A process that exits with a queue still copying into registered and
+ * allocated memory: its queues go before its pages (the boot's kernel
+ * log check catches an oops or a warning), and its VMID comes back.
+ */
+static void test_exit_busy(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		int fd = open("/dev/hsagpu0", O_RDWR);
+		struct hsagpu_register_mem rm = { .size = sizeof(rm) };
+		struct hsagpu_dma_packet p = {
+			.header = HSAGPU_PKT_TYPE_VENDOR_SPECIFIC,
+			.op = HSAGPU_DMA_OP_COPY,
+			.size = 16 << 20,
+		};
+		struct vq q;
+		uint8_t *src, *dst;
+		int i;
+
+		if (fd < 0 || vq_create(fd, &q))
+			_exit(1);
+		src = alloc_map(fd, HSAGPU_MEM_SYSTEM, 16 << 20,
+				PROT_READ | PROT_WRITE, NULL);
+		dst = malloc(16 << 20);
+		if (!src || !dst)
+			_exit(1);
+		memset(dst, 0, 16 << 20);
+		rm.addr = (uintptr_t)dst;
+		rm.bytes = 16 << 20;
+		if (gti_ioctl(fd, HSAGPU_IOC_REGISTER_MEM, &rm))
+			_exit(1);
+		p.src = (uintptr_t)src;
+		p.dst = (uintptr_t)dst;
+		for (i = 0; i < 8; i++)
+			vq_submit(&q, &p);
+		_exit(0);               /* everything still in flight */
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	      !WEXITSTATUS(st), "the busy process did not set up and exit");
+}
+
+/*
+ * Another device's VRAM through PEER_ACCESS: in this file's aperture, a
+ * DMA round trip through it.
+ */
+static void test_peer(int fd, struct vq *q)
+{
+	struct hsagpu_peer_access pa;
+	struct hsagpu_peer_access again;
+	uint8_t *s, *d, *peer;
+	uint64_t hs, hd;
+	int pfd, e, r;
+
+	pfd = open("/dev/hsagpu1", O_RDWR);
+	if (pfd < 0)
+		return;
+	e = gti_peer_access(fd, pfd, &pa);
+	if (e) {
+		DIAG("no peer access to hsagpu1: %s", strerror(e));
+		close(pfd);
+		return;
+	}
+	CHECK(pa.vram_addr >= HSAGPU_VM_APERTURE_BASE &&
+	      pa.vram_addr + pa.vram_size - 1 <= HSAGPU_VM_APERTURE_END,
+	      "peer VRAM at 0x%llx, not in the aperture",
+	      (unsigned long long)pa.vram_addr);
+	EXPECT(gti_peer_access(fd, pfd, &again), 0, "PEER_ACCESS again");
+	CHECK_EQ_U64(again.vram_addr, pa.vram_addr);
+	s = alloc_map(fd, HSAGPU_MEM_SYSTEM, 65536, PROT_READ | PROT_WRITE, &hs);
+	d = alloc_map(fd, HSAGPU_MEM_SYSTEM, 65536, PROT_READ | PROT_WRITE, &hd);
+	if (!s || !d)
+		return;
+	peer = (uint8_t *)(uintptr_t)pa.vram_addr + (1 << 20);
+	fill(s, 65536, 33);
+	r = vq_copy(q, &sigs[7], peer, s, 65536);
+	CHECK(r == 0, "DMA to peer VRAM at %p: %d", peer, r);
+	r = vq_copy(q, &sigs[8], d, peer, 65536);
+	CHECK(r == 0, "DMA from peer VRAM at %p: %d", peer, r);
+	CHECK(!memcmp(s, d, 65536), "data through peer VRAM differs");
+	DIAG("peer VRAM (%llu MiB) at 0x%llx", (unsigned long long)pa.vram_size >> 20,
+	     (unsigned long long)pa.vram_addr);
+	munmap(s, 65536);
+	munmap(d, 65536);
+	gti_free(fd, hs);
+	gti_free(fd, hd);
+	close(pfd);
 }
 
 /* malloc() memory registered by pointer, DMA into it. */
@@ -538,6 +759,58 @@ static void test_vmids(void)
 	DIAG("%d processes held VMIDs; the next one got ENOSPC, then a VMID", n);
 }
 
+/*
+ * The device goes away (unbind) under a file with mappings, a
+ * registration, a queue and events; the process then unmaps and closes
+ * (tables and pins go after the DMA mappings did: no oops, no warning),
+ * and the rebound device works.
+ */
+static void test_unbind(void)
+{
+	struct hsagpu_register_mem rm = { .size = sizeof(rm) };
+	char devs[GT_MAX_DEVS][16], path[128];
+	uint8_t *s, *v, *m;
+	uint64_t hs, hv, mb;
+	struct vq q;
+	uint32_t id;
+	int fd, e;
+
+	if (gt_find_devices(devs) < 1)
+		return;
+	fd = open("/dev/hsagpu0", O_RDWR);
+	if (fd < 0 || vq_create(fd, &q))
+		return;
+	s = alloc_map(fd, HSAGPU_MEM_SYSTEM, 65536, PROT_READ | PROT_WRITE, &hs);
+	v = alloc_map(fd, HSAGPU_MEM_VRAM, 65536, PROT_READ | PROT_WRITE, &hv);
+	m = malloc(65536);
+	rm.addr = (uintptr_t)m;
+	rm.bytes = 65536;
+	EXPECT(gti_ioctl(fd, HSAGPU_IOC_REGISTER_MEM, &rm), 0, "REGISTER_MEM");
+	EXPECT(gti_event_create(fd, &id, &mb), 0, "CREATE_EVENT");
+	e = gt_sysfs_write("/sys/bus/pci/drivers/hsagpu/unbind", devs[0]);
+	CHECK(!e, "unbind %s: %d", devs[0], e);
+	EXPECT(gti_free(fd, hs), ENODEV, "FREE_MEM after unbind");
+	if (s)
+		munmap(s, 65536);
+	if (v)
+		munmap(v, 65536);
+	free(m);
+	close(fd);
+	e = gt_sysfs_write("/sys/bus/pci/drivers/hsagpu/bind", devs[0]);
+	CHECK(!e, "bind %s: %d", devs[0], e);
+	snprintf(path, sizeof(path), "/sys/bus/pci/drivers/hsagpu/%s", devs[0]);
+	CHECK(!access(path, F_OK), "%s not bound again", devs[0]);
+	fd = open("/dev/hsagpu0", O_RDWR);
+	CHECK(fd >= 0, "open after rebind: %s", strerror(errno));
+	if (fd >= 0) {
+		e = vq_create(fd, &q);
+		CHECK(!e, "CREATE_QUEUE after rebind: %s", strerror(e));
+		if (!e)
+			vq_destroy(&q);
+		close(fd);
+	}
+}
+
 int main(void)
 {
 	struct hsagpu_device_info info = { .size = sizeof(info) };
@@ -573,11 +846,16 @@ int main(void)
 		return gt_result();
 	test_sys_vram(fd, &q);
 	test_register(fd, &q);
+	test_large_pages(fd, &q);
+	test_fork_registered(fd, &q);
+	test_peer(fd, &q);
 	vq_destroy(&q);
+	test_exit_busy();
 	test_unmap_faults(fd);
 	munmap(sigs, 4096);
 	gti_free(fd, hsig);
 	close(fd);
 	test_vmids();
+	test_unbind();
 	return gt_result();
 }
