@@ -220,6 +220,25 @@ static long my_tables(void)
 	return n;
 }
 
+/* debugfs "vm" vmids_used of the first device, or -1. */
+static long vmids_used(void)
+{
+	char line[256];
+	long v = -1;
+	FILE *f;
+
+	if (access("/sys/kernel/debug/hsagpu", F_OK))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	f = popen("cat /sys/kernel/debug/hsagpu/*/vm", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "vmids_used %li", &v) == 1)
+			break;
+	pclose(f);
+	return v;
+}
+
 /* A CPU range of @n bytes aligned to @align, reserved, then released. */
 static void *aligned_hole(size_t n, size_t align)
 {
@@ -760,6 +779,54 @@ static void test_vmids(void)
 }
 
 /*
+ * A device reset under a file that holds a VMID: the file is lost (EIO),
+ * its VMID is dropped with its queues, and a new file's queue runs in a
+ * freshly programmed context (DMA by pointer works).
+ */
+static void test_reset(void)
+{
+	char devs[GT_MAX_DEVS][16], path[128];
+	struct hsagpu_device_info info = { .size = sizeof(info) };
+	struct hsagpu_signal *sg;
+	uint8_t *s, *d;
+	struct vq a, b;
+	uint64_t hsg, hs, hd;
+	int fa, fb, e, r;
+
+	if (gt_find_devices(devs) < 1)
+		return;
+	fa = open("/dev/hsagpu0", O_RDWR);
+	if (fa < 0 || vq_create(fa, &a))
+		return;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/reset", devs[0]);
+	e = gt_sysfs_write(path, "1");
+	CHECK(!e, "reset %s: %d", devs[0], e);
+	EXPECT(gti_ioctl(fa, HSAGPU_IOC_GET_INFO, &info), EIO,
+	       "GET_INFO on a file the reset took the queues of");
+	/* The lost file's VMID went with its queues (the reset cleared it). */
+	CHECK(vmids_used() == 0, "VMIDs held after the reset: 0x%lx",
+	      vmids_used());
+	fb = open("/dev/hsagpu0", O_RDWR);
+	CHECK(fb >= 0, "open after the reset: %s", strerror(errno));
+	if (fb < 0)
+		return;
+	e = vq_create(fb, &b);
+	CHECK(!e, "CREATE_QUEUE after the reset: %s", strerror(e));
+	sg = alloc_map(fb, HSAGPU_MEM_SYSTEM, 4096, PROT_READ | PROT_WRITE, &hsg);
+	s = alloc_map(fb, HSAGPU_MEM_SYSTEM, 65536, PROT_READ | PROT_WRITE, &hs);
+	d = alloc_map(fb, HSAGPU_MEM_SYSTEM, 65536, PROT_READ | PROT_WRITE, &hd);
+	if (!e && sg && s && d) {
+		fill(s, 65536, 77);
+		r = vq_copy(&b, sg, d, s, 65536);
+		CHECK(r == 0, "DMA after the reset: %d", r);
+		CHECK(!memcmp(s, d, 65536), "data after the reset differs");
+		vq_destroy(&b);
+	}
+	close(fb);
+	close(fa);                      /* its mappings go with the process */
+}
+
+/*
  * The device goes away (unbind) under a file with mappings, a
  * registration, a queue and events; the process then unmaps and closes
  * (tables and pins go after the DMA mappings did: no oops, no warning),
@@ -856,6 +923,7 @@ int main(void)
 	gti_free(fd, hsig);
 	close(fd);
 	test_vmids();
+	test_reset();
 	test_unbind();
 	return gt_result();
 }
