@@ -263,9 +263,8 @@ static void fill(void *p, size_t n, uint32_t seed)
 }
 
 /* SYSTEM -> VRAM -> SYSTEM through the CPU pointers of both. */
-static void test_sys_vram(int fd, struct vq *q)
+static void test_sys_vram(int fd, struct vq *q, size_t n)
 {
-	size_t n = 256 << 10;
 	uint64_t hs, hv, hd;
 	uint8_t *s, *v, *d;
 	int r;
@@ -275,7 +274,7 @@ static void test_sys_vram(int fd, struct vq *q)
 	d = alloc_map(fd, HSAGPU_MEM_SYSTEM, n, PROT_READ | PROT_WRITE, &hd);
 	if (!s || !v || !d)
 		return;
-	fill(s, n, 7);
+	fill(s, n, 7 + n);
 	memset(d, 0, n);
 	DIAG("system %p, VRAM %p, system %p", s, v, d);
 	r = vq_copy(q, &sigs[0], v, s, n);
@@ -552,6 +551,64 @@ static void expect_fault(struct vq *qp, const char *what, void *dst,
 		DIAG("%s: VM fault at 0x%llx, info 0x%x", what,
 		     (unsigned long long)st.fault_addr, info);
 	}
+}
+
+/*
+ * GPU permissions follow the CPU mapping: a read-only mmap() and a
+ * READONLY registration can be DMA sources but not destinations.
+ */
+static void test_permissions(int fd)
+{
+	struct hsagpu_register_mem rm = { .size = sizeof(rm),
+					  .flags = HSAGPU_REGISTER_READONLY };
+	struct hsagpu_queue_status st;
+	uint8_t *ro, *rw, *m;
+	uint64_t hro, hrw;
+	struct vq q;
+	int i, r, e;
+
+	ro = alloc_map(fd, HSAGPU_MEM_SYSTEM, 8192, PROT_READ, &hro);
+	rw = alloc_map(fd, HSAGPU_MEM_SYSTEM, 8192, PROT_READ | PROT_WRITE, &hrw);
+	m = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!ro || !rw || m == MAP_FAILED)
+		return;
+	memset(m, 0x5a, 8192);
+	rm.addr = (uintptr_t)m;
+	rm.bytes = 8192;
+	e = gti_ioctl(fd, HSAGPU_IOC_REGISTER_MEM, &rm);
+	CHECK(!e, "REGISTER_MEM READONLY: %s", strerror(e));
+	if (e)
+		return;
+	for (i = 0; i < 2; i++) {
+		void *dst = i ? (void *)m : (void *)ro;
+
+		if (vq_create(fd, &q))
+			return;
+		r = vq_copy(&q, &sigs[9], rw, dst, 4096);
+		CHECK(r == 0, "DMA from %s: %d", i ? "READONLY registration" :
+		      "read-only mapping", r);
+		r = vq_copy(&q, &sigs[9], dst, rw, 4096);
+		CHECK(r == -(int)HSAGPU_QERR_VM_FAULT,
+		      "DMA into a %s: %d, expected VM_FAULT",
+		      i ? "READONLY registration" : "read-only mapping", r);
+		if (!vq_status(&q, &st))
+			CHECK((st.fault_info & HSAGPU_VM_FAULT_REASON_MASK) >>
+			      HSAGPU_VM_FAULT_REASON_SHIFT ==
+			      HSAGPU_VM_REASON_PERMISSION &&
+			      st.fault_addr == (uintptr_t)dst,
+			      "fault 0x%x at 0x%llx: expected a permission fault at %p",
+			      st.fault_info, (unsigned long long)st.fault_addr,
+			      dst);
+		vq_destroy(&q);
+	}
+	CHECK(m[0] == 0x5a, "a READONLY registration was written");
+	gti_free(fd, rm.handle);
+	munmap(m, 8192);
+	munmap(ro, 8192);
+	munmap(rw, 8192);
+	gti_free(fd, hro);
+	gti_free(fd, hrw);
 }
 
 static void test_unmap_faults(int fd)
@@ -911,7 +968,9 @@ int main(void)
 	CHECK(e == 0, "CREATE_QUEUE: %s", strerror(e));
 	if (e)
 		return gt_result();
-	test_sys_vram(fd, &q);
+	test_sys_vram(fd, &q, 256 << 10);
+	/* Above HSAGPU_MEM_SYSTEM_CONTIG_MAX: several DMA segments. */
+	test_sys_vram(fd, &q, 6 << 20);
 	test_register(fd, &q);
 	test_large_pages(fd, &q);
 	test_fork_registered(fd, &q);
@@ -919,6 +978,7 @@ int main(void)
 	vq_destroy(&q);
 	test_exit_busy();
 	test_unmap_faults(fd);
+	test_permissions(fd);
 	munmap(sigs, 4096);
 	gti_free(fd, hsig);
 	close(fd);
