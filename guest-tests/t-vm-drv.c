@@ -548,6 +548,24 @@ static void expect_fault(struct vq *qp, const char *what, void *dst,
 		CHECK((info & HSAGPU_VM_FAULT_QUEUE_MASK) >>
 		      HSAGPU_VM_FAULT_QUEUE_SHIFT == q.id,
 		      "fault_info 0x%x names queue %u", info, q.id);
+		{
+			/* An ABI 1.2 caller: its 32 bytes, nothing beyond. */
+			uint8_t old[HSAGPU_QUEUE_STATUS_SIZE_1_2 + 16];
+			struct hsagpu_queue_status *o = (void *)old;
+
+			memset(old, 0xee, sizeof(old));
+			o->size = HSAGPU_QUEUE_STATUS_SIZE_1_2;
+			o->queue_id = q.id;
+			o->reserved = 0;
+			EXPECT(gti_ioctl(q.fd, _IOC(_IOC_READ | _IOC_WRITE,
+						    HSAGPU_IOCTL_BASE, 0x06,
+						    HSAGPU_QUEUE_STATUS_SIZE_1_2),
+					 o), 0, "ABI 1.2 QUEUE_STATUS");
+			CHECK(o->error == HSAGPU_QERR_VM_FAULT &&
+			      old[HSAGPU_QUEUE_STATUS_SIZE_1_2] == 0xee,
+			      "ABI 1.2 QUEUE_STATUS: error %u, byte past it 0x%x",
+			      o->error, old[HSAGPU_QUEUE_STATUS_SIZE_1_2]);
+		}
 		DIAG("%s: VM fault at 0x%llx, info 0x%x", what,
 		     (unsigned long long)st.fault_addr, info);
 	}
@@ -696,6 +714,27 @@ static void test_mmap_rules(int fd)
 	if (q != MAP_FAILED) {
 		CHECK(q[0] == 42, "data lost across mappings");
 		munmap(q, n);
+	}
+	/* MAP_FIXED over a mapped allocation replaces it in the GPU space too. */
+	{
+		struct hsagpu_alloc_mem am2;
+		uint8_t *x, *y;
+
+		if (!gti_alloc(fd, HSAGPU_MEM_SYSTEM, n, &am2)) {
+			x = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+				 am.mmap_offset);
+			y = x == MAP_FAILED ? MAP_FAILED :
+			    mmap(x, n, PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_FIXED, fd, am2.mmap_offset);
+			CHECK(x != MAP_FAILED && y == x,
+			      "MAP_FIXED over a mapped allocation: %s",
+			      strerror(errno));
+			if (y == x) {
+				CHECK(x[0] == 0, "the replacing allocation shows the old data");
+				munmap(x, n);
+			}
+			gti_free(fd, am2.handle);
+		}
 	}
 	ms.handle = am.handle;
 	ms.segs_ptr = 0;
