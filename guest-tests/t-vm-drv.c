@@ -874,6 +874,101 @@ static void test_vmids(void)
 	DIAG("%d processes held VMIDs; the next one got ENOSPC, then a VMID", n);
 }
 
+/* Physical address of the page at @p (root: /proc/self/pagemap), or 0. */
+static uint64_t phys_of(const void *p)
+{
+	uint64_t e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &e, 8, ((uintptr_t)p / 4096) * 8) != 8)
+		e = 0;
+	close(fd);
+	if (!(e & (1ULL << 63)) || !(e & ((1ULL << 55) - 1)))
+		return 0;
+	return (e & ((1ULL << 55) - 1)) * 4096 + (uintptr_t)p % 4096;
+}
+
+/*
+ * Isolation: another process (its own file) names this process's buffer
+ * by its virtual address and, without an IOMMU, by its bus address
+ * (= physical): both fault in its own address space with that address,
+ * this process's data stays intact and its queue keeps running.
+ */
+static void test_isolation(int fd, struct vq *q)
+{
+	size_t n = 65536;
+	uint8_t *mine, *s;
+	uint64_t hm, hs, bus;
+	pid_t pid;
+	int st, r;
+
+	mine = alloc_map(fd, HSAGPU_MEM_SYSTEM, n, PROT_READ | PROT_WRITE, &hm);
+	s = alloc_map(fd, HSAGPU_MEM_SYSTEM, n, PROT_READ | PROT_WRITE, &hs);
+	if (!mine || !s)
+		return;
+	memset(mine, 0x3c, n);
+	bus = phys_of(mine);
+	pid = fork();
+	if (pid == 0) {
+		/* Its own file; nothing of the parent's is in its space. */
+		int cfd = open("/dev/hsagpu0", O_RDWR), i, bad = 0;
+		uint64_t targets[2] = { (uintptr_t)mine, bus }, hb, hsg;
+		struct hsagpu_queue_status cst;
+		struct hsagpu_signal *csig;
+		struct vq cq;
+		uint8_t *buf;
+
+		if (cfd < 0)
+			_exit(2);
+		csig = alloc_map(cfd, HSAGPU_MEM_SYSTEM, 4096,
+				 PROT_READ | PROT_WRITE, &hsg);
+		buf = alloc_map(cfd, HSAGPU_MEM_SYSTEM, n, PROT_READ | PROT_WRITE,
+				&hb);
+		if (!csig || !buf)
+			_exit(2);
+		for (i = 0; i < 2; i++) {
+			if (!targets[i])
+				continue;
+			/* Not if the child happens to have it mapped itself. */
+			if ((uintptr_t)buf <= targets[i] &&
+			    targets[i] < (uintptr_t)buf + n)
+				continue;
+			if (vq_create(cfd, &cq))
+				_exit(2);
+			r = vq_copy(&cq, csig, (void *)(uintptr_t)targets[i],
+				    buf, 4096);
+			if (r != -(int)HSAGPU_QERR_VM_FAULT || vq_status(&cq, &cst) ||
+			    cst.fault_addr != targets[i]) {
+				printf("# FAIL child: DMA to 0x%llx: %d, fault at 0x%llx\n",
+				       (unsigned long long)targets[i], r,
+				       (unsigned long long)cst.fault_addr);
+				bad = 1;
+			}
+			vq_destroy(&cq);
+		}
+		_exit(bad);
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	      !WEXITSTATUS(st),
+	      "another process reached this one's buffer (exit status 0x%x)", st);
+	for (r = 0; r < (int)n; r++)
+		if (mine[r] != 0x3c)
+			break;
+	CHECK(r == (int)n, "this process's buffer changed at byte %d", r);
+	fill(s, n, 99);
+	r = vq_copy(q, &sigs[10], mine, s, n);
+	CHECK(r == 0, "this process's queue after the other's faults: %d", r);
+	CHECK(!memcmp(mine, s, n), "this process's DMA after the other's faults");
+	DIAG("another process faulted on %p and on bus address 0x%llx", mine,
+	     (unsigned long long)bus);
+	munmap(mine, n);
+	munmap(s, n);
+	gti_free(fd, hm);
+	gti_free(fd, hs);
+}
+
 /*
  * A device reset under a file that holds a VMID: the file is lost (EIO),
  * its VMID is dropped with its queues, and a new file's queue runs in a
@@ -1014,6 +1109,7 @@ int main(void)
 	test_large_pages(fd, &q);
 	test_fork_registered(fd, &q);
 	test_peer(fd, &q);
+	test_isolation(fd, &q);
 	vq_destroy(&q);
 	test_exit_busy();
 	test_unmap_faults(fd);
