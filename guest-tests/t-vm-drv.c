@@ -874,6 +874,75 @@ static void test_vmids(void)
 	DIAG("%d processes held VMIDs; the next one got ENOSPC, then a VMID", n);
 }
 
+/*
+ * munmap() and FREE_MEM of registered memory while a DMA into it is in
+ * flight: the pages go back to the kernel at once, and a new mapping
+ * (which may get those very pages) must never see the device's writes.
+ */
+static void test_unmap_in_flight(int fd)
+{
+	size_t n = 8 << 20;
+	struct hsagpu_dma_packet p = {
+		.header = HSAGPU_PKT_TYPE_VENDOR_SPECIFIC,
+		.op = HSAGPU_DMA_OP_COPY,
+		.size = n,
+	};
+	struct hsagpu_register_mem rm = { .size = sizeof(rm) };
+	struct hsagpu_queue_status st;
+	int round, faults = 0, e;
+	uint8_t *s, *a, *b;
+	uint64_t hs, t0;
+	size_t i;
+	struct vq q;
+
+	s = alloc_map(fd, HSAGPU_MEM_SYSTEM, n, PROT_READ | PROT_WRITE, &hs);
+	if (!s)
+		return;
+	memset(s, 0xa5, n);
+	for (round = 0; round < 10; round++) {
+		if (vq_create(fd, &q))
+			break;
+		a = mmap(NULL, n, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (a == MAP_FAILED)
+			break;
+		rm.addr = (uintptr_t)a;
+		rm.bytes = n;
+		e = gti_ioctl(fd, HSAGPU_IOC_REGISTER_MEM, &rm);
+		CHECK(!e, "REGISTER_MEM: %s", strerror(e));
+		p.src = (uintptr_t)s;
+		p.dst = (uintptr_t)a;
+		vq_submit(&q, &p);
+		vq_submit(&q, &p);
+		munmap(a, n);
+		if (!e)
+			gti_free(fd, rm.handle);
+		b = mmap(NULL, n, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (b == MAP_FAILED)
+			break;
+		memset(b, 0x11, n);
+		/* until the device is done with both packets, or failed */
+		t0 = now_ms();
+		while (now_ms() - t0 < WAIT_MS && *q.rptr < 2 &&
+		       !(vq_status(&q, &st) == 0 &&
+			 st.state == HSAGPU_QSTATE_ERROR))
+			usleep(500);
+		if (!vq_status(&q, &st) && st.error == HSAGPU_QERR_VM_FAULT)
+			faults++;
+		for (i = 0; i < n && b[i] == 0x11; i++)
+			;
+		CHECK(i == n, "round %d: a new mapping changed at byte %zu (0x%02x): the device wrote an unmapped page",
+		      round, i, i < n ? b[i] : 0);
+		munmap(b, n);
+		vq_destroy(&q);
+	}
+	DIAG("%d rounds of munmap + FREE_MEM under DMA: %d faulted, none wrote a freed page",
+	     round, faults);
+	munmap(s, n);
+	gti_free(fd, hs);
+}
+
 /* Physical address of the page at @p (root: /proc/self/pagemap), or 0. */
 static uint64_t phys_of(const void *p)
 {
@@ -1114,6 +1183,7 @@ int main(void)
 	test_exit_busy();
 	test_unmap_faults(fd);
 	test_permissions(fd);
+	test_unmap_in_flight(fd);
 	munmap(sigs, 4096);
 	gti_free(fd, hsig);
 	close(fd);
