@@ -436,7 +436,8 @@ static void test_peer(int fd, struct vq *q)
 {
 	struct hsagpu_peer_access pa;
 	struct hsagpu_peer_access again;
-	uint8_t *s, *d, *peer;
+	struct hsagpu_alloc_mem pam;
+	uint8_t *s, *d, *peer, *pcpu;
 	uint64_t hs, hd;
 	int pfd, e, r;
 
@@ -459,13 +460,27 @@ static void test_peer(int fd, struct vq *q)
 	d = alloc_map(fd, HSAGPU_MEM_SYSTEM, 65536, PROT_READ | PROT_WRITE, &hd);
 	if (!s || !d)
 		return;
-	peer = (uint8_t *)(uintptr_t)pa.vram_addr + (1 << 20);
+	/* A VRAM allocation of the peer file: its vram_offset names it. */
+	if (gti_alloc(pfd, HSAGPU_MEM_VRAM, 2 * 65536, &pam))
+		return;
+	pcpu = mmap(NULL, 2 * 65536, PROT_READ | PROT_WRITE, MAP_SHARED, pfd,
+		    pam.mmap_offset);
+	CHECK(pcpu != MAP_FAILED, "mmap of the peer allocation: %s",
+	      strerror(errno));
+	if (pcpu == MAP_FAILED)
+		return;
+	peer = (uint8_t *)(uintptr_t)(pa.vram_addr + pam.vram_offset + 65536);
 	fill(s, 65536, 33);
 	r = vq_copy(q, &sigs[7], peer, s, 65536);
 	CHECK(r == 0, "DMA to peer VRAM at %p: %d", peer, r);
 	r = vq_copy(q, &sigs[8], d, peer, 65536);
 	CHECK(r == 0, "DMA from peer VRAM at %p: %d", peer, r);
 	CHECK(!memcmp(s, d, 65536), "data through peer VRAM differs");
+	CHECK(!memcmp(pcpu + 65536, s, 65536),
+	      "the peer's own mapping of its allocation (vram_offset 0x%llx) does not show the data",
+	      (unsigned long long)pam.vram_offset);
+	munmap(pcpu, 2 * 65536);
+	gti_free(pfd, pam.handle);
 	DIAG("peer VRAM (%llu MiB) at 0x%llx", (unsigned long long)pa.vram_size >> 20,
 	     (unsigned long long)pa.vram_addr);
 	munmap(s, 65536);
