@@ -298,8 +298,14 @@ static void test_dma_fields(const char *dev,
 	CHECK_EQ_U64(info->dma_flags & ~HSAGPU_DMA_INFO_IOMMU, 0);
 	CHECK_EQ_U64(!!(info->dma_flags & HSAGPU_DMA_INFO_IOMMU),
 		     iommu_translated(dev));
+	/* ABI 1.3: the field that was reserved says what GPUVM does */
 	CHECK_EQ_U64(info->vm_flags & ~(HSAGPU_VM_INFO_CAPABLE |
-				      HSAGPU_VM_INFO_ENABLED), 0);
+					HSAGPU_VM_INFO_ENABLED), 0);
+	CHECK(!(info->vm_flags & HSAGPU_VM_INFO_ENABLED) ||
+	      (info->vm_flags & HSAGPU_VM_INFO_CAPABLE),
+	      "vm_flags 0x%x: enabled without the capability", info->vm_flags);
+	CHECK_EQ_U64(!!(info->vm_flags & HSAGPU_VM_INFO_CAPABLE),
+		     !!(info->caps & HSAGPU_CAP_VM));
 	DIAG("%s: BAR0 0x%llx, %u-bit DMA, p2p_status 0x%x, dma_flags 0x%x",
 	     dev, (unsigned long long)info->vram_bus_addr, info->p2p_addr_bits,
 	     info->p2p_status, info->dma_flags);
