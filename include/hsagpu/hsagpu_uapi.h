@@ -178,9 +178,17 @@ struct hsagpu_alloc_mem {
 	/* ABI 1.2 (size 48; the 1.1 layout, 40 bytes, is still accepted) */
 	__u32 nsegs;            /* out: device-contiguous pieces, >= 1 */
 	__u32 reserved;         /* must be 0 */
+	/*
+	 * ABI 1.3 (size 56): VRAM allocations: the allocation's offset in
+	 * the device's VRAM, in both modes (0 for system memory). With GPU
+	 * virtual memory it is the only way for a peer's user to name the
+	 * allocation: PEER_ACCESS's vram_addr + vram_offset.
+	 */
+	__u64 vram_offset;      /* out */
 };
 
 #define HSAGPU_ALLOC_MEM_SIZE_1_1       40
+#define HSAGPU_ALLOC_MEM_SIZE_1_2       48
 
 struct hsagpu_mem_segment {
 	__u64 bus_addr;
