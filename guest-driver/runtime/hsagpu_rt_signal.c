@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * libhsagpu signals: 64-byte struct hsagpu_signal slots carved out of
- * 4 KiB system-memory pools. A signal is named by its bus address only,
- * so a process-wide registry of pools maps handles back to CPU pointers.
- * Behind an IOMMU each device has its own I/O address space and two
- * agents can get the same bus address: pools whose addresses another
- * agent's pool already uses are set aside, so handles stay unique.
+ * 4 KiB system-memory pools. A signal is named by its device address
+ * only, so a process-wide registry of pools maps handles back to CPU
+ * pointers. With GPU virtual memory that address is the CPU pointer and
+ * unique. Without it, behind an IOMMU each device has its own I/O
+ * address space and two agents can get the same bus address: pools whose
+ * addresses another agent's pool already uses are set aside, so handles
+ * stay unique.
  */
 #include <errno.h>
 #include <sched.h>
