@@ -70,20 +70,92 @@ void gtq_check_decision(struct gtq_dev *d, int usable)
 	      d->info->atomics, d->info->atomics_errno);
 }
 
-int gtq_open(int idx, struct gtq_dev *d)
+int gtq_vm_param(void)
+{
+	char buf[8] = "";
+	FILE *f = fopen("/sys/module/hsagpu/parameters/vm", "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return buf[0] == 'Y' || buf[0] == '1';
+}
+
+int gtq_vm_param_set(int vm)
+{
+	int old = gtq_vm_param();
+	int ret;
+
+	if (old < 0)
+		return -ENOENT;
+	ret = gt_sysfs_write("/sys/module/hsagpu/parameters/vm", vm ? "1" : "0");
+	return ret < 0 ? ret : old;
+}
+
+uint64_t gtq_ptr(hsagpu_agent_t *a, const volatile void *p)
+{
+	const struct hsagpu_device_info *info = hsagpu_agent_info(a);
+
+	if (info && (info->vm_flags & HSAGPU_VM_INFO_ENABLED))
+		return (uintptr_t)p;
+	return hsagpu_addr(a, (const void *)p);
+}
+
+int gtq_wait_error_status(hsagpu_queue_t *q, unsigned int ms,
+			  struct hsagpu_queue_status *st)
+{
+	uint64_t end = gtq_now_ns() + ms * GTQ_MS;
+
+	for (;;) {
+		if (gtq_status(q, st) == 0 && st->state == HSAGPU_QSTATE_ERROR)
+			return 0;
+		if (gtq_now_ns() > end)
+			return -1;
+		usleep(1000);
+	}
+}
+
+/* Open agent @idx (vm: -1 as the driver has it, 0 or 1 forced) */
+static int open_agent(int idx, struct gtq_dev *d, int vm)
+{
+	int old = -1, ret;
+
+	if (vm >= 0) {
+		old = gtq_vm_param_set(vm);
+		CHECK(old >= 0, "set hsagpu.ko parameter vm=%d: %d", vm, old);
+	}
+	ret = hsagpu_agent_open(idx, &d->agent);
+	if (old >= 0 && old != vm)
+		gtq_vm_param_set(old);
+	return ret;
+}
+
+static int gtq_open_mode(int idx, struct gtq_dev *d, int vm)
 {
 	hsagpu_queue_t *q = NULL;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	ret = hsagpu_agent_open(idx, &d->agent);
+	ret = open_agent(idx, d, vm);
 	CHECK(ret == 0 && d->agent, "hsagpu_agent_open(%d): %d", idx, ret);
 	if (ret || !d->agent)
 		return -1;
 	d->info = hsagpu_agent_info(d->agent);
+	d->vm = !!(d->info->vm_flags & HSAGPU_VM_INFO_ENABLED);
 	snprintf(d->pci, sizeof(d->pci), "%04x:%02x:%02x.%x",
 		 d->info->pci_domain, d->info->pci_bus,
 		 d->info->pci_devfn >> 3, d->info->pci_devfn & 7);
+	CHECK(!!(d->info->caps & HSAGPU_CAP_VM) ==
+	      !!(d->info->vm_flags & HSAGPU_VM_INFO_CAPABLE),
+	      "%s: caps 0x%x but vm_flags 0x%x", d->pci, d->info->caps,
+	      d->info->vm_flags);
+	CHECK(d->vm == (vm != 0),
+	      "%s: file %s GPU virtual memory (caps 0x%x, vm_flags 0x%x, hsagpu.ko vm=%d)%s",
+	      d->pci, d->vm ? "uses" : "does not use", d->info->caps,
+	      d->info->vm_flags, gtq_vm_param(),
+	      vm ? ": the tests put plain pointers into packets" : "");
 	d->regs = gt_map_resource(d->pci, HSAGPU_BAR_MMIO, &d->regs_len);
 	CHECK(d->regs, "map BAR5 of %s", d->pci);
 	CHECK(d->info->caps & HSAGPU_CAP_AQL_QUEUES,
@@ -103,6 +175,16 @@ int gtq_open(int idx, struct gtq_dev *d)
 	DIAG("%s: no PCIe AtomicOps to the root complex (errno %d): queues refused with EOPNOTSUPP as required; nothing more to run here",
 	     d->pci, d->info->atomics_errno);
 	return 0;
+}
+
+int gtq_open(int idx, struct gtq_dev *d)
+{
+	return gtq_open_mode(idx, d, -1);
+}
+
+int gtq_open_vm(int idx, struct gtq_dev *d, int vm)
+{
+	return gtq_open_mode(idx, d, !!vm);
 }
 
 int gtq_result(int ran, int n)
@@ -225,7 +307,7 @@ int64_t gtq_dispatch(hsagpu_queue_t *q, uint64_t kobj,
 	int64_t id;
 
 	memset(&pkt, 0, sizeof(pkt));
-	hsagpu_packet_dispatch(&pkt, kobj, hsagpu_addr(q->agent, kargs), grid,
+	hsagpu_packet_dispatch(&pkt, kobj, gtq_ptr(q->agent, kargs), grid,
 			       wg, dims, sig);
 	id = hsagpu_queue_submit(q, &pkt,
 				 GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH,
@@ -263,7 +345,7 @@ int64_t gtq_agent(hsagpu_queue_t *q, uint16_t type,
 	int64_t id;
 
 	memset(&pkt, 0, sizeof(pkt));
-	hsagpu_packet_agent(&pkt, type, ret ? hsagpu_addr(q->agent, ret) : 0,
+	hsagpu_packet_agent(&pkt, type, ret ? gtq_ptr(q->agent, ret) : 0,
 			    args, sig);
 	id = hsagpu_queue_submit(q, &pkt,
 				 GTQ_HDR(HSAGPU_PKT_TYPE_AGENT_DISPATCH,
