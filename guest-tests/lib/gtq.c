@@ -117,6 +117,48 @@ int gtq_wait_error_status(hsagpu_queue_t *q, unsigned int ms,
 	}
 }
 
+int gtq_check_fault(const char *what, const struct hsagpu_queue_status *st,
+		    uint32_t qid, uint64_t lo, uint64_t hi, int client,
+		    int access, int reason)
+{
+	uint32_t fi = st->fault_info;
+	unsigned int c = (fi & HSAGPU_VM_FAULT_CLIENT_MASK) >>
+			 HSAGPU_VM_FAULT_CLIENT_SHIFT;
+	unsigned int acc = (fi & HSAGPU_VM_FAULT_ACCESS_MASK) >>
+			   HSAGPU_VM_FAULT_ACCESS_SHIFT;
+	unsigned int r = (fi & HSAGPU_VM_FAULT_REASON_MASK) >>
+			 HSAGPU_VM_FAULT_REASON_SHIFT;
+	unsigned int vmid = (fi & HSAGPU_VM_FAULT_VMID_MASK) >>
+			    HSAGPU_VM_FAULT_VMID_SHIFT;
+	unsigned int fq = (fi & HSAGPU_VM_FAULT_QUEUE_MASK) >>
+			  HSAGPU_VM_FAULT_QUEUE_SHIFT;
+	int before = gt_failures;
+
+	DIAG("%s: state %u error %u fault 0x%llx info 0x%x (vmid %u client %u access %u reason %u queue %u)",
+	     what, st->state, st->error, (unsigned long long)st->fault_addr,
+	     fi, vmid, c, acc, r, fq);
+	CHECK(st->state == HSAGPU_QSTATE_ERROR &&
+	      st->error == HSAGPU_QERR_VM_FAULT,
+	      "%s: state %u error %u, expected ERROR with VM_FAULT (%u)", what,
+	      st->state, st->error, HSAGPU_QERR_VM_FAULT);
+	CHECK(st->fault_addr >= lo && st->fault_addr < hi,
+	      "%s: fault address 0x%llx outside [0x%llx, 0x%llx)", what,
+	      (unsigned long long)st->fault_addr, (unsigned long long)lo,
+	      (unsigned long long)hi);
+	CHECK(fi & HSAGPU_VM_FAULT_VALID, "%s: fault_info 0x%x not VALID",
+	      what, fi);
+	CHECK(vmid >= 1 && vmid < HSAGPU_VM_NUM_VMIDS,
+	      "%s: fault in VMID %u", what, vmid);
+	CHECK(fq == qid, "%s: fault of queue %u, expected %u", what, fq, qid);
+	CHECK(client < 0 || c == (unsigned int)client,
+	      "%s: client %u, expected %d", what, c, client);
+	CHECK(access < 0 || acc == (unsigned int)access,
+	      "%s: access %u, expected %d", what, acc, access);
+	CHECK(reason < 0 || r == (unsigned int)reason,
+	      "%s: reason %u, expected %d", what, r, reason);
+	return gt_failures - before;
+}
+
 /* Open agent @idx (vm: -1 as the driver has it, 0 or 1 forced) */
 static int open_agent(int idx, struct gtq_dev *d, int vm)
 {

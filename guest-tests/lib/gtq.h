@@ -92,6 +92,17 @@ int gtq_wait_error_status(hsagpu_queue_t *q, unsigned int ms,
 			  struct hsagpu_queue_status *st);
 
 /*
+ * Check that @st (QUEUE_STATUS of queue @qid) is a VM fault inside
+ * [@lo, @hi) by @client (HSAGPU_VM_CLIENT_*) with @access
+ * (HSAGPU_VM_ACCESS_*, -1: any) and @reason (HSAGPU_VM_REASON_*, -1:
+ * any); each mismatch is a failed check, said with @what. Returns the
+ * number of mismatches.
+ */
+int gtq_check_fault(const char *what, const struct hsagpu_queue_status *st,
+		    uint32_t qid, uint64_t lo, uint64_t hi, int client,
+		    int access, int reason);
+
+/*
  * Exit status of a queue test that could run on @ran of @n devices. When
  * none could, it checked nothing: SKIP, with the reason. A boot that
  * promises queues fails instead (gtq_open() already said why).
