@@ -4,6 +4,7 @@
 
 #include <linux/bitops.h>
 #include <linux/idr.h>
+#include <linux/interval_tree.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
@@ -39,6 +40,7 @@ static inline u64 hsagpu_mmap_offset(u64 type, u64 index)
 
 struct gen_pool;
 struct hsagpu_queue;
+struct hsagpu_pt;
 
 /*
  * Memory a process asks for is charged to its memory cgroup; over the
@@ -59,6 +61,58 @@ struct hsagpu_sysbuf {
 	unsigned long npages;
 	struct sg_table sgt;            /* dma_address valid while mapped */
 	bool mapped;
+};
+
+/* What a range of a file's GPU address space maps (hsagpu_vm.c). */
+enum hsagpu_vm_map_kind {
+	HSAGPU_VM_MAP_MEM,              /* an mmap()ed ALLOC_MEM allocation */
+	HSAGPU_VM_MAP_USERPTR,          /* REGISTER_MEM */
+	HSAGPU_VM_MAP_EVENTS,           /* the event page, in the aperture */
+	HSAGPU_VM_MAP_PEER,             /* a peer's VRAM, in the aperture */
+};
+
+/* One mapping; @it spans [va, va + size - 1] while @mapped. */
+struct hsagpu_vm_map {
+	struct interval_tree_node it;
+	u64 pte;                        /* HSAGPU_PTE_* perms of its pages */
+	enum hsagpu_vm_map_kind kind;
+	bool mapped;
+};
+
+/*
+ * Where the pages of a mapping are: the DMA segments of @sgt, or @addr
+ * onwards (contiguous). @flags: HSAGPU_PTE_SYSTEM (bus addresses) and
+ * SNOOPED, or 0 for VRAM offsets of this device. With @mni, the mapping
+ * is only made if no invalidation came since @seq (-EAGAIN).
+ */
+struct hsagpu_vm_src {
+	struct sg_table *sgt;
+	u64 addr;
+	u64 flags;
+	struct mmu_interval_notifier *mni;
+	unsigned long seq;
+};
+
+/*
+ * A file's GPU address space (GPUVM). Lock order: hsagpu_file.lock,
+ * hsagpu_device.lock, @lock, hsagpu_device.vm_lock. @lock is never held
+ * across an allocation that may reclaim memory (page tables are
+ * allocated beforehand): the registrations' MMU notifiers take it.
+ */
+struct hsagpu_vm {
+	struct hsagpu_device *hdev;
+	struct mutex lock;              /* tables, maps, spares, aperture */
+	struct hsagpu_pt *root;         /* level 3, NULL until the first map */
+	struct rb_root_cached maps;     /* struct hsagpu_vm_map.it */
+	struct list_head spare_dir;     /* preallocated tables */
+	struct list_head spare_leaf;
+	u32 nspare_dir;
+	u32 nspare_leaf;
+	u32 ntables;
+	u32 nmaps;
+	u64 aperture_next;              /* next free driver aperture VA */
+	/* 1..15 while the file has queues; hdev->lock and hdev->vm_lock */
+	u32 vmid;
 };
 
 /*
@@ -113,6 +167,8 @@ struct hsagpu_device {
 	atomic_t resets;                /* device resets the driver went through */
 	atomic_t files_lost;            /* files that lost their queues/VRAM */
 	atomic_t queue_irqs;
+	atomic_t vm_faults;             /* VM faults reported by the device */
+	atomic_t userptr_invalidations; /* registrations the mm took away */
 	atomic_t *vector_irqs;          /* per MSI-X vector, msix_vectors */
 	struct dentry *debugfs;
 
@@ -169,11 +225,20 @@ struct hsagpu_device {
 	 * wherever @queues changes, and by the interrupt handlers.
 	 */
 	spinlock_t wake_lock;
+
+	/*
+	 * GPU virtual memory: VMID 1..15 owners and the invalidation
+	 * registers, innermost lock (taken by MMU notifiers).
+	 */
+	spinlock_t vm_lock;
+	u32 vmids_used;                 /* bit v: VMID v is held */
+	struct hsagpu_vm *vmid_owner[HSAGPU_VM_NUM_VMIDS];
 };
 
 /*
  * Per open file, bound to the process that opened it: other processes
- * (a child after fork()) get -EBADF, and the file's queues stop when
+ * (a child after fork()) get -EBADF (-EACCES with GPU virtual memory),
+ * and the file's queues stop when
  * that process's address space goes away, even if a child still holds
  * the file.
  */
@@ -183,6 +248,9 @@ struct hsagpu_file {
 	struct mm_struct *mm;           /* the opener's, pinned by @mn */
 	struct mmu_notifier mn;
 	struct list_head node;          /* hdev->files, under hdev->lock */
+	pid_t pid;                      /* the opener (debugfs) */
+	/* GPU address space: hsagpu.ko vm=1 at open and a GPUVM device */
+	struct hsagpu_vm *vm;
 
 	/* live allocations, also those only a mapping holds (limits) */
 	atomic_t nallocs;
@@ -204,6 +272,7 @@ struct hsagpu_file {
 	u64 *events;                    /* event page, NULL until needed */
 	dma_addr_t events_dma;          /* its bus address */
 	struct hsagpu_sysbuf events_buf;
+	struct hsagpu_vm_map events_map; /* GPUVM: at HSAGPU_VM_APERTURE_BASE */
 	DECLARE_BITMAP(events_used, HSAGPU_MAX_EVENTS);
 	/*
 	 * WAIT_EVENTS sleeps here. Woken by the interrupts of this file's
@@ -223,14 +292,20 @@ struct hsagpu_peer {
 	u64 addr;                       /* bus address of the peer's VRAM */
 	u32 flags;                      /* HSAGPU_PEER_* */
 	bool mapped;                    /* dma_map_resource() mapping live */
+	struct hsagpu_vm *vm;           /* the file's, or NULL */
+	struct hsagpu_vm_map map;       /* GPUVM: the VRAM in the aperture */
+	u64 gpu_va;                     /* where, 0 until mapped once */
 };
+
+/* hsagpu_mem.flags: registered user memory (REGISTER_MEM), not uapi */
+#define HSAGPU_MEM_USERPTR      BIT(16)
 
 struct hsagpu_mem {
 	struct kref ref;                /* the handle and every mapping */
 	struct hsagpu_device *hdev;     /* holds a reference */
 	struct hsagpu_file *owner;
 	struct list_head node;          /* owner->mems while it has a handle */
-	u32 flags;                      /* HSAGPU_MEM_SYSTEM or _VRAM */
+	u32 flags;                      /* HSAGPU_MEM_SYSTEM, _VRAM or _USERPTR */
 	u32 handle;
 	u64 mmap_offset;
 	size_t size;                    /* page aligned */
@@ -243,8 +318,21 @@ struct hsagpu_mem {
 	struct hsagpu_mem_segment *segs; /* &seg0 when there is one */
 	struct hsagpu_mem_segment seg0;
 
-	/* SYSTEM: contiguous up to HSAGPU_MEM_SYSTEM_CONTIG_MAX, else chunks */
+	/*
+	 * SYSTEM: contiguous up to HSAGPU_MEM_SYSTEM_CONTIG_MAX, else chunks;
+	 * USERPTR: the pinned user pages.
+	 */
 	struct hsagpu_sysbuf sys;
+
+	/*
+	 * GPUVM: in the owner's GPU space while mmap()ed through @vma
+	 * (under the owner's lock) or registered.
+	 */
+	struct hsagpu_vm_map map;
+	struct vm_area_struct *vma;
+	struct mmu_interval_notifier notifier;  /* USERPTR */
+	bool notifier_live;
+	bool readonly;                  /* USERPTR without write access */
 };
 
 enum { HSAGPU_QMEM_RING, HSAGPU_QMEM_RPTR, HSAGPU_QMEM_WPTR, HSAGPU_QMEM_N };
@@ -335,6 +423,9 @@ int hsagpu_irq_setup(struct hsagpu_device *hdev);
 int hsagpu_sysbuf_alloc(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b,
 			size_t size, bool contig);
 void hsagpu_sysbuf_free(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b);
+int hsagpu_sysbuf_map(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b);
+void hsagpu_sysbuf_unmap_table(struct hsagpu_device *hdev,
+			       struct hsagpu_sysbuf *b);
 void hsagpu_sysbufs_unmap(struct hsagpu_device *hdev);
 vm_fault_t hsagpu_sysbuf_fault(struct hsagpu_sysbuf *b, pgoff_t page,
 			       struct vm_fault *vmf);
@@ -364,6 +455,33 @@ struct hsagpu_mem *hsagpu_mem_find_system(struct hsagpu_file *hf, u64 addr,
 					  u64 len);
 void *hsagpu_mem_kaddr(struct hsagpu_mem *mem, u64 addr);
 void hsagpu_mem_release(struct hsagpu_file *hf);
+void hsagpu_mem_put(struct hsagpu_mem *mem);
+int hsagpu_mem_charge(struct hsagpu_mem *mem);
+void hsagpu_mem_uncharge(struct hsagpu_mem *mem);
+int hsagpu_mem_publish(struct hsagpu_file *hf, struct hsagpu_mem *mem);
+void hsagpu_mem_undo_handle(struct hsagpu_file *hf, u64 handle);
+
+/* hsagpu_vm.c */
+int hsagpu_vm_file_init(struct hsagpu_file *hf);
+void hsagpu_vm_file_fini(struct hsagpu_file *hf);
+int hsagpu_vm_map(struct hsagpu_vm *vm, struct hsagpu_vm_map *m, u64 va,
+		  u64 size, u64 perms, const struct hsagpu_vm_src *src);
+void hsagpu_vm_unmap(struct hsagpu_vm *vm, struct hsagpu_vm_map *m);
+void hsagpu_vm_unmap_locked(struct hsagpu_vm *vm, struct hsagpu_vm_map *m,
+			    struct list_head *freed);
+void hsagpu_vm_free_tables(struct hsagpu_vm *vm, struct list_head *freed);
+struct hsagpu_vm_map *hsagpu_vm_lookup(struct hsagpu_vm *vm, u64 va, u64 len);
+u64 hsagpu_vm_aperture_alloc(struct hsagpu_vm *vm, u64 size);
+int hsagpu_vm_vmid_get(struct hsagpu_file *hf);
+void hsagpu_vm_vmid_put(struct hsagpu_file *hf);
+void hsagpu_vm_restore(struct hsagpu_device *hdev);
+void hsagpu_vm_fault_irq(struct hsagpu_device *hdev);
+void hsagpu_vm_debugfs_init(struct hsagpu_device *hdev, struct dentry *d);
+
+/* hsagpu_userptr.c */
+long hsagpu_ioctl_register_mem(struct hsagpu_file *hf, void *data);
+void hsagpu_ioctl_register_mem_undo(struct hsagpu_file *hf, void *data);
+void hsagpu_userptr_free(struct hsagpu_mem *mem);
 
 /* hsagpu_peer.c */
 long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void *data);

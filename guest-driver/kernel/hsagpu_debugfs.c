@@ -10,6 +10,11 @@
  *   queue_irqs     queue completion interrupts
  *   queues_active  hardware queues in use
  *   vector_irqs    "<vector> <interrupts>", one line per MSI-X vector
+ *   vm_faults      VM faults the error interrupt reported
+ *   userptr_invalidations  registrations the process's mm took away
+ *   vm             the device's page walks, TLB hits, invalidations and
+ *                  VM faults, the VMIDs in use, and per open file: its
+ *                  opener, VMID, mappings and page tables
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -47,6 +52,7 @@ void hsagpu_debugfs_init(struct hsagpu_device *hdev)
 	debugfs_create_atomic_t("queue_irqs", 0444, d, &hdev->queue_irqs);
 	debugfs_create_u32("queues_active", 0444, d, &hdev->queues_active);
 	debugfs_create_file("vector_irqs", 0444, d, hdev, &vector_irqs_fops);
+	hsagpu_vm_debugfs_init(hdev, d);
 }
 
 /* Before the counters go away (remove(), or a failed probe). */

@@ -128,8 +128,15 @@ static int hsagpu_setup_dma(struct hsagpu_device *hdev)
 		hdev->p2p_status = hsagpu_p2p_status_fallback(hdev);
 	}
 
+	/*
+	 * With GPUVM, page-table entries hold 48-bit bus addresses: DMA
+	 * must stay below that too.
+	 */
 	ret = dma_set_mask_and_coherent(dev,
-					DMA_BIT_MASK(hdev->p2p_addr_bits));
+					DMA_BIT_MASK(hdev->caps & HSAGPU_CAP_VM ?
+						     min(hdev->p2p_addr_bits,
+							 HSAGPU_VM_VA_BITS) :
+						     hdev->p2p_addr_bits));
 	if (ret) {
 		dev_err(dev, "no usable %u-bit DMA: %d\n", hdev->p2p_addr_bits,
 			ret);
@@ -271,6 +278,7 @@ static struct hsagpu_device *hsagpu_device_alloc(struct pci_dev *pdev)
 	ida_init(&hdev->doorbell_page_ida);
 	idr_init(&hdev->mem_idr);
 	spin_lock_init(&hdev->wake_lock);
+	spin_lock_init(&hdev->vm_lock);
 	return hdev;
 }
 

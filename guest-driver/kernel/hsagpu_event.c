@@ -43,6 +43,23 @@ static int hsagpu_event_page_get(struct hsagpu_file *hf)
 	ret = hsagpu_sysbuf_alloc(hf->hdev, b, PAGE_SIZE, true);
 	if (ret)
 		return ret;
+	if (hf->vm) {
+		struct hsagpu_vm_src src = {
+			.sgt = &b->sgt,
+			.flags = HSAGPU_PTE_SYSTEM | HSAGPU_PTE_SNOOPED,
+		};
+
+		/* Driver aperture: never a CPU address of the process. */
+		hf->events_map.kind = HSAGPU_VM_MAP_EVENTS;
+		ret = hsagpu_vm_map(hf->vm, &hf->events_map,
+				    HSAGPU_VM_APERTURE_BASE, PAGE_SIZE,
+				    HSAGPU_PTE_READABLE | HSAGPU_PTE_WRITEABLE,
+				    &src);
+		if (ret) {
+			hsagpu_sysbuf_free(hf->hdev, b);
+			return ret;
+		}
+	}
 	hf->events_dma = sg_dma_address(b->sgt.sgl);
 	hf->events = page_address(b->pages[0]);
 	return 0;
@@ -65,6 +82,8 @@ void hsagpu_event_init(struct hsagpu_file *hf)
  */
 void hsagpu_event_release(struct hsagpu_file *hf)
 {
+	if (hf->vm)
+		hsagpu_vm_unmap(hf->vm, &hf->events_map);
 	if (hf->events)
 		hsagpu_sysbuf_free(hf->hdev, &hf->events_buf);
 	hf->events = NULL;
@@ -92,7 +111,8 @@ long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void *data)
 	set_bit(slot, hf->events_used);
 	WRITE_ONCE(hf->events[slot], HSAGPU_EVENT_SLOT_UNSIGNALED);
 	args->event_id = slot + 1;
-	args->mailbox_addr = hf->events_dma + slot * sizeof(u64);
+	args->mailbox_addr = (hf->vm ? HSAGPU_VM_APERTURE_BASE :
+			      hf->events_dma) + slot * sizeof(u64);
 out:
 	mutex_unlock(&hf->lock);
 	hsagpu_exit(hf->hdev);

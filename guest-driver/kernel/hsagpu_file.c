@@ -15,8 +15,10 @@
  * (hsagpu_recover.c), with -EIO.
  *
  * A file belongs to the process that opened it (as amdkfd's does): its
- * queues and memory name that process's allocations, so ioctls and mmap
- * from another address space (a child after fork()) are -EBADF.
+ * queues and memory name that process's allocations (with GPU virtual
+ * memory, its CPU addresses), so ioctls and mmap from another address
+ * space (a child after fork()) are -EBADF, -EACCES with GPU virtual
+ * memory. close() works from any process.
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -62,11 +64,18 @@ static int hsagpu_open(struct inode *inode, struct file *file)
 	hsagpu_event_init(hf);
 	hf->mapping = file->f_mapping;
 	hf->hdev = hdev;
+	hf->pid = task_tgid_nr(current);
+	ret = hsagpu_vm_file_init(hf);
+	if (ret) {
+		kfree(hf);
+		return ret;
+	}
 
 	/* Also keeps the mm_struct (not the address space) until release. */
 	hf->mn.ops = &hsagpu_mn_ops;
 	ret = mmu_notifier_register(&hf->mn, current->mm);
 	if (ret) {
+		hsagpu_vm_file_fini(hf);
 		kfree(hf);
 		return ret;
 	}
@@ -102,6 +111,8 @@ static int hsagpu_release(struct inode *inode, struct file *file)
 	mutex_lock(&hdev->lock);
 	list_del(&hf->node);
 	mutex_unlock(&hdev->lock);
+	/* Every mapping is gone: the tables go. */
+	hsagpu_vm_file_fini(hf);
 
 	ida_destroy(&hf->doorbell_slots);
 	mutex_destroy(&hf->lock);
@@ -164,7 +175,9 @@ static long hsagpu_ioctl_get_info(struct hsagpu_file *hf, void *data)
 	info->p2p_addr_bits = hdev->p2p_addr_bits;
 	info->p2p_status = hdev->p2p_status;
 	info->dma_flags = hdev->dma_iommu ? HSAGPU_DMA_INFO_IOMMU : 0;
-	info->reserved1 = 0;
+	info->vm_flags = (hdev->caps & HSAGPU_CAP_VM ?
+			  HSAGPU_VM_INFO_CAPABLE : 0) |
+			 (hf->vm ? HSAGPU_VM_INFO_ENABLED : 0);
 	return 0;
 }
 
@@ -217,7 +230,7 @@ static const struct hsagpu_ioctl_desc hsagpu_ioctls[] = {
 	HSAGPU_IOCTL_DEF(HSAGPU_IOC_DESTROY_QUEUE, hsagpu_ioctl_destroy_queue,
 			 NULL, 0, 0),
 	HSAGPU_IOCTL_DEF(HSAGPU_IOC_QUEUE_STATUS, hsagpu_ioctl_queue_status,
-			 NULL, 0, 0),
+			 NULL, HSAGPU_QUEUE_STATUS_SIZE_1_2, 0),
 	HSAGPU_IOCTL_DEF(HSAGPU_IOC_SUSPEND_QUEUE, hsagpu_ioctl_suspend_queue,
 			 NULL, 0, 0),
 	HSAGPU_IOCTL_DEF(HSAGPU_IOC_RESUME_QUEUE, hsagpu_ioctl_resume_queue,
@@ -235,6 +248,8 @@ static const struct hsagpu_ioctl_desc hsagpu_ioctls[] = {
 			 NULL, 0, 0),
 	HSAGPU_IOCTL_DEF(HSAGPU_IOC_SET_EVENT, hsagpu_ioctl_set_event, NULL,
 			 0, 0),
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_REGISTER_MEM, hsagpu_ioctl_register_mem,
+			 hsagpu_ioctl_register_mem_undo, 0, 0),
 };
 
 /* Every argument fits the dispatcher's buffer and starts with its size. */
@@ -253,6 +268,10 @@ HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_queue_status);
 HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_create_event);
 HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_event_id);
 HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_wait_events);
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_register_mem);
+/* The ABI 1.2 structure ended before the fault fields. */
+static_assert(HSAGPU_QUEUE_STATUS_SIZE_1_2 ==
+	      offsetof(struct hsagpu_queue_status, fault_addr));
 
 /*
  * The one place where arguments cross the user boundary (handlers still
@@ -292,9 +311,12 @@ static long hsagpu_ioctl(struct file *file, unsigned int cmd,
 	if (_IOC_DIR(cmd) != _IOC_DIR(ioctl->cmd))
 		return -ENOTTY;
 
-	/* A file belongs to the process that opened it (as in amdkfd). */
+	/*
+	 * A file belongs to the process that opened it (as in amdkfd);
+	 * with GPUVM its GPU addresses are that process's CPU addresses.
+	 */
 	if (current->mm != hf->mm)
-		return -EBADF;
+		return hf->vm ? -EACCES : -EBADF;
 	if (READ_ONCE(hf->hdev->dead))
 		return -ENODEV;
 	if (READ_ONCE(hf->lost))
@@ -340,7 +362,7 @@ static int hsagpu_mmap(struct file *file, struct vm_area_struct *vma)
 	u64 index = vma->vm_pgoff & HSAGPU_MMAP_INDEX_MASK;
 
 	if (vma->vm_mm != hf->mm)
-		return -EBADF;
+		return hf->vm ? -EACCES : -EBADF;
 	if (READ_ONCE(hf->hdev->dead))
 		return -ENODEV;
 	if (READ_ONCE(hf->lost))

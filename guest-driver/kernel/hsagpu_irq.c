@@ -70,6 +70,8 @@ static irqreturn_t hsagpu_error_irq(int irq, void *data)
 		atomic_inc(&hdev->error_irqs);
 		dev_warn_ratelimited(&hdev->pdev->dev,
 				     "device error status 0x%08x\n", err);
+		if (err & HSAGPU_ERR_VM_FAULT)
+			hsagpu_vm_fault_irq(hdev);
 		if (err & HSAGPU_ERR_QUEUE)
 			hsagpu_report_queue_errors(hdev);
 		/* Every queue has stopped: only a reset recovers. */

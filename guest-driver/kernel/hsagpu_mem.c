@@ -72,6 +72,10 @@ int hsagpu_vram_init(struct hsagpu_device *hdev)
 static void hsagpu_mem_free_backing(struct hsagpu_device *hdev,
 				    struct hsagpu_mem *mem)
 {
+	if (mem->flags & HSAGPU_MEM_USERPTR) {
+		hsagpu_userptr_free(mem);
+		return;
+	}
 	if (mem->segs != &mem->seg0)
 		kvfree(mem->segs);
 	if (mem->flags & HSAGPU_MEM_SYSTEM)
@@ -90,11 +94,14 @@ static u64 hsagpu_limit_bytes(unsigned int mb, u32 num, u32 den)
 	return div_u64(((u64)totalram_pages() << PAGE_SHIFT) * num, den);
 }
 
-static void hsagpu_mem_uncharge(struct hsagpu_mem *mem)
+/* Registered memory counts as system memory (it is the process's). */
+#define HSAGPU_MEM_SYSLIKE      (HSAGPU_MEM_SYSTEM | HSAGPU_MEM_USERPTR)
+
+void hsagpu_mem_uncharge(struct hsagpu_mem *mem)
 {
 	struct hsagpu_file *hf = mem->owner;
 
-	if (mem->flags & HSAGPU_MEM_SYSTEM) {
+	if (mem->flags & HSAGPU_MEM_SYSLIKE) {
 		atomic64_sub(mem->size, &hf->sysmem_bytes);
 		atomic64_sub(mem->size, &mem->hdev->sysmem_bytes);
 	} else {
@@ -107,11 +114,11 @@ static void hsagpu_mem_uncharge(struct hsagpu_mem *mem)
  * Count @mem against its file's and its device's limits, or -EDQUOT.
  * The owner file outlives its allocations: mappings hold the file.
  */
-static int hsagpu_mem_charge(struct hsagpu_mem *mem)
+int hsagpu_mem_charge(struct hsagpu_mem *mem)
 {
 	struct hsagpu_file *hf = mem->owner;
 	struct hsagpu_device *hdev = mem->hdev;
-	bool sys = mem->flags & HSAGPU_MEM_SYSTEM;
+	bool sys = mem->flags & HSAGPU_MEM_SYSLIKE;
 	bool over;
 
 	over = atomic_inc_return(&hf->nallocs) >
@@ -143,7 +150,7 @@ static void hsagpu_mem_free(struct kref *ref)
 	hsagpu_device_put(hdev);
 }
 
-static void hsagpu_mem_put(struct hsagpu_mem *mem)
+void hsagpu_mem_put(struct hsagpu_mem *mem)
 {
 	kref_put(&mem->ref, hsagpu_mem_free);
 }
@@ -277,7 +284,33 @@ static void hsagpu_mem_unlink(struct hsagpu_file *hf, struct hsagpu_mem *mem)
 	mutex_lock(&hdev->lock);
 	idr_remove(&hdev->mem_idr, mem->handle);
 	mutex_unlock(&hdev->lock);
-	list_del(&mem->node);
+	list_del_init(&mem->node);
+}
+
+/*
+ * Give @mem a handle and list it in @hf (which then holds the initial
+ * reference). Caller holds hf->lock.
+ */
+int hsagpu_mem_publish(struct hsagpu_file *hf, struct hsagpu_mem *mem)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	int ret;
+
+	lockdep_assert_held(&hf->lock);
+	mutex_lock(&hdev->lock);
+	/* Cyclic ids: a stale handle rarely names a newer allocation. */
+	ret = idr_alloc_cyclic(&hdev->mem_idr, mem, 1, HSAGPU_MMAP_INDEX_VRAM,
+			       GFP_KERNEL);
+	mutex_unlock(&hdev->lock);
+	if (ret < 0)
+		return ret;
+	mem->handle = ret;
+	if (!(mem->flags & HSAGPU_MEM_USERPTR))
+		mem->mmap_offset = hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_MEMORY,
+			mem->handle | (mem->flags & HSAGPU_MEM_VRAM ?
+				       HSAGPU_MMAP_INDEX_VRAM : 0));
+	list_add_tail(&mem->node, &hf->mems);
+	return 0;
 }
 
 /*
@@ -335,18 +368,7 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 	kref_get(&hdev->ref);
 
 	mutex_lock(&hf->lock);
-	mutex_lock(&hdev->lock);
-	/* Cyclic ids: a stale handle rarely names a newer allocation. */
-	ret = idr_alloc_cyclic(&hdev->mem_idr, mem, 1, HSAGPU_MMAP_INDEX_VRAM,
-			       GFP_KERNEL);
-	mutex_unlock(&hdev->lock);
-	if (ret > 0) {
-		mem->handle = ret;
-		mem->mmap_offset = hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_MEMORY,
-			mem->handle | (mem->flags & HSAGPU_MEM_VRAM ?
-				       HSAGPU_MMAP_INDEX_VRAM : 0));
-		list_add_tail(&mem->node, &hf->mems);
-	}
+	ret = hsagpu_mem_publish(hf, mem);
 	mutex_unlock(&hf->lock);
 	if (ret < 0) {
 		hsagpu_mem_put(mem);
@@ -355,7 +377,8 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 
 	args->handle = mem->handle;
 	args->mmap_offset = mem->mmap_offset;
-	args->bus_addr = mem->bus_addr;
+	/* GPUVM: the allocation's address is where it gets mmap()ed. */
+	args->bus_addr = hf->vm ? 0 : mem->bus_addr;
 	args->nsegs = mem->nsegs;
 	return 0;
 }
@@ -363,11 +386,15 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 /* The result could not be copied out: nobody learnt the handle. */
 void hsagpu_ioctl_alloc_mem_undo(struct hsagpu_file *hf, void *data)
 {
-	struct hsagpu_alloc_mem *args = data;
+	hsagpu_mem_undo_handle(hf, ((struct hsagpu_alloc_mem *)data)->handle);
+}
+
+void hsagpu_mem_undo_handle(struct hsagpu_file *hf, u64 handle)
+{
 	struct hsagpu_mem *mem;
 
 	mutex_lock(&hf->lock);
-	mem = hsagpu_mem_lookup(hf, args->handle);
+	mem = hsagpu_mem_lookup(hf, handle);
 	if (mem)
 		hsagpu_mem_unlink(hf, mem);
 	mutex_unlock(&hf->lock);
@@ -413,6 +440,9 @@ long hsagpu_ioctl_mem_segments(struct hsagpu_file *hf, void *data)
 
 	if (args->reserved)
 		return -EINVAL;
+	/* Bus addresses are never shown with GPU virtual memory. */
+	if (hf->vm)
+		return -EOPNOTSUPP;
 
 	/* The segments never change: copy them out without the lock. */
 	mutex_lock(&hf->lock);
@@ -560,6 +590,90 @@ static const struct vm_operations_struct hsagpu_sysmem_vm_ops = {
 };
 
 /*
+ * GPUVM: the mapping that put the allocation in the GPU space takes it
+ * out before it lets go of the memory. Another vma (mremap()'s copy,
+ * which the refusal below unmaps again) only holds a reference.
+ */
+static void hsagpu_mem_vm_close_gpu(struct vm_area_struct *vma)
+{
+	struct hsagpu_mem *mem = vma->vm_private_data;
+	struct hsagpu_file *hf = mem->owner;
+
+	mutex_lock(&hf->lock);
+	if (mem->vma == vma) {
+		hsagpu_vm_unmap(hf->vm, &mem->map);
+		mem->vma = NULL;
+	}
+	mutex_unlock(&hf->lock);
+	hsagpu_mem_put(mem);
+}
+
+/* GPU address == CPU address: the mapping cannot be split or moved. */
+static int hsagpu_mem_may_split(struct vm_area_struct *vma,
+				unsigned long addr)
+{
+	return -EINVAL;
+}
+
+static int hsagpu_mem_mremap(struct vm_area_struct *vma)
+{
+	return -EINVAL;
+}
+
+static const struct vm_operations_struct hsagpu_vram_gpu_vm_ops = {
+	.open = hsagpu_mem_vm_open,
+	.close = hsagpu_mem_vm_close_gpu,
+	.may_split = hsagpu_mem_may_split,
+	.mremap = hsagpu_mem_mremap,
+	.fault = hsagpu_vram_fault,
+};
+
+static const struct vm_operations_struct hsagpu_sysmem_gpu_vm_ops = {
+	.open = hsagpu_mem_vm_open,
+	.close = hsagpu_mem_vm_close_gpu,
+	.may_split = hsagpu_mem_may_split,
+	.mremap = hsagpu_mem_mremap,
+	.fault = hsagpu_sysmem_fault,
+};
+
+/*
+ * GPUVM: map @mem in the file's GPU space at the CPU address of @vma,
+ * with the vma's permissions. Caller holds hf->lock.
+ */
+static int hsagpu_mem_mmap_gpu(struct hsagpu_file *hf, struct hsagpu_mem *mem,
+			       struct vm_area_struct *vma)
+{
+	struct hsagpu_vm_src src = { };
+	u64 perms = HSAGPU_PTE_READABLE;
+	int ret;
+
+	if (mem->vma)
+		return -EBUSY;
+	if (vma->vm_end > HSAGPU_VM_APERTURE_BASE)
+		return -EINVAL;
+	if (vma->vm_flags & VM_WRITE)
+		perms |= HSAGPU_PTE_WRITEABLE;
+	if (vma->vm_flags & VM_EXEC)
+		perms |= HSAGPU_PTE_EXECUTABLE;
+	if (mem->flags & HSAGPU_MEM_SYSTEM) {
+		src.sgt = &mem->sys.sgt;
+		src.flags = HSAGPU_PTE_SYSTEM | HSAGPU_PTE_SNOOPED;
+	} else {
+		src.addr = mem->vram_offset;
+	}
+	mem->map.kind = HSAGPU_VM_MAP_MEM;
+	ret = hsagpu_enter(hf->hdev);
+	if (ret)
+		return ret;
+	ret = hsagpu_vm_map(hf->vm, &mem->map, vma->vm_start, mem->size,
+			    perms, &src);
+	hsagpu_exit(hf->hdev);
+	if (!ret)
+		mem->vma = vma;
+	return ret;
+}
+
+/*
  * No private writable (copy-on-write) mappings: a private copy would be
  * invisible to the device.
  */
@@ -574,18 +688,32 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 
 	mutex_lock(&hf->lock);
 	mem = hsagpu_mem_lookup(hf, index & ~HSAGPU_MMAP_INDEX_VRAM);
-	if (!mem || mem->mmap_offset >> PAGE_SHIFT != vma->vm_pgoff ||
-	    vma->vm_end - vma->vm_start != mem->size) {
+	if (!mem || mem->mmap_offset >> PAGE_SHIFT != vma->vm_pgoff) {
 		ret = -EINVAL;
 		goto out;
+	}
+	if (hf->vm && mem->vma) {
+		ret = -EBUSY;
+		goto out;
+	}
+	if (vma->vm_end - vma->vm_start != mem->size) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (hf->vm) {
+		ret = hsagpu_mem_mmap_gpu(hf, mem, vma);
+		if (ret)
+			goto out;
 	}
 
 	if (mem->flags & HSAGPU_MEM_VRAM) {
 		vm_flags_set(vma, VM_IO | VM_PFNMAP);
 		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
-		vma->vm_ops = &hsagpu_vram_vm_ops;
+		vma->vm_ops = hf->vm ? &hsagpu_vram_gpu_vm_ops :
+				       &hsagpu_vram_vm_ops;
 	} else {
-		vma->vm_ops = &hsagpu_sysmem_vm_ops;
+		vma->vm_ops = hf->vm ? &hsagpu_sysmem_gpu_vm_ops :
+				       &hsagpu_sysmem_vm_ops;
 	}
 	vma->vm_private_data = mem;
 	kref_get(&mem->ref);

@@ -17,6 +17,12 @@
  * meanwhile leaves nothing dangling; asking for it again fails with
  * -ENODEV. Without an IOMMU nothing can be revoked: the device uses
  * the bus address itself.
+ *
+ * With GPU virtual memory the peer's whole VRAM is also mapped in the
+ * file's GPU address space, in the driver aperture (2 MiB pages), and
+ * the file gets that address. Revocation and close() take it out of the
+ * GPU space (entries cleared, TLB invalidated) before the IOMMU mapping
+ * goes; with GPUVM even without an IOMMU, a removed peer is unreachable.
  */
 #include <linux/dma-mapping.h>
 #include <linux/file.h>
@@ -129,6 +135,8 @@ static void hsagpu_peer_unmap(struct hsagpu_device *hdev,
 {
 	struct iommu_domain *domain;
 
+	if (p->vm)
+		hsagpu_vm_unmap(p->vm, &p->map);
 	if (!p->mapped)
 		return;
 	dma_unmap_resource(&hdev->pdev->dev, p->addr, p->peer->vram_size,
@@ -141,6 +149,44 @@ static void hsagpu_peer_unmap(struct hsagpu_device *hdev,
 	if (domain)
 		iommu_flush_iotlb_all(domain);
 	p->mapped = false;
+}
+
+/*
+ * GPUVM: the peer's VRAM in the file's aperture, at the same address
+ * each time. Under hdev->lock, against the peer's revocation: the peer
+ * is marked dead before its remove() revokes under that lock.
+ */
+static int hsagpu_peer_map_gpu(struct hsagpu_file *hf, struct hsagpu_peer *p)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_vm_src src = {
+		.addr = p->addr,
+		.flags = HSAGPU_PTE_SYSTEM,
+	};
+	u64 size = PAGE_ALIGN(p->peer->vram_size);
+	int ret = 0;
+
+	mutex_lock(&hdev->lock);
+	if (READ_ONCE(p->peer->dead)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	if (p->map.mapped)
+		goto out;
+	if (!p->gpu_va)
+		p->gpu_va = hsagpu_vm_aperture_alloc(hf->vm, size);
+	ret = -ENOSPC;
+	if (!p->gpu_va)
+		goto out;
+	p->map.kind = HSAGPU_VM_MAP_PEER;
+	ret = hsagpu_vm_map(hf->vm, &p->map, p->gpu_va, size,
+			    HSAGPU_PTE_READABLE | HSAGPU_PTE_WRITEABLE, &src);
+	/* An address the entries cannot hold: as unreachable as it gets. */
+	if (ret == -ERANGE)
+		ret = -EINVAL;
+out:
+	mutex_unlock(&hdev->lock);
+	return ret;
 }
 
 /*
@@ -198,11 +244,17 @@ long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void *data)
 			ret = -ENODEV;
 			goto out_unlock;
 		}
+		np->vm = hf->vm;
 		list_add_tail(&np->node, &hf->peers);
 		mutex_unlock(&hdev->lock);
 		p = np;
 	}
-	args->vram_addr = p->addr;
+	if (hf->vm) {
+		ret = hsagpu_peer_map_gpu(hf, p);
+		if (ret)
+			goto out_unlock;
+	}
+	args->vram_addr = hf->vm ? p->gpu_va : p->addr;
 	args->flags = p->flags;
 	args->vram_size = peer->vram_size;
 	args->peer_bar_addr = peer->vram_bus;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hsagpu: user-mode AQL queues. The driver checks that a queue's ring and
- * dispatch ids lie in the caller's own system memory, gives it a hardware
- * queue, a doorbell in the caller's doorbell page and an MSI-X vector,
- * and programs the queue's register block. From then on user space
- * writes packets and rings the doorbell without the kernel.
+ * dispatch ids lie in the caller's own system memory (with GPU virtual
+ * memory: in writeable mappings of the file's GPU address space), gives
+ * it a hardware queue, a doorbell in the caller's doorbell page and an
+ * MSI-X vector (and the file's VMID), and programs the queue's register
+ * block. From then on user space writes packets and rings the doorbell
+ * without the kernel.
  */
 #include <linux/jiffies.h>
 #include <linux/log2.h>
@@ -83,7 +85,9 @@ bool hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
 	hdev->queues[q->hw_id] = NULL;
 	spin_unlock_irq(&hdev->wake_lock);
 	hdev->queues_active--;
-	q->hf->nqueues--;
+	/* Its last queue gone, the file gives its VMID back. */
+	if (!--q->hf->nqueues)
+		hsagpu_vm_vmid_put(q->hf);
 	ida_free(&hdev->queue_ida, q->hw_id);
 	/*
 	 * The queue's last interrupt may still be on its way, and its
@@ -100,8 +104,10 @@ static void hsagpu_queue_free(struct hsagpu_file *hf, struct hsagpu_queue *q)
 	int i;
 
 	list_del(&q->node);
-	for (i = 0; i < HSAGPU_QMEM_N; i++)
+	for (i = 0; i < HSAGPU_QMEM_N; i++) {
 		q->mem[i]->queue_users--;
+		hsagpu_mem_put(q->mem[i]);
+	}
 	ida_free(&hf->doorbell_slots, q->doorbell_slot);
 	kfree(q);
 }
@@ -148,11 +154,16 @@ static int hsagpu_queue_check_args(const struct hsagpu_create_queue *args)
 /* Fill the register block and enable. Caller holds hdev->lock. */
 static int hsagpu_queue_hw_create(struct hsagpu_device *hdev,
 				  struct hsagpu_queue *q, u32 doorbell,
+				  u32 vmid,
 				  const struct hsagpu_create_queue *args)
 {
 	u32 base = HSAGPU_REG_QUEUE(q->hw_id);
 	u32 res;
 
+	/* Latched at ENABLE; ABI 1.2 devices have no such register. */
+	if (hdev->caps & HSAGPU_CAP_VM)
+		hsagpu_wr(hdev, HSAGPU_REG_QUEUE_X(q->hw_id) + HSAGPU_QXREG_VMID,
+			  vmid);
 	hsagpu_wr(hdev, base + HSAGPU_QREG_RING_LO, lower_32_bits(args->ring_addr));
 	hsagpu_wr(hdev, base + HSAGPU_QREG_RING_HI, upper_32_bits(args->ring_addr));
 	hsagpu_wr(hdev, base + HSAGPU_QREG_RING_SIZE, args->ring_size);
@@ -172,20 +183,98 @@ static int hsagpu_queue_hw_create(struct hsagpu_device *hdev,
 }
 
 /*
+ * GPUVM: the allocation or registration whose writeable GPU mapping holds
+ * [addr, addr + len), referenced, with the kernel address of addr in it
+ * (NULL in VRAM), or NULL. Caller holds hf->lock.
+ */
+static struct hsagpu_mem *hsagpu_queue_vm_mem(struct hsagpu_file *hf,
+					      u64 addr, u64 len,
+					      const u64 **kaddr)
+{
+	struct hsagpu_vm *vm = hf->vm;
+	struct hsagpu_vm_map *m;
+	struct hsagpu_mem *mem = NULL;
+	u64 off;
+
+	mutex_lock(&vm->lock);
+	m = hsagpu_vm_lookup(vm, addr, len);
+	if (m && (m->kind == HSAGPU_VM_MAP_MEM ||
+		  m->kind == HSAGPU_VM_MAP_USERPTR) &&
+	    (m->pte & HSAGPU_PTE_WRITEABLE)) {
+		/* A mapped allocation is referenced by its mapping. */
+		mem = container_of(m, struct hsagpu_mem, map);
+		kref_get(&mem->ref);
+		off = addr - m->it.start;
+		*kaddr = mem->flags & HSAGPU_MEM_VRAM ? NULL :
+			 page_address(mem->sys.pages[off >> PAGE_SHIFT]) +
+			 offset_in_page(off);
+	}
+	mutex_unlock(&vm->lock);
+	return mem;
+}
+
+/* The memory the queue's ring and indices are in, referenced. */
+static int hsagpu_queue_find_mem(struct hsagpu_file *hf,
+				 const struct hsagpu_create_queue *args,
+				 struct hsagpu_mem **mem, const u64 **rptr,
+				 const u64 **wptr)
+{
+	const u64 *ring;
+	int i;
+
+	lockdep_assert_held(&hf->lock);
+	if (!hf->vm) {
+		mem[HSAGPU_QMEM_RING] = hsagpu_mem_find_system(hf,
+				args->ring_addr,
+				(u64)args->ring_size * HSAGPU_AQL_PACKET_SIZE);
+		mem[HSAGPU_QMEM_RPTR] = hsagpu_mem_find_system(hf,
+				args->rptr_addr, sizeof(u64));
+		mem[HSAGPU_QMEM_WPTR] = hsagpu_mem_find_system(hf,
+				args->wptr_addr, sizeof(u64));
+		for (i = 0; i < HSAGPU_QMEM_N; i++)
+			if (!mem[i])
+				return -EINVAL;
+		for (i = 0; i < HSAGPU_QMEM_N; i++)
+			kref_get(&mem[i]->ref);
+		*rptr = hsagpu_mem_kaddr(mem[HSAGPU_QMEM_RPTR], args->rptr_addr);
+		*wptr = hsagpu_mem_kaddr(mem[HSAGPU_QMEM_WPTR], args->wptr_addr);
+		return 0;
+	}
+	mem[HSAGPU_QMEM_RING] = hsagpu_queue_vm_mem(hf, args->ring_addr,
+			(u64)args->ring_size * HSAGPU_AQL_PACKET_SIZE, &ring);
+	mem[HSAGPU_QMEM_RPTR] = hsagpu_queue_vm_mem(hf, args->rptr_addr,
+						    sizeof(u64), rptr);
+	mem[HSAGPU_QMEM_WPTR] = hsagpu_queue_vm_mem(hf, args->wptr_addr,
+						    sizeof(u64), wptr);
+	for (i = 0; i < HSAGPU_QMEM_N; i++)
+		if (!mem[i])
+			goto fault;
+	return 0;
+fault:
+	for (i = 0; i < HSAGPU_QMEM_N; i++)
+		if (mem[i])
+			hsagpu_mem_put(mem[i]);
+	return -EFAULT;
+}
+
+/*
  * Errors: what hsagpu_queues_allowed() says (-EOPNOTSUPP without
  * AtomicOps, also when the device has no queues); -EINVAL for bad
  * arguments, including a ring not inside one of the caller's SYSTEM
- * allocations or dispatch ids outside them; -ENOSPC when the device has
- * no free queue or the file no free doorbell; -EBUSY/-EFAULT/-EIO when
- * the device refuses the registration.
+ * allocations or dispatch ids outside them (GPUVM: -EFAULT when they
+ * are not in writeable GPU mappings of allocations or registrations);
+ * -ENOSPC when the device has no free queue, the file no free doorbell
+ * or (GPUVM) every translated VMID is held by other files; -EBUSY/
+ * -EFAULT/-EIO when the device refuses the registration.
  */
 long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
 {
 	struct hsagpu_device *hdev = hf->hdev;
 	struct hsagpu_mem *mem[HSAGPU_QMEM_N];
 	struct hsagpu_create_queue *args = data;
+	const u64 *rptr = NULL, *wptr = NULL;
 	struct hsagpu_queue *q;
-	int ret, page, slot, i;
+	int ret, page, slot, i, vmid;
 	u32 doorbell;
 
 	if (!(hdev->caps & HSAGPU_CAP_AQL_QUEUES))
@@ -205,27 +294,20 @@ long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
 		goto out_free;
 	mutex_lock(&hf->lock);
 
-	mem[HSAGPU_QMEM_RING] = hsagpu_mem_find_system(hf, args->ring_addr,
-			(u64)args->ring_size * HSAGPU_AQL_PACKET_SIZE);
-	mem[HSAGPU_QMEM_RPTR] = hsagpu_mem_find_system(hf, args->rptr_addr,
-						       sizeof(u64));
-	mem[HSAGPU_QMEM_WPTR] = hsagpu_mem_find_system(hf, args->wptr_addr,
-						       sizeof(u64));
-	ret = -EINVAL;
-	for (i = 0; i < HSAGPU_QMEM_N; i++)
-		if (!mem[i])
-			goto out_unlock;
+	ret = hsagpu_queue_find_mem(hf, args, mem, &rptr, &wptr);
+	if (ret)
+		goto out_unlock;
 
 	page = hsagpu_doorbell_page_get(hf);
 	if (page < 0) {
 		ret = page;
-		goto out_unlock;
+		goto out_mem;
 	}
 	slot = ida_alloc_max(&hf->doorbell_slots,
 			     hdev->doorbells_per_page - 1, GFP_KERNEL);
 	if (slot < 0) {
 		ret = slot;
-		goto out_unlock;
+		goto out_mem;
 	}
 	doorbell = page * hdev->doorbells_per_page + slot;
 
@@ -239,15 +321,26 @@ long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
 	if (ret < 0)
 		goto out_slot;
 	q->hw_id = ret;
-	ret = hsagpu_queue_hw_create(hdev, q, doorbell, args);
-	if (ret) {
+	vmid = hsagpu_vm_vmid_get(hf);
+	if (vmid < 0) {
+		ret = vmid;
 		ida_free(&hdev->queue_ida, q->hw_id);
 		goto out_slot;
 	}
+	ret = hsagpu_queue_hw_create(hdev, q, doorbell, vmid, args);
+	if (ret) {
+		ida_free(&hdev->queue_ida, q->hw_id);
+		if (!hf->nqueues)
+			hsagpu_vm_vmid_put(hf);
+		goto out_slot;
+	}
 	q->hf = hf;
-	/* The memory holding them cannot be freed while the queue exists. */
-	q->rptr = hsagpu_mem_kaddr(mem[HSAGPU_QMEM_RPTR], args->rptr_addr);
-	q->wptr = hsagpu_mem_kaddr(mem[HSAGPU_QMEM_WPTR], args->wptr_addr);
+	/*
+	 * The memory holding them cannot be freed while the queue exists
+	 * (the queue references it; FREE_MEM refuses while it is used).
+	 */
+	q->rptr = rptr;
+	q->wptr = wptr;
 	q->wd_rptr = U64_MAX;
 	q->wd_stamp = jiffies;
 	spin_lock_irq(&hdev->wake_lock);
@@ -278,6 +371,9 @@ long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
 out_slot:
 	mutex_unlock(&hdev->lock);
 	ida_free(&hf->doorbell_slots, slot);
+out_mem:
+	for (i = 0; i < HSAGPU_QMEM_N; i++)
+		hsagpu_mem_put(mem[i]);
 out_unlock:
 	mutex_unlock(&hf->lock);
 	hsagpu_exit(hdev);
@@ -358,10 +454,11 @@ long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void *data)
 	struct hsagpu_device *hdev = hf->hdev;
 	struct hsagpu_queue_status *args = data;
 	struct hsagpu_queue *q;
-	u32 base, st;
+	u32 base, st, xbase;
 	int ret;
 
-	if (args->reserved)
+	/* An ABI 1.2 caller's structure ends before the fault fields. */
+	if (args->reserved || args->reserved1)
 		return -EINVAL;
 
 	ret = hsagpu_enter(hdev);
@@ -377,10 +474,22 @@ long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void *data)
 			hsagpu_rd(hdev, base + HSAGPU_QREG_ERROR_ID_LO) |
 			(u64)hsagpu_rd(hdev, base + HSAGPU_QREG_ERROR_ID_HI) << 32;
 		args->retired = hsagpu_rd(hdev, base + HSAGPU_QREG_RETIRED);
-		mutex_unlock(&hdev->lock);
 		args->state = st & HSAGPU_QSTATE_MASK;
 		args->error = (st & HSAGPU_QSTATE_ERR_MASK) >>
 			     HSAGPU_QSTATE_ERR_SHIFT;
+		args->fault_addr = 0;
+		args->fault_info = 0;
+		if (args->error == HSAGPU_QERR_VM_FAULT &&
+		    (hdev->caps & HSAGPU_CAP_VM)) {
+			xbase = HSAGPU_REG_QUEUE_X(q->hw_id);
+			args->fault_addr =
+				hsagpu_rd(hdev, xbase + HSAGPU_QXREG_FAULT_ADDR_LO) |
+				(u64)hsagpu_rd(hdev, xbase +
+					       HSAGPU_QXREG_FAULT_ADDR_HI) << 32;
+			args->fault_info = hsagpu_rd(hdev, xbase +
+						     HSAGPU_QXREG_FAULT_INFO);
+		}
+		mutex_unlock(&hdev->lock);
 	}
 	mutex_unlock(&hf->lock);
 	hsagpu_exit(hdev);

@@ -280,6 +280,11 @@ static bool hsagpu_recover_end(struct hsagpu_device *hdev)
 	if (ok) {
 		hsagpu_keep_state(hdev);
 		bitmap_zero(hdev->queues_reported, hdev->num_queues);
+		/* The reset cleared the VM contexts. */
+		hsagpu_vm_restore(hdev);
+		if (hdev->caps & HSAGPU_CAP_VM)
+			hsagpu_wr(hdev, HSAGPU_REG_VM_FAULT_STATUS,
+				  HSAGPU_VM_FAULT_VALID);
 		hsagpu_wr(hdev, HSAGPU_REG_ERROR_STATUS, HSAGPU_ERR_ALL);
 		hsagpu_wr(hdev, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_ALL);
 	} else {

@@ -98,7 +98,6 @@ fail:
 int hsagpu_sysbuf_alloc(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b,
 			size_t size, bool contig)
 {
-	struct device *dev = &hdev->pdev->dev;
 	gfp_t gfp = GFP_USER | __GFP_ACCOUNT | __GFP_ZERO | __GFP_NOWARN;
 	int ret;
 
@@ -109,25 +108,37 @@ int hsagpu_sysbuf_alloc(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b,
 				      HSAGPU_SYSBUF_MIN_ORDER, gfp);
 	if (ret)
 		return ret;
+	ret = hsagpu_sysbuf_map(hdev, b);
+	if (ret)
+		hsagpu_sysbuf_put_pages(b, b->npages);
+	return ret;
+}
+
+/*
+ * Map @b->pages (@b->npages of them, the caller's) for the device and
+ * list the buffer for remove(). Inside hsagpu_enter().
+ */
+int hsagpu_sysbuf_map(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b)
+{
+	int ret;
+
+	INIT_LIST_HEAD(&b->node);
 	ret = sg_alloc_table_from_pages_segment(&b->sgt, b->pages, b->npages,
-						0, size, UINT_MAX & PAGE_MASK,
+						0, b->npages << PAGE_SHIFT,
+						UINT_MAX & PAGE_MASK,
 						HSAGPU_GFP_ACCOUNT);
 	if (ret)
-		goto out_pages;
-	ret = dma_map_sgtable(dev, &b->sgt, DMA_BIDIRECTIONAL, 0);
-	if (ret)
-		goto out_table;
-
+		return ret;
+	ret = dma_map_sgtable(&hdev->pdev->dev, &b->sgt, DMA_BIDIRECTIONAL, 0);
+	if (ret) {
+		sg_free_table(&b->sgt);
+		return ret;
+	}
 	mutex_lock(&hdev->dma_lock);
 	list_add_tail(&b->node, &hdev->sysbufs);
 	b->mapped = true;
 	mutex_unlock(&hdev->dma_lock);
 	return 0;
-out_table:
-	sg_free_table(&b->sgt);
-out_pages:
-	hsagpu_sysbuf_put_pages(b, b->npages);
-	return ret;
 }
 
 /* Caller holds hdev->dma_lock. */
@@ -150,11 +161,18 @@ void hsagpu_sysbuf_free(struct hsagpu_device *hdev, struct hsagpu_sysbuf *b)
 {
 	if (!b->pages)
 		return;
+	hsagpu_sysbuf_unmap_table(hdev, b);
+	hsagpu_sysbuf_put_pages(b, b->npages);
+}
+
+/* Undo hsagpu_sysbuf_map() (unless remove() unmapped); pages stay. */
+void hsagpu_sysbuf_unmap_table(struct hsagpu_device *hdev,
+			       struct hsagpu_sysbuf *b)
+{
 	mutex_lock(&hdev->dma_lock);
 	hsagpu_sysbuf_unmap(hdev, b);
 	mutex_unlock(&hdev->dma_lock);
 	sg_free_table(&b->sgt);
-	hsagpu_sysbuf_put_pages(b, b->npages);
 }
 
 /*
