@@ -363,9 +363,11 @@ static void test_vm_flags(const char *dev,
 	CHECK(!!(info->vm_flags & HSAGPU_VM_INFO_CAPABLE) ==
 	      !!(info->caps & HSAGPU_CAP_VM),
 	      "vm_flags 0x%x, caps 0x%x", info->vm_flags, info->caps);
-	CHECK(param == 1 && (info->vm_flags & HSAGPU_VM_INFO_ENABLED),
-	      "hsagpu.ko vm=%d, vm_flags 0x%x: GPU virtual memory is the default",
-	      param, info->vm_flags);
+	/* on by default; off only in a boot that loads the driver with vm=0 */
+	CHECK(param == gtq_boot_vm() &&
+	      !!(info->vm_flags & HSAGPU_VM_INFO_ENABLED) == gtq_boot_vm(),
+	      "hsagpu.ko vm=%d, vm_flags 0x%x, this boot wants vm=%d",
+	      param, info->vm_flags, gtq_boot_vm());
 	/* The parameter counts at open: a vm=0 file, then vm=1 again */
 	fd = gtd_open_vm(dev, 0);
 	CHECK(fd >= 0, "open with vm=0: %d", fd);

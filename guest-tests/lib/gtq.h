@@ -73,6 +73,8 @@ int gtq_open(int idx, struct gtq_dev *d);
  */
 int gtq_open_vm(int idx, struct gtq_dev *d, int vm);
 
+/* 0 when this boot loads hsagpu.ko with vm=0 (hsagpu_test.modparams), else 1 */
+int gtq_boot_vm(void);
 /* hsagpu.ko's vm parameter: 0 or 1, -1 without one (driver before GPU VM). */
 int gtq_vm_param(void);
 /* Set it (root); returns the old value or -errno. */

@@ -209,7 +209,14 @@ unsigned hsagpu_atomic_try(HsaGpuBusCtx *c, uint64_t addr, uint32_t ctrl,
         goto out;
     }
 
+    c->atomic = true;
     r = hsagpu_bus_resolve(c, addr, size, true, &t);
+    c->atomic = false;
+    if (r == HSAGPU_BUS_VM_FAULT) {
+        /* Translation failed: no request at all. */
+        st = HSAGPU_ATOMIC_ST_VM_FAULT;
+        goto out;
+    }
     if (r == HSAGPU_BUS_PEER_LIMIT || r == HSAGPU_BUS_ADDR_LIMIT) {
         /* The device cannot emit the request: nothing is sent. */
         st = hsagpu_bus_atomic_st(r, t.completer);
@@ -268,6 +275,8 @@ void hsagpu_atomic_run(HsaGpuState *s)
                   (uint64_t)rf->atomic_src1[2 * i + 1] << 32;
     }
     hsagpu_bus_ctx_init(&c, s, -1);
+    c.vmid = rf->atomic_vmid;
+    c.client = HSAGPU_VM_CLIENT_ATOMIC;
     st = hsagpu_atomic_try(&c, addr, ctrl, src0, src1, result, count, &done);
     hsagpu_bus_ctx_end(&c);
     for (int i = 0; i < 2; i++) {

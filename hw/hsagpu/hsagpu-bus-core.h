@@ -29,6 +29,8 @@ typedef enum HsaGpuBusRefusal {
     HSAGPU_BUS_PEER_LIMIT,      /* a peer whose VRAM BAR ends above it */
     HSAGPU_BUS_NOT_MEMORY,      /* decoded, but MMIO or read-only */
     HSAGPU_BUS_UNMAPPED,        /* nothing answers */
+    HSAGPU_BUS_VM_FAULT,        /* the GPU virtual address does not */
+                                /* translate (recorded as a VM fault) */
 } HsaGpuBusRefusal;
 
 #define HSAGPU_BUS_NO_BAR UINT64_MAX   /* == PCI_BAR_UNMAPPED */
@@ -79,6 +81,7 @@ static inline unsigned hsagpu_bus_qerr(HsaGpuBusRefusal r)
 {
     return r == HSAGPU_BUS_OK ? 0 :
            r == HSAGPU_BUS_PEER_LIMIT ? HSAGPU_QERR_P2P_LIMIT :
+           r == HSAGPU_BUS_VM_FAULT ? HSAGPU_QERR_VM_FAULT :
            HSAGPU_QERR_ADDRESS;
 }
 
@@ -101,6 +104,8 @@ static inline unsigned hsagpu_bus_atomic_st(HsaGpuBusRefusal r,
         return completer ? HSAGPU_ATOMIC_ST_CA : HSAGPU_ATOMIC_ST_UR;
     case HSAGPU_BUS_BAD_RANGE:
         return HSAGPU_ATOMIC_ST_MALFORMED;
+    case HSAGPU_BUS_VM_FAULT:
+        return HSAGPU_ATOMIC_ST_VM_FAULT;
     default:
         return HSAGPU_ATOMIC_ST_UR;
     }

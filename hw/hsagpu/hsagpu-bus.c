@@ -1,9 +1,15 @@
 /*
- * hsa-gpu: where a bus address goes. Every memory access the device makes
+ * hsa-gpu: where an address goes. Every memory access the device makes
  * asks here first: queue packets, signals, kernel arguments and data, DMA
  * descriptors and data, and AtomicOps (queue-issued and register-issued).
  *
- * As seen from the requesting device, in this order:
+ * A requester in a translated address space (VMID 1..15) first has its
+ * GPU virtual address translated (hsagpu-vm.c): a local PTE names this
+ * device's VRAM directly, a system PTE a bus address that goes on as
+ * below; an address that does not translate is a VM fault and touches
+ * nothing. A translation holds for the rest of its page only.
+ *
+ * A bus address goes, as seen from the requesting device, in this order:
  *  - its own BAR0 range: its VRAM, served locally, never on the link
  *    (HSAGPU_BUS_LOCAL);
  *  - a peer's BAR0 when a switch above both devices routes it
@@ -74,17 +80,14 @@ static void hsagpu_bus_cache_drop(HsaGpuBusCtx *c)
     c->cache.size = 0;
 }
 
-/*
- * The following accesses are made for @queue. With per-queue address
- * spaces this is where the queue's VMID will be looked up.
- */
+/* The following accesses are made for @queue, in its address space. */
 void hsagpu_bus_ctx_select(HsaGpuBusCtx *c, int queue)
 {
     if (c->queue != queue) {
         hsagpu_bus_cache_drop(c);
         c->queue = queue;
-        c->asid = 0;
     }
+    c->vmid = queue >= 0 ? c->s->queues[queue].as_vmid : 0;
 }
 
 void hsagpu_bus_ctx_end(HsaGpuBusCtx *c)
@@ -189,6 +192,24 @@ HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
         r = HSAGPU_BUS_BAD_RANGE;
         goto out;
     }
+    if (c->vmid) {
+        HsaGpuVmXlat x;
+        uint64_t off;
+
+        if (!hsagpu_vm_xlat(c, addr, is_write, &x)) {
+            r = HSAGPU_BUS_VM_FAULT;
+            goto out;
+        }
+        off = addr - x.va;
+        len = MIN(len, x.size - off);
+        if (!(x.flags & HSAGPU_PTE_SYSTEM)) {
+            /* The walker checked that the page lies inside VRAM. */
+            hsagpu_bus_vram(s, x.pa + off, len, HSAGPU_BUS_LOCAL, t);
+            r = HSAGPU_BUS_OK;
+            goto out;
+        }
+        addr = x.pa + off;
+    }
     if (hsagpu_bus_near(c, addr, len, t, &r)) {
         goto out;
     }
@@ -270,11 +291,13 @@ void hsagpu_bus_release(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
     t->mr = NULL;
 }
 
-HsaGpuBusRefusal hsagpu_bus_rw(HsaGpuBusCtx *c, uint64_t addr, void *buf,
-                               uint64_t len, bool is_write)
+HsaGpuBusRefusal hsagpu_bus_rw_link(HsaGpuBusCtx *c, uint64_t addr,
+                                    void *buf, uint64_t len, bool is_write,
+                                    bool *link)
 {
     uint8_t *p = buf;
 
+    *link = false;
     RCU_READ_LOCK_GUARD();
     while (len) {
         HsaGpuBusTarget t;
@@ -284,6 +307,7 @@ HsaGpuBusRefusal hsagpu_bus_rw(HsaGpuBusCtx *c, uint64_t addr, void *buf,
             hsagpu_bus_release(c, &t, is_write, 0);
             return r;
         }
+        *link |= t.cls != HSAGPU_BUS_LOCAL;
         if (is_write) {
             memcpy(t.host, p, t.len);
         } else {
@@ -295,6 +319,14 @@ HsaGpuBusRefusal hsagpu_bus_rw(HsaGpuBusCtx *c, uint64_t addr, void *buf,
         hsagpu_bus_release(c, &t, is_write, t.len);
     }
     return HSAGPU_BUS_OK;
+}
+
+HsaGpuBusRefusal hsagpu_bus_rw(HsaGpuBusCtx *c, uint64_t addr, void *buf,
+                               uint64_t len, bool is_write)
+{
+    bool link;
+
+    return hsagpu_bus_rw_link(c, addr, buf, len, is_write, &link);
 }
 
 bool hsagpu_bus_is_memory(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,

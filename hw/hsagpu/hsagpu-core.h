@@ -72,6 +72,7 @@ typedef struct HsaGpuRegFile {
     uint32_t atomic_ctrl;
     uint32_t atomic_status;
     uint32_t atomic_repeat;
+    uint32_t atomic_vmid;       /* ATOMIC_VMID: 0..15 */
     uint32_t atomic_cnt_op[3];
     uint32_t atomic_cnt_st[HSAGPU_ATOMIC_ST_COUNT];
 
@@ -161,6 +162,8 @@ static inline unsigned hsagpu_atomic_qerr(unsigned st)
         return HSAGPU_QERR_ADDRESS;
     case HSAGPU_ATOMIC_ST_P2P_LIMIT:
         return HSAGPU_QERR_P2P_LIMIT;
+    case HSAGPU_ATOMIC_ST_VM_FAULT:
+        return HSAGPU_QERR_VM_FAULT;
     default:
         return HSAGPU_QERR_ATOMIC;
     }

@@ -137,7 +137,8 @@ static unsigned hsagpu_dma_sg(HsaGpuQueue *q, const struct hsagpu_dma_packet *d,
         uint64_t list = d->src + (uint64_t)first * sizeof(batch[0]);
         unsigned rerr;
 
-        rerr = hsagpu_read_data(p, list, batch, n * sizeof(batch[0]));
+        rerr = hsagpu_read_data(p, HSAGPU_VM_CLIENT_DMA, list, batch,
+                                n * sizeof(batch[0]));
         if (rerr) {
             *bad_addr = list;
             return rerr;

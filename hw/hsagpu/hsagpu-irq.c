@@ -115,14 +115,22 @@ void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, const HsaGpuQueue *q)
                                                : "?", q->error_id);
     trace_hsagpu_queue_error(qi, q->error, q->error_id);
     qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_ERRORS]);
-    qatomic_set(&s->qerr_pending, 1);
+    qatomic_or(&s->qerr_pending, HSAGPU_ERR_QUEUE);
 }
 
 /* Called with the BQL held. */
 bool hsagpu_queue_fold_errors(HsaGpuState *s)
 {
-    return qatomic_xchg(&s->qerr_pending, 0) &&
-           hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_QUEUE);
+    unsigned bits = qatomic_xchg(&s->qerr_pending, 0);
+    bool irq = false;
+
+    if (bits & HSAGPU_ERR_QUEUE) {
+        irq |= hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_QUEUE);
+    }
+    if (bits & HSAGPU_ERR_VM_FAULT) {
+        irq |= hsagpu_regs_raise_error(&s->regs, HSAGPU_ERR_VM_FAULT);
+    }
+    return irq;
 }
 
 bool hsagpu_queue_fold_errors_later(HsaGpuState *s)

@@ -158,13 +158,15 @@ static unsigned hsagpu_for_rows(const HsaGpuProc *p, const HsaGpuGeom *g,
 static unsigned hsagpu_krd(const HsaGpuProc *p, uint64_t base,
                            const HsaGpuRow *r, void *buf)
 {
-    return hsagpu_read_data(p, base + 4 * r->flat, buf, 4ULL * r->n);
+    return hsagpu_read_data(p, HSAGPU_VM_CLIENT_KERNEL, base + 4 * r->flat,
+                            buf, 4ULL * r->n);
 }
 
-static int hsagpu_kwr(const HsaGpuProc *p, uint64_t base, const HsaGpuRow *r,
-                      const void *buf)
+static unsigned hsagpu_kwr(const HsaGpuProc *p, uint64_t base,
+                           const HsaGpuRow *r, const void *buf)
 {
-    return p->ops->write(p->opaque, base + 4 * r->flat, buf, 4ULL * r->n);
+    return p->ops->write(p->opaque, HSAGPU_VM_CLIENT_KERNEL,
+                         base + 4 * r->flat, buf, 4ULL * r->n);
 }
 
 static unsigned k_fill(const HsaGpuProc *p, const void *args,
@@ -176,7 +178,7 @@ static unsigned k_fill(const HsaGpuProc *p, const void *args,
     for (uint32_t i = 0; i < r->n; i++) {
         buf[i] = a->value;
     }
-    return hsagpu_kwr(p, a->dst, r, buf) ? HSAGPU_QERR_ADDRESS : 0;
+    return hsagpu_kwr(p, a->dst, r, buf);
 }
 
 static unsigned k_copy(const HsaGpuProc *p, const void *args,
@@ -189,7 +191,7 @@ static unsigned k_copy(const HsaGpuProc *p, const void *args,
     if (err) {
         return err;
     }
-    return hsagpu_kwr(p, a->dst, r, buf) ? HSAGPU_QERR_ADDRESS : 0;
+    return hsagpu_kwr(p, a->dst, r, buf);
 }
 
 static unsigned k_vadd(const HsaGpuProc *p, const void *args,
@@ -208,7 +210,7 @@ static unsigned k_vadd(const HsaGpuProc *p, const void *args,
     for (uint32_t i = 0; i < r->n; i++) {
         x[i] += y[i];
     }
-    return hsagpu_kwr(p, a->c, r, x) ? HSAGPU_QERR_ADDRESS : 0;
+    return hsagpu_kwr(p, a->c, r, x);
 }
 
 static unsigned k_saxpy(const HsaGpuProc *p, const void *args,
@@ -227,7 +229,7 @@ static unsigned k_saxpy(const HsaGpuProc *p, const void *args,
     for (uint32_t i = 0; i < r->n; i++) {
         y[i] = a->a * x[i] + y[i];
     }
-    return hsagpu_kwr(p, a->y, r, y) ? HSAGPU_QERR_ADDRESS : 0;
+    return hsagpu_kwr(p, a->y, r, y);
 }
 
 static unsigned k_ids(const HsaGpuProc *p, const void *args,
@@ -239,7 +241,7 @@ static unsigned k_ids(const HsaGpuProc *p, const void *args,
     for (uint32_t i = 0; i < r->n; i++) {
         buf[i] = (uint32_t)(r->wg_flat << 16) | (r->local_flat + i);
     }
-    return hsagpu_kwr(p, a->dst, r, buf) ? HSAGPU_QERR_ADDRESS : 0;
+    return hsagpu_kwr(p, a->dst, r, buf);
 }
 
 /* The rows of one workgroup are summed, then one FetchAdd at its end. */
@@ -257,7 +259,8 @@ static unsigned k_inc_flush(const HsaGpuProc *p, const void *args)
     if (!st->pending) {
         return 0;
     }
-    ret = p->ops->fetch_add64(p->opaque, st->counter, st->pending, &old);
+    ret = p->ops->fetch_add64(p->opaque, HSAGPU_VM_CLIENT_KERNEL, st->counter,
+                              st->pending, &old);
     st->pending = 0;
     return hsagpu_atomic_qerr(ret);
 }
@@ -324,9 +327,9 @@ unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
         goto out;
     }
     memset(&a, 0, sizeof(a));
-    if (p->ops->read(p->opaque, k->kernarg_address, &a,
-                     kernels[idx].argsize)) {
-        err = HSAGPU_QERR_ADDRESS;
+    err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_KERNEL, k->kernarg_address,
+                       &a, kernels[idx].argsize);
+    if (err) {
         goto out;
     }
     switch (k->kernel_object) {

@@ -38,6 +38,9 @@ static uint64_t hsagpu_reg_access_read(HsaGpuState *s, unsigned bar,
 
     if (hsagpu_queue_mmio(s, addr)) {
         bad = hsagpu_queue_mmio_read(s, addr, size, &val);
+    } else if (hsagpu_vm_mmio(addr)) {
+        hsagpu_reg_fold_errors(s);
+        bad = hsagpu_vm_mmio_read(s, addr, size, &val);
     } else {
         hsagpu_reg_fold_errors(s);
         if (addr == HSAGPU_REG_QUEUE_ERROR_FIRST) {
@@ -67,6 +70,13 @@ static void hsagpu_reg_access_write(HsaGpuState *s, unsigned bar,
         return;
     }
     hsagpu_reg_fold_errors(s);
+    if (hsagpu_vm_mmio(addr)) {
+        bad = hsagpu_vm_mmio_write(s, addr, size, val);
+        if (bad) {
+            hsagpu_bad_access(s, bar, addr, size, true, bad);
+        }
+        return;
+    }
     bad = hsagpu_regs_write(&s->regs, addr, size, val);
     if (bad) {
         hsagpu_bad_access(s, bar, addr, size, true, bad);
@@ -74,6 +84,8 @@ static void hsagpu_reg_access_write(HsaGpuState *s, unsigned bar,
     }
     if (s->regs.atomic_ctrl & HSAGPU_ATOMIC_GO) {
         hsagpu_atomic_run(s);
+        /* A VM fault of the AtomicOp shows in ERROR_STATUS at once. */
+        hsagpu_reg_fold_errors(s);
     }
 }
 

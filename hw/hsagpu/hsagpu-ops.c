@@ -21,41 +21,47 @@
 #include "hsagpu.h"
 #include "trace.h"
 
-static int hsagpu_ops_read(void *opaque, uint64_t addr, void *buf,
-                           uint64_t len)
+static unsigned hsagpu_ops_read(void *opaque, unsigned client, uint64_t addr,
+                                void *buf, uint64_t len)
 {
     HsaGpuOpsCtx *c = opaque;
 
-    return hsagpu_bus_rw(&c->bus, addr, buf, len, false);
+    c->bus.client = client;
+    return hsagpu_bus_qerr(hsagpu_bus_rw(&c->bus, addr, buf, len, false));
 }
 
-static int hsagpu_ops_write(void *opaque, uint64_t addr, const void *buf,
-                            uint64_t len)
+static unsigned hsagpu_ops_write(void *opaque, unsigned client, uint64_t addr,
+                                 const void *buf, uint64_t len)
 {
     HsaGpuOpsCtx *c = opaque;
 
-    return hsagpu_bus_rw(&c->bus, addr, (void *)buf, len, true);
+    c->bus.client = client;
+    return hsagpu_bus_qerr(hsagpu_bus_rw(&c->bus, addr, (void *)buf, len,
+                                         true));
 }
 
 /*
  * DMA descriptors and kernel buffers: reads that fault injection hits,
  * unless they stay in the device's own VRAM (never on the link).
  */
-static unsigned hsagpu_ops_read_data(void *opaque, uint64_t addr, void *buf,
-                                     uint64_t len)
+static unsigned hsagpu_ops_read_data(void *opaque, unsigned client,
+                                     uint64_t addr, void *buf, uint64_t len)
 {
     HsaGpuOpsCtx *c = opaque;
     HsaGpuState *s = c->bus.s;
     HsaGpuReadFault f = HSAGPU_READ_OK;
+    HsaGpuBusRefusal r;
+    bool link;
 
-    if (!hsagpu_bus_in_bar(hsagpu_vram_bar(s), s->vram_size, addr)) {
+    c->bus.client = client;
+    r = hsagpu_bus_rw_link(&c->bus, addr, buf, len, false, &link);
+    if (r) {
+        return hsagpu_bus_qerr(r);
+    }
+    if (link) {
         f = hsagpu_fault_read(s, addr);
     }
-
     if (f == HSAGPU_READ_UR || f == HSAGPU_READ_CA) {
-        return HSAGPU_QERR_ADDRESS;
-    }
-    if (hsagpu_bus_rw(&c->bus, addr, buf, len, false)) {
         return HSAGPU_QERR_ADDRESS;
     }
     if (f == HSAGPU_READ_POISON) {
@@ -65,8 +71,9 @@ static unsigned hsagpu_ops_read_data(void *opaque, uint64_t addr, void *buf,
     return 0;
 }
 
-static unsigned hsagpu_ops_fetch_add64(void *opaque, uint64_t addr,
-                                       uint64_t val, uint64_t *old)
+static unsigned hsagpu_ops_fetch_add64(void *opaque, unsigned client,
+                                       uint64_t addr, uint64_t val,
+                                       uint64_t *old)
 {
     HsaGpuOpsCtx *c = opaque;
     uint64_t src0[2] = { val, 0 }, src1[2] = { 0, 0 }, result[2];
@@ -74,6 +81,7 @@ static unsigned hsagpu_ops_fetch_add64(void *opaque, uint64_t addr,
     uint32_t done;
     unsigned st;
 
+    c->bus.client = client;
     if (!(hsagpu_status(c->bus.s) & HSAGPU_STATUS_ATOMIC_REQ_EN)) {
         /*
          * No AtomicOps allowed (the driver found no path for them): do
@@ -83,12 +91,15 @@ static unsigned hsagpu_ops_fetch_add64(void *opaque, uint64_t addr,
         if (addr & 7) {
             return HSAGPU_ATOMIC_ST_UR;
         }
+        c->bus.atomic = true;
         r = hsagpu_bus_rw(&c->bus, addr, old, 8, false);
         if (!r) {
             val += *old;
             r = hsagpu_bus_rw(&c->bus, addr, &val, 8, true);
         }
+        c->bus.atomic = false;
         return r == HSAGPU_BUS_PEER_LIMIT ? HSAGPU_ATOMIC_ST_P2P_LIMIT :
+               r == HSAGPU_BUS_VM_FAULT ? HSAGPU_ATOMIC_ST_VM_FAULT :
                r ? HSAGPU_ATOMIC_ST_UR : HSAGPU_ATOMIC_ST_OK;
     }
     st = hsagpu_atomic_try(&c->bus, addr,
@@ -130,6 +141,7 @@ static unsigned hsagpu_ops_dma(void *opaque, uint64_t dst, uint64_t src,
 {
     HsaGpuOpsCtx *c = opaque;
 
+    c->bus.client = HSAGPU_VM_CLIENT_DMA;
     return hsagpu_dma_xfer(&c->bus, dst, src, len, pattern, bad_addr,
                            &c->peer_written);
 }

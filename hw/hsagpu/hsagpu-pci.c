@@ -58,7 +58,7 @@ static void hsagpu_init_ident(HsaGpuState *s)
     id->msix_vectors = MIN(s->num_queues + 1, HSAGPU_MSIX_VECTORS_MAX);
     id->caps = HSAGPU_CAP_ROM_INFO | HSAGPU_CAP_TIMESTAMP |
                HSAGPU_CAP_ATOMIC_ENGINE | HSAGPU_CAP_AQL_QUEUES |
-               HSAGPU_CAP_DMA;
+               HSAGPU_CAP_DMA | HSAGPU_CAP_VM;
     id->p2p_addr_bits = s->p2p_addr_bits;
     id->caps |= s->io_bar ? HSAGPU_CAP_IO_BAR : 0;
     id->caps |= s->atomic_comp32 ? HSAGPU_CAP_ATOMIC_COMP32 : 0;
@@ -168,6 +168,7 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
         return;
     }
     hsagpu_init_ident(s);
+    hsagpu_vm_reset_all(s);
 
     pci_config_set_vendor_id(c, s->vendor_id);
     pci_config_set_device_id(c, s->device_id);
@@ -231,6 +232,7 @@ static void hsagpu_reset_hold(Object *obj, ResetType type)
     trace_hsagpu_reset();
     s->gen++;
     hsagpu_queues_reset(s);
+    hsagpu_vm_reset_all(s);
     hsagpu_fault_reset(s);
     hsagpu_regs_reset(&s->regs);
     hsagpu_doorbell_reset(s);
@@ -348,6 +350,7 @@ static const VMStateDescription vmstate_hsagpu = {
     },
     .subsections = (const VMStateDescription * const []) {
         &vmstate_hsagpu_pending,
+        &vmstate_hsagpu_vm,
         NULL
     }
 };
@@ -411,11 +414,13 @@ static void hsagpu_instance_init(Object *obj)
     object_property_add_uint32_ptr(obj, "x-pass-max-slices",
                                    &s->pass_max_slices, OBJ_PROP_FLAG_READ);
     hsagpu_queues_instance_init(s);
+    hsagpu_vm_init(s);
 }
 
 static void hsagpu_instance_finalize(Object *obj)
 {
     hsagpu_queues_finalize(HSA_GPU(obj));
+    hsagpu_vm_exit(HSA_GPU(obj));
 }
 
 static const TypeInfo hsagpu_info = {

@@ -186,6 +186,10 @@ unsigned hsagpu_queue_check(const HsaGpuQueue *q, const HsaGpuIdent *id,
     if (q->state != HSAGPU_QSTATE_DISABLED) {
         return HSAGPU_QRES_BAD_STATE;
     }
+    /* Latched at ENABLE (as_vmid): later writes do not matter. */
+    if (q->vmid >= HSAGPU_VM_NUM_VMIDS) {
+        return HSAGPU_QRES_BAD_VMID;
+    }
     return hsagpu_queue_check_registration(q, id, all, nqueues);
 }
 
@@ -206,7 +210,8 @@ bool hsagpu_queue_loaded_ok(const HsaGpuQueue *q, const HsaGpuIdent *id,
         return false;
     }
     if (q->ninflight > HSAGPU_QUEUE_INFLIGHT_MAX ||
-        q->error >= HSAGPU_QERR_COUNT) {
+        q->error >= HSAGPU_QERR_COUNT ||
+        q->as_vmid >= HSAGPU_VM_NUM_VMIDS) {
         return false;
     }
     if (q->dma_active && !hsagpu_dma_cursor_ok(q)) {
@@ -218,8 +223,49 @@ bool hsagpu_queue_loaded_ok(const HsaGpuQueue *q, const HsaGpuIdent *id,
     return true;
 }
 
+unsigned hsagpu_queue_xreg_read(const HsaGpuQueue *q, uint32_t reg,
+                                uint32_t *val)
+{
+    switch (reg) {
+    case HSAGPU_QXREG_VMID:
+        *val = q->vmid;
+        return 0;
+    case HSAGPU_QXREG_FAULT_ADDR_LO:
+        *val = q->vm_fault_addr;
+        return 0;
+    case HSAGPU_QXREG_FAULT_ADDR_HI:
+        *val = q->vm_fault_addr >> 32;
+        return 0;
+    case HSAGPU_QXREG_FAULT_INFO:
+        *val = q->vm_fault_info;
+        return 0;
+    default:
+        *val = 0;
+        return HSAGPU_BAD_REASON_UNMAPPED;
+    }
+}
+
+unsigned hsagpu_queue_xreg_write(HsaGpuQueue *q, uint32_t reg, uint32_t val)
+{
+    switch (reg) {
+    case HSAGPU_QXREG_VMID:
+        /* Checked at ENABLE, like the other registration registers. */
+        q->vmid = val;
+        return 0;
+    case HSAGPU_QXREG_FAULT_ADDR_LO:
+    case HSAGPU_QXREG_FAULT_ADDR_HI:
+    case HSAGPU_QXREG_FAULT_INFO:
+        return HSAGPU_BAD_REASON_READONLY;
+    default:
+        return HSAGPU_BAD_REASON_UNMAPPED;
+    }
+}
+
 void hsagpu_queue_start(HsaGpuQueue *q, uint64_t read_index)
 {
+    q->as_vmid = q->vmid;
+    q->vm_fault_addr = 0;
+    q->vm_fault_info = 0;
     q->ring_base = hsagpu_reg64(q->ring_lo, q->ring_hi);
     q->rptr_addr = hsagpu_reg64(q->rptr_lo, q->rptr_hi);
     q->wptr_addr = hsagpu_reg64(q->wptr_lo, q->wptr_hi);
@@ -265,7 +311,8 @@ static unsigned hsagpu_publish_rptr(HsaGpuQueue *q, const HsaGpuProc *p)
     if (!q->rptr_unpublished) {
         return 0;
     }
-    st = p->ops->fetch_add64(p->opaque, q->rptr_addr, q->rptr_unpublished,
+    st = p->ops->fetch_add64(p->opaque, HSAGPU_VM_CLIENT_PACKET, q->rptr_addr,
+                             q->rptr_unpublished,
                              &old);
     q->rptr_unpublished = 0;
     return hsagpu_atomic_qerr(st);
@@ -281,21 +328,24 @@ static unsigned hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p,
 {
     struct hsagpu_signal sig;
     uint64_t old;
-    unsigned st;
+    unsigned st, err;
 
     if (!signal) {
         return 0;
     }
-    if (p->ops->read(p->opaque, signal, &sig, sizeof(sig))) {
-        return HSAGPU_QERR_ADDRESS;
+    err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_SIGNAL, signal, &sig,
+                       sizeof(sig));
+    if (err) {
+        return err;
     }
     if (q->flags & HSAGPU_QF_PROFILE) {
         uint64_t ts[2] = { start, end };
 
-        if (p->ops->write(p->opaque,
-                          signal + offsetof(struct hsagpu_signal, start_ts),
-                          ts, sizeof(ts))) {
-            return HSAGPU_QERR_ADDRESS;
+        err = p->ops->write(p->opaque, HSAGPU_VM_CLIENT_SIGNAL,
+                            signal + offsetof(struct hsagpu_signal, start_ts),
+                            ts, sizeof(ts));
+        if (err) {
+            return err;
         }
     }
     /*
@@ -308,13 +358,14 @@ static unsigned hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p,
         if (sig.event_mailbox_ptr & 7) {
             return HSAGPU_QERR_ALIGNMENT;
         }
-        if (p->ops->read(p->opaque, sig.event_mailbox_ptr, &probe,
-                         sizeof(probe))) {
-            return HSAGPU_QERR_ADDRESS;
+        err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_SIGNAL,
+                           sig.event_mailbox_ptr, &probe, sizeof(probe));
+        if (err) {
+            return err;
         }
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    st = p->ops->fetch_add64(p->opaque,
+    st = p->ops->fetch_add64(p->opaque, HSAGPU_VM_CLIENT_SIGNAL,
                              signal + offsetof(struct hsagpu_signal, value),
                              (uint64_t)-1, &old);
     if (st != HSAGPU_ATOMIC_ST_OK) {
@@ -324,9 +375,10 @@ static unsigned hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p,
         uint64_t id = sig.event_id;
 
         /* Memory that reads but refuses writes: too late to undo. */
-        if (p->ops->write(p->opaque, sig.event_mailbox_ptr, &id,
-                          sizeof(id))) {
-            return HSAGPU_QERR_ADDRESS;
+        err = p->ops->write(p->opaque, HSAGPU_VM_CLIENT_SIGNAL,
+                            sig.event_mailbox_ptr, &id, sizeof(id));
+        if (err) {
+            return err;
         }
         p->ops->irq(p->opaque, q->vector);
     }
@@ -404,9 +456,10 @@ static int hsagpu_barrier_ready(const struct hsagpu_barrier_packet *b,
             *err = HSAGPU_QERR_SIGNAL;
             return -1;
         }
-        if (p->ops->read(p->opaque, h + offsetof(struct hsagpu_signal, value),
-                         &v, sizeof(v))) {
-            *err = HSAGPU_QERR_ADDRESS;
+        *err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_SIGNAL,
+                            h + offsetof(struct hsagpu_signal, value),
+                            &v, sizeof(v));
+        if (*err) {
             return -1;
         }
         nzero += v == 0;
@@ -432,8 +485,8 @@ static unsigned hsagpu_agent_run(const struct hsagpu_agent_dispatch_packet *a,
         }
         v = a->type == HSAGPU_AGENT_TIMESTAMP ? p->ops->now_ns(p->opaque)
                                               : a->arg[0];
-        return p->ops->write(p->opaque, a->return_address, &v, sizeof(v)) ?
-               HSAGPU_QERR_ADDRESS : 0;
+        return p->ops->write(p->opaque, HSAGPU_VM_CLIENT_KERNEL,
+                             a->return_address, &v, sizeof(v));
     case HSAGPU_AGENT_COPY_INFO: {
         /* On the stack: each device has its own processor thread. */
         uint8_t rom[4096];
@@ -442,9 +495,9 @@ static unsigned hsagpu_agent_run(const struct hsagpu_agent_dispatch_packet *a,
             return HSAGPU_QERR_ALIGNMENT;
         }
         hsagpu_rom_build(rom, sizeof(rom), p->ident, "QEMU HSA GPU");
-        return p->ops->write(p->opaque, a->return_address,
-                             rom + HSAGPU_ROM_INFO_OFFSET,
-                             HSAGPU_ROM_INFO_SIZE) ? HSAGPU_QERR_ADDRESS : 0;
+        return p->ops->write(p->opaque, HSAGPU_VM_CLIENT_KERNEL,
+                             a->return_address, rom + HSAGPU_ROM_INFO_OFFSET,
+                             HSAGPU_ROM_INFO_SIZE);
     }
     default:
         return HSAGPU_QERR_AGENT_FUNCTION;
@@ -634,8 +687,9 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
         return -1;
     }
     /* Header first; the body is only valid once the header is. */
-    if (p->ops->read(p->opaque, slot, &word, sizeof(word))) {
-        *err = HSAGPU_QERR_ADDRESS;
+    *err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET, slot, &word,
+                        sizeof(word));
+    if (*err) {
         return -1;
     }
     hdr = (uint16_t)word;
@@ -643,8 +697,9 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
         return 0;
     }
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (p->ops->read(p->opaque, slot, pkt, sizeof(pkt))) {
-        *err = HSAGPU_QERR_ADDRESS;
+    *err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET, slot, pkt,
+                        sizeof(pkt));
+    if (*err) {
         return -1;
     }
     memcpy(pkt, &word, sizeof(word));
@@ -671,8 +726,9 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
         break;
     }
     /* Consumed: free the slot for producers. */
-    if (p->ops->write(p->opaque, slot, &invalid, sizeof(invalid))) {
-        *err = HSAGPU_QERR_ADDRESS;
+    *err = p->ops->write(p->opaque, HSAGPU_VM_CLIENT_PACKET, slot, &invalid,
+                         sizeof(invalid));
+    if (*err) {
         return -1;
     }
     q->read_index++;
@@ -721,8 +777,9 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
     if (q->state == HSAGPU_QSTATE_SUSPENDED) {
         goto out;
     }
-    if (p->ops->read(p->opaque, q->wptr_addr, &wptr, sizeof(wptr))) {
-        err = HSAGPU_QERR_ADDRESS;
+    err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET, q->wptr_addr,
+                       &wptr, sizeof(wptr));
+    if (err) {
         failed_id = q->read_index;
         goto fail;
     }

@@ -17,12 +17,19 @@
 #include "hsagpu-core.h"
 
 typedef struct HsaGpuQueueOps {
-    /* Bus-address accesses: 0, or nonzero when the address is not memory. */
-    int (*read)(void *opaque, uint64_t addr, void *buf, uint64_t len);
-    int (*write)(void *opaque, uint64_t addr, const void *buf, uint64_t len);
+    /*
+     * Accesses at addresses of the selected queue's space (bus addresses
+     * in VMID 0, else GPU virtual addresses) made by @client
+     * (HSAGPU_VM_CLIENT_*): 0, or the queue error (HSAGPU_QERR_ADDRESS,
+     * HSAGPU_QERR_P2P_LIMIT, HSAGPU_QERR_VM_FAULT...).
+     */
+    unsigned (*read)(void *opaque, unsigned client, uint64_t addr, void *buf,
+                     uint64_t len);
+    unsigned (*write)(void *opaque, unsigned client, uint64_t addr,
+                      const void *buf, uint64_t len);
     /* 64-bit FetchAdd AtomicOp; returns an HSAGPU_ATOMIC_ST_* code. */
-    unsigned (*fetch_add64)(void *opaque, uint64_t addr, uint64_t val,
-                            uint64_t *old);
+    unsigned (*fetch_add64)(void *opaque, unsigned client, uint64_t addr,
+                            uint64_t val, uint64_t *old);
     uint64_t (*now_ns)(void *opaque);
     /* Raise MSI-X @vector (may be deferred by the caller). */
     void (*irq)(void *opaque, unsigned vector);
@@ -49,10 +56,10 @@ typedef struct HsaGpuQueueOps {
      * Optional: a data read (DMA descriptors, kernel buffers), where the
      * bus may answer with more than "not memory": 0 or an HSAGPU_QERR_*
      * code (HSAGPU_QERR_POISON: @buf holds the poisoned data). Without
-     * it, read() is used and a failure is HSAGPU_QERR_ADDRESS.
+     * it, read() is used.
      */
-    unsigned (*read_data)(void *opaque, uint64_t addr, void *buf,
-                          uint64_t len);
+    unsigned (*read_data)(void *opaque, unsigned client, uint64_t addr,
+                          void *buf, uint64_t len);
 } HsaGpuQueueOps;
 
 /*
@@ -88,13 +95,13 @@ typedef struct HsaGpuProc {
 /* Nothing left of @p's budget (or a waiter asked for the lock). */
 bool hsagpu_budget_spent(const HsaGpuProc *p);
 
-static inline unsigned hsagpu_read_data(const HsaGpuProc *p, uint64_t addr,
-                                        void *buf, uint64_t len)
+static inline unsigned hsagpu_read_data(const HsaGpuProc *p, unsigned client,
+                                        uint64_t addr, void *buf, uint64_t len)
 {
     if (p->ops->read_data) {
-        return p->ops->read_data(p->opaque, addr, buf, len);
+        return p->ops->read_data(p->opaque, client, addr, buf, len);
     }
-    return p->ops->read(p->opaque, addr, buf, len) ? HSAGPU_QERR_ADDRESS : 0;
+    return p->ops->read(p->opaque, client, addr, buf, len);
 }
 
 /* write_dispatch_id further than this ahead of the read index: overrun */
@@ -115,6 +122,7 @@ typedef struct HsaGpuQueue {
     uint32_t ring_lo, ring_hi, ring_size, doorbell;
     uint32_t rptr_lo, rptr_hi, wptr_lo, wptr_hi;
     uint32_t priority, vector, flags;
+    uint32_t vmid;              /* QXREG_VMID */
     /* Status */
     uint32_t cmd_result;        /* HSAGPU_QRES_* */
     uint32_t state;             /* HSAGPU_QSTATE_* */
@@ -123,7 +131,11 @@ typedef struct HsaGpuQueue {
     uint32_t retired;
     /* Fault injection (inject-queue-hang): not served; not migrated */
     uint32_t held;
+    /* The VM fault that failed the queue (QXREG_FAULT_*), if any */
+    uint64_t vm_fault_addr;
+    uint32_t vm_fault_info;
     /* Processor state, latched at ENABLE */
+    uint32_t as_vmid;           /* the address space the queue runs in */
     uint64_t ring_base, rptr_addr, wptr_addr;
     uint64_t read_index;        /* next packet to consume */
     uint64_t rptr_unpublished;  /* consumed, not yet added to *rptr */
@@ -159,6 +171,10 @@ typedef struct HsaGpuRunResult {
 unsigned hsagpu_queue_reg_read(const HsaGpuQueue *q, uint32_t reg,
                                uint32_t *val);
 unsigned hsagpu_queue_reg_write(HsaGpuQueue *q, uint32_t reg, uint32_t val);
+/* Extended per-queue block (HSAGPU_REG_QUEUE_X): VMID, VM fault. */
+unsigned hsagpu_queue_xreg_read(const HsaGpuQueue *q, uint32_t reg,
+                                uint32_t *val);
+unsigned hsagpu_queue_xreg_write(HsaGpuQueue *q, uint32_t reg, uint32_t val);
 
 /*
  * Check a queue's registration registers against the device and the

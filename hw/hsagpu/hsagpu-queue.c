@@ -43,7 +43,7 @@
  * someone is queued here (between queues and packets) and waits for them
  * before the next: a register access waits for one slice at most.
  */
-static void hsagpu_qlock(HsaGpuState *s)
+void hsagpu_qlock(HsaGpuState *s)
 {
     qatomic_inc(&s->qlock_waiters);
     qemu_mutex_lock(&s->qlock);
@@ -362,6 +362,8 @@ static unsigned hsagpu_queue_enable(HsaGpuState *s, unsigned qi,
     }
     /* The queue's memory, as the queue will reach it. */
     hsagpu_bus_ctx_init(&c, s, qi);
+    c.vmid = q->vmid;
+    c.client = HSAGPU_VM_CLIENT_PACKET;
     ok = hsagpu_bus_is_memory(&c, ring, (uint64_t)q->ring_size *
                               HSAGPU_AQL_PACKET_SIZE, true) &&
          hsagpu_bus_is_memory(&c, rptr, 8, true) &&
@@ -425,8 +427,10 @@ static unsigned hsagpu_queue_command(HsaGpuState *s, unsigned qi,
 
 bool hsagpu_queue_mmio(HsaGpuState *s, uint32_t offset)
 {
-    return offset >= HSAGPU_REG_QUEUE_BASE &&
-           offset < HSAGPU_REG_QUEUE(s->num_queues);
+    return (offset >= HSAGPU_REG_QUEUE_BASE &&
+            offset < HSAGPU_REG_QUEUE(s->num_queues)) ||
+           (offset >= HSAGPU_REG_QUEUE_X_BASE &&
+            offset < HSAGPU_REG_QUEUE_X(s->num_queues));
 }
 
 /* Queue registers are 32-bit only. */
@@ -450,8 +454,14 @@ unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
         return bad;
     }
     hsagpu_qlock(s);
-    bad = hsagpu_queue_reg_read(&s->queues[qi],
-                                offset % HSAGPU_QUEUE_REG_STRIDE, &v);
+    if (offset >= HSAGPU_REG_QUEUE_X_BASE) {
+        qi = (offset - HSAGPU_REG_QUEUE_X_BASE) / HSAGPU_QUEUE_X_STRIDE;
+        bad = hsagpu_queue_xreg_read(&s->queues[qi],
+                                     offset % HSAGPU_QUEUE_X_STRIDE, &v);
+    } else {
+        bad = hsagpu_queue_reg_read(&s->queues[qi],
+                                    offset % HSAGPU_QUEUE_REG_STRIDE, &v);
+    }
     qemu_mutex_unlock(&s->qlock);
     *val = v;
     return bad;
@@ -468,6 +478,13 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
         return bad;
     }
     hsagpu_qlock(s);
+    if (offset >= HSAGPU_REG_QUEUE_X_BASE) {
+        qi = (offset - HSAGPU_REG_QUEUE_X_BASE) / HSAGPU_QUEUE_X_STRIDE;
+        bad = hsagpu_queue_xreg_write(&s->queues[qi],
+                                      offset % HSAGPU_QUEUE_X_STRIDE, val);
+        qemu_mutex_unlock(&s->qlock);
+        return bad;
+    }
     bad = hsagpu_queue_reg_write(&s->queues[qi], reg, val);
     if (!bad && reg == HSAGPU_QREG_CMD) {
         HsaGpuQueue *q = &s->queues[qi];
@@ -762,6 +779,10 @@ int hsagpu_queues_post_load(HsaGpuState *s)
 {
     bool undelivered;
 
+    if (hsagpu_vm_post_load(s)) {
+        error_report("hsa-gpu: migrated VM contexts are inconsistent");
+        return -EINVAL;
+    }
     hsagpu_qlock(s);
     hsagpu_doorbell_unlisten_all(s);
     s->nactive = 0;
@@ -903,6 +924,28 @@ static const VMStateDescription vmstate_hsagpu_queue_dma = {
     }
 };
 
+static bool hsagpu_queue_vm_needed(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->vmid || q->as_vmid || q->vm_fault_info;
+}
+
+/* GPU virtual memory: the queue's VMID and its fault. */
+static const VMStateDescription vmstate_hsagpu_queue_vm = {
+    .name = "hsa-gpu/queue/vm",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_queue_vm_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(vmid, HsaGpuQueue),
+        VMSTATE_UINT32(as_vmid, HsaGpuQueue),
+        VMSTATE_UINT64(vm_fault_addr, HsaGpuQueue),
+        VMSTATE_UINT32(vm_fault_info, HsaGpuQueue),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 const VMStateDescription vmstate_hsagpu_queue = {
     .name = "hsa-gpu/queue",
     .version_id = 2,
@@ -942,6 +985,7 @@ const VMStateDescription vmstate_hsagpu_queue = {
     .subsections = (const VMStateDescription * const []) {
         &vmstate_hsagpu_queue_kernel,
         &vmstate_hsagpu_queue_dma,
+        &vmstate_hsagpu_queue_vm,
         NULL
     }
 };

@@ -44,6 +44,7 @@ static const struct {
     { HSAGPU_REG_ATOMIC_CTRL, "ATOMIC_CTRL", 1 },
     { HSAGPU_REG_ATOMIC_STATUS, "ATOMIC_STATUS", 0 },
     { HSAGPU_REG_ATOMIC_REPEAT, "ATOMIC_REPEAT", 1 },
+    { HSAGPU_REG_ATOMIC_VMID, "ATOMIC_VMID", 1 },
     { HSAGPU_REG_QUEUE_ERROR_FIRST, "QUEUE_ERROR_FIRST", 0 },
     { HSAGPU_REG_LINK_MPS, "LINK_MPS", 0 },
     { HSAGPU_REG_LINK_MRRS, "LINK_MRRS", 0 },
@@ -223,6 +224,8 @@ static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
         return rf->atomic_status;
     case HSAGPU_REG_ATOMIC_REPEAT:
         return rf->atomic_repeat;
+    case HSAGPU_REG_ATOMIC_VMID:
+        return rf->atomic_vmid;
     case HSAGPU_REG_QUEUE_ERROR_FIRST:
         return env->queue_error_first;
     case HSAGPU_REG_LINK_MPS:
@@ -329,6 +332,9 @@ static void hsagpu_reg_write32(HsaGpuRegFile *rf, uint32_t offset,
         break;
     case HSAGPU_REG_ATOMIC_REPEAT:
         rf->atomic_repeat = val;
+        break;
+    case HSAGPU_REG_ATOMIC_VMID:
+        rf->atomic_vmid = val & (HSAGPU_VM_NUM_VMIDS - 1);
         break;
     }
 }

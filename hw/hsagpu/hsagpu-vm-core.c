@@ -5,9 +5,15 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "hsagpu-vm-core.h"
-
+#ifdef HSAGPU_HOST_TEST
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
+#else
+#include "qemu/osdep.h"
+#endif
+#include "hsagpu-vm-core.h"
 
 #define VM_PAGE         (1ULL << HSAGPU_VM_PAGE_SHIFT)
 #define VM_VA_LIMIT     (1ULL << HSAGPU_VM_VA_BITS)

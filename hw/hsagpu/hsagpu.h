@@ -14,6 +14,7 @@
 #include "system/runstate.h"
 #include "hsagpu-queue-core.h"
 #include "hsagpu-bus-core.h"
+#include "hsagpu-vm-core.h"
 
 #define TYPE_HSA_GPU "hsa-gpu"
 
@@ -130,9 +131,10 @@ struct HsaGpuState {
     int32_t msix_nr;            /* bits in the pending bitmaps */
     QEMUBH *irq_bh;
     /*
-     * A queue failed but ERROR_STATUS does not show it yet (qatomic).
-     * Whoever holds the BQL first folds it in: irq_bh, or a register
-     * access, so a guest that saw a queue's ERROR state also sees the bit.
+     * ERROR_STATUS bits (QUEUE, VM_FAULT) the processor raised that the
+     * register does not show yet (qatomic). Whoever holds the BQL first
+     * folds them in: irq_bh, or a register access, so a guest that saw a
+     * queue's ERROR state also sees the bit.
      */
     unsigned qerr_pending;
     /*
@@ -154,6 +156,14 @@ struct HsaGpuState {
     uint32_t pass_slices;       /* x-pass-slices: the budget of a pass */
     QLIST_ENTRY(HsaGpuState) peer_link; /* hsagpu-p2p.c */
     HsaGpuFault fault;
+    /*
+     * GPU virtual memory (hsagpu-vm.c): contexts, TLBs, fault registers.
+     * vm_lock guards it; writers of the registers also hold qlock, so
+     * that an invalidation waits for the pass that may be using an old
+     * translation.
+     */
+    HsaGpuVm vm;
+    QemuMutex vm_lock;
 
     /* properties */
     uint64_t vram_size;
@@ -182,11 +192,12 @@ typedef struct HsaGpuBusCtx {
     HsaGpuState *s;             /* the requester */
     int queue;                  /* the requesting queue, -1: the device */
     /*
-     * Address space of the requester. 0: bus addresses, the only one
-     * today; per-queue GPU virtual memory (VMIDs) will translate here,
-     * before the bus rules apply.
+     * Address space of the requester: VMID 0 is bus addresses, 1..15 are
+     * translated by hsagpu-vm.c before the bus rules apply.
      */
-    uint32_t asid;
+    uint32_t vmid;
+    uint32_t client;            /* HSAGPU_VM_CLIENT_*: who accesses */
+    bool atomic;                /* an AtomicOp: needs read and write */
     HsaGpuBusCache cache;       /* last range resolved inside the switch */
     HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
     unsigned cache_gen;         /* hsagpu_p2p_generation() when cached */
@@ -223,6 +234,8 @@ void hsagpu_doorbell_unlisten_all(HsaGpuState *s);
 void hsagpu_queues_kick(HsaGpuState *s);
 
 /* hsagpu-queue.c: queue registers, commands, the processor, migration */
+/* Take qlock from outside the processor (it yields to such waiters). */
+void hsagpu_qlock(HsaGpuState *s);
 void hsagpu_queues_instance_init(HsaGpuState *s);
 void hsagpu_queues_finalize(HsaGpuState *s);
 bool hsagpu_queues_init(HsaGpuState *s, Error **errp);
@@ -278,6 +291,10 @@ void hsagpu_bus_release(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
 /* Copy to or from bus memory: 0, or the refusal of the first piece. */
 HsaGpuBusRefusal hsagpu_bus_rw(HsaGpuBusCtx *c, uint64_t addr, void *buf,
                                uint64_t len, bool is_write);
+/* The same; *@link: some of it went on the link (not own VRAM). */
+HsaGpuBusRefusal hsagpu_bus_rw_link(HsaGpuBusCtx *c, uint64_t addr,
+                                    void *buf, uint64_t len, bool is_write,
+                                    bool *link);
 bool hsagpu_bus_is_memory(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
                           bool is_write);
 
@@ -326,6 +343,24 @@ bool hsagpu_p2p_lock_registered(HsaGpuState *peer);
 void hsagpu_p2p_unlock(void);
 /* Bus address of the device's VRAM BAR, or HSAGPU_BUS_NO_BAR. */
 uint64_t hsagpu_vram_bar(HsaGpuState *s);
+
+/*
+ * hsagpu-vm.c: GPU virtual memory. hsagpu_vm_xlat() translates @va for
+ * the context's VMID (caller: the bus resolver), recording a fault
+ * (global and queue fault registers, ERROR_STATUS) when it cannot.
+ */
+void hsagpu_vm_init(HsaGpuState *s);
+void hsagpu_vm_exit(HsaGpuState *s);
+void hsagpu_vm_reset_all(HsaGpuState *s);
+bool hsagpu_vm_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
+                    HsaGpuVmXlat *x);
+bool hsagpu_vm_mmio(uint32_t offset);
+unsigned hsagpu_vm_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
+                             uint64_t *val);
+unsigned hsagpu_vm_mmio_write(HsaGpuState *s, uint32_t offset, unsigned size,
+                              uint64_t val);
+int hsagpu_vm_post_load(HsaGpuState *s);
+extern const VMStateDescription vmstate_hsagpu_vm;
 
 /* hsagpu-link.c: PCIe link settings (MPS, MRRS) */
 void hsagpu_link_init(HsaGpuState *s, int exp_pos);

@@ -391,6 +391,7 @@
 #define HSAGPU_QRES_BAD_FLAGS           10U
 #define HSAGPU_QRES_NO_BUS_MASTER       11U
 #define HSAGPU_QRES_DEVICE_FATAL        12U /* ENABLE after a fatal error */
+#define HSAGPU_QRES_BAD_VMID            13U /* QXREG_VMID beyond 15 */
 
 /*
  * Extended per-queue registers: queue q at HSAGPU_REG_QUEUE_X(q). VMID

@@ -333,7 +333,13 @@ def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None, kernel=None
                'hsagpu_test.p2pbits=' + ','.join(bits),
                'hsagpu_test.preset=' + preset])
     append[3:3] = p.get('append', [])
-    for k, v in dict(p.get('params', {}), **(params or {})).items():
+    params = dict(p.get('params', {}), **(params or {}))
+    # hsagpu.ko parameters for every boot (scripts/test --modparams,
+    # scripts/test-boot --modparams, e.g. vm=0 for bus addresses)
+    extra_mp = os.environ.get('HSAGPU_MODPARAMS')
+    if extra_mp:
+        params['modparams'] = ','.join(filter(None, (params.get('modparams'), extra_mp)))
+    for k, v in params.items():
         append.append('hsagpu_test.%s=%s' % (k, v))
     return (base_cmd(accel, p.get('mem', 1024), kernel, initrd) +
             ['-append', ' '.join(append)] + p['build'](devprops) + (extra or []))

@@ -3053,6 +3053,342 @@ static void test_deliver_reset(void)
     fixture_fini(&f);
 }
 
+/* ------------------------------------------------------------------ */
+/* GPU virtual memory (docs/vm.md)                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Page tables built by hand in guest RAM: root, level 2, level 1 and two
+ * level-0 tables. VA 0..2 MiB maps the queue's structures one to one;
+ * VA_BUF (2 MiB..) is backed by other RAM and by VRAM, so that data
+ * landing at the right place proves the translation.
+ */
+#define PT_ROOT         0x400000ULL
+#define PT_L2           0x401000ULL
+#define PT_L1           0x402000ULL
+#define PT_L0A          0x403000ULL     /* VA 0 .. 2 MiB */
+#define PT_L0B          0x404000ULL     /* VA 2 MiB .. 4 MiB */
+#define VA_BUF          0x200000ULL     /* = Q_BUF, but translated */
+#define PA_BUF          0x500000ULL
+#define PA_BUF2         0x600000ULL
+#define VA_RO           (VA_BUF + 0x1000)   /* read-only page */
+#define VA_VRAM         (VA_BUF + 0x2000)   /* VRAM offset 0x1000 */
+#define VA_HOLE         (VA_BUF + 0x3000)   /* not mapped */
+#define VM_VMID         5
+#define PTE_RW          (HSAGPU_PTE_VALID | HSAGPU_PTE_READABLE | \
+                         HSAGPU_PTE_WRITEABLE)
+
+static void pte_set(Fixture *f, uint64_t table, unsigned idx, uint64_t e)
+{
+    qtest_writeq(f->qts, table + 8 * idx, e);
+}
+
+static void vm_tables(Fixture *f)
+{
+    uint8_t zero[4096] = { 0 };
+
+    for (uint64_t t = PT_ROOT; t <= PT_L0B; t += 4096) {
+        qtest_memwrite(f->qts, t, zero, sizeof(zero));
+    }
+    pte_set(f, PT_ROOT, 0, PT_L2 | HSAGPU_PTE_VALID | HSAGPU_PTE_SYSTEM);
+    pte_set(f, PT_L2, 0, PT_L1 | HSAGPU_PTE_VALID | HSAGPU_PTE_SYSTEM);
+    pte_set(f, PT_L1, 0, PT_L0A | HSAGPU_PTE_VALID | HSAGPU_PTE_SYSTEM);
+    pte_set(f, PT_L1, 1, PT_L0B | HSAGPU_PTE_VALID | HSAGPU_PTE_SYSTEM);
+    /* The queue's ring, descriptors, signals, kernargs, mailbox: 1:1 */
+    for (uint64_t va = Q_RING; va < Q_MBOX + 0x1000; va += 0x1000) {
+        pte_set(f, PT_L0A, va >> 12 & 511,
+                va | PTE_RW | HSAGPU_PTE_SYSTEM | HSAGPU_PTE_SNOOPED);
+    }
+    pte_set(f, PT_L0B, 0, PA_BUF | PTE_RW | HSAGPU_PTE_SYSTEM);
+    pte_set(f, PT_L0B, 1, (PA_BUF + 0x1000) | HSAGPU_PTE_VALID |
+            HSAGPU_PTE_READABLE | HSAGPU_PTE_SYSTEM);
+    pte_set(f, PT_L0B, 2, 0x1000 | PTE_RW);     /* VRAM offset 0x1000 */
+}
+
+static void vm_ctx(Fixture *f, unsigned v, uint64_t root, uint32_t cntl)
+{
+    uint32_t base = HSAGPU_REG_VM_CTX(v);
+
+    reg_write(f, base + HSAGPU_VM_CTX_PT_BASE_LO,
+              (uint32_t)root | HSAGPU_VM_PT_SYSTEM);
+    reg_write(f, base + HSAGPU_VM_CTX_PT_BASE_HI, root >> 32);
+    reg_write(f, base + HSAGPU_VM_CTX_START_LO, 0);
+    reg_write(f, base + HSAGPU_VM_CTX_START_HI, 0);
+    reg_write(f, base + HSAGPU_VM_CTX_END_LO, 0xffffffff);
+    reg_write(f, base + HSAGPU_VM_CTX_END_HI, 0xf);
+    reg_write(f, base + HSAGPU_VM_CTX_CNTL, cntl);
+}
+
+static void qxreg_write(Fixture *f, unsigned q, uint32_t reg, uint32_t val)
+{
+    reg_write(f, HSAGPU_REG_QUEUE_X(q) + reg, val);
+}
+
+static uint32_t qxreg_read(Fixture *f, unsigned q, uint32_t reg)
+{
+    return reg_read(f, HSAGPU_REG_QUEUE_X(q) + reg);
+}
+
+/* Queue 0 in VMID VM_VMID over vm_tables(), VRAM BAR0 at VRAM_BASE. */
+static void vm_fixture(Fixture *f)
+{
+    g_autofree char *props = g_strconcat(",vram-size=1M", queue_props, NULL);
+
+    queue_fixture_props(f, props);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_0, VRAM_BASE);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_1, 0);
+    g_assert_true(reg_read(f, HSAGPU_REG_CAPS) & HSAGPU_CAP_VM);
+    vm_tables(f);
+    vm_ctx(f, VM_VMID, PT_ROOT, HSAGPU_VM_CNTL_ENABLE);
+    qxreg_write(f, 0, HSAGPU_QXREG_VMID, VM_VMID);
+    g_assert_cmpuint(queue_create(f, 0, 0), ==, HSAGPU_QRES_OK);
+}
+
+static void vm_fill(Fixture *f, uint64_t dst, uint32_t value, uint32_t n)
+{
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_kargs_fill args = { .dst = dst, .value = value };
+
+    qtest_memwrite(f->qts, Q_KARG, &args, sizeof(args));
+    signal_init(f, Q_SIG, 1);
+    fill_packet(&k, n, n < 64 ? n : 64, Q_SIG);
+    queue_submit(f, 0, &k);
+}
+
+/* A queue's accesses are translated: data lands where the PTEs say. */
+static void test_vm_translate(void)
+{
+    struct hsagpu_dma_packet d;
+    uint32_t walks;
+    Fixture f;
+
+    vm_fixture(&f);
+    g_assert_cmpuint(qxreg_read(&f, 0, HSAGPU_QXREG_VMID), ==, VM_VMID);
+    qtest_writel(f.qts, Q_BUF, 0x5a5a5a5a);
+    vm_fill(&f, VA_BUF, 0xc0ffee, 64);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    for (unsigned i = 0; i < 64; i++) {
+        g_assert_cmphex(qtest_readl(f.qts, PA_BUF + 4 * i), ==, 0xc0ffee);
+    }
+    /* The bus address that equals the VA was not touched. */
+    g_assert_cmphex(qtest_readl(f.qts, Q_BUF), ==, 0x5a5a5a5a);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_VM_WALKS), >, 0);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_VM_TLB_HITS), >, 0);
+
+    /* DMA from system memory to a VRAM page, both named by VA. */
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, VA_VRAM + 8, VA_BUF, 16, Q_SIG);
+    queue_submit(&f, 0, &d);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_cmphex(qtest_readl(f.qts, VRAM_BASE + 0x1000 + 8), ==, 0xc0ffee);
+    g_assert_cmphex(qtest_readl(f.qts, VRAM_BASE + 0x1000 + 20), ==,
+                    0xc0ffee);
+
+    /*
+     * The TLB keeps a translation until it is invalidated: the PTE moves
+     * to other RAM, the next fill still lands in the old page.
+     */
+    pte_set(&f, PT_L0B, 0, PA_BUF2 | PTE_RW | HSAGPU_PTE_SYSTEM);
+    vm_fill(&f, VA_BUF, 0x1111, 4);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_cmphex(qtest_readl(f.qts, PA_BUF), ==, 0x1111);
+    g_assert_cmphex(qtest_readl(f.qts, PA_BUF2), ==, 0);
+    walks = reg_read(&f, HSAGPU_REG_VM_WALKS);
+    reg_write(&f, HSAGPU_REG_VM_INVALIDATE_REQ, 1U << VM_VMID);
+    g_assert_true(reg_read(&f, HSAGPU_REG_VM_INVALIDATE_ACK) &
+                  1U << VM_VMID);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_VM_INVALIDATIONS), ==, 1);
+    vm_fill(&f, VA_BUF, 0x2222, 4);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_cmphex(qtest_readl(f.qts, PA_BUF2), ==, 0x2222);
+    g_assert_cmphex(qtest_readl(f.qts, PA_BUF), ==, 0x1111);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_VM_WALKS), >, walks);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_VM_FAULT_STATUS), ==, 0);
+    fixture_fini(&f);
+}
+
+/* A fault touches nothing, fails the queue and says what happened. */
+static void vm_fault_check(Fixture *f, uint64_t va, unsigned client,
+                           unsigned access, unsigned reason)
+{
+    uint32_t info, st;
+
+    g_assert_true(wait_qstate(f, 0, HSAGPU_QSTATE_ERROR));
+    g_assert_cmpuint(qreg_read(f, 0, HSAGPU_QREG_STATE) >>
+                     HSAGPU_QSTATE_ERR_SHIFT & 0xff, ==,
+                     HSAGPU_QERR_VM_FAULT);
+    info = qxreg_read(f, 0, HSAGPU_QXREG_FAULT_INFO);
+    st = reg_read(f, HSAGPU_REG_VM_FAULT_STATUS);
+    g_assert_cmphex(qxreg_read(f, 0, HSAGPU_QXREG_FAULT_ADDR_LO), ==,
+                    (uint32_t)va);
+    g_assert_cmphex(qxreg_read(f, 0, HSAGPU_QXREG_FAULT_ADDR_HI), ==,
+                    va >> 32);
+    g_assert_true(info & HSAGPU_VM_FAULT_VALID);
+    g_assert_cmpuint((info & HSAGPU_VM_FAULT_VMID_MASK) >>
+                     HSAGPU_VM_FAULT_VMID_SHIFT, ==, VM_VMID);
+    g_assert_cmpuint((info & HSAGPU_VM_FAULT_CLIENT_MASK) >>
+                     HSAGPU_VM_FAULT_CLIENT_SHIFT, ==, client);
+    g_assert_cmpuint((info & HSAGPU_VM_FAULT_ACCESS_MASK) >>
+                     HSAGPU_VM_FAULT_ACCESS_SHIFT, ==, access);
+    g_assert_cmpuint((info & HSAGPU_VM_FAULT_REASON_MASK) >>
+                     HSAGPU_VM_FAULT_REASON_SHIFT, ==, reason);
+    g_assert_cmpuint((info & HSAGPU_VM_FAULT_QUEUE_MASK) >>
+                     HSAGPU_VM_FAULT_QUEUE_SHIFT, ==, 0);
+    /* The global latch holds the first fault since it was cleared. */
+    g_assert_cmphex(st & ~HSAGPU_VM_FAULT_MORE, ==, info);
+    g_assert_cmphex(reg_read(f, HSAGPU_REG_VM_FAULT_ADDR_LO), ==,
+                    (uint32_t)va);
+    g_assert_true(reg_read(f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_VM_FAULT);
+    g_assert_true(reg_read(f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_QUEUE);
+}
+
+static void vm_requeue(Fixture *f)
+{
+    qreg_write(f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_DESTROY);
+    reg_write(f, HSAGPU_REG_VM_FAULT_STATUS, HSAGPU_VM_FAULT_VALID);
+    reg_write(f, HSAGPU_REG_ERROR_STATUS, HSAGPU_ERR_ALL);
+    g_assert_cmpuint(reg_read(f, HSAGPU_REG_VM_FAULT_STATUS), ==, 0);
+    qxreg_write(f, 0, HSAGPU_QXREG_VMID, VM_VMID);
+    g_assert_cmpuint(queue_create(f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(qxreg_read(f, 0, HSAGPU_QXREG_FAULT_INFO), ==, 0);
+}
+
+static void test_vm_faults(void)
+{
+    struct hsagpu_dma_packet d;
+    Fixture f;
+
+    vm_fixture(&f);
+    /* A kernel writing an unmapped page */
+    qtest_writel(f.qts, VA_HOLE, 0x77);
+    vm_fill(&f, VA_HOLE + 0x40, 1, 4);
+    vm_fault_check(&f, VA_HOLE + 0x40, HSAGPU_VM_CLIENT_KERNEL,
+                   HSAGPU_VM_ACCESS_WRITE, HSAGPU_VM_REASON_NOT_PRESENT);
+    g_assert_cmphex(qtest_readl(f.qts, VA_HOLE + 0x40), ==, 0);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 1);
+
+    /* DMA writing a read-only page */
+    vm_requeue(&f);
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, VA_RO, VA_BUF, 64, Q_SIG);
+    queue_submit(&f, 0, &d);
+    vm_fault_check(&f, VA_RO, HSAGPU_VM_CLIENT_DMA, HSAGPU_VM_ACCESS_WRITE,
+                   HSAGPU_VM_REASON_PERMISSION);
+    g_assert_cmphex(qtest_readl(f.qts, PA_BUF + 0x1000), ==, 0);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_DMA_BAD_ADDR_LO), ==,
+                    (uint32_t)VA_RO);
+
+    /* A completion signal at an unmapped address */
+    vm_requeue(&f);
+    signal_init(&f, Q_SIG, 1);
+    {
+        struct hsagpu_agent_dispatch_packet a;
+
+        agent_packet(&a, HSAGPU_AGENT_NOP, 0, VA_HOLE);
+        queue_submit(&f, 0, &a);
+    }
+    vm_fault_check(&f, VA_HOLE, HSAGPU_VM_CLIENT_SIGNAL,
+                   HSAGPU_VM_ACCESS_READ, HSAGPU_VM_REASON_NOT_PRESENT);
+
+    /* Beyond the context's VA range */
+    vm_requeue(&f);
+    reg_write(&f, HSAGPU_REG_VM_CTX(VM_VMID) + HSAGPU_VM_CTX_END_LO,
+              (VA_BUF >> 12) + 1);
+    reg_write(&f, HSAGPU_REG_VM_CTX(VM_VMID) + HSAGPU_VM_CTX_END_HI, 0);
+    vm_fill(&f, VA_VRAM, 1, 4);
+    vm_fault_check(&f, VA_VRAM, HSAGPU_VM_CLIENT_KERNEL,
+                   HSAGPU_VM_ACCESS_WRITE, HSAGPU_VM_REASON_RANGE);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_VM_FAULT_COUNT), ==, 4);
+    fixture_fini(&f);
+}
+
+/* ENABLE checks the VMID and the queue's memory in its space. */
+static void test_vm_enable(void)
+{
+    uint32_t info;
+    Fixture f;
+
+    vm_fixture(&f);
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_DESTROY);
+    qxreg_write(&f, 1, HSAGPU_QXREG_VMID, 16);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_BAD_VMID);
+    /* A context that is not enabled translates nothing. */
+    qxreg_write(&f, 1, HSAGPU_QXREG_VMID, 9);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_BAD_ADDRESS);
+    g_assert_cmpuint((reg_read(&f, HSAGPU_REG_VM_FAULT_STATUS) &
+                      HSAGPU_VM_FAULT_REASON_MASK) >>
+                     HSAGPU_VM_FAULT_REASON_SHIFT, ==,
+                     HSAGPU_VM_REASON_CONTEXT);
+    /* The queue's fault registers say why; they are read-only. */
+    info = qxreg_read(&f, 1, HSAGPU_QXREG_FAULT_INFO);
+    g_assert_cmpuint((info & HSAGPU_VM_FAULT_CLIENT_MASK) >>
+                     HSAGPU_VM_FAULT_CLIENT_SHIFT, ==,
+                     HSAGPU_VM_CLIENT_PACKET);
+    g_assert_cmphex(qxreg_read(&f, 1, HSAGPU_QXREG_FAULT_ADDR_LO), ==,
+                    Q_RING + Q_RING_SIZE * 64);
+    qxreg_write(&f, 1, HSAGPU_QXREG_FAULT_INFO, 0x1234);
+    g_assert_cmpuint(qxreg_read(&f, 1, HSAGPU_QXREG_FAULT_INFO), ==, info);
+    /* VMID 0's context cannot be set. */
+    reg_write(&f, HSAGPU_REG_VM_CTX(0) + HSAGPU_VM_CTX_CNTL, 1);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_VM_CTX(0) + HSAGPU_VM_CTX_CNTL),
+                     ==, 0);
+    /* VMID 0 is bus addresses, as without GPU virtual memory. */
+    qxreg_write(&f, 1, HSAGPU_QXREG_VMID, 0);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    fixture_fini(&f);
+}
+
+/* Register-issued AtomicOps in a VMID; a device reset forgets contexts. */
+static void test_vm_atomic_reset(void)
+{
+    Fixture f;
+    uint8_t exp;
+
+    vm_fixture(&f);
+    qtest_writeq(f.qts, PA_BUF + 8, 40);
+    reg_write(&f, HSAGPU_REG_ATOMIC_VMID, VM_VMID);
+    reg_write(&f, HSAGPU_REG_ATOMIC_ADDR_LO, VA_BUF + 8);
+    reg_write(&f, HSAGPU_REG_ATOMIC_ADDR_HI, 0);
+    reg_write(&f, HSAGPU_REG_ATOMIC_SRC0, 2);
+    reg_write(&f, HSAGPU_REG_ATOMIC_SRC0 + 4, 0);
+    reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_GO |
+              HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_OK);
+    g_assert_cmpuint(qtest_readq(f.qts, PA_BUF + 8), ==, 42);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_ATOMIC_RESULT), ==, 40);
+    /* Read-only page: an atomic needs both permissions */
+    reg_write(&f, HSAGPU_REG_ATOMIC_ADDR_LO, VA_RO);
+    reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_GO |
+              HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_ATOMIC_STATUS), ==,
+                    HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_VM_FAULT);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_VM_FAULT_STATUS) &
+                    (HSAGPU_VM_FAULT_CLIENT_MASK |
+                     HSAGPU_VM_FAULT_ACCESS_MASK |
+                     HSAGPU_VM_FAULT_REASON_MASK |
+                     HSAGPU_VM_FAULT_QUEUE_MASK), ==,
+                    HSAGPU_VM_CLIENT_ATOMIC << HSAGPU_VM_FAULT_CLIENT_SHIFT |
+                    HSAGPU_VM_ACCESS_ATOMIC << HSAGPU_VM_FAULT_ACCESS_SHIFT |
+                    HSAGPU_VM_REASON_PERMISSION <<
+                    HSAGPU_VM_FAULT_REASON_SHIFT |
+                    HSAGPU_VM_FAULT_QUEUE_NONE << HSAGPU_VM_FAULT_QUEUE_SHIFT);
+    g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_VM_FAULT);
+
+    /* FLR: contexts, VMIDs and faults are gone */
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL,
+                       qpci_config_readw(f.gpu, exp + PCI_EXP_DEVCTL) |
+                       PCI_EXP_DEVCTL_BCR_FLR);
+    gpu_reprogram(&f);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_VM_CTX(VM_VMID) +
+                              HSAGPU_VM_CTX_CNTL), ==, 0);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_VM_FAULT_STATUS), ==, 0);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_ATOMIC_VMID), ==, 0);
+    g_assert_cmpuint(qxreg_read(&f, 0, HSAGPU_QXREG_VMID), ==, 0);
+    fixture_fini(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -3124,5 +3460,13 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/mainloop/deliver-reset", test_deliver_reset);
     qtest_add_func("/hsa-gpu/fault/late-msix-unplug", test_late_msix_unplug);
     qtest_add_func("/hsa-gpu/fault/fatal-unplug", test_fatal_unplug);
+    qtest_add_func("/hsa-gpu/vm/translate", test_vm_translate);
+    qtest_add_data_func("/hsa-gpu/mainloop/vm/translate", test_vm_translate,
+                        run_mainloop);
+    qtest_add_func("/hsa-gpu/vm/faults", test_vm_faults);
+    qtest_add_data_func("/hsa-gpu/mainloop/vm/faults", test_vm_faults,
+                        run_mainloop);
+    qtest_add_func("/hsa-gpu/vm/enable", test_vm_enable);
+    qtest_add_func("/hsa-gpu/vm/atomic-reset", test_vm_atomic_reset);
     return g_test_run();
 }

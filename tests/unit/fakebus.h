@@ -36,25 +36,51 @@ static int in_mem(uint64_t addr, uint64_t len)
 	       addr - MEM_BASE <= MEM_SIZE - len;
 }
 
-static int f_read(void *o, uint64_t addr, void *buf, uint64_t len)
+/*
+ * A page that is not mapped in the queue's GPU address space: accesses
+ * to it fail with a VM fault, and the client that made the last one is
+ * kept (0: no such page).
+ */
+static uint64_t vmf_page;
+static unsigned vmf_client, vmf_hits;
+
+static int vm_fault(unsigned client, uint64_t addr, uint64_t len)
 {
+	if (!vmf_page || addr + len <= vmf_page || addr >= vmf_page + 4096)
+		return 0;
+	vmf_client = client;
+	vmf_hits++;
+	return 1;
+}
+
+static unsigned f_read(void *o, unsigned client, uint64_t addr, void *buf,
+		       uint64_t len)
+{
+	if (vm_fault(client, addr, len))
+		return HSAGPU_QERR_VM_FAULT;
 	if (!in_mem(addr, len))
-		return -1;
+		return HSAGPU_QERR_ADDRESS;
 	memcpy(buf, at(addr), len);
 	return 0;
 }
 
-static int f_write(void *o, uint64_t addr, const void *buf, uint64_t len)
+static unsigned f_write(void *o, unsigned client, uint64_t addr,
+			const void *buf, uint64_t len)
 {
+	if (vm_fault(client, addr, len))
+		return HSAGPU_QERR_VM_FAULT;
 	if (!in_mem(addr, len))
-		return -1;
+		return HSAGPU_QERR_ADDRESS;
 	memcpy(at(addr), buf, len);
 	return 0;
 }
 
-static unsigned f_add(void *o, uint64_t addr, uint64_t val, uint64_t *old)
+static unsigned f_add(void *o, unsigned client, uint64_t addr, uint64_t val,
+		      uint64_t *old)
 {
 	atomics++;
+	if (vm_fault(client, addr, 8))
+		return HSAGPU_ATOMIC_ST_VM_FAULT;
 	if (addr & 7)
 		return HSAGPU_ATOMIC_ST_MALFORMED;
 	if (addr >= FAR_PEER && addr - FAR_PEER < 4096)
@@ -87,6 +113,14 @@ static unsigned f_dma(void *o, uint64_t dst, uint64_t src, uint64_t len,
 		      const uint32_t *pattern, uint64_t *bad)
 {
 	dma_calls++;
+	if (vm_fault(HSAGPU_VM_CLIENT_DMA, dst, len)) {
+		*bad = dst;
+		return HSAGPU_QERR_VM_FAULT;
+	}
+	if (!pattern && vm_fault(HSAGPU_VM_CLIENT_DMA, src, len)) {
+		*bad = src;
+		return HSAGPU_QERR_VM_FAULT;
+	}
 	if (!in_mem(dst, len)) {
 		*bad = dst;
 		return HSAGPU_QERR_ADDRESS;

@@ -117,6 +117,24 @@ static void test_copy(void)
 	T(dma_dones && dma_last_err == 0);
 }
 
+/* A VM fault on either side: the queue error and the address behind it. */
+static void test_vm_fault(void)
+{
+	struct hsagpu_dma_packet d;
+
+	q_setup(0);
+	sig_init(0, 1);
+	vmf_page = BUF(2);
+	vmf_client = 0;
+	d = dpkt(HSAGPU_DMA_OP_COPY, BUF(2) + 8, BUF(0), 64, SIG(0));
+	submit(&d);
+	run_all();
+	T(q.state == HSAGPU_QSTATE_ERROR && q.error == HSAGPU_QERR_VM_FAULT);
+	T(vmf_client == HSAGPU_VM_CLIENT_DMA && dma_last_bad == BUF(2) + 8);
+	T(dma_last_err == HSAGPU_QERR_VM_FAULT && sig_val(0) == 1);
+	vmf_page = 0;
+}
+
 /* A copy longer than a slice takes several passes and completes once. */
 static void test_slices(void)
 {
@@ -388,6 +406,7 @@ int main(void)
 	test_tlp_count();
 	test_fill_host();
 	test_copy();
+	test_vm_fault();
 	test_slices();
 	test_fill();
 	test_sg();

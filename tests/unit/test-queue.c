@@ -1096,6 +1096,81 @@ static void test_sched_yield_progress(void)
 	T(nfailed == 0);
 }
 
+/*
+ * GPU virtual memory: an access the bus refuses with a VM fault puts the
+ * queue into ERROR with that code, and each kind of access is made as
+ * the right client (what the fault registers report).
+ */
+static void vm_fault_case(uint64_t page, const void *pkt, unsigned client,
+			  const char *what)
+{
+	HsaGpuRunResult r;
+
+	vmf_hits = 0;
+	vmf_client = 0;
+	vmf_page = page;
+	submit(pkt);
+	r = run();
+	vmf_page = 0;
+	TM(r.error && q.state == HSAGPU_QSTATE_ERROR &&
+	   q.error == HSAGPU_QERR_VM_FAULT && vmf_client == client,
+	   "%s: state %u error %u client %u", what, q.state, q.error,
+	   vmf_client);
+}
+
+static void test_vm_faults(void)
+{
+	static const uint32_t g[3] = { 64, 1, 1 };
+	static const uint16_t w[3] = { 64, 1, 1 };
+	struct hsagpu_kernel_dispatch_packet k;
+	struct hsagpu_agent_dispatch_packet a;
+	struct hsagpu_signal *sp;
+
+	q_setup(0);
+	sig_init(0, 1);
+	a = apkt(HSAGPU_AGENT_NOP, 0, SIG(0));
+	vm_fault_case(SIG(0) & ~0xfffULL, &a, HSAGPU_VM_CLIENT_SIGNAL,
+		      "signal");
+	T(sig_val(0) == 1);
+
+	q_setup(0);
+	sig_init(0, 1);
+	sp = at(SIG(0));
+	sp->event_mailbox_ptr = MBOX;
+	sp->event_id = 9;
+	a = apkt(HSAGPU_AGENT_NOP, 0, SIG(0));
+	vm_fault_case(MBOX, &a, HSAGPU_VM_CLIENT_SIGNAL, "mailbox");
+	T(sig_val(0) == 1 && irqs == 0);
+
+	q_setup(0);
+	a = apkt(HSAGPU_AGENT_WRITE_VALUE, BUF(0), 0);
+	vm_fault_case(BUF(0), &a, HSAGPU_VM_CLIENT_KERNEL, "agent return");
+
+	q_setup(0);
+	sig_init(0, 1);
+	k = kpkt(HSAGPU_KERNEL_FILL, 1, g, w, SIG(0));
+	*(struct hsagpu_kargs_fill *)at(KARG) =
+		(struct hsagpu_kargs_fill){ .dst = BUF(0), .value = 7 };
+	vm_fault_case(KARG, &k, HSAGPU_VM_CLIENT_KERNEL, "kernarg");
+	T(sig_val(0) == 1);
+
+	q_setup(0);
+	sig_init(0, 1);
+	*(struct hsagpu_kargs_fill *)at(KARG) =
+		(struct hsagpu_kargs_fill){ .dst = BUF(0), .value = 7 };
+	vm_fault_case(BUF(0), &k, HSAGPU_VM_CLIENT_KERNEL, "kernel buffer");
+	T(sig_val(0) == 1 && *(uint32_t *)at(BUF(0)) == 0);
+
+	q_setup(0);
+	a = apkt(HSAGPU_AGENT_NOP, 0, 0);
+	vm_fault_case(RING, &a, HSAGPU_VM_CLIENT_PACKET, "ring");
+
+	q_setup(0);
+	a = apkt(HSAGPU_AGENT_NOP, 0, 0);
+	vm_fault_case(WPTR & ~0xfffULL, &a, HSAGPU_VM_CLIENT_PACKET,
+		      "write index");
+}
+
 int main(void)
 {
 	mem = calloc(1, MEM_SIZE);
@@ -1116,6 +1191,7 @@ int main(void)
 	test_copy_info_per_device();
 	test_sched_round_robin();
 	test_sched_yield_progress();
+	test_vm_faults();
 	test_sched_priority();
 	test_sched_budget();
 	free(mem);
