@@ -95,6 +95,31 @@ void hsagpu_bus_ctx_end(HsaGpuBusCtx *c)
     hsagpu_bus_cache_drop(c);
 }
 
+/* A page-table entry for the translation: read as VMID 0 reads. */
+static int hsagpu_bus_read_entry(void *opaque, bool system, uint64_t addr,
+                                uint64_t *val)
+{
+    HsaGpuState *s = opaque;
+    HsaGpuBusCtx w;
+    uint64_t le;
+    int r;
+
+    if (!system) {
+        if (addr > s->vram_size - 8) {
+            return -1;
+        }
+        memcpy(&le, (uint8_t *)memory_region_get_ram_ptr(&s->vram) + addr,
+               sizeof(le));
+        *val = le64_to_cpu(le);
+        return 0;
+    }
+    hsagpu_bus_ctx_init(&w, s, -1);
+    r = hsagpu_bus_rw(&w, addr, &le, sizeof(le), false);
+    hsagpu_bus_ctx_end(&w);
+    *val = le64_to_cpu(le);
+    return r ? -1 : 0;
+}
+
 /* @t reaches VRAM of @dev at @off; @len bytes are wanted. */
 static void hsagpu_bus_vram(HsaGpuState *dev, uint64_t off, uint64_t len,
                             HsaGpuBusClass cls, HsaGpuBusTarget *t)
@@ -196,7 +221,7 @@ HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
         HsaGpuVmXlat x;
         uint64_t off;
 
-        if (!hsagpu_vm_xlat(c, addr, is_write, &x)) {
+        if (!hsagpu_vm_xlat(c, addr, is_write, hsagpu_bus_read_entry, &x)) {
             r = HSAGPU_BUS_VM_FAULT;
             goto out;
         }

@@ -9,6 +9,7 @@
 #include "qemu/osdep.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
+#include "qemu/error-report.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/pcie_aer.h"
@@ -304,6 +305,10 @@ static int hsagpu_pre_save(void *opaque)
 
 static int hsagpu_post_load(void *opaque, int version_id)
 {
+    if (hsagpu_vm_post_load(opaque)) {
+        error_report("hsa-gpu: migrated VM contexts are inconsistent");
+        return -EINVAL;
+    }
     return hsagpu_queues_post_load(opaque);
 }
 

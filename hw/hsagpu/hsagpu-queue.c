@@ -779,10 +779,6 @@ int hsagpu_queues_post_load(HsaGpuState *s)
 {
     bool undelivered;
 
-    if (hsagpu_vm_post_load(s)) {
-        error_report("hsa-gpu: migrated VM contexts are inconsistent");
-        return -EINVAL;
-    }
     hsagpu_qlock(s);
     hsagpu_doorbell_unlisten_all(s);
     s->nactive = 0;

@@ -161,10 +161,13 @@ unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
             hsagpu_tlb_insert(&vm->tlb[vmid], x);
         }
     }
-    if ((x->flags & hsagpu_vm_needs(access)) != hsagpu_vm_needs(access)) {
-        return HSAGPU_VM_REASON_PERMISSION;
-    }
-    return 0;
+    return hsagpu_vm_allows(x->flags, access) ? 0
+                                              : HSAGPU_VM_REASON_PERMISSION;
+}
+
+bool hsagpu_vm_allows(uint64_t flags, unsigned access)
+{
+    return (flags & hsagpu_vm_needs(access)) == hsagpu_vm_needs(access);
 }
 
 void hsagpu_vm_flush(HsaGpuVm *vm, uint32_t vmids)
@@ -198,7 +201,8 @@ void hsagpu_vm_flush_range(HsaGpuVm *vm, uint32_t vmids, uint64_t va,
             const HsaGpuVmXlat *e = &t->e[i];
 
             /* [e->va, +size) and [va, +len) overlap (no wrap: < 2^48). */
-            if ((t->used >> i & 1) && e->va < va + len && va < e->va + e->size) {
+            if ((t->used >> i & 1) && e->va < va + len &&
+                va < e->va + e->size) {
                 t->used &= ~(1U << i);
             }
         }

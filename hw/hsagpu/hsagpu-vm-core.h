@@ -92,6 +92,9 @@ unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
                              HsaGpuVmReadFn rd, void *opaque,
                              HsaGpuVmXlat *x);
 
+/* Does a page with PTE @flags allow an access of kind @access? */
+bool hsagpu_vm_allows(uint64_t flags, unsigned access);
+
 /* Drop the TLB entries of the VMIDs in @vmids (bit v: VMID v). */
 void hsagpu_vm_flush(HsaGpuVm *vm, uint32_t vmids);
 /* Drop those that overlap @pages pages at @va (0 pages: all of them). */

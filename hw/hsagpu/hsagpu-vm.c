@@ -4,8 +4,9 @@
  * VMID 1..15; the walker, TLB and registers are QEMU-free in
  * hsagpu-vm-core.c. This file adds the device around them:
  *  - page tables are read like any other access of the device, with
- *    VMID 0 rules: a VRAM offset from this device's VRAM, a bus address
- *    through the bus resolver (peers, vIOMMU: the second stage);
+ *    VMID 0 rules, by the reader the bus resolver passes: a VRAM offset
+ *    from this device's VRAM, a bus address as a bus access (peers,
+ *    vIOMMU: the second stage);
  *  - faults go to the global and the queue's fault registers and to
  *    ERROR_STATUS (folded in by the BQL holder, as queue errors are);
  *  - register writes hold qlock as well as vm_lock: the processor holds
@@ -50,31 +51,6 @@ void hsagpu_vm_reset_all(HsaGpuState *s)
     qemu_mutex_unlock(&s->vm_lock);
 }
 
-/* A table entry, read as the device reads for VMID 0. */
-static int hsagpu_vm_read_entry(void *opaque, bool system, uint64_t addr,
-                                uint64_t *val)
-{
-    HsaGpuState *s = opaque;
-    HsaGpuBusCtx w;
-    uint64_t le;
-    int r;
-
-    if (!system) {
-        if (addr > s->vram_size - 8) {
-            return -1;
-        }
-        memcpy(&le, (uint8_t *)memory_region_get_ram_ptr(&s->vram) + addr,
-               sizeof(le));
-        *val = le64_to_cpu(le);
-        return 0;
-    }
-    hsagpu_bus_ctx_init(&w, s, -1);
-    r = hsagpu_bus_rw(&w, addr, &le, sizeof(le), false);
-    hsagpu_bus_ctx_end(&w);
-    *val = le64_to_cpu(le);
-    return r ? -1 : 0;
-}
-
 static void hsagpu_vm_record(HsaGpuBusCtx *c, uint64_t va, unsigned access,
                              unsigned reason)
 {
@@ -99,7 +75,7 @@ static void hsagpu_vm_record(HsaGpuBusCtx *c, uint64_t va, unsigned access,
 }
 
 bool hsagpu_vm_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
-                    HsaGpuVmXlat *x)
+                    HsaGpuVmReadFn rd, HsaGpuVmXlat *x)
 {
     HsaGpuState *s = c->s;
     unsigned access = c->atomic ? HSAGPU_VM_ACCESS_ATOMIC :
@@ -107,17 +83,35 @@ bool hsagpu_vm_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
                       HSAGPU_VM_ACCESS_READ;
     unsigned reason;
 
+    if (c->xlat_vmid == c->vmid) {
+        for (unsigned i = 0; i < c->xlat_n; i++) {
+            if (va - c->xlat[i].va < c->xlat[i].size &&
+                hsagpu_vm_allows(c->xlat[i].flags, access)) {
+                *x = c->xlat[i];
+                return true;
+            }
+        }
+    } else {
+        c->xlat_vmid = c->vmid;
+        c->xlat_n = 0;
+        c->xlat_next = 0;
+    }
     qemu_mutex_lock(&s->vm_lock);
-    reason = hsagpu_vm_translate(&s->vm, c->vmid, va, access, true,
-                                 hsagpu_vm_read_entry, s, x);
+    reason = hsagpu_vm_translate(&s->vm, c->vmid, va, access, true, rd, s,
+                                 x);
     if (reason) {
         hsagpu_vm_record(c, va, access, reason);
     }
     qemu_mutex_unlock(&s->vm_lock);
-    if (!reason) {
-        trace_hsagpu_vm_xlat(c->vmid, va, x->pa, x->size, x->flags);
+    if (reason) {
+        return false;
     }
-    return !reason;
+    c->xlat[c->xlat_next] = *x;
+    c->xlat_next = (c->xlat_next + 1) % HSAGPU_BUS_XLAT_CACHE;
+    c->xlat_n = MAX(c->xlat_n, c->xlat_next ? c->xlat_next
+                                            : HSAGPU_BUS_XLAT_CACHE);
+    trace_hsagpu_vm_xlat(c->vmid, va, x->pa, x->size, x->flags);
+    return true;
 }
 
 bool hsagpu_vm_mmio(uint32_t offset)

@@ -183,6 +183,8 @@ struct HsaGpuState {
     uint64_t serial;
 };
 
+#define HSAGPU_BUS_XLAT_CACHE   4
+
 /*
  * A request context: who asks the bus (hsagpu-bus.c). One per scheduling
  * pass, per register-programmed AtomicOp or per queue command; the
@@ -198,6 +200,17 @@ typedef struct HsaGpuBusCtx {
     uint32_t vmid;
     uint32_t client;            /* HSAGPU_VM_CLIENT_*: who accesses */
     bool atomic;                /* an AtomicOp: needs read and write */
+    /*
+     * The last translations (a packet touches its ring slot, pointers,
+     * signal and data: a few pages), for xlat_vmid (0: none). They
+     * cannot go stale: a context lives within one pass or one register
+     * access, and invalidations and context writes wait for those
+     * (hsagpu-vm.c).
+     */
+    HsaGpuVmXlat xlat[HSAGPU_BUS_XLAT_CACHE];
+    uint32_t xlat_vmid;
+    uint32_t xlat_n;            /* entries filled */
+    uint32_t xlat_next;         /* next to replace */
     HsaGpuBusCache cache;       /* last range resolved inside the switch */
     HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
     unsigned cache_gen;         /* hsagpu_p2p_generation() when cached */
@@ -346,14 +359,15 @@ uint64_t hsagpu_vram_bar(HsaGpuState *s);
 
 /*
  * hsagpu-vm.c: GPU virtual memory. hsagpu_vm_xlat() translates @va for
- * the context's VMID (caller: the bus resolver), recording a fault
- * (global and queue fault registers, ERROR_STATUS) when it cannot.
+ * the context's VMID (caller: the bus resolver, which reads the tables
+ * through @rd), recording a fault (global and queue fault registers,
+ * ERROR_STATUS) when it cannot.
  */
 void hsagpu_vm_init(HsaGpuState *s);
 void hsagpu_vm_exit(HsaGpuState *s);
 void hsagpu_vm_reset_all(HsaGpuState *s);
 bool hsagpu_vm_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
-                    HsaGpuVmXlat *x);
+                    HsaGpuVmReadFn rd, HsaGpuVmXlat *x);
 bool hsagpu_vm_mmio(uint32_t offset);
 unsigned hsagpu_vm_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
                              uint64_t *val);

@@ -3389,6 +3389,91 @@ static void test_vm_atomic_reset(void)
     fixture_fini(&f);
 }
 
+/*
+ * Contexts, the queue's VMID and ATOMIC_VMID migrate; translations do
+ * not: a PTE changed without an invalidation before the migration is
+ * what the destination uses (its TLB starts empty).
+ */
+static void test_vm_migration(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-vmmig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *st = NULL;
+    Fixture f, g = { 0 };
+
+    queue_fixture(&f);
+    vm_tables(&f);
+    vm_ctx(&f, VM_VMID, PT_ROOT, HSAGPU_VM_CNTL_ENABLE);
+    qxreg_write(&f, 0, HSAGPU_QXREG_VMID, VM_VMID);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    reg_write(&f, HSAGPU_REG_ATOMIC_VMID, VM_VMID);
+    vm_fill(&f, VA_BUF, 0x1111, 4);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_cmphex(qtest_readl(f.qts, PA_BUF), ==, 0x1111);
+    pte_set(&f, PT_L0B, 0, PA_BUF2 | PTE_RW | HSAGPU_PTE_SYSTEM);
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+
+    st = migrate_from_file(&g, path);
+    g_assert_cmpstr(st, ==, "completed");
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    g_assert_cmphex(reg_read(&g, HSAGPU_REG_VM_CTX(VM_VMID) +
+                             HSAGPU_VM_CTX_PT_BASE_LO), ==,
+                    PT_ROOT | HSAGPU_VM_PT_SYSTEM);
+    g_assert_cmpuint(reg_read(&g, HSAGPU_REG_VM_CTX(VM_VMID) +
+                              HSAGPU_VM_CTX_CNTL), ==, HSAGPU_VM_CNTL_ENABLE);
+    g_assert_cmpuint(qxreg_read(&g, 0, HSAGPU_QXREG_VMID), ==, VM_VMID);
+    g_assert_cmpuint(reg_read(&g, HSAGPU_REG_ATOMIC_VMID), ==, VM_VMID);
+    vm_fill(&g, VA_BUF, 0x2222, 4);
+    g_assert_true(wait_u64(&g, Q_SIG + 8, 0));
+    g_assert_cmphex(qtest_readl(g.qts, PA_BUF2), ==, 0x2222);
+    g_assert_cmphex(qtest_readl(g.qts, PA_BUF), ==, 0x1111);
+    qtest_quit(g.qts);
+    unlink(path);
+    rmdir(dir);
+}
+
+/*
+ * A PTE can name a peer's VRAM by its bus address: the switch turns the
+ * access around, and the P2P address limit applies to the translated
+ * address as it does to a bus address (P2P_LIMIT, not a VM fault).
+ */
+static void test_vm_p2p(void)
+{
+    struct hsagpu_kargs_atomic_inc inc = {
+        .counter = VA_HOLE + (PEER_COUNTER & 0xfff),
+    };
+    struct hsagpu_kernel_dispatch_packet k;
+    Fixture f;
+
+    for (unsigned bits = 33; bits >= 32; bits--) {
+        p2p_fixture(&f, bits);
+        vm_tables(&f);
+        pte_set(&f, PT_L0B, VA_HOLE >> 12 & 511,
+                (PEER_COUNTER & ~0xfffULL) | PTE_RW | HSAGPU_PTE_SYSTEM);
+        vm_ctx(&f, VM_VMID, PT_ROOT, HSAGPU_VM_CNTL_ENABLE);
+        qxreg_write(&f, 0, HSAGPU_QXREG_VMID, VM_VMID);
+        g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+        qtest_memwrite(f.qts, Q_KARG, &inc, sizeof(inc));
+        signal_init(&f, Q_SIG, 1);
+        fill_packet(&k, 2, 1, Q_SIG);
+        k.kernel_object = HSAGPU_KERNEL_ATOMIC_INC;
+        queue_submit(&f, 0, &k);
+        if (bits == 33) {
+            g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+            g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), ==, 42);
+        } else {
+            g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+            g_assert_cmphex(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                            HSAGPU_QSTATE_ERROR |
+                            HSAGPU_QERR_P2P_LIMIT << HSAGPU_QSTATE_ERR_SHIFT);
+            g_assert_cmpuint(qtest_readq(f.qts, PEER_COUNTER), ==, 40);
+            g_assert_cmpuint(reg_read(&f, HSAGPU_REG_VM_FAULT_COUNT), ==, 0);
+        }
+        fixture_fini(&f);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -3468,5 +3553,7 @@ int main(int argc, char **argv)
                         run_mainloop);
     qtest_add_func("/hsa-gpu/vm/enable", test_vm_enable);
     qtest_add_func("/hsa-gpu/vm/atomic-reset", test_vm_atomic_reset);
+    qtest_add_func("/hsa-gpu/vm/migration", test_vm_migration);
+    qtest_add_func("/hsa-gpu/vm/p2p", test_vm_p2p);
     return g_test_run();
 }
