@@ -425,7 +425,12 @@ static void test_dev(const char *dev)
 	old_fd = gtd_open_vm(dev, 0);
 	CHECK(old_fd >= 0, "open %s with vm=0: %d", dev, old_fd);
 	if (old_fd >= 0) {
-		test_abi_sizes(old_fd, &info);
+		/* that file's own GET_INFO (vm_flags differ) */
+		struct hsagpu_device_info oinfo = { .size = sizeof(oinfo) };
+
+		CHECK(ioctl(old_fd, HSAGPU_IOC_GET_INFO, &oinfo) == 0,
+		      "GET_INFO of the vm=0 file");
+		test_abi_sizes(old_fd, &oinfo);
 		close(old_fd);
 	}
 	test_sysfs_debugfs(dev, info.msix_vectors);

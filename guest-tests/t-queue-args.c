@@ -314,13 +314,27 @@ static void test_mmap_bounds(void)
 		errno = 0;
 		q = mremap((void *)p, 8192, 8192 + 4096, MREMAP_MAYMOVE);
 		CHECK(q == MAP_FAILED, "mremap grew an 8 KiB allocation's mapping to 12 KiB");
+		/* Linux itself refuses to grow the mapping (VM_DONTEXPAND) */
 		if (q != MAP_FAILED)
 			p = q;
 		else
-			EXPECT(errno, vm_mode ? EINVAL : EFAULT,
-			       "mremap past the allocation");
-		/* GPU VM: one mapping, whole, not split */
+			EXPECT(errno, EFAULT, "mremap past the allocation");
+		/* GPU VM: one mapping, whole, not split, not moved */
 		if (vm_mode) {
+			void *to = mmap(NULL, 8192, PROT_NONE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			errno = 0;
+			q = mremap((void *)p, 8192, 8192,
+				   MREMAP_MAYMOVE | MREMAP_FIXED, to);
+			CHECK(q == MAP_FAILED && errno == EINVAL,
+			      "mremap moving a GPU-VM allocation: %s",
+			      q == MAP_FAILED ? strerror(errno) : "moved");
+			if (q != MAP_FAILED)
+				p = q;
+			else
+				munmap(to, 8192);
+			CHECK(p[1023] == 0x600d, "mapping changed by the refused move");
 			EXPECT(mmap_errno(8192, am.mmap_offset), EBUSY,
 			       "a second mmap of a mapped allocation");
 			errno = 0;

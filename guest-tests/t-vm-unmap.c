@@ -12,6 +12,10 @@
  *  1. munmap while DMA fills and a kernel are held behind a BARRIER_AND
  *     (deterministic: they run after the munmap, when the gate opens);
  *  2. the same behind a long BUSY kernel that runs through the munmap;
+ *     in these two the memory is a memfd mapped twice: the second view
+ *     shows the very pages that were registered, which the device must
+ *     not write after the munmap either (they are still pinned until the
+ *     registration is given back, but no longer the registered range);
  *  3. free() of a large malloc'd block (glibc gives it back with
  *     munmap) while held packets target it;
  *  4. madvise(MADV_DONTNEED) of the range (the pages are replaced by
@@ -21,6 +25,7 @@
  *     finished before the munmap or faults inside the range.
  * Each time the queue that faulted is destroyed and a new one works.
  */
+#define _GNU_SOURCE             /* memfd_create */
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -111,8 +116,8 @@ static void held_case(enum how how, const char *what)
 	hsagpu_queue_t *q = gtq_queue(&d, 64, 0);
 	hsagpu_signal_t gate = gtq_signal(&d, 1), done = gtq_signal(&d, 1);
 	void *block = NULL;
-	uint8_t *r, *c = NULL;
-	int ret;
+	uint8_t *r, *c = NULL, *view = NULL;
+	int ret, mfd = -1;
 
 	if (!q)
 		return;
@@ -120,11 +125,23 @@ static void held_case(enum how how, const char *what)
 		/* glibc serves this with mmap and gives it back with munmap */
 		block = malloc(LEN + 8192);
 		r = block ? (uint8_t *)(((uintptr_t)block + 4095) & ~4095ULL) : NULL;
-	} else {
+	} else if (how == DONTNEED) {
 		r = mmap(NULL, LEN, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (r == MAP_FAILED)
 			r = NULL;
+	} else {
+		/* two views of one memfd: r is registered, view stays */
+		mfd = memfd_create("t-vm-unmap", 0);
+		r = view = NULL;
+		if (mfd >= 0 && ftruncate(mfd, LEN) == 0) {
+			r = mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 mfd, 0);
+			view = mmap(NULL, LEN, PROT_READ | PROT_WRITE,
+				    MAP_SHARED, mfd, 0);
+			if (r == MAP_FAILED || view == MAP_FAILED)
+				r = view = NULL;
+		}
 	}
 	CHECK(r != NULL, "%s: memory", what);
 	if (!r)
@@ -138,10 +155,13 @@ static void held_case(enum how how, const char *what)
 	CHECK(gtd_run_copy(&d, q, (uintptr_t)r, (uintptr_t)src, 4096, MS) &&
 	      !memcmp(r, src, 4096), "%s: registered memory not written", what);
 
-	if (how == BUSY_MUNMAP)
+	if (how == BUSY_MUNMAP) {
+		/* a BUSY kernel runs beside later packets: hold them behind it */
 		gtq_busy(q, &arena, 1500 * GTQ_MS, GTD_NONE, 1);
-	else
+		gtq_barrier(q, HSAGPU_PKT_TYPE_BARRIER_AND, NULL, 0, GTD_NONE, 1);
+	} else {
 		gtq_barrier(q, HSAGPU_PKT_TYPE_BARRIER_AND, &gate, 1, GTD_NONE, 1);
+	}
 	queue_writes(q, r, LEN, done);
 	gtq_sleep_ms(20);
 
@@ -169,6 +189,16 @@ static void held_case(enum how how, const char *what)
 		gtq_sleep_ms(50);       /* anything late would show by now */
 		check_canary(what, c, LEN);
 	}
+	if (view) {
+		/* the registered pages: the first write, nothing after munmap */
+		CHECK(!memcmp(view, src, 4096) &&
+		      gtd_find_not(view + 4096, LEN - 4096, 0x5a) == LEN - 4096,
+		      "%s: the device wrote the unmapped pages (byte %zu)", what,
+		      4096 + gtd_find_not(view + 4096, LEN - 4096, 0x5a));
+		munmap(view, LEN);
+	}
+	if (mfd >= 0)
+		close(mfd);
 	/* The handle is still the process's to give back */
 	CHECK(hsagpu_memory_unregister(d.agent, r) == 0, "%s: unregister", what);
 	CHECK(hsagpu_queue_destroy(q) == 0, "%s: destroy", what);
