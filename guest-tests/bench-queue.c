@@ -8,6 +8,12 @@
  *
  *   hsagpu_test.iters=N      latency samples (default 2000)
  *   hsagpu_test.packets=N    packets in the throughput run (default 1M)
+ *
+ * The hsa-gpu measurements run twice, on a file with GPU virtual memory
+ * (keys ending in _vm: ring, indices and signals translated in the
+ * file's VMID) and on one without (hsagpu.ko vm=0 at open: keys ending
+ * in _vmid0, bus addresses as before GPU VM), alternating, so that the
+ * two are comparable within one boot.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -29,12 +35,13 @@
 #define RING 4096
 
 static uint64_t iters = 2000;
+static const char *mode = "";   /* key suffix: "_vm" or "_vmid0" */
 
 static void report(const char *key, uint64_t *ns, uint64_t n)
 {
 	gt_sort_u64(ns, n);
-	printf("BENCH %s_p50 %.2f us\n", key, ns[n / 2] / 1e3);
-	printf("BENCH %s_p99 %.2f us\n", key, ns[n * 99 / 100] / 1e3);
+	printf("BENCH %s_p50%s %.2f us\n", key, mode, ns[n / 2] / 1e3);
+	printf("BENCH %s_p99%s %.2f us\n", key, mode, ns[n * 99 / 100] / 1e3);
 }
 
 static uint64_t clock_cost(uint64_t *ns)
@@ -247,13 +254,13 @@ static void bench_throughput(struct gtq_dev *d, uint64_t packets)
 				       HSAGPU_WAIT_STATE_ACTIVE);
 	ns = gtq_now_ns() - t0;
 	CHECK(v == 0, "throughput run: %lld batches left", (long long)v);
-	DIAG("%llu packets in %.3f s; device: %u processed, %u wake-ups",
-	     (unsigned long long)(batches * BATCH), ns / 1e9,
-	     gtq_reg(d, HSAGPU_REG_PKT_PROCESSED) - proc0,
+	DIAG("%s: %llu packets in %.3f s; device: %u processed, %u wake-ups",
+	     d->vm ? "GPU VM" : "VMID 0", (unsigned long long)(batches * BATCH),
+	     ns / 1e9, gtq_reg(d, HSAGPU_REG_PKT_PROCESSED) - proc0,
 	     gtq_reg(d, HSAGPU_REG_PKT_DOORBELLS) - bells0);
-	printf("BENCH hsagpu_packets %llu packets\n",
+	printf("BENCH hsagpu_packets%s %llu packets\n", mode,
 	       (unsigned long long)(batches * BATCH));
-	printf("BENCH hsagpu_packets_per_s %.0f packets/s\n",
+	printf("BENCH hsagpu_packets_per_s%s %.0f packets/s\n", mode,
 	       batches * BATCH / (ns / 1e9));
 	hsagpu_signal_destroy(done);
 	hsagpu_queue_destroy(q);
@@ -275,17 +282,41 @@ int main(void)
 		return 1;
 	printf("BENCH clock_gettime %.2f us\n", clock_cost(ns) / 1e3);
 	bench_edu(ns);
-	if (hsagpu_agent_count() < 1 || gtq_open(0, &d) != 1) {
-		DIAG("no hsa-gpu with queues: boot the bench preset");
+	if (hsagpu_agent_count() < 1) {
+		DIAG("no hsa-gpu: boot the bench preset");
 		return gt_result();
 	}
-	DIAG("hsa-gpu latency");
-	bench_latency(&d, ns, 0, 1);
-	bench_latency(&d, ns, 0, 0);
-	bench_latency(&d, ns, 1, 1);
-	DIAG("hsa-gpu throughput");
-	bench_throughput(&d, packets);
-	gtq_close(&d);
+	/*
+	 * GPU VM (translated) and VMID 0 (bus addresses), one measurement
+	 * of each kind after the other, so that drift hits both alike.
+	 */
+	for (int step = 0; step < 8; step++) {
+		int vm = !(step & 1);
+
+		if (gtq_open_vm(0, &d, vm) != 1) {
+			DIAG("no hsa-gpu with queues: boot the bench preset");
+			gtq_close(&d);
+			return gt_result();
+		}
+		mode = vm ? "_vm" : "_vmid0";
+		switch (step / 2) {
+		case 0:
+			DIAG("hsa-gpu latency, %s", vm ? "GPU VM" : "VMID 0");
+			bench_latency(&d, ns, 0, 1);
+			break;
+		case 1:
+			bench_latency(&d, ns, 0, 0);
+			break;
+		case 2:
+			bench_latency(&d, ns, 1, 1);
+			break;
+		case 3:
+			DIAG("hsa-gpu throughput, %s", vm ? "GPU VM" : "VMID 0");
+			bench_throughput(&d, packets);
+			break;
+		}
+		gtq_close(&d);
+	}
 	free(ns);
 	return gt_result();
 }
