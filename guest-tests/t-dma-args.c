@@ -491,8 +491,17 @@ static void test_dma_segments(struct gtq_dev *d, struct gtq_dev *peer)
 	CHECK(*(uint64_t *)b == 0, "byte before the copy written");
 
 	if (peer) {
+		/*
+		 * A peer allocation above VRAM offset 0 (the first one is in
+		 * the way): with GPU VM its address is the PEER_ACCESS window
+		 * plus ALLOC_MEM's vram_offset, nothing else tells where it is
+		 */
+		uint8_t *first = gtq_alloc(peer, 1 << 20, HSAGPU_RT_MEM_VRAM);
 		uint8_t *pv = gtq_alloc(peer, 1 << 20, HSAGPU_RT_MEM_VRAM);
 		uint32_t flags = 0;
+
+		if (first)
+			memset(first, 0x3c, 1 << 20);
 
 		CHECK(pv && !hsagpu_agent_enable_peer(d->agent, peer->agent,
 						      &flags), "enable peer");
@@ -511,7 +520,13 @@ static void test_dma_segments(struct gtq_dev *d, struct gtq_dev *peer)
 			CHECK(!bad && *(volatile uint32_t *)pv == 0,
 			      "peer fill: %llu words wrong (flags 0x%x)",
 			      (unsigned long long)bad, flags);
+			CHECK(!first ||
+			      gtd_find_not(first, 1 << 20, 0x3c) == 1 << 20,
+			      "peer fill landed in the peer's other allocation (byte %zu): the runtime does not know the VRAM offset (ALLOC_MEM vram_offset)",
+			      gtd_find_not(first, 1 << 20, 0x3c));
 		}
+		if (first)
+			hsagpu_memory_free(peer->agent, first);
 	}
 	hsagpu_dma_list_destroy(list);
 	hsagpu_signal_destroy(s);
