@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "gtdma.h"
 #include "gtioctl.h"
 #include "gtpci.h"
 #include "gtq.h"
