@@ -111,6 +111,9 @@ int hsagpu_agent_open(int index, hsagpu_agent_t **agent)
 	a->next = rt_agents;
 	rt_agents = a;
 	pthread_rwlock_unlock(&rt_agents_lock);
+	/* GPU VM: other agents' signals become reachable for this one */
+	if (a->vm)
+		rt_signals_share(a);
 	*agent = a;
 	return 0;
 }
@@ -414,8 +417,8 @@ int hsagpu_memory_free(hsagpu_agent_t *agent, void *ptr)
 	return rt_mem_free(agent, ptr, false);
 }
 
-int hsagpu_memory_register(hsagpu_agent_t *agent, void *ptr, size_t size,
-			   uint32_t flags)
+int rt_mem_register(hsagpu_agent_t *agent, void *ptr, size_t size,
+		    uint32_t flags, bool internal)
 {
 	struct hsagpu_register_mem rm = { .size = sizeof(rm) };
 	struct hsagpu_free_mem fm = { .size = sizeof(fm) };
@@ -443,6 +446,7 @@ int hsagpu_memory_register(hsagpu_agent_t *agent, void *ptr, size_t size,
 	m.handle = rm.handle;
 	m.user = ptr;
 	m.registered = true;
+	m.internal = internal;
 	m.flags = HSAGPU_MEM_SYSTEM;
 	m.nsegs = 1;
 	pthread_mutex_lock(&agent->lock);
@@ -463,7 +467,13 @@ int hsagpu_memory_register(hsagpu_agent_t *agent, void *ptr, size_t size,
 	return ret;
 }
 
-int hsagpu_memory_unregister(hsagpu_agent_t *agent, void *ptr)
+int hsagpu_memory_register(hsagpu_agent_t *agent, void *ptr, size_t size,
+			   uint32_t flags)
+{
+	return rt_mem_register(agent, ptr, size, flags, false);
+}
+
+int rt_mem_unregister(hsagpu_agent_t *agent, void *ptr, bool internal)
 {
 	struct hsagpu_free_mem fm = { .size = sizeof(fm) };
 	struct rt_mem *e;
@@ -476,12 +486,32 @@ int hsagpu_memory_unregister(hsagpu_agent_t *agent, void *ptr)
 		pthread_mutex_unlock(&agent->lock);
 		return -EINVAL;
 	}
+	if (e->internal != internal) {
+		/* the runtime's signal pools are not the user's to take */
+		pthread_mutex_unlock(&agent->lock);
+		return -EBUSY;
+	}
 	fm.handle = e->handle;
 	memmove(e, e + 1, (size_t)(&agent->mem[agent->nmem] - (e + 1)) *
 		sizeof(*e));
 	agent->nmem--;
 	pthread_mutex_unlock(&agent->lock);
 	return rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
+}
+
+int hsagpu_memory_unregister(hsagpu_agent_t *agent, void *ptr)
+{
+	return rt_mem_unregister(agent, ptr, false);
+}
+
+void rt_agents_each(void (*fn)(hsagpu_agent_t *agent, void *arg), void *arg)
+{
+	hsagpu_agent_t *a;
+
+	pthread_rwlock_rdlock(&rt_agents_lock);
+	for (a = rt_agents; a; a = a->next)
+		fn(a, arg);
+	pthread_rwlock_unlock(&rt_agents_lock);
 }
 
 /*

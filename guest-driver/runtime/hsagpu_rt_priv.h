@@ -103,6 +103,17 @@ int rt_mem_free(hsagpu_agent_t *agent, void *ptr, bool internal);
 int rt_translate(hsagpu_agent_t *agent, const void *p, uint64_t *bus,
 		 uint64_t *contig);
 
+/* REGISTER_MEM / FREE_MEM; internal ones (signal pools) are the runtime's. */
+int rt_mem_register(hsagpu_agent_t *agent, void *ptr, size_t size,
+		    uint32_t flags, bool internal);
+int rt_mem_unregister(hsagpu_agent_t *agent, void *ptr, bool internal);
+
+/* Call @fn for every open agent (under the registry's read lock). */
+void rt_agents_each(void (*fn)(hsagpu_agent_t *agent, void *arg), void *arg);
+
+/* GPU VM: register every existing signal pool with the new @agent. */
+void rt_signals_share(hsagpu_agent_t *agent);
+
 /* Teardown helpers for hsagpu_agent_close(). */
 void rt_queues_release(hsagpu_agent_t *agent);
 void rt_signals_release(hsagpu_agent_t *agent);

@@ -61,7 +61,7 @@ static int mock_vm;
 /* GPU VM: the aperture holds the peer window and (at its top) events */
 #define MOCK_PEER_VA    HSAGPU_VM_APERTURE_BASE  /* + "VRAM offset" = cpu */
 #define MOCK_EVENT_VA   (HSAGPU_VM_APERTURE_END + 1 - (1ULL << 24))
-#define MOCK_MAX_REG    16
+#define MOCK_MAX_REG    256
 #define MOCK_REG_HANDLE 1000
 
 /* Mock driver state ---------------------------------------------------- */
@@ -269,7 +269,9 @@ void *mock_mmap(void *addr, size_t len, int prot, int flags, int fd,
 {
 	uint64_t i = (uint64_t)off >> 12;
 
-	(void)addr; (void)prot; (void)flags;
+	/* the runtime's own anonymous memory (GPU-VM signal pools) */
+	if (flags & MAP_ANONYMOUS)
+		return mmap(addr, len, prot, flags, fd, off);
 	if ((uint64_t)off == MOCK_DB_OFFSET)
 		return len == 4096 ? doorbells : (errno = EINVAL, MAP_FAILED);
 	if (i >= MOCK_MAX_MEM || !mems[i].live || len != mems[i].size ||
@@ -284,15 +286,16 @@ void *mock_mmap(void *addr, size_t len, int prot, int flags, int fd,
 /* GPU VM: an allocation leaves the file's space when it is unmapped */
 int mock_munmap(void *addr, size_t len)
 {
-	int i;
+	int i, mine = addr == (void *)doorbells;
 
-	(void)len;
 	pthread_mutex_lock(&mock_lock);
 	for (i = 0; i < MOCK_MAX_MEM; i++)
-		if (mems[i].live && mems[i].cpu == addr)
+		if (mems[i].live && mems[i].cpu == addr) {
 			mems[i].mapped = 0;
+			mine = 1;
+		}
 	pthread_mutex_unlock(&mock_lock);
-	return 0;
+	return mine ? 0 : munmap(addr, len);
 }
 
 /* Does [start, end) overlap a GPU mapping of @fd? mock_lock held. */
@@ -1281,6 +1284,29 @@ static void test_peers(hsagpu_agent_t *a)
 	  "peer system memory");
 	TM(!hsagpu_queue_create(a, 16, 0, 0, &q), "queue");
 	TM(!hsagpu_signal_create(a, 1, &s), "signal");
+	{
+		/* A queue of b waits on a's signal and completes b's */
+		struct hsagpu_barrier_packet bp;
+		hsagpu_queue_t *qb;
+		hsagpu_signal_t sa, sb;
+
+		TM(!hsagpu_queue_create(b, 16, 0, 0, &qb), "b's queue");
+		TM(!hsagpu_signal_create(a, 1, &sa), "a's signal");
+		TM(!hsagpu_signal_create(b, 1, &sb), "b's signal");
+		hsagpu_packet_barrier(&bp, &sa, 1, sb);
+		TM(hsagpu_queue_submit(qb, &bp, hsagpu_packet_header(
+			HSAGPU_PKT_TYPE_BARRIER_AND, 0, 0, 0)) == 0, "submit");
+		hsagpu_signal_store_release(sa, 0);
+		TM(hsagpu_signal_wait_acquire(sb, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+					     5000000000ULL,
+					     HSAGPU_WAIT_STATE_BLOCKED) == 0,
+		  "a barrier of b's queue on a's signal");
+		TM(hsagpu_queue_state(qb, NULL, NULL) == HSAGPU_QSTATE_ACTIVE,
+		  "b's queue faulted on a's signal");
+		hsagpu_queue_destroy(qb);
+		hsagpu_signal_destroy(sa);
+		hsagpu_signal_destroy(sb);
+	}
 	dma_wait(s, hsagpu_dma_fill(q, NULL, vram + 4, 0x01020304, 8000, s),
 		 "fill peer VRAM");
 	TM(check_fill(vram + 4, 8000, 0x01020304), "peer fill data");
