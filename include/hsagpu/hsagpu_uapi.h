@@ -16,6 +16,12 @@
  *    ALLOC_MEM); an unknown number, type or direction is -ENOTTY.
  * Reserved fields must be 0 and unknown flags are refused (-EINVAL).
  *
+ * A file belongs to the process that opened it. With GPU virtual memory
+ * (GET_INFO vm_flags HSAGPU_VM_INFO_ENABLED) its GPU addresses are that
+ * process's CPU addresses, so ioctls and mmap() from any other process
+ * (a child using the descriptor inherited through fork()) fail with
+ * -EACCES; without it, with -EBADF. close() works from any process.
+ *
  * Errors and recovery (what a process sees when the device goes away or
  * is reset; guest-driver/kernel/Documentation/hsagpu.rst):
  *  - the device is removed (unbind, hot-unplug, slot power-off, sysfs
