@@ -9,11 +9,12 @@
  *   hsagpu_test.iters=N      latency samples (default 2000)
  *   hsagpu_test.packets=N    packets in the throughput run (default 1M)
  *
- * The hsa-gpu measurements run twice, on a file with GPU virtual memory
- * (keys ending in _vm: ring, indices and signals translated in the
- * file's VMID) and on one without (hsagpu.ko vm=0 at open: keys ending
- * in _vmid0, bus addresses as before GPU VM), alternating, so that the
- * two are comparable within one boot.
+ * The hsa-gpu measurements run on a file with GPU virtual memory (keys
+ * ending in _vm: ring, indices and signals translated in the file's
+ * VMID) and on one without (hsagpu.ko vm=0 at open: keys ending in
+ * _vmid0, bus addresses as before GPU VM), alternating sample by sample
+ * (latency) and round by round (packet rate), so that the two are
+ * comparable within one boot.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -152,65 +153,104 @@ static void put_barrier(void *slot, hsagpu_signal_t sig)
 	hsagpu_packet_publish(slot, GTQ_HDR(HSAGPU_PKT_TYPE_BARRIER_AND, 0), 0);
 }
 
-/* One BARRIER_AND with a completion signal, doorbell to signal == 0. */
-static void bench_latency(struct gtq_dev *d, uint64_t *ns, int blocked,
-			  int irq)
+/* One latency probe's queue and signal on one file. */
+struct probe {
+	struct gtq_dev *d;
+	hsagpu_queue_t *q;
+	hsagpu_signal_t s;
+	volatile struct hsagpu_signal *sp;
+	uint64_t mailbox;
+	uint32_t ev;
+};
+
+static int probe_init(struct probe *p, struct gtq_dev *d, int irq)
 {
-	hsagpu_queue_t *q = gtq_queue(d, 64, 0);
-	hsagpu_signal_t s = gtq_signal(d, 1);
-	volatile struct hsagpu_signal *sp = hsagpu_signal_ptr(s);
-	uint64_t mailbox = sp->event_mailbox_ptr, n = blocked ? iters / 4 : iters;
-	uint32_t ev = sp->event_id;
+	p->d = d;
+	p->q = gtq_queue(d, 64, 0);
+	p->s = gtq_signal(d, 1);
+	p->sp = hsagpu_signal_ptr(p->s);
+	if (!p->q || !p->sp)
+		return 0;
+	p->mailbox = p->sp->event_mailbox_ptr;
+	p->ev = p->sp->event_id;
+	if (!irq)
+		p->sp->event_mailbox_ptr = 0;   /* no event, no interrupt */
+	return 1;
+}
+
+static void probe_fini(struct probe *p)
+{
+	if (p->sp)
+		p->sp->event_mailbox_ptr = p->mailbox;
+	if (p->s.handle)
+		hsagpu_signal_destroy(p->s);
+	if (p->q)
+		hsagpu_queue_destroy(p->q);
+}
+
+/* One BARRIER_AND with a completion signal: doorbell to signal == 0. */
+static int probe_once(struct probe *p, int blocked, uint64_t *ns)
+{
 	struct hsagpu_wait_events we = {
 		.size = sizeof(we),
-		.events_ptr = (uintptr_t)&ev,
+		.events_ptr = (uintptr_t)&p->ev,
 		.num_events = 1,
+		.timeout_ms = 5000,
 	};
-	char key[64];
+	uint64_t idx, t0;
 	int64_t v;
 
-	if (!q)
-		return;
-	if (!irq)
-		sp->event_mailbox_ptr = 0;      /* no event, no interrupt */
-	for (uint64_t i = 0; i < n; i++) {
-		struct hsagpu_barrier_packet *pkt;
-		uint64_t idx, t0;
-
-		hsagpu_signal_store_relaxed(s, 1);
-		idx = hsagpu_queue_add_write_index(q, 1);
-		hsagpu_queue_wait_slot(q, idx);
-		pkt = hsagpu_queue_slot(q, idx);
-		put_barrier(pkt, s);
-		t0 = gtq_now_ns();
-		hsagpu_queue_ring_doorbell(q, idx);
-		if (blocked) {
-			/*
-			 * Straight to sleep on the event, no spinning first:
-			 * doorbell, completion, MSI-X, wake-up.
-			 */
-			we.timeout_ms = 5000;
-			ioctl(hsagpu_agent_fd(d->agent), HSAGPU_IOC_WAIT_EVENTS,
-			      &we);
-			v = hsagpu_signal_load_acquire(s);
-		} else {
-			v = hsagpu_signal_wait_acquire(s,
-					HSAGPU_SIGNAL_CONDITION_EQ, 0,
-					5000 * GTQ_MS, HSAGPU_WAIT_STATE_ACTIVE);
-		}
-		ns[i] = gtq_now_ns() - t0;
-		if (v != 0) {
-			CHECK(0, "barrier packet %llu did not complete: %lld",
-			      (unsigned long long)i, (long long)v);
-			break;
-		}
+	hsagpu_signal_store_relaxed(p->s, 1);
+	idx = hsagpu_queue_add_write_index(p->q, 1);
+	hsagpu_queue_wait_slot(p->q, idx);
+	put_barrier(hsagpu_queue_slot(p->q, idx), p->s);
+	t0 = gtq_now_ns();
+	hsagpu_queue_ring_doorbell(p->q, idx);
+	if (blocked) {
+		/*
+		 * Straight to sleep on the event, no spinning first:
+		 * doorbell, completion, MSI-X, wake-up.
+		 */
+		ioctl(hsagpu_agent_fd(p->d->agent), HSAGPU_IOC_WAIT_EVENTS, &we);
+		v = hsagpu_signal_load_acquire(p->s);
+	} else {
+		v = hsagpu_signal_wait_acquire(p->s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+					       5000 * GTQ_MS,
+					       HSAGPU_WAIT_STATE_ACTIVE);
 	}
-	sp->event_mailbox_ptr = mailbox;
-	snprintf(key, sizeof(key), "hsagpu_barrier_%s%s",
-		 blocked ? "blocked" : "active", irq ? "" : "_noirq");
-	report(key, ns, n);
-	hsagpu_signal_destroy(s);
-	hsagpu_queue_destroy(q);
+	*ns = gtq_now_ns() - t0;
+	return v == 0;
+}
+
+/*
+ * Doorbell-to-signal latency on the GPU-VM file and the VMID 0 file,
+ * one sample of each after the other, so that both see the same host.
+ */
+static void bench_latency(struct gtq_dev *dv, struct gtq_dev *d0,
+			  uint64_t *ns_vm, uint64_t *ns_0, int blocked, int irq)
+{
+	uint64_t n = blocked ? iters / 4 : iters, i;
+	struct probe pv = { 0 }, p0 = { 0 };
+	char key[64];
+
+	if (probe_init(&pv, dv, irq) && probe_init(&p0, d0, irq)) {
+		for (i = 0; i < n; i++) {
+			if (!probe_once(&pv, blocked, &ns_vm[i]) ||
+			    !probe_once(&p0, blocked, &ns_0[i])) {
+				CHECK(0, "barrier packet %llu did not complete",
+				      (unsigned long long)i);
+				break;
+			}
+		}
+		snprintf(key, sizeof(key), "hsagpu_barrier_%s%s",
+			 blocked ? "blocked" : "active", irq ? "" : "_noirq");
+		mode = "_vm";
+		report(key, ns_vm, i);
+		mode = "_vmid0";
+		report(key, ns_0, i);
+	}
+	probe_fini(&pv);
+	probe_fini(&p0);
 }
 
 /*
@@ -283,7 +323,6 @@ static void report_rate(const char *key, double *r, int n)
 int main(void)
 {
 	uint64_t packets = 1 << 20;
-	struct gtq_dev d;
 	uint64_t *ns;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);       /* progress survives a kill */
@@ -301,38 +340,33 @@ int main(void)
 		return gt_result();
 	}
 	/*
-	 * GPU VM (translated) and VMID 0 (bus addresses), one measurement
-	 * of each kind after the other, so that drift hits both alike; the
-	 * packet rate in 5 rounds of each (a fifth of the packets each).
+	 * GPU VM (translated) and VMID 0 (bus addresses): latency samples
+	 * alternate between a file of each kind; the packet rate alternates
+	 * in 5 rounds of each (a fifth of the packets each), so that drift
+	 * of the host hits both alike.
 	 */
 	double rate[2][5];
+	struct gtq_dev dv, d0;
+	uint64_t *ns0 = calloc(iters, sizeof(*ns0));
 
-	for (int step = 0; step < 6 + 2 * 5; step++) {
-		int vm = !(step & 1);
-
-		if (gtq_open_vm(0, &d, vm) != 1) {
-			DIAG("no hsa-gpu with queues: boot the bench preset");
-			gtq_close(&d);
-			return gt_result();
-		}
-		mode = vm ? "_vm" : "_vmid0";
-		switch (step / 2) {
-		case 0:
-			DIAG("hsa-gpu latency, %s", vm ? "GPU VM" : "VMID 0");
-			bench_latency(&d, ns, 0, 1);
-			break;
-		case 1:
-			bench_latency(&d, ns, 0, 0);
-			break;
-		case 2:
-			bench_latency(&d, ns, 1, 1);
-			break;
-		default:
-			rate[vm][step / 2 - 3] = bench_throughput(&d, packets / 5);
-			break;
-		}
-		gtq_close(&d);
+	if (!ns0 || gtq_open_vm(0, &dv, 1) != 1 || gtq_open_vm(0, &d0, 0) != 1) {
+		DIAG("no hsa-gpu with queues: boot the bench preset");
+		return gt_result();
 	}
+	DIAG("hsa-gpu latency, GPU VM and VMID 0 alternating");
+	bench_latency(&dv, &d0, ns, ns0, 0, 1);
+	bench_latency(&dv, &d0, ns, ns0, 0, 0);
+	bench_latency(&dv, &d0, ns, ns0, 1, 1);
+	DIAG("hsa-gpu throughput, GPU VM and VMID 0 alternating");
+	for (int r = 0; r < 10; r++) {
+		int vm = !(r & 1);
+
+		mode = vm ? "_vm" : "_vmid0";
+		rate[vm][r / 2] = bench_throughput(vm ? &dv : &d0, packets / 5);
+	}
+	gtq_close(&d0);
+	gtq_close(&dv);
+	free(ns0);
 	for (int vm = 1; vm >= 0; vm--) {
 		mode = vm ? "_vm" : "_vmid0";
 		printf("BENCH hsagpu_packets%s %llu packets\n", mode,
