@@ -309,6 +309,37 @@ out:
 	return ret;
 }
 
+/*
+ * GPU VM: map @size bytes of @fd at a 2 MiB aligned address. The device
+ * address is the mapping's, and the driver can only use its 2 MiB pages
+ * (one translation for 2 MiB) where the address is aligned like the
+ * memory behind it: a reservation one large page longer, the allocation
+ * mapped over its aligned part, the rest given back.
+ */
+static void *map_aligned(int fd, size_t size, uint64_t off)
+{
+	size_t span = size + RT_BIG_PAGE;
+	uintptr_t r, a;
+	void *p;
+
+	p = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return p;
+	r = (uintptr_t)p;
+	a = (r + RT_BIG_PAGE - 1) & ~(uintptr_t)(RT_BIG_PAGE - 1);
+	p = mmap((void *)a, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		 fd, (off_t)off);
+	if (p == MAP_FAILED) {
+		munmap((void *)r, span);
+		return p;
+	}
+	if (a > r)
+		munmap((void *)r, a - r);
+	if (r + span > a + size)
+		munmap((void *)(a + size), r + span - (a + size));
+	return p;
+}
+
 int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
 		 bool internal, void **ptr, uint64_t *bus)
 {
@@ -343,7 +374,9 @@ int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
 			return ret;
 		}
 	}
-	p = mmap(NULL, m.size, PROT_READ | PROT_WRITE, MAP_SHARED, agent->fd,
+	p = agent->vm && m.size >= RT_BIG_PAGE ?
+	    map_aligned(agent->fd, m.size, am.mmap_offset) :
+	    mmap(NULL, m.size, PROT_READ | PROT_WRITE, MAP_SHARED, agent->fd,
 		 (off_t)am.mmap_offset);
 	if (p == MAP_FAILED) {
 		ret = -errno;

@@ -14,6 +14,8 @@
 #define RT_DOORBELL_PAGE        4096U
 /* Signal pools and queue descriptors come in allocations of this size. */
 #define RT_CHUNK                4096U
+/* GPU VM: allocations this large are mapped 2 MiB aligned (large pages). */
+#define RT_BIG_PAGE             (2U << 20)
 
 _Static_assert(sizeof(struct hsagpu_signal) == 64, "signal layout");
 _Static_assert(sizeof(struct hsagpu_queue_desc) == 256, "queue desc layout");
