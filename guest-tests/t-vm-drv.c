@@ -436,7 +436,8 @@ static void test_peer(int fd, struct vq *q)
 {
 	struct hsagpu_peer_access pa;
 	struct hsagpu_peer_access again;
-	uint8_t *s, *d, *peer;
+	struct hsagpu_alloc_mem pam;
+	uint8_t *s, *d, *peer, *pcpu;
 	uint64_t hs, hd;
 	int pfd, e, r;
 
@@ -459,13 +460,27 @@ static void test_peer(int fd, struct vq *q)
 	d = alloc_map(fd, HSAGPU_MEM_SYSTEM, 65536, PROT_READ | PROT_WRITE, &hd);
 	if (!s || !d)
 		return;
-	peer = (uint8_t *)(uintptr_t)pa.vram_addr + (1 << 20);
+	/* A VRAM allocation of the peer file: its vram_offset names it. */
+	if (gti_alloc(pfd, HSAGPU_MEM_VRAM, 2 * 65536, &pam))
+		return;
+	pcpu = mmap(NULL, 2 * 65536, PROT_READ | PROT_WRITE, MAP_SHARED, pfd,
+		    pam.mmap_offset);
+	CHECK(pcpu != MAP_FAILED, "mmap of the peer allocation: %s",
+	      strerror(errno));
+	if (pcpu == MAP_FAILED)
+		return;
+	peer = (uint8_t *)(uintptr_t)(pa.vram_addr + pam.vram_offset + 65536);
 	fill(s, 65536, 33);
 	r = vq_copy(q, &sigs[7], peer, s, 65536);
 	CHECK(r == 0, "DMA to peer VRAM at %p: %d", peer, r);
 	r = vq_copy(q, &sigs[8], d, peer, 65536);
 	CHECK(r == 0, "DMA from peer VRAM at %p: %d", peer, r);
 	CHECK(!memcmp(s, d, 65536), "data through peer VRAM differs");
+	CHECK(!memcmp(pcpu + 65536, s, 65536),
+	      "the peer's own mapping of its allocation (vram_offset 0x%llx) does not show the data",
+	      (unsigned long long)pam.vram_offset);
+	munmap(pcpu, 2 * 65536);
+	gti_free(pfd, pam.handle);
 	DIAG("peer VRAM (%llu MiB) at 0x%llx", (unsigned long long)pa.vram_size >> 20,
 	     (unsigned long long)pa.vram_addr);
 	munmap(s, 65536);
@@ -548,6 +563,24 @@ static void expect_fault(struct vq *qp, const char *what, void *dst,
 		CHECK((info & HSAGPU_VM_FAULT_QUEUE_MASK) >>
 		      HSAGPU_VM_FAULT_QUEUE_SHIFT == q.id,
 		      "fault_info 0x%x names queue %u", info, q.id);
+		{
+			/* An ABI 1.2 caller: its 32 bytes, nothing beyond. */
+			uint8_t old[HSAGPU_QUEUE_STATUS_SIZE_1_2 + 16];
+			struct hsagpu_queue_status *o = (void *)old;
+
+			memset(old, 0xee, sizeof(old));
+			o->size = HSAGPU_QUEUE_STATUS_SIZE_1_2;
+			o->queue_id = q.id;
+			o->reserved = 0;
+			EXPECT(gti_ioctl(q.fd, _IOC(_IOC_READ | _IOC_WRITE,
+						    HSAGPU_IOCTL_BASE, 0x06,
+						    HSAGPU_QUEUE_STATUS_SIZE_1_2),
+					 o), 0, "ABI 1.2 QUEUE_STATUS");
+			CHECK(o->error == HSAGPU_QERR_VM_FAULT &&
+			      old[HSAGPU_QUEUE_STATUS_SIZE_1_2] == 0xee,
+			      "ABI 1.2 QUEUE_STATUS: error %u, byte past it 0x%x",
+			      o->error, old[HSAGPU_QUEUE_STATUS_SIZE_1_2]);
+		}
 		DIAG("%s: VM fault at 0x%llx, info 0x%x", what,
 		     (unsigned long long)st.fault_addr, info);
 	}
@@ -697,6 +730,27 @@ static void test_mmap_rules(int fd)
 		CHECK(q[0] == 42, "data lost across mappings");
 		munmap(q, n);
 	}
+	/* MAP_FIXED over a mapped allocation replaces it in the GPU space too. */
+	{
+		struct hsagpu_alloc_mem am2;
+		uint8_t *x, *y;
+
+		if (!gti_alloc(fd, HSAGPU_MEM_SYSTEM, n, &am2)) {
+			x = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+				 am.mmap_offset);
+			y = x == MAP_FAILED ? MAP_FAILED :
+			    mmap(x, n, PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_FIXED, fd, am2.mmap_offset);
+			CHECK(x != MAP_FAILED && y == x,
+			      "MAP_FIXED over a mapped allocation: %s",
+			      strerror(errno));
+			if (y == x) {
+				CHECK(x[0] == 0, "the replacing allocation shows the old data");
+				munmap(x, n);
+			}
+			gti_free(fd, am2.handle);
+		}
+	}
 	ms.handle = am.handle;
 	ms.segs_ptr = 0;
 	ms.count = 0;
@@ -833,6 +887,170 @@ static void test_vmids(void)
 	close(res[0]);
 	close(res[1]);
 	DIAG("%d processes held VMIDs; the next one got ENOSPC, then a VMID", n);
+}
+
+/*
+ * munmap() and FREE_MEM of registered memory while a DMA into it is in
+ * flight: the pages go back to the kernel at once, and a new mapping
+ * (which may get those very pages) must never see the device's writes.
+ */
+static void test_unmap_in_flight(int fd)
+{
+	size_t n = 8 << 20;
+	struct hsagpu_dma_packet p = {
+		.header = HSAGPU_PKT_TYPE_VENDOR_SPECIFIC,
+		.op = HSAGPU_DMA_OP_COPY,
+		.size = n,
+	};
+	struct hsagpu_register_mem rm = { .size = sizeof(rm) };
+	struct hsagpu_queue_status st;
+	int round, faults = 0, e;
+	uint8_t *s, *a, *b;
+	uint64_t hs, t0;
+	size_t i;
+	struct vq q;
+
+	s = alloc_map(fd, HSAGPU_MEM_SYSTEM, n, PROT_READ | PROT_WRITE, &hs);
+	if (!s)
+		return;
+	memset(s, 0xa5, n);
+	for (round = 0; round < 10; round++) {
+		if (vq_create(fd, &q))
+			break;
+		a = mmap(NULL, n, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (a == MAP_FAILED)
+			break;
+		rm.addr = (uintptr_t)a;
+		rm.bytes = n;
+		e = gti_ioctl(fd, HSAGPU_IOC_REGISTER_MEM, &rm);
+		CHECK(!e, "REGISTER_MEM: %s", strerror(e));
+		p.src = (uintptr_t)s;
+		p.dst = (uintptr_t)a;
+		vq_submit(&q, &p);
+		vq_submit(&q, &p);
+		munmap(a, n);
+		if (!e)
+			gti_free(fd, rm.handle);
+		b = mmap(NULL, n, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (b == MAP_FAILED)
+			break;
+		memset(b, 0x11, n);
+		/* until the device is done with both packets, or failed */
+		t0 = now_ms();
+		while (now_ms() - t0 < WAIT_MS && *q.rptr < 2 &&
+		       !(vq_status(&q, &st) == 0 &&
+			 st.state == HSAGPU_QSTATE_ERROR))
+			usleep(500);
+		if (!vq_status(&q, &st) && st.error == HSAGPU_QERR_VM_FAULT)
+			faults++;
+		for (i = 0; i < n && b[i] == 0x11; i++)
+			;
+		CHECK(i == n, "round %d: a new mapping changed at byte %zu (0x%02x): the device wrote an unmapped page",
+		      round, i, i < n ? b[i] : 0);
+		munmap(b, n);
+		vq_destroy(&q);
+	}
+	DIAG("%d rounds of munmap + FREE_MEM under DMA: %d faulted, none wrote a freed page",
+	     round, faults);
+	munmap(s, n);
+	gti_free(fd, hs);
+}
+
+/* Physical address of the page at @p (root: /proc/self/pagemap), or 0. */
+static uint64_t phys_of(const void *p)
+{
+	uint64_t e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &e, 8, ((uintptr_t)p / 4096) * 8) != 8)
+		e = 0;
+	close(fd);
+	if (!(e & (1ULL << 63)) || !(e & ((1ULL << 55) - 1)))
+		return 0;
+	return (e & ((1ULL << 55) - 1)) * 4096 + (uintptr_t)p % 4096;
+}
+
+/*
+ * Isolation: another process (its own file) names this process's buffer
+ * by its virtual address and, without an IOMMU, by its bus address
+ * (= physical): both fault in its own address space with that address,
+ * this process's data stays intact and its queue keeps running.
+ */
+static void test_isolation(int fd, struct vq *q)
+{
+	size_t n = 65536;
+	uint8_t *mine, *s;
+	uint64_t hm, hs, bus;
+	pid_t pid;
+	int st, r;
+
+	mine = alloc_map(fd, HSAGPU_MEM_SYSTEM, n, PROT_READ | PROT_WRITE, &hm);
+	s = alloc_map(fd, HSAGPU_MEM_SYSTEM, n, PROT_READ | PROT_WRITE, &hs);
+	if (!mine || !s)
+		return;
+	memset(mine, 0x3c, n);
+	bus = phys_of(mine);
+	pid = fork();
+	if (pid == 0) {
+		/* Its own file; nothing of the parent's is in its space. */
+		int cfd = open("/dev/hsagpu0", O_RDWR), i, bad = 0;
+		uint64_t targets[2] = { (uintptr_t)mine, bus }, hb, hsg;
+		struct hsagpu_queue_status cst;
+		struct hsagpu_signal *csig;
+		struct vq cq;
+		uint8_t *buf;
+
+		if (cfd < 0)
+			_exit(2);
+		csig = alloc_map(cfd, HSAGPU_MEM_SYSTEM, 4096,
+				 PROT_READ | PROT_WRITE, &hsg);
+		buf = alloc_map(cfd, HSAGPU_MEM_SYSTEM, n, PROT_READ | PROT_WRITE,
+				&hb);
+		if (!csig || !buf)
+			_exit(2);
+		for (i = 0; i < 2; i++) {
+			if (!targets[i])
+				continue;
+			/* Not if the child happens to have it mapped itself. */
+			if ((uintptr_t)buf <= targets[i] &&
+			    targets[i] < (uintptr_t)buf + n)
+				continue;
+			if (vq_create(cfd, &cq))
+				_exit(2);
+			r = vq_copy(&cq, csig, (void *)(uintptr_t)targets[i],
+				    buf, 4096);
+			if (r != -(int)HSAGPU_QERR_VM_FAULT || vq_status(&cq, &cst) ||
+			    cst.fault_addr != targets[i]) {
+				printf("# FAIL child: DMA to 0x%llx: %d, fault at 0x%llx\n",
+				       (unsigned long long)targets[i], r,
+				       (unsigned long long)cst.fault_addr);
+				bad = 1;
+			}
+			vq_destroy(&cq);
+		}
+		_exit(bad);
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	      !WEXITSTATUS(st),
+	      "another process reached this one's buffer (exit status 0x%x)", st);
+	for (r = 0; r < (int)n; r++)
+		if (mine[r] != 0x3c)
+			break;
+	CHECK(r == (int)n, "this process's buffer changed at byte %d", r);
+	fill(s, n, 99);
+	r = vq_copy(q, &sigs[10], mine, s, n);
+	CHECK(r == 0, "this process's queue after the other's faults: %d", r);
+	CHECK(!memcmp(mine, s, n), "this process's DMA after the other's faults");
+	DIAG("another process faulted on %p and on bus address 0x%llx", mine,
+	     (unsigned long long)bus);
+	munmap(mine, n);
+	munmap(s, n);
+	gti_free(fd, hm);
+	gti_free(fd, hs);
 }
 
 /*
@@ -975,10 +1193,12 @@ int main(void)
 	test_large_pages(fd, &q);
 	test_fork_registered(fd, &q);
 	test_peer(fd, &q);
+	test_isolation(fd, &q);
 	vq_destroy(&q);
 	test_exit_busy();
 	test_unmap_faults(fd);
 	test_permissions(fd);
+	test_unmap_in_flight(fd);
 	munmap(sigs, 4096);
 	gti_free(fd, hsig);
 	close(fd);

@@ -51,9 +51,11 @@ module_param(sysmem_limit_mb, uint, 0644);
 MODULE_PARM_DESC(sysmem_limit_mb,
 		 "SYSTEM memory per device in MiB, all files together; more fails with EDQUOT (0, the default: three quarters of RAM)");
 
-/* The ABI 1.1 structure ended before nsegs. */
+/* The ABI 1.1 structure ended before nsegs, 1.2 before vram_offset. */
 static_assert(HSAGPU_ALLOC_MEM_SIZE_1_1 ==
 	      offsetof(struct hsagpu_alloc_mem, nsegs));
+static_assert(HSAGPU_ALLOC_MEM_SIZE_1_2 ==
+	      offsetof(struct hsagpu_alloc_mem, vram_offset));
 
 int hsagpu_vram_init(struct hsagpu_device *hdev)
 {
@@ -318,7 +320,8 @@ int hsagpu_mem_publish(struct hsagpu_file *hf, struct hsagpu_mem *mem)
  * one of SYSTEM/VRAM, or bytes == 0. -E2BIG: SYSTEM above
  * HSAGPU_MEM_SYSTEM_MAX (the limit of the interface), or above
  * HSAGPU_MEM_SYSTEM_CONTIG_MAX with the ABI 1.1 structure (its callers
- * know nothing of segments). -EDQUOT: beyond the file's or the device's
+ * know nothing of segments). The ABI 1.2 structure (no vram_offset) is
+ * zero-extended like any older one. -EDQUOT: beyond the file's or the device's
  * allocation limits. -ENOMEM: not available, including more VRAM than
  * the device has and more than the caller's memory cgroup allows.
  * -EINTR: killed while allocating.
@@ -337,8 +340,8 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 		return -EINVAL;
 	if (!args->bytes)
 		return -EINVAL;
-	/* The dispatcher checked size: below sizeof, an ABI 1.1 caller. */
-	limit = args->size >= sizeof(*args) ? HSAGPU_MEM_SYSTEM_MAX :
+	/* The dispatcher checked size: at 1.1's, a caller without segments. */
+	limit = args->size > HSAGPU_ALLOC_MEM_SIZE_1_1 ? HSAGPU_MEM_SYSTEM_MAX :
 		HSAGPU_MEM_SYSTEM_CONTIG_MAX;
 	if (args->flags == HSAGPU_MEM_SYSTEM && args->bytes > limit)
 		return -E2BIG;
@@ -380,6 +383,8 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 	/* GPUVM: the allocation's address is where it gets mmap()ed. */
 	args->bus_addr = hf->vm ? 0 : mem->bus_addr;
 	args->nsegs = mem->nsegs;
+	/* What a peer adds to PEER_ACCESS's vram_addr (ABI 1.3). */
+	args->vram_offset = mem->flags & HSAGPU_MEM_VRAM ? mem->vram_offset : 0;
 	return 0;
 }
 

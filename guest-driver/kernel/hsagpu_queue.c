@@ -201,13 +201,20 @@ static struct hsagpu_mem *hsagpu_queue_vm_mem(struct hsagpu_file *hf,
 	if (m && (m->kind == HSAGPU_VM_MAP_MEM ||
 		  m->kind == HSAGPU_VM_MAP_USERPTR) &&
 	    (m->pte & HSAGPU_PTE_WRITEABLE)) {
-		/* A mapped allocation is referenced by its mapping. */
+		/*
+		 * Still in the tree, the memory is not freed yet; but a
+		 * registration whose last reference FREE_MEM just dropped is
+		 * on its way out (it leaves the tree under this lock).
+		 */
 		mem = container_of(m, struct hsagpu_mem, map);
-		kref_get(&mem->ref);
-		off = addr - m->it.start;
-		*kaddr = mem->flags & HSAGPU_MEM_VRAM ? NULL :
-			 page_address(mem->sys.pages[off >> PAGE_SHIFT]) +
-			 offset_in_page(off);
+		if (!kref_get_unless_zero(&mem->ref)) {
+			mem = NULL;
+		} else {
+			off = addr - m->it.start;
+			*kaddr = mem->flags & HSAGPU_MEM_VRAM ? NULL :
+				 page_address(mem->sys.pages[off >> PAGE_SHIFT]) +
+				 offset_in_page(off);
+		}
 	}
 	mutex_unlock(&vm->lock);
 	return mem;

@@ -3357,7 +3357,12 @@ static void test_vm_atomic_reset(void)
                     HSAGPU_ATOMIC_DONE | HSAGPU_ATOMIC_ST_OK);
     g_assert_cmpuint(qtest_readq(f.qts, PA_BUF + 8), ==, 42);
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_ATOMIC_RESULT), ==, 40);
-    /* Read-only page: an atomic needs both permissions */
+    /*
+     * Read-only page: an atomic needs both permissions. The fault alone
+     * raises the error interrupt when ERROR_INT_ENABLE has VM_FAULT.
+     */
+    msix_setup(&f);
+    reg_write(&f, HSAGPU_REG_ERROR_INT_ENABLE, HSAGPU_ERR_VM_FAULT);
     reg_write(&f, HSAGPU_REG_ATOMIC_ADDR_LO, VA_RO);
     reg_write(&f, HSAGPU_REG_ATOMIC_CTRL, HSAGPU_ATOMIC_GO |
               HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64);
@@ -3374,6 +3379,10 @@ static void test_vm_atomic_reset(void)
                     HSAGPU_VM_FAULT_REASON_SHIFT |
                     HSAGPU_VM_FAULT_QUEUE_NONE << HSAGPU_VM_FAULT_QUEUE_SHIFT);
     g_assert_true(reg_read(&f, HSAGPU_REG_ERROR_STATUS) & HSAGPU_ERR_VM_FAULT);
+    for (int i = 0; i < 5000 && msi_seen(&f, 0) != FAULT_MSI_DATA(0); i++) {
+        g_usleep(1000);
+    }
+    g_assert_cmphex(msi_seen(&f, 0), ==, FAULT_MSI_DATA(0));
 
     /* FLR: contexts, VMIDs and faults are gone */
     exp = find_cap(&f, PCI_CAP_ID_EXP);
