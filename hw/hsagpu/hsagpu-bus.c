@@ -279,6 +279,13 @@ HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
      * the reference and address_space_unmap() at release mark written
      * bytes dirty for migration and drop translated code, as for a map.
      */
+    /*
+     * What address_space_map() does for a mapping: under generic-fuzz
+     * this fills guest RAM with fuzzer data before the device reads it
+     * (a no-op in other builds). Without it, RAM-only resolution hid
+     * every packet from the fuzzer.
+     */
+    fuzz_dma_read_cb(addr, l, mr);
     t->host = memory_region_get_ram_ptr(mr) + xlat;
     mr = memory_region_from_host(t->host, &ram_off);
     if (!mr) {
