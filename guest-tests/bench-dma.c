@@ -14,6 +14,12 @@
  * vram0->vram1 and sys0->vram1 (two or more devices); aggregate: 1, 2,
  * 4, 8 devices each copying its own system buffer into its own VRAM at
  * once; guest memcpy sys->sys and sys->VRAM mapping.
+ *
+ * The four directions on device 0 run twice more, alternating, on a
+ * file with GPU virtual memory (keys ending in _vm: every page of the
+ * transfer translated in the file's VMID) and on one without (hsagpu.ko
+ * vm=0 at open, keys ending in _vmid0: bus addresses), for the
+ * comparison within one boot. The other rows use the default (GPU VM).
  */
 #include <stdlib.h>
 
@@ -102,6 +108,48 @@ static void bench_memcpy(const char *key, void *dst, const void *src, size_t siz
 	report(key, size, ns, reps);
 }
 
+/* Device 0's four directions on a file with (@vm) or without GPU VM. */
+static void bench_mode(int vm, size_t size, int round)
+{
+	static const char *const key[4] = {
+		"dma_sys_to_vram", "dma_vram_to_sys", "dma_vram_to_vram",
+		"dma_sys_to_sys",
+	};
+	struct bdev b = { 0 };
+	char k[64];
+	void *dst[4], *src[4];
+
+	if (gtq_open_vm(0, &b.d, vm) != 1)
+		goto out;
+	b.q = gtq_queue(&b.d, 64, 0);
+	b.sig = gtq_signal(&b.d, 1);
+	b.sys = gtq_alloc(&b.d, size, HSAGPU_RT_MEM_SYSTEM);
+	b.sys2 = gtq_alloc(&b.d, size, HSAGPU_RT_MEM_SYSTEM);
+	b.vram = gtq_alloc(&b.d, size, HSAGPU_RT_MEM_VRAM);
+	b.vram2 = gtq_alloc(&b.d, size, HSAGPU_RT_MEM_VRAM);
+	CHECK(hsagpu_dma_list_create(b.d.agent, 20000, &b.list) == 0, "list");
+	if (!b.q || !b.sys || !b.sys2 || !b.vram || !b.vram2 || !b.list)
+		goto out;
+	gtd_pattern(b.sys, size, 7);
+	dst[0] = (void *)b.vram;
+	src[0] = b.sys;
+	dst[1] = b.sys2;
+	src[1] = (void *)b.vram;
+	dst[2] = (void *)b.vram2;
+	src[2] = (void *)b.vram;
+	dst[3] = b.sys2;
+	src[3] = b.sys;
+	for (int i = 0; i < 4; i++) {
+		snprintf(k, sizeof(k), "%s%s_r%d", key[i], vm ? "_vm" : "_vmid0",
+			 round);
+		bench_copy(k, &b, dst[i], src[i], size);
+	}
+out:
+	if (b.list)
+		hsagpu_dma_list_destroy(b.list);
+	gtq_close(&b.d);
+}
+
 int main(void)
 {
 	int n = hsagpu_agent_count(), ndev = 0;
@@ -114,6 +162,14 @@ int main(void)
 	size = mb << 20;
 	if (n > GT_MAX_DEVS)
 		n = GT_MAX_DEVS;
+	/* GPU VM against VMID 0 on device 0, alternating, before the rest */
+	if (n > 0) {
+		printf("BENCH size %llu MiB\n", (unsigned long long)mb);
+		for (int round = 0; round < 2; round++) {
+			bench_mode(1, size, round);
+			bench_mode(0, size, round);
+		}
+	}
 	for (int i = 0; i < n; i++) {
 		struct bdev *b = &devs[ndev];
 

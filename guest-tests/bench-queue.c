@@ -8,6 +8,13 @@
  *
  *   hsagpu_test.iters=N      latency samples (default 2000)
  *   hsagpu_test.packets=N    packets in the throughput run (default 1M)
+ *
+ * The hsa-gpu measurements run on a file with GPU virtual memory (keys
+ * ending in _vm: ring, indices and signals translated in the file's
+ * VMID) and on one without (hsagpu.ko vm=0 at open: keys ending in
+ * _vmid0, bus addresses as before GPU VM), alternating sample by sample
+ * (latency) and round by round (packet rate), so that the two are
+ * comparable within one boot.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -29,12 +36,13 @@
 #define RING 4096
 
 static uint64_t iters = 2000;
+static const char *mode = "";   /* key suffix: "_vm" or "_vmid0" */
 
 static void report(const char *key, uint64_t *ns, uint64_t n)
 {
 	gt_sort_u64(ns, n);
-	printf("BENCH %s_p50 %.2f us\n", key, ns[n / 2] / 1e3);
-	printf("BENCH %s_p99 %.2f us\n", key, ns[n * 99 / 100] / 1e3);
+	printf("BENCH %s_p50%s %.2f us\n", key, mode, ns[n / 2] / 1e3);
+	printf("BENCH %s_p99%s %.2f us\n", key, mode, ns[n * 99 / 100] / 1e3);
 }
 
 static uint64_t clock_cost(uint64_t *ns)
@@ -145,69 +153,111 @@ static void put_barrier(void *slot, hsagpu_signal_t sig)
 	hsagpu_packet_publish(slot, GTQ_HDR(HSAGPU_PKT_TYPE_BARRIER_AND, 0), 0);
 }
 
-/* One BARRIER_AND with a completion signal, doorbell to signal == 0. */
-static void bench_latency(struct gtq_dev *d, uint64_t *ns, int blocked,
-			  int irq)
+/* One latency probe's queue and signal on one file. */
+struct probe {
+	struct gtq_dev *d;
+	hsagpu_queue_t *q;
+	hsagpu_signal_t s;
+	volatile struct hsagpu_signal *sp;
+	uint64_t mailbox;
+	uint32_t ev;
+};
+
+static int probe_init(struct probe *p, struct gtq_dev *d, int irq)
 {
-	hsagpu_queue_t *q = gtq_queue(d, 64, 0);
-	hsagpu_signal_t s = gtq_signal(d, 1);
-	volatile struct hsagpu_signal *sp = hsagpu_signal_ptr(s);
-	uint64_t mailbox = sp->event_mailbox_ptr, n = blocked ? iters / 4 : iters;
-	uint32_t ev = sp->event_id;
-	struct hsagpu_wait_events we = {
-		.size = sizeof(we),
-		.events_ptr = (uintptr_t)&ev,
-		.num_events = 1,
-	};
-	char key[64];
-	int64_t v;
-
-	if (!q)
-		return;
+	p->d = d;
+	p->q = gtq_queue(d, 64, 0);
+	p->s = gtq_signal(d, 1);
+	p->sp = hsagpu_signal_ptr(p->s);
+	if (!p->q || !p->sp)
+		return 0;
+	p->mailbox = p->sp->event_mailbox_ptr;
+	p->ev = p->sp->event_id;
 	if (!irq)
-		sp->event_mailbox_ptr = 0;      /* no event, no interrupt */
-	for (uint64_t i = 0; i < n; i++) {
-		struct hsagpu_barrier_packet *pkt;
-		uint64_t idx, t0;
-
-		hsagpu_signal_store_relaxed(s, 1);
-		idx = hsagpu_queue_add_write_index(q, 1);
-		hsagpu_queue_wait_slot(q, idx);
-		pkt = hsagpu_queue_slot(q, idx);
-		put_barrier(pkt, s);
-		t0 = gtq_now_ns();
-		hsagpu_queue_ring_doorbell(q, idx);
-		if (blocked) {
-			/*
-			 * Straight to sleep on the event, no spinning first:
-			 * doorbell, completion, MSI-X, wake-up.
-			 */
-			we.timeout_ms = 5000;
-			ioctl(hsagpu_agent_fd(d->agent), HSAGPU_IOC_WAIT_EVENTS,
-			      &we);
-			v = hsagpu_signal_load_acquire(s);
-		} else {
-			v = hsagpu_signal_wait_acquire(s,
-					HSAGPU_SIGNAL_CONDITION_EQ, 0,
-					5000 * GTQ_MS, HSAGPU_WAIT_STATE_ACTIVE);
-		}
-		ns[i] = gtq_now_ns() - t0;
-		if (v != 0) {
-			CHECK(0, "barrier packet %llu did not complete: %lld",
-			      (unsigned long long)i, (long long)v);
-			break;
-		}
-	}
-	sp->event_mailbox_ptr = mailbox;
-	snprintf(key, sizeof(key), "hsagpu_barrier_%s%s",
-		 blocked ? "blocked" : "active", irq ? "" : "_noirq");
-	report(key, ns, n);
-	hsagpu_signal_destroy(s);
-	hsagpu_queue_destroy(q);
+		p->sp->event_mailbox_ptr = 0;   /* no event, no interrupt */
+	return 1;
 }
 
-/* Batches of barrier packets, a completion signal on each batch's last. */
-static void bench_throughput(struct gtq_dev *d, uint64_t packets)
+static void probe_fini(struct probe *p)
+{
+	if (p->sp)
+		p->sp->event_mailbox_ptr = p->mailbox;
+	if (p->s.handle)
+		hsagpu_signal_destroy(p->s);
+	if (p->q)
+		hsagpu_queue_destroy(p->q);
+}
+
+/* One BARRIER_AND with a completion signal: doorbell to signal == 0. */
+static int probe_once(struct probe *p, int blocked, uint64_t *ns)
+{
+	struct hsagpu_wait_events we = {
+		.size = sizeof(we),
+		.events_ptr = (uintptr_t)&p->ev,
+		.num_events = 1,
+		.timeout_ms = 5000,
+	};
+	uint64_t idx, t0;
+	int64_t v;
+
+	hsagpu_signal_store_relaxed(p->s, 1);
+	idx = hsagpu_queue_add_write_index(p->q, 1);
+	hsagpu_queue_wait_slot(p->q, idx);
+	put_barrier(hsagpu_queue_slot(p->q, idx), p->s);
+	t0 = gtq_now_ns();
+	hsagpu_queue_ring_doorbell(p->q, idx);
+	if (blocked) {
+		/*
+		 * Straight to sleep on the event, no spinning first:
+		 * doorbell, completion, MSI-X, wake-up.
+		 */
+		ioctl(hsagpu_agent_fd(p->d->agent), HSAGPU_IOC_WAIT_EVENTS, &we);
+		v = hsagpu_signal_load_acquire(p->s);
+	} else {
+		v = hsagpu_signal_wait_acquire(p->s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+					       5000 * GTQ_MS,
+					       HSAGPU_WAIT_STATE_ACTIVE);
+	}
+	*ns = gtq_now_ns() - t0;
+	return v == 0;
+}
+
+/*
+ * Doorbell-to-signal latency on the GPU-VM file and the VMID 0 file,
+ * one sample of each after the other, so that both see the same host.
+ */
+static void bench_latency(struct gtq_dev *dv, struct gtq_dev *d0,
+			  uint64_t *ns_vm, uint64_t *ns_0, int blocked, int irq)
+{
+	uint64_t n = blocked ? iters / 4 : iters, i;
+	struct probe pv = { 0 }, p0 = { 0 };
+	char key[64];
+
+	if (probe_init(&pv, dv, irq) && probe_init(&p0, d0, irq)) {
+		for (i = 0; i < n; i++) {
+			if (!probe_once(&pv, blocked, &ns_vm[i]) ||
+			    !probe_once(&p0, blocked, &ns_0[i])) {
+				CHECK(0, "barrier packet %llu did not complete",
+				      (unsigned long long)i);
+				break;
+			}
+		}
+		snprintf(key, sizeof(key), "hsagpu_barrier_%s%s",
+			 blocked ? "blocked" : "active", irq ? "" : "_noirq");
+		mode = "_vm";
+		report(key, ns_vm, i);
+		mode = "_vmid0";
+		report(key, ns_0, i);
+	}
+	probe_fini(&pv);
+	probe_fini(&p0);
+}
+
+/*
+ * Batches of barrier packets, a completion signal on each batch's last.
+ * Returns packets per second (0 when it did not work).
+ */
+static double bench_throughput(struct gtq_dev *d, uint64_t packets)
 {
 	hsagpu_queue_t *q = gtq_queue(d, RING, 0);
 	uint64_t batches = (packets + BATCH - 1) / BATCH, t0, ns;
@@ -219,7 +269,7 @@ static void bench_throughput(struct gtq_dev *d, uint64_t packets)
 	int ok = 1;
 
 	if (!q)
-		return;
+		return 0;
 	t0 = gtq_now_ns();
 	for (uint64_t b = 0; b < batches; b++) {
 		uint64_t base = hsagpu_queue_load_write_index(q);
@@ -247,22 +297,32 @@ static void bench_throughput(struct gtq_dev *d, uint64_t packets)
 				       HSAGPU_WAIT_STATE_ACTIVE);
 	ns = gtq_now_ns() - t0;
 	CHECK(v == 0, "throughput run: %lld batches left", (long long)v);
-	DIAG("%llu packets in %.3f s; device: %u processed, %u wake-ups",
-	     (unsigned long long)(batches * BATCH), ns / 1e9,
-	     gtq_reg(d, HSAGPU_REG_PKT_PROCESSED) - proc0,
+	DIAG("%s: %llu packets in %.3f s; device: %u processed, %u wake-ups",
+	     d->vm ? "GPU VM" : "VMID 0", (unsigned long long)(batches * BATCH),
+	     ns / 1e9, gtq_reg(d, HSAGPU_REG_PKT_PROCESSED) - proc0,
 	     gtq_reg(d, HSAGPU_REG_PKT_DOORBELLS) - bells0);
-	printf("BENCH hsagpu_packets %llu packets\n",
-	       (unsigned long long)(batches * BATCH));
-	printf("BENCH hsagpu_packets_per_s %.0f packets/s\n",
-	       batches * BATCH / (ns / 1e9));
 	hsagpu_signal_destroy(done);
 	hsagpu_queue_destroy(q);
+	return v == 0 ? batches * BATCH / (ns / 1e9) : 0;
+}
+
+/* Median and best of @n rates (sorted here). */
+static void report_rate(const char *key, double *r, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && r[j - 1] > r[j]; j--) {
+			double t = r[j];
+
+			r[j] = r[j - 1];
+			r[j - 1] = t;
+		}
+	printf("BENCH %s%s %.0f packets/s\n", key, mode, r[n / 2]);
+	printf("BENCH %s_best%s %.0f packets/s\n", key, mode, r[n - 1]);
 }
 
 int main(void)
 {
 	uint64_t packets = 1 << 20;
-	struct gtq_dev d;
 	uint64_t *ns;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);       /* progress survives a kill */
@@ -275,17 +335,44 @@ int main(void)
 		return 1;
 	printf("BENCH clock_gettime %.2f us\n", clock_cost(ns) / 1e3);
 	bench_edu(ns);
-	if (hsagpu_agent_count() < 1 || gtq_open(0, &d) != 1) {
+	if (hsagpu_agent_count() < 1) {
+		DIAG("no hsa-gpu: boot the bench preset");
+		return gt_result();
+	}
+	/*
+	 * GPU VM (translated) and VMID 0 (bus addresses): latency samples
+	 * alternate between a file of each kind; the packet rate alternates
+	 * in 5 rounds of each (a fifth of the packets each), so that drift
+	 * of the host hits both alike.
+	 */
+	double rate[2][5];
+	struct gtq_dev dv, d0;
+	uint64_t *ns0 = calloc(iters, sizeof(*ns0));
+
+	if (!ns0 || gtq_open_vm(0, &dv, 1) != 1 || gtq_open_vm(0, &d0, 0) != 1) {
 		DIAG("no hsa-gpu with queues: boot the bench preset");
 		return gt_result();
 	}
-	DIAG("hsa-gpu latency");
-	bench_latency(&d, ns, 0, 1);
-	bench_latency(&d, ns, 0, 0);
-	bench_latency(&d, ns, 1, 1);
-	DIAG("hsa-gpu throughput");
-	bench_throughput(&d, packets);
-	gtq_close(&d);
+	DIAG("hsa-gpu latency, GPU VM and VMID 0 alternating");
+	bench_latency(&dv, &d0, ns, ns0, 0, 1);
+	bench_latency(&dv, &d0, ns, ns0, 0, 0);
+	bench_latency(&dv, &d0, ns, ns0, 1, 1);
+	DIAG("hsa-gpu throughput, GPU VM and VMID 0 alternating");
+	for (int r = 0; r < 10; r++) {
+		int vm = !(r & 1);
+
+		mode = vm ? "_vm" : "_vmid0";
+		rate[vm][r / 2] = bench_throughput(vm ? &dv : &d0, packets / 5);
+	}
+	gtq_close(&d0);
+	gtq_close(&dv);
+	free(ns0);
+	for (int vm = 1; vm >= 0; vm--) {
+		mode = vm ? "_vm" : "_vmid0";
+		printf("BENCH hsagpu_packets%s %llu packets\n", mode,
+		       (unsigned long long)packets);
+		report_rate("hsagpu_packets_per_s", rate[vm], 5);
+	}
 	free(ns);
 	return gt_result();
 }

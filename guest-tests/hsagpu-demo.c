@@ -2,9 +2,12 @@
 /*
  * The demo workload: what a small HSA-style program does on hsa-gpu.
  * Creates a queue, runs vector add and saxpy over a million elements in
- * VRAM, chains two queues with a barrier packet, streams packets, checks
- * every result and prints device timestamps. Exit status 0 when all
- * results are right.
+ * VRAM, fills malloc'd memory registered by pointer, chains two queues
+ * with a barrier packet, streams packets, checks every result and prints
+ * device timestamps. Exit status 0 when all results are right.
+ *
+ * With GPU virtual memory (the default) the device sees the process's
+ * own addresses: kernel arguments hold plain pointers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +33,8 @@ static double now_s(void)
 }
 
 /* Dispatch one kernel over N work-items and wait for it. */
-static int run(hsagpu_queue_t *q, hsagpu_agent_t *a, uint64_t kernel,
-	       void *kargs, hsagpu_signal_t sig, const char *what)
+static int run(hsagpu_queue_t *q, uint64_t kernel, void *kargs,
+	       hsagpu_signal_t sig, const char *what)
 {
 	static const uint32_t grid[3] = { N, 1, 1 };
 	static const uint16_t wg[3] = { 256, 1, 1 };
@@ -39,7 +42,7 @@ static int run(hsagpu_queue_t *q, hsagpu_agent_t *a, uint64_t kernel,
 	uint64_t start, end;
 
 	hsagpu_signal_store_relaxed(sig, 1);
-	hsagpu_packet_dispatch(&pkt, kernel, hsagpu_addr(a, kargs), grid, wg, 1,
+	hsagpu_packet_dispatch(&pkt, kernel, (uintptr_t)kargs, grid, wg, 1,
 			       sig);
 	if (hsagpu_queue_submit(q, &pkt,
 				hdr(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 0)) < 0)
@@ -61,7 +64,9 @@ int main(void)
 	hsagpu_signal_t sig, gate, chained;
 	struct hsagpu_kargs_vadd *kv;
 	struct hsagpu_kargs_saxpy *ks;
+	struct hsagpu_kargs_fill *kf;
 	float *x, *y, *z;
+	uint32_t *heap;
 	int bad = 0, ret;
 
 	ret = hsagpu_agent_open(0, &a);
@@ -69,10 +74,16 @@ int main(void)
 		printf("cannot open /dev/hsagpu0: %s\n", strerror(-ret));
 		return 1;
 	}
-	printf("agent: %s, %llu MiB VRAM, %u queues\n",
+	printf("agent: %s, %llu MiB VRAM, %u queues, GPU virtual memory %s\n",
 	       hsagpu_agent_info(a)->name,
 	       (unsigned long long)hsagpu_agent_info(a)->vram_size >> 20,
-	       hsagpu_agent_info(a)->num_queues);
+	       hsagpu_agent_info(a)->num_queues,
+	       hsagpu_agent_info(a)->vm_flags & HSAGPU_VM_INFO_ENABLED ?
+	       "on" : "off");
+	if (!(hsagpu_agent_info(a)->vm_flags & HSAGPU_VM_INFO_ENABLED)) {
+		printf("this demo puts pointers into packets: it needs GPU virtual memory (hsagpu.ko vm=1)\n");
+		return 1;
+	}
 	ret = hsagpu_queue_create(a, 1024, 0, HSAGPU_QUEUE_PROFILE, &q);
 	if (ret) {
 		printf("queue: %s%s\n", strerror(-ret), ret == -95 ?
@@ -92,6 +103,7 @@ int main(void)
 		return 1;
 	}
 	ks = (void *)((char *)kv + 64);
+	kf = (void *)((char *)kv + 128);
 	printf("queue %u: 1024 packets, doorbell mapped; buffers in VRAM\n",
 	       q->id);
 	for (uint32_t i = 0; i < N; i++) {
@@ -99,20 +111,35 @@ int main(void)
 		y[i] = 2.0f * i;
 	}
 
-	kv->a = hsagpu_addr(a, x);
-	kv->b = hsagpu_addr(a, y);
-	kv->c = hsagpu_addr(a, z);
-	if (run(q, a, HSAGPU_KERNEL_VADD, kv, sig, "vector add z = x + y"))
+	kv->a = (uintptr_t)x;
+	kv->b = (uintptr_t)y;
+	kv->c = (uintptr_t)z;
+	if (run(q, HSAGPU_KERNEL_VADD, kv, sig, "vector add z = x + y"))
 		return 1;
 	for (uint32_t i = 0; i < N; i++)
 		bad += z[i] != 3.0f * i;
 	ks->a = 0.5f;
-	ks->x = hsagpu_addr(a, x);
-	ks->y = hsagpu_addr(a, y);
-	if (run(q, a, HSAGPU_KERNEL_SAXPY, ks, sig, "saxpy y = 0.5 x + y"))
+	ks->x = (uintptr_t)x;
+	ks->y = (uintptr_t)y;
+	if (run(q, HSAGPU_KERNEL_SAXPY, ks, sig, "saxpy y = 0.5 x + y"))
 		return 1;
 	for (uint32_t i = 0; i < N; i++)
 		bad += y[i] != 2.5f * i;
+
+	/* Ordinary malloc'd memory, registered by pointer */
+	heap = malloc(N * 4);
+	if (!heap || hsagpu_memory_register(a, heap, N * 4, 0)) {
+		printf("register malloc'd memory failed\n");
+		return 1;
+	}
+	kf->dst = (uintptr_t)heap;
+	kf->value = 0x600d;
+	if (run(q, HSAGPU_KERNEL_FILL, kf, sig, "fill of malloc'd memory"))
+		return 1;
+	for (uint32_t i = 0; i < N; i++)
+		bad += heap[i] != 0x600d;
+	hsagpu_memory_unregister(a, heap);
+	free(heap);
 	printf("  results checked: %s\n", bad ? "WRONG" : "all correct");
 
 	/* Queue 2 waits (BARRIER_AND) for a signal the CPU releases. */

@@ -20,6 +20,7 @@
 
 #include "gt.h"
 #include "gtpci.h"
+#include "gtq.h"
 #include "hsagpu/hsagpu_uapi.h"
 
 #define FA   HSAGPU_ATOMIC_OP_FETCHADD
@@ -113,10 +114,19 @@ static void *alloc_bus(const char *name, uint64_t *bus)
 		unsigned int b, dv, fn;
 		char node[32];
 		void *p;
-		int fd;
+		int fd, old;
 
 		snprintf(node, sizeof(node), "/dev/hsagpu%d", i);
+		/*
+		 * A register-level test: the engine is driven through BAR5 in
+		 * VMID 0 (ATOMIC_VMID 0), whose addresses are bus addresses.
+		 * A file without GPU virtual memory is the one that shows them
+		 * (ALLOC_MEM bus_addr).
+		 */
+		old = gtq_vm_param_set(0);
 		fd = open(node, O_RDWR);
+		if (old > 0)
+			gtq_vm_param_set(old);
 		if (fd < 0)
 			continue;
 		if (ioctl(fd, HSAGPU_IOC_GET_INFO, &info) ||

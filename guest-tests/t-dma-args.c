@@ -13,6 +13,12 @@
  *    device (same or another file), bad pointers; with two devices the
  *    path (switch or root complex), addresses and sizes, the same answer
  *    twice, and the peer's file closed afterwards.
+ *
+ * Segments are bus addresses: the ALLOC_MEM and MEM_SEGMENTS checks run
+ * on files without GPU virtual memory (hsagpu.ko vm=0 at open). With it
+ * MEM_SEGMENTS is EOPNOTSUPP, ALLOC_MEM shows no bus address, a peer's
+ * VRAM is a window in the driver aperture, and the big allocation is one
+ * range for the DMA helpers; PEER_ACCESS and the DMA checks run in both.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -21,6 +27,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "gtdma.h"
 #include "gtioctl.h"
 #include "gtpci.h"
 #include "gtq.h"
@@ -407,7 +414,15 @@ static void test_peer(struct gtq_dev *d0, struct gtq_dev *d1)
 		CHECK_EQ_U64(pa.flags & (HSAGPU_PEER_VIA_SWITCH |
 					 HSAGPU_PEER_VIA_ROOT),
 			     sw ? HSAGPU_PEER_VIA_SWITCH : HSAGPU_PEER_VIA_ROOT);
-	if (pa.flags & HSAGPU_PEER_VIA_SWITCH ||
+	if (d0->vm) {
+		/* The whole VRAM, in the driver aperture above user space */
+		CHECK(pa.vram_addr >= HSAGPU_VM_APERTURE_BASE &&
+		      !(pa.vram_addr & 4095) &&
+		      pa.vram_addr + pa.vram_size - 1 <= HSAGPU_VM_APERTURE_END,
+		      "GPU VM window 0x%llx + 0x%llx outside the aperture",
+		      (unsigned long long)pa.vram_addr,
+		      (unsigned long long)pa.vram_size);
+	} else if (pa.flags & HSAGPU_PEER_VIA_SWITCH ||
 	    !(i0->dma_flags & HSAGPU_DMA_INFO_IOMMU)) {
 		CHECK_EQ_U64(pa.flags & HSAGPU_PEER_IOMMU, 0);
 		CHECK_EQ_U64(pa.vram_addr, i1->vram_bus_addr);
@@ -477,15 +492,24 @@ static void test_dma_segments(struct gtq_dev *d, struct gtq_dev *peer)
 	CHECK(*(uint64_t *)b == 0, "byte before the copy written");
 
 	if (peer) {
+		/*
+		 * A peer allocation above VRAM offset 0 (the first one is in
+		 * the way): with GPU VM its address is the PEER_ACCESS window
+		 * plus ALLOC_MEM's vram_offset, nothing else tells where it is
+		 */
+		uint8_t *first = gtq_alloc(peer, 1 << 20, HSAGPU_RT_MEM_VRAM);
 		uint8_t *pv = gtq_alloc(peer, 1 << 20, HSAGPU_RT_MEM_VRAM);
 		uint32_t flags = 0;
+
+		if (first)
+			memset(first, 0x3c, 1 << 20);
 
 		CHECK(pv && !hsagpu_agent_enable_peer(d->agent, peer->agent,
 						      &flags), "enable peer");
 		/* Above the peer's address limit it fails (t-p2p checks). */
 		if (!(peer->info->p2p_status & HSAGPU_P2P_OK))
 			DIAG("peer beyond the P2P limit: no peer fill");
-		else if (pv && hsagpu_addr(d->agent, pv)) {
+		else if (pv) {
 			id = hsagpu_dma_fill(q, list, pv + 4, 0xc0ffee11,
 					     (1 << 20) - 8, s);
 			CHECK(id >= 0, "fill peer VRAM: %lld", (long long)id);
@@ -497,7 +521,13 @@ static void test_dma_segments(struct gtq_dev *d, struct gtq_dev *peer)
 			CHECK(!bad && *(volatile uint32_t *)pv == 0,
 			      "peer fill: %llu words wrong (flags 0x%x)",
 			      (unsigned long long)bad, flags);
+			CHECK(!first ||
+			      gtd_find_not(first, 1 << 20, 0x3c) == 1 << 20,
+			      "peer fill landed in the peer's other allocation (byte %zu): the runtime does not know the VRAM offset (ALLOC_MEM vram_offset)",
+			      gtd_find_not(first, 1 << 20, 0x3c));
 		}
+		if (first)
+			hsagpu_memory_free(peer->agent, first);
 	}
 	hsagpu_dma_list_destroy(list);
 	hsagpu_signal_destroy(s);
@@ -542,28 +572,49 @@ static void test_peer_args(int ofd)
 	       "PEER_ACCESS kernel pointer");
 }
 
-int main(void)
+/* GPU VM: no segments to list, no bus address to show */
+static void test_vm_memory(int f)
 {
-	int n = hsagpu_agent_count(), queues;
-	struct gtq_dev d, other, peer;
-	int ofd;
+	struct hsagpu_mem_segment seg[2];
+	struct hsagpu_alloc_mem am;
+	uint32_t count = 2;
 
-	CHECK(n > 0, "no hsa-gpu agents (%d)", n);
-	if (n <= 0)
-		return gt_result();
-	queues = gtq_open(0, &d);
-	if (queues < 0 || gtq_open(0, &other) < 0) {
+	EXPECT(gti_alloc(f, HSAGPU_MEM_SYSTEM, 8 << 20, &am), 0,
+	       "ALLOC_MEM 8 MiB");
+	CHECK_EQ_U64(am.bus_addr, 0);
+	EXPECT(segments(f, am.handle, seg, 0, &count), EOPNOTSUPP,
+	       "MEM_SEGMENTS with GPU virtual memory");
+	EXPECT(gti_free(f, am.handle), 0, "FREE_MEM");
+	EXPECT(gti_alloc(f, HSAGPU_MEM_VRAM, 1 << 20, &am), 0, "ALLOC_MEM VRAM");
+	CHECK_EQ_U64(am.bus_addr, 0);
+	CHECK(!(am.vram_offset & 4095), "VRAM offset 0x%llx",
+	      (unsigned long long)am.vram_offset);
+	EXPECT(gti_free(f, am.handle), 0, "FREE_MEM VRAM");
+}
+
+static void run(int n, int vm)
+{
+	struct gtq_dev d, other, peer;
+	int ofd, queues;
+
+	DIAG("files %s GPU virtual memory", vm ? "with" : "without");
+	queues = gtq_open_vm(0, &d, vm);
+	if (queues < 0 || gtq_open_vm(0, &other, vm) < 0) {
 		gtq_close(&d);
-		return gt_result();
+		return;
 	}
 	fd = hsagpu_agent_fd(d.agent);
 	ofd = hsagpu_agent_fd(other.agent);
 
-	test_alloc_sizes(d.info);
-	test_segments_args(ofd);
-	test_big(&d, queues > 0);
-	test_peer_args(ofd);
-	if (n > 1 && gtq_open(1, &peer) >= 0) {
+	if (!vm) {
+		test_alloc_sizes(d.info);
+		test_segments_args(ofd);
+		test_big(&d, queues > 0);
+	} else {
+		test_vm_memory(fd);
+		test_peer_args(ofd);
+	}
+	if (n > 1 && gtq_open_vm(1, &peer, vm) >= 0) {
 		test_peer(&d, &peer);
 		if (queues > 0 && (d.info->caps & HSAGPU_CAP_DMA))
 			test_dma_segments(&d, &peer);
@@ -575,5 +626,16 @@ int main(void)
 	}
 	gtq_close(&other);
 	gtq_close(&d);
+}
+
+int main(void)
+{
+	int n = hsagpu_agent_count();
+
+	CHECK(n > 0, "no hsa-gpu agents (%d)", n);
+	if (n <= 0)
+		return gt_result();
+	run(n, 0);
+	run(n, 1);
 	return gt_result();
 }

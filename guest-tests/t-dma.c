@@ -9,7 +9,11 @@
  * packets give their queue error (and write nothing); the traffic
  * counters equal the MPS/MRRS arithmetic and follow Device Control when
  * setpci changes MPS and MRRS. Device 0 gets everything, the others a
- * round trip. Skips where the device has no DMA engine; passes without
+ * round trip. With GPU virtual memory a bus address in a packet (own
+ * BARs, unmapped, above the address limit, past VRAM) is only a number
+ * nothing is mapped at: a VM fault of the DMA client at that address,
+ * nothing written. What the bus layer itself does with such addresses
+ * is checked on a queue of a file without GPU VM (VMID 0). Skips where the device has no DMA engine; passes without
  * running where the platform refuses queues (as t-kernels does).
  */
 #include "gtdma.h"
@@ -259,15 +263,15 @@ static void sg_case(struct env *e, uint32_t n, int fill, int list_in_vram,
 		if (fill) {
 			v[i].pattern = (uint32_t)(r >> 8);
 			ret = hsagpu_dma_list_add_raw(e->list,
-						      hsagpu_addr(d->agent, (void *)v[i].dst),
+						      (uintptr_t)v[i].dst,
 						      v[i].pattern, size);
 		} else {
 			uint64_t soff = (r >> 32) % (SG_SYS - size);
 
 			v[i].src = (from_vram ? (uint8_t *)e->vsrc : e->sg_src) + soff;
 			ret = hsagpu_dma_list_add_raw(e->list,
-						      hsagpu_addr(d->agent, (void *)v[i].dst),
-						      hsagpu_addr(d->agent, v[i].src), size);
+						      (uintptr_t)v[i].dst,
+						      (uintptr_t)v[i].src, size);
 		}
 		CHECK(ret == 0, "add descriptor %u: %d", i, ret);
 		if (ret) {
@@ -285,7 +289,7 @@ static void sg_case(struct env *e, uint32_t n, int fill, int list_in_vram,
 		       n * sizeof(struct hsagpu_dma_desc));
 		__sync_synchronize();
 		hsagpu_packet_dma_sg(&pkt, fill ? HSAGPU_DMA_OP_FILL_SG : HSAGPU_DMA_OP_COPY_SG,
-				     hsagpu_addr(d->agent, (void *)vlist), n, e->sig);
+				     (uintptr_t)vlist, n, e->sig);
 	} else {
 		hsagpu_packet_dma_sg(&pkt, fill ? HSAGPU_DMA_OP_FILL_SG : HSAGPU_DMA_OP_COPY_SG,
 				     hsagpu_dma_list_addr(e->list), n, e->sig);
@@ -382,11 +386,11 @@ static void test_order(struct env *e)
 	memset(c, 0, n);
 	memset((void *)e->vdst, 0, G + n);
 	__sync_synchronize();
-	gtd_copy(e->q, hsagpu_addr(d->agent, (void *)b), hsagpu_addr(d->agent, a), n,
+	gtd_copy(e->q, (uintptr_t)b, (uintptr_t)a, n,
 		 GTD_NONE);
-	gtd_copy(e->q, hsagpu_addr(d->agent, c), hsagpu_addr(d->agent, (void *)b), n,
+	gtd_copy(e->q, (uintptr_t)c, (uintptr_t)b, n,
 		 GTD_NONE);
-	gtd_fill(e->q, hsagpu_addr(d->agent, (void *)b), 0x01020304, n, s1);
+	gtd_fill(e->q, (uintptr_t)b, 0x01020304, n, s1);
 	GTQ_WAIT(s1, 0, MS_BIG);
 	CHECK(gtd_diff(c, a, n) == n, "copy through VRAM: packets out of order (byte %zu)",
 	      gtd_diff(c, a, n));
@@ -398,11 +402,11 @@ static void test_order(struct env *e)
 		memset((void *)big_dst, 0, big);
 		memset(e->sdst, 0, n);
 		__sync_synchronize();
-		gtd_copy(e->q, hsagpu_addr(d->agent, (void *)big_dst),
-			 hsagpu_addr(d->agent, big_src), big, s1);
+		gtd_copy(e->q, (uintptr_t)big_dst,
+			 (uintptr_t)big_src, big, s1);
 		for (int i = 0; i < 8; i++)
-			gtd_copy(q2, hsagpu_addr(d->agent, e->sdst + i * (n / 8)),
-				 hsagpu_addr(d->agent, a + i * (n / 8)), n / 8,
+			gtd_copy(q2, (uintptr_t)(e->sdst + i * (n / 8)),
+				 (uintptr_t)(a + i * (n / 8)), n / 8,
 				 i == 7 ? s2 : GTD_NONE);
 		GTQ_WAIT(s2, 0, MS_BIG);
 		GTQ_WAIT(s1, 0, MS_BIG);
@@ -435,6 +439,12 @@ struct bad {
 	int sig_off;
 	int check_bad_addr;
 };
+
+/* An address the packet names outright (not our buffer): a VM fault there */
+static int bad_addr_case(const struct bad *c)
+{
+	return c->dst_t != T_SYS || c->src_t != T_SYS;
+}
 
 #define COPY .op = HSAGPU_DMA_OP_COPY
 #define FILL .op = HSAGPU_DMA_OP_FILL
@@ -533,9 +543,10 @@ static void run_bad(struct bad_env *b, const struct bad *c)
 	struct hsagpu_dma_packet pkt;
 	struct hsagpu_dma_desc *desc = (struct hsagpu_dma_desc *)(b->mem + 64);
 	uint8_t *dst = b->buf + 8192, *src = b->buf;
-	uint64_t dst_bus = hsagpu_addr(a, dst), src_bus = hsagpu_addr(a, src);
+	uint64_t dst_bus = gtq_ptr(a, dst), src_bus = gtq_ptr(a, src);
 	uint32_t errs0 = gtq_reg(d, HSAGPU_REG_PKT_ERRORS), err = 0;
 	uint64_t eid = ~0ULL;
+	struct bad vmc;
 	int64_t id;
 	int state;
 
@@ -546,7 +557,7 @@ static void run_bad(struct bad_env *b, const struct bad *c)
 	b->mem[8] = 0;
 	__sync_synchronize();
 	/* a good packet first */
-	gtd_copy(q, hsagpu_addr(a, (void *)&b->mem[8]), hsagpu_addr(a, src), 8, before);
+	gtd_copy(q, gtq_ptr(a, (void *)&b->mem[8]), gtq_ptr(a, src), 8, before);
 	GTQ_WAIT(before, 0, 3000);
 	CHECK(b->mem[8] == 0x3333333333333333ULL, "%s: good packet before did not run",
 	      c->what);
@@ -574,7 +585,7 @@ static void run_bad(struct bad_env *b, const struct bad *c)
 		if (c->sg_overlap) {
 			desc[2].src = dst_bus + 2048 + 8;
 		}
-		pkt.src = hsagpu_addr(a, desc) + c->sg_misalign;
+		pkt.src = gtq_ptr(a, desc) + c->sg_misalign;
 		pkt.dst = c->sg_dst_nonzero ? dst_bus : 0;
 		pkt.size = c->zero_size ? 0 : n;
 	} else {
@@ -594,7 +605,7 @@ static void run_bad(struct bad_env *b, const struct bad *c)
 
 		b->mem[9] = 0;
 		hsagpu_packet_agent(&ap, HSAGPU_AGENT_WRITE_VALUE,
-				    hsagpu_addr(a, (void *)&b->mem[9]), args, after);
+				    gtq_ptr(a, (void *)&b->mem[9]), args, after);
 		hsagpu_queue_submit(q, &ap, GTQ_HDR(HSAGPU_PKT_TYPE_AGENT_DISPATCH, 0));
 	}
 	state = gtd_wait_error(q, &err, &eid);
@@ -602,6 +613,22 @@ static void run_bad(struct bad_env *b, const struct bad *c)
 	     state, err, (unsigned long long)eid, (long long)id);
 	CHECK(state == HSAGPU_QSTATE_ERROR, "%s: queue state %d, not ERROR", c->what,
 	      state);
+	if (d->vm && bad_addr_case(c)) {
+		struct hsagpu_queue_status st;
+		int wr = c->dst_t != T_SYS;
+		uint64_t fa = wr ? pkt.dst : pkt.src;
+
+		CHECK(gtq_status(q, &st) == 0, "%s: QUEUE_STATUS", c->what);
+		gtq_check_fault(c->what, &st, q->id, fa & ~4095ULL,
+				(fa & ~4095ULL) + 4096 + pkt.size,
+				HSAGPU_VM_CLIENT_DMA,
+				wr ? HSAGPU_VM_ACCESS_WRITE : HSAGPU_VM_ACCESS_READ,
+				-1);
+		vmc = (struct bad){ .what = c->what,
+				    .err = HSAGPU_QERR_VM_FAULT,
+				    .wrote_nothing = 1 };
+		c = &vmc;
+	}
 	CHECK(err == c->err, "%s: error %u, expected %u", c->what, err, c->err);
 	CHECK(eid == (uint64_t)id, "%s: error dispatch id %llu, bad packet %lld",
 	      c->what, (unsigned long long)eid, (long long)id);
@@ -629,6 +656,36 @@ static void run_bad(struct bad_env *b, const struct bad *c)
 	hsagpu_signal_destroy(after);
 }
 
+/*
+ * The bus layer's own checks of raw addresses (BARs, the address limit,
+ * VRAM's end, nothing there): reachable only from VMID 0, i.e. a file
+ * without GPU virtual memory.
+ */
+static void test_malformed_bus(struct env *e)
+{
+	struct env e0 = { 0 };
+	struct bad_env b = { .e = &e0 };
+	struct gtq_dev d0;
+	uint64_t sz;
+
+	if (gtq_open_vm(0, &d0, 0) != 1) {
+		gtq_close(&d0);
+		return;
+	}
+	e0.d = &d0;
+	b.mem = gtq_alloc(&d0, 128 << 10, HSAGPU_RT_MEM_SYSTEM);
+	b.buf = (uint8_t *)b.mem + 65536;
+	CHECK(gtpci_bar(d0.pci, HSAGPU_BAR_VRAM, &b.vram_bar, &b.vram_size) == 0 &&
+	      gtpci_bar(d0.pci, HSAGPU_BAR_MMIO, &b.bar5, &sz) == 0 &&
+	      gtpci_bar(d0.pci, HSAGPU_BAR_DOORBELL, &b.bar2, &sz) == 0,
+	      "%s: BAR addresses from sysfs", d0.pci);
+	for (unsigned int i = 0; b.mem && i < sizeof(bads) / sizeof(bads[0]); i++)
+		if (bad_addr_case(&bads[i]))
+			run_bad(&b, &bads[i]);
+	gtq_close(&d0);
+	(void)e;
+}
+
 static void test_malformed(struct env *e)
 {
 	struct bad_env b = { .e = e };
@@ -643,9 +700,11 @@ static void test_malformed(struct env *e)
 	      "%s: BAR addresses from sysfs", d->pci);
 	for (unsigned int i = 0; i < sizeof(bads) / sizeof(bads[0]); i++)
 		run_bad(&b, &bads[i]);
+	if (d->vm)
+		test_malformed_bus(e);
 	/* the healthy queue still works */
-	CHECK(gtd_run_copy(d, e->q, hsagpu_addr(d->agent, e->sg_dst),
-			   hsagpu_addr(d->agent, e->sg_src), 4096, 3000),
+	CHECK(gtd_run_copy(d, e->q, (uintptr_t)e->sg_dst,
+			   (uintptr_t)e->sg_src, 4096, 3000),
 	      "the first queue stopped working");
 }
 
@@ -670,11 +729,10 @@ static void count_case(struct env *e, uint64_t dst, uint64_t src, uint64_t n,
 static void counters_at(struct env *e, uint32_t mps, uint32_t mrrs)
 {
 	struct gtq_dev *d = e->d;
-	hsagpu_agent_t *a = d->agent;
-	uint64_t s = hsagpu_addr(a, e->sg_src + 3);
-	uint64_t sd = hsagpu_addr(a, e->sg_dst + 1001);
-	uint64_t v = hsagpu_addr(a, (void *)(e->vdst + 77));
-	uint64_t v2 = hsagpu_addr(a, (void *)(e->vsrc + 4099));
+	uint64_t s = (uintptr_t)(e->sg_src + 3);
+	uint64_t sd = (uintptr_t)(e->sg_dst + 1001);
+	uint64_t v = (uintptr_t)(e->vdst + 77);
+	uint64_t v2 = (uintptr_t)(e->vsrc + 4099);
 	uint64_t n = 1000003;   /* < one 4 MiB slice */
 	uint64_t w[GTD_NCNT];
 	char what[80];
@@ -724,13 +782,13 @@ static void counters_at(struct env *e, uint32_t mps, uint32_t mrrs)
 	w[HSAGPU_DMA_CLASS_LOCAL * 4 + HSAGPU_DMA_CNT_RD_BYTES] = 4 * mps;
 	w[2] = 4;
 	w[3] = 4 * mps;
-	count_case(e, hsagpu_addr(a, e->sg_dst + 8192), v, 4 * mps, w, what);
+	count_case(e, (uintptr_t)(e->sg_dst + 8192), v, 4 * mps, w, what);
 	snprintf(what, sizeof(what), "%u bytes at MPS - 1", mps);
 	memset(w, 0, sizeof(w));
 	w[HSAGPU_DMA_CLASS_LOCAL * 4 + HSAGPU_DMA_CNT_RD_BYTES] = mps;
 	w[2] = 2;
 	w[3] = mps;
-	count_case(e, hsagpu_addr(a, e->sg_dst + 8192 + mps - 1), v, mps, w, what);
+	count_case(e, (uintptr_t)(e->sg_dst + 8192 + mps - 1), v, mps, w, what);
 }
 
 static void test_counters(struct env *e)
@@ -816,8 +874,8 @@ static void test_round_trip(struct gtq_dev *d)
 		gtd_pattern(s, n, 42 + d->info->pci_bus);
 		memset(r, 0, 2 << 20);
 		__sync_synchronize();
-		gtd_copy(q, hsagpu_addr(d->agent, v + 5), hsagpu_addr(d->agent, s), n, sig);
-		gtd_copy(q, hsagpu_addr(d->agent, r + 1), hsagpu_addr(d->agent, v + 5), n,
+		gtd_copy(q, (uintptr_t)(v + 5), (uintptr_t)s, n, sig);
+		gtd_copy(q, (uintptr_t)(r + 1), (uintptr_t)(v + 5), n,
 			 sig);
 		GTQ_WAIT(sig, 0, 10000);
 		CHECK(gtd_diff(r + 1, s, n) == n, "%s: round trip through VRAM differs",

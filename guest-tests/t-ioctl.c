@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "gt.h"
+#include "gtdev.h"
+#include "gtq.h"
 #include "hsagpu/hsagpu_uapi.h"
 
 #define INFO_SIZE_1_1 offsetof(struct hsagpu_device_info, vram_bus_addr)
@@ -298,14 +300,6 @@ static void test_dma_fields(const char *dev,
 	CHECK_EQ_U64(info->dma_flags & ~HSAGPU_DMA_INFO_IOMMU, 0);
 	CHECK_EQ_U64(!!(info->dma_flags & HSAGPU_DMA_INFO_IOMMU),
 		     iommu_translated(dev));
-	/* ABI 1.3: the field that was reserved says what GPUVM does */
-	CHECK_EQ_U64(info->vm_flags & ~(HSAGPU_VM_INFO_CAPABLE |
-					HSAGPU_VM_INFO_ENABLED), 0);
-	CHECK(!(info->vm_flags & HSAGPU_VM_INFO_ENABLED) ||
-	      (info->vm_flags & HSAGPU_VM_INFO_CAPABLE),
-	      "vm_flags 0x%x: enabled without the capability", info->vm_flags);
-	CHECK_EQ_U64(!!(info->vm_flags & HSAGPU_VM_INFO_CAPABLE),
-		     !!(info->caps & HSAGPU_CAP_VM));
 	DIAG("%s: BAR0 0x%llx, %u-bit DMA, p2p_status 0x%x, dma_flags 0x%x",
 	     dev, (unsigned long long)info->vram_bus_addr, info->p2p_addr_bits,
 	     info->p2p_status, info->dma_flags);
@@ -354,13 +348,47 @@ static void test_sysfs_debugfs(const char *dev, unsigned int nvec)
 	CHECK(n == nvec, "debugfs vector_irqs lists %u of %u vectors", n, nvec);
 }
 
+/*
+ * vm_flags: CAPABLE with the device's CAP_VM, ENABLED as hsagpu.ko's vm
+ * parameter was at open (1 in every boot of the suite), for each file.
+ */
+static void test_vm_flags(const char *dev,
+			  const struct hsagpu_device_info *info)
+{
+	struct hsagpu_device_info i2;
+	int param = gtq_vm_param(), fd;
+
+	CHECK_EQ_U64(info->vm_flags & ~(HSAGPU_VM_INFO_CAPABLE |
+					HSAGPU_VM_INFO_ENABLED), 0);
+	CHECK(!!(info->vm_flags & HSAGPU_VM_INFO_CAPABLE) ==
+	      !!(info->caps & HSAGPU_CAP_VM),
+	      "vm_flags 0x%x, caps 0x%x", info->vm_flags, info->caps);
+	/* on by default; off only in a boot that loads the driver with vm=0 */
+	CHECK(param == gtq_boot_vm() &&
+	      !!(info->vm_flags & HSAGPU_VM_INFO_ENABLED) == gtq_boot_vm(),
+	      "hsagpu.ko vm=%d, vm_flags 0x%x, this boot wants vm=%d",
+	      param, info->vm_flags, gtq_boot_vm());
+	/* The parameter counts at open: a vm=0 file, then vm=1 again */
+	fd = gtd_open_vm(dev, 0);
+	CHECK(fd >= 0, "open with vm=0: %d", fd);
+	if (fd < 0)
+		return;
+	memset(&i2, 0, sizeof(i2));
+	i2.size = sizeof(i2);
+	CHECK(ioctl(fd, HSAGPU_IOC_GET_INFO, &i2) == 0 &&
+	      i2.vm_flags == (info->vm_flags & HSAGPU_VM_INFO_CAPABLE),
+	      "vm=0 file: vm_flags 0x%x", i2.vm_flags);
+	CHECK(gtq_vm_param() == param, "vm parameter not restored");
+	close(fd);
+}
+
 static void test_dev(const char *dev)
 {
 	struct hsagpu_device_info info;
 	char name[32], path[64];
 	uint64_t v;
 	void *ro;
-	int fd;
+	int fd, old_fd;
 
 	CHECK(!gt_sysfs_read(dev, "hsagpu/devname", name, sizeof(name)),
 	      "devname");
@@ -387,8 +415,24 @@ static void test_dev(const char *dev)
 	CHECK_EQ_U64(info.reserved0, 0);
 	CHECK(!strcmp(info.name, "QEMU HSA GPU"), "name '%.32s'", info.name);
 	test_dma_fields(dev, &info);
+	test_vm_flags(dev, &info);
 
-	test_abi_sizes(fd, &info);
+	/*
+	 * Binaries of ABI 1.1 and 1.2 know bus addresses only: their
+	 * contract is checked on a file without GPU virtual memory (the
+	 * driver's vm parameter at open), where it still holds.
+	 */
+	old_fd = gtd_open_vm(dev, 0);
+	CHECK(old_fd >= 0, "open %s with vm=0: %d", dev, old_fd);
+	if (old_fd >= 0) {
+		/* that file's own GET_INFO (vm_flags differ) */
+		struct hsagpu_device_info oinfo = { .size = sizeof(oinfo) };
+
+		CHECK(ioctl(old_fd, HSAGPU_IOC_GET_INFO, &oinfo) == 0,
+		      "GET_INFO of the vm=0 file");
+		test_abi_sizes(old_fd, &oinfo);
+		close(old_fd);
+	}
 	test_sysfs_debugfs(dev, info.msix_vectors);
 
 	/* Wrong size field */

@@ -156,7 +156,7 @@ static void test_case(struct ctx *c, const struct kcase *k)
 	/* FILL */
 	init(d, n, NULL);
 	struct hsagpu_kargs_fill fill = {
-		.dst = hsagpu_addr(c->d->agent, (void *)&d[GUARD]),
+		.dst = (uintptr_t)&d[GUARD],
 		.value = 0xc0de0000U | n,
 	};
 	if (run(c, HSAGPU_KERNEL_FILL, &fill, sizeof(fill), k)) {
@@ -174,8 +174,8 @@ static void test_case(struct ctx *c, const struct kcase *k)
 	init(a, n, hash);
 	init(d, n, NULL);
 	struct hsagpu_kargs_copy copy = {
-		.dst = hsagpu_addr(c->d->agent, (void *)&d[GUARD]),
-		.src = hsagpu_addr(c->d->agent, (void *)&a[GUARD]),
+		.dst = (uintptr_t)&d[GUARD],
+		.src = (uintptr_t)&a[GUARD],
 	};
 	if (run(c, HSAGPU_KERNEL_COPY, &copy, sizeof(copy), k)) {
 		for (bad = 0, first = n; bad < n && first == n; bad++)
@@ -193,9 +193,9 @@ static void test_case(struct ctx *c, const struct kcase *k)
 	init(b, n, val_b);
 	init(d, n, NULL);
 	struct hsagpu_kargs_vadd vadd = {
-		.a = hsagpu_addr(c->d->agent, (void *)&a[GUARD]),
-		.b = hsagpu_addr(c->d->agent, (void *)&b[GUARD]),
-		.c = hsagpu_addr(c->d->agent, (void *)&d[GUARD]),
+		.a = (uintptr_t)&a[GUARD],
+		.b = (uintptr_t)&b[GUARD],
+		.c = (uintptr_t)&d[GUARD],
 	};
 	if (run(c, HSAGPU_KERNEL_VADD, &vadd, sizeof(vadd), k)) {
 		for (bad = 0, first = n; bad < n && first == n; bad++)
@@ -215,8 +215,8 @@ static void test_case(struct ctx *c, const struct kcase *k)
 	init(d, n, val_y);
 	struct hsagpu_kargs_saxpy saxpy = {
 		.a = 2.5f,
-		.x = hsagpu_addr(c->d->agent, (void *)&a[GUARD]),
-		.y = hsagpu_addr(c->d->agent, (void *)&d[GUARD]),
+		.x = (uintptr_t)&a[GUARD],
+		.y = (uintptr_t)&d[GUARD],
 	};
 	if (run(c, HSAGPU_KERNEL_SAXPY, &saxpy, sizeof(saxpy), k)) {
 		for (bad = 0, first = n; bad < n && first == n; bad++)
@@ -238,7 +238,7 @@ static void test_case(struct ctx *c, const struct kcase *k)
 	c->cnt[2] = 0x2222222222222222ULL;
 	__sync_synchronize();
 	struct hsagpu_kargs_atomic_inc inc = {
-		.counter = hsagpu_addr(c->d->agent, (void *)&c->cnt[1]),
+		.counter = (uintptr_t)&c->cnt[1],
 	};
 	if (run(c, HSAGPU_KERNEL_ATOMIC_INC, &inc, sizeof(inc), k)) {
 		CHECK(c->cnt[1] == 1000ULL + n,
@@ -254,7 +254,7 @@ static void test_case(struct ctx *c, const struct kcase *k)
 	/* IDS: workgroup and local flat ids, computed here independently */
 	init(d, n, NULL);
 	struct hsagpu_kargs_ids ids = {
-		.dst = hsagpu_addr(c->d->agent, (void *)&d[GUARD]),
+		.dst = (uintptr_t)&d[GUARD],
 	};
 	if (run(c, HSAGPU_KERNEL_IDS, &ids, sizeof(ids), k)) {
 		for (bad = 0, first = n; bad < n && first == n; bad++)
@@ -309,8 +309,8 @@ static void test_cross(struct gtq_dev *d, hsagpu_queue_t *q)
 	init(sys, n, hash);
 	init(vram, n, NULL);
 	struct hsagpu_kargs_copy to_vram = {
-		.dst = hsagpu_addr(d->agent, (void *)&vram[GUARD]),
-		.src = hsagpu_addr(d->agent, (void *)&sys[GUARD]),
+		.dst = (uintptr_t)&vram[GUARD],
+		.src = (uintptr_t)&sys[GUARD],
 	};
 	if (run(&c, HSAGPU_KERNEL_COPY, &to_vram, sizeof(to_vram), &k)) {
 		for (uint32_t i = 0; i < n; i++)
@@ -320,8 +320,8 @@ static void test_cross(struct gtq_dev *d, hsagpu_queue_t *q)
 	}
 	init(sys, n, NULL);
 	struct hsagpu_kargs_copy to_sys = {
-		.dst = hsagpu_addr(d->agent, (void *)&sys[GUARD]),
-		.src = hsagpu_addr(d->agent, (void *)&vram[GUARD]),
+		.dst = (uintptr_t)&sys[GUARD],
+		.src = (uintptr_t)&vram[GUARD],
 	};
 	bad = 0;
 	if (run(&c, HSAGPU_KERNEL_COPY, &to_sys, sizeof(to_sys), &k)) {

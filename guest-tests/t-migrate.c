@@ -90,7 +90,6 @@ struct copier {
 static void *copier_fn(void *arg)
 {
 	struct copier *c = arg;
-	hsagpu_agent_t *a = c->d->agent;
 
 	gtd_pattern(c->src[0], COPY_BYTES, 0x6d6967ULL);
 	while (!c->stop) {
@@ -99,9 +98,9 @@ static void *copier_fn(void *arg)
 		memset(c->dst, 0, COPY_BYTES);
 		hsagpu_signal_store_release(c->sig, 1);
 		__sync_synchronize();
-		gtd_copy(c->q, hsagpu_addr(a, c->vram), hsagpu_addr(a, src),
+		gtd_copy(c->q, (uintptr_t)c->vram, (uintptr_t)src,
 			 COPY_BYTES, GTD_NONE);
-		gtd_copy(c->q, hsagpu_addr(a, c->dst), hsagpu_addr(a, c->vram),
+		gtd_copy(c->q, (uintptr_t)c->dst, (uintptr_t)c->vram,
 			 COPY_BYTES, c->sig);
 		gtd_pattern(c->src[(c->rounds + 1) & 1], COPY_BYTES,
 			    0x6d6967ULL + c->rounds + 1);

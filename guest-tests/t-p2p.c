@@ -14,6 +14,13 @@
  * QERR_P2P_LIMIT while local DMA works; on IOMMU boots DMA is translated
  * (dma_flags) and, through the root complex, an untranslated peer BAR
  * address is refused. Skips with fewer than two devices with queues.
+ *
+ * With GPU virtual memory own memory is named by plain pointers; a
+ * peer's VRAM is not this device's memory at the CPU address the peer's
+ * file mapped it at, but in the window PEER_ACCESS put in this file's
+ * space: hsagpu_addr() gives that (the identity for every other
+ * pointer). A raw peer BAR address is then only an unmapped number: a
+ * VM fault at that address.
  */
 #include "gtdma.h"
 #include "gtioctl.h"
@@ -70,7 +77,8 @@ static int enable(struct pdev *a, struct pdev *b)
 		CHECK(pa.flags == HSAGPU_PEER_VIA_SWITCH,
 		      "%s -> %s: flags 0x%x, expected VIA_SWITCH only", a->d.pci,
 		      b->d.pci, pa.flags);
-		CHECK(pa.vram_addr == b->bar0, "%s -> %s: via a switch at 0x%llx, not BAR0 0x%llx",
+		CHECK(a->d.vm || pa.vram_addr == b->bar0,
+		      "%s -> %s: via a switch at 0x%llx, not BAR0 0x%llx",
 		      a->d.pci, b->d.pci, (unsigned long long)pa.vram_addr,
 		      (unsigned long long)b->bar0);
 	} else if (!strcmp(mode, "root")) {
@@ -78,12 +86,18 @@ static int enable(struct pdev *a, struct pdev *b)
 
 		CHECK(pa.flags == want, "%s -> %s: flags 0x%x, expected 0x%x", a->d.pci,
 		      b->d.pci, pa.flags, want);
-		if (!iommu)
+		if (!iommu && !a->d.vm)
 			CHECK(pa.vram_addr == b->bar0,
 			      "%s -> %s: untranslated at 0x%llx, not BAR0 0x%llx", a->d.pci,
 			      b->d.pci, (unsigned long long)pa.vram_addr,
 			      (unsigned long long)b->bar0);
 	}
+	/* GPU VM: the window, in the driver aperture */
+	if (a->d.vm)
+		CHECK(pa.vram_addr >= HSAGPU_VM_APERTURE_BASE &&
+		      pa.vram_addr + pa.vram_size - 1 <= HSAGPU_VM_APERTURE_END,
+		      "%s -> %s: window 0x%llx outside the aperture", a->d.pci,
+		      b->d.pci, (unsigned long long)pa.vram_addr);
 	ret = peer_access(a, b, &again);
 	CHECK(ret == 0 && again.vram_addr == pa.vram_addr && again.flags == pa.flags,
 	      "%s -> %s: asking again gave %d, 0x%llx flags 0x%x", a->d.pci, b->d.pci,
@@ -126,6 +140,7 @@ static void pcopy(struct pdev *a, const char *what, volatile uint8_t *dst,
 	uint64_t want[GTD_NCNT] = { 0 };
 	uint32_t mps = gtq_reg(&a->d, HSAGPU_REG_LINK_MPS);
 	uint32_t mrrs = gtq_reg(&a->d, HSAGPU_REG_LINK_MRRS);
+	/* either may be the peer's VRAM: its window address */
 	uint64_t sbus = hsagpu_addr(a->d.agent, src);
 	uint64_t dbus = hsagpu_addr(a->d.agent, (const void *)dst);
 	uint32_t pk0, pk1;
@@ -295,6 +310,7 @@ static void test_flag_after_data(struct pdev *a, struct pdev *b)
 	volatile uint32_t *flag = (volatile uint32_t *)(b->vram + BUF + G - 64);
 	hsagpu_queue_t *q = gtq_queue(&a->d, 1024, 0);
 	hsagpu_signal_t ack[2] = { gtq_signal(&a->d, 1), gtq_signal(&a->d, 1) };
+	/* b's VRAM, in a's window onto it */
 	uint64_t fbus = hsagpu_addr(a->d.agent, (const void *)flag);
 	uint64_t dbus = hsagpu_addr(a->d.agent, (const void *)data);
 	int bad = 0, it;
@@ -312,7 +328,7 @@ static void test_flag_after_data(struct pdev *a, struct pdev *b)
 		if (it)
 			gtq_barrier(q, HSAGPU_PKT_TYPE_BARRIER_AND, &ack[(it - 1) % 2], 1,
 				    GTD_NONE, 0);
-		gtd_copy(q, dbus, hsagpu_addr(a->d.agent, src), n, GTD_NONE);
+		gtd_copy(q, dbus, (uintptr_t)src, n, GTD_NONE);
 		gtd_fill(q, fbus, it + 1, 4, GTD_NONE);
 	}
 	for (it = 0; it < FLAG_ITERS && bad < 3; it++) {
@@ -374,6 +390,15 @@ static void expect_error(struct pdev *a, uint64_t dst, uint64_t src, size_t n,
 	id = gtd_copy(q, dst, src, n, s);
 	st = gtd_wait_error(q, &err, &eid);
 	DIAG("%s: %s -> state %d error %u", a->d.pci, what, st, err);
+	if (want == HSAGPU_QERR_VM_FAULT) {
+		struct hsagpu_queue_status qs;
+
+		CHECK(gtq_status(q, &qs) == 0, "QUEUE_STATUS");
+		gtq_check_fault(what, &qs, q->id, dst & ~4095ULL,
+				(dst & ~4095ULL) + 4096, HSAGPU_VM_CLIENT_DMA,
+				HSAGPU_VM_ACCESS_WRITE,
+				HSAGPU_VM_REASON_NOT_PRESENT);
+	}
 	CHECK(st == HSAGPU_QSTATE_ERROR && err == want && eid == (uint64_t)id,
 	      "%s: %s: state %d error %u id %llu, expected error %u id %lld", a->d.pci,
 	      what, st, err, (unsigned long long)eid, want, (long long)id);
@@ -407,17 +432,27 @@ static void test_limit(struct pdev *a, struct pdev *b)
 		CHECK(!(pa.peer_p2p_status & HSAGPU_P2P_OK),
 		      "%s -> %s: PEER_ACCESS says the peer is reachable (0x%x)", a->d.pci,
 		      b->d.pci, pa.peer_p2p_status);
-	/* writes to and reads from the peer BAR are refused */
-	expect_error(a, b->bar0 + 4096, hsagpu_addr(a->d.agent, sys), 4096,
-		     HSAGPU_QERR_P2P_LIMIT, "write to the peer's VRAM");
-	expect_error(a, hsagpu_addr(a->d.agent, sys), b->bar0 + 4096, 4096,
-		     HSAGPU_QERR_P2P_LIMIT, "read from the peer's VRAM");
+	/*
+	 * Writes to and reads from the peer BAR are refused, through the
+	 * address PEER_ACCESS gave (the BAR itself without GPU VM and IOMMU,
+	 * a window onto it with GPU VM)
+	 */
+	if (!ret) {
+		expect_error(a, pa.vram_addr + 4096, (uintptr_t)sys, 4096,
+			     HSAGPU_QERR_P2P_LIMIT, "write to the peer's VRAM");
+		expect_error(a, (uintptr_t)sys, pa.vram_addr + 4096, 4096,
+			     HSAGPU_QERR_P2P_LIMIT, "read from the peer's VRAM");
+	}
+	if (a->d.vm)
+		expect_error(a, b->bar0 + 4096, (uintptr_t)sys, 4096,
+			     HSAGPU_QERR_VM_FAULT,
+			     "the peer's raw BAR address with GPU VM");
 	/* local VRAM above the limit is no peer: that works */
 	gtd_pattern(sys, 65536, 99);
 	memset((void *)(a->vram + G), 0, 65536);
 	__sync_synchronize();
-	CHECK(gtd_run_copy(&a->d, a->q, hsagpu_addr(a->d.agent, (const void *)(a->vram + G)),
-			   hsagpu_addr(a->d.agent, sys), 65536, MS),
+	CHECK(gtd_run_copy(&a->d, a->q, (uintptr_t)(a->vram + G), (uintptr_t)sys,
+			   65536, MS),
 	      "%s: copy into its own VRAM above the limit failed", a->d.pci);
 	CHECK(gtd_diff(a->vram + G, sys, 65536) == 65536, "%s: own VRAM copy wrong",
 	      a->d.pci);
@@ -435,8 +470,9 @@ static void test_iommu(struct pdev *a, struct pdev *b)
 		 */
 		CHECK(a->group != b->group, "%s and %s share IOMMU group %d behind root ports",
 		      a->d.pci, b->d.pci, a->group);
-		expect_error(a, b->bar0 + 8192, hsagpu_addr(a->d.agent, a->pat), 4096,
-			     HSAGPU_QERR_ADDRESS, "untranslated peer BAR address");
+		expect_error(a, b->bar0 + 8192, (uintptr_t)a->pat, 4096,
+			     a->d.vm ? HSAGPU_QERR_VM_FAULT : HSAGPU_QERR_ADDRESS,
+			     "untranslated peer BAR address");
 	}
 }
 

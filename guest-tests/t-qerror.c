@@ -4,7 +4,9 @@
  * its HSAGPU_QERR_* code and the failing packet's dispatch id; packets
  * before it ran, packets after it did not; the device reports the queue
  * (QUEUE_ERROR_FIRST, PKT_ERRORS, the error interrupt); another queue
- * keeps working throughout; destroying the broken queue works.
+ * keeps working throughout; destroying the broken queue works. With GPU
+ * virtual memory an address nothing is mapped at is a VM fault (the
+ * address, the kernel client and the access in QUEUE_STATUS).
  */
 #include <stdlib.h>
 
@@ -40,6 +42,8 @@ struct bad {
 	int buf_bad;                    /* target at GTQ_BAD_ADDR */
 	/* agent dispatch */
 	unsigned int agent_type;
+	/* with GPU VM: a VM fault of the kernel client, this access */
+	int vm_access;                  /* HSAGPU_VM_ACCESS_* + 1, 0: none */
 	/* completion signal handle + this */
 	int sig_off;
 };
@@ -67,9 +71,9 @@ static const struct bad bads[] = {
 	{ "workgroup 2048 items", HSAGPU_QERR_DIMENSIONS, K_DISPATCH, KD, SYS, SYS,
 	  .kobj = HSAGPU_KERNEL_FILL, .dims = 2, .grid = { 64, 64, 1 }, .wg = { 64, 32, 1 } },
 	{ "unmapped kernarg", HSAGPU_QERR_ADDRESS, K_DISPATCH, KD, SYS, SYS, FILL_1D,
-	  .karg_bad = 1 },
+	  .karg_bad = 1, .vm_access = HSAGPU_VM_ACCESS_READ + 1 },
 	{ "unmapped FILL buffer", HSAGPU_QERR_ADDRESS, K_DISPATCH, KD, SYS, SYS, FILL_1D,
-	  .buf_bad = 1 },
+	  .buf_bad = 1, .vm_access = HSAGPU_VM_ACCESS_WRITE + 1 },
 	{ "kernarg + 8", HSAGPU_QERR_ALIGNMENT, K_DISPATCH, KD, SYS, SYS, FILL_1D,
 	  .karg_off = 8 },
 	{ "FILL buffer + 2", HSAGPU_QERR_ALIGNMENT, K_DISPATCH, KD, SYS, SYS, FILL_1D,
@@ -107,7 +111,6 @@ static uint16_t header(const struct bad *b)
 static int64_t submit_bad(struct env *e, hsagpu_queue_t *q,
 			  const struct bad *b, hsagpu_signal_t bsig)
 {
-	hsagpu_agent_t *a = e->d->agent;
 	uint64_t sig = bsig.handle + b->sig_off;
 	int64_t id;
 
@@ -127,7 +130,7 @@ static int64_t submit_bad(struct env *e, hsagpu_queue_t *q,
 	if (b->kind == K_DISPATCH) {
 		struct hsagpu_kernel_dispatch_packet pkt;
 		uint8_t *ka = e->kargs + b->karg_off;
-		uint64_t target = hsagpu_addr(a, (void *)&e->mem[64]) + b->buf_off;
+		uint64_t target = (uintptr_t)&e->mem[64] + b->buf_off;
 
 		if (b->buf_bad)
 			target = GTQ_BAD_ADDR;
@@ -144,7 +147,7 @@ static int64_t submit_bad(struct env *e, hsagpu_queue_t *q,
 		pkt.grid_size_z = b->grid[2];
 		pkt.kernel_object = b->kobj;
 		pkt.kernarg_address = b->karg_bad ? GTQ_BAD_ADDR :
-				      hsagpu_addr(a, ka);
+				      (uintptr_t)ka;
 		pkt.completion_signal = sig;
 		id = hsagpu_queue_submit(q, &pkt, header(b));
 	} else if (b->kind == K_AGENT) {
@@ -152,7 +155,7 @@ static int64_t submit_bad(struct env *e, hsagpu_queue_t *q,
 
 		memset(&pkt, 0, sizeof(pkt));
 		pkt.type = b->agent_type;
-		pkt.return_address = hsagpu_addr(a, (void *)&e->mem[64]);
+		pkt.return_address = (uintptr_t)&e->mem[64];
 		pkt.completion_signal = sig;
 		id = hsagpu_queue_submit(q, &pkt, header(b));
 	} else {
@@ -186,6 +189,9 @@ static void run_bad(struct env *e, const struct bad *b)
 	hsagpu_signal_t after = gtq_signal(d, 1);
 	uint32_t errs0 = gtq_reg(d, HSAGPU_REG_PKT_ERRORS), err = 0;
 	uint64_t eid = ~0ULL, irq0 = 0, irq = 0;
+	unsigned int want = d->vm && b->vm_access ? HSAGPU_QERR_VM_FAULT :
+			    b->err;
+	struct hsagpu_queue_status st;
 	int64_t id;
 	int state = -1;
 
@@ -208,8 +214,7 @@ static void run_bad(struct env *e, const struct bad *b)
 
 		/* May be refused (-EIO) if the queue already failed. */
 		hsagpu_packet_agent(&pkt, HSAGPU_AGENT_WRITE_VALUE,
-				    hsagpu_addr(d->agent, (void *)&e->mem[10]),
-				    args, after);
+				    (uintptr_t)&e->mem[10], args, after);
 		hsagpu_queue_submit(q, &pkt,
 				    GTQ_HDR(HSAGPU_PKT_TYPE_AGENT_DISPATCH, 0));
 	}
@@ -223,7 +228,11 @@ static void run_bad(struct env *e, const struct bad *b)
 	     state, err, (unsigned long long)eid, (long long)id);
 	CHECK(state == HSAGPU_QSTATE_ERROR, "%s: queue state %d, not ERROR",
 	      b->what, state);
-	CHECK(err == b->err, "%s: error %u, expected %u", b->what, err, b->err);
+	CHECK(err == want, "%s: error %u, expected %u", b->what, err, want);
+	if (want == HSAGPU_QERR_VM_FAULT && !gtq_status(q, &st))
+		gtq_check_fault(b->what, &st, q->id, GTQ_BAD_ADDR,
+				GTQ_BAD_ADDR + 4096, HSAGPU_VM_CLIENT_KERNEL,
+				b->vm_access - 1, HSAGPU_VM_REASON_NOT_PRESENT);
 	CHECK(eid == (uint64_t)id, "%s: error dispatch id %llu, bad packet %lld",
 	      b->what, (unsigned long long)eid, (long long)id);
 	CHECK(e->mem[8] == 1 && e->mem[9] == 2, "%s: earlier packets did not run",

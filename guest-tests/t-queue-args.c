@@ -8,6 +8,13 @@
  * offsets, wrong lengths or past an allocation's end, private mappings;
  * the events page read-only; doorbell and event pages isolated between
  * two open files.
+ *
+ * Everything runs twice: on files without GPU virtual memory (hsagpu.ko
+ * vm=0 at open), where addresses are bus addresses inside the caller's
+ * allocations, and on files with it, where they are the process's own
+ * addresses and "not the caller's" means "not mapped for the device in
+ * this file's space" (EFAULT); the few checks whose meaning differs say
+ * so.
  */
 #define _GNU_SOURCE             /* mremap */
 #include <stdarg.h>
@@ -18,13 +25,14 @@
 
 /* errno for each class of mistake, as the driver documents them */
 #define E_ARG           EINVAL  /* size field, flags, reserved, ranges */
-#define E_ADDR          EINVAL  /* not within the caller's allocations */
+#define E_ADDR          (vm_mode ? EFAULT : EINVAL) /* not the caller's memory */
 #define E_NOQUEUE       ENOENT  /* no such queue in this file */
 #define E_NOHANDLE      ENOENT  /* no such allocation in this file */
 #define E_NOEVENT       EINVAL  /* no such event in this file */
 #define E_TOOBIG        E2BIG   /* above the interface's limit */
 
 static int fd;
+static int vm_mode;     /* this pass's files use GPU virtual memory */
 
 static int xioctl(unsigned long cmd, void *arg)
 {
@@ -67,8 +75,8 @@ static void test_create_queue(struct gtq_dev *d, struct gtq_dev *other,
 	struct hsagpu_create_queue cq = good_cq(b);
 	uint8_t *foreign = gtq_alloc(other, 4096, HSAGPU_RT_MEM_SYSTEM);
 	uint8_t *freed = gtq_alloc(d, 4096, HSAGPU_RT_MEM_SYSTEM);
-	uint64_t freed_bus = hsagpu_addr(d->agent, freed);
-	uint64_t foreign_bus = hsagpu_addr(other->agent, foreign);
+	uint64_t freed_bus = gtq_ptr(d->agent, freed);
+	uint64_t foreign_bus = gtq_ptr(other->agent, foreign);
 	static const uint32_t bad_sizes[] = {
 		0, 2, 3, 12, 24, 1000, 1U << 21, 0x80000000U,
 	};
@@ -135,14 +143,21 @@ static void test_create_queue(struct gtq_dev *d, struct gtq_dev *other,
 	cq.ring_addr = GTQ_BAD_ADDR;
 	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ADDR,
 	       "CREATE_QUEUE ring unmapped");
-	cq = good_cq(b);
-	cq.ring_size = 128;     /* 8 KiB in a 4 KiB allocation */
-	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ADDR,
-	       "CREATE_QUEUE ring past its allocation");
-	cq = good_cq(b);
-	cq.ring_addr += 4096 - 64 * 8;  /* the last 8 slots, 16 asked */
-	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ADDR,
-	       "CREATE_QUEUE ring straddling the allocation's end");
+	/*
+	 * With GPU VM a ring may run on into the next mapping of the file
+	 * (the page after the allocation may well be one): the range only
+	 * has to be mapped, and these two are not mistakes there.
+	 */
+	if (!vm_mode) {
+		cq = good_cq(b);
+		cq.ring_size = 128;     /* 8 KiB in a 4 KiB allocation */
+		EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ADDR,
+		       "CREATE_QUEUE ring past its allocation");
+		cq = good_cq(b);
+		cq.ring_addr += 4096 - 64 * 8;  /* the last 8 slots, 16 asked */
+		EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ADDR,
+		       "CREATE_QUEUE ring straddling the allocation's end");
+	}
 	cq = good_cq(b);
 	cq.rptr_addr = GTQ_BAD_ADDR + HSAGPU_QUEUE_DESC_RPTR;
 	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ADDR,
@@ -151,12 +166,17 @@ static void test_create_queue(struct gtq_dev *d, struct gtq_dev *other,
 	cq.wptr_addr = GTQ_BAD_ADDR;
 	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ADDR,
 	       "CREATE_QUEUE wptr unmapped");
-	cq = good_cq(b);
-	cq.ring_addr = b->vram_bus;
-	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ADDR, "CREATE_QUEUE ring in VRAM");
-	cq = good_cq(b);
-	cq.rptr_addr = b->vram_bus + HSAGPU_QUEUE_DESC_RPTR;
-	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ADDR, "CREATE_QUEUE rptr in VRAM");
+	/* With GPU VM, mapped VRAM is device memory like any other */
+	if (!vm_mode) {
+		cq = good_cq(b);
+		cq.ring_addr = b->vram_bus;
+		EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ADDR,
+		       "CREATE_QUEUE ring in VRAM");
+		cq = good_cq(b);
+		cq.rptr_addr = b->vram_bus + HSAGPU_QUEUE_DESC_RPTR;
+		EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ADDR,
+		       "CREATE_QUEUE rptr in VRAM");
+	}
 	cq = good_cq(b);
 	cq.ring_addr = foreign_bus;
 	EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), E_ADDR,
@@ -294,10 +314,34 @@ static void test_mmap_bounds(void)
 		errno = 0;
 		q = mremap((void *)p, 8192, 8192 + 4096, MREMAP_MAYMOVE);
 		CHECK(q == MAP_FAILED, "mremap grew an 8 KiB allocation's mapping to 12 KiB");
+		/* Linux itself refuses to grow the mapping (VM_DONTEXPAND) */
 		if (q != MAP_FAILED)
 			p = q;
 		else
 			EXPECT(errno, EFAULT, "mremap past the allocation");
+		/* GPU VM: one mapping, whole, not split, not moved */
+		if (vm_mode) {
+			void *to = mmap(NULL, 8192, PROT_NONE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			errno = 0;
+			q = mremap((void *)p, 8192, 8192,
+				   MREMAP_MAYMOVE | MREMAP_FIXED, to);
+			CHECK(q == MAP_FAILED && errno == EINVAL,
+			      "mremap moving a GPU-VM allocation: %s",
+			      q == MAP_FAILED ? strerror(errno) : "moved");
+			if (q != MAP_FAILED)
+				p = q;
+			else
+				munmap(to, 8192);
+			CHECK(p[1023] == 0x600d, "mapping changed by the refused move");
+			EXPECT(mmap_errno(8192, am.mmap_offset), EBUSY,
+			       "a second mmap of a mapped allocation");
+			errno = 0;
+			CHECK(munmap((char *)p + 4096, 4096) == -1 &&
+			      errno == EINVAL,
+			      "munmap of half an allocation: errno %d", errno);
+		}
 		CHECK(p[1023] == 0x600d, "mapping changed by the refused mremap");
 		munmap((void *)p, q != MAP_FAILED ? 8192 + 4096 : 8192);
 	}
@@ -341,11 +385,15 @@ static void test_memory(struct gtq_dev *d, struct gtq_dev *other, int queues)
 	 */
 	am.size = HSAGPU_ALLOC_MEM_SIZE_1_1;
 	am.bytes = HSAGPU_MEM_SYSTEM_CONTIG_MAX + 1;
-	EXPECT(xioctl(_IOC(_IOC_READ | _IOC_WRITE, HSAGPU_IOCTL_BASE, 0x02,
-			   HSAGPU_ALLOC_MEM_SIZE_1_1), &am), E_TOOBIG,
-	       "ALLOC_MEM 1.1 command above HSAGPU_MEM_SYSTEM_CONTIG_MAX");
-	EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), E_TOOBIG,
-	       "ALLOC_MEM 1.1 size field above HSAGPU_MEM_SYSTEM_CONTIG_MAX");
+	/* Binaries of ABI 1.1 know bus addresses: the vm=0 pass */
+	if (!vm_mode) {
+		EXPECT(xioctl(_IOC(_IOC_READ | _IOC_WRITE, HSAGPU_IOCTL_BASE,
+				   0x02, HSAGPU_ALLOC_MEM_SIZE_1_1), &am),
+		       E_TOOBIG,
+		       "ALLOC_MEM 1.1 command above HSAGPU_MEM_SYSTEM_CONTIG_MAX");
+		EXPECT(xioctl(HSAGPU_IOC_ALLOC_MEM, &am), E_TOOBIG,
+		       "ALLOC_MEM 1.1 size field above HSAGPU_MEM_SYSTEM_CONTIG_MAX");
+	}
 	memset(&am, 0, sizeof(am));
 	am.size = sizeof(am);
 	am.flags = HSAGPU_MEM_SYSTEM;
@@ -361,8 +409,9 @@ static void test_memory(struct gtq_dev *d, struct gtq_dev *other, int queues)
 	om.flags = HSAGPU_MEM_SYSTEM;
 	om.bytes = 4096;
 	CHECK(ioctl(ofd, HSAGPU_IOC_ALLOC_MEM, &om) == 0, "ALLOC_MEM other");
-	CHECK(am.bus_addr && !(am.bus_addr & 4095) && am.mmap_offset,
-	      "allocation bus 0x%llx offset 0x%llx",
+	/* GPU VM shows no bus address */
+	CHECK((vm_mode ? !am.bus_addr : am.bus_addr && !(am.bus_addr & 4095)) &&
+	      am.mmap_offset, "allocation bus 0x%llx offset 0x%llx",
 	      (unsigned long long)am.bus_addr, (unsigned long long)am.mmap_offset);
 
 	/* mmap: wrong length, unknown offsets, another file's offset */
@@ -392,12 +441,13 @@ static void test_memory(struct gtq_dev *d, struct gtq_dev *other, int queues)
 	CHECK(p != MAP_FAILED, "mmap: %s", strerror(errno));
 
 	/* Memory a queue uses cannot be freed until the queue is gone. */
+	uint64_t base = vm_mode ? (uintptr_t)p : am.bus_addr;
 	struct hsagpu_create_queue cq = {
 		.size = sizeof(cq),
-		.ring_addr = am.bus_addr,
+		.ring_addr = base,
 		.ring_size = 32,
-		.rptr_addr = am.bus_addr + 2048 + HSAGPU_QUEUE_DESC_RPTR,
-		.wptr_addr = am.bus_addr + 2048 + HSAGPU_QUEUE_DESC_WPTR,
+		.rptr_addr = base + 2048 + HSAGPU_QUEUE_DESC_RPTR,
+		.wptr_addr = base + 2048 + HSAGPU_QUEUE_DESC_WPTR,
 	};
 	if (queues) {
 		EXPECT(xioctl(HSAGPU_IOC_CREATE_QUEUE, &cq), 0,
@@ -491,6 +541,7 @@ static void test_events(struct gtq_dev *d)
 /* A queue of file @f in its own 4 KiB: a 16-packet ring, ids at 2 KiB. */
 struct rawq {
 	int f;
+	void *map;                      /* GPU VM: the allocation's mapping */
 	struct hsagpu_alloc_mem am;
 	struct hsagpu_create_queue cq;
 	uint32_t hw_doorbell;           /* the device's QREG_DOORBELL */
@@ -503,16 +554,37 @@ static int rawq_create(struct gtq_dev *d, int f, struct rawq *r)
 	r->am.size = sizeof(r->am);
 	r->am.flags = HSAGPU_MEM_SYSTEM;
 	r->am.bytes = 4096;
+	uint64_t base;
+
 	if (ioctl(f, HSAGPU_IOC_ALLOC_MEM, &r->am))
 		return errno;
+	base = r->am.bus_addr;
+	if (vm_mode) {
+		/* In the file's GPU space only while mapped, at that address */
+		r->map = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+			      f, r->am.mmap_offset);
+		if (r->map == MAP_FAILED) {
+			int e = errno;
+
+			r->map = NULL;
+			gti_free(f, r->am.handle);
+			r->am.handle = 0;
+			return e;
+		}
+		memset(r->map, 0, 4096);
+		base = (uintptr_t)r->map;
+	}
 	r->cq.size = sizeof(r->cq);
-	r->cq.ring_addr = r->am.bus_addr;
+	r->cq.ring_addr = base;
 	r->cq.ring_size = 16;
-	r->cq.rptr_addr = r->am.bus_addr + 2048 + HSAGPU_QUEUE_DESC_RPTR;
-	r->cq.wptr_addr = r->am.bus_addr + 2048 + HSAGPU_QUEUE_DESC_WPTR;
+	r->cq.rptr_addr = base + 2048 + HSAGPU_QUEUE_DESC_RPTR;
+	r->cq.wptr_addr = base + 2048 + HSAGPU_QUEUE_DESC_WPTR;
 	if (ioctl(f, HSAGPU_IOC_CREATE_QUEUE, &r->cq)) {
 		int e = errno;
 
+		if (r->map)
+			munmap(r->map, 4096);
+		r->map = NULL;
 		gti_free(f, r->am.handle);
 		r->am.handle = 0;
 		return e;
@@ -528,6 +600,8 @@ static void rawq_destroy(struct rawq *r)
 		return;
 	EXPECT(destroy_queue(r->f, r->cq.queue_id), 0, "DESTROY_QUEUE %u",
 	       r->cq.queue_id);
+	if (r->map)
+		munmap(r->map, 4096);
 	EXPECT(gti_free(r->f, r->am.handle), 0, "FREE_MEM of a queue's memory");
 }
 
@@ -720,7 +794,7 @@ static void test_event_page(struct gtq_dev *d, struct gtq_dev *other, int queues
 		sg->event_id = id;
 		__sync_synchronize();
 		gtq_agent(q, HSAGPU_AGENT_NOP, NULL, 0,
-			  (hsagpu_signal_t){ hsagpu_addr(d->agent, (void *)sg) }, 0);
+			  (hsagpu_signal_t){ gtq_ptr(d->agent, sg) }, 0);
 		while (ev[id - 1] == HSAGPU_EVENT_SLOT_UNSIGNALED &&
 		       gtq_now_ns() < end)
 			usleep(1000);
@@ -761,31 +835,30 @@ out:
  * Memory, events and mmap do not depend on AtomicOps: they are checked on
  * every preset, queues only where the platform allows them.
  */
-int main(void)
+static void run(int vm)
 {
-	int n = hsagpu_agent_count(), queues, q2;
+	int queues, q2;
 	struct gtq_dev d, other;
 	struct base b;
 
-	CHECK(n > 0, "no hsa-gpu agents (%d)", n);
-	if (n <= 0)
-		return gt_result();
-	queues = gtq_open(0, &d);
+	vm_mode = vm;
+	DIAG("files %s GPU virtual memory", vm ? "with" : "without");
+	queues = gtq_open_vm(0, &d, vm);
 	/* A second open file on the same device: "another process". */
-	q2 = gtq_open(0, &other);
+	q2 = gtq_open_vm(0, &other, vm);
 	if (queues < 0 || q2 < 0) {
 		gtq_close(&d);
 		gtq_close(&other);
-		return gt_result();
+		return;
 	}
 	fd = hsagpu_agent_fd(d.agent);
 	b.ring = gtq_alloc(&d, 4096, HSAGPU_RT_MEM_SYSTEM);
 	b.desc = gtq_alloc(&d, 4096, HSAGPU_RT_MEM_SYSTEM);
 	b.vram = gtq_alloc(&d, 4096, HSAGPU_RT_MEM_VRAM);
 	if (b.ring && b.desc && b.vram) {
-		b.ring_bus = hsagpu_addr(d.agent, b.ring);
-		b.desc_bus = hsagpu_addr(d.agent, (void *)b.desc);
-		b.vram_bus = hsagpu_addr(d.agent, b.vram);
+		b.ring_bus = gtq_ptr(d.agent, b.ring);
+		b.desc_bus = gtq_ptr(d.agent, b.desc);
+		b.vram_bus = gtq_ptr(d.agent, b.vram);
 		if (queues) {
 			test_create_queue(&d, &other, &b);
 			test_queue_ids(&d, &other);
@@ -799,5 +872,16 @@ int main(void)
 	}
 	gtq_close(&other);
 	gtq_close(&d);
+}
+
+int main(void)
+{
+	int n = hsagpu_agent_count();
+
+	CHECK(n > 0, "no hsa-gpu agents (%d)", n);
+	if (n <= 0)
+		return gt_result();
+	run(0);
+	run(1);
 	return gt_result();
 }

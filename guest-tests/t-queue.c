@@ -95,7 +95,7 @@ static void test_reserve_ahead(struct gtq_dev *d)
 		}
 		p = hsagpu_queue_slot(q, base + i);
 		hsagpu_packet_agent(&pkt, HSAGPU_AGENT_WRITE_VALUE,
-				    hsagpu_addr(d->agent, (void *)&slot[i]),
+				    (uintptr_t)&slot[i],
 				    args, s);
 		memcpy((char *)p + 4, (char *)&pkt + 4, sizeof(pkt) - 4);
 		/* The agent function sits where a dispatch has setup. */
@@ -158,8 +158,7 @@ static void *producer(void *arg)
 
 			memset(&pkt, 0, sizeof(pkt));
 			hsagpu_packet_agent(&pkt, HSAGPU_AGENT_WRITE_VALUE,
-					    hsagpu_addr(mt->q->agent,
-							(void *)&mt->slot[k]),
+					    (uintptr_t)&mt->slot[k],
 					    args, mt->sig);
 			id = hsagpu_queue_submit(mt->q, &pkt,
 						 GTQ_HDR(HSAGPU_PKT_TYPE_AGENT_DISPATCH, 0));
@@ -170,11 +169,10 @@ static void *producer(void *arg)
 			uint32_t grid[3] = { k % 7 + 1, 1, 1 };
 			uint16_t wg[3] = { 2, 1, 1 };
 
-			ka->counter = hsagpu_addr(mt->q->agent,
-						  (void *)&mt->slot[k]);
+			ka->counter = (uintptr_t)&mt->slot[k];
 			memset(&pkt, 0, sizeof(pkt));
 			hsagpu_packet_dispatch(&pkt, HSAGPU_KERNEL_ATOMIC_INC,
-					       hsagpu_addr(mt->q->agent, ka),
+					       (uintptr_t)ka,
 					       grid, wg, 1, mt->sig);
 			id = hsagpu_queue_submit(mt->q, &pkt,
 						 GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 0));

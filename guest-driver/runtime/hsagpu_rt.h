@@ -8,9 +8,17 @@
  * errno unless documented otherwise. Thread-safe: several threads may
  * submit to one queue (write indices are reserved atomically).
  *
- * The device sees bus addresses, not CPU pointers: hsagpu_addr() turns a
- * pointer into any runtime allocation into the address to put in packets
- * and kernel arguments.
+ * Addresses. With GPU virtual memory (the default: hsagpu_agent_info()
+ * ->vm_flags has HSAGPU_VM_INFO_ENABLED) the device uses CPU pointers:
+ * put (uintptr_t)ptr into packets and kernel arguments for any memory
+ * the device may reach, i.e. allocations of this agent (mapped at their
+ * CPU address), registered user memory (hsagpu_memory_register) and
+ * signals; other pointers fault on the device, they do not reach memory.
+ * An enabled peer's VRAM is the exception: it appears in the agent's
+ * space in a window (hsagpu_addr, the DMA helpers). Without it (vm=0 in
+ * hsagpu.ko when the agent was opened; for comparison) the device sees
+ * bus addresses and hsagpu_addr() turns a pointer into a runtime
+ * allocation into the address to put in packets.
  */
 #ifndef HSAGPU_RT_H
 #define HSAGPU_RT_H
@@ -50,13 +58,37 @@ int hsagpu_agent_fd(hsagpu_agent_t *agent);
 int hsagpu_memory_allocate(hsagpu_agent_t *agent, size_t size,
 			   uint32_t flags, void **ptr);
 int hsagpu_memory_free(hsagpu_agent_t *agent, void *ptr);
-/* Bus address of @ptr inside an allocation of @agent, 0 if none. */
+/*
+ * Deprecated: the device address of @ptr for @agent. With GPU virtual
+ * memory it is @ptr itself (an enabled peer's VRAM excepted: its address
+ * in the peer window), so new code passes pointers. Without it, the bus
+ * address of @ptr inside an allocation of @agent (or an enabled peer's
+ * VRAM), 0 if none.
+ */
 uint64_t hsagpu_addr(hsagpu_agent_t *agent, const void *ptr);
+
+/*
+ * Register user memory (malloc, stack, file mappings) with @agent's
+ * device (GPU virtual memory only, else -EOPNOTSUPP): the whole pages
+ * under [ptr, ptr + size) are pinned and mapped at their own address,
+ * writeable unless @flags has HSAGPU_RT_REGISTER_READONLY. When the
+ * process unmaps or replaces any of those pages the driver takes the
+ * whole registration out of the device's address space (later device
+ * accesses fault); unregister it still. Registrations may not overlap
+ * each other or allocations, page-wise (-EBUSY).
+ */
+#define HSAGPU_RT_REGISTER_READONLY HSAGPU_REGISTER_READONLY
+
+int hsagpu_memory_register(hsagpu_agent_t *agent, void *ptr, size_t size,
+			   uint32_t flags);
+/* @ptr as given to hsagpu_memory_register (else -EINVAL). */
+int hsagpu_memory_unregister(hsagpu_agent_t *agent, void *ptr);
 
 /* Signals (amd_signal_t layout, see struct hsagpu_signal) ------------- */
 
 typedef struct hsagpu_signal_s {
-	uint64_t handle;        /* device address of the signal; 0 = none */
+	/* device address of the signal (its CPU address with GPU VM); 0 = none */
+	uint64_t handle;
 } hsagpu_signal_t;
 
 typedef enum {
@@ -112,7 +144,7 @@ typedef struct hsagpu_queue {
 	hsagpu_agent_t *agent;
 	/* private */
 	volatile uint64_t *doorbell;
-	uint64_t ring_bus_addr;
+	uint64_t ring_bus_addr;         /* device address: base_address with GPU VM */
 	void *priv;
 } hsagpu_queue_t;
 
@@ -183,7 +215,9 @@ void hsagpu_packet_dma_sg(struct hsagpu_dma_packet *pkt, uint16_t op,
 /*
  * Let @agent's DMA engine reach @peer's VRAM: afterwards hsagpu_addr()
  * and the DMA helpers below accept pointers into @peer's VRAM
- * allocations for @agent. *flags (may be NULL) gets HSAGPU_PEER_*.
+ * allocations for @agent (and give their address in the peer window:
+ * the device cannot use the CPU address of another file's mapping).
+ * *flags (may be NULL) gets HSAGPU_PEER_*.
  */
 int hsagpu_agent_enable_peer(hsagpu_agent_t *agent, hsagpu_agent_t *peer,
 			     uint32_t *flags);
@@ -193,9 +227,10 @@ int hsagpu_agent_enable_peer(hsagpu_agent_t *agent, hsagpu_agent_t *peer,
  * The add functions translate CPU pointers (this agent's allocations,
  * system memory made of several segments included, or an enabled
  * peer's VRAM) and split ranges at segment boundaries: one call may
- * add several descriptors (-ENOSPC when the list is full; -EFAULT
- * when a pointer is not device memory for @agent). A list must not
- * be changed or destroyed while a packet using it is in flight.
+ * add several descriptors (-ENOSPC when the list is full; without GPU
+ * virtual memory -EFAULT when a pointer is not device memory for
+ * @agent; with it any pointer is taken as is). A list must not be
+ * changed or destroyed while a packet using it is in flight.
  */
 typedef struct hsagpu_dma_list hsagpu_dma_list_t;
 
@@ -207,7 +242,7 @@ int hsagpu_dma_list_add_copy(hsagpu_dma_list_t *list, void *dst,
 			     const void *src, size_t size);
 int hsagpu_dma_list_add_fill(hsagpu_dma_list_t *list, void *dst,
 			     uint32_t pattern, size_t size);
-/* Add one raw descriptor of bus addresses (no translation). */
+/* Add one raw descriptor of device addresses (no translation). */
 int hsagpu_dma_list_add_raw(hsagpu_dma_list_t *list, uint64_t dst,
 			    uint64_t src, uint64_t size);
 uint32_t hsagpu_dma_list_count(const hsagpu_dma_list_t *list);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * libhsagpu agents and memory: one open file of /dev/hsagpuN per agent
- * and a table of its mapped allocations, so that any CPU pointer inside
- * one can be turned into the bus address the device needs. Large system
- * allocations may be several device-contiguous segments; an agent's
- * enabled peers make their VRAM allocations addressable too.
+ * and a table of its mapped allocations and registered user memory.
+ * With GPU virtual memory (the default) the device uses CPU pointers
+ * and the table only tells allocations from registrations and finds
+ * peers' VRAM; without it (hsagpu.ko vm=0) it turns any CPU pointer
+ * inside an allocation into the bus address the device needs: large
+ * system allocations may be several device-contiguous segments, and an
+ * agent's enabled peers make their VRAM allocations addressable too.
  *
  * Lock order: rt_agents_lock (the registry of open agents and every
  * agent's peer list), then one agent's lock at a time.
@@ -96,6 +99,7 @@ int hsagpu_agent_open(int index, hsagpu_agent_t **agent)
 	ret = rt_ioctl(a->fd, HSAGPU_IOC_GET_INFO, &a->info);
 	if (!ret && a->info.abi_version >> 16 != HSAGPU_ABI_MAJOR)
 		ret = -ENODEV;
+	a->vm = a->info.vm_flags & HSAGPU_VM_INFO_ENABLED;
 	if (!ret)
 		ret = -pthread_mutex_init(&a->lock, NULL);
 	if (ret) {
@@ -107,6 +111,9 @@ int hsagpu_agent_open(int index, hsagpu_agent_t **agent)
 	a->next = rt_agents;
 	rt_agents = a;
 	pthread_rwlock_unlock(&rt_agents_lock);
+	/* GPU VM: other agents' signals become reachable for this one */
+	if (a->vm)
+		rt_signals_share(a);
 	*agent = a;
 	return 0;
 }
@@ -186,7 +193,8 @@ void hsagpu_agent_close(hsagpu_agent_t *agent)
 	rt_queues_release(agent);
 	rt_signals_release(agent);
 	for (i = 0; i < agent->nmem; i++) {
-		munmap(agent->mem[i].cpu, agent->mem[i].size);
+		if (!agent->mem[i].registered)
+			munmap(agent->mem[i].cpu, agent->mem[i].size);
 		fm.handle = agent->mem[i].handle;
 		rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
 		free(agent->mem[i].segs);
@@ -301,6 +309,37 @@ out:
 	return ret;
 }
 
+/*
+ * GPU VM: map @size bytes of @fd at a 2 MiB aligned address. The device
+ * address is the mapping's, and the driver can only use its 2 MiB pages
+ * (one translation for 2 MiB) where the address is aligned like the
+ * memory behind it: a reservation one large page longer, the allocation
+ * mapped over its aligned part, the rest given back.
+ */
+static void *map_aligned(int fd, size_t size, uint64_t off)
+{
+	size_t span = size + RT_BIG_PAGE;
+	uintptr_t r, a;
+	void *p;
+
+	p = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return p;
+	r = (uintptr_t)p;
+	a = (r + RT_BIG_PAGE - 1) & ~(uintptr_t)(RT_BIG_PAGE - 1);
+	p = mmap((void *)a, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		 fd, (off_t)off);
+	if (p == MAP_FAILED) {
+		munmap((void *)r, span);
+		return p;
+	}
+	if (a > r)
+		munmap((void *)r, a - r);
+	if (r + span > a + size)
+		munmap((void *)(a + size), r + span - (a + size));
+	return p;
+}
+
 int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
 		 bool internal, void **ptr, uint64_t *bus)
 {
@@ -323,17 +362,21 @@ int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
 	m.size = (size + page - 1) & ~(page - 1);
 	m.bus = am.bus_addr;
 	m.handle = am.handle;
+	m.vram_off = am.vram_offset;
 	m.internal = internal;
 	m.flags = flags;
 	m.nsegs = 1;
-	if (am.nsegs > 1) {
+	/* With GPU VM an allocation is one range at its mapping address. */
+	if (am.nsegs > 1 && !agent->vm) {
 		ret = mem_get_segments(agent, &m, am.nsegs);
 		if (ret) {
 			rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
 			return ret;
 		}
 	}
-	p = mmap(NULL, m.size, PROT_READ | PROT_WRITE, MAP_SHARED, agent->fd,
+	p = agent->vm && m.size >= RT_BIG_PAGE ?
+	    map_aligned(agent->fd, m.size, am.mmap_offset) :
+	    mmap(NULL, m.size, PROT_READ | PROT_WRITE, MAP_SHARED, agent->fd,
 		 (off_t)am.mmap_offset);
 	if (p == MAP_FAILED) {
 		ret = -errno;
@@ -342,6 +385,10 @@ int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
 		return ret;
 	}
 	m.cpu = p;
+	if (agent->vm)
+		m.bus = (uintptr_t)p;
+	else if (flags & HSAGPU_MEM_VRAM)
+		m.vram_off = m.bus - agent->info.vram_bus_addr;
 
 	pthread_mutex_lock(&agent->lock);
 	ret = mem_insert(agent, &m);
@@ -371,6 +418,10 @@ int rt_mem_free(hsagpu_agent_t *agent, void *ptr, bool internal)
 		pthread_mutex_unlock(&agent->lock);
 		return -EINVAL;
 	}
+	if (e->registered) {
+		pthread_mutex_unlock(&agent->lock);
+		return -EINVAL;
+	}
 	if (e->internal != internal) {
 		/* Users may not free a ring or signal pool under the runtime. */
 		pthread_mutex_unlock(&agent->lock);
@@ -397,6 +448,134 @@ int hsagpu_memory_allocate(hsagpu_agent_t *agent, size_t size,
 int hsagpu_memory_free(hsagpu_agent_t *agent, void *ptr)
 {
 	return rt_mem_free(agent, ptr, false);
+}
+
+int rt_mem_register(hsagpu_agent_t *agent, void *ptr, size_t size,
+		    uint32_t flags, bool internal)
+{
+	struct hsagpu_register_mem rm = { .size = sizeof(rm) };
+	struct hsagpu_free_mem fm = { .size = sizeof(fm) };
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start, end;
+	struct rt_mem m = { 0 };
+	int ret;
+
+	if (!agent || !ptr || !size || (flags & ~HSAGPU_REGISTER_FLAGS_ALL) ||
+	    (uintptr_t)ptr + size < (uintptr_t)ptr ||
+	    (uintptr_t)ptr + size > UINTPTR_MAX - page)
+		return -EINVAL;
+	/* The driver maps whole pages; the table holds what it mapped. */
+	start = (uintptr_t)ptr & ~(page - 1);
+	end = ((uintptr_t)ptr + size + page - 1) & ~(page - 1);
+	rm.flags = flags;
+	rm.addr = (uintptr_t)ptr;
+	rm.bytes = size;
+	ret = rt_ioctl(agent->fd, HSAGPU_IOC_REGISTER_MEM, &rm);
+	if (ret)
+		return ret == -ENOTTY ? -EOPNOTSUPP : ret;
+	m.cpu = (void *)start;
+	m.size = end - start;
+	m.bus = start;
+	m.handle = rm.handle;
+	m.user = ptr;
+	m.registered = true;
+	m.internal = internal;
+	m.flags = HSAGPU_MEM_SYSTEM;
+	m.nsegs = 1;
+	pthread_mutex_lock(&agent->lock);
+	/*
+	 * The driver refuses overlaps with live mappings; one left in the
+	 * table was unmapped by the process and not unregistered yet.
+	 */
+	if (mem_find(agent, m.cpu) ||
+	    mem_upper(agent, m.cpu) != mem_upper(agent, (char *)end - 1))
+		ret = -EBUSY;
+	else
+		ret = mem_insert(agent, &m);
+	pthread_mutex_unlock(&agent->lock);
+	if (ret) {
+		fm.handle = rm.handle;
+		rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
+	}
+	return ret;
+}
+
+int hsagpu_memory_register(hsagpu_agent_t *agent, void *ptr, size_t size,
+			   uint32_t flags)
+{
+	return rt_mem_register(agent, ptr, size, flags, false);
+}
+
+int rt_mem_unregister(hsagpu_agent_t *agent, void *ptr, bool internal)
+{
+	struct hsagpu_free_mem fm = { .size = sizeof(fm) };
+	struct rt_mem *e;
+
+	if (!agent || !ptr)
+		return -EINVAL;
+	pthread_mutex_lock(&agent->lock);
+	e = mem_find(agent, ptr);
+	if (!e || !e->registered || e->user != ptr) {
+		pthread_mutex_unlock(&agent->lock);
+		return -EINVAL;
+	}
+	if (e->internal != internal) {
+		/* the runtime's signal pools are not the user's to take */
+		pthread_mutex_unlock(&agent->lock);
+		return -EBUSY;
+	}
+	fm.handle = e->handle;
+	memmove(e, e + 1, (size_t)(&agent->mem[agent->nmem] - (e + 1)) *
+		sizeof(*e));
+	agent->nmem--;
+	pthread_mutex_unlock(&agent->lock);
+	return rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
+}
+
+int hsagpu_memory_unregister(hsagpu_agent_t *agent, void *ptr)
+{
+	return rt_mem_unregister(agent, ptr, false);
+}
+
+void rt_agents_each(void (*fn)(hsagpu_agent_t *agent, void *arg), void *arg)
+{
+	hsagpu_agent_t *a;
+
+	pthread_rwlock_rdlock(&rt_agents_lock);
+	for (a = rt_agents; a; a = a->next)
+		fn(a, arg);
+	pthread_rwlock_unlock(&rt_agents_lock);
+}
+
+/*
+ * An enabled peer's VRAM: the allocation's offset in the peer's VRAM,
+ * in the window PEER_ACCESS gave (a bus address, or with GPU VM a
+ * virtual address in the driver aperture).
+ */
+static int peer_translate(hsagpu_agent_t *agent, const void *p,
+			  uint64_t *bus, uint64_t *contig)
+{
+	const struct rt_peer *pe;
+	struct rt_mem *m;
+	int ret = -EFAULT;
+	size_t i;
+
+	pthread_rwlock_rdlock(&rt_agents_lock);
+	for (i = 0; ret && i < agent->npeers; i++) {
+		pe = &agent->peers[i];
+		pthread_mutex_lock(&pe->peer->lock);
+		m = mem_find(pe->peer, p);
+		if (m && m->flags == HSAGPU_MEM_VRAM) {
+			uint64_t off = (uintptr_t)p - (uintptr_t)m->cpu;
+
+			*bus = pe->vram_addr + m->vram_off + off;
+			*contig = m->size - off;
+			ret = 0;
+		}
+		pthread_mutex_unlock(&pe->peer->lock);
+	}
+	pthread_rwlock_unlock(&rt_agents_lock);
+	return ret;
 }
 
 /* Translate @p inside @m (own allocation); lock held. */
@@ -430,13 +609,19 @@ static void mem_translate(const struct rt_mem *m, const void *p,
 int rt_translate(hsagpu_agent_t *agent, const void *p, uint64_t *bus,
 		 uint64_t *contig)
 {
-	const struct rt_peer *pe;
 	struct rt_mem *m;
 	int ret = -EFAULT;
-	size_t i;
 
 	if (!agent || !p)
 		return -EFAULT;
+	if (agent->vm) {
+		if (!peer_translate(agent, p, bus, contig))
+			return 0;
+		/* Not for us to judge: the device faults on unmapped ones. */
+		*bus = (uintptr_t)p;
+		*contig = UINT64_MAX - (uintptr_t)p + 1;
+		return 0;
+	}
 	pthread_mutex_lock(&agent->lock);
 	m = mem_find(agent, p);
 	if (m) {
@@ -446,25 +631,7 @@ int rt_translate(hsagpu_agent_t *agent, const void *p, uint64_t *bus,
 	pthread_mutex_unlock(&agent->lock);
 	if (!ret)
 		return 0;
-
-	/* An enabled peer's VRAM: same offset in its BAR, seen from here */
-	pthread_rwlock_rdlock(&rt_agents_lock);
-	for (i = 0; ret && i < agent->npeers; i++) {
-		pe = &agent->peers[i];
-		pthread_mutex_lock(&pe->peer->lock);
-		m = mem_find(pe->peer, p);
-		if (m && m->flags == HSAGPU_MEM_VRAM) {
-			uint64_t off = (uintptr_t)p - (uintptr_t)m->cpu;
-
-			*bus = pe->vram_addr +
-			       (m->bus - pe->peer->info.vram_bus_addr) + off;
-			*contig = m->size - off;
-			ret = 0;
-		}
-		pthread_mutex_unlock(&pe->peer->lock);
-	}
-	pthread_rwlock_unlock(&rt_agents_lock);
-	return ret;
+	return peer_translate(agent, p, bus, contig);
 }
 
 uint64_t hsagpu_addr(hsagpu_agent_t *agent, const void *ptr)

@@ -14,6 +14,8 @@
 #define RT_DOORBELL_PAGE        4096U
 /* Signal pools and queue descriptors come in allocations of this size. */
 #define RT_CHUNK                4096U
+/* GPU VM: allocations this large are mapped 2 MiB aligned (large pages). */
+#define RT_BIG_PAGE             (2U << 20)
 
 _Static_assert(sizeof(struct hsagpu_signal) == 64, "signal layout");
 _Static_assert(sizeof(struct hsagpu_queue_desc) == 256, "queue desc layout");
@@ -28,9 +30,12 @@ struct rt_seg {
 struct rt_mem {
 	void *cpu;
 	size_t size;            /* mapped bytes, whole pages */
-	uint64_t bus;           /* of the first byte */
+	uint64_t bus;           /* device address of the first byte */
 	uint64_t handle;        /* for HSAGPU_IOC_FREE_MEM */
+	uint64_t vram_off;      /* VRAM: offset in the device's VRAM */
+	const void *user;       /* registered: the pointer the user gave */
 	bool internal;          /* backs a queue or signal pool */
+	bool registered;        /* user memory (REGISTER_MEM), not mapped by us */
 	uint32_t flags;         /* HSAGPU_MEM_SYSTEM or _VRAM */
 	uint32_t nsegs;         /* > 1: segs, sorted by offset */
 	struct rt_seg *segs;
@@ -50,6 +55,12 @@ struct hsagpu_agent {
 	int fd;
 	int index;
 	struct hsagpu_device_info info;
+	/*
+	 * GPU virtual memory (info.vm_flags & HSAGPU_VM_INFO_ENABLED): every
+	 * device address of this file is the CPU address, peers' VRAM
+	 * excepted (their PEER_ACCESS window).
+	 */
+	bool vm;
 	pthread_mutex_t lock;   /* protects everything below */
 	struct rt_mem *mem;     /* sorted by cpu address */
 	size_t nmem;
@@ -84,13 +95,26 @@ int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
 int rt_mem_free(hsagpu_agent_t *agent, void *ptr, bool internal);
 
 /*
- * Bus address of @p for @agent's device (its own allocations, segments
- * included, and enabled peers' VRAM) and the number of bytes from there
- * that are device-contiguous. 0, or -EFAULT when @p is not device memory
- * for @agent.
+ * Device address of @p for @agent's device and the number of bytes from
+ * there that are device-contiguous. Without GPU virtual memory: the bus
+ * address, for @agent's own allocations (segments included) and enabled
+ * peers' VRAM; -EFAULT for any other pointer. With it: @p itself for any
+ * pointer (the device faults on what is not mapped), but an address in
+ * the peer's window for an enabled peer's VRAM.
  */
 int rt_translate(hsagpu_agent_t *agent, const void *p, uint64_t *bus,
 		 uint64_t *contig);
+
+/* REGISTER_MEM / FREE_MEM; internal ones (signal pools) are the runtime's. */
+int rt_mem_register(hsagpu_agent_t *agent, void *ptr, size_t size,
+		    uint32_t flags, bool internal);
+int rt_mem_unregister(hsagpu_agent_t *agent, void *ptr, bool internal);
+
+/* Call @fn for every open agent (under the registry's read lock). */
+void rt_agents_each(void (*fn)(hsagpu_agent_t *agent, void *arg), void *arg);
+
+/* GPU VM: register every existing signal pool with the new @agent. */
+void rt_signals_share(hsagpu_agent_t *agent);
 
 /* Teardown helpers for hsagpu_agent_close(). */
 void rt_queues_release(hsagpu_agent_t *agent);

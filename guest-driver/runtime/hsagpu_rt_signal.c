@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
  * libhsagpu signals: 64-byte struct hsagpu_signal slots carved out of
- * 4 KiB system-memory pools. A signal is named by its bus address only,
- * so a process-wide registry of pools maps handles back to CPU pointers.
- * Behind an IOMMU each device has its own I/O address space and two
- * agents can get the same bus address: pools whose addresses another
- * agent's pool already uses are set aside, so handles stay unique.
+ * 4 KiB system-memory pools. A signal is named by its device address
+ * only, so a process-wide registry of pools maps handles back to CPU
+ * pointers. With GPU virtual memory that address is the CPU pointer and
+ * unique; a pool is then ordinary anonymous memory registered with every
+ * open agent (REGISTER_MEM), so that any agent's queues can wait on and
+ * complete any signal, as HSA's signals are visible to all agents (each
+ * file has its own address space, and a device allocation would be in
+ * its owner's only). Without it, behind an IOMMU each device has its own I/O
+ * address space and two agents can get the same bus address: pools whose
+ * addresses another agent's pool already uses are set aside, so handles
+ * stay unique.
  */
 #include <errno.h>
+#include <sys/mman.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +37,10 @@ struct rt_pool {
 	uint64_t used;                  /* bit per slot */
 	uint32_t event[POOL_SLOTS];     /* 0: no event attached */
 	uint32_t waiters[POOL_SLOTS];   /* threads asleep on the event */
+	/* GPU VM: anonymous memory, registered with these other agents too */
+	bool anon;
+	hsagpu_agent_t **shared;
+	size_t nshared;
 };
 
 /* Lookups (every load and wait) take it shared; create/destroy exclusive. */
@@ -99,6 +110,72 @@ static bool pool_taken(uint64_t bus)
 
 #define POOL_TRIES 16
 
+/* GPU VM: register pool @arg with agent @a too (reg_lock held). */
+static void pool_share_one(hsagpu_agent_t *a, void *arg)
+{
+	struct rt_pool *p = arg;
+	hsagpu_agent_t **n;
+
+	if (a == p->agent || !a->vm)
+		return;
+	n = realloc(p->shared, (p->nshared + 1) * sizeof(*n));
+	if (!n)
+		return;
+	p->shared = n;
+	/* a failure leaves that agent unable to reach it: its queues fault */
+	if (!rt_mem_register(a, p->cpu, RT_CHUNK, 0, true))
+		p->shared[p->nshared++] = a;
+}
+
+void rt_signals_share(hsagpu_agent_t *agent)
+{
+	struct rt_pool *p;
+
+	pthread_rwlock_wrlock(&reg_lock);
+	for (p = reg_pools; p; p = p->next)
+		if (p->anon)
+			pool_share_one(agent, p);
+	pthread_rwlock_unlock(&reg_lock);
+}
+
+/* GPU VM: a pool of anonymous memory, registered with every agent. */
+static int pool_alloc_anon(hsagpu_agent_t *a, struct rt_pool *p)
+{
+	void *cpu = mmap(NULL, RT_CHUNK, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int ret;
+
+	if (cpu == MAP_FAILED)
+		return -errno;
+	ret = rt_mem_register(a, cpu, RT_CHUNK, 0, true);
+	if (ret) {
+		munmap(cpu, RT_CHUNK);
+		return ret;
+	}
+	p->agent = a;
+	p->cpu = cpu;
+	p->bus = (uintptr_t)cpu;
+	p->anon = true;
+	rt_agents_each(pool_share_one, p);
+	return 0;
+}
+
+static void pool_free_mem(struct rt_pool *p)
+{
+	size_t i;
+
+	if (!p->anon) {
+		rt_mem_free(p->agent, p->cpu, true);
+		return;
+	}
+	/* out of every address space before the page can go */
+	for (i = 0; i < p->nshared; i++)
+		rt_mem_unregister(p->shared[i], p->cpu, true);
+	free(p->shared);
+	rt_mem_unregister(p->agent, p->cpu, true);
+	munmap(p->cpu, RT_CHUNK);
+}
+
 /* A pool of @a with a free slot, allocated if needed; reg_lock held. */
 static struct rt_pool *pool_get(hsagpu_agent_t *a, int *err)
 {
@@ -114,6 +191,17 @@ static struct rt_pool *pool_get(hsagpu_agent_t *a, int *err)
 	if (!p) {
 		*err = -ENOMEM;
 		return NULL;
+	}
+	if (a->vm) {
+		ret = pool_alloc_anon(a, p);
+		if (ret) {
+			free(p);
+			*err = ret;
+			return NULL;
+		}
+		p->next = reg_pools;
+		reg_pools = p;
+		return p;
 	}
 	for (;;) {
 		ret = rt_mem_alloc(a, RT_CHUNK, HSAGPU_MEM_SYSTEM, true, &cpu,
@@ -229,6 +317,10 @@ void rt_signals_release(hsagpu_agent_t *agent)
 	pp = &reg_pools;
 	while ((p = *pp)) {
 		if (p->agent != agent) {
+			/* its registration with @agent goes with @agent's file */
+			for (i = 0; i < p->nshared; i++)
+				if (p->shared[i] == agent)
+					p->shared[i--] = p->shared[--p->nshared];
 			pp = &p->next;
 			continue;
 		}
@@ -236,7 +328,7 @@ void rt_signals_release(hsagpu_agent_t *agent)
 		for (i = 0; i < POOL_SLOTS; i++)
 			if ((p->used >> i) & 1)
 				destroy_event(agent->fd, p->event[i]);
-		rt_mem_free(agent, p->cpu, true);
+		pool_free_mem(p);
 		free(p);
 	}
 	pthread_rwlock_unlock(&reg_lock);

@@ -439,6 +439,9 @@ static int ensure_ctl(struct file *f)
 		return 0;       /* unmapped: kept and freed with the file */
 	}
 	f->a[i].cpu = p;
+	/* GPU VM (no bus address shown): the mapping is the device address */
+	if (!am.bus_addr)
+		f->a[i].bus = (uintptr_t)p;
 	f->sig_alloc = i;
 	f->ctl_next = 0;
 	return 1;
@@ -888,10 +891,14 @@ static void op_alloc(struct file *f)
 		void *p = mmap(NULL, f->a[slot].bytes, PROT_READ | PROT_WRITE,
 			       MAP_SHARED, f->fd, am.mmap_offset);
 
-		if (p != MAP_FAILED)
+		if (p != MAP_FAILED) {
 			f->a[slot].cpu = p;
-		else
+			/* GPU VM: the device address is where it is mapped */
+			if (!am.bus_addr)
+				f->a[slot].bus = (uintptr_t)p;
+		} else {
 			nerr++;
+		}
 	}
 }
 

@@ -13,6 +13,7 @@
 
 #include "gt.h"
 #include "gtdev.h"
+#include "gtq.h"
 
 static unsigned long long gtd_ms(void)
 {
@@ -60,6 +61,19 @@ int gtd_open(const char *pci)
 		return -ENODEV;
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
+}
+
+int gtd_open_vm(const char *pci, int vm)
+{
+	int old = gtq_vm_param_set(vm);
+	int fd;
+
+	if (old < 0)
+		return old;
+	fd = gtd_open(pci);
+	if (old != vm)
+		gtq_vm_param_set(old);
+	return fd;
 }
 
 int gtd_remove(const char *pci)

@@ -15,6 +15,12 @@
 int gtd_devnode(const char *pci, char *path, size_t len);
 /* open() the device node of @pci; fd or -errno. */
 int gtd_open(const char *pci);
+/*
+ * The same with hsagpu.ko's vm parameter set to @vm (0 or 1) for the
+ * open (the driver reads it then; restored after): a file with or
+ * without GPU virtual memory. -ENOENT without the parameter.
+ */
+int gtd_open_vm(const char *pci, int vm);
 
 /* echo 1 > /sys/bus/pci/devices/@pci/remove; 0 or -errno. */
 int gtd_remove(const char *pci);

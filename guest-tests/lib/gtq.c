@@ -70,20 +70,150 @@ void gtq_check_decision(struct gtq_dev *d, int usable)
 	      d->info->atomics, d->info->atomics_errno);
 }
 
-int gtq_open(int idx, struct gtq_dev *d)
+int gtq_boot_vm(void)
+{
+	const char *mp = gt_param("modparams");
+
+	return !(mp && (strstr(mp, "vm=0") || strstr(mp, "vm=N")));
+}
+
+int gtq_vm_param(void)
+{
+	char buf[8] = "";
+	FILE *f = fopen("/sys/module/hsagpu/parameters/vm", "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return buf[0] == 'Y' || buf[0] == '1';
+}
+
+int gtq_vm_param_set(int vm)
+{
+	int old = gtq_vm_param();
+	int ret;
+
+	if (old < 0)
+		return -ENOENT;
+	ret = gt_sysfs_write("/sys/module/hsagpu/parameters/vm", vm ? "1" : "0");
+	return ret < 0 ? ret : old;
+}
+
+uint64_t gtq_ptr(hsagpu_agent_t *a, const volatile void *p)
+{
+	const struct hsagpu_device_info *info = hsagpu_agent_info(a);
+
+	if (info && (info->vm_flags & HSAGPU_VM_INFO_ENABLED))
+		return (uintptr_t)p;
+	return hsagpu_addr(a, (const void *)p);
+}
+
+int gtq_wait_error_status(hsagpu_queue_t *q, unsigned int ms,
+			  struct hsagpu_queue_status *st)
+{
+	uint64_t end = gtq_now_ns() + ms * GTQ_MS;
+
+	for (;;) {
+		if (gtq_status(q, st) == 0 && st->state == HSAGPU_QSTATE_ERROR)
+			return 0;
+		if (gtq_now_ns() > end)
+			return -1;
+		usleep(1000);
+	}
+}
+
+int gtq_check_fault(const char *what, const struct hsagpu_queue_status *st,
+		    uint32_t qid, uint64_t lo, uint64_t hi, int client,
+		    int access, int reason)
+{
+	uint32_t fi = st->fault_info;
+	unsigned int c = (fi & HSAGPU_VM_FAULT_CLIENT_MASK) >>
+			 HSAGPU_VM_FAULT_CLIENT_SHIFT;
+	unsigned int acc = (fi & HSAGPU_VM_FAULT_ACCESS_MASK) >>
+			   HSAGPU_VM_FAULT_ACCESS_SHIFT;
+	unsigned int r = (fi & HSAGPU_VM_FAULT_REASON_MASK) >>
+			 HSAGPU_VM_FAULT_REASON_SHIFT;
+	unsigned int vmid = (fi & HSAGPU_VM_FAULT_VMID_MASK) >>
+			    HSAGPU_VM_FAULT_VMID_SHIFT;
+	unsigned int fq = (fi & HSAGPU_VM_FAULT_QUEUE_MASK) >>
+			  HSAGPU_VM_FAULT_QUEUE_SHIFT;
+	int before = gt_failures;
+
+	DIAG("%s: state %u error %u fault 0x%llx info 0x%x (vmid %u client %u access %u reason %u queue %u)",
+	     what, st->state, st->error, (unsigned long long)st->fault_addr,
+	     fi, vmid, c, acc, r, fq);
+	CHECK(st->state == HSAGPU_QSTATE_ERROR &&
+	      st->error == HSAGPU_QERR_VM_FAULT,
+	      "%s: state %u error %u, expected ERROR with VM_FAULT (%u)", what,
+	      st->state, st->error, HSAGPU_QERR_VM_FAULT);
+	CHECK(st->fault_addr >= lo && st->fault_addr < hi,
+	      "%s: fault address 0x%llx outside [0x%llx, 0x%llx)", what,
+	      (unsigned long long)st->fault_addr, (unsigned long long)lo,
+	      (unsigned long long)hi);
+	CHECK(fi & HSAGPU_VM_FAULT_VALID, "%s: fault_info 0x%x not VALID",
+	      what, fi);
+	CHECK(vmid >= 1 && vmid < HSAGPU_VM_NUM_VMIDS,
+	      "%s: fault in VMID %u", what, vmid);
+	CHECK(fq == qid, "%s: fault of queue %u, expected %u", what, fq, qid);
+	CHECK(client < 0 || c == (unsigned int)client,
+	      "%s: client %u, expected %d", what, c, client);
+	CHECK(access < 0 || acc == (unsigned int)access,
+	      "%s: access %u, expected %d", what, acc, access);
+	CHECK(reason < 0 || r == (unsigned int)reason,
+	      "%s: reason %u, expected %d", what, r, reason);
+	return gt_failures - before;
+}
+
+/* Open agent @idx (vm: -1 as the driver has it, 0 or 1 forced) */
+static int open_agent(int idx, struct gtq_dev *d, int vm)
+{
+	int old = -1, ret;
+
+	if (vm >= 0) {
+		old = gtq_vm_param_set(vm);
+		CHECK(old >= 0, "set hsagpu.ko parameter vm=%d: %d", vm, old);
+	}
+	ret = hsagpu_agent_open(idx, &d->agent);
+	if (old >= 0 && old != vm)
+		gtq_vm_param_set(old);
+	return ret;
+}
+
+static int gtq_open_mode(int idx, struct gtq_dev *d, int vm)
 {
 	hsagpu_queue_t *q = NULL;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	ret = hsagpu_agent_open(idx, &d->agent);
+	ret = open_agent(idx, d, vm);
 	CHECK(ret == 0 && d->agent, "hsagpu_agent_open(%d): %d", idx, ret);
 	if (ret || !d->agent)
 		return -1;
 	d->info = hsagpu_agent_info(d->agent);
+	d->vm = !!(d->info->vm_flags & HSAGPU_VM_INFO_ENABLED);
 	snprintf(d->pci, sizeof(d->pci), "%04x:%02x:%02x.%x",
 		 d->info->pci_domain, d->info->pci_bus,
 		 d->info->pci_devfn >> 3, d->info->pci_devfn & 7);
+	CHECK(!!(d->info->caps & HSAGPU_CAP_VM) ==
+	      !!(d->info->vm_flags & HSAGPU_VM_INFO_CAPABLE),
+	      "%s: caps 0x%x but vm_flags 0x%x", d->pci, d->info->caps,
+	      d->info->vm_flags);
+	if (vm < 0 && !d->vm) {
+		/*
+		 * Plain pointers in packets of a file without GPU VM would be
+		 * taken as bus addresses: the device would write whatever
+		 * memory has those. Never run like that.
+		 */
+		if (!gtq_boot_vm())
+			exit(gt_skip("this boot loads hsagpu.ko with vm=0: the tests put plain pointers into packets and need GPU virtual memory"));
+		CHECK(0, "%s: file without GPU virtual memory (caps 0x%x, vm_flags 0x%x, hsagpu.ko vm=%d): the tests put plain pointers into packets",
+		      d->pci, d->info->caps, d->info->vm_flags, gtq_vm_param());
+		exit(gt_result());
+	}
+	CHECK(d->vm == (vm != 0), "%s: file %s GPU virtual memory (vm_flags 0x%x), asked for vm=%d",
+	      d->pci, d->vm ? "uses" : "does not use", d->info->vm_flags, vm);
 	d->regs = gt_map_resource(d->pci, HSAGPU_BAR_MMIO, &d->regs_len);
 	CHECK(d->regs, "map BAR5 of %s", d->pci);
 	CHECK(d->info->caps & HSAGPU_CAP_AQL_QUEUES,
@@ -103,6 +233,16 @@ int gtq_open(int idx, struct gtq_dev *d)
 	DIAG("%s: no PCIe AtomicOps to the root complex (errno %d): queues refused with EOPNOTSUPP as required; nothing more to run here",
 	     d->pci, d->info->atomics_errno);
 	return 0;
+}
+
+int gtq_open(int idx, struct gtq_dev *d)
+{
+	return gtq_open_mode(idx, d, -1);
+}
+
+int gtq_open_vm(int idx, struct gtq_dev *d, int vm)
+{
+	return gtq_open_mode(idx, d, !!vm);
 }
 
 int gtq_result(int ran, int n)
@@ -225,7 +365,7 @@ int64_t gtq_dispatch(hsagpu_queue_t *q, uint64_t kobj,
 	int64_t id;
 
 	memset(&pkt, 0, sizeof(pkt));
-	hsagpu_packet_dispatch(&pkt, kobj, hsagpu_addr(q->agent, kargs), grid,
+	hsagpu_packet_dispatch(&pkt, kobj, gtq_ptr(q->agent, kargs), grid,
 			       wg, dims, sig);
 	id = hsagpu_queue_submit(q, &pkt,
 				 GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH,
@@ -263,7 +403,7 @@ int64_t gtq_agent(hsagpu_queue_t *q, uint16_t type,
 	int64_t id;
 
 	memset(&pkt, 0, sizeof(pkt));
-	hsagpu_packet_agent(&pkt, type, ret ? hsagpu_addr(q->agent, ret) : 0,
+	hsagpu_packet_agent(&pkt, type, ret ? gtq_ptr(q->agent, ret) : 0,
 			    args, sig);
 	id = hsagpu_queue_submit(q, &pkt,
 				 GTQ_HDR(HSAGPU_PKT_TYPE_AGENT_DISPATCH,

@@ -26,6 +26,7 @@
 struct gtq_dev {
 	hsagpu_agent_t *agent;
 	const struct hsagpu_device_info *info;
+	int vm;                         /* the file uses GPU virtual memory */
 	char pci[16];                   /* "0000:01:00.0" */
 	volatile uint32_t *regs;        /* BAR5 through sysfs, for counters */
 	size_t regs_len;
@@ -61,6 +62,47 @@ void gtq_check_decision(struct gtq_dev *d, int usable);
  * Either way the result must be what the boot promises.
  */
 int gtq_open(int idx, struct gtq_dev *d);
+
+/*
+ * GPU virtual memory. Guest tests put plain pointers into packets: they
+ * need files with GPU VM, which gtq_open() checks (it fails a test on a
+ * file without it, saying why). Tests of the bus-address contract and
+ * the benchmarks open files without it on purpose (hsagpu.ko's vm
+ * parameter is read at open): gtq_open_vm(idx, d, 0); they name memory
+ * with gtq_ptr(). @vm: 1 or 0.
+ */
+int gtq_open_vm(int idx, struct gtq_dev *d, int vm);
+
+/* 0 when this boot loads hsagpu.ko with vm=0 (hsagpu_test.modparams), else 1 */
+int gtq_boot_vm(void);
+/* hsagpu.ko's vm parameter: 0 or 1, -1 without one (driver before GPU VM). */
+int gtq_vm_param(void);
+/* Set it (root); returns the old value or -errno. */
+int gtq_vm_param_set(int vm);
+
+/*
+ * Device address of @p for @a: @p itself with GPU VM; the bus address
+ * (hsagpu_addr) on a file without it, for the tests that open one.
+ */
+uint64_t gtq_ptr(hsagpu_agent_t *a, const volatile void *p);
+
+/*
+ * The state of @q after an expected error (ERROR within @ms), with the
+ * VM fault fields of QUEUE_STATUS; 0 or -1 (no error state in time).
+ */
+int gtq_wait_error_status(hsagpu_queue_t *q, unsigned int ms,
+			  struct hsagpu_queue_status *st);
+
+/*
+ * Check that @st (QUEUE_STATUS of queue @qid) is a VM fault inside
+ * [@lo, @hi) by @client (HSAGPU_VM_CLIENT_*) with @access
+ * (HSAGPU_VM_ACCESS_*, -1: any) and @reason (HSAGPU_VM_REASON_*, -1:
+ * any); each mismatch is a failed check, said with @what. Returns the
+ * number of mismatches.
+ */
+int gtq_check_fault(const char *what, const struct hsagpu_queue_status *st,
+		    uint32_t qid, uint64_t lo, uint64_t hi, int client,
+		    int access, int reason);
 
 /*
  * Exit status of a queue test that could run on @ran of @n devices. When

@@ -12,6 +12,14 @@
  * segment. It checks the runtime's own logic: address tables, signal
  * pools, blocking waits, concurrent submission and wrap, segments, DMA
  * lists and copies, peers.
+ *
+ * Everything runs twice: with bus addresses (vm=0) and with GPU virtual
+ * memory ("vm/" in the test names), where the mock device accepts only
+ * addresses mapped in the accessing file's space (its mmap()ed
+ * allocations at their CPU address, its registrations, its event page
+ * and peer windows in the aperture) and puts the queue in error with
+ * HSAGPU_QERR_VM_FAULT and the address otherwise, so that a bus address
+ * or another file's pointer in a packet shows.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +36,20 @@
 #include "hsagpu_rt.h"
 #include "tap.h"
 
+/* GPU virtual memory mode of this pass (GET_INFO vm_flags) */
+static int mock_vm;
+
+#undef TM
+#define TM(cond, ...)                                                   \
+	do {                                                            \
+		char tm_msg_[256], tm_fn_[64];                          \
+		int tm_ok_ = !!(cond);                                  \
+		snprintf(tm_msg_, sizeof(tm_msg_), __VA_ARGS__);        \
+		snprintf(tm_fn_, sizeof(tm_fn_), "%s%s",                \
+			 mock_vm ? "vm/" : "", __func__);               \
+		tap_result(tm_ok_, tm_fn_, tm_msg_, __FILE__, __LINE__); \
+	} while (0)
+
 #define MOCK_BUS_OFF    0x100000000000ULL
 #define MOCK_MAX_MEM    256
 #define MOCK_MAX_Q      8
@@ -36,6 +58,11 @@
 #define MOCK_SEG_BUS    (1ULL << 52)    /* segmented allocations */
 #define MOCK_SEG        (256U << 10)
 #define MOCK_SEG_MIN    (1U << 20)      /* larger allocations: segments */
+/* GPU VM: the aperture holds the peer window and (at its top) events */
+#define MOCK_PEER_VA    HSAGPU_VM_APERTURE_BASE  /* + "VRAM offset" = cpu */
+#define MOCK_EVENT_VA   (HSAGPU_VM_APERTURE_END + 1 - (1ULL << 24))
+#define MOCK_MAX_REG    256
+#define MOCK_REG_HANDLE 1000
 
 /* Mock driver state ---------------------------------------------------- */
 
@@ -43,15 +70,29 @@ struct mock_mem {
 	void *cpu;
 	size_t size;
 	int live;
+	int fd;                 /* the file that allocated it */
+	int mapped;             /* GPU VM: in @fd's space (mmap()ed) */
+	uint32_t flags;
 	uint32_t nsegs;         /* 0: contiguous at cpu + MOCK_BUS_OFF */
+};
+
+/* GPU VM: registered user memory of a file */
+struct mock_reg {
+	uintptr_t start, end;
+	int live, fd;
+	uint32_t flags;
 };
 
 struct mock_queue {
 	int live;
+	int fd;
 	pthread_t thread;
 	volatile int stop;
 	struct hsagpu_create_queue cq;
 	unsigned long processed;
+	/* GPU VM: the first fault stops the queue (QERR_VM_FAULT) */
+	volatile uint32_t error;
+	uint64_t fault_addr;
 };
 
 static pthread_mutex_t mock_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -65,6 +106,62 @@ static uint64_t event_age[HSAGPU_MAX_EVENTS + 1];      /* 0 reads as 1 */
 static unsigned long irqs, wait_calls, set_events;
 static unsigned int mock_sleeping;
 static unsigned long dma_packets, dma_errors;
+static struct mock_reg regs[MOCK_MAX_REG];
+static unsigned long vm_faults;
+/* The queue thread's file, and its first fault (GPU VM) */
+static __thread int cur_fd;
+static __thread int cur_faulted;
+static __thread uint64_t cur_fault_addr;
+
+static void *bus_to_cpu_len(uint64_t bus, uint64_t len);
+
+/*
+ * GPU VM: the CPU address behind [va, va + len) in the current queue's
+ * file, or NULL after recording a fault (nothing is touched then).
+ */
+static void *va_to_cpu_len(uint64_t va, uint64_t len, int write)
+{
+	uint64_t end = va + len;
+	int i;
+
+	if (cur_faulted)
+		return NULL;
+	if (va >= MOCK_EVENT_VA && end <= MOCK_EVENT_VA +
+	    sizeof(uint64_t) * (HSAGPU_MAX_EVENTS + 1))
+		return (char *)event_slot + (va - MOCK_EVENT_VA);
+	if (va >= MOCK_PEER_VA && va < MOCK_EVENT_VA) {
+		/* The peer window: VRAM allocations of any file */
+		uintptr_t c = (uintptr_t)(va - MOCK_PEER_VA);
+
+		for (i = 0; i < MOCK_MAX_MEM; i++)
+			if (mems[i].live && mems[i].flags == HSAGPU_MEM_VRAM &&
+			    c >= (uintptr_t)mems[i].cpu &&
+			    c + len <= (uintptr_t)mems[i].cpu + mems[i].size)
+				return (void *)c;
+		goto fault;
+	}
+	for (i = 0; i < MOCK_MAX_MEM; i++)
+		if (mems[i].live && mems[i].mapped && mems[i].fd == cur_fd &&
+		    va >= (uintptr_t)mems[i].cpu &&
+		    end <= (uintptr_t)mems[i].cpu + mems[i].size)
+			return (void *)(uintptr_t)va;
+	for (i = 0; i < MOCK_MAX_REG; i++)
+		if (regs[i].live && regs[i].fd == cur_fd &&
+		    va >= regs[i].start && end <= regs[i].end &&
+		    !(write && (regs[i].flags & HSAGPU_REGISTER_READONLY)))
+			return (void *)(uintptr_t)va;
+fault:
+	__atomic_fetch_add(&vm_faults, 1, __ATOMIC_SEQ_CST);
+	cur_faulted = 1;
+	cur_fault_addr = va;
+	return NULL;
+}
+
+/* A device access of @len bytes at device address @a, in this pass's mode */
+static void *dev_to_cpu(uint64_t a, uint64_t len, int write)
+{
+	return mock_vm ? va_to_cpu_len(a, len, write) : bus_to_cpu_len(a, len);
+}
 
 /* Bus address of segment @k of segmented allocation @i */
 static uint64_t seg_bus(unsigned int i, uint32_t k)
@@ -108,19 +205,19 @@ static void *bus_to_cpu(uint64_t bus)
 static void mock_dma_range(int fill, uint64_t dst, uint64_t src,
 			   uint64_t size, uint32_t pattern)
 {
-	uint8_t *d = bus_to_cpu_len(dst, size), *sp;
+	uint8_t *d = dev_to_cpu(dst, size, 1), *sp = NULL;
 	uint64_t k;
 
-	if (!d)
+	if (!fill)
+		sp = dev_to_cpu(src, size, 0);
+	if (!d || (!fill && !sp))
 		return;
 	if (fill) {
 		for (k = 0; k < size; k++)
 			d[k] = (uint8_t)(pattern >> 8 * (k % 4));
 		return;
 	}
-	sp = bus_to_cpu_len(src, size);
-	if (sp)
-		memmove(d, sp, size);
+	memmove(d, sp, size);
 }
 
 static void mock_dma(const struct hsagpu_dma_packet *p, uint16_t op)
@@ -137,7 +234,7 @@ static void mock_dma(const struct hsagpu_dma_packet *p, uint16_t op)
 		break;
 	case HSAGPU_DMA_OP_COPY_SG:
 	case HSAGPU_DMA_OP_FILL_SG:
-		dl = bus_to_cpu_len(p->src, p->size * sizeof(*dl));
+		dl = dev_to_cpu(p->src, p->size * sizeof(*dl), 0);
 		for (i = 0; dl && !p->dst && i < p->size; i++)
 			mock_dma_range(op == HSAGPU_DMA_OP_FILL_SG, dl[i].dst,
 				       dl[i].src, dl[i].size,
@@ -172,49 +269,100 @@ void *mock_mmap(void *addr, size_t len, int prot, int flags, int fd,
 {
 	uint64_t i = (uint64_t)off >> 12;
 
-	(void)addr; (void)prot; (void)flags; (void)fd;
+	/* the runtime's own anonymous memory (GPU-VM signal pools) */
+	if (flags & MAP_ANONYMOUS)
+		return mmap(addr, len, prot, flags, fd, off);
 	if ((uint64_t)off == MOCK_DB_OFFSET)
 		return len == 4096 ? doorbells : (errno = EINVAL, MAP_FAILED);
-	if (i >= MOCK_MAX_MEM || !mems[i].live || len != mems[i].size)
+	if (i >= MOCK_MAX_MEM || !mems[i].live || len != mems[i].size ||
+	    mems[i].fd != fd)
 		return errno = EINVAL, MAP_FAILED;
+	if (mems[i].mapped)
+		return errno = EBUSY, MAP_FAILED;
+	mems[i].mapped = 1;
 	return mems[i].cpu;
 }
 
+/* GPU VM: an allocation leaves the file's space when it is unmapped */
 int mock_munmap(void *addr, size_t len)
 {
-	(void)addr; (void)len;
+	int i, mine = addr == (void *)doorbells;
+
+	pthread_mutex_lock(&mock_lock);
+	for (i = 0; i < MOCK_MAX_MEM; i++)
+		if (mems[i].live && mems[i].cpu == addr) {
+			mems[i].mapped = 0;
+			mine = 1;
+		}
+	pthread_mutex_unlock(&mock_lock);
+	return mine ? 0 : munmap(addr, len);
+}
+
+/* Does [start, end) overlap a GPU mapping of @fd? mock_lock held. */
+static int mock_overlaps(int fd, uintptr_t start, uintptr_t end)
+{
+	int i;
+
+	for (i = 0; i < MOCK_MAX_MEM; i++)
+		if (mems[i].live && mems[i].mapped && mems[i].fd == fd &&
+		    start < (uintptr_t)mems[i].cpu + mems[i].size &&
+		    (uintptr_t)mems[i].cpu < end)
+			return 1;
+	for (i = 0; i < MOCK_MAX_REG; i++)
+		if (regs[i].live && regs[i].fd == fd && start < regs[i].end &&
+		    regs[i].start < end)
+			return 1;
 	return 0;
 }
 
 static void signal_complete(uint64_t handle)
 {
-	struct hsagpu_signal *s = bus_to_cpu(handle);
+	struct hsagpu_signal *s;
+	uint64_t *mbox;
 
 	if (!handle)
 		return;
+	s = dev_to_cpu(handle, sizeof(*s), 1);
+	if (!s)
+		return;
 	__atomic_fetch_sub(&s->value, 1, __ATOMIC_SEQ_CST);
 	if (s->event_mailbox_ptr) {
+		mbox = dev_to_cpu(s->event_mailbox_ptr, 8, 1);
+		if (!mbox)
+			return;
 		pthread_mutex_lock(&mock_lock);
-		*(uint64_t *)bus_to_cpu(s->event_mailbox_ptr) = s->event_id;
+		*mbox = s->event_id;
 		irqs++;
 		pthread_cond_broadcast(&mock_cond);
 		pthread_mutex_unlock(&mock_lock);
 	}
 }
 
+/* A dependency's value; 0 (satisfied) after a fault, which stops the queue */
 static int64_t sig_value(uint64_t handle)
 {
-	return __atomic_load_n(&((struct hsagpu_signal *)
-				 bus_to_cpu(handle))->value, __ATOMIC_ACQUIRE);
+	struct hsagpu_signal *s = dev_to_cpu(handle, sizeof(*s), 0);
+
+	return s ? __atomic_load_n(&s->value, __ATOMIC_ACQUIRE) : 0;
 }
 
 /* The packet processor: in order, one packet at a time. */
 static void *queue_thread(void *arg)
 {
 	struct mock_queue *mq = arg;
-	uint64_t *rptr = bus_to_cpu(mq->cq.rptr_addr);
-	uint64_t *wptr = bus_to_cpu(mq->cq.wptr_addr);
-	char *ring = bus_to_cpu(mq->cq.ring_addr);
+	uint64_t *rptr, *wptr;
+	char *ring;
+
+	cur_fd = mq->fd;
+	cur_faulted = 0;
+	rptr = dev_to_cpu(mq->cq.rptr_addr, 8, 1);
+	wptr = dev_to_cpu(mq->cq.wptr_addr, 8, 0);
+	ring = dev_to_cpu(mq->cq.ring_addr, (uint64_t)mq->cq.ring_size * 64, 0);
+	if (cur_faulted) {
+		mq->fault_addr = cur_fault_addr;
+		mq->error = HSAGPU_QERR_VM_FAULT;
+		return NULL;
+	}
 
 	while (!mq->stop) {
 		uint64_t r = __atomic_load_n(rptr, __ATOMIC_ACQUIRE);
@@ -239,15 +387,15 @@ static void *queue_thread(void *arg)
 		case HSAGPU_PKT_TYPE_KERNEL_DISPATCH: {
 			struct hsagpu_kernel_dispatch_packet *p = (void *)slot;
 			struct hsagpu_kargs_fill *ka =
-				bus_to_cpu(p->kernarg_address);
-			uint32_t *dst, i;
+				dev_to_cpu(p->kernarg_address, sizeof(*ka), 0);
+			uint32_t *dst = NULL, i;
 
-			if (p->kernel_object == HSAGPU_KERNEL_FILL &&
-			    (hs >> 16) == 1) {
-				dst = bus_to_cpu(ka->dst);
-				for (i = 0; i < p->grid_size_x; i++)
-					dst[i] = ka->value;
-			}
+			if (ka && p->kernel_object == HSAGPU_KERNEL_FILL &&
+			    (hs >> 16) == 1)
+				dst = dev_to_cpu(ka->dst, 4ULL * p->grid_size_x,
+						 1);
+			for (i = 0; dst && i < p->grid_size_x; i++)
+				dst[i] = ka->value;
 			comp = p->completion_signal;
 			break;
 		}
@@ -264,18 +412,29 @@ static void *queue_thread(void *arg)
 		}
 		case HSAGPU_PKT_TYPE_AGENT_DISPATCH: {
 			struct hsagpu_agent_dispatch_packet *p = (void *)slot;
+			uint64_t *rv;
 
-			if ((hs >> 16) == HSAGPU_AGENT_WRITE_VALUE)
-				*(uint64_t *)bus_to_cpu(p->return_address) =
-					p->arg[0];
+			if ((hs >> 16) == HSAGPU_AGENT_WRITE_VALUE) {
+				rv = dev_to_cpu(p->return_address, 8, 1);
+				if (rv)
+					*rv = p->arg[0];
+			}
 			comp = p->completion_signal;
 			break;
 		}
 		}
+		if (!cur_faulted)
+			signal_complete(comp);
+		if (cur_faulted) {
+			/* The packet stays at the read index, as on the device */
+			mq->fault_addr = cur_fault_addr;
+			__atomic_store_n(&mq->error, HSAGPU_QERR_VM_FAULT,
+					 __ATOMIC_RELEASE);
+			break;
+		}
 		__atomic_store_n((uint16_t *)slot, HSAGPU_PKT_TYPE_INVALID,
 				 __ATOMIC_RELEASE);
 		mq->processed++;
-		signal_complete(comp);
 		__atomic_fetch_add(rptr, 1, __ATOMIC_SEQ_CST);
 	}
 	return NULL;
@@ -349,6 +508,8 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		info->abi_version = HSAGPU_ABI_VERSION;
 		info->num_queues = MOCK_MAX_Q;
 		info->vram_bus_addr = MOCK_BUS_OFF;
+		info->vm_flags = mock_vm ? HSAGPU_VM_INFO_CAPABLE |
+					   HSAGPU_VM_INFO_ENABLED : 0;
 		strcpy(info->name, "mock");
 		break;
 	}
@@ -358,6 +519,10 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		uint64_t h = ms->handle - 100;
 		uint32_t k;
 
+		if (mock_vm) {
+			ret = EOPNOTSUPP;
+			break;
+		}
 		if (h >= MOCK_MAX_MEM || !mems[h].live ||
 		    ms->first >= (mems[h].nsegs ? mems[h].nsegs : 1)) {
 			ret = EINVAL;
@@ -382,7 +547,8 @@ int mock_ioctl(int fd, unsigned long req, ...)
 			ret = EINVAL;
 			break;
 		}
-		pa->vram_addr = MOCK_BUS_OFF + MOCK_PEER_DELTA;
+		pa->vram_addr = mock_vm ? MOCK_PEER_VA :
+				MOCK_BUS_OFF + MOCK_PEER_DELTA;
 		pa->peer_bar_addr = MOCK_BUS_OFF;
 		pa->flags = HSAGPU_PEER_VIA_SWITCH;
 		break;
@@ -401,15 +567,26 @@ int mock_ioctl(int fd, unsigned long req, ...)
 			memset(mems[i].cpu, 0xa5, sz);
 			mems[i].size = sz;
 			mems[i].live = 1;
+			mems[i].fd = fd;
+			mems[i].mapped = 0;
+			mems[i].flags = am->flags;
 			mems[i].nsegs = 0;
 			am->handle = i + 100;
 			am->mmap_offset = (uint64_t)i << 12;
 			am->bus_addr = (uintptr_t)mems[i].cpu + MOCK_BUS_OFF;
 			am->nsegs = 1;
+			/* The mock's "VRAM" is host memory at its own address */
+			am->vram_offset = am->flags == HSAGPU_MEM_VRAM ?
+					  (uintptr_t)mems[i].cpu : 0;
 			if (am->flags == HSAGPU_MEM_SYSTEM && sz > MOCK_SEG_MIN) {
 				mems[i].nsegs = (sz + MOCK_SEG - 1) / MOCK_SEG;
 				am->nsegs = mems[i].nsegs;
 				am->bus_addr = seg_bus(i, 0);
+			}
+			/* GPU VM: no bus address, a segmented one is one range */
+			if (mock_vm) {
+				am->bus_addr = 0;
+				mems[i].nsegs = 0;
 			}
 		}
 		pthread_mutex_unlock(&mock_lock);
@@ -420,11 +597,46 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		uint64_t h = fm->handle - 100;
 
 		pthread_mutex_lock(&mock_lock);
-		if (h >= MOCK_MAX_MEM || !mems[h].live) {
+		if (fm->handle >= MOCK_REG_HANDLE &&
+		    fm->handle < MOCK_REG_HANDLE + MOCK_MAX_REG) {
+			h = fm->handle - MOCK_REG_HANDLE;
+			if (!regs[h].live || regs[h].fd != fd)
+				ret = ENOENT;
+			regs[h].live = 0;
+		} else if (h >= MOCK_MAX_MEM || !mems[h].live) {
 			ret = EINVAL;
 		} else {
 			free(mems[h].cpu);
 			mems[h].live = 0;
+		}
+		pthread_mutex_unlock(&mock_lock);
+		break;
+	}
+	case HSAGPU_IOC_REGISTER_MEM: {
+		struct hsagpu_register_mem *rm = arg;
+		uintptr_t start = rm->addr & ~4095ULL;
+		uintptr_t end = (rm->addr + rm->bytes + 4095) & ~4095ULL;
+
+		if (!mock_vm) {
+			ret = EOPNOTSUPP;
+			break;
+		}
+		if (!rm->bytes || rm->flags & ~HSAGPU_REGISTER_FLAGS_ALL) {
+			ret = EINVAL;
+			break;
+		}
+		pthread_mutex_lock(&mock_lock);
+		for (i = 0; i < MOCK_MAX_REG && regs[i].live; i++)
+			;
+		if (mock_overlaps(fd, start, end)) {
+			ret = EBUSY;
+		} else if (i == MOCK_MAX_REG) {
+			ret = EDQUOT;
+		} else {
+			regs[i] = (struct mock_reg){ .start = start, .end = end,
+						     .live = 1, .fd = fd,
+						     .flags = rm->flags };
+			rm->handle = MOCK_REG_HANDLE + i;
 		}
 		pthread_mutex_unlock(&mock_lock);
 		break;
@@ -436,6 +648,9 @@ int mock_ioctl(int fd, unsigned long req, ...)
 			;
 		if (i == MOCK_MAX_Q)
 			return errno = EBUSY, -1;
+		queues[i].fd = fd;
+		queues[i].error = 0;
+		queues[i].fault_addr = 0;
 		cq->queue_id = i;
 		cq->doorbell_offset = i * 8;
 		cq->doorbell_mmap_offset = MOCK_DB_OFFSET;
@@ -459,9 +674,12 @@ int mock_ioctl(int fd, unsigned long req, ...)
 	}
 	case HSAGPU_IOC_QUEUE_STATUS: {
 		struct hsagpu_queue_status *st = arg;
+		struct mock_queue *mq = &queues[st->queue_id % MOCK_MAX_Q];
+		uint32_t err = __atomic_load_n(&mq->error, __ATOMIC_ACQUIRE);
 
-		st->state = HSAGPU_QSTATE_ACTIVE;
-		st->error = 0;
+		st->state = err ? HSAGPU_QSTATE_ERROR : HSAGPU_QSTATE_ACTIVE;
+		st->error = err;
+		st->fault_addr = err ? mq->fault_addr : 0;
 		break;
 	}
 	case HSAGPU_IOC_CREATE_EVENT: {
@@ -476,7 +694,8 @@ int mock_ioctl(int fd, unsigned long req, ...)
 			event_live[i] = 1;
 			event_slot[i] = 0;
 			ce->event_id = i;
-			ce->mailbox_addr = (uintptr_t)&event_slot[i] +
+			ce->mailbox_addr = mock_vm ? MOCK_EVENT_VA + 8ULL * i :
+					   (uintptr_t)&event_slot[i] +
 					   MOCK_BUS_OFF;
 		}
 		pthread_mutex_unlock(&mock_lock);
@@ -532,6 +751,35 @@ static uint64_t now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* Expected device address of @p: itself with GPU VM, else bus = cpu + OFF */
+static uint64_t want_addr(const volatile void *p)
+{
+	return (uintptr_t)p + (mock_vm ? 0 : MOCK_BUS_OFF);
+}
+
+/* What a program puts in a packet: a plain pointer with GPU VM */
+static uint64_t dev_addr(hsagpu_agent_t *a, const void *p)
+{
+	return mock_vm ? (uintptr_t)p : hsagpu_addr(a, p);
+}
+
+/* The queue's state, error and fault address after a fault (2 s) */
+static int wait_fault(hsagpu_queue_t *q, uint64_t *addr)
+{
+	uint32_t err = 0;
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		if (hsagpu_queue_state(q, &err, NULL) == HSAGPU_QSTATE_ERROR)
+			break;
+		usleep(1000);
+	}
+	*addr = queues[q->id].fault_addr;
+	return err;
+}
+
+static void *regs_left_ptr;
+
 static int live_mems(void)
 {
 	int i, n = 0;
@@ -554,16 +802,19 @@ static void test_memory(hsagpu_agent_t *a)
 	}
 	for (i = 0; i < 20; i++) {
 		bus = hsagpu_addr(a, (char *)p[i] + 999);
-		TM(bus == (uintptr_t)p[i] + 999 + MOCK_BUS_OFF, "addr %d", i);
+		TM(bus == want_addr((char *)p[i] + 999), "addr %d", i);
 	}
-	TM(hsagpu_addr(a, &bus) == 0, "stack pointer translated");
+	/* GPU VM: any pointer is its own address (the device judges) */
+	TM(hsagpu_addr(a, &bus) == (mock_vm ? (uintptr_t)&bus : 0),
+	  "stack pointer");
 	TM(hsagpu_memory_free(a, (char *)p[3] + 8) == -EINVAL, "inner free");
 	for (i = 0; i < 20; i += 2)
 		TM(!hsagpu_memory_free(a, p[i]), "free %d", i);
 	TM(hsagpu_memory_free(a, p[0]) == -EINVAL, "double free");
-	TM(hsagpu_addr(a, p[0]) == 0, "freed memory translated");
+	TM(hsagpu_addr(a, p[0]) == (mock_vm ? (uintptr_t)p[0] : 0),
+	  "freed memory");
 	for (i = 1; i < 20; i += 2)
-		TM(hsagpu_addr(a, p[i]) == (uintptr_t)p[i] + MOCK_BUS_OFF,
+		TM(hsagpu_addr(a, p[i]) == want_addr(p[i]),
 		  "addr after frees %d", i);
 	for (i = 1; i < 20; i += 2)
 		TM(!hsagpu_memory_free(a, p[i]), "free %d", i);
@@ -585,6 +836,8 @@ static void test_signals(hsagpu_agent_t *a)
 		sp = hsagpu_signal_ptr(s[i]);
 		TM(sp && hsagpu_addr(a, (const void *)sp) == s[i].handle,
 		  "ptr %d", i);
+		TM(!mock_vm || s[i].handle == (uintptr_t)sp,
+		  "handle %d is not the signal's pointer", i);
 		TM(hsagpu_signal_load_acquire(s[i]) == i, "value %d", i);
 		TM(sp->kind == HSAGPU_SIGNAL_KIND_USER, "kind");
 		n += sp->event_id != 0;
@@ -721,11 +974,11 @@ static void *submit_thread(void *arg)
 	for (i = 0; i < st->n; i++) {
 		int64_t idx, v;
 
-		ka->dst = hsagpu_addr(st->a, st->buf + st->id * 16);
+		ka->dst = dev_addr(st->a, st->buf + st->id * 16);
 		ka->value = st->id << 16 | i;
 		hsagpu_signal_store_relaxed(s, 1);
 		hsagpu_packet_dispatch(&pkt, HSAGPU_KERNEL_FILL,
-				       hsagpu_addr(st->a, ka), grid, wg, 1, s);
+				       dev_addr(st->a, ka), grid, wg, 1, s);
 		idx = hsagpu_queue_submit(st->q, &pkt,
 			hsagpu_packet_header(HSAGPU_PKT_TYPE_KERNEL_DISPATCH,
 					     0, 2, 2));
@@ -767,6 +1020,11 @@ static void test_queue(hsagpu_agent_t *a)
 		return;
 	TM(q->desc->size == 8 && q->desc->base_address == q->ring_bus_addr,
 	  "desc");
+	TM(q->ring_bus_addr == want_addr(q->base_address), "ring address");
+	TM(queues[q->id].cq.rptr_addr ==
+	  want_addr(&q->desc->read_dispatch_id) &&
+	  queues[q->id].cq.wptr_addr == want_addr(&q->desc->write_dispatch_id),
+	  "rptr/wptr addresses");
 	TM(q->doorbell == &doorbells[q->id], "doorbell");
 	for (i = 0; i < 8; i++)
 		TM(*(uint16_t *)hsagpu_queue_slot(q, i) ==
@@ -783,7 +1041,7 @@ static void test_queue(hsagpu_agent_t *a)
 		hsagpu_packet_header(HSAGPU_PKT_TYPE_BARRIER_AND, 1, 0, 0));
 	TM(idx == 0, "first index %lld", (long long)idx);
 	hsagpu_packet_agent(&ap, HSAGPU_AGENT_WRITE_VALUE,
-			    hsagpu_addr(a, ret_val), arg, done);
+			    dev_addr(a, ret_val), arg, done);
 	for (i = 1; i < 8; i++)
 		TM(hsagpu_queue_submit(q, &ap,
 			hsagpu_packet_header(HSAGPU_PKT_TYPE_AGENT_DISPATCH,
@@ -880,13 +1138,21 @@ static void test_dma(hsagpu_agent_t *a)
 	TM(hsagpu_dma_list_create(a, HSAGPU_DMA_SG_MAX + 1, &tiny) == -EINVAL,
 	  "capacity above the maximum");
 
-	/* Segments: translation follows the scattered bus addresses */
+	/*
+	 * Segments: translation follows the scattered bus addresses; with
+	 * GPU VM an allocation is one range at its own address.
+	 */
 	for (i = 0; i < 13; i++) {
 		bus = hsagpu_addr(a, b1 + (size_t)i * MOCK_SEG + 5);
-		TM(bus_to_cpu(bus) == b1 + (size_t)i * MOCK_SEG + 5,
-		  "segment %u: 0x%llx", i, (unsigned long long)bus);
+		if (mock_vm)
+			TM(bus == (uintptr_t)(b1 + (size_t)i * MOCK_SEG + 5),
+			  "vm segment %u: 0x%llx", i, (unsigned long long)bus);
+		else
+			TM(bus_to_cpu(bus) == b1 + (size_t)i * MOCK_SEG + 5,
+			  "segment %u: 0x%llx", i, (unsigned long long)bus);
 	}
-	TM(hsagpu_addr(a, b1 + MOCK_SEG) != hsagpu_addr(a, b1 + MOCK_SEG - 1) + 1,
+	TM(mock_vm || hsagpu_addr(a, b1 + MOCK_SEG) !=
+	  hsagpu_addr(a, b1 + MOCK_SEG - 1) + 1,
 	  "segments are contiguous in the mock");
 
 	for (k = 0; k < 65536; k++)
@@ -896,13 +1162,17 @@ static void test_dma(hsagpu_agent_t *a)
 	dma_wait(s, hsagpu_dma_copy(q, NULL, b1 + 100, small, 1000, s),
 		 "copy in a segment");
 	TM(!memcmp(b1 + 100, small, 1000), "copy data");
-	/* Across a boundary: needs a list */
-	TM(hsagpu_dma_copy(q, NULL, b1 + MOCK_SEG - 10, small, 100, s) == -E2BIG,
-	  "no list");
+	/* Across a boundary: needs a list (not with GPU VM) */
+	if (mock_vm)
+		dma_wait(s, hsagpu_dma_copy(q, NULL, b1 + MOCK_SEG - 10, small,
+					    100, s), "vm: no list needed");
+	else
+		TM(hsagpu_dma_copy(q, NULL, b1 + MOCK_SEG - 10, small, 100,
+				   s) == -E2BIG, "no list");
 	dma_wait(s, hsagpu_dma_copy(q, list, b1 + MOCK_SEG - 10, small, 100, s),
 		 "copy across segments");
-	TM(hsagpu_dma_list_count(list) == 2, "2 descriptors: %u",
-	  hsagpu_dma_list_count(list));
+	TM(hsagpu_dma_list_count(list) == (mock_vm ? 0 : 2),
+	  "descriptors: %u", hsagpu_dma_list_count(list));
 	TM(!memcmp(b1 + MOCK_SEG - 10, small, 100), "copy across data");
 	/* The whole thing, segment boundaries at different places */
 	for (k = 0; k < big; k++)
@@ -910,9 +1180,9 @@ static void test_dma(hsagpu_agent_t *a)
 	dma_wait(s, hsagpu_dma_copy(q, list, b2, b1 + 3, big - 3, s),
 		 "big copy");
 	TM(!memcmp(b2, b1 + 3, big - 3), "big copy data");
-	/* 12 destination and 12 source boundaries */
-	TM(hsagpu_dma_list_count(list) == 25, "big copy: %u descriptors",
-	  hsagpu_dma_list_count(list));
+	/* 12 destination and 12 source boundaries (one COPY with GPU VM) */
+	TM(hsagpu_dma_list_count(list) == (mock_vm ? 0 : 25),
+	  "big copy: %u descriptors", hsagpu_dma_list_count(list));
 	/* Fill: the pattern runs on across descriptors */
 	guard = b2[big - 1];
 	dma_wait(s, hsagpu_dma_fill(q, list, b2 + 1, 0x11223344, big - 2, s),
@@ -922,19 +1192,32 @@ static void test_dma(hsagpu_agent_t *a)
 	dma_wait(s, hsagpu_dma_fill(q, NULL, small + 1, 0xa1b2c3d4, 4093, s),
 		 "small fill");
 	TM(check_fill(small + 1, 4093, 0xa1b2c3d4), "small fill data");
-	TM(dma_packets - before == 5, "%lu packets", dma_packets - before);
+	TM(dma_packets - before == 5 + !!mock_vm, "%lu packets",
+	  dma_packets - before);
 
 	/* Lists: all or nothing, raw descriptors, errors */
-	TM(hsagpu_dma_list_add_copy(tiny, b2 + MOCK_SEG - 8, b1, 2 * MOCK_SEG) ==
-	  -ENOSPC, "3 descriptors in a list of 2");
+	if (mock_vm) {
+		TM(!hsagpu_dma_list_add_copy(tiny, b2 + MOCK_SEG - 8, b1,
+					     2 * MOCK_SEG) &&
+		  hsagpu_dma_list_count(tiny) == 1 &&
+		  hsagpu_dma_list_descs(tiny)[0].dst ==
+		  (uintptr_t)(b2 + MOCK_SEG - 8), "vm: one descriptor");
+		hsagpu_dma_list_reset(tiny);
+	} else {
+		TM(hsagpu_dma_list_add_copy(tiny, b2 + MOCK_SEG - 8, b1,
+					    2 * MOCK_SEG) == -ENOSPC,
+		  "3 descriptors in a list of 2");
+	}
 	TM(hsagpu_dma_list_count(tiny) == 0, "failed add left descriptors");
 	TM(!hsagpu_dma_list_add_raw(tiny, 1, 2, 3), "raw");
 	TM(hsagpu_dma_list_descs(tiny)[0].size == 3 &&
 	  hsagpu_dma_list_descs(tiny)[0].src == 2, "raw descriptor");
-	TM(hsagpu_dma_list_add_copy(tiny, b2, &bus, 8) == -EFAULT,
-	  "stack source");
-	TM(hsagpu_dma_list_add_fill(tiny, &bus, 1, 8) == -EFAULT,
-	  "stack destination");
+	if (!mock_vm) {
+		TM(hsagpu_dma_list_add_copy(tiny, b2, &bus, 8) == -EFAULT,
+		  "stack source");
+		TM(hsagpu_dma_list_add_fill(tiny, &bus, 1, 8) == -EFAULT,
+		  "stack destination");
+	}
 	TM(hsagpu_dma_list_add_copy(tiny, b2, b1, 0) == -EINVAL, "size 0");
 	TM(hsagpu_dma_list_count(tiny) == 1, "errors added descriptors");
 	hsagpu_dma_list_reset(tiny);
@@ -943,9 +1226,24 @@ static void test_dma(hsagpu_agent_t *a)
 	  hsagpu_dma_list_addr(list), "list address");
 	TM(hsagpu_memory_free(a, hsagpu_dma_list_descs(list)) == -EBUSY,
 	  "user freed a list");
-	TM(hsagpu_dma_copy(q, list, &bus, small, 8, s) == -EFAULT, "copy to stack");
 	TM(hsagpu_dma_copy(q, list, small, small + 8, 0, s) == -EINVAL, "copy 0");
 	TM(dma_errors == 0, "%lu device range errors", dma_errors);
+	if (!mock_vm) {
+		TM(hsagpu_dma_copy(q, list, &bus, small, 8, s) == -EFAULT,
+		  "copy to stack");
+	} else {
+		/* Unregistered stack memory: the device faults, not the runtime */
+		uint64_t fa = 0;
+
+		bus = 0x5a5a;
+		TM(hsagpu_dma_copy(q, list, &bus, small, 8, s) >= 0,
+		  "vm: copy to the stack submitted");
+		TM(wait_fault(q, &fa) == HSAGPU_QERR_VM_FAULT,
+		  "vm: copy to unregistered stack did not fault");
+		TM(fa == (uintptr_t)&bus, "vm: fault address 0x%llx",
+		  (unsigned long long)fa);
+		TM(bus == 0x5a5a, "vm: a faulting copy wrote");
+	}
 
 	hsagpu_dma_list_destroy(tiny);
 	hsagpu_dma_list_destroy(list);
@@ -969,39 +1267,185 @@ static void test_peers(hsagpu_agent_t *a)
 	  "peer VRAM");
 	TM(!hsagpu_memory_allocate(b, 8192, HSAGPU_RT_MEM_SYSTEM, (void **)&sys),
 	  "peer system memory");
-	TM(hsagpu_addr(a, vram) == 0, "peer VRAM reachable before enable");
+	TM(hsagpu_addr(a, vram) == (mock_vm ? (uintptr_t)vram : 0),
+	  "peer VRAM before enable");
 	TM(hsagpu_agent_enable_peer(a, a, NULL) == -EINVAL, "self");
 	TM(!hsagpu_agent_enable_peer(a, b, &flags), "enable");
 	TM(flags == HSAGPU_PEER_VIA_SWITCH, "flags 0x%x", flags);
 	TM(!hsagpu_agent_enable_peer(a, b, NULL), "enable again");
-	TM(hsagpu_addr(a, vram + 10) == (uintptr_t)vram + 10 + MOCK_BUS_OFF +
-	  MOCK_PEER_DELTA, "peer VRAM address");
-	TM(hsagpu_addr(b, vram + 10) == (uintptr_t)vram + 10 + MOCK_BUS_OFF,
+	/* The window from PEER_ACCESS + the allocation's VRAM offset */
+	TM(hsagpu_addr(a, vram + 10) == (mock_vm ?
+	  MOCK_PEER_VA + (uintptr_t)vram + 10 :
+	  (uintptr_t)vram + 10 + MOCK_BUS_OFF + MOCK_PEER_DELTA),
+	  "peer VRAM address");
+	TM(hsagpu_addr(b, vram + 10) == want_addr(vram + 10),
 	  "owner's VRAM address");
-	TM(hsagpu_addr(a, sys) == 0, "peer system memory reachable");
+	TM(hsagpu_addr(a, sys) == (mock_vm ? (uintptr_t)sys : 0),
+	  "peer system memory");
 	TM(!hsagpu_queue_create(a, 16, 0, 0, &q), "queue");
 	TM(!hsagpu_signal_create(a, 1, &s), "signal");
+	{
+		/* A queue of b waits on a's signal and completes b's */
+		struct hsagpu_barrier_packet bp;
+		hsagpu_queue_t *qb;
+		hsagpu_signal_t sa, sb;
+
+		TM(!hsagpu_queue_create(b, 16, 0, 0, &qb), "b's queue");
+		TM(!hsagpu_signal_create(a, 1, &sa), "a's signal");
+		TM(!hsagpu_signal_create(b, 1, &sb), "b's signal");
+		hsagpu_packet_barrier(&bp, &sa, 1, sb);
+		TM(hsagpu_queue_submit(qb, &bp, hsagpu_packet_header(
+			HSAGPU_PKT_TYPE_BARRIER_AND, 0, 0, 0)) == 0, "submit");
+		hsagpu_signal_store_release(sa, 0);
+		TM(hsagpu_signal_wait_acquire(sb, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+					     5000000000ULL,
+					     HSAGPU_WAIT_STATE_BLOCKED) == 0,
+		  "a barrier of b's queue on a's signal");
+		TM(hsagpu_queue_state(qb, NULL, NULL) == HSAGPU_QSTATE_ACTIVE,
+		  "b's queue faulted on a's signal");
+		hsagpu_queue_destroy(qb);
+		hsagpu_signal_destroy(sa);
+		hsagpu_signal_destroy(sb);
+	}
 	dma_wait(s, hsagpu_dma_fill(q, NULL, vram + 4, 0x01020304, 8000, s),
 		 "fill peer VRAM");
 	TM(check_fill(vram + 4, 8000, 0x01020304), "peer fill data");
-	TM(hsagpu_dma_fill(q, NULL, sys, 0, 8, s) == -EFAULT,
-	  "fill peer system memory");
+	if (!mock_vm) {
+		TM(hsagpu_dma_fill(q, NULL, sys, 0, 8, s) == -EFAULT,
+		  "fill peer system memory");
+	} else {
+		/* Another file's system memory is not in this file's space */
+		uint64_t fa = 0;
+
+		sys[0] = 0x77;
+		TM(hsagpu_dma_fill(q, NULL, sys, 0, 8, s) >= 0, "vm: submit");
+		TM(wait_fault(q, &fa) == HSAGPU_QERR_VM_FAULT &&
+		  fa == (uintptr_t)sys, "vm: peer system memory did not fault");
+		TM(sys[0] == 0x77, "vm: faulting fill wrote");
+	}
 	hsagpu_agent_close(b);
-	TM(hsagpu_addr(a, vram) == 0, "closed peer still translated");
+	TM(hsagpu_addr(a, vram) == (mock_vm ? (uintptr_t)vram : 0),
+	  "closed peer still translated");
 	hsagpu_signal_destroy(s);
 	hsagpu_queue_destroy(q);
 }
 
-int main(void)
+/* User memory registered by pointer: malloc, stack, read-only, unregister */
+static void test_register(hsagpu_agent_t *a)
+{
+	struct hsagpu_kernel_dispatch_packet pkt;
+	uint32_t grid[3] = { 1024, 1, 1 };
+	uint16_t wg[3] = { 64, 1, 1 };
+	struct hsagpu_kargs_fill ka;
+	uint8_t stackbuf[256] __attribute__((aligned(64)));
+	uint32_t *heap, *ro;
+	hsagpu_queue_t *q;
+	hsagpu_signal_t s;
+	uint64_t fa;
+	void *alloc;
+	int i;
+
+	heap = aligned_alloc(4096, 3 * 4096);
+	ro = aligned_alloc(4096, 4096);
+	if (!mock_vm) {
+		TM(hsagpu_memory_register(a, heap, 4096, 0) == -EOPNOTSUPP,
+		  "bus addresses: register");
+		free(heap);
+		free(ro);
+		return;
+	}
+	TM(!hsagpu_memory_allocate(a, 4096, HSAGPU_RT_MEM_SYSTEM, &alloc),
+	  "alloc");
+	TM(hsagpu_memory_register(a, NULL, 8, 0) == -EINVAL, "NULL");
+	TM(hsagpu_memory_register(a, heap, 0, 0) == -EINVAL, "size 0");
+	TM(hsagpu_memory_register(a, heap, 8, 2) == -EINVAL, "flags");
+	TM(hsagpu_memory_register(a, (char *)alloc + 8, 8, 0) == -EBUSY,
+	  "overlaps an allocation");
+	/* 8 KiB starting 4 bytes into a page: 3 pages */
+	TM(!hsagpu_memory_register(a, heap + 1, 8192, 0), "register heap");
+	TM(hsagpu_memory_register(a, (char *)heap + 3 * 4096 - 1, 1, 0) ==
+	  -EBUSY, "overlapping registration");
+	TM(hsagpu_memory_unregister(a, heap) == -EINVAL, "other pointer");
+	TM(hsagpu_memory_free(a, heap + 1) == -EINVAL, "free a registration");
+	TM(hsagpu_memory_unregister(a, alloc) == -EINVAL,
+	  "unregister an allocation");
+	TM(!hsagpu_memory_register(a, stackbuf, sizeof(stackbuf), 0),
+	  "register the stack");
+	TM(!hsagpu_memory_register(a, ro, 4096, HSAGPU_RT_REGISTER_READONLY),
+	  "register read-only");
+	TM(hsagpu_addr(a, heap + 5) == (uintptr_t)(heap + 5), "identity");
+
+	TM(!hsagpu_queue_create(a, 16, 0, 0, &q), "queue");
+	TM(!hsagpu_signal_create(a, 1, &s), "signal");
+	/* A kernel writing malloc'd memory, its kernargs on the stack */
+	for (i = 0; i < 256; i++)
+		stackbuf[i] = (uint8_t)i;
+	memset(&ka, 0, sizeof(ka));
+	ka.dst = (uintptr_t)(heap + 1);
+	ka.value = 0xfeed0001;
+	memcpy(stackbuf, &ka, sizeof(ka));
+	hsagpu_packet_dispatch(&pkt, HSAGPU_KERNEL_FILL, (uintptr_t)stackbuf,
+			       grid, wg, 1, s);
+	dma_wait(s, hsagpu_queue_submit(q, &pkt,
+		hsagpu_packet_header(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 0, 2, 2)),
+		 "kernel on registered memory");
+	for (i = 0; i < 1024 && heap[1 + i] == 0xfeed0001; i++)
+		;
+	TM(i == 1024, "kernel data: %d words", i);
+	/* DMA: registered stack -> registered heap, then from read-only */
+	dma_wait(s, hsagpu_dma_copy(q, NULL, heap + 1, stackbuf + 16, 200, s),
+		 "copy from the stack");
+	TM(!memcmp(heap + 1, stackbuf + 16, 200), "copy data");
+	memset(ro, 0x3c, 4096);
+	dma_wait(s, hsagpu_dma_copy(q, NULL, heap + 1, ro, 4096, s),
+		 "copy from read-only");
+	TM(((uint8_t *)(heap + 1))[4095] == 0x3c, "read-only source data");
+	TM(!hsagpu_memory_unregister(a, stackbuf), "unregister stack");
+	/* Unregistered: later device writes fault and touch nothing */
+	TM(!hsagpu_memory_unregister(a, heap + 1), "unregister heap");
+	heap[2] = 0x1234;
+	TM(hsagpu_dma_fill(q, NULL, heap + 2, 0, 4, s) >= 0, "submit");
+	TM(wait_fault(q, &fa) == HSAGPU_QERR_VM_FAULT, "no fault");
+	TM(fa == (uintptr_t)(heap + 2), "fault address 0x%llx",
+	  (unsigned long long)fa);
+	TM(heap[2] == 0x1234, "unregistered memory written");
+	hsagpu_queue_destroy(q);
+	/* A write to read-only registered memory faults */
+	TM(!hsagpu_queue_create(a, 16, 0, 0, &q), "queue 2");
+	hsagpu_signal_store_relaxed(s, 1);
+	TM(hsagpu_dma_fill(q, NULL, ro, 0, 4, s) >= 0, "submit");
+	TM(wait_fault(q, &fa) == HSAGPU_QERR_VM_FAULT && fa == (uintptr_t)ro,
+	  "write to read-only memory");
+	TM(ro[0] == 0x3c3c3c3c, "read-only memory written");
+	hsagpu_queue_destroy(q);
+	hsagpu_signal_destroy(s);
+	hsagpu_memory_free(a, alloc);
+	free(heap);
+	/* ro stays registered until the agent closes; freed after */
+	regs_left_ptr = ro;
+}
+
+static int live_regs(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < MOCK_MAX_REG; i++)
+		n += regs[i].live;
+	return n;
+}
+
+static int run(int vm)
 {
 	hsagpu_agent_t *a;
 	int ret;
 
+	mock_vm = vm;
+	printf("# pass: %s\n", vm ? "GPU virtual memory" : "bus addresses");
 	TM(hsagpu_agent_open(2, &a) == -ENOENT, "no agent 2");
 	ret = hsagpu_agent_open(0, &a);
 	TM(!ret, "open: %d", ret);
 	if (ret)
-		return tap_done();
+		return 1;
 	TM(!strcmp(hsagpu_agent_info(a)->name, "mock"), "info");
 	test_memory(a);
 	TM(live_mems() == 0, "memory leaked: %d", live_mems());
@@ -1009,10 +1453,24 @@ int main(void)
 	test_waits(a);
 	test_dma(a);
 	test_peers(a);
+	test_register(a);
 	test_queue(a);
 	hsagpu_agent_close(a);
 	TM(live_mems() == 0, "memory leaked at close: %d", live_mems());
+	TM(live_regs() == 0, "registration left at close: %d", live_regs());
+	free(regs_left_ptr);
+	regs_left_ptr = NULL;
 	TM(!queues[0].live && !queues[1].live, "queue left at close");
-	printf("# irqs %lu, event waits %lu\n", irqs, wait_calls);
+	printf("# irqs %lu, event waits %lu, vm faults %lu\n", irqs,
+	       wait_calls, vm_faults);
+	return 0;
+}
+
+int main(void)
+{
+	run(0);
+	/* Nothing of the first pass may fault; the second's faults are its own */
+	TM(vm_faults == 0, "faults with bus addresses");
+	run(1);
 	return tap_done();
 }
