@@ -1015,7 +1015,12 @@ static void op_munmap(struct file *f)
 			/* a hole in the middle: two VMAs of one mapping */
 			size_t pg = 1 + rnd(maps[i].len / PAGE - 1);
 
-			munmap((uint8_t *)maps[i].p + pg * PAGE, PAGE);
+			/*
+			 * With GPU virtual memory an allocation's mapping
+			 * cannot be split (EINVAL): then it stays whole.
+			 */
+			if (munmap((uint8_t *)maps[i].p + pg * PAGE, PAGE))
+				return;
 			if (pg * PAGE + PAGE < maps[i].len)
 				add_loose_map((uint8_t *)maps[i].p + pg * PAGE + PAGE,
 					      maps[i].len - pg * PAGE - PAGE);

@@ -152,8 +152,9 @@ struct hsagpu_device_info {
  * readable, writeable if the mapping is (PROT_WRITE), executable if it
  * is (PROT_EXEC). One mapping at a time per allocation (another mmap()
  * while mapped: -EBUSY), of the whole allocation (a shorter one:
- * -EINVAL); it cannot be split, moved or grown (munmap() of a part,
- * mremap(): -EINVAL). munmap() takes it out of the GPU space (page
+ * -EINVAL); it cannot be split, moved or grown (munmap() of a part or
+ * an mremap() that moves it: -EINVAL; growing it is refused by mremap()
+ * itself, -EFAULT). munmap() takes it out of the GPU space (page
  * table entries cleared, TLB invalidated) before the pages can be
  * reused. Only the process that opened the file can mmap() (else
  * -EACCES): GPU addresses are that process's CPU addresses.
