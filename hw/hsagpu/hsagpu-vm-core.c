@@ -31,19 +31,23 @@ void hsagpu_vm_reset(HsaGpuVm *vm, uint64_t vram_size)
  * names the next table (VRAM offset, or bus address with SYSTEM); in
  * levels 2 and 1 it may be a leaf (PDE_PTE): a 1 GiB or 2 MiB page.
  */
-unsigned hsagpu_vm_walk(const HsaGpuVmCtx *ctx, uint64_t vram_size,
-                        uint64_t va, HsaGpuVmReadFn rd, void *opaque,
-                        HsaGpuVmXlat *x)
+/* Walk from the table of @level on; @pde (optional) learns level 0's. */
+static unsigned hsagpu_vm_walk_from(int level, uint64_t table, bool system,
+                                    uint64_t vram_size, uint64_t va,
+                                    HsaGpuVmReadFn rd, void *opaque,
+                                    HsaGpuVmXlat *x, HsaGpuVmPde *pde)
 {
-    uint64_t table = ctx->pt_base & HSAGPU_PTE_ADDR_MASK;
-    bool system = ctx->pt_base & HSAGPU_VM_PT_SYSTEM;
-    int level;
-
-    for (level = HSAGPU_VM_LEVELS - 1; level >= 0; level--) {
+    for (; level >= 0; level--) {
         uint64_t e, size = 1ULL << HSAGPU_VM_LEVEL_SHIFT(level);
         uint64_t addr = table + 8 * HSAGPU_VM_INDEX(va, level);
         bool leaf = level == 0;
 
+        if (level == 0 && pde) {
+            *pde = (HsaGpuVmPde) {
+                .region = va >> HSAGPU_VM_LEVEL_SHIFT(1),
+                .table = table, .system = system, .valid = true,
+            };
+        }
         if (!system && addr + 8 > vram_size) {
             return HSAGPU_VM_REASON_WALK;
         }
@@ -81,6 +85,16 @@ unsigned hsagpu_vm_walk(const HsaGpuVmCtx *ctx, uint64_t vram_size,
         system = e & HSAGPU_PTE_SYSTEM;
     }
     return HSAGPU_VM_REASON_BAD_ENTRY;  /* not reached */
+}
+
+unsigned hsagpu_vm_walk(const HsaGpuVmCtx *ctx, uint64_t vram_size,
+                        uint64_t va, HsaGpuVmReadFn rd, void *opaque,
+                        HsaGpuVmXlat *x)
+{
+    return hsagpu_vm_walk_from(HSAGPU_VM_LEVELS - 1,
+                               ctx->pt_base & HSAGPU_PTE_ADDR_MASK,
+                               ctx->pt_base & HSAGPU_VM_PT_SYSTEM, vram_size,
+                               va, rd, opaque, x, NULL);
 }
 
 static bool hsagpu_tlb_hit(const HsaGpuVmXlat *e, uint64_t va)
@@ -152,8 +166,21 @@ unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
     if (use_tlb && hsagpu_tlb_lookup(&vm->tlb[vmid], va, x)) {
         vm->tlb_hits++;
     } else {
+        HsaGpuVmPde *pde = use_tlb ? &vm->tlb[vmid].pde : NULL;
+
         vm->walks++;
-        reason = hsagpu_vm_walk(ctx, vm->vram_size, va, rd, opaque, x);
+        if (pde && pde->valid &&
+            pde->region == va >> HSAGPU_VM_LEVEL_SHIFT(1)) {
+            reason = hsagpu_vm_walk_from(0, pde->table, pde->system,
+                                         vm->vram_size, va, rd, opaque, x,
+                                         NULL);
+        } else {
+            reason = hsagpu_vm_walk_from(HSAGPU_VM_LEVELS - 1,
+                                         ctx->pt_base & HSAGPU_PTE_ADDR_MASK,
+                                         ctx->pt_base & HSAGPU_VM_PT_SYSTEM,
+                                         vm->vram_size, va, rd, opaque, x,
+                                         pde);
+        }
         if (reason) {
             return reason;
         }
@@ -177,6 +204,7 @@ void hsagpu_vm_flush(HsaGpuVm *vm, uint32_t vmids)
     for (v = 0; v < HSAGPU_VM_NUM_VMIDS; v++) {
         if (vmids >> v & 1) {
             vm->tlb[v].used = 0;
+            vm->tlb[v].pde.valid = false;
         }
     }
 }
@@ -197,6 +225,8 @@ void hsagpu_vm_flush_range(HsaGpuVm *vm, uint32_t vmids, uint64_t va,
         if (!(vmids >> v & 1)) {
             continue;
         }
+        /* Any unmapping may free a table: the walk cache goes too. */
+        t->pde.valid = false;
         for (i = 0; i < HSAGPU_TLB_ENTRIES; i++) {
             const HsaGpuVmXlat *e = &t->e[i];
 

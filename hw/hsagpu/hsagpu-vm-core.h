@@ -36,11 +36,25 @@ typedef struct HsaGpuVmXlat {
  */
 #define HSAGPU_TLB_ENTRIES      16
 
+/*
+ * The page-table walker's cache: the level-0 table of the last 2 MiB
+ * region walked, so that the next 4 KiB page there costs one read, not
+ * four (streaming through 4 KiB pages walks once per page). Dropped by
+ * every invalidation of the VMID, as the TLB is.
+ */
+typedef struct HsaGpuVmPde {
+    uint64_t region;            /* va >> 21 */
+    uint64_t table;             /* the level-0 table */
+    bool system;
+    bool valid;
+} HsaGpuVmPde;
+
 typedef struct HsaGpuTlb {
     HsaGpuVmXlat e[HSAGPU_TLB_ENTRIES];
     uint32_t used;              /* bitmap of valid entries */
     uint32_t next;              /* next victim */
     uint32_t last;              /* last hit */
+    HsaGpuVmPde pde;
 } HsaGpuTlb;
 
 typedef struct HsaGpuVm {

@@ -292,6 +292,58 @@ static void test_tlb(void)
 	T(vm.walks == 2);
 }
 
+/*
+ * The walk cache: the next 4 KiB page of a 2 MiB region costs one table
+ * read; an invalidation (any range) or a context write forgets it, and
+ * a table that changed is then read again.
+ */
+static void test_walk_cache(void)
+{
+	HsaGpuVm vm;
+	HsaGpuVmXlat x;
+
+	hsagpu_vm_reset(&vm, VRAM_SIZE);
+	build_vram_tables();
+	ctx_on(&vm, 1, 0x1000);
+	reads = 0;
+	T(xl(&vm, 1, VA(1, 2, 3, 4, 0), HSAGPU_VM_ACCESS_READ, &x) == 0);
+	T(reads == 4);
+	reads = 0;
+	T(xl(&vm, 1, VA(1, 2, 3, 5, 0), HSAGPU_VM_ACCESS_READ, &x) == 0);
+	T(reads == 1 && x.pa == 0x7654321000ULL);
+	/* A miss in the same region is one read, and a fault */
+	reads = 0;
+	T(xl(&vm, 1, VA(1, 2, 3, 7, 0), 0, &x) == HSAGPU_VM_REASON_NOT_PRESENT);
+	T(reads == 1);
+	/* Another region walks from the root */
+	setv(0x3000, 20, 0x5000 | V);
+	setv(0x5000, 1, 0x888000 | V | RW);
+	reads = 0;
+	T(xl(&vm, 1, VA(1, 2, 20, 1, 0), HSAGPU_VM_ACCESS_READ, &x) == 0);
+	T(reads == 4 && x.pa == 0x888000);
+	/* The level-1 entry now names another table: not seen until flushed */
+	setv(0x3000, 20, 0x6000 | V);
+	setv(0x6000, 2, 0x999000 | V | RW);
+	reads = 0;
+	T(xl(&vm, 1, VA(1, 2, 20, 2, 0), 0, &x) == HSAGPU_VM_REASON_NOT_PRESENT);
+	T(reads == 1);
+	hsagpu_vm_flush_range(&vm, 1U << 1, VA(7, 0, 0, 0, 0), 1);
+	reads = 0;
+	T(xl(&vm, 1, VA(1, 2, 20, 2, 0), HSAGPU_VM_ACCESS_READ, &x) == 0);
+	T(reads == 4 && x.pa == 0x999000);
+	/* A context write forgets it too */
+	T(hsagpu_vm_reg_write(&vm, HSAGPU_REG_VM_CTX(1) + HSAGPU_VM_CTX_CNTL,
+			      HSAGPU_VM_CNTL_ENABLE) == 0);
+	reads = 0;
+	T(xl(&vm, 1, VA(1, 2, 20, 3, 0), 0, &x) == HSAGPU_VM_REASON_NOT_PRESENT);
+	T(reads == 4);
+	/* Without the TLB nothing is cached */
+	reads = 0;
+	T(hsagpu_vm_translate(&vm, 1, VA(1, 2, 20, 2, 0), HSAGPU_VM_ACCESS_READ,
+			      false, rd, NULL, &x) == 0);
+	T(reads == 4);
+}
+
 static void test_faults(void)
 {
 	HsaGpuVm vm;
@@ -430,6 +482,7 @@ int main(void)
 	test_system_tables();
 	test_context_and_range();
 	test_tlb();
+	test_walk_cache();
 	test_faults();
 	test_registers();
 	free(vram);
