@@ -57,24 +57,6 @@ struct side {
 	long good_runs;
 };
 
-static int xread(int fd, void *buf, size_t len, unsigned int ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t r;
-
-		if (poll(&p, 1, ms) != 1)
-			return -1;
-		r = read(fd, (char *)buf + got, len - got);
-		if (r <= 0)
-			return -1;
-		got += r;
-	}
-	return 0;
-}
-
 static uint64_t phys_of(const void *p)
 {
 	int fd = open("/proc/self/pagemap", O_RDONLY);
@@ -273,7 +255,7 @@ static void victim(struct side *s)
 		if (poll(&pf, 1, 0) == 1 || gtq_now_ns() > end)
 			break;
 	}
-	CHECK(xread(s->rd, &c, 1, 120000) == 0 && c == 'D',
+	CHECK(gt_read_full(s->rd, &c, 1, 120000) == 0 && c == 'D',
 	      "process %d: the other side did not finish", s->me);
 	DIAG("process %d: %ld packets completed while the other attacked", s->me,
 	     s->good_runs);
@@ -314,10 +296,10 @@ static void run_side(struct side *s)
 		ok = setup(s);
 		mine = my_info(s, ok);
 		CHECK(write(s->wr, &mine, sizeof(mine)) == sizeof(mine), "send");
-		CHECK(xread(s->rd, &s->peer, sizeof(s->peer), 60000) == 0, "receive");
+		CHECK(gt_read_full(s->rd, &s->peer, sizeof(s->peer), 60000) == 0, "receive");
 	} else {
 		/* after the first: both change hsagpu.ko's vm parameter */
-		CHECK(xread(s->rd, &s->peer, sizeof(s->peer), 60000) == 0, "receive");
+		CHECK(gt_read_full(s->rd, &s->peer, sizeof(s->peer), 60000) == 0, "receive");
 		ok = setup(s);
 		mine = my_info(s, ok);
 		CHECK(write(s->wr, &mine, sizeof(mine)) == sizeof(mine), "send");

@@ -17,7 +17,6 @@
  * clean. Needs a device with at least 16 queues (15 in use and one free
  * when ENOSPC is expected, so that no other limit answers).
  */
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -44,24 +43,6 @@ struct kid {
 static struct gtq_dev d;
 static struct kid kids[NPROC];
 
-static int xread(int fd, void *buf, size_t len, unsigned int ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t r;
-
-		if (poll(&p, 1, ms) != 1)
-			return -1;
-		r = read(fd, (char *)buf + got, len - got);
-		if (r <= 0)
-			return -1;
-		got += r;
-	}
-	return 0;
-}
-
 /* A child: open, create a queue, answer commands. */
 static void child(int rd, int wr)
 {
@@ -85,7 +66,7 @@ static void child(int rd, int wr)
 	}
 	if (write(wr, &r, sizeof(r)) != sizeof(r))
 		_exit(2);
-	while (xread(rd, &cmd, 1, 600000) == 0) {
+	while (gt_read_full(rd, &cmd, 1, 600000) == 0) {
 		r.ret = 0;
 		switch (cmd) {
 		case 'W': {             /* one packet on the queue */
@@ -145,7 +126,7 @@ static int spawn(int i)
 	close(from[1]);
 	kids[i].to = to[1];
 	kids[i].from = from[0];
-	if (kids[i].pid < 0 || xread(kids[i].from, &r, sizeof(r), MS))
+	if (kids[i].pid < 0 || gt_read_full(kids[i].from, &r, sizeof(r), MS))
 		return -ECHILD;
 	kids[i].has_queue = r.ret == 0;
 	kids[i].qid = r.qid;
@@ -155,7 +136,7 @@ static int spawn(int i)
 static int ask(int i, char cmd, struct reply *r)
 {
 	if (write(kids[i].to, &cmd, 1) != 1 ||
-	    xread(kids[i].from, r, sizeof(*r), MS))
+	    gt_read_full(kids[i].from, r, sizeof(*r), MS))
 		return -ECHILD;
 	return r->ret;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <dirent.h>
+#include <poll.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -250,4 +251,22 @@ static int cmp_u64(const void *a, const void *b)
 void gt_sort_u64(uint64_t *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_u64);
+}
+
+int gt_read_full(int fd, void *buf, size_t len, unsigned int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t r;
+
+		if (poll(&p, 1, ms) != 1)
+			return -1;
+		r = read(fd, (char *)buf + got, len - got);
+		if (r <= 0)
+			return -1;
+		got += r;
+	}
+	return 0;
 }

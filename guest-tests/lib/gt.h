@@ -71,4 +71,10 @@ int gt_sh(const char *fmt, ...);
 /* Sort @n values in ascending order (the benchmarks' percentiles). */
 void gt_sort_u64(uint64_t *v, size_t n);
 
+/*
+ * Read exactly @len bytes from @fd (a pipe between test processes),
+ * waiting at most @ms for each piece: 0, or -1 on timeout, EOF or error.
+ */
+int gt_read_full(int fd, void *buf, size_t len, unsigned int ms);
+
 #endif
