@@ -31,7 +31,11 @@ void hsagpu_vm_reset(HsaGpuVm *vm, uint64_t vram_size)
  * names the next table (VRAM offset, or bus address with SYSTEM); in
  * levels 2 and 1 it may be a leaf (PDE_PTE): a 1 GiB or 2 MiB page.
  */
-/* Walk from the table of @level on; @pde (optional) learns level 0's. */
+/*
+ * Walk @va from the table of @level on (the root: level 3): 0 with *@x
+ * set, or an HSAGPU_VM_REASON_*; no permission or range check. @pde
+ * (optional) learns the level-0 table.
+ */
 static unsigned hsagpu_vm_walk_from(int level, uint64_t table, bool system,
                                     uint64_t vram_size, uint64_t va,
                                     HsaGpuVmReadFn rd, void *opaque,
@@ -87,15 +91,6 @@ static unsigned hsagpu_vm_walk_from(int level, uint64_t table, bool system,
     return HSAGPU_VM_REASON_BAD_ENTRY;  /* not reached */
 }
 
-unsigned hsagpu_vm_walk(const HsaGpuVmCtx *ctx, uint64_t vram_size,
-                        uint64_t va, HsaGpuVmReadFn rd, void *opaque,
-                        HsaGpuVmXlat *x)
-{
-    return hsagpu_vm_walk_from(HSAGPU_VM_LEVELS - 1,
-                               ctx->pt_base & HSAGPU_PTE_ADDR_MASK,
-                               ctx->pt_base & HSAGPU_VM_PT_SYSTEM, vram_size,
-                               va, rd, opaque, x, NULL);
-}
 
 static bool hsagpu_tlb_hit(const HsaGpuVmXlat *e, uint64_t va)
 {

@@ -87,14 +87,6 @@ typedef int (*HsaGpuVmReadFn)(void *opaque, bool system, uint64_t addr,
 void hsagpu_vm_reset(HsaGpuVm *vm, uint64_t vram_size);
 
 /*
- * Walk @ctx's tables for @va: 0 with *@x set, or an HSAGPU_VM_REASON_*.
- * No permission check and no range check (see hsagpu_vm_translate()).
- */
-unsigned hsagpu_vm_walk(const HsaGpuVmCtx *ctx, uint64_t vram_size,
-                        uint64_t va, HsaGpuVmReadFn rd, void *opaque,
-                        HsaGpuVmXlat *x);
-
-/*
  * Translate @va in @vmid (1..15) for an access of kind @access
  * (HSAGPU_VM_ACCESS_*): 0 with *@x set, or an HSAGPU_VM_REASON_*. With
  * @use_tlb the TLB is looked up first and filled by a walk; without it
