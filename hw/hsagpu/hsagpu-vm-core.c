@@ -125,20 +125,6 @@ static void hsagpu_tlb_insert(HsaGpuTlb *t, const HsaGpuVmXlat *x)
     t->next = (i + 1) % HSAGPU_TLB_ENTRIES;
 }
 
-static uint64_t hsagpu_vm_needs(unsigned access)
-{
-    switch (access) {
-    case HSAGPU_VM_ACCESS_READ:
-        return HSAGPU_PTE_READABLE;
-    case HSAGPU_VM_ACCESS_WRITE:
-        return HSAGPU_PTE_WRITEABLE;
-    case HSAGPU_VM_ACCESS_ATOMIC:
-        return HSAGPU_PTE_READABLE | HSAGPU_PTE_WRITEABLE;
-    default:
-        return HSAGPU_PTE_EXECUTABLE;
-    }
-}
-
 unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
                              unsigned access, bool use_tlb,
                              HsaGpuVmReadFn rd, void *opaque,
@@ -187,10 +173,6 @@ unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
                                               : HSAGPU_VM_REASON_PERMISSION;
 }
 
-bool hsagpu_vm_allows(uint64_t flags, unsigned access)
-{
-    return (flags & hsagpu_vm_needs(access)) == hsagpu_vm_needs(access);
-}
 
 void hsagpu_vm_flush(HsaGpuVm *vm, uint32_t vmids)
 {

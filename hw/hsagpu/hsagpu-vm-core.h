@@ -98,8 +98,20 @@ unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
                              HsaGpuVmReadFn rd, void *opaque,
                              HsaGpuVmXlat *x);
 
-/* Does a page with PTE @flags allow an access of kind @access? */
-bool hsagpu_vm_allows(uint64_t flags, unsigned access);
+/*
+ * Does a page with PTE @flags allow an access of kind @access? Inline:
+ * the bus resolver asks on every access that hits a cached translation.
+ */
+static inline bool hsagpu_vm_allows(uint64_t flags, unsigned access)
+{
+    uint64_t need = access == HSAGPU_VM_ACCESS_READ ? HSAGPU_PTE_READABLE :
+                    access == HSAGPU_VM_ACCESS_WRITE ? HSAGPU_PTE_WRITEABLE :
+                    access == HSAGPU_VM_ACCESS_ATOMIC ?
+                    HSAGPU_PTE_READABLE | HSAGPU_PTE_WRITEABLE :
+                    HSAGPU_PTE_EXECUTABLE;
+
+    return (flags & need) == need;
+}
 
 /* Drop the TLB entries of the VMIDs in @vmids (bit v: VMID v). */
 void hsagpu_vm_flush(HsaGpuVm *vm, uint32_t vmids);
