@@ -131,6 +131,7 @@ struct hsagpu_vm {
 struct hsagpu_device {
 	struct pci_dev *pdev;
 	struct list_head node;          /* bound devices (hsagpu_peer.c) */
+	struct list_head client_node;   /* ready for clients (hsagpu_client.c) */
 	void __iomem *mmio;             /* BAR5 */
 	void __iomem *doorbells;        /* BAR2 */
 	void __iomem *vram;             /* BAR0, write-combined */
@@ -243,6 +244,7 @@ struct hsagpu_device {
  * the file.
  */
 struct hsagpu_file {
+	struct kref ref;                /* the opener and every allocation */
 	struct hsagpu_device *hdev;     /* holds a reference */
 	struct address_space *mapping;  /* for zapping BAR mappings */
 	struct mm_struct *mm;           /* the opener's, pinned by @mn */
@@ -251,6 +253,11 @@ struct hsagpu_file {
 	pid_t pid;                      /* the opener (debugfs) */
 	/* GPU address space: hsagpu.ko vm=1 at open and a GPUVM device */
 	struct hsagpu_vm *vm;
+	/*
+	 * A KFD context (hsagpu_amdgpu.ko): always a GPU space, mapped only
+	 * through hsagpu_mem_gpu_map(); mmap() maps for the CPU alone.
+	 */
+	bool kfd;
 
 	/* live allocations, also those only a mapping holds (limits) */
 	atomic_t nallocs;
@@ -409,9 +416,30 @@ static inline void hsagpu_exit(struct hsagpu_device *hdev)
 	up_read(&hdev->remove_sem);
 }
 
+/*
+ * Entry points for the KFD facade (hsagpu_amdgpu.ko) are marked
+ * "exported": EXPORT_SYMBOL_NS_GPL(..., HSAGPU). Their callers follow the
+ * same rules as this driver's own ioctls (process context of the file's
+ * process, hsagpu_file.lock not held unless said).
+ */
+
+/* hsagpu_client.c: modules built on hsagpu.ko hear of bound devices */
+struct hsagpu_client {
+	struct list_head node;
+	/* a device is ready / is being unbound; may sleep */
+	void (*add)(struct hsagpu_device *hdev);
+	void (*remove)(struct hsagpu_device *hdev);
+};
+
+int hsagpu_client_register(struct hsagpu_client *client);      /* exported */
+void hsagpu_client_unregister(struct hsagpu_client *client);   /* exported */
+void hsagpu_clients_add(struct hsagpu_device *hdev);
+void hsagpu_clients_remove(struct hsagpu_device *hdev);
+void hsagpu_device_get(struct hsagpu_device *hdev);            /* exported */
+
 /* hsagpu_drv.c */
 int hsagpu_queues_allowed(struct hsagpu_device *hdev);
-void hsagpu_device_put(struct hsagpu_device *hdev);
+void hsagpu_device_put(struct hsagpu_device *hdev);            /* exported */
 
 /* hsagpu_rom.c */
 int hsagpu_rom_validate(struct hsagpu_device *hdev);
@@ -432,6 +460,12 @@ vm_fault_t hsagpu_sysbuf_fault(struct hsagpu_sysbuf *b, pgoff_t page,
 
 /* hsagpu_file.c */
 extern const struct file_operations hsagpu_fops;
+struct hsagpu_file *hsagpu_file_create(struct hsagpu_device *hdev,
+				       struct address_space *mapping,
+				       bool kfd);               /* exported */
+void hsagpu_file_destroy(struct hsagpu_file *hf);               /* exported */
+void hsagpu_file_get(struct hsagpu_file *hf);                  /* exported */
+void hsagpu_file_put(struct hsagpu_file *hf);                  /* exported */
 void hsagpu_files_zap(struct hsagpu_device *hdev);
 void hsagpu_file_zap(struct hsagpu_file *hf);
 

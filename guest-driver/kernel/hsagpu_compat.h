@@ -37,4 +37,11 @@ static inline void vm_flags_clear(struct vm_area_struct *vma,
 #define HSAGPU_MAX_PAGE_ORDER   (MAX_ORDER - 1)
 #endif
 
+/* 6.4 dropped class_create()'s module argument. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
+#define hsagpu_class_create(name)       class_create(THIS_MODULE, name)
+#else
+#define hsagpu_class_create(name)       class_create(name)
+#endif
+
 #endif

@@ -253,6 +253,7 @@ void hsagpu_device_put(struct hsagpu_device *hdev)
 {
 	kref_put(&hdev->ref, hsagpu_device_free);
 }
+EXPORT_SYMBOL_NS_GPL(hsagpu_device_put, HSAGPU);
 
 static void hsagpu_put_action(void *data)
 {
@@ -271,6 +272,7 @@ static struct hsagpu_device *hsagpu_device_alloc(struct pci_dev *pdev)
 	mutex_init(&hdev->lock);
 	mutex_init(&hdev->dma_lock);
 	INIT_LIST_HEAD(&hdev->node);
+	INIT_LIST_HEAD(&hdev->client_node);
 	init_waitqueue_head(&hdev->recover_wq);
 	INIT_LIST_HEAD(&hdev->sysbufs);
 	INIT_LIST_HEAD(&hdev->files);
@@ -375,6 +377,8 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	/* What AER recovery restores after a reset of the link. */
 	hsagpu_keep_state(hdev);
 	hsagpu_recover_init(hdev);
+	/* Last: clients (the KFD facade) see a device ready for use. */
+	hsagpu_clients_add(hdev);
 
 	dev_info(dev, "%s: %s, %llu MiB VRAM, %u queues, %u doorbells, %d MSI-X vectors, ABI %u.%u, %u-bit DMA%s\n",
 		 hdev->devname, hdev->name, hdev->vram_size >> 20,
@@ -388,6 +392,8 @@ static void hsagpu_remove(struct pci_dev *pdev)
 {
 	struct hsagpu_device *hdev = pci_get_drvdata(pdev);
 
+	/* Clients (the KFD facade) first: they stop offering the device. */
+	hsagpu_clients_remove(hdev);
 	/* No new opens; misc_open() runs under the lock this takes. */
 	misc_deregister(&hdev->misc);
 	hsagpu_peer_unregister(hdev);

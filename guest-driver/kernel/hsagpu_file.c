@@ -43,18 +43,28 @@ static const struct mmu_notifier_ops hsagpu_mn_ops = {
 	.release = hsagpu_mm_release,
 };
 
-static int hsagpu_open(struct inode *inode, struct file *file)
+/*
+ * A context of @hdev for the calling process: what open() of /dev/hsagpuN
+ * makes, and what the KFD facade makes per device a process uses (@kfd:
+ * GPU mappings only through hsagpu_mem_gpu_map(), mmap() maps for the
+ * CPU alone; always with a GPU address space). @mapping: the address
+ * space whose BAR pages removal zaps (hsagpu_file_zap()). A device
+ * removed meanwhile: -ENODEV.
+ */
+struct hsagpu_file *hsagpu_file_create(struct hsagpu_device *hdev,
+				       struct address_space *mapping, bool kfd)
 {
-	struct hsagpu_device *hdev = container_of(file->private_data,
-						  struct hsagpu_device, misc);
 	struct hsagpu_file *hf;
 	int ret;
 
 	if (!current->mm)
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
+	if (READ_ONCE(hdev->dead))
+		return ERR_PTR(-ENODEV);
 	hf = kzalloc(sizeof(*hf), GFP_KERNEL);
 	if (!hf)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
+	kref_init(&hf->ref);
 	mutex_init(&hf->lock);
 	INIT_LIST_HEAD(&hf->mems);
 	INIT_LIST_HEAD(&hf->queues);
@@ -62,42 +72,84 @@ static int hsagpu_open(struct inode *inode, struct file *file)
 	hf->doorbell_page = -1;
 	ida_init(&hf->doorbell_slots);
 	hsagpu_event_init(hf);
-	hf->mapping = file->f_mapping;
+	hf->mapping = mapping;
 	hf->hdev = hdev;
+	hf->kfd = kfd;
 	hf->pid = task_tgid_nr(current);
 	ret = hsagpu_vm_file_init(hf);
-	if (ret) {
-		kfree(hf);
-		return ret;
-	}
+	if (!ret && kfd && !hf->vm)
+		ret = -EOPNOTSUPP;
+	if (ret)
+		goto out_free;
 
 	/* Also keeps the mm_struct (not the address space) until release. */
 	hf->mn.ops = &hsagpu_mn_ops;
 	ret = mmu_notifier_register(&hf->mn, current->mm);
-	if (ret) {
-		hsagpu_vm_file_fini(hf);
-		kfree(hf);
-		return ret;
-	}
+	if (ret)
+		goto out_free;
 	hf->mm = current->mm;
 
-	/* misc_open() holds off misc_deregister(): the device is alive. */
 	kref_get(&hdev->ref);
 	mutex_lock(&hdev->lock);
 	list_add_tail(&hf->node, &hdev->files);
 	mutex_unlock(&hdev->lock);
+	return hf;
 
+out_free:
+	hsagpu_vm_file_fini(hf);
+	kfree(hf);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_file_create, HSAGPU);
+
+static int hsagpu_open(struct inode *inode, struct file *file)
+{
+	struct hsagpu_device *hdev = container_of(file->private_data,
+						  struct hsagpu_device, misc);
+	struct hsagpu_file *hf;
+
+	/* misc_open() holds off misc_deregister(): the device is alive. */
+	hf = hsagpu_file_create(hdev, file->f_mapping, false);
+	if (IS_ERR(hf))
+		return PTR_ERR(hf);
 	file->private_data = hf;
 	return 0;
 }
 
-/*
- * The file's mappings are all gone by now (each holds the file). Queues
- * go first so that the device stops touching the memory freed after them.
- */
-static int hsagpu_release(struct inode *inode, struct file *file)
+static void hsagpu_file_free(struct kref *ref)
 {
-	struct hsagpu_file *hf = file->private_data;
+	struct hsagpu_file *hf = container_of(ref, struct hsagpu_file, ref);
+	struct hsagpu_device *hdev = hf->hdev;
+
+	mutex_destroy(&hf->lock);
+	kfree(hf);
+	hsagpu_device_put(hdev);
+}
+
+/* Every allocation holds its owner: it may outlive the teardown. */
+void hsagpu_file_get(struct hsagpu_file *hf)
+{
+	kref_get(&hf->ref);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_file_get, HSAGPU);
+
+void hsagpu_file_put(struct hsagpu_file *hf)
+{
+	kref_put(&hf->ref, hsagpu_file_free);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_file_put, HSAGPU);
+
+/*
+ * Tear a context down: queues first, so that the device stops touching
+ * the memory freed after them, then events, allocation handles,
+ * doorbells, peers and the GPU address space. With /dev/hsagpuN every
+ * mapping is gone by now (each holds the file); a KFD context's CPU
+ * mappings (through the render node) hold their allocations, which hold
+ * the structure but not its GPU space: the facade took every allocation
+ * out of the GPU space before.
+ */
+void hsagpu_file_destroy(struct hsagpu_file *hf)
+{
 	struct hsagpu_device *hdev = hf->hdev;
 
 	/* Runs hsagpu_mm_release() unless the process already exited. */
@@ -111,13 +163,17 @@ static int hsagpu_release(struct inode *inode, struct file *file)
 	mutex_lock(&hdev->lock);
 	list_del(&hf->node);
 	mutex_unlock(&hdev->lock);
-	/* Every mapping is gone: the tables go. */
+	/* Every GPU mapping is gone: the tables go. */
 	hsagpu_vm_file_fini(hf);
 
 	ida_destroy(&hf->doorbell_slots);
-	mutex_destroy(&hf->lock);
-	kfree(hf);
-	hsagpu_device_put(hdev);
+	hsagpu_file_put(hf);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_file_destroy, HSAGPU);
+
+static int hsagpu_release(struct inode *inode, struct file *file)
+{
+	hsagpu_file_destroy(file->private_data);
 	return 0;
 }
 

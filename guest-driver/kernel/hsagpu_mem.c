@@ -148,6 +148,7 @@ static void hsagpu_mem_free(struct kref *ref)
 
 	hsagpu_mem_free_backing(hdev, mem);
 	hsagpu_mem_uncharge(mem);
+	hsagpu_file_put(mem->owner);
 	kfree(mem);
 	hsagpu_device_put(hdev);
 }
@@ -369,6 +370,7 @@ long hsagpu_ioctl_alloc_mem(struct hsagpu_file *hf, void *data)
 		       -EINTR : ret;
 	}
 	kref_get(&hdev->ref);
+	hsagpu_file_get(hf);
 
 	mutex_lock(&hf->lock);
 	ret = hsagpu_mem_publish(hf, mem);

@@ -186,6 +186,7 @@ long hsagpu_ioctl_register_mem(struct hsagpu_file *hf, void *data)
 	}
 	/* From here on hsagpu_mem_put() undoes everything. */
 	kref_get(&hf->hdev->ref);
+	hsagpu_file_get(hf);
 	mem->sys.npages = mem->size >> PAGE_SHIFT;
 	mem->sys.pages = kvmalloc_array(mem->sys.npages,
 					sizeof(*mem->sys.pages),

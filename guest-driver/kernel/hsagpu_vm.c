@@ -62,7 +62,9 @@ int hsagpu_vm_file_init(struct hsagpu_file *hf)
 {
 	struct hsagpu_vm *vm;
 
-	if (!READ_ONCE(hsagpu_vm_param) || !(hf->hdev->caps & HSAGPU_CAP_VM))
+	/* KFD contexts always have one (the facade needs GPU VAs). */
+	if ((!READ_ONCE(hsagpu_vm_param) && !hf->kfd) ||
+	    !(hf->hdev->caps & HSAGPU_CAP_VM))
 		return 0;
 	vm = kzalloc(sizeof(*vm), GFP_KERNEL_ACCOUNT);
 	if (!vm)
