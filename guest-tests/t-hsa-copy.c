@@ -8,12 +8,16 @@
  * same-device copies below 1 MiB on its SDMA queues, same-device copies
  * of 1 MiB and more on its blit kernels (utility AQL queue). Nothing may
  * move before the gate opens; the data that comes back is checked word
- * by word, and so is what hsa_amd_memory_fill writes into VRAM.
+ * by word, and so is what hsa_amd_memory_fill writes into VRAM. Then the
+ * chains once more with HSA_ENABLE_SDMA=0 (ROCr's blit kernels only).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "gtdev.h"
 #include "hsat.h"
 
 static struct hsat h;
@@ -132,20 +136,50 @@ static void fill(struct hsat_gpu *g, size_t size)
 	hsa_amd_memory_pool_free(v);
 }
 
-int main(void)
+/*
+ * The same again in a child with HSA_ENABLE_SDMA=0: ROCr then does every
+ * copy with its blit kernels on the utility queue.
+ */
+static void again_without_sdma(const char *self)
+{
+	int status;
+	pid_t pid;
+
+	DIAG("again with HSA_ENABLE_SDMA=0 (every copy on ROCr's blit kernels)");
+	hsat_phase("the HSA_ENABLE_SDMA=0 run");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		setenv("HSA_ENABLE_SDMA", "0", 1);
+		setenv("HSAT_NO_SDMA_RUN", "1", 1);
+		execl(self, self, (char *)NULL);
+		_exit(127);
+	}
+	CHECK(pid > 0 && !gt_wait_child(pid, &status, 170000),
+	      "the HSA_ENABLE_SDMA=0 run did not finish");
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "the HSA_ENABLE_SDMA=0 run failed (status 0x%x)", status);
+}
+
+int main(int argc, char **argv)
 {
 	/* SDMA only below 1 MiB on one device; the blit kernels from 1 MiB */
 	const size_t sizes[] = { 4096, 64 * 1024 + 44, 4 << 20 };
+	int child = getenv("HSAT_NO_SDMA_RUN") != NULL;
 
+	(void)argc;
 	hsat_watchdog(180);
 	if (hsat_init(&h))
 		return gt_result();
 	for (int i = 0; i < h.ngpu; i++) {
 		for (unsigned int k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
-			copy_chain(&h.gpu[i], sizes[k], 17 * i + k + 1);
-		fill(&h.gpu[i], 256 * 1024);
+			copy_chain(&h.gpu[i], sizes[k], 17 * i + k + 1 + child * 100);
+		if (!child)
+			fill(&h.gpu[i], 256 * 1024);
 	}
 	hsat_phase("hsa_shut_down");
 	HSAT_CHECK(hsa_shut_down());
+	if (!child)
+		again_without_sdma(argv[0]);
 	return gt_result();
 }
