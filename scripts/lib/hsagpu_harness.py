@@ -651,6 +651,7 @@ def user_initrd(base, files, run, modules, out_path):
     return out_path
 
 
+TEST_GROUPS = {'all', 'rocm'}
 GUEST_INFO = re.compile(r'# hsagpu: (kernel|clocksource) (\S*)\s*$')
 
 
@@ -689,7 +690,9 @@ def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
     results, plan = parse_tap(suite, ours) if run != 'none' else ([], 0)
     for r in results:
         r.suite = suite
-    wanted = run.split(',') if run != 'none' and 'all' not in run.split(',') else None
+    # 'all' and 'rocm' are lists the init expands (/tests/ALL, /tests/ROCM)
+    wanted = (run.split(',') if run != 'none' and not set(run.split(',')) & TEST_GROUPS
+              else None)
     info = dict(m.groups() for m in map(GUEST_INFO.search, text.splitlines()) if m)
     problems, infra = [], []
     if timed_out:

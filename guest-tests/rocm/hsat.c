@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Helpers of the ROCm guest tests (hsat.h). */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hsat.h"
+
+hsa_status_t hsat_check_status(hsa_status_t st, const char *what,
+			       const char *file, int line)
+{
+	if (st != HSA_STATUS_SUCCESS) {
+		gt_failures++;
+		printf("# FAIL %s:%d: %s: %s (0x%x)\n", file, line, what,
+		       hsat_status_name(st), st);
+		fflush(stdout);
+	}
+	return st;
+}
+
+const char *hsat_status_name(hsa_status_t st)
+{
+	const char *s = NULL;
+
+	if (hsa_status_string(st, &s) != HSA_STATUS_SUCCESS || !s)
+		return "unknown status";
+	return s;
+}
+
+static const char *volatile phase = "start";
+static unsigned int watchdog_secs;
+
+static void on_alarm(int sig)
+{
+	char msg[200];
+	int n;
+
+	(void)sig;
+	n = snprintf(msg, sizeof(msg),
+		     "# FAIL: watchdog: no progress in '%s' for %u s\n",
+		     phase, watchdog_secs);
+	if (write(1, msg, n) < 0)
+		_exit(2);
+	_exit(1);
+}
+
+void hsat_watchdog(unsigned int secs)
+{
+	watchdog_secs = secs;
+	signal(SIGALRM, on_alarm);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	alarm(secs);
+}
+
+void hsat_phase(const char *what)
+{
+	phase = what;
+	if (watchdog_secs)
+		alarm(watchdog_secs);
+}
+
+int hsat_need_kfd(void)
+{
+	if (access("/dev/kfd", R_OK | W_OK) == 0)
+		return 0;
+	gt_failures++;
+	printf("# FAIL: no /dev/kfd (%s): boot with hsagpu_test.kfd=1 "
+	       "(scripts/test-boot --kfd)\n", strerror(errno));
+	return -1;
+}
+
+int64_t hsat_sysfs(const char *pci, const char *name)
+{
+	char file[96];
+	uint64_t v;
+
+	snprintf(file, sizeof(file), "hsagpu/%s", name);
+	if (gt_sysfs_u64(pci, file, &v))
+		return -1;
+	return (int64_t)v;
+}
+
+int hsat_count_devices(char names[GT_MAX_DEVS][16])
+{
+	char all[GT_MAX_DEVS][16];
+	int n = gt_find_devices(all), k = 0;
+
+	for (int i = 0; i < n; i++) {
+		char link[300], target[256];
+		ssize_t r;
+
+		snprintf(link, sizeof(link), "/sys/bus/pci/devices/%s/driver", all[i]);
+		r = readlink(link, target, sizeof(target) - 1);
+		if (r <= 0)
+			continue;
+		target[r] = 0;
+		if (strcmp(strrchr(target, '/') ? strrchr(target, '/') + 1 : target,
+			   "hsagpu"))
+			continue;
+		strcpy(names[k++], all[i]);
+	}
+	return k;
+}
+
+static uint32_t pci_bdfid(const char *pci)
+{
+	unsigned int dom, bus, dev, fn;
+
+	if (sscanf(pci, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
+		return UINT32_MAX;
+	return (bus << 8) | (dev << 3) | fn;
+}
+
+struct pool_walk {
+	struct hsat *h;
+	struct hsat_gpu *g;         /* NULL: the CPU agent's pools */
+};
+
+static hsa_status_t on_pool(hsa_amd_memory_pool_t pool, void *data)
+{
+	struct pool_walk *w = data;
+	hsa_amd_segment_t seg;
+	uint32_t flags = 0;
+	bool alloc = false;
+	size_t size = 0;
+
+	if (hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &seg) ||
+	    seg != HSA_AMD_SEGMENT_GLOBAL)
+		return HSA_STATUS_SUCCESS;
+	hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
+	hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED,
+				     &alloc);
+	hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, &size);
+	if (!alloc)
+		return HSA_STATUS_SUCCESS;
+	if (!w->g) {
+		if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) && !w->h->has_kernarg) {
+			w->h->kernarg = pool;
+			w->h->has_kernarg = 1;
+		}
+		if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED) && !w->h->has_sys) {
+			w->h->sys = pool;
+			w->h->has_sys = 1;
+		}
+	} else if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) && !w->g->has_vram) {
+		w->g->vram = pool;
+		w->g->vram_pool_size = size;
+		w->g->has_vram = 1;
+	}
+	return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t on_agent(hsa_agent_t agent, void *data)
+{
+	struct hsat *h = data;
+	hsa_device_type_t type;
+	struct pool_walk w = { .h = h };
+
+	if (HSAT_CHECK(hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type)))
+		return HSA_STATUS_SUCCESS;
+	if (type == HSA_DEVICE_TYPE_CPU) {
+		if (h->ncpu++ == 0)
+			h->cpu = agent;
+		else
+			return HSA_STATUS_SUCCESS;
+	} else if (type == HSA_DEVICE_TYPE_GPU) {
+		if (h->ngpu == HSAT_MAX_GPUS)
+			return HSA_STATUS_SUCCESS;
+		w.g = &h->gpu[h->ngpu++];
+		w.g->agent = agent;
+		HSAT_CHECK(hsa_agent_get_info(agent,
+			   (hsa_agent_info_t)HSA_AMD_AGENT_INFO_BDFID, &w.g->bdfid));
+	} else {
+		return HSA_STATUS_SUCCESS;
+	}
+	HSAT_CHECK(hsa_amd_agent_iterate_memory_pools(agent, on_pool, &w));
+	return HSA_STATUS_SUCCESS;
+}
+
+int hsat_init(struct hsat *h)
+{
+	char devs[GT_MAX_DEVS][16];
+	int ndev;
+
+	memset(h, 0, sizeof(*h));
+	if (hsat_need_kfd())
+		return -1;
+	hsat_phase("hsa_init");
+	if (HSAT_CHECK(hsa_init()))
+		return -1;
+	hsat_phase("agent discovery");
+	HSAT_CHECK(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &h->ts_freq));
+	if (HSAT_CHECK(hsa_iterate_agents(on_agent, h)))
+		return -1;
+	CHECK(h->ncpu >= 1, "no CPU agent");
+	CHECK(h->has_sys, "the CPU agent has no fine-grained GLOBAL pool");
+	CHECK(h->has_kernarg, "the CPU agent has no KERNARG_INIT pool");
+	ndev = hsat_count_devices(devs);
+	CHECK(h->ngpu == ndev, "%d GPU agents for %d hsa-gpus bound to hsagpu", h->ngpu, ndev);
+	for (int i = 0; i < h->ngpu; i++) {
+		struct hsat_gpu *g = &h->gpu[i];
+
+		for (int j = 0; j < ndev; j++)
+			if (pci_bdfid(devs[j]) == g->bdfid)
+				strcpy(g->pci, devs[j]);
+		CHECK(g->pci[0], "GPU agent %d: BDFID 0x%x is no hsa-gpu", i, g->bdfid);
+		CHECK(g->has_vram, "GPU agent %d has no coarse-grained GLOBAL pool", i);
+		DIAG("GPU agent %d: %s, VRAM pool %llu bytes", i, g->pci[0] ? g->pci : "?",
+		     (unsigned long long)g->vram_pool_size);
+	}
+	if (gt_failures || h->ngpu == 0 || h->ncpu == 0) {
+		if (!h->ngpu) {
+			gt_failures++;
+			printf("# FAIL: no GPU agent\n");
+		}
+		return -1;
+	}
+	return 0;
+}
+
+int hsat_wait_below(hsa_signal_t s, hsa_signal_value_t below, unsigned int ms,
+		    hsa_wait_state_t ws, hsa_signal_value_t *last)
+{
+	struct timespec t0, t;
+	hsa_signal_value_t v;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		/* the timeout is a hint (ROCr may return early or late): loop */
+		v = hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_LT, below,
+					      50 * 1000 * 1000ULL, ws);
+		if (v < below)
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >= ms)
+			break;
+	}
+	if (last)
+		*last = v;
+	return -1;
+}
+
+void *hsat_alloc(hsa_amd_memory_pool_t pool, size_t size)
+{
+	void *p = NULL;
+
+	if (HSAT_CHECK(hsa_amd_memory_pool_allocate(pool, size, 0, &p)))
+		return NULL;
+	return p;
+}
+
+void *hsat_kernarg(struct hsat *h, const void *args, size_t size)
+{
+	void *p = hsat_alloc(h->kernarg, size < 64 ? 64 : size);
+
+	if (p)
+		memcpy(p, args, size);
+	return p;
+}
+
+uint16_t hsat_header(hsa_packet_type_t type, int barrier)
+{
+	return type << HSA_PACKET_HEADER_TYPE |
+	       (barrier ? 1 : 0) << HSA_PACKET_HEADER_BARRIER |
+	       HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
+	       HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
+}
+
+void hsat_dispatch_pkt(hsa_kernel_dispatch_packet_t *p, uint64_t kernel_object,
+		       void *kernarg, uint32_t grid, uint16_t wg,
+		       hsa_signal_t completion)
+{
+	memset(p, 0, sizeof(*p));
+	p->header = hsat_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, 1);
+	p->setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+	p->workgroup_size_x = wg;
+	p->workgroup_size_y = 1;
+	p->workgroup_size_z = 1;
+	p->grid_size_x = grid;
+	p->grid_size_y = 1;
+	p->grid_size_z = 1;
+	p->kernel_object = kernel_object;
+	p->kernarg_address = kernarg;
+	p->completion_signal = completion;
+}
+
+uint64_t hsat_submit(hsa_queue_t *q, const void *pkt)
+{
+	uint64_t idx = hsa_queue_add_write_index_scacq_screl(q, 1);
+	uint8_t *slot = (uint8_t *)q->base_address + (idx % q->size) * 64;
+	struct timespec t0, t;
+	uint16_t header;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (idx - hsa_queue_load_read_index_scacquire(q) >= q->size) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 20) {
+			gt_failures++;
+			printf("# FAIL: queue %llu: ring full for 20 s (read index %llu, "
+			       "slot %llu)\n", (unsigned long long)q->id,
+			       (unsigned long long)hsa_queue_load_read_index_scacquire(q),
+			       (unsigned long long)idx);
+			return UINT64_MAX;
+		}
+		sched_yield();
+	}
+	memcpy(&header, pkt, 2);
+	/* the body first, then the header (it makes the packet valid) */
+	memcpy(slot + 2, (const uint8_t *)pkt + 2, 62);
+	atomic_thread_fence(memory_order_release);
+	__atomic_store_n((uint16_t *)slot, header, __ATOMIC_RELEASE);
+	hsa_signal_store_screlease(q->doorbell_signal, idx);
+	return idx;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Helpers of the ROCm guest tests: programs linked dynamically against
+ * Debian's unmodified libhsa-runtime64 (ROCr 5.2.3), talking to the KFD
+ * facade hsagpu_amdgpu.ko through libhsakmt. They use the gt library's
+ * CHECK/DIAG/exit-status conventions (guest-tests/lib/gt.h).
+ *
+ * Nothing here may hang a test: every wait is bounded, and a watchdog
+ * (hsat_watchdog) ends a stuck program with a FAIL that names the phase
+ * it was in.
+ */
+#ifndef HSAGPU_HSAT_H
+#define HSAGPU_HSAT_H
+
+#include <stdint.h>
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+
+#include "gt.h"
+
+#define HSAT_MAX_GPUS GT_MAX_DEVS
+
+/* Check an HSA call: a FAIL line with its status string when not SUCCESS. */
+#define HSAT_CHECK(call)                                                \
+	hsat_check_status((call), #call, __FILE__, __LINE__)
+hsa_status_t hsat_check_status(hsa_status_t st, const char *what,
+			       const char *file, int line);
+const char *hsat_status_name(hsa_status_t st);
+
+struct hsat_gpu {
+	hsa_agent_t agent;
+	char pci[16];               /* "0000:01:00.0", matched by BDFID */
+	uint32_t bdfid;
+	hsa_amd_memory_pool_t vram; /* GLOBAL coarse-grained, allocatable */
+	uint64_t vram_pool_size;
+	int has_vram;
+};
+
+struct hsat {
+	hsa_agent_t cpu;
+	hsa_amd_memory_pool_t sys;      /* CPU GLOBAL fine-grained */
+	hsa_amd_memory_pool_t kernarg;  /* CPU GLOBAL with KERNARG_INIT */
+	int has_sys, has_kernarg;
+	int ncpu;
+	struct hsat_gpu gpu[HSAT_MAX_GPUS];
+	int ngpu;
+	uint64_t ts_freq;               /* HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY */
+};
+
+/*
+ * hsa_init() and discovery: the CPU agent and its pools, the GPU agents
+ * (each matched to its hsa-gpu PCI function by BDFID) and their VRAM
+ * pools. -1 (with FAIL lines) when HSA does not come up; the caller then
+ * returns gt_result().
+ */
+int hsat_init(struct hsat *h);
+/* Number of hsa-gpu PCI functions bound to hsagpu. */
+int hsat_count_devices(char names[GT_MAX_DEVS][16]);
+/* FAIL and return -1 without /dev/kfd (the boot lacks hsagpu_test.kfd=1). */
+int hsat_need_kfd(void);
+
+/*
+ * The watchdog: a program stuck for @secs prints
+ * "# FAIL: watchdog: no progress in <phase> for N s" and exits 1.
+ * hsat_phase() names what is being done now (a static string).
+ */
+void hsat_watchdog(unsigned int secs);
+void hsat_phase(const char *what);
+
+/*
+ * Wait until @s's value is below @below, at most @ms, in @ws (ACTIVE or
+ * BLOCKED) with hsa_signal_wait_scacquire. 0, or -1 on timeout (the
+ * value is then in *@last if not NULL).
+ */
+int hsat_wait_below(hsa_signal_t s, hsa_signal_value_t below, unsigned int ms,
+		    hsa_wait_state_t ws, hsa_signal_value_t *last);
+
+/* Allocate @size bytes from @pool: a pointer, or NULL with a FAIL line. */
+void *hsat_alloc(hsa_amd_memory_pool_t pool, size_t size);
+/* Kernel arguments: @size bytes from the kernarg pool, @args copied in. */
+void *hsat_kernarg(struct hsat *h, const void *args, size_t size);
+
+/*
+ * One AQL packet on @q: reserve a slot (hsa_queue_add_write_index), wait
+ * (bounded) for room, write the 64-byte @pkt with its 16-bit header
+ * stored last with release order, ring the doorbell with the slot's
+ * index. The packet's first 16 bits are its header. The index, or
+ * UINT64_MAX when the ring stayed full.
+ */
+uint64_t hsat_submit(hsa_queue_t *q, const void *pkt);
+
+/* A dispatch packet of a built-in kernel (HSAGPU_KERNEL_*), 1-D grid. */
+void hsat_dispatch_pkt(hsa_kernel_dispatch_packet_t *p, uint64_t kernel_object,
+		       void *kernarg, uint32_t grid, uint16_t wg,
+		       hsa_signal_t completion);
+/* The header of a packet of @type, with system-scope fences and @barrier. */
+uint16_t hsat_header(hsa_packet_type_t type, int barrier);
+
+/* hsa-gpu sysfs attribute (<pci>/hsagpu/<name>) as a number, -1 if absent. */
+int64_t hsat_sysfs(const char *pci, const char *name);
+
+#endif

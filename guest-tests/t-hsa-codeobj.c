@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * t-hsa-codeobj: a real gfx900 code object (hsagpu-store42.co, built on
+ * the host by clang/lld from guest-tests/rocm/store42.cl) through ROCr's
+ * loader: the executable loads and freezes (ROCr copies the code into
+ * VRAM with its blit kernels), its kernel symbol has a kernel object.
+ * The device does not execute GCN machine code, so dispatching it must
+ * end in the queue error callback with HSA_STATUS_ERROR_INVALID_CODE_OBJECT,
+ * promptly (bounded wait, not a hang), with the kernel's output buffer
+ * untouched and its completion signal not decremented; a new queue on
+ * the same device then still runs our built-in kernels.
+ */
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hsat.h"
+
+#define CODE_OBJECT "hsagpu-store42.co"
+#define KERNEL_SYMBOL "hsagpu_store42.kd"
+
+static struct hsat h;
+static atomic_int errors;
+static atomic_int error_status;
+
+static void on_queue_error(hsa_status_t st, hsa_queue_t *q, void *data)
+{
+	(void)data;
+	atomic_store(&error_status, st);
+	atomic_fetch_add(&errors, 1);
+	printf("# queue %llu error callback: %s (0x%x)\n", (unsigned long long)q->id,
+	       hsat_status_name(st), st);
+}
+
+static void *read_file(const char *argv0, size_t *len)
+{
+	char path[512], self[256];
+	struct stat st;
+	void *buf;
+	int fd;
+
+	snprintf(self, sizeof(self), "%s", argv0);
+	snprintf(path, sizeof(path), "%s/%s", dirname(self), CODE_OBJECT);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		CHECK(0, "cannot open %s", path);
+		return NULL;
+	}
+	buf = malloc(st.st_size);
+	*len = st.st_size;
+	if (!buf || gt_read_full(fd, buf, *len, 1000)) {
+		CHECK(0, "cannot read %s", path);
+		free(buf);
+		buf = NULL;
+	}
+	close(fd);
+	return buf;
+}
+
+static void run_on(struct hsat_gpu *g, const void *co, size_t co_len)
+{
+	hsa_code_object_reader_t reader;
+	hsa_executable_t exe;
+	hsa_executable_symbol_t sym;
+	hsa_profile_t profile;
+	uint64_t kobj = 0;
+	uint32_t kasize = 0;
+	hsa_queue_t *q;
+	hsa_kernel_dispatch_packet_t p;
+	hsa_signal_t s;
+	uint32_t *buf = hsat_alloc(h.sys, 4096);
+	void *ka;
+	uint64_t arg;
+	struct timespec t0, t;
+	double waited;
+	int n0 = atomic_load(&errors), bad = 0;
+
+	if (!buf)
+		return;
+	memset(buf, 0x77, 4096);
+	hsat_phase("loading the code object");
+	HSAT_CHECK(hsa_agent_get_info(g->agent, HSA_AGENT_INFO_PROFILE, &profile));
+	if (HSAT_CHECK(hsa_code_object_reader_create_from_memory(co, co_len, &reader)) ||
+	    HSAT_CHECK(hsa_executable_create_alt(profile, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+						 NULL, &exe)))
+		return;
+	if (HSAT_CHECK(hsa_executable_load_agent_code_object(exe, g->agent, reader, NULL,
+							       NULL)) ||
+	    HSAT_CHECK(hsa_executable_freeze(exe, NULL)) ||
+	    HSAT_CHECK(hsa_executable_get_symbol_by_name(exe, KERNEL_SYMBOL, &g->agent, &sym)))
+		goto out_exe;
+	HSAT_CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+						  &kobj));
+	HSAT_CHECK(hsa_executable_symbol_get_info(sym,
+		   HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kasize));
+	DIAG("%s: %s: kernel object 0x%llx, %u bytes of kernel arguments", g->pci,
+	     KERNEL_SYMBOL, (unsigned long long)kobj, kasize);
+	CHECK(kobj != 0, "%s: no kernel object", g->pci);
+	CHECK(kasize >= 8, "%s: kernarg segment of %u bytes for one pointer", g->pci, kasize);
+
+	hsat_phase("dispatching GCN code");
+	if (HSAT_CHECK(hsa_queue_create(g->agent, 64, HSA_QUEUE_TYPE_MULTI, on_queue_error,
+					NULL, UINT32_MAX, UINT32_MAX, &q)))
+		goto out_exe;
+	HSAT_CHECK(hsa_signal_create(1, 0, NULL, &s));
+	arg = (uintptr_t)buf;
+	ka = hsat_kernarg(&h, &arg, kasize > 8 ? kasize : 8);
+	hsat_dispatch_pkt(&p, kobj, ka, 64, 64, s);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	hsat_submit(q, &p);
+	do {
+		usleep(10 * 1000);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		waited = t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9;
+	} while (atomic_load(&errors) == n0 && waited < 20);
+	DIAG("%s: %d error callback(s) %.3f s after the dispatch", g->pci,
+	     atomic_load(&errors) - n0, waited);
+	CHECK(atomic_load(&errors) == n0 + 1, "%s: %d queue error callbacks within 20 s, "
+	      "expected 1", g->pci, atomic_load(&errors) - n0);
+	CHECK(atomic_load(&error_status) == HSA_STATUS_ERROR_INVALID_CODE_OBJECT,
+	      "%s: queue error %s (0x%x), expected HSA_STATUS_ERROR_INVALID_CODE_OBJECT",
+	      g->pci, hsat_status_name(atomic_load(&error_status)),
+	      atomic_load(&error_status));
+	CHECK(hsa_signal_load_scacquire(s) == 1, "%s: the failed dispatch's signal is %lld",
+	      g->pci, (long long)hsa_signal_load_scacquire(s));
+	for (int i = 0; i < 1024; i++)
+		bad += buf[i] != 0x77777777u;
+	CHECK(!bad, "%s: %d words of the output changed by a kernel that cannot run",
+	      g->pci, bad);
+	hsa_signal_destroy(s);
+	HSAT_CHECK(hsa_queue_destroy(q));
+	hsa_amd_memory_pool_free(ka);
+
+	/* the error stayed in that queue: a new one works */
+	hsat_phase("a queue after the error");
+	if (!HSAT_CHECK(hsa_queue_create(g->agent, 64, HSA_QUEUE_TYPE_MULTI, on_queue_error,
+					 NULL, UINT32_MAX, UINT32_MAX, &q))) {
+		struct hsagpu_kargs_fill fa = { .dst = (uintptr_t)buf, .value = 42 };
+
+		HSAT_CHECK(hsa_signal_create(1, 0, NULL, &s));
+		ka = hsat_kernarg(&h, &fa, sizeof(fa));
+		hsat_dispatch_pkt(&p, HSAGPU_KERNEL_FILL, ka, 64, 64, s);
+		hsat_submit(q, &p);
+		CHECK(!hsat_wait_below(s, 1, 20000, HSA_WAIT_STATE_BLOCKED, NULL),
+		      "%s: a built-in kernel on a new queue did not complete", g->pci);
+		bad = 0;
+		for (int i = 0; i < 64; i++)
+			bad += buf[i] != 42;
+		CHECK(!bad && buf[64] == 0x77777777u, "%s: FILL after the error: %d wrong",
+		      g->pci, bad);
+		hsa_signal_destroy(s);
+		HSAT_CHECK(hsa_queue_destroy(q));
+		hsa_amd_memory_pool_free(ka);
+	}
+out_exe:
+	hsa_executable_destroy(exe);
+	hsa_code_object_reader_destroy(reader);
+	hsa_amd_memory_pool_free(buf);
+}
+
+int main(int argc, char **argv)
+{
+	size_t len = 0;
+	void *co;
+
+	(void)argc;
+	hsat_watchdog(120);
+	co = read_file(argv[0], &len);
+	if (!co || hsat_init(&h))
+		return gt_result();
+	for (int i = 0; i < h.ngpu; i++)
+		run_on(&h.gpu[i], co, len);
+	hsat_phase("hsa_shut_down");
+	HSAT_CHECK(hsa_shut_down());
+	free(co);
+	return gt_result();
+}
