@@ -368,7 +368,9 @@
 
 /* HSAGPU_QREG_FLAGS */
 #define HSAGPU_QF_PROFILE               (1U << 0)   /* signal timestamps */
-#define HSAGPU_QF_ALL                   0x1U
+#define HSAGPU_QF_AMD_QUEUE             (1U << 2)   /* descriptor is ROCr's */
+						    /* amd_queue_t (aql.h) */
+#define HSAGPU_QF_ALL                   0x5U
 
 /* Commands, written to HSAGPU_QREG_CMD */
 #define HSAGPU_QCMD_ENABLE              1U  /* validate, start serving */
