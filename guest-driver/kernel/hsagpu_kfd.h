@@ -35,6 +35,7 @@
 #include <linux/idr.h>
 #include <linux/kref.h>
 #include <linux/kfd_ioctl.h>
+#include <linux/kfd_sysfs.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <drm/drm_device.h>

@@ -688,6 +688,7 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		    u64 index)
 {
 	struct hsagpu_mem *mem;
+	bool gpu;
 	int ret = 0;
 
 	if (is_cow_mapping(vma->vm_flags))
@@ -699,7 +700,8 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		ret = -EINVAL;
 		goto out;
 	}
-	if (hf->vm && mem->vma) {
+	gpu = hf->vm && !hf->kfd;
+	if (gpu && mem->vma) {
 		ret = -EBUSY;
 		goto out;
 	}
@@ -707,7 +709,7 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		ret = -EINVAL;
 		goto out;
 	}
-	if (hf->vm) {
+	if (gpu) {
 		ret = hsagpu_mem_mmap_gpu(hf, mem, vma);
 		if (ret)
 			goto out;
@@ -716,11 +718,11 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 	if (mem->flags & HSAGPU_MEM_VRAM) {
 		vm_flags_set(vma, VM_IO | VM_PFNMAP);
 		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
-		vma->vm_ops = hf->vm ? &hsagpu_vram_gpu_vm_ops :
-				       &hsagpu_vram_vm_ops;
+		vma->vm_ops = gpu ? &hsagpu_vram_gpu_vm_ops :
+				    &hsagpu_vram_vm_ops;
 	} else {
-		vma->vm_ops = hf->vm ? &hsagpu_sysmem_gpu_vm_ops :
-				       &hsagpu_sysmem_vm_ops;
+		vma->vm_ops = gpu ? &hsagpu_sysmem_gpu_vm_ops :
+				    &hsagpu_sysmem_vm_ops;
 	}
 	vma->vm_private_data = mem;
 	kref_get(&mem->ref);
@@ -728,3 +730,144 @@ out:
 	mutex_unlock(&hf->lock);
 	return ret;
 }
+
+/*
+ * KFD entry points (hsagpu_amdgpu.ko). A KFD allocation is an ordinary
+ * allocation of the context with a handle; the facade holds an extra
+ * reference, maps it into the GPU space at the VA it was given
+ * (hsagpu_mem_gpu_map()) and mmap()s it for the CPU through its render
+ * node (hsagpu_mem_mmap_cpu()).
+ */
+
+/* @hf's allocation @handle with a reference, or NULL. */
+struct hsagpu_mem *hsagpu_mem_get_handle(struct hsagpu_file *hf, u64 handle)
+{
+	struct hsagpu_mem *mem;
+
+	mutex_lock(&hf->lock);
+	mem = hsagpu_mem_lookup(hf, handle);
+	if (mem)
+		kref_get(&mem->ref);
+	mutex_unlock(&hf->lock);
+	return mem;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_get_handle, HSAGPU);
+
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_put, HSAGPU);
+
+/*
+ * SYSTEM or VRAM memory for @hf, as ALLOC_MEM makes it (same limits and
+ * errors); the caller gets a reference besides the handle's.
+ */
+struct hsagpu_mem *hsagpu_mem_alloc(struct hsagpu_file *hf, u32 flags,
+				    u64 bytes)
+{
+	struct hsagpu_alloc_mem args = {
+		.size = sizeof(args),
+		.flags = flags,
+		.bytes = bytes,
+	};
+	struct hsagpu_mem *mem;
+	long ret;
+
+	ret = hsagpu_ioctl_alloc_mem(hf, &args);
+	if (ret)
+		return ERR_PTR(ret);
+	mem = hsagpu_mem_get_handle(hf, args.handle);
+	return mem ?: ERR_PTR(-ENOENT);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_alloc, HSAGPU);
+
+/* Drop the handle (FREE_MEM): -EBUSY while a queue uses the memory. */
+int hsagpu_mem_free_handle(struct hsagpu_file *hf, struct hsagpu_mem *mem)
+{
+	struct hsagpu_free_mem args = {
+		.size = sizeof(args),
+		.handle = mem->handle,
+	};
+
+	return hsagpu_ioctl_free_mem(hf, &args);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_free_handle, HSAGPU);
+
+/*
+ * Map @mem into @hf's GPU space at @va with @perms (HSAGPU_PTE_*
+ * access bits). Registered memory is pinned now (and unpinned by
+ * hsagpu_mem_gpu_unmap()). Already mapped: 0 at the same VA, -EBUSY
+ * elsewhere. Errors as hsagpu_vm_map(), and those of pinning.
+ */
+int hsagpu_mem_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
+		       u64 va, u64 perms)
+{
+	struct hsagpu_vm_src src = { };
+	int ret;
+
+	if (!hf->vm || mem->owner != hf)
+		return -EINVAL;
+	if (mem->flags & HSAGPU_MEM_USERPTR)
+		return hsagpu_userptr_gpu_map(hf, mem, va);
+	mutex_lock(&hf->lock);
+	if (mem->map.mapped) {
+		ret = mem->map.it.start == va ? 0 : -EBUSY;
+		goto out;
+	}
+	if (mem->flags & HSAGPU_MEM_SYSTEM) {
+		src.sgt = &mem->sys.sgt;
+		src.flags = HSAGPU_PTE_SYSTEM | HSAGPU_PTE_SNOOPED;
+	} else {
+		src.addr = mem->vram_offset;
+	}
+	mem->map.kind = HSAGPU_VM_MAP_MEM;
+	ret = hsagpu_enter(hf->hdev);
+	if (ret)
+		goto out;
+	ret = hsagpu_vm_map(hf->vm, &mem->map, va, mem->size, perms, &src);
+	hsagpu_exit(hf->hdev);
+out:
+	mutex_unlock(&hf->lock);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_gpu_map, HSAGPU);
+
+/* Out of the GPU space (invalidated and acknowledged); -EINVAL: not in. */
+int hsagpu_mem_gpu_unmap(struct hsagpu_file *hf, struct hsagpu_mem *mem)
+{
+	int ret = 0;
+
+	if (!hf->vm || mem->owner != hf)
+		return -EINVAL;
+	if (mem->flags & HSAGPU_MEM_USERPTR)
+		return hsagpu_userptr_gpu_unmap(hf, mem);
+	mutex_lock(&hf->lock);
+	if (mem->map.mapped)
+		hsagpu_vm_unmap(hf->vm, &mem->map);
+	else
+		ret = -EINVAL;
+	mutex_unlock(&hf->lock);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_gpu_unmap, HSAGPU);
+
+/*
+ * KFD: a CPU mapping of the allocation at the vma's offset, for the CPU
+ * alone. A PROT_NONE private mapping (libhsakmt reserves VRAM it does
+ * not map for the host that way) is made a shared one that can never
+ * become writable, as amdgpu does.
+ */
+int hsagpu_mem_mmap_cpu(struct hsagpu_file *hf, struct vm_area_struct *vma)
+{
+	u64 index = vma->vm_pgoff & HSAGPU_MMAP_INDEX_MASK;
+
+	if (vma->vm_pgoff >> HSAGPU_MMAP_INDEX_BITS != HSAGPU_MMAP_TYPE_MEMORY)
+		return -EINVAL;
+	if (READ_ONCE(hf->hdev->dead))
+		return -ENODEV;
+	if (READ_ONCE(hf->lost))
+		return -EIO;
+	if (is_cow_mapping(vma->vm_flags) &&
+	    !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		vm_flags_clear(vma, VM_MAYWRITE);
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	return hsagpu_mem_mmap(hf, vma, index);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_mmap_cpu, HSAGPU);
