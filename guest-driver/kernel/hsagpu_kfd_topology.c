@@ -13,7 +13,8 @@
  *                            a gfx900 agent (gfx_target_version 90000)
  *                            with the device's PCI ids, compute units,
  *                            VRAM (one public frame-buffer bank), render
- *                            node, and a PCIe link to node 0
+ *                            node, two (nominal) caches, and a PCIe link
+ *                            to node 0
  *
  * Each node has gpu_id, name and properties, and mem_banks/M,
  * caches/M and io_links/M with a properties file each. The whole node
@@ -33,6 +34,9 @@
 
 #define HSAGPU_KFD_TOPO_FILES   3
 #define HSAGPU_KFD_TOPO_TEXT    PAGE_SIZE
+
+/* A GPU node's caches: L1 (per CU) and L2 (shared); ROCr needs some. */
+#define HSAGPU_KFD_GPU_CACHES   2
 
 /* gfx9 shape: 4 SIMDs per CU, one shader array holding every CU. */
 #define HSAGPU_KFD_SIMD_PER_CU  4
@@ -178,7 +182,7 @@ static void hsagpu_kfd_node_props(struct hsagpu_kfd_text *t,
 	hsagpu_kfd_prop(t, "cpu_cores_count", kdev ? 0 : num_online_cpus());
 	hsagpu_kfd_prop(t, "simd_count", cus * HSAGPU_KFD_SIMD_PER_CU);
 	hsagpu_kfd_prop(t, "mem_banks_count", 1);
-	hsagpu_kfd_prop(t, "caches_count", kdev ? 0 : 1);
+	hsagpu_kfd_prop(t, "caches_count", kdev ? HSAGPU_KFD_GPU_CACHES : 1);
 	hsagpu_kfd_prop(t, "io_links_count", kdev ? 1 : n->ngpus);
 	hsagpu_kfd_prop(t, "p2p_links_count", 0);
 	hsagpu_kfd_prop(t, "cpu_core_id_base", 0);
@@ -235,20 +239,30 @@ static void hsagpu_kfd_mem_props(struct hsagpu_kfd_text *t,
 }
 
 /*
- * The CPU node's cache: nominal (libhsakmt needs one, else it reads the
- * CPUs' caches from /sys/devices/system and fails without them): the
- * first CPU's L1 data cache, 32 KiB, 64-byte lines.
+ * Caches, nominal: libhsakmt needs one on the CPU node (else it reads the
+ * CPUs' caches from /sys/devices/system and fails without them) and ROCr
+ * one on a GPU node. The CPU node: the first CPU's L1 data cache, 32
+ * KiB. A GPU node (@idx 0, 1): a gfx9 CU's 16 KiB L1 vector cache and a
+ * 4 MiB L2 shared by the CUs, 64-byte lines. Sizes in KiB.
  */
-static void hsagpu_kfd_cache_props(struct hsagpu_kfd_text *t)
+static void hsagpu_kfd_cache_props(struct hsagpu_kfd_text *t,
+				   const struct hsagpu_kfd_node *n, u32 idx)
 {
-	hsagpu_kfd_prop(t, "processor_id_low", 0);
-	hsagpu_kfd_prop(t, "level", 1);
-	hsagpu_kfd_prop(t, "size", 32);
+	u32 type = HSA_CACHE_TYPE_DATA;
+
+	if (n->kdev)
+		type |= HSA_CACHE_TYPE_HSACU;
+	else
+		type |= HSA_CACHE_TYPE_CPU;
+	hsagpu_kfd_prop(t, "processor_id_low",
+			n->kdev ? 0x80001000 + n->id * 0x100 : 0);
+	hsagpu_kfd_prop(t, "level", idx + 1);
+	hsagpu_kfd_prop(t, "size", n->kdev ? (idx ? 4096 : 16) : 32);
 	hsagpu_kfd_prop(t, "cache_line_size", 64);
 	hsagpu_kfd_prop(t, "cache_lines_per_tag", 1);
-	hsagpu_kfd_prop(t, "association", 8);
+	hsagpu_kfd_prop(t, "association", n->kdev ? 16 : 8);
 	hsagpu_kfd_prop(t, "latency", 1);
-	hsagpu_kfd_prop(t, "type", HSA_CACHE_TYPE_DATA | HSA_CACHE_TYPE_CPU);
+	hsagpu_kfd_prop(t, "type", type);
 	hsagpu_kfd_printf(t, "sibling_map 1\n");
 }
 
@@ -330,12 +344,12 @@ static int hsagpu_kfd_topo_node(const struct hsagpu_kfd_node *n,
 	dir = hsagpu_kfd_topo_dir(&node->kobj, "caches", 0);
 	if (!dir)
 		return -ENOMEM;
-	if (!n->kdev) {
-		sub = hsagpu_kfd_topo_dir(&dir->kobj, "%u", 0);
+	for (i = 0; i < (n->kdev ? HSAGPU_KFD_GPU_CACHES : 1); i++) {
+		sub = hsagpu_kfd_topo_dir(&dir->kobj, "%u", i);
 		if (!sub)
 			return -ENOMEM;
 		if (hsagpu_kfd_text_new(&t))
-			hsagpu_kfd_cache_props(&t);
+			hsagpu_kfd_cache_props(&t, n, i);
 		ret = hsagpu_kfd_tobj_file(sub, "properties", t.buf, false);
 		if (ret)
 			return ret;
