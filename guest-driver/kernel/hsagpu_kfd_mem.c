@@ -265,7 +265,9 @@ static int hsagpu_kfd_map_unmap(struct hsagpu_kfd_process *p,
 		goto out;
 	}
 	for (i = args->n_success; i < args->n_devices; i++) {
-		pdd = hsagpu_kfd_pdd_bind(p, ids[i]);
+		/* a removed device's buffers can still be unmapped */
+		pdd = map ? hsagpu_kfd_pdd_bind(p, ids[i]) :
+		      hsagpu_kfd_pdd_find(p, ids[i]) ?: ERR_PTR(-EINVAL);
 		if (IS_ERR(pdd)) {
 			ret = PTR_ERR(pdd);
 			break;

@@ -157,6 +157,7 @@ void hsagpu_mem_put(struct hsagpu_mem *mem)
 {
 	kref_put(&mem->ref, hsagpu_mem_free);
 }
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_put, HSAGPU);
 
 /* The previous user's data must not leak: clear VRAM before handing out. */
 static void hsagpu_vram_clear(struct hsagpu_device *hdev,
@@ -752,8 +753,6 @@ struct hsagpu_mem *hsagpu_mem_get_handle(struct hsagpu_file *hf, u64 handle)
 	return mem;
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_mem_get_handle, HSAGPU);
-
-EXPORT_SYMBOL_NS_GPL(hsagpu_mem_put, HSAGPU);
 
 /*
  * SYSTEM or VRAM memory for @hf, as ALLOC_MEM makes it (same limits and
