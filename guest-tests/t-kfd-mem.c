@@ -69,8 +69,15 @@ static unsigned long long node_prop(int node, const char *name)
 	return ret;
 }
 
+static int vm_mappings_of(const char *dev, pid_t pid);
+
 /* The GPU mappings of this process's context on the device (debugfs). */
 static int vm_mappings(pid_t pid)
+{
+	return vm_mappings_of(pci, pid);
+}
+
+static int vm_mappings_of(const char *dev, pid_t pid)
 {
 	char path[256], line[256];
 	int m = -1, p, v, maps;
@@ -78,7 +85,7 @@ static int vm_mappings(pid_t pid)
 
 	if (access("/sys/kernel/debug/hsagpu", F_OK))
 		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	snprintf(path, sizeof(path), "/sys/kernel/debug/hsagpu/%s/vm", pci);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/hsagpu/%s/vm", dev);
 	f = fopen(path, "r");
 	if (!f)
 		return -2;
@@ -403,6 +410,70 @@ static void test_alloc_args(int kfd)
 	       ENOMEM, "ALLOC 64 TiB of GTT");
 }
 
+/*
+ * Two devices: a GTT and a USERPTR buffer of the first go into both GPU
+ * spaces (each device's context gains a mapping), VRAM only into its
+ * own (the second device stops the MAP with n_success 1).
+ */
+static void test_multi(int kfd)
+{
+	unsigned int loc = node_prop(2, "location_id"), gpu2;
+	uint32_t ids[2], ns;
+	char pci2[64], path[64], buf[32] = "";
+	int fd, render, m1, m2, i;
+	uint64_t h[3];
+	uint32_t kinds[3] = { KFD_IOC_ALLOC_MEM_FLAGS_GTT,
+			      KFD_IOC_ALLOC_MEM_FLAGS_USERPTR,
+			      KFD_IOC_ALLOC_MEM_FLAGS_VRAM };
+	void *buf2 = mmap(NULL, SZ, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct kfd_ioctl_acquire_vm_args a = { 0 };
+
+	snprintf(pci2, sizeof(pci2), "%04llx:%02x:%02x.%x",
+		 node_prop(2, "domain"), loc >> 8, (loc >> 3) & 0x1f, loc & 7);
+	fd = open(TOPO "/2/gpu_id", O_RDONLY);
+	if (fd >= 0) {
+		if (read(fd, buf, sizeof(buf) - 1) < 0)
+			buf[0] = 0;
+		close(fd);
+	}
+	gpu2 = strtoul(buf, NULL, 10);
+	snprintf(path, sizeof(path), "/dev/dri/renderD%llu",
+		 node_prop(2, "drm_render_minor"));
+	render = open(path, O_RDWR | O_CLOEXEC);
+	a.drm_fd = render;
+	a.gpu_id = gpu2;
+	EXPECT(kioctl(kfd, AMDKFD_IOC_ACQUIRE_VM, &a), 0, "ACQUIRE_VM second device");
+	memset(buf2, 2, SZ);
+	ids[0] = gpu_id;
+	ids[1] = gpu2;
+	for (i = 0; i < 3; i++) {
+		void *va = reserve(SZ);
+
+		m1 = vm_mappings(getpid());
+		m2 = vm_mappings_of(pci2, getpid());
+		EXPECT(alloc(kfd, kinds[i] | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE,
+			     (uintptr_t)va, SZ, (uintptr_t)buf2, &h[i], NULL), 0,
+		       "ALLOC kind 0x%x", kinds[i]);
+		ns = 0;
+		EXPECT(map(kfd, h[i], ids, 2, &ns, 0), i < 2 ? 0 : EINVAL,
+		       "MAP kind 0x%x to both devices", kinds[i]);
+		CHECK_EQ_U64(ns, i < 2 ? 2 : 1);
+		CHECK(vm_mappings(getpid()) == m1 + 1, "kind 0x%x not on %s", kinds[i], pci);
+		CHECK(vm_mappings_of(pci2, getpid()) == m2 + (i < 2),
+		      "kind 0x%x: %d mappings on %s (before %d)", kinds[i],
+		      vm_mappings_of(pci2, getpid()), pci2, m2);
+		ns = 0;
+		EXPECT(map(kfd, h[i], ids, ns + (i < 2 ? 2 : 1), &ns, 1), 0,
+		       "UNMAP kind 0x%x", kinds[i]);
+		CHECK(vm_mappings(getpid()) == m1 && vm_mappings_of(pci2, getpid()) == m2,
+		      "kind 0x%x still mapped after UNMAP", kinds[i]);
+		EXPECT(free_bo(kfd, h[i]), 0, "FREE kind 0x%x", kinds[i]);
+	}
+	close(render);
+	munmap(buf2, SZ);
+}
+
 /* A child's process: its own context; what it leaves at exit is freed. */
 static void test_child(int kfd, int pipefd[2])
 {
@@ -483,6 +554,8 @@ int main(void)
 	test_gtt(kfd, render, render2);
 	test_vram(kfd, render, vram);
 	test_userptr(kfd);
+	if (node_prop(2, "gfx_target_version"))
+		test_multi(kfd);
 
 	/* a child's buffers: not the parent's, gone with the child */
 	a0 = available(kfd);

@@ -508,6 +508,8 @@ int hsagpu_mem_gpu_unmap(struct hsagpu_file *hf,
 			 struct hsagpu_mem *mem);              /* exported */
 int hsagpu_mem_mmap_cpu(struct hsagpu_file *hf,
 			struct vm_area_struct *vma);           /* exported */
+struct hsagpu_mem *hsagpu_mem_alias(struct hsagpu_file *hf,
+				    struct hsagpu_mem *src);   /* exported */
 
 /* hsagpu_vm.c */
 int hsagpu_vm_file_init(struct hsagpu_file *hf);
