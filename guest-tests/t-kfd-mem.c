@@ -146,7 +146,7 @@ static void *reserve(size_t len)
 {
 	void *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	CHECK(p != MAP_FAILED, "reserve %zu", len);
+	CHECK(p != MAP_FAILED, "reserving %zu bytes of VA", len);
 	return p;
 }
 

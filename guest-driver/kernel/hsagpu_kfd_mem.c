@@ -44,8 +44,8 @@ static u64 hsagpu_kfd_bo_perms(const struct hsagpu_kfd_bo *bo)
 }
 
 /* The buffer @handle of @p, or NULL. p->lock held. */
-static struct hsagpu_kfd_bo *hsagpu_kfd_bo_find(struct hsagpu_kfd_process *p,
-						u64 handle)
+struct hsagpu_kfd_bo *hsagpu_kfd_bo_find(struct hsagpu_kfd_process *p,
+					 u64 handle)
 {
 	struct hsagpu_kfd_bo *bo;
 
