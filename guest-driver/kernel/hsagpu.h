@@ -496,6 +496,7 @@ int hsagpu_mem_charge(struct hsagpu_mem *mem);
 void hsagpu_mem_uncharge(struct hsagpu_mem *mem);
 int hsagpu_mem_publish(struct hsagpu_file *hf, struct hsagpu_mem *mem);
 void hsagpu_mem_undo_handle(struct hsagpu_file *hf, u64 handle);
+int hsagpu_file_usable(struct hsagpu_file *hf);
 struct hsagpu_mem *hsagpu_mem_get_handle(struct hsagpu_file *hf,
 					 u64 handle);                  /* exported */
 struct hsagpu_mem *hsagpu_mem_alloc(struct hsagpu_file *hf, u32 flags,

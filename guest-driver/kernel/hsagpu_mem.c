@@ -740,6 +740,19 @@ out:
  * node (hsagpu_mem_mmap_cpu()).
  */
 
+/*
+ * What the dispatcher of /dev/hsagpuN checks before any ioctl, for the
+ * KFD entry points that make or map something (cleanup always works).
+ */
+int hsagpu_file_usable(struct hsagpu_file *hf)
+{
+	if (READ_ONCE(hf->hdev->dead))
+		return -ENODEV;
+	if (READ_ONCE(hf->lost))
+		return -EIO;
+	return 0;
+}
+
 /* @hf's allocation @handle with a reference, or NULL. */
 struct hsagpu_mem *hsagpu_mem_get_handle(struct hsagpu_file *hf, u64 handle)
 {
@@ -769,7 +782,9 @@ struct hsagpu_mem *hsagpu_mem_alloc(struct hsagpu_file *hf, u32 flags,
 	struct hsagpu_mem *mem;
 	long ret;
 
-	ret = hsagpu_ioctl_alloc_mem(hf, &args);
+	ret = hsagpu_file_usable(hf);
+	if (!ret)
+		ret = hsagpu_ioctl_alloc_mem(hf, &args);
 	if (ret)
 		return ERR_PTR(ret);
 	mem = hsagpu_mem_get_handle(hf, args.handle);
@@ -803,6 +818,9 @@ int hsagpu_mem_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 
 	if (!hf->vm || mem->owner != hf)
 		return -EINVAL;
+	ret = hsagpu_file_usable(hf);
+	if (ret)
+		return ret;
 	if (mem->flags & HSAGPU_MEM_USERPTR)
 		return hsagpu_userptr_gpu_map(hf, mem, va);
 	mutex_lock(&hf->lock);
@@ -888,6 +906,9 @@ struct hsagpu_mem *hsagpu_mem_alias(struct hsagpu_file *hf,
 
 	if (!(src->flags & HSAGPU_MEM_SYSTEM) || !src->sys.pages)
 		return ERR_PTR(-EINVAL);
+	ret = hsagpu_file_usable(hf);
+	if (ret)
+		return ERR_PTR(ret);
 	mem = kzalloc(sizeof(*mem), HSAGPU_GFP_ACCOUNT);
 	if (!mem)
 		return ERR_PTR(-ENOMEM);
