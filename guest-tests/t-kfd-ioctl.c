@@ -3,11 +3,12 @@
  * t-kfd-ioctl: /dev/kfd answers ioctls it does not implement like the
  * amdkfd of Debian's 6.1 and 6.12 kernels does: ENOTTY for a number
  * outside its table (upstream 57af162bfc8c "drm/amdkfd: return -ENOTTY
- * for unsupported IOCTLs"; EINVAL before it: the amdgpu.ko of Debian's
- * 6.1 and 6.12 kernels has it), including ROCm 5.2.3's non-upstream DBG_TRAP 0x82, which
- * libhsakmt probes and must see fail. GET_VERSION reports interface 1.x,
- * and a file descriptor inherited across fork() is refused with EBADF in
- * the child (amdkfd: only the process that opened /dev/kfd may use it).
+ * for unsupported IOCTLs", EINVAL before it; the kfd_ioctl() in both
+ * kernels' amdgpu.ko has it), including ROCm 5.2.3's non-upstream
+ * DBG_TRAP 0x82, which libhsakmt probes and must see fail. GET_VERSION
+ * reports interface 1.x, and a file descriptor inherited across fork()
+ * is refused with EBADF in the child (amdkfd: only the process that
+ * opened /dev/kfd may use it).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -340,6 +340,8 @@ struct hsagpu_mem {
 	struct mmu_interval_notifier notifier;  /* USERPTR */
 	bool notifier_live;
 	bool readonly;                  /* USERPTR without write access */
+	bool pinned;                    /* USERPTR: sys.pages hold pins */
+	u64 user_addr;                  /* USERPTR: first byte's CPU address */
 };
 
 enum { HSAGPU_QMEM_RING, HSAGPU_QMEM_RPTR, HSAGPU_QMEM_WPTR, HSAGPU_QMEM_N };
@@ -489,11 +491,26 @@ struct hsagpu_mem *hsagpu_mem_find_system(struct hsagpu_file *hf, u64 addr,
 					  u64 len);
 void *hsagpu_mem_kaddr(struct hsagpu_mem *mem, u64 addr);
 void hsagpu_mem_release(struct hsagpu_file *hf);
-void hsagpu_mem_put(struct hsagpu_mem *mem);
+void hsagpu_mem_put(struct hsagpu_mem *mem);                   /* exported */
 int hsagpu_mem_charge(struct hsagpu_mem *mem);
 void hsagpu_mem_uncharge(struct hsagpu_mem *mem);
 int hsagpu_mem_publish(struct hsagpu_file *hf, struct hsagpu_mem *mem);
 void hsagpu_mem_undo_handle(struct hsagpu_file *hf, u64 handle);
+int hsagpu_file_usable(struct hsagpu_file *hf);
+struct hsagpu_mem *hsagpu_mem_get_handle(struct hsagpu_file *hf,
+					 u64 handle);                  /* exported */
+struct hsagpu_mem *hsagpu_mem_alloc(struct hsagpu_file *hf, u32 flags,
+				    u64 bytes);                /* exported */
+int hsagpu_mem_free_handle(struct hsagpu_file *hf,
+			   struct hsagpu_mem *mem);            /* exported */
+int hsagpu_mem_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
+		       u64 va, u64 perms);                     /* exported */
+int hsagpu_mem_gpu_unmap(struct hsagpu_file *hf,
+			 struct hsagpu_mem *mem);              /* exported */
+int hsagpu_mem_mmap_cpu(struct hsagpu_file *hf,
+			struct vm_area_struct *vma);           /* exported */
+struct hsagpu_mem *hsagpu_mem_alias(struct hsagpu_file *hf,
+				    struct hsagpu_mem *src);   /* exported */
 
 /* hsagpu_vm.c */
 int hsagpu_vm_file_init(struct hsagpu_file *hf);
@@ -516,6 +533,11 @@ void hsagpu_vm_debugfs_init(struct hsagpu_device *hdev, struct dentry *d);
 long hsagpu_ioctl_register_mem(struct hsagpu_file *hf, void *data);
 void hsagpu_ioctl_register_mem_undo(struct hsagpu_file *hf, void *data);
 void hsagpu_userptr_free(struct hsagpu_mem *mem);
+struct hsagpu_mem *hsagpu_userptr_create(struct hsagpu_file *hf, u64 addr,
+					 u64 size, bool readonly);     /* exported */
+int hsagpu_userptr_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
+			   u64 va);
+int hsagpu_userptr_gpu_unmap(struct hsagpu_file *hf, struct hsagpu_mem *mem);
 
 /* hsagpu_peer.c */
 long hsagpu_ioctl_peer_access(struct hsagpu_file *hf, void *data);

@@ -157,6 +157,7 @@ void hsagpu_mem_put(struct hsagpu_mem *mem)
 {
 	kref_put(&mem->ref, hsagpu_mem_free);
 }
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_put, HSAGPU);
 
 /* The previous user's data must not leak: clear VRAM before handing out. */
 static void hsagpu_vram_clear(struct hsagpu_device *hdev,
@@ -688,6 +689,7 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		    u64 index)
 {
 	struct hsagpu_mem *mem;
+	bool gpu;
 	int ret = 0;
 
 	if (is_cow_mapping(vma->vm_flags))
@@ -699,7 +701,8 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		ret = -EINVAL;
 		goto out;
 	}
-	if (hf->vm && mem->vma) {
+	gpu = hf->vm && !hf->kfd;
+	if (gpu && mem->vma) {
 		ret = -EBUSY;
 		goto out;
 	}
@@ -707,7 +710,7 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		ret = -EINVAL;
 		goto out;
 	}
-	if (hf->vm) {
+	if (gpu) {
 		ret = hsagpu_mem_mmap_gpu(hf, mem, vma);
 		if (ret)
 			goto out;
@@ -716,11 +719,11 @@ int hsagpu_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 	if (mem->flags & HSAGPU_MEM_VRAM) {
 		vm_flags_set(vma, VM_IO | VM_PFNMAP);
 		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
-		vma->vm_ops = hf->vm ? &hsagpu_vram_gpu_vm_ops :
-				       &hsagpu_vram_vm_ops;
+		vma->vm_ops = gpu ? &hsagpu_vram_gpu_vm_ops :
+				    &hsagpu_vram_vm_ops;
 	} else {
-		vma->vm_ops = hf->vm ? &hsagpu_sysmem_gpu_vm_ops :
-				       &hsagpu_sysmem_vm_ops;
+		vma->vm_ops = gpu ? &hsagpu_sysmem_gpu_vm_ops :
+				    &hsagpu_sysmem_vm_ops;
 	}
 	vma->vm_private_data = mem;
 	kref_get(&mem->ref);
@@ -728,3 +731,247 @@ out:
 	mutex_unlock(&hf->lock);
 	return ret;
 }
+
+/*
+ * KFD entry points (hsagpu_amdgpu.ko). A KFD allocation is an ordinary
+ * allocation of the context with a handle; the facade holds an extra
+ * reference, maps it into the GPU space at the VA it was given
+ * (hsagpu_mem_gpu_map()) and mmap()s it for the CPU through its render
+ * node (hsagpu_mem_mmap_cpu()).
+ */
+
+/*
+ * What the dispatcher of /dev/hsagpuN checks before any ioctl, for the
+ * KFD entry points that make or map something (cleanup always works).
+ */
+int hsagpu_file_usable(struct hsagpu_file *hf)
+{
+	if (READ_ONCE(hf->hdev->dead))
+		return -ENODEV;
+	if (READ_ONCE(hf->lost))
+		return -EIO;
+	return 0;
+}
+
+/* @hf's allocation @handle with a reference, or NULL. */
+struct hsagpu_mem *hsagpu_mem_get_handle(struct hsagpu_file *hf, u64 handle)
+{
+	struct hsagpu_mem *mem;
+
+	mutex_lock(&hf->lock);
+	mem = hsagpu_mem_lookup(hf, handle);
+	if (mem)
+		kref_get(&mem->ref);
+	mutex_unlock(&hf->lock);
+	return mem;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_get_handle, HSAGPU);
+
+/*
+ * SYSTEM or VRAM memory for @hf, as ALLOC_MEM makes it (same limits and
+ * errors); the caller gets a reference besides the handle's.
+ */
+struct hsagpu_mem *hsagpu_mem_alloc(struct hsagpu_file *hf, u32 flags,
+				    u64 bytes)
+{
+	struct hsagpu_alloc_mem args = {
+		.size = sizeof(args),
+		.flags = flags,
+		.bytes = bytes,
+	};
+	struct hsagpu_mem *mem;
+	long ret;
+
+	ret = hsagpu_file_usable(hf);
+	if (!ret)
+		ret = hsagpu_ioctl_alloc_mem(hf, &args);
+	if (ret)
+		return ERR_PTR(ret);
+	mem = hsagpu_mem_get_handle(hf, args.handle);
+	return mem ?: ERR_PTR(-ENOENT);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_alloc, HSAGPU);
+
+/* Drop the handle (FREE_MEM): -EBUSY while a queue uses the memory. */
+int hsagpu_mem_free_handle(struct hsagpu_file *hf, struct hsagpu_mem *mem)
+{
+	struct hsagpu_free_mem args = {
+		.size = sizeof(args),
+		.handle = mem->handle,
+	};
+
+	return hsagpu_ioctl_free_mem(hf, &args);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_free_handle, HSAGPU);
+
+/*
+ * Map @mem into @hf's GPU space at @va with @perms (HSAGPU_PTE_*
+ * access bits). Registered memory is pinned now (and unpinned by
+ * hsagpu_mem_gpu_unmap()). Already mapped: 0 at the same VA, -EBUSY
+ * elsewhere. Errors as hsagpu_vm_map(), and those of pinning.
+ */
+int hsagpu_mem_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
+		       u64 va, u64 perms)
+{
+	struct hsagpu_vm_src src = { };
+	int ret;
+
+	if (!hf->vm || mem->owner != hf)
+		return -EINVAL;
+	ret = hsagpu_file_usable(hf);
+	if (ret)
+		return ret;
+	if (mem->flags & HSAGPU_MEM_USERPTR)
+		return hsagpu_userptr_gpu_map(hf, mem, va);
+	mutex_lock(&hf->lock);
+	if (mem->map.mapped) {
+		ret = mem->map.it.start == va ? 0 : -EBUSY;
+		goto out;
+	}
+	if (mem->flags & HSAGPU_MEM_SYSTEM) {
+		src.sgt = &mem->sys.sgt;
+		src.flags = HSAGPU_PTE_SYSTEM | HSAGPU_PTE_SNOOPED;
+	} else {
+		src.addr = mem->vram_offset;
+	}
+	mem->map.kind = HSAGPU_VM_MAP_MEM;
+	ret = hsagpu_enter(hf->hdev);
+	if (ret)
+		goto out;
+	ret = hsagpu_vm_map(hf->vm, &mem->map, va, mem->size, perms, &src);
+	hsagpu_exit(hf->hdev);
+out:
+	mutex_unlock(&hf->lock);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_gpu_map, HSAGPU);
+
+/* Out of the GPU space (invalidated and acknowledged); -EINVAL: not in. */
+int hsagpu_mem_gpu_unmap(struct hsagpu_file *hf, struct hsagpu_mem *mem)
+{
+	int ret = 0;
+
+	if (!hf->vm || mem->owner != hf)
+		return -EINVAL;
+	if (mem->flags & HSAGPU_MEM_USERPTR)
+		return hsagpu_userptr_gpu_unmap(hf, mem);
+	mutex_lock(&hf->lock);
+	if (mem->map.mapped)
+		hsagpu_vm_unmap(hf->vm, &mem->map);
+	else
+		ret = -EINVAL;
+	mutex_unlock(&hf->lock);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_gpu_unmap, HSAGPU);
+
+/*
+ * KFD: a CPU mapping of the allocation at the vma's offset, for the CPU
+ * alone. A PROT_NONE private mapping (libhsakmt reserves VRAM it does
+ * not map for the host that way) is made a shared one that can never
+ * become writable, as amdgpu does.
+ */
+int hsagpu_mem_mmap_cpu(struct hsagpu_file *hf, struct vm_area_struct *vma)
+{
+	u64 index = vma->vm_pgoff & HSAGPU_MMAP_INDEX_MASK;
+
+	if (vma->vm_pgoff >> HSAGPU_MMAP_INDEX_BITS != HSAGPU_MMAP_TYPE_MEMORY)
+		return -EINVAL;
+	if (READ_ONCE(hf->hdev->dead))
+		return -ENODEV;
+	if (READ_ONCE(hf->lost))
+		return -EIO;
+	if (is_cow_mapping(vma->vm_flags) &&
+	    !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		vm_flags_clear(vma, VM_MAYWRITE);
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	return hsagpu_mem_mmap(hf, vma, index);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_mmap_cpu, HSAGPU);
+
+/*
+ * KFD: the pages of SYSTEM allocation @src as an allocation of @hf, a
+ * context on another device (a GTT buffer mapped to several devices):
+ * DMA-mapped for that device, with a handle there; the caller gets a
+ * reference besides the handle's. Each side holds its own page
+ * references, so either may go first.
+ */
+struct hsagpu_mem *hsagpu_mem_alias(struct hsagpu_file *hf,
+				    struct hsagpu_mem *src)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_mem *mem;
+	unsigned long i;
+	int ret;
+
+	if (!(src->flags & HSAGPU_MEM_SYSTEM) || !src->sys.pages)
+		return ERR_PTR(-EINVAL);
+	ret = hsagpu_file_usable(hf);
+	if (ret)
+		return ERR_PTR(ret);
+	mem = kzalloc(sizeof(*mem), HSAGPU_GFP_ACCOUNT);
+	if (!mem)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&mem->ref);
+	INIT_LIST_HEAD(&mem->node);
+	mem->hdev = hdev;
+	mem->owner = hf;
+	mem->flags = HSAGPU_MEM_SYSTEM;
+	mem->size = src->size;
+	ret = hsagpu_mem_charge(mem);
+	if (ret)
+		goto out_free;
+	mem->sys.npages = src->sys.npages;
+	mem->sys.pages = kvmalloc_array(mem->sys.npages, sizeof(*mem->sys.pages),
+					HSAGPU_GFP_ACCOUNT);
+	if (!mem->sys.pages) {
+		ret = -ENOMEM;
+		goto out_uncharge;
+	}
+	for (i = 0; i < mem->sys.npages; i++) {
+		mem->sys.pages[i] = src->sys.pages[i];
+		get_page(mem->sys.pages[i]);
+	}
+	ret = hsagpu_enter(hdev);
+	if (ret)
+		goto out_pages;
+	ret = hsagpu_sysbuf_map(hdev, &mem->sys);
+	if (ret) {
+		hsagpu_exit(hdev);
+		goto out_pages;
+	}
+	ret = hsagpu_mem_segments_build(mem);
+	if (ret) {
+		if (mem->segs && mem->segs != &mem->seg0)
+			kvfree(mem->segs);
+		hsagpu_sysbuf_free(hdev, &mem->sys);
+		hsagpu_exit(hdev);
+		goto out_uncharge;
+	}
+	hsagpu_exit(hdev);
+	mem->bus_addr = mem->segs[0].bus_addr;
+	kref_get(&hdev->ref);
+	hsagpu_file_get(hf);
+
+	mutex_lock(&hf->lock);
+	ret = hsagpu_mem_publish(hf, mem);
+	if (!ret)
+		kref_get(&mem->ref);
+	mutex_unlock(&hf->lock);
+	if (ret) {
+		hsagpu_mem_put(mem);
+		return ERR_PTR(ret);
+	}
+	return mem;
+
+out_pages:
+	for (i = 0; i < mem->sys.npages; i++)
+		put_page(mem->sys.pages[i]);
+	kvfree(mem->sys.pages);
+out_uncharge:
+	hsagpu_mem_uncharge(mem);
+out_free:
+	kfree(mem);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_alias, HSAGPU);

@@ -78,6 +78,7 @@ static void hsagpu_userptr_unpin(struct hsagpu_mem *mem)
 	memset(&b->sgt, 0, sizeof(b->sgt));
 	/* The device may have written them. */
 	unpin_user_pages_dirty_lock(b->pages, b->npages, !mem->readonly);
+	mem->pinned = false;
 }
 
 /*
@@ -94,15 +95,19 @@ void hsagpu_userptr_free(struct hsagpu_mem *mem)
 	if (mem->notifier_live)
 		mmu_interval_notifier_remove(&mem->notifier);
 	if (b->pages) {
-		hsagpu_userptr_unpin(mem);
+		if (mem->pinned)
+			hsagpu_userptr_unpin(mem);
 		kvfree(b->pages);
 		b->pages = NULL;
 	}
 }
 
-/* Pin, DMA-map and map in the GPU space: 0, -EAGAIN (invalidated). */
+/*
+ * Pin the pages at @start, DMA-map them and map them in the GPU space at
+ * @va: 0, -EAGAIN (invalidated meanwhile).
+ */
 static int hsagpu_userptr_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
-			      u64 start)
+			      u64 start, u64 va)
 {
 	struct hsagpu_sysbuf *b = &mem->sys;
 	struct hsagpu_vm_src src = {
@@ -134,7 +139,8 @@ static int hsagpu_userptr_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 		goto out_unpin;
 	}
 	mem->map.kind = HSAGPU_VM_MAP_USERPTR;
-	ret = hsagpu_vm_map(hf->vm, &mem->map, start, mem->size, perms, &src);
+	mem->pinned = true;
+	ret = hsagpu_vm_map(hf->vm, &mem->map, va, mem->size, perms, &src);
 	hsagpu_exit(hf->hdev);
 	if (!ret)
 		return 0;
@@ -143,6 +149,57 @@ static int hsagpu_userptr_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 out_unpin:
 	unpin_user_pages(b->pages, b->npages);
 	return ret;
+}
+
+/*
+ * A registration of [start, start + size) (page aligned) with its
+ * notifier, neither pinned nor mapped yet; hsagpu_mem_put() undoes it.
+ */
+static struct hsagpu_mem *hsagpu_userptr_new(struct hsagpu_file *hf,
+					     u64 start, u64 size,
+					     bool readonly)
+{
+	struct hsagpu_mem *mem;
+	int ret;
+
+	mem = kzalloc(sizeof(*mem), HSAGPU_GFP_ACCOUNT);
+	if (!mem)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&mem->ref);
+	INIT_LIST_HEAD(&mem->node);
+	mem->hdev = hf->hdev;
+	mem->owner = hf;
+	mem->flags = HSAGPU_MEM_USERPTR;
+	mem->readonly = readonly;
+	mem->user_addr = start;
+	mem->size = size;
+	mem->nsegs = 1;
+	mem->segs = &mem->seg0;
+	ret = hsagpu_mem_charge(mem);
+	if (ret) {
+		kfree(mem);
+		return ERR_PTR(ret);
+	}
+	/* From here on hsagpu_mem_put() undoes everything. */
+	kref_get(&hf->hdev->ref);
+	hsagpu_file_get(hf);
+	mem->sys.npages = mem->size >> PAGE_SHIFT;
+	mem->sys.pages = kvmalloc_array(mem->sys.npages,
+					sizeof(*mem->sys.pages),
+					HSAGPU_GFP_ACCOUNT);
+	if (!mem->sys.pages) {
+		ret = -ENOMEM;
+		goto out_put;
+	}
+	ret = mmu_interval_notifier_insert(&mem->notifier, current->mm, start,
+					   mem->size, &hsagpu_userptr_mn_ops);
+	if (ret)
+		goto out_put;
+	mem->notifier_live = true;
+	return mem;
+out_put:
+	hsagpu_mem_put(mem);
+	return ERR_PTR(ret);
 }
 
 /*
@@ -167,51 +224,18 @@ long hsagpu_ioctl_register_mem(struct hsagpu_file *hf, void *data)
 	start = round_down(args->addr, PAGE_SIZE);
 	end = round_up(end, PAGE_SIZE);
 
-	mem = kzalloc(sizeof(*mem), HSAGPU_GFP_ACCOUNT);
-	if (!mem)
-		return -ENOMEM;
-	kref_init(&mem->ref);
-	INIT_LIST_HEAD(&mem->node);
-	mem->hdev = hf->hdev;
-	mem->owner = hf;
-	mem->flags = HSAGPU_MEM_USERPTR;
-	mem->readonly = args->flags & HSAGPU_REGISTER_READONLY;
-	mem->size = end - start;
-	mem->nsegs = 1;
-	mem->segs = &mem->seg0;
-	ret = hsagpu_mem_charge(mem);
-	if (ret) {
-		kfree(mem);
-		return ret;
-	}
-	/* From here on hsagpu_mem_put() undoes everything. */
-	kref_get(&hf->hdev->ref);
-	hsagpu_file_get(hf);
-	mem->sys.npages = mem->size >> PAGE_SHIFT;
-	mem->sys.pages = kvmalloc_array(mem->sys.npages,
-					sizeof(*mem->sys.pages),
-					HSAGPU_GFP_ACCOUNT);
-	if (!mem->sys.pages) {
-		ret = -ENOMEM;
-		goto out_put;
-	}
-	ret = mmu_interval_notifier_insert(&mem->notifier, current->mm, start,
-					   mem->size, &hsagpu_userptr_mn_ops);
-	if (ret)
-		goto out_put;
-	mem->notifier_live = true;
+	mem = hsagpu_userptr_new(hf, start, end - start,
+				 args->flags & HSAGPU_REGISTER_READONLY);
+	if (IS_ERR(mem))
+		return PTR_ERR(mem);
 
 	for (tries = 0; tries < HSAGPU_USERPTR_TRIES; tries++) {
-		ret = hsagpu_userptr_map(hf, mem, start);
+		ret = hsagpu_userptr_map(hf, mem, start, start);
 		if (ret != -EAGAIN)
 			break;
 	}
-	if (ret) {
-		/* Nothing pinned is left: no pages for the free to drop. */
-		kvfree(mem->sys.pages);
-		mem->sys.pages = NULL;
+	if (ret)
 		goto out_put;
-	}
 
 	mutex_lock(&hf->lock);
 	ret = hsagpu_mem_publish(hf, mem);
@@ -229,4 +253,77 @@ out_put:
 void hsagpu_ioctl_register_mem_undo(struct hsagpu_file *hf, void *data)
 {
 	hsagpu_mem_undo_handle(hf, ((struct hsagpu_register_mem *)data)->handle);
+}
+
+/*
+ * KFD: registered memory whose GPU address is chosen at mapping time
+ * (it may differ from the CPU address). Pinned and mapped by
+ * hsagpu_userptr_gpu_map() only; the caller gets a reference besides the
+ * handle's. -EINVAL: empty, unaligned, beyond the user address range.
+ */
+struct hsagpu_mem *hsagpu_userptr_create(struct hsagpu_file *hf, u64 addr,
+					 u64 size, bool readonly)
+{
+	struct hsagpu_mem *mem;
+	u64 end;
+	int ret;
+
+	if (!hf->vm)
+		return ERR_PTR(-EOPNOTSUPP);
+	ret = hsagpu_file_usable(hf);
+	if (ret)
+		return ERR_PTR(ret);
+	if (!size || !PAGE_ALIGNED(addr) || !PAGE_ALIGNED(size) ||
+	    check_add_overflow(addr, size, &end) || end > TASK_SIZE)
+		return ERR_PTR(-EINVAL);
+	mem = hsagpu_userptr_new(hf, addr, size, readonly);
+	if (IS_ERR(mem))
+		return mem;
+	mutex_lock(&hf->lock);
+	ret = hsagpu_mem_publish(hf, mem);
+	if (!ret)
+		kref_get(&mem->ref);
+	mutex_unlock(&hf->lock);
+	if (ret) {
+		hsagpu_mem_put(mem);
+		return ERR_PTR(ret);
+	}
+	return mem;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_userptr_create, HSAGPU);
+
+/*
+ * Pin and map at @va: -EBUSY when mapped elsewhere. Pinning takes the
+ * mmap lock, so hf->lock (taken under it by mmap()) is not held; the
+ * caller serialises map and unmap of one allocation.
+ */
+int hsagpu_userptr_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
+			   u64 va)
+{
+	int ret = 0, tries;
+
+	if (mem->pinned) {
+		/* Taken out by an invalidation: the pins are stale. */
+		if (!mem->map.mapped)
+			hsagpu_userptr_unpin(mem);
+		else
+			ret = mem->map.it.start == va ? 0 : -EBUSY;
+		if (mem->pinned)
+			return ret;
+	}
+	for (tries = 0; tries < HSAGPU_USERPTR_TRIES; tries++) {
+		ret = hsagpu_userptr_map(hf, mem, mem->user_addr, va);
+		if (ret != -EAGAIN)
+			break;
+	}
+	return ret;
+}
+
+int hsagpu_userptr_gpu_unmap(struct hsagpu_file *hf, struct hsagpu_mem *mem)
+{
+	if (!mem->pinned)
+		return -EINVAL;
+	hsagpu_vm_unmap(hf->vm, &mem->map);
+	hsagpu_userptr_unpin(mem);
+	return 0;
 }
