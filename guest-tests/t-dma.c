@@ -425,7 +425,8 @@ enum target { T_SYS, T_VRAM_END, T_BAD, T_BAR5, T_DOORBELL, T_ABOVE_LIMIT };
 struct bad {
 	const char *what;
 	unsigned int err;
-	uint16_t op;
+	uint8_t op;
+	uint16_t format;                /* 0: DMA; else 0x100 | the byte */
 	uint32_t flags;
 	uint64_t size;                  /* 0: 64 */
 	int zero_size;
@@ -454,7 +455,14 @@ static int bad_addr_case(const struct bad *c)
 static const struct bad bads[] = {
 	{ "op 0", HSAGPU_QERR_DMA_OP, .op = 0, .wrote_nothing = 1 },
 	{ "op 5", HSAGPU_QERR_DMA_OP, .op = 5, .wrote_nothing = 1 },
-	{ "op 0xffff", HSAGPU_QERR_DMA_OP, .op = 0xffff, .wrote_nothing = 1 },
+	{ "op 0xff", HSAGPU_QERR_DMA_OP, .op = 0xff, .wrote_nothing = 1 },
+	/* Byte 2 says what a vendor packet is: nothing else is a DMA packet. */
+	{ "format 0", HSAGPU_QERR_VENDOR_FORMAT, COPY, .format = 0x100,
+	  .wrote_nothing = 1 },
+	{ "format 0x81", HSAGPU_QERR_VENDOR_FORMAT, COPY, .format = 0x181,
+	  .wrote_nothing = 1 },
+	{ "format 0x7f", HSAGPU_QERR_VENDOR_FORMAT, FILL, .format = 0x17f,
+	  .wrote_nothing = 1 },
 	{ "flags 1", HSAGPU_QERR_DMA_OP, COPY, .flags = 1, .wrote_nothing = 1 },
 	{ "flags 0x80000000", HSAGPU_QERR_DMA_OP, FILL, .flags = 0x80000000,
 	  .wrote_nothing = 1 },
@@ -563,6 +571,7 @@ static void run_bad(struct bad_env *b, const struct bad *c)
 	      c->what);
 
 	memset(&pkt, 0, sizeof(pkt));
+	pkt.format = c->format ? (uint8_t)c->format : HSAGPU_VENDOR_FORMAT_DMA;
 	pkt.op = c->op;
 	pkt.flags = c->flags;
 	pkt.reserved[0] = c->res0;

@@ -172,6 +172,7 @@ static int vq_copy(struct vq *q, struct hsagpu_signal *sig, void *dst,
 			  HSAGPU_PKT_HDR_BARRIER |
 			  HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_ACQUIRE_SHIFT |
 			  HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_RELEASE_SHIFT,
+		.format = HSAGPU_VENDOR_FORMAT_DMA,
 		.op = HSAGPU_DMA_OP_COPY,
 		.src = (uintptr_t)src,
 		.dst = (uintptr_t)dst,
@@ -399,7 +400,8 @@ static void test_exit_busy(void)
 		struct hsagpu_register_mem rm = { .size = sizeof(rm) };
 		struct hsagpu_dma_packet p = {
 			.header = HSAGPU_PKT_TYPE_VENDOR_SPECIFIC,
-			.op = HSAGPU_DMA_OP_COPY,
+			.format = HSAGPU_VENDOR_FORMAT_DMA,
+		.op = HSAGPU_DMA_OP_COPY,
 			.size = 16 << 20,
 		};
 		struct vq q;
@@ -911,6 +913,7 @@ static void test_unmap_in_flight(int fd)
 	size_t n = 8 << 20;
 	struct hsagpu_dma_packet p = {
 		.header = HSAGPU_PKT_TYPE_VENDOR_SPECIFIC,
+		.format = HSAGPU_VENDOR_FORMAT_DMA,
 		.op = HSAGPU_DMA_OP_COPY,
 		.size = n,
 	};

@@ -147,6 +147,8 @@ struct hsagpu_device {
 	u32 doorbell_count;
 	u32 doorbell_stride;
 	u32 num_queues;
+	u32 compute_units;              /* HSAGPU_COMPUTE_UNITS_DEFAULT */
+					/* before ABI 1.4 */
 	u32 msix_vectors;               /* allocated */
 	struct hsagpu_rom_info rom_info;
 	char name[32];

@@ -208,7 +208,7 @@ void hsagpu_packet_dma_fill(struct hsagpu_dma_packet *pkt, uint64_t dst,
 			    uint32_t pattern, uint64_t size,
 			    hsagpu_signal_t completion);
 /* @op: HSAGPU_DMA_OP_COPY_SG or HSAGPU_DMA_OP_FILL_SG */
-void hsagpu_packet_dma_sg(struct hsagpu_dma_packet *pkt, uint16_t op,
+void hsagpu_packet_dma_sg(struct hsagpu_dma_packet *pkt, uint8_t op,
 			  uint64_t list_addr, uint32_t count,
 			  hsagpu_signal_t completion);
 

@@ -24,12 +24,13 @@ struct hsagpu_dma_list {
 
 /* Packets ------------------------------------------------------------- */
 
-static void dma_packet(struct hsagpu_dma_packet *pkt, uint16_t op,
+static void dma_packet(struct hsagpu_dma_packet *pkt, uint8_t op,
 		       uint64_t dst, uint64_t src, uint64_t size,
 		       uint64_t pattern, hsagpu_signal_t completion)
 {
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->header = HSAGPU_PKT_TYPE_INVALID;
+	pkt->format = HSAGPU_VENDOR_FORMAT_DMA;
 	pkt->op = op;
 	pkt->src = src;
 	pkt->dst = dst;
@@ -52,7 +53,7 @@ void hsagpu_packet_dma_fill(struct hsagpu_dma_packet *pkt, uint64_t dst,
 	dma_packet(pkt, HSAGPU_DMA_OP_FILL, dst, 0, size, pattern, completion);
 }
 
-void hsagpu_packet_dma_sg(struct hsagpu_dma_packet *pkt, uint16_t op,
+void hsagpu_packet_dma_sg(struct hsagpu_dma_packet *pkt, uint8_t op,
 			  uint64_t list_addr, uint32_t count,
 			  hsagpu_signal_t completion)
 {

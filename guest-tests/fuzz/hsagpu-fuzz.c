@@ -640,9 +640,12 @@ static void make_dma(struct file *f, struct hsagpu_dma_packet *p)
 	uint64_t len = 1 + rnd(chance(10) ? 8 << 20 : 65536);
 
 	memset(p, 0, sizeof(*p));
+	p->format = HSAGPU_VENDOR_FORMAT_DMA;
+	if (chance(3))  /* AMD's formats, unknown ones */
+		p->format = chance(50) ? rnd(4) : rnd(256);
 	p->op = 1 + rnd(4);
 	if (chance(5))
-		p->op = chance(50) ? 0 : 5 + rnd(1000);
+		p->op = chance(50) ? 0 : 5 + rnd(251);
 	if (p->op == HSAGPU_DMA_OP_COPY_SG || p->op == HSAGPU_DMA_OP_FILL_SG) {
 		uint32_t n = 1 + rnd(16), i;
 		struct hsagpu_dma_desc *d;

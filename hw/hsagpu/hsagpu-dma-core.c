@@ -107,6 +107,9 @@ static unsigned hsagpu_dma_check(const struct hsagpu_dma_packet *d)
 {
     bool sg = d->op == HSAGPU_DMA_OP_COPY_SG || d->op == HSAGPU_DMA_OP_FILL_SG;
 
+    if (d->format != HSAGPU_VENDOR_FORMAT_DMA) {
+        return HSAGPU_QERR_VENDOR_FORMAT;
+    }
     if (d->op < HSAGPU_DMA_OP_COPY || d->op > HSAGPU_DMA_OP_FILL_SG ||
         (d->flags & ~HSAGPU_DMA_F_ALL) || d->reserved[0] || d->reserved[1] ||
         (sg && (d->dst || d->pattern)) ||

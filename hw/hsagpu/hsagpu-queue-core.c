@@ -159,6 +159,12 @@ unsigned hsagpu_queue_check_registration(const HsaGpuQueue *q,
     if (!rptr || !wptr || (rptr & 7) || (wptr & 7)) {
         return HSAGPU_QRES_BAD_POINTER;
     }
+    /* amd_queue_t around the read index: aligned, and not below 0 */
+    if ((q->flags & HSAGPU_QF_AMD_QUEUE) &&
+        (rptr < HSAGPU_QUEUE_DESC_RPTR ||
+         ((rptr - HSAGPU_QUEUE_DESC_RPTR) & (HSAGPU_AMD_QUEUE_ALIGN - 1)))) {
+        return HSAGPU_QRES_BAD_POINTER;
+    }
     if (q->doorbell >= HSAGPU_DOORBELL_COUNT) {
         return HSAGPU_QRES_BAD_DOORBELL;
     }
@@ -318,6 +324,88 @@ static unsigned hsagpu_publish_rptr(HsaGpuQueue *q, const HsaGpuProc *p)
     return hsagpu_atomic_qerr(st);
 }
 
+uint32_t hsagpu_amd_queue_code(unsigned qerr)
+{
+    switch (qerr) {
+    case HSAGPU_QERR_DIMENSIONS:
+        return HSAGPU_AMD_QERR_DIMENSIONS;
+    case HSAGPU_QERR_KERNEL_OBJECT:
+        return HSAGPU_AMD_QERR_CODE_OBJECT;
+    case HSAGPU_QERR_PACKET_TYPE:
+    case HSAGPU_QERR_ALIGNMENT:
+    case HSAGPU_QERR_SIGNAL:
+    case HSAGPU_QERR_RING_OVERRUN:
+    case HSAGPU_QERR_FENCE:
+    case HSAGPU_QERR_UNSUPPORTED:
+    case HSAGPU_QERR_AGENT_FUNCTION:
+        return HSAGPU_AMD_QERR_PACKET_FORMAT;
+    case HSAGPU_QERR_DMA_OP:
+    case HSAGPU_QERR_DMA_SIZE:
+    case HSAGPU_QERR_DMA_OVERLAP:
+    case HSAGPU_QERR_VENDOR_FORMAT:
+    case HSAGPU_QERR_PM4_IB:
+    case HSAGPU_QERR_PM4_PACKET:
+    case HSAGPU_QERR_CONDITION:
+        return HSAGPU_AMD_QERR_VENDOR_PACKET;
+    case HSAGPU_QERR_ADDRESS:
+    case HSAGPU_QERR_ATOMIC:
+    case HSAGPU_QERR_P2P_LIMIT:
+    case HSAGPU_QERR_POISON:
+    case HSAGPU_QERR_VM_FAULT:
+        return HSAGPU_AMD_QERR_MEMORY;
+    default:
+        /* Bus mastering off, device fatal, codes ROCr has no name for */
+        return HSAGPU_AMD_QERR_FATAL;
+    }
+}
+
+/* amd_queue_t.queue_properties, or 0 when it cannot be read */
+static uint32_t hsagpu_amd_queue_props(const HsaGpuQueue *q,
+                                       const HsaGpuProc *p, unsigned *err)
+{
+    uint32_t props = 0;
+
+    *err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET,
+                        q->rptr_addr - HSAGPU_QUEUE_DESC_RPTR +
+                        HSAGPU_AMD_QUEUE_PROPERTIES, &props, sizeof(props));
+    return props;
+}
+
+void hsagpu_amd_queue_inactive(HsaGpuQueue *q, const HsaGpuProc *p)
+{
+    uint64_t base = q->rptr_addr - HSAGPU_QUEUE_DESC_RPTR, handle, v;
+    struct hsagpu_signal sig;
+
+    /*
+     * Best effort: the queue has already failed, and STATE says why; a
+     * signal the device cannot reach just goes unwritten.
+     */
+    if (!(q->flags & HSAGPU_QF_AMD_QUEUE) ||
+        p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET,
+                     base + HSAGPU_AMD_QUEUE_INACTIVE_SIGNAL, &handle,
+                     sizeof(handle)) ||
+        !handle || (handle & 7) ||
+        p->ops->read(p->opaque, HSAGPU_VM_CLIENT_SIGNAL, handle, &sig,
+                     sizeof(sig))) {
+        return;
+    }
+    v = HSAGPU_AMD_QUEUE_ERROR | hsagpu_amd_queue_code(q->error);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (p->ops->write(p->opaque, HSAGPU_VM_CLIENT_SIGNAL,
+                      handle + offsetof(struct hsagpu_signal, value),
+                      &v, sizeof(v))) {
+        return;
+    }
+    if (sig.event_mailbox_ptr && !(sig.event_mailbox_ptr & 7)) {
+        uint64_t id = sig.event_id;
+
+        if (!p->ops->write(p->opaque, HSAGPU_VM_CLIENT_SIGNAL,
+                           sig.event_mailbox_ptr, &id, sizeof(id))) {
+            p->ops->irq(p->opaque, q->vector);
+        }
+    }
+}
+
 /*
  * Complete @signal: timestamps when profiling, release fence, atomic
  * decrement, then the event mailbox and the queue's interrupt.
@@ -329,6 +417,7 @@ static unsigned hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p,
     struct hsagpu_signal sig;
     uint64_t old;
     unsigned st, err;
+    bool profile;
 
     if (!signal) {
         return 0;
@@ -338,7 +427,16 @@ static unsigned hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p,
     if (err) {
         return err;
     }
-    if (q->flags & HSAGPU_QF_PROFILE) {
+    profile = q->flags & HSAGPU_QF_PROFILE;
+    if (!profile && (q->flags & HSAGPU_QF_AMD_QUEUE)) {
+        /* ROCr turns profiling on and off in the descriptor. */
+        profile = hsagpu_amd_queue_props(q, p, &err) &
+                  HSAGPU_AMD_QUEUE_PROP_PROFILING;
+        if (err) {
+            return err;
+        }
+    }
+    if (profile) {
         uint64_t ts[2] = { start, end };
 
         err = p->ops->write(p->opaque, HSAGPU_VM_CLIENT_SIGNAL,
@@ -515,6 +613,11 @@ _Static_assert(offsetof(struct hsagpu_agent_dispatch_packet,
                "agent dispatch completion_signal");
 _Static_assert(offsetof(struct hsagpu_dma_packet, completion_signal) ==
                HSAGPU_PKT_SIGNAL_OFFSET, "DMA completion_signal");
+_Static_assert(offsetof(struct hsagpu_barrier_value_packet,
+                        completion_signal) == HSAGPU_PKT_SIGNAL_OFFSET,
+               "BARRIER_VALUE completion_signal");
+_Static_assert(offsetof(struct hsagpu_barrier_value_packet, cond) == 32,
+               "BARRIER_VALUE cond");
 
 typedef enum {
     PKT_DONE,                   /* consumed and completed */
@@ -523,6 +626,84 @@ typedef enum {
     PKT_PARTIAL,                /* not consumed: a slice was done */
     PKT_ERROR,
 } HsaGpuPktOutcome;
+
+/* 1 when the BARRIER_VALUE condition holds, 0 when not yet, <0 on error. */
+static int hsagpu_barrier_value_ready(
+    const struct hsagpu_barrier_value_packet *b, const HsaGpuProc *p,
+    unsigned *err)
+{
+    int64_t v;
+
+    if (b->cond > HSAGPU_SIGNAL_COND_GTE) {
+        *err = HSAGPU_QERR_CONDITION;
+        return -1;
+    }
+    if (!b->signal) {
+        return 1;
+    }
+    if (b->signal & 7) {
+        *err = HSAGPU_QERR_SIGNAL;
+        return -1;
+    }
+    *err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_SIGNAL,
+                        b->signal + offsetof(struct hsagpu_signal, value),
+                        &v, sizeof(v));
+    if (*err) {
+        return -1;
+    }
+    v &= b->mask;
+    switch (b->cond) {
+    case HSAGPU_SIGNAL_COND_EQ:
+        return v == b->value;
+    case HSAGPU_SIGNAL_COND_NE:
+        return v != b->value;
+    case HSAGPU_SIGNAL_COND_LT:
+        return v < b->value;
+    default:
+        return v >= b->value;
+    }
+}
+
+/* AMD's vendor packets (AmdFormat in byte 2), DMA aside. */
+static HsaGpuPktOutcome hsagpu_vendor_exec(const HsaGpuProc *p,
+                                           const uint8_t *pkt, unsigned *err,
+                                           HsaGpuRunResult *res)
+{
+    switch (pkt[HSAGPU_VENDOR_FORMAT_OFFSET]) {
+    case HSAGPU_VENDOR_FORMAT_PM4_IB: {
+        struct hsagpu_pm4_ib_packet pk;
+        unsigned invs;
+
+        memcpy(&pk, pkt, sizeof(pk));
+        *err = hsagpu_pm4_exec(&pk, p, &invs);
+        if (*err) {
+            return PKT_ERROR;
+        }
+        res->pm4_ibs++;
+        res->cache_invs += invs;
+        return PKT_DONE;
+    }
+    case HSAGPU_VENDOR_FORMAT_BARRIER_VALUE: {
+        struct hsagpu_barrier_value_packet b;
+        int ready;
+
+        memcpy(&b, pkt, sizeof(b));
+        ready = hsagpu_barrier_value_ready(&b, p, err);
+        if (ready < 0) {
+            return PKT_ERROR;
+        }
+        if (!ready) {
+            /* Like BARRIER_AND: re-checked while other queues run. */
+            res->poll = true;
+            return PKT_WAIT;
+        }
+        return PKT_DONE;
+    }
+    default:
+        *err = HSAGPU_QERR_VENDOR_FORMAT;
+        return PKT_ERROR;
+    }
+}
 
 bool hsagpu_budget_spent(const HsaGpuProc *p)
 {
@@ -640,6 +821,11 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         struct hsagpu_dma_packet d;
         uint64_t bad;
 
+        /* A DMA packet started keeps its latched copy, whatever the slot. */
+        if (!q->dma_active &&
+            pkt[HSAGPU_VENDOR_FORMAT_OFFSET] != HSAGPU_VENDOR_FORMAT_DMA) {
+            return hsagpu_vendor_exec(p, pkt, err, res);
+        }
         memcpy(&d, pkt, sizeof(d));
         if (q->dma_active) {
             *start = q->dma_start_ns;
@@ -812,6 +998,7 @@ fail:
     /* Keep read_dispatch_id right for the packets that did complete. */
     hsagpu_publish_rptr(q, p);
     hsagpu_queue_fail(q, err, failed_id);
+    hsagpu_amd_queue_inactive(q, p);
     res->error = true;
 }
 
@@ -879,6 +1066,8 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
             }
             pass->poll |= res.poll;
             pass->deadline = MIN(pass->deadline, res.deadline);
+            pass->pm4_ibs += res.pm4_ibs;
+            pass->cache_invs += res.cache_invs;
         }
         if (k < n) {
             /* Spent: the next pass starts at the queue not served. */

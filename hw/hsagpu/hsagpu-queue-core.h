@@ -165,6 +165,8 @@ typedef struct HsaGpuRunResult {
     bool error;                 /* the queue entered the error state */
     bool poll;                  /* blocked on signals the CPU may change */
     uint64_t deadline;          /* earliest busy-kernel end, or UINT64_MAX */
+    unsigned pm4_ibs;           /* PM4 indirect buffers run */
+    unsigned cache_invs;        /* PM4 cache actions (nothing to do) */
 } HsaGpuRunResult;
 
 /* Per-queue register block: 0 or an HSAGPU_BAD_REASON_* code. */
@@ -199,6 +201,14 @@ void hsagpu_queue_start(HsaGpuQueue *q, uint64_t read_index);
 void hsagpu_queue_clear(HsaGpuQueue *q);
 /* Put the queue in the error state for packet @id. */
 void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err, uint64_t id);
+/* ROCr's queue error code (HSAGPU_AMD_QERR_*) for an HSAGPU_QERR_* code */
+uint32_t hsagpu_amd_queue_code(unsigned qerr);
+/*
+ * A queue with HSAGPU_QF_AMD_QUEUE failed: tell ROCr through
+ * amd_queue_t.queue_inactive_signal (best effort; nothing without the
+ * flag). hsagpu_queue_run() does it for the errors it finds.
+ */
+void hsagpu_amd_queue_inactive(HsaGpuQueue *q, const HsaGpuProc *p);
 
 /*
  * Serve up to @quantum packets of @q; never blocks. With @quantum 0 only
@@ -215,6 +225,8 @@ typedef struct HsaGpuPassResult {
     bool ended;                 /* cut short by the budget: go on soon */
     bool poll;                  /* some queue waits on CPU-side signals */
     uint64_t deadline;          /* earliest busy-kernel end, or UINT64_MAX */
+    unsigned pm4_ibs;           /* PM4 indirect buffers run */
+    unsigned cache_invs;        /* PM4 cache actions */
 } HsaGpuPassResult;
 
 /*
@@ -281,6 +293,20 @@ unsigned hsagpu_dma_exec(HsaGpuQueue *q, const struct hsagpu_dma_packet *d,
  * latched packet (a stream from before latching) is checked for bounds.
  */
 bool hsagpu_dma_cursor_ok(const HsaGpuQueue *q);
+/*
+ * PM4_IB vendor packets (hsagpu-pm4-core.c). Decode the INDIRECT_BUFFER
+ * jump of @pk: 0 or HSAGPU_QERR_PM4_IB.
+ */
+unsigned hsagpu_pm4_ib_decode(const struct hsagpu_pm4_ib_packet *pk,
+                              uint64_t *base, uint32_t *ndw);
+/*
+ * Read and run the indirect buffer of @pk: 0 or an HSAGPU_QERR_* code
+ * (nothing is done unless the whole buffer is valid); *cache_invs gets
+ * the cache actions (ACQUIRE_MEM) it held.
+ */
+unsigned hsagpu_pm4_exec(const struct hsagpu_pm4_ib_packet *pk,
+                         const HsaGpuProc *p, unsigned *cache_invs);
+
 /* Fill @len bytes with @pattern, starting at byte @phase of it. */
 void hsagpu_dma_fill_host(void *dst, uint64_t len, uint32_t pattern,
                           uint64_t phase);

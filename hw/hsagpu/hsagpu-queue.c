@@ -134,6 +134,9 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
         trace_hsagpu_queue_pass(pass->progress, pass->completed, pass->slices,
                                 pass->ended, pass->deadline);
     }
+    if (pass->pm4_ibs) {
+        trace_hsagpu_queue_pm4(pass->pm4_ibs, pass->cache_invs);
+    }
     if (pass->completed) {
         qatomic_add(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_PROCESSED],
                     pass->completed);
@@ -899,16 +902,18 @@ static bool hsagpu_queue_dma_needed(void *opaque)
 /*
  * The DMA packet a cursor belongs to, as the device fetched it. Streams
  * without it (older versions) resume with the ring's packet if the
- * cursor fits it (hsagpu_dma_exec).
+ * cursor fits it (hsagpu_dma_exec). Version 2: the op byte became
+ * format + op (ABI minor 4); a version 1 packet would not load as one.
  */
 static const VMStateDescription vmstate_hsagpu_queue_dma = {
     .name = "hsa-gpu/queue/dma-packet",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .needed = hsagpu_queue_dma_needed,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT16(dma_pkt.header, HsaGpuQueue),
-        VMSTATE_UINT16(dma_pkt.op, HsaGpuQueue),
+        VMSTATE_UINT8(dma_pkt.format, HsaGpuQueue),
+        VMSTATE_UINT8(dma_pkt.op, HsaGpuQueue),
         VMSTATE_UINT32(dma_pkt.flags, HsaGpuQueue),
         VMSTATE_UINT64(dma_pkt.src, HsaGpuQueue),
         VMSTATE_UINT64(dma_pkt.dst, HsaGpuQueue),

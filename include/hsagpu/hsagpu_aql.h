@@ -22,8 +22,9 @@
  * A new minor adds to the interface; a new major breaks it.
  */
 #define HSAGPU_ABI_MAJOR                1U
-#define HSAGPU_ABI_MINOR                3U  /* 1: AQL queues, 2: DMA, P2P, */
-					    /* 3: GPU virtual memory */
+#define HSAGPU_ABI_MINOR                4U  /* 1: AQL queues, 2: DMA, P2P, */
+					    /* 3: GPU virtual memory, */
+					    /* 4: AMD vendor packets */
 #define HSAGPU_ABI_VERSION \
 	((HSAGPU_ABI_MAJOR << 16) | HSAGPU_ABI_MINOR)
 
@@ -74,7 +75,15 @@
 					    /* error; only a reset helps */
 #define HSAGPU_QERR_VM_FAULT            19U /* GPU virtual memory fault: */
 					    /* see the queue's VM fault regs */
-#define HSAGPU_QERR_COUNT               20U
+#define HSAGPU_QERR_VENDOR_FORMAT       20U /* unknown vendor packet */
+					    /* format (byte 2) */
+#define HSAGPU_QERR_PM4_IB              21U /* bad PM4 indirect buffer */
+					    /* jump: size, address, valid */
+#define HSAGPU_QERR_PM4_PACKET          22U /* PM4 packet not supported: */
+					    /* type 0/2, opcode, length */
+#define HSAGPU_QERR_CONDITION           23U /* unknown BARRIER_VALUE */
+					    /* condition */
+#define HSAGPU_QERR_COUNT               24U
 
 /*
  * The queue error codes with a short description each, in code order
@@ -105,7 +114,11 @@
 	X(P2P_LIMIT, "peer BAR above the P2P address limit") \
 	X(POISON, "poisoned data received") \
 	X(DEVICE_FATAL, "device fatal error") \
-	X(VM_FAULT, "GPU virtual memory fault")
+	X(VM_FAULT, "GPU virtual memory fault") \
+	X(VENDOR_FORMAT, "unknown vendor packet format") \
+	X(PM4_IB, "bad PM4 indirect buffer") \
+	X(PM4_PACKET, "unsupported PM4 packet") \
+	X(CONDITION, "unknown signal condition")
 #define HSAGPU_QERR_NAME_INIT(name, text)	[HSAGPU_QERR_##name] = text,
 #define HSAGPU_QERR_COUNT_ONE(name, text)	+ 1
 
@@ -179,7 +192,18 @@ struct hsagpu_barrier_packet {  /* BARRIER_AND and BARRIER_OR */
 };
 
 /*
- * VENDOR_SPECIFIC packets drive the DMA engine. Addresses are bus
+ * Byte 2 of a VENDOR_SPECIFIC packet selects its format, as AMD's
+ * AmdFormat (hsa_ext_amd.h) does: AMD's own formats keep their numbers,
+ * hsagpu's start at 0x80 so that the two never collide. Any other value
+ * fails the queue with HSAGPU_QERR_VENDOR_FORMAT.
+ */
+#define HSAGPU_VENDOR_FORMAT_OFFSET     2U
+#define HSAGPU_VENDOR_FORMAT_PM4_IB     1U      /* AMD: run a PM4 IB */
+#define HSAGPU_VENDOR_FORMAT_BARRIER_VALUE 2U   /* AMD: wait on a value */
+#define HSAGPU_VENDOR_FORMAT_DMA        0x80U   /* hsagpu DMA engine */
+
+/*
+ * Format HSAGPU_VENDOR_FORMAT_DMA packets drive the DMA engine. Addresses are bus
  * addresses as the device emits them: system memory (through the IOMMU
  * if any), this device's VRAM (its BAR0 address; served locally, never
  * through the IOMMU) or a peer's VRAM (a peer BAR0 address routed by a
@@ -201,7 +225,8 @@ struct hsagpu_barrier_packet {  /* BARRIER_AND and BARRIER_OR */
 
 struct hsagpu_dma_packet {
 	uint16_t header;            /* type HSAGPU_PKT_TYPE_VENDOR_SPECIFIC */
-	uint16_t op;                /* HSAGPU_DMA_OP_* */
+	uint8_t format;             /* HSAGPU_VENDOR_FORMAT_DMA */
+	uint8_t op;                 /* HSAGPU_DMA_OP_* */
 	uint32_t flags;             /* HSAGPU_DMA_F_*, must be 0 */
 	uint64_t src;               /* COPY: source; *_SG: descriptor list */
 	uint64_t dst;               /* COPY/FILL: destination; *_SG: 0 */
@@ -209,6 +234,69 @@ struct hsagpu_dma_packet {
 	uint64_t pattern;           /* FILL: 32-bit pattern in bits 31:0, */
 				    /* byte k of dst gets byte k % 4 */
 	uint64_t reserved[2];       /* must be 0 */
+	uint64_t completion_signal;
+};
+
+/*
+ * AMD's PM4_IB vendor packet (format 1): the command processor runs the
+ * PM4 indirect buffer that the INDIRECT_BUFFER packet in ib_jump_cmd
+ * names, then completes the AQL packet. ROCr uses it on gfx9 to
+ * invalidate caches (ACQUIRE_MEM) after loading code. The device runs
+ * the subset ROCr emits; see docs/registers.md.
+ */
+struct hsagpu_pm4_ib_packet {
+	uint16_t header;            /* type HSAGPU_PKT_TYPE_VENDOR_SPECIFIC */
+	uint8_t format;             /* HSAGPU_VENDOR_FORMAT_PM4_IB */
+	uint8_t reserved0;
+	uint32_t ib_jump_cmd[4];    /* a PM4 INDIRECT_BUFFER packet */
+	uint32_t dw_cnt_remain;     /* ROCr: 0xa; not used */
+	uint32_t reserved1[8];
+	uint64_t completion_signal;
+};
+
+/* PM4 type-3 packet header: count = body dwords - 1 */
+#define HSAGPU_PM4_TYPE_SHIFT           30
+#define HSAGPU_PM4_TYPE3                3U
+#define HSAGPU_PM4_COUNT_SHIFT          16
+#define HSAGPU_PM4_COUNT_MASK           0x3fffU
+#define HSAGPU_PM4_OPCODE_SHIFT         8
+#define HSAGPU_PM4_OPCODE_MASK          0xffU
+#define HSAGPU_PM4_HDR(op, ndw) \
+	((HSAGPU_PM4_TYPE3 << HSAGPU_PM4_TYPE_SHIFT) | \
+	 (((ndw) - 2U) << HSAGPU_PM4_COUNT_SHIFT) | \
+	 ((op) << HSAGPU_PM4_OPCODE_SHIFT))
+#define HSAGPU_PM4_OP_NOP               0x10U
+#define HSAGPU_PM4_OP_INDIRECT_BUFFER   0x3fU   /* 4 dwords */
+#define HSAGPU_PM4_OP_ACQUIRE_MEM       0x58U   /* 7 dwords on gfx9 */
+#define HSAGPU_PM4_ACQUIRE_MEM_DW       7U
+/* INDIRECT_BUFFER: dw1 base bits 31:2, dw2 base bits 47:32, dw3 size */
+#define HSAGPU_PM4_IB_BASE_HI_MASK      0xffffU
+#define HSAGPU_PM4_IB_SIZE_MASK         0xfffffU        /* dwords */
+#define HSAGPU_PM4_IB_VALID             (1U << 23)
+/* Longest IB the device takes: ROCr's PM4 IB buffer is 4 KiB. */
+#define HSAGPU_PM4_IB_MAX_DW            1024U
+
+/*
+ * AMD's BARRIER_VALUE vendor packet (format 2, hsa_ext_amd.h): holds the
+ * queue until (signal value & mask) <cond> value holds; signal 0 is a
+ * satisfied dependency. Conditions as hsa_signal_condition_t, signed.
+ */
+#define HSAGPU_SIGNAL_COND_EQ           0U
+#define HSAGPU_SIGNAL_COND_NE           1U
+#define HSAGPU_SIGNAL_COND_LT           2U
+#define HSAGPU_SIGNAL_COND_GTE          3U
+
+struct hsagpu_barrier_value_packet {
+	uint16_t header;            /* type HSAGPU_PKT_TYPE_VENDOR_SPECIFIC */
+	uint8_t format;             /* HSAGPU_VENDOR_FORMAT_BARRIER_VALUE */
+	uint8_t reserved0;
+	uint32_t reserved1;
+	uint64_t signal;
+	int64_t value;
+	int64_t mask;
+	uint32_t cond;              /* HSAGPU_SIGNAL_COND_* */
+	uint32_t reserved2;
+	uint64_t reserved3[2];
 	uint64_t completion_signal;
 };
 
@@ -330,5 +418,30 @@ struct hsagpu_queue_desc {      /* 256 bytes, 64-byte aligned */
 
 #define HSAGPU_QUEUE_DESC_WPTR          56U
 #define HSAGPU_QUEUE_DESC_RPTR          128U
+
+/*
+ * With HSAGPU_QF_AMD_QUEUE the descriptor is ROCr's amd_queue_t (256
+ * bytes, 64-byte aligned; amd_hsa_queue.h): RPTR names its
+ * read_dispatch_id, so the descriptor starts HSAGPU_QUEUE_DESC_RPTR
+ * below it. The device reads queue_properties (ENABLE_PROFILING: signal
+ * timestamps, as HSAGPU_QF_PROFILE) at every completion, and on a queue
+ * error stores HSAGPU_AMD_QUEUE_ERROR | <ROCr code> into the value of
+ * the queue_inactive_signal (then its event mailbox and the queue's
+ * interrupt, as for a completion), which ROCr's queue error handler
+ * (AqlQueue::DynamicScratchHandler) waits on.
+ */
+#define HSAGPU_AMD_QUEUE_PROPERTIES     180U    /* u32 queue_properties */
+#define HSAGPU_AMD_QUEUE_PROP_PROFILING (1U << 3)
+#define HSAGPU_AMD_QUEUE_INACTIVE_SIGNAL 192U   /* u64 signal handle */
+#define HSAGPU_AMD_QUEUE_ALIGN          64U
+#define HSAGPU_AMD_QUEUE_ERROR          (1ULL << 63)
+/* ROCr's codes, as DynamicScratchHandler maps them to hsa_status_t */
+#define HSAGPU_AMD_QERR_DIMENSIONS      0x2U        /* INCOMPATIBLE_ARGUMENTS */
+#define HSAGPU_AMD_QERR_CODE_OBJECT     0x8U        /* INVALID_CODE_OBJECT */
+#define HSAGPU_AMD_QERR_PACKET_FORMAT   0x20U       /* INVALID_PACKET_FORMAT */
+#define HSAGPU_AMD_QERR_VENDOR_PACKET   0x100U      /* INVALID_PACKET_FORMAT */
+#define HSAGPU_AMD_QERR_MEMORY          0x20000000U /* MEMORY_APERTURE_ */
+							/* VIOLATION */
+#define HSAGPU_AMD_QERR_FATAL           0x80000000U /* ERROR_EXCEPTION, fatal */
 
 #endif /* HSAGPU_AQL_H */

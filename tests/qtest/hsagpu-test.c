@@ -268,6 +268,8 @@ static void test_registers(void)
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DOORBELL_COUNT), ==,
                      HSAGPU_DOORBELL_COUNT);
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_ROM_SIZE), ==, HSAGPU_ROM_SIZE);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_COMPUTE_UNITS), ==,
+                     HSAGPU_COMPUTE_UNITS_DEFAULT);
 
     /* Scratch registers hold what is written; identification is RO. */
     reg_write(&f, HSAGPU_REG_SCRATCH0, 0xdeadbeef);
@@ -325,7 +327,8 @@ static void test_rom(void)
     uint32_t pcir, info;
     uint8_t sum = 0;
 
-    fixture_init(&f, ",vram-size=32M");
+    fixture_init(&f, ",vram-size=32M,compute-units=60");
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_COMPUTE_UNITS), ==, 60);
     qpci_config_writel(f.gpu, PCI_ROM_ADDRESS,
                        ROM_BASE | PCI_ROM_ADDRESS_ENABLE);
     g_assert_cmphex(qtest_readw(f.qts, ROM_BASE), ==, 0xaa55);
@@ -341,6 +344,9 @@ static void test_rom(void)
     g_assert_cmphex(qtest_readl(f.qts, ROM_BASE + info), ==,
                     HSAGPU_ROM_INFO_SIGNATURE);
     g_assert_cmphex(qtest_readq(f.qts, ROM_BASE + info + 16), ==, 32 << 20);
+    g_assert_cmpuint(qtest_readl(f.qts, ROM_BASE + info +
+                                 offsetof(struct hsagpu_rom_info,
+                                          compute_units)), ==, 60);
     for (int i = 0; i < HSAGPU_ROM_INFO_SIZE; i++) {
         sum += qtest_readb(f.qts, ROM_BASE + info + i);
     }
@@ -845,13 +851,14 @@ static uint64_t dma_cnt(Fixture *f, unsigned cls, unsigned n)
     return qtest_readq(f->qts, MMIO_BASE + HSAGPU_REG_DMA_CNT(cls, n));
 }
 
-static void dma_packet(struct hsagpu_dma_packet *d, uint16_t op, uint64_t dst,
+static void dma_packet(struct hsagpu_dma_packet *d, uint8_t op, uint64_t dst,
                        uint64_t src, uint64_t size, uint64_t sig)
 {
     memset(d, 0, sizeof(*d));
     d->header = HSAGPU_PKT_TYPE_VENDOR_SPECIFIC |
                 HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_ACQUIRE_SHIFT |
                 HSAGPU_FENCE_SCOPE_SYSTEM << HSAGPU_PKT_HDR_RELEASE_SHIFT;
+    d->format = HSAGPU_VENDOR_FORMAT_DMA;
     d->op = op;
     d->dst = dst;
     d->src = src;
@@ -982,6 +989,190 @@ static void test_dma(void)
 #define SW_DN1_BUS      4
 #define PEER_VRAM       0x100000000ULL  /* gpu1's BAR0: 2^32 */
 #define PEER_COUNTER    (PEER_VRAM + 0x100)
+
+/*
+ * AMD's vendor packets as ROCr 5.2.3 sends them: PM4_IB with the
+ * ACQUIRE_MEM of GpuAgent::InvalidateCodeCaches, BARRIER_VALUE; other
+ * formats and PM4 the device does not run stop their queue.
+ */
+static void pm4_packet(struct hsagpu_pm4_ib_packet *p, uint64_t ib,
+                       uint32_t ndw, uint64_t sig)
+{
+    memset(p, 0, sizeof(*p));
+    p->header = HSAGPU_PKT_TYPE_VENDOR_SPECIFIC;
+    p->format = HSAGPU_VENDOR_FORMAT_PM4_IB;
+    p->ib_jump_cmd[0] = HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER, 4);
+    p->ib_jump_cmd[1] = (uint32_t)ib;
+    p->ib_jump_cmd[2] = (uint32_t)(ib >> 32);
+    p->ib_jump_cmd[3] = ndw | HSAGPU_PM4_IB_VALID;
+    p->dw_cnt_remain = 0xa;
+    p->completion_signal = sig;
+}
+
+static void test_vendor_packets(void)
+{
+    static const uint32_t acquire_mem[7] = {
+        HSAGPU_PM4_HDR(HSAGPU_PM4_OP_ACQUIRE_MEM, 7), 0x28840000,
+        0xffffffff, 0xff, 0, 0, 0,
+    };
+    const uint32_t release_mem = HSAGPU_PM4_HDR(0x49, 7);
+    struct hsagpu_pm4_ib_packet p;
+    struct hsagpu_barrier_value_packet b;
+    struct hsagpu_agent_dispatch_packet a;
+    struct hsagpu_dma_packet d;
+    Fixture f;
+
+    queue_fixture(&f);
+    for (unsigned q = 0; q < 4; q++) {
+        g_assert_cmpuint(queue_create(&f, q, 0), ==, HSAGPU_QRES_OK);
+    }
+
+    /* PM4_IB: completes, read index first (ROCr waits on it) */
+    qtest_memwrite(f.qts, Q_BUF, acquire_mem, sizeof(acquire_mem));
+    signal_init(&f, Q_SIG, 1);
+    pm4_packet(&p, Q_BUF, 7, 0);
+    queue_submit(&f, 0, &p);
+    pm4_packet(&p, Q_BUF, 7, Q_SIG);
+    queue_submit(&f, 0, &p);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_cmpuint(qtest_readq(f.qts, Q_DESC + HSAGPU_QUEUE_DESC_RPTR), ==,
+                     2);
+    g_assert_cmphex(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ACTIVE);
+
+    /* BARRIER_VALUE holds queue 1 until (value & 0xff) == 2 ... */
+    signal_init(&f, Q_SIG + 64, 0x301);
+    signal_init(&f, Q_SIG + 128, 1);
+    memset(&b, 0, sizeof(b));
+    b.header = HSAGPU_PKT_TYPE_VENDOR_SPECIFIC | HSAGPU_PKT_HDR_BARRIER;
+    b.format = HSAGPU_VENDOR_FORMAT_BARRIER_VALUE;
+    b.signal = Q_SIG + 64;
+    b.value = 2;
+    b.mask = 0xff;
+    b.cond = HSAGPU_SIGNAL_COND_EQ;
+    b.completion_signal = Q_SIG + 128;
+    queue_submit(&f, 1, &b);
+    /* ... while queue 2 of the same level keeps running */
+    signal_init(&f, Q_SIG + 192, 1);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, Q_SIG + 192);
+    queue_submit(&f, 2, &a);
+    g_assert_true(wait_u64(&f, Q_SIG + 192 + 8, 0));
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 128 + 8), ==, 1);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_DESC + 256 +
+                                 HSAGPU_QUEUE_DESC_RPTR), ==, 0);
+    qtest_writeq(f.qts, Q_SIG + 64 + 8, 0x7702);
+    g_assert_true(wait_u64(&f, Q_SIG + 128 + 8, 0));
+    g_assert_cmphex(qreg_read(&f, 1, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ACTIVE);
+
+    /* A RELEASE_MEM in the IB: PM4 the device does not run */
+    qtest_writel(f.qts, Q_BUF + 0x100, release_mem);
+    pm4_packet(&p, Q_BUF + 0x100, 7, Q_SIG);
+    signal_init(&f, Q_SIG, 1);
+    queue_submit(&f, 0, &p);
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+    g_assert_cmphex(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ERROR |
+                    HSAGPU_QERR_PM4_PACKET << HSAGPU_QSTATE_ERR_SHIFT);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_ERROR_ID_LO), ==, 2);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 1);
+
+    /*
+     * An ABI 1.3 COPY (its 16-bit op 1 where the format goes) reads as a
+     * PM4_IB without an INDIRECT_BUFFER, and copies nothing
+     */
+    qtest_writeq(f.qts, Q_BUF + 0x2000, 0);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, Q_BUF + 0x2000, Q_BUF, 64, 0);
+    d.format = HSAGPU_DMA_OP_COPY;
+    d.op = 0;
+    queue_submit(&f, 3, &d);
+    g_assert_true(wait_qstate(&f, 3, HSAGPU_QSTATE_ERROR));
+    g_assert_cmphex(qreg_read(&f, 3, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ERROR |
+                    HSAGPU_QERR_PM4_IB << HSAGPU_QSTATE_ERR_SHIFT);
+    g_assert_cmphex(qtest_readq(f.qts, Q_BUF + 0x2000), ==, 0);
+    /* A format nobody defined */
+    g_assert_cmpuint(queue_create(&f, 4, 0), ==, HSAGPU_QRES_OK);
+    d.format = 0x7f;
+    d.op = HSAGPU_DMA_OP_COPY;
+    queue_submit(&f, 4, &d);
+    g_assert_true(wait_qstate(&f, 4, HSAGPU_QSTATE_ERROR));
+    g_assert_cmphex(qreg_read(&f, 4, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ERROR |
+                    HSAGPU_QERR_VENDOR_FORMAT << HSAGPU_QSTATE_ERR_SHIFT);
+    g_assert_cmphex(qtest_readq(f.qts, Q_BUF + 0x2000), ==, 0);
+    fixture_fini(&f);
+}
+
+/*
+ * FLAGS.AMD_QUEUE: ROCr's amd_queue_t around the read index. A queue
+ * error is stored into queue_inactive_signal (with its event), and
+ * profiling follows queue_properties.
+ */
+static void test_amd_queue(void)
+{
+    const uint64_t desc0 = Q_DESC, desc1 = Q_DESC + 256;
+    const uint64_t isig = Q_SIG + 256;
+    struct hsagpu_agent_dispatch_packet a;
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, HSAGPU_QF_AMD_QUEUE), ==,
+                     HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, HSAGPU_QF_AMD_QUEUE), ==,
+                     HSAGPU_QRES_OK);
+
+    /* Profiling on through the descriptor, then off again */
+    qtest_writel(f.qts, desc1 + HSAGPU_AMD_QUEUE_PROPERTIES,
+                 HSAGPU_AMD_QUEUE_PROP_PROFILING);
+    /* qtest's virtual clock may read 0: mark the timestamp fields */
+    signal_init(&f, Q_SIG, 1);
+    qtest_writeq(f.qts, Q_SIG + 32, ~0ULL);
+    qtest_writeq(f.qts, Q_SIG + 40, ~0ULL);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, Q_SIG);
+    queue_submit(&f, 1, &a);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_cmphex(qtest_readq(f.qts, Q_SIG + 32), !=, ~0ULL);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 40), >=,
+                     qtest_readq(f.qts, Q_SIG + 32));
+    qtest_writel(f.qts, desc1 + HSAGPU_AMD_QUEUE_PROPERTIES, 0);
+    signal_init(&f, Q_SIG, 1);
+    qtest_writeq(f.qts, Q_SIG + 32, ~0ULL);
+    queue_submit(&f, 1, &a);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_cmphex(qtest_readq(f.qts, Q_SIG + 32), ==, ~0ULL);
+
+    /* An error: ROCr's handler sees 1 << 63 | 0x20 (packet format) */
+    signal_init(&f, isig, 0);
+    qtest_writeq(f.qts, isig + 16, Q_MBOX);
+    qtest_writel(f.qts, isig + 24, 0x55);
+    qtest_writeq(f.qts, Q_MBOX, 0);
+    qtest_writeq(f.qts, desc0 + HSAGPU_AMD_QUEUE_INACTIVE_SIGNAL, isig);
+    agent_packet(&a, 99, 0, 0);
+    queue_submit(&f, 0, &a);
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+    g_assert_true(wait_u64(&f, isig + 8, HSAGPU_AMD_QUEUE_ERROR |
+                           HSAGPU_AMD_QERR_PACKET_FORMAT));
+    g_assert_true(wait_u64(&f, Q_MBOX, 0x55));
+    /* queue 1 is not touched by queue 0's error */
+    g_assert_cmphex(qreg_read(&f, 1, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ACTIVE);
+
+    /* ENABLE refuses an amd_queue_t that is not 64-byte aligned */
+    qreg_write(&f, 2, HSAGPU_QREG_RPTR_LO, Q_DESC + 512 + 8);
+    g_assert_cmpuint(qreg_read(&f, 2, HSAGPU_QREG_RPTR_LO), ==,
+                     Q_DESC + 512 + 8);
+    qreg_write(&f, 2, HSAGPU_QREG_RING_LO, Q_RING + 2 * Q_RING_SIZE * 64);
+    qreg_write(&f, 2, HSAGPU_QREG_RING_SIZE, Q_RING_SIZE);
+    qreg_write(&f, 2, HSAGPU_QREG_DOORBELL, 2);
+    qreg_write(&f, 2, HSAGPU_QREG_WPTR_LO, Q_DESC + 512 + 56);
+    qreg_write(&f, 2, HSAGPU_QREG_VECTOR, 1);
+    qreg_write(&f, 2, HSAGPU_QREG_FLAGS, HSAGPU_QF_AMD_QUEUE);
+    qreg_write(&f, 2, HSAGPU_QREG_CMD, HSAGPU_QCMD_ENABLE);
+    g_assert_cmpuint(qreg_read(&f, 2, HSAGPU_QREG_CMD), ==,
+                     HSAGPU_QRES_BAD_POINTER);
+    fixture_fini(&f);
+}
 
 static void bridge_setup(QPCIDevice *d, uint8_t pri, uint8_t sec, uint8_t sub,
                          uint64_t pref_base, uint64_t pref_limit)
@@ -1526,7 +1717,9 @@ static void test_migration_dma(void)
         return;
     }
     /* The guest scribbles over the slot of the packet in flight. */
-    qtest_writew(f.qts, slot + offsetof(struct hsagpu_dma_packet, op), 99);
+    qtest_writeb(f.qts, slot + offsetof(struct hsagpu_dma_packet, format),
+                 0x55);
+    qtest_writeb(f.qts, slot + offsetof(struct hsagpu_dma_packet, op), 99);
     qtest_writeq(f.qts, slot + offsetof(struct hsagpu_dma_packet, size),
                  1ULL << 39);
     migrate_to_file(&f, path);
@@ -3498,6 +3691,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/queue-registration", test_queue_registration);
     qtest_add_func("/hsa-gpu/queue-error", test_queue_error);
     qtest_add_func("/hsa-gpu/dma", test_dma);
+    qtest_add_func("/hsa-gpu/vendor-packets", test_vendor_packets);
+    qtest_add_func("/hsa-gpu/amd-queue", test_amd_queue);
     qtest_add_func("/hsa-gpu/p2p-limit/atomic-engine",
                    test_p2p_limit_atomic_engine);
     qtest_add_func("/hsa-gpu/p2p-limit/queue", test_p2p_limit_queue);

@@ -220,12 +220,15 @@ static void mock_dma_range(int fill, uint64_t dst, uint64_t src,
 	memmove(d, sp, size);
 }
 
-static void mock_dma(const struct hsagpu_dma_packet *p, uint16_t op)
+static void mock_dma(const struct hsagpu_dma_packet *p, uint8_t format,
+		     uint8_t op)
 {
 	const struct hsagpu_dma_desc *dl;
 	uint64_t i;
 
 	__atomic_fetch_add(&dma_packets, 1, __ATOMIC_SEQ_CST);
+	if (format != HSAGPU_VENDOR_FORMAT_DMA)
+		op = 0;         /* not a DMA packet: an error */
 	switch (op) {
 	case HSAGPU_DMA_OP_COPY:
 	case HSAGPU_DMA_OP_FILL:
@@ -380,7 +383,8 @@ static void *queue_thread(void *arg)
 		case HSAGPU_PKT_TYPE_VENDOR_SPECIFIC: {
 			struct hsagpu_dma_packet *p = (void *)slot;
 
-			mock_dma(p, hs >> 16);
+			/* the first word as published: format, op above */
+			mock_dma(p, (uint8_t)(hs >> 16), (uint8_t)(hs >> 24));
 			comp = p->completion_signal;
 			break;
 		}
@@ -1112,16 +1116,19 @@ static void test_dma(hsagpu_agent_t *a)
 	uint32_t i;
 
 	hsagpu_packet_dma_copy(&pkt, 0x1000, 0x2000, 77, (hsagpu_signal_t){ 9 });
-	TM(pkt.header == HSAGPU_PKT_TYPE_INVALID && pkt.op == HSAGPU_DMA_OP_COPY &&
+	TM(pkt.header == HSAGPU_PKT_TYPE_INVALID &&
+	  pkt.format == HSAGPU_VENDOR_FORMAT_DMA && pkt.op == HSAGPU_DMA_OP_COPY &&
 	  pkt.dst == 0x1000 && pkt.src == 0x2000 && pkt.size == 77 &&
 	  pkt.completion_signal == 9 && !pkt.flags && !pkt.reserved[0],
 	  "copy packet");
 	hsagpu_packet_dma_fill(&pkt, 0x1000, 0xaabbccdd, 8, (hsagpu_signal_t){ 0 });
-	TM(pkt.op == HSAGPU_DMA_OP_FILL && pkt.pattern == 0xaabbccdd && !pkt.src,
+	TM(pkt.format == HSAGPU_VENDOR_FORMAT_DMA &&
+	  pkt.op == HSAGPU_DMA_OP_FILL && pkt.pattern == 0xaabbccdd && !pkt.src,
 	  "fill packet");
 	hsagpu_packet_dma_sg(&pkt, HSAGPU_DMA_OP_FILL_SG, 0x3000, 5,
 			     (hsagpu_signal_t){ 0 });
-	TM(pkt.op == HSAGPU_DMA_OP_FILL_SG && pkt.src == 0x3000 &&
+	TM(pkt.format == HSAGPU_VENDOR_FORMAT_DMA &&
+	  pkt.op == HSAGPU_DMA_OP_FILL_SG && pkt.src == 0x3000 &&
 	  pkt.size == 5 && !pkt.dst, "sg packet");
 
 	TM(!hsagpu_memory_allocate(a, big, HSAGPU_RT_MEM_SYSTEM, (void **)&b1),

@@ -18,13 +18,14 @@
 #define LIST   (MEM_BASE + 0x40000)    /* descriptors, up to 0xc0000 */
 #define BIG(n) (MEM_BASE + (4U << 20) + (9U << 20) * (n))   /* 9 MiB each */
 
-static struct hsagpu_dma_packet dpkt(uint16_t op, uint64_t dst, uint64_t src,
+static struct hsagpu_dma_packet dpkt(uint8_t op, uint64_t dst, uint64_t src,
 				     uint64_t size, uint64_t sig)
 {
 	struct hsagpu_dma_packet d;
 
 	memset(&d, 0, sizeof(d));
 	d.header = hdr(HSAGPU_PKT_TYPE_VENDOR_SPECIFIC, 0);
+	d.format = HSAGPU_VENDOR_FORMAT_DMA;
 	d.op = op;
 	d.dst = dst;
 	d.src = src;
@@ -268,6 +269,11 @@ static void test_errors(void)
 		{ "desc src unmapped", HSAGPU_QERR_ADDRESS },
 		{ "fill pattern > 32 bits", HSAGPU_QERR_DMA_OP },
 		{ "signal misaligned", HSAGPU_QERR_SIGNAL },
+		/* The format byte, not the op, says it is a DMA packet. */
+		{ "format 0", HSAGPU_QERR_VENDOR_FORMAT },
+		{ "format 0x81", HSAGPU_QERR_VENDOR_FORMAT },
+		{ "format 0xff", HSAGPU_QERR_VENDOR_FORMAT },
+		{ "op 0xff", HSAGPU_QERR_DMA_OP },
 	};
 
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -284,6 +290,7 @@ static void test_errors(void)
 		for (unsigned k = 0; k < 3; k++)
 			list[k] = (struct hsagpu_dma_desc){
 				BUF(0), BUF(1) + 16 * k, 16, 0 };
+		*(uint8_t *)at(BUF(1) + 0x800) = 0;
 		/* A good packet first: the error id must be 1. */
 		submit(&d);
 		switch (i) {
@@ -309,6 +316,10 @@ static void test_errors(void)
 		case 17: d.op = HSAGPU_DMA_OP_FILL; d.src = 0;
 			d.pattern = 1ULL << 32; break;
 		case 18: d.completion_signal = SIG(0) + 4; break;
+		case 19: d.format = 0; d.dst = BUF(1) + 0x800; break;
+		case 20: d.format = 0x81; d.dst = BUF(1) + 0x800; break;
+		case 21: d.format = 0xff; d.dst = BUF(1) + 0x800; break;
+		case 22: d.op = 0xff; break;
 		}
 		submit(&d);
 		run_all();
@@ -316,6 +327,9 @@ static void test_errors(void)
 		  q.error_id == 1);
 		if (want_bad)
 			T(dma_last_err == cases[i].err && dma_last_bad == want_bad);
+		/* A packet of an unknown format never reached the engine. */
+		if (cases[i].err == HSAGPU_QERR_VENDOR_FORMAT)
+			T(*(uint8_t *)at(BUF(1) + 0x800) == 0);
 		/* Descriptors before the bad one were done. */
 		if (i == 16)
 			T(*(uint8_t *)at(BUF(1) + 16) == 0x5a);
@@ -375,6 +389,20 @@ static void test_rewrite_in_flight(void)
 	submit(&d);
 	hsagpu_queue_run(&q, &proc, 64, &r);
 	slot->op = 99;
+	run_all();
+	T(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0);
+
+	/* Nor does another format byte: the cursor runs the latched packet. */
+	q_setup(0);
+	sig_init(0, 1);
+	for (unsigned i = 0; i < n; i++)
+		list[i] = (struct hsagpu_dma_desc){
+			.src = BUF(0), .dst = BIG(1) + i, .size = 1 };
+	d = dpkt(HSAGPU_DMA_OP_COPY_SG, 0, BIG(0), n, SIG(0));
+	submit(&d);
+	hsagpu_queue_run(&q, &proc, 64, &r);
+	T(q.dma_active);
+	slot->format = 0x55;
 	run_all();
 	T(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0);
 

@@ -394,7 +394,7 @@ static void test_errors(void)
 		{ "signal unmapped", HSAGPU_QERR_ADDRESS },
 		{ "kernel object", HSAGPU_QERR_KERNEL_OBJECT },
 		{ "fence scope", HSAGPU_QERR_FENCE },
-		{ "vendor packet (bad DMA op)", HSAGPU_QERR_DMA_OP },
+		{ "vendor packet of no known format", HSAGPU_QERR_VENDOR_FORMAT },
 		{ "agent function", HSAGPU_QERR_AGENT_FUNCTION },
 		{ "barrier dep misaligned", HSAGPU_QERR_SIGNAL },
 		{ "ring overrun", HSAGPU_QERR_RING_OVERRUN },
@@ -436,7 +436,8 @@ static void test_errors(void)
 		case 12: k.kernel_object = 0x1234; break;
 		case 13: k.header |= 3 << HSAGPU_PKT_HDR_RELEASE_SHIFT; break;
 		case 14: k.header = (k.header & ~0xff) |
-				    HSAGPU_PKT_TYPE_VENDOR_SPECIFIC; break;
+				    HSAGPU_PKT_TYPE_VENDOR_SPECIFIC;
+			k.setup = 0x42; break;  /* byte 2: no such format */
 		case 15: memset(a, 0, sizeof(*a));
 			a->header = hdr(HSAGPU_PKT_TYPE_AGENT_DISPATCH, 0);
 			a->type = 99; break;
