@@ -354,6 +354,9 @@ static void check_rom_info(struct gtq_dev *d, const uint8_t *p)
 	CHECK_EQ_U64(ri.num_queues, d->info->num_queues);
 	CHECK_EQ_U64(ri.doorbell_count, d->info->doorbell_count);
 	CHECK_EQ_U64(ri.caps, d->info->caps);
+	CHECK(ri.compute_units >= HSAGPU_COMPUTE_UNITS_MIN &&
+	      ri.compute_units <= HSAGPU_COMPUTE_UNITS_MAX,
+	      "COPY_INFO compute units %u", ri.compute_units);
 	CHECK(!strncmp(ri.name, d->info->name, sizeof(ri.name)),
 	      "COPY_INFO name '%.32s', driver says '%.32s'", ri.name,
 	      d->info->name);

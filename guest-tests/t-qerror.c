@@ -93,7 +93,9 @@ static const struct bad bads[] = {
 	{ "acquire fence scope 3", HSAGPU_QERR_FENCE, K_BARRIER,
 	  HSAGPU_PKT_TYPE_BARRIER_AND, 3, SYS, .kobj = 0 },
 	{ "release fence scope 3", HSAGPU_QERR_FENCE, K_DISPATCH, KD, SYS, 3, FILL_1D },
-	{ "VENDOR_SPECIFIC packet with DMA op 0", HSAGPU_QERR_DMA_OP, K_BARRIER,
+	/* byte 2 (a barrier packet's reserved field: 0) is no vendor format */
+	{ "VENDOR_SPECIFIC packet of format 0", HSAGPU_QERR_VENDOR_FORMAT,
+	  K_BARRIER,
 	  HSAGPU_PKT_TYPE_VENDOR_SPECIFIC, SYS, SYS, .kobj = 0 },
 	{ "agent function 99", HSAGPU_QERR_AGENT_FUNCTION, K_AGENT,
 	  HSAGPU_PKT_TYPE_AGENT_DISPATCH, SYS, SYS, .agent_type = 99 },

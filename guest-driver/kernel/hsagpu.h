@@ -147,6 +147,8 @@ struct hsagpu_device {
 	u32 doorbell_count;
 	u32 doorbell_stride;
 	u32 num_queues;
+	u32 compute_units;              /* HSAGPU_COMPUTE_UNITS_DEFAULT */
+					/* before ABI 1.4 */
 	u32 msix_vectors;               /* allocated */
 	struct hsagpu_rom_info rom_info;
 	char name[32];
@@ -285,8 +287,12 @@ struct hsagpu_file {
 	 * WAIT_EVENTS sleeps here. Woken by the interrupts of this file's
 	 * queues (the device writes a slot, then raises the queue's vector),
 	 * SET_EVENT on this file, the error interrupt and device removal.
+	 * @event_wq is @own_event_wq, or the wait queue of the KFD process
+	 * the context belongs to (one for all its devices), set before its
+	 * first queue (hsagpu_file_set_event_wq()).
 	 */
-	wait_queue_head_t event_wq;
+	wait_queue_head_t *event_wq;
+	wait_queue_head_t own_event_wq;
 	atomic64_t event_age[HSAGPU_MAX_EVENTS]; /* consumptions + 1 */
 
 	struct list_head peers;         /* struct hsagpu_peer, hdev->lock */
@@ -342,6 +348,34 @@ struct hsagpu_mem {
 	bool readonly;                  /* USERPTR without write access */
 	bool pinned;                    /* USERPTR: sys.pages hold pins */
 	u64 user_addr;                  /* USERPTR: first byte's CPU address */
+};
+
+/*
+ * The SDMA queue flag (the sdma work's device side defines it in
+ * hsagpu_regs.h; until then the value fixed by the lead).
+ */
+#ifndef HSAGPU_QF_SDMA
+#define HSAGPU_QF_SDMA                  (1U << 1)
+#endif
+#define HSAGPU_QF_ALL_KNOWN     (HSAGPU_QF_PROFILE | HSAGPU_QF_SDMA | \
+				 HSAGPU_QF_AMD_QUEUE)
+/* SDMA rings: bytes, power of two, 256-byte aligned */
+#define HSAGPU_SDMA_RING_MIN    1024U
+#define HSAGPU_SDMA_RING_MAX    (16U << 20)
+#define HSAGPU_SDMA_RING_ALIGN  256U
+
+/*
+ * A queue to create (hsagpu_queue_create()): addresses in the file's
+ * GPU space (bus addresses without GPUVM); @ring_size in packets for
+ * AQL rings, in bytes with HSAGPU_QF_SDMA; @qflags HSAGPU_QF_*.
+ */
+struct hsagpu_queue_params {
+	u64 ring_addr;
+	u64 rptr_addr;
+	u64 wptr_addr;
+	u32 ring_size;
+	u32 priority;
+	u32 qflags;
 };
 
 enum { HSAGPU_QMEM_RING, HSAGPU_QMEM_RPTR, HSAGPU_QMEM_WPTR, HSAGPU_QMEM_N };
@@ -552,6 +586,8 @@ int hsagpu_doorbell_init(struct hsagpu_device *hdev);
 int hsagpu_doorbell_page_get(struct hsagpu_file *hf);
 int hsagpu_doorbell_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 			 u64 index);
+int hsagpu_doorbell_mmap_slice(struct hsagpu_file *hf,
+			       struct vm_area_struct *vma);    /* exported */
 void hsagpu_doorbell_release(struct hsagpu_file *hf);
 
 /* hsagpu_queue.c */
@@ -566,6 +602,14 @@ void hsagpu_queue_release(struct hsagpu_file *hf);
 void hsagpu_queue_shutdown(struct hsagpu_device *hdev);
 bool hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
 			     struct hsagpu_queue *q);
+int hsagpu_queue_create(struct hsagpu_file *hf,
+			const struct hsagpu_queue_params *args, u32 *queue_id,
+			u32 *doorbell_offset);                 /* exported */
+int hsagpu_queue_destroy(struct hsagpu_file *hf, u32 queue_id); /* exported */
+int hsagpu_queue_set_active(struct hsagpu_file *hf, u32 queue_id,
+			    bool active);                      /* exported */
+int hsagpu_queue_status_get(struct hsagpu_file *hf,
+			    struct hsagpu_queue_status *args); /* exported */
 
 /* hsagpu_event.c */
 long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void *data);
@@ -578,6 +622,8 @@ int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		      u64 index);
 void hsagpu_event_release(struct hsagpu_file *hf);
 
+void hsagpu_file_set_event_wq(struct hsagpu_file *hf,
+			      wait_queue_head_t *wq);          /* exported */
 void hsagpu_event_wake_vector(struct hsagpu_device *hdev, u32 vector);
 void hsagpu_event_wake_files(struct hsagpu_device *hdev);
 

@@ -6,6 +6,7 @@
  */
 #include <linux/idr.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/pci.h>
 
 #include "hsagpu.h"
@@ -59,6 +60,9 @@ static vm_fault_t hsagpu_doorbell_fault(struct vm_fault *vmf)
 	struct hsagpu_device *hdev = hf->hdev;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 
+	/* A KFD slice is larger: only its first page has doorbells. */
+	if (vmf->pgoff != vma->vm_pgoff)
+		return VM_FAULT_SIGBUS;
 	down_read(&hdev->remove_sem);
 	if (!hdev->dead && !READ_ONCE(hf->lost))
 		ret = vmf_insert_pfn(vma, vmf->address,
@@ -94,3 +98,32 @@ int hsagpu_doorbell_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 	vma->vm_private_data = hf;
 	return 0;
 }
+
+/*
+ * KFD (exported): the process's doorbell slice of this device, mapped
+ * through /dev/kfd at the offset CREATE_QUEUE returned. The slice is
+ * larger than one page (8 KiB: amdkfd's 1024 doorbells of 8 bytes); its
+ * first page is the context's doorbell page, where all its queues'
+ * doorbells are, and touching the rest is SIGBUS.
+ */
+int hsagpu_doorbell_mmap_slice(struct hsagpu_file *hf,
+			       struct vm_area_struct *vma)
+{
+	int ret;
+
+	if (is_cow_mapping(vma->vm_flags))
+		return -EINVAL;
+	mutex_lock(&hf->lock);
+	ret = hsagpu_doorbell_page_get(hf);
+	mutex_unlock(&hf->lock);
+	if (ret < 0)
+		return ret;
+
+	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTCOPY | VM_DONTEXPAND |
+		     VM_DONTDUMP | VM_NORESERVE);
+	vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
+	vma->vm_ops = &hsagpu_doorbell_vm_ops;
+	vma->vm_private_data = hf;
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_doorbell_mmap_slice, HSAGPU);

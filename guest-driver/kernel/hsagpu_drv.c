@@ -60,6 +60,10 @@ static int hsagpu_check_ident(struct hsagpu_device *hdev)
 	hdev->doorbell_count = hsagpu_rd(hdev, HSAGPU_REG_DOORBELL_COUNT);
 	hdev->doorbell_stride = hsagpu_rd(hdev, HSAGPU_REG_DOORBELL_STRIDE);
 	hdev->num_queues = hsagpu_rd(hdev, HSAGPU_REG_NUM_QUEUES);
+	/* An older device has no such register: reading it is a bad access. */
+	hdev->compute_units = HSAGPU_COMPUTE_UNITS_DEFAULT;
+	if ((hdev->abi_version & 0xffff) >= 4)
+		hdev->compute_units = hsagpu_rd(hdev, HSAGPU_REG_COMPUTE_UNITS);
 
 	if (hdev->vram_size != pci_resource_len(pdev, HSAGPU_BAR_VRAM)) {
 		dev_err(dev, "VRAM register says %llu bytes, BAR0 is %llu\n",
@@ -74,6 +78,11 @@ static int hsagpu_check_ident(struct hsagpu_device *hdev)
 	}
 	if (!hdev->num_queues || hdev->num_queues > HSAGPU_NUM_QUEUES_MAX) {
 		dev_err(dev, "bad queue count %u\n", hdev->num_queues);
+		return -ENODEV;
+	}
+	if (hdev->compute_units < HSAGPU_COMPUTE_UNITS_MIN ||
+	    hdev->compute_units > HSAGPU_COMPUTE_UNITS_MAX) {
+		dev_err(dev, "bad compute unit count %u\n", hdev->compute_units);
 		return -ENODEV;
 	}
 	return 0;

@@ -19,6 +19,7 @@
 #include <linux/bitmap.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
@@ -69,7 +70,8 @@ void hsagpu_event_init(struct hsagpu_file *hf)
 {
 	u32 i;
 
-	init_waitqueue_head(&hf->event_wq);
+	init_waitqueue_head(&hf->own_event_wq);
+	hf->event_wq = &hf->own_event_wq;
 
 	/* Age 0 means "not known" in WAIT_EVENTS: real ages start at 1. */
 	for (i = 0; i < HSAGPU_MAX_EVENTS; i++)
@@ -167,7 +169,7 @@ long hsagpu_ioctl_set_event(struct hsagpu_file *hf, void *data)
 		ret = -EINVAL;
 	mutex_unlock(&hf->lock);
 	if (!ret)
-		wake_up_all(&hf->event_wq);
+		wake_up_all(hf->event_wq);
 	return ret;
 }
 
@@ -297,7 +299,7 @@ long hsagpu_ioctl_wait_events(struct hsagpu_file *hf, void *data)
 			ret = -ETIME;
 			break;
 		}
-		left = wait_event_interruptible_timeout(hf->event_wq,
+		left = wait_event_interruptible_timeout(*hf->event_wq,
 							hsagpu_wait_pending(w) ||
 							READ_ONCE(hdev->dead) ||
 							READ_ONCE(hf->lost),
@@ -347,7 +349,7 @@ void hsagpu_event_wake_vector(struct hsagpu_device *hdev, u32 vector)
 	for (; id < hdev->num_queues; id += step) {
 		q = hdev->queues[id];
 		if (q)
-			wake_up_all(&q->hf->event_wq);
+			wake_up_all(q->hf->event_wq);
 	}
 	spin_unlock(&hdev->wake_lock);
 }
@@ -359,7 +361,7 @@ void hsagpu_event_wake_files(struct hsagpu_device *hdev)
 
 	mutex_lock(&hdev->lock);
 	list_for_each_entry(hf, &hdev->files, node)
-		wake_up_all(&hf->event_wq);
+		wake_up_all(hf->event_wq);
 	mutex_unlock(&hdev->lock);
 }
 
@@ -394,3 +396,20 @@ int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 	hsagpu_exit(hf->hdev);
 	return ret;
 }
+
+/*
+ * KFD: the waiters a queue interrupt of @hf wakes are the KFD process's
+ * (one wait queue for all its devices: its event page is shared); NULL
+ * goes back to the context's own. Under wake_lock, so that an interrupt
+ * sees the old or the new queue, never a freed one: the facade resets
+ * it before the process (and @wq) goes.
+ */
+void hsagpu_file_set_event_wq(struct hsagpu_file *hf, wait_queue_head_t *wq)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+
+	spin_lock_irq(&hdev->wake_lock);
+	hf->event_wq = wq ? wq : &hf->own_event_wq;
+	spin_unlock_irq(&hdev->wake_lock);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_file_set_event_wq, HSAGPU);

@@ -62,6 +62,22 @@
 #define HSAGPU_KFD_GPUVM_BASE   BIT_ULL(21)
 #define HSAGPU_KFD_GPUVM_LIMIT  (BIT_ULL(47) - 1)
 
+/*
+ * /dev/kfd mmap offsets, as amdkfd's (kfd_priv.h): the type in bits
+ * 63:62, the gpu_id in bits 61:46.
+ */
+#define HSAGPU_KFD_MMAP_TYPE_MASK       (0x3ULL << 62)
+#define HSAGPU_KFD_MMAP_TYPE_DOORBELL   (0x3ULL << 62)
+#define HSAGPU_KFD_MMAP_TYPE_EVENTS     (0x2ULL << 62)
+#define HSAGPU_KFD_MMAP_GPU_ID_SHIFT    46
+#define HSAGPU_KFD_MMAP_GPU_ID_MASK     (0xffffULL << HSAGPU_KFD_MMAP_GPU_ID_SHIFT)
+#define HSAGPU_KFD_MMAP_GPU_ID(id)	\
+	(((u64)(id) << HSAGPU_KFD_MMAP_GPU_ID_SHIFT) & HSAGPU_KFD_MMAP_GPU_ID_MASK)
+/* A process's doorbells on a device: 1024 of 8 bytes (gfx9) */
+#define HSAGPU_KFD_DOORBELL_SLICE       8192
+#define HSAGPU_KFD_MAX_QUEUES           1024    /* per process */
+#define HSAGPU_KFD_MAX_CU_MASK          1024U   /* bits amdkfd looks at */
+
 /* Handles: gpu_id in the upper half (amdkfd's MAKE_HANDLE). */
 #define HSAGPU_KFD_HANDLE(gpu_id, id)   ((u64)(gpu_id) << 32 | (u32)(id))
 #define HSAGPU_KFD_HANDLE_GPU(h)        ((u32)((h) >> 32))
@@ -131,7 +147,21 @@ struct hsagpu_kfd_process {
 	struct mutex lock;              /* bos, and below */
 	struct list_head pdds;          /* fixed while p is published */
 	struct idr bos;                 /* struct hsagpu_kfd_bo by id */
-	/* events: hsagpu_kfd_event.c */
+	/* queues: hsagpu_kfd_queue.c, under @lock */
+	struct idr queues;              /* struct hsagpu_kfd_queue by id */
+	/*
+	 * events: hsagpu_kfd_event.c. Every context of the process wakes
+	 * @event_wq from its queue interrupts.
+	 */
+	struct mutex event_lock;        /* taken before @lock */
+	struct idr events;              /* struct hsagpu_kfd_event by id */
+	wait_queue_head_t event_wq;
+	u64 *event_slots;               /* the event page (vmap), or NULL */
+	u32 event_nslots;
+	u32 nmemory_events;
+	u32 event_faults;               /* VM faults of its devices seen */
+	struct hsagpu_mem *event_mem;   /* its allocation, referenced */
+	u64 event_handle;               /* its buffer handle */
 };
 
 /* hsagpu_kfd_drv.c */
@@ -189,13 +219,18 @@ int hsagpu_kfd_ioctl_get_queue_wave_state(struct hsagpu_kfd_process *p,
 int hsagpu_kfd_ioctl_alloc_queue_gws(struct hsagpu_kfd_process *p,
 				     void *data);
 int hsagpu_kfd_mmap(struct hsagpu_kfd_process *p, struct vm_area_struct *vma);
+void hsagpu_kfd_queue_init(struct hsagpu_kfd_process *p);
 void hsagpu_kfd_queue_release(struct hsagpu_kfd_process *p);
+int hsagpu_kfd_queue_fault(struct hsagpu_kfd_process *p,
+			   struct kfd_hsa_memory_exception_data *mem);
 
 int hsagpu_kfd_ioctl_create_event(struct hsagpu_kfd_process *p, void *data);
 int hsagpu_kfd_ioctl_destroy_event(struct hsagpu_kfd_process *p, void *data);
 int hsagpu_kfd_ioctl_set_event(struct hsagpu_kfd_process *p, void *data);
 int hsagpu_kfd_ioctl_reset_event(struct hsagpu_kfd_process *p, void *data);
 int hsagpu_kfd_ioctl_wait_events(struct hsagpu_kfd_process *p, void *data);
+void hsagpu_kfd_event_init(struct hsagpu_kfd_process *p);
 void hsagpu_kfd_event_release(struct hsagpu_kfd_process *p);
+bool hsagpu_kfd_event_page_is(struct hsagpu_kfd_process *p, u64 handle);
 
 #endif

@@ -174,7 +174,10 @@ int hsagpu_kfd_ioctl_free_memory(struct hsagpu_kfd_process *p, void *data)
 
 	mutex_lock(&p->lock);
 	bo = hsagpu_kfd_bo_find(p, args->handle);
-	if (!bo)
+	/* amdkfd: the event page goes with the process only */
+	if (hsagpu_kfd_event_page_is(p, args->handle))
+		ret = -EPERM;
+	else if (!bo)
 		ret = -EINVAL;
 	else if (!list_empty(&bo->maps))
 		ret = -EBUSY;   /* amdgpu: still mapped */

@@ -48,6 +48,8 @@ static struct hsagpu_kfd_process *hsagpu_kfd_process_create(void)
 	mutex_init(&p->lock);
 	INIT_LIST_HEAD(&p->pdds);
 	idr_init(&p->bos);
+	hsagpu_kfd_queue_init(p);
+	hsagpu_kfd_event_init(p);
 
 	/*
 	 * As amdkfd (kfd_init_apertures()), every device gets its context

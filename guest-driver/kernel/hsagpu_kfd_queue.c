@@ -1,49 +1,420 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hsagpu_amdgpu: KFD queues and doorbells (owner: the kfdq work). Until
- * they exist every queue ioctl answers like an ioctl amdkfd does not
- * have.
+ * hsagpu_amdgpu: KFD queues and doorbells, on hsagpu.ko's queue manager
+ * (hsagpu_queue_create() and friends: the same hardware-queue, VMID,
+ * doorbell, watchdog and teardown code as /dev/hsagpuN's CREATE_QUEUE).
+ *
+ * A KFD queue is a hardware queue of the process's context on its device;
+ * ROCr gives every address (ring, amd_queue_t's dispatch ids, SDMA read
+ * and write pointers) as a GPU VA of that context's address space, which
+ * must be a writeable mapping made with MAP_MEMORY_TO_GPU. Queue ids are
+ * the process's own (0..1023, as amdkfd's), whatever device they are on.
+ *
+ * Types: COMPUTE_AQL is an AQL queue whose descriptor is ROCr's
+ * amd_queue_t (HSAGPU_QF_AMD_QUEUE: the device reports queue errors in
+ * its queue_inactive_signal), ring_size in bytes; SDMA is an SDMA ring
+ * (HSAGPU_QF_SDMA), ring_size in bytes. PM4 compute queues do not exist
+ * on this device (-EINVAL), nor XGMI SDMA engines (-ENOMEM, as amdkfd
+ * without free XGMI SDMA queues).
+ *
+ * Doorbells (SOC15 semantics, what libhsakmt expects from gfx9): the
+ * returned doorbell_offset is the mmap cookie of the process's 8 KiB
+ * doorbell slice of the device (type DOORBELL, gpu_id) ORed with the byte
+ * offset of the queue's doorbell in the slice; mmap() of /dev/kfd at the
+ * cookie maps the slice (hsagpu_doorbell_mmap_slice()).
+ *
+ * Errors are amdkfd's (Linux 6.1 kfd_chardev.c, kfd_process_queue_manager.c)
+ * where it has the same case: argument checks in its order (-EINVAL,
+ * -EFAULT for addresses that are not user addresses, -ENOTSUPP for an
+ * unknown type), an unknown queue id -EINVAL (DESTROY, GWS) or -EFAULT
+ * (UPDATE, SET_CU_MASK, GET_QUEUE_WAVE_STATE), no queue left -ENOMEM.
+ * Where amdkfd 6.1 does not check (ring, dispatch ids not mapped in the
+ * GPU space), the answer is 6.12's: -EINVAL.
  */
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
 #include "hsagpu_kfd.h"
+
+/* A queue of the process: a hardware queue of @pdd's context. */
+struct hsagpu_kfd_queue {
+	struct hsagpu_kfd_pdd *pdd;
+	u32 hw_id;                      /* hsagpu.ko's queue number */
+	u32 type;                       /* KFD_IOC_QUEUE_TYPE_* */
+	u64 ring_addr;
+	u32 ring_size;                  /* bytes */
+	u32 priority;                   /* recorded: see UPDATE_QUEUE */
+	u32 percentage;
+	bool fault_seen;                /* its VM fault was reported */
+};
+
+void hsagpu_kfd_queue_init(struct hsagpu_kfd_process *p)
+{
+	idr_init(&p->queues);
+}
+
+/* Is [addr, addr + len) a user address range? amdkfd's access_ok(). */
+static bool hsagpu_kfd_user_range(u64 addr, u64 len)
+{
+	return access_ok(u64_to_user_ptr(addr), len);
+}
+
+/* amdkfd's set_queue_properties_from_user(), in its order. */
+static int hsagpu_kfd_queue_check(const struct kfd_ioctl_create_queue_args *a)
+{
+	if (a->queue_percentage > KFD_MAX_QUEUE_PERCENTAGE)
+		return -EINVAL;
+	if (a->queue_priority > KFD_MAX_QUEUE_PRIORITY)
+		return -EINVAL;
+	if (a->ring_base_address &&
+	    !hsagpu_kfd_user_range(a->ring_base_address, sizeof(u64)))
+		return -EFAULT;
+	if (!is_power_of_2(a->ring_size) && a->ring_size)
+		return -EINVAL;
+	if (!hsagpu_kfd_user_range(a->read_pointer_address, sizeof(u32)) ||
+	    !hsagpu_kfd_user_range(a->write_pointer_address, sizeof(u32)))
+		return -EFAULT;
+	if ((a->eop_buffer_address &&
+	     !hsagpu_kfd_user_range(a->eop_buffer_address, sizeof(u32))) ||
+	    (a->ctx_save_restore_address &&
+	     !hsagpu_kfd_user_range(a->ctx_save_restore_address, sizeof(u32))))
+		return -EFAULT;
+	switch (a->queue_type) {
+	case KFD_IOC_QUEUE_TYPE_COMPUTE:
+	case KFD_IOC_QUEUE_TYPE_COMPUTE_AQL:
+	case KFD_IOC_QUEUE_TYPE_SDMA:
+	case KFD_IOC_QUEUE_TYPE_SDMA_XGMI:
+		return 0;
+	default:
+		return -ENOTSUPP;
+	}
+}
+
+/* The hardware queue's parameters; -EINVAL for what the device lacks. */
+static int hsagpu_kfd_queue_params(const struct kfd_ioctl_create_queue_args *a,
+				   struct hsagpu_queue_params *qp)
+{
+	memset(qp, 0, sizeof(*qp));
+	qp->ring_addr = a->ring_base_address;
+	qp->rptr_addr = a->read_pointer_address;
+	qp->wptr_addr = a->write_pointer_address;
+	qp->priority = a->queue_priority;
+	/* amdkfd makes such a queue inactive; ROCr never asks for one. */
+	if (!a->ring_base_address || !a->ring_size)
+		return -EINVAL;
+	switch (a->queue_type) {
+	case KFD_IOC_QUEUE_TYPE_COMPUTE_AQL:
+		qp->ring_size = a->ring_size / HSAGPU_AQL_PACKET_SIZE;
+		qp->qflags = HSAGPU_QF_AMD_QUEUE;
+		return 0;
+	case KFD_IOC_QUEUE_TYPE_SDMA:
+		qp->ring_size = a->ring_size;
+		qp->qflags = HSAGPU_QF_SDMA;
+		return 0;
+	case KFD_IOC_QUEUE_TYPE_SDMA_XGMI:
+		return -ENOMEM;
+	default:                        /* PM4 */
+		return -EINVAL;
+	}
+}
+
+/* hsagpu.ko's errors in amdkfd's terms. */
+static int hsagpu_kfd_queue_errno(int ret)
+{
+	switch (ret) {
+	case -EFAULT:           /* not in a writeable GPU mapping */
+		return -EINVAL;
+	case -ENOSPC:           /* no hardware queue, doorbell or VMID */
+		return -ENOMEM;
+	case -EOPNOTSUPP:       /* no AtomicOps: the device cannot run it */
+		return -ENODEV;
+	default:
+		return ret;
+	}
+}
 
 int hsagpu_kfd_ioctl_create_queue(struct hsagpu_kfd_process *p, void *data)
 {
-	return -EINVAL;
+	struct kfd_ioctl_create_queue_args *args = data;
+	struct hsagpu_queue_params qp;
+	struct hsagpu_kfd_queue *q;
+	struct hsagpu_kfd_pdd *pdd;
+	u32 hw_id, doorbell;
+	int ret, id;
+
+	ret = hsagpu_kfd_queue_check(args);
+	if (ret)
+		return ret;
+
+	mutex_lock(&p->lock);
+	pdd = hsagpu_kfd_pdd_bind(p, args->gpu_id);
+	if (IS_ERR(pdd)) {
+		ret = PTR_ERR(pdd);
+		goto out;
+	}
+	ret = hsagpu_kfd_queue_params(args, &qp);
+	if (ret)
+		goto out;
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	if (!q) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	id = idr_alloc(&p->queues, q, 0, HSAGPU_KFD_MAX_QUEUES, GFP_KERNEL);
+	if (id < 0) {
+		kfree(q);
+		ret = id == -ENOSPC ? -ENOMEM : id;
+		goto out;
+	}
+
+	/* Its interrupts wake the process's event waiters. */
+	hsagpu_file_set_event_wq(pdd->hf, &p->event_wq);
+	ret = hsagpu_queue_create(pdd->hf, &qp, &hw_id, &doorbell);
+	if (!ret && !args->queue_percentage) {
+		/* Created, but not to run yet (amdkfd: not active) */
+		ret = hsagpu_queue_set_active(pdd->hf, hw_id, false);
+		if (ret)
+			hsagpu_queue_destroy(pdd->hf, hw_id);
+	}
+	if (ret) {
+		idr_remove(&p->queues, id);
+		kfree(q);
+		ret = hsagpu_kfd_queue_errno(ret);
+		goto out;
+	}
+	q->pdd = pdd;
+	q->hw_id = hw_id;
+	q->type = args->queue_type;
+	q->ring_addr = args->ring_base_address;
+	q->ring_size = args->ring_size;
+	q->priority = args->queue_priority;
+	q->percentage = args->queue_percentage;
+
+	args->queue_id = id;
+	args->doorbell_offset = HSAGPU_KFD_MMAP_TYPE_DOORBELL |
+				HSAGPU_KFD_MMAP_GPU_ID(pdd->kdev->gpu_id) |
+				doorbell;
+out:
+	mutex_unlock(&p->lock);
+	return ret;
+}
+
+/* The queue @id of @p or NULL. p->lock held. */
+static struct hsagpu_kfd_queue *hsagpu_kfd_queue_find(struct hsagpu_kfd_process *p,
+						      u32 id)
+{
+	lockdep_assert_held(&p->lock);
+	return idr_find(&p->queues, id);
+}
+
+static void hsagpu_kfd_queue_free(struct hsagpu_kfd_process *p, u32 id,
+				  struct hsagpu_kfd_queue *q)
+{
+	/* -ENOENT: the context already stopped it (its mm went away). */
+	hsagpu_queue_destroy(q->pdd->hf, q->hw_id);
+	idr_remove(&p->queues, id);
+	kfree(q);
 }
 
 int hsagpu_kfd_ioctl_destroy_queue(struct hsagpu_kfd_process *p, void *data)
 {
-	return -EINVAL;
+	struct kfd_ioctl_destroy_queue_args *args = data;
+	struct hsagpu_kfd_queue *q;
+	int ret = 0;
+
+	mutex_lock(&p->lock);
+	q = hsagpu_kfd_queue_find(p, args->queue_id);
+	if (q)
+		hsagpu_kfd_queue_free(p, args->queue_id, q);
+	else
+		ret = -EINVAL;
+	mutex_unlock(&p->lock);
+	return ret;
 }
 
+/*
+ * UPDATE_QUEUE: ROCr suspends a queue with percentage 0 (and never
+ * resumes it), and changes priorities. A queue runs while its percentage,
+ * ring address and ring size are all non-zero (amdkfd's QUEUE_IS_ACTIVE).
+ * The device fixes a queue's ring, and its place in the scheduling order
+ * at creation: another ring is -EINVAL, a new priority is recorded only.
+ */
 int hsagpu_kfd_ioctl_update_queue(struct hsagpu_kfd_process *p, void *data)
 {
-	return -EINVAL;
+	struct kfd_ioctl_update_queue_args *args = data;
+	struct hsagpu_kfd_queue *q;
+	bool active;
+	int ret;
+
+	if (args->queue_percentage > KFD_MAX_QUEUE_PERCENTAGE ||
+	    args->queue_priority > KFD_MAX_QUEUE_PRIORITY)
+		return -EINVAL;
+	if (args->ring_base_address &&
+	    !hsagpu_kfd_user_range(args->ring_base_address, sizeof(u64)))
+		return -EFAULT;
+	if (!is_power_of_2(args->ring_size) && args->ring_size)
+		return -EINVAL;
+
+	mutex_lock(&p->lock);
+	q = hsagpu_kfd_queue_find(p, args->queue_id);
+	if (!q) {
+		ret = -EFAULT;
+		goto out;
+	}
+	active = args->queue_percentage && args->ring_base_address &&
+		 args->ring_size;
+	if (active && (args->ring_base_address != q->ring_addr ||
+		       args->ring_size != q->ring_size)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = hsagpu_queue_set_active(q->pdd->hf, q->hw_id, active);
+	if (ret == -ENOENT)     /* stopped with its address space */
+		ret = -EIO;
+	if (!ret) {
+		q->priority = args->queue_priority;
+		q->percentage = args->queue_percentage;
+	}
+out:
+	mutex_unlock(&p->lock);
+	return ret;
 }
 
+/* Every compute unit runs every queue here: the mask is checked, not used. */
 int hsagpu_kfd_ioctl_set_cu_mask(struct hsagpu_kfd_process *p, void *data)
 {
-	return -EINVAL;
+	struct kfd_ioctl_set_cu_mask_args *args = data;
+	u32 count = args->num_cu_mask, mask[HSAGPU_KFD_MAX_CU_MASK / 32];
+	int ret = 0;
+
+	if (count % 32 || !count)
+		return -EINVAL;
+	/* amdkfd uses the first 1024 bits of a longer mask */
+	count = min(count, HSAGPU_KFD_MAX_CU_MASK);
+	if (copy_from_user(mask, u64_to_user_ptr(args->cu_mask_ptr),
+			   count / 32 * sizeof(u32)))
+		return -EFAULT;
+	mutex_lock(&p->lock);
+	if (!hsagpu_kfd_queue_find(p, args->queue_id))
+		ret = -EFAULT;
+	mutex_unlock(&p->lock);
+	return ret;
 }
 
+/*
+ * Debugger only. amdkfd answers -EINVAL for a queue without a saved
+ * context (an active one, or no CWSR): this device saves none.
+ */
 int hsagpu_kfd_ioctl_get_queue_wave_state(struct hsagpu_kfd_process *p,
 					  void *data)
 {
-	return -EINVAL;
+	struct kfd_ioctl_get_queue_wave_state_args *args = data;
+	int ret;
+
+	mutex_lock(&p->lock);
+	ret = hsagpu_kfd_queue_find(p, args->queue_id) ? -EINVAL : -EFAULT;
+	mutex_unlock(&p->lock);
+	return ret;
 }
 
+/* No global wave sync: amdkfd says -ENODEV on such a device. */
 int hsagpu_kfd_ioctl_alloc_queue_gws(struct hsagpu_kfd_process *p,
 				     void *data)
 {
-	return -EINVAL;
+	struct kfd_ioctl_alloc_queue_gws_args *args = data;
+	int ret;
+
+	mutex_lock(&p->lock);
+	ret = hsagpu_kfd_queue_find(p, args->queue_id) ? -ENODEV : -EINVAL;
+	mutex_unlock(&p->lock);
+	return ret;
 }
 
-/* /dev/kfd mmap(): doorbell pages (and events on APUs) in amdkfd. */
+/*
+ * Memory-exception events: the VM faults of the process's queues not
+ * reported yet, one at a time (0: none). Reads the device's per-queue
+ * fault registers; p->lock is taken here.
+ */
+int hsagpu_kfd_queue_fault(struct hsagpu_kfd_process *p,
+			   struct kfd_hsa_memory_exception_data *mem)
+{
+	struct hsagpu_queue_status st;
+	struct hsagpu_kfd_queue *q;
+	u32 access, reason;
+	int id, found = 0;
+
+	mutex_lock(&p->lock);
+	idr_for_each_entry(&p->queues, q, id) {
+		if (q->fault_seen)
+			continue;
+		memset(&st, 0, sizeof(st));
+		st.queue_id = q->hw_id;
+		if (hsagpu_queue_status_get(q->pdd->hf, &st) ||
+		    st.error != HSAGPU_QERR_VM_FAULT)
+			continue;
+		q->fault_seen = true;
+		access = (st.fault_info & HSAGPU_VM_FAULT_ACCESS_MASK) >>
+			 HSAGPU_VM_FAULT_ACCESS_SHIFT;
+		reason = (st.fault_info & HSAGPU_VM_FAULT_REASON_MASK) >>
+			 HSAGPU_VM_FAULT_REASON_SHIFT;
+		memset(mem, 0, sizeof(*mem));
+		/* amdkfd reports the page */
+		mem->va = st.fault_addr & PAGE_MASK;
+		mem->gpu_id = q->pdd->kdev->gpu_id;
+		mem->failure.NotPresent = reason != HSAGPU_VM_REASON_PERMISSION;
+		mem->failure.ReadOnly = reason == HSAGPU_VM_REASON_PERMISSION &&
+					(access == HSAGPU_VM_ACCESS_WRITE ||
+					 access == HSAGPU_VM_ACCESS_ATOMIC);
+		mem->failure.NoExecute = reason == HSAGPU_VM_REASON_PERMISSION &&
+					 access == HSAGPU_VM_ACCESS_EXECUTE;
+		found = 1;
+		break;
+	}
+	mutex_unlock(&p->lock);
+	return found;
+}
+
+/*
+ * /dev/kfd mmap(): a doorbell slice (exactly its size, shared, at the
+ * cookie CREATE_QUEUE returned). Event pages are not mapped this way on
+ * a dGPU (libhsakmt allocates the page itself), nor MMIO: -EINVAL.
+ */
 int hsagpu_kfd_mmap(struct hsagpu_kfd_process *p, struct vm_area_struct *vma)
 {
-	return -EINVAL;
+	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	u32 gpu_id = (off & HSAGPU_KFD_MMAP_GPU_ID_MASK) >>
+		     HSAGPU_KFD_MMAP_GPU_ID_SHIFT;
+	struct hsagpu_kfd_pdd *pdd;
+
+	if ((off & HSAGPU_KFD_MMAP_TYPE_MASK) != HSAGPU_KFD_MMAP_TYPE_DOORBELL)
+		return -EINVAL;
+	if (off & ~(HSAGPU_KFD_MMAP_TYPE_MASK | HSAGPU_KFD_MMAP_GPU_ID_MASK) ||
+	    vma->vm_end - vma->vm_start != HSAGPU_KFD_DOORBELL_SLICE)
+		return -EINVAL;
+	pdd = hsagpu_kfd_pdd_bind(p, gpu_id);
+	if (IS_ERR(pdd))
+		return PTR_ERR(pdd);
+	return hsagpu_doorbell_mmap_slice(pdd->hf, vma);
 }
 
+/*
+ * Process teardown, first thing: no queue of the process survives it,
+ * before its events, buffers and contexts go. A context whose address
+ * space went away (exit, kill) has stopped its queues already.
+ */
 void hsagpu_kfd_queue_release(struct hsagpu_kfd_process *p)
 {
+	struct hsagpu_kfd_queue *q;
+	struct hsagpu_kfd_pdd *pdd;
+	int id;
+
+	mutex_lock(&p->lock);
+	idr_for_each_entry(&p->queues, q, id)
+		hsagpu_kfd_queue_free(p, id, q);
+	idr_destroy(&p->queues);
+	/* The process's wait queue goes with it. */
+	list_for_each_entry(pdd, &p->pdds, node)
+		hsagpu_file_set_event_wq(pdd->hf, NULL);
+	mutex_unlock(&p->lock);
 }

@@ -10,6 +10,7 @@
  */
 #include <linux/jiffies.h>
 #include <linux/log2.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -94,7 +95,7 @@ bool hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
 	 * handler no longer finds the queue: wake the owner's waiters now,
 	 * they see every slot the (stopped) queue wrote.
 	 */
-	wake_up_all(&q->hf->event_wq);
+	wake_up_all(q->hf->event_wq);
 	return res == HSAGPU_QRES_OK;
 }
 
@@ -123,30 +124,44 @@ static struct hsagpu_queue *hsagpu_queue_find(struct hsagpu_file *hf, u32 id)
 	return NULL;
 }
 
+/* The ring's length in bytes: AQL rings count packets, SDMA rings bytes. */
+static u64 hsagpu_queue_ring_bytes(const struct hsagpu_queue_params *qp)
+{
+	if (qp->qflags & HSAGPU_QF_SDMA)
+		return qp->ring_size;
+	return (u64)qp->ring_size * HSAGPU_AQL_PACKET_SIZE;
+}
+
 /* Checks that need no lock; -EINVAL for anything out of range. */
-static int hsagpu_queue_check_args(const struct hsagpu_create_queue *args)
+static int hsagpu_queue_check_params(const struct hsagpu_queue_params *qp)
 {
 	u64 ring_end;
 
-	if (args->flags & ~HSAGPU_QUEUE_CREATE_FLAGS_ALL)
+	if (qp->qflags & ~HSAGPU_QF_ALL_KNOWN ||
+	    (qp->qflags & HSAGPU_QF_SDMA && qp->qflags & HSAGPU_QF_AMD_QUEUE))
 		return -EINVAL;
-	if (!is_power_of_2(args->ring_size) ||
-	    args->ring_size < HSAGPU_QUEUE_RING_MIN ||
-	    args->ring_size > HSAGPU_QUEUE_RING_MAX)
+	if (qp->qflags & HSAGPU_QF_SDMA) {
+		if (!is_power_of_2(qp->ring_size) ||
+		    qp->ring_size < HSAGPU_SDMA_RING_MIN ||
+		    qp->ring_size > HSAGPU_SDMA_RING_MAX ||
+		    !IS_ALIGNED(qp->ring_addr, HSAGPU_SDMA_RING_ALIGN))
+			return -EINVAL;
+	} else if (!is_power_of_2(qp->ring_size) ||
+		   qp->ring_size < HSAGPU_QUEUE_RING_MIN ||
+		   qp->ring_size > HSAGPU_QUEUE_RING_MAX ||
+		   !IS_ALIGNED(qp->ring_addr, HSAGPU_AQL_PACKET_SIZE)) {
 		return -EINVAL;
-	if (args->priority > HSAGPU_QUEUE_PRIORITY_MAX)
+	}
+	if (qp->priority > HSAGPU_QUEUE_PRIORITY_MAX)
 		return -EINVAL;
-	if (!IS_ALIGNED(args->ring_addr, HSAGPU_AQL_PACKET_SIZE) ||
-	    !IS_ALIGNED(args->rptr_addr, sizeof(u64)) ||
-	    !IS_ALIGNED(args->wptr_addr, sizeof(u64)))
+	if (!IS_ALIGNED(qp->rptr_addr, sizeof(u64)) ||
+	    !IS_ALIGNED(qp->wptr_addr, sizeof(u64)))
 		return -EINVAL;
 	/* The device writes the read index and the ring's headers. */
-	ring_end = args->ring_addr + (u64)args->ring_size *
-		   HSAGPU_AQL_PACKET_SIZE;
-	if (args->rptr_addr == args->wptr_addr ||
-	    (args->rptr_addr >= args->ring_addr &&
-	     args->rptr_addr < ring_end) ||
-	    (args->wptr_addr >= args->ring_addr && args->wptr_addr < ring_end))
+	ring_end = qp->ring_addr + hsagpu_queue_ring_bytes(qp);
+	if (ring_end < qp->ring_addr || qp->rptr_addr == qp->wptr_addr ||
+	    (qp->rptr_addr >= qp->ring_addr && qp->rptr_addr < ring_end) ||
+	    (qp->wptr_addr >= qp->ring_addr && qp->wptr_addr < ring_end))
 		return -EINVAL;
 	return 0;
 }
@@ -155,7 +170,7 @@ static int hsagpu_queue_check_args(const struct hsagpu_create_queue *args)
 static int hsagpu_queue_hw_create(struct hsagpu_device *hdev,
 				  struct hsagpu_queue *q, u32 doorbell,
 				  u32 vmid,
-				  const struct hsagpu_create_queue *args)
+				  const struct hsagpu_queue_params *args)
 {
 	u32 base = HSAGPU_REG_QUEUE(q->hw_id);
 	u32 res;
@@ -175,9 +190,7 @@ static int hsagpu_queue_hw_create(struct hsagpu_device *hdev,
 	hsagpu_wr(hdev, base + HSAGPU_QREG_PRIORITY, args->priority);
 	hsagpu_wr(hdev, base + HSAGPU_QREG_VECTOR,
 		  hsagpu_queue_vector(hdev, q->hw_id));
-	hsagpu_wr(hdev, base + HSAGPU_QREG_FLAGS,
-		  args->flags & HSAGPU_QUEUE_CREATE_PROFILE ?
-		  HSAGPU_QF_PROFILE : 0);
+	hsagpu_wr(hdev, base + HSAGPU_QREG_FLAGS, args->qflags);
 	res = hsagpu_queue_cmd(hdev, q->hw_id, HSAGPU_QCMD_ENABLE);
 	return hsagpu_qres_errno(res);
 }
@@ -222,7 +235,7 @@ static struct hsagpu_mem *hsagpu_queue_vm_mem(struct hsagpu_file *hf,
 
 /* The memory the queue's ring and indices are in, referenced. */
 static int hsagpu_queue_find_mem(struct hsagpu_file *hf,
-				 const struct hsagpu_create_queue *args,
+				 const struct hsagpu_queue_params *args,
 				 struct hsagpu_mem **mem, const u64 **rptr,
 				 const u64 **wptr)
 {
@@ -232,8 +245,7 @@ static int hsagpu_queue_find_mem(struct hsagpu_file *hf,
 	lockdep_assert_held(&hf->lock);
 	if (!hf->vm) {
 		mem[HSAGPU_QMEM_RING] = hsagpu_mem_find_system(hf,
-				args->ring_addr,
-				(u64)args->ring_size * HSAGPU_AQL_PACKET_SIZE);
+				args->ring_addr, hsagpu_queue_ring_bytes(args));
 		mem[HSAGPU_QMEM_RPTR] = hsagpu_mem_find_system(hf,
 				args->rptr_addr, sizeof(u64));
 		mem[HSAGPU_QMEM_WPTR] = hsagpu_mem_find_system(hf,
@@ -248,7 +260,7 @@ static int hsagpu_queue_find_mem(struct hsagpu_file *hf,
 		return 0;
 	}
 	mem[HSAGPU_QMEM_RING] = hsagpu_queue_vm_mem(hf, args->ring_addr,
-			(u64)args->ring_size * HSAGPU_AQL_PACKET_SIZE, &ring);
+			hsagpu_queue_ring_bytes(args), &ring);
 	mem[HSAGPU_QMEM_RPTR] = hsagpu_queue_vm_mem(hf, args->rptr_addr,
 						    sizeof(u64), rptr);
 	mem[HSAGPU_QMEM_WPTR] = hsagpu_queue_vm_mem(hf, args->wptr_addr,
@@ -265,6 +277,12 @@ fault:
 }
 
 /*
+ * A queue of @hf on the ring and indices @args names (addresses of the
+ * file's GPU address space with GPUVM, else bus addresses of its SYSTEM
+ * allocations): what CREATE_QUEUE does, and the KFD facade's queues
+ * (exported). Gives the hardware queue number and the byte offset of the
+ * queue's doorbell in the file's doorbell page.
+ *
  * Errors: what hsagpu_queues_allowed() says (-EOPNOTSUPP without
  * AtomicOps, also when the device has no queues); -EINVAL for bad
  * arguments, including a ring not inside one of the caller's SYSTEM
@@ -274,11 +292,12 @@ fault:
  * or (GPUVM) every translated VMID is held by other files; -EBUSY/
  * -EFAULT/-EIO when the device refuses the registration.
  */
-long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
+int hsagpu_queue_create(struct hsagpu_file *hf,
+			const struct hsagpu_queue_params *args, u32 *queue_id,
+			u32 *doorbell_offset)
 {
 	struct hsagpu_device *hdev = hf->hdev;
 	struct hsagpu_mem *mem[HSAGPU_QMEM_N];
-	struct hsagpu_create_queue *args = data;
 	const u64 *rptr = NULL, *wptr = NULL;
 	struct hsagpu_queue *q;
 	int ret, page, slot, i, vmid;
@@ -289,7 +308,7 @@ long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
 	ret = hsagpu_queues_allowed(hdev);
 	if (ret)
 		return ret;
-	ret = hsagpu_queue_check_args(args);
+	ret = hsagpu_queue_check_params(args);
 	if (ret)
 		return ret;
 
@@ -366,13 +385,11 @@ long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
 	}
 	list_add_tail(&q->node, &hf->queues);
 	/* Another thread may destroy q as soon as the lock is dropped. */
-	args->queue_id = q->hw_id;
+	*queue_id = q->hw_id;
 	mutex_unlock(&hf->lock);
 	hsagpu_exit(hdev);
 
-	args->doorbell_offset = slot * hdev->doorbell_stride;
-	args->doorbell_mmap_offset =
-		hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_DOORBELL, 0);
+	*doorbell_offset = slot * hdev->doorbell_stride;
 	return 0;
 
 out_slot:
@@ -387,6 +404,35 @@ out_unlock:
 out_free:
 	kfree(q);
 	return ret;
+}
+
+EXPORT_SYMBOL_NS_GPL(hsagpu_queue_create, HSAGPU);
+
+long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
+{
+	struct hsagpu_create_queue *args = data;
+	struct hsagpu_queue_params qp = {
+		.ring_addr = args->ring_addr,
+		.rptr_addr = args->rptr_addr,
+		.wptr_addr = args->wptr_addr,
+		.ring_size = args->ring_size,
+		.priority = args->priority,
+	};
+	u32 id, doorbell;
+	int ret;
+
+	if (args->flags & ~HSAGPU_QUEUE_CREATE_FLAGS_ALL)
+		return -EINVAL;
+	if (args->flags & HSAGPU_QUEUE_CREATE_PROFILE)
+		qp.qflags |= HSAGPU_QF_PROFILE;
+	ret = hsagpu_queue_create(hf, &qp, &id, &doorbell);
+	if (ret)
+		return ret;
+	args->queue_id = id;
+	args->doorbell_offset = doorbell;
+	args->doorbell_mmap_offset =
+		hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_DOORBELL, 0);
+	return 0;
 }
 
 enum hsagpu_queue_op { HSAGPU_QOP_DESTROY, HSAGPU_QOP_SUSPEND,
@@ -455,18 +501,67 @@ long hsagpu_ioctl_resume_queue(struct hsagpu_file *hf, void *data)
 			       HSAGPU_QOP_RESUME);
 }
 
-/* The queue's state as the device reports it; -ENOENT if not the file's. */
-long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void *data)
+/* KFD: take a queue of @hf down (exported); -ENOENT if not the file's. */
+int hsagpu_queue_destroy(struct hsagpu_file *hf, u32 queue_id)
+{
+	return hsagpu_queue_op(hf, queue_id, HSAGPU_QOP_DESTROY);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_queue_destroy, HSAGPU);
+
+/*
+ * KFD (UPDATE_QUEUE, exported): stop or restart fetching packets. A
+ * queue that is not running (suspended, in error) is already stopped:
+ * stopping it again is not an error, ROCr suspends queues that failed.
+ * Restarting a queue in error: -EIO.
+ */
+int hsagpu_queue_set_active(struct hsagpu_file *hf, u32 queue_id,
+			    bool active)
 {
 	struct hsagpu_device *hdev = hf->hdev;
-	struct hsagpu_queue_status *args = data;
+	struct hsagpu_queue *q;
+	u32 st, cmd = 0;
+	int ret;
+
+	ret = hsagpu_enter(hdev);
+	if (ret)
+		return ret;
+	mutex_lock(&hf->lock);
+	q = hsagpu_queue_find(hf, queue_id);
+	if (!q) {
+		ret = -ENOENT;
+		goto out;
+	}
+	mutex_lock(&hdev->lock);
+	st = hsagpu_rd(hdev, HSAGPU_REG_QUEUE(q->hw_id) + HSAGPU_QREG_STATE) &
+	     HSAGPU_QSTATE_MASK;
+	if (active && st == HSAGPU_QSTATE_SUSPENDED)
+		cmd = HSAGPU_QCMD_RESUME;
+	else if (active && st == HSAGPU_QSTATE_ERROR)
+		ret = -EIO;
+	else if (!active && (st == HSAGPU_QSTATE_ACTIVE ||
+			     st == HSAGPU_QSTATE_DRAINING))
+		cmd = HSAGPU_QCMD_SUSPEND;
+	if (cmd)
+		ret = hsagpu_qres_errno(hsagpu_queue_cmd(hdev, q->hw_id, cmd));
+	mutex_unlock(&hdev->lock);
+out:
+	mutex_unlock(&hf->lock);
+	hsagpu_exit(hdev);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_queue_set_active, HSAGPU);
+
+/*
+ * The queue's state as the device reports it; -ENOENT if not the file's.
+ * Exported: the KFD facade reads a faulting queue's address.
+ */
+int hsagpu_queue_status_get(struct hsagpu_file *hf,
+			    struct hsagpu_queue_status *args)
+{
+	struct hsagpu_device *hdev = hf->hdev;
 	struct hsagpu_queue *q;
 	u32 base, st, xbase;
 	int ret;
-
-	/* An ABI 1.2 caller's structure ends before the fault fields. */
-	if (args->reserved || args->reserved1)
-		return -EINVAL;
 
 	ret = hsagpu_enter(hdev);
 	if (ret)
@@ -501,6 +596,17 @@ long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void *data)
 	mutex_unlock(&hf->lock);
 	hsagpu_exit(hdev);
 	return q ? 0 : -ENOENT;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_queue_status_get, HSAGPU);
+
+long hsagpu_ioctl_queue_status(struct hsagpu_file *hf, void *data)
+{
+	struct hsagpu_queue_status *args = data;
+
+	/* An ABI 1.2 caller's structure ends before the fault fields. */
+	if (args->reserved || args->reserved1)
+		return -EINVAL;
+	return hsagpu_queue_status_get(hf, args);
 }
 
 /* close(): stop the file's queues before anything they use is freed. */

@@ -71,7 +71,7 @@ static bool hsagpu_file_lose_locked(struct hsagpu_device *hdev,
 	for (i = 0; i < hdev->num_queues; i++)
 		if (hdev->queues[i] && hdev->queues[i]->hf == hf)
 			ok &= hsagpu_queue_hw_destroy(hdev, hdev->queues[i]);
-	wake_up_all(&hf->event_wq);
+	wake_up_all(hf->event_wq);
 	return ok;
 }
 

@@ -37,7 +37,9 @@ static int hsagpu_rom_check_table(struct hsagpu_device *hdev,
 	    le32_to_cpu(t->doorbell_count) != hdev->doorbell_count ||
 	    le32_to_cpu(t->doorbell_stride) != hdev->doorbell_stride ||
 	    le32_to_cpu(t->num_queues) != hdev->num_queues ||
-	    le32_to_cpu(t->caps) != hdev->caps) {
+	    le32_to_cpu(t->caps) != hdev->caps ||
+	    le32_to_cpu(t->compute_units) !=
+	    ((hdev->abi_version & 0xffff) >= 4 ? hdev->compute_units : 0)) {
 		dev_err(dev, "ROM information table disagrees with the registers\n");
 		return -EINVAL;
 	}

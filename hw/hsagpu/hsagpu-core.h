@@ -36,6 +36,7 @@ typedef struct HsaGpuIdent {
     uint32_t msix_vectors;
     uint32_t caps;              /* HSAGPU_CAP_* */
     uint32_t p2p_addr_bits;     /* bus addresses it can emit: < 2^bits */
+    uint32_t compute_units;     /* reported only (ROCm topology) */
 } HsaGpuIdent;
 
 /* The queue processor's counters, in register order from PKT_PROCESSED. */

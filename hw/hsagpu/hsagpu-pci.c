@@ -31,6 +31,13 @@ static bool hsagpu_check_props(HsaGpuState *s, Error **errp)
                    "(got %u)", HSAGPU_NUM_QUEUES_MAX, s->num_queues);
         return false;
     }
+    if (s->compute_units < HSAGPU_COMPUTE_UNITS_MIN ||
+        s->compute_units > HSAGPU_COMPUTE_UNITS_MAX) {
+        error_setg(errp, "hsa-gpu: compute-units must be between %u and %u "
+                   "(got %u)", HSAGPU_COMPUTE_UNITS_MIN,
+                   HSAGPU_COMPUTE_UNITS_MAX, s->compute_units);
+        return false;
+    }
     if (s->p2p_addr_bits < HSAGPU_P2P_ADDR_BITS_MIN ||
         s->p2p_addr_bits > HSAGPU_P2P_ADDR_BITS_MAX) {
         error_setg(errp, "hsa-gpu: p2p-addr-bits must be between %u and %u "
@@ -61,6 +68,7 @@ static void hsagpu_init_ident(HsaGpuState *s)
                HSAGPU_CAP_ATOMIC_ENGINE | HSAGPU_CAP_AQL_QUEUES |
                HSAGPU_CAP_DMA | HSAGPU_CAP_VM;
     id->p2p_addr_bits = s->p2p_addr_bits;
+    id->compute_units = s->compute_units;
     id->caps |= s->io_bar ? HSAGPU_CAP_IO_BAR : 0;
     id->caps |= s->atomic_comp32 ? HSAGPU_CAP_ATOMIC_COMP32 : 0;
     id->caps |= s->atomic_comp64 ? HSAGPU_CAP_ATOMIC_COMP64 : 0;
@@ -365,6 +373,8 @@ static const Property hsagpu_properties[] = {
                      HSAGPU_VRAM_SIZE_DEFAULT),
     DEFINE_PROP_UINT32("num-queues", HsaGpuState, num_queues,
                        HSAGPU_NUM_QUEUES_DEFAULT),
+    DEFINE_PROP_UINT32("compute-units", HsaGpuState, compute_units,
+                       HSAGPU_COMPUTE_UNITS_DEFAULT),
     DEFINE_PROP_BOOL("io-bar", HsaGpuState, io_bar, false),
     DEFINE_PROP_BOOL("atomic-comp32", HsaGpuState, atomic_comp32, true),
     DEFINE_PROP_BOOL("atomic-comp64", HsaGpuState, atomic_comp64, true),

@@ -29,6 +29,7 @@ static const struct {
     { HSAGPU_REG_MSIX_VECTORS, "MSIX_VECTORS", 0 },
     { HSAGPU_REG_ROM_SIZE, "ROM_SIZE", 0 },
     { HSAGPU_REG_REVISION, "REVISION", 0 },
+    { HSAGPU_REG_COMPUTE_UNITS, "COMPUTE_UNITS", 0 },
     { HSAGPU_REG_SCRATCH0, "SCRATCH0", 1 },
     { HSAGPU_REG_SCRATCH1, "SCRATCH1", 1 },
     { HSAGPU_REG_STATUS, "STATUS", 0 },
@@ -192,6 +193,8 @@ static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
         return HSAGPU_ROM_SIZE;
     case HSAGPU_REG_REVISION:
         return id->revision;
+    case HSAGPU_REG_COMPUTE_UNITS:
+        return id->compute_units;
     case HSAGPU_REG_SCRATCH0:
         return rf->scratch[0];
     case HSAGPU_REG_SCRATCH1:

@@ -87,6 +87,7 @@ void hsagpu_rom_build(uint8_t *rom, uint32_t size, const HsaGpuIdent *id,
     put32(info + 32, id->num_queues);
     put32(info + 36, id->msix_vectors);
     put32(info + 40, id->caps);
+    put32(info + 44, id->compute_units);
     if (namelen > 31) {
         namelen = 31;
     }

@@ -168,6 +168,7 @@ struct HsaGpuState {
     /* properties */
     uint64_t vram_size;
     uint32_t num_queues;
+    uint32_t compute_units;
     bool io_bar;
     bool atomic_comp32;
     bool atomic_comp64;

@@ -57,6 +57,15 @@
 #define HSAGPU_NUM_QUEUES_MAX           1024U
 
 /*
+ * Compute units the device reports (ROCm topology: SIMDs, wavefronts);
+ * the built-in kernels do not depend on it. A device before ABI 1.4 has
+ * no register and 0 in the ROM table: take the default.
+ */
+#define HSAGPU_COMPUTE_UNITS_DEFAULT    8U
+#define HSAGPU_COMPUTE_UNITS_MIN        1U
+#define HSAGPU_COMPUTE_UNITS_MAX        64U
+
+/*
  * MSI-X: vector 0 carries device errors and events; queues select any
  * vector in 0..N-1 (0 is shared with device errors, 1..N-1 are meant for
  * queues). The table and PBA live at the top of BAR5.
@@ -98,6 +107,8 @@
 #define HSAGPU_REG_MSIX_VECTORS         0x0024
 #define HSAGPU_REG_ROM_SIZE             0x0028
 #define HSAGPU_REG_REVISION             0x002c
+#define HSAGPU_REG_COMPUTE_UNITS        0x0030  /* ABI >= 1.4: property */
+						/* compute-units */
 
 /* Control and status */
 #define HSAGPU_REG_SCRATCH0             0x0040  /* read/write, no effect */
@@ -481,7 +492,8 @@ struct hsagpu_rom_info {
 	uint32_t num_queues;
 	uint32_t msix_vectors;
 	uint32_t caps;              /* equal HSAGPU_REG_CAPS */
-	uint32_t reserved0;
+	uint32_t compute_units;     /* equal HSAGPU_REG_COMPUTE_UNITS; */
+				    /* 0 before ABI 1.4 */
 	char name[32];              /* NUL-terminated marketing name */
 	uint8_t reserved1[15];
 	uint8_t checksum;           /* all bytes of the structure sum to 0 */

@@ -268,6 +268,8 @@ static void test_registers(void)
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DOORBELL_COUNT), ==,
                      HSAGPU_DOORBELL_COUNT);
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_ROM_SIZE), ==, HSAGPU_ROM_SIZE);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_COMPUTE_UNITS), ==,
+                     HSAGPU_COMPUTE_UNITS_DEFAULT);
 
     /* Scratch registers hold what is written; identification is RO. */
     reg_write(&f, HSAGPU_REG_SCRATCH0, 0xdeadbeef);
@@ -325,7 +327,8 @@ static void test_rom(void)
     uint32_t pcir, info;
     uint8_t sum = 0;
 
-    fixture_init(&f, ",vram-size=32M");
+    fixture_init(&f, ",vram-size=32M,compute-units=60");
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_COMPUTE_UNITS), ==, 60);
     qpci_config_writel(f.gpu, PCI_ROM_ADDRESS,
                        ROM_BASE | PCI_ROM_ADDRESS_ENABLE);
     g_assert_cmphex(qtest_readw(f.qts, ROM_BASE), ==, 0xaa55);
@@ -341,6 +344,9 @@ static void test_rom(void)
     g_assert_cmphex(qtest_readl(f.qts, ROM_BASE + info), ==,
                     HSAGPU_ROM_INFO_SIGNATURE);
     g_assert_cmphex(qtest_readq(f.qts, ROM_BASE + info + 16), ==, 32 << 20);
+    g_assert_cmpuint(qtest_readl(f.qts, ROM_BASE + info +
+                                 offsetof(struct hsagpu_rom_info,
+                                          compute_units)), ==, 60);
     for (int i = 0; i < HSAGPU_ROM_INFO_SIZE; i++) {
         sum += qtest_readb(f.qts, ROM_BASE + info + i);
     }

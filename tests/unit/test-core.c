@@ -21,6 +21,7 @@ static const HsaGpuIdent ident = {
 	.num_queues = 16,
 	.msix_vectors = 17,
 	.caps = HSAGPU_CAP_ROM_INFO | HSAGPU_CAP_ATOMIC_COMP64,
+	.compute_units = 37,
 };
 
 static void test_regfile(void)
@@ -144,6 +145,7 @@ static void test_rom(void)
 	T(t.vram_size == ident.vram_size && t.num_queues == ident.num_queues);
 	T(t.msix_vectors == ident.msix_vectors && t.caps == ident.caps);
 	T(t.abi_version == HSAGPU_ABI_VERSION);
+	T(t.compute_units == 37);
 	T(t.doorbell_count == HSAGPU_DOORBELL_COUNT);
 	T(t.name[31] == 0 && strlen(t.name) == 31);
 	T(sum(info, sizeof(t)) == 0);
