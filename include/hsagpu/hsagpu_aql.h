@@ -74,7 +74,11 @@
 					    /* error; only a reset helps */
 #define HSAGPU_QERR_VM_FAULT            19U /* GPU virtual memory fault: */
 					    /* see the queue's VM fault regs */
-#define HSAGPU_QERR_COUNT               20U
+#define HSAGPU_QERR_SDMA_OPCODE         20U /* SDMA ring: unknown opcode */
+					    /* or sub-opcode */
+#define HSAGPU_QERR_SDMA_PACKET         21U /* SDMA ring: bad field or */
+					    /* unsupported variant */
+#define HSAGPU_QERR_COUNT               22U
 
 /*
  * The queue error codes with a short description each, in code order
@@ -105,7 +109,9 @@
 	X(P2P_LIMIT, "peer BAR above the P2P address limit") \
 	X(POISON, "poisoned data received") \
 	X(DEVICE_FATAL, "device fatal error") \
-	X(VM_FAULT, "GPU virtual memory fault")
+	X(VM_FAULT, "GPU virtual memory fault") \
+	X(SDMA_OPCODE, "unknown SDMA opcode") \
+	X(SDMA_PACKET, "malformed or unsupported SDMA packet")
 #define HSAGPU_QERR_NAME_INIT(name, text)	[HSAGPU_QERR_##name] = text,
 #define HSAGPU_QERR_COUNT_ONE(name, text)	+ 1
 

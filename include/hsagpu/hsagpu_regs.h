@@ -368,7 +368,9 @@
 
 /* HSAGPU_QREG_FLAGS */
 #define HSAGPU_QF_PROFILE               (1U << 0)   /* signal timestamps */
-#define HSAGPU_QF_ALL                   0x1U
+#define HSAGPU_QF_SDMA                  (1U << 1)   /* an SDMA byte ring */
+						    /* (hsagpu_sdma.h) */
+#define HSAGPU_QF_ALL                   0x3U
 
 /* Commands, written to HSAGPU_QREG_CMD */
 #define HSAGPU_QCMD_ENABLE              1U  /* validate, start serving */
