@@ -34,6 +34,7 @@ const char *hsat_status_name(hsa_status_t st)
 }
 
 static const char *volatile phase = "start";
+static struct hsat *cur;        /* hsat_init()'s, for hsat_alloc() */
 static unsigned int watchdog_secs;
 
 static void on_alarm(int sig)
@@ -189,6 +190,7 @@ int hsat_init(struct hsat *h)
 	int ndev;
 
 	memset(h, 0, sizeof(*h));
+	cur = h;
 	if (hsat_need_kfd())
 		return -1;
 	hsat_phase("hsa_init");
@@ -252,6 +254,22 @@ void *hsat_alloc(hsa_amd_memory_pool_t pool, size_t size)
 
 	if (HSAT_CHECK(hsa_amd_memory_pool_allocate(pool, size, 0, &p)))
 		return NULL;
+	/*
+	 * hsa_amd_memory_pool_allocate() gives system memory to the CPU only
+	 * (unlike hsa_memory_allocate()): the GPUs get it, kernel arguments
+	 * included, with hsa_amd_agents_allow_access(), as in AMD's samples.
+	 */
+	if (cur && ((cur->has_sys && pool.handle == cur->sys.handle) ||
+		    (cur->has_kernarg && pool.handle == cur->kernarg.handle))) {
+		hsa_agent_t agents[HSAT_MAX_GPUS];
+
+		for (int i = 0; i < cur->ngpu; i++)
+			agents[i] = cur->gpu[i].agent;
+		if (HSAT_CHECK(hsa_amd_agents_allow_access(cur->ngpu, agents, NULL, p))) {
+			hsa_amd_memory_pool_free(p);
+			return NULL;
+		}
+	}
 	return p;
 }
 

@@ -75,7 +75,10 @@ void hsat_phase(const char *what);
 int hsat_wait_below(hsa_signal_t s, hsa_signal_value_t below, unsigned int ms,
 		    hsa_wait_state_t ws, hsa_signal_value_t *last);
 
-/* Allocate @size bytes from @pool: a pointer, or NULL with a FAIL line. */
+/*
+ * Allocate @size bytes from @pool: a pointer, or NULL with a FAIL line.
+ * Memory of the CPU's pools is made accessible to every GPU agent.
+ */
 void *hsat_alloc(hsa_amd_memory_pool_t pool, size_t size);
 /* Kernel arguments: @size bytes from the kernarg pool, @args copied in. */
 void *hsat_kernarg(struct hsat *h, const void *args, size_t size);
