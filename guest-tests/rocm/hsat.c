@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -85,6 +86,36 @@ int64_t hsat_sysfs(const char *pci, const char *name)
 	if (gt_sysfs_u64(pci, file, &v))
 		return -1;
 	return (int64_t)v;
+}
+
+int hsat_engines(const char *pci, struct hsat_engines *e)
+{
+	int64_t nq = hsat_sysfs(pci, "num_queues");
+	size_t len = 0;
+	volatile uint32_t *regs = gt_map_resource(pci, 5, &len);
+
+	memset(e, 0, sizeof(*e));
+	if (!regs || nq <= 0)
+		return -1;
+	for (int64_t q = 0; q < nq; q++) {
+		size_t off = HSAGPU_REG_QUEUE(q);
+		uint32_t state, flags;
+
+		if (off + HSAGPU_QUEUE_REG_STRIDE > len)
+			break;
+		state = regs[(off + HSAGPU_QREG_STATE) / 4];
+		if ((state & HSAGPU_QSTATE_MASK) != HSAGPU_QSTATE_ACTIVE)
+			continue;
+		flags = regs[(off + HSAGPU_QREG_FLAGS) / 4];
+		if (flags & HSAGPU_QF_SDMA) {
+			e->sdma++;
+			e->sdma_retired += regs[(off + HSAGPU_QREG_RETIRED) / 4];
+		} else if (flags & HSAGPU_QF_AMD_QUEUE) {
+			e->aql++;
+		}
+	}
+	munmap((void *)regs, len);
+	return 0;
 }
 
 int hsat_count_devices(char names[GT_MAX_DEVS][16])
