@@ -399,8 +399,8 @@ int hsagpu_kfd_ioctl_wait_events(struct hsagpu_kfd_process *p, void *data)
 		timeout = 0;
 	else if (args->timeout == HSAGPU_KFD_TIMEOUT_INFINITE)
 		timeout = MAX_SCHEDULE_TIMEOUT;
-	else
-		timeout = msecs_to_jiffies(args->timeout) + 1;
+	else    /* finite however long, as amdkfd */
+		timeout = msecs_to_jiffies(min(args->timeout, 0x7fffffffU)) + 1;
 
 	/* As amdkfd: as many as memory allows (kcalloc), without a warning */
 	w = kcalloc(n, sizeof(*w), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
