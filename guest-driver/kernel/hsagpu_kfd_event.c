@@ -345,6 +345,7 @@ static bool hsagpu_kfd_wait_pending(struct hsagpu_kfd_process *p,
 				    struct hsagpu_kfd_waiter *w, u32 n,
 				    u32 faults)
 {
+	/* Pairs with the release that publishes the initialised page. */
 	u64 *slots = smp_load_acquire(&p->event_slots);
 	u32 i;
 
@@ -467,12 +468,9 @@ out_unlock:
 	mutex_unlock(&p->event_lock);
 	kfree(w);
 out:
-	if (ret)
-		args->wait_result = KFD_IOC_WAIT_RESULT_FAIL;
-	else if (result == KFD_IOC_WAIT_RESULT_FAIL)
+	args->wait_result = ret ? KFD_IOC_WAIT_RESULT_FAIL : result;
+	if (!ret && result == KFD_IOC_WAIT_RESULT_FAIL)
 		ret = -EIO;
-	else
-		args->wait_result = result;
 	return ret;
 }
 
