@@ -530,6 +530,7 @@ int hsagpu_mem_charge(struct hsagpu_mem *mem);
 void hsagpu_mem_uncharge(struct hsagpu_mem *mem);
 int hsagpu_mem_publish(struct hsagpu_file *hf, struct hsagpu_mem *mem);
 void hsagpu_mem_undo_handle(struct hsagpu_file *hf, u64 handle);
+int hsagpu_file_usable(struct hsagpu_file *hf);
 struct hsagpu_mem *hsagpu_mem_get_handle(struct hsagpu_file *hf,
 					 u64 handle);                  /* exported */
 struct hsagpu_mem *hsagpu_mem_alloc(struct hsagpu_file *hf, u32 flags,
@@ -542,6 +543,8 @@ int hsagpu_mem_gpu_unmap(struct hsagpu_file *hf,
 			 struct hsagpu_mem *mem);              /* exported */
 int hsagpu_mem_mmap_cpu(struct hsagpu_file *hf,
 			struct vm_area_struct *vma);           /* exported */
+struct hsagpu_mem *hsagpu_mem_alias(struct hsagpu_file *hf,
+				    struct hsagpu_mem *src);   /* exported */
 
 /* hsagpu_vm.c */
 int hsagpu_vm_file_init(struct hsagpu_file *hf);

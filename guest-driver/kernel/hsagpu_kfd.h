@@ -201,6 +201,9 @@ int hsagpu_kfd_ioctl_unmap_memory(struct hsagpu_kfd_process *p, void *data);
 int hsagpu_kfd_ioctl_available_memory(struct hsagpu_kfd_process *p,
 				      void *data);
 void hsagpu_kfd_mem_release(struct hsagpu_kfd_process *p);
+/* e.g. CREATE_EVENT's event page, a GTT buffer named by its handle */
+struct hsagpu_kfd_bo *hsagpu_kfd_bo_find(struct hsagpu_kfd_process *p,
+					 u64 handle);
 int hsagpu_kfd_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma);
 
 /*

@@ -70,6 +70,10 @@ static void hsagpu_kfd_drm_postclose(struct drm_device *drm,
 
 static const struct file_operations hsagpu_kfd_drm_fops = {
 	.owner = THIS_MODULE,
+#ifdef FOP_UNSIGNED_OFFSET
+	/* 6.12's drm_open() refuses files without it (mmap offsets > 2^63) */
+	.fop_flags = FOP_UNSIGNED_OFFSET,
+#endif
 	.open = drm_open,
 	.release = drm_release,
 	.unlocked_ioctl = drm_ioctl,

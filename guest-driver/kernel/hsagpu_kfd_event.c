@@ -155,8 +155,8 @@ static int hsagpu_kfd_event_page_set(struct hsagpu_kfd_process *p,
 		ret = PTR_ERR(pdd);
 		goto out;
 	}
-	bo = idr_find(&p->bos, HSAGPU_KFD_HANDLE_ID(handle));
-	if (!bo || bo->pdd != pdd || !(bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_GTT))
+	bo = hsagpu_kfd_bo_find(p, handle);
+	if (!bo || !(bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_GTT))
 		goto out;
 	mem = bo->mem;
 	slots = vmap(mem->sys.pages, mem->sys.npages, VM_MAP, PAGE_KERNEL);

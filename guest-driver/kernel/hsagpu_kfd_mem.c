@@ -11,9 +11,10 @@
  *  - USERPTR: registered user memory at the CPU address mmap_offset,
  *    pinned when mapped; its GPU address va_addr may differ.
  * MAP_MEMORY_TO_GPU maps it at va_addr into each listed device's GPU
- * space (USERPTR on other devices: a registration of the same pages
- * there; GTT and VRAM only on their own device for now), invalidating
- * and waiting for the device on unmap. Errors as amdkfd: unknown gpu_id
+ * space (on other devices USERPTR through a registration of the same
+ * pages there, GTT through a DMA mapping of its pages for that device;
+ * VRAM only on its own device), invalidating and waiting for the device
+ * on unmap. Errors as amdkfd: unknown gpu_id
  * or handle -EINVAL (MAP/UNMAP: unknown handle -ENOMEM), FREE of a
  * mapped buffer -EBUSY, an overlapping or misaligned VA -EINVAL,
  * DOORBELL -EINVAL and MMIO_REMAP -ENOMEM (libhsakmt then maps the
@@ -43,8 +44,8 @@ static u64 hsagpu_kfd_bo_perms(const struct hsagpu_kfd_bo *bo)
 }
 
 /* The buffer @handle of @p, or NULL. p->lock held. */
-static struct hsagpu_kfd_bo *hsagpu_kfd_bo_find(struct hsagpu_kfd_process *p,
-						u64 handle)
+struct hsagpu_kfd_bo *hsagpu_kfd_bo_find(struct hsagpu_kfd_process *p,
+					 u64 handle)
 {
 	struct hsagpu_kfd_bo *bo;
 
@@ -209,14 +210,20 @@ static int hsagpu_kfd_bo_map_one(struct hsagpu_kfd_bo *bo,
 	if (hsagpu_kfd_bo_map_find(bo, pdd))
 		return 0;
 	if (pdd != bo->pdd) {
-		/* Another device reaches registered pages through its own. */
-		if (!(bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR))
+		/*
+		 * Another device reaches registered pages through a
+		 * registration of its own, GTT pages through a DMA mapping
+		 * of its own; another device's VRAM is not offered.
+		 */
+		if (!pdd->drm_file || bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
 			return -EINVAL;
-		if (!pdd->drm_file)
-			return -EINVAL;
-		mem = hsagpu_userptr_create(pdd->hf, bo->cpu_addr, bo->size,
-					    !(bo->flags &
-					      KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE));
+		if (bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
+			mem = hsagpu_userptr_create(pdd->hf, bo->cpu_addr,
+						    bo->size,
+						    !(bo->flags &
+						      KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE));
+		else
+			mem = hsagpu_mem_alias(pdd->hf, bo->mem);
 		if (IS_ERR(mem))
 			return PTR_ERR(mem);
 	}
@@ -268,7 +275,9 @@ static int hsagpu_kfd_map_unmap(struct hsagpu_kfd_process *p,
 		goto out;
 	}
 	for (i = args->n_success; i < args->n_devices; i++) {
-		pdd = hsagpu_kfd_pdd_bind(p, ids[i]);
+		/* a removed device's buffers can still be unmapped */
+		pdd = map ? hsagpu_kfd_pdd_bind(p, ids[i]) :
+		      hsagpu_kfd_pdd_find(p, ids[i]) ?: ERR_PTR(-EINVAL);
 		if (IS_ERR(pdd)) {
 			ret = PTR_ERR(pdd);
 			break;

@@ -68,7 +68,8 @@ static ssize_t hsagpu_kfd_tobj_show(struct kobject *kobj,
 
 	if (!f->text)
 		return sysfs_emit(buf, "%u\n", READ_ONCE(hsagpu_kfd.generation));
-	return sysfs_emit(buf, "%s", f->text);
+	/* the text is made of whole lines, shorter than a page */
+	return strscpy(buf, f->text, PAGE_SIZE);
 }
 
 static void hsagpu_kfd_tobj_release(struct kobject *kobj)

@@ -157,6 +157,7 @@ void hsagpu_mem_put(struct hsagpu_mem *mem)
 {
 	kref_put(&mem->ref, hsagpu_mem_free);
 }
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_put, HSAGPU);
 
 /* The previous user's data must not leak: clear VRAM before handing out. */
 static void hsagpu_vram_clear(struct hsagpu_device *hdev,
@@ -739,6 +740,19 @@ out:
  * node (hsagpu_mem_mmap_cpu()).
  */
 
+/*
+ * What the dispatcher of /dev/hsagpuN checks before any ioctl, for the
+ * KFD entry points that make or map something (cleanup always works).
+ */
+int hsagpu_file_usable(struct hsagpu_file *hf)
+{
+	if (READ_ONCE(hf->hdev->dead))
+		return -ENODEV;
+	if (READ_ONCE(hf->lost))
+		return -EIO;
+	return 0;
+}
+
 /* @hf's allocation @handle with a reference, or NULL. */
 struct hsagpu_mem *hsagpu_mem_get_handle(struct hsagpu_file *hf, u64 handle)
 {
@@ -752,8 +766,6 @@ struct hsagpu_mem *hsagpu_mem_get_handle(struct hsagpu_file *hf, u64 handle)
 	return mem;
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_mem_get_handle, HSAGPU);
-
-EXPORT_SYMBOL_NS_GPL(hsagpu_mem_put, HSAGPU);
 
 /*
  * SYSTEM or VRAM memory for @hf, as ALLOC_MEM makes it (same limits and
@@ -770,7 +782,9 @@ struct hsagpu_mem *hsagpu_mem_alloc(struct hsagpu_file *hf, u32 flags,
 	struct hsagpu_mem *mem;
 	long ret;
 
-	ret = hsagpu_ioctl_alloc_mem(hf, &args);
+	ret = hsagpu_file_usable(hf);
+	if (!ret)
+		ret = hsagpu_ioctl_alloc_mem(hf, &args);
 	if (ret)
 		return ERR_PTR(ret);
 	mem = hsagpu_mem_get_handle(hf, args.handle);
@@ -804,6 +818,9 @@ int hsagpu_mem_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 
 	if (!hf->vm || mem->owner != hf)
 		return -EINVAL;
+	ret = hsagpu_file_usable(hf);
+	if (ret)
+		return ret;
 	if (mem->flags & HSAGPU_MEM_USERPTR)
 		return hsagpu_userptr_gpu_map(hf, mem, va);
 	mutex_lock(&hf->lock);
@@ -871,3 +888,90 @@ int hsagpu_mem_mmap_cpu(struct hsagpu_file *hf, struct vm_area_struct *vma)
 	return hsagpu_mem_mmap(hf, vma, index);
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_mem_mmap_cpu, HSAGPU);
+
+/*
+ * KFD: the pages of SYSTEM allocation @src as an allocation of @hf, a
+ * context on another device (a GTT buffer mapped to several devices):
+ * DMA-mapped for that device, with a handle there; the caller gets a
+ * reference besides the handle's. Each side holds its own page
+ * references, so either may go first.
+ */
+struct hsagpu_mem *hsagpu_mem_alias(struct hsagpu_file *hf,
+				    struct hsagpu_mem *src)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_mem *mem;
+	unsigned long i;
+	int ret;
+
+	if (!(src->flags & HSAGPU_MEM_SYSTEM) || !src->sys.pages)
+		return ERR_PTR(-EINVAL);
+	ret = hsagpu_file_usable(hf);
+	if (ret)
+		return ERR_PTR(ret);
+	mem = kzalloc(sizeof(*mem), HSAGPU_GFP_ACCOUNT);
+	if (!mem)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&mem->ref);
+	INIT_LIST_HEAD(&mem->node);
+	mem->hdev = hdev;
+	mem->owner = hf;
+	mem->flags = HSAGPU_MEM_SYSTEM;
+	mem->size = src->size;
+	ret = hsagpu_mem_charge(mem);
+	if (ret)
+		goto out_free;
+	mem->sys.npages = src->sys.npages;
+	mem->sys.pages = kvmalloc_array(mem->sys.npages, sizeof(*mem->sys.pages),
+					HSAGPU_GFP_ACCOUNT);
+	if (!mem->sys.pages) {
+		ret = -ENOMEM;
+		goto out_uncharge;
+	}
+	for (i = 0; i < mem->sys.npages; i++) {
+		mem->sys.pages[i] = src->sys.pages[i];
+		get_page(mem->sys.pages[i]);
+	}
+	ret = hsagpu_enter(hdev);
+	if (ret)
+		goto out_pages;
+	ret = hsagpu_sysbuf_map(hdev, &mem->sys);
+	if (ret) {
+		hsagpu_exit(hdev);
+		goto out_pages;
+	}
+	ret = hsagpu_mem_segments_build(mem);
+	if (ret) {
+		if (mem->segs && mem->segs != &mem->seg0)
+			kvfree(mem->segs);
+		hsagpu_sysbuf_free(hdev, &mem->sys);
+		hsagpu_exit(hdev);
+		goto out_uncharge;
+	}
+	hsagpu_exit(hdev);
+	mem->bus_addr = mem->segs[0].bus_addr;
+	kref_get(&hdev->ref);
+	hsagpu_file_get(hf);
+
+	mutex_lock(&hf->lock);
+	ret = hsagpu_mem_publish(hf, mem);
+	if (!ret)
+		kref_get(&mem->ref);
+	mutex_unlock(&hf->lock);
+	if (ret) {
+		hsagpu_mem_put(mem);
+		return ERR_PTR(ret);
+	}
+	return mem;
+
+out_pages:
+	for (i = 0; i < mem->sys.npages; i++)
+		put_page(mem->sys.pages[i]);
+	kvfree(mem->sys.pages);
+out_uncharge:
+	hsagpu_mem_uncharge(mem);
+out_free:
+	kfree(mem);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_alias, HSAGPU);

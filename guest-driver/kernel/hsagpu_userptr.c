@@ -270,6 +270,9 @@ struct hsagpu_mem *hsagpu_userptr_create(struct hsagpu_file *hf, u64 addr,
 
 	if (!hf->vm)
 		return ERR_PTR(-EOPNOTSUPP);
+	ret = hsagpu_file_usable(hf);
+	if (ret)
+		return ERR_PTR(ret);
 	if (!size || !PAGE_ALIGNED(addr) || !PAGE_ALIGNED(size) ||
 	    check_add_overflow(addr, size, &end) || end > TASK_SIZE)
 		return ERR_PTR(-EINVAL);

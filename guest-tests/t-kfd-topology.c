@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * t-kfd-topology: the KFD topology hsagpu_amdgpu.ko publishes in sysfs,
+ * checked against the devices themselves (PCI sysfs, hsagpu's sysfs and
+ * the expansion ROM's information table) and against what libhsakmt
+ * 5.2.3 needs to accept it:
+ *  - generation_id and system_properties readable, nodes 0..N-1 only;
+ *  - node 0 is the CPU node: gpu_id 0, cpu_cores_count = online CPUs,
+ *    one RAM bank of MemTotal, at least one cache, one io_link per GPU
+ *    (node_from 0, node_to that GPU's node);
+ *  - one GPU node per hsa-gpu bound to hsagpu (none other): a non-zero
+ *    unique gpu_id, the device's vendor/device ids and PCI location, a
+ *    gfx900 (gfx_target_version 90000), simd_count = 4 x the ROM's
+ *    compute units (8 when the ROM says 0), a public frame-buffer bank
+ *    of exactly the device's VRAM, lds > 0, caches, a render node
+ *    /dev/dri/renderD<drm_render_minor> whose sysfs parent is the
+ *    device, and one io_link from itself to node 0;
+ *  - every "name value" line parses as libhsakmt parses it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gt.h"
+
+#define TOPO "/sys/devices/virtual/kfd/kfd/topology"
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return n;
+}
+
+/* Value of @name in a "name value" properties file; -1 if absent. */
+static int prop(const char *path, const char *name, unsigned long long *val)
+{
+	char buf[4096], key[256], *p = buf;
+	unsigned long long v;
+	int n, found = -1;
+
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	/* libhsakmt's loop: sscanf("%s %llu\n%n") until it stops matching */
+	while (sscanf(p, "%255s %llu\n%n", key, &v, &n) == 2) {
+		if (!strcmp(key, name)) {
+			*val = v;
+			found = 0;
+		}
+		p += n;
+	}
+	return found;
+}
+
+static unsigned long long nprop(int node, const char *sub, const char *name)
+{
+	char path[PATH_MAX];
+	unsigned long long v = ~0ULL;
+
+	snprintf(path, sizeof(path), TOPO "/nodes/%d/%sproperties", node, sub);
+	CHECK(!prop(path, name, &v), "%s: no %s", path, name);
+	return v;
+}
+
+static int count_dirs(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* The ROM information table's compute units (0 on an older device: 8). */
+static unsigned int rom_compute_units(const char *pci)
+{
+	char path[PATH_MAX];
+	unsigned char rom[4096];
+	unsigned int info, cu;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/rom", pci);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return 0;
+	n = write(fd, "1", 1);
+	close(fd);
+	fd = open(path, O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, rom, sizeof(rom));
+	if (fd >= 0)
+		close(fd);
+	fd = open(path, O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, "0", 1) < 0)
+			DIAG("cannot disable %s", path);
+		close(fd);
+	}
+	if (n < (int)(HSAGPU_ROM_INFO_PTR_OFFSET + 2))
+		return 0;
+	info = rom[HSAGPU_ROM_INFO_PTR_OFFSET] |
+	       rom[HSAGPU_ROM_INFO_PTR_OFFSET + 1] << 8;
+	if (info + HSAGPU_ROM_INFO_SIZE > (unsigned int)n)
+		return 0;
+	/* struct hsagpu_rom_info: compute_units (was reserved0) at 44 */
+	memcpy(&cu, rom + info + 44, 4);
+	return cu ? cu : 8;
+}
+
+static unsigned long long mem_total(void)
+{
+	char buf[4096], *p;
+
+	if (read_file("/proc/meminfo", buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strstr(buf, "MemTotal:");
+	return p ? strtoull(p + 9, NULL, 10) * 1024 : 0;
+}
+
+int main(void)
+{
+	char devs[GT_MAX_DEVS][16], path[PATH_MAX], buf[256], link[PATH_MAX];
+	unsigned long long v, gpu_ids[GT_MAX_DEVS + 1] = { 0 };
+	int ndev = gt_find_devices(devs), nodes, node, i, j, found;
+	unsigned long long g1, g2;
+
+	if (access(TOPO, F_OK))
+		return gt_skip("no KFD topology (boot with hsagpu_test.kfd=1)");
+	CHECK(read_file(TOPO "/generation_id", buf, sizeof(buf)) > 0,
+	      "generation_id unreadable");
+	g1 = strtoull(buf, NULL, 10);
+	CHECK(!prop(TOPO "/system_properties", "platform_oem", &v),
+	      "system_properties without platform_oem");
+	nodes = count_dirs(TOPO "/nodes");
+	DIAG("%d nodes, %d hsa-gpus", nodes, ndev);
+	CHECK(nodes == ndev + 1, "%d nodes for %d devices", nodes, ndev);
+
+	/* the CPU node */
+	CHECK(read_file(TOPO "/nodes/0/gpu_id", buf, sizeof(buf)) > 0 &&
+	      strtoull(buf, NULL, 10) == 0, "node 0 gpu_id %s", buf);
+	CHECK_EQ_U64(nprop(0, "", "cpu_cores_count"), sysconf(_SC_NPROCESSORS_ONLN));
+	CHECK_EQ_U64(nprop(0, "", "simd_count"), 0);
+	CHECK_EQ_U64(nprop(0, "", "mem_banks_count"), 1);
+	CHECK_EQ_U64(nprop(0, "mem_banks/0/", "heap_type"), 0);
+	CHECK_EQ_U64(nprop(0, "mem_banks/0/", "size_in_bytes"), mem_total());
+	CHECK(nprop(0, "", "caches_count") >= 1, "CPU node without caches");
+	CHECK(nprop(0, "caches/0/", "size") > 0, "CPU cache of size 0");
+	CHECK_EQ_U64(nprop(0, "", "io_links_count"), ndev);
+	for (i = 0; i < ndev; i++) {
+		snprintf(path, sizeof(path), "io_links/%d/", i);
+		CHECK_EQ_U64(nprop(0, path, "node_from"), 0);
+		CHECK_EQ_U64(nprop(0, path, "node_to"), i + 1);
+	}
+
+	/* one GPU node per device, each matching exactly one device */
+	for (node = 1; node < nodes; node++) {
+		unsigned long long loc = nprop(node, "", "location_id");
+		unsigned long long minor = nprop(node, "", "drm_render_minor");
+		uint64_t vram = 0, vendor = 0, device = 0;
+		unsigned int cu;
+
+		snprintf(path, sizeof(path), TOPO "/nodes/%d/gpu_id", node);
+		CHECK(read_file(path, buf, sizeof(buf)) > 0, "%s", path);
+		gpu_ids[node] = strtoull(buf, NULL, 10);
+		CHECK(gpu_ids[node] && gpu_ids[node] <= 0xffff,
+		      "node %d gpu_id %llu", node, gpu_ids[node]);
+		for (j = 1; j < node; j++)
+			CHECK(gpu_ids[j] != gpu_ids[node], "gpu_id %llu twice",
+			      gpu_ids[node]);
+
+		found = -1;
+		for (i = 0; i < ndev; i++) {
+			unsigned int dom, bus, dev, fn;
+
+			if (sscanf(devs[i], "%x:%x:%x.%x", &dom, &bus, &dev, &fn) == 4 &&
+			    (bus << 8 | dev << 3 | fn) == loc &&
+			    dom == nprop(node, "", "domain"))
+				found = i;
+		}
+		CHECK(found >= 0, "node %d location_id 0x%llx is no hsa-gpu", node, loc);
+		if (found < 0)
+			continue;
+		DIAG("node %d: %s gpu_id %llu render minor %llu", node,
+		     devs[found], gpu_ids[node], minor);
+		gt_sysfs_u64(devs[found], "vendor", &vendor);
+		gt_sysfs_u64(devs[found], "device", &device);
+		gt_sysfs_u64(devs[found], "hsagpu/vram_size", &vram);
+		CHECK(vram, "%s: no hsagpu/vram_size", devs[found]);
+		CHECK_EQ_U64(nprop(node, "", "vendor_id"), vendor);
+		CHECK_EQ_U64(nprop(node, "", "device_id"), device);
+		CHECK_EQ_U64(nprop(node, "", "gfx_target_version"), 90000);
+		CHECK_EQ_U64(nprop(node, "", "cpu_cores_count"), 0);
+		cu = rom_compute_units(devs[found]);
+		CHECK(cu, "%s: ROM unreadable", devs[found]);
+		CHECK_EQ_U64(nprop(node, "", "simd_count"), 4ULL * cu);
+		CHECK_EQ_U64(nprop(node, "", "cu_per_simd_array") *
+			     nprop(node, "", "simd_arrays_per_engine") *
+			     nprop(node, "", "array_count"), cu);
+		CHECK_EQ_U64(nprop(node, "", "simd_per_cu"), 4);
+		CHECK(nprop(node, "", "lds_size_in_kb") > 0, "no LDS");
+		CHECK(nprop(node, "", "caches_count") >= 1, "GPU without caches");
+		CHECK_EQ_U64(nprop(node, "", "mem_banks_count"), 1);
+		CHECK_EQ_U64(nprop(node, "mem_banks/0/", "heap_type"), 1);
+		CHECK_EQ_U64(nprop(node, "mem_banks/0/", "size_in_bytes"), vram);
+		CHECK_EQ_U64(nprop(node, "", "io_links_count"), 1);
+		CHECK_EQ_U64(nprop(node, "io_links/0/", "node_from"), node);
+		CHECK_EQ_U64(nprop(node, "io_links/0/", "node_to"), 0);
+
+		/* the render node is this device's */
+		CHECK(minor >= 128 && minor < 256, "render minor %llu", minor);
+		snprintf(path, sizeof(path), "/dev/dri/renderD%llu", minor);
+		CHECK(!access(path, R_OK | W_OK), "%s: %s", path, strerror(errno));
+		snprintf(path, sizeof(path), "/sys/class/drm/renderD%llu/device", minor);
+		i = readlink(path, link, sizeof(link) - 1);
+		link[i > 0 ? i : 0] = 0;
+		CHECK(i > 0 && strstr(link, devs[found]), "%s -> %s", path, link);
+		snprintf(path, sizeof(path), TOPO "/nodes/%d/name", node);
+		CHECK(read_file(path, buf, sizeof(buf)) > 0, "%s", path);
+	}
+	CHECK(read_file(TOPO "/generation_id", buf, sizeof(buf)) > 0, "generation_id");
+	g2 = strtoull(buf, NULL, 10);
+	CHECK(g1 == g2, "generation changed during the test: %llu %llu", g1, g2);
+	return gt_result();
+}
