@@ -149,11 +149,15 @@ unsigned hsagpu_queue_check_registration(const HsaGpuQueue *q,
     uint64_t rptr = hsagpu_reg64(q->rptr_lo, q->rptr_hi);
     uint64_t wptr = hsagpu_reg64(q->wptr_lo, q->wptr_hi);
 
-    if (q->ring_size < HSAGPU_QUEUE_RING_MIN ||
-        q->ring_size > HSAGPU_QUEUE_RING_MAX ||
-        (q->ring_size & (q->ring_size - 1)) ||
-        (ring & (HSAGPU_AQL_PACKET_SIZE - 1)) || !ring ||
-        ring + (uint64_t)q->ring_size * HSAGPU_AQL_PACKET_SIZE < ring) {
+    if (q->flags & HSAGPU_QF_SDMA) {
+        if (hsagpu_sdma_check_ring(q) != HSAGPU_QRES_OK) {
+            return HSAGPU_QRES_BAD_RING;
+        }
+    } else if (q->ring_size < HSAGPU_QUEUE_RING_MIN ||
+               q->ring_size > HSAGPU_QUEUE_RING_MAX ||
+               (q->ring_size & (q->ring_size - 1)) ||
+               (ring & (HSAGPU_AQL_PACKET_SIZE - 1)) || !ring ||
+               ring + (uint64_t)q->ring_size * HSAGPU_AQL_PACKET_SIZE < ring) {
         return HSAGPU_QRES_BAD_RING;
     }
     if (!rptr || !wptr || (rptr & 7) || (wptr & 7)) {
@@ -226,6 +230,11 @@ bool hsagpu_queue_loaded_ok(const HsaGpuQueue *q, const HsaGpuIdent *id,
     if (q->kern_active && q->kern_wg > HSAGPU_GRID_MAX) {
         return false;
     }
+    if ((q->flags & HSAGPU_QF_SDMA) &&
+        (q->ninflight || q->dma_active || q->kern_active ||
+         !hsagpu_sdma_cursor_ok(q))) {
+        return false;
+    }
     return true;
 }
 
@@ -280,6 +289,7 @@ void hsagpu_queue_start(HsaGpuQueue *q, uint64_t read_index)
     q->ninflight = 0;
     q->dma_active = 0;
     q->kern_active = 0;
+    q->sdma_active = 0;
     q->error = HSAGPU_QERR_NONE;
     q->error_id = 0;
     q->retired = 0;
@@ -302,6 +312,7 @@ void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err, uint64_t id)
     q->ninflight = 0;
     q->dma_active = 0;
     q->kern_active = 0;
+    q->sdma_active = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -719,8 +730,7 @@ bool hsagpu_budget_spent(const HsaGpuProc *p)
     return b->ended;
 }
 
-/* A kernel or DMA slice is about to run. */
-static void hsagpu_budget_slice(const HsaGpuProc *p, HsaGpuRunResult *res)
+void hsagpu_budget_slice(const HsaGpuProc *p, HsaGpuRunResult *res)
 {
     res->slices++;
     if (p->budget && p->budget->slices) {
@@ -919,10 +929,7 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     }
     q->read_index++;
     q->rptr_unpublished++;
-    if (p->budget && p->budget->packets) {
-        p->budget->packets--;
-        p->budget->worked = true;
-    }
+    hsagpu_budget_packet(p);
     /*
      * A cursor belongs to the packet it was started for, even when the
      * slot was rewritten as another packet type in the meantime.
@@ -953,6 +960,13 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
     if (q->state != HSAGPU_QSTATE_ACTIVE &&
         q->state != HSAGPU_QSTATE_DRAINING &&
         q->state != HSAGPU_QSTATE_SUSPENDED) {
+        return;
+    }
+    if (q->flags & HSAGPU_QF_SDMA) {
+        /* Nothing runs in the background on an SDMA ring. */
+        if (q->state != HSAGPU_QSTATE_SUSPENDED && quantum) {
+            hsagpu_sdma_run(q, p, quantum, res);
+        }
         return;
     }
     /* Work already launched finishes even while suspended. */

@@ -15,6 +15,7 @@
 #define HW_HSAGPU_QUEUE_CORE_H
 
 #include "hsagpu-core.h"
+#include "hsagpu/hsagpu_sdma.h"
 
 typedef struct HsaGpuQueueOps {
     /*
@@ -94,6 +95,17 @@ typedef struct HsaGpuProc {
 
 /* Nothing left of @p's budget (or a waiter asked for the lock). */
 bool hsagpu_budget_spent(const HsaGpuProc *p);
+/* A kernel or DMA slice is about to run. */
+struct HsaGpuRunResult;
+void hsagpu_budget_slice(const HsaGpuProc *p, struct HsaGpuRunResult *res);
+/* A packet was consumed. */
+static inline void hsagpu_budget_packet(const HsaGpuProc *p)
+{
+    if (p->budget && p->budget->packets) {
+        p->budget->packets--;
+        p->budget->worked = true;
+    }
+}
 
 static inline unsigned hsagpu_read_data(const HsaGpuProc *p, unsigned client,
                                         uint64_t addr, void *buf, uint64_t len)
@@ -155,7 +167,24 @@ typedef struct HsaGpuQueue {
     uint32_t kern_active;
     uint64_t kern_wg;           /* next flat workgroup id */
     uint64_t kern_start_ns;
+    /*
+     * SDMA queues (HSAGPU_QF_SDMA): read_index counts bytes. A
+     * COPY_LINEAR_RECT at read_index partly done: the packet as fetched
+     * and checked at its first slice, and the next row to copy.
+     */
+    uint32_t sdma_active;
+    uint32_t sdma_pkt[HSAGPU_SDMA_PKT_MAX_DW];
+    uint64_t sdma_row;
 } HsaGpuQueue;
+
+/* Bytes of memory the queue's ring occupies. */
+static inline uint64_t hsagpu_queue_ring_bytes(const HsaGpuQueue *q)
+{
+    if (q->flags & HSAGPU_QF_SDMA) {
+        return q->ring_size;
+    }
+    return (uint64_t)q->ring_size * HSAGPU_AQL_PACKET_SIZE;
+}
 
 /* Outcome of one hsagpu_queue_run() call. */
 typedef struct HsaGpuRunResult {
@@ -312,5 +341,20 @@ void hsagpu_dma_fill_host(void *dst, uint64_t len, uint32_t pattern,
                           uint64_t phase);
 /* TLPs needed for @len bytes at @addr with @max-byte TLPs (power of 2). */
 uint64_t hsagpu_tlp_count(uint64_t addr, uint64_t len, uint32_t max);
+
+/*
+ * SDMA queues (hsagpu-sdma-core.c). Registration of an SDMA ring:
+ * HSAGPU_QRES_OK or HSAGPU_QRES_BAD_RING.
+ */
+unsigned hsagpu_sdma_check_ring(const HsaGpuQueue *q);
+/*
+ * Serve up to @quantum packets of the SDMA queue @q (state ACTIVE or
+ * DRAINING); never blocks. A POLL_REGMEM that does not hold yet sets
+ * res->poll and ends the turn; a COPY_LINEAR_RECT runs in slices.
+ */
+void hsagpu_sdma_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
+                     HsaGpuRunResult *res);
+/* Migration: is the SDMA cursor of @q one the device could have made? */
+bool hsagpu_sdma_cursor_ok(const HsaGpuQueue *q);
 
 #endif

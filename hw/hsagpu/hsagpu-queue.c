@@ -367,14 +367,17 @@ static unsigned hsagpu_queue_enable(HsaGpuState *s, unsigned qi,
     hsagpu_bus_ctx_init(&c, s, qi);
     c.vmid = q->vmid;
     c.client = HSAGPU_VM_CLIENT_PACKET;
-    ok = hsagpu_bus_is_memory(&c, ring, (uint64_t)q->ring_size *
-                              HSAGPU_AQL_PACKET_SIZE, true) &&
+    ok = hsagpu_bus_is_memory(&c, ring, hsagpu_queue_ring_bytes(q), true) &&
          hsagpu_bus_is_memory(&c, rptr, 8, true) &&
          hsagpu_bus_is_memory(&c, wptr, 8, false) &&
          !hsagpu_bus_rw(&c, rptr, &read_index, 8, false);
     hsagpu_bus_ctx_end(&c);
     if (!ok) {
         return HSAGPU_QRES_BAD_ADDRESS;
+    }
+    /* An SDMA ring's read pointer counts bytes of whole dwords. */
+    if ((q->flags & HSAGPU_QF_SDMA) && (read_index & 3)) {
+        return HSAGPU_QRES_BAD_POINTER;
     }
     hsagpu_queue_start(q, read_index);
     hsagpu_doorbell_listen(s, q->doorbell, true);
@@ -947,6 +950,31 @@ static const VMStateDescription vmstate_hsagpu_queue_vm = {
     }
 };
 
+static bool hsagpu_queue_sdma_needed(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->sdma_active;
+}
+
+/*
+ * An SDMA COPY_LINEAR_RECT partly done: the packet as the device fetched
+ * it and the next row. The rest of an SDMA ring's state (read_index in
+ * bytes, the latched pointers) is in the main section.
+ */
+static const VMStateDescription vmstate_hsagpu_queue_sdma = {
+    .name = "hsa-gpu/queue/sdma",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_queue_sdma_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(sdma_active, HsaGpuQueue),
+        VMSTATE_UINT32_ARRAY(sdma_pkt, HsaGpuQueue, HSAGPU_SDMA_PKT_MAX_DW),
+        VMSTATE_UINT64(sdma_row, HsaGpuQueue),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 const VMStateDescription vmstate_hsagpu_queue = {
     .name = "hsa-gpu/queue",
     .version_id = 2,
@@ -987,6 +1015,7 @@ const VMStateDescription vmstate_hsagpu_queue = {
         &vmstate_hsagpu_queue_kernel,
         &vmstate_hsagpu_queue_dma,
         &vmstate_hsagpu_queue_vm,
+        &vmstate_hsagpu_queue_sdma,
         NULL
     }
 };

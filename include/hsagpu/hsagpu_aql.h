@@ -83,7 +83,11 @@
 					    /* type 0/2, opcode, length */
 #define HSAGPU_QERR_CONDITION           23U /* unknown BARRIER_VALUE */
 					    /* condition */
-#define HSAGPU_QERR_COUNT               24U
+#define HSAGPU_QERR_SDMA_OPCODE         24U /* SDMA ring: unknown opcode */
+					    /* or sub-opcode */
+#define HSAGPU_QERR_SDMA_PACKET         25U /* SDMA ring: bad field or */
+					    /* unsupported variant */
+#define HSAGPU_QERR_COUNT               26U
 
 /*
  * The queue error codes with a short description each, in code order
@@ -118,7 +122,9 @@
 	X(VENDOR_FORMAT, "unknown vendor packet format") \
 	X(PM4_IB, "bad PM4 indirect buffer") \
 	X(PM4_PACKET, "unsupported PM4 packet") \
-	X(CONDITION, "unknown signal condition")
+	X(CONDITION, "unknown signal condition") \
+	X(SDMA_OPCODE, "unknown SDMA opcode") \
+	X(SDMA_PACKET, "malformed or unsupported SDMA packet")
 #define HSAGPU_QERR_NAME_INIT(name, text)	[HSAGPU_QERR_##name] = text,
 #define HSAGPU_QERR_COUNT_ONE(name, text)	+ 1
 

@@ -379,9 +379,11 @@
 
 /* HSAGPU_QREG_FLAGS */
 #define HSAGPU_QF_PROFILE               (1U << 0)   /* signal timestamps */
+#define HSAGPU_QF_SDMA                  (1U << 1)   /* an SDMA byte ring */
+						    /* (hsagpu_sdma.h) */
 #define HSAGPU_QF_AMD_QUEUE             (1U << 2)   /* descriptor is ROCr's */
 						    /* amd_queue_t (aql.h) */
-#define HSAGPU_QF_ALL                   0x5U
+#define HSAGPU_QF_ALL                   0x7U
 
 /* Commands, written to HSAGPU_QREG_CMD */
 #define HSAGPU_QCMD_ENABLE              1U  /* validate, start serving */

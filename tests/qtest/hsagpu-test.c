@@ -17,6 +17,7 @@
 #include "hw/pci/pci_regs.h"
 #include "hsagpu/hsagpu_regs.h"
 #include "hsagpu/hsagpu_aql.h"
+#include "hsagpu/hsagpu_sdma.h"
 
 #define RP_DEVFN        QPCI_DEVFN(4, 0)
 #define GPU_BUS         1
@@ -3676,6 +3677,419 @@ static void test_vm_p2p(void)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* SDMA rings (HSAGPU_QF_SDMA)                                         */
+/* ------------------------------------------------------------------ */
+
+#define S_RING          0x10c000ULL     /* up to 16 KiB, 256 B aligned */
+#define S_PTRS          0x111800ULL     /* rptr, then wptr (u64 each) */
+
+typedef struct SdmaRing {
+    Fixture *f;
+    unsigned q;
+    uint32_t size;              /* bytes */
+    uint64_t wp;                /* write pointer, bytes */
+} SdmaRing;
+
+static uint64_t sdma_rptr(SdmaRing *r)
+{
+    return qtest_readq(r->f->qts, S_PTRS);
+}
+
+/* Register queue @q as an SDMA ring of @size bytes, vector 1. */
+static uint32_t sdma_create(SdmaRing *r, Fixture *f, unsigned q,
+                            uint32_t size, uint64_t rptr0)
+{
+    uint8_t zero[4096] = { 0 };
+
+    r->f = f;
+    r->q = q;
+    r->size = size;
+    r->wp = rptr0;
+    for (uint32_t off = 0; off < 16384; off += sizeof(zero)) {
+        qtest_memwrite(f->qts, S_RING + off, zero, sizeof(zero));
+    }
+    qtest_writeq(f->qts, S_PTRS, rptr0);
+    qtest_writeq(f->qts, S_PTRS + 8, rptr0);
+    qreg_write(f, q, HSAGPU_QREG_RING_LO, S_RING);
+    qreg_write(f, q, HSAGPU_QREG_RING_HI, 0);
+    qreg_write(f, q, HSAGPU_QREG_RING_SIZE, size);
+    qreg_write(f, q, HSAGPU_QREG_DOORBELL, q);
+    qreg_write(f, q, HSAGPU_QREG_RPTR_LO, S_PTRS);
+    qreg_write(f, q, HSAGPU_QREG_RPTR_HI, 0);
+    qreg_write(f, q, HSAGPU_QREG_WPTR_LO, S_PTRS + 8);
+    qreg_write(f, q, HSAGPU_QREG_WPTR_HI, 0);
+    qreg_write(f, q, HSAGPU_QREG_VECTOR, 1);
+    qreg_write(f, q, HSAGPU_QREG_FLAGS, HSAGPU_QF_SDMA);
+    qreg_write(f, q, HSAGPU_QREG_CMD, HSAGPU_QCMD_ENABLE);
+    return qreg_read(f, q, HSAGPU_QREG_CMD);
+}
+
+/* Write dwords at the write pointer, wrapping at the end of the ring. */
+static void sdma_put(SdmaRing *r, const uint32_t *dw, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        qtest_writel(r->f->qts, S_RING + (r->wp & (r->size - 1)), dw[i]);
+        r->wp += 4;
+    }
+}
+
+/* Publish the write pointer in memory, then ring the doorbell with it. */
+static void sdma_kick(SdmaRing *r)
+{
+    qtest_writeq(r->f->qts, S_PTRS + 8, r->wp);
+    qtest_writeq(r->f->qts, DB_BASE + 8 * r->q, r->wp);
+}
+
+#define SDMA_PUT(r, ...) do { \
+    const uint32_t p_[] = { __VA_ARGS__ }; \
+    sdma_put(r, p_, ARRAY_SIZE(p_)); \
+} while (0)
+
+static void sdma_copy(SdmaRing *r, uint64_t dst, uint64_t src, uint32_t n)
+{
+    SDMA_PUT(r, HSAGPU_SDMA_HDR(HSAGPU_SDMA_OP_COPY,
+                                HSAGPU_SDMA_SUBOP_COPY_LINEAR),
+             n - 1, 0, (uint32_t)src, src >> 32, (uint32_t)dst, dst >> 32);
+}
+
+static void sdma_fill(SdmaRing *r, uint64_t dst, uint32_t v, uint32_t ndw)
+{
+    SDMA_PUT(r, HSAGPU_SDMA_OP_CONST_FILL | HSAGPU_SDMA_FILL_DWORD << 30,
+             (uint32_t)dst, dst >> 32, v, (ndw - 1) * 4);
+}
+
+static void sdma_fence(SdmaRing *r, uint64_t addr, uint32_t v)
+{
+    SDMA_PUT(r, HSAGPU_SDMA_OP_FENCE, (uint32_t)addr, addr >> 32, v);
+}
+
+static void sdma_atomic_dec(SdmaRing *r, uint64_t addr)
+{
+    SDMA_PUT(r, HSAGPU_SDMA_OP_ATOMIC | HSAGPU_SDMA_ATOMIC_ADD64 << 25,
+             (uint32_t)addr, addr >> 32, 0xffffffff, 0xffffffff, 0, 0, 0);
+}
+
+static void sdma_poll_eq(SdmaRing *r, uint64_t addr, uint32_t ref)
+{
+    SDMA_PUT(r, HSAGPU_SDMA_OP_POLL_REGMEM | HSAGPU_SDMA_POLL_MEM |
+             HSAGPU_SDMA_FUNC_EQ << 28, (uint32_t)addr, addr >> 32, ref,
+             0xffffffff, 0x0fff0004);
+}
+
+static void sdma_timestamp(SdmaRing *r, uint64_t addr)
+{
+    SDMA_PUT(r, HSAGPU_SDMA_HDR(HSAGPU_SDMA_OP_TIMESTAMP,
+                                HSAGPU_SDMA_SUBOP_TIMESTAMP_GET_GLOBAL),
+             (uint32_t)addr, addr >> 32);
+}
+
+/*
+ * What ROCr's BlitSdmaV4 submits for an async copy with a dependency and
+ * an interrupt signal (10 packets), plus a fill, with addresses in the
+ * queue's space; the completion signal at Q_SIG + 64, the dependency at
+ * Q_SIG.
+ */
+static void sdma_rocr_copy(SdmaRing *r, uint64_t dst, uint64_t src,
+                           uint32_t len, uint64_t fill, uint32_t fill_dw)
+{
+    sdma_poll_eq(r, Q_SIG + 8 + 4, 0);
+    sdma_poll_eq(r, Q_SIG + 8, 0);
+    sdma_timestamp(r, Q_SIG + 64 + 32);
+    SDMA_PUT(r, HSAGPU_SDMA_OP_POLL_REGMEM | HSAGPU_SDMA_POLL_HDP_FLUSH |
+             HSAGPU_SDMA_FUNC_EQ << 28, 0, 0, 0, 0, 0x0fff000a);
+    sdma_copy(r, dst, src, len);
+    sdma_fill(r, fill, 0xfeedf00d, fill_dw);
+    sdma_timestamp(r, Q_SIG + 64 + 40);
+    sdma_atomic_dec(r, Q_SIG + 64 + 8);
+    sdma_fence(r, Q_MBOX, 77);
+    SDMA_PUT(r, HSAGPU_SDMA_OP_TRAP, 77);
+}
+
+static void sdma_seq(Fixture *f, uint64_t addr, uint32_t len)
+{
+    g_autofree uint8_t *b = g_malloc(len);
+
+    for (uint32_t i = 0; i < len; i++) {
+        b[i] = i * 7 + (i >> 8);
+    }
+    qtest_memwrite(f->qts, addr, b, len);
+}
+
+static void sdma_check_seq(Fixture *f, uint64_t addr, uint32_t len)
+{
+    g_autofree uint8_t *b = g_malloc(len);
+
+    qtest_memread(f->qts, addr, b, len);
+    for (uint32_t i = 0; i < len; i++) {
+        g_assert_cmpuint(b[i], ==, (uint8_t)(i * 7 + (i >> 8)));
+    }
+}
+
+/*
+ * An SDMA ring in VMID 0 runs ROCr's sequence: it waits on the
+ * dependency's memory (an AQL queue next to it keeps running), goes on
+ * when the CPU clears it, without a doorbell, and completes with the
+ * AtomicOp, the mailbox and the MSI-X vector.
+ */
+static void test_sdma_packets(void)
+{
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_kargs_fill args = { .dst = Q_BUF + 0x40000, .value = 9 };
+    uint32_t processed, dmas;
+    SdmaRing r;
+    Fixture f;
+
+    queue_fixture(&f);
+    msix_to_ram(&f, 1);
+    qtest_writel(f.qts, MSI_ADDR + 16, 0);
+    g_assert_cmpuint(sdma_create(&r, &f, 0, 4096, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    processed = reg_read(&f, HSAGPU_REG_PKT_PROCESSED);
+    dmas = reg_read(&f, HSAGPU_REG_DMA_PACKETS);
+    signal_init(&f, Q_SIG, 1);
+    signal_init(&f, Q_SIG + 64, 1);
+    sdma_seq(&f, Q_BUF, 8192);
+    sdma_rocr_copy(&r, Q_BUF + 0x10000, Q_BUF, 8192, Q_BUF + 0x20000, 1024);
+    sdma_kick(&r);
+
+    /* The first poll passes (high dword 0), the second waits. */
+    g_assert_true(wait_u64(&f, S_PTRS, 24));
+    qtest_memwrite(f.qts, Q_KARG, &args, sizeof(args));
+    signal_init(&f, Q_SIG + 128, 1);
+    fill_packet(&k, 64, 64, Q_SIG + 128);
+    queue_submit(&f, 1, &k);
+    g_assert_true(wait_u64(&f, Q_SIG + 128 + 8, 0));
+    g_assert_cmpuint(sdma_rptr(&r), ==, 24);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 8), ==, 1);
+    g_assert_cmpuint(qtest_readl(f.qts, Q_BUF + 0x10000), ==, 0);
+
+    qtest_writeq(f.qts, Q_SIG + 8, 0);
+    g_assert_true(wait_u64(&f, Q_SIG + 64 + 8, 0));
+    g_assert_true(wait_u64(&f, S_PTRS, r.wp));
+    sdma_check_seq(&f, Q_BUF + 0x10000, 8192);
+    for (unsigned i = 0; i < 1024; i++) {
+        g_assert_cmphex(qtest_readl(f.qts, Q_BUF + 0x20000 + 4 * i), ==,
+                        0xfeedf00d);
+    }
+    g_assert_cmphex(qtest_readl(f.qts, Q_BUF + 0x20000 + 4096), ==, 0);
+    g_assert_cmpuint(qtest_readl(f.qts, Q_MBOX), ==, 77);
+    g_assert_true(wait_u64(&f, MSI_ADDR + 16, MSI_DATA + 1));
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 32), >, 0);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 40), >=,
+                     qtest_readq(f.qts, Q_SIG + 64 + 32));
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_RETIRED), ==, 10);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    /* 10 SDMA packets and the dispatch; the copy and the fill */
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_PKT_PROCESSED) - processed, ==,
+                     11);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DMA_PACKETS) - dmas, ==, 2);
+
+    /* DRAIN on an idle ring suspends it; RESUME and DESTROY as for AQL */
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_DRAIN);
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_SUSPENDED));
+    sdma_fence(&r, Q_MBOX, 78);
+    sdma_kick(&r);
+    g_usleep(20000);
+    g_assert_cmpuint(qtest_readl(f.qts, Q_MBOX), ==, 77);
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_RESUME);
+    g_assert_true(wait_u64(&f, S_PTRS, r.wp));
+    g_assert_cmpuint(qtest_readl(f.qts, Q_MBOX), ==, 78);
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_DESTROY);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_CMD), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_DISABLED);
+    fixture_fini(&f);
+}
+
+/* The same in a translated VMID: every address is a GPU VA. */
+static void test_sdma_vm(void)
+{
+    g_autofree char *props = g_strconcat(",vram-size=1M", queue_props, NULL);
+    uint32_t st;
+    SdmaRing r;
+    Fixture f;
+
+    queue_fixture_props(&f, props);
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_0, VRAM_BASE);
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_1, 0);
+    vm_tables(&f);
+    vm_ctx(&f, VM_VMID, PT_ROOT, HSAGPU_VM_CNTL_ENABLE);
+    msix_to_ram(&f, 1);
+    qxreg_write(&f, 0, HSAGPU_QXREG_VMID, VM_VMID);
+    g_assert_cmpuint(sdma_create(&r, &f, 0, 4096, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, Q_SIG, 0);
+    signal_init(&f, Q_SIG + 64, 1);
+    /* VA_BUF is PA_BUF; VA_VRAM is VRAM offset 0x1000 */
+    sdma_seq(&f, PA_BUF, 2048);
+    qtest_writel(f.qts, Q_BUF, 0x5a5a5a5a);
+    SDMA_PUT(&r, 0, 0);                         /* NOPs */
+    sdma_rocr_copy(&r, VA_VRAM, VA_BUF, 2048, VA_BUF + 2048, 8);
+    sdma_kick(&r);
+    g_assert_true(wait_u64(&f, Q_SIG + 64 + 8, 0));
+    g_assert_true(wait_u64(&f, S_PTRS, r.wp));
+    sdma_check_seq(&f, VRAM_BASE + 0x1000, 2048);
+    g_assert_cmphex(qtest_readl(f.qts, PA_BUF + 2048), ==, 0xfeedf00d);
+    g_assert_cmphex(qtest_readl(f.qts, PA_BUF + 2048 + 28), ==, 0xfeedf00d);
+    g_assert_cmphex(qtest_readl(f.qts, PA_BUF + 2048 + 32), ==, 0);
+    g_assert_cmphex(qtest_readl(f.qts, Q_BUF), ==, 0x5a5a5a5a);
+    g_assert_true(wait_u64(&f, MSI_ADDR + 16, MSI_DATA + 1));
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_VM_WALKS), >, 0);
+
+    /* A copy to an unmapped VA: VM fault, nothing written */
+    sdma_copy(&r, VA_HOLE, VA_BUF, 64);
+    sdma_fence(&r, Q_MBOX, 99);
+    sdma_kick(&r);
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+    st = qreg_read(&f, 0, HSAGPU_QREG_STATE);
+    g_assert_cmpuint(st >> HSAGPU_QSTATE_ERR_SHIFT, ==, HSAGPU_QERR_VM_FAULT);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_ERROR_ID_LO), ==,
+                     r.wp - 28 - 16);
+    g_assert_cmpuint(qxreg_read(&f, 0, HSAGPU_QXREG_FAULT_ADDR_LO), ==,
+                     VA_HOLE);
+    g_assert_cmpuint(qtest_readl(f.qts, Q_MBOX), ==, 77);
+    fixture_fini(&f);
+}
+
+/* Registration checks at ENABLE and packet errors name the problem. */
+static void test_sdma_errors(void)
+{
+    SdmaRing r;
+    Fixture f;
+    uint32_t st;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(sdma_create(&r, &f, 0, 512, 0), ==,
+                     HSAGPU_QRES_BAD_RING);
+    g_assert_cmpuint(sdma_create(&r, &f, 0, 3072, 0), ==,
+                     HSAGPU_QRES_BAD_RING);
+    g_assert_cmpuint(sdma_create(&r, &f, 0, 4096, 6), ==,
+                     HSAGPU_QRES_BAD_POINTER);
+    qreg_write(&f, 0, HSAGPU_QREG_RING_LO, S_RING + 64);
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_ENABLE);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_CMD), ==,
+                     HSAGPU_QRES_BAD_RING);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_DISABLED);
+
+    /* A ring that starts where a previous one stopped */
+    g_assert_cmpuint(sdma_create(&r, &f, 0, 4096, 8), ==, HSAGPU_QRES_OK);
+    sdma_fence(&r, Q_MBOX, 1);
+    SDMA_PUT(&r, 2);                            /* no such opcode */
+    sdma_fence(&r, Q_MBOX, 2);
+    sdma_kick(&r);
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+    st = qreg_read(&f, 0, HSAGPU_QREG_STATE);
+    g_assert_cmpuint(st >> HSAGPU_QSTATE_ERR_SHIFT, ==,
+                     HSAGPU_QERR_SDMA_OPCODE);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_ERROR_ID_LO), ==, 8 + 16);
+    g_assert_cmpuint(sdma_rptr(&r), ==, 8 + 16);
+    g_assert_cmpuint(qtest_readl(f.qts, Q_MBOX), ==, 1);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_PKT_ERRORS), ==, 1);
+
+    /* DESTROY, and a new ring with a malformed packet */
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_DESTROY);
+    g_assert_cmpuint(sdma_create(&r, &f, 0, 1024, 0), ==, HSAGPU_QRES_OK);
+    SDMA_PUT(&r, HSAGPU_SDMA_OP_ATOMIC | 48U << 25, Q_SIG + 8, 0, 1, 0, 0,
+             0, 0);
+    sdma_kick(&r);
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+    st = qreg_read(&f, 0, HSAGPU_QREG_STATE);
+    g_assert_cmpuint(st >> HSAGPU_QSTATE_ERR_SHIFT, ==,
+                     HSAGPU_QERR_SDMA_PACKET);
+
+    /* A write pointer more than a ring ahead */
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_DESTROY);
+    g_assert_cmpuint(sdma_create(&r, &f, 0, 1024, 0), ==, HSAGPU_QRES_OK);
+    r.wp = 2048;
+    sdma_kick(&r);
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+    st = qreg_read(&f, 0, HSAGPU_QREG_STATE);
+    g_assert_cmpuint(st >> HSAGPU_QSTATE_ERR_SHIFT, ==,
+                     HSAGPU_QERR_RING_OVERRUN);
+
+    /* A reset forgets the ring */
+    qtest_system_reset(f.qts);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_DISABLED);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_FLAGS), ==, 0);
+    fixture_fini(&f);
+}
+
+/*
+ * Laps around a 1 KiB ring, ROCr style: a submission that would cross
+ * the end pads it with zero dwords (NOPs) and starts at 0; the read
+ * pointer only grows.
+ */
+static void test_sdma_wrap(void)
+{
+    static const uint32_t nop;
+    SdmaRing r;
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(sdma_create(&r, &f, 0, 1024, 0), ==, HSAGPU_QRES_OK);
+    for (uint32_t i = 1; i <= 100; i++) {
+        unsigned n = 1 + i % 7;             /* fences per submission */
+
+        if ((r.wp & 1023) + 16 * n > 1024) {
+            while (r.wp & 1023) {
+                sdma_put(&r, &nop, 1);
+            }
+        }
+        for (unsigned k = 0; k < n; k++) {
+            sdma_fence(&r, Q_MBOX + 4 * k, i);
+        }
+        sdma_kick(&r);
+        g_assert_true(wait_u64(&f, S_PTRS, r.wp));
+        g_assert_cmpuint(qtest_readl(f.qts, Q_MBOX + 4 * (n - 1)), ==, i);
+    }
+    g_assert_cmpuint(r.wp, >, 4 * 1024);
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    fixture_fini(&f);
+}
+
+/* A ring waiting on a poll migrates and goes on at the destination. */
+static void test_sdma_migration(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-sdmamig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *st = NULL;
+    SdmaRing r;
+    Fixture f, g = { 0 };
+
+    queue_fixture(&f);
+    g_assert_cmpuint(sdma_create(&r, &f, 0, 2048, 0), ==, HSAGPU_QRES_OK);
+    qtest_writel(f.qts, Q_SIG, 0);
+    sdma_fence(&r, Q_MBOX, 5);
+    sdma_poll_eq(&r, Q_SIG, 1);
+    sdma_fence(&r, Q_MBOX, 6);
+    sdma_kick(&r);
+    g_assert_true(wait_u64(&f, S_PTRS, 16));
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+
+    st = migrate_from_file(&g, path);
+    g_assert_cmpstr(st, ==, "completed");
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    g_assert_cmpuint(qreg_read(&g, 0, HSAGPU_QREG_FLAGS), ==, HSAGPU_QF_SDMA);
+    g_assert_cmpuint(qreg_read(&g, 0, HSAGPU_QREG_RING_SIZE), ==, 2048);
+    g_assert_cmpuint(qtest_readl(g.qts, Q_MBOX), ==, 5);
+    qtest_writel(g.qts, Q_SIG, 1);
+    g_assert_true(wait_u64(&g, S_PTRS, 16 + 24 + 16));
+    g_assert_cmpuint(qtest_readl(g.qts, Q_MBOX), ==, 6);
+    r.f = &g;
+    sdma_fence(&r, Q_MBOX, 7);
+    sdma_kick(&r);
+    g_assert_true(wait_u64(&g, S_PTRS, r.wp));
+    g_assert_cmpuint(qtest_readl(g.qts, Q_MBOX), ==, 7);
+    qtest_quit(g.qts);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -3759,5 +4173,12 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/vm/atomic-reset", test_vm_atomic_reset);
     qtest_add_func("/hsa-gpu/vm/migration", test_vm_migration);
     qtest_add_func("/hsa-gpu/vm/p2p", test_vm_p2p);
+    qtest_add_func("/hsa-gpu/sdma/packets", test_sdma_packets);
+    qtest_add_data_func("/hsa-gpu/mainloop/sdma/packets", test_sdma_packets,
+                        run_mainloop);
+    qtest_add_func("/hsa-gpu/sdma/vm", test_sdma_vm);
+    qtest_add_func("/hsa-gpu/sdma/errors", test_sdma_errors);
+    qtest_add_func("/hsa-gpu/sdma/wrap", test_sdma_wrap);
+    qtest_add_func("/hsa-gpu/sdma/migration", test_sdma_migration);
     return g_test_run();
 }

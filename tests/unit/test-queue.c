@@ -498,7 +498,7 @@ static void test_registration(void)
 	all[1].priority = 16;
 	T(hsagpu_queue_check(&all[1], &ident, all, 2) == HSAGPU_QRES_BAD_PRIORITY);
 	all[1].priority = 15;
-	all[1].flags = 2;
+	all[1].flags = HSAGPU_QF_ALL + 1;     /* the first undefined flag */
 	T(hsagpu_queue_check(&all[1], &ident, all, 2) == HSAGPU_QRES_BAD_FLAGS);
 	T(hsagpu_queue_check(&all[0], &ident, all, 2) == HSAGPU_QRES_BAD_STATE);
 	T(hsagpu_queue_check_registration(&all[1], &ident, all, 2) ==
