@@ -6,7 +6,8 @@
  * the doorbell mmap refuses what amdkfd refuses, the slice's second page
  * (no doorbells) is SIGBUS, and a process runs out of queues with
  * ENOSPC (the device's queues, at most amdkfd's 127 per device), after
- * which every queue can be destroyed.
+ * which every queue can be destroyed; a queue whose ring buffer is
+ * unmapped and freed under it is destroyed cleanly.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -214,7 +215,32 @@ int main(void)
 	}
 	EXPECT(destroy(qid), 0, "DESTROY_QUEUE");
 
-	/* out of queues: ENOMEM, then all of them go */
+	/* the ring's buffer unmapped and freed under a live queue */
+	{
+		struct kfd_ioctl_unmap_memory_from_gpu_args um = { 0 };
+		struct kfd_ioctl_free_memory_of_gpu_args fm = { 0 };
+		uint32_t gpus[1] = { k.gpu_id };
+		struct gtkfd_queue q2;
+
+		e = gtkfd_queue_create(&k, &q2);
+		EXPECT(-e, 0, "a queue on its own buffer");
+		if (!e) {
+			um.handle = q2.bo.handle;
+			um.device_ids_array_ptr = (uintptr_t)gpus;
+			um.n_devices = 1;
+			EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &um), 0,
+			       "UNMAP the ring of a live queue");
+			fm.handle = q2.bo.handle;
+			EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fm), 0,
+			       "FREE the ring of a live queue");
+			/* the device finds no ring any more: a VM fault, no harm */
+			*q2.doorbell = 0;
+			EXPECT(-gtkfd_queue_destroy(&k, &q2), 0, "DESTROY the queue");
+		}
+	}
+	CHECK(gtkfd_debugfs_sum("queues_active") == active0, "queue left after its ring went");
+
+	/* out of queues: ENOSPC, then all of them go */
 	for (n = 0; n < 1100; n++) {
 		good_args(&a);
 		e = create(&a);
