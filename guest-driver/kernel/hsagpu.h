@@ -19,6 +19,7 @@
 
 #include "hsagpu_compat.h"
 #include "hsagpu/hsagpu_regs.h"
+#include "hsagpu/hsagpu_sdma.h"
 #include "hsagpu/hsagpu_uapi.h"
 
 #define HSAGPU_DRV_NAME "hsagpu"
@@ -350,19 +351,9 @@ struct hsagpu_mem {
 	u64 user_addr;                  /* USERPTR: first byte's CPU address */
 };
 
-/*
- * The SDMA queue flag (the sdma work's device side defines it in
- * hsagpu_regs.h; until then the value fixed by the lead).
- */
-#ifndef HSAGPU_QF_SDMA
-#define HSAGPU_QF_SDMA                  (1U << 1)
-#endif
+/* The queue flags the driver sets (hsagpu_queue_create()) */
 #define HSAGPU_QF_ALL_KNOWN     (HSAGPU_QF_PROFILE | HSAGPU_QF_SDMA | \
 				 HSAGPU_QF_AMD_QUEUE)
-/* SDMA rings: bytes, power of two, 256-byte aligned */
-#define HSAGPU_SDMA_RING_MIN    1024U
-#define HSAGPU_SDMA_RING_MAX    (16U << 20)
-#define HSAGPU_SDMA_RING_ALIGN  256U
 
 /*
  * A queue to create (hsagpu_queue_create()): addresses in the file's

@@ -76,6 +76,7 @@
 /* A process's doorbells on a device: 1024 of 8 bytes (gfx9) */
 #define HSAGPU_KFD_DOORBELL_SLICE       8192
 #define HSAGPU_KFD_MAX_QUEUES           1024    /* per process */
+#define HSAGPU_KFD_MAX_DEVICE_QUEUES    127     /* per process and device */
 #define HSAGPU_KFD_MAX_CU_MASK          1024U   /* bits amdkfd looks at */
 
 /* Handles: gpu_id in the upper half (amdkfd's MAKE_HANDLE). */

@@ -155,8 +155,8 @@ static int hsagpu_kfd_event_page_set(struct hsagpu_kfd_process *p,
 		ret = PTR_ERR(pdd);
 		goto out;
 	}
-	bo = idr_find(&p->bos, HSAGPU_KFD_HANDLE_ID(handle));
-	if (!bo || bo->pdd != pdd || !(bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_GTT))
+	bo = hsagpu_kfd_bo_find(p, handle);
+	if (!bo || !(bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_GTT))
 		goto out;
 	mem = bo->mem;
 	slots = vmap(mem->sys.pages, mem->sys.npages, VM_MAP, PAGE_KERNEL);
@@ -345,6 +345,7 @@ static bool hsagpu_kfd_wait_pending(struct hsagpu_kfd_process *p,
 				    struct hsagpu_kfd_waiter *w, u32 n,
 				    u32 faults)
 {
+	/* Pairs with the release that publishes the initialised page. */
 	u64 *slots = smp_load_acquire(&p->event_slots);
 	u32 i;
 
@@ -399,8 +400,8 @@ int hsagpu_kfd_ioctl_wait_events(struct hsagpu_kfd_process *p, void *data)
 		timeout = 0;
 	else if (args->timeout == HSAGPU_KFD_TIMEOUT_INFINITE)
 		timeout = MAX_SCHEDULE_TIMEOUT;
-	else
-		timeout = msecs_to_jiffies(args->timeout) + 1;
+	else    /* finite however long, as amdkfd */
+		timeout = msecs_to_jiffies(min(args->timeout, 0x7fffffffU)) + 1;
 
 	/* As amdkfd: as many as memory allows (kcalloc), without a warning */
 	w = kcalloc(n, sizeof(*w), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
@@ -467,12 +468,9 @@ out_unlock:
 	mutex_unlock(&p->event_lock);
 	kfree(w);
 out:
-	if (ret)
-		args->wait_result = KFD_IOC_WAIT_RESULT_FAIL;
-	else if (result == KFD_IOC_WAIT_RESULT_FAIL)
+	args->wait_result = ret ? KFD_IOC_WAIT_RESULT_FAIL : result;
+	if (!ret && result == KFD_IOC_WAIT_RESULT_FAIL)
 		ret = -EIO;
-	else
-		args->wait_result = result;
 	return ret;
 }
 

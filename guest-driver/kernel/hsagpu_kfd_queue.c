@@ -27,7 +27,9 @@
  * where it has the same case: argument checks in its order (-EINVAL,
  * -EFAULT for addresses that are not user addresses, -ENOTSUPP for an
  * unknown type), an unknown queue id -EINVAL (DESTROY, GWS) or -EFAULT
- * (UPDATE, SET_CU_MASK, GET_QUEUE_WAVE_STATE), no queue left -ENOMEM.
+ * (UPDATE, SET_CU_MASK, GET_QUEUE_WAVE_STATE), no queue left on the
+ * device (or 127 of the process's there, amdkfd's HWS limit) -ENOSPC, no
+ * queue id left in the process -ENOMEM.
  * Where amdkfd 6.1 does not check (ring, dispatch ids not mapped in the
  * GPU space), the answer is 6.12's: -EINVAL.
  */
@@ -60,8 +62,11 @@ static bool hsagpu_kfd_user_range(u64 addr, u64 len)
 	return access_ok(u64_to_user_ptr(addr), len);
 }
 
-/* amdkfd's set_queue_properties_from_user(), in its order. */
-static int hsagpu_kfd_queue_check(const struct kfd_ioctl_create_queue_args *a)
+/*
+ * amdkfd's set_queue_properties_from_user(), in its order, with its
+ * clamp of small rings (which the caller sees).
+ */
+static int hsagpu_kfd_queue_check(struct kfd_ioctl_create_queue_args *a)
 {
 	if (a->queue_percentage > KFD_MAX_QUEUE_PERCENTAGE)
 		return -EINVAL;
@@ -72,6 +77,8 @@ static int hsagpu_kfd_queue_check(const struct kfd_ioctl_create_queue_args *a)
 		return -EFAULT;
 	if (!is_power_of_2(a->ring_size) && a->ring_size)
 		return -EINVAL;
+	if (a->ring_size < KFD_MIN_QUEUE_RING_SIZE)
+		a->ring_size = KFD_MIN_QUEUE_RING_SIZE;
 	if (!hsagpu_kfd_user_range(a->read_pointer_address, sizeof(u32)) ||
 	    !hsagpu_kfd_user_range(a->write_pointer_address, sizeof(u32)))
 		return -EFAULT;
@@ -101,7 +108,7 @@ static int hsagpu_kfd_queue_params(const struct kfd_ioctl_create_queue_args *a,
 	qp->wptr_addr = a->write_pointer_address;
 	qp->priority = a->queue_priority;
 	/* amdkfd makes such a queue inactive; ROCr never asks for one. */
-	if (!a->ring_base_address || !a->ring_size)
+	if (!a->ring_base_address)
 		return -EINVAL;
 	switch (a->queue_type) {
 	case KFD_IOC_QUEUE_TYPE_COMPUTE_AQL:
@@ -119,19 +126,34 @@ static int hsagpu_kfd_queue_params(const struct kfd_ioctl_create_queue_args *a,
 	}
 }
 
-/* hsagpu.ko's errors in amdkfd's terms. */
+/*
+ * hsagpu.ko's errors in amdkfd's terms; -ENOSPC (no hardware queue,
+ * doorbell or VMID left on the device) is amdkfd's answer when a process
+ * has all the queues a device takes.
+ */
 static int hsagpu_kfd_queue_errno(int ret)
 {
 	switch (ret) {
 	case -EFAULT:           /* not in a writeable GPU mapping */
 		return -EINVAL;
-	case -ENOSPC:           /* no hardware queue, doorbell or VMID */
-		return -ENOMEM;
 	case -EOPNOTSUPP:       /* no AtomicOps: the device cannot run it */
 		return -ENODEV;
 	default:
 		return ret;
 	}
+}
+
+/* The process's queues on @pdd's device. p->lock held. */
+static u32 hsagpu_kfd_queue_count(struct hsagpu_kfd_process *p,
+				  struct hsagpu_kfd_pdd *pdd)
+{
+	struct hsagpu_kfd_queue *q;
+	u32 n = 0;
+	int id;
+
+	idr_for_each_entry(&p->queues, q, id)
+		n += q->pdd == pdd;
+	return n;
 }
 
 int hsagpu_kfd_ioctl_create_queue(struct hsagpu_kfd_process *p, void *data)
@@ -155,6 +177,9 @@ int hsagpu_kfd_ioctl_create_queue(struct hsagpu_kfd_process *p, void *data)
 	}
 	ret = hsagpu_kfd_queue_params(args, &qp);
 	if (ret)
+		goto out;
+	ret = -ENOSPC;
+	if (hsagpu_kfd_queue_count(p, pdd) >= HSAGPU_KFD_MAX_DEVICE_QUEUES)
 		goto out;
 	q = kzalloc(sizeof(*q), GFP_KERNEL);
 	if (!q) {

@@ -405,7 +405,6 @@ out_free:
 	kfree(q);
 	return ret;
 }
-
 EXPORT_SYMBOL_NS_GPL(hsagpu_queue_create, HSAGPU);
 
 long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
