@@ -181,6 +181,7 @@
 #define HSAGPU_REG_P2P_ADDR_BITS        0x0308  /* RO: property p2p-addr-bits */
 #define HSAGPU_REG_P2P_STATUS           0x030c  /* RO: HSAGPU_P2P_* */
 #define HSAGPU_REG_DMA_PACKETS          0x0310  /* RO: DMA packets completed */
+#define HSAGPU_REG_SDMA_PACKETS         0x0314  /* RO: SDMA ring packets */
 #define HSAGPU_REG_DMA_BAD_ADDR_LO      0x0318  /* RO: bus address behind */
 #define HSAGPU_REG_DMA_BAD_ADDR_HI      0x031c  /*  the last DMA error */
 

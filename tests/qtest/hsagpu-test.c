@@ -3643,7 +3643,7 @@ static void test_sdma_packets(void)
 {
     struct hsagpu_kernel_dispatch_packet k;
     struct hsagpu_kargs_fill args = { .dst = Q_BUF + 0x40000, .value = 9 };
-    uint32_t processed, dmas;
+    uint32_t processed, dmas, sdmas;
     SdmaRing r;
     Fixture f;
 
@@ -3654,8 +3654,12 @@ static void test_sdma_packets(void)
     g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
     processed = reg_read(&f, HSAGPU_REG_PKT_PROCESSED);
     dmas = reg_read(&f, HSAGPU_REG_DMA_PACKETS);
+    sdmas = reg_read(&f, HSAGPU_REG_SDMA_PACKETS);
     signal_init(&f, Q_SIG, 1);
     signal_init(&f, Q_SIG + 64, 1);
+    /* Timestamps: the virtual clock, which qtest may leave at 0 */
+    qtest_writeq(f.qts, Q_SIG + 64 + 32, UINT64_MAX);
+    qtest_writeq(f.qts, Q_SIG + 64 + 40, UINT64_MAX);
     sdma_seq(&f, Q_BUF, 8192);
     sdma_rocr_copy(&r, Q_BUF + 0x10000, Q_BUF, 8192, Q_BUF + 0x20000, 1024);
     sdma_kick(&r);
@@ -3672,6 +3676,8 @@ static void test_sdma_packets(void)
     g_assert_cmpuint(qtest_readl(f.qts, Q_BUF + 0x10000), ==, 0);
 
     qtest_writeq(f.qts, Q_SIG + 8, 0);
+    /* No doorbell: the processor polls (in virtual time with mainloop) */
+    qtest_clock_step(f.qts, 10 * 1000 * 1000);
     g_assert_true(wait_u64(&f, Q_SIG + 64 + 8, 0));
     g_assert_true(wait_u64(&f, S_PTRS, r.wp));
     sdma_check_seq(&f, Q_BUF + 0x10000, 8192);
@@ -3682,9 +3688,11 @@ static void test_sdma_packets(void)
     g_assert_cmphex(qtest_readl(f.qts, Q_BUF + 0x20000 + 4096), ==, 0);
     g_assert_cmpuint(qtest_readl(f.qts, Q_MBOX), ==, 77);
     g_assert_true(wait_u64(&f, MSI_ADDR + 16, MSI_DATA + 1));
-    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 32), >, 0);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 40), !=, UINT64_MAX);
     g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 40), >=,
                      qtest_readq(f.qts, Q_SIG + 64 + 32));
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 40), <=,
+                     qtest_readq(f.qts, MMIO_BASE + HSAGPU_REG_TIMESTAMP_LO));
     g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_RETIRED), ==, 10);
     g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
                      HSAGPU_QSTATE_ACTIVE);
@@ -3692,6 +3700,7 @@ static void test_sdma_packets(void)
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_PKT_PROCESSED) - processed, ==,
                      11);
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DMA_PACKETS) - dmas, ==, 2);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_SDMA_PACKETS) - sdmas, ==, 10);
 
     /* DRAIN on an idle ring suspends it; RESUME and DESTROY as for AQL */
     qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_DRAIN);
