@@ -353,6 +353,7 @@
 #define HSAGPU_QREG_RING_LO             0x00    /* ring bus address, 64 B */
 #define HSAGPU_QREG_RING_HI             0x04    /*  aligned */
 #define HSAGPU_QREG_RING_SIZE           0x08    /* packets, power of two */
+						/* (QF_SDMA: bytes) */
 #define HSAGPU_QREG_DOORBELL            0x0c    /* doorbell index in BAR2 */
 #define HSAGPU_QREG_RPTR_LO             0x10    /* &read_dispatch_id, 8 B */
 #define HSAGPU_QREG_RPTR_HI             0x14    /*  aligned */
