@@ -3867,6 +3867,52 @@ static void test_sdma_wrap(void)
     fixture_fini(&f);
 }
 
+/*
+ * COPY_LINEAR_RECT as ROCr encodes hsa_amd_memory_async_copy_rect: a
+ * 5 x 3 x 2 window of 4-byte elements between differently pitched
+ * buffers lands element by element, nothing around it.
+ */
+static void test_sdma_rect(void)
+{
+    const uint32_t sp = 16, ss = 16 * 8, dp = 8, ds = 8 * 6;
+    SdmaRing r;
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(sdma_create(&r, &f, 0, 1024, 0), ==, HSAGPU_QRES_OK);
+    sdma_seq(&f, Q_BUF, 4096);
+    for (uint32_t i = 0; i < 1024; i++) {
+        qtest_writel(f.qts, Q_BUF + 0x10000 + 4 * i, 0xcccccccc);
+    }
+    /* src offset (2, 1, 1), dst offset (1, 2, 0), pitches in elements */
+    SDMA_PUT(&r, HSAGPU_SDMA_HDR(HSAGPU_SDMA_OP_COPY,
+                                 HSAGPU_SDMA_SUBOP_COPY_LINEAR_RECT) | 2 << 29,
+             Q_BUF, 0, 2 | 1 << 16, 1 | (sp - 1) << 13, ss - 1,
+             Q_BUF + 0x10000, 0, 1 | 2 << 16, 0 | (dp - 1) << 13, ds - 1,
+             (5 - 1) | (3 - 1) << 16, 2 - 1);
+    sdma_kick(&r);
+    g_assert_true(wait_u64(&f, S_PTRS, 52));
+    for (uint32_t z = 0; z < 3; z++) {
+        for (uint32_t y = 0; y < 6; y++) {
+            for (uint32_t x = 0; x < dp; x++) {
+                bool in = x >= 1 && x < 6 && y >= 2 && y < 5 && z < 2;
+                uint32_t got = qtest_readl(f.qts, Q_BUF + 0x10000 +
+                                           4 * (x + y * dp + z * ds));
+                uint32_t want = in ? qtest_readl(f.qts, Q_BUF + 4 *
+                                                 ((x - 1 + 2) +
+                                                  (y - 2 + 1) * sp +
+                                                  (z + 1) * ss))
+                                   : 0xcccccccc;
+
+                g_assert_cmphex(got, ==, want);
+            }
+        }
+    }
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    fixture_fini(&f);
+}
+
 /* A ring waiting on a poll migrates and goes on at the destination. */
 static void test_sdma_migration(void)
 {
@@ -3993,6 +4039,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/sdma/vm", test_sdma_vm);
     qtest_add_func("/hsa-gpu/sdma/errors", test_sdma_errors);
     qtest_add_func("/hsa-gpu/sdma/wrap", test_sdma_wrap);
+    qtest_add_func("/hsa-gpu/sdma/rect", test_sdma_rect);
     qtest_add_func("/hsa-gpu/sdma/migration", test_sdma_migration);
     return g_test_run();
 }
