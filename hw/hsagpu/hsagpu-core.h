@@ -84,6 +84,7 @@ typedef struct HsaGpuRegFile {
     uint64_t dma_cnt[HSAGPU_DMA_CLASS_COUNT * 4];
     uint32_t dma_packets;
     uint64_t dma_bad_addr;
+    uint32_t sdma_packets;      /* SDMA_PACKETS */
 } HsaGpuRegFile;
 
 /* Inputs a register read needs from the rest of the device. */

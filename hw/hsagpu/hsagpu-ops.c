@@ -163,6 +163,16 @@ static void hsagpu_ops_dma_done(void *opaque, unsigned err, uint64_t bad_addr)
     }
 }
 
+static void hsagpu_ops_sdma_packet(void *opaque, uint32_t header,
+                                   uint64_t offset)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    trace_hsagpu_sdma_packet(c->bus.queue, HSAGPU_SDMA_HDR_OP(header),
+                             HSAGPU_SDMA_HDR_SUB_OP(header), offset);
+    qatomic_inc(&c->bus.s->regs.sdma_packets);
+}
+
 static void hsagpu_ops_select(void *opaque, unsigned qi)
 {
     HsaGpuOpsCtx *c = opaque;
@@ -180,6 +190,7 @@ const HsaGpuQueueOps hsagpu_queue_ops = {
     .dma_done = hsagpu_ops_dma_done,
     .select = hsagpu_ops_select,
     .read_data = hsagpu_ops_read_data,
+    .sdma_packet = hsagpu_ops_sdma_packet,
 };
 
 /* A pass starts: the device is the requester until a queue is selected. */

@@ -326,6 +326,25 @@ static bool hsagpu_doorbells_v2(void *opaque, int version_id)
     return version_id <= 2;
 }
 
+static bool hsagpu_sdma_regs_needed(void *opaque)
+{
+    HsaGpuState *s = opaque;
+
+    return s->regs.sdma_packets;
+}
+
+/* The SDMA packet counter, in a subsection: older streams load without. */
+static const VMStateDescription vmstate_hsagpu_sdma_regs = {
+    .name = "hsa-gpu/sdma-regs",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_sdma_regs_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(regs.sdma_packets, HsaGpuState),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_hsagpu = {
     .name = "hsa-gpu",
     /*
@@ -364,6 +383,7 @@ static const VMStateDescription vmstate_hsagpu = {
     .subsections = (const VMStateDescription * const []) {
         &vmstate_hsagpu_pending,
         &vmstate_hsagpu_vm,
+        &vmstate_hsagpu_sdma_regs,
         NULL
     }
 };

@@ -61,6 +61,12 @@ typedef struct HsaGpuQueueOps {
      */
     unsigned (*read_data)(void *opaque, unsigned client, uint64_t addr,
                           void *buf, uint64_t len);
+    /*
+     * Optional: an SDMA ring consumed the packet with header @header at
+     * byte offset @offset (a run of NOPs: once, header 0). For counters
+     * and tracing.
+     */
+    void (*sdma_packet)(void *opaque, uint32_t header, uint64_t offset);
 } HsaGpuQueueOps;
 
 /*

@@ -52,6 +52,7 @@ static const struct {
     { HSAGPU_REG_P2P_ADDR_BITS, "P2P_ADDR_BITS", 0 },
     { HSAGPU_REG_P2P_STATUS, "P2P_STATUS", 0 },
     { HSAGPU_REG_DMA_PACKETS, "DMA_PACKETS", 0 },
+    { HSAGPU_REG_SDMA_PACKETS, "SDMA_PACKETS", 0 },
     { HSAGPU_REG_DMA_BAD_ADDR_LO, "DMA_BAD_ADDR_LO", 0 },
     { HSAGPU_REG_DMA_BAD_ADDR_HI, "DMA_BAD_ADDR_HI", 0 },
 };
@@ -241,6 +242,8 @@ static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
         return env->p2p_status;
     case HSAGPU_REG_DMA_PACKETS:
         return __atomic_load_n(&rf->dma_packets, __ATOMIC_RELAXED);
+    case HSAGPU_REG_SDMA_PACKETS:
+        return __atomic_load_n(&rf->sdma_packets, __ATOMIC_RELAXED);
     case HSAGPU_REG_DMA_BAD_ADDR_LO:
         return (uint32_t)__atomic_load_n(&rf->dma_bad_addr, __ATOMIC_RELAXED);
     case HSAGPU_REG_DMA_BAD_ADDR_HI:

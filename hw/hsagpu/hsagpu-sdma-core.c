@@ -526,6 +526,9 @@ static int hsagpu_sdma_step(HsaGpuQueue *q, const HsaGpuProc *p,
     if (!len) {
         return 0;
     }
+    if (p->ops->sdma_packet) {
+        p->ops->sdma_packet(p->opaque, dw[0], q->read_index);
+    }
     q->read_index += len;
     q->retired++;
     res->progress++;

@@ -192,6 +192,7 @@
 #define HSAGPU_REG_P2P_ADDR_BITS        0x0308  /* RO: property p2p-addr-bits */
 #define HSAGPU_REG_P2P_STATUS           0x030c  /* RO: HSAGPU_P2P_* */
 #define HSAGPU_REG_DMA_PACKETS          0x0310  /* RO: DMA packets completed */
+#define HSAGPU_REG_SDMA_PACKETS         0x0314  /* RO: SDMA ring packets */
 #define HSAGPU_REG_DMA_BAD_ADDR_LO      0x0318  /* RO: bus address behind */
 #define HSAGPU_REG_DMA_BAD_ADDR_HI      0x031c  /*  the last DMA error */
 
@@ -363,6 +364,7 @@
 #define HSAGPU_QREG_RING_LO             0x00    /* ring bus address, 64 B */
 #define HSAGPU_QREG_RING_HI             0x04    /*  aligned */
 #define HSAGPU_QREG_RING_SIZE           0x08    /* packets, power of two */
+						/* (QF_SDMA: bytes) */
 #define HSAGPU_QREG_DOORBELL            0x0c    /* doorbell index in BAR2 */
 #define HSAGPU_QREG_RPTR_LO             0x10    /* &read_dispatch_id, 8 B */
 #define HSAGPU_QREG_RPTR_HI             0x14    /*  aligned */

@@ -3836,7 +3836,7 @@ static void test_sdma_packets(void)
 {
     struct hsagpu_kernel_dispatch_packet k;
     struct hsagpu_kargs_fill args = { .dst = Q_BUF + 0x40000, .value = 9 };
-    uint32_t processed, dmas;
+    uint32_t processed, dmas, sdmas;
     SdmaRing r;
     Fixture f;
 
@@ -3847,8 +3847,12 @@ static void test_sdma_packets(void)
     g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
     processed = reg_read(&f, HSAGPU_REG_PKT_PROCESSED);
     dmas = reg_read(&f, HSAGPU_REG_DMA_PACKETS);
+    sdmas = reg_read(&f, HSAGPU_REG_SDMA_PACKETS);
     signal_init(&f, Q_SIG, 1);
     signal_init(&f, Q_SIG + 64, 1);
+    /* Timestamps: the virtual clock, which qtest may leave at 0 */
+    qtest_writeq(f.qts, Q_SIG + 64 + 32, UINT64_MAX);
+    qtest_writeq(f.qts, Q_SIG + 64 + 40, UINT64_MAX);
     sdma_seq(&f, Q_BUF, 8192);
     sdma_rocr_copy(&r, Q_BUF + 0x10000, Q_BUF, 8192, Q_BUF + 0x20000, 1024);
     sdma_kick(&r);
@@ -3865,6 +3869,8 @@ static void test_sdma_packets(void)
     g_assert_cmpuint(qtest_readl(f.qts, Q_BUF + 0x10000), ==, 0);
 
     qtest_writeq(f.qts, Q_SIG + 8, 0);
+    /* No doorbell: the processor polls (in virtual time with mainloop) */
+    qtest_clock_step(f.qts, 10 * 1000 * 1000);
     g_assert_true(wait_u64(&f, Q_SIG + 64 + 8, 0));
     g_assert_true(wait_u64(&f, S_PTRS, r.wp));
     sdma_check_seq(&f, Q_BUF + 0x10000, 8192);
@@ -3875,9 +3881,11 @@ static void test_sdma_packets(void)
     g_assert_cmphex(qtest_readl(f.qts, Q_BUF + 0x20000 + 4096), ==, 0);
     g_assert_cmpuint(qtest_readl(f.qts, Q_MBOX), ==, 77);
     g_assert_true(wait_u64(&f, MSI_ADDR + 16, MSI_DATA + 1));
-    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 32), >, 0);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 40), !=, UINT64_MAX);
     g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 40), >=,
                      qtest_readq(f.qts, Q_SIG + 64 + 32));
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 40), <=,
+                     qtest_readq(f.qts, MMIO_BASE + HSAGPU_REG_TIMESTAMP_LO));
     g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_RETIRED), ==, 10);
     g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
                      HSAGPU_QSTATE_ACTIVE);
@@ -3885,6 +3893,7 @@ static void test_sdma_packets(void)
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_PKT_PROCESSED) - processed, ==,
                      11);
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DMA_PACKETS) - dmas, ==, 2);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_SDMA_PACKETS) - sdmas, ==, 10);
 
     /* DRAIN on an idle ring suspends it; RESUME and DESTROY as for AQL */
     qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_DRAIN);
@@ -4051,6 +4060,52 @@ static void test_sdma_wrap(void)
     fixture_fini(&f);
 }
 
+/*
+ * COPY_LINEAR_RECT as ROCr encodes hsa_amd_memory_async_copy_rect: a
+ * 5 x 3 x 2 window of 4-byte elements between differently pitched
+ * buffers lands element by element, nothing around it.
+ */
+static void test_sdma_rect(void)
+{
+    const uint32_t sp = 16, ss = 16 * 8, dp = 8, ds = 8 * 6;
+    SdmaRing r;
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(sdma_create(&r, &f, 0, 1024, 0), ==, HSAGPU_QRES_OK);
+    sdma_seq(&f, Q_BUF, 4096);
+    for (uint32_t i = 0; i < 1024; i++) {
+        qtest_writel(f.qts, Q_BUF + 0x10000 + 4 * i, 0xcccccccc);
+    }
+    /* src offset (2, 1, 1), dst offset (1, 2, 0), pitches in elements */
+    SDMA_PUT(&r, HSAGPU_SDMA_HDR(HSAGPU_SDMA_OP_COPY,
+                                 HSAGPU_SDMA_SUBOP_COPY_LINEAR_RECT) | 2 << 29,
+             Q_BUF, 0, 2 | 1 << 16, 1 | (sp - 1) << 13, ss - 1,
+             Q_BUF + 0x10000, 0, 1 | 2 << 16, 0 | (dp - 1) << 13, ds - 1,
+             (5 - 1) | (3 - 1) << 16, 2 - 1);
+    sdma_kick(&r);
+    g_assert_true(wait_u64(&f, S_PTRS, 52));
+    for (uint32_t z = 0; z < 3; z++) {
+        for (uint32_t y = 0; y < 6; y++) {
+            for (uint32_t x = 0; x < dp; x++) {
+                bool in = x >= 1 && x < 6 && y >= 2 && y < 5 && z < 2;
+                uint32_t got = qtest_readl(f.qts, Q_BUF + 0x10000 +
+                                           4 * (x + y * dp + z * ds));
+                uint32_t want = in ? qtest_readl(f.qts, Q_BUF + 4 *
+                                                 ((x - 1 + 2) +
+                                                  (y - 2 + 1) * sp +
+                                                  (z + 1) * ss))
+                                   : 0xcccccccc;
+
+                g_assert_cmphex(got, ==, want);
+            }
+        }
+    }
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    fixture_fini(&f);
+}
+
 /* A ring waiting on a poll migrates and goes on at the destination. */
 static void test_sdma_migration(void)
 {
@@ -4179,6 +4234,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/sdma/vm", test_sdma_vm);
     qtest_add_func("/hsa-gpu/sdma/errors", test_sdma_errors);
     qtest_add_func("/hsa-gpu/sdma/wrap", test_sdma_wrap);
+    qtest_add_func("/hsa-gpu/sdma/rect", test_sdma_rect);
     qtest_add_func("/hsa-gpu/sdma/migration", test_sdma_migration);
     return g_test_run();
 }

@@ -153,8 +153,21 @@ static void f_select(void *o, unsigned qi)
 		selected[nselected++] = qi;
 }
 
+/* SDMA packets consumed, and the last one's header and offset */
+static unsigned sdma_pkts;
+static uint32_t sdma_last_hdr;
+static uint64_t sdma_last_off;
+
+static void f_sdma_packet(void *o, uint32_t header, uint64_t offset)
+{
+	sdma_pkts++;
+	sdma_last_hdr = header;
+	sdma_last_off = offset;
+}
+
 static const HsaGpuQueueOps ops = {
 	f_read, f_write, f_add, f_now, f_irq, f_dma, f_dma_done, f_select, NULL,
+	f_sdma_packet,
 };
 
 static const HsaGpuIdent ident = {

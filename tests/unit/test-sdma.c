@@ -262,12 +262,15 @@ static void test_rocr_sequence(void)
 	T(r.poll && !r.error && sq.state == HSAGPU_QSTATE_ACTIVE);
 	T(rptr() == 24 && sq.read_index == 24);   /* first poll passed */
 	T(all_bytes(BUF(1), 8192, 0) && irqs == 0);
+	sdma_pkts = 0;
 	r = srun(64);
-	T(r.poll && r.progress == 0 && rptr() == 24);
+	T(r.poll && r.progress == 0 && rptr() == 24 && sdma_pkts == 0);
 	*(int64_t *)at(dep) = 0;
 	r = srun(64);
 	T(!r.poll && !r.error && rptr() == swp && sq.read_index == swp);
-	T(r.completed == 8 && sq.retired == 9);
+	T(r.completed == 8 && sq.retired == 9 && sdma_pkts == 8);
+	T(HSAGPU_SDMA_HDR_OP(sdma_last_hdr) == HSAGPU_SDMA_OP_TRAP &&
+	  sdma_last_off == swp - 8);
 	T(!memcmp(at(BUF(1)), at(BUF(0)), 8192));
 	T(*(int64_t *)at(out) == 0);
 	T(*(uint32_t *)at(MBOX) == 77);
