@@ -724,6 +724,63 @@ static void make_barrier(struct file *f, struct hsagpu_barrier_packet *p)
 				       HSAGPU_PKT_TYPE_BARRIER_OR);
 }
 
+/*
+ * AMD's vendor packets: PM4_IB over a buffer of PM4 (ROCr's ACQUIRE_MEM,
+ * NOPs, other opcodes, type 0/2 headers, lengths past the end) with a
+ * jump that is sometimes wrong, or BARRIER_VALUE on one of our signals
+ * with any condition. The device only reads what they name, but for the
+ * completion signal.
+ */
+static void make_vendor(struct file *f, uint8_t pkt[64])
+{
+	memset(pkt, 0, 64);
+	if (chance(50)) {
+		struct hsagpu_pm4_ib_packet *p = (void *)pkt;
+		uint32_t ndw = chance(10) ? rnd(HSAGPU_PM4_IB_MAX_DW + 64) :
+			       1 + rnd(32);
+		uint32_t ib[HSAGPU_PM4_IB_MAX_DW + 64], i = 0;
+		uint64_t va;
+		void *cpu;
+
+		va = ctl_block(f, &cpu, (ndw ? ndw : 1) * 4);
+		while (i < ndw) {
+			uint32_t op = chance(70) ? HSAGPU_PM4_OP_ACQUIRE_MEM :
+				      chance(50) ? HSAGPU_PM4_OP_NOP : rnd(256);
+			uint32_t len = op == HSAGPU_PM4_OP_ACQUIRE_MEM && chance(90) ?
+				       HSAGPU_PM4_ACQUIRE_MEM_DW : 2 + rnd(10);
+
+			ib[i++] = chance(5) ? (uint32_t)rnd64() :
+				  HSAGPU_PM4_HDR(op, len);
+			for (uint32_t k = 1; k < len && i < ndw; k++)
+				ib[i++] = (uint32_t)rnd64();
+		}
+		if (cpu && ndw)
+			guarded_copy(cpu, ib, ndw * 4);
+		if (!cpu || chance(3))
+			va = chance(50) ? addr_not_memory(f) : rnd_interesting();
+		p->format = HSAGPU_VENDOR_FORMAT_PM4_IB;
+		p->ib_jump_cmd[0] = chance(95) ?
+			HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER, 4) :
+			(uint32_t)rnd64();
+		p->ib_jump_cmd[1] = (uint32_t)va & (chance(95) ? ~3U : ~0U);
+		p->ib_jump_cmd[2] = (uint32_t)(va >> 32);
+		p->ib_jump_cmd[3] = ndw | (chance(95) ? HSAGPU_PM4_IB_VALID : 0);
+		p->dw_cnt_remain = 0xa;
+		p->completion_signal = make_signal(f);
+	} else {
+		struct hsagpu_barrier_value_packet *b = (void *)pkt;
+
+		b->format = HSAGPU_VENDOR_FORMAT_BARRIER_VALUE;
+		b->signal = make_signal(f);
+		b->value = chance(50) ? rnd(3) : (int64_t)rnd_interesting();
+		b->mask = chance(50) ? -1 : (int64_t)rnd64();
+		b->cond = chance(95) ? rnd(4) : rnd64();
+		b->completion_signal = make_signal(f);
+	}
+	pkt[0] = (uint8_t)header(HSAGPU_PKT_TYPE_VENDOR_SPECIFIC);
+	pkt[1] = (uint8_t)(header(HSAGPU_PKT_TYPE_VENDOR_SPECIFIC) >> 8);
+}
+
 static void make_packet(struct file *f, uint8_t pkt[64])
 {
 	switch (rnd(iommu ? 6 : 5)) {
@@ -731,7 +788,10 @@ static void make_packet(struct file *f, uint8_t pkt[64])
 		make_kernel(f, (void *)pkt);
 		break;
 	case 1:
-		make_dma(f, (void *)pkt);
+		if (chance(25))
+			make_vendor(f, pkt);
+		else
+			make_dma(f, (void *)pkt);
 		break;
 	case 2:
 		make_agent(f, (void *)pkt);

@@ -39,7 +39,8 @@ typedef unsigned (*HsaGpuWgEndFn)(const HsaGpuProc *p, const void *args);
 /* A row never exceeds a workgroup. */
 #define ROW_MAX HSAGPU_WORKGROUP_MAX
 
-unsigned hsagpu_kernel_check(const struct hsagpu_kernel_dispatch_packet *k)
+unsigned hsagpu_kernel_check_geometry(
+    const struct hsagpu_kernel_dispatch_packet *k)
 {
     unsigned dims = k->setup & HSAGPU_DISPATCH_DIMS_MASK;
     const uint32_t grid[3] = { k->grid_size_x, k->grid_size_y,
@@ -64,9 +65,24 @@ unsigned hsagpu_kernel_check(const struct hsagpu_kernel_dispatch_packet *k)
     if (wg_items > HSAGPU_WORKGROUP_MAX) {
         return HSAGPU_QERR_DIMENSIONS;
     }
-    if ((k->kernel_object & ~0xffffULL) != HSAGPU_KERNEL_OBJECT_MAGIC ||
-        (k->kernel_object & 0xffff) < 1 ||
-        (k->kernel_object & 0xffff) > HSAGPU_KERNEL_COUNT) {
+    return 0;
+}
+
+bool hsagpu_kernel_builtin(uint64_t kernel_object)
+{
+    return (kernel_object & ~0xffffULL) == HSAGPU_KERNEL_OBJECT_MAGIC &&
+           (kernel_object & 0xffff) >= 1 &&
+           (kernel_object & 0xffff) <= HSAGPU_KERNEL_COUNT;
+}
+
+unsigned hsagpu_kernel_check(const struct hsagpu_kernel_dispatch_packet *k)
+{
+    unsigned err = hsagpu_kernel_check_geometry(k);
+
+    if (err) {
+        return err;
+    }
+    if (!hsagpu_kernel_builtin(k->kernel_object)) {
         return HSAGPU_QERR_KERNEL_OBJECT;
     }
     if (k->kernarg_address & (HSAGPU_KERNARG_ALIGN - 1)) {

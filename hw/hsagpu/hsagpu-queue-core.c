@@ -227,7 +227,10 @@ bool hsagpu_queue_loaded_ok(const HsaGpuQueue *q, const HsaGpuIdent *id,
     if (q->dma_active && !hsagpu_dma_cursor_ok(q)) {
         return false;
     }
-    if (q->kern_active && q->kern_wg > HSAGPU_GRID_MAX) {
+    /* a flat workgroup id, or bytes done by a blit kernel (ROCr's) */
+    if (q->kern_active &&
+        q->kern_wg > ((q->flags & HSAGPU_QF_AMD_QUEUE) ?
+                      4 * HSAGPU_DMA_SIZE_MAX : HSAGPU_GRID_MAX)) {
         return false;
     }
     if ((q->flags & HSAGPU_QF_SDMA) &&
@@ -746,7 +749,7 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
                                            uint64_t *start)
 {
     unsigned type = hdr & HSAGPU_PKT_HDR_TYPE_MASK;
-    uint64_t busy;
+    uint64_t busy = 0;
     int ready;
 
     switch (type) {
@@ -782,7 +785,22 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         if (k.kernel_object != HSAGPU_KERNEL_BUSY) {
             hsagpu_budget_slice(p, res);
         }
-        *err = hsagpu_kernel_exec(q, &k, p, &busy);
+        if (!hsagpu_kernel_builtin(k.kernel_object)) {
+            /*
+             * ROCr's blit kernels (only ROCr's queues have them: others
+             * never read memory at an object that is not built in), or
+             * an object the device cannot run.
+             */
+            unsigned kind = (q->flags & HSAGPU_QF_AMD_QUEUE) ?
+                            hsagpu_blit_identify(p, k.kernel_object) :
+                            HSAGPU_BLIT_NONE;
+            uint64_t bad;
+
+            *err = kind ? hsagpu_blit_exec(q, &k, kind, p, &bad)
+                        : hsagpu_kernel_check(&k);
+        } else {
+            *err = hsagpu_kernel_exec(q, &k, p, &busy);
+        }
         if (*err == HSAGPU_KERNEL_MORE) {
             /* Let other queues and commands in between slices. */
             *err = 0;

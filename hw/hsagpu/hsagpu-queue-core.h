@@ -296,6 +296,33 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
 
 /* Validate a dispatch's geometry, object and kernarg; 0 or HSAGPU_QERR_*. */
 unsigned hsagpu_kernel_check(const struct hsagpu_kernel_dispatch_packet *k);
+/* The geometry alone (dimensions, sizes) */
+unsigned hsagpu_kernel_check_geometry(
+    const struct hsagpu_kernel_dispatch_packet *k);
+/* One of the HSAGPU_KERNEL_* objects */
+bool hsagpu_kernel_builtin(uint64_t kernel_object);
+
+/*
+ * ROCr's blit kernels (hsagpu-blit.c), recognised by their code: the
+ * HSAGPU_BLIT_* kind of the code at @kernel_object, or HSAGPU_BLIT_NONE
+ * (also when it cannot be read).
+ */
+#define HSAGPU_BLIT_NONE                0U
+#define HSAGPU_BLIT_COPY_ALIGNED        1U
+#define HSAGPU_BLIT_COPY_MISALIGNED     2U
+#define HSAGPU_BLIT_FILL                3U
+unsigned hsagpu_blit_identify(const HsaGpuProc *p, uint64_t kernel_object);
+/*
+ * Run a slice of blit kernel @k of @kind through the DMA engine,
+ * resuming from the queue's kernel cursor (bytes done): 0 when done,
+ * HSAGPU_KERNEL_MORE, or an HSAGPU_QERR_* code (*bad_addr: the address
+ * to blame, or 0).
+ */
+unsigned hsagpu_blit_exec(HsaGpuQueue *q,
+                          const struct hsagpu_kernel_dispatch_packet *k,
+                          unsigned kind, const HsaGpuProc *p,
+                          uint64_t *bad_addr);
+uint64_t hsagpu_fnv1a64(const void *buf, size_t len);
 /* Workgroups per dimension (@nwg) and in all of a checked dispatch. */
 uint64_t hsagpu_kernel_workgroups(const struct hsagpu_kernel_dispatch_packet *k,
                                   uint64_t nwg[3]);

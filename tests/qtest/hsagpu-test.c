@@ -14,6 +14,7 @@
 #include "libqtest.h"
 #include "libqos/pci-pc.h"
 #include "qobject/qdict.h"
+#include "qemu/bswap.h"
 #include "hw/pci/pci_regs.h"
 #include "hsagpu/hsagpu_regs.h"
 #include "hsagpu/hsagpu_aql.h"
@@ -3401,6 +3402,101 @@ static void test_vm_translate(void)
     fixture_fini(&f);
 }
 
+/*
+ * ROCr's CopyAligned blit kernel, its code taken from Debian's ROCr
+ * 5.2.3 (the window ending in s_endpgm whose length and FNV-1a 64 are
+ * hsagpu-blit.c's fingerprint), dispatched on a ROCr queue (AMD_QUEUE)
+ * in a GPU address space: the device reads the code through the VM and
+ * copies a page of system memory into VRAM, both named by VA.
+ */
+#define ROCR_LIB        "/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1"
+#define BLIT_ALIGNED_LEN 496
+#define BLIT_ALIGNED_FNV 0xc9ed7ddde0f282c7ULL
+#define BLIT_CODE       (Q_KARG + 0x1000)   /* identity-mapped page */
+
+static bool rocr_copy_aligned(uint8_t code[BLIT_ALIGNED_LEN])
+{
+    g_autofree uint8_t *lib = NULL;
+    gsize len;
+
+    if (!g_file_get_contents(ROCR_LIB, (gchar **)&lib, &len, NULL)) {
+        return false;
+    }
+    for (gsize off = BLIT_ALIGNED_LEN; off <= len; off += 4) {
+        const uint8_t *w = lib + off - BLIT_ALIGNED_LEN;
+        uint64_t h = 0xcbf29ce484222325ULL;
+
+        if ((uint32_t)ldl_le_p(lib + off - 4) != 0xbf810000) { /* s_endpgm */
+            continue;
+        }
+        for (unsigned i = 0; i < BLIT_ALIGNED_LEN; i++) {
+            h = (h ^ w[i]) * 0x100000001b3ULL;
+        }
+        if (h == BLIT_ALIGNED_FNV) {
+            memcpy(code, w, BLIT_ALIGNED_LEN);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void test_vm_blit(void)
+{
+    uint8_t code[BLIT_ALIGNED_LEN], zero[256] = { 0 }, page[4096];
+    struct hsagpu_kernel_dispatch_packet k;
+    uint64_t args[11] = { 0 };
+    Fixture f;
+
+    if (!rocr_copy_aligned(code)) {
+        g_test_skip("no ROCr 5.2.3 library with its blit kernels");
+        return;
+    }
+    vm_fixture(&f);
+    qxreg_write(&f, 1, HSAGPU_QXREG_VMID, VM_VMID);
+    g_assert_cmpuint(queue_create(&f, 1, HSAGPU_QF_AMD_QUEUE), ==,
+                     HSAGPU_QRES_OK);
+    /* amd_kernel_code_t, entry at +256, then the code */
+    qtest_memwrite(f.qts, BLIT_CODE, zero, sizeof(zero));
+    qtest_writeq(f.qts, BLIT_CODE + 16, 256);
+    qtest_memwrite(f.qts, BLIT_CODE + 256, code, sizeof(code));
+    for (unsigned i = 0; i < sizeof(page); i++) {
+        page[i] = i * 13 + 1;
+    }
+    qtest_memwrite(f.qts, PA_BUF, page, sizeof(page));
+    /*
+     * ROCr's phases for 4 KiB between page-aligned buffers with 512
+     * work-items: phase 1 (to 256-byte alignment) and phase 2 (8 KiB
+     * blocks) are empty, phase 3 (dwords) is all of it, phase 4 empty.
+     */
+    args[0] = args[2] = args[4] = VA_BUF;
+    args[1] = args[3] = args[5] = VA_VRAM;
+    args[6] = args[8] = VA_BUF + 4096;
+    args[7] = args[9] = VA_VRAM + 4096;
+    args[10] = 512;
+    qtest_memwrite(f.qts, Q_KARG, args, sizeof(args));
+    signal_init(&f, Q_SIG, 1);
+    fill_packet(&k, 512, 64, Q_SIG);
+    k.kernel_object = BLIT_CODE;
+    queue_submit(&f, 1, &k);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_cmphex(qreg_read(&f, 1, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ACTIVE);
+    for (unsigned i = 0; i < sizeof(page); i += 4) {
+        g_assert_cmphex(qtest_readl(f.qts, VRAM_BASE + 0x1000 + i), ==,
+                        (uint32_t)ldl_le_p(page + i));
+    }
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DMA_PACKETS), ==, 1);
+
+    /* The same dispatch on a queue that is not ROCr's: no such kernel */
+    signal_init(&f, Q_SIG, 1);
+    queue_submit(&f, 0, &k);
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+    g_assert_cmphex(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ERROR |
+                    HSAGPU_QERR_KERNEL_OBJECT << HSAGPU_QSTATE_ERR_SHIFT);
+    fixture_fini(&f);
+}
+
 /* A fault touches nothing, fails the queue and says what happened. */
 static void vm_fault_check(Fixture *f, uint64_t va, unsigned client,
                            unsigned access, unsigned reason)
@@ -4219,6 +4315,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/fault/late-msix-unplug", test_late_msix_unplug);
     qtest_add_func("/hsa-gpu/fault/fatal-unplug", test_fatal_unplug);
     qtest_add_func("/hsa-gpu/vm/translate", test_vm_translate);
+    qtest_add_func("/hsa-gpu/vm/blit", test_vm_blit);
     qtest_add_data_func("/hsa-gpu/mainloop/vm/translate", test_vm_translate,
                         run_mainloop);
     qtest_add_func("/hsa-gpu/vm/faults", test_vm_faults);

@@ -574,6 +574,12 @@ static void test_loaded_ok(void)
 	all[1].kern_active = 1;
 	all[1].kern_wg = HSAGPU_GRID_MAX + 1ULL;
 	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	/* ROCr's queues: a blit kernel's cursor counts bytes, 4 phases */
+	all[1].flags = HSAGPU_QF_AMD_QUEUE;
+	T(hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	all[1].kern_wg = 4 * HSAGPU_DMA_SIZE_MAX + 1;
+	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	all[1].flags = 0;
 	all[1].kern_wg = 0;
 	T(hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
 }
