@@ -408,6 +408,11 @@ static void test_alloc_args(int kfd)
 	EXPECT(alloc(kfd, 0, 1 << 21, SZ, 0, &h, NULL), EINVAL, "ALLOC of no kind");
 	EXPECT(alloc(kfd, KFD_IOC_ALLOC_MEM_FLAGS_GTT, 1ULL << 40, 1ULL << 46, 0, &h, NULL),
 	       ENOMEM, "ALLOC 64 TiB of GTT");
+	/* registering more than the limits allow is refused before pinning */
+	EXPECT(alloc(kfd, KFD_IOC_ALLOC_MEM_FLAGS_USERPTR, 1ULL << 40, 1ULL << 45,
+		     1ULL << 40, &h, NULL), EDQUOT, "ALLOC USERPTR of 32 TiB");
+	EXPECT(alloc(kfd, KFD_IOC_ALLOC_MEM_FLAGS_USERPTR, 1ULL << 40, SZ,
+		     1ULL << 63, &h, NULL), EINVAL, "ALLOC USERPTR beyond user space");
 }
 
 /*

@@ -130,6 +130,8 @@ int hsagpu_kfd_ioctl_alloc_memory(struct hsagpu_kfd_process *p, void *data)
 	}
 	bo->id = id;
 	args->handle = HSAGPU_KFD_HANDLE(pdd->kdev->gpu_id, id);
+	pr_debug("alloc %u: flags 0x%x va 0x%llx size 0x%llx cpu 0x%llx\n",
+		 id, bo->flags, bo->va, bo->size, bo->cpu_addr);
 	if (kind != KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
 		args->mmap_offset = mem->mmap_offset;
 	ret = 0;
@@ -144,6 +146,8 @@ static int hsagpu_kfd_bo_unmap_one(struct hsagpu_kfd_bo *bo,
 {
 	int ret = hsagpu_mem_gpu_unmap(m->pdd->hf, m->mem);
 
+	pr_debug("unmap %u: va 0x%llx on gpu %u: %d\n", bo->id, bo->va,
+		 m->pdd->kdev->gpu_id, ret);
 	if (m->mem != bo->mem) {
 		hsagpu_mem_free_handle(m->pdd->hf, m->mem);
 		hsagpu_mem_put(m->mem);
@@ -236,12 +240,16 @@ static int hsagpu_kfd_bo_map_one(struct hsagpu_kfd_bo *bo,
 			hsagpu_mem_free_handle(pdd->hf, mem);
 			hsagpu_mem_put(mem);
 		}
+		pr_debug("map %u: va 0x%llx on gpu %u: %d\n", bo->id, bo->va,
+			 pdd->kdev->gpu_id, ret);
 		/* amdgpu_vm_bo_map(): a VA range in use is -EINVAL */
 		return ret == -EBUSY ? -EINVAL : ret;
 	}
 	m->pdd = pdd;
 	m->mem = mem;
 	list_add_tail(&m->node, &bo->maps);
+	pr_debug("map %u: va 0x%llx size 0x%llx on gpu %u\n", bo->id, bo->va,
+		 bo->size, pdd->kdev->gpu_id);
 	return 0;
 }
 
