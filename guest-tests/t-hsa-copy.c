@@ -172,10 +172,27 @@ int main(int argc, char **argv)
 	if (hsat_init(&h))
 		return gt_result();
 	for (int i = 0; i < h.ngpu; i++) {
+		struct hsat_engines e;
+
 		for (unsigned int k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
 			copy_chain(&h.gpu[i], sizes[k], 17 * i + k + 1 + child * 100);
 		if (!child)
 			fill(&h.gpu[i], 256 * 1024);
+		/* the engines ROCr left behind (they live until hsa_shut_down) */
+		CHECK(!hsat_engines(h.gpu[i].pci, &e), "%s: cannot read the queue registers",
+		      h.gpu[i].pci);
+		DIAG("%s: %d SDMA rings (%llu packets retired), %d ROCr AQL queues",
+		     h.gpu[i].pci, e.sdma, (unsigned long long)e.sdma_retired, e.aql);
+		if (child) {
+			CHECK(e.sdma == 0, "%s: %d SDMA rings with HSA_ENABLE_SDMA=0",
+			      h.gpu[i].pci, e.sdma);
+		} else {
+			CHECK(e.sdma >= 1 && e.sdma_retired > 0,
+			      "%s: the host<->VRAM copies ran on no SDMA ring (ROCr fell "
+			      "back to its blit kernels?)", h.gpu[i].pci);
+		}
+		/* the blit kernels (4 MiB VRAM -> VRAM, fills) run on AQL queues */
+		CHECK(e.aql >= 1, "%s: no ROCr AQL queue for the blit kernels", h.gpu[i].pci);
 	}
 	hsat_phase("hsa_shut_down");
 	HSAT_CHECK(hsa_shut_down());

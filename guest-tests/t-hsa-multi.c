@@ -31,9 +31,15 @@ static void peer_copy(struct hsat_gpu *a, struct hsat_gpu *b, size_t size, uint3
 	for (size_t i = 0; i < words; i++)
 		src[i] = seed ^ (uint32_t)(i * 0x01000193u);
 	memset(dst, 0, size);
-	/* each device may reach the other's buffer */
-	HSAT_CHECK(hsa_amd_agents_allow_access(1, &b->agent, NULL, va));
-	HSAT_CHECK(hsa_amd_agents_allow_access(1, &a->agent, NULL, vb));
+	/*
+	 * Each device may reach the other's buffer. Without that a copy
+	 * would fault (and ROCr abort the process): stop here, failed.
+	 */
+	if (HSAT_CHECK(hsa_amd_agents_allow_access(1, &b->agent, NULL, va)) |
+	    HSAT_CHECK(hsa_amd_agents_allow_access(1, &a->agent, NULL, vb))) {
+		DIAG("%s <-> %s: no peer access to VRAM, no copy", a->pci, b->pci);
+		goto out;
+	}
 	HSAT_CHECK(hsa_signal_create(1, 0, NULL, &s1));
 	HSAT_CHECK(hsa_signal_create(1, 0, NULL, &s2));
 	HSAT_CHECK(hsa_signal_create(1, 0, NULL, &s3));
@@ -53,6 +59,7 @@ static void peer_copy(struct hsat_gpu *a, struct hsat_gpu *b, size_t size, uint3
 	hsa_signal_destroy(s1);
 	hsa_signal_destroy(s2);
 	hsa_signal_destroy(s3);
+out:
 	hsa_amd_memory_pool_free(src);
 	hsa_amd_memory_pool_free(dst);
 	hsa_amd_memory_pool_free(va);

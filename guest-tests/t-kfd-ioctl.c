@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * t-kfd-ioctl: /dev/kfd answers ioctls it does not implement like amdkfd
- * does (kfd_ioctl() of Debian's 6.1.192: -ENOTTY for a number outside its
- * table, since stable took "return -ENOTTY for unsupported IOCTLs"; including
- * ROCm 5.2.3's non-upstream DBG_TRAP 0x82, which libhsakmt probes and
- * must see fail), GET_VERSION reports interface 1.x, and a file
- * descriptor inherited across fork() is refused with EBADF in the child
- * (amdkfd: only the process that opened /dev/kfd may use it).
+ * t-kfd-ioctl: /dev/kfd answers ioctls it does not implement like the
+ * amdkfd of Debian's 6.1 and 6.12 kernels does: ENOTTY for a number
+ * outside its table (upstream 57af162bfc8c "drm/amdkfd: return -ENOTTY
+ * for unsupported IOCTLs", EINVAL before it; the kfd_ioctl() in both
+ * kernels' amdgpu.ko has it), including ROCm 5.2.3's non-upstream
+ * DBG_TRAP 0x82, which libhsakmt probes and must see fail. GET_VERSION
+ * reports interface 1.x, and a file descriptor inherited across fork()
+ * is refused with EBADF in the child (amdkfd: only the process that
+ * opened /dev/kfd may use it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,12 +41,13 @@ int main(void)
 	EXPECT(errno_of(fd, AMDKFD_IOC_GET_VERSION, &ver), 0, "GET_VERSION");
 	DIAG("KFD interface %u.%u", ver.major_version, ver.minor_version);
 	CHECK(ver.major_version == 1, "major version %u", ver.major_version);
-	/* ROCm 5.2.3's DBG_TRAP (0x82, 40 bytes): not upstream, ENOTTY */
+	/* ROCm 5.2.3's DBG_TRAP (0x82, 40 bytes): not upstream */
 	EXPECT(errno_of(fd, _IOWR('K', 0x82, char[40]), big), ENOTTY, "ioctl 0x82 (DBG_TRAP)");
 	EXPECT(errno_of(fd, _IOWR('K', 0x80, char[16]), big), ENOTTY, "ioctl 0x80");
 	EXPECT(errno_of(fd, _IOWR('K', 0xff, char[8]), big), ENOTTY, "ioctl 0xff");
 	EXPECT(errno_of(fd, _IOWR('K', AMDKFD_COMMAND_END + 0x20, char[8]), big), ENOTTY,
 	       "ioctl past the table");
+	/* below AMDKFD_COMMAND_START */
 	EXPECT(errno_of(fd, _IO('K', 0), NULL), ENOTTY, "ioctl 0");
 	/* still working after the refusals */
 	EXPECT(errno_of(fd, AMDKFD_IOC_GET_VERSION, &ver), 0, "GET_VERSION again");

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +35,7 @@ const char *hsat_status_name(hsa_status_t st)
 }
 
 static const char *volatile phase = "start";
+static struct hsat *cur;        /* hsat_init()'s, for hsat_alloc() */
 static unsigned int watchdog_secs;
 
 static void on_alarm(int sig)
@@ -84,6 +86,36 @@ int64_t hsat_sysfs(const char *pci, const char *name)
 	if (gt_sysfs_u64(pci, file, &v))
 		return -1;
 	return (int64_t)v;
+}
+
+int hsat_engines(const char *pci, struct hsat_engines *e)
+{
+	int64_t nq = hsat_sysfs(pci, "num_queues");
+	size_t len = 0;
+	volatile uint32_t *regs = gt_map_resource(pci, 5, &len);
+
+	memset(e, 0, sizeof(*e));
+	if (!regs || nq <= 0)
+		return -1;
+	for (int64_t q = 0; q < nq; q++) {
+		size_t off = HSAGPU_REG_QUEUE(q);
+		uint32_t state, flags;
+
+		if (off + HSAGPU_QUEUE_REG_STRIDE > len)
+			break;
+		state = regs[(off + HSAGPU_QREG_STATE) / 4];
+		if ((state & HSAGPU_QSTATE_MASK) != HSAGPU_QSTATE_ACTIVE)
+			continue;
+		flags = regs[(off + HSAGPU_QREG_FLAGS) / 4];
+		if (flags & HSAGPU_QF_SDMA) {
+			e->sdma++;
+			e->sdma_retired += regs[(off + HSAGPU_QREG_RETIRED) / 4];
+		} else if (flags & HSAGPU_QF_AMD_QUEUE) {
+			e->aql++;
+		}
+	}
+	munmap((void *)regs, len);
+	return 0;
 }
 
 int hsat_count_devices(char names[GT_MAX_DEVS][16])
@@ -189,6 +221,7 @@ int hsat_init(struct hsat *h)
 	int ndev;
 
 	memset(h, 0, sizeof(*h));
+	cur = h;
 	if (hsat_need_kfd())
 		return -1;
 	hsat_phase("hsa_init");
@@ -252,6 +285,22 @@ void *hsat_alloc(hsa_amd_memory_pool_t pool, size_t size)
 
 	if (HSAT_CHECK(hsa_amd_memory_pool_allocate(pool, size, 0, &p)))
 		return NULL;
+	/*
+	 * hsa_amd_memory_pool_allocate() gives system memory to the CPU only
+	 * (unlike hsa_memory_allocate()): the GPUs get it, kernel arguments
+	 * included, with hsa_amd_agents_allow_access(), as in AMD's samples.
+	 */
+	if (cur && ((cur->has_sys && pool.handle == cur->sys.handle) ||
+		    (cur->has_kernarg && pool.handle == cur->kernarg.handle))) {
+		hsa_agent_t agents[HSAT_MAX_GPUS];
+
+		for (int i = 0; i < cur->ngpu; i++)
+			agents[i] = cur->gpu[i].agent;
+		if (HSAT_CHECK(hsa_amd_agents_allow_access(cur->ngpu, agents, NULL, p))) {
+			hsa_amd_memory_pool_free(p);
+			return NULL;
+		}
+	}
 	return p;
 }
 

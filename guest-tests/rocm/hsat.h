@@ -75,7 +75,10 @@ void hsat_phase(const char *what);
 int hsat_wait_below(hsa_signal_t s, hsa_signal_value_t below, unsigned int ms,
 		    hsa_wait_state_t ws, hsa_signal_value_t *last);
 
-/* Allocate @size bytes from @pool: a pointer, or NULL with a FAIL line. */
+/*
+ * Allocate @size bytes from @pool: a pointer, or NULL with a FAIL line.
+ * Memory of the CPU's pools is made accessible to every GPU agent.
+ */
 void *hsat_alloc(hsa_amd_memory_pool_t pool, size_t size);
 /* Kernel arguments: @size bytes from the kernarg pool, @args copied in. */
 void *hsat_kernarg(struct hsat *h, const void *args, size_t size);
@@ -95,6 +98,20 @@ void hsat_dispatch_pkt(hsa_kernel_dispatch_packet_t *p, uint64_t kernel_object,
 		       hsa_signal_t completion);
 /* The header of a packet of @type, with system-scope fences and @barrier. */
 uint16_t hsat_header(hsa_packet_type_t type, int barrier);
+
+/*
+ * The device's active queues, read from its queue registers (BAR5): how
+ * many are SDMA rings (HSAGPU_QF_SDMA) and how many packets those
+ * retired, how many are ROCr AQL queues (HSAGPU_QF_AMD_QUEUE). Which
+ * engine ROCr really used is invisible through the HSA API (it falls
+ * back to its blit kernels when an SDMA queue cannot be made). -1 if
+ * BAR5 cannot be mapped.
+ */
+struct hsat_engines {
+	int sdma, aql;
+	uint64_t sdma_retired;
+};
+int hsat_engines(const char *pci, struct hsat_engines *e);
 
 /* hsa-gpu sysfs attribute (<pci>/hsagpu/<name>) as a number, -1 if absent. */
 int64_t hsat_sysfs(const char *pci, const char *name);
