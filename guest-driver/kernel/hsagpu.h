@@ -529,6 +529,8 @@ void hsagpu_mem_put(struct hsagpu_mem *mem);                   /* exported */
 int hsagpu_mem_charge(struct hsagpu_mem *mem);
 void hsagpu_mem_uncharge(struct hsagpu_mem *mem);
 int hsagpu_mem_publish(struct hsagpu_file *hf, struct hsagpu_mem *mem);
+struct hsagpu_mem *hsagpu_mem_publish_get(struct hsagpu_file *hf,
+					  struct hsagpu_mem *mem);
 void hsagpu_mem_undo_handle(struct hsagpu_file *hf, u64 handle);
 int hsagpu_file_usable(struct hsagpu_file *hf);
 struct hsagpu_mem *hsagpu_mem_get_handle(struct hsagpu_file *hf,

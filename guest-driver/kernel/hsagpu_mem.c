@@ -318,6 +318,28 @@ int hsagpu_mem_publish(struct hsagpu_file *hf, struct hsagpu_mem *mem)
 }
 
 /*
+ * For in-kernel users (the KFD facade): publish @mem under hf->lock and
+ * return it with a reference of the caller's own; on failure @mem is
+ * dropped.
+ */
+struct hsagpu_mem *hsagpu_mem_publish_get(struct hsagpu_file *hf,
+					  struct hsagpu_mem *mem)
+{
+	int ret;
+
+	mutex_lock(&hf->lock);
+	ret = hsagpu_mem_publish(hf, mem);
+	if (!ret)
+		kref_get(&mem->ref);
+	mutex_unlock(&hf->lock);
+	if (ret) {
+		hsagpu_mem_put(mem);
+		return ERR_PTR(ret);
+	}
+	return mem;
+}
+
+/*
  * -EINVAL: bad size field, non-zero reserved, flags other than exactly
  * one of SYSTEM/VRAM, or bytes == 0. -E2BIG: SYSTEM above
  * HSAGPU_MEM_SYSTEM_MAX (the limit of the interface), or above
@@ -648,10 +670,34 @@ static const struct vm_operations_struct hsagpu_sysmem_gpu_vm_ops = {
  * GPUVM: map @mem in the file's GPU space at the CPU address of @vma,
  * with the vma's permissions. Caller holds hf->lock.
  */
+/*
+ * Map an allocation's own pages (system chunks or VRAM) at @va in the
+ * file's GPU space. Caller holds hf->lock.
+ */
+static int hsagpu_mem_vm_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
+			     u64 va, u64 perms)
+{
+	struct hsagpu_vm_src src = { };
+	int ret;
+
+	if (mem->flags & HSAGPU_MEM_SYSTEM) {
+		src.sgt = &mem->sys.sgt;
+		src.flags = HSAGPU_PTE_SYSTEM | HSAGPU_PTE_SNOOPED;
+	} else {
+		src.addr = mem->vram_offset;
+	}
+	mem->map.kind = HSAGPU_VM_MAP_MEM;
+	ret = hsagpu_enter(hf->hdev);
+	if (ret)
+		return ret;
+	ret = hsagpu_vm_map(hf->vm, &mem->map, va, mem->size, perms, &src);
+	hsagpu_exit(hf->hdev);
+	return ret;
+}
+
 static int hsagpu_mem_mmap_gpu(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 			       struct vm_area_struct *vma)
 {
-	struct hsagpu_vm_src src = { };
 	u64 perms = HSAGPU_PTE_READABLE;
 	int ret;
 
@@ -663,19 +709,7 @@ static int hsagpu_mem_mmap_gpu(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 		perms |= HSAGPU_PTE_WRITEABLE;
 	if (vma->vm_flags & VM_EXEC)
 		perms |= HSAGPU_PTE_EXECUTABLE;
-	if (mem->flags & HSAGPU_MEM_SYSTEM) {
-		src.sgt = &mem->sys.sgt;
-		src.flags = HSAGPU_PTE_SYSTEM | HSAGPU_PTE_SNOOPED;
-	} else {
-		src.addr = mem->vram_offset;
-	}
-	mem->map.kind = HSAGPU_VM_MAP_MEM;
-	ret = hsagpu_enter(hf->hdev);
-	if (ret)
-		return ret;
-	ret = hsagpu_vm_map(hf->vm, &mem->map, vma->vm_start, mem->size,
-			    perms, &src);
-	hsagpu_exit(hf->hdev);
+	ret = hsagpu_mem_vm_map(hf, mem, vma->vm_start, perms);
 	if (!ret)
 		mem->vma = vma;
 	return ret;
@@ -813,7 +847,6 @@ EXPORT_SYMBOL_NS_GPL(hsagpu_mem_free_handle, HSAGPU);
 int hsagpu_mem_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 		       u64 va, u64 perms)
 {
-	struct hsagpu_vm_src src = { };
 	int ret;
 
 	if (!hf->vm || mem->owner != hf)
@@ -824,23 +857,10 @@ int hsagpu_mem_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 	if (mem->flags & HSAGPU_MEM_USERPTR)
 		return hsagpu_userptr_gpu_map(hf, mem, va);
 	mutex_lock(&hf->lock);
-	if (mem->map.mapped) {
+	if (mem->map.mapped)
 		ret = mem->map.it.start == va ? 0 : -EBUSY;
-		goto out;
-	}
-	if (mem->flags & HSAGPU_MEM_SYSTEM) {
-		src.sgt = &mem->sys.sgt;
-		src.flags = HSAGPU_PTE_SYSTEM | HSAGPU_PTE_SNOOPED;
-	} else {
-		src.addr = mem->vram_offset;
-	}
-	mem->map.kind = HSAGPU_VM_MAP_MEM;
-	ret = hsagpu_enter(hf->hdev);
-	if (ret)
-		goto out;
-	ret = hsagpu_vm_map(hf->vm, &mem->map, va, mem->size, perms, &src);
-	hsagpu_exit(hf->hdev);
-out:
+	else
+		ret = hsagpu_mem_vm_map(hf, mem, va, perms);
 	mutex_unlock(&hf->lock);
 	return ret;
 }
@@ -953,16 +973,7 @@ struct hsagpu_mem *hsagpu_mem_alias(struct hsagpu_file *hf,
 	kref_get(&hdev->ref);
 	hsagpu_file_get(hf);
 
-	mutex_lock(&hf->lock);
-	ret = hsagpu_mem_publish(hf, mem);
-	if (!ret)
-		kref_get(&mem->ref);
-	mutex_unlock(&hf->lock);
-	if (ret) {
-		hsagpu_mem_put(mem);
-		return ERR_PTR(ret);
-	}
-	return mem;
+	return hsagpu_mem_publish_get(hf, mem);
 
 out_pages:
 	for (i = 0; i < mem->sys.npages; i++)

@@ -279,16 +279,7 @@ struct hsagpu_mem *hsagpu_userptr_create(struct hsagpu_file *hf, u64 addr,
 	mem = hsagpu_userptr_new(hf, addr, size, readonly);
 	if (IS_ERR(mem))
 		return mem;
-	mutex_lock(&hf->lock);
-	ret = hsagpu_mem_publish(hf, mem);
-	if (!ret)
-		kref_get(&mem->ref);
-	mutex_unlock(&hf->lock);
-	if (ret) {
-		hsagpu_mem_put(mem);
-		return ERR_PTR(ret);
-	}
-	return mem;
+	return hsagpu_mem_publish_get(hf, mem);
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_userptr_create, HSAGPU);
 
