@@ -9,6 +9,9 @@
  *    its data (system memory stays with its users);
  *  - ioctls naming the device fail cleanly; UNMAP and FREE of its
  *    buffers still work, closing everything works;
+ *  - with a second device, the VRAM buffer is also mapped there (peer
+ *    memory): the removal takes it out of the second device's GPU space
+ *    at once (its context's debugfs mapping count drops);
  *  - after a rescan the device is back in the topology and a new
  *    process allocates and maps on it;
  * and the kernel logs no problem on the way.
@@ -23,6 +26,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "gt.h"
@@ -138,6 +142,27 @@ static int unmap_free(struct ctx *c, uint64_t h)
 	return e ? e : kio(c->kfd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &f);
 }
 
+/* GPU mappings of this process's context on PCI device @dev (debugfs). */
+static int vm_mappings(const char *dev)
+{
+	char path[128], line[256];
+	int m = -1, p, v, maps;
+	FILE *f;
+
+	if (access("/sys/kernel/debug/hsagpu", F_OK))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/hsagpu/%s/vm", dev);
+	f = fopen(path, "r");
+	if (!f)
+		return -2;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "file pid %d vmid %d mappings %d", &p, &v,
+			   &maps) == 3 && p == getpid())
+			m = maps;
+	fclose(f);
+	return m;
+}
+
 int main(void)
 {
 	struct kfd_ioctl_get_clock_counters_args cc = { 0 };
@@ -147,7 +172,9 @@ int main(void)
 	volatile unsigned char *vram, *gtt;
 	void *pv = NULL, *pg = NULL;
 	struct ctx c, c2;
-	int kmsg, nodes0, i, faulted, minor;
+	int kmsg, nodes0, i, faulted, minor, m2 = -1;
+	uint32_t id2 = 0;
+	char pci2[32] = "";
 
 	if (access("/dev/kfd", F_OK))
 		return gt_skip("no /dev/kfd (boot with hsagpu_test.kfd=1)");
@@ -175,7 +202,37 @@ int main(void)
 	vram = pv;
 	gtt = pg;
 
+	/* a second device maps the VRAM buffer as peer memory */
+	if (nodes0 > 2) {
+		struct kfd_ioctl_acquire_vm_args a = { 0 };
+		struct kfd_ioctl_map_memory_to_gpu_args m = { 0 };
+		unsigned long loc2 = node_prop(2, "location_id");
+		int r2;
+
+		snprintf(pci2, sizeof(pci2), "%04lx:%02lx:%02lx.%lx",
+			 node_prop(2, "domain"), loc2 >> 8, (loc2 >> 3) & 0x1f,
+			 loc2 & 7);
+		snprintf(path, sizeof(path), TOPO "/nodes/2/gpu_id");
+		id2 = read_ul(path);
+		snprintf(path, sizeof(path), "/dev/dri/renderD%lu",
+			 node_prop(2, "drm_render_minor"));
+		r2 = open(path, O_RDWR | O_CLOEXEC);
+		a.drm_fd = r2;
+		a.gpu_id = id2;
+		EXPECT(kio(c.kfd, AMDKFD_IOC_ACQUIRE_VM, &a), 0, "ACQUIRE_VM %s", pci2);
+		m2 = vm_mappings(pci2);
+		m.handle = hv;
+		m.device_ids_array_ptr = (uintptr_t)&id2;
+		m.n_devices = 1;
+		EXPECT(kio(c.kfd, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &m), 0,
+		       "MAP the VRAM buffer on %s", pci2);
+		CHECK(vm_mappings(pci2) == m2 + 1, "peer VRAM not mapped on %s", pci2);
+	}
+
 	CHECK(!gtd_remove(pci), "remove %s", pci);
+	if (m2 >= 0)
+		CHECK(vm_mappings(pci2) == m2, "%s still maps the removed device's VRAM (%d)",
+		      pci2, vm_mappings(pci2));
 	CHECK(read_ul(TOPO "/generation_id") != gen0, "generation unchanged");
 	snprintf(path, sizeof(path), TOPO "/nodes/%d", nodes0 - 1);
 	CHECK(access(path, F_OK), "still %d nodes", nodes0);
@@ -198,6 +255,15 @@ int main(void)
 	EXPECT(kio(c.kfd, AMDKFD_IOC_GET_CLOCK_COUNTERS, &cc), 0,
 	       "CLOCK_COUNTERS of a removed device (no GPU counter)");
 	CHECK(!cc.gpu_clock_counter, "GPU clock of a removed device");
+	if (m2 >= 0) {
+		struct kfd_ioctl_map_memory_to_gpu_args m = {
+			.handle = hv, .device_ids_array_ptr = (uintptr_t)&id2,
+			.n_devices = 1,
+		};
+
+		EXPECT(kio(c.kfd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &m), 0,
+		       "UNMAP the revoked peer mapping");
+	}
 	EXPECT(unmap_free(&c, hv), 0, "UNMAP+FREE VRAM after removal");
 	EXPECT(unmap_free(&c, hg), 0, "UNMAP+FREE GTT after removal");
 	munmap(pv, SZ);

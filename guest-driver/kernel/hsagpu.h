@@ -571,6 +571,11 @@ void hsagpu_peers_unmap(struct hsagpu_device *hdev);
 void hsagpu_peer_register(struct hsagpu_device *hdev);
 void hsagpu_peer_unregister(struct hsagpu_device *hdev);
 void hsagpu_peers_revoke(struct hsagpu_device *peer);
+struct hsagpu_peer *hsagpu_peer_map_mem(struct hsagpu_file *hf,
+					struct hsagpu_mem *mem, u64 va,
+					u64 perms);                    /* exported */
+void hsagpu_peer_unmap_mem(struct hsagpu_file *hf,
+			   struct hsagpu_peer *p);             /* exported */
 
 /* hsagpu_doorbell.c */
 int hsagpu_doorbell_init(struct hsagpu_device *hdev);

@@ -122,7 +122,8 @@ struct hsagpu_kfd_bo {
 struct hsagpu_kfd_bo_map {
 	struct list_head node;          /* bo->maps */
 	struct hsagpu_kfd_pdd *pdd;
-	struct hsagpu_mem *mem;         /* mapped there (USERPTR: its own) */
+	struct hsagpu_mem *mem;         /* mapped there (USERPTR, GTT: its own) */
+	struct hsagpu_peer *peer;       /* VRAM on another device, or NULL */
 };
 
 /* A process on one device. */

@@ -12,9 +12,9 @@
  *    pinned when mapped; its GPU address va_addr may differ.
  * MAP_MEMORY_TO_GPU maps it at va_addr into each listed device's GPU
  * space (on other devices USERPTR through a registration of the same
- * pages there, GTT through a DMA mapping of its pages for that device;
- * VRAM only on its own device), invalidating and waiting for the device
- * on unmap. Errors as amdkfd: unknown gpu_id
+ * pages there, GTT through a DMA mapping of its pages for that device,
+ * VRAM through the peer path, revoked when its device goes),
+ * invalidating and waiting for the device on unmap. Errors as amdkfd: unknown gpu_id
  * or handle -EINVAL (MAP/UNMAP: unknown handle -ENOMEM), FREE of a
  * mapped buffer -EBUSY, an overlapping or misaligned VA -EINVAL,
  * DOORBELL -EINVAL and MMIO_REMAP -ENOMEM (libhsakmt then maps the
@@ -130,6 +130,8 @@ int hsagpu_kfd_ioctl_alloc_memory(struct hsagpu_kfd_process *p, void *data)
 	}
 	bo->id = id;
 	args->handle = HSAGPU_KFD_HANDLE(pdd->kdev->gpu_id, id);
+	pr_debug("alloc %u: flags 0x%x va 0x%llx size 0x%llx cpu 0x%llx\n",
+		 id, bo->flags, bo->va, bo->size, bo->cpu_addr);
 	if (kind != KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
 		args->mmap_offset = mem->mmap_offset;
 	ret = 0;
@@ -142,9 +144,16 @@ out:
 static int hsagpu_kfd_bo_unmap_one(struct hsagpu_kfd_bo *bo,
 				   struct hsagpu_kfd_bo_map *m)
 {
-	int ret = hsagpu_mem_gpu_unmap(m->pdd->hf, m->mem);
+	int ret = 0;
 
-	if (m->mem != bo->mem) {
+	if (m->peer)
+		hsagpu_peer_unmap_mem(m->pdd->hf, m->peer);
+	else
+		ret = hsagpu_mem_gpu_unmap(m->pdd->hf, m->mem);
+
+	pr_debug("unmap %u: va 0x%llx on gpu %u: %d\n", bo->id, bo->va,
+		 m->pdd->kdev->gpu_id, ret);
+	if (m->mem != bo->mem && !m->peer) {
 		hsagpu_mem_free_handle(m->pdd->hf, m->mem);
 		hsagpu_mem_put(m->mem);
 	}
@@ -209,13 +218,35 @@ static int hsagpu_kfd_bo_map_one(struct hsagpu_kfd_bo *bo,
 
 	if (hsagpu_kfd_bo_map_find(bo, pdd))
 		return 0;
+	if (pdd != bo->pdd && bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) {
+		/* another device's VRAM: through the peer path */
+		struct hsagpu_peer *peer;
+
+		if (!pdd->drm_file)
+			return -EINVAL;
+		m = kzalloc(sizeof(*m), GFP_KERNEL);
+		if (!m)
+			return -ENOMEM;
+		peer = hsagpu_peer_map_mem(pdd->hf, bo->mem, bo->va,
+					   hsagpu_kfd_bo_perms(bo));
+		if (IS_ERR(peer)) {
+			kfree(m);
+			ret = PTR_ERR(peer);
+			return ret == -EBUSY ? -EINVAL : ret;
+		}
+		m->pdd = pdd;
+		m->mem = bo->mem;
+		m->peer = peer;
+		list_add_tail(&m->node, &bo->maps);
+		return 0;
+	}
 	if (pdd != bo->pdd) {
 		/*
 		 * Another device reaches registered pages through a
 		 * registration of its own, GTT pages through a DMA mapping
-		 * of its own; another device's VRAM is not offered.
+		 * of its own.
 		 */
-		if (!pdd->drm_file || bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
+		if (!pdd->drm_file)
 			return -EINVAL;
 		if (bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
 			mem = hsagpu_userptr_create(pdd->hf, bo->cpu_addr,
@@ -236,12 +267,16 @@ static int hsagpu_kfd_bo_map_one(struct hsagpu_kfd_bo *bo,
 			hsagpu_mem_free_handle(pdd->hf, mem);
 			hsagpu_mem_put(mem);
 		}
+		pr_debug("map %u: va 0x%llx on gpu %u: %d\n", bo->id, bo->va,
+			 pdd->kdev->gpu_id, ret);
 		/* amdgpu_vm_bo_map(): a VA range in use is -EINVAL */
 		return ret == -EBUSY ? -EINVAL : ret;
 	}
 	m->pdd = pdd;
 	m->mem = mem;
 	list_add_tail(&m->node, &bo->maps);
+	pr_debug("map %u: va 0x%llx size 0x%llx on gpu %u\n", bo->id, bo->va,
+		 bo->size, pdd->kdev->gpu_id);
 	return 0;
 }
 

@@ -323,3 +323,71 @@ void hsagpu_peers_revoke(struct hsagpu_device *peer)
 	}
 	mutex_unlock(&hsagpu_devices_lock);
 }
+
+/*
+ * KFD: VRAM allocation @mem of another device mapped into @hf's GPU
+ * space at @va (a buffer mapped to several devices), through an entry
+ * of its own (the peer's whole VRAM in the IOMMU when the path needs
+ * it), so that the peer's removal revokes it like any other. Undone by
+ * hsagpu_peer_unmap_mem(), or at the context's teardown.
+ */
+struct hsagpu_peer *hsagpu_peer_map_mem(struct hsagpu_file *hf,
+					struct hsagpu_mem *mem, u64 va,
+					u64 perms)
+{
+	struct hsagpu_device *hdev = hf->hdev, *peer = mem->hdev;
+	struct hsagpu_vm_src src = { .flags = HSAGPU_PTE_SYSTEM };
+	struct hsagpu_peer *p;
+	int ret;
+
+	if (!hf->vm || !(mem->flags & HSAGPU_MEM_VRAM) || peer == hdev)
+		return ERR_PTR(-EINVAL);
+	ret = hsagpu_file_usable(hf);
+	if (ret)
+		return ERR_PTR(ret);
+	if (READ_ONCE(peer->dead))
+		return ERR_PTR(-ENODEV);
+	ret = hsagpu_enter(hdev);
+	if (ret)
+		return ERR_PTR(ret);
+	p = hsagpu_peer_new(hdev, peer);
+	if (IS_ERR(p))
+		goto out;
+	/* As PEER_ACCESS: a peer marked dead revokes under hdev->lock. */
+	mutex_lock(&hdev->lock);
+	ret = -ENODEV;
+	if (!READ_ONCE(peer->dead)) {
+		p->vm = hf->vm;
+		p->map.kind = HSAGPU_VM_MAP_PEER;
+		src.addr = p->addr + mem->vram_offset;
+		ret = hsagpu_vm_map(hf->vm, &p->map, va, mem->size, perms,
+				    &src);
+	}
+	if (ret) {
+		hsagpu_peer_unmap(hdev, p);
+		mutex_unlock(&hdev->lock);
+		hsagpu_device_put(p->peer);
+		kfree(p);
+		p = ERR_PTR(ret == -ERANGE ? -EINVAL : ret);
+		goto out;
+	}
+	list_add_tail(&p->node, &hf->peers);
+	mutex_unlock(&hdev->lock);
+out:
+	hsagpu_exit(hdev);
+	return p;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_peer_map_mem, HSAGPU);
+
+void hsagpu_peer_unmap_mem(struct hsagpu_file *hf, struct hsagpu_peer *p)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+
+	mutex_lock(&hdev->lock);
+	list_del(&p->node);
+	hsagpu_peer_unmap(hdev, p);
+	mutex_unlock(&hdev->lock);
+	hsagpu_device_put(p->peer);
+	kfree(p);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_peer_unmap_mem, HSAGPU);
