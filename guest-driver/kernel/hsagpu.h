@@ -278,6 +278,15 @@ struct hsagpu_file {
 	struct list_head mems;          /* struct hsagpu_mem.node */
 	struct list_head queues;
 	int doorbell_page;              /* BAR2 page, -1 until needed */
+	/*
+	 * KFD: where the doorbell slice is mmap()ed (/dev/kfd's pages
+	 * @slice_pgoff.. of @slice_mapping, whose inode is held), so that
+	 * removal and recovery zap it too. The first one only; set and
+	 * cleared under hdev->lock too.
+	 */
+	struct address_space *slice_mapping;
+	pgoff_t slice_pgoff;
+	pgoff_t slice_pages;
 	struct ida doorbell_slots;      /* doorbells inside that page */
 	u64 *events;                    /* event page, NULL until needed */
 	dma_addr_t events_dma;          /* its bus address */

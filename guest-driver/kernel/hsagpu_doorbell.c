@@ -47,6 +47,14 @@ int hsagpu_doorbell_page_get(struct hsagpu_file *hf)
 
 void hsagpu_doorbell_release(struct hsagpu_file *hf)
 {
+	struct address_space *slice;
+
+	mutex_lock(&hf->hdev->lock);
+	slice = hf->slice_mapping;
+	hf->slice_mapping = NULL;
+	mutex_unlock(&hf->hdev->lock);
+	if (slice)
+		iput(slice->host);
 	if (hf->doorbell_page >= 0)
 		ida_free(&hf->hdev->doorbell_page_ida, hf->doorbell_page);
 	hf->doorbell_page = -1;
@@ -115,6 +123,15 @@ int hsagpu_doorbell_mmap_slice(struct hsagpu_file *hf,
 		return -EINVAL;
 	mutex_lock(&hf->lock);
 	ret = hsagpu_doorbell_page_get(hf);
+	/* hsagpu_file_zap() runs under hdev->lock */
+	mutex_lock(&hf->hdev->lock);
+	if (ret >= 0 && !hf->slice_mapping) {
+		ihold(vma->vm_file->f_mapping->host);
+		hf->slice_mapping = vma->vm_file->f_mapping;
+		hf->slice_pgoff = vma->vm_pgoff;
+		hf->slice_pages = vma_pages(vma);
+	}
+	mutex_unlock(&hf->hdev->lock);
 	mutex_unlock(&hf->lock);
 	if (ret < 0)
 		return ret;

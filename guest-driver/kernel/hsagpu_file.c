@@ -179,12 +179,18 @@ static int hsagpu_release(struct inode *inode, struct file *file)
 
 /*
  * Device removal (every file) or recovery (a file that loses its device
- * state): take the BAR pages (doorbells, VRAM) away from user space.
+ * state), under hdev->lock: take the BAR pages (doorbells, VRAM) away
+ * from user space.
  * Later faults find the device dead or the file lost and get SIGBUS;
  * system memory and event pages stay mapped until unmapped.
  */
 void hsagpu_file_zap(struct hsagpu_file *hf)
 {
+	lockdep_assert_held(&hf->hdev->lock);
+	/* KFD: the doorbell slice mmap()ed through /dev/kfd */
+	if (hf->slice_mapping)
+		unmap_mapping_pages(hf->slice_mapping, hf->slice_pgoff,
+				    hf->slice_pages, true);
 	unmap_mapping_range(hf->mapping,
 			    hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_DOORBELL, 0),
 			    1LL << HSAGPU_MMAP_TYPE_SHIFT, 1);
