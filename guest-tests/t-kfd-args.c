@@ -6,8 +6,8 @@
  * the doorbell mmap refuses what amdkfd refuses, the slice's second page
  * (no doorbells) is SIGBUS, and a process runs out of queues with
  * ENOSPC (the device's queues, at most amdkfd's 127 per device), after
- * which every queue can be destroyed; a queue whose ring buffer is
- * unmapped and freed under it is destroyed cleanly.
+ * which every queue can be destroyed; the ring buffer of a live queue
+ * can be neither unmapped nor freed (EBUSY).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -228,14 +228,22 @@ int main(void)
 			um.handle = q2.bo.handle;
 			um.device_ids_array_ptr = (uintptr_t)gpus;
 			um.n_devices = 1;
-			EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &um), 0,
+			/*
+			 * As amdkfd since Linux 6.10: the queue's ring and
+			 * pointers hold the buffer (the driver reads the
+			 * pointers through the pages), so it stays.
+			 */
+			EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &um), EBUSY,
 			       "UNMAP the ring of a live queue");
 			fm.handle = q2.bo.handle;
-			EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fm), 0,
+			EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fm), EBUSY,
 			       "FREE the ring of a live queue");
-			/* the device finds no ring any more: a VM fault, no harm */
 			*q2.doorbell = 0;
 			EXPECT(-gtkfd_queue_destroy(&k, &q2), 0, "DESTROY the queue");
+			EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &um), 0,
+			       "UNMAP the ring after DESTROY");
+			EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fm), 0,
+			       "FREE the ring after DESTROY");
 		}
 	}
 	CHECK(gtkfd_debugfs_sum("queues_active") == active0, "queue left after its ring went");

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -80,6 +81,56 @@ static void *waiter(void *arg)
 	thread_tid = syscall(SYS_gettid);
 	thread_result = waitn(&thread_id, 1, 0, ~0U, NULL);
 	return NULL;
+}
+
+static uint32_t pair_ids[2];
+
+/* Waits for both of pair_ids, without a timeout. */
+static void *waiter_all(void *arg)
+{
+	thread_tid = syscall(SYS_gettid);
+	thread_result = waitn(pair_ids, 2, 1, ~0U, NULL);
+	return NULL;
+}
+
+static void on_alarm(int sig)
+{
+}
+
+static int waiter_asleep(void);
+
+/*
+ * A wait for all on one event already set and one not: it sleeps until
+ * its timeout (it used to spin in the kernel past it), and destroying
+ * the set event under it fails it with EIO (the waiter used to stay
+ * pointing at the freed event and completed on it).
+ */
+static void wait_all_one_set(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };   /* no SA_RESTART */
+	uint32_t r;
+	pthread_t th;
+
+	EXPECT(create(KFD_IOC_EVENT_SIGNAL, 0, 0, &pair_ids[0]), 0, "CREATE_EVENT e1");
+	EXPECT(create(KFD_IOC_EVENT_SIGNAL, 0, 0, &pair_ids[1]), 0, "CREATE_EVENT e2");
+	EXPECT(op(AMDKFD_IOC_SET_EVENT, pair_ids[0]), 0, "SET_EVENT e1");
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(10);
+	r = waitn(pair_ids, 2, 1, 200, NULL);
+	alarm(0);
+	CHECK(r == KFD_IOC_WAIT_RESULT_TIMEOUT,
+	      "wait for all, one set, 200 ms: %u (104: still in the kernel after 10 s)", r);
+
+	thread_result = 0;
+	thread_tid = 0;
+	pthread_create(&th, NULL, waiter_all, NULL);
+	CHECK(waiter_asleep(), "waiter for all never slept");
+	EXPECT(op(AMDKFD_IOC_DESTROY_EVENT, pair_ids[0]), 0, "DESTROY_EVENT of the set one");
+	EXPECT(op(AMDKFD_IOC_SET_EVENT, pair_ids[1]), 0, "SET_EVENT e2");
+	pthread_join(th, NULL);
+	CHECK(thread_result == 100 + EIO, "wait for all on a destroyed event: %u",
+	      thread_result);
+	EXPECT(op(AMDKFD_IOC_DESTROY_EVENT, pair_ids[1]), 0, "DESTROY_EVENT e2");
 }
 
 /*
@@ -231,6 +282,7 @@ int main(void)
 	CHECK(thread_result == 100 + EIO, "sleeper on a destroyed event: %u", thread_result);
 	EXPECT(op(AMDKFD_IOC_DESTROY_EVENT, a), EINVAL, "DESTROY_EVENT twice");
 
+	wait_all_one_set();
 	memory_fault();
 	EXPECT(op(AMDKFD_IOC_DESTROY_EVENT, m), 0, "DESTROY_EVENT");
 	gtkfd_close(&k);

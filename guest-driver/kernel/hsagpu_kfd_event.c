@@ -74,10 +74,17 @@ static void hsagpu_kfd_event_set(struct hsagpu_kfd_process *p,
 {
 	struct hsagpu_kfd_waiter *w;
 
+	bool taken = false;
+
 	lockdep_assert_held(&p->event_lock);
-	ev->signaled = !ev->auto_reset || list_empty(&ev->waiters);
-	list_for_each_entry(w, &ev->waiters, node)
-		WRITE_ONCE(w->activated, true);
+	/* An auto-reset event is consumed by the waiters it wakes. */
+	list_for_each_entry(w, &ev->waiters, node) {
+		if (!w->activated) {
+			WRITE_ONCE(w->activated, true);
+			taken = true;
+		}
+	}
+	ev->signaled = !ev->auto_reset || !taken;
 	wake_up_all(&p->event_wq);
 }
 
@@ -343,15 +350,18 @@ static u32 hsagpu_kfd_wait_test(struct hsagpu_kfd_waiter *w, u32 n, bool all)
  */
 static bool hsagpu_kfd_wait_pending(struct hsagpu_kfd_process *p,
 				    struct hsagpu_kfd_waiter *w, u32 n,
-				    u32 faults)
+				    bool all, u32 faults)
 {
 	/* Pairs with the release that publishes the initialised page. */
 	u64 *slots = smp_load_acquire(&p->event_slots);
 	u32 i;
 
+	/* Only what can change the result: no spinning on a wait for all. */
+	if (hsagpu_kfd_wait_test(w, n, all) != KFD_IOC_WAIT_RESULT_TIMEOUT)
+		return true;
 	for (i = 0; i < n; i++) {
-		if (READ_ONCE(w[i].activated) || !READ_ONCE(w[i].ev))
-			return true;
+		if (READ_ONCE(w[i].activated))
+			continue;
 		if (slots && w[i].id < READ_ONCE(p->event_nslots) &&
 		    READ_ONCE(slots[w[i].id]) != HSAGPU_KFD_SLOT_IDLE)
 			return true;
@@ -428,8 +438,8 @@ int hsagpu_kfd_ioctl_wait_events(struct hsagpu_kfd_process *p, void *data)
 		w[i].id = ed.event_id;
 		w[i].activated = ev->signaled;
 		ev->signaled = ev->signaled && !ev->auto_reset;
-		if (!w[i].activated)
-			list_add_tail(&w[i].node, &ev->waiters);
+		/* every waiter: DESTROY_EVENT must find it (-EIO) */
+		list_add_tail(&w[i].node, &ev->waiters);
 	}
 
 	for (;;) {
@@ -451,7 +461,7 @@ int hsagpu_kfd_ioctl_wait_events(struct hsagpu_kfd_process *p, void *data)
 			break;
 		}
 		left = wait_event_interruptible_timeout(p->event_wq,
-				hsagpu_kfd_wait_pending(p, w, n, faults),
+				hsagpu_kfd_wait_pending(p, w, n, all, faults),
 				timeout);
 		if (left >= 0 && timeout != MAX_SCHEDULE_TIMEOUT)
 			timeout = left;

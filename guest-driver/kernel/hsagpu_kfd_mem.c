@@ -150,6 +150,8 @@ static int hsagpu_kfd_bo_unmap_one(struct hsagpu_kfd_bo *bo,
 		hsagpu_peer_unmap_mem(m->pdd->hf, m->peer);
 	else
 		ret = hsagpu_mem_gpu_unmap(m->pdd->hf, m->mem);
+	if (ret == -EBUSY)
+		return ret;     /* a queue lives in it: stays mapped */
 
 	pr_debug("unmap %u: va 0x%llx on gpu %u: %d\n", bo->id, bo->va,
 		 m->pdd->kdev->gpu_id, ret);

@@ -854,8 +854,17 @@ int hsagpu_mem_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 	ret = hsagpu_file_usable(hf);
 	if (ret)
 		return ret;
-	if (mem->flags & HSAGPU_MEM_USERPTR)
-		return hsagpu_userptr_gpu_map(hf, mem, va);
+	if (mem->flags & HSAGPU_MEM_USERPTR) {
+		/*
+		 * Out of the space after an invalidation but still pinned:
+		 * mapping again replaces the pins, which a queue's read and
+		 * write pointers may point into.
+		 */
+		mutex_lock(&hf->lock);
+		ret = mem->queue_users && !mem->map.mapped ? -EBUSY : 0;
+		mutex_unlock(&hf->lock);
+		return ret ?: hsagpu_userptr_gpu_map(hf, mem, va);
+	}
 	mutex_lock(&hf->lock);
 	if (mem->map.mapped)
 		ret = mem->map.it.start == va ? 0 : -EBUSY;
@@ -866,17 +875,23 @@ int hsagpu_mem_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_mem_gpu_map, HSAGPU);
 
-/* Out of the GPU space (invalidated and acknowledged); -EINVAL: not in. */
+/*
+ * Out of the GPU space (invalidated and acknowledged); -EINVAL: not in;
+ * -EBUSY while a queue's ring or pointers are in it (as amdkfd since
+ * Linux 6.10): the queue holds kernel pointers into its pages.
+ */
 int hsagpu_mem_gpu_unmap(struct hsagpu_file *hf, struct hsagpu_mem *mem)
 {
 	int ret = 0;
 
 	if (!hf->vm || mem->owner != hf)
 		return -EINVAL;
-	if (mem->flags & HSAGPU_MEM_USERPTR)
-		return hsagpu_userptr_gpu_unmap(hf, mem);
 	mutex_lock(&hf->lock);
-	if (mem->map.mapped)
+	if (mem->queue_users)
+		ret = -EBUSY;
+	else if (mem->flags & HSAGPU_MEM_USERPTR)
+		ret = hsagpu_userptr_gpu_unmap(hf, mem);
+	else if (mem->map.mapped)
 		hsagpu_vm_unmap(hf->vm, &mem->map);
 	else
 		ret = -EINVAL;
