@@ -203,7 +203,7 @@ int hsagpu_kfd_ioctl_create_event(struct hsagpu_kfd_process *p, void *data)
 		if (ret)
 			goto out;
 	}
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL_ACCOUNT);
 	if (!ev) {
 		ret = -ENOMEM;
 		goto out;

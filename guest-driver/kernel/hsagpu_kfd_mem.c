@@ -92,7 +92,7 @@ int hsagpu_kfd_ioctl_alloc_memory(struct hsagpu_kfd_process *p, void *data)
 	    end > HSAGPU_KFD_GPUVM_LIMIT + 1)
 		goto out;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo) {
 		ret = -ENOMEM;
 		goto out;
@@ -226,7 +226,7 @@ static int hsagpu_kfd_bo_map_one(struct hsagpu_kfd_bo *bo,
 
 		if (!pdd->drm_file)
 			return -EINVAL;
-		m = kzalloc(sizeof(*m), GFP_KERNEL);
+		m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 		if (!m)
 			return -ENOMEM;
 		peer = hsagpu_peer_map_mem(pdd->hf, bo->mem, bo->va,
@@ -260,7 +260,7 @@ static int hsagpu_kfd_bo_map_one(struct hsagpu_kfd_bo *bo,
 		if (IS_ERR(mem))
 			return PTR_ERR(mem);
 	}
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	ret = m ? hsagpu_mem_gpu_map(pdd->hf, mem, bo->va,
 				     hsagpu_kfd_bo_perms(bo)) : -ENOMEM;
 	if (ret) {

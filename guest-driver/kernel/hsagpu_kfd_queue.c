@@ -181,7 +181,7 @@ int hsagpu_kfd_ioctl_create_queue(struct hsagpu_kfd_process *p, void *data)
 	ret = -ENOSPC;
 	if (hsagpu_kfd_queue_count(p, pdd) >= HSAGPU_KFD_MAX_DEVICE_QUEUES)
 		goto out;
-	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
 	if (!q) {
 		ret = -ENOMEM;
 		goto out;
