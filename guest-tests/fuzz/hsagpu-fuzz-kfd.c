@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <ucontext.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -137,10 +138,30 @@ static unsigned long op_count[O_NUM];
 static sigjmp_buf fault_jmp;
 static volatile sig_atomic_t fault_armed;
 
-static void fault_handler(int sig)
+static unsigned int cur_op;
+
+static void fault_handler(int sig, siginfo_t *si, void *uc)
 {
+	char msg[160];
+	int n;
+
 	if (fault_armed)
 		siglongjmp(fault_jmp, sig);
+	/* a fuzzer bug (or the kernel's): say where, for the replay */
+	n = snprintf(msg, sizeof(msg), "# unguarded signal %d (code %d) at %p, ip %#llx, in op %lu (%s)%s\n",
+		     sig, si->si_code, si->si_addr,
+		     (unsigned long long)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP],
+		     nops, op_name[cur_op], in_child ? " in a child" : "");
+	if (write(1, msg, n) < 0)
+		_exit(4);
+	{
+		uint64_t *sp = (uint64_t *)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RSP];
+
+		n = snprintf(msg, sizeof(msg), "# sp %p: %#lx %#lx %#lx %#lx %#lx %#lx\n", sp,
+			     sp[-1], sp[0], sp[1], sp[2], sp[3], sp[4]);
+		if (write(1, msg, n) < 0)
+			_exit(4);
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -343,8 +364,16 @@ static void op_alloc(void)
 		a.flags |= KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC | KFD_IOC_ALLOC_MEM_FLAGS_NO_SUBSTITUTE;
 	if (chance(5))
 		a.flags = (uint32_t)rnd64();
-	if (type == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
+	if (type == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
 		a.mmap_offset = own && chance(90) ? (uintptr_t)va : rnd_interesting();
+		/*
+		 * Never pages of ours other than the fresh ones: the device
+		 * would then write our stack or data through random packets.
+		 */
+		if (a.mmap_offset != (uintptr_t)va &&
+		    !msync((void *)(uintptr_t)(a.mmap_offset & ~4095ULL), PAGE, MS_ASYNC))
+			a.mmap_offset = 1ULL << 47;
+	}
 	e = kioctl(k.fd, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a, "alloc");
 	if (e) {
 		if (own)
@@ -705,7 +734,28 @@ static void op_wait(void)
 			d[i].kfd_event_data_ext = rnd_interesting();
 	}
 	w.events_ptr = chance(95) ? (uintptr_t)d : rnd_interesting();
-	w.num_events = chance(95) ? n : (uint32_t)rnd_interesting();
+	w.num_events = n;
+	if (chance(5)) {
+		/*
+		 * A garbage count: the array is then a region the kernel may
+		 * copy back into up to its end (a guard page follows), never
+		 * our stack.
+		 */
+		static uint8_t *big;
+
+		if (!big) {
+			big = mmap(NULL, 65536 + PAGE, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (big == MAP_FAILED) {
+				big = NULL;
+				return;
+			}
+			mprotect(big + 65536, PAGE, PROT_NONE);
+		}
+		memset(big, 0, 65536);
+		w.events_ptr = (uintptr_t)big;
+		w.num_events = (uint32_t)rnd_interesting();
+	}
 	w.wait_for_all = rnd(2);
 	w.timeout = chance(90) ? rnd(20) : (chance(50) ? 0 : 50);
 	kioctl(k.fd, AMDKFD_IOC_WAIT_EVENTS, &w, "wait_events");
@@ -848,6 +898,7 @@ static void run_ops(uint64_t deadline, unsigned long maxops, int depth)
 			w -= weight[op++];
 		nops++;
 		op_count[op]++;
+		cur_op = op;
 		if (op == O_OPEN || k.fd < 0) {
 			op_open();
 			continue;
@@ -991,8 +1042,12 @@ int main(int argc, char **argv)
 	if (gtkfd_open(&k))
 		return gt_skip("/dev/kfd: no GPU node could be acquired");
 	close_kfd();
-	signal(SIGSEGV, fault_handler);
-	signal(SIGBUS, fault_handler);
+	{
+		struct sigaction sa = { .sa_sigaction = fault_handler, .sa_flags = SA_SIGINFO };
+
+		sigaction(SIGSEGV, &sa, NULL);
+		sigaction(SIGBUS, &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN);
 
 	kernel_trouble(&klines);
