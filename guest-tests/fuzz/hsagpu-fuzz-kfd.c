@@ -13,7 +13,9 @@
  * every file closed, the checks of hsagpu-fuzz: queues_active back to the
  * start, slab and available memory within margins, no oops/WARN/BUG.
  *
- *   hsagpu-fuzz-kfd [-t SECONDS] [-s SEED] [-n MAXOPS] [-v]
+ *   hsagpu-fuzz-kfd [-t SECONDS] [-s SEED] [-n MAXOPS] [-v] [-F]
+ *
+ * -F: no fork() (an open finding breaks forked runs: docs/reliability.md).
  *
  * Every address a KFD queue's packets name is a GPU VA translated in the
  * process's own GPU address space (docs/vm.md), so random ring contents
@@ -114,6 +116,7 @@ static uint32_t stale_queues[8], stale_events[8];
 static int have_event_page;
 static uint64_t alloc_bytes;
 static int in_child, verbose;
+static int no_fork;             /* -F: no fork() (docs/reliability.md, K1) */
 static char pcis[MAX_DEVS][16];
 static int ndevs;
 
@@ -920,7 +923,7 @@ static void run_ops(uint64_t deadline, unsigned long maxops, int depth)
 		case O_WAIT: op_wait(); break;
 		case O_MISC: op_misc(); break;
 		case O_FORK:
-			if (!depth)
+			if (!depth && !no_fork)
 				op_fork();
 			break;
 		}
@@ -1018,14 +1021,15 @@ int main(int argc, char **argv)
 		secs = strtoull(p, NULL, 0);
 	if ((p = gt_param("fuzz_seed")))
 		seed = strtoull(p, NULL, 0);
-	while ((c = getopt(argc, argv, "t:s:n:v")) != -1) {
+	while ((c = getopt(argc, argv, "t:s:n:vF")) != -1) {
 		switch (c) {
+		case 'F': no_fork = 1; break;
 		case 't': secs = strtoull(optarg, NULL, 0); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'n': maxops = strtoul(optarg, NULL, 0); break;
 		case 'v': verbose = 1; break;
 		default:
-			fprintf(stderr, "usage: %s [-t SECONDS] [-s SEED] [-n MAXOPS] [-v]\n",
+			fprintf(stderr, "usage: %s [-t SECONDS] [-s SEED] [-n MAXOPS] [-v] [-F]\n",
 				argv[0]);
 			return 2;
 		}
