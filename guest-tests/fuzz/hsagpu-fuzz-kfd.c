@@ -15,7 +15,9 @@
  *
  *   hsagpu-fuzz-kfd [-t SECONDS] [-s SEED] [-n MAXOPS] [-v] [-F]
  *
- * -F: no fork() (an open finding breaks forked runs: docs/reliability.md).
+ * -F: no fork(); -P: no packets, doorbells or ring scribbles (the device
+ * then runs nothing the process wrote): bisecting finding K1 in
+ * docs/reliability.md.
  *
  * Every address a KFD queue's packets name is a GPU VA translated in the
  * process's own GPU address space (docs/vm.md), so random ring contents
@@ -129,7 +131,7 @@ static const char *const op_name[O_NUM] = {
 	"qcreate", "qdestroy", "qupdate", "doorbell", "scribble", "event",
 	"wait", "misc", "fork",
 };
-static const unsigned int weight[O_NUM] = {
+static unsigned int weight[O_NUM] = {
 	[O_OPEN] = 2, [O_CLOSE] = 1, [O_ALLOC] = 12, [O_FREE] = 6, [O_MAP] = 8,
 	[O_UNMAP] = 5, [O_MMAP] = 6, [O_MUNMAP] = 5, [O_QCREATE] = 8,
 	[O_QDESTROY] = 4, [O_QUPDATE] = 4, [O_DOORBELL] = 12, [O_SCRIBBLE] = 8,
@@ -164,6 +166,29 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
 			     sp[-1], sp[0], sp[1], sp[2], sp[3], sp[4]);
 		if (write(1, msg, n) < 0)
 			_exit(4);
+		/* which mapping holds the stack now */
+		{
+			static char maps[1 << 18];
+			int fd = open("/proc/self/maps", O_RDONLY);
+			ssize_t r = 0, got;
+			char *line, *save;
+
+			while (fd >= 0 && r < (ssize_t)sizeof(maps) - 1 &&
+			       (got = read(fd, maps + r, sizeof(maps) - 1 - r)) > 0)
+				r += got;
+
+			if (r > 0) {
+				maps[r] = 0;
+				for (line = strtok_r(maps, "\n", &save); line;
+				     line = strtok_r(NULL, "\n", &save)) {
+					unsigned long lo = strtoul(line, NULL, 16);
+					unsigned long hi = strtoul(strchr(line, '-') + 1, NULL, 16);
+
+					if ((uintptr_t)sp + 0x100000 >= lo && (uintptr_t)sp < hi + 0x100000)
+						printf("# map: %s\n", line);
+				}
+			}
+		}
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -1021,15 +1046,16 @@ int main(int argc, char **argv)
 		secs = strtoull(p, NULL, 0);
 	if ((p = gt_param("fuzz_seed")))
 		seed = strtoull(p, NULL, 0);
-	while ((c = getopt(argc, argv, "t:s:n:vF")) != -1) {
+	while ((c = getopt(argc, argv, "t:s:n:vFP")) != -1) {
 		switch (c) {
+		case 'P': weight[O_DOORBELL] = weight[O_SCRIBBLE] = 0; break;
 		case 'F': no_fork = 1; break;
 		case 't': secs = strtoull(optarg, NULL, 0); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'n': maxops = strtoul(optarg, NULL, 0); break;
 		case 'v': verbose = 1; break;
 		default:
-			fprintf(stderr, "usage: %s [-t SECONDS] [-s SEED] [-n MAXOPS] [-v] [-F]\n",
+			fprintf(stderr, "usage: %s [-t SECONDS] [-s SEED] [-n MAXOPS] [-v] [-F] [-P]\n",
 				argv[0]);
 			return 2;
 		}
