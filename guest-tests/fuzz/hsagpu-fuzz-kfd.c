@@ -17,7 +17,7 @@
  *
  * -F: no fork(); -P: no packets, doorbells or ring scribbles (the device
  * then runs nothing the process wrote): bisecting finding K1 in
- * docs/reliability.md.
+ * docs/reliability.md. -x OP (repeatable): leave that operation out.
  *
  * Every address a KFD queue's packets name is a GPU VA translated in the
  * process's own GPU address space (docs/vm.md), so random ring contents
@@ -1046,8 +1046,13 @@ int main(int argc, char **argv)
 		secs = strtoull(p, NULL, 0);
 	if ((p = gt_param("fuzz_seed")))
 		seed = strtoull(p, NULL, 0);
-	while ((c = getopt(argc, argv, "t:s:n:vFP")) != -1) {
+	while ((c = getopt(argc, argv, "t:s:n:vFPx:")) != -1) {
 		switch (c) {
+		case 'x':
+			for (i = 0; i < O_NUM; i++)
+				if (!strcmp(optarg, op_name[i]) && i != O_OPEN)
+					weight[i] = 0;
+			break;
 		case 'P': weight[O_DOORBELL] = weight[O_SCRIBBLE] = 0; break;
 		case 'F': no_fork = 1; break;
 		case 't': secs = strtoull(optarg, NULL, 0); break;
@@ -1055,7 +1060,7 @@ int main(int argc, char **argv)
 		case 'n': maxops = strtoul(optarg, NULL, 0); break;
 		case 'v': verbose = 1; break;
 		default:
-			fprintf(stderr, "usage: %s [-t SECONDS] [-s SEED] [-n MAXOPS] [-v] [-F] [-P]\n",
+			fprintf(stderr, "usage: %s [-t SECONDS] [-s SEED] [-n MAXOPS] [-v] [-F] [-P] [-x OP]...\n",
 				argv[0]);
 			return 2;
 		}
