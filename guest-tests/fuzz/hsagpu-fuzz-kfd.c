@@ -792,7 +792,12 @@ static void op_wait(void)
 /* --- the rest: ioctls with random arguments ---------------------------- */
 static void op_misc(void)
 {
-	uint8_t buf[256];
+	/*
+	 * Not on the stack and as large as any _IOC_SIZE: the kernel copies
+	 * back what the command's size says (GET_PROCESS_APERTURES: 456
+	 * bytes; an early 256-byte stack buffer zeroed return addresses).
+	 */
+	static uint8_t buf[1 << 14] __attribute__((aligned(8)));
 	static const unsigned long cmds[] = {
 		AMDKFD_IOC_GET_VERSION, AMDKFD_IOC_GET_CLOCK_COUNTERS,
 		AMDKFD_IOC_GET_PROCESS_APERTURES, AMDKFD_IOC_GET_PROCESS_APERTURES_NEW,
@@ -807,7 +812,8 @@ static void op_misc(void)
 	unsigned long cmd = cmds[rnd(sizeof(cmds) / sizeof(cmds[0]))];
 	int r;
 
-	for (size_t i = 0; i < sizeof(buf) / 8; i++)
+	memset(buf, 0, sizeof(buf));
+	for (size_t i = 0; i < 256 / 8; i++)
 		((uint64_t *)buf)[i] = chance(70) ? 0 : rnd_interesting();
 	/* the gpu_id field sits at different offsets: plant it often */
 	if (chance(60))
