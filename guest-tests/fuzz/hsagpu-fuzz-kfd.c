@@ -565,8 +565,10 @@ static void op_qcreate(void)
 	if (b >= 0 && bos[b].cpu) {
 		qs[q].ring = bos[b].cpu;
 		qs[q].aq = (uint8_t *)bos[b].cpu + bos[b].size - PAGE;
+		/* within the buffer: a garbage ring size may have been taken */
 		if (a.queue_type == KFD_IOC_QUEUE_TYPE_COMPUTE_AQL && chance(80))
-			for (i = 0; (uint64_t)i < a.ring_size / 64; i++) {
+			for (i = 0; (uint64_t)i < a.ring_size / 64 &&
+				    (uint64_t)i < (bos[b].size - PAGE) / 64; i++) {
 				uint64_t v = HSAGPU_PKT_TYPE_INVALID;
 
 				guarded_write((volatile uint64_t *)(qs[q].ring + i * 64), &v, 1);
