@@ -13,11 +13,11 @@
  * every file closed, the checks of hsagpu-fuzz: queues_active back to the
  * start, slab and available memory within margins, no oops/WARN/BUG.
  *
- *   hsagpu-fuzz-kfd [-t SECONDS] [-s SEED] [-n MAXOPS] [-v] [-F]
+ *   hsagpu-fuzz-kfd [-t SECONDS] [-s SEED] [-n MAXOPS] [-v] [-F] [-P] [-x OP]...
  *
- * -F: no fork(); -P: no packets, doorbells or ring scribbles (the device
- * then runs nothing the process wrote): bisecting finding K1 in
- * docs/reliability.md. -x OP (repeatable): leave that operation out.
+ * For bisecting a failure: -F no fork(); -P no packets, doorbells or ring
+ * scribbles (the device then runs nothing the process wrote); -x OP
+ * (repeatable) leaves that operation out.
  *
  * Every address a KFD queue's packets name is a GPU VA translated in the
  * process's own GPU address space (docs/vm.md), so random ring contents
@@ -118,7 +118,7 @@ static uint32_t stale_queues[8], stale_events[8];
 static int have_event_page;
 static uint64_t alloc_bytes;
 static int in_child, verbose;
-static int no_fork;             /* -F: no fork() (docs/reliability.md, K1) */
+static int no_fork;             /* -F: no fork() */
 static char pcis[MAX_DEVS][16];
 static int ndevs;
 
