@@ -92,6 +92,7 @@ void hsagpu_bus_ctx_select(HsaGpuBusCtx *c, int queue)
 
 void hsagpu_bus_ctx_end(HsaGpuBusCtx *c)
 {
+    hsagpu_bus_map_end(c);
     hsagpu_bus_cache_drop(c);
 }
 
@@ -306,14 +307,16 @@ out:
     return r;
 }
 
-void hsagpu_bus_release(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
-                        uint64_t done)
+/* Release @t, whose bytes [lo, hi) were written (none if lo == hi). */
+static void hsagpu_bus_release_range(HsaGpuBusCtx *c, HsaGpuBusTarget *t,
+                                     uint64_t lo, uint64_t hi)
 {
     if (t->mapped) {
-        address_space_unmap(&PCI_DEVICE(c->s)->bus_master_as, t->host,
-                            t->len, is_write, done);
-    } else if (t->mr && is_write && done) {
-        memory_region_set_dirty(t->mr, t->mr_off, done);
+        /* Marks [lo, hi) dirty and drops the reference resolve took. */
+        address_space_unmap(&PCI_DEVICE(c->s)->bus_master_as, t->host + lo,
+                            t->len - lo, hi > lo, hi - lo);
+    } else if (t->mr && hi > lo) {
+        memory_region_set_dirty(t->mr, t->mr_off + lo, hi - lo);
     }
     if (t->peer) {
         hsagpu_bus_unref(c, t->peer);
@@ -323,14 +326,110 @@ void hsagpu_bus_release(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
     t->mr = NULL;
 }
 
-HsaGpuBusRefusal hsagpu_bus_rw_link(HsaGpuBusCtx *c, uint64_t addr,
-                                    void *buf, uint64_t len, bool is_write,
-                                    bool *link)
+void hsagpu_bus_release(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
+                        uint64_t done)
+{
+    hsagpu_bus_release_range(c, t, 0, is_write ? done : 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* A pass's mappings (HsaGpuBusMap)                                     */
+/* ------------------------------------------------------------------ */
+
+void hsagpu_bus_map_begin(HsaGpuBusCtx *c)
+{
+#ifndef CONFIG_FUZZ
+    /*
+     * Not under generic-fuzz: it fills guest RAM with fuzzer data at
+     * each resolution (fuzz_dma_read_cb), which a mapping would skip.
+     */
+    rcu_read_lock();
+    c->map_on = true;
+#endif
+}
+
+static void hsagpu_bus_map_drop(HsaGpuBusCtx *c, HsaGpuBusMap *m)
+{
+    if (m->len) {
+        hsagpu_bus_release_range(c, &m->t, m->dirty_lo, m->dirty_hi);
+        m->len = 0;
+    }
+}
+
+void hsagpu_bus_map_end(HsaGpuBusCtx *c)
+{
+    if (!c->map_on) {
+        return;
+    }
+    for (unsigned i = 0; i < HSAGPU_BUS_MAP_CACHE; i++) {
+        hsagpu_bus_map_drop(c, &c->map[i]);
+    }
+    c->map_on = false;
+    rcu_read_unlock();
+}
+
+/* The mapping that holds all of [addr, addr + len) for this access. */
+static HsaGpuBusMap *hsagpu_bus_map_find(HsaGpuBusCtx *c, uint64_t addr,
+                                         uint64_t len, bool is_write)
+{
+    for (unsigned i = 0; i < HSAGPU_BUS_MAP_CACHE; i++) {
+        HsaGpuBusMap *m = &c->map[i];
+
+        if (m->vmid == c->vmid && addr - m->addr < m->len &&
+            len <= m->len - (addr - m->addr) &&
+            (is_write ? m->write : m->read)) {
+            return m;
+        }
+    }
+    return NULL;
+}
+
+/*
+ * [addr, addr + len) was just accessed successfully: map the window
+ * around it, from its 4 KiB page on. That page lies in the same GPU
+ * page, IOMMU page and RAM block as the access, so resolving it has the
+ * same outcome and no new side effect (no fault can be recorded).
+ */
+static void hsagpu_bus_map_fill(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                                bool is_write)
+{
+    uint64_t base = addr & ~(HSAGPU_BUS_MAP_PAGE - 1);
+    HsaGpuBusMap *m = &c->map[c->map_next];
+    HsaGpuBusTarget t;
+
+    if (hsagpu_bus_resolve(c, base, HSAGPU_BUS_MAP_WINDOW, is_write, &t) ||
+        t.len < addr + len - base) {
+        hsagpu_bus_release(c, &t, is_write, 0);
+        return;
+    }
+    /* The same bytes resolved for the other kind: one entry for both. */
+    for (unsigned i = 0; i < HSAGPU_BUS_MAP_CACHE; i++) {
+        HsaGpuBusMap *o = &c->map[i];
+
+        if (o->len && o->vmid == c->vmid && o->addr == base &&
+            o->t.host == t.host && o->len == t.len) {
+            o->read |= !is_write;
+            o->write |= is_write;
+            hsagpu_bus_release(c, &t, is_write, 0);
+            return;
+        }
+    }
+    hsagpu_bus_map_drop(c, m);
+    *m = (HsaGpuBusMap) {
+        .addr = base, .len = t.len, .vmid = c->vmid,
+        .read = !is_write, .write = is_write, .t = t,
+        .dirty_lo = t.len, .dirty_hi = 0,
+    };
+    c->map_next = (c->map_next + 1) % HSAGPU_BUS_MAP_CACHE;
+}
+
+/* Resolve piece by piece (RCU read lock held by the caller). */
+static HsaGpuBusRefusal hsagpu_bus_rw_slow(HsaGpuBusCtx *c, uint64_t addr,
+                                           void *buf, uint64_t len,
+                                           bool is_write, bool *link)
 {
     uint8_t *p = buf;
 
-    *link = false;
-    RCU_READ_LOCK_GUARD();
     while (len) {
         HsaGpuBusTarget t;
         HsaGpuBusRefusal r = hsagpu_bus_resolve(c, addr, len, is_write, &t);
@@ -351,6 +450,40 @@ HsaGpuBusRefusal hsagpu_bus_rw_link(HsaGpuBusCtx *c, uint64_t addr,
         hsagpu_bus_release(c, &t, is_write, t.len);
     }
     return HSAGPU_BUS_OK;
+}
+
+HsaGpuBusRefusal hsagpu_bus_rw_link(HsaGpuBusCtx *c, uint64_t addr,
+                                    void *buf, uint64_t len, bool is_write,
+                                    bool *link)
+{
+    HsaGpuBusRefusal r;
+    bool fill = c->map_on && !c->atomic;
+
+    if (fill) {
+        HsaGpuBusMap *m = hsagpu_bus_map_find(c, addr, len, is_write);
+
+        if (m) {
+            uint64_t off = addr - m->addr;
+
+            *link = m->t.cls != HSAGPU_BUS_LOCAL;
+            if (is_write) {
+                memcpy(m->t.host + off, buf, len);
+                m->dirty_lo = MIN(m->dirty_lo, off);
+                m->dirty_hi = MAX(m->dirty_hi, off + len);
+            } else {
+                memcpy(buf, m->t.host + off, len);
+            }
+            return HSAGPU_BUS_OK;
+        }
+        fill = len <= HSAGPU_BUS_MAP_PAGE;
+    }
+    *link = false;
+    RCU_READ_LOCK_GUARD();
+    r = hsagpu_bus_rw_slow(c, addr, buf, len, is_write, link);
+    if (!r && fill) {
+        hsagpu_bus_map_fill(c, addr, len, is_write);
+    }
+    return r;
 }
 
 HsaGpuBusRefusal hsagpu_bus_rw(HsaGpuBusCtx *c, uint64_t addr, void *buf,

@@ -181,6 +181,13 @@ typedef struct HsaGpuQueue {
     uint32_t sdma_active;
     uint32_t sdma_pkt[HSAGPU_SDMA_PKT_MAX_DW];
     uint64_t sdma_row;
+    /*
+     * amd_queue_t.queue_properties as read in this hsagpu_queue_run()
+     * call (ROCr changes it between dispatches, not within a pass's
+     * few microseconds); not migrated.
+     */
+    bool amd_props_valid;
+    uint32_t amd_props;
 } HsaGpuQueue;
 
 /* Bytes of memory the queue's ring occupies. */

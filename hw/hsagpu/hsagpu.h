@@ -186,6 +186,46 @@ struct HsaGpuState {
 
 #define HSAGPU_BUS_XLAT_CACHE   4
 
+/* The answer of hsagpu_bus_resolve() for the start of an access. */
+typedef struct HsaGpuBusTarget {
+    HsaGpuBusClass cls;
+    uint8_t *host;              /* the bytes, host view */
+    uint64_t len;               /* usable bytes at host */
+    MemoryRegion *mr;           /* VRAM: mark dirty after writes */
+    hwaddr mr_off;
+    bool mapped;                /* address_space_map()ed system memory */
+    HsaGpuState *peer;          /* a peer's VRAM (a reference is held) */
+    /*
+     * The PCI function that decodes the address when it is not system
+     * memory (AtomicOp routing checks); NULL for system memory. Also set
+     * for refusals with HSAGPU_BUS_NOT_MEMORY.
+     */
+    PCIDevice *completer;
+} HsaGpuBusTarget;
+
+/*
+ * A pass's mappings: the host bytes behind a range it already resolved
+ * (ring pages, read/write indices, signals, kernel buffers), so that
+ * the next access there is a copy, not a resolution (translation, flat
+ * view lookup, RAM block lookup and references). Only inside one RCU
+ * read section that spans the pass (hsagpu_bus_map_begin/end): the RAM
+ * stays valid, the queue lock keeps VM invalidations out, and the bytes
+ * written are marked dirty (migration, translated code) once, at the
+ * end of the pass.
+ */
+#define HSAGPU_BUS_MAP_CACHE    8
+#define HSAGPU_BUS_MAP_PAGE     4096ULL
+#define HSAGPU_BUS_MAP_WINDOW   (64ULL << 10)
+
+typedef struct HsaGpuBusMap {
+    uint64_t addr;              /* first address, in the context's space */
+    uint64_t len;               /* 0: empty */
+    uint32_t vmid;
+    bool read, write;           /* access kinds it was resolved for */
+    HsaGpuBusTarget t;          /* what resolved (references held) */
+    uint64_t dirty_lo, dirty_hi;    /* written bytes, offsets into t */
+} HsaGpuBusMap;
+
 /*
  * A request context: who asks the bus (hsagpu-bus.c). One per scheduling
  * pass, per register-programmed AtomicOp or per queue command; the
@@ -215,24 +255,11 @@ typedef struct HsaGpuBusCtx {
     HsaGpuBusCache cache;       /* last range resolved inside the switch */
     HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
     unsigned cache_gen;         /* hsagpu_p2p_generation() when cached */
+    bool map_on;                /* in a pass: map[] may be used */
+    uint32_t map_next;          /* next entry to replace */
+    HsaGpuBusMap map[HSAGPU_BUS_MAP_CACHE];
 } HsaGpuBusCtx;
 
-/* The answer of hsagpu_bus_resolve() for the start of an access. */
-typedef struct HsaGpuBusTarget {
-    HsaGpuBusClass cls;
-    uint8_t *host;              /* the bytes, host view */
-    uint64_t len;               /* usable bytes at host */
-    MemoryRegion *mr;           /* VRAM: mark dirty after writes */
-    hwaddr mr_off;
-    bool mapped;                /* address_space_map()ed system memory */
-    HsaGpuState *peer;          /* a peer's VRAM (a reference is held) */
-    /*
-     * The PCI function that decodes the address when it is not system
-     * memory (AtomicOp routing checks); NULL for system memory. Also set
-     * for refusals with HSAGPU_BUS_NOT_MEMORY.
-     */
-    PCIDevice *completer;
-} HsaGpuBusTarget;
 
 /*
  * Prototypes by file, in data-path order: doorbell -> queue (thread,
@@ -297,6 +324,9 @@ void hsagpu_deferred_raise(HsaGpuDeferred *d, unsigned vector);
 void hsagpu_bus_ctx_init(HsaGpuBusCtx *c, HsaGpuState *s, int queue);
 void hsagpu_bus_ctx_select(HsaGpuBusCtx *c, int queue);
 void hsagpu_bus_ctx_end(HsaGpuBusCtx *c);
+/* A pass starts and ends: mappings live in between (HsaGpuBusMap). */
+void hsagpu_bus_map_begin(HsaGpuBusCtx *c);
+void hsagpu_bus_map_end(HsaGpuBusCtx *c);
 HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
                                     uint64_t len, bool is_write,
                                     HsaGpuBusTarget *t);
