@@ -8,6 +8,9 @@
  *
  *   hsagpu_test.iters=N      latency samples (default 2000)
  *   hsagpu_test.packets=N    packets in the throughput run (default 1M)
+ *   hsagpu_test.multi=0|1    also 8 and 64 queues on one device, and one
+ *                            queue on each of 8 devices if there are 8
+ *                            (default 1)
  *
  * The hsa-gpu measurements run on a file with GPU virtual memory (keys
  * ending in _vm: ring, indices and signals translated in the file's
@@ -36,6 +39,7 @@
 #define RING 4096
 
 static uint64_t iters = 2000;
+static uint64_t multi = 1;      /* also 8 and 64 queues, and 8 devices */
 static const char *mode = "";   /* key suffix: "_vm" or "_vmid0" */
 
 static void report(const char *key, uint64_t *ns, uint64_t n)
@@ -307,6 +311,112 @@ static double bench_throughput(struct gtq_dev *d, uint64_t packets)
 }
 
 /*
+ * Batches of 256 barrier packets spread over @nq queues on each of the
+ * @ndev files: one producer fills the next batch of every queue in turn
+ * and rings its doorbell, so the device (or devices) serve many queues
+ * at once. Returns packets per second over all of them (0: failed).
+ */
+static void report_rate(const char *key, double *r, int n);
+
+#define MQ_MAX 64
+#define MQ_RING 1024
+
+static double bench_multi(struct gtq_dev *devs, int ndev, int nq,
+			  uint64_t packets)
+{
+	hsagpu_queue_t *q[MQ_MAX * 8] = { 0 };
+	hsagpu_signal_t done[MQ_MAX * 8] = { 0 }, none = { 0 };
+	int n = ndev * nq, ok = 1;
+	uint64_t rounds = (packets + (uint64_t)n * BATCH - 1) / (n * BATCH);
+	uint64_t t0, ns;
+
+	if (n > MQ_MAX * 8)
+		return 0;
+	for (int i = 0; i < n && ok; i++) {
+		q[i] = gtq_queue(&devs[i / nq], MQ_RING, 0);
+		done[i] = gtq_signal(&devs[i / nq], rounds);
+		ok = q[i] && done[i].handle;
+	}
+	t0 = gtq_now_ns();
+	for (uint64_t r = 0; r < rounds && ok; r++) {
+		for (int i = 0; i < n; i++) {
+			uint64_t base = hsagpu_queue_load_write_index(q[i]);
+
+			if (hsagpu_queue_wait_slot(q[i], base + BATCH - 1)) {
+				CHECK(0, "queue %d: no ring space", i);
+				ok = 0;
+				break;
+			}
+			hsagpu_queue_add_write_index(q[i], BATCH);
+			for (uint64_t k = 0; k < BATCH; k++)
+				put_barrier(hsagpu_queue_slot(q[i], base + k),
+					    k == BATCH - 1 ? done[i] : none);
+			hsagpu_queue_ring_doorbell(q[i], base + BATCH - 1);
+		}
+	}
+	for (int i = 0; i < n && ok; i++)
+		ok = hsagpu_signal_wait_acquire(done[i],
+						HSAGPU_SIGNAL_CONDITION_EQ, 0,
+						600000 * GTQ_MS,
+						HSAGPU_WAIT_STATE_ACTIVE) == 0;
+	ns = gtq_now_ns() - t0;
+	CHECK(ok, "%d devices x %d queues: not every batch completed", ndev,
+	      nq);
+	for (int i = 0; i < n; i++) {
+		if (done[i].handle)
+			hsagpu_signal_destroy(done[i]);
+		if (q[i])
+			hsagpu_queue_destroy(q[i]);
+	}
+	return ok ? rounds * n * BATCH / (ns / 1e9) : 0;
+}
+
+/* Rate rows for @nq queues on each of @ndev devices, VM and VMID 0. */
+static void report_multi(struct gtq_dev *dv, struct gtq_dev *d0, int ndev,
+			 int nq, uint64_t packets)
+{
+	double rate[2][3];
+	char key[64];
+
+	for (int r = 0; r < 6; r++) {
+		int vm = !(r & 1);
+
+		rate[vm][r / 2] = bench_multi(vm ? dv : d0, ndev, nq, packets / 3);
+	}
+	snprintf(key, sizeof(key), "hsagpu_packets_per_s_%ddev_%dq", ndev, nq);
+	for (int vm = 1; vm >= 0; vm--) {
+		mode = vm ? "_vm" : "_vmid0";
+		report_rate(key, rate[vm], 3);
+	}
+}
+
+/* One queue on each of 8 devices (and one queue on one, for reference) */
+static void bench_devices(uint64_t packets)
+{
+	struct gtq_dev mv[8], m0[8];
+	int n = 0;
+
+	if (hsagpu_agent_count() < 8)
+		return;
+	while (n < 8 && gtq_open_vm(n, &mv[n], 1) == 1) {
+		if (gtq_open_vm(n, &m0[n], 0) != 1) {
+			gtq_close(&mv[n]);
+			break;
+		}
+		n++;
+	}
+	DIAG("hsa-gpu throughput on %d devices, one queue each", n);
+	if (n == 8) {
+		report_multi(mv, m0, 1, 1, packets);
+		report_multi(mv, m0, 8, 1, packets);
+	}
+	while (n--) {
+		gtq_close(&m0[n]);
+		gtq_close(&mv[n]);
+	}
+}
+
+/*
  * The producer alone: the same batches written into plain memory, no
  * queue, no device. The guest's own ceiling for the packet rate (under
  * TCG every store is emulated).
@@ -353,6 +463,7 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);       /* progress survives a kill */
 	gt_param_u64("iters", 0, &iters);
 	gt_param_u64("packets", 0, &packets);
+	gt_param_u64("multi", 0, &multi);
 	if (iters < 100)
 		iters = 100;
 	ns = calloc(iters, sizeof(*ns));
@@ -362,6 +473,12 @@ int main(void)
 	bench_edu(ns);
 	if (hsagpu_agent_count() < 1) {
 		DIAG("no hsa-gpu: boot the bench preset");
+		return gt_result();
+	}
+	if (multi == 2) {
+		/* scripts/bench's second boot (sw8): only the 8 devices */
+		bench_devices(packets);
+		free(ns);
 		return gt_result();
 	}
 	/*
@@ -389,9 +506,16 @@ int main(void)
 		mode = vm ? "_vm" : "_vmid0";
 		rate[vm][r / 2] = bench_throughput(vm ? &dv : &d0, packets / 5);
 	}
+	if (multi) {
+		DIAG("hsa-gpu throughput on 8 and 64 queues");
+		report_multi(&dv, &d0, 1, 8, packets);
+		report_multi(&dv, &d0, 1, 64, packets);
+	}
 	gtq_close(&d0);
 	gtq_close(&dv);
 	free(ns0);
+	if (multi)
+		bench_devices(packets);
 	{
 		double w[5];
 
