@@ -192,8 +192,16 @@ static void probe_fini(struct probe *p)
 		hsagpu_queue_destroy(p->q);
 }
 
+static int probe_once_mode(struct probe *p, int blocked, int bare,
+			   uint64_t *ns);
+
 /* One BARRIER_AND with a completion signal: doorbell to signal == 0. */
-static int probe_once(struct probe *p, int blocked, uint64_t *ns)
+/*
+ * @bare: no runtime wait, a plain load loop on the value (no pause, no
+ * clock reads): what the device's part of the latency is.
+ */
+static int probe_once_mode(struct probe *p, int blocked, int bare,
+			   uint64_t *ns)
 {
 	struct hsagpu_wait_events we = {
 		.size = sizeof(we),
@@ -210,7 +218,11 @@ static int probe_once(struct probe *p, int blocked, uint64_t *ns)
 	put_barrier(hsagpu_queue_slot(p->q, idx), p->s);
 	t0 = gtq_now_ns();
 	hsagpu_queue_ring_doorbell(p->q, idx);
-	if (blocked) {
+	if (bare) {
+		while (__atomic_load_n(&p->sp->value, __ATOMIC_ACQUIRE))
+			;
+		v = 0;
+	} else if (blocked) {
 		/*
 		 * Straight to sleep on the event, no spinning first:
 		 * doorbell, completion, MSI-X, wake-up.
@@ -231,7 +243,8 @@ static int probe_once(struct probe *p, int blocked, uint64_t *ns)
  * one sample of each after the other, so that both see the same host.
  */
 static void bench_latency(struct gtq_dev *dv, struct gtq_dev *d0,
-			  uint64_t *ns_vm, uint64_t *ns_0, int blocked, int irq)
+			  uint64_t *ns_vm, uint64_t *ns_0, int blocked, int irq,
+			  int bare)
 {
 	uint64_t n = blocked ? iters / 4 : iters, i;
 	struct probe pv = { 0 }, p0 = { 0 };
@@ -239,15 +252,16 @@ static void bench_latency(struct gtq_dev *dv, struct gtq_dev *d0,
 
 	if (probe_init(&pv, dv, irq) && probe_init(&p0, d0, irq)) {
 		for (i = 0; i < n; i++) {
-			if (!probe_once(&pv, blocked, &ns_vm[i]) ||
-			    !probe_once(&p0, blocked, &ns_0[i])) {
+			if (!probe_once_mode(&pv, blocked, bare, &ns_vm[i]) ||
+			    !probe_once_mode(&p0, blocked, bare, &ns_0[i])) {
 				CHECK(0, "barrier packet %llu did not complete",
 				      (unsigned long long)i);
 				break;
 			}
 		}
 		snprintf(key, sizeof(key), "hsagpu_barrier_%s%s",
-			 blocked ? "blocked" : "active", irq ? "" : "_noirq");
+			 blocked ? "blocked" : bare ? "bare" : "active",
+			 irq ? "" : "_noirq");
 		mode = "_vm";
 		report(key, ns_vm, i);
 		mode = "_vmid0";
@@ -496,9 +510,10 @@ int main(void)
 		return gt_result();
 	}
 	DIAG("hsa-gpu latency, GPU VM and VMID 0 alternating");
-	bench_latency(&dv, &d0, ns, ns0, 0, 1);
-	bench_latency(&dv, &d0, ns, ns0, 0, 0);
-	bench_latency(&dv, &d0, ns, ns0, 1, 1);
+	bench_latency(&dv, &d0, ns, ns0, 0, 1, 0);
+	bench_latency(&dv, &d0, ns, ns0, 0, 0, 0);
+	bench_latency(&dv, &d0, ns, ns0, 0, 0, 1);
+	bench_latency(&dv, &d0, ns, ns0, 1, 1, 0);
 	DIAG("hsa-gpu throughput, GPU VM and VMID 0 alternating");
 	for (int r = 0; r < 10; r++) {
 		int vm = !(r & 1);

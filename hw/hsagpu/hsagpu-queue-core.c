@@ -1025,6 +1025,7 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
         failed_id = q->read_index;
         goto fail;
     }
+    q->seen_wptr = wptr;
     while (res->progress < quantum && q->read_index != wptr &&
            !hsagpu_budget_spent(p)) {
         int r = hsagpu_queue_step(q, p, wptr, res, &err, &failed_id);

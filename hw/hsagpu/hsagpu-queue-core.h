@@ -188,6 +188,8 @@ typedef struct HsaGpuQueue {
      */
     bool amd_props_valid;
     uint32_t amd_props;
+    /* write_dispatch_id as the last run read it (not migrated) */
+    uint64_t seen_wptr;
 } HsaGpuQueue;
 
 /* Bytes of memory the queue's ring occupies. */
