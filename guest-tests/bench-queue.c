@@ -192,16 +192,21 @@ static void probe_fini(struct probe *p)
 		hsagpu_queue_destroy(p->q);
 }
 
-static int probe_once_mode(struct probe *p, int blocked, int bare,
-			   uint64_t *ns);
+/* How a latency probe waits for its signal */
+enum probe_wait {
+	WAIT_SPIN,      /* hsagpu_signal_wait_acquire(), ACTIVE */
+	WAIT_BARE,      /* a plain load loop: no pause, no clock reads */
+	WAIT_BLOCKED,   /* hsagpu_signal_wait_acquire(), BLOCKED */
+	WAIT_SLEEP,     /* straight to sleep in WAIT_EVENTS */
+};
+
+static const char *const probe_wait_name[] = {
+	[WAIT_SPIN] = "active", [WAIT_BARE] = "bare",
+	[WAIT_BLOCKED] = "waitblocked", [WAIT_SLEEP] = "blocked",
+};
 
 /* One BARRIER_AND with a completion signal: doorbell to signal == 0. */
-/*
- * @bare: no runtime wait, a plain load loop on the value (no pause, no
- * clock reads): what the device's part of the latency is.
- */
-static int probe_once_mode(struct probe *p, int blocked, int bare,
-			   uint64_t *ns)
+static int probe_once(struct probe *p, enum probe_wait wait, uint64_t *ns)
 {
 	struct hsagpu_wait_events we = {
 		.size = sizeof(we),
@@ -218,21 +223,28 @@ static int probe_once_mode(struct probe *p, int blocked, int bare,
 	put_barrier(hsagpu_queue_slot(p->q, idx), p->s);
 	t0 = gtq_now_ns();
 	hsagpu_queue_ring_doorbell(p->q, idx);
-	if (bare) {
+	switch (wait) {
+	case WAIT_BARE:
+		/* The device's part of the latency, without the runtime's */
 		while (__atomic_load_n(&p->sp->value, __ATOMIC_ACQUIRE))
 			;
 		v = 0;
-	} else if (blocked) {
+		break;
+	case WAIT_SLEEP:
 		/*
-		 * Straight to sleep on the event, no spinning first:
-		 * doorbell, completion, MSI-X, wake-up.
+		 * No spinning first: doorbell, completion, MSI-X, wake-up:
+		 * the interrupt path alone.
 		 */
 		ioctl(hsagpu_agent_fd(p->d->agent), HSAGPU_IOC_WAIT_EVENTS, &we);
 		v = hsagpu_signal_load_acquire(p->s);
-	} else {
+		break;
+	default:
 		v = hsagpu_signal_wait_acquire(p->s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
 					       5000 * GTQ_MS,
-					       HSAGPU_WAIT_STATE_ACTIVE);
+					       wait == WAIT_SPIN ?
+					       HSAGPU_WAIT_STATE_ACTIVE :
+					       HSAGPU_WAIT_STATE_BLOCKED);
+		break;
 	}
 	*ns = gtq_now_ns() - t0;
 	return v == 0;
@@ -243,25 +255,24 @@ static int probe_once_mode(struct probe *p, int blocked, int bare,
  * one sample of each after the other, so that both see the same host.
  */
 static void bench_latency(struct gtq_dev *dv, struct gtq_dev *d0,
-			  uint64_t *ns_vm, uint64_t *ns_0, int blocked, int irq,
-			  int bare)
+			  uint64_t *ns_vm, uint64_t *ns_0, enum probe_wait wait,
+			  int irq)
 {
-	uint64_t n = blocked ? iters / 4 : iters, i;
+	uint64_t n = wait == WAIT_SLEEP ? iters / 4 : iters, i;
 	struct probe pv = { 0 }, p0 = { 0 };
 	char key[64];
 
 	if (probe_init(&pv, dv, irq) && probe_init(&p0, d0, irq)) {
 		for (i = 0; i < n; i++) {
-			if (!probe_once_mode(&pv, blocked, bare, &ns_vm[i]) ||
-			    !probe_once_mode(&p0, blocked, bare, &ns_0[i])) {
+			if (!probe_once(&pv, wait, &ns_vm[i]) ||
+			    !probe_once(&p0, wait, &ns_0[i])) {
 				CHECK(0, "barrier packet %llu did not complete",
 				      (unsigned long long)i);
 				break;
 			}
 		}
 		snprintf(key, sizeof(key), "hsagpu_barrier_%s%s",
-			 blocked ? "blocked" : bare ? "bare" : "active",
-			 irq ? "" : "_noirq");
+			 probe_wait_name[wait], irq ? "" : "_noirq");
 		mode = "_vm";
 		report(key, ns_vm, i);
 		mode = "_vmid0";
@@ -510,10 +521,11 @@ int main(void)
 		return gt_result();
 	}
 	DIAG("hsa-gpu latency, GPU VM and VMID 0 alternating");
-	bench_latency(&dv, &d0, ns, ns0, 0, 1, 0);
-	bench_latency(&dv, &d0, ns, ns0, 0, 0, 0);
-	bench_latency(&dv, &d0, ns, ns0, 0, 0, 1);
-	bench_latency(&dv, &d0, ns, ns0, 1, 1, 0);
+	bench_latency(&dv, &d0, ns, ns0, WAIT_SPIN, 1);
+	bench_latency(&dv, &d0, ns, ns0, WAIT_SPIN, 0);
+	bench_latency(&dv, &d0, ns, ns0, WAIT_BARE, 0);
+	bench_latency(&dv, &d0, ns, ns0, WAIT_BLOCKED, 1);
+	bench_latency(&dv, &d0, ns, ns0, WAIT_SLEEP, 1);
 	DIAG("hsa-gpu throughput, GPU VM and VMID 0 alternating");
 	for (int r = 0; r < 10; r++) {
 		int vm = !(r & 1);
