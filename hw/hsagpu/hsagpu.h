@@ -228,7 +228,7 @@ typedef struct HsaGpuBusTarget {
  * Only the processor uses them, under qlock.
  */
 #define HSAGPU_BUS_MAP_PAGE     4096ULL
-#define HSAGPU_BUS_MAP_SET_BITS 7       /* 128 sets of 2 */
+#define HSAGPU_BUS_MAP_SET_BITS 9       /* 512 sets of 2 */
 
 typedef struct HsaGpuBusMap {
     uint64_t page;              /* first address, in the space of vmid */
