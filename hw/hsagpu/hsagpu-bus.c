@@ -295,6 +295,7 @@ HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
      * every packet from the fuzzer.
      */
     fuzz_dma_read_cb(addr, l, mr);
+    t->bus = addr;
     t->host = memory_region_get_ram_ptr(mr) + xlat;
     mr = memory_region_from_host(t->host, &ram_off);
     if (!mr) {
@@ -426,11 +427,6 @@ void hsagpu_bus_maps_flush(HsaGpuState *s)
 
 void hsagpu_bus_map_begin(HsaGpuBusCtx *c)
 {
-#ifndef CONFIG_FUZZ
-    /*
-     * Not under generic-fuzz: it fills guest RAM with fuzzer data at
-     * each resolution (fuzz_dma_read_cb), which a mapping would skip.
-     */
     HsaGpuState *s = c->s;
     unsigned gen = qatomic_read(&s->bus_map_gen);
 
@@ -445,7 +441,6 @@ void hsagpu_bus_map_begin(HsaGpuBusCtx *c)
         s->bus_map_p2p_gen = hsagpu_p2p_generation();
     }
     c->map_on = true;
-#endif
 }
 
 void hsagpu_bus_map_end(HsaGpuBusCtx *c)
@@ -671,6 +666,10 @@ HsaGpuBusRefusal hsagpu_bus_rw_link(HsaGpuBusCtx *c, uint64_t addr,
                 memcpy(m->t.host + off, buf, len);
                 hsagpu_bus_map_written(c->s, m, off, len);
             } else {
+                /* generic-fuzz fills what a device reads (a no-op else) */
+                if (m->ram) {
+                    fuzz_dma_read_cb(m->t.bus + off, len, m->ram);
+                }
                 memcpy(buf, m->t.host + off, len);
             }
             return HSAGPU_BUS_OK;

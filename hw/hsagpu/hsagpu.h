@@ -205,6 +205,7 @@ typedef struct HsaGpuBusTarget {
     MemoryRegion *mr;           /* VRAM: mark dirty after writes */
     hwaddr mr_off;
     bool mapped;                /* address_space_map()ed system memory */
+    uint64_t bus;               /* system memory: its bus address */
     HsaGpuState *peer;          /* a peer's VRAM (a reference is held) */
     /*
      * The PCI function that decodes the address when it is not system
