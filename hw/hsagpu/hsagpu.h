@@ -273,6 +273,7 @@ typedef struct HsaGpuBusCtx {
     HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
     unsigned cache_gen;         /* hsagpu_p2p_generation() when cached */
     bool map_on;                /* in a pass: s->bus_maps may be used */
+    bool map_probe;             /* resolving a page to map, not an access */
 } HsaGpuBusCtx;
 
 
