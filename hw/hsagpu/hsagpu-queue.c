@@ -295,6 +295,14 @@ static void *hsagpu_queue_thread(void *opaque)
          */
         for (unsigned n = 1; get_clock() - last_work < HSAGPU_SPIN_NS &&
              !qatomic_read(&s->qthread_stop); n++) {
+            if (qatomic_read(&s->qlock_waiters)) {
+                /*
+                 * The main loop (interrupts to deliver) or a vCPU wants
+                 * the lock: on a small host, give it this CPU too.
+                 */
+                sched_yield();
+                continue;
+            }
             if (hsagpu_queues_peek(s)) {
                 peeked = true;
                 break;
