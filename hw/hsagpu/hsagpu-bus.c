@@ -46,7 +46,7 @@ void hsagpu_bus_ctx_init(HsaGpuBusCtx *c, HsaGpuState *s, int queue)
 
 /*
  * Drop a reference to a peer or to a RAM block's owner. Finalizing one
- * needs the BQL, which the processor thread never takes: there, a
+ * needs the BQL, which the processor thread does not hold: there, a
  * reference that may be the last is handed to the main loop (with qlock
  * held, as during a pass).
  */

@@ -14,8 +14,11 @@
  * processor holds qlock while it serves queues, for a bounded pass
  * (HsaGpuBudget), and leaves what needs the BQL (MSI-X, error status,
  * AER, the last reference to a peer) in s->pending for a bottom half:
- * the thread never takes the BQL, so MMIO handlers (BQL, then qlock) and
- * unrealize (joins it with the BQL held) cannot deadlock with it. Queue
+ * the thread never waits for the BQL, so MMIO handlers (BQL, then qlock)
+ * and unrealize (joins it with the BQL held) cannot deadlock with it.
+ * When all that waits is completion interrupts to the local APICs and
+ * the BQL happens to be free, the thread sends them itself, qlock not
+ * held (bql_trylock(), patches/0004): no main-loop wake-up. Queue
  * commands run under qlock, so once DESTROY returns the processor no
  * longer touches the queue's memory.
  *
@@ -27,6 +30,8 @@
 #include "qemu/main-loop.h"
 #include "qemu/rcu.h"
 #include "qemu/timer.h"
+#include "hw/pci/msi.h"
+#include "hw/pci/msix.h"
 #include "migration/vmstate.h"
 #include "hsagpu.h"
 #include "trace.h"
@@ -197,6 +202,61 @@ static void hsagpu_queues_irq_bh(void *opaque)
     hsagpu_queues_deliver(opaque);
 }
 
+/*
+ * qlock held, after a pass: is all that waits for delivery completion
+ * interrupts (no AtomicOp report, queue error or reference to drop,
+ * which reach AER, root ports and finalizers)?
+ */
+static bool hsagpu_queues_only_vectors(HsaGpuState *s)
+{
+    return !s->pending.atomic_st && !s->pending.unrefs->len &&
+           !qatomic_read(&s->qerr_pending) &&
+           !qatomic_read(&s->error_irq_due);
+}
+
+/*
+ * BQL held: does every MSI-X message the device may send go to the
+ * local APICs? Only then can the processor thread send them itself:
+ * a message the guest aimed elsewhere (a config window, a hot-plug
+ * controller) could reset or unplug the device, whose unrealize joins
+ * this very thread.
+ */
+static bool hsagpu_msix_to_apic(HsaGpuState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    for (unsigned v = 0; v < s->ident.msix_vectors; v++) {
+        MSIMessage msg = msix_get_message(pdev, v);
+
+        if ((msg.address >> 20) != (HSAGPU_APIC_MSI_BASE >> 20)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * The processor thread, qlock not held: send the completion interrupts
+ * a pass left now if the BQL is free, instead of waking the main loop
+ * for them (one host thread wake-up less between a completion and the
+ * guest's interrupt). False: irq_bh must do it.
+ */
+static bool hsagpu_queues_deliver_now(HsaGpuState *s)
+{
+    bool sent = false;
+
+    if (s->dma_iommu || !bql_trylock()) {
+        return false;
+    }
+    if (!s->qthread_stop && s->vm_running && !s->in_delivery &&
+        qdev_is_realized(DEVICE(s)) && hsagpu_msix_to_apic(s)) {
+        hsagpu_queues_deliver(s);
+        sent = true;
+    }
+    bql_unlock();
+    return sent;
+}
+
 /* Processor thread: the next pass unless work remains, how long to wait. */
 static int64_t hsagpu_pass_timeout(const HsaGpuPassResult *pass,
                                    int64_t backoff)
@@ -242,7 +302,7 @@ static bool hsagpu_queues_peek(HsaGpuState *s)
 }
 
 /*
- * The processor thread. It never takes the BQL (finding 1 of the
+ * The processor thread. It never waits for the BQL (finding 1 of the
  * reliability review): unrealize joins it with the BQL held, and the
  * vCPUs, which take qlock with the BQL held, can always wait for it.
  */
@@ -259,6 +319,7 @@ static void *hsagpu_queue_thread(void *opaque)
     rcu_register_thread();
     for (;;) {
         HsaGpuPassResult pass;
+        bool deliver, vectors;
         int64_t timeout;
 
         /*
@@ -278,10 +339,12 @@ static void *hsagpu_queue_thread(void *opaque)
         }
         hsagpu_queues_pass(s, &pass);
         /* A stopped VM's messages wait for it (hsagpu_vm_change()). */
-        if (s->vm_running && hsagpu_queues_undelivered(s)) {
+        deliver = s->vm_running && hsagpu_queues_undelivered(s);
+        vectors = deliver && hsagpu_queues_only_vectors(s);
+        qemu_mutex_unlock(&s->qlock);
+        if (deliver && !(vectors && hsagpu_queues_deliver_now(s))) {
             qemu_bh_schedule(s->irq_bh);
         }
-        qemu_mutex_unlock(&s->qlock);
 
         if (pass.progress || pass.ended) {
             backoff = HSAGPU_POLL_MIN_NS;

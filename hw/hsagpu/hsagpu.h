@@ -71,6 +71,9 @@ typedef struct HsaGpuFault {
     void (*queues_fatal)(HsaGpuState *s);
 } HsaGpuFault;
 
+/* x86 MSI messages to the local APICs: address 0xfeeXXXXX */
+#define HSAGPU_APIC_MSI_BASE    0xfee00000ULL
+
 /* Pages the processor may write in one pass before marking early */
 #define HSAGPU_BUS_MAP_DIRTY_MAX 32
 
@@ -96,7 +99,7 @@ struct HsaGpuState {
     /*
      * Queue processor (hsagpu-queue.c). qlock protects queues[], active[],
      * the processor's work and what it leaves for the BQL (pending). The
-     * processor runs in its own thread, which never takes the BQL, or
+     * processor runs in its own thread, which never waits for the BQL, or
      * (x-processor=mainloop, and behind a vIOMMU) in a main-loop bottom
      * half with a per-run budget.
      */

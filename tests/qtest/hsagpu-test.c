@@ -3137,6 +3137,38 @@ static void test_deliver_unplug(void)
 }
 
 /*
+ * Completion interrupts go out from the processor thread itself when the
+ * BQL is free, but only messages to the local APICs (0xfeeXXXXX): this
+ * one powers the device's slot off, and unrealize joins that very
+ * thread. It must go through the main loop: sent by the thread, the
+ * unplug joined the thread from itself and QEMU aborted.
+ */
+static void test_deliver_unplug_free_bql(void)
+{
+    bool gone = false;
+    Fixture f;
+
+    queue_fixture_machine(&f, "-global ICH9-LPC.acpi-pci-hotplug-with-"
+                          "bridge-support=off", queue_props);
+    g_assert_cmpuint(queue_create_vec(&f, 0, 0, 1), ==, HSAGPU_QRES_OK);
+    msix_aim_slot_off(&f, 1);
+    msix_enable(&f);
+    submit_nop_irq(&f, 0, Q_SIG);
+    for (int i = 0; i < 5000 && !gone; i++) {
+        QDict *rsp = qtest_qmp(f.qts, "{ 'execute': 'qom-get', 'arguments': "
+                               "{ 'path': '/machine/peripheral/gpu0', "
+                               "'property': 'x-pass-max-slices' } }");
+
+        gone = qdict_haskey(rsp, "error");
+        qobject_unref(rsp);
+        g_usleep(1000);
+    }
+    g_assert_true(gone);
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'query-status' }");
+    fixture_fini(&f);
+}
+
+/*
  * The same mechanism in the fault layer's late-MSI-X timer: two delayed
  * messages (inject-msix-delay), the first powers the slot off. Before
  * the fix the timer's loop went on with the next vector over the array
@@ -4337,6 +4369,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/mainloop/irq-burst", test_irq_burst);
     qtest_add_func("/hsa-gpu/mainloop/doorbell-wakeups",
                    test_doorbell_wakeups);
+    qtest_add_func("/hsa-gpu/reliability/deliver-unplug-free-bql",
+                   test_deliver_unplug_free_bql);
     qtest_add_func("/hsa-gpu/reliability/deliver-unplug",
                    test_deliver_unplug);
     qtest_add_data_func("/hsa-gpu/mainloop/deliver-unplug",
