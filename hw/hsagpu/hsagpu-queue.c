@@ -215,20 +215,21 @@ static bool hsagpu_queues_only_vectors(HsaGpuState *s)
 }
 
 /*
- * BQL held: does every MSI-X message the device may send go to the
+ * BQL held: does every MSI-X message the device may send now go to the
  * local APICs? Only then can the processor thread send them itself:
  * a message the guest aimed elsewhere (a config window, a hot-plug
  * controller) could reset or unplug the device, whose unrealize joins
- * this very thread.
+ * this very thread. A masked vector sends nothing here (its message
+ * goes out at the unmasking write, from that vCPU).
  */
 static bool hsagpu_msix_to_apic(HsaGpuState *s)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
 
     for (unsigned v = 0; v < s->ident.msix_vectors; v++) {
-        MSIMessage msg = msix_get_message(pdev, v);
-
-        if ((msg.address >> 20) != (HSAGPU_APIC_MSI_BASE >> 20)) {
+        if (!msix_is_masked(pdev, v) &&
+            (msix_get_message(pdev, v).address >> 20) !=
+            (HSAGPU_APIC_MSI_BASE >> 20)) {
             return false;
         }
     }
