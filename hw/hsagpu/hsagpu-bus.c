@@ -613,9 +613,10 @@ bool hsagpu_bus_map_peek64(HsaGpuState *s, uint32_t vmid, uint64_t addr,
 bool hsagpu_bus_map_get(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
                         bool is_write, HsaGpuBusTarget *t)
 {
-    HsaGpuBusMap *m;
+    HsaGpuBusMap *m = c->map_on ? hsagpu_bus_map_find(c, addr, len, is_write)
+                                : NULL;
 
-    if (!c->map_on || !(m = hsagpu_bus_map_find(c, addr, len, is_write))) {
+    if (!m) {
         return false;
     }
     /* Borrowed: no reference of its own, so releasing it does nothing. */

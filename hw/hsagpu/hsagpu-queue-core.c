@@ -902,6 +902,7 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     uint64_t signal = 0, start;
     HsaGpuPktOutcome outcome;
     uint32_t word;
+    unsigned type;
     bool timed;
 
     *failed_id = q->read_index;
@@ -947,9 +948,9 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
      * bulk of a batch, needs none.
      */
     memcpy(&signal, pkt + HSAGPU_PKT_SIGNAL_OFFSET, sizeof(signal));
-    timed = signal ||
-            (hdr & HSAGPU_PKT_HDR_TYPE_MASK) == HSAGPU_PKT_TYPE_KERNEL_DISPATCH ||
-            (hdr & HSAGPU_PKT_HDR_TYPE_MASK) == HSAGPU_PKT_TYPE_VENDOR_SPECIFIC;
+    type = hdr & HSAGPU_PKT_HDR_TYPE_MASK;
+    timed = signal || type == HSAGPU_PKT_TYPE_KERNEL_DISPATCH ||
+            type == HSAGPU_PKT_TYPE_VENDOR_SPECIFIC;
     start = timed ? p->ops->now_ns(p->opaque) : 0;
     outcome = hsagpu_packet_exec(q, p, pkt, hdr, &signal, err, res, &start);
     switch (outcome) {

@@ -371,7 +371,8 @@ static void *hsagpu_queue_thread(void *opaque)
                 peeked = true;
                 break;
             }
-            if (!(n % HSAGPU_WATCH_POLL_EVERY) && qemu_poll_ns(&pfd, 1, 0) > 0) {
+            if (!(n % HSAGPU_WATCH_POLL_EVERY) &&
+                qemu_poll_ns(&pfd, 1, 0) > 0) {
                 break;
             }
             cpu_relax();
