@@ -1508,10 +1508,39 @@ static void run_ops(uint64_t deadline, unsigned long maxops, int depth)
 }
 
 /* --- accounting ---------------------------------------------------------- */
+#define MEMINFO_MAX 64
+
 struct acct {
 	long slab_kb, avail_kb, unreclaim_kb;
 	long queues[MAX_DEVS];
+	/* every /proc/meminfo line, to say where memory went */
+	char key[MEMINFO_MAX][32];
+	long kb[MEMINFO_MAX];
+	int n;
 };
+
+static void meminfo_all(struct acct *a)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+
+	a->n = 0;
+	while (f && a->n < MEMINFO_MAX && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31[^:]: %ld", a->key[a->n], &a->kb[a->n]) == 2)
+			a->n++;
+	if (f)
+		fclose(f);
+}
+
+/* The meminfo lines that moved by @min_kb or more between @b and @a. */
+static void meminfo_moves(const struct acct *b, const struct acct *a,
+			  long min_kb)
+{
+	for (int i = 0; i < a->n && i < b->n; i++)
+		if (labs(a->kb[i] - b->kb[i]) >= min_kb)
+			printf("#   %s %ld -> %ld kB\n", a->key[i], b->kb[i],
+			       a->kb[i]);
+}
 
 static long meminfo_kb(const char *key)
 {
@@ -1558,12 +1587,26 @@ static void account(struct acct *a)
 {
 	int i;
 
-	/* deferred frees (RCU, workqueues) settle first */
+	long prev = -1;
+
+	/*
+	 * Deferred frees (RCU, workqueues, exiting children) settle first:
+	 * until MemAvailable holds still within 1 MiB over 200 ms (the
+	 * faster the device, the more is in flight when the run stops).
+	 */
 	usleep(300000);
-	drop_caches();
+	for (i = 0; i < 15; i++) {
+		drop_caches();
+		a->avail_kb = meminfo_kb("MemAvailable");
+		if (prev >= 0 && labs(a->avail_kb - prev) < 1024)
+			break;
+		prev = a->avail_kb;
+		usleep(200000);
+	}
 	a->slab_kb = meminfo_kb("Slab");
 	a->unreclaim_kb = meminfo_kb("SUnreclaim");
 	a->avail_kb = meminfo_kb("MemAvailable");
+	meminfo_all(a);
 	for (i = 0; i < ndevs; i++)
 		a->queues[i] = queues_active(&devs[i]);
 }
@@ -1728,6 +1771,10 @@ int main(int argc, char **argv)
 	      "unreclaimable slab grew by %ld kB", after.unreclaim_kb - before.unreclaim_kb);
 	CHECK(before.avail_kb - after.avail_kb < 32768,
 	      "MemAvailable dropped by %ld kB", before.avail_kb - after.avail_kb);
+	if (before.avail_kb - after.avail_kb >= 16384) {
+		printf("# meminfo lines that moved by 4 MiB or more:\n");
+		meminfo_moves(&before, &after, 4096);
+	}
 	c = kernel_trouble(&klines);
 	CHECK(c == 0, "%d kernel log line(s) of trouble (above)", c);
 	fail = gt_result();
