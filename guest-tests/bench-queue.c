@@ -8,6 +8,9 @@
  *
  *   hsagpu_test.iters=N      latency samples (default 2000)
  *   hsagpu_test.packets=N    packets in the throughput run (default 1M)
+ *   hsagpu_test.multi=0|1    also 8 and 64 queues on one device, and one
+ *                            queue on each of 8 devices if there are 8
+ *                            (default 1)
  *
  * The hsa-gpu measurements run on a file with GPU virtual memory (keys
  * ending in _vm: ring, indices and signals translated in the file's
@@ -36,6 +39,7 @@
 #define RING 4096
 
 static uint64_t iters = 2000;
+static uint64_t multi = 1;      /* also 8 and 64 queues, and 8 devices */
 static const char *mode = "";   /* key suffix: "_vm" or "_vmid0" */
 
 static void report(const char *key, uint64_t *ns, uint64_t n)
@@ -188,8 +192,21 @@ static void probe_fini(struct probe *p)
 		hsagpu_queue_destroy(p->q);
 }
 
+/* How a latency probe waits for its signal */
+enum probe_wait {
+	WAIT_SPIN,      /* hsagpu_signal_wait_acquire(), ACTIVE */
+	WAIT_BARE,      /* a plain load loop: no pause, no clock reads */
+	WAIT_BLOCKED,   /* hsagpu_signal_wait_acquire(), BLOCKED */
+	WAIT_SLEEP,     /* straight to sleep in WAIT_EVENTS */
+};
+
+static const char *const probe_wait_name[] = {
+	[WAIT_SPIN] = "active", [WAIT_BARE] = "bare",
+	[WAIT_BLOCKED] = "waitblocked", [WAIT_SLEEP] = "blocked",
+};
+
 /* One BARRIER_AND with a completion signal: doorbell to signal == 0. */
-static int probe_once(struct probe *p, int blocked, uint64_t *ns)
+static int probe_once(struct probe *p, enum probe_wait wait, uint64_t *ns)
 {
 	struct hsagpu_wait_events we = {
 		.size = sizeof(we),
@@ -206,17 +223,28 @@ static int probe_once(struct probe *p, int blocked, uint64_t *ns)
 	put_barrier(hsagpu_queue_slot(p->q, idx), p->s);
 	t0 = gtq_now_ns();
 	hsagpu_queue_ring_doorbell(p->q, idx);
-	if (blocked) {
+	switch (wait) {
+	case WAIT_BARE:
+		/* The device's part of the latency, without the runtime's */
+		while (__atomic_load_n(&p->sp->value, __ATOMIC_ACQUIRE))
+			;
+		v = 0;
+		break;
+	case WAIT_SLEEP:
 		/*
-		 * Straight to sleep on the event, no spinning first:
-		 * doorbell, completion, MSI-X, wake-up.
+		 * No spinning first: doorbell, completion, MSI-X, wake-up:
+		 * the interrupt path alone.
 		 */
 		ioctl(hsagpu_agent_fd(p->d->agent), HSAGPU_IOC_WAIT_EVENTS, &we);
 		v = hsagpu_signal_load_acquire(p->s);
-	} else {
+		break;
+	default:
 		v = hsagpu_signal_wait_acquire(p->s, HSAGPU_SIGNAL_CONDITION_EQ, 0,
 					       5000 * GTQ_MS,
-					       HSAGPU_WAIT_STATE_ACTIVE);
+					       wait == WAIT_SPIN ?
+					       HSAGPU_WAIT_STATE_ACTIVE :
+					       HSAGPU_WAIT_STATE_BLOCKED);
+		break;
 	}
 	*ns = gtq_now_ns() - t0;
 	return v == 0;
@@ -227,23 +255,24 @@ static int probe_once(struct probe *p, int blocked, uint64_t *ns)
  * one sample of each after the other, so that both see the same host.
  */
 static void bench_latency(struct gtq_dev *dv, struct gtq_dev *d0,
-			  uint64_t *ns_vm, uint64_t *ns_0, int blocked, int irq)
+			  uint64_t *ns_vm, uint64_t *ns_0, enum probe_wait wait,
+			  int irq)
 {
-	uint64_t n = blocked ? iters / 4 : iters, i;
+	uint64_t n = wait == WAIT_SLEEP ? iters / 4 : iters, i;
 	struct probe pv = { 0 }, p0 = { 0 };
 	char key[64];
 
 	if (probe_init(&pv, dv, irq) && probe_init(&p0, d0, irq)) {
 		for (i = 0; i < n; i++) {
-			if (!probe_once(&pv, blocked, &ns_vm[i]) ||
-			    !probe_once(&p0, blocked, &ns_0[i])) {
+			if (!probe_once(&pv, wait, &ns_vm[i]) ||
+			    !probe_once(&p0, wait, &ns_0[i])) {
 				CHECK(0, "barrier packet %llu did not complete",
 				      (unsigned long long)i);
 				break;
 			}
 		}
 		snprintf(key, sizeof(key), "hsagpu_barrier_%s%s",
-			 blocked ? "blocked" : "active", irq ? "" : "_noirq");
+			 probe_wait_name[wait], irq ? "" : "_noirq");
 		mode = "_vm";
 		report(key, ns_vm, i);
 		mode = "_vmid0";
@@ -306,6 +335,137 @@ static double bench_throughput(struct gtq_dev *d, uint64_t packets)
 	return v == 0 ? batches * BATCH / (ns / 1e9) : 0;
 }
 
+/*
+ * Batches of 256 barrier packets spread over @nq queues on each of the
+ * @ndev files: one producer fills the next batch of every queue in turn
+ * and rings its doorbell, so the device (or devices) serve many queues
+ * at once. Returns packets per second over all of them (0: failed).
+ */
+static void report_rate(const char *key, double *r, int n);
+
+#define MQ_MAX 64
+#define MQ_RING 1024
+
+static double bench_multi(struct gtq_dev *devs, int ndev, int nq,
+			  uint64_t packets)
+{
+	hsagpu_queue_t *q[MQ_MAX * 8] = { 0 };
+	hsagpu_signal_t done[MQ_MAX * 8] = { 0 }, none = { 0 };
+	int n = ndev * nq, ok = 1;
+	uint64_t rounds = (packets + (uint64_t)n * BATCH - 1) / (n * BATCH);
+	uint64_t t0, ns;
+
+	if (n > MQ_MAX * 8)
+		return 0;
+	for (int i = 0; i < n && ok; i++) {
+		q[i] = gtq_queue(&devs[i / nq], MQ_RING, 0);
+		done[i] = gtq_signal(&devs[i / nq], rounds);
+		ok = q[i] && done[i].handle;
+	}
+	t0 = gtq_now_ns();
+	for (uint64_t r = 0; r < rounds && ok; r++) {
+		for (int i = 0; i < n; i++) {
+			uint64_t base = hsagpu_queue_load_write_index(q[i]);
+
+			if (hsagpu_queue_wait_slot(q[i], base + BATCH - 1)) {
+				CHECK(0, "queue %d: no ring space", i);
+				ok = 0;
+				break;
+			}
+			hsagpu_queue_add_write_index(q[i], BATCH);
+			for (uint64_t k = 0; k < BATCH; k++)
+				put_barrier(hsagpu_queue_slot(q[i], base + k),
+					    k == BATCH - 1 ? done[i] : none);
+			hsagpu_queue_ring_doorbell(q[i], base + BATCH - 1);
+		}
+	}
+	for (int i = 0; i < n && ok; i++)
+		ok = hsagpu_signal_wait_acquire(done[i],
+						HSAGPU_SIGNAL_CONDITION_EQ, 0,
+						600000 * GTQ_MS,
+						HSAGPU_WAIT_STATE_ACTIVE) == 0;
+	ns = gtq_now_ns() - t0;
+	CHECK(ok, "%d devices x %d queues: not every batch completed", ndev,
+	      nq);
+	for (int i = 0; i < n; i++) {
+		if (done[i].handle)
+			hsagpu_signal_destroy(done[i]);
+		if (q[i])
+			hsagpu_queue_destroy(q[i]);
+	}
+	return ok ? rounds * n * BATCH / (ns / 1e9) : 0;
+}
+
+/* Rate rows for @nq queues on each of @ndev devices, VM and VMID 0. */
+static void report_multi(struct gtq_dev *dv, struct gtq_dev *d0, int ndev,
+			 int nq, uint64_t packets)
+{
+	double rate[2][3];
+	char key[64];
+
+	for (int r = 0; r < 6; r++) {
+		int vm = !(r & 1);
+
+		rate[vm][r / 2] = bench_multi(vm ? dv : d0, ndev, nq, packets / 3);
+	}
+	snprintf(key, sizeof(key), "hsagpu_packets_per_s_%ddev_%dq", ndev, nq);
+	for (int vm = 1; vm >= 0; vm--) {
+		mode = vm ? "_vm" : "_vmid0";
+		report_rate(key, rate[vm], 3);
+	}
+}
+
+/* One queue on each of 8 devices (and one queue on one, for reference) */
+static void bench_devices(uint64_t packets)
+{
+	struct gtq_dev mv[8], m0[8];
+	int n = 0;
+
+	if (hsagpu_agent_count() < 8)
+		return;
+	while (n < 8 && gtq_open_vm(n, &mv[n], 1) == 1) {
+		if (gtq_open_vm(n, &m0[n], 0) != 1) {
+			gtq_close(&mv[n]);
+			break;
+		}
+		n++;
+	}
+	DIAG("hsa-gpu throughput on %d devices, one queue each", n);
+	if (n == 8) {
+		report_multi(mv, m0, 1, 1, packets);
+		report_multi(mv, m0, 8, 1, packets);
+	}
+	while (n--) {
+		gtq_close(&m0[n]);
+		gtq_close(&mv[n]);
+	}
+}
+
+/*
+ * The producer alone: the same batches written into plain memory, no
+ * queue, no device. The guest's own ceiling for the packet rate (under
+ * TCG every store is emulated).
+ */
+static double bench_producer(uint64_t packets)
+{
+	uint64_t batches = (packets + BATCH - 1) / BATCH, t0, ns;
+	hsagpu_signal_t none = { 0 };
+	void *ring;
+
+	if (posix_memalign(&ring, 64, RING * 64))
+		return 0;
+	t0 = gtq_now_ns();
+	for (uint64_t b = 0; b < batches; b++) {
+		uint64_t base = b * BATCH;
+
+		for (uint64_t i = 0; i < BATCH; i++)
+			put_barrier((char *)ring + ((base + i) % RING) * 64, none);
+	}
+	ns = gtq_now_ns() - t0;
+	free(ring);
+	return batches * BATCH / (ns / 1e9);
+}
+
 /* Median and best of @n rates (sorted here). */
 static void report_rate(const char *key, double *r, int n)
 {
@@ -328,6 +488,7 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);       /* progress survives a kill */
 	gt_param_u64("iters", 0, &iters);
 	gt_param_u64("packets", 0, &packets);
+	gt_param_u64("multi", 0, &multi);
 	if (iters < 100)
 		iters = 100;
 	ns = calloc(iters, sizeof(*ns));
@@ -337,6 +498,12 @@ int main(void)
 	bench_edu(ns);
 	if (hsagpu_agent_count() < 1) {
 		DIAG("no hsa-gpu: boot the bench preset");
+		return gt_result();
+	}
+	if (multi == 2) {
+		/* scripts/bench's second boot (sw8): only the 8 devices */
+		bench_devices(packets);
+		free(ns);
 		return gt_result();
 	}
 	/*
@@ -354,9 +521,11 @@ int main(void)
 		return gt_result();
 	}
 	DIAG("hsa-gpu latency, GPU VM and VMID 0 alternating");
-	bench_latency(&dv, &d0, ns, ns0, 0, 1);
-	bench_latency(&dv, &d0, ns, ns0, 0, 0);
-	bench_latency(&dv, &d0, ns, ns0, 1, 1);
+	bench_latency(&dv, &d0, ns, ns0, WAIT_SPIN, 1);
+	bench_latency(&dv, &d0, ns, ns0, WAIT_SPIN, 0);
+	bench_latency(&dv, &d0, ns, ns0, WAIT_BARE, 0);
+	bench_latency(&dv, &d0, ns, ns0, WAIT_BLOCKED, 1);
+	bench_latency(&dv, &d0, ns, ns0, WAIT_SLEEP, 1);
 	DIAG("hsa-gpu throughput, GPU VM and VMID 0 alternating");
 	for (int r = 0; r < 10; r++) {
 		int vm = !(r & 1);
@@ -364,9 +533,24 @@ int main(void)
 		mode = vm ? "_vm" : "_vmid0";
 		rate[vm][r / 2] = bench_throughput(vm ? &dv : &d0, packets / 5);
 	}
+	if (multi) {
+		DIAG("hsa-gpu throughput on 8 and 64 queues");
+		report_multi(&dv, &d0, 1, 8, packets);
+		report_multi(&dv, &d0, 1, 64, packets);
+	}
 	gtq_close(&d0);
 	gtq_close(&dv);
 	free(ns0);
+	if (multi)
+		bench_devices(packets);
+	{
+		double w[5];
+
+		for (int r = 0; r < 5; r++)
+			w[r] = bench_producer(packets / 5);
+		mode = "";
+		report_rate("guest_packet_writes_per_s", w, 5);
+	}
 	for (int vm = 1; vm >= 0; vm--) {
 		mode = vm ? "_vm" : "_vmid0";
 		printf("BENCH hsagpu_packets%s %llu packets\n", mode,

@@ -266,8 +266,10 @@ int hsagpu_queue_wait_slot(hsagpu_queue_t *queue, uint64_t index)
 	progress = now;
 	next_check = now;
 	while (!slot_free(queue, index, &read)) {
-		if (++n < 256) {
-			rt_cpu_relax();
+		/* Spin on loads, pausing every 16 (see hsagpu_rt_signal.c) */
+		if (++n < 256 * 16) {
+			if (!(n % 16))
+				rt_cpu_relax();
 			continue;
 		}
 		now = rt_now_ns();
@@ -285,7 +287,7 @@ int hsagpu_queue_wait_slot(hsagpu_queue_t *queue, uint64_t index)
 		}
 		if (now - progress > SLOT_TIMEOUT_NS)
 			return -ETIMEDOUT;
-		if (n < 1024)
+		if (n < 256 * 16 + 768)
 			sched_yield();
 		else
 			nanosleep(&ts, NULL);

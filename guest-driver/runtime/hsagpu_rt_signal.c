@@ -537,6 +537,12 @@ int64_t hsagpu_signal_wait_acquire(hsagpu_signal_t signal,
 		v = __atomic_load_n(&ref.sig->value, __ATOMIC_ACQUIRE);
 		if (satisfied(v, cond, compare_value))
 			return v;
+		/*
+		 * A pause every 16 loads, not every load: under TCG, QEMU
+		 * ends the translated block at PAUSE and takes its global
+		 * lock, so pausing each time made the loop ~1 us per look
+		 * (and contended with the interrupt that wakes others).
+		 */
 		if (!(++n % 16)) {
 			now = rt_now_ns();
 			if (now >= deadline || now >= spin_end)
@@ -544,8 +550,8 @@ int64_t hsagpu_signal_wait_acquire(hsagpu_signal_t signal,
 			/* Let whoever will set the signal run on this CPU. */
 			if (!(n % 256))
 				sched_yield();
+			rt_cpu_relax();
 		}
-		rt_cpu_relax();
 	}
 
 	if (now < deadline && ref.event &&

@@ -190,6 +190,7 @@ unsigned hsagpu_atomic_try(HsaGpuBusCtx *c, uint64_t addr, uint32_t ctrl,
     unsigned size = hsagpu_atomic_size(ctrl);
     HsaGpuBusTarget t = { 0 };
     HsaGpuBusRefusal r;
+    bool mapped = false;
     unsigned st;
 
     RCU_READ_LOCK_GUARD();
@@ -210,7 +211,8 @@ unsigned hsagpu_atomic_try(HsaGpuBusCtx *c, uint64_t addr, uint32_t ctrl,
     }
 
     c->atomic = true;
-    r = hsagpu_bus_resolve(c, addr, size, true, &t);
+    mapped = hsagpu_bus_map_get(c, addr, size, true, &t);
+    r = mapped ? HSAGPU_BUS_OK : hsagpu_bus_resolve(c, addr, size, true, &t);
     c->atomic = false;
     if (r == HSAGPU_BUS_VM_FAULT) {
         /* Translation failed: no request at all. */
@@ -251,6 +253,12 @@ unsigned hsagpu_atomic_try(HsaGpuBusCtx *c, uint64_t addr, uint32_t ctrl,
     st = HSAGPU_ATOMIC_ST_OK;
 out:
     hsagpu_bus_release(c, &t, true, st == HSAGPU_ATOMIC_ST_OK ? size : 0);
+    if (st == HSAGPU_ATOMIC_ST_OK && !mapped) {
+        /* Signals and read indices take AtomicOps again and again. */
+        c->atomic = true;
+        hsagpu_bus_map_fill(c, addr, size, true);
+        c->atomic = false;
+    }
     trace_hsagpu_atomic(c->queue, addr, ctrl, count,
                         st == HSAGPU_ATOMIC_ST_OK ? result[0] : 0, st);
     return st;

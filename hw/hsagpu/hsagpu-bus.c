@@ -45,15 +45,18 @@ void hsagpu_bus_ctx_init(HsaGpuBusCtx *c, HsaGpuState *s, int queue)
 }
 
 /*
- * Drop a reference to a peer. Finalizing a device needs the BQL, which
- * the processor thread never takes: there, a reference that may be the
- * last is handed to the main loop (with qlock held, as during a pass).
+ * Drop a reference to a peer or to a RAM block's owner. Finalizing one
+ * needs the BQL, which the processor thread never takes: there, a
+ * reference that may be the last is handed to the main loop (with qlock
+ * held, as during a pass).
  */
-static void hsagpu_bus_unref(HsaGpuBusCtx *c, HsaGpuState *peer)
+static void hsagpu_bus_unref_obj(HsaGpuState *s, Object *obj)
 {
-    Object *obj = OBJECT(peer);
     uint32_t ref;
 
+    if (!obj) {
+        return;
+    }
     if (bql_locked()) {
         object_unref(obj);
         return;
@@ -67,8 +70,13 @@ static void hsagpu_bus_unref(HsaGpuBusCtx *c, HsaGpuState *peer)
         }
         ref = old;
     }
-    trace_hsagpu_bus_unref_deferred(peer);
-    g_ptr_array_add(c->s->pending.unrefs, obj);
+    trace_hsagpu_bus_unref_deferred(obj);
+    g_ptr_array_add(s->pending.unrefs, obj);
+}
+
+static void hsagpu_bus_unref(HsaGpuBusCtx *c, HsaGpuState *peer)
+{
+    hsagpu_bus_unref_obj(c->s, OBJECT(peer));
 }
 
 static void hsagpu_bus_cache_drop(HsaGpuBusCtx *c)
@@ -92,6 +100,7 @@ void hsagpu_bus_ctx_select(HsaGpuBusCtx *c, int queue)
 
 void hsagpu_bus_ctx_end(HsaGpuBusCtx *c)
 {
+    hsagpu_bus_map_end(c);
     hsagpu_bus_cache_drop(c);
 }
 
@@ -285,7 +294,10 @@ HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
      * (a no-op in other builds). Without it, RAM-only resolution hid
      * every packet from the fuzzer.
      */
-    fuzz_dma_read_cb(addr, l, mr);
+    if (!c->map_probe) {
+        fuzz_dma_read_cb(addr, l, mr);
+    }
+    t->bus = addr;
     t->host = memory_region_get_ram_ptr(mr) + xlat;
     mr = memory_region_from_host(t->host, &ram_off);
     if (!mr) {
@@ -306,14 +318,16 @@ out:
     return r;
 }
 
-void hsagpu_bus_release(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
-                        uint64_t done)
+/* Release @t, whose bytes [lo, hi) were written (none if lo == hi). */
+static void hsagpu_bus_release_range(HsaGpuBusCtx *c, HsaGpuBusTarget *t,
+                                     uint64_t lo, uint64_t hi)
 {
     if (t->mapped) {
-        address_space_unmap(&PCI_DEVICE(c->s)->bus_master_as, t->host,
-                            t->len, is_write, done);
-    } else if (t->mr && is_write && done) {
-        memory_region_set_dirty(t->mr, t->mr_off, done);
+        /* Marks [lo, hi) dirty and drops the reference resolve took. */
+        address_space_unmap(&PCI_DEVICE(c->s)->bus_master_as, t->host + lo,
+                            t->len - lo, hi > lo, hi - lo);
+    } else if (t->mr && hi > lo) {
+        memory_region_set_dirty(t->mr, t->mr_off + lo, hi - lo);
     }
     if (t->peer) {
         hsagpu_bus_unref(c, t->peer);
@@ -323,14 +337,305 @@ void hsagpu_bus_release(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
     t->mr = NULL;
 }
 
-HsaGpuBusRefusal hsagpu_bus_rw_link(HsaGpuBusCtx *c, uint64_t addr,
-                                    void *buf, uint64_t len, bool is_write,
-                                    bool *link)
+void hsagpu_bus_release(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
+                        uint64_t done)
+{
+    hsagpu_bus_release_range(c, t, 0, is_write ? done : 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* The processor's mappings (HsaGpuBusMap)                              */
+/* ------------------------------------------------------------------ */
+
+/* Any memory topology change may move what a mapping was made from. */
+static void hsagpu_bus_maps_commit(MemoryListener *l)
+{
+    HsaGpuState *s = container_of(l, HsaGpuState, bus_map_listener);
+
+    qatomic_inc(&s->bus_map_gen);
+}
+
+void hsagpu_bus_maps_init(HsaGpuState *s)
+{
+    s->bus_maps = g_new0(HsaGpuBusMap, 2 << HSAGPU_BUS_MAP_SET_BITS);
+    s->bus_map_listener = (MemoryListener) {
+        .name = "hsa-gpu-maps",
+        .commit = hsagpu_bus_maps_commit,
+    };
+    memory_listener_register(&s->bus_map_listener,
+                             &PCI_DEVICE(s)->bus_master_as);
+}
+
+void hsagpu_bus_maps_exit(HsaGpuState *s)
+{
+    if (s->bus_maps) {
+        memory_listener_unregister(&s->bus_map_listener);
+        hsagpu_bus_maps_flush(s);
+        g_free(s->bus_maps);
+        s->bus_maps = NULL;
+    }
+}
+
+/* Mark what the processor wrote through @m dirty; the mapping stays. */
+static void hsagpu_bus_map_mark(HsaGpuState *s, HsaGpuBusMap *m)
+{
+    uint64_t lo = m->dirty_lo, hi = m->dirty_hi;
+
+    if (hi > lo) {
+        if (m->ram) {
+            /*
+             * What address_space_unmap() does for written bytes (dirty
+             * bitmaps, and dropping translated code there), on a
+             * reference of its own.
+             */
+            memory_region_ref(m->ram);
+            address_space_unmap(&PCI_DEVICE(s)->bus_master_as,
+                                m->t.host + lo, m->t.len - lo, true, hi - lo);
+        } else if (m->t.mr) {
+            memory_region_set_dirty(m->t.mr, m->t.mr_off + lo, hi - lo);
+        }
+    }
+    m->dirty_lo = UINT16_MAX;
+    m->dirty_hi = 0;
+    m->dirty_listed = false;
+}
+
+static void hsagpu_bus_map_drop(HsaGpuState *s, HsaGpuBusMap *m)
+{
+    if (!m->len) {
+        return;
+    }
+    hsagpu_bus_map_mark(s, m);
+    if (m->ram) {
+        hsagpu_bus_unref_obj(s, m->ram->owner);
+    }
+    if (m->t.peer) {
+        hsagpu_bus_unref_obj(s, OBJECT(m->t.peer));
+    }
+    memset(m, 0, sizeof(*m));
+}
+
+void hsagpu_bus_maps_flush(HsaGpuState *s)
+{
+    if (!s->bus_maps) {
+        return;
+    }
+    trace_hsagpu_bus_maps_flush(s->bus_map_ndirty);
+    for (unsigned i = 0; i < 2 << HSAGPU_BUS_MAP_SET_BITS; i++) {
+        hsagpu_bus_map_drop(s, &s->bus_maps[i]);
+    }
+    s->bus_map_ndirty = 0;
+}
+
+void hsagpu_bus_map_begin(HsaGpuBusCtx *c)
+{
+    HsaGpuState *s = c->s;
+    unsigned gen = qatomic_read(&s->bus_map_gen);
+
+    if (!s->bus_maps) {
+        return;
+    }
+    rcu_read_lock();
+    if (s->bus_map_seen != gen ||
+        s->bus_map_p2p_gen != hsagpu_p2p_generation()) {
+        hsagpu_bus_maps_flush(s);
+        s->bus_map_seen = gen;
+        s->bus_map_p2p_gen = hsagpu_p2p_generation();
+    }
+    c->map_on = true;
+}
+
+void hsagpu_bus_map_end(HsaGpuBusCtx *c)
+{
+    HsaGpuState *s = c->s;
+
+    if (!c->map_on) {
+        return;
+    }
+    for (unsigned i = 0; i < s->bus_map_ndirty; i++) {
+        hsagpu_bus_map_mark(s, &s->bus_maps[s->bus_map_dirty[i]]);
+    }
+    s->bus_map_ndirty = 0;
+    if (s->dma_iommu) {
+        hsagpu_bus_maps_flush(s);
+    }
+    c->map_on = false;
+    rcu_read_unlock();
+}
+
+/* The two ways of the set of @page in @vmid's space: maps[set * 2 + w] */
+static inline HsaGpuBusMap *hsagpu_bus_map_set(HsaGpuState *s, uint32_t vmid,
+                                               uint64_t page)
+{
+    uint64_t key = (page / HSAGPU_BUS_MAP_PAGE) ^ ((uint64_t)vmid << 52);
+
+    /* Fibonacci hashing: rings, indices and buffers spread over sets. */
+    return &s->bus_maps[((key * 0x9e3779b97f4a7c15ULL) >>
+                         (64 - HSAGPU_BUS_MAP_SET_BITS)) * 2];
+}
+
+static inline bool hsagpu_bus_map_is(const HsaGpuBusMap *m, uint32_t vmid,
+                                     uint64_t page)
+{
+    return m->len && m->page == page && m->vmid == vmid;
+}
+
+/* May @m serve an access of the kind @c is making (@is_write)? */
+static inline bool hsagpu_bus_map_allows(const HsaGpuBusCtx *c,
+                                         const HsaGpuBusMap *m, bool is_write)
+{
+    return c->atomic ? m->atomic : is_write ? m->write : m->read;
+}
+
+/* The mapping that holds all of [addr, addr + len) for this access. */
+static inline HsaGpuBusMap *hsagpu_bus_map_find(HsaGpuBusCtx *c,
+                                                uint64_t addr, uint64_t len,
+                                                bool is_write)
+{
+    uint64_t page = addr & ~(HSAGPU_BUS_MAP_PAGE - 1);
+    HsaGpuBusMap *set = hsagpu_bus_map_set(c->s, c->vmid, page);
+
+    for (unsigned w = 0; w < 2; w++) {
+        HsaGpuBusMap *m = &set[w];
+
+        if (hsagpu_bus_map_is(m, c->vmid, page) &&
+            addr - page + len <= m->len &&
+            hsagpu_bus_map_allows(c, m, is_write)) {
+            m->used = true;
+            set[!w].used = false;
+            return m;
+        }
+    }
+    return NULL;
+}
+
+/*
+ * [addr, addr + len) was just accessed successfully: map its 4 KiB page.
+ * The page lies in the same GPU page, IOMMU page and RAM block as the
+ * access, so resolving it has the same outcome and no new side effect
+ * (no fault can be recorded).
+ */
+void hsagpu_bus_map_fill(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                         bool is_write)
+{
+    HsaGpuState *s = c->s;
+    uint64_t page = addr & ~(HSAGPU_BUS_MAP_PAGE - 1);
+    HsaGpuBusMap *set, *m;
+    HsaGpuBusRefusal r;
+    HsaGpuBusTarget t;
+    ram_addr_t off;
+
+    /* Register-issued AtomicOps, for one, are not made in a pass. */
+    if (!c->map_on || addr + len - page > HSAGPU_BUS_MAP_PAGE) {
+        return;
+    }
+    set = hsagpu_bus_map_set(s, c->vmid, page);
+    /* Only [addr, addr + len) was read: nothing for generic-fuzz here. */
+    c->map_probe = true;
+    r = hsagpu_bus_resolve(c, page, HSAGPU_BUS_MAP_PAGE, is_write, &t);
+    c->map_probe = false;
+    if (r || t.len < addr + len - page) {
+        hsagpu_bus_release(c, &t, is_write, 0);
+        return;
+    }
+    /*
+     * The same bytes resolved for another kind: one mapping for both.
+     * Else the way not used last goes.
+     */
+    m = hsagpu_bus_map_is(&set[1], c->vmid, page) ? &set[1] :
+        hsagpu_bus_map_is(&set[0], c->vmid, page) ? &set[0] :
+        set[0].used ? &set[1] : &set[0];
+    if (hsagpu_bus_map_is(m, c->vmid, page) &&
+        m->t.host == t.host && m->len == t.len) {
+        m->atomic |= c->atomic;
+        m->read |= !c->atomic && !is_write;
+        m->write |= !c->atomic && is_write;
+        hsagpu_bus_release(c, &t, is_write, 0);
+        return;
+    }
+    if (m->dirty_listed) {
+        /* Evicted while on the pass's dirty list: mark it now. */
+        for (unsigned i = 0; i < s->bus_map_ndirty; i++) {
+            if (&s->bus_maps[s->bus_map_dirty[i]] == m) {
+                s->bus_map_dirty[i] = s->bus_map_dirty[--s->bus_map_ndirty];
+                break;
+            }
+        }
+    }
+    hsagpu_bus_map_drop(s, m);
+    *m = (HsaGpuBusMap) {
+        .page = page, .len = t.len, .vmid = c->vmid,
+        .used = true, .atomic = c->atomic, .read = !c->atomic && !is_write,
+        .write = !c->atomic && is_write, .t = t,
+        .dirty_lo = UINT16_MAX, .dirty_hi = 0,
+        /* resolve's reference on system RAM is the block's region's */
+        .ram = t.mapped ? memory_region_from_host(t.host, &off) : NULL,
+    };
+    /* The references resolve took now belong to the mapping. */
+    m->t.mapped = false;
+    set[m == set].used = false;
+}
+
+/* A write through @m: remember the bytes for this pass's dirty marking. */
+static inline void hsagpu_bus_map_written(HsaGpuState *s, HsaGpuBusMap *m,
+                                          uint64_t off, uint64_t len)
+{
+    m->dirty_lo = MIN(m->dirty_lo, off);
+    m->dirty_hi = MAX(m->dirty_hi, off + len);
+    if (!m->dirty_listed) {
+        if (s->bus_map_ndirty == HSAGPU_BUS_MAP_DIRTY_MAX) {
+            hsagpu_bus_map_mark(s, m);
+            return;
+        }
+        m->dirty_listed = true;
+        s->bus_map_dirty[s->bus_map_ndirty++] = m - s->bus_maps;
+    }
+}
+
+bool hsagpu_bus_map_peek64(HsaGpuState *s, uint32_t vmid, uint64_t addr,
+                           uint64_t *val)
+{
+    uint64_t page = addr & ~(HSAGPU_BUS_MAP_PAGE - 1);
+    HsaGpuBusMap *m = hsagpu_bus_map_set(s, vmid, page);
+
+    if (!hsagpu_bus_map_is(m, vmid, page) || !m->read) {
+        m++;
+    }
+    if (!hsagpu_bus_map_is(m, vmid, page) || !m->read ||
+        addr - page + 8 > m->len) {
+        return false;
+    }
+    /* The mapping's reference keeps the bytes there, even if stale. */
+    *val = qatomic_read((uint64_t *)(m->t.host + (addr - page)));
+    return true;
+}
+
+bool hsagpu_bus_map_get(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                        bool is_write, HsaGpuBusTarget *t)
+{
+    HsaGpuBusMap *m;
+
+    if (!c->map_on || !(m = hsagpu_bus_map_find(c, addr, len, is_write))) {
+        return false;
+    }
+    /* Borrowed: no reference of its own, so releasing it does nothing. */
+    *t = (HsaGpuBusTarget) {
+        .cls = m->t.cls, .host = m->t.host + (addr - m->page),
+        .len = m->len - (addr - m->page), .completer = m->t.completer,
+    };
+    if (is_write) {
+        hsagpu_bus_map_written(c->s, m, addr - m->page, len);
+    }
+    return true;
+}
+
+/* Resolve piece by piece (RCU read lock held by the caller). */
+static HsaGpuBusRefusal hsagpu_bus_rw_slow(HsaGpuBusCtx *c, uint64_t addr,
+                                           void *buf, uint64_t len,
+                                           bool is_write, bool *link)
 {
     uint8_t *p = buf;
 
-    *link = false;
-    RCU_READ_LOCK_GUARD();
     while (len) {
         HsaGpuBusTarget t;
         HsaGpuBusRefusal r = hsagpu_bus_resolve(c, addr, len, is_write, &t);
@@ -351,6 +656,42 @@ HsaGpuBusRefusal hsagpu_bus_rw_link(HsaGpuBusCtx *c, uint64_t addr,
         hsagpu_bus_release(c, &t, is_write, t.len);
     }
     return HSAGPU_BUS_OK;
+}
+
+HsaGpuBusRefusal hsagpu_bus_rw_link(HsaGpuBusCtx *c, uint64_t addr,
+                                    void *buf, uint64_t len, bool is_write,
+                                    bool *link)
+{
+    HsaGpuBusRefusal r;
+    bool fill = c->map_on;
+
+    if (fill) {
+        HsaGpuBusMap *m = hsagpu_bus_map_find(c, addr, len, is_write);
+
+        if (m) {
+            uint64_t off = addr - m->page;
+
+            *link = m->t.cls != HSAGPU_BUS_LOCAL;
+            if (is_write) {
+                memcpy(m->t.host + off, buf, len);
+                hsagpu_bus_map_written(c->s, m, off, len);
+            } else {
+                /* generic-fuzz fills what a device reads (a no-op else) */
+                if (m->ram) {
+                    fuzz_dma_read_cb(m->t.bus + off, len, m->ram);
+                }
+                memcpy(buf, m->t.host + off, len);
+            }
+            return HSAGPU_BUS_OK;
+        }
+    }
+    *link = false;
+    RCU_READ_LOCK_GUARD();
+    r = hsagpu_bus_rw_slow(c, addr, buf, len, is_write, link);
+    if (!r && fill) {
+        hsagpu_bus_map_fill(c, addr, len, is_write);
+    }
+    return r;
 }
 
 HsaGpuBusRefusal hsagpu_bus_rw(HsaGpuBusCtx *c, uint64_t addr, void *buf,

@@ -226,6 +226,7 @@ const HsaGpuQueueOps hsagpu_queue_ops = {
 void hsagpu_ops_begin(HsaGpuOpsCtx *c, HsaGpuState *s, HsaGpuDeferred *d)
 {
     hsagpu_bus_ctx_init(&c->bus, s, -1);
+    hsagpu_bus_map_begin(&c->bus);
     c->d = d;
     c->peer_written = false;
 }

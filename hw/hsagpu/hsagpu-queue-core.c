@@ -373,15 +373,24 @@ uint32_t hsagpu_amd_queue_code(unsigned qerr)
     }
 }
 
-/* amd_queue_t.queue_properties, or 0 when it cannot be read */
-static uint32_t hsagpu_amd_queue_props(const HsaGpuQueue *q,
-                                       const HsaGpuProc *p, unsigned *err)
+/* amd_queue_t.queue_properties (read once per run), or 0 on an error */
+static uint32_t hsagpu_amd_queue_props(HsaGpuQueue *q, const HsaGpuProc *p,
+                                       unsigned *err)
 {
     uint32_t props = 0;
 
+    *err = 0;
+    if (q->amd_props_valid) {
+        return q->amd_props;
+    }
     *err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET,
                         q->rptr_addr - HSAGPU_QUEUE_DESC_RPTR +
                         HSAGPU_AMD_QUEUE_PROPERTIES, &props, sizeof(props));
+    if (*err) {
+        return 0;
+    }
+    q->amd_props = props;
+    q->amd_props_valid = true;
     return props;
 }
 
@@ -524,8 +533,12 @@ static unsigned hsagpu_retire_inflight(HsaGpuQueue *q, const HsaGpuProc *p,
                                        HsaGpuRunResult *res,
                                        uint64_t *failed_id)
 {
-    uint64_t now = p->ops->now_ns(p->opaque);
+    uint64_t now;
 
+    if (!q->ninflight) {
+        return 0;
+    }
+    now = p->ops->now_ns(p->opaque);
     while (q->ninflight) {
         unsigned best = 0, err;
         HsaGpuInflight f;
@@ -889,6 +902,7 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     uint64_t signal = 0, start;
     HsaGpuPktOutcome outcome;
     uint32_t word;
+    bool timed;
 
     *failed_id = q->read_index;
     /*
@@ -927,7 +941,16 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     if ((hdr & HSAGPU_PKT_HDR_BARRIER) && q->ninflight) {
         return 0;
     }
-    start = p->ops->now_ns(p->opaque);
+    /*
+     * Timestamps are for completion signals (profiling) and for kernels
+     * and DMA, which latch their start: a barrier without a signal, the
+     * bulk of a batch, needs none.
+     */
+    memcpy(&signal, pkt + HSAGPU_PKT_SIGNAL_OFFSET, sizeof(signal));
+    timed = signal ||
+            (hdr & HSAGPU_PKT_HDR_TYPE_MASK) == HSAGPU_PKT_TYPE_KERNEL_DISPATCH ||
+            (hdr & HSAGPU_PKT_HDR_TYPE_MASK) == HSAGPU_PKT_TYPE_VENDOR_SPECIFIC;
+    start = timed ? p->ops->now_ns(p->opaque) : 0;
     outcome = hsagpu_packet_exec(q, p, pkt, hdr, &signal, err, res, &start);
     switch (outcome) {
     case PKT_WAIT:
@@ -958,8 +981,8 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
         res->progress++;        /* a busy kernel: completes later */
         return 1;
     }
-    *err = hsagpu_packet_done(q, p, signal, start, p->ops->now_ns(p->opaque),
-                              res);
+    *err = hsagpu_packet_done(q, p, signal, start,
+                              signal ? p->ops->now_ns(p->opaque) : 0, res);
     if (*err) {
         *failed_id = q->read_index - 1;
         return -1;
@@ -975,6 +998,7 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
 
     memset(res, 0, sizeof(*res));
     res->deadline = UINT64_MAX;
+    q->amd_props_valid = false;
     if (q->state != HSAGPU_QSTATE_ACTIVE &&
         q->state != HSAGPU_QSTATE_DRAINING &&
         q->state != HSAGPU_QSTATE_SUSPENDED) {
@@ -1001,6 +1025,7 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
         failed_id = q->read_index;
         goto fail;
     }
+    q->seen_wptr = wptr;
     while (res->progress < quantum && q->read_index != wptr &&
            !hsagpu_budget_spent(p)) {
         int r = hsagpu_queue_step(q, p, wptr, res, &err, &failed_id);

@@ -199,6 +199,15 @@ typedef struct HsaGpuQueue {
     uint32_t sdma_active;
     uint32_t sdma_pkt[HSAGPU_SDMA_PKT_MAX_DW];
     uint64_t sdma_row;
+    /*
+     * amd_queue_t.queue_properties as read in this hsagpu_queue_run()
+     * call (ROCr changes it between dispatches, not within a pass's
+     * few microseconds); not migrated.
+     */
+    bool amd_props_valid;
+    uint32_t amd_props;
+    /* write_dispatch_id as the last run read it (not migrated) */
+    uint64_t seen_wptr;
 } HsaGpuQueue;
 
 /* Bytes of memory the queue's ring occupies. */

@@ -36,6 +36,7 @@
 #define HSAGPU_POLL_MAX_NS      (2 * SCALE_MS)
 #define HSAGPU_SPIN_NS          (50 * SCALE_US) /* doorbell watch after work */
 #define HSAGPU_YIELD_SPINS      64  /* sched_yield()s for waiters, per pass */
+#define HSAGPU_WATCH_POLL_EVERY 32  /* doorbell watch: eventfd every N peeks */
 
 /*
  * qlock from outside the processor thread (MMIO, commands, VM state
@@ -215,6 +216,32 @@ static int64_t hsagpu_pass_timeout(const HsaGpuPassResult *pass,
 }
 
 /*
+ * The doorbell watch: has a producer moved the write index of an active
+ * queue since the processor last read it? Only through the processor's
+ * mappings (no resolution, no syscall); a queue not mapped yet still
+ * has its doorbell eventfd.
+ */
+static bool hsagpu_queues_peek(HsaGpuState *s)
+{
+    bool moved = false;
+
+    /* Register accesses and deliveries first: they wait on the lock. */
+    if (qatomic_read(&s->qlock_waiters) || qemu_mutex_trylock(&s->qlock)) {
+        return false;
+    }
+    for (unsigned i = 0; i < s->nactive && !moved; i++) {
+        HsaGpuQueue *q = &s->queues[s->active[i]];
+        uint64_t wptr;
+
+        moved = q->state == HSAGPU_QSTATE_ACTIVE && !q->held &&
+                hsagpu_bus_map_peek64(s, q->as_vmid, q->wptr_addr, &wptr) &&
+                wptr != q->seen_wptr;
+    }
+    qemu_mutex_unlock(&s->qlock);
+    return moved;
+}
+
+/*
  * The processor thread. It never takes the BQL (finding 1 of the
  * reliability review): unrealize joins it with the BQL held, and the
  * vCPUs, which take qlock with the BQL held, can always wait for it.
@@ -223,6 +250,7 @@ static void *hsagpu_queue_thread(void *opaque)
 {
     HsaGpuState *s = opaque;
     int64_t backoff = HSAGPU_POLL_MIN_NS, last_work = 0;
+    bool peeked = false;
     GPollFD pfd = {
         .fd = event_notifier_get_fd(&s->qnotifier),
         .events = G_IO_IN,
@@ -262,14 +290,32 @@ static void *hsagpu_queue_thread(void *opaque)
         }
         /*
          * Right after work, the next doorbell tends to follow soon: watch
-         * the eventfd for a moment before paying for a sleep and wake-up.
+         * the write indices and, now and then, the eventfd for a moment
+         * before paying for a sleep and wake-up.
          */
-        while (get_clock() - last_work < HSAGPU_SPIN_NS &&
-               !qatomic_read(&s->qthread_stop)) {
-            if (qemu_poll_ns(&pfd, 1, 0) > 0) {
+        for (unsigned n = 1; get_clock() - last_work < HSAGPU_SPIN_NS &&
+             !qatomic_read(&s->qthread_stop); n++) {
+            if (qatomic_read(&s->qlock_waiters)) {
+                /*
+                 * The main loop (interrupts to deliver) or a vCPU wants
+                 * the lock: on a small host, give it this CPU too.
+                 */
+                sched_yield();
+                continue;
+            }
+            if (hsagpu_queues_peek(s)) {
+                peeked = true;
+                break;
+            }
+            if (!(n % HSAGPU_WATCH_POLL_EVERY) && qemu_poll_ns(&pfd, 1, 0) > 0) {
                 break;
             }
             cpu_relax();
+        }
+        if (peeked) {
+            /* The doorbell's eventfd is consumed at the next sleep. */
+            peeked = false;
+            continue;
         }
         timeout = hsagpu_pass_timeout(&pass, backoff);
         if (pass.poll) {
@@ -691,6 +737,7 @@ bool hsagpu_queues_init(HsaGpuState *s, Error **errp)
                                     &dev->mem_reentrancy_guard);
     s->vm_running = runstate_is_running();
     s->vm_change = qemu_add_vm_change_state_handler(hsagpu_vm_change, s);
+    hsagpu_bus_maps_init(s);
     if (s->mainloop) {
         s->proc_bh = qemu_bh_new_guarded(hsagpu_proc_bh, s,
                                          &dev->mem_reentrancy_guard);
@@ -717,6 +764,7 @@ void hsagpu_queues_reset(HsaGpuState *s)
     }
     memset(s->queues, 0, s->num_queues * sizeof(*s->queues));
     memset(s->rr, 0, sizeof(s->rr));
+    hsagpu_bus_maps_flush(s);
     qatomic_set(&s->qerr_pending, 0);
     qatomic_set(&s->error_irq_due, 0);
     /*
@@ -755,6 +803,7 @@ void hsagpu_queues_exit(HsaGpuState *s)
         s->proc_bh = NULL;
     }
     hsagpu_queues_reset(s);
+    hsagpu_bus_maps_exit(s);
     hsagpu_doorbell_unlisten_all(s);
     qemu_del_vm_change_state_handler(s->vm_change);
     qemu_bh_delete(s->irq_bh);
@@ -787,6 +836,7 @@ int hsagpu_queues_post_load(HsaGpuState *s)
 
     hsagpu_qlock(s);
     hsagpu_doorbell_unlisten_all(s);
+    hsagpu_bus_maps_flush(s);
     s->nactive = 0;
     for (unsigned qi = 0; qi < s->num_queues; qi++) {
         /*

@@ -154,6 +154,10 @@ unsigned hsagpu_vm_mmio_write(HsaGpuState *s, uint32_t offset, unsigned size,
     qemu_mutex_lock(&s->vm_lock);
     bad = hsagpu_vm_reg_write(&s->vm, offset, val);
     qemu_mutex_unlock(&s->vm_lock);
+    if (!bad) {
+        /* Invalidations and contexts: the processor maps pages anew. */
+        hsagpu_bus_maps_flush(s);
+    }
     qemu_mutex_unlock(&s->qlock);
     if (!bad && offset == HSAGPU_REG_VM_INVALIDATE_REQ) {
         trace_hsagpu_vm_invalidate(val, s->vm.inv_addr, s->vm.inv_pages);

@@ -71,6 +71,9 @@ typedef struct HsaGpuFault {
     void (*queues_fatal)(HsaGpuState *s);
 } HsaGpuFault;
 
+/* Pages the processor may write in one pass before marking early */
+#define HSAGPU_BUS_MAP_DIRTY_MAX 32
+
 struct HsaGpuState {
     PCIDevice parent_obj;
 
@@ -118,6 +121,14 @@ struct HsaGpuState {
     bool proc_kicked;           /* mainloop: kicked since the last run */
     unsigned long *db_listening; /* doorbells with an ioeventfd */
     VMChangeStateEntry *vm_change;
+    /* The processor's mappings (HsaGpuBusMap, hsagpu-bus.c), qlock */
+    struct HsaGpuBusMap *bus_maps;
+    uint16_t bus_map_dirty[HSAGPU_BUS_MAP_DIRTY_MAX];
+    unsigned bus_map_ndirty;
+    unsigned bus_map_gen;       /* memory topology changes (qatomic) */
+    unsigned bus_map_seen;      /* bus_map_gen the mappings were made in */
+    unsigned bus_map_p2p_gen;   /* hsagpu_p2p_generation() likewise */
+    MemoryListener bus_map_listener;
     /*
      * What needs the BQL, left by the processor under qlock and delivered
      * by irq_bh in the main loop (hsagpu_queues_deliver()): MSI-X vectors,
@@ -186,6 +197,52 @@ struct HsaGpuState {
 
 #define HSAGPU_BUS_XLAT_CACHE   4
 
+/* The answer of hsagpu_bus_resolve() for the start of an access. */
+typedef struct HsaGpuBusTarget {
+    HsaGpuBusClass cls;
+    uint8_t *host;              /* the bytes, host view */
+    uint64_t len;               /* usable bytes at host */
+    MemoryRegion *mr;           /* VRAM: mark dirty after writes */
+    hwaddr mr_off;
+    bool mapped;                /* address_space_map()ed system memory */
+    uint64_t bus;               /* system memory: its bus address */
+    HsaGpuState *peer;          /* a peer's VRAM (a reference is held) */
+    /*
+     * The PCI function that decodes the address when it is not system
+     * memory (AtomicOp routing checks); NULL for system memory. Also set
+     * for refusals with HSAGPU_BUS_NOT_MEMORY.
+     */
+    PCIDevice *completer;
+} HsaGpuBusTarget;
+
+/*
+ * The processor's mappings: the host bytes behind 4 KiB pages it already
+ * resolved (ring pages, read/write indices, signals, kernel buffers), so
+ * that the next access there is a copy, not a resolution (translation,
+ * flat view lookup, RAM block lookup, references). Like a TLB, they
+ * outlive a pass; they are dropped when what they were made from may
+ * have changed: any memory topology change (a listener), any GPU VM
+ * register write (invalidations, contexts), a peer unplugged, reset.
+ * Behind a vIOMMU, whose mappings change without either, they only last
+ * one pass. Each holds a reference on what it maps; bytes written are
+ * marked dirty (migration, translated code) at the end of every pass.
+ * Only the processor uses them, under qlock.
+ */
+#define HSAGPU_BUS_MAP_PAGE     4096ULL
+#define HSAGPU_BUS_MAP_SET_BITS 9       /* 512 sets of 2 */
+
+typedef struct HsaGpuBusMap {
+    uint64_t page;              /* first address, in the space of vmid */
+    uint32_t vmid;
+    uint32_t len;               /* bytes usable from page; 0: empty */
+    bool read, write, atomic;   /* access kinds it was resolved for */
+    bool used;                  /* the way of its set used last */
+    bool dirty_listed;
+    uint16_t dirty_lo, dirty_hi;    /* written bytes (lo < hi) */
+    MemoryRegion *ram;          /* system RAM: the block's region */
+    HsaGpuBusTarget t;          /* what resolved (references held) */
+} HsaGpuBusMap;
+
 /*
  * A request context: who asks the bus (hsagpu-bus.c). One per scheduling
  * pass, per register-programmed AtomicOp or per queue command; the
@@ -215,24 +272,10 @@ typedef struct HsaGpuBusCtx {
     HsaGpuBusCache cache;       /* last range resolved inside the switch */
     HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
     unsigned cache_gen;         /* hsagpu_p2p_generation() when cached */
+    bool map_on;                /* in a pass: s->bus_maps may be used */
+    bool map_probe;             /* resolving a page to map, not an access */
 } HsaGpuBusCtx;
 
-/* The answer of hsagpu_bus_resolve() for the start of an access. */
-typedef struct HsaGpuBusTarget {
-    HsaGpuBusClass cls;
-    uint8_t *host;              /* the bytes, host view */
-    uint64_t len;               /* usable bytes at host */
-    MemoryRegion *mr;           /* VRAM: mark dirty after writes */
-    hwaddr mr_off;
-    bool mapped;                /* address_space_map()ed system memory */
-    HsaGpuState *peer;          /* a peer's VRAM (a reference is held) */
-    /*
-     * The PCI function that decodes the address when it is not system
-     * memory (AtomicOp routing checks); NULL for system memory. Also set
-     * for refusals with HSAGPU_BUS_NOT_MEMORY.
-     */
-    PCIDevice *completer;
-} HsaGpuBusTarget;
 
 /*
  * Prototypes by file, in data-path order: doorbell -> queue (thread,
@@ -299,6 +342,29 @@ void hsagpu_deferred_raise(HsaGpuDeferred *d, unsigned vector);
 void hsagpu_bus_ctx_init(HsaGpuBusCtx *c, HsaGpuState *s, int queue);
 void hsagpu_bus_ctx_select(HsaGpuBusCtx *c, int queue);
 void hsagpu_bus_ctx_end(HsaGpuBusCtx *c);
+/* A pass starts and ends: mappings are used in between (HsaGpuBusMap). */
+void hsagpu_bus_map_begin(HsaGpuBusCtx *c);
+void hsagpu_bus_map_end(HsaGpuBusCtx *c);
+/*
+ * A pass's access to [addr, addr + len) through a mapping: a borrowed
+ * target (nothing to release; a write is marked dirty with the pass),
+ * or false when no mapping holds it.
+ */
+bool hsagpu_bus_map_get(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                        bool is_write, HsaGpuBusTarget *t);
+/*
+ * qlock held, between passes: the 8-byte word at @addr (8-aligned) of
+ * @vmid's space, if a mapping holds it (a hint: it may be stale).
+ */
+bool hsagpu_bus_map_peek64(HsaGpuState *s, uint32_t vmid, uint64_t addr,
+                           uint64_t *val);
+/* [addr, addr + len) was accessed successfully: map its page. */
+void hsagpu_bus_map_fill(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                         bool is_write);
+/* Drop every mapping (qlock held, or the processor stopped). */
+void hsagpu_bus_maps_flush(HsaGpuState *s);
+void hsagpu_bus_maps_init(HsaGpuState *s);
+void hsagpu_bus_maps_exit(HsaGpuState *s);
 HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
                                     uint64_t len, bool is_write,
                                     HsaGpuBusTarget *t);

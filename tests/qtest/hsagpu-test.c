@@ -3403,6 +3403,36 @@ static void test_vm_translate(void)
 }
 
 /*
+ * The processor keeps the pages it resolved mapped (hsagpu-bus.c), but
+ * not across a change of the memory map: a signal in VRAM named by its
+ * BAR0 address completes, BAR0 moves, and the same address is nothing
+ * now (a queue error), not the VRAM a mapping made before the move held.
+ */
+static void test_maps_topology(void)
+{
+    g_autofree char *props = g_strconcat(",vram-size=1M", queue_props, NULL);
+    const uint64_t sig = VRAM_BASE + 0x100;
+    struct hsagpu_agent_dispatch_packet a;
+    Fixture f;
+
+    queue_fixture_props(&f, props);
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_0, VRAM_BASE);
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_1, 0);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, sig, 2);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, sig);
+    queue_submit(&f, 0, &a);
+    g_assert_true(wait_u64(&f, sig + 8, 1));
+    /* Out of the root port's window: VRAM_BASE decodes to nothing. */
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_0, VRAM_BASE + (1 << 20));
+    queue_submit(&f, 0, &a);
+    expect_qerr(&f, 0, HSAGPU_QERR_ADDRESS);
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_0, VRAM_BASE);
+    g_assert_cmpuint(qtest_readq(f.qts, sig + 8), ==, 1);
+    fixture_fini(&f);
+}
+
+/*
  * ROCr's CopyAligned blit kernel, its code taken from Debian's ROCr
  * 5.2.3 (the window ending in s_endpgm whose length and FNV-1a 64 are
  * hsagpu-blit.c's fingerprint), dispatched on a ROCr queue (AMD_QUEUE)
@@ -4316,6 +4346,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/fault/fatal-unplug", test_fatal_unplug);
     qtest_add_func("/hsa-gpu/vm/translate", test_vm_translate);
     qtest_add_func("/hsa-gpu/vm/blit", test_vm_blit);
+    qtest_add_func("/hsa-gpu/maps-topology", test_maps_topology);
     qtest_add_data_func("/hsa-gpu/mainloop/vm/translate", test_vm_translate,
                         run_mainloop);
     qtest_add_func("/hsa-gpu/vm/faults", test_vm_faults);
