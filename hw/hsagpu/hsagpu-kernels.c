@@ -585,10 +585,10 @@ unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
             sizeof(a.saxpy), k_saxpy, 4, s_saxpy,
         },
         HSAGPU_KIDX(HSAGPU_KERNEL_ATOMIC_INC) = {
-            sizeof(a.inc), k_atomic_inc, 8,
+            sizeof(a.inc), k_atomic_inc, 8, NULL,
         },
-        HSAGPU_KIDX(HSAGPU_KERNEL_BUSY) = { sizeof(a.busy), NULL, 1 },
-        HSAGPU_KIDX(HSAGPU_KERNEL_IDS) = { sizeof(a.ids), k_ids, 4 },
+        HSAGPU_KIDX(HSAGPU_KERNEL_BUSY) = { sizeof(a.busy), NULL, 1, NULL },
+        HSAGPU_KIDX(HSAGPU_KERNEL_IDS) = { sizeof(a.ids), k_ids, 4, NULL },
     };
 #undef HSAGPU_KIDX
     unsigned idx = (k->kernel_object & 0xffff) - 1;
