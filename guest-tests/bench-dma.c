@@ -20,6 +20,13 @@
  * transfer translated in the file's VMID) and on one without (hsagpu.ko
  * vm=0 at open, keys ending in _vmid0: bus addresses), for the
  * comparison within one boot. The other rows use the default (GPU VM).
+ *
+ * The built-in streaming kernels (fill, copy, vector add, saxpy) run in
+ * the same rounds on three buffers of the same size in device 0's VRAM,
+ * 1-D grids of 256-item workgroups, one 32-bit item per 4 bytes: keys
+ * kern_*, in GB/s of traffic, bytes read plus bytes written (fill 1x
+ * the size, copy 2x, vector add and saxpy 3x), to be compared with
+ * twice the host's memcpy figure (which counts the bytes copied).
  */
 #include <stdlib.h>
 
@@ -108,6 +115,120 @@ static void bench_memcpy(const char *key, void *dst, const void *src, size_t siz
 	report(key, size, ns, reps);
 }
 
+/* Wait for @sig to reach 0 (blocked, like the copies). */
+static int wait_done(hsagpu_signal_t sig)
+{
+	return hsagpu_signal_wait_acquire(sig, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+					  60000 * GTQ_MS,
+					  HSAGPU_WAIT_STATE_BLOCKED) == 0;
+}
+
+/* Index of the first 32-bit item of @p != @v, or @n */
+static size_t find_not32(const volatile void *p, size_t n, uint32_t v)
+{
+	const volatile uint32_t *w = p;
+
+	for (size_t i = 0; i < n; i++)
+		if (w[i] != v)
+			return i;
+	return n;
+}
+
+/*
+ * The built-in streaming kernels over @size-byte VRAM buffers @a, @b,
+ * @c of @b's device: a = 1.0f and b = 2.0f (DMA fills), then fill c,
+ * copy a to c, c = a + b, c = 0.5 a + c, each @reps times, wall time
+ * from submit to signal; every result checked once.
+ */
+static void bench_kernels(struct bdev *b, const char *suffix, void *va,
+			  void *vb, void *vc, size_t size)
+{
+	static const struct {
+		const char *key;
+		uint64_t obj;
+		unsigned traffic;       /* buffers read + written */
+	} kern[] = {
+		{ "kern_fill", HSAGPU_KERNEL_FILL, 1 },
+		{ "kern_copy", HSAGPU_KERNEL_COPY, 2 },
+		{ "kern_vadd", HSAGPU_KERNEL_VADD, 3 },
+		{ "kern_saxpy", HSAGPU_KERNEL_SAXPY, 3 },
+	};
+	static const uint16_t wg[3] = { 256, 1, 1 };
+	const uint32_t grid[3] = { size / 4, 1, 1 };
+	union {
+		struct hsagpu_kargs_fill fill;
+		struct hsagpu_kargs_copy copy;
+		struct hsagpu_kargs_vadd vadd;
+		struct hsagpu_kargs_saxpy saxpy;
+	} *ka = gtq_alloc(&b->d, 4096, HSAGPU_RT_MEM_SYSTEM);
+	uint64_t a = gtq_ptr(b->d.agent, va), bb = gtq_ptr(b->d.agent, vb);
+	uint64_t c = gtq_ptr(b->d.agent, vc);
+	char key[64];
+
+	if (!ka)
+		return;
+	/* one signal for both: the queue runs them in order */
+	hsagpu_signal_store_release(b->sig, 1);
+	gtd_fill(b->q, a, 0x3f800000, size, GTD_NONE);        /* 1.0f */
+	gtd_fill(b->q, bb, 0x40000000, size, b->sig);         /* 2.0f */
+	CHECK(wait_done(b->sig), "kernels: input fills did not finish");
+	for (unsigned i = 0; i < sizeof(kern) / sizeof(kern[0]); i++) {
+		uint64_t ns[64];
+		uint32_t want;
+
+		memset(ka, 0, sizeof(*ka));
+		switch (kern[i].obj) {
+		case HSAGPU_KERNEL_FILL:
+			ka->fill.dst = c;
+			ka->fill.value = 0x12345678;
+			want = 0x12345678;
+			break;
+		case HSAGPU_KERNEL_COPY:
+			ka->copy.dst = c;
+			ka->copy.src = a;
+			want = 0x3f800000;
+			break;
+		case HSAGPU_KERNEL_VADD:
+			ka->vadd.a = a;
+			ka->vadd.b = bb;
+			ka->vadd.c = c;
+			want = 0x40400000;      /* 3.0f */
+			break;
+		default: {
+			float y = 3.0f + 0.5f * reps;
+
+			ka->saxpy.a = 0.5f;
+			ka->saxpy.x = a;
+			ka->saxpy.y = c;
+			memcpy(&want, &y, 4);
+			break;
+		}
+		}
+		__sync_synchronize();
+		for (uint64_t r = 0; r < reps; r++) {
+			struct hsagpu_kernel_dispatch_packet pkt;
+			uint64_t t0;
+
+			hsagpu_signal_store_release(b->sig, 1);
+			hsagpu_packet_dispatch(&pkt, kern[i].obj,
+					       gtq_ptr(b->d.agent, ka), grid, wg, 1,
+					       b->sig);
+			t0 = gtq_now_ns();
+			CHECK(hsagpu_queue_submit(b->q, &pkt,
+				GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 0)) >= 0,
+			      "%s: submit", kern[i].key);
+			CHECK(wait_done(b->sig), "%s did not finish", kern[i].key);
+			ns[r] = gtq_now_ns() - t0;
+		}
+		CHECK(find_not32(vc, size / 4, want) == size / 4,
+		      "%s%s: wrong result at item %zu", kern[i].key, suffix,
+		      find_not32(vc, size / 4, want));
+		snprintf(key, sizeof(key), "%s%s", kern[i].key, suffix);
+		report(key, (uint64_t)kern[i].traffic * size, ns, reps);
+	}
+	hsagpu_memory_free(b->d.agent, ka);
+}
+
 /* Device 0's four directions on a file with (@vm) or without GPU VM. */
 static void bench_mode(int vm, size_t size, int round)
 {
@@ -117,7 +238,7 @@ static void bench_mode(int vm, size_t size, int round)
 	};
 	struct bdev b = { 0 };
 	char k[64];
-	void *dst[4], *src[4];
+	void *dst[4], *src[4], *vram3;
 
 	if (gtq_open_vm(0, &b.d, vm) != 1)
 		goto out;
@@ -127,8 +248,10 @@ static void bench_mode(int vm, size_t size, int round)
 	b.sys2 = gtq_alloc(&b.d, size, HSAGPU_RT_MEM_SYSTEM);
 	b.vram = gtq_alloc(&b.d, size, HSAGPU_RT_MEM_VRAM);
 	b.vram2 = gtq_alloc(&b.d, size, HSAGPU_RT_MEM_VRAM);
+	vram3 = gtq_alloc(&b.d, size, HSAGPU_RT_MEM_VRAM);
 	CHECK(hsagpu_dma_list_create(b.d.agent, 20000, &b.list) == 0, "list");
-	if (!b.q || !b.sys || !b.sys2 || !b.vram || !b.vram2 || !b.list)
+	if (!b.q || !b.sys || !b.sys2 || !b.vram || !b.vram2 || !vram3 ||
+	    !b.list)
 		goto out;
 	gtd_pattern(b.sys, size, 7);
 	dst[0] = (void *)b.vram;
@@ -144,6 +267,8 @@ static void bench_mode(int vm, size_t size, int round)
 			 round);
 		bench_copy(k, &b, dst[i], src[i], size);
 	}
+	snprintf(k, sizeof(k), "%s_r%d", vm ? "_vm" : "_vmid0", round);
+	bench_kernels(&b, k, (void *)b.vram, (void *)b.vram2, vram3, size);
 out:
 	if (b.list)
 		hsagpu_dma_list_destroy(b.list);

@@ -148,6 +148,36 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
     return err;
 }
 
+unsigned hsagpu_dma_map(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                        bool is_write, HsaGpuBusTarget *t)
+{
+    HsaGpuReadFault f = HSAGPU_READ_OK;
+    unsigned err;
+
+    rcu_read_lock();
+    err = hsagpu_bus_qerr(hsagpu_bus_resolve(c, addr, len, is_write, t));
+    /* What hsagpu_ops_read_data() does for a read on the link */
+    if (!err && !is_write && t->cls != HSAGPU_BUS_LOCAL) {
+        f = hsagpu_fault_read(c->s, addr);
+        err = f == HSAGPU_READ_POISON ? HSAGPU_QERR_POISON :
+              f != HSAGPU_READ_OK ? HSAGPU_QERR_ADDRESS : 0;
+    }
+    if (err) {
+        hsagpu_bus_release(c, t, is_write, 0);
+        rcu_read_unlock();
+    }
+    trace_hsagpu_dma_map(c->queue, addr, len, is_write, err ? 0 : t->len,
+                         err);
+    return err;
+}
+
+void hsagpu_dma_unmap(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
+                      uint64_t done)
+{
+    hsagpu_bus_release(c, t, is_write, done);
+    rcu_read_unlock();
+}
+
 void hsagpu_dma_flush_peer(HsaGpuState *s)
 {
     /*

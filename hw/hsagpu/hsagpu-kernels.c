@@ -6,6 +6,11 @@
  * whole workgroups (HSAGPU_KERNEL_SLICE_*), resumed from the queue's
  * kernel cursor, so a huge grid never holds up the device for long.
  *
+ * The streaming kernels (fill, copy, vector add, saxpy) compute each
+ * work-item from its flat id alone: rows of consecutive ids merge into
+ * runs, computed in place on host views of whole pages when the caller
+ * can map memory (HsaGpuQueueOps.map), else row by row through buffers.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifdef HSAGPU_HOST_TEST
@@ -14,6 +19,9 @@
 #include <string.h>
 #else
 #include "qemu/osdep.h"
+#endif
+#ifdef __SSE2__
+#include <emmintrin.h>
 #endif
 #include "hsagpu-queue-core.h"
 
@@ -290,6 +298,259 @@ static unsigned k_atomic_inc(const HsaGpuProc *p, const void *args,
     return 0;
 }
 
+/*
+ * Streaming kernels on mapped memory. A run is cut where any of its
+ * buffers' mappings ends (a page, or a region); each piece maps the
+ * reads first, then the write, the order in which the row functions
+ * access them, so the first access that fails is the same one.
+ */
+typedef void (*HsaGpuStreamFn)(void *const *h, uint64_t n, const void *args,
+                               bool nt);
+
+typedef struct HsaGpuStream {
+    HsaGpuStreamFn fn;
+    HsaGpuRowFn row;            /* for an item split across two mappings */
+    const void *args;
+    unsigned nbuf;
+    uint64_t base[HSAGPU_MAP_SLOTS];
+    bool write[HSAGPU_MAP_SLOTS];
+} HsaGpuStream;
+
+/* Runs of at least this many bytes per buffer bypass the caches. */
+#define HSAGPU_STREAM_NT_MIN    (1ULL << 20)
+
+/* Do [a, a + len) and [b, b + len) overlap, other than exactly? */
+static bool hsagpu_overlap_partly(const void *a, const void *b, uint64_t len)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+
+    return x != y && x < y + len && y < x + len;
+}
+
+typedef float HsaGpuF4 __attribute__((vector_size(16)));
+
+/*
+ * @c[i] = @a[i] + @b[i] (vector add), or @k * @a[i] + @b[i] (saxpy,
+ * @mul): the same expressions as the row functions. A guest may pass
+ * buffers that overlap: an exact alias computes each item from its own
+ * inputs, as any order would; a partial overlap makes items depend on
+ * earlier outputs, so it runs strictly in order. @nt: a stream larger
+ * than the caches, stored around them. Inlined with @mul constant.
+ */
+static inline __attribute__((always_inline))
+void hsagpu_axpy(float *c, const float *a, const float *b, bool mul, float k,
+                 uint64_t n, bool nt)
+{
+    uint64_t i = 0;
+
+    if (hsagpu_overlap_partly(c, a, 4 * n) ||
+        hsagpu_overlap_partly(c, b, 4 * n)) {
+        goto tail;
+    }
+#ifdef __SSE2__
+    if (nt) {
+        __m128 kk = _mm_set1_ps(k);
+
+        for (; i < n && ((uintptr_t)(c + i) & 15); i++) {
+            c[i] = mul ? k * a[i] + b[i] : a[i] + b[i];
+        }
+        for (; i + 4 <= n; i += 4) {
+            __m128 x = _mm_loadu_ps(a + i), y = _mm_loadu_ps(b + i);
+
+            _mm_stream_ps(c + i, mul ? _mm_add_ps(_mm_mul_ps(kk, x), y)
+                                     : _mm_add_ps(x, y));
+        }
+        /* Ordered before the completion signal's store. */
+        _mm_sfence();
+    }
+#endif
+    for (; i + 4 <= n; i += 4) {
+        HsaGpuF4 x, y;
+
+        memcpy(&x, a + i, sizeof(x));
+        memcpy(&y, b + i, sizeof(y));
+        x = mul ? k * x + y : x + y;
+        memcpy(c + i, &x, sizeof(x));
+    }
+tail:
+    for (; i < n; i++) {
+        c[i] = mul ? k * a[i] + b[i] : a[i] + b[i];
+    }
+}
+
+/* @n 32-bit items of @v at @dst. */
+static void hsagpu_fill32(uint32_t *dst, uint64_t n, uint32_t v, bool nt)
+{
+    uint64_t i = 0;
+
+#ifdef __SSE2__
+    if (nt) {
+        __m128i vv = _mm_set1_epi32((int)v);
+
+        for (; i < n && ((uintptr_t)(dst + i) & 15); i++) {
+            dst[i] = v;
+        }
+        for (; i + 4 <= n; i += 4) {
+            _mm_stream_si128((__m128i *)(dst + i), vv);
+        }
+        _mm_sfence();
+    }
+#endif
+    hsagpu_dma_fill_host(dst + i, 4 * (n - i), v, 0);
+}
+
+static void s_fill(void *const *h, uint64_t n, const void *args, bool nt)
+{
+    const struct hsagpu_kargs_fill *a = args;
+
+    hsagpu_fill32(h[0], n, a->value, nt);
+}
+
+static void s_copy(void *const *h, uint64_t n, const void *args, bool nt)
+{
+    /* h[0]: src, h[1]: dst; an overlap as memmove() defines it */
+    memmove(h[1], h[0], 4 * n);
+}
+
+static void s_vadd(void *const *h, uint64_t n, const void *args, bool nt)
+{
+    hsagpu_axpy(h[2], h[0], h[1], false, 0, n, nt);
+}
+
+static void s_saxpy(void *const *h, uint64_t n, const void *args, bool nt)
+{
+    const struct hsagpu_kargs_saxpy *a = args;
+
+    /* h[0]: x, h[1]: y read, h[2]: y written (the same bytes) */
+    hsagpu_axpy(h[2], h[0], h[1], true, a->a, n, nt);
+}
+
+/* Items [flat, flat + n) of stream @st: 0 or the queue error. */
+static unsigned hsagpu_stream_run(const HsaGpuProc *p, const HsaGpuStream *st,
+                                  uint64_t flat, uint64_t n)
+{
+    bool nt = 4 * n >= HSAGPU_STREAM_NT_MIN;
+
+    while (n) {
+        void *h[HSAGPU_MAP_SLOTS];
+        uint64_t items = n, mapped;
+        unsigned k, err = 0;
+
+        for (k = 0; k < st->nbuf && items; k++) {
+            err = p->ops->map(p->opaque, k, HSAGPU_VM_CLIENT_KERNEL,
+                              st->base[k] + 4 * flat, 4 * items,
+                              st->write[k], &h[k], &mapped);
+            if (err) {
+                break;
+            }
+            items = MIN(items, mapped / 4);
+        }
+        if (!err && items) {
+            st->fn(h, items, st->args, nt);
+        }
+        for (unsigned j = 0; j < k; j++) {
+            p->ops->unmap(p->opaque, j, err ? 0 : 4 * items);
+        }
+        if (err) {
+            return err;
+        }
+        if (!items) {
+            /* A mapping ends inside the item: through buffers. */
+            HsaGpuRow row = { .flat = flat, .n = 1 };
+
+            err = st->row(p, st->args, &row);
+            if (err) {
+                return err;
+            }
+            items = 1;
+        }
+        flat += items;
+        n -= items;
+    }
+    return 0;
+}
+
+/*
+ * hsagpu_for_rows() for a stream: rows of consecutive flat ids merge
+ * into one run (in a 1-D grid, every workgroup of the slice), and a
+ * slice is bounded by runs and bytes instead of rows and items.
+ */
+static unsigned hsagpu_for_runs(const HsaGpuProc *p, const HsaGpuGeom *g,
+                                const HsaGpuStream *st, uint64_t *cursor)
+{
+    uint64_t total = g->nwg[0] * g->nwg[1] * g->nwg[2];
+    uint64_t max_items = HSAGPU_KERNEL_SLICE_BYTES / (4 * st->nbuf);
+    uint64_t runs = 0, items = 0, run_flat = 0, run_n = 0;
+    bool flat_grid = g->grid[1] == 1 && g->grid[2] == 1;
+    uint64_t wg_flat = *cursor;
+    unsigned err;
+
+    while (wg_flat < total) {
+        uint64_t wx = wg_flat % g->nwg[0];
+        uint64_t wy = wg_flat / g->nwg[0] % g->nwg[1];
+        uint64_t wz = wg_flat / g->nwg[0] / g->nwg[1];
+        uint64_t x0 = wx * g->wg[0];
+        uint32_t nx = MIN(g->wg[0], g->grid[0] - x0);
+
+        if (runs >= HSAGPU_KERNEL_SLICE_ROWS || items >= max_items) {
+            break;
+        }
+        if (flat_grid) {
+            /* One row per workgroup, all consecutive: up to the limit. */
+            uint64_t nwg = MIN(total - wg_flat,
+                               (max_items - items + g->wg[0] - 1) / g->wg[0]);
+            uint64_t end = MIN((wg_flat + nwg) * g->wg[0], g->grid[0]);
+
+            if (!run_n) {
+                run_flat = x0;
+            }
+            run_n += end - x0;
+            items += end - x0;
+            runs = MAX(runs, 1);
+            wg_flat += nwg;
+            continue;
+        }
+        for (uint32_t lz = 0; lz < g->wg[2]; lz++) {
+            uint64_t z = wz * g->wg[2] + lz;
+
+            if (z >= g->grid[2]) {
+                break;
+            }
+            for (uint32_t ly = 0; ly < g->wg[1]; ly++) {
+                uint64_t y = wy * g->wg[1] + ly;
+                uint64_t flat = x0 + y * g->grid[0] +
+                                z * g->grid[0] * g->grid[1];
+
+                if (y >= g->grid[1]) {
+                    break;
+                }
+                if (run_n && flat != run_flat + run_n) {
+                    err = hsagpu_stream_run(p, st, run_flat, run_n);
+                    if (err) {
+                        return err;
+                    }
+                    run_n = 0;
+                }
+                if (!run_n) {
+                    run_flat = flat;
+                    runs++;
+                }
+                run_n += nx;
+                items += nx;
+            }
+        }
+        wg_flat++;
+    }
+    if (run_n) {
+        err = hsagpu_stream_run(p, st, run_flat, run_n);
+        if (err) {
+            return err;
+        }
+    }
+    *cursor = wg_flat;
+    return wg_flat < total ? HSAGPU_KERNEL_MORE : 0;
+}
+
 unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
                             const struct hsagpu_kernel_dispatch_packet *k,
                             const HsaGpuProc *p, uint64_t *busy_ns)
@@ -309,16 +570,25 @@ unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
         size_t argsize;
         HsaGpuRowFn fn;
         uint32_t align;         /* of every pointer argument */
+        HsaGpuStreamFn stream;  /* a streaming kernel: on mapped memory */
     } kernels[HSAGPU_KERNEL_COUNT] = {
-        HSAGPU_KIDX(HSAGPU_KERNEL_FILL) = { sizeof(a.fill), k_fill, 4 },
-        HSAGPU_KIDX(HSAGPU_KERNEL_COPY) = { sizeof(a.copy), k_copy, 4 },
-        HSAGPU_KIDX(HSAGPU_KERNEL_VADD) = { sizeof(a.vadd), k_vadd, 4 },
-        HSAGPU_KIDX(HSAGPU_KERNEL_SAXPY) = { sizeof(a.saxpy), k_saxpy, 4 },
-        HSAGPU_KIDX(HSAGPU_KERNEL_ATOMIC_INC) = {
-            sizeof(a.inc), k_atomic_inc, 8,
+        HSAGPU_KIDX(HSAGPU_KERNEL_FILL) = {
+            sizeof(a.fill), k_fill, 4, s_fill,
         },
-        HSAGPU_KIDX(HSAGPU_KERNEL_BUSY) = { sizeof(a.busy), NULL, 1 },
-        HSAGPU_KIDX(HSAGPU_KERNEL_IDS) = { sizeof(a.ids), k_ids, 4 },
+        HSAGPU_KIDX(HSAGPU_KERNEL_COPY) = {
+            sizeof(a.copy), k_copy, 4, s_copy,
+        },
+        HSAGPU_KIDX(HSAGPU_KERNEL_VADD) = {
+            sizeof(a.vadd), k_vadd, 4, s_vadd,
+        },
+        HSAGPU_KIDX(HSAGPU_KERNEL_SAXPY) = {
+            sizeof(a.saxpy), k_saxpy, 4, s_saxpy,
+        },
+        HSAGPU_KIDX(HSAGPU_KERNEL_ATOMIC_INC) = {
+            sizeof(a.inc), k_atomic_inc, 8, NULL,
+        },
+        HSAGPU_KIDX(HSAGPU_KERNEL_BUSY) = { sizeof(a.busy), NULL, 1, NULL },
+        HSAGPU_KIDX(HSAGPU_KERNEL_IDS) = { sizeof(a.ids), k_ids, 4, NULL },
     };
 #undef HSAGPU_KIDX
     unsigned idx = (k->kernel_object & 0xffff) - 1;
@@ -389,7 +659,44 @@ unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
         q->kern_start_ns = p->ops->now_ns(p->opaque);
     }
     hsagpu_kernel_workgroups(k, g.nwg);
-    err = hsagpu_for_rows(p, &g, kernels[idx].fn, wg_end, args, &q->kern_wg);
+    if (kernels[idx].stream && p->ops->map && p->ops->unmap) {
+        HsaGpuStream st = {
+            .fn = kernels[idx].stream, .row = kernels[idx].fn, .args = &a,
+        };
+
+        /* The buffers in the order the row function accesses them */
+        switch (k->kernel_object) {
+        case HSAGPU_KERNEL_FILL:
+            st.nbuf = 1;
+            st.base[0] = a.fill.dst;
+            st.write[0] = true;
+            break;
+        case HSAGPU_KERNEL_COPY:
+            st.nbuf = 2;
+            st.base[0] = a.copy.src;
+            st.base[1] = a.copy.dst;
+            st.write[1] = true;
+            break;
+        case HSAGPU_KERNEL_VADD:
+            st.nbuf = 3;
+            st.base[0] = a.vadd.a;
+            st.base[1] = a.vadd.b;
+            st.base[2] = a.vadd.c;
+            st.write[2] = true;
+            break;
+        default:
+            st.nbuf = 3;
+            st.base[0] = a.saxpy.x;
+            st.base[1] = a.saxpy.y;
+            st.base[2] = a.saxpy.y;
+            st.write[2] = true;
+            break;
+        }
+        err = hsagpu_for_runs(p, &g, &st, &q->kern_wg);
+    } else {
+        err = hsagpu_for_rows(p, &g, kernels[idx].fn, wg_end, args,
+                              &q->kern_wg);
+    }
     if (err == HSAGPU_KERNEL_MORE) {
         return err;
     }

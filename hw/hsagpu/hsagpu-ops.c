@@ -173,6 +173,33 @@ static void hsagpu_ops_sdma_packet(void *opaque, uint32_t header,
     qatomic_inc(&c->bus.s->regs.sdma_packets);
 }
 
+static unsigned hsagpu_ops_map(void *opaque, unsigned slot, unsigned client,
+                               uint64_t addr, uint64_t len, bool is_write,
+                               void **host, uint64_t *mapped)
+{
+    HsaGpuOpsCtx *c = opaque;
+    HsaGpuBusTarget *t = &c->map[slot];
+    unsigned err;
+
+    assert(slot < HSAGPU_MAP_SLOTS);
+    c->bus.client = client;
+    err = hsagpu_dma_map(&c->bus, addr, len, is_write, t);
+    if (!err) {
+        c->map_write[slot] = is_write;
+        *host = t->host;
+        *mapped = t->len;
+    }
+    return err;
+}
+
+static void hsagpu_ops_unmap(void *opaque, unsigned slot, uint64_t done)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    assert(slot < HSAGPU_MAP_SLOTS);
+    hsagpu_dma_unmap(&c->bus, &c->map[slot], c->map_write[slot], done);
+}
+
 static void hsagpu_ops_select(void *opaque, unsigned qi)
 {
     HsaGpuOpsCtx *c = opaque;
@@ -191,6 +218,8 @@ const HsaGpuQueueOps hsagpu_queue_ops = {
     .select = hsagpu_ops_select,
     .read_data = hsagpu_ops_read_data,
     .sdma_packet = hsagpu_ops_sdma_packet,
+    .map = hsagpu_ops_map,
+    .unmap = hsagpu_ops_unmap,
 };
 
 /* A pass starts: the device is the requester until a queue is selected. */

@@ -67,7 +67,25 @@ typedef struct HsaGpuQueueOps {
      * and tracing.
      */
     void (*sdma_packet)(void *opaque, uint32_t header, uint64_t offset);
+    /*
+     * Optional, both or neither: direct access for the streaming kernels
+     * (hsagpu-kernels.c). map() puts a host view of the start of
+     * [addr, addr + len) for @client into slot @slot (below
+     * HSAGPU_MAP_SLOTS): 0 with *@host and *@mapped (1..@len bytes) set,
+     * or the queue error, with every check write() (@is_write) or
+     * read_data() makes; a read that fault injection hits fails (UR, CA:
+     * HSAGPU_QERR_ADDRESS, poison: HSAGPU_QERR_POISON) with nothing
+     * mapped. unmap() releases a mapped slot after @done bytes were
+     * accessed (written ones are marked dirty).
+     */
+    unsigned (*map)(void *opaque, unsigned slot, unsigned client,
+                    uint64_t addr, uint64_t len, bool is_write, void **host,
+                    uint64_t *mapped);
+    void (*unmap)(void *opaque, unsigned slot, uint64_t done);
 } HsaGpuQueueOps;
+
+/* Slots of HsaGpuQueueOps.map: buffers a streaming kernel maps at once */
+#define HSAGPU_MAP_SLOTS        3U
 
 /*
  * What one scheduling pass may still do, over all queues: whoever runs
@@ -300,6 +318,13 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
  */
 #define HSAGPU_KERNEL_SLICE_ROWS    1024U
 #define HSAGPU_KERNEL_SLICE_ITEMS   (64U << 10)
+/*
+ * Streaming kernels on mapped memory (HsaGpuQueueOps.map): a slice ends
+ * after the workgroup that reaches HSAGPU_KERNEL_SLICE_ROWS runs of
+ * consecutive work-items, or this many bytes read and written, about
+ * what a DMA slice moves.
+ */
+#define HSAGPU_KERNEL_SLICE_BYTES   (8ULL << 20)
 /* hsagpu_kernel_exec(): the dispatch needs more slices */
 #define HSAGPU_KERNEL_MORE          0x100U
 

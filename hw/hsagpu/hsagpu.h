@@ -329,6 +329,8 @@ typedef struct HsaGpuOpsCtx {
     HsaGpuBusCtx bus;           /* requester: the device, then each queue */
     HsaGpuDeferred *d;
     bool peer_written;          /* by the current DMA packet */
+    HsaGpuBusTarget map[HSAGPU_MAP_SLOTS];  /* HsaGpuQueueOps.map */
+    bool map_write[HSAGPU_MAP_SLOTS];
 } HsaGpuOpsCtx;
 
 extern const HsaGpuQueueOps hsagpu_queue_ops;
@@ -391,6 +393,15 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
                          uint64_t *bad_addr, bool *peer_written);
 /* A read to a peer that flushes the writes before it (ordering). */
 void hsagpu_dma_flush_peer(HsaGpuState *s);
+/*
+ * HsaGpuQueueOps.map/unmap for the streaming kernels: a host view of the
+ * start of [addr, addr + len) in @t, under an RCU read lock held until
+ * hsagpu_dma_unmap() (see hsagpu-queue-core.h).
+ */
+unsigned hsagpu_dma_map(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                        bool is_write, HsaGpuBusTarget *t);
+void hsagpu_dma_unmap(HsaGpuBusCtx *c, HsaGpuBusTarget *t, bool is_write,
+                      uint64_t done);
 
 /* hsagpu-atomic.c: the AtomicOp engine */
 unsigned hsagpu_atomic_try(HsaGpuBusCtx *c, uint64_t addr, uint32_t ctrl,

@@ -22,6 +22,7 @@
 #define FAR_PEER 0x4000000000000ULL
 
 static uint8_t *mem;
+static uint8_t *dirty;		/* bytes written (by f_write, f_unmap) */
 static uint64_t now;
 static unsigned irqs, last_vector, atomics;
 
@@ -72,6 +73,8 @@ static unsigned f_write(void *o, unsigned client, uint64_t addr,
 	if (!in_mem(addr, len))
 		return HSAGPU_QERR_ADDRESS;
 	memcpy(at(addr), buf, len);
+	if (dirty)
+		memset(dirty + (addr - MEM_BASE), 1, len);
 	return 0;
 }
 
@@ -165,9 +168,85 @@ static void f_sdma_packet(void *o, uint32_t header, uint64_t offset)
 	sdma_last_off = offset;
 }
 
+/*
+ * Direct access for the streaming kernels (HsaGpuQueueOps.map). A
+ * mapping ends at the end of memory, before a page that faults for the
+ * access, and at the next multiple of map_page past map_skew (0: no such
+ * limit), as a real one ends with its page. ro_page: writes there are
+ * VM faults, reads are not. poison_page: reads there fail with POISON.
+ * Bytes reported written at unmap() are marked in dirty[] (allocated
+ * by the first one).
+ */
+static uint64_t map_page, map_skew, ro_page, poison_page;
+/* map_misuse: a slot mapped twice, unmapped unmapped, done too large */
+static unsigned maps, map_misuse, maps_open;
+static struct {
+	uint64_t addr, len;
+	int write, open;
+} mslot[HSAGPU_MAP_SLOTS];
+
+static uint64_t clip_before(uint64_t addr, uint64_t n, uint64_t page)
+{
+	return page && addr < page && page - addr < n ? page - addr : n;
+}
+
+static unsigned f_map(void *o, unsigned slot, unsigned client, uint64_t addr,
+		      uint64_t len, bool is_write, void **host,
+		      uint64_t *mapped)
+{
+	uint64_t n = len;
+	unsigned err = 0;
+
+	maps++;
+	if (slot >= HSAGPU_MAP_SLOTS || mslot[slot].open || !len) {
+		map_misuse++;
+		return HSAGPU_QERR_UNSUPPORTED;
+	}
+	if (vm_fault(client, addr, 1) ||
+		 (is_write && ro_page && addr >= ro_page &&
+		  addr - ro_page < 4096))
+		err = HSAGPU_QERR_VM_FAULT;
+	else if (!in_mem(addr, 1))
+		err = HSAGPU_QERR_ADDRESS;
+	else if (!is_write && poison_page && addr >= poison_page &&
+		 addr - poison_page < 4096)
+		err = HSAGPU_QERR_POISON;
+	if (err)
+		return err;
+	n = MIN(n, MEM_BASE + MEM_SIZE - addr);
+	n = clip_before(addr, n, vmf_page);
+	n = clip_before(addr, n, is_write ? ro_page : poison_page);
+	if (map_page)
+		n = MIN(n, map_page - (addr - map_skew) % map_page);
+	mslot[slot].addr = addr;
+	mslot[slot].len = n;
+	mslot[slot].write = is_write;
+	mslot[slot].open = 1;
+	maps_open++;
+	*host = at(addr);
+	*mapped = n;
+	return 0;
+}
+
+static void f_unmap(void *o, unsigned slot, uint64_t done)
+{
+	if (slot >= HSAGPU_MAP_SLOTS || !mslot[slot].open ||
+	    done > mslot[slot].len) {
+		map_misuse++;
+		return;
+	}
+	if (mslot[slot].write && done) {
+		if (!dirty)
+			dirty = calloc(1, MEM_SIZE);
+		memset(dirty + (mslot[slot].addr - MEM_BASE), 1, done);
+	}
+	mslot[slot].open = 0;
+	maps_open--;
+}
+
 static const HsaGpuQueueOps ops = {
 	f_read, f_write, f_add, f_now, f_irq, f_dma, f_dma_done, f_select, NULL,
-	f_sdma_packet,
+	f_sdma_packet, f_map, f_unmap,
 };
 
 static const HsaGpuIdent ident = {

@@ -50,6 +50,21 @@ static struct hsagpu_barrier_packet bpkt(unsigned type, int barrier,
 	return b;
 }
 
+/* The same bus without direct access: kernels run row by row. */
+static const HsaGpuQueueOps ops_rows = {
+	f_read, f_write, f_add, f_now, f_irq, f_dma, f_dma_done, f_select, NULL,
+	f_sdma_packet, NULL, NULL,
+};
+static const HsaGpuProc proc_rows = { &ops_rows, NULL, &ident, NULL };
+
+static HsaGpuRunResult run_rows(void)
+{
+	HsaGpuRunResult r;
+
+	hsagpu_queue_run(&q, &proc_rows, 1000, &r);
+	return r;
+}
+
 /* More queues next to fakebus.h's q: rings and descriptors of their own. */
 #define XRING(i) (MEM_BASE + 0x40000 + 0x400 * (i))
 #define XDESC(i) (MEM_BASE + 0x48000 + 0x100 * (i))
@@ -715,7 +730,10 @@ static void test_kernel_slices(void)
 	/* Profiling spans the slices: started at the first one. */
 	T(s->start_ts == 1000 && s->end_ts == now);
 
-	/* FILL with 256-item rows: the work-item limit cuts it. */
+	/*
+	 * FILL with 256-item rows, row by row (no direct access): the
+	 * work-item limit cuts it. With it: test_stream_slices().
+	 */
 	sig_init(0, 1);
 	memset(buf, 0, 4 * 300004);
 	*(struct hsagpu_kargs_fill *)at(KARG) =
@@ -724,7 +742,7 @@ static void test_kernel_slices(void)
 	submit(&k);
 	passes = 0;
 	do {
-		r = run();
+		r = run_rows();
 		passes++;
 		/* A slice ends on the first workgroup boundary past a limit. */
 		ok &= !q.kern_active ||
@@ -743,9 +761,9 @@ static void test_kernel_slices(void)
 	*(struct hsagpu_kargs_fill *)at(KARG) = (struct hsagpu_kargs_fill){
 		.dst = MEM_BASE + MEM_SIZE - 4 * 100000, .value = 7 };
 	submit(&k);
-	r = run();
+	r = run_rows();
 	T(!r.error && q.kern_active);
-	r = run();
+	r = run_rows();
 	T(r.error && q.error == HSAGPU_QERR_ADDRESS && q.error_id == 2 &&
 	  !q.kern_active && sig_val(0) == 1);
 
@@ -1178,6 +1196,415 @@ static void test_vm_faults(void)
 		      "write index");
 }
 
+
+/* Streaming kernels on mapped memory ---------------------------------- */
+
+static void dirty_reset(void)
+{
+	if (dirty)
+		memset(dirty, 0, MEM_SIZE);
+}
+
+/* Are the dirty marks of [addr, addr + len) all @v? */
+static int dirty_is(uint64_t addr, uint64_t len, uint8_t v)
+{
+	for (uint64_t i = 0; i < len; i++)
+		if ((dirty ? dirty[addr - MEM_BASE + i] : 0) != v)
+			return 0;
+	return 1;
+}
+
+/* Run the dispatch at the read index to its end (or error), slice by slice. */
+static HsaGpuRunResult run_dispatch(const HsaGpuProc *pr, unsigned *passes)
+{
+	HsaGpuRunResult r;
+	unsigned n = 0;
+
+	do {
+		hsagpu_queue_run(&q, pr, 1000, &r);
+		n++;
+	} while (q.kern_active && !r.error && n < 10000);
+	if (passes)
+		*passes = n;
+	return r;
+}
+
+static void kargs_vadd(uint64_t a, uint64_t b, uint64_t c)
+{
+	*(struct hsagpu_kargs_vadd *)at(KARG) =
+		(struct hsagpu_kargs_vadd){ .a = a, .b = b, .c = c };
+}
+
+/*
+ * Fill, copy, vector add and saxpy give the row path's results over every
+ * geometry, whatever the mappings' lengths: pages, and mappings that end
+ * inside an item (through buffers then); exactly the written bytes are
+ * reported written (dirty), and every mapping is released.
+ */
+static void test_stream_kernels(void)
+{
+	static const struct {
+		unsigned dims;
+		uint32_t g[3];
+		uint16_t w[3];
+	} geo[] = {
+		{ 1, { 1000, 1, 1 }, { 64, 1, 1 } },
+		{ 2, { 37, 19, 1 }, { 8, 4, 1 } },
+		{ 3, { 7, 5, 9 }, { 4, 2, 4 } },
+		{ 2, { 64, 40, 1 }, { 64, 4, 1 } },	/* full rows: one run */
+		{ 1, { 5000, 1, 1 }, { 1000, 1, 1 } },
+	};
+	static const uint64_t page[][2] = {
+		{ 0, 0 }, { 4096, 0 }, { 4096, 2 }, { 12, 0 }, { 4096, 4093 },
+	};
+
+	for (unsigned gi = 0; gi < ARRAY_SIZE(geo); gi++) {
+		for (unsigned pi = 0; pi < ARRAY_SIZE(page); pi++) {
+			uint32_t n = geo[gi].g[0] * geo[gi].g[1] * geo[gi].g[2];
+			uint32_t *c = at(BUF(2));
+			float *fa = at(BUF(0)), *fb = at(BUF(1)), *fc = at(BUF(2));
+			struct hsagpu_kernel_dispatch_packet k;
+			HsaGpuRunResult r;
+			int ok = 1, okd = 1;
+
+			q_setup(0);
+			map_page = page[pi][0];
+			map_skew = page[pi][1];
+			maps = 0;
+			for (uint32_t i = 0; i < n + 4; i++) {
+				fa[i] = (float)i;
+				fb[i] = 0.5f * i;
+				c[i] = 0xdeadbeef;
+			}
+			dirty_reset();
+			*(struct hsagpu_kargs_fill *)at(KARG) =
+				(struct hsagpu_kargs_fill){ .dst = BUF(2),
+							    .value = 0x01020304 };
+			k = kpkt(HSAGPU_KERNEL_FILL, geo[gi].dims, geo[gi].g,
+				 geo[gi].w, 0);
+			submit(&k);
+			r = run_dispatch(&proc, NULL);
+			for (uint32_t i = 0; i < n; i++)
+				ok &= c[i] == 0x01020304;
+			ok &= c[n] == 0xdeadbeef && !r.error;
+			okd &= dirty_is(BUF(2), 4 * n, 1) &&
+			       dirty_is(BUF(2) + 4 * n, 16, 0);
+
+			dirty_reset();
+			*(struct hsagpu_kargs_copy *)at(KARG) =
+				(struct hsagpu_kargs_copy){ .dst = BUF(2),
+							    .src = BUF(0) };
+			k.kernel_object = HSAGPU_KERNEL_COPY;
+			submit(&k);
+			r = run_dispatch(&proc, NULL);
+			for (uint32_t i = 0; i < n; i++)
+				ok &= fc[i] == (float)i;
+			ok &= c[n] == 0xdeadbeef && !r.error;
+			okd &= dirty_is(BUF(2), 4 * n, 1) &&
+			       dirty_is(BUF(0), 4 * n, 0);
+
+			kargs_vadd(BUF(0), BUF(1), BUF(2));
+			k.kernel_object = HSAGPU_KERNEL_VADD;
+			submit(&k);
+			r = run_dispatch(&proc, NULL);
+			for (uint32_t i = 0; i < n; i++)
+				ok &= fc[i] == 1.5f * i;
+			ok &= c[n] == 0xdeadbeef && !r.error;
+
+			dirty_reset();
+			*(struct hsagpu_kargs_saxpy *)at(KARG) =
+				(struct hsagpu_kargs_saxpy){
+					.a = 2.0f, .x = BUF(0), .y = BUF(1) };
+			k.kernel_object = HSAGPU_KERNEL_SAXPY;
+			submit(&k);
+			r = run_dispatch(&proc, NULL);
+			for (uint32_t i = 0; i < n; i++)
+				ok &= fb[i] == 2.5f * i;
+			ok &= fb[n] == 0.5f * n && !r.error;
+			okd &= dirty_is(BUF(1), 4 * n, 1) &&
+			       dirty_is(BUF(1) + 4 * n, 16, 0) &&
+			       dirty_is(BUF(0), 4 * n, 0);
+			TM(ok && q.retired == 4 && q.state == HSAGPU_QSTATE_ACTIVE,
+			   "geometry %u, mappings of %llu from %llu: results", gi,
+			   (unsigned long long)page[pi][0],
+			   (unsigned long long)page[pi][1]);
+			TM(okd && maps && !maps_open && !map_misuse,
+			   "geometry %u, mappings of %llu from %llu: dirty bytes, "
+			   "%u maps released", gi,
+			   (unsigned long long)page[pi][0],
+			   (unsigned long long)page[pi][1], maps);
+		}
+	}
+	map_page = map_skew = 0;
+}
+
+/*
+ * On mapped memory a slice ends after the workgroup that reaches
+ * HSAGPU_KERNEL_SLICE_BYTES of traffic or HSAGPU_KERNEL_SLICE_ROWS runs;
+ * another queue is served in between, and a later slice's error stops
+ * the queue after the earlier slices' data was written.
+ */
+static void test_stream_slices(void)
+{
+	static const uint32_t gf[3] = { 3000000, 1, 1 };
+	static const uint32_t gv[3] = { 1000000, 1, 1 };
+	static const uint32_t g2[3] = { 64, 256, 1 };
+	static const uint16_t w256[3] = { 256, 1, 1 };
+	static const uint16_t w42[3] = { 4, 2, 1 };
+	const uint64_t fill_wg = (HSAGPU_KERNEL_SLICE_BYTES / 4 + 255) / 256;
+	const uint64_t vadd_wg = (HSAGPU_KERNEL_SLICE_BYTES / 12 + 255) / 256;
+	const uint64_t va = MEM_BASE + (1 << 20), vb = va + (4 << 20),
+		       vc = vb + (4 << 20);
+	struct hsagpu_kernel_dispatch_packet k;
+	struct hsagpu_agent_dispatch_packet nop;
+	uint32_t *buf = at(BUF(0));
+	float *fa = at(va), *fb = at(vb), *fc = at(vc);
+	HsaGpuRunResult r;
+	unsigned passes;
+	int ok = 1;
+
+	/* FILL of 3 M items: 2 M (8 MiB) in the first slice, then the rest */
+	q_setup(0);
+	xq_setup(0, 0);
+	sig_init(0, 1);
+	sig_init(1, 1);
+	memset(buf, 0, 4 * 3000004);
+	*(struct hsagpu_kargs_fill *)at(KARG) =
+		(struct hsagpu_kargs_fill){ .dst = BUF(0), .value = 7 };
+	k = kpkt(HSAGPU_KERNEL_FILL, 1, gf, w256, SIG(0));
+	submit(&k);
+	r = run();
+	T(r.progress == 1 && !r.error && q.kern_active &&
+	  q.kern_wg == fill_wg && sig_val(0) == 1);
+	T(buf[fill_wg * 256 - 1] == 7 && buf[fill_wg * 256] == 0);
+	nop = apkt(HSAGPU_AGENT_NOP, 0, SIG(1));
+	xq_submit(0, &nop);
+	r = xq_run(0);
+	T(r.completed == 1 && sig_val(1) == 0 && sig_val(0) == 1);
+	r = run_dispatch(&proc, &passes);
+	T(!r.error && passes == 1 && sig_val(0) == 0 && !q.kern_active);
+	for (uint32_t i = 0; i < 3000000; i++)
+		ok &= buf[i] == 7;
+	T(ok && buf[3000000] == 0);
+
+	/* VADD, 3 buffers of 4 MB: 12 bytes of traffic per item */
+	q_setup(0);
+	for (uint32_t i = 0; i < 1000000; i++) {
+		fa[i] = (float)i;
+		fb[i] = 1.0f;
+		fc[i] = -1.0f;
+	}
+	kargs_vadd(va, vb, vc);
+	k = kpkt(HSAGPU_KERNEL_VADD, 1, gv, w256, 0);
+	submit(&k);
+	run();
+	T(q.kern_active && q.kern_wg == vadd_wg &&
+	  fc[vadd_wg * 256 - 1] == vadd_wg * 256.0f &&
+	  fc[vadd_wg * 256] == -1.0f);
+	r = run_dispatch(&proc, &passes);
+	ok = !r.error && passes == 1 && q.retired == 1;
+	for (uint32_t i = 0; i < 1000000; i++)
+		ok &= fc[i] == i + 1.0f;
+	T(ok);
+
+	/*
+	 * 2-D, workgroups of two 4-item rows a grid row apart: two runs
+	 * each, but the last workgroup of a block row ends where the first
+	 * of the next begins, so 16 workgroups make 31 runs; the run limit
+	 * ends the slice after 33 x 16.
+	 */
+	q_setup(0);
+	memset(buf, 0, 4 * 64 * 257);
+	*(struct hsagpu_kargs_fill *)at(KARG) =
+		(struct hsagpu_kargs_fill){ .dst = BUF(0), .value = 5 };
+	k = kpkt(HSAGPU_KERNEL_FILL, 2, g2, w42, 0);
+	submit(&k);
+	run();
+	TM(q.kern_active && q.kern_wg == 33 * 16 &&
+	   31 * 33 + 1 == HSAGPU_KERNEL_SLICE_ROWS,
+	   "first slice: %llu workgroups", (unsigned long long)q.kern_wg);
+	r = run_dispatch(&proc, &passes);
+	ok = !r.error && passes == 3;
+	for (uint32_t i = 0; i < 64 * 256; i++)
+		ok &= buf[i] == 5;
+	T(ok && buf[64 * 256] == 0);
+
+	/* An error in a later slice: memory ends inside it. */
+	q_setup(0);
+	sig_init(0, 1);
+	*(struct hsagpu_kargs_fill *)at(KARG) = (struct hsagpu_kargs_fill){
+		.dst = MEM_BASE + MEM_SIZE - 4 * 2200000, .value = 9 };
+	k = kpkt(HSAGPU_KERNEL_FILL, 1, (const uint32_t[3]){ 2300000, 1, 1 },
+		 w256, SIG(0));
+	submit(&k);
+	r = run();
+	T(!r.error && q.kern_active);
+	r = run();
+	T(r.error && q.error == HSAGPU_QERR_ADDRESS && q.error_id == 0 &&
+	  !q.kern_active && sig_val(0) == 1);
+	T(*(uint32_t *)at(MEM_BASE + MEM_SIZE - 4) == 9 && !maps_open);
+}
+
+/*
+ * Mapped memory keeps the checks of the row path: a VM fault, a page the
+ * kernel may read but not write, poisoned reads; nothing at or past the
+ * failing page is written, the data before it is. Overlapping buffers
+ * give what running the items in order gives.
+ */
+static void test_stream_checks(void)
+{
+	static const uint32_t g[3] = { 4096, 1, 1 };
+	static const uint16_t w[3] = { 256, 1, 1 };
+	static const uint32_t gn[3] = { 400000, 1, 1 };
+	struct hsagpu_kernel_dispatch_packet k;
+	float *fa = at(BUF(0)), *fb = at(BUF(1)), *fc = at(BUF(2));
+	float ref[1100];
+	HsaGpuRunResult r;
+	int ok = 1;
+
+	for (int path = 0; path < 2; path++) {
+		const HsaGpuProc *pr = path ? &proc_rows : &proc;
+
+		/* VM fault on the third page of b: c is done up to it */
+		q_setup(0);
+		for (uint32_t i = 0; i < 4096; i++) {
+			fa[i] = (float)i;
+			fb[i] = 1.0f;
+			fc[i] = -1.0f;
+		}
+		dirty_reset();
+		vmf_page = BUF(1) + 8192;
+		vmf_hits = 0;
+		kargs_vadd(BUF(0), BUF(1), BUF(2));
+		k = kpkt(HSAGPU_KERNEL_VADD, 1, g, w, 0);
+		submit(&k);
+		r = run_dispatch(pr, NULL);
+		vmf_page = 0;
+		TM(r.error && q.error == HSAGPU_QERR_VM_FAULT && vmf_hits &&
+		   vmf_client == HSAGPU_VM_CLIENT_KERNEL,
+		   "%s: VM fault in an input", path ? "rows" : "mapped");
+		TM(fc[2047] == 2048.0f && fc[2048] == -1.0f &&
+		   fc[4095] == -1.0f, "%s: output up to the faulting page",
+		   path ? "rows" : "mapped");
+		if (!path)
+			T(dirty_is(BUF(2), 8192, 1) &&
+			  dirty_is(BUF(2) + 8192, 8192, 0) && !maps_open);
+
+		/* saxpy's y: readable, not writable on its second page */
+		q_setup(0);
+		for (uint32_t i = 0; i < 4096; i++) {
+			fa[i] = (float)i;
+			fb[i] = 1.0f;
+		}
+		ro_page = BUF(1) + 4096;
+		*(struct hsagpu_kargs_saxpy *)at(KARG) =
+			(struct hsagpu_kargs_saxpy){
+				.a = 2.0f, .x = BUF(0), .y = BUF(1) };
+		k.kernel_object = HSAGPU_KERNEL_SAXPY;
+		submit(&k);
+		r = run_dispatch(pr, NULL);
+		/* The row path has no such page: it only runs the mapped one */
+		if (!path)
+			T(r.error && q.error == HSAGPU_QERR_VM_FAULT &&
+			  fb[1023] == 2.0f * 1023 + 1 && fb[1024] == 1.0f &&
+			  !maps_open);
+		/* ...and reading it is allowed: vector add with a there */
+		q_setup(0);
+		for (uint32_t i = 0; i < 4096; i++) {
+			fa[i] = (float)i;
+			fb[i] = 1.0f;
+		}
+		ro_page = BUF(0) + 4096;
+		kargs_vadd(BUF(0), BUF(1), BUF(2));
+		k.kernel_object = HSAGPU_KERNEL_VADD;
+		submit(&k);
+		r = run_dispatch(pr, NULL);
+		ro_page = 0;
+		TM(!r.error && fc[4095] == 4096.0f && fc[0] == 1.0f,
+		   "%s: read-only input", path ? "rows" : "mapped");
+
+		/* Poisoned source page: the copy stops before it */
+		if (!path) {
+			q_setup(0);
+			for (uint32_t i = 0; i < 4096; i++) {
+				fa[i] = (float)i;
+				fc[i] = -1.0f;
+			}
+			poison_page = BUF(0) + 4096;
+			*(struct hsagpu_kargs_copy *)at(KARG) =
+				(struct hsagpu_kargs_copy){ .dst = BUF(2),
+							    .src = BUF(0) };
+			k.kernel_object = HSAGPU_KERNEL_COPY;
+			submit(&k);
+			r = run_dispatch(pr, NULL);
+			poison_page = 0;
+			T(r.error && q.error == HSAGPU_QERR_POISON &&
+			  fc[1023] == 1023.0f && fc[1024] == -1.0f && !maps_open);
+		}
+	}
+
+	/* Partial overlap c = a + 1 item: in order, as one work-item each */
+	q_setup(0);
+	for (uint32_t i = 0; i < 1100; i++) {
+		fa[i] = (float)i;
+		fb[i] = 0.25f;
+		ref[i] = fa[i];
+	}
+	for (uint32_t i = 0; i < 1000; i++)
+		ref[i + 1] = ref[i] + 0.25f;
+	kargs_vadd(BUF(0), BUF(1), BUF(0) + 4);
+	k = kpkt(HSAGPU_KERNEL_VADD, 1, (const uint32_t[3]){ 1000, 1, 1 }, w, 0);
+	submit(&k);
+	r = run_dispatch(&proc, NULL);
+	ok = !r.error;
+	for (uint32_t i = 0; i < 1100; i++)
+		ok &= fa[i] == ref[i];
+	T(ok);
+	/* Exact alias c = a */
+	for (uint32_t i = 0; i < 1000; i++)
+		fa[i] = (float)i;
+	kargs_vadd(BUF(0), BUF(1), BUF(0));
+	submit(&k);
+	r = run_dispatch(&proc, NULL);
+	ok = !r.error;
+	for (uint32_t i = 0; i < 1000; i++)
+		ok &= fa[i] == i + 0.25f;
+	T(ok);
+
+	/* A run past the caches (stored around them), c misaligned by 4 */
+	q_setup(0);
+	{
+		const uint64_t va = MEM_BASE + (1 << 20), vb = va + (2 << 20),
+			       vc = vb + (2 << 20) + 4;
+		float *xa = at(va), *xb = at(vb), *xc = at(vc);
+
+		for (uint32_t i = 0; i < 400001; i++) {
+			xa[i] = (float)i;
+			xb[i] = 2.0f;
+			xc[i] = -1.0f;
+		}
+		/* saxpy (y = 0.5 x + 2), then c = x + y */
+		*(struct hsagpu_kargs_saxpy *)at(KARG) =
+			(struct hsagpu_kargs_saxpy){ .a = 0.5f, .x = va,
+						     .y = vb };
+		k = kpkt(HSAGPU_KERNEL_SAXPY, 1, gn, w, 0);
+		submit(&k);
+		r = run_dispatch(&proc, NULL);
+		ok = !r.error;
+		for (uint32_t i = 0; i < 400000; i++)
+			ok &= xb[i] == 0.5f * i + 2.0f;
+		T(ok && xb[400000] == 2.0f);
+		kargs_vadd(va, vb, vc);
+		k.kernel_object = HSAGPU_KERNEL_VADD;
+		submit(&k);
+		r = run_dispatch(&proc, NULL);
+		ok = !r.error;
+		for (uint32_t i = 0; i < 400000; i++)
+			ok &= xc[i] == xa[i] + xb[i];
+		T(ok && xc[400000] == -1.0f && !maps_open && !map_misuse);
+	}
+}
+
 int main(void)
 {
 	mem = calloc(1, MEM_SIZE);
@@ -1201,6 +1628,9 @@ int main(void)
 	test_vm_faults();
 	test_sched_priority();
 	test_sched_budget();
+	test_stream_kernels();
+	test_stream_slices();
+	test_stream_checks();
 	free(mem);
 	return tap_done();
 }
