@@ -111,6 +111,7 @@ class Session:
         self.unplugged = set()    # ids of command-line devices QEMU deleted
         self.plugged = []         # [id, -device option] the guest added
         self.chunks = []
+        self.line_times = []      # host time each console line ended (its '\n' came)
         self.seen = b''           # the console's last bytes (markers)
         self.tests_running = False    # between the init's start and its dmesg dump
         self.last_reply = 0.0
@@ -189,6 +190,8 @@ class Session:
             inst.console_eof = True
             return
         self.chunks.append(data)
+        now = time.time()
+        self.line_times += [now] * data.count(b'\n')
         # the init's first line and its kernel-log dump (markers may be
         # split between reads)
         self.seen = self.seen[-64:] + data
@@ -509,6 +512,15 @@ class Session:
 
     def text(self):
         return b''.join(self.chunks).decode(errors='replace')
+
+    def timed_lines(self):
+        """[(host time the line arrived, line)] of the console: what the
+        harness times the boot's phases and each guest test by."""
+        lines = b''.join(self.chunks).split(b'\n')
+        last = self.line_times[-1] if self.line_times else time.time()
+        return [(self.line_times[i] if i < len(self.line_times) else last,
+                 l.decode(errors='replace').rstrip('\r'))
+                for i, l in enumerate(lines)]
 
     def run(self, timeout, migrate_every=None):
         """Boot, serve the channel, migrate every @migrate_every seconds
