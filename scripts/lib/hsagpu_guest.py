@@ -79,9 +79,20 @@ class Instance:
         self.qmp_buf = b''
         self.replies = {}
         self.console_eof = False
+        self.cpu = 0.0            # CPU seconds of the process, as last read
+
+    def read_cpu(self):
+        """utime + stime from /proc (while the process exists)."""
+        try:
+            with open('/proc/%d/stat' % self.proc.pid) as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+            self.cpu = (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+        except (OSError, ValueError, IndexError):
+            pass
 
     def kill(self):
         if self.proc.poll() is None:
+            self.read_cpu()
             self.proc.kill()
         self.proc.wait()
         for s in (self.qmp, self.host):
@@ -105,6 +116,7 @@ class Session:
             os.makedirs(parent, exist_ok=True)
         self.tmp = tempfile.mkdtemp(prefix='g', dir=parent)
         self.instances = []
+        self.all_instances = []   # for cpu_seconds()
         self.current = None
         self.held = set()         # instances whose output waits (migrate())
         self.guest_qom = []       # (path, property) the guest qom-set
@@ -148,6 +160,7 @@ class Session:
         inst = Instance(self, self.nspawned, self.current_cmd(), incoming)
         self.nspawned += 1
         self.instances.append(inst)
+        self.all_instances.append(inst)
         self.note('started QEMU instance %d%s: %s' % (
             inst.n, ' (incoming)' if incoming else '', ' '.join(inst.cmd)))
         return inst
@@ -513,6 +526,11 @@ class Session:
     def text(self):
         return b''.join(self.chunks).decode(errors='replace')
 
+    def cpu_seconds(self):
+        """CPU time of all QEMU processes of the boot (read every 0.5 s
+        while they ran, so a little low): how much of the host it took."""
+        return sum(i.cpu for i in self.all_instances)
+
     def timed_lines(self):
         """[(host time the line arrived, line)] of the console: what the
         harness times the boot's phases and each guest test by."""
@@ -533,8 +551,14 @@ class Session:
             if not self.connect(self.current):
                 self.problems.append('could not connect to QEMU\'s QMP/host channel sockets')
             last_migration = None
+            last_cpu = 0.0
             while True:
                 self.pump(0.05)
+                if time.time() - last_cpu >= 0.5:
+                    for inst in self.instances:
+                        if inst.proc.poll() is None:
+                            inst.read_cpu()
+                    last_cpu = time.time()
                 while self.requests:
                     self.handle(self.requests.pop(0))
                 cur = self.current

@@ -705,6 +705,7 @@ def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
     for r in results:
         r.suite = suite
     timing = boot_timing(sess.timed_lines(), t0, elapsed, results)
+    timing['cpu'] = sess.cpu_seconds()
     # 'all' and 'rocm' are lists the init expands (/tests/ALL, /tests/ROCM)
     wanted = (run.split(',') if run != 'none' and not set(run.split(',')) & TEST_GROUPS
               else None)
@@ -788,9 +789,10 @@ def boot_timing(timed, t0, elapsed, results):
 def timing_summary(timing, slowest=3):
     """'init 5.1s, tests 40.2s (t-dma 12.0s, t-atomic 6.1s, ...), after 1.9s'."""
     top = sorted(timing['per_test'], key=lambda nt: -nt[1])[:slowest]
-    return 'init %.1fs, tests %.1fs%s, after %.1fs' % (
+    return 'init %.1fs, tests %.1fs%s, after %.1fs; QEMU CPU %.1fs' % (
         timing['init'], timing['tests'],
-        ' (%s)' % ', '.join('%s %.1fs' % nt for nt in top) if top else '', timing['after'])
+        ' (%s)' % ', '.join('%s %.1fs' % nt for nt in top) if top else '', timing['after'],
+        timing.get('cpu', 0.0))
 
 
 def exit_status(results):
