@@ -20,7 +20,7 @@ CACHE = os.environ.get('HSAGPU_CACHE') or os.path.join(
     os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'hsagpu')
 QEMU = os.path.join(CACHE, 'qemu-build', 'qemu-system-x86_64')
 KERNEL = os.path.join(CACHE, 'guest-kernel', 'vmlinuz')
-INITRD = os.path.join(CACHE, 'initramfs.cpio.gz')
+INITRD = os.path.join(CACHE, 'initramfs.cpio')
 
 # Guest kernels (scripts/deps unpacks them, scripts/build-guest builds
 # hsagpu.ko for each): name -> cache directory with vmlinuz and version.
