@@ -79,9 +79,20 @@ class Instance:
         self.qmp_buf = b''
         self.replies = {}
         self.console_eof = False
+        self.cpu = 0.0            # CPU seconds of the process, as last read
+
+    def read_cpu(self):
+        """utime + stime from /proc (while the process exists)."""
+        try:
+            with open('/proc/%d/stat' % self.proc.pid) as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+            self.cpu = (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+        except (OSError, ValueError, IndexError):
+            pass
 
     def kill(self):
         if self.proc.poll() is None:
+            self.read_cpu()
             self.proc.kill()
         self.proc.wait()
         for s in (self.qmp, self.host):
@@ -105,12 +116,14 @@ class Session:
             os.makedirs(parent, exist_ok=True)
         self.tmp = tempfile.mkdtemp(prefix='g', dir=parent)
         self.instances = []
+        self.all_instances = []   # for cpu_seconds()
         self.current = None
         self.held = set()         # instances whose output waits (migrate())
         self.guest_qom = []       # (path, property) the guest qom-set
         self.unplugged = set()    # ids of command-line devices QEMU deleted
         self.plugged = []         # [id, -device option] the guest added
         self.chunks = []
+        self.line_times = []      # host time each console line ended (its '\n' came)
         self.seen = b''           # the console's last bytes (markers)
         self.tests_running = False    # between the init's start and its dmesg dump
         self.last_reply = 0.0
@@ -147,6 +160,7 @@ class Session:
         inst = Instance(self, self.nspawned, self.current_cmd(), incoming)
         self.nspawned += 1
         self.instances.append(inst)
+        self.all_instances.append(inst)
         self.note('started QEMU instance %d%s: %s' % (
             inst.n, ' (incoming)' if incoming else '', ' '.join(inst.cmd)))
         return inst
@@ -189,6 +203,8 @@ class Session:
             inst.console_eof = True
             return
         self.chunks.append(data)
+        now = time.time()
+        self.line_times += [now] * data.count(b'\n')
         # the init's first line and its kernel-log dump (markers may be
         # split between reads)
         self.seen = self.seen[-64:] + data
@@ -510,6 +526,20 @@ class Session:
     def text(self):
         return b''.join(self.chunks).decode(errors='replace')
 
+    def cpu_seconds(self):
+        """CPU time of all QEMU processes of the boot (read every 0.5 s
+        while they ran, so a little low): how much of the host it took."""
+        return sum(i.cpu for i in self.all_instances)
+
+    def timed_lines(self):
+        """[(host time the line arrived, line)] of the console: what the
+        harness times the boot's phases and each guest test by."""
+        lines = b''.join(self.chunks).split(b'\n')
+        last = self.line_times[-1] if self.line_times else time.time()
+        return [(self.line_times[i] if i < len(self.line_times) else last,
+                 l.decode(errors='replace').rstrip('\r'))
+                for i, l in enumerate(lines)]
+
     def run(self, timeout, migrate_every=None):
         """Boot, serve the channel, migrate every @migrate_every seconds
         of the test run (from the init's first line to its kernel log
@@ -521,8 +551,14 @@ class Session:
             if not self.connect(self.current):
                 self.problems.append('could not connect to QEMU\'s QMP/host channel sockets')
             last_migration = None
+            last_cpu = 0.0
             while True:
                 self.pump(0.05)
+                if time.time() - last_cpu >= 0.5:
+                    for inst in self.instances:
+                        if inst.proc.poll() is None:
+                            inst.read_cpu()
+                    last_cpu = time.time()
                 while self.requests:
                     self.handle(self.requests.pop(0))
                 cur = self.current
