@@ -923,6 +923,8 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     }
     hdr = (uint16_t)word;
     if ((hdr & HSAGPU_PKT_HDR_TYPE_MASK) == HSAGPU_PKT_TYPE_INVALID) {
+        /* Reserved, not written yet: its header is what to watch. */
+        q->awaiting_header = true;
         return 0;
     }
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -1027,6 +1029,7 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
         goto fail;
     }
     q->seen_wptr = wptr;
+    q->awaiting_header = false;
     while (res->progress < quantum && q->read_index != wptr &&
            !hsagpu_budget_spent(p)) {
         int r = hsagpu_queue_step(q, p, wptr, res, &err, &failed_id);

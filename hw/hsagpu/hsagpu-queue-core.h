@@ -206,8 +206,13 @@ typedef struct HsaGpuQueue {
      */
     bool amd_props_valid;
     uint32_t amd_props;
-    /* write_dispatch_id as the last run read it (not migrated) */
+    /*
+     * write_dispatch_id as the last run read it, and whether the run
+     * stopped at a slot whose header was still INVALID (a producer
+     * between reserving and publishing it). Not migrated.
+     */
     uint64_t seen_wptr;
+    bool awaiting_header;
 } HsaGpuQueue;
 
 /* Bytes of memory the queue's ring occupies. */

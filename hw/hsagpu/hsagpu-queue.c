@@ -294,9 +294,23 @@ static bool hsagpu_queues_peek(HsaGpuState *s)
         HsaGpuQueue *q = &s->queues[s->active[i]];
         uint64_t wptr;
 
-        moved = q->state == HSAGPU_QSTATE_ACTIVE && !q->held &&
-                hsagpu_bus_map_peek64(s, q->as_vmid, q->wptr_addr, &wptr) &&
-                wptr != q->seen_wptr;
+        if (q->state != HSAGPU_QSTATE_ACTIVE || q->held ||
+            (q->flags & HSAGPU_QF_SDMA) ||
+            !hsagpu_bus_map_peek64(s, q->as_vmid, q->wptr_addr, &wptr)) {
+            continue;
+        }
+        moved = wptr != q->seen_wptr;
+        if (!moved && q->awaiting_header) {
+            /* The slot the last run stopped at: published since? */
+            uint64_t slot = q->ring_base + (q->read_index &
+                                            (q->ring_size - 1)) *
+                            HSAGPU_AQL_PACKET_SIZE;
+            uint64_t word;
+
+            moved = hsagpu_bus_map_peek64(s, q->as_vmid, slot, &word) &&
+                    ((uint16_t)word & HSAGPU_PKT_HDR_TYPE_MASK) !=
+                    HSAGPU_PKT_TYPE_INVALID;
+        }
     }
     qemu_mutex_unlock(&s->qlock);
     return moved;
