@@ -527,12 +527,10 @@ int64_t hsagpu_signal_wait_acquire(hsagpu_signal_t signal,
 	if (satisfied(v, cond, compare_value) || !timeout_ns)
 		return v;
 
-	start = rt_now_ns();
-	deadline = timeout_ns > UINT64_MAX - start ? UINT64_MAX :
-		   start + timeout_ns;
-	spin_end = wait_hint == HSAGPU_WAIT_STATE_ACTIVE ? deadline :
-		   start + SPIN_NS;
-	now = start;
+	/* The clock is read from the first check on: a quick wait needs none. */
+	start = 0;
+	now = 0;
+	deadline = spin_end = UINT64_MAX;
 	for (;;) {
 		v = __atomic_load_n(&ref.sig->value, __ATOMIC_ACQUIRE);
 		if (satisfied(v, cond, compare_value))
@@ -545,6 +543,13 @@ int64_t hsagpu_signal_wait_acquire(hsagpu_signal_t signal,
 		 */
 		if (!(++n % 16)) {
 			now = rt_now_ns();
+			if (!start) {
+				start = now;
+				deadline = timeout_ns > UINT64_MAX - start ?
+					   UINT64_MAX : start + timeout_ns;
+				spin_end = wait_hint == HSAGPU_WAIT_STATE_ACTIVE ?
+					   deadline : start + SPIN_NS;
+			}
 			if (now >= deadline || now >= spin_end)
 				break;
 			/* Let whoever will set the signal run on this CPU. */
