@@ -666,7 +666,7 @@ def user_initrd(base, files, run, modules, out_path):
     return out_path
 
 
-TEST_GROUPS = {'all', 'rocm'}
+TEST_GROUPS = {'all', 'fabric', 'rocm'}
 GUEST_INFO = re.compile(r'# hsagpu: (kernel|clocksource) (\S*)\s*$')
 
 
@@ -707,7 +707,7 @@ def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
         r.suite = suite
     timing = boot_timing(sess.timed_lines(), t0, elapsed, results)
     timing['cpu'] = sess.cpu_seconds()
-    # 'all' and 'rocm' are lists the init expands (/tests/ALL, /tests/ROCM)
+    # 'all', 'fabric' and 'rocm' are lists the init expands (/tests/ALL, ...)
     wanted = (run.split(',') if run != 'none' and not set(run.split(',')) & TEST_GROUPS
               else None)
     info = dict(m.groups() for m in map(GUEST_INFO.search, text.splitlines()) if m)
