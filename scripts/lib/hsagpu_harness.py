@@ -30,16 +30,16 @@ DEFAULT_KERNEL = '6.1'
 
 def kernel_image(kernel):
     """The image QEMU boots for one of our guest kernels (None: the
-    default), or @kernel itself (a path). Ours boot compressed (vmlinuz).
-    HSAGPU_BOOT_IMAGE=vmlinux boots the uncompressed image scripts/deps
-    extracts through QEMU's PVH entry: about 3 s less per boot under TCG,
-    but QEMU aborted in the firmware with it in 2 of about 60 boots under
-    load (iotlb_to_section and msix_table_mmio_write assertions;
-    docs/testing.md), so it is not the default."""
+    default), or @kernel itself (a path). Ours boot uncompressed: the
+    vmlinux scripts/deps extracts, through QEMU's PVH entry, about 3 s
+    less per boot under TCG than the kernel decompressing itself;
+    HSAGPU_BOOT_IMAGE=vmlinuz boots the compressed image as Debian ships
+    it. (The aborts once seen with PVH boots were the TCG race that QEMU
+    patch 0005 fixes; docs/testing.md.)"""
     if kernel is None or kernel in KERNELS:
         d = os.path.join(CACHE, KERNELS[kernel or DEFAULT_KERNEL])
         vmlinux = os.path.join(d, 'vmlinux')
-        if os.path.exists(vmlinux) and os.environ.get('HSAGPU_BOOT_IMAGE') == 'vmlinux':
+        if os.path.exists(vmlinux) and os.environ.get('HSAGPU_BOOT_IMAGE') != 'vmlinuz':
             return vmlinux
         return os.path.join(d, 'vmlinuz')
     return kernel
