@@ -177,6 +177,7 @@ struct hsagpu_device {
 	struct dentry *debugfs;
 
 	atomic64_t sysmem_bytes;        /* SYSTEM allocations, all files */
+	atomic64_t userptr_pages;       /* user pages pinned by registrations */
 
 	struct rw_semaphore remove_sem;
 	bool dead;                      /* removed: ioctls and mmap fail */

@@ -12,6 +12,8 @@
  *   vector_irqs    "<vector> <interrupts>", one line per MSI-X vector
  *   vm_faults      VM faults the error interrupt reported
  *   userptr_invalidations  registrations the process's mm took away
+ *   sysmem_bytes   SYSTEM memory allocated by all open files, now
+ *   userptr_pages  user pages registrations hold pinned, now
  *   vm             the device's page walks, TLB hits, invalidations and
  *                  VM faults, the VMIDs in use, and per open file: its
  *                  opener, VMID, mappings and page tables
@@ -34,6 +36,20 @@ static int vector_irqs_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(vector_irqs);
 
+static int sysmem_bytes_get(void *data, u64 *val)
+{
+	*val = atomic64_read(&((struct hsagpu_device *)data)->sysmem_bytes);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(sysmem_bytes_fops, sysmem_bytes_get, NULL, "%llu\n");
+
+static int userptr_pages_get(void *data, u64 *val)
+{
+	*val = atomic64_read(&((struct hsagpu_device *)data)->userptr_pages);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(userptr_pages_fops, userptr_pages_get, NULL, "%llu\n");
+
 /* Failures are ignored, as debugfs wants: the driver works without it. */
 void hsagpu_debugfs_init(struct hsagpu_device *hdev)
 {
@@ -52,6 +68,8 @@ void hsagpu_debugfs_init(struct hsagpu_device *hdev)
 	debugfs_create_atomic_t("queue_irqs", 0444, d, &hdev->queue_irqs);
 	debugfs_create_u32("queues_active", 0444, d, &hdev->queues_active);
 	debugfs_create_file("vector_irqs", 0444, d, hdev, &vector_irqs_fops);
+	debugfs_create_file_unsafe("sysmem_bytes", 0444, d, hdev, &sysmem_bytes_fops);
+	debugfs_create_file_unsafe("userptr_pages", 0444, d, hdev, &userptr_pages_fops);
 	hsagpu_vm_debugfs_init(hdev, d);
 }
 

@@ -78,6 +78,7 @@ static void hsagpu_userptr_unpin(struct hsagpu_mem *mem)
 	memset(&b->sgt, 0, sizeof(b->sgt));
 	/* The device may have written them. */
 	unpin_user_pages_dirty_lock(b->pages, b->npages, !mem->readonly);
+	atomic64_sub(b->npages, &mem->hdev->userptr_pages);
 	mem->pinned = false;
 }
 
@@ -140,6 +141,7 @@ static int hsagpu_userptr_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 	}
 	mem->map.kind = HSAGPU_VM_MAP_USERPTR;
 	mem->pinned = true;
+	atomic64_add(b->npages, &hf->hdev->userptr_pages);
 	ret = hsagpu_vm_map(hf->vm, &mem->map, va, mem->size, perms, &src);
 	hsagpu_exit(hf->hdev);
 	if (!ret)
