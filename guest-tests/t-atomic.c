@@ -460,8 +460,22 @@ int main(void)
 	uint32_t ok0 = rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_OK));
 	uint32_t ur0 = rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_UR));
 	uint32_t mal0 = rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_MALFORMED));
+	uint32_t op0[3];
+	/* what test_ops() issues of each op, whatever the outcome */
+	static const uint32_t op_n[3] = {
+		[HSAGPU_ATOMIC_OP_FETCHADD] = 4,        /* 32, 64, 2 malformed */
+		[HSAGPU_ATOMIC_OP_SWAP] = 3,            /* 32, 64, 1 malformed */
+		[HSAGPU_ATOMIC_OP_CAS] = 7,             /* 2 each size, 1 malformed */
+	};
+
+	for (int i = 0; i < 3; i++)
+		op0[i] = rd(d, HSAGPU_REG_ATOMIC_CNT_OP(i));
 	aer0 = aer_unsupreq(d);
 	test_ops(d, mem, pa);
+	for (int i = 0; i < 3; i++)
+		CHECK(rd(d, HSAGPU_REG_ATOMIC_CNT_OP(i)) - op0[i] == op_n[i],
+		      "ATOMIC_CNT_OP(%d) +%u, %u issued", i,
+		      rd(d, HSAGPU_REG_ATOMIC_CNT_OP(i)) - op0[i], op_n[i]);
 	int nok = OPS_32 * sup32 + OPS_64 * sup64 + OPS_128 * sup128;
 	CHECK_EQ_U64(rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_OK)) - ok0, nok);
 	CHECK_EQ_U64(rd(d, HSAGPU_REG_ATOMIC_CNT_ST(HSAGPU_ATOMIC_ST_UR)) - ur0,

@@ -39,51 +39,6 @@ static uint64_t cpu_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* Interrupts Linux took on the device's MSI-X vectors. */
-static uint64_t irq_count(struct gtq_dev *d)
-{
-	char path[128], line[1024];
-	uint64_t total = 0;
-	int irqs[256], n = 0;
-	struct dirent *e;
-	DIR *dir;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/msi_irqs",
-		 d->pci);
-	dir = opendir(path);
-	if (!dir)
-		return 0;
-	while ((e = readdir(dir)) && n < 256)
-		if (e->d_name[0] != '.')
-			irqs[n++] = atoi(e->d_name);
-	closedir(dir);
-	f = fopen("/proc/interrupts", "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *end;
-		long irq = strtol(p, &end, 10);
-		int mine = 0;
-
-		if (end == p || *end != ':')
-			continue;
-		for (int i = 0; i < n; i++)
-			mine |= irqs[i] == irq;
-		if (!mine)
-			continue;
-		for (p = end + 1;;) {
-			unsigned long long c = strtoull(p, &end, 10);
-
-			if (end == p)
-				break;
-			total += c;
-			p = end;
-		}
-	}
-	fclose(f);
-	return total;
-}
 
 static void test_blocked_wait(struct gtq_dev *d)
 {
@@ -91,7 +46,7 @@ static void test_blocked_wait(struct gtq_dev *d)
 	struct gtq_arena ka;
 	hsagpu_signal_t s = gtq_signal(d, 1), never = gtq_signal(d, 1);
 	uint32_t irqs0 = gtq_reg(d, HSAGPU_REG_PKT_IRQS);
-	uint64_t linux0 = irq_count(d), t0, c0;
+	uint64_t linux0 = gt_msi_irqs(d->pci), t0, c0;
 	double ms, cpu;
 	int64_t v;
 
@@ -110,12 +65,12 @@ static void test_blocked_wait(struct gtq_dev *d)
 	cpu = (cpu_ns() - c0) / 1e6;
 	DIAG("%s: blocked wait on BUSY(50 ms): woke after %.1f ms, %.1f ms CPU; device IRQs +%u, Linux IRQs +%llu",
 	     d->pci, ms, cpu, gtq_reg(d, HSAGPU_REG_PKT_IRQS) - irqs0,
-	     (unsigned long long)(irq_count(d) - linux0));
+	     (unsigned long long)(gt_msi_irqs(d->pci) - linux0));
 	CHECK(v == 0, "wait returned value %lld", (long long)v);
 	CHECK(ms < 5000, "woke after %.0f ms: the timeout, not the interrupt", ms);
 	CHECK(gtq_reg(d, HSAGPU_REG_PKT_IRQS) != irqs0,
 	      "device sent no queue interrupt");
-	CHECK(irq_count(d) > linux0, "Linux saw no interrupt on the device's vectors");
+	CHECK(gt_msi_irqs(d->pci) > linux0, "Linux saw no interrupt on the device's vectors");
 
 	/* A wait nobody ends returns the value at its timeout. */
 	t0 = gtq_now_ns();
@@ -800,7 +755,7 @@ static void test_two_files(struct gtq_dev *d, int idx)
 	CHECK(file_waiter_asleep(&wa), "waiter A did not fall asleep");
 	c0 = ctxt_switches(wa.tid);
 	irqs0 = gtq_reg(d, HSAGPU_REG_PKT_IRQS);
-	linux0 = irq_count(d);
+	linux0 = gt_msi_irqs(d->pci);
 	for (i = 0; i < 20; i++) {
 		hsagpu_signal_store_release(sb, 1);
 		gtq_agent(qb, HSAGPU_AGENT_NOP, NULL, 0, sb, 0);
@@ -809,7 +764,7 @@ static void test_two_files(struct gtq_dev *d, int idx)
 	c1 = ctxt_switches(wa.tid);
 	DIAG("20 completions on file B (device IRQs +%u, Linux IRQs +%llu): file A's waiter switched %ld times",
 	     gtq_reg(d, HSAGPU_REG_PKT_IRQS) - irqs0,
-	     (unsigned long long)(irq_count(d) - linux0), c1 - c0);
+	     (unsigned long long)(gt_msi_irqs(d->pci) - linux0), c1 - c0);
 	/* The device may merge interrupts that are raised close together. */
 	CHECK(gtq_reg(d, HSAGPU_REG_PKT_IRQS) - irqs0 >= 10,
 	      "B's 20 completions raised only %u interrupts",

@@ -270,3 +270,48 @@ int gt_read_full(int fd, void *buf, size_t len, unsigned int ms)
 	}
 	return 0;
 }
+
+uint64_t gt_msi_irqs(const char *dev)
+{
+	char path[128], line[1024];
+	uint64_t total = 0;
+	int irqs[256], n = 0;
+	struct dirent *e;
+	DIR *dir;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/msi_irqs",
+		 dev);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((e = readdir(dir)) && n < 256)
+		if (e->d_name[0] != '.')
+			irqs[n++] = atoi(e->d_name);
+	closedir(dir);
+	f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+		long irq = strtol(p, &end, 10);
+		int mine = 0;
+
+		if (end == p || *end != ':')
+			continue;
+		for (int i = 0; i < n; i++)
+			mine |= irqs[i] == irq;
+		if (!mine)
+			continue;
+		for (p = end + 1;;) {
+			unsigned long long c = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			total += c;
+			p = end;
+		}
+	}
+	fclose(f);
+	return total;
+}

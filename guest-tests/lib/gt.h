@@ -65,6 +65,9 @@ int gt_sysfs_write(const char *path, const char *val);
 /* mmap a PCI resource through sysfs; returns NULL on failure. */
 void *gt_map_resource(const char *dev, int bar, size_t *len);
 
+/* Interrupts Linux took on the MSI/MSI-X vectors of PCI device @dev. */
+uint64_t gt_msi_irqs(const char *dev);
+
 /* Run a shell command, return its exit status. */
 int gt_sh(const char *fmt, ...);
 
