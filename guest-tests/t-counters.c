@@ -37,6 +37,15 @@
 
 /* Reads of a counter straddling a workload: wraps are fine (u32 math). */
 #define DELTA(d, reg, v0) ((uint32_t)(gtq_reg((d), (reg)) - (v0)))
+#define EXPECT_DELTA(d, reg, v0, want, what)                                  \
+	CHECK(DELTA(d, reg, v0) == (want), "%s: %s: " #reg " +%u, expected +%u", \
+	      (d)->pci, what, DELTA(d, reg, v0), (unsigned int)(want))
+
+static void drop(hsagpu_queue_t *q, hsagpu_signal_t s)
+{
+	hsagpu_signal_destroy(s);
+	CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
+}
 
 static uint64_t dbg(struct gtq_dev *d, const char *name)
 {
@@ -92,11 +101,8 @@ static void test_packets(struct gtq_dev *d)
 		gtq_barrier(q, HSAGPU_PKT_TYPE_BARRIER_AND, NULL, 0, (hsagpu_signal_t){ 0 }, 0);
 	gtq_barrier(q, HSAGPU_PKT_TYPE_BARRIER_AND, NULL, 0, s, 0);
 	GTQ_WAIT(s, 0, 5000);
-	CHECK(DELTA(d, HSAGPU_REG_PKT_PROCESSED, p0) == N_PACKETS,
-	      "%s: %u packets completed, PKT_PROCESSED +%u", d->pci, N_PACKETS,
-	      DELTA(d, HSAGPU_REG_PKT_PROCESSED, p0));
-	hsagpu_signal_destroy(s);
-	CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
+	EXPECT_DELTA(d, HSAGPU_REG_PKT_PROCESSED, p0, N_PACKETS, "barrier packets");
+	drop(q, s);
 }
 
 static void test_doorbells(struct gtq_dev *d)
@@ -117,11 +123,9 @@ static void test_doorbells(struct gtq_dev *d)
 		gtq_barrier(q, HSAGPU_PKT_TYPE_BARRIER_AND, NULL, 0, s, 0);
 		GTQ_WAIT(s, 0, 5000);
 	}
-	CHECK(DELTA(d, HSAGPU_REG_PKT_DOORBELLS, b0) == N_DOORBELLS,
-	      "%s: %u doorbells rung on a sleeping processor, PKT_DOORBELLS +%u",
-	      d->pci, N_DOORBELLS, DELTA(d, HSAGPU_REG_PKT_DOORBELLS, b0));
-	hsagpu_signal_destroy(s);
-	CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
+	EXPECT_DELTA(d, HSAGPU_REG_PKT_DOORBELLS, b0, N_DOORBELLS,
+		     "doorbells rung on a sleeping processor");
+	drop(q, s);
 }
 
 static void test_irqs(struct gtq_dev *d)
@@ -150,17 +154,14 @@ static void test_irqs(struct gtq_dev *d)
 		for (int k = 0; k < 500 && dbg(d, "queue_irqs") < q0 + i + 1; k++)
 			gtq_sleep_ms(1);
 	}
-	CHECK(DELTA(d, HSAGPU_REG_PKT_IRQS, i0) == N_IRQS,
-	      "%s: %u completions with an event, PKT_IRQS +%u", d->pci, N_IRQS,
-	      DELTA(d, HSAGPU_REG_PKT_IRQS, i0));
+	EXPECT_DELTA(d, HSAGPU_REG_PKT_IRQS, i0, N_IRQS, "completions with an event");
 	CHECK(dbg(d, "queue_irqs") - q0 == N_IRQS, "%s: driver queue_irqs +%llu, expected %u",
 	      d->pci, (unsigned long long)(dbg(d, "queue_irqs") - q0), N_IRQS);
 	CHECK(vector_irqs(d) - v0 == N_IRQS, "%s: driver vector_irqs +%llu, expected %u",
 	      d->pci, (unsigned long long)(vector_irqs(d) - v0), N_IRQS);
 	CHECK(gt_msi_irqs(d->pci) - l0 == N_IRQS, "%s: /proc/interrupts +%llu, expected %u",
 	      d->pci, (unsigned long long)(gt_msi_irqs(d->pci) - l0), N_IRQS);
-	hsagpu_signal_destroy(s);
-	CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
+	drop(q, s);
 }
 
 static void test_vm_faults(struct gtq_dev *d)
@@ -196,12 +197,8 @@ static void test_vm_faults(struct gtq_dev *d)
 			gtq_sleep_ms(1);
 		CHECK(hsagpu_queue_destroy(q) == 0, "destroy");
 	}
-	CHECK(DELTA(d, HSAGPU_REG_VM_FAULT_COUNT, f0) == N_FAULTS,
-	      "%s: %u faulting packets, VM_FAULT_COUNT +%u", d->pci, N_FAULTS,
-	      DELTA(d, HSAGPU_REG_VM_FAULT_COUNT, f0));
-	CHECK(DELTA(d, HSAGPU_REG_PKT_ERRORS, e0) == N_FAULTS,
-	      "%s: PKT_ERRORS +%u, expected %u", d->pci,
-	      DELTA(d, HSAGPU_REG_PKT_ERRORS, e0), N_FAULTS);
+	EXPECT_DELTA(d, HSAGPU_REG_VM_FAULT_COUNT, f0, N_FAULTS, "faulting packets");
+	EXPECT_DELTA(d, HSAGPU_REG_PKT_ERRORS, e0, N_FAULTS, "faulting packets");
 	CHECK(dbg(d, "vm_faults") - v0 == N_FAULTS, "%s: driver vm_faults +%llu, expected %u",
 	      d->pci, (unsigned long long)(dbg(d, "vm_faults") - v0), N_FAULTS);
 	munmap(hole, 4096);
