@@ -42,6 +42,7 @@
 
 #include "hsagpu/hsagpu_aql.h"
 #include "gt.h"
+#include "fuzzacct.h"
 #include "gtkfd.h"
 
 #define MAX_BOS         32
@@ -963,90 +964,36 @@ static void run_ops(uint64_t deadline, unsigned long maxops, int depth)
 	}
 }
 
-/* --- accounting (as hsagpu-fuzz) --------------------------------------- */
-struct acct {
-	long slab_kb, avail_kb, unreclaim_kb;
-	long queues[MAX_DEVS];
+/* The timed run: what fuzz_run_child() runs in the child. */
+struct run_args {
+	uint64_t secs;
+	unsigned long maxops;
 };
 
-static long meminfo_kb(const char *key)
+static void timed_run(void *arg)
 {
-	char line[128];
-	long v = -1;
-	size_t n = strlen(key);
-	FILE *f = fopen("/proc/meminfo", "r");
+	const struct run_args *r = arg;
+	uint64_t t0 = now_ns();
+	int i;
 
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			v = strtol(line + n + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
-static void write_proc(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd >= 0) {
-		if (write(fd, val, strlen(val)) < 0)
-			DIAG("%s: %s", path, strerror(errno));
-		close(fd);
-	}
-}
-
-static void account(struct acct *a)
-{
-	usleep(300000);
-	sync();
-	write_proc("/proc/sys/vm/drop_caches", "3\n");
-	write_proc("/proc/sys/vm/compact_memory", "1\n");
-	a->slab_kb = meminfo_kb("Slab");
-	a->unreclaim_kb = meminfo_kb("SUnreclaim");
-	a->avail_kb = meminfo_kb("MemAvailable");
-	for (int i = 0; i < ndevs; i++)
-		a->queues[i] = queues_active(i);
-}
-
-static int kernel_trouble(unsigned long *lines)
-{
-	static const char *const bad[] = {
-		"BUG: ", "Oops", "WARNING: ", "general protection fault",
-		"Call Trace:", "kernel BUG", "unable to handle", "UBSAN",
-		"KASAN", "list_add corruption", "list_del corruption",
-		"refcount_t", "Kernel panic", "hsagpu: leak",
-	};
-	char buf[512];
-	unsigned long n = 0;
-	int found = 0;
-	FILE *p = popen("dmesg", "r");
-
-	if (!p)
-		return 0;
-	while (fgets(buf, sizeof(buf), p)) {
-		if (++n <= *lines)
-			continue;
-		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-			if (strstr(buf, bad[i])) {
-				printf("# kernel: %s", buf);
-				found++;
-				break;
-			}
-	}
-	pclose(p);
-	*lines = n;
-	return found;
+	run_ops(t0 + r->secs * 1000000000ULL, r->maxops, 0);
+	release_all();
+	printf("# %lu operations in %.1f s (%lu ioctls/mmaps succeeded, %lu failed, %lu faults caught, %lu forks, %lu killed, %lu packets, %lu releases)\n",
+	       nops, (now_ns() - t0) / 1e9, nok, nerr, nfault, nforks, nkills, npackets,
+	       nresets);
+	printf("# ops:");
+	for (i = 0; i < O_NUM; i++)
+		printf(" %s %lu", op_name[i], op_count[i]);
+	printf("\n");
 }
 
 int main(int argc, char **argv)
 {
 	const char *p;
-	uint64_t seed = 0, secs = 30, t0;
+	uint64_t seed = 0, secs = 30;
 	unsigned long maxops = ~0UL, klines = 0;
-	struct acct before, after;
+	struct fuzz_acct before, after;
+	struct run_args run;
 	int c, i, fail;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1093,40 +1040,19 @@ int main(int argc, char **argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 
-	kernel_trouble(&klines);
+	fuzz_kernel_trouble(&klines);
 	/* warm-up: caches the first contexts grow once go into the baseline */
 	run_ops(now_ns() + (secs > 20 ? 2000000000ULL : secs * 100000000ULL), maxops, 0);
 	release_all();
-	account(&before);
+	fuzz_account(&before, pcis, ndevs);
 	for (i = 0; i < ndevs; i++)
 		queues0[i] = before.queues[i];
-	t0 = now_ns();
-	run_ops(t0 + secs * 1000000000ULL, maxops, 0);
-	release_all();
-
-	printf("# %lu operations in %.1f s (%lu ioctls/mmaps succeeded, %lu failed, %lu faults caught, %lu forks, %lu killed, %lu packets, %lu releases)\n",
-	       nops, (now_ns() - t0) / 1e9, nok, nerr, nfault, nforks, nkills, npackets,
-	       nresets);
-	printf("# ops:");
-	for (i = 0; i < O_NUM; i++)
-		printf(" %s %lu", op_name[i], op_count[i]);
-	printf("\n");
-	account(&after);
-	printf("# memory: Slab %ld -> %ld kB, SUnreclaim %ld -> %ld kB, MemAvailable %ld -> %ld kB\n",
-	       before.slab_kb, after.slab_kb, before.unreclaim_kb, after.unreclaim_kb,
-	       before.avail_kb, after.avail_kb);
-	for (i = 0; i < ndevs; i++) {
-		printf("# %s: queues_active %ld -> %ld\n", pcis[i], before.queues[i],
-		       after.queues[i]);
-		CHECK(after.queues[i] == before.queues[i],
-		      "%s: %ld queues still active after /dev/kfd closed",
-		      pcis[i], after.queues[i] - before.queues[i]);
-	}
-	CHECK(after.unreclaim_kb - before.unreclaim_kb < 4096,
-	      "unreclaimable slab grew by %ld kB", after.unreclaim_kb - before.unreclaim_kb);
-	CHECK(before.avail_kb - after.avail_kb < 32768,
-	      "MemAvailable dropped by %ld kB", before.avail_kb - after.avail_kb);
-	c = kernel_trouble(&klines);
+	/* The run in a process of its own (fuzzacct.h). */
+	run = (struct run_args){ secs, maxops };
+	fuzz_run_child(timed_run, &run);
+	fuzz_account(&after, pcis, ndevs);
+	fuzz_acct_check(&before, &after, pcis, ndevs);
+	c = fuzz_kernel_trouble(&klines);
 	CHECK(c == 0, "%d kernel log line(s) of trouble (above)", c);
 	fail = gt_result();
 	printf("# hsagpu-fuzz-kfd: seed %llu: %s\n", (unsigned long long)seed,

@@ -49,6 +49,7 @@
 #include "hsagpu/hsagpu_uapi.h"
 #include "hsagpu/hsagpu_aql.h"
 #include "gt.h"
+#include "fuzzacct.h"
 
 #define MAX_FILES       6
 #define MAX_ALLOCS      24      /* per file */
@@ -1577,146 +1578,6 @@ static void run_ops(uint64_t deadline, unsigned long maxops, int depth)
 	}
 }
 
-/* --- accounting ---------------------------------------------------------- */
-#define MEMINFO_MAX 64
-
-struct acct {
-	long slab_kb, avail_kb, unreclaim_kb;
-	long queues[MAX_DEVS];
-	/* what the driver holds: SYSTEM bytes allocated, user pages pinned */
-	long sysmem[MAX_DEVS], pinned[MAX_DEVS];
-	/* every /proc/meminfo line, to say where memory went */
-	char key[MEMINFO_MAX][32];
-	long kb[MEMINFO_MAX];
-	int n;
-};
-
-static void meminfo_all(struct acct *a)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[128];
-
-	a->n = 0;
-	while (f && a->n < MEMINFO_MAX && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%31[^:]: %ld", a->key[a->n], &a->kb[a->n]) == 2)
-			a->n++;
-	if (f)
-		fclose(f);
-}
-
-/* The meminfo lines that moved by @min_kb or more between @b and @a. */
-static void meminfo_moves(const struct acct *b, const struct acct *a,
-			  long min_kb)
-{
-	for (int i = 0; i < a->n && i < b->n; i++)
-		if (labs(a->kb[i] - b->kb[i]) >= min_kb)
-			printf("#   %s %ld -> %ld kB\n", a->key[i], b->kb[i],
-			       a->kb[i]);
-}
-
-static long meminfo_kb(const char *key)
-{
-	char line[128];
-	long v = -1;
-	size_t n = strlen(key);
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			v = strtol(line + n + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
-static void write_proc(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd >= 0) {
-		if (write(fd, val, strlen(val)) < 0)
-			DIAG("%s: %s", path, strerror(errno));
-		close(fd);
-	}
-}
-
-/*
- * Page cache and slab caches go; compaction also drains the per-CPU free
- * page lists, which otherwise hide tens of MiB of free pages from
- * MemAvailable at random.
- */
-static void drop_caches(void)
-{
-	sync();
-	write_proc("/proc/sys/vm/drop_caches", "3\n");
-	write_proc("/proc/sys/vm/compact_memory", "1\n");
-}
-
-static void account(struct acct *a)
-{
-	int i;
-
-	long prev = -1;
-
-	/*
-	 * Deferred frees (RCU, workqueues, exiting children) settle first:
-	 * until MemAvailable holds still within 1 MiB over 200 ms (the
-	 * faster the device, the more is in flight when the run stops).
-	 */
-	usleep(300000);
-	for (i = 0; i < 15; i++) {
-		drop_caches();
-		a->avail_kb = meminfo_kb("MemAvailable");
-		if (prev >= 0 && labs(a->avail_kb - prev) < 1024)
-			break;
-		prev = a->avail_kb;
-		usleep(200000);
-	}
-	a->slab_kb = meminfo_kb("Slab");
-	a->unreclaim_kb = meminfo_kb("SUnreclaim");
-	a->avail_kb = meminfo_kb("MemAvailable");
-	meminfo_all(a);
-	for (i = 0; i < ndevs; i++) {
-		a->queues[i] = queues_active(&devs[i]);
-		a->sysmem[i] = drv_count(&devs[i], "sysmem_bytes");
-		a->pinned[i] = drv_count(&devs[i], "userptr_pages");
-	}
-}
-
-/* Kernel log lines that mean trouble (as the host's console scan). */
-static int kernel_trouble(unsigned long *lines)
-{
-	static const char *const bad[] = {
-		"BUG: ", "Oops", "WARNING: ", "general protection fault",
-		"Call Trace:", "kernel BUG", "unable to handle", "UBSAN",
-		"KASAN", "list_add corruption", "list_del corruption",
-		"refcount_t", "Kernel panic", "hsagpu: leak",
-	};
-	char buf[512];
-	unsigned long n = 0;
-	int found = 0;
-	FILE *p = popen("dmesg", "r");
-
-	if (!p)
-		return 0;
-	while (fgets(buf, sizeof(buf), p)) {
-		if (++n <= *lines)
-			continue;
-		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-			if (strstr(buf, bad[i])) {
-				printf("# kernel: %s", buf);
-				found++;
-				break;
-			}
-	}
-	pclose(p);
-	*lines = n;
-	return found;
-}
-
 /*
  * How much guest memory one open file can pin with SYSTEM allocations it
  * never maps: the driver should bound it (a per-file limit, or charging
@@ -1726,7 +1587,7 @@ static int kernel_trouble(unsigned long *lines)
  */
 static int pin_probe(void)
 {
-	long total = meminfo_kb("MemTotal"), avail;
+	long total = fuzz_meminfo_kb("MemTotal"), avail;
 	uint64_t pinned = 0;
 	int fd, r = 0;
 
@@ -1740,7 +1601,7 @@ static int pin_probe(void)
 			.size = sizeof(am), .flags = HSAGPU_MEM_SYSTEM, .bytes = 16ULL << 20,
 		};
 
-		avail = meminfo_kb("MemAvailable");
+		avail = fuzz_meminfo_kb("MemAvailable");
 		if (avail < total / 8)
 			break;
 		r = xioctl(fd, HSAGPU_IOC_ALLOC_MEM, &am);
@@ -1759,14 +1620,39 @@ static int pin_probe(void)
 	return gt_result();
 }
 
+/* The timed run: what fuzz_run_child() runs in the child. */
+struct run_args {
+	uint64_t secs;
+	unsigned long maxops;
+};
+
+static void timed_run(void *arg)
+{
+	const struct run_args *r = arg;
+	uint64_t secs = r->secs, t0;
+	unsigned long maxops = r->maxops;
+
+	t0 = now_ns();
+	run_ops(t0 + secs * 1000000000ULL, maxops, 0);
+	release_all();
+	printf("# %lu operations in %.1f s (%lu failed as expected or not, %lu faults caught, %lu forks, %lu packets, %lu releases)\n",
+	       nops, (now_ns() - t0) / 1e9, nerr, nfault, nforks, npackets, nresets);
+	printf("# ops: open %lu close %lu alloc %lu free %lu segs %lu mmap %lu munmap %lu touch %lu qcreate %lu qcmd %lu submit %lu event %lu misc %lu fork %lu register %lu\n",
+	       op_count[O_OPEN], op_count[O_CLOSE], op_count[O_ALLOC], op_count[O_FREE],
+	       op_count[O_SEGS], op_count[O_MMAP], op_count[O_MUNMAP], op_count[O_TOUCH],
+	       op_count[O_QCREATE], op_count[O_QCMD], op_count[O_SUBMIT], op_count[O_EVENT],
+	       op_count[O_MISC], op_count[O_FORK], op_count[O_REGISTER]);
+}
+
 int main(int argc, char **argv)
 {
 	const char *p;
-	uint64_t seed = 0, secs = 30, t0;
+	uint64_t seed = 0, secs = 30;
 	unsigned long maxops = ~0UL, klines = 0;
-	struct acct before, after;
+	struct fuzz_acct before, after;
+	char pcis[GT_MAX_DEVS][16];
+	struct run_args run;
 	int c, i, fail = 0;
-	pid_t run;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if ((p = gt_param("fuzz_time")))
@@ -1804,84 +1690,24 @@ int main(int argc, char **argv)
 	signal(SIGBUS, fault_handler);
 	signal(SIGPIPE, SIG_IGN);
 
-	kernel_trouble(&klines);
+	for (i = 0; i < ndevs; i++)
+		snprintf(pcis[i], sizeof(pcis[i]), "%s", devs[i].pci);
+	fuzz_kernel_trouble(&klines);
 	/*
 	 * A short warm-up first: slab caches and per-CPU lists the driver's
 	 * first files grow once are not leaks, and the baseline then has them.
 	 */
 	run_ops(now_ns() + (secs > 20 ? 2000000000ULL : secs * 100000000ULL), maxops, 0);
 	release_all();
-	account(&before);
+	fuzz_account(&before, pcis, ndevs);
 	for (i = 0; i < ndevs; i++)
 		devs[i].queues_active0 = before.queues[i];
-	/*
-	 * The run in a process of its own: once it has exited, whatever
-	 * memory the kernel still holds is the driver's, not pages a mapping
-	 * the fuzzer lost track of keeps alive.
-	 */
-	fflush(stdout);
-	run = fork();
-	if (run == 0) {
-		t0 = now_ns();
-		run_ops(t0 + secs * 1000000000ULL, maxops, 0);
-		release_all();
-		printf("# %lu operations in %.1f s (%lu failed as expected or not, %lu faults caught, %lu forks, %lu packets, %lu releases)\n",
-		       nops, (now_ns() - t0) / 1e9, nerr, nfault, nforks, npackets, nresets);
-		printf("# ops: open %lu close %lu alloc %lu free %lu segs %lu mmap %lu munmap %lu touch %lu qcreate %lu qcmd %lu submit %lu event %lu misc %lu fork %lu register %lu\n",
-		       op_count[O_OPEN], op_count[O_CLOSE], op_count[O_ALLOC], op_count[O_FREE],
-		       op_count[O_SEGS], op_count[O_MMAP], op_count[O_MUNMAP], op_count[O_TOUCH],
-		       op_count[O_QCREATE], op_count[O_QCMD], op_count[O_SUBMIT], op_count[O_EVENT],
-		       op_count[O_MISC], op_count[O_FORK], op_count[O_REGISTER]);
-		fflush(stdout);
-		_exit(gt_result() ? 1 : 0);
-	}
-	CHECK(run > 0, "fork of the run: %s", strerror(errno));
-	if (run > 0) {
-		int st = 0;
-
-		while (waitpid(run, &st, 0) < 0 && errno == EINTR)
-			;
-		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
-		      "the run failed (its checks above) or died (status 0x%x)", st);
-	}
-
-	account(&after);
-	printf("# memory: Slab %ld -> %ld kB, SUnreclaim %ld -> %ld kB, MemAvailable %ld -> %ld kB\n",
-	       before.slab_kb, after.slab_kb, before.unreclaim_kb, after.unreclaim_kb,
-	       before.avail_kb, after.avail_kb);
-	for (i = 0; i < ndevs; i++) {
-		printf("# %s: queues_active %ld -> %ld\n", devs[i].pci,
-		       before.queues[i], after.queues[i]);
-		CHECK(after.queues[i] == before.queues[i],
-		      "%s: %ld queues still active after every file closed",
-		      devs[i].pci, after.queues[i] - before.queues[i]);
-		/* exact: every allocation and pin went back with its file */
-		printf("# %s: sysmem_bytes %ld -> %ld, userptr_pages %ld -> %ld\n", devs[i].pci,
-		       before.sysmem[i], after.sysmem[i], before.pinned[i], after.pinned[i]);
-		CHECK(before.sysmem[i] >= 0 && after.sysmem[i] == before.sysmem[i],
-		      "%s: %ld bytes of SYSTEM memory still allocated after every file closed",
-		      devs[i].pci, after.sysmem[i] - before.sysmem[i]);
-		CHECK(before.pinned[i] >= 0 && after.pinned[i] == before.pinned[i],
-		      "%s: %ld user pages still pinned after every file closed",
-		      devs[i].pci, after.pinned[i] - before.pinned[i]);
-	}
-	/*
-	 * Leaks the driver's counters cannot see (its own slab objects,
-	 * pages lost between the kernel's allocators): margins absorb slab
-	 * caches that grow once and per-CPU lists, and MemAvailable, which
-	 * moves by up to 35 MiB either way between runs with nothing leaked
-	 * (the counters above back to the byte); a leak of what the run did
-	 * (hundreds of thousands of allocations of pages) is far above them.
-	 */
-	CHECK(after.unreclaim_kb - before.unreclaim_kb < 4096,
-	      "unreclaimable slab grew by %ld kB", after.unreclaim_kb - before.unreclaim_kb);
-	CHECK(before.avail_kb - after.avail_kb < 65536,
-	      "MemAvailable dropped by %ld kB", before.avail_kb - after.avail_kb);
-	if (before.avail_kb - after.avail_kb >= 32768) {
-		printf("# meminfo lines that moved by 4 MiB or more:\n");
-		meminfo_moves(&before, &after, 4096);
-	}
-	c = kernel_trouble(&klines);
+	/* The run in a process of its own (fuzzacct.h). */
+	run = (struct run_args){ secs, maxops };
+	fuzz_run_child(timed_run, &run);
+	fuzz_account(&after, pcis, ndevs);
+	fuzz_acct_check(&before, &after, pcis, ndevs);
+	c = fuzz_kernel_trouble(&klines);
 	CHECK(c == 0, "%d kernel log line(s) of trouble (above)", c);
 	fail = gt_result();
 	printf("# hsagpu-fuzz: seed %llu: %s\n", (unsigned long long)seed,
