@@ -184,7 +184,7 @@ static void test_vm_faults(struct gtq_dev *d)
 		struct hsagpu_queue_status st;
 
 		if (!q)
-			return;
+			break;
 		gtq_write(q, (volatile uint64_t *)(hole + 8 * i), i, (hsagpu_signal_t){ 0 }, 0);
 		CHECK(gtq_wait_error_status(q, 5000, &st) == 0 &&
 		      st.error == HSAGPU_QERR_VM_FAULT,

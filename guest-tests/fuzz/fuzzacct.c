@@ -111,7 +111,7 @@ void fuzz_acct_check(const struct fuzz_acct *b, const struct fuzz_acct *a,
 		       pcis[i], b->queues[i], a->queues[i], b->sysmem[i], a->sysmem[i],
 		       b->pinned[i], a->pinned[i]);
 		/* exact: every queue, allocation and pin went with its file */
-		CHECK(a->queues[i] == b->queues[i],
+		CHECK(b->queues[i] >= 0 && a->queues[i] == b->queues[i],
 		      "%s: %ld queues still active after every file closed",
 		      pcis[i], a->queues[i] - b->queues[i]);
 		CHECK(b->sysmem[i] >= 0 && a->sysmem[i] == b->sysmem[i],
@@ -173,7 +173,7 @@ int fuzz_kernel_trouble(unsigned long *lines)
 
 void fuzz_run_child(void (*fn)(void *), void *arg)
 {
-	pid_t run;
+	pid_t run, r;
 	int st = 0;
 
 	fflush(stdout);
@@ -186,8 +186,9 @@ void fuzz_run_child(void (*fn)(void *), void *arg)
 	CHECK(run > 0, "fork of the run: %s", strerror(errno));
 	if (run <= 0)
 		return;
-	while (waitpid(run, &st, 0) < 0 && errno == EINTR)
+	while ((r = waitpid(run, &st, 0)) < 0 && errno == EINTR)
 		;
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	CHECK(r == run, "waitpid for the run: %s", strerror(errno));
+	CHECK(r == run && WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	      "the run failed (its checks above) or died (status 0x%x)", st);
 }
