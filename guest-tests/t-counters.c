@@ -117,8 +117,13 @@ static void test_doorbells(struct gtq_dev *d)
 	hold_migration();
 	b0 = gtq_reg(d, HSAGPU_REG_PKT_DOORBELLS);
 	for (int i = 0; i < N_DOORBELLS; i++) {
-		/* the processor watches for 50 us after work, then sleeps */
-		gtq_sleep_ms(5);
+		/*
+		 * The processor watches for 50 us after work, then sleeps;
+		 * a doorbell its watch caught still counts once, when it
+		 * consumes the eventfd at its next sleep. 20 ms: even a
+		 * thread preempted on a loaded host is asleep again by then.
+		 */
+		gtq_sleep_ms(20);
 		hsagpu_signal_store_relaxed(s, 1);
 		gtq_barrier(q, HSAGPU_PKT_TYPE_BARRIER_AND, NULL, 0, s, 0);
 		GTQ_WAIT(s, 0, 5000);
