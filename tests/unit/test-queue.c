@@ -124,14 +124,17 @@ static struct hsagpu_agent_dispatch_packet apkt(unsigned type, uint64_t ret,
 	return a;
 }
 
+/* A dispatch's geometry: dimensions, grid, workgroup. */
+struct kgeo {
+	unsigned dims;
+	uint32_t g[3];
+	uint16_t w[3];
+};
+
 /* Every kernel over 1-D, 2-D and 3-D grids with partial workgroups. */
 static void test_kernels(void)
 {
-	static const struct {
-		unsigned dims;
-		uint32_t g[3];
-		uint16_t w[3];
-	} geo[] = {
+	static const struct kgeo geo[] = {
 		{ 1, { 1000, 1, 1 }, { 64, 1, 1 } },
 		{ 2, { 37, 19, 1 }, { 8, 4, 1 } },
 		{ 3, { 7, 5, 9 }, { 4, 2, 4 } },
@@ -1243,11 +1246,7 @@ static void kargs_vadd(uint64_t a, uint64_t b, uint64_t c)
  */
 static void test_stream_kernels(void)
 {
-	static const struct {
-		unsigned dims;
-		uint32_t g[3];
-		uint16_t w[3];
-	} geo[] = {
+	static const struct kgeo geo[] = {
 		{ 1, { 1000, 1, 1 }, { 64, 1, 1 } },
 		{ 2, { 37, 19, 1 }, { 8, 4, 1 } },
 		{ 3, { 7, 5, 9 }, { 4, 2, 4 } },
