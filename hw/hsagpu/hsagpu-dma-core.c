@@ -216,9 +216,9 @@ unsigned hsagpu_dma_exec(HsaGpuQueue *q, const struct hsagpu_dma_packet *ring,
             return err;
         }
         if (!q->dma_active) {
+            /* dma_start_ns: set by the caller, the packet's start */
             q->dma_desc = 0;
             q->dma_off = 0;
-            q->dma_start_ns = p->ops->now_ns(p->opaque);
         } else if (!hsagpu_dma_cursor_in(q, ring)) {
             return HSAGPU_QERR_DMA_SIZE;
         }

@@ -207,6 +207,28 @@ static void hsagpu_ops_select(void *opaque, unsigned qi)
     hsagpu_bus_ctx_select(&c->bus, qi);
 }
 
+static bool hsagpu_ops_link_begin(void *opaque, uint64_t start_ns)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    return hsagpu_link_begin(&c->bus, start_ns);
+}
+
+static uint64_t hsagpu_ops_link_end(void *opaque, uint64_t mark[2])
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    return hsagpu_link_end(&c->bus, mark);
+}
+
+static bool hsagpu_ops_link_when(void *opaque, uint64_t mark[2],
+                                 uint64_t *end_ns)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    return hsagpu_link_when(&c->bus, mark, end_ns);
+}
+
 const HsaGpuQueueOps hsagpu_queue_ops = {
     .read = hsagpu_ops_read,
     .write = hsagpu_ops_write,
@@ -220,6 +242,9 @@ const HsaGpuQueueOps hsagpu_queue_ops = {
     .sdma_packet = hsagpu_ops_sdma_packet,
     .map = hsagpu_ops_map,
     .unmap = hsagpu_ops_unmap,
+    .link_begin = hsagpu_ops_link_begin,
+    .link_end = hsagpu_ops_link_end,
+    .link_when = hsagpu_ops_link_when,
 };
 
 /* A pass starts: the device is the requester until a queue is selected. */

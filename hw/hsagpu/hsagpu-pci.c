@@ -14,6 +14,7 @@
 #include "hw/pci/pcie.h"
 #include "hw/pci/pcie_aer.h"
 #include "hw/qdev-properties.h"
+#include "hw/qdev-properties-system.h"
 #include "migration/vmstate.h"
 #include "hsagpu.h"
 #include "trace.h"
@@ -117,9 +118,6 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
     pcie_cap_deverr_init(pdev);
     /* Function Level Reset: Initiate FLR resets the whole function. */
     pcie_cap_flr_init(pdev);
-    pcie_cap_fill_link_ep_usp(pdev, QEMU_PCI_EXP_LNK_X16,
-                              QEMU_PCI_EXP_LNK_8GT);
-
     hsagpu_link_init(s, pos);
 
     devcap2 |= s->atomic_comp32 ? PCI_EXP_DEVCAP2_ATOMIC_COMP32 : 0;
@@ -166,6 +164,7 @@ static void hsagpu_fini_pcie(HsaGpuState *s)
         msix_uninit(pdev, &s->mmio, &s->mmio);
     }
     pcie_cap_exit(pdev);
+    hsagpu_link_exit(s);
 }
 
 static void hsagpu_realize(PCIDevice *pdev, Error **errp)
@@ -173,7 +172,7 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
     HsaGpuState *s = HSA_GPU(pdev);
     uint8_t *c = pdev->config;
 
-    if (!hsagpu_check_props(s, errp)) {
+    if (!hsagpu_check_props(s, errp) || !hsagpu_link_check(s, errp)) {
         return;
     }
     hsagpu_init_ident(s);
@@ -418,6 +417,21 @@ static const Property hsagpu_properties[] = {
     /* Kernel and DMA slices per pass: how long qlock is held at most. */
     DEFINE_PROP_UINT32("x-pass-slices", HsaGpuState, pass_slices,
                        HSAGPU_PASS_SLICES),
+    /* PCIe link (docs/link-model.md): what the guest sees, and the model */
+    DEFINE_PROP_UINT32("max-payload", HsaGpuState, max_payload,
+                       HSAGPU_MAX_PAYLOAD_SUPPORTED),
+    DEFINE_PROP_PCIE_LINK_SPEED("link-speed", HsaGpuState, link_speed,
+                                PCIE_LINK_SPEED_8),
+    DEFINE_PROP_PCIE_LINK_WIDTH("link-width", HsaGpuState, link_width,
+                                PCIE_LINK_WIDTH_16),
+    DEFINE_PROP_BOOL("link-model", HsaGpuState, link_model, false),
+    DEFINE_PROP_UINT32("link-port-ns", HsaGpuState, link_port_ns, 260),
+    DEFINE_PROP_UINT32("link-switch-ns", HsaGpuState, link_switch_ns, 160),
+    DEFINE_PROP_UINT32("link-host-ns", HsaGpuState, link_host_ns, 550),
+    DEFINE_PROP_UINT32("link-host-write-ns", HsaGpuState, link_host_write_ns,
+                       0),
+    DEFINE_PROP_UINT32("link-read-tags", HsaGpuState, link_read_tags, 4),
+    DEFINE_PROP_UINT32("link-efficiency", HsaGpuState, link_efficiency, 952),
 };
 
 static void hsagpu_class_init(ObjectClass *klass, void *data)

@@ -528,12 +528,15 @@ static unsigned hsagpu_packet_done(HsaGpuQueue *q, const HsaGpuProc *p,
     return err;
 }
 
-/* Finish busy kernels whose time is up, oldest end first. */
+/*
+ * Finish busy kernels and timed DMA packets whose time is up, oldest
+ * end first.
+ */
 static unsigned hsagpu_retire_inflight(HsaGpuQueue *q, const HsaGpuProc *p,
                                        HsaGpuRunResult *res,
                                        uint64_t *failed_id)
 {
-    uint64_t now;
+    uint64_t now, end;
 
     if (!q->ninflight) {
         return 0;
@@ -552,8 +555,21 @@ static unsigned hsagpu_retire_inflight(HsaGpuQueue *q, const HsaGpuProc *p,
         if (f.end_ns > now) {
             break;
         }
+        end = now;
+        if (f.link_timed) {
+            uint64_t when;
+
+            /* Sharing may have moved the arrival since the launch. */
+            if (!p->ops->link_when(p->opaque, q->inflight[best].link_mark,
+                                   &when)) {
+                q->inflight[best].end_ns = MAX(when, now + 1);
+                continue;
+            }
+            /* Its timestamp is the arrival, not when it was noticed. */
+            end = when ? when : f.end_ns;
+        }
         q->inflight[best] = q->inflight[--q->ninflight];
-        err = hsagpu_packet_done(q, p, f.signal, f.start_ns, now, res);
+        err = hsagpu_packet_done(q, p, f.signal, f.start_ns, end, res);
         if (err) {
             *failed_id = f.dispatch_id;
             return err;
@@ -831,6 +847,7 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
                                                          : f->start_ns + busy;
             f->signal = *signal;
             f->dispatch_id = q->read_index;
+            f->link_timed = false;
             return PKT_LAUNCHED;
         }
         return PKT_DONE;
@@ -870,6 +887,14 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         memcpy(&d, pkt, sizeof(d));
         if (q->dma_active) {
             *start = q->dma_start_ns;
+        } else {
+            q->dma_start_ns = *start;
+            /* Timed, it completes later: in a slot of its own. */
+            q->dma_timed = p->ops->link_begin &&
+                           p->ops->link_begin(p->opaque, *start);
+            if (q->dma_timed && q->ninflight == HSAGPU_QUEUE_INFLIGHT_MAX) {
+                return PKT_WAIT;
+            }
         }
         hsagpu_budget_slice(p, res);
         *err = hsagpu_dma_exec(q, &d, p, &bad);
@@ -883,6 +908,22 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         }
         /* The packet that ran, not what the slot holds now. */
         *signal = q->dma_pkt.completion_signal;
+        if (q->dma_timed) {
+            HsaGpuInflight *f = &q->inflight[q->ninflight];
+            uint64_t end = p->ops->link_end(p->opaque, f->link_mark);
+
+            q->dma_timed = false;
+            if (end) {
+                /* Done when its data arrives (hsagpu_retire_inflight). */
+                f->start_ns = *start;
+                f->end_ns = MAX(end, *start);
+                f->signal = *signal;
+                f->dispatch_id = q->read_index;
+                f->link_timed = true;
+                q->ninflight++;
+                return PKT_LAUNCHED;
+            }
+        }
         return PKT_DONE;
     }
     }

@@ -82,6 +82,17 @@ typedef struct HsaGpuQueueOps {
                     uint64_t addr, uint64_t len, bool is_write, void **host,
                     uint64_t *mapped);
     void (*unmap)(void *opaque, unsigned slot, uint64_t done);
+    /*
+     * Optional, all or none: the link timing model (hsagpu-link.c).
+     * link_begin(): a DMA packet starts at @start_ns; true when its
+     * transfers are timed. link_end(): its data all moved; when it
+     * arrives (0: nothing went on a link), and @mark to ask link_when()
+     * with later: true when it arrived (*@end_ns then, 0 if the model
+     * forgot it), or false and *@end_ns the projection.
+     */
+    bool (*link_begin)(void *opaque, uint64_t start_ns);
+    uint64_t (*link_end)(void *opaque, uint64_t mark[2]);
+    bool (*link_when)(void *opaque, uint64_t mark[2], uint64_t *end_ns);
 } HsaGpuQueueOps;
 
 /* Slots of HsaGpuQueueOps.map: buffers a streaming kernel maps at once */
@@ -151,6 +162,9 @@ typedef struct HsaGpuInflight {
     uint64_t end_ns;
     uint64_t signal;
     uint64_t dispatch_id;
+    /* A timed DMA packet: the link model's marks (not migrated). */
+    uint64_t link_mark[2];
+    bool link_timed;
 } HsaGpuInflight;
 
 typedef struct HsaGpuQueue {
@@ -187,6 +201,7 @@ typedef struct HsaGpuQueue {
     uint32_t dma_desc;          /* descriptor (0 for COPY/FILL) */
     uint64_t dma_off;           /* bytes done in it */
     uint64_t dma_start_ns;
+    bool dma_timed;             /* by the link model (not migrated) */
     /* Kernel dispatch at read_index, partly done: where to go on */
     uint32_t kern_active;
     uint64_t kern_wg;           /* next flat workgroup id */

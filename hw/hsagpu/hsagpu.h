@@ -15,6 +15,7 @@
 #include "hsagpu-queue-core.h"
 #include "hsagpu-bus-core.h"
 #include "hsagpu-vm-core.h"
+#include "hsagpu-link-core.h"
 
 #define TYPE_HSA_GPU "hsa-gpu"
 
@@ -73,6 +74,35 @@ typedef struct HsaGpuFault {
 
 /* x86 MSI messages to the local APICs: address 0xfeeXXXXX */
 #define HSAGPU_APIC_MSI_BASE    0xfee00000ULL
+
+#define HSAGPU_MAX_PORTS 16
+
+/*
+ * Link timing model (hsagpu-link.c): the device's way up to the root
+ * complex, set at realize. Link i is named by the downstream or root
+ * port above it, sw[i] is the switch (its upstream port) above that
+ * port, 0 for the root port's link.
+ */
+typedef struct HsaGpuLinkChain {
+    unsigned n;
+    uintptr_t key[HSAGPU_MAX_PORTS];
+    double rate[HSAGPU_MAX_PORTS];      /* wire bytes per ns, each way */
+    uintptr_t sw[HSAGPU_MAX_PORTS];
+} HsaGpuLinkChain;
+
+/*
+ * Per queue: the DMA packet being timed, and the flows of its engine,
+ * one for reads and one for writes, kept from packet to packet while the
+ * other end stays the same (packets of a queue follow each other).
+ */
+typedef struct HsaGpuLinkQueue {
+    bool timed;
+    uint64_t start_ns;
+    uint32_t flow[2];                   /* [0] reads, [1] writes */
+    const void *target[2];              /* the peer, or host memory */
+    double last[2];                     /* wire bytes of the last TLP */
+    bool moved[2];                      /* by the current packet */
+} HsaGpuLinkQueue;
 
 /* Pages the processor may write in one pass before marking early */
 #define HSAGPU_BUS_MAP_DIRTY_MAX 32
@@ -179,6 +209,9 @@ struct HsaGpuState {
     HsaGpuVm vm;
     QemuMutex vm_lock;
 
+    HsaGpuLinkChain link_chain;
+    HsaGpuLinkQueue *link_q;            /* link-model=on: per queue */
+
     /* properties */
     uint64_t vram_size;
     uint32_t num_queues;
@@ -196,6 +229,16 @@ struct HsaGpuState {
     uint16_t subsys_id;
     uint8_t revision;
     uint64_t serial;
+    uint32_t max_payload;
+    bool link_model;                    /* link timing model */
+    PCIExpLinkSpeed link_speed;
+    PCIExpLinkWidth link_width;
+    uint32_t link_port_ns;
+    uint32_t link_switch_ns;
+    uint32_t link_host_ns;
+    uint32_t link_host_write_ns;
+    uint32_t link_read_tags;
+    uint32_t link_efficiency;           /* per mille */
 };
 
 #define HSAGPU_BUS_XLAT_CACHE   4
@@ -412,7 +455,6 @@ void hsagpu_atomic_report(HsaGpuState *s, unsigned st, uint64_t addr,
 void hsagpu_atomic_run(HsaGpuState *s);
 
 /* hsagpu-p2p.c: peer registry and PCIe topology */
-#define HSAGPU_MAX_PORTS 16
 /* The bridges (ports) above @dev, nearest first: how many. */
 int hsagpu_ports_above(PCIDevice *dev, PCIDevice **ports);
 void hsagpu_p2p_register(HsaGpuState *s);
@@ -457,11 +499,25 @@ unsigned hsagpu_vm_mmio_write(HsaGpuState *s, uint32_t offset, unsigned size,
 int hsagpu_vm_post_load(HsaGpuState *s);
 extern const VMStateDescription vmstate_hsagpu_vm;
 
-/* hsagpu-link.c: PCIe link settings (MPS, MRRS) */
+/* hsagpu-link.c: PCIe link settings (MPS, MRRS) and the timing model */
+bool hsagpu_link_check(HsaGpuState *s, Error **errp);
 void hsagpu_link_init(HsaGpuState *s, int exp_pos);
+void hsagpu_link_exit(HsaGpuState *s);
 void hsagpu_link_reset(HsaGpuState *s);
 uint32_t hsagpu_link_mps(HsaGpuState *s);
 uint32_t hsagpu_link_mrrs(HsaGpuState *s);
+/* A DMA packet of the context's queue starts: true when it is timed. */
+bool hsagpu_link_begin(HsaGpuBusCtx *c, uint64_t start_ns);
+/* The DMA engine moved [addr, addr + len) to (@is_write) or from @t. */
+void hsagpu_link_move(HsaGpuBusCtx *c, const HsaGpuBusTarget *t,
+                      uint64_t addr, uint64_t len, bool is_write);
+/*
+ * The packet's data all moved: when it arrives (0: nothing went on a
+ * link), and the marks to ask hsagpu_link_when() again with.
+ */
+uint64_t hsagpu_link_end(HsaGpuBusCtx *c, uint64_t mark[2]);
+/* Arrived (true, *@end_ns when; 0 if forgotten), or the projection. */
+bool hsagpu_link_when(HsaGpuBusCtx *c, uint64_t mark[2], uint64_t *end_ns);
 
 /* hsagpu-mmio.c: BAR5 and the legacy I/O BAR */
 void hsagpu_mmio_init(HsaGpuState *s);

@@ -244,9 +244,42 @@ static void f_unmap(void *o, unsigned slot, uint64_t done)
 	maps_open--;
 }
 
+/*
+ * A link model (HsaGpuQueueOps.link_*): with link_on, a DMA packet's
+ * data arrives link_delay ns after link_end() is asked (0 ns: nothing
+ * went on a link), or at link_arrive once that is set (moved by a
+ * sharer); link_asks counts link_when() calls.
+ */
+static int link_on;
+static uint64_t link_delay, link_arrive, link_begun_at;
+static unsigned link_asks, link_ends;
+
+static bool f_link_begin(void *o, uint64_t start_ns)
+{
+	link_begun_at = start_ns;
+	return link_on;
+}
+
+static uint64_t f_link_end(void *o, uint64_t mark[2])
+{
+	link_ends++;
+	mark[0] = link_delay ? now + link_delay : 0;
+	mark[1] = 0;
+	return link_delay ? now + link_delay : 0;
+}
+
+static bool f_link_when(void *o, uint64_t mark[2], uint64_t *end_ns)
+{
+	uint64_t t = link_arrive ? link_arrive : mark[0];
+
+	link_asks++;
+	*end_ns = t;
+	return t <= now;
+}
+
 static const HsaGpuQueueOps ops = {
 	f_read, f_write, f_add, f_now, f_irq, f_dma, f_dma_done, f_select, NULL,
-	f_sdma_packet, f_map, f_unmap,
+	f_sdma_packet, f_map, f_unmap, f_link_begin, f_link_end, f_link_when,
 };
 
 static const HsaGpuIdent ident = {

@@ -428,6 +428,92 @@ static void test_rewrite_in_flight(void)
 	   (unsigned long long)q.error_id);
 }
 
+/*
+ * The link model on: a copy moves its data at once but completes (signal,
+ * profiling timestamps) when the model says its data arrived; a sharer
+ * may push that later; 16 timed packets fill the queue's slots and the
+ * next waits; without link traffic it completes at once; model off,
+ * nothing changes.
+ */
+static void test_link_timed(void)
+{
+	struct hsagpu_dma_packet d;
+	struct hsagpu_signal *s = at(SIG(0));
+	HsaGpuRunResult r;
+
+	q_setup(HSAGPU_QF_PROFILE);
+	sig_init(0, 1);
+	link_on = 1;
+	link_delay = 5000;
+	link_arrive = 0;
+	pattern(BUF(0), 4096, 7);
+	d = dpkt(HSAGPU_DMA_OP_COPY, BUF(2), BUF(0), 4096, SIG(0));
+	submit(&d);
+	r = run();
+	T(!memcmp(at(BUF(2)), at(BUF(0)), 4096));
+	T(link_begun_at == 1000 && q.dma_start_ns == 1000);
+	T(r.completed == 0 && sig_val(0) == 1 && q.ninflight == 1);
+	T(q.read_index == 1 && r.deadline == 6000);
+	now = 5999;
+	r = run();
+	T(sig_val(0) == 1);
+	/* A sharer slowed it down: asked again at its time, it moves on. */
+	link_arrive = 7000;
+	now = 6000;
+	r = run();
+	T(sig_val(0) == 1 && q.ninflight == 1 && r.deadline == 7000);
+	now = 7300;
+	r = run();
+	T(r.completed == 1 && sig_val(0) == 0 && q.ninflight == 0);
+	TM(s->start_ts == 1000 && s->end_ts == 7000,
+	   "timestamps %llu..%llu: the start and the arrival",
+	   (unsigned long long)s->start_ts, (unsigned long long)s->end_ts);
+
+	/* Seventeen packets: sixteen slots, the last waits for one. */
+	q_setup(0);
+	link_arrive = 0;
+	sig_init(0, 1);
+	for (int i = 0; i < 16; i++) {
+		d = dpkt(HSAGPU_DMA_OP_FILL, BUF(2) + 64 * i, 0, 64, 0);
+		submit(&d);
+	}
+	r = run();
+	T(q.ninflight == HSAGPU_QUEUE_INFLIGHT_MAX && q.read_index == 16);
+	d = dpkt(HSAGPU_DMA_OP_FILL, BUF(3), 0, 64, SIG(0));
+	submit(&d);
+	r = run();
+	T(q.ninflight == HSAGPU_QUEUE_INFLIGHT_MAX && q.read_index == 16);
+	now += link_delay;
+	r = run();
+	TM(q.read_index == 17 && q.ninflight == 1 && sig_val(0) == 1,
+	   "read_index %llu inflight %u signal %lld state %u err %u",
+	   (unsigned long long)q.read_index, q.ninflight, (long long)sig_val(0),
+	   q.state, q.error);
+	now += link_delay;
+	r = run();
+	T(sig_val(0) == 0 && q.ninflight == 0);
+
+	/* Nothing on a link (link_end() says 0): complete at once. */
+	q_setup(0);
+	sig_init(0, 1);
+	link_delay = 0;
+	d = dpkt(HSAGPU_DMA_OP_FILL, BUF(2), 0, 64, SIG(0));
+	submit(&d);
+	r = run();
+	T(r.completed == 1 && sig_val(0) == 0 && q.ninflight == 0);
+
+	/* Model off: link_end() is not even asked. */
+	q_setup(0);
+	sig_init(0, 1);
+	link_on = 0;
+	link_delay = 5000;
+	link_ends = 0;
+	d = dpkt(HSAGPU_DMA_OP_FILL, BUF(2), 0, 64, SIG(0));
+	submit(&d);
+	r = run();
+	T(r.completed == 1 && sig_val(0) == 0 && link_ends == 0);
+}
+
 int main(void)
 {
 	mem = calloc(1, MEM_SIZE);
@@ -440,6 +526,7 @@ int main(void)
 	test_sg();
 	test_errors();
 	test_rewrite_in_flight();
+	test_link_timed();
 	free(mem);
 	return tap_done();
 }

@@ -53,7 +53,7 @@ static struct hsagpu_barrier_packet bpkt(unsigned type, int barrier,
 /* The same bus without direct access: kernels run row by row. */
 static const HsaGpuQueueOps ops_rows = {
 	f_read, f_write, f_add, f_now, f_irq, f_dma, f_dma_done, f_select, NULL,
-	f_sdma_packet, NULL, NULL,
+	f_sdma_packet, NULL, NULL, NULL, NULL, NULL,
 };
 static const HsaGpuProc proc_rows = { &ops_rows, NULL, &ident, NULL };
 
