@@ -256,10 +256,11 @@ static unsigned hsagpu_link_route(HsaGpuState *s, HsaGpuState *peer,
  * from there, whose completions come back. Latency is the one-way trip
  * (both ports, every switch) for a write; a read adds the request's trip
  * and the completer. Caps: read requests in flight, and the root
- * complex's pace for posted writes.
+ * complex's pace for posted writes (one TLP of MPS and @overhead per
+ * link-host-write-ns).
  */
 static void hsagpu_link_path(HsaGpuState *s, HsaGpuState *peer, bool write,
-                             HsaGpuLinkPath *p)
+                             unsigned overhead, HsaGpuLinkPath *p)
 {
     unsigned nsw = hsagpu_link_route(s, peer, write, p);
     double oneway = s->link_port_ns + (peer ? peer->link_port_ns : 0) +
@@ -273,8 +274,7 @@ static void hsagpu_link_path(HsaGpuState *s, HsaGpuState *peer, bool write,
     if (write) {
         p->latency = oneway;
         if (!peer && s->link_host_write_ns) {
-            p->cap = (mps + HSAGPU_LINK_TLP_FRAMING + HSAGPU_LINK_HDR_4DW) /
-                     (double)s->link_host_write_ns;
+            p->cap = (mps + overhead) / (double)s->link_host_write_ns;
         }
         return;
     }
@@ -312,6 +312,7 @@ void hsagpu_link_move(HsaGpuBusCtx *c, const HsaGpuBusTarget *t,
     HsaGpuLinkQueue *lq;
     const void *target;
     uint32_t mps;
+    uint64_t bus;
     double wire, last;
     unsigned leg = is_write;
 
@@ -322,9 +323,14 @@ void hsagpu_link_move(HsaGpuBusCtx *c, const HsaGpuBusTarget *t,
     lq = &s->link_q[c->queue];
     target = t->peer ? (const void *)t->peer : &hsagpu_link_host;
     mps = hsagpu_link_mps(s);
-    /* Writes go out as TLPs of MPS; reads come back as completions. */
-    wire = hsagpu_link_wire(addr, len, mps,
-                            is_write ? hsagpu_link_tlp_overhead(addr)
+    /*
+     * Writes go out as TLPs of MPS with the header the bus address needs
+     * (@addr may be a GPU virtual address: same offset in the page);
+     * reads come back as completions.
+     */
+    bus = t->peer ? hsagpu_vram_bar(t->peer) + t->mr_off : t->bus;
+    wire = hsagpu_link_wire(bus, len, mps,
+                            is_write ? hsagpu_link_tlp_overhead(bus)
                                      : HSAGPU_LINK_CPL_OVERHEAD, &last);
     qemu_mutex_lock(&hsagpu_link_lock);
     if (lq->flow[leg] && lq->target[leg] != target) {
@@ -334,7 +340,8 @@ void hsagpu_link_move(HsaGpuBusCtx *c, const HsaGpuBusTarget *t,
     if (!lq->flow[leg]) {
         HsaGpuLinkPath p;
 
-        hsagpu_link_path(s, t->peer, is_write, &p);
+        hsagpu_link_path(s, t->peer, is_write,
+                         hsagpu_link_tlp_overhead(bus), &p);
         lq->flow[leg] = hsagpu_link_flow_new(hsagpu_link_model, &p, s,
                                              lq->start_ns);
         lq->target[leg] = target;

@@ -101,6 +101,9 @@ def dev_args(props):
 # sits below a pcie-root-port: on the root bus it would be a root-complex
 # integrated endpoint, which Linux treats differently for AtomicOps.
 RP_ATOMICS = ',atomic-routing=on,atomic-comp32=on,atomic-comp64=on,atomic-comp128=on'
+# hsa-gpu link properties of the study preset (sw8-study)
+STUDY_LINK = ('link-model=on,link-speed=5,link-width=4,max-payload=512,'
+              'link-host-write-ns=88')
 
 
 def _gpu(i, bus, props):
@@ -132,23 +135,26 @@ def _switch(down_routing):
     return build
 
 
-def _switch_tree(groups, per_group):
+def _switch_tree(groups, per_group, up_link='', dev_link=''):
     """Root port (completer, routing) -> x3130 upstream -> @groups
     downstream ports -> one x3130 switch each -> @per_group downstream
     ports with one device each; every port routes AtomicOps. Mirrors a
-    PLX-based box of 2 x 4 FPGAs below one common switch."""
+    PLX-based box of 2 x 4 FPGAs below one common switch. @up_link: link
+    properties (x-speed, x-width) of the links between switches and to
+    the root port, @dev_link those of the devices' slots."""
     def build(devprops):
-        args = ['-device', 'pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10' + RP_ATOMICS,
-                '-device', 'x3130-upstream,id=up0,bus=rp0,atomic-routing=on']
+        args = ['-device', 'pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10'
+                + RP_ATOMICS + up_link,
+                '-device', 'x3130-upstream,id=up0,bus=rp0,atomic-routing=on' + up_link]
         for g in range(groups):
             args += ['-device', 'xio3130-downstream,id=dn%d,bus=up0,chassis=%d,slot=%d,'
-                     'atomic-routing=on' % (g, 10 + g, g),
-                     '-device', 'x3130-upstream,id=up%d,bus=dn%d,atomic-routing=on'
-                     % (g + 1, g)]
+                     'atomic-routing=on%s' % (g, 10 + g, g, up_link),
+                     '-device', 'x3130-upstream,id=up%d,bus=dn%d,atomic-routing=on%s'
+                     % (g + 1, g, up_link)]
         for i, props in enumerate(devprops):
             g, k = divmod(i, per_group)
             args += ['-device', 'xio3130-downstream,id=dn%d%d,bus=up%d,chassis=%d,slot=%d,'
-                     'atomic-routing=on' % (g + 1, k, g + 1, 20 + g, k)]
+                     'atomic-routing=on%s' % (g + 1, k, g + 1, 20 + g, k, dev_link)]
             args += _gpu(i, 'dn%d%d' % (g + 1, k), props)
         return args
     return build
@@ -238,6 +244,17 @@ PRESETS = {
         'desc': 'root port -> switch -> 2 switches -> 4 hsa-gpus each (8-FPGA PLX box)',
         'ndev': 8, 'atomics': '32,64,128', 'build': _switch_tree(2, 4),
         'devprops': ['num-queues=16'] * 8, 'mem': 2048,
+        'params': {'p2p': 'switch'},
+    },
+    # Issue 15: the link timing model configured as the published
+    # 8-FPGA study (docs/link-model.md): x4 Gen2 device links, x8 Gen2
+    # between switches and to the host, the root complex's posted-write
+    # pace; payloads up to 512 bytes for the payload sweep.
+    'sw8-study': {
+        'desc': 'sw8 with the link timing model on: x4 Gen2 devices, x8 Gen2 upstream',
+        'ndev': 8, 'atomics': '32,64,128',
+        'build': _switch_tree(2, 4, ',x-speed=5,x-width=8', ',x-speed=5,x-width=4'),
+        'devprops': ['num-queues=16,' + STUDY_LINK] * 8, 'mem': 2048,
         'params': {'p2p': 'switch'},
     },
     'sw8-iommu': {
