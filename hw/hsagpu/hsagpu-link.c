@@ -94,7 +94,7 @@ static void hsagpu_link_chain(HsaGpuState *s)
     }
 }
 
-void hsagpu_link_init(HsaGpuState *s, int exp_pos)
+bool hsagpu_link_init(HsaGpuState *s, int exp_pos, Error **errp)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
 
@@ -110,8 +110,14 @@ void hsagpu_link_init(HsaGpuState *s, int exp_pos)
             hsagpu_link_model = g_new0(HsaGpuLinkModel, 1);
         }
         hsagpu_link_chain(s);
+        if (!s->link_chain.n) {
+            error_setg(errp, "hsa-gpu: link-model=on needs the device below a "
+                       "PCIe port (on a root bus it has no link to time)");
+            return false;
+        }
         s->link_q = g_new0(HsaGpuLinkQueue, s->num_queues);
     }
+    return true;
 }
 
 bool hsagpu_link_check(HsaGpuState *s, Error **errp)

@@ -118,7 +118,9 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
     pcie_cap_deverr_init(pdev);
     /* Function Level Reset: Initiate FLR resets the whole function. */
     pcie_cap_flr_init(pdev);
-    hsagpu_link_init(s, pos);
+    if (!hsagpu_link_init(s, pos, errp)) {
+        return -1;
+    }
 
     devcap2 |= s->atomic_comp32 ? PCI_EXP_DEVCAP2_ATOMIC_COMP32 : 0;
     devcap2 |= s->atomic_comp64 ? PCI_EXP_DEVCAP2_ATOMIC_COMP64 : 0;

@@ -501,7 +501,7 @@ extern const VMStateDescription vmstate_hsagpu_vm;
 
 /* hsagpu-link.c: PCIe link settings (MPS, MRRS) and the timing model */
 bool hsagpu_link_check(HsaGpuState *s, Error **errp);
-void hsagpu_link_init(HsaGpuState *s, int exp_pos);
+bool hsagpu_link_init(HsaGpuState *s, int exp_pos, Error **errp);
 void hsagpu_link_exit(HsaGpuState *s);
 void hsagpu_link_reset(HsaGpuState *s);
 uint32_t hsagpu_link_mps(HsaGpuState *s);

@@ -1011,6 +1011,103 @@ static void pm4_packet(struct hsagpu_pm4_ib_packet *p, uint64_t ib,
     p->completion_signal = sig;
 }
 
+/*
+ * The link timing model (docs/link-model.md), deterministic under qtest
+ * where virtual time moves only by clock_step: a copy from VRAM to host
+ * memory over an x4 Gen2 link completes when its modelled time has
+ * passed, with timestamps that span exactly that time; two at once share
+ * the link; without the model the same copy takes no virtual time. The
+ * link reads as configured (Link Capabilities and the port's Status).
+ */
+#define LINK_LEN        65536ULL
+/* 64 KiB in 512 TLPs of 128 + 20 bytes at 4 x 0.5 x 0.952 B/ns, + port */
+#define LINK_ONE_NS     40058ULL
+#define LINK_TWO_NS     79857ULL    /* two sharing the link */
+
+static void link_copy(Fixture *f, unsigned q, uint64_t sig)
+{
+    struct hsagpu_dma_packet d;
+
+    signal_init(f, sig, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, Q_BUF + 0x40000 + q * LINK_LEN,
+               VRAM_BASE, LINK_LEN, sig);
+    queue_submit(f, q, &d);
+}
+
+static void link_stamps(Fixture *f, uint64_t sig, uint64_t *start,
+                        uint64_t *end)
+{
+    *start = qtest_readq(f->qts, sig + 32);
+    *end = qtest_readq(f->qts, sig + 40);
+}
+
+static void test_link_model(void)
+{
+    uint64_t s0, e0, s1, e1, rptr0 = Q_DESC + HSAGPU_QUEUE_DESC_RPTR;
+    uint8_t exp;
+    uint16_t lnk;
+    Fixture f;
+
+    queue_fixture_props(&f, ",vram-size=1M,link-model=on,link-speed=5,"
+                        "link-width=4");
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_0, VRAM_BASE);
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_1, 0);
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    lnk = qpci_config_readw(f.gpu, exp + PCI_EXP_LNKSTA);
+    g_assert_cmphex(lnk & PCI_EXP_LNKSTA_CLS, ==, PCI_EXP_LNKSTA_CLS_5_0GB);
+    g_assert_cmphex((lnk & PCI_EXP_LNKSTA_NLW) >> 4, ==, 4);
+    g_assert_cmphex(qpci_config_readl(f.gpu, exp + PCI_EXP_LNKCAP) &
+                    (PCI_EXP_LNKCAP_SLS | PCI_EXP_LNKCAP_MLW), ==, 0x42);
+    g_assert_cmpuint(queue_create(&f, 0, HSAGPU_QF_PROFILE), ==,
+                     HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, HSAGPU_QF_PROFILE), ==,
+                     HSAGPU_QRES_OK);
+
+    /* One copy: its data moved, the packet consumed, not yet complete. */
+    link_copy(&f, 0, Q_SIG);
+    g_assert_true(wait_u64(&f, rptr0, 1));
+    g_usleep(20000);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 1);
+    qtest_clock_step(f.qts, LINK_ONE_NS - 1);
+    g_usleep(20000);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 1);
+    qtest_clock_step(f.qts, 1);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    link_stamps(&f, Q_SIG, &s0, &e0);
+    g_assert_cmpuint(e0 - s0, ==, LINK_ONE_NS);
+
+    /* Two queues at once on the one link: each at half the rate. */
+    link_copy(&f, 0, Q_SIG);
+    link_copy(&f, 1, Q_SIG + 64);
+    g_assert_true(wait_u64(&f, rptr0, 2));
+    g_assert_true(wait_u64(&f, Q_DESC + 256 + HSAGPU_QUEUE_DESC_RPTR, 1));
+    qtest_clock_step(f.qts, LINK_ONE_NS + 1000);
+    g_usleep(20000);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 1);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 64 + 8), ==, 1);
+    qtest_clock_step(f.qts, LINK_TWO_NS - LINK_ONE_NS - 1000);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    g_assert_true(wait_u64(&f, Q_SIG + 64 + 8, 0));
+    link_stamps(&f, Q_SIG, &s0, &e0);
+    link_stamps(&f, Q_SIG + 64, &s1, &e1);
+    g_assert_cmpuint(s0, ==, s1);
+    g_assert_cmpuint(e0 - s0, ==, LINK_TWO_NS);
+    g_assert_cmpuint(e1 - s1, ==, LINK_TWO_NS);
+    fixture_fini(&f);
+
+    /* Model off: the same copy completes without virtual time. */
+    queue_fixture_props(&f, ",vram-size=1M,link-speed=5,link-width=4");
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_0, VRAM_BASE);
+    qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_1, 0);
+    g_assert_cmpuint(queue_create(&f, 0, HSAGPU_QF_PROFILE), ==,
+                     HSAGPU_QRES_OK);
+    link_copy(&f, 0, Q_SIG);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    link_stamps(&f, Q_SIG, &s0, &e0);
+    g_assert_cmpuint(e0, ==, s0);
+    fixture_fini(&f);
+}
+
 static void test_vendor_packets(void)
 {
     static const uint32_t acquire_mem[7] = {
@@ -4318,6 +4415,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/queue-registration", test_queue_registration);
     qtest_add_func("/hsa-gpu/queue-error", test_queue_error);
     qtest_add_func("/hsa-gpu/dma", test_dma);
+    qtest_add_func("/hsa-gpu/link-model", test_link_model);
     qtest_add_func("/hsa-gpu/vendor-packets", test_vendor_packets);
     qtest_add_func("/hsa-gpu/amd-queue", test_amd_queue);
     qtest_add_func("/hsa-gpu/p2p-limit/atomic-engine",
