@@ -255,7 +255,10 @@ PRESETS = {
         'ndev': 8, 'atomics': '32,64,128',
         'build': _switch_tree(2, 4, ',x-speed=5,x-width=8', ',x-speed=5,x-width=4'),
         'devprops': ['num-queues=16,' + STUDY_LINK] * 8, 'mem': 2048,
-        'params': {'p2p': 'switch'},
+        # t-link's arithmetic: the model's parameters (property defaults
+        # but link-host-write-ns) and the links the preset configures
+        'params': {'p2p': 'switch', 'linkmodel': '260,160,550,88,4,952',
+                   'linkwidth': '4,8', 'linkspeed': 5},
     },
     'sw8-iommu': {
         'desc': 'sw8 with intel-iommu (guest intel_iommu=on)',
