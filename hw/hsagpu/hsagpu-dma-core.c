@@ -103,7 +103,7 @@ static unsigned hsagpu_dma_range(HsaGpuQueue *q, const HsaGpuProc *p,
     return 0;
 }
 
-static unsigned hsagpu_dma_check(const struct hsagpu_dma_packet *d)
+unsigned hsagpu_dma_check(const struct hsagpu_dma_packet *d)
 {
     bool sg = d->op == HSAGPU_DMA_OP_COPY_SG || d->op == HSAGPU_DMA_OP_FILL_SG;
 

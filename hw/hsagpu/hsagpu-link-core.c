@@ -372,6 +372,23 @@ bool hsagpu_link_mark_when(HsaGpuLinkModel *m, uint64_t mark,
     return false;
 }
 
+void hsagpu_link_flow_cancel(HsaGpuLinkModel *m, uint32_t id)
+{
+    HsaGpuLinkFlow *f = hsagpu_link_flow(m, id);
+    double keep;
+
+    if (!f) {
+        return;
+    }
+    keep = f->drained;
+    for (unsigned k = 0; k < HSAGPU_LINK_MARKS_MAX; k++) {
+        if (f->mark[k].id) {
+            keep = MAX(keep, f->mark[k].pos);
+        }
+    }
+    f->queued = MIN(f->queued, keep);
+}
+
 void hsagpu_link_flow_release(HsaGpuLinkModel *m, uint32_t id)
 {
     HsaGpuLinkFlow *f = hsagpu_link_flow(m, id);

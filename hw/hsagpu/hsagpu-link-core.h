@@ -113,6 +113,8 @@ uint64_t hsagpu_link_mark(HsaGpuLinkModel *m, uint32_t id, double last_tlp);
  */
 bool hsagpu_link_mark_when(HsaGpuLinkModel *m, uint64_t mark,
                            uint64_t now_ns, uint64_t *when);
+/* Take back what was not sent yet, but what earlier marks wait for. */
+void hsagpu_link_flow_cancel(HsaGpuLinkModel *m, uint32_t id);
 /* The owner adds nothing more: freed once drained and its marks told. */
 void hsagpu_link_flow_release(HsaGpuLinkModel *m, uint32_t id);
 /* Forget every flow of @owner now (reset, unplug). */

@@ -293,49 +293,18 @@ static void hsagpu_link_path(HsaGpuState *s, HsaGpuState *peer, bool write,
     }
 }
 
-bool hsagpu_link_begin(HsaGpuBusCtx *c, uint64_t start_ns)
+/* @len bytes to (@is_write) or from @t, at bus address @bus, on @lq. */
+static void hsagpu_link_add(HsaGpuBusCtx *c, HsaGpuLinkQueue *lq,
+                            const HsaGpuBusTarget *t, uint64_t bus,
+                            uint64_t len, bool is_write)
 {
     HsaGpuState *s = c->s;
-    HsaGpuLinkQueue *lq;
-
-    if (!s->link_q || c->queue < 0 || c->queue >= (int)s->num_queues) {
-        return false;
-    }
-    lq = &s->link_q[c->queue];
-    lq->timed = true;
-    lq->start_ns = start_ns;
-    lq->moved[0] = lq->moved[1] = false;
-    qemu_mutex_lock(&hsagpu_link_lock);
-    hsagpu_link_advance(hsagpu_link_model, start_ns);
-    qemu_mutex_unlock(&hsagpu_link_lock);
-    return true;
-}
-
-void hsagpu_link_move(HsaGpuBusCtx *c, const HsaGpuBusTarget *t,
-                      uint64_t addr, uint64_t len, bool is_write)
-{
-    HsaGpuState *s = c->s;
-    HsaGpuLinkQueue *lq;
-    const void *target;
-    uint32_t mps;
-    uint64_t bus;
-    double wire, last;
+    const void *target = t->peer ? (const void *)t->peer : &hsagpu_link_host;
     unsigned leg = is_write;
+    double wire, last;
 
-    if (!s->link_q || c->queue < 0 || c->queue >= (int)s->num_queues ||
-        !s->link_q[c->queue].timed || t->cls == HSAGPU_BUS_LOCAL || !len) {
-        return;
-    }
-    lq = &s->link_q[c->queue];
-    target = t->peer ? (const void *)t->peer : &hsagpu_link_host;
-    mps = hsagpu_link_mps(s);
-    /*
-     * Writes go out as TLPs of MPS with the header the bus address needs
-     * (@addr may be a GPU virtual address: same offset in the page);
-     * reads come back as completions.
-     */
-    bus = t->peer ? hsagpu_vram_bar(t->peer) + t->mr_off : t->bus;
-    wire = hsagpu_link_wire(bus, len, mps,
+    /* Writes go out as TLPs of MPS; reads come back as completions. */
+    wire = hsagpu_link_wire(bus, len, hsagpu_link_mps(s),
                             is_write ? hsagpu_link_tlp_overhead(bus)
                                      : HSAGPU_LINK_CPL_OVERHEAD, &last);
     qemu_mutex_lock(&hsagpu_link_lock);
@@ -361,6 +330,81 @@ void hsagpu_link_move(HsaGpuBusCtx *c, const HsaGpuBusTarget *t,
     lq->moved[leg] = lq->flow[leg] != 0;
 }
 
+/* The bus address of @t (@addr may be a GPU virtual address). */
+static uint64_t hsagpu_link_bus(const HsaGpuBusTarget *t)
+{
+    return t->peer ? hsagpu_vram_bar(t->peer) + t->mr_off : t->bus;
+}
+
+/*
+ * A COPY or FILL range is known at its start: the whole of it goes into
+ * the model then, where its first byte goes, so that its time does not
+ * depend on how fast the host moves the data (a slow host cannot make
+ * the link look slower). Scatter-gather lists are added as they move.
+ */
+static void hsagpu_link_prepay(HsaGpuBusCtx *c, HsaGpuLinkQueue *lq,
+                               uint64_t addr, uint64_t len, bool is_write)
+{
+    HsaGpuBusTarget t = { 0 };
+    HsaGpuBusRefusal r;
+
+    if (!len || len > HSAGPU_DMA_SIZE_MAX) {
+        return;
+    }
+    RCU_READ_LOCK_GUARD();
+    c->client = HSAGPU_VM_CLIENT_DMA;
+    c->map_probe = true;
+    r = hsagpu_bus_resolve(c, addr, 1, is_write, &t);
+    c->map_probe = false;
+    if (r == HSAGPU_BUS_OK && t.cls != HSAGPU_BUS_LOCAL) {
+        hsagpu_link_add(c, lq, &t, hsagpu_link_bus(&t), len, is_write);
+        lq->prepaid[is_write] = true;
+    }
+    hsagpu_bus_release(c, &t, is_write, 0);
+}
+
+bool hsagpu_link_begin(HsaGpuBusCtx *c, uint64_t start_ns,
+                       const struct hsagpu_dma_packet *d)
+{
+    HsaGpuState *s = c->s;
+    HsaGpuLinkQueue *lq;
+
+    if (!s->link_q || c->queue < 0 || c->queue >= (int)s->num_queues) {
+        return false;
+    }
+    lq = &s->link_q[c->queue];
+    lq->timed = true;
+    lq->start_ns = start_ns;
+    lq->moved[0] = lq->moved[1] = false;
+    lq->prepaid[0] = lq->prepaid[1] = false;
+    qemu_mutex_lock(&hsagpu_link_lock);
+    hsagpu_link_advance(hsagpu_link_model, start_ns);
+    qemu_mutex_unlock(&hsagpu_link_lock);
+    if (d->op == HSAGPU_DMA_OP_COPY || d->op == HSAGPU_DMA_OP_FILL) {
+        hsagpu_link_prepay(c, lq, d->dst, d->size, true);
+        if (d->op == HSAGPU_DMA_OP_COPY) {
+            hsagpu_link_prepay(c, lq, d->src, d->size, false);
+        }
+    }
+    return true;
+}
+
+void hsagpu_link_move(HsaGpuBusCtx *c, const HsaGpuBusTarget *t,
+                      uint64_t addr, uint64_t len, bool is_write)
+{
+    HsaGpuState *s = c->s;
+    HsaGpuLinkQueue *lq;
+
+    if (!s->link_q || c->queue < 0 || c->queue >= (int)s->num_queues ||
+        !s->link_q[c->queue].timed || t->cls == HSAGPU_BUS_LOCAL || !len) {
+        return;
+    }
+    lq = &s->link_q[c->queue];
+    if (!lq->prepaid[is_write]) {
+        hsagpu_link_add(c, lq, t, hsagpu_link_bus(t), len, is_write);
+    }
+}
+
 uint64_t hsagpu_link_end(HsaGpuBusCtx *c, uint64_t mark[2])
 {
     HsaGpuState *s = c->s;
@@ -369,7 +413,12 @@ uint64_t hsagpu_link_end(HsaGpuBusCtx *c, uint64_t mark[2])
 
     lq->timed = false;
     qemu_mutex_lock(&hsagpu_link_lock);
-    for (unsigned leg = 0; leg < 2; leg++) {
+    for (unsigned leg = 0; mark == NULL && leg < 2; leg++) {
+        if (lq->moved[leg]) {
+            hsagpu_link_flow_cancel(hsagpu_link_model, lq->flow[leg]);
+        }
+    }
+    for (unsigned leg = 0; mark && leg < 2; leg++) {
         uint64_t when;
 
         mark[leg] = 0;
@@ -385,7 +434,7 @@ uint64_t hsagpu_link_end(HsaGpuBusCtx *c, uint64_t mark[2])
     }
     qemu_mutex_unlock(&hsagpu_link_lock);
     trace_hsagpu_link_end(c->queue, lq->start_ns, end);
-    return end;
+    return mark ? end : 0;
 }
 
 bool hsagpu_link_when(HsaGpuBusCtx *c, uint64_t mark[2], uint64_t *end_ns)

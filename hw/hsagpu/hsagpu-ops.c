@@ -207,11 +207,12 @@ static void hsagpu_ops_select(void *opaque, unsigned qi)
     hsagpu_bus_ctx_select(&c->bus, qi);
 }
 
-static bool hsagpu_ops_link_begin(void *opaque, uint64_t start_ns)
+static bool hsagpu_ops_link_begin(void *opaque, uint64_t start_ns,
+                                  const struct hsagpu_dma_packet *d)
 {
     HsaGpuOpsCtx *c = opaque;
 
-    return hsagpu_link_begin(&c->bus, start_ns);
+    return hsagpu_link_begin(&c->bus, start_ns, d);
 }
 
 static uint64_t hsagpu_ops_link_end(void *opaque, uint64_t mark[2])

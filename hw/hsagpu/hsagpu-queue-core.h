@@ -84,13 +84,16 @@ typedef struct HsaGpuQueueOps {
     void (*unmap)(void *opaque, unsigned slot, uint64_t done);
     /*
      * Optional, all or none: the link timing model (hsagpu-link.c).
-     * link_begin(): a DMA packet starts at @start_ns; true when its
-     * transfers are timed. link_end(): its data all moved; when it
-     * arrives (0: nothing went on a link), and @mark to ask link_when()
-     * with later: true when it arrived (*@end_ns then, 0 if the model
-     * forgot it), or false and *@end_ns the projection.
+     * link_begin(): DMA packet @d (well formed) starts at @start_ns;
+     * true when its transfers are timed. link_end(): its data all moved;
+     * when it arrives (0: nothing went on a link), and @mark to ask
+     * link_when() with later: true when it arrived (*@end_ns then, 0 if
+     * the model forgot it), or false and *@end_ns the projection. With
+     * @mark NULL: the packet did not go on (error, no slot), what was
+     * not sent yet is taken back.
      */
-    bool (*link_begin)(void *opaque, uint64_t start_ns);
+    bool (*link_begin)(void *opaque, uint64_t start_ns,
+                       const struct hsagpu_dma_packet *d);
     uint64_t (*link_end)(void *opaque, uint64_t mark[2]);
     bool (*link_when)(void *opaque, uint64_t mark[2], uint64_t *end_ns);
 } HsaGpuQueueOps;
@@ -393,6 +396,8 @@ unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
 /* DMA packets are served in slices of at most this much work. */
 #define HSAGPU_DMA_SLICE_BYTES  (4ULL << 20)
 #define HSAGPU_DMA_SLICE_DESCS  1024U
+/* 0 when DMA packet @d is well formed, else its HSAGPU_QERR_* code */
+unsigned hsagpu_dma_check(const struct hsagpu_dma_packet *d);
 /* hsagpu_dma_exec(): the packet needs more slices */
 #define HSAGPU_DMA_MORE         0x100U
 

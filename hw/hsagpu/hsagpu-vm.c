@@ -99,7 +99,8 @@ bool hsagpu_vm_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
     qemu_mutex_lock(&s->vm_lock);
     reason = hsagpu_vm_translate(&s->vm, c->vmid, va, access, true, rd, s,
                                  x);
-    if (reason) {
+    /* A probe only looks (the access, if made, records the fault). */
+    if (reason && !c->map_probe) {
         hsagpu_vm_record(c, va, access, reason);
     }
     qemu_mutex_unlock(&s->vm_lock);

@@ -102,6 +102,7 @@ typedef struct HsaGpuLinkQueue {
     const void *target[2];              /* the peer, or host memory */
     double last[2];                     /* wire bytes of the last TLP */
     bool moved[2];                      /* by the current packet */
+    bool prepaid[2];                    /* all of it added at its start */
 } HsaGpuLinkQueue;
 
 /* Pages the processor may write in one pass before marking early */
@@ -319,7 +320,11 @@ typedef struct HsaGpuBusCtx {
     HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
     unsigned cache_gen;         /* hsagpu_p2p_generation() when cached */
     bool map_on;                /* in a pass: s->bus_maps may be used */
-    bool map_probe;             /* resolving a page to map, not an access */
+    /*
+     * Resolving without accessing (a page to map, where a transfer
+     * goes): no VM fault is recorded, no generic-fuzz data.
+     */
+    bool map_probe;
 } HsaGpuBusCtx;
 
 
@@ -506,14 +511,16 @@ void hsagpu_link_exit(HsaGpuState *s);
 void hsagpu_link_reset(HsaGpuState *s);
 uint32_t hsagpu_link_mps(HsaGpuState *s);
 uint32_t hsagpu_link_mrrs(HsaGpuState *s);
-/* A DMA packet of the context's queue starts: true when it is timed. */
-bool hsagpu_link_begin(HsaGpuBusCtx *c, uint64_t start_ns);
+/* DMA packet @d of the context's queue starts: true when it is timed. */
+bool hsagpu_link_begin(HsaGpuBusCtx *c, uint64_t start_ns,
+                       const struct hsagpu_dma_packet *d);
 /* The DMA engine moved [addr, addr + len) to (@is_write) or from @t. */
 void hsagpu_link_move(HsaGpuBusCtx *c, const HsaGpuBusTarget *t,
                       uint64_t addr, uint64_t len, bool is_write);
 /*
  * The packet's data all moved: when it arrives (0: nothing went on a
- * link), and the marks to ask hsagpu_link_when() again with.
+ * link), and the marks to ask hsagpu_link_when() again with. @mark NULL:
+ * the packet stopped (error); what it had not sent is taken back.
  */
 uint64_t hsagpu_link_end(HsaGpuBusCtx *c, uint64_t mark[2]);
 /* Arrived (true, *@end_ns when; 0 if forgotten), or the projection. */

@@ -254,14 +254,21 @@ static int link_on;
 static uint64_t link_delay, link_arrive, link_begun_at;
 static unsigned link_asks, link_ends;
 
-static bool f_link_begin(void *o, uint64_t start_ns)
+static bool f_link_begin(void *o, uint64_t start_ns,
+			 const struct hsagpu_dma_packet *d)
 {
 	link_begun_at = start_ns;
 	return link_on;
 }
 
+static unsigned link_cancels;
+
 static uint64_t f_link_end(void *o, uint64_t mark[2])
 {
+	if (!mark) {
+		link_cancels++;
+		return 0;
+	}
 	link_ends++;
 	mark[0] = link_delay ? now + link_delay : 0;
 	mark[1] = 0;

@@ -481,8 +481,11 @@ static void test_link_timed(void)
 	T(q.ninflight == HSAGPU_QUEUE_INFLIGHT_MAX && q.read_index == 16);
 	d = dpkt(HSAGPU_DMA_OP_FILL, BUF(3), 0, 64, SIG(0));
 	submit(&d);
+	link_cancels = 0;
 	r = run();
 	T(q.ninflight == HSAGPU_QUEUE_INFLIGHT_MAX && q.read_index == 16);
+	/* what link_begin() added is taken back while it waits */
+	T(link_cancels == 1);
 	now += link_delay;
 	r = run();
 	TM(q.read_index == 17 && q.ninflight == 1 && sig_val(0) == 1,
@@ -492,6 +495,25 @@ static void test_link_timed(void)
 	now += link_delay;
 	r = run();
 	T(sig_val(0) == 0 && q.ninflight == 0);
+
+	/* A timed packet that fails takes its transfer back. */
+	q_setup(0);
+	link_cancels = 0;
+	d = dpkt(HSAGPU_DMA_OP_COPY, BUF(2), 0x10, 64, 0);
+	submit(&d);
+	r = run();
+	T(q.state != HSAGPU_QSTATE_ACTIVE && link_cancels == 1 &&
+	  q.ninflight == 0);
+	/* A malformed one is not timed at all. */
+	q_setup(0);
+	link_cancels = link_ends = 0;
+	link_begun_at = 0;
+	d = dpkt(HSAGPU_DMA_OP_COPY, BUF(2), BUF(0), 64, 0);
+	d.reserved[0] = 1;
+	submit(&d);
+	r = run();
+	T(q.state != HSAGPU_QSTATE_ACTIVE && link_begun_at == 0 &&
+	  link_cancels == 0);
 
 	/* Nothing on a link (link_end() says 0): complete at once. */
 	q_setup(0);

@@ -162,6 +162,28 @@ static void test_marks_and_idle(void)
 	free(m);
 }
 
+/* A stopped packet's bytes are taken back, not an earlier packet's. */
+static void test_cancel(void)
+{
+	HsaGpuLinkModel *m = model();
+	HsaGpuLinkPath p = line(1, 1, 1.0, 0, 0);
+	uint32_t f = hsagpu_link_flow_new(m, &p, m, 0);
+	uint64_t m1, when;
+
+	hsagpu_link_flow_add(m, f, 1000);
+	m1 = hsagpu_link_mark(m, f, 0);
+	hsagpu_link_flow_add(m, f, 5000);       /* the packet that fails */
+	hsagpu_link_flow_cancel(m, f);
+	T(hsagpu_link_mark_when(m, m1, 2000, &when) && when == 1000);
+	T(m->fl[0].queued == 1000 && m->fl[0].drained == 1000);
+	/* with nothing pending, back to what was drained */
+	hsagpu_link_flow_add(m, f, 5000);
+	hsagpu_link_advance(m, 3000);
+	hsagpu_link_flow_cancel(m, f);
+	T(m->fl[0].queued == 2000);
+	free(m);
+}
+
 /* Released flows go once told; an owner's flows can be dropped. */
 static void test_release_drop(void)
 {
@@ -211,6 +233,7 @@ int main(void)
 	test_fair();
 	test_shared_upstream();
 	test_marks_and_idle();
+	test_cancel();
 	test_release_drop();
 	return tap_done();
 }
