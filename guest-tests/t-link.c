@@ -37,7 +37,7 @@ struct bdev {
 	hsagpu_dma_list_t *list;
 	uint8_t *sys;
 	volatile uint8_t *vram, *vram2;
-	hsagpu_signal_t sig;
+	hsagpu_signal_t sig, go;
 	uint16_t devctl;                /* as the guest left it */
 };
 
@@ -174,27 +174,41 @@ static double sweep(struct bdev *a, struct bdev *b, uint32_t payload)
  * @k devices at once, each between its own system buffer and its own
  * VRAM (@write: VRAM -> system memory); per device MB/s (the median of
  * the devices' own start..end) and total (all bytes over first start
- * to last end).
+ * to last end). Each copy waits behind a barrier on its own "go" signal;
+ * all are released together and their doorbells rung again, so that
+ * the copies start within a few microseconds, not one host time slice
+ * of the engine before them apart.
  */
 static void concurrent(int k, int write, size_t size)
 {
 	double dev[64], tot[64];
 
 	for (uint64_t r = 0; r < reps; r++) {
-		uint64_t s0 = UINT64_MAX, e1 = 0;
+		uint64_t s0 = UINT64_MAX, e1 = 0, idx[GT_MAX_DEVS];
 		double per[GT_MAX_DEVS];
 
 		for (int i = 0; i < k; i++) {
 			struct bdev *b = &devs[i];
+			struct hsagpu_barrier_packet bar;
 			int64_t id;
 
+			hsagpu_signal_store_release(b->go, 1);
 			hsagpu_signal_store_release(b->sig, 1);
+			hsagpu_packet_barrier(&bar, &b->go, 1, GTD_NONE);
+			CHECK(hsagpu_queue_submit(b->q, &bar,
+				GTQ_HDR(HSAGPU_PKT_TYPE_BARRIER_AND, 0)) >= 0,
+			      "%s: barrier", b->d.pci);
 			id = write ? hsagpu_dma_copy(b->q, b->list, b->sys,
 						     (void *)b->vram, size, b->sig)
 				   : hsagpu_dma_copy(b->q, b->list, (void *)b->vram,
 						     b->sys, size, b->sig);
 			CHECK(id >= 0, "%s: copy", b->d.pci);
+			idx[i] = (uint64_t)id;
 		}
+		for (int i = 0; i < k; i++)
+			hsagpu_signal_store_release(devs[i].go, 0);
+		for (int i = 0; i < k; i++)
+			hsagpu_queue_ring_doorbell(devs[i].q, idx[i]);
 		for (int i = 0; i < k; i++) {
 			uint64_t s, e;
 
@@ -435,6 +449,7 @@ int main(void)
 		}
 		b->q = gtq_queue(&b->d, 64, HSAGPU_QUEUE_PROFILE);
 		b->sig = gtq_signal(&b->d, 1);
+		b->go = gtq_signal(&b->d, 1);
 		b->sys = gtq_alloc(&b->d, size, HSAGPU_RT_MEM_SYSTEM);
 		b->vram = gtq_alloc(&b->d, size, HSAGPU_RT_MEM_VRAM);
 		b->vram2 = gtq_alloc(&b->d, size, HSAGPU_RT_MEM_VRAM);
