@@ -198,7 +198,7 @@ plot "payload.dat" u 1:3 w lp t "model arithmetic", \\
 unset logscale x
 set xrange [0.5:8.5]
 set yrange [0:*]
-set key top right
+set key right center
 set xlabel "concurrent transfers (devices)"
 do for [n in "write read"] {
   set output sprintf("concurrent-%s.png", n)
