@@ -16,7 +16,9 @@
 #include "hsagpu-link-core.h"
 
 /* Below this many wire bytes a backlog is empty (rounding). */
-#define HSAGPU_LINK_EPS 1e-6
+#define HSAGPU_LINK_EPS 0.000001
+/* A channel or cap this close to its rate is full (rounding). */
+#define HSAGPU_LINK_FULL 0.999999999999
 
 double hsagpu_link_lane_rate(unsigned gts_x10)
 {
@@ -161,7 +163,7 @@ static void hsagpu_link_rates(HsaGpuLinkModel *m)
         }
         for (unsigned i = 0; i < HSAGPU_LINK_FLOWS_MAX; i++) {
             HsaGpuLinkFlow *f = &m->fl[i];
-            bool stop = f->cap > 0 && f->rate >= f->cap * (1 - 1e-12);
+            bool stop = f->cap > 0 && f->rate >= f->cap * HSAGPU_LINK_FULL;
 
             if (f->frozen) {
                 continue;
@@ -169,7 +171,7 @@ static void hsagpu_link_rates(HsaGpuLinkModel *m)
             for (unsigned k = 0; k < f->nch && !stop; k++) {
                 const HsaGpuLinkChan *ch = &m->ch[f->ch[k]];
 
-                stop = ch->load >= ch->rate * (1 - 1e-12);
+                stop = ch->load >= ch->rate * HSAGPU_LINK_FULL;
             }
             if (stop || inc == 0) {
                 f->frozen = true;
