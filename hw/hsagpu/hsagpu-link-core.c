@@ -82,6 +82,7 @@ static bool hsagpu_link_active(const HsaGpuLinkFlow *f)
 
 static void hsagpu_link_flow_free(HsaGpuLinkModel *m, HsaGpuLinkFlow *f)
 {
+    m->stale = true;
     for (unsigned i = 0; i < f->nch; i++) {
         m->ch[f->ch[i]].users--;
     }
@@ -110,6 +111,11 @@ static void hsagpu_link_gc(HsaGpuLinkModel *m, HsaGpuLinkFlow *f)
 static void hsagpu_link_rates(HsaGpuLinkModel *m)
 {
     unsigned left = 0;
+
+    if (!m->stale) {
+        return;
+    }
+    m->stale = false;
 
     for (unsigned c = 0; c < HSAGPU_LINK_CHANS_MAX; c++) {
         m->ch[c].load = 0;
@@ -223,7 +229,9 @@ void hsagpu_link_advance(HsaGpuLinkModel *m, uint64_t now_ns)
             }
             f->drained = MIN(f->drained + f->rate * dt, f->queued);
             if (f->queued - f->drained <= HSAGPU_LINK_EPS) {
+                /* ran dry: its share goes to the others */
                 f->drained = f->queued;
+                m->stale = true;
             }
             for (unsigned k = 0; k < HSAGPU_LINK_MARKS_MAX; k++) {
                 HsaGpuLinkMark *mk = &f->mark[k];
@@ -292,6 +300,7 @@ uint32_t hsagpu_link_flow_new(HsaGpuLinkModel *m, const HsaGpuLinkPath *p,
             f->ser_tail += 1 / p->hop[i].rate;
         }
     }
+    m->stale = true;
     f->owner = owner;
     f->latency = p->latency;
     f->cap = p->cap;
@@ -307,6 +316,7 @@ void hsagpu_link_flow_add(HsaGpuLinkModel *m, uint32_t id, double wire)
     HsaGpuLinkFlow *f = hsagpu_link_flow(m, id);
 
     if (f && wire > 0) {
+        m->stale |= !hsagpu_link_active(f);
         f->queued += wire;
     }
 }
@@ -365,7 +375,8 @@ bool hsagpu_link_mark_when(HsaGpuLinkModel *m, uint64_t mark,
         t = m->now + mk->tail +
             (f->rate > 0 ? (mk->pos - f->drained) / f->rate : 1e6);
     }
-    *when = (uint64_t)(t + 0.5);
+    /* A hostile size cannot take this past what a uint64_t holds. */
+    *when = (uint64_t)(MIN(t, 1e18) + 0.5);
     if (mk->crossed && *when <= now_ns) {
         memset(mk, 0, sizeof(*mk));
         hsagpu_link_gc(m, f);
@@ -389,6 +400,7 @@ void hsagpu_link_flow_cancel(HsaGpuLinkModel *m, uint32_t id)
         }
     }
     f->queued = MIN(f->queued, keep);
+    m->stale = true;
 }
 
 void hsagpu_link_flow_release(HsaGpuLinkModel *m, uint32_t id)

@@ -19,8 +19,13 @@
 #include <stdint.h>
 
 #define HSAGPU_LINK_PATH_MAX    16      /* channels on one path */
-#define HSAGPU_LINK_CHANS_MAX   128
-#define HSAGPU_LINK_FLOWS_MAX   256
+/*
+ * Transfers timed at once, machine-wide (two per busy queue); beyond
+ * them a transfer goes untimed. Small, because the rate computation is
+ * quadratic in them and runs under one lock.
+ */
+#define HSAGPU_LINK_CHANS_MAX   64
+#define HSAGPU_LINK_FLOWS_MAX   64
 #define HSAGPU_LINK_MARKS_MAX   16      /* one per in-flight packet */
 
 /* TLP overheads in bytes: framing, sequence number, LCRC, header */
@@ -87,6 +92,7 @@ typedef struct HsaGpuLinkChan {
 
 typedef struct HsaGpuLinkModel {
     double now;                 /* ns of the virtual clock reached */
+    bool stale;                 /* flows changed: rates to compute again */
     uint32_t next_id;
     uint32_t next_mark;
     HsaGpuLinkChan ch[HSAGPU_LINK_CHANS_MAX];

@@ -226,6 +226,52 @@ static void test_release_drop(void)
 	free(m);
 }
 
+/*
+ * A full model: every flow with every mark, on overlapping paths. Every
+ * mark arrives, in order within its flow, and the bytes are conserved:
+ * no channel ever carried more than its rate over the whole run.
+ */
+static void test_full_model(void)
+{
+	HsaGpuLinkModel *m = model();
+	uint64_t mk[HSAGPU_LINK_FLOWS_MAX][HSAGPU_LINK_MARKS_MAX];
+	uint64_t last[HSAGPU_LINK_FLOWS_MAX] = { 0 }, when;
+	double bytes[8] = { 0 };
+	unsigned bad = 0, told = 0;
+
+	for (unsigned i = 0; i < HSAGPU_LINK_FLOWS_MAX; i++) {
+		HsaGpuLinkPath p = line(1 + i % 4, 1 + i % 3, 1.0 + i % 4, 10, 0);
+		uint32_t f = hsagpu_link_flow_new(m, &p, m, 0);
+
+		for (unsigned k = 0; k < HSAGPU_LINK_MARKS_MAX; k++) {
+			hsagpu_link_flow_add(m, f, 100 + i);
+			for (unsigned h = 0; h < p.nhops; h++)
+				bytes[p.hop[h].key - 1] += 100 + i;
+			mk[i][k] = hsagpu_link_mark(m, f, 0);
+		}
+	}
+	for (unsigned i = 0; i < HSAGPU_LINK_FLOWS_MAX; i++)
+		for (unsigned k = 0; k < HSAGPU_LINK_MARKS_MAX; k++) {
+			if (!hsagpu_link_mark_when(m, mk[i][k], 1ULL << 40,
+						   &when) || when < last[i])
+				bad++;
+			told++;
+			last[i] = when;
+		}
+	TM(!bad && told == HSAGPU_LINK_FLOWS_MAX * HSAGPU_LINK_MARKS_MAX,
+	   "%u of %u marks late or out of order", bad, told);
+	/*
+	 * Channel 1 (rate 1 B/ns) is crossed only by the flows i % 4 == 0:
+	 * the last of them cannot arrive before their bytes went through.
+	 */
+	when = 0;
+	for (unsigned i = 0; i < HSAGPU_LINK_FLOWS_MAX; i += 4)
+		when = last[i] > when ? last[i] : when;
+	TM(when + 1 >= bytes[0], "channel 1 carried %.0f bytes by %llu ns",
+	   bytes[0], (unsigned long long)when);
+	free(m);
+}
+
 int main(void)
 {
 	test_arith();
@@ -235,5 +281,6 @@ int main(void)
 	test_marks_and_idle();
 	test_cancel();
 	test_release_drop();
+	test_full_model();
 	return tap_done();
 }
