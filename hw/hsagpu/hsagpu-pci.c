@@ -73,6 +73,8 @@ static void hsagpu_init_ident(HsaGpuState *s)
     id->caps |= s->atomic_comp32 ? HSAGPU_CAP_ATOMIC_COMP32 : 0;
     id->caps |= s->atomic_comp64 ? HSAGPU_CAP_ATOMIC_COMP64 : 0;
     id->caps |= s->atomic_comp128 ? HSAGPU_CAP_ATOMIC_COMP128 : 0;
+    /* cached read alias */
+    id->caps |= s->ralias_size ? HSAGPU_CAP_READ_ALIAS : 0;
 }
 
 static bool hsagpu_init_rom(HsaGpuState *s, Error **errp)
@@ -173,7 +175,7 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
     HsaGpuState *s = HSA_GPU(pdev);
     uint8_t *c = pdev->config;
 
-    if (!hsagpu_check_props(s, errp)) {
+    if (!hsagpu_check_props(s, errp) || !hsagpu_vram_dir_check(s, errp)) {
         return;
     }
     hsagpu_init_ident(s);
@@ -207,6 +209,8 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
     }
     pci_register_bar(pdev, HSAGPU_BAR_MMIO, PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_32, &s->mmio);
+    /* cached read alias: BAR4 when read-alias-size is set */
+    hsagpu_vram_dir_realize(s);
 
     s->fault.queue_hold = hsagpu_queue_hold;
     s->fault.queue_held = hsagpu_queue_held;
@@ -247,6 +251,8 @@ static void hsagpu_reset_hold(Object *obj, ResetType type)
     hsagpu_doorbell_reset(s);
     pcie_cap_deverr_reset(PCI_DEVICE(s));
     hsagpu_link_reset(s);
+    /* cached read alias */
+    hsagpu_vram_dir_reset_dev(s);
 }
 
 static void hsagpu_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
@@ -384,6 +390,8 @@ static const VMStateDescription vmstate_hsagpu = {
         &vmstate_hsagpu_pending,
         &vmstate_hsagpu_vm,
         &vmstate_hsagpu_sdma_regs,
+        /* cached read alias */
+        &vmstate_hsagpu_vram_dir,
         NULL
     }
 };
@@ -418,6 +426,8 @@ static const Property hsagpu_properties[] = {
     /* Kernel and DMA slices per pass: how long qlock is held at most. */
     DEFINE_PROP_UINT32("x-pass-slices", HsaGpuState, pass_slices,
                        HSAGPU_PASS_SLICES),
+    /* cached read alias: BAR4 size, 0 (none) or 1 MiB..1 GiB */
+    DEFINE_PROP_SIZE("read-alias-size", HsaGpuState, ralias_size, 0),
 };
 
 static void hsagpu_class_init(ObjectClass *klass, void *data)
@@ -456,6 +466,7 @@ static void hsagpu_instance_finalize(Object *obj)
 {
     hsagpu_queues_finalize(HSA_GPU(obj));
     hsagpu_vm_exit(HSA_GPU(obj));
+    hsagpu_vram_dir_finalize(HSA_GPU(obj));
 }
 
 static const TypeInfo hsagpu_info = {
