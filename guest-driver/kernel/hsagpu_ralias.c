@@ -121,7 +121,8 @@ int hsagpu_ralias_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 	if (!mem)
 		return -EINVAL;
 	ret = -EINVAL;
-	if (HSAGPU_MMAP_CACHED(mem->mmap_offset) >> PAGE_SHIFT !=
+	if (!(mem->flags & HSAGPU_MEM_VRAM) ||
+	    HSAGPU_MMAP_CACHED(mem->mmap_offset) >> PAGE_SHIFT !=
 	    vma->vm_pgoff || vma->vm_end - vma->vm_start != mem->size)
 		goto out;
 	ret = -ERANGE;
