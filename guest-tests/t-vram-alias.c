@@ -16,7 +16,8 @@
  *    `next` where the caller goes on;
  *  - hsagpu_memory_read_cached() returns the device's new data through
  *    the cached mapping after stale copies were cached there;
- *  - the cached mapping is write-back in the PAT memtype list;
+ *  - BAR4 is reserved write-back in the PAT memtype list (uncached-minus
+ *    where a firmware MTRR makes the 32-bit window uncachable);
  *  - hostile VRAM_DIRTY and mmap arguments get their errno.
  * Devices without the alias: VRAM_DIRTY is -ENODEV (skip if none has it).
  */
@@ -25,6 +26,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <unistd.h>
 
 #include "gt.h"
 #include "gtdma.h"
@@ -132,11 +135,42 @@ static void flush(const void *p, size_t n)
 	__asm__ volatile("mfence" ::: "memory");
 }
 
-/* The BAR4 range is write-back in the kernel's PAT memtype list. */
+/* Does a variable MTRR make [start, start + 1) uncachable? */
+static int mtrr_uc(unsigned long long start)
+{
+	unsigned long long base, mb;
+	char line[256];
+	int uc = 0;
+	FILE *f = fopen("/proc/mtrr", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *b = strstr(line, "base="), *z = strstr(line, "size=");
+
+		if (!b || !z || !strstr(line, "uncachable"))
+			continue;
+		base = strtoull(b + 5, NULL, 16);
+		mb = strtoull(z + 5, NULL, 10);
+		if (start >= base && start < base + (mb << 20))
+			uc = 1;
+	}
+	fclose(f);
+	return uc;
+}
+
+/*
+ * The driver reserved BAR4 write-back (memremap): the kernel's PAT
+ * memtype list holds it as write-back, or as uncached-minus where a
+ * firmware MTRR makes the range uncachable (SeaBIOS: 3-4 GiB, the whole
+ * 32-bit PCI window), which is what x86 turns a WB request into there.
+ * No entry, or another type, is a driver that did not ask for WB.
+ */
 static void check_memtype(struct gtq_dev *d)
 {
 	char path[128], line[256], want_s[64];
 	unsigned long long start, end, flags;
+	const char *want_type;
 	int found = 0;
 	FILE *f;
 
@@ -154,17 +188,28 @@ static void check_memtype(struct gtq_dev *d)
 		CHECK(0, "%s: BAR4 not assigned: %s", d->pci, line);
 		return;
 	}
+	want_type = mtrr_uc(start) ? "uncached-minus" : "write-back";
+	if (access("/sys/kernel/debug/x86", F_OK))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	f = fopen("/sys/kernel/debug/x86/pat_memtype_list", "r");
 	if (!f) {
 		DIAG("%s: no pat_memtype_list (PAT off?): memory type not checked", d->pci);
 		return;
 	}
 	snprintf(want_s, sizeof(want_s), "0x%016llx-", start);
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, want_s) && strstr(line, "write-back"))
-			found = 1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, want_s))
+			continue;
+		found = !!strstr(line, want_type);
+		line[strcspn(line, "\n")] = 0;
+		DIAG("%s: %s (%s)", d->pci, line,
+		     strcmp(want_type, "write-back") ?
+		     "a firmware MTRR makes BAR4 uncachable: WB requests become UC-" :
+		     "write-back");
+	}
 	fclose(f);
-	CHECK(found, "%s: BAR4 0x%llx not write-back in pat_memtype_list", d->pci, start);
+	CHECK(found, "%s: BAR4 0x%llx not %s in pat_memtype_list", d->pci, start,
+	      want_type);
 }
 
 static int vram_dirty(int fd, uint64_t handle, uint64_t off, uint64_t bytes,
