@@ -5,7 +5,9 @@
  *
  * For every device with HSAGPU_CAP_READ_ALIAS, in a VRAM allocation:
  *  - the directory lists exactly the 64-byte lines the device wrote: a
- *    DMA copy and a DMA fill at unaligned starts and ends, a fill kernel,
+ *    DMA copy and a DMA fill at unaligned starts and ends, a fill kernel
+ *    (streaming: mapped pages), the ids kernel (item stores through the
+ *    processor's page mappings),
  *    a completion signal in VRAM (AtomicOp), and a peer device's DMA
  *    into this VRAM when the boot has two devices with the alias; the
  *    expected bitmap is computed from the byte ranges;
@@ -377,6 +379,28 @@ static void test_device(struct gtq_dev *d, struct gtq_dev *peer, uint64_t alias_
 	hsagpu_signal_destroy(s);
 	want_bytes(0x20000 + 60, 400);
 	check_exact(d->agent, buf, "fill kernel");
+
+	/*
+	 * The ids kernel stores item by item (ops->write, not a streaming
+	 * map): after the first store of a page the processor's page
+	 * mapping takes them. 300 items at +0x28000+20.
+	 */
+	{
+		struct hsagpu_kargs_ids *ki = (void *)ka;
+		volatile uint32_t *ids = (volatile uint32_t *)(buf + 0x28000 + 20);
+		unsigned int bad = 0;
+
+		ki->dst = (uintptr_t)ids;
+		s = gtq_signal(d, 1);
+		CHECK(gtq_dispatch1(q, HSAGPU_KERNEL_IDS, ki, 300, 64, s, 0) >= 0, "ids");
+		GTQ_WAIT(s, 0, MS);
+		hsagpu_signal_destroy(s);
+		for (unsigned int i = 0; i < 300; i++)
+			bad += ids[i] != ((i / 64) << 16 | i % 64);
+		CHECK(!bad, "ids kernel: %u wrong items", bad);
+		want_bytes(0x28000 + 20, 1200);
+		check_exact(d->agent, buf, "ids kernel");
+	}
 
 	/* A completion signal in VRAM: its AtomicOp decrement, twice */
 	vsig = (struct hsagpu_signal *)(buf + 0x30000);
