@@ -148,7 +148,8 @@ static unsigned dir_check(uint32_t offset, unsigned size)
     if (offset & 3) {
         return HSAGPU_BAD_REASON_ALIGN;
     }
-    if (offset == HSAGPU_REG_DIR_WORD + 4 || offset == HSAGPU_REG_DIR_TAKE + 4) {
+    if (offset == HSAGPU_REG_DIR_WORD + 4 ||
+        offset == HSAGPU_REG_DIR_TAKE + 4) {
         return HSAGPU_BAD_REASON_SIZE;
     }
     return 0;
