@@ -4469,6 +4469,54 @@ static void test_read_alias(void)
     fixture_fini(&f);
 }
 
+/*
+ * The directory and its registers migrate (subsection hsa-gpu/vram-dir);
+ * a destination without the same alias refuses the stream.
+ */
+static void test_read_alias_migration(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-mig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *st = NULL, *st2 = NULL;
+    struct hsagpu_dma_packet d;
+    Fixture f, g = { 0 }, h = { 0 };
+
+    alias_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(&f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_FILL, VRAM_BASE + 0x3000 + 5, 0, 3000,
+               Q_SIG);
+    queue_submit(&f, 0, &d);
+    g_assert_true(wait_u64(&f, Q_SIG + 8, 0));
+    reg_write(&f, HSAGPU_REG_DIR_CURSOR, 7);
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_DIR_MASK, 0xff00);
+    reg_write(&f, HSAGPU_REG_DIR_CLEAR_FIRST, 99);
+    migrate_to_file(&f, path);
+    qtest_quit(f.qts);
+    g_free(f.gpu);
+    g_free(f.rp);
+    qpci_free_pc(f.bus);
+
+    st = migrate_from_file_opts(&g, path,
+                                "-global hsa-gpu.vram-size=1M "
+                                "-global hsa-gpu.read-alias-size=1M");
+    g_assert_cmpstr(st, ==, "completed");
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    g_assert_cmpuint(reg_read(&g, HSAGPU_REG_DIR_CURSOR), ==, 7);
+    g_assert_cmphex(dir_rdq(&g, HSAGPU_REG_DIR_MASK), ==, 0xff00);
+    g_assert_cmpuint(reg_read(&g, HSAGPU_REG_DIR_CLEAR_FIRST), ==, 99);
+    qtest_writeq(g.qts, MMIO_BASE + HSAGPU_REG_DIR_MASK, UINT64_MAX);
+    g_assert_cmphex(dir_word(&g, 3), ==, (1ULL << 47) - 1);
+    g_assert_cmpuint(reg_read(&g, HSAGPU_REG_DIR_NEXT), ==, 256);
+    qtest_quit(g.qts);
+
+    st2 = migrate_from_file_opts(&h, path, "-global hsa-gpu.vram-size=1M");
+    g_assert_cmpstr(st2, ==, "failed");
+    qtest_quit(h.qts);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* Without the property: no BAR4, the block reads 0; realize refusals */
 static void test_read_alias_props(void)
 {
@@ -4599,5 +4647,6 @@ int main(int argc, char **argv)
     /* cached read alias */
     qtest_add_func("/hsa-gpu/read-alias/directory", test_read_alias);
     qtest_add_func("/hsa-gpu/read-alias/props", test_read_alias_props);
+    qtest_add_func("/hsa-gpu/read-alias/migration", test_read_alias_migration);
     return g_test_run();
 }
