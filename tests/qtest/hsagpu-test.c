@@ -4517,6 +4517,33 @@ static void test_read_alias_migration(void)
     rmdir(dir);
 }
 
+/* An SDMA ring's copy, fill, fence and atomic into VRAM mark their lines. */
+static void test_read_alias_sdma(void)
+{
+    SdmaRing r;
+    Fixture f;
+
+    alias_fixture(&f);
+    g_assert_cmpuint(sdma_create(&r, &f, 1, 4096, 0), ==, HSAGPU_QRES_OK);
+    sdma_copy(&r, VRAM_BASE + 0x5000 + 3, Q_BUF, 200);
+    sdma_fill(&r, VRAM_BASE + 0x6000 + 64 * 10, 0x5a5a5a5a, 32);
+    sdma_fence(&r, VRAM_BASE + 0x7000 + 64 * 63 + 4, 5);
+    sdma_atomic_dec(&r, VRAM_BASE + 0x8000 + 128);
+    sdma_kick(&r);
+    g_assert_true(wait_u64(&f, S_PTRS, r.wp));
+    g_assert_cmphex(qtest_readl(f.qts, ALIAS_BASE + 0x7000 + 64 * 63 + 4), ==,
+                    5);
+    g_assert_cmphex(dir_word(&f, 5), ==, 0xf);
+    g_assert_cmphex(dir_word(&f, 6), ==, 0x3ULL << 10);
+    g_assert_cmphex(dir_word(&f, 7), ==, 1ULL << 63);
+    g_assert_cmphex(dir_word(&f, 8), ==, 1ULL << 2);
+    reg_write(&f, HSAGPU_REG_DIR_CURSOR, 0);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DIR_NEXT), ==, 5);
+    reg_write(&f, HSAGPU_REG_DIR_CURSOR, 9);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DIR_NEXT), ==, 256);
+    fixture_fini(&f);
+}
+
 /* Without the property: no BAR4, the block reads 0; realize refusals */
 static void test_read_alias_props(void)
 {
@@ -4647,6 +4674,7 @@ int main(int argc, char **argv)
     /* cached read alias */
     qtest_add_func("/hsa-gpu/read-alias/directory", test_read_alias);
     qtest_add_func("/hsa-gpu/read-alias/props", test_read_alias_props);
+    qtest_add_func("/hsa-gpu/read-alias/sdma", test_read_alias_sdma);
     qtest_add_func("/hsa-gpu/read-alias/migration", test_read_alias_migration);
     return g_test_run();
 }
