@@ -4453,6 +4453,27 @@ static void test_read_alias(void)
     g_assert_cmphex(dir_rdq(&f, HSAGPU_REG_DIR_TAKE), ==, 0);
     reg_write(&f, HSAGPU_REG_DIR_CLEAR_FIRST, 0xffffffff);
     reg_write(&f, HSAGPU_REG_DIR_CLEAR_COUNT, 0xffffffff);
+    /* Random accesses of every size in the block: no crash */
+    for (int i = 0; i < 2000; i++) {
+        uint64_t a = MMIO_BASE + HSAGPU_REG_RALIAS_SIZE_LO +
+                     g_test_rand_int_range(0, HSAGPU_REG_DIR_END -
+                                              HSAGPU_REG_RALIAS_SIZE_LO);
+        uint64_t v = (uint64_t)g_test_rand_int() << 32 | g_test_rand_int();
+
+        switch (g_test_rand_int_range(0, 8)) {
+        case 0: qtest_writeb(f.qts, a, v); break;
+        case 1: qtest_writew(f.qts, a, v); break;
+        case 2: qtest_writel(f.qts, a, v); break;
+        case 3: qtest_writeq(f.qts, a, v); break;
+        case 4: qtest_readb(f.qts, a); break;
+        case 5: qtest_readw(f.qts, a); break;
+        case 6: qtest_readl(f.qts, a); break;
+        default: qtest_readq(f.qts, a); break;
+        }
+    }
+    qtest_writeq(f.qts, MMIO_BASE + HSAGPU_REG_DIR_MASK, UINT64_MAX);
+    reg_write(&f, HSAGPU_REG_DIR_CTRL, HSAGPU_DIR_CTRL_CLEAR_ALL);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DIR_WORDS), ==, 256);
 
     /* FLR clears the directory and its registers */
     signal_init(&f, Q_SIG, 1);
