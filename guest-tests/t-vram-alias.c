@@ -330,6 +330,73 @@ static void test_partial(struct gtq_dev *d, hsagpu_queue_t *q, uint8_t *buf,
 	check_exact(d->agent, buf, "every other line");
 }
 
+/*
+ * Both devices' processor threads mark this directory at once: this
+ * device fills the even lines of the buffer, the peer the odd ones,
+ * 64-byte descriptors of one scatter-gather packet each, submitted
+ * back to back; every line must be marked (atomic ORs on shared words)
+ * and hold its writer's pattern. Four rounds.
+ */
+static void test_concurrent(struct gtq_dev *d, struct gtq_dev *peer,
+			    hsagpu_queue_t *q, uint8_t *buf)
+{
+	hsagpu_queue_t *pq = gtq_queue(peer, 16, 0);
+	hsagpu_dma_list_t *l0 = NULL, *l1 = NULL;
+	hsagpu_signal_t s0 = gtq_signal(d, 1), s1 = gtq_signal(peer, 1);
+	uint32_t pf = 0;
+
+	if (!pq || hsagpu_agent_enable_peer(peer->agent, d->agent, &pf) ||
+	    hsagpu_dma_list_create(d->agent, LINES / 2, &l0) ||
+	    hsagpu_dma_list_create(peer->agent, LINES / 2, &l1)) {
+		DIAG("%s: no peer list: concurrent marking not checked", d->pci);
+		goto out;
+	}
+	for (int round = 0; round < 4; round++) {
+		struct hsagpu_dma_packet p0, p1;
+		uint32_t a = 0x11111111u * (round + 1), b = ~a;
+		unsigned int bad = 0;
+
+		clear_all(d->agent, buf);
+		hsagpu_dma_list_reset(l0);
+		hsagpu_dma_list_reset(l1);
+		for (unsigned int l = 0; l < LINES; l += 2) {
+			CHECK(hsagpu_dma_list_add_fill(l0, buf + 64 * l, a, 64) == 0, "list 0");
+			CHECK(hsagpu_dma_list_add_fill(l1, buf + 64 * (l + 1), b, 64) == 0,
+			      "list 1");
+		}
+		memset(&p0, 0, sizeof(p0));
+		memset(&p1, 0, sizeof(p1));
+		hsagpu_packet_dma_sg(&p0, HSAGPU_DMA_OP_FILL_SG, hsagpu_dma_list_addr(l0),
+				     hsagpu_dma_list_count(l0), s0);
+		hsagpu_packet_dma_sg(&p1, HSAGPU_DMA_OP_FILL_SG, hsagpu_dma_list_addr(l1),
+				     hsagpu_dma_list_count(l1), s1);
+		hsagpu_signal_store_release(s0, 1);
+		hsagpu_signal_store_release(s1, 1);
+		gtd_submit(q, &p0, 0);
+		gtd_submit(pq, &p1, 0);
+		GTQ_WAIT(s0, 0, MS);
+		GTQ_WAIT(s1, 0, MS);
+		for (unsigned int l = 0; l < LINES; l++) {
+			uint32_t want32 = l % 2 ? b : a;
+
+			bad += gtd_check_fill(buf + 64 * l, 64, want32) != 64;
+		}
+		CHECK(!bad, "round %d: %u lines with the wrong pattern", round, bad);
+		memset(want, 1, sizeof(want));
+		check_exact(d->agent, buf, "two devices marking at once");
+	}
+out:
+	if (l0)
+		hsagpu_dma_list_destroy(l0);
+	if (l1)
+		hsagpu_dma_list_destroy(l1);
+	hsagpu_signal_destroy(s0);
+	hsagpu_signal_destroy(s1);
+	if (pq)
+		hsagpu_queue_destroy(pq);
+	clear_all(d->agent, buf);
+}
+
 static void test_device(struct gtq_dev *d, struct gtq_dev *peer, uint64_t alias_size)
 {
 	hsagpu_queue_t *q = gtq_queue(d, 64, 0);
@@ -488,6 +555,8 @@ static void test_device(struct gtq_dev *d, struct gtq_dev *peer, uint64_t alias_
 	memset(want, 0, sizeof(want));
 	check_exact(d->agent, buf, "after read_cached");
 
+	if (peer)
+		test_concurrent(d, peer, q, buf);
 	test_partial(d, q, buf, sys);
 	test_args(d, alias_size);
 	hsagpu_queue_destroy(q);
