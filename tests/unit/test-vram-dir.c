@@ -5,6 +5,7 @@
  * window's end, clears, the cursor/NEXT/WORD/TAKE registers and their
  * access-size rules. TAP output.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,11 +180,49 @@ static void test_bad(void)
 	T(hsagpu_vram_dir_loaded_ok(&d));
 }
 
+/*
+ * Processor threads of several devices mark one directory at once: four
+ * threads mark interleaved lines (line % 4 == thread) of the same words;
+ * no bit may be lost. 2000 rounds.
+ */
+#define NTHREADS 4
+static pthread_barrier_t start;
+
+static void *marker(void *arg)
+{
+	uintptr_t t = (uintptr_t)arg;
+
+	pthread_barrier_wait(&start);
+	for (uint64_t l = t; l < LINES; l += NTHREADS)
+		hsagpu_vram_dir_mark_lines(&d, l * 64, 1);
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	pthread_t th[NTHREADS];
+	unsigned int lost_rounds = 0;
+
+	hsagpu_vram_dir_init(&d, SIZE, words);
+	for (int round = 0; round < 2000; round++) {
+		hsagpu_vram_dir_reset(&d);
+		pthread_barrier_init(&start, NULL, NTHREADS);
+		for (uintptr_t t = 0; t < NTHREADS; t++)
+			pthread_create(&th[t], NULL, marker, (void *)t);
+		for (int t = 0; t < NTHREADS; t++)
+			pthread_join(th[t], NULL);
+		pthread_barrier_destroy(&start);
+		lost_rounds += count_lines() != LINES;
+	}
+	TM(lost_rounds == 0, "rounds that lost a mark: %u of 2000", lost_rounds);
+}
+
 int main(void)
 {
 	test_mark();
 	test_clear();
 	test_scan();
 	test_bad();
+	test_threads();
 	return tap_done();
 }
