@@ -63,9 +63,11 @@ for d in $devs; do
     ralias=$(nth "$p_ralias" $i); ralias=${ralias:-0}
     if [ "$iobar" = 1 ]; then
         expect "$d" "BAR4 legacy I/O" "Region 4: I/O ports at [0-9a-f]+ \[size=256\]"
-    elif [ "$ralias" != 0 ]; then
+    elif [ "${ralias%p}" != 0 ]; then
+        # non-prefetchable unless read-alias-prefetchable=on (a "p" suffix)
+        pf=non-prefetchable; [ "${ralias%p}" = "$ralias" ] || pf=prefetchable
         expect "$d" "BAR4 cached read alias" \
-            "Region 4: Memory at [0-9a-f]+ \(32-bit, prefetchable\) \[size=$(human "$ralias")\]"
+            "Region 4: Memory at [0-9a-f]+ \(32-bit, $pf\) \[size=$(human "${ralias%p}")\]"
     else
         reject "$d" "no BAR4 by default" "Region 4:"
     fi

@@ -428,6 +428,8 @@ static const Property hsagpu_properties[] = {
                        HSAGPU_PASS_SLICES),
     /* cached read alias: BAR4 size, 0 (none) or 1 MiB..1 GiB */
     DEFINE_PROP_SIZE("read-alias-size", HsaGpuState, ralias_size, 0),
+    DEFINE_PROP_BOOL("read-alias-prefetchable", HsaGpuState, ralias_prefetch,
+                     false),
 };
 
 static void hsagpu_class_init(ObjectClass *klass, void *data)

@@ -55,11 +55,19 @@ void hsagpu_vram_dir_realize(HsaGpuState *s)
                          g_new0(uint64_t, size / HSAGPU_DIR_WORD_BYTES));
     memory_region_init_alias(&s->ralias, OBJECT(s), "hsa-gpu.vram-read-alias",
                              &s->vram, 0, size);
-    /* Below 4 GiB: BAR5 follows BAR4, so BAR4 cannot be a 64-bit pair. */
+    /*
+     * Below 4 GiB: BAR5 follows BAR4, so BAR4 cannot be a 64-bit pair.
+     * Not prefetchable by default although reads have no side effect: a
+     * 32-bit prefetchable BAR makes firmware (SeaBIOS) put the whole
+     * prefetchable window of every bridge above it below 4 GiB, VRAM
+     * BARs included, which many or large devices do not fit in; the
+     * non-prefetchable window is below 4 GiB anyway.
+     */
     pci_register_bar(PCI_DEVICE(s), HSAGPU_BAR_READ_ALIAS,
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_32 |
-                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->ralias);
+                     (s->ralias_prefetch ? PCI_BASE_ADDRESS_MEM_PREFETCH : 0),
+                     &s->ralias);
     trace_hsagpu_vram_dir_realize(size, s->vdir.nwords);
 }
 

@@ -204,6 +204,7 @@ struct HsaGpuState {
      * window the device wrote (any requester; atomic words).
      */
     uint64_t ralias_size;       /* property read-alias-size, 0: none */
+    bool ralias_prefetch;       /* read-alias-prefetchable */
     MemoryRegion ralias;
     HsaGpuVramDir vdir;
 };

@@ -350,7 +350,8 @@
 /*
  * Cached read alias (HSAGPU_CAP_READ_ALIAS; docs/registers.md
  * "Cached read alias"). With property read-alias-size, BAR4 is a 32-bit
- * prefetchable memory BAR aliasing the first RALIAS_SIZE bytes of VRAM,
+ * memory BAR (prefetchable with read-alias-prefetchable=on) aliasing the
+ * first RALIAS_SIZE bytes of VRAM,
  * meant to be mapped cacheable (write-back) for reads while BAR0 stays
  * write-combining for stores. The device keeps a directory of the 64-byte
  * lines of that window it wrote since the host last cleared them (CPU

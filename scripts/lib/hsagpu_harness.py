@@ -327,7 +327,9 @@ def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None, kernel=None
     ralias = []     # cached read alias: BAR4 bytes per device
     for props in devprops:
         d = dev_args(props)
-        ralias.append(str(parse_size(d.get('read-alias-size', '0'))))
+        ralias.append(str(parse_size(d.get('read-alias-size', '0'))) +
+                      ('p' if d.get('read-alias-prefetchable') in ('on', 'true', 'yes')
+                       else ''))
         vram.append(str(parse_size(d.get('vram-size', '256M'))))
         bits.append(d.get('p2p-addr-bits', '44'))
         queues.append(d.get('num-queues', '64'))
@@ -345,7 +347,7 @@ def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None, kernel=None
                'hsagpu_test.p2pbits=' + ','.join(bits),
                'hsagpu_test.preset=' + preset])
     # cached read alias: only when a device has one (preset lines unchanged)
-    if any(r != '0' for r in ralias):
+    if any(not r.startswith('0') for r in ralias):
         append.append('hsagpu_test.ralias=' + ','.join(ralias))
     append[3:3] = p.get('append', [])
     params = dict(p.get('params', {}), **(params or {}))

@@ -4349,7 +4349,8 @@ static void test_read_alias(void)
 
     alias_fixture(&f);
     g_assert_cmpuint(bar_size(&f, HSAGPU_BAR_READ_ALIAS, &flags), ==, 1 << 20);
-    g_assert_cmphex(flags, ==, PCI_BASE_ADDRESS_MEM_PREFETCH);
+    g_assert_cmphex(flags, ==, PCI_BASE_ADDRESS_SPACE_MEMORY |
+                    PCI_BASE_ADDRESS_MEM_TYPE_32);
     qpci_config_writel(f.gpu, PCI_BASE_ADDRESS_4, ALIAS_BASE);
     g_assert_true(reg_read(&f, HSAGPU_REG_CAPS) & HSAGPU_CAP_READ_ALIAS);
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_RALIAS_SIZE_LO), ==, 1 << 20);
@@ -4575,6 +4576,16 @@ static void test_read_alias_props(void)
     fixture_init(&f, "");
     g_assert_cmpuint(bar_size(&f, HSAGPU_BAR_READ_ALIAS, &flags), ==, 0);
     g_assert_false(reg_read(&f, HSAGPU_REG_CAPS) & HSAGPU_CAP_READ_ALIAS);
+    fixture_fini(&f);
+
+    /* The prefetchable variant */
+    fixture_init(&f, ",read-alias-size=1M,vram-size=1M,"
+                 "read-alias-prefetchable=on");
+    g_assert_cmpuint(bar_size(&f, HSAGPU_BAR_READ_ALIAS, &flags), ==, 1 << 20);
+    g_assert_cmphex(flags, ==, PCI_BASE_ADDRESS_MEM_PREFETCH);
+    fixture_fini(&f);
+
+    fixture_init(&f, "");
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_RALIAS_SIZE_LO), ==, 0);
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DIR_WORDS), ==, 0);
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DIR_NEXT), ==, 0);
