@@ -46,6 +46,7 @@ devs=$(lspci -D -n -d 1b36:00f0 | cut -d' ' -f1)
 lspci -vvv -D -d 1b36:00f0 2>&1 |
     awk '/^[0-9a-f]+:[0-9a-f]+:[0-9a-f]+\.[0-9a-f] / { f = "/tmp/lspci." $1 } f { print > f }'
 p_vram=$(param vram); p_queues=$(param queues); p_iobar=$(param iobar); p_comp=$(param comp)
+p_ralias=$(param ralias)
 for d in $devs; do
     i=$((i + 1))
     rm -f "/tmp/lspci-checks.$d"
@@ -59,8 +60,14 @@ for d in $devs; do
     expect "$d" "BAR2 doorbells" "Region 2: Memory at [0-9a-f]+ \(64-bit, prefetchable\) \[size=2M\]"
     expect "$d" "BAR5 registers" "Region 5: Memory at [0-9a-f]+ \(32-bit, non-prefetchable\) \[size=256K\]"
     expect "$d" "expansion ROM" "Expansion ROM at [0-9a-f]+ .*\[size=128K\]"
+    ralias=$(nth "$p_ralias" $i); ralias=${ralias:-0}
     if [ "$iobar" = 1 ]; then
         expect "$d" "BAR4 legacy I/O" "Region 4: I/O ports at [0-9a-f]+ \[size=256\]"
+    elif [ "${ralias%p}" != 0 ]; then
+        # non-prefetchable unless read-alias-prefetchable=on (a "p" suffix)
+        pf=non-prefetchable; [ "${ralias%p}" = "$ralias" ] || pf=prefetchable
+        expect "$d" "BAR4 cached read alias" \
+            "Region 4: Memory at [0-9a-f]+ \(32-bit, $pf\) \[size=$(human "${ralias%p}")\]"
     else
         reject "$d" "no BAR4 by default" "Region 4:"
     fi

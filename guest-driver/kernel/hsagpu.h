@@ -224,6 +224,12 @@ struct hsagpu_device {
 	pci_bus_addr_t vram_bus;
 	struct gen_pool *vram_pool;
 
+	/* cached read alias (hsagpu_ralias.c): 0 size when not used */
+	phys_addr_t ralias_phys;
+	u64 ralias_size;
+	void *ralias_wb;                /* reserves the BAR as write-back */
+	struct mutex ralias_lock;       /* the DIR_* cursor and mask */
+
 	/*
 	 * Interrupt-side view of @queues: a queue interrupt wakes the files
 	 * whose queues use that vector. Taken (irqs off) inside hdev->lock
@@ -568,6 +574,13 @@ void hsagpu_vm_debugfs_init(struct hsagpu_device *hdev, struct dentry *d);
 
 /* hsagpu_userptr.c */
 long hsagpu_ioctl_register_mem(struct hsagpu_file *hf, void *data);
+
+/* hsagpu_ralias.c: cached read alias and dirty-line directory */
+int hsagpu_ralias_init(struct hsagpu_device *hdev);
+int hsagpu_ralias_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
+		       u64 index);
+long hsagpu_ioctl_vram_dirty(struct hsagpu_file *hf, void *data);
+struct hsagpu_mem *hsagpu_mem_get(struct hsagpu_file *hf, u64 handle);
 void hsagpu_ioctl_register_mem_undo(struct hsagpu_file *hf, void *data);
 void hsagpu_userptr_free(struct hsagpu_mem *mem);
 struct hsagpu_mem *hsagpu_userptr_create(struct hsagpu_file *hf, u64 addr,

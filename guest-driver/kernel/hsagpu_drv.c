@@ -280,6 +280,7 @@ static struct hsagpu_device *hsagpu_device_alloc(struct pci_dev *pdev)
 	init_rwsem(&hdev->remove_sem);
 	mutex_init(&hdev->lock);
 	mutex_init(&hdev->dma_lock);
+	mutex_init(&hdev->ralias_lock);
 	INIT_LIST_HEAD(&hdev->node);
 	INIT_LIST_HEAD(&hdev->client_node);
 	init_waitqueue_head(&hdev->recover_wq);
@@ -327,6 +328,9 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 	ret = hsagpu_vram_init(hdev);
+	if (ret)
+		return ret;
+	ret = hsagpu_ralias_init(hdev);
 	if (ret)
 		return ret;
 

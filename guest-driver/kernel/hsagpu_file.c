@@ -198,6 +198,10 @@ void hsagpu_file_zap(struct hsagpu_file *hf)
 			    hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_MEMORY,
 					       HSAGPU_MMAP_INDEX_VRAM),
 			    1LL << (HSAGPU_MMAP_TYPE_SHIFT - 1), 1);
+	/* cached read alias */
+	unmap_mapping_range(hf->mapping,
+			    hsagpu_mmap_offset(HSAGPU_MMAP_TYPE_CACHED, 0),
+			    1LL << HSAGPU_MMAP_TYPE_SHIFT, 1);
 }
 
 void hsagpu_files_zap(struct hsagpu_device *hdev)
@@ -312,6 +316,9 @@ static const struct hsagpu_ioctl_desc hsagpu_ioctls[] = {
 			 0, 0),
 	HSAGPU_IOCTL_DEF(HSAGPU_IOC_REGISTER_MEM, hsagpu_ioctl_register_mem,
 			 hsagpu_ioctl_register_mem_undo, 0, 0),
+	/* cached read alias */
+	HSAGPU_IOCTL_DEF(HSAGPU_IOC_VRAM_DIRTY, hsagpu_ioctl_vram_dirty, NULL,
+			 0, 0),
 };
 
 /* Every argument fits the dispatcher's buffer and starts with its size. */
@@ -320,6 +327,7 @@ static const struct hsagpu_ioctl_desc hsagpu_ioctls[] = {
 	static_assert(sizeof(type) <= HSAGPU_IOCTL_ARG_MAX &&		\
 		      offsetof(type, size) == 0)
 HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_device_info);
+HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_vram_dirty);
 HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_alloc_mem);
 HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_free_mem);
 HSAGPU_IOCTL_ARG_CHECK(struct hsagpu_mem_segments);
@@ -440,6 +448,8 @@ static int hsagpu_mmap(struct file *file, struct vm_area_struct *vma)
 		return hsagpu_mem_mmap(hf, vma, index);
 	case HSAGPU_MMAP_TYPE_EVENTS:
 		return hsagpu_event_mmap(hf, vma, index);
+	case HSAGPU_MMAP_TYPE_CACHED:
+		return hsagpu_ralias_mmap(hf, vma, index);
 	default:
 		return -EINVAL;
 	}

@@ -84,6 +84,43 @@ int hsagpu_memory_register(hsagpu_agent_t *agent, void *ptr, size_t size,
 /* @ptr as given to hsagpu_memory_register (else -EINVAL). */
 int hsagpu_memory_unregister(hsagpu_agent_t *agent, void *ptr);
 
+/*
+ * Cached reads of VRAM (devices with HSAGPU_CAP_READ_ALIAS in
+ * hsagpu_agent_info()->caps; README "Cached reads of VRAM"). The usual
+ * VRAM mapping is write-combining: fast stores, slow uncached loads. A
+ * VRAM allocation inside the device's read alias window also has a
+ * write-back view for loads, which the CPU caches; the device lists the
+ * 64-byte lines it wrote since they were last listed with a clear, and
+ * only those need flushing before a read. Read after the device's
+ * completion signal for the writes; do not store through the view.
+ * -ERANGE: the allocation is not in the window; -ENODEV: no alias.
+ */
+typedef struct hsagpu_dirty_range hsagpu_dirty_range_t; /* from the uapi */
+
+#define HSAGPU_RT_DIRTY_CLEAR   HSAGPU_DIRTY_CLEAR
+
+/* The cached view of @ptr (in a VRAM allocation), mapped on first use. */
+int hsagpu_memory_cached_view(hsagpu_agent_t *agent, const void *ptr,
+			      const void **cached);
+/*
+ * The dirty lines of [ptr, ptr + size) (one VRAM allocation) as runs,
+ * offsets from the allocation's start, at most @capacity (32..65536) of
+ * them; HSAGPU_RT_DIRTY_CLEAR clears what is returned. *done: bytes of
+ * the range covered (less than @size when @ranges filled up).
+ */
+int hsagpu_memory_dirty_lines(hsagpu_agent_t *agent, const void *ptr,
+			      size_t size, uint32_t flags,
+			      hsagpu_dirty_range_t *ranges, uint32_t capacity,
+			      uint32_t *count, size_t *done);
+/*
+ * Flush the lines of [ptr, ptr + size) the device wrote (listed and
+ * cleared) from the cached view (clflushopt, else clflush; then mfence)
+ * and set *out to @ptr's place in it: read the range there. *flushed
+ * (optional): lines flushed.
+ */
+int hsagpu_memory_read_cached(hsagpu_agent_t *agent, const void *ptr,
+			      size_t size, const void **out, size_t *flushed);
+
 /* Signals (amd_signal_t layout, see struct hsagpu_signal) ------------- */
 
 typedef struct hsagpu_signal_s {

@@ -195,6 +195,8 @@ void hsagpu_agent_close(hsagpu_agent_t *agent)
 	for (i = 0; i < agent->nmem; i++) {
 		if (!agent->mem[i].registered)
 			munmap(agent->mem[i].cpu, agent->mem[i].size);
+		if (agent->mem[i].cached)
+			munmap(agent->mem[i].cached, agent->mem[i].size);
 		fm.handle = agent->mem[i].handle;
 		rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);
 		free(agent->mem[i].segs);
@@ -247,6 +249,34 @@ static struct rt_mem *mem_find(hsagpu_agent_t *a, const void *p)
 	if ((uintptr_t)p - (uintptr_t)m->cpu >= m->size)
 		return NULL;
 	return m;
+}
+
+int rt_mem_lookup(hsagpu_agent_t *agent, const void *p, struct rt_mem *out)
+{
+	struct rt_mem *m;
+
+	pthread_mutex_lock(&agent->lock);
+	m = mem_find(agent, p);
+	if (m)
+		*out = *m;
+	pthread_mutex_unlock(&agent->lock);
+	return m ? 0 : -EINVAL;
+}
+
+int rt_mem_set_cached(hsagpu_agent_t *agent, void *cpu, void *cached)
+{
+	struct rt_mem *m;
+	int ret = -EINVAL;
+
+	pthread_mutex_lock(&agent->lock);
+	m = mem_find(agent, cpu);
+	if (m && m->cpu == cpu) {
+		ret = m->cached ? -EEXIST : 0;
+		if (!ret)
+			m->cached = cached;
+	}
+	pthread_mutex_unlock(&agent->lock);
+	return ret;
 }
 
 static int mem_insert(hsagpu_agent_t *a, const struct rt_mem *m)
@@ -363,6 +393,7 @@ int rt_mem_alloc(hsagpu_agent_t *agent, size_t size, uint32_t flags,
 	m.bus = am.bus_addr;
 	m.handle = am.handle;
 	m.vram_off = am.vram_offset;
+	m.mmap_offset = am.mmap_offset;
 	m.internal = internal;
 	m.flags = flags;
 	m.nsegs = 1;
@@ -434,6 +465,8 @@ int rt_mem_free(hsagpu_agent_t *agent, void *ptr, bool internal)
 	pthread_mutex_unlock(&agent->lock);
 
 	munmap(m.cpu, m.size);
+	if (m.cached)
+		munmap(m.cached, m.size);
 	free(m.segs);
 	fm.handle = m.handle;
 	return rt_ioctl(agent->fd, HSAGPU_IOC_FREE_MEM, &fm);

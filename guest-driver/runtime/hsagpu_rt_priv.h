@@ -39,6 +39,9 @@ struct rt_mem {
 	uint32_t flags;         /* HSAGPU_MEM_SYSTEM or _VRAM */
 	uint32_t nsegs;         /* > 1: segs, sorted by offset */
 	struct rt_seg *segs;
+	/* cached read alias: VRAM allocations (hsagpu_rt_alias.c) */
+	uint64_t mmap_offset;
+	void *cached;           /* the cached view, once mapped */
 };
 
 /* An enabled peer: @agent's DMA reaches @peer's VRAM at vram_addr. */
@@ -76,6 +79,10 @@ struct hsagpu_agent {
 
 /* 0 or -errno; retries on EINTR. */
 int rt_ioctl(int fd, unsigned long req, void *arg);
+/* The allocation holding @p (copied out), or -EINVAL (hsagpu_rt_agent.c) */
+int rt_mem_lookup(hsagpu_agent_t *agent, const void *p, struct rt_mem *out);
+/* Set the cached view of the allocation at @cpu (once; 0 or -EEXIST) */
+int rt_mem_set_cached(hsagpu_agent_t *agent, void *cpu, void *cached);
 uint64_t rt_now_ns(void);
 
 static inline void rt_cpu_relax(void)

@@ -1041,7 +1041,15 @@ static void op_mmap(struct file *f)
 	int flags = chance(90) ? MAP_SHARED : MAP_PRIVATE;
 	void *p;
 
-	switch (rnd(4)) {
+	switch (rnd(5)) {
+	case 4:         /* cached read alias: an allocation's cached view */
+		i = pick_alloc(f, -1, 0);
+		if (i < 0)
+			return;
+		off = HSAGPU_MMAP_CACHED(f->a[i].mmap_off) +
+		      (chance(80) ? 0 : rnd(4) * PAGE);
+		len = chance(80) ? f->a[i].bytes : (1 + rnd(f->a[i].bytes / PAGE + 2)) * PAGE;
+		break;
 	case 0:         /* an allocation again, maybe partly or too long */
 		i = pick_alloc(f, -1, 0);
 		if (i < 0)
@@ -1416,7 +1424,30 @@ static void op_misc_ioctl(struct file *f)
 	struct hsagpu_peer_access pa;
 	unsigned long cmd;
 
-	switch (rnd(3)) {
+	switch (rnd(4)) {
+	case 3: {       /* cached read alias: VRAM_DIRTY, sane or not */
+		struct hsagpu_dirty_range r[64];
+		struct hsagpu_vram_dirty vd;
+		int i = pick_alloc(f, -1, 0);
+
+		memset(&vd, 0, sizeof(vd));
+		vd.size = sizeof(vd);
+		vd.flags = chance(90) ? rnd(2) : rnd_interesting();
+		vd.handle = i >= 0 && chance(90) ? f->a[i].handle : rnd64();
+		vd.offset = chance(80) ? rnd(2) * PAGE + rnd(64) : rnd_interesting();
+		vd.bytes = chance(80) ? 1 + rnd(PAGE) : rnd_interesting();
+		/*
+		 * The driver zeroes the whole array first: a wild pointer
+		 * must not be the fuzzer's own memory, so only unmapped ones.
+		 */
+		vd.ranges_ptr = chance(90) ? (uintptr_t)r :
+				chance(50) ? 0 : 0xfffffffffffff000ULL;
+		vd.capacity = chance(90) ? 32 + rnd(33) : rnd_interesting();
+		if (vd.ranges_ptr == (uintptr_t)r && vd.capacity > 64)
+			vd.capacity = 64;
+		xioctl(f->fd, HSAGPU_IOC_VRAM_DIRTY, &vd);
+		break;
+	}
 	case 0:
 		memset(&di, 0, sizeof(di));
 		di.size = chance(80) ? sizeof(di) :
@@ -1438,7 +1469,7 @@ static void op_misc_ioctl(struct file *f)
 			buf[i] = rnd(256);
 		*(uint32_t *)buf = chance(50) ? rnd(300) : rnd_interesting();
 		cmd = _IOC(rnd(4), chance(90) ? HSAGPU_IOCTL_BASE : rnd(256),
-			   chance(90) ? rnd(0x10) : rnd(256), rnd(sizeof(buf)));
+			   chance(90) ? rnd(0x11) : rnd(256), rnd(sizeof(buf)));
 		xioctl(f->fd, cmd, buf);
 		break;
 	}

@@ -328,6 +328,8 @@ static void hsagpu_bus_release_range(HsaGpuBusCtx *c, HsaGpuBusTarget *t,
                             t->len - lo, hi > lo, hi - lo);
     } else if (t->mr && hi > lo) {
         memory_region_set_dirty(t->mr, t->mr_off + lo, hi - lo);
+        /* cached read alias: VRAM lines the device wrote */
+        hsagpu_vram_dir_mark(t->mr, t->mr_off + lo, hi - lo);
     }
     if (t->peer) {
         hsagpu_bus_unref(c, t->peer);
@@ -580,6 +582,14 @@ void hsagpu_bus_map_fill(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
 static inline void hsagpu_bus_map_written(HsaGpuState *s, HsaGpuBusMap *m,
                                           uint64_t off, uint64_t len)
 {
+    /*
+     * cached read alias: VRAM lines are marked at once and exactly (the
+     * pass-end marking below covers [lo, hi) of the page, and comes
+     * after the completion signal a host may already have seen).
+     */
+    if (m->t.mr) {
+        hsagpu_vram_dir_mark(m->t.mr, m->t.mr_off + off, len);
+    }
     m->dirty_lo = MIN(m->dirty_lo, off);
     m->dirty_hi = MAX(m->dirty_hi, off + len);
     if (!m->dirty_listed) {

@@ -41,6 +41,8 @@ static uint64_t hsagpu_reg_access_read(HsaGpuState *s, unsigned bar,
     } else if (hsagpu_vm_mmio(addr)) {
         hsagpu_reg_fold_errors(s);
         bad = hsagpu_vm_mmio_read(s, addr, size, &val);
+    } else if (hsagpu_vram_dir_mmio(addr)) {
+        bad = hsagpu_vram_dir_mmio_read(s, addr, size, &val);
     } else {
         hsagpu_reg_fold_errors(s);
         if (addr == HSAGPU_REG_QUEUE_ERROR_FIRST) {
@@ -72,6 +74,13 @@ static void hsagpu_reg_access_write(HsaGpuState *s, unsigned bar,
     hsagpu_reg_fold_errors(s);
     if (hsagpu_vm_mmio(addr)) {
         bad = hsagpu_vm_mmio_write(s, addr, size, val);
+        if (bad) {
+            hsagpu_bad_access(s, bar, addr, size, true, bad);
+        }
+        return;
+    }
+    if (hsagpu_vram_dir_mmio(addr)) {
+        bad = hsagpu_vram_dir_mmio_write(s, addr, size, val);
         if (bad) {
             hsagpu_bad_access(s, bar, addr, size, true, bad);
         }

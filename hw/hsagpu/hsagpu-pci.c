@@ -74,6 +74,8 @@ static void hsagpu_init_ident(HsaGpuState *s)
     id->caps |= s->atomic_comp32 ? HSAGPU_CAP_ATOMIC_COMP32 : 0;
     id->caps |= s->atomic_comp64 ? HSAGPU_CAP_ATOMIC_COMP64 : 0;
     id->caps |= s->atomic_comp128 ? HSAGPU_CAP_ATOMIC_COMP128 : 0;
+    /* cached read alias */
+    id->caps |= s->ralias_size ? HSAGPU_CAP_READ_ALIAS : 0;
 }
 
 static bool hsagpu_init_rom(HsaGpuState *s, Error **errp)
@@ -174,7 +176,8 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
     HsaGpuState *s = HSA_GPU(pdev);
     uint8_t *c = pdev->config;
 
-    if (!hsagpu_check_props(s, errp) || !hsagpu_link_check(s, errp)) {
+    if (!hsagpu_check_props(s, errp) || !hsagpu_link_check(s, errp) ||
+        !hsagpu_vram_dir_check(s, errp)) {
         return;
     }
     hsagpu_init_ident(s);
@@ -208,6 +211,8 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
     }
     pci_register_bar(pdev, HSAGPU_BAR_MMIO, PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_32, &s->mmio);
+    /* cached read alias: BAR4 when read-alias-size is set */
+    hsagpu_vram_dir_realize(s);
 
     s->fault.queue_hold = hsagpu_queue_hold;
     s->fault.queue_held = hsagpu_queue_held;
@@ -248,6 +253,8 @@ static void hsagpu_reset_hold(Object *obj, ResetType type)
     hsagpu_doorbell_reset(s);
     pcie_cap_deverr_reset(PCI_DEVICE(s));
     hsagpu_link_reset(s);
+    /* cached read alias */
+    hsagpu_vram_dir_reset_dev(s);
 }
 
 static void hsagpu_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
@@ -385,6 +392,8 @@ static const VMStateDescription vmstate_hsagpu = {
         &vmstate_hsagpu_pending,
         &vmstate_hsagpu_vm,
         &vmstate_hsagpu_sdma_regs,
+        /* cached read alias */
+        &vmstate_hsagpu_vram_dir,
         NULL
     }
 };
@@ -434,6 +443,10 @@ static const Property hsagpu_properties[] = {
                        0),
     DEFINE_PROP_UINT32("link-read-tags", HsaGpuState, link_read_tags, 4),
     DEFINE_PROP_UINT32("link-efficiency", HsaGpuState, link_efficiency, 952),
+    /* cached read alias: BAR4 size, 0 (none) or 1 MiB..1 GiB */
+    DEFINE_PROP_SIZE("read-alias-size", HsaGpuState, ralias_size, 0),
+    DEFINE_PROP_BOOL("read-alias-prefetchable", HsaGpuState, ralias_prefetch,
+                     false),
 };
 
 static void hsagpu_class_init(ObjectClass *klass, void *data)
@@ -472,6 +485,7 @@ static void hsagpu_instance_finalize(Object *obj)
 {
     hsagpu_queues_finalize(HSA_GPU(obj));
     hsagpu_vm_exit(HSA_GPU(obj));
+    hsagpu_vram_dir_finalize(HSA_GPU(obj));
 }
 
 static const TypeInfo hsagpu_info = {

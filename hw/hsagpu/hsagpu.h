@@ -16,6 +16,7 @@
 #include "hsagpu-bus-core.h"
 #include "hsagpu-vm-core.h"
 #include "hsagpu-link-core.h"
+#include "hsagpu-vram-dir-core.h"
 
 #define TYPE_HSA_GPU "hsa-gpu"
 
@@ -240,6 +241,16 @@ struct HsaGpuState {
     uint32_t link_host_write_ns;
     uint32_t link_read_tags;
     uint32_t link_efficiency;           /* per mille */
+
+    /*
+     * Cached read alias (hsagpu-vram-dir.c): BAR4 aliasing the first
+     * ralias_size bytes of VRAM, and the directory of the lines of that
+     * window the device wrote (any requester; atomic words).
+     */
+    uint64_t ralias_size;       /* property read-alias-size, 0: none */
+    bool ralias_prefetch;       /* read-alias-prefetchable */
+    MemoryRegion ralias;
+    HsaGpuVramDir vdir;
 };
 
 #define HSAGPU_BUS_XLAT_CACHE   4
@@ -582,5 +593,23 @@ bool hsagpu_queue_fold_errors(HsaGpuState *s);
 bool hsagpu_queue_fold_errors_later(HsaGpuState *s);
 /* Log and count a queue that entered the error state. */
 void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, const HsaGpuQueue *q);
+
+/*
+ * hsagpu-vram-dir.c: the cached read alias (BAR4) and its dirty-line
+ * directory. hsagpu_vram_dir_mark() is called for every device write
+ * into the VRAM region @vram (own or a peer's: the region's owner keeps
+ * the directory), from any processor thread.
+ */
+bool hsagpu_vram_dir_check(HsaGpuState *s, Error **errp);
+void hsagpu_vram_dir_realize(HsaGpuState *s);
+void hsagpu_vram_dir_finalize(HsaGpuState *s);
+void hsagpu_vram_dir_reset_dev(HsaGpuState *s);
+void hsagpu_vram_dir_mark(MemoryRegion *vram, uint64_t off, uint64_t len);
+bool hsagpu_vram_dir_mmio(uint32_t offset);
+unsigned hsagpu_vram_dir_mmio_read(HsaGpuState *s, uint32_t offset,
+                                   unsigned size, uint64_t *val);
+unsigned hsagpu_vram_dir_mmio_write(HsaGpuState *s, uint32_t offset,
+                                    unsigned size, uint64_t val);
+extern const VMStateDescription vmstate_hsagpu_vram_dir;
 
 #endif

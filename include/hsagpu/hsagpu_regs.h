@@ -38,6 +38,7 @@
 #define HSAGPU_BAR_VRAM                 0   /* 64-bit prefetchable, BAR0/1 */
 #define HSAGPU_BAR_DOORBELL             2   /* 64-bit prefetchable, BAR2/3 */
 #define HSAGPU_BAR_IO                   4   /* optional legacy I/O, 256 B */
+#define HSAGPU_BAR_READ_ALIAS           4   /* or: cached read alias */
 #define HSAGPU_BAR_MMIO                 5   /* 32-bit non-prefetchable */
 
 #define HSAGPU_VRAM_SIZE_DEFAULT        (256ULL << 20)
@@ -346,6 +347,47 @@
 #define HSAGPU_VM_CNTL_ENABLE           (1U << 0)
 #define HSAGPU_VM_CNTL_ALL              0x1U
 
+/*
+ * Cached read alias (HSAGPU_CAP_READ_ALIAS; docs/registers.md
+ * "Cached read alias"). With property read-alias-size, BAR4 is a 32-bit
+ * memory BAR (prefetchable with read-alias-prefetchable=on) aliasing the
+ * first RALIAS_SIZE bytes of VRAM,
+ * meant to be mapped cacheable (write-back) for reads while BAR0 stays
+ * write-combining for stores. The device keeps a directory of the 64-byte
+ * lines of that window it wrote since the host last cleared them (CPU
+ * writes through BAR0 or BAR4 mark nothing): the host flushes only those
+ * lines from its caches before reading. Word i of the directory covers
+ * VRAM [i * 4 KiB, (i + 1) * 4 KiB), bit b the line at i * 4 KiB + b * 64.
+ *
+ * Finding dirty lines: write DIR_CURSOR with a word index; each read of
+ * DIR_NEXT moves the cursor to the first non-zero word at or after it and
+ * returns its index (DIR_WORDS: none); DIR_WORD (8-byte reads only)
+ * returns the word at the cursor ANDed with DIR_MASK and advances the
+ * cursor; DIR_TAKE does the same and clears the returned bits in the same
+ * atomic step, so that a line the device marks meanwhile is never lost.
+ * DIR_CLEAR_COUNT writes clear lines [DIR_CLEAR_FIRST, + count) (clipped
+ * to the window), DIR_CTRL.CLEAR_ALL all of them. Without the alias the
+ * block reads as 0 (DIR_WORDS 0) and writes do nothing.
+ */
+#define HSAGPU_REG_RALIAS_SIZE_LO       0x0c00  /* RO: bytes, 0 = no alias */
+#define HSAGPU_REG_RALIAS_SIZE_HI       0x0c04  /* RO */
+#define HSAGPU_REG_DIR_WORDS            0x0c08  /* RO: RALIAS_SIZE / 4 KiB */
+#define HSAGPU_REG_DIR_CURSOR           0x0c0c  /* RW: word index */
+#define HSAGPU_REG_DIR_NEXT             0x0c10  /* RO, moves DIR_CURSOR */
+#define HSAGPU_REG_DIR_CLEAR_FIRST      0x0c14  /* RW: line index */
+#define HSAGPU_REG_DIR_CLEAR_COUNT      0x0c18  /* WO: lines to clear */
+#define HSAGPU_REG_DIR_CTRL             0x0c1c  /* WO: HSAGPU_DIR_CTRL_* */
+#define HSAGPU_REG_DIR_MASK             0x0c20  /* RW, 64-bit (or 2 x 4 B) */
+#define HSAGPU_REG_DIR_WORD             0x0c28  /* RO, 8-byte reads */
+#define HSAGPU_REG_DIR_TAKE             0x0c30  /* RO, 8-byte reads, clears */
+#define HSAGPU_REG_DIR_END              0x0c38
+#define HSAGPU_DIR_CTRL_CLEAR_ALL       (1U << 0)
+#define HSAGPU_DIR_LINE_BYTES           64U
+#define HSAGPU_DIR_WORD_BYTES           4096U   /* VRAM per directory word */
+/* read-alias-size: 0 (no alias) or a power of two in [1 MiB, 1 GiB] */
+#define HSAGPU_RALIAS_SIZE_MIN          (1ULL << 20)
+#define HSAGPU_RALIAS_SIZE_MAX          (1ULL << 30)
+
 /* End of the global register space; per-queue blocks follow. */
 #define HSAGPU_REG_SPACE_END            0x1000
 
@@ -436,6 +478,8 @@
 #define HSAGPU_CAP_AQL_QUEUES           (1U << 7)   /* queue blocks, AQL */
 #define HSAGPU_CAP_DMA                  (1U << 8)   /* DMA packets, P2P */
 #define HSAGPU_CAP_VM                   (1U << 9)   /* GPU virtual memory */
+#define HSAGPU_CAP_READ_ALIAS           (1U << 10)  /* BAR4 cached read */
+						    /* alias, DIR_* regs */
 
 /* HSAGPU_REG_STATUS bits */
 #define HSAGPU_STATUS_READY             (1U << 0)

@@ -439,4 +439,72 @@ struct hsagpu_wait_events {
 #define HSAGPU_IOC_SET_EVENT \
 	_IOW(HSAGPU_IOCTL_BASE, 0x0e, struct hsagpu_event_id)
 
+/* Cached read alias (HSAGPU_CAP_READ_ALIAS) ------------------------------ */
+
+/*
+ * With the device's read alias (GET_INFO caps HSAGPU_CAP_READ_ALIAS,
+ * BAR4: the first read_alias_size bytes of VRAM again), a VRAM
+ * allocation that lies inside that window has a second, cacheable
+ * (write-back) CPU mapping for reads: mmap() the whole allocation at
+ * HSAGPU_MMAP_CACHED(its mmap_offset). Its usual mapping stays
+ * write-combining and is the one in the GPU address space; the cached
+ * one never is. The CPU caches do not snoop the device: before reading
+ * data the device wrote, flush those lines (clflush/clflushopt) from the
+ * cached mapping. VRAM_DIRTY lists them: the device marks every 64-byte
+ * line of the window it writes (kernels, DMA, SDMA, AtomicOps, signals,
+ * a peer's DMA into this VRAM) and only a clear takes the mark away; CPU
+ * stores through either mapping mark nothing (flush lines you wrote
+ * through the cached mapping yourself, or do not write through it).
+ * -ERANGE: the allocation is not entirely inside the window (mmap() and
+ * VRAM_DIRTY); -ENODEV: the device has no alias (VRAM_DIRTY), mmap()
+ * then fails with -ERANGE as well.
+ */
+#define HSAGPU_MMAP_TYPE_CACHED         4ULL    /* a VRAM allocation, cached */
+#define HSAGPU_MMAP_CACHED(mmap_offset) \
+	(((mmap_offset) & ~HSAGPU_MMAP_TYPE_MASK) | \
+	 (HSAGPU_MMAP_TYPE_CACHED << HSAGPU_MMAP_TYPE_SHIFT))
+
+/* A run of dirty lines: offset and bytes multiples of 64, in the allocation */
+struct hsagpu_dirty_range {
+	__u64 offset;
+	__u64 bytes;
+};
+
+#define HSAGPU_DIRTY_CLEAR              (1U << 0)  /* clear what is returned */
+#define HSAGPU_DIRTY_FLAGS_ALL          0x1U
+#define HSAGPU_DIRTY_RANGES_MIN         32U
+#define HSAGPU_DIRTY_RANGES_MAX         65536U
+
+/*
+ * The dirty lines of [offset, offset + bytes) of VRAM allocation handle
+ * (this file's), as runs of whole lines in ascending order (a line only
+ * partly inside the range is listed whole), written to ranges_ptr (up
+ * to capacity runs; the array may be written beyond count). With
+ * HSAGPU_DIRTY_CLEAR the lines returned are cleared in the same atomic
+ * step as they are read: a line the device writes meanwhile is either
+ * returned or stays marked, never lost. Lines of the directory outside
+ * the range are not touched. When the array fills up, next is where a
+ * further call should start (else offset + bytes).
+ * -EINVAL: flags, reserved, empty or wrapping range, beyond the
+ * allocation, capacity outside [HSAGPU_DIRTY_RANGES_MIN,
+ * HSAGPU_DIRTY_RANGES_MAX]; -ENOENT: not a VRAM allocation of this file;
+ * -ERANGE: not inside the read alias window; -ENODEV: no read alias;
+ * -EFAULT: ranges_ptr not writeable (checked before anything is
+ * cleared).
+ */
+struct hsagpu_vram_dirty {
+	__u32 size;
+	__u32 flags;            /* in: HSAGPU_DIRTY_* */
+	__u64 handle;           /* in: a VRAM allocation */
+	__u64 offset;           /* in: first byte, in the allocation */
+	__u64 bytes;            /* in */
+	__u64 ranges_ptr;       /* in: struct hsagpu_dirty_range[capacity] */
+	__u32 capacity;         /* in */
+	__u32 count;            /* out: runs written */
+	__u64 next;             /* out */
+};
+
+#define HSAGPU_IOC_VRAM_DIRTY \
+	_IOWR(HSAGPU_IOCTL_BASE, 0x10, struct hsagpu_vram_dirty)
+
 #endif /* _UAPI_HSAGPU_H */

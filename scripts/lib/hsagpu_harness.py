@@ -344,8 +344,12 @@ def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None, kernel=None
     devprops = [','.join(filter(None, (d, u))) for d, u in
                 zip(defaults, list(devprops) + [''] * p['ndev'])]
     vram, queues, iobar, comp, bits = [], [], [], [], []
+    ralias = []     # cached read alias: BAR4 bytes per device
     for props in devprops:
         d = dev_args(props)
+        ralias.append(str(parse_size(d.get('read-alias-size', '0'))) +
+                      ('p' if d.get('read-alias-prefetchable') in ('on', 'true', 'yes')
+                       else ''))
         vram.append(str(parse_size(d.get('vram-size', '256M'))))
         bits.append(d.get('p2p-addr-bits', '44'))
         queues.append(d.get('num-queues', '64'))
@@ -362,6 +366,9 @@ def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None, kernel=None
                'hsagpu_test.comp=' + ','.join(comp),
                'hsagpu_test.p2pbits=' + ','.join(bits),
                'hsagpu_test.preset=' + preset])
+    # cached read alias: only when a device has one (preset lines unchanged)
+    if any(not r.startswith('0') for r in ralias):
+        append.append('hsagpu_test.ralias=' + ','.join(ralias))
     append[3:3] = p.get('append', [])
     params = dict(p.get('params', {}), **(params or {}))
     # hsagpu.ko parameters for every boot (scripts/test --modparams,
