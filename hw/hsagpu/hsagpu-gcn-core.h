@@ -1,0 +1,107 @@
+/*
+ * hsa-gpu: a GCN (gfx9) wavefront interpreter, independent of QEMU
+ * (docs/isa.md). It runs the AMDHSA code objects clang emits for gfx900:
+ * the kernel descriptor gives the entry and the initial wave state, the
+ * waves of a workgroup run interleaved at barriers, memory goes through
+ * the caller's callbacks (GPU virtual addresses). An instruction it does
+ * not implement stops the dispatch with the opcode and the program
+ * counter, never with a wrong result.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HSAGPU_GCN_CORE_H
+#define HSAGPU_GCN_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HSAGPU_GCN_WAVE         64
+#define HSAGPU_GCN_SGPRS        102     /* s0..s101 on gfx9 */
+#define HSAGPU_GCN_VGPRS        256
+#define HSAGPU_GCN_KD_SIZE      64
+#define HSAGPU_GCN_WG_MAX       1024    /* work-items per workgroup */
+#define HSAGPU_GCN_LDS_MAX      65536
+
+/* The AMDHSA kernel descriptor, as the code object has it (64 bytes). */
+typedef struct HsaGpuGcnKd {
+    uint32_t group_segment_size;        /* LDS bytes */
+    uint32_t private_segment_size;
+    uint32_t kernarg_size;
+    int64_t entry_offset;               /* from the descriptor */
+    uint32_t rsrc3, rsrc1, rsrc2;
+    uint16_t props;                     /* kernel_code_properties */
+} HsaGpuGcnKd;
+
+/* kernel_code_properties: user SGPRs the kernel wants, in this order */
+#define HSAGPU_GCN_KCP_PRIVATE_SEGMENT_BUFFER   (1U << 0)
+#define HSAGPU_GCN_KCP_DISPATCH_PTR             (1U << 1)
+#define HSAGPU_GCN_KCP_QUEUE_PTR                (1U << 2)
+#define HSAGPU_GCN_KCP_KERNARG_SEGMENT_PTR      (1U << 3)
+#define HSAGPU_GCN_KCP_DISPATCH_ID              (1U << 4)
+#define HSAGPU_GCN_KCP_FLAT_SCRATCH_INIT        (1U << 5)
+#define HSAGPU_GCN_KCP_PRIVATE_SEGMENT_SIZE     (1U << 6)
+#define HSAGPU_GCN_KCP_WAVE32                   (1U << 10)
+
+/* compute_pgm_rsrc2: system SGPRs and VGPRs */
+#define HSAGPU_GCN_RSRC2_PRIVATE_SEGMENT        (1U << 0)
+#define HSAGPU_GCN_RSRC2_USER_SGPR_SHIFT        1
+#define HSAGPU_GCN_RSRC2_USER_SGPR_MASK         0x1f
+#define HSAGPU_GCN_RSRC2_WORKGROUP_ID_X         (1U << 7)
+#define HSAGPU_GCN_RSRC2_WORKGROUP_ID_Y         (1U << 8)
+#define HSAGPU_GCN_RSRC2_WORKGROUP_ID_Z         (1U << 9)
+#define HSAGPU_GCN_RSRC2_WORKGROUP_INFO         (1U << 10)
+#define HSAGPU_GCN_RSRC2_VGPR_WORKITEM_SHIFT    11
+#define HSAGPU_GCN_RSRC2_VGPR_WORKITEM_MASK     3
+
+/* How a dispatch stopped (HsaGpuGcnStatus.code) */
+enum {
+    HSAGPU_GCN_OK,
+    HSAGPU_GCN_BAD_KD,          /* descriptor the interpreter cannot run */
+    HSAGPU_GCN_UNIMPLEMENTED,   /* instruction not implemented: opcode, pc */
+    HSAGPU_GCN_MEM_FAULT,       /* a load, store or fetch failed: addr */
+    HSAGPU_GCN_TRAP,            /* s_trap */
+    HSAGPU_GCN_RUNAWAY,         /* a wave ran past its instruction budget */
+};
+
+typedef struct HsaGpuGcnStatus {
+    unsigned code;
+    unsigned mem_err;           /* MEM_FAULT: the callback's error */
+    uint64_t pc;                /* of the instruction that stopped */
+    uint32_t insn[2];           /* its dwords */
+    uint64_t addr;              /* MEM_FAULT: the address */
+    const char *what;           /* a name for logs */
+} HsaGpuGcnStatus;
+
+/* Memory of the dispatch's address space: 0, or an error the caller knows. */
+typedef struct HsaGpuGcnMem {
+    unsigned (*read)(void *opaque, uint64_t addr, void *buf, uint32_t len);
+    unsigned (*write)(void *opaque, uint64_t addr, const void *buf,
+                      uint32_t len);
+    void *opaque;
+} HsaGpuGcnMem;
+
+/* One dispatch's fixed inputs (from the AQL packet). */
+typedef struct HsaGpuGcnDispatch {
+    HsaGpuGcnKd kd;
+    uint64_t code;              /* entry: descriptor address + offset */
+    uint64_t dispatch_ptr;      /* the AQL packet */
+    uint64_t queue_ptr;
+    uint64_t kernarg;
+    uint64_t dispatch_id;
+    uint32_t grid[3];
+    uint16_t wg[3];
+} HsaGpuGcnDispatch;
+
+/* Parse and check a descriptor: 0, or HSAGPU_GCN_BAD_KD. */
+unsigned hsagpu_gcn_kd_parse(const uint8_t raw[HSAGPU_GCN_KD_SIZE],
+                             HsaGpuGcnKd *kd);
+/*
+ * Run workgroup (@x, @y, @z) to its end: every wave to s_endpgm. 0, or
+ * the status code with *@st filled. @max_insns bounds each wave.
+ */
+unsigned hsagpu_gcn_run_group(const HsaGpuGcnMem *mem,
+                              const HsaGpuGcnDispatch *d, uint32_t x,
+                              uint32_t y, uint32_t z, uint64_t max_insns,
+                              HsaGpuGcnStatus *st);
+
+#endif

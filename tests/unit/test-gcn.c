@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host unit tests for the GCN interpreter (hsagpu-gcn-*.c): code objects
+ * compiled at build time by Debian's clang for gfx900 (tests/gcn/)
+ * are loaded into a fake memory and dispatched workgroup by workgroup;
+ * results are checked against the CPU. Also the failures: an instruction
+ * not implemented (opcode and pc), a memory fault, a descriptor it cannot
+ * run, a runaway wave. TAP output.
+ */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hsagpu-gcn-core.h"
+#include "hsagpu/hsagpu_aql.h"
+
+#include "tap.h"
+
+#ifndef GCN_CO_DIR
+#define GCN_CO_DIR "."
+#endif
+
+#define BASE    0x100000000ULL          /* fake memory, above 4 GiB */
+#define SIZE    (8U << 20)
+#define CODE    (BASE)                  /* code object, 1 MiB */
+#define PKT     (BASE + 0x100000)
+#define KARG    (BASE + 0x101000)
+#define BUF(n)  (BASE + 0x200000 + 0x100000 * (n))
+
+static uint8_t *mem;
+static unsigned faults;
+
+static unsigned f_read(void *o, uint64_t addr, void *buf, uint32_t len)
+{
+	if (addr < BASE || addr + len > BASE + SIZE) {
+		faults++;
+		return 7;
+	}
+	memcpy(buf, mem + (addr - BASE), len);
+	return 0;
+}
+
+static unsigned f_write(void *o, uint64_t addr, const void *buf, uint32_t len)
+{
+	if (addr < BASE || addr + len > BASE + SIZE) {
+		faults++;
+		return 7;
+	}
+	memcpy(mem + (addr - BASE), buf, len);
+	return 0;
+}
+
+static const HsaGpuGcnMem gmem = { f_read, f_write, NULL };
+
+static void *at(uint64_t a)
+{
+	return mem + (a - BASE);
+}
+
+/*
+ * Load @name.co at CODE (its PT_LOAD segments at their addresses) and
+ * return the address of its kernel descriptor @name.kd, 0 on failure.
+ */
+static uint64_t load(const char *name)
+{
+	char path[200], sym[64];
+	Elf64_Ehdr eh;
+	uint8_t *f;
+	long n;
+	FILE *fp;
+	uint64_t kd = 0;
+
+	snprintf(path, sizeof(path), "%s/%s.co", GCN_CO_DIR, name);
+	fp = fopen(path, "rb");
+	if (!fp) {
+		TM(0, "cannot open %s", path);
+		return 0;
+	}
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	f = malloc(n);
+	if (fread(f, 1, n, fp) != (size_t)n) {
+		n = 0;
+	}
+	fclose(fp);
+	memcpy(&eh, f, sizeof(eh));
+	memset(at(CODE), 0, 1 << 20);
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		memcpy(&ph, f + eh.e_phoff + i * eh.e_phentsize, sizeof(ph));
+		if (ph.p_type == PT_LOAD && ph.p_vaddr + ph.p_memsz < (1 << 20))
+			memcpy(at(CODE + ph.p_vaddr), f + ph.p_offset, ph.p_filesz);
+	}
+	snprintf(sym, sizeof(sym), "%s.kd", name);
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh, strs;
+
+		memcpy(&sh, f + eh.e_shoff + i * eh.e_shentsize, sizeof(sh));
+		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
+			continue;
+		memcpy(&strs, f + eh.e_shoff + sh.sh_link * eh.e_shentsize,
+		       sizeof(strs));
+		for (uint64_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym); k++) {
+			Elf64_Sym s;
+
+			memcpy(&s, f + sh.sh_offset + k * sizeof(s), sizeof(s));
+			if (!strcmp((char *)f + strs.sh_offset + s.st_name, sym))
+				kd = CODE + s.st_value;
+		}
+	}
+	free(f);
+	TM(kd, "%s: kernel descriptor %s", name, sym);
+	return kd;
+}
+
+/* Dispatch a 1-D grid of @grid items in workgroups of @wg. */
+static unsigned dispatch(uint64_t kd, uint32_t grid, uint16_t wg,
+			 HsaGpuGcnStatus *st)
+{
+	struct hsagpu_kernel_dispatch_packet *p = at(PKT);
+	HsaGpuGcnDispatch d;
+	unsigned err;
+
+	memset(&d, 0, sizeof(d));
+	err = hsagpu_gcn_kd_parse(at(kd), &d.kd);
+	if (err)
+		return err;
+	memset(p, 0, sizeof(*p));
+	p->setup = 1;
+	p->workgroup_size_x = wg;
+	p->workgroup_size_y = p->workgroup_size_z = 1;
+	p->grid_size_x = grid;
+	p->grid_size_y = p->grid_size_z = 1;
+	p->kernel_object = kd;
+	p->kernarg_address = KARG;
+	d.code = kd + d.kd.entry_offset;
+	d.dispatch_ptr = PKT;
+	d.kernarg = KARG;
+	d.grid[0] = grid;
+	d.grid[1] = d.grid[2] = 1;
+	d.wg[0] = wg;
+	d.wg[1] = d.wg[2] = 1;
+	for (uint32_t x = 0; x < (grid + wg - 1) / wg; x++) {
+		err = hsagpu_gcn_run_group(&gmem, &d, x, 0, 0, 1000000, st);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static float fl(uint32_t i)
+{
+	return (float)(int32_t)(i * 2654435761u >> 8) / 1024.0f;
+}
+
+static void test_vadd(void)
+{
+	uint64_t kd = load("vadd");
+	float *a = at(BUF(0)), *b = at(BUF(1)), *c = at(BUF(2));
+	uint64_t *ka = at(KARG);
+	HsaGpuGcnStatus st;
+	unsigned bad = 0, n = 1000;
+
+	if (!kd)
+		return;
+	for (unsigned i = 0; i < 1024; i++) {
+		a[i] = fl(i);
+		b[i] = fl(i + 7777);
+		c[i] = -1;
+	}
+	memset(ka, 0, 256);
+	ka[0] = BUF(0);
+	ka[1] = BUF(1);
+	ka[2] = BUF(2);
+	/* 1000 items in 256s: the last workgroup has 232, its last wave 40 */
+	TM(dispatch(kd, n, 256, &st) == 0, "vadd: status %u at pc 0x%llx (%s) "
+	   "insn %08x", st.code, (unsigned long long)st.pc,
+	   st.what ? st.what : "", st.insn[0]);
+	for (unsigned i = 0; i < n; i++)
+		bad += c[i] != a[i] + b[i];
+	for (unsigned i = n; i < 1024; i++)
+		bad += c[i] != -1;
+	TM(!bad, "vadd: %u wrong items (or written past the grid)", bad);
+}
+
+static void test_saxpy(void)
+{
+	uint64_t kd = load("saxpy");
+	float *x = at(BUF(0)), *y = at(BUF(1)), want[1024];
+	uint8_t *ka = at(KARG);
+	float a = 1.5f;
+	uint32_t n = 777;
+	uint64_t px = BUF(0), py = BUF(1);
+	HsaGpuGcnStatus st;
+	unsigned bad = 0;
+
+	if (!kd)
+		return;
+	for (unsigned i = 0; i < 1024; i++) {
+		x[i] = fl(i);
+		y[i] = fl(i + 3);
+		want[i] = i < n ? __builtin_fmaf(a, x[i], y[i]) : y[i];
+	}
+	memset(ka, 0, 256);
+	memcpy(ka, &a, 4);
+	memcpy(ka + 8, &px, 8);
+	memcpy(ka + 16, &py, 8);
+	memcpy(ka + 24, &n, 4);
+	/* the grid covers 1024, the kernel's own bound stops at 777 */
+	TM(dispatch(kd, 1024, 128, &st) == 0, "saxpy: status %u at pc 0x%llx "
+	   "(%s)", st.code, (unsigned long long)st.pc, st.what ? st.what : "");
+	for (unsigned i = 0; i < 1024; i++)
+		bad += memcmp(&y[i], &want[i], 4) != 0;
+	TM(!bad, "saxpy: %u items differ from fmaf on the CPU", bad);
+}
+
+/* LDS and barriers: four waves of a workgroup reduce through LDS. */
+static void test_lds_sum(void)
+{
+	uint64_t kd = load("lds_sum");
+	uint32_t *in = at(BUF(0)), *out = at(BUF(1));
+	uint64_t *ka = at(KARG);
+	HsaGpuGcnStatus st;
+	unsigned bad = 0;
+
+	if (!kd)
+		return;
+	for (unsigned i = 0; i < 1024; i++)
+		in[i] = i * 7 + (i >> 3);
+	memset(out, 0xff, 16);
+	memset(ka, 0, 256);
+	ka[0] = BUF(0);
+	ka[1] = BUF(1);
+	TM(dispatch(kd, 1024, 256, &st) == 0, "lds_sum: status %u at pc 0x%llx "
+	   "(%s) insn %08x %08x", st.code, (unsigned long long)st.pc,
+	   st.what ? st.what : "", st.insn[0], st.insn[1]);
+	for (unsigned g = 0; g < 4; g++) {
+		uint32_t sum = 0;
+
+		for (unsigned i = 0; i < 256; i++)
+			sum += in[g * 256 + i];
+		bad += out[g] != sum;
+	}
+	TM(!bad, "lds_sum: %u of 4 workgroup sums wrong", bad);
+}
+
+/* Hand-assembled code (encodings from llvm-mc): failures are clear. */
+static void test_failures(void)
+{
+	static const uint32_t kd_raw[16] = {
+		[4] = 0x100, [12] = 0, [13] = HSAGPU_GCN_RSRC2_WORKGROUP_ID_X,
+	};
+	HsaGpuGcnDispatch d;
+	HsaGpuGcnStatus st;
+	uint32_t *code = at(CODE + 0x100);
+	uint8_t raw[64];
+
+	memset(&d, 0, sizeof(d));
+	memcpy(raw, kd_raw, sizeof(raw));
+	T(hsagpu_gcn_kd_parse(raw, &d.kd) == 0);
+	d.code = CODE + 0x100;
+	d.grid[0] = d.grid[1] = d.grid[2] = 1;
+	d.wg[0] = d.wg[1] = d.wg[2] = 1;
+
+	/* buffer_load_dword v0, off, s[0:3], 0 (MUBUF): not implemented */
+	code[0] = 0xbf800000;                   /* s_nop 0 */
+	code[1] = 0xe0500000;
+	code[2] = 0x80000000;
+	T(hsagpu_gcn_run_group(&gmem, &d, 0, 0, 0, 1000, &st) ==
+	  HSAGPU_GCN_UNIMPLEMENTED);
+	T(st.pc == CODE + 0x104 && st.insn[0] == 0xe0500000);
+
+	/* global_load_dword v1, v[2:3], off from address 0: a fault */
+	code[0] = 0xdc508000;
+	code[1] = 0x017f0002;
+	code[2] = 0xbf810000;                   /* s_endpgm */
+	T(hsagpu_gcn_run_group(&gmem, &d, 0, 0, 0, 1000, &st) ==
+	  HSAGPU_GCN_MEM_FAULT);
+	T(st.addr == 0 && st.pc == CODE + 0x100 && st.mem_err == 7);
+
+	/* s_branch -1: a wave that never ends stops at its budget */
+	code[0] = 0xbf82ffff;
+	T(hsagpu_gcn_run_group(&gmem, &d, 0, 0, 0, 1000, &st) ==
+	  HSAGPU_GCN_RUNAWAY);
+
+	/* s_trap 2 */
+	code[0] = 0xbf920002;
+	T(hsagpu_gcn_run_group(&gmem, &d, 0, 0, 0, 1000, &st) ==
+	  HSAGPU_GCN_TRAP);
+
+	/* code outside memory */
+	d.code = 0x1000;
+	T(hsagpu_gcn_run_group(&gmem, &d, 0, 0, 0, 1000, &st) ==
+	  HSAGPU_GCN_MEM_FAULT && st.addr == 0x1000);
+
+	/* descriptors it cannot run: wave32, scratch, entry on itself */
+	raw[56] = HSAGPU_GCN_KCP_WAVE32 & 0xff;
+	raw[57] = HSAGPU_GCN_KCP_WAVE32 >> 8;
+	T(hsagpu_gcn_kd_parse(raw, &d.kd) == HSAGPU_GCN_BAD_KD);
+	memcpy(raw, kd_raw, sizeof(raw));
+	raw[4] = 16;
+	T(hsagpu_gcn_kd_parse(raw, &d.kd) == HSAGPU_GCN_BAD_KD);
+	memcpy(raw, kd_raw, sizeof(raw));
+	raw[16] = 8;
+	raw[17] = 0;
+	T(hsagpu_gcn_kd_parse(raw, &d.kd) == HSAGPU_GCN_BAD_KD);
+}
+
+int main(void)
+{
+	mem = calloc(1, SIZE);
+	test_vadd();
+	test_saxpy();
+	test_lds_sum();
+	test_failures();
+	free(mem);
+	return tap_done();
+}
