@@ -580,7 +580,10 @@ int hsagpu_queue_status_get(struct hsagpu_file *hf,
 			     HSAGPU_QSTATE_ERR_SHIFT;
 		args->fault_addr = 0;
 		args->fault_info = 0;
-		if (args->error == HSAGPU_QERR_VM_FAULT &&
+		/* where: the fault, or the instruction of a code object */
+		if ((args->error == HSAGPU_QERR_VM_FAULT ||
+		     args->error == HSAGPU_QERR_ILLEGAL_INSTRUCTION ||
+		     args->error == HSAGPU_QERR_TRAP) &&
 		    (hdev->caps & HSAGPU_CAP_VM)) {
 			xbase = HSAGPU_REG_QUEUE_X(q->hw_id);
 			args->fault_addr =

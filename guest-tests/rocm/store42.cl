@@ -2,8 +2,7 @@
 /*
  * A minimal gfx900 kernel for t-hsa-codeobj: real GCN machine code that
  * ROCr loads like any other code object (built by clang/lld, no device
- * libraries). The hsa-gpu does not execute GCN code: dispatching it must
- * end in a queue error, and these stores must never happen.
+ * libraries), and the device's GCN interpreter runs (docs/isa.md).
  */
 __kernel void hsagpu_store42(__global int *p)
 {

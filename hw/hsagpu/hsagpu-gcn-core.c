@@ -796,6 +796,7 @@ unsigned hsagpu_gcn_run_group(const HsaGpuGcnMem *mem,
         }
     }
     for (unsigned n = 0; n < nwaves; n++) {
+        st->insns += waves[n].insns;
         g_free(waves[n].v);
     }
     g_free(waves);

@@ -70,6 +70,7 @@ typedef struct HsaGpuGcnStatus {
     uint32_t insn[2];           /* its dwords */
     uint64_t addr;              /* MEM_FAULT: the address */
     const char *what;           /* a name for logs */
+    uint64_t insns;             /* wave instructions the group ran */
 } HsaGpuGcnStatus;
 
 /* Memory of the dispatch's address space: 0, or an error the caller knows. */

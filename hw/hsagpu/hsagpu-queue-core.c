@@ -825,8 +825,9 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
                             HSAGPU_BLIT_NONE;
             uint64_t bad;
 
+            /* else a code object for the GCN interpreter, or unknown */
             *err = kind ? hsagpu_blit_exec(q, &k, kind, p, &bad)
-                        : hsagpu_kernel_check(&k);
+                        : hsagpu_gcn_exec(q, &k, p);
         } else {
             *err = hsagpu_kernel_exec(q, &k, p, &busy);
         }

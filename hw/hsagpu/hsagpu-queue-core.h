@@ -358,6 +358,18 @@ unsigned hsagpu_kernel_check_geometry(
     const struct hsagpu_kernel_dispatch_packet *k);
 /* One of the HSAGPU_KERNEL_* objects */
 bool hsagpu_kernel_builtin(uint64_t kernel_object);
+/*
+ * hsagpu-gcn-dispatch.c: a kernel_object that is an AMDHSA kernel
+ * descriptor the GCN interpreter can run (its parsed form in *@kd);
+ * running it: 0, HSAGPU_KERNEL_MORE, or an HSAGPU_QERR_* code.
+ */
+struct HsaGpuGcnKd;
+bool hsagpu_gcn_object(const HsaGpuProc *p,
+                       const struct hsagpu_kernel_dispatch_packet *k,
+                       struct HsaGpuGcnKd *kd);
+unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
+                         const struct hsagpu_kernel_dispatch_packet *k,
+                         const HsaGpuProc *p);
 
 /*
  * ROCr's blit kernels (hsagpu-blit.c), recognised by their code: the

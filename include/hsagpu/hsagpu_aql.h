@@ -87,7 +87,14 @@
 					    /* or sub-opcode */
 #define HSAGPU_QERR_SDMA_PACKET         25U /* SDMA ring: bad field or */
 					    /* unsupported variant */
-#define HSAGPU_QERR_COUNT               26U
+#define HSAGPU_QERR_ILLEGAL_INSTRUCTION 26U /* code object: instruction */
+					    /* not implemented; the queue's */
+					    /* FAULT_ADDR: its pc, */
+					    /* FAULT_INFO: its first dword */
+#define HSAGPU_QERR_TRAP                27U /* code object: s_trap, or a */
+					    /* wave past its instruction */
+					    /* budget (FAULT_ADDR: pc) */
+#define HSAGPU_QERR_COUNT               28U
 
 /*
  * The queue error codes with a short description each, in code order
@@ -124,7 +131,9 @@
 	X(PM4_PACKET, "unsupported PM4 packet") \
 	X(CONDITION, "unknown signal condition") \
 	X(SDMA_OPCODE, "unknown SDMA opcode") \
-	X(SDMA_PACKET, "malformed or unsupported SDMA packet")
+	X(SDMA_PACKET, "malformed or unsupported SDMA packet") \
+	X(ILLEGAL_INSTRUCTION, "instruction not implemented") \
+	X(TRAP, "kernel trap or runaway wave")
 #define HSAGPU_QERR_NAME_INIT(name, text)	[HSAGPU_QERR_##name] = text,
 #define HSAGPU_QERR_COUNT_ONE(name, text)	+ 1
 

@@ -342,7 +342,9 @@ struct hsagpu_queue_status {
 	__u32 reserved;
 	/*
 	 * ABI 1.3: error HSAGPU_QERR_VM_FAULT: the faulting GPU virtual
-	 * address and HSAGPU_VM_FAULT_* bits (VMID, client, access, reason)
+	 * address and HSAGPU_VM_FAULT_* bits (VMID, client, access, reason);
+	 * HSAGPU_QERR_ILLEGAL_INSTRUCTION and HSAGPU_QERR_TRAP (code
+	 * objects): the instruction's address and its first dword
 	 */
 	__u64 fault_addr;       /* out */
 	__u32 fault_info;       /* out */

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * t-gcn: code objects compiled by Debian's clang for gfx900 (tests/gcn,
+ * copied into /tests as *.co) run on the device's GCN interpreter
+ * through libhsagpu: the test loads a code object's segments into memory
+ * of the device's address space, dispatches its kernel descriptor as
+ * kernel_object and checks the results against the CPU: vector add over
+ * a partial last workgroup, saxpy with a branch around the tail, a
+ * reduction through LDS with barriers. An instruction the interpreter
+ * does not implement fails the queue with ILLEGAL_INSTRUCTION and its
+ * address and dword in the queue's fault registers.
+ */
+#include <elf.h>
+#include <stdlib.h>
+
+#include "gtq.h"
+
+struct co {
+	void *mem;
+	uint64_t kd;                    /* device address of the descriptor */
+};
+
+/* Load /tests/@name.co into system memory of @d; 0 on success. */
+static int co_load(struct gtq_dev *d, const char *name, struct co *co)
+{
+	char path[64], sym[64];
+	uint64_t span = 0, kdoff = 0;
+	Elf64_Ehdr eh;
+	uint8_t *f;
+	long n;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/tests/%s.co", name);
+	fp = fopen(path, "rb");
+	CHECK(fp, "open %s", path);
+	if (!fp)
+		return -1;
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	f = malloc(n);
+	CHECK(f && fread(f, 1, n, fp) == (size_t)n, "read %s", path);
+	fclose(fp);
+	memcpy(&eh, f, sizeof(eh));
+	CHECK(eh.e_machine == EM_AMDGPU, "%s: machine %u", path, eh.e_machine);
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		memcpy(&ph, f + eh.e_phoff + i * eh.e_phentsize, sizeof(ph));
+		if (ph.p_type == PT_LOAD && ph.p_vaddr + ph.p_memsz > span)
+			span = ph.p_vaddr + ph.p_memsz;
+	}
+	co->mem = gtq_alloc(d, (span + 4095) & ~4095ULL, HSAGPU_RT_MEM_SYSTEM);
+	if (!co->mem) {
+		free(f);
+		return -1;
+	}
+	memset(co->mem, 0, span);
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		memcpy(&ph, f + eh.e_phoff + i * eh.e_phentsize, sizeof(ph));
+		if (ph.p_type == PT_LOAD)
+			memcpy((uint8_t *)co->mem + ph.p_vaddr, f + ph.p_offset,
+			       ph.p_filesz);
+	}
+	snprintf(sym, sizeof(sym), "%s.kd", name);
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh, strs;
+
+		memcpy(&sh, f + eh.e_shoff + i * eh.e_shentsize, sizeof(sh));
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		memcpy(&strs, f + eh.e_shoff + sh.sh_link * eh.e_shentsize,
+		       sizeof(strs));
+		for (uint64_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym); k++) {
+			Elf64_Sym s;
+
+			memcpy(&s, f + sh.sh_offset + k * sizeof(s), sizeof(s));
+			if (!strcmp((char *)f + strs.sh_offset + s.st_name, sym))
+				kdoff = s.st_value;
+		}
+	}
+	free(f);
+	CHECK(kdoff, "%s: no symbol %s", path, sym);
+	co->kd = gtq_ptr(d->agent, (uint8_t *)co->mem + kdoff);
+	return kdoff ? 0 : -1;
+}
+
+/* Dispatch a 1-D grid; wait for its signal (unless @nowait). */
+static int run_w(struct gtq_dev *d, hsagpu_queue_t *q, hsagpu_signal_t sig,
+		 uint64_t kd, void *kargs, uint32_t grid, uint16_t wg,
+		 int nowait)
+{
+	struct hsagpu_kernel_dispatch_packet pkt;
+	const uint32_t g[3] = { grid, 1, 1 };
+	const uint16_t w[3] = { wg, 1, 1 };
+
+	hsagpu_signal_store_release(sig, 1);
+	hsagpu_packet_dispatch(&pkt, kd, gtq_ptr(d->agent, kargs), g, w, 1, sig);
+	CHECK(hsagpu_queue_submit(q, &pkt,
+		GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 1)) >= 0, "submit");
+	if (nowait)
+		return 0;
+	return hsagpu_signal_wait_acquire(sig, HSAGPU_SIGNAL_CONDITION_EQ, 0,
+					  60000 * GTQ_MS,
+					  HSAGPU_WAIT_STATE_BLOCKED) == 0 ? 0 : -1;
+}
+
+static int run(struct gtq_dev *d, hsagpu_queue_t *q, hsagpu_signal_t sig,
+	       uint64_t kd, void *kargs, uint32_t grid, uint16_t wg)
+{
+	return run_w(d, q, sig, kd, kargs, grid, wg, 0);
+}
+
+static float fl(uint32_t i)
+{
+	return (float)(int32_t)(i * 2654435761u >> 8) / 1024.0f;
+}
+
+static void test_kernels(struct gtq_dev *d, hsagpu_queue_t *q,
+			 hsagpu_signal_t sig)
+{
+	float *a = gtq_alloc(d, 4096 * 4, HSAGPU_RT_MEM_SYSTEM);
+	float *b = gtq_alloc(d, 4096 * 4, HSAGPU_RT_MEM_SYSTEM);
+	float *c = gtq_alloc(d, 4096 * 4, HSAGPU_RT_MEM_VRAM);
+	uint64_t *ka = gtq_alloc(d, 4096, HSAGPU_RT_MEM_SYSTEM);
+	struct co vadd, saxpy, lds;
+	unsigned bad = 0;
+
+	if (!a || !b || !c || !ka || co_load(d, "vadd", &vadd) ||
+	    co_load(d, "saxpy", &saxpy) || co_load(d, "lds_sum", &lds))
+		return;
+	/* vadd: 1000 items in workgroups of 256, into VRAM */
+	for (unsigned i = 0; i < 4096; i++) {
+		a[i] = fl(i);
+		b[i] = fl(i + 99);
+		c[i] = -1;
+	}
+	memset(ka, 0, 4096);
+	ka[0] = gtq_ptr(d->agent, a);
+	ka[1] = gtq_ptr(d->agent, b);
+	ka[2] = gtq_ptr(d->agent, c);
+	CHECK(run(d, q, sig, vadd.kd, ka, 1000, 256) == 0, "vadd did not end");
+	for (unsigned i = 0; i < 1024; i++)
+		bad += i < 1000 ? c[i] != a[i] + b[i] : c[i] != -1;
+	CHECK(!bad, "vadd: %u wrong items", bad);
+
+	/* saxpy: the kernel's own bound at 777 of a 1024 grid */
+	{
+		float alpha = 0.75f, want[1024];
+		uint32_t n = 777;
+		uint8_t *k8 = (uint8_t *)ka;
+
+		for (unsigned i = 0; i < 1024; i++)
+			want[i] = i < n ? __builtin_fmaf(alpha, a[i], b[i]) : b[i];
+		memset(ka, 0, 4096);
+		memcpy(k8, &alpha, 4);
+		ka[1] = gtq_ptr(d->agent, a);
+		ka[2] = gtq_ptr(d->agent, b);
+		memcpy(k8 + 24, &n, 4);
+		CHECK(run(d, q, sig, saxpy.kd, ka, 1024, 128) == 0,
+		      "saxpy did not end");
+		bad = 0;
+		for (unsigned i = 0; i < 1024; i++)
+			bad += memcmp(&b[i], &want[i], 4) != 0;
+		CHECK(!bad, "saxpy: %u items differ from fmaf", bad);
+	}
+
+	/* lds_sum: 16 workgroups of 256 reduce through LDS */
+	{
+		uint32_t *in = (uint32_t *)a, *out = (uint32_t *)c;
+
+		for (unsigned i = 0; i < 4096; i++)
+			in[i] = i * 3 + (i >> 5);
+		memset(ka, 0, 4096);
+		ka[0] = gtq_ptr(d->agent, in);
+		ka[1] = gtq_ptr(d->agent, out);
+		CHECK(run(d, q, sig, lds.kd, ka, 4096, 256) == 0,
+		      "lds_sum did not end");
+		bad = 0;
+		for (unsigned g = 0; g < 16; g++) {
+			uint32_t sum = 0;
+
+			for (unsigned i = 0; i < 256; i++)
+				sum += in[g * 256 + i];
+			bad += out[g] != sum;
+		}
+		CHECK(!bad, "lds_sum: %u of 16 sums wrong", bad);
+	}
+}
+
+/* A hand-made kernel: s_nop, then buffer_load_dword (MUBUF): refused. */
+static void test_illegal(struct gtq_dev *d)
+{
+	hsagpu_queue_t *q = gtq_queue(d, 64, 0);
+	uint32_t *kd = gtq_alloc(d, 4096, HSAGPU_RT_MEM_SYSTEM);
+	uint64_t *ka = gtq_alloc(d, 4096, HSAGPU_RT_MEM_SYSTEM);
+	hsagpu_signal_t sig = gtq_signal(d, 1);
+	struct hsagpu_queue_status st;
+	uint32_t *code;
+
+	if (!q || !kd || !ka)
+		return;
+	memset(kd, 0, 4096);
+	kd[4] = 256;                    /* entry offset */
+	kd[13] = 1u << 7;               /* rsrc2: workgroup id x */
+	code = kd + 64;
+	code[0] = 0xbf800000;           /* s_nop 0 */
+	code[1] = 0xe0500000;           /* buffer_load_dword v0, off, s[0:3], 0 */
+	code[2] = 0x80000000;
+	code[3] = 0xbf810000;           /* s_endpgm */
+	run_w(d, q, sig, gtq_ptr(d->agent, kd), ka, 64, 64, 1);
+	CHECK(gtq_wait_error_status(q, 5000, &st) == 0 &&
+	      st.error == HSAGPU_QERR_ILLEGAL_INSTRUCTION,
+	      "queue error %u, expected ILLEGAL_INSTRUCTION", st.error);
+	CHECK(st.fault_addr == gtq_ptr(d->agent, code + 1) &&
+	      st.fault_info == 0xe0500000,
+	      "fault registers: pc 0x%llx dword 0x%08x",
+	      (unsigned long long)st.fault_addr, st.fault_info);
+	CHECK(gtq_value(sig) == 1, "signal completed anyway");
+}
+
+int main(void)
+{
+	struct gtq_dev d;
+	hsagpu_queue_t *q;
+	hsagpu_signal_t sig;
+	int r;
+
+	r = gtq_open(0, &d);
+	if (r != 1) {
+		gtq_close(&d);
+		return r == 0 ? gt_skip("queues refused on this platform")
+			      : gt_result();
+	}
+	q = gtq_queue(&d, 64, 0);
+	sig = gtq_signal(&d, 1);
+	if (q) {
+		test_kernels(&d, q, sig);
+		test_illegal(&d);
+	}
+	gtq_close(&d);
+	return gt_result();
+}
