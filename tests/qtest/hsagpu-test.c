@@ -3646,13 +3646,19 @@ static void test_vm_blit(void)
     }
     g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DMA_PACKETS), ==, 1);
 
-    /* The same dispatch on a queue that is not ROCr's: no such kernel */
+    /*
+     * The same dispatch on a queue that is not ROCr's is not taken for
+     * the blit kernel: the GCN interpreter runs its code, which faults
+     * here (it reads what this test does not map); no DMA ran.
+     */
     signal_init(&f, Q_SIG, 1);
     queue_submit(&f, 0, &k);
     g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
     g_assert_cmphex(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
                     HSAGPU_QSTATE_ERROR |
-                    HSAGPU_QERR_KERNEL_OBJECT << HSAGPU_QSTATE_ERR_SHIFT);
+                    HSAGPU_QERR_VM_FAULT << HSAGPU_QSTATE_ERR_SHIFT);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_DMA_PACKETS), ==, 1);
+    g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 1);
     fixture_fini(&f);
 }
 
