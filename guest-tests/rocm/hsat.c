@@ -2,6 +2,8 @@
 /* Helpers of the ROCm guest tests (hsat.h). */
 #include <errno.h>
 #include <sched.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -38,6 +40,36 @@ static const char *volatile phase = "start";
 static struct hsat *cur;        /* hsat_init()'s, for hsat_alloc() */
 static unsigned int watchdog_secs;
 
+/* Where each thread of the process is blocked, from /proc (best effort). */
+static void dump_tasks(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[300], buf[2048];
+		ssize_t n;
+		int fd;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stack", e->d_name);
+		fd = open(path, O_RDONLY);
+		n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (n > 0) {
+			buf[n] = 0;
+			printf("# watchdog: thread %s kernel stack:\n", e->d_name);
+			for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+				printf("#   %s\n", l);
+		}
+	}
+	if (d)
+		closedir(d);
+	fflush(stdout);
+}
+
 static void on_alarm(int sig)
 {
 	char msg[200];
@@ -49,6 +81,8 @@ static void on_alarm(int sig)
 		     phase, watchdog_secs);
 	if (write(1, msg, n) < 0)
 		_exit(2);
+	/* not async-signal-safe, but the process ends here anyway */
+	dump_tasks();
 	_exit(1);
 }
 
