@@ -287,6 +287,16 @@ static bool gcn_alu32(HsaGpuGcnGroup *g, unsigned op, uint32_t a, uint32_t b,
     }
 }
 
+/*
+ * Relation k of the VOPC encodings (F, LT, EQ, LE, GT, LG, GE, then O for
+ * floats or T for integers): LT, EQ and GT are its bits.
+ */
+static bool gcn_rel(unsigned k, bool lt, bool eq, bool gt, bool un)
+{
+    return k == 7 ? !un : ((k & 1) && lt) || ((k & 2) && eq) ||
+                          ((k & 4) && gt);
+}
+
 /* Compare of one lane: VOPC ops (cmpx forms decided by the caller). */
 static bool gcn_cmp(unsigned op, uint64_t a, uint64_t b, bool z, bool *r)
 {
@@ -296,56 +306,9 @@ static bool gcn_cmp(unsigned op, uint64_t a, uint64_t b, bool z, bool *r)
         float fa = gcn_f((uint32_t)a, z), fb = gcn_f((uint32_t)b, z);
         bool un = isnan(fa) || isnan(fb);
 
-        switch (op & 15) {
-        case 0:
-            *r = false;
-            break;
-        case 1:
-            *r = fa < fb;
-            break;
-        case 2:
-            *r = fa == fb;
-            break;
-        case 3:
-            *r = fa <= fb;
-            break;
-        case 4:
-            *r = fa > fb;
-            break;
-        case 5:
-            *r = fa < fb || fa > fb;
-            break;
-        case 6:
-            *r = fa >= fb;
-            break;
-        case 7:
-            *r = !un;
-            break;
-        case 8:
-            *r = un;
-            break;
-        case 9:
-            *r = !(fa >= fb);
-            break;
-        case 10:
-            *r = !(fa < fb || fa > fb);
-            break;
-        case 11:
-            *r = !(fa > fb);
-            break;
-        case 12:
-            *r = !(fa <= fb);
-            break;
-        case 13:
-            *r = !(fa == fb);
-            break;
-        case 14:
-            *r = !(fa < fb);
-            break;
-        default:
-            *r = true;
-            break;
-        }
+        /* U, NGE, NLG, NGT, NLE, NEQ, NLT, TRU: the negations, reversed */
+        *r = op & 8 ? !gcn_rel(7 - k, fa < fb, fa == fb, fa > fb, un)
+                    : gcn_rel(k, fa < fb, fa == fb, fa > fb, un);
         return true;
     }
     if ((op & 0xe0) == 0xc0 || (op & 0xe0) == 0xe0) {  /* i32, u32, i64, u64 */
@@ -355,32 +318,8 @@ static bool gcn_cmp(unsigned op, uint64_t a, uint64_t b, bool z, bool *r)
 
         a = is64 ? a : (uint32_t)a;
         b = is64 ? b : (uint32_t)b;
-        switch (k) {
-        case 0:
-            *r = false;
-            break;
-        case 1:
-            *r = sgn ? sa < sb : a < b;
-            break;
-        case 2:
-            *r = a == b;
-            break;
-        case 3:
-            *r = sgn ? sa <= sb : a <= b;
-            break;
-        case 4:
-            *r = sgn ? sa > sb : a > b;
-            break;
-        case 5:
-            *r = a != b;
-            break;
-        case 6:
-            *r = sgn ? sa >= sb : a >= b;
-            break;
-        default:
-            *r = true;
-            break;
-        }
+        *r = gcn_rel(k, sgn ? sa < sb : a < b, a == b,
+                     sgn ? sa > sb : a > b, false);
         return true;
     }
     return false;
