@@ -10,10 +10,10 @@
  * does not implement fails the queue with ILLEGAL_INSTRUCTION and its
  * address and dword in the queue's fault registers.
  */
-#include <elf.h>
 #include <stdlib.h>
 
 #include "gtq.h"
+#include "gcn-elf.h"
 
 struct co {
 	void *mem;
@@ -24,7 +24,7 @@ struct co {
 static int co_load(struct gtq_dev *d, const char *name, struct co *co)
 {
 	char path[64], sym[64];
-	uint64_t span = 0, kdoff = 0;
+	uint64_t kdoff = 0;
 	Elf64_Ehdr eh;
 	uint8_t *f;
 	long n;
@@ -43,47 +43,16 @@ static int co_load(struct gtq_dev *d, const char *name, struct co *co)
 	fclose(fp);
 	memcpy(&eh, f, sizeof(eh));
 	CHECK(eh.e_machine == EM_AMDGPU, "%s: machine %u", path, eh.e_machine);
-	for (unsigned i = 0; i < eh.e_phnum; i++) {
-		Elf64_Phdr ph;
-
-		memcpy(&ph, f + eh.e_phoff + i * eh.e_phentsize, sizeof(ph));
-		if (ph.p_type == PT_LOAD && ph.p_vaddr + ph.p_memsz > span)
-			span = ph.p_vaddr + ph.p_memsz;
-	}
-	co->mem = gtq_alloc(d, (span + 4095) & ~4095ULL, HSAGPU_RT_MEM_SYSTEM);
-	if (!co->mem) {
-		free(f);
-		return -1;
-	}
-	memset(co->mem, 0, span);
-	for (unsigned i = 0; i < eh.e_phnum; i++) {
-		Elf64_Phdr ph;
-
-		memcpy(&ph, f + eh.e_phoff + i * eh.e_phentsize, sizeof(ph));
-		if (ph.p_type == PT_LOAD)
-			memcpy((uint8_t *)co->mem + ph.p_vaddr, f + ph.p_offset,
-			       ph.p_filesz);
-	}
-	snprintf(sym, sizeof(sym), "%s.kd", name);
-	for (unsigned i = 0; i < eh.e_shnum; i++) {
-		Elf64_Shdr sh, strs;
-
-		memcpy(&sh, f + eh.e_shoff + i * eh.e_shentsize, sizeof(sh));
-		if (sh.sh_type != SHT_SYMTAB)
-			continue;
-		memcpy(&strs, f + eh.e_shoff + sh.sh_link * eh.e_shentsize,
-		       sizeof(strs));
-		for (uint64_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym); k++) {
-			Elf64_Sym s;
-
-			memcpy(&s, f + sh.sh_offset + k * sizeof(s), sizeof(s));
-			if (!strcmp((char *)f + strs.sh_offset + s.st_name, sym))
-				kdoff = s.st_value;
-		}
+	co->mem = gtq_alloc(d, (gcn_elf_span(f) + 4095) & ~4095ULL,
+			    HSAGPU_RT_MEM_SYSTEM);
+	if (co->mem) {
+		gcn_elf_load(f, co->mem);
+		snprintf(sym, sizeof(sym), "%s.kd", name);
+		kdoff = gcn_elf_symbol(f, sym);
+		CHECK(kdoff, "%s: no symbol %s", path, sym);
+		co->kd = gtq_ptr(d->agent, (uint8_t *)co->mem + kdoff);
 	}
 	free(f);
-	CHECK(kdoff, "%s: no symbol %s", path, sym);
-	co->kd = gtq_ptr(d->agent, (uint8_t *)co->mem + kdoff);
 	return kdoff ? 0 : -1;
 }
 

@@ -580,7 +580,6 @@ int hsagpu_ralias_init(struct hsagpu_device *hdev);
 int hsagpu_ralias_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		       u64 index);
 long hsagpu_ioctl_vram_dirty(struct hsagpu_file *hf, void *data);
-struct hsagpu_mem *hsagpu_mem_get(struct hsagpu_file *hf, u64 handle);
 void hsagpu_ioctl_register_mem_undo(struct hsagpu_file *hf, void *data);
 void hsagpu_userptr_free(struct hsagpu_mem *mem);
 struct hsagpu_mem *hsagpu_userptr_create(struct hsagpu_file *hf, u64 addr,

@@ -279,19 +279,6 @@ static struct hsagpu_mem *hsagpu_mem_lookup(struct hsagpu_file *hf,
 	return mem;
 }
 
-/* The file's allocation @handle with a reference of its own, or NULL. */
-struct hsagpu_mem *hsagpu_mem_get(struct hsagpu_file *hf, u64 handle)
-{
-	struct hsagpu_mem *mem;
-
-	mutex_lock(&hf->lock);
-	mem = hsagpu_mem_lookup(hf, handle);
-	if (mem)
-		kref_get(&mem->ref);
-	mutex_unlock(&hf->lock);
-	return mem;
-}
-
 /* Drop the handle; the caller puts the handle's reference. */
 static void hsagpu_mem_unlink(struct hsagpu_file *hf, struct hsagpu_mem *mem)
 {

@@ -117,7 +117,7 @@ int hsagpu_ralias_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 
 	if (is_cow_mapping(vma->vm_flags))
 		return -EINVAL;
-	mem = hsagpu_mem_get(hf, index & ~HSAGPU_MMAP_INDEX_VRAM);
+	mem = hsagpu_mem_get_handle(hf, index & ~HSAGPU_MMAP_INDEX_VRAM);
 	if (!mem)
 		return -EINVAL;
 	ret = -EINVAL;
@@ -221,7 +221,7 @@ long hsagpu_ioctl_vram_dirty(struct hsagpu_file *hf, void *data)
 		return -ENODEV;
 	if (args->handle >= HSAGPU_MMAP_INDEX_VRAM)
 		return -ENOENT;
-	mem = hsagpu_mem_get(hf, args->handle);
+	mem = hsagpu_mem_get_handle(hf, args->handle);
 	if (!mem)
 		return -ENOENT;
 	ret = -ENOENT;

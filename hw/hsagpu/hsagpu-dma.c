@@ -133,9 +133,9 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
         }
         *peer_written |= hsagpu_dma_class(d.cls) == HSAGPU_DMA_CLASS_PEER;
         if (!pattern) {
-            hsagpu_link_move(c, &sp, src + done, n, false);
+            hsagpu_link_move(c, &sp, n, false);
         }
-        hsagpu_link_move(c, &d, dst + done, n, true);
+        hsagpu_link_move(c, &d, n, true);
         hsagpu_bus_release(c, &sp, false, n);
         hsagpu_bus_release(c, &d, true, n);
         done += n;

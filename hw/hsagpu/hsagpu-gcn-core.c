@@ -764,14 +764,18 @@ unsigned hsagpu_gcn_run_group(const HsaGpuGcnMem *mem,
         waves[n].v = g_new0(HsaGpuGcnVreg, nvgpr);
         hsagpu_gcn_wave_init(&g, &waves[n], n, id, size);
     }
-    /* Round robin: a wave runs until it ends, waits at a barrier, or fails. */
+    /*
+     * Round robin: each wave runs until it ends, fails or reaches a
+     * barrier; then every wave still running waits there, so the barrier
+     * opens (a wave that ended no longer counts, as on gfx9).
+     */
     running = nwaves;
     while (running && st->code == HSAGPU_GCN_OK) {
-        unsigned at_barrier = 0;
-
+        running = 0;
         for (unsigned n = 0; n < nwaves && st->code == HSAGPU_GCN_OK; n++) {
             HsaGpuGcnWave *w = &waves[n];
 
+            w->at_barrier = false;
             while (!w->done && !w->at_barrier && hsagpu_gcn_step(&g, w)) {
                 if (w->insns > max_insns) {
                     hsagpu_gcn_fail(&g, w, HSAGPU_GCN_RUNAWAY, NULL,
@@ -779,20 +783,7 @@ unsigned hsagpu_gcn_run_group(const HsaGpuGcnMem *mem,
                     break;
                 }
             }
-            at_barrier += w->at_barrier;
-        }
-        running = 0;
-        for (unsigned n = 0; n < nwaves; n++) {
-            running += !waves[n].done;
-        }
-        /*
-         * Each wave ran until it ended or reached a barrier: every wave
-         * still running waits there, so the barrier opens (a wave that
-         * ended no longer counts, as on gfx9).
-         */
-        (void)at_barrier;
-        for (unsigned n = 0; n < nwaves; n++) {
-            waves[n].at_barrier = false;
+            running += !w->done;
         }
     }
     for (unsigned n = 0; n < nwaves; n++) {

@@ -330,7 +330,7 @@ static void hsagpu_link_add(HsaGpuBusCtx *c, HsaGpuLinkQueue *lq,
     lq->moved[leg] = lq->flow[leg] != 0;
 }
 
-/* The bus address of @t (@addr may be a GPU virtual address). */
+/* The bus address of @t (the engine may have asked for a GPU VA). */
 static uint64_t hsagpu_link_bus(const HsaGpuBusTarget *t)
 {
     return t->peer ? hsagpu_vram_bar(t->peer) + t->mr_off : t->bus;
@@ -369,7 +369,9 @@ bool hsagpu_link_begin(HsaGpuBusCtx *c, uint64_t start_ns,
     HsaGpuState *s = c->s;
     HsaGpuLinkQueue *lq;
 
-    if (!s->link_q || c->queue < 0 || c->queue >= (int)s->num_queues) {
+    /* Model off: nothing to check; a malformed packet is not timed. */
+    if (!s->link_q || c->queue < 0 || c->queue >= (int)s->num_queues ||
+        hsagpu_dma_check(d)) {
         return false;
     }
     lq = &s->link_q[c->queue];
@@ -390,7 +392,7 @@ bool hsagpu_link_begin(HsaGpuBusCtx *c, uint64_t start_ns,
 }
 
 void hsagpu_link_move(HsaGpuBusCtx *c, const HsaGpuBusTarget *t,
-                      uint64_t addr, uint64_t len, bool is_write)
+                      uint64_t len, bool is_write)
 {
     HsaGpuState *s = c->s;
     HsaGpuLinkQueue *lq;

@@ -891,7 +891,7 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
         } else {
             q->dma_start_ns = *start;
             /* Timed, it completes later: in a slot of its own. */
-            q->dma_timed = p->ops->link_begin && !hsagpu_dma_check(&d) &&
+            q->dma_timed = p->ops->link_begin &&
                            p->ops->link_begin(p->opaque, *start, &d);
             if (q->dma_timed && q->ninflight == HSAGPU_QUEUE_INFLIGHT_MAX) {
                 p->ops->link_end(p->opaque, NULL);

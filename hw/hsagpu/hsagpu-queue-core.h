@@ -84,8 +84,8 @@ typedef struct HsaGpuQueueOps {
     void (*unmap)(void *opaque, unsigned slot, uint64_t done);
     /*
      * Optional, all or none: the link timing model (hsagpu-link.c).
-     * link_begin(): DMA packet @d (well formed) starts at @start_ns;
-     * true when its transfers are timed. link_end(): its data all moved;
+     * link_begin(): DMA packet @d (as fetched: not checked yet) starts
+     * at @start_ns; true when its transfers are timed. link_end(): its data all moved;
      * when it arrives (0: nothing went on a link), and @mark to ask
      * link_when() with later: true when it arrived (*@end_ns then, 0 if
      * the model forgot it), or false and *@end_ns the projection. With

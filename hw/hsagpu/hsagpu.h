@@ -525,9 +525,9 @@ uint32_t hsagpu_link_mrrs(HsaGpuState *s);
 /* DMA packet @d of the context's queue starts: true when it is timed. */
 bool hsagpu_link_begin(HsaGpuBusCtx *c, uint64_t start_ns,
                        const struct hsagpu_dma_packet *d);
-/* The DMA engine moved [addr, addr + len) to (@is_write) or from @t. */
+/* The DMA engine moved @len bytes to (@is_write) or from @t. */
 void hsagpu_link_move(HsaGpuBusCtx *c, const HsaGpuBusTarget *t,
-                      uint64_t addr, uint64_t len, bool is_write);
+                      uint64_t len, bool is_write);
 /*
  * The packet's data all moved: when it arrives (0: nothing went on a
  * link), and the marks to ask hsagpu_link_when() again with. @mark NULL:

@@ -254,11 +254,14 @@ static int link_on;
 static uint64_t link_delay, link_arrive, link_begun_at;
 static unsigned link_asks, link_ends;
 
+/* As hsagpu_link_begin(): a malformed packet is not timed. */
 static bool f_link_begin(void *o, uint64_t start_ns,
 			 const struct hsagpu_dma_packet *d)
 {
+	if (!link_on || hsagpu_dma_check(d))
+		return false;
 	link_begun_at = start_ns;
-	return link_on;
+	return true;
 }
 
 static unsigned link_cancels;

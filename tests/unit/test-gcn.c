@@ -7,13 +7,13 @@
  * not implemented (opcode and pc), a memory fault, a descriptor it cannot
  * run, a runaway wave. TAP output.
  */
-#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hsagpu-gcn-core.h"
 #include "hsagpu/hsagpu_aql.h"
+#include "gcn-elf.h"
 
 #include "tap.h"
 
@@ -58,14 +58,10 @@ static void *at(uint64_t a)
 	return mem + (a - BASE);
 }
 
-/*
- * Load @name.co at CODE (its PT_LOAD segments at their addresses) and
- * return the address of its kernel descriptor @name.kd, 0 on failure.
- */
+/* Load @name.co at CODE: the address of its descriptor @name.kd, or 0. */
 static uint64_t load(const char *name)
 {
 	char path[200], sym[64];
-	Elf64_Ehdr eh;
 	uint8_t *f;
 	long n;
 	FILE *fp;
@@ -81,39 +77,15 @@ static uint64_t load(const char *name)
 	n = ftell(fp);
 	rewind(fp);
 	f = malloc(n);
-	if (fread(f, 1, n, fp) != (size_t)n) {
-		n = 0;
+	if (fread(f, 1, n, fp) == (size_t)n && gcn_elf_span(f) < (1 << 20)) {
+		gcn_elf_load(f, at(CODE));
+		snprintf(sym, sizeof(sym), "%s.kd", name);
+		kd = gcn_elf_symbol(f, sym);
 	}
 	fclose(fp);
-	memcpy(&eh, f, sizeof(eh));
-	memset(at(CODE), 0, 1 << 20);
-	for (unsigned i = 0; i < eh.e_phnum; i++) {
-		Elf64_Phdr ph;
-
-		memcpy(&ph, f + eh.e_phoff + i * eh.e_phentsize, sizeof(ph));
-		if (ph.p_type == PT_LOAD && ph.p_vaddr + ph.p_memsz < (1 << 20))
-			memcpy(at(CODE + ph.p_vaddr), f + ph.p_offset, ph.p_filesz);
-	}
-	snprintf(sym, sizeof(sym), "%s.kd", name);
-	for (unsigned i = 0; i < eh.e_shnum; i++) {
-		Elf64_Shdr sh, strs;
-
-		memcpy(&sh, f + eh.e_shoff + i * eh.e_shentsize, sizeof(sh));
-		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
-			continue;
-		memcpy(&strs, f + eh.e_shoff + sh.sh_link * eh.e_shentsize,
-		       sizeof(strs));
-		for (uint64_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym); k++) {
-			Elf64_Sym s;
-
-			memcpy(&s, f + sh.sh_offset + k * sizeof(s), sizeof(s));
-			if (!strcmp((char *)f + strs.sh_offset + s.st_name, sym))
-				kd = CODE + s.st_value;
-		}
-	}
 	free(f);
-	TM(kd, "%s: kernel descriptor %s", name, sym);
-	return kd;
+	TM(kd, "%s: kernel descriptor %s.kd", name, name);
+	return kd ? CODE + kd : 0;
 }
 
 /* Dispatch a 1-D grid of @grid items in workgroups of @wg. */
