@@ -85,8 +85,9 @@ typedef struct HsaGpuQueueOps {
     /*
      * Optional, all or none: the link timing model (hsagpu-link.c).
      * link_begin(): DMA packet @d (as fetched: not checked yet) starts
-     * at @start_ns; true when its transfers are timed. link_end(): its data all moved;
-     * when it arrives (0: nothing went on a link), and @mark to ask
+     * at @start_ns; true when its transfers are timed (never for a
+     * malformed packet). link_end(): its data all moved; when it
+     * arrives (0: nothing went on a link), and @mark to ask
      * link_when() with later: true when it arrived (*@end_ns then, 0 if
      * the model forgot it), or false and *@end_ns the projection. With
      * @mark NULL: the packet did not go on (error, no slot), what was
