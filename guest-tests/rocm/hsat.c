@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -70,35 +71,51 @@ static void dump_tasks(void)
 	fflush(stdout);
 }
 
-static void on_alarm(int sig)
-{
-	char msg[200];
-	int n;
+/*
+ * The watchdog is a thread of its own, so that when it fires every other
+ * thread, the stuck one included, is still where it was blocked.
+ */
+static atomic_uint phase_gen;
 
-	(void)sig;
-	n = snprintf(msg, sizeof(msg),
-		     "# FAIL: watchdog: no progress in '%s' for %u s\n",
-		     phase, watchdog_secs);
-	if (write(1, msg, n) < 0)
-		_exit(2);
-	/* not async-signal-safe, but the process ends here anyway */
-	dump_tasks();
-	_exit(1);
+static void *watchdog_thread(void *arg)
+{
+	unsigned int last = atomic_load(&phase_gen), idle = 0;
+
+	(void)arg;
+	for (;;) {
+		unsigned int g;
+
+		sleep(1);
+		g = atomic_load(&phase_gen);
+		if (g != last) {
+			last = g;
+			idle = 0;
+			continue;
+		}
+		if (++idle < watchdog_secs)
+			continue;
+		printf("# FAIL: watchdog: no progress in '%s' for %u s\n",
+		       phase, watchdog_secs);
+		dump_tasks();
+		_exit(1);
+	}
+	return NULL;
 }
 
 void hsat_watchdog(unsigned int secs)
 {
+	pthread_t t;
+
 	watchdog_secs = secs;
-	signal(SIGALRM, on_alarm);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	alarm(secs);
+	if (pthread_create(&t, NULL, watchdog_thread, NULL) == 0)
+		pthread_detach(t);
 }
 
 void hsat_phase(const char *what)
 {
 	phase = what;
-	if (watchdog_secs)
-		alarm(watchdog_secs);
+	atomic_fetch_add(&phase_gen, 1);
 }
 
 int hsat_need_kfd(void)
