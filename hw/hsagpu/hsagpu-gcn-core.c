@@ -34,9 +34,13 @@ unsigned hsagpu_gcn_kd_parse(const uint8_t raw[HSAGPU_GCN_KD_SIZE],
     /*
      * What this interpreter runs: wave64, LDS within the limit, no
      * scratch (no private segment), entry dword-aligned and not on top
-     * of the descriptor.
+     * of the descriptor, rounding to nearest even, denormals either
+     * flushed both ways or kept (rsrc1 modes 0 and 3).
      */
     if ((kd->props & HSAGPU_GCN_KCP_WAVE32) ||
+        ((kd->rsrc1 >> 12) & 0xf) ||
+        ((kd->rsrc1 >> 16) & 3) == 1 || ((kd->rsrc1 >> 16) & 3) == 2 ||
+        ((kd->rsrc1 >> 18) & 3) == 1 || ((kd->rsrc1 >> 18) & 3) == 2 ||
         kd->group_segment_size > HSAGPU_GCN_LDS_MAX ||
         kd->private_segment_size ||
         (kd->rsrc2 & HSAGPU_GCN_RSRC2_PRIVATE_SEGMENT) ||
@@ -243,7 +247,7 @@ static bool hsagpu_gcn_sop2(HsaGpuGcnWave *w, unsigned op, uint64_t a,
         *is64 = true;
         *d = w->scc ? a : b;
         return true;
-    case 12: case 13: case 14: case 15: case 16: case 17: case 18:
+    case 12: case 13: case 14: case 15: case 16: case 17: case 18: case 19:
     case 20: case 21: case 22: case 23: case 24: case 25: case 26: case 27: {
         /* and, or, xor, andn2, orn2, nand, nor, xnor; even b32, odd b64 */
         unsigned k = (op - 12) / 2;
@@ -367,7 +371,7 @@ static bool hsagpu_gcn_sop1(HsaGpuGcnWave *w, unsigned op, uint64_t a,
         *d = a ? (uint32_t)__builtin_ctzll(a) : 0xffffffffU;
         *is64 = false;
         return true;
-    case 32: case 33: case 34: case 35: case 36: case 37: case 38:
+    case 32: case 33: case 34: case 35: case 36: case 37: case 38: case 39:
         /* s_{and,or,xor,andn2,orn2,nand,nor,xnor}_saveexec_b64 */
         *is64 = true;
         *d = e;
@@ -532,10 +536,13 @@ static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 
     switch (op) {
     case 0:                     /* s_nop */
+    case 3:                     /* s_wakeup */
     case 12:                    /* s_waitcnt: memory is synchronous here */
     case 14:                    /* s_sleep */
     case 15:                    /* s_setprio */
     case 19:                    /* s_icache_inv */
+    case 20:                    /* s_incperflevel, s_decperflevel */
+    case 21:
         return 1;
     case 1:                     /* s_endpgm */
         w->done = true;
@@ -546,7 +553,7 @@ static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         return 0;
     case 18:                    /* s_trap */
         return hsagpu_gcn_fail(g, w, HSAGPU_GCN_TRAP, insn, "s_trap");
-    case 2: case 4: case 5: case 6: case 7: case 8:
+    case 2: case 4: case 5: case 6: case 7: case 8: case 9:
         take = op == 2 ? true : op == 4 ? !w->scc : op == 5 ? w->scc :
                op == 6 ? !w->vcc : op == 7 ? w->vcc != 0 :
                op == 8 ? !w->exec : w->exec != 0;
@@ -623,7 +630,7 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 }
 
 /* Fetch and run one instruction of @w. False: the wave stops here. */
-static bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w)
+bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w)
 {
     uint32_t insn[2] = { 0, 0 };
     unsigned len, err;
@@ -734,7 +741,7 @@ unsigned hsagpu_gcn_run_group(const HsaGpuGcnMem *mem,
     const uint32_t id[3] = { x, y, z };
     uint32_t size[3];
     unsigned nwaves, nvgpr, running;
-    HsaGpuGcnGroup g = { mem, d, NULL, 0, false, st };
+    HsaGpuGcnGroup g = { .mem = mem, .d = d, .st = st };
     HsaGpuGcnWave *waves;
 
     memset(st, 0, sizeof(*st));
@@ -756,6 +763,7 @@ unsigned hsagpu_gcn_run_group(const HsaGpuGcnMem *mem,
     /* rsrc1 VGPRS: granules of 4 */
     nvgpr = ((d->kd.rsrc1 & 0x3f) + 1) * 4;
     g.ftz32 = ((d->kd.rsrc1 >> 16) & 3) == 0;
+    g.ftz64 = ((d->kd.rsrc1 >> 18) & 3) == 0;
     g.lds_size = d->kd.group_segment_size;
     g.lds = g_new0(uint8_t, g.lds_size ? g.lds_size : 1);
     waves = g_new0(HsaGpuGcnWave, nwaves);

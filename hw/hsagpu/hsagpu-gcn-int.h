@@ -32,6 +32,7 @@ typedef struct HsaGpuGcnGroup {
     uint8_t *lds;
     uint32_t lds_size;
     bool ftz32;                 /* flush f32 denormals (rsrc1) */
+    bool ftz64;                 /* flush f64 and f16 denormals */
     HsaGpuGcnStatus *st;
 } HsaGpuGcnGroup;
 
@@ -55,5 +56,35 @@ bool hsagpu_gcn_swrite(HsaGpuGcnWave *w, unsigned dst, bool is64,
 /* A vector instruction (VOP*, FLAT, DS): its dwords; 0: the wave stops */
 unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                            const uint32_t *insn);
+/* Fetch and run one instruction of @w (tests step single instructions) */
+bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w);
+
+/* hsagpu-gcn-vmem.c: FLAT/GLOBAL and DS instructions, as above */
+unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                         const uint32_t *insn);
+unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                       const uint32_t *insn);
+
+/* Relation k (0..7) of a VOPC encoding from <, =, > and unordered */
+bool hsagpu_gcn_rel(unsigned k, bool lt, bool eq, bool gt, bool un);
+
+/* hsagpu-gcn-fpu.c */
+float hsagpu_gcn_h2f(uint16_t h);
+uint16_t hsagpu_gcn_f2h(double v, bool rtz);
+/* Float type (0 integer, 16, 32, 64) of source @k (0..2) or result (3) */
+unsigned hsagpu_gcn_ftype(unsigned op, unsigned k);
+/*
+ * One lane of float op @op (VOP3 numbering), modifiers applied to the
+ * sources; @old: the destination's value (v_mac). *flag: VCC's bit in
+ * (v_div_fmas), the bit v_div_scale sets out. False: not implemented.
+ */
+bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, unsigned op, uint64_t sa,
+                     uint64_t sb, uint64_t sc, uint64_t old, bool *flag,
+                     uint64_t *d);
+uint64_t hsagpu_gcn_omod(const HsaGpuGcnGroup *g, unsigned t, uint64_t v,
+                         unsigned omod, bool clamp);
+/* A float compare or class test of one lane (VOPC numbering) */
+bool hsagpu_gcn_fcmp(const HsaGpuGcnGroup *g, unsigned op, uint64_t a,
+                     uint64_t b, bool *r);
 
 #endif

@@ -1,0 +1,394 @@
+/*
+ * hsa-gpu: GCN (gfx9) interpreter, vector memory: FLAT and GLOBAL loads,
+ * stores and atomics through the dispatch's address space (a failing
+ * access stops the dispatch with its address), and LDS (DS): the
+ * workgroup's own memory, bounds-checked, with its atomics and the
+ * cross-lane permutes. Lanes run in order, so atomics from several lanes
+ * to one address accumulate as on the hardware.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifdef HSAGPU_HOST_TEST
+#include <string.h>
+#else
+#include "qemu/osdep.h"
+#endif
+#include "hsagpu-gcn-int.h"
+
+/* Atomic operations, in FLAT numbering (op - 64, or op - 96 for _x2) */
+enum {
+    GCN_A_SWAP, GCN_A_CMPSWAP, GCN_A_ADD, GCN_A_SUB, GCN_A_SMIN, GCN_A_UMIN,
+    GCN_A_SMAX, GCN_A_UMAX, GCN_A_AND, GCN_A_OR, GCN_A_XOR, GCN_A_INC,
+    GCN_A_DEC, GCN_A_RSUB, GCN_A_MSKOR, GCN_A_NONE,
+};
+
+/* The value an atomic leaves in memory (@bits 32 or 64 wide) */
+static uint64_t gcn_atomic(unsigned k, uint64_t old, uint64_t src,
+                           uint64_t cmp, unsigned bits)
+{
+    uint64_t m = bits == 64 ? ~0ULL : 0xffffffffULL;
+    int64_t so = bits == 64 ? (int64_t)old : (int32_t)old;
+    int64_t ss = bits == 64 ? (int64_t)src : (int32_t)src;
+
+    switch (k) {
+    case GCN_A_SWAP:
+        return src;
+    case GCN_A_CMPSWAP:
+        return old == cmp ? src : old;
+    case GCN_A_ADD:
+        return (old + src) & m;
+    case GCN_A_SUB:
+        return (old - src) & m;
+    case GCN_A_RSUB:
+        return (src - old) & m;
+    case GCN_A_SMIN:
+        return so < ss ? old : src;
+    case GCN_A_UMIN:
+        return old < src ? old : src;
+    case GCN_A_SMAX:
+        return so > ss ? old : src;
+    case GCN_A_UMAX:
+        return old > src ? old : src;
+    case GCN_A_AND:
+        return old & src;
+    case GCN_A_OR:
+        return old | src;
+    case GCN_A_XOR:
+        return old ^ src;
+    case GCN_A_INC:
+        return old >= src ? 0 : old + 1;
+    case GCN_A_DEC:
+        return old == 0 || old > src ? src : old - 1;
+    default:                                        /* GCN_A_MSKOR */
+        return (old & ~cmp) | src;
+    }
+}
+
+static unsigned gcn_vfail(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                          const uint32_t *insn, const char *what)
+{
+    return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, what);
+}
+
+/*
+ * FLAT and GLOBAL (gfx9 opcodes): loads of bytes, shorts and 1-4 dwords,
+ * stores of bytes, shorts and 1-4 dwords, 32- and 64-bit atomics (with
+ * the old value returned when glc is set). GLOBAL adds an SGPR base and a
+ * signed 13-bit offset. Scratch is not supported (no private segment).
+ */
+unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                         const uint32_t *insn)
+{
+    unsigned op = (insn[0] >> 18) & 0x7f, seg = (insn[0] >> 14) & 3;
+    bool glc = (insn[0] >> 16) & 1;
+    /* FLAT: 12-bit unsigned offset; GLOBAL: 13-bit signed */
+    int32_t off = seg == 2 ? ((int32_t)(insn[0] << 19) >> 19)
+                           : (int32_t)(insn[0] & 0xfff);
+    unsigned vdst = insn[1] >> 24, saddr = (insn[1] >> 16) & 0x7f;
+    unsigned data = (insn[1] >> 8) & 0xff, vaddr = insn[1] & 0xff;
+    unsigned bytes, ndata, nret = 0, kind = GCN_A_NONE, err;
+    bool load = op >= 16 && op <= 23, store = op >= 24 && op <= 31;
+    bool sbase = seg == 2 && saddr != 0x7f;
+    uint64_t base = 0;
+
+    if (seg == 1 || seg == 3) {
+        return gcn_vfail(g, w, insn, "scratch");
+    }
+    if (load) {
+        bytes = op < 20 ? (op < 18 ? 1 : 2) : 4 * (op - 19);
+        nret = (bytes + 3) / 4;
+        ndata = 0;
+    } else if (store) {
+        if (op == 25 || op == 27) {
+            return gcn_vfail(g, w, insn, "flat d16_hi");
+        }
+        bytes = op < 28 ? (op == 24 ? 1 : 2) : 4 * (op - 27);
+        ndata = (bytes + 3) / 4;
+    } else if (op >= 64 && op <= 76) {
+        kind = op - 64;
+        bytes = 4;
+        ndata = kind == GCN_A_CMPSWAP ? 2 : 1;
+        nret = glc;
+    } else if (op >= 96 && op <= 108) {
+        kind = op - 96;
+        bytes = 8;
+        ndata = kind == GCN_A_CMPSWAP ? 4 : 2;
+        nret = glc ? 2 : 0;
+    } else {
+        return gcn_vfail(g, w, insn, "flat");
+    }
+    if (sbase && !hsagpu_gcn_sread(w, saddr, 0, true, &base)) {
+        return gcn_vfail(g, w, insn, "saddr");
+    }
+    if (vdst + nret > w->nvgpr || data + ndata > w->nvgpr ||
+        vaddr + (sbase ? 0 : 1) >= w->nvgpr) {
+        return gcn_vfail(g, w, insn, "register");
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        uint64_t addr;
+        uint32_t buf[4] = { 0, 0, 0, 0 };
+
+        if (!((w->exec >> l) & 1)) {
+            continue;
+        }
+        addr = sbase ? base + w->v[vaddr][l]
+                     : w->v[vaddr][l] | (uint64_t)w->v[vaddr + 1][l] << 32;
+        addr += off;
+        if (load) {
+            err = g->mem->read(g->mem->opaque, addr, buf, bytes);
+            if (!err) {
+                /* bytes and shorts: zero- or sign-extended (17, 19) */
+                if (op == 17) {
+                    buf[0] = (uint32_t)(int8_t)buf[0];
+                } else if (op == 19) {
+                    buf[0] = (uint32_t)(int16_t)buf[0];
+                }
+                for (unsigned k = 0; k < nret; k++) {
+                    w->v[vdst + k][l] = buf[k];
+                }
+            }
+        } else if (store) {
+            for (unsigned k = 0; k < ndata; k++) {
+                buf[k] = w->v[data + k][l];
+            }
+            err = g->mem->write(g->mem->opaque, addr, buf, bytes);
+        } else {
+            uint64_t old = 0, src, cmp = 0, nv;
+            unsigned h = bytes / 4;                 /* dwords per value */
+
+            src = w->v[data][l] | (h > 1 ? (uint64_t)w->v[data + 1][l] << 32
+                                         : 0);
+            if (kind == GCN_A_CMPSWAP) {
+                cmp = w->v[data + h][l] |
+                      (h > 1 ? (uint64_t)w->v[data + h + 1][l] << 32 : 0);
+            }
+            err = g->mem->read(g->mem->opaque, addr, &old, bytes);
+            if (!err) {
+                nv = gcn_atomic(kind, old, src, cmp, 8 * bytes);
+                err = g->mem->write(g->mem->opaque, addr, &nv, bytes);
+            }
+            if (!err && nret) {
+                w->v[vdst][l] = (uint32_t)old;
+                if (nret > 1) {
+                    w->v[vdst + 1][l] = old >> 32;
+                }
+            }
+        }
+        if (err) {
+            g->st->mem_err = err;
+            g->st->addr = addr;
+            return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
+                                   load ? "load" : store ? "store" : "atomic");
+        }
+    }
+    return 2;
+}
+
+/* LDS access of @n bytes: reads out of range give 0, writes are dropped */
+static uint64_t gcn_lds_get(HsaGpuGcnGroup *g, uint64_t a, unsigned n)
+{
+    uint64_t v = 0;
+
+    if (a + n <= g->lds_size) {
+        memcpy(&v, g->lds + a, n);
+    }
+    return v;
+}
+
+static void gcn_lds_put(HsaGpuGcnGroup *g, uint64_t a, uint64_t v,
+                        unsigned n)
+{
+    if (a + n <= g->lds_size) {
+        memcpy(g->lds + a, &v, n);
+    }
+}
+
+/* The atomic kind of DS opcode @op (0..12, +32 returning, +64/+96 wide) */
+static unsigned gcn_ds_kind(unsigned op)
+{
+    static const uint8_t kind[13] = {
+        GCN_A_ADD, GCN_A_SUB, GCN_A_RSUB, GCN_A_INC, GCN_A_DEC, GCN_A_SMIN,
+        GCN_A_SMAX, GCN_A_UMIN, GCN_A_UMAX, GCN_A_AND, GCN_A_OR, GCN_A_XOR,
+        GCN_A_MSKOR,
+    };
+
+    return (op & 31) < 13 && op < 128 ? kind[op & 31] : GCN_A_NONE;
+}
+
+/* ds_swizzle_b32's source lane for lane @l (offset: the pattern) */
+static unsigned gcn_swizzle(unsigned off, unsigned l)
+{
+    if (off & 0x8000) {                             /* quad permute */
+        return (l & ~3u) | ((off >> (2 * (l & 3))) & 3);
+    }
+    /* bit mode, within groups of 32 lanes: and, or, xor masks */
+    return (l & 32) | ((((l & 31) & (off & 31)) | ((off >> 5) & 31)) ^
+                       ((off >> 10) & 31));
+}
+
+/*
+ * DS: reads and writes of bytes, shorts, 1-4 dwords and dword or qword
+ * pairs; atomics of 32 and 64 bits with and without the old value;
+ * compare-store; swizzle, permute and backward permute across lanes.
+ */
+unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                       const uint32_t *insn)
+{
+    unsigned op = (insn[0] >> 17) & 0xff, off = insn[0] & 0xffff;
+    unsigned off0 = insn[0] & 0xff, off1 = (insn[0] >> 8) & 0xff;
+    unsigned vdst = insn[1] >> 24, data0 = (insn[1] >> 8) & 0xff;
+    unsigned data1 = (insn[1] >> 16) & 0xff, vaddr = insn[1] & 0xff;
+    unsigned kind = gcn_ds_kind(op), n = 0, nret = 0, nd = 0, cnt;
+    bool two = false;
+
+    /* sizes: n bytes per element, nret/nd registers read/written */
+    switch (op) {
+    case 13:                                        /* ds_write_b32 */
+    case 30:                                        /* ds_write_b8 */
+    case 31:
+        n = op == 13 ? 4 : op == 30 ? 1 : 2;
+        nd = 1;
+        break;
+    case 14:                                        /* ds_write2(st64) */
+    case 15:
+    case 78:
+    case 79:
+        n = op < 64 ? 4 : 8;
+        two = true;
+        nd = n / 4;
+        break;
+    case 16:                                        /* ds_cmpst_b32 */
+    case 48:
+        n = 4;
+        nd = 1;
+        nret = op == 48;
+        break;
+    case 45:                                        /* ds_wrxchg_rtn_b32 */
+        n = 4;
+        nd = nret = 1;
+        break;
+    case 54:                                        /* ds_read_b32 */
+    case 57 ... 60:
+        n = op == 54 ? 4 : op < 59 ? 1 : 2;
+        nret = 1;
+        break;
+    case 55:                                        /* ds_read2(st64) */
+    case 56:
+    case 119:
+    case 120:
+        n = op < 64 ? 4 : 8;
+        two = true;
+        nret = 2 * n / 4;
+        break;
+    case 61 ... 63:                                 /* swizzle, permutes */
+        nret = nd = 1;
+        break;
+    case 77:                                        /* ds_write_b64 */
+    case 222:
+    case 223:
+        n = op == 77 ? 8 : op == 222 ? 12 : 16;
+        nd = n / 4;
+        break;
+    case 118:                                       /* ds_read_b64 */
+    case 254:
+    case 255:
+        n = op == 118 ? 8 : op == 254 ? 12 : 16;
+        nret = n / 4;
+        break;
+    default:
+        if (kind == GCN_A_NONE) {
+            return gcn_vfail(g, w, insn, "ds");
+        }
+        n = op >= 64 ? 8 : 4;
+        nd = n / 4;
+        nret = (op & 32) ? n / 4 : 0;
+        break;
+    }
+    cnt = kind == GCN_A_MSKOR || op == 16 || op == 48 ? 2 : 1;
+    if (vaddr >= w->nvgpr || data0 + nd > w->nvgpr ||
+        (cnt == 2 || two ? data1 + nd > w->nvgpr : false) ||
+        vdst + nret > w->nvgpr) {
+        return gcn_vfail(g, w, insn, "ds register");
+    }
+    if (op >= 61 && op <= 63) {
+        uint32_t out[HSAGPU_GCN_WAVE];
+
+        memcpy(out, w->v[vdst], sizeof(out));
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            unsigned t = ((w->v[vaddr][l] + off) >> 2) & 63;
+
+            if (!((w->exec >> l) & 1)) {
+                continue;
+            }
+            if (op == 61) {
+                out[l] = w->v[vaddr][gcn_swizzle(off, l)];
+            } else if (op == 62) {                  /* ds_permute: push */
+                out[t] = w->v[data0][l];
+            } else {                                /* ds_bpermute: pull */
+                out[l] = w->v[data0][t];
+            }
+        }
+        memcpy(w->v[vdst], out, sizeof(out));
+        return 2;
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        uint64_t a = w->v[vaddr][l], d0, d1 = 0, old;
+
+        if (!((w->exec >> l) & 1)) {
+            continue;
+        }
+        d0 = w->v[data0][l] | (nd > 1 ? (uint64_t)w->v[data0 + 1][l] << 32
+                                      : 0);
+        if (cnt == 2 || two) {
+            d1 = w->v[data1][l] |
+                 (nd > 1 ? (uint64_t)w->v[data1 + 1][l] << 32 : 0);
+        }
+        if (two) {
+            unsigned scale = n * (op == 15 || op == 56 || op == 79 ||
+                                  op == 120 ? 64 : 1);
+
+            if (nret) {
+                uint64_t r0 = gcn_lds_get(g, a + off0 * scale, n);
+                uint64_t r1 = gcn_lds_get(g, a + off1 * scale, n);
+
+                for (unsigned k = 0; k < n / 4; k++) {
+                    w->v[vdst + k][l] = (uint32_t)(r0 >> (32 * k));
+                    w->v[vdst + n / 4 + k][l] = (uint32_t)(r1 >> (32 * k));
+                }
+            } else {
+                gcn_lds_put(g, a + off0 * scale, d0, n);
+                gcn_lds_put(g, a + off1 * scale, d1, n);
+            }
+            continue;
+        }
+        a += off;
+        if (n > 8) {                                /* b96, b128 */
+            for (unsigned k = 0; k < n / 4; k++) {
+                if (nret) {
+                    w->v[vdst + k][l] = gcn_lds_get(g, a + 4 * k, 4);
+                } else {
+                    gcn_lds_put(g, a + 4 * k, w->v[data0 + k][l], 4);
+                }
+            }
+            continue;
+        }
+        old = gcn_lds_get(g, a, n);
+        if (op == 57 || op == 59) {                 /* sign-extending */
+            old = n == 1 ? (uint64_t)(int8_t)old : (uint64_t)(int16_t)old;
+        }
+        if (nd) {
+            /* ds_cmpst: data0 compared, data1 stored; mskor: data1 or'ed */
+            uint64_t nv = op == 16 || op == 48 ?
+                          (old == d0 ? d1 : old) :
+                          kind == GCN_A_MSKOR ? gcn_atomic(kind, old, d1, d0,
+                                                           8 * n) :
+                          kind != GCN_A_NONE ? gcn_atomic(kind, old, d0, 0,
+                                                          8 * n) : d0;
+            gcn_lds_put(g, a, nv, n);
+        }
+        for (unsigned k = 0; k < nret; k++) {
+            w->v[vdst + k][l] = (uint32_t)(old >> (32 * k));
+        }
+    }
+    return 2;
+}
