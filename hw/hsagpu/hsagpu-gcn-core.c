@@ -300,8 +300,9 @@ static bool hsagpu_gcn_sop2(HsaGpuGcnWave *w, unsigned op, uint64_t a,
     case 37:                    /* s_bfe_u32 */
     case 38: {                  /* s_bfe_i32 */
         unsigned off = b32 & 31, width = (b32 >> 16) & 0x7f;
-        uint32_t v = width ? (a32 >> off) & (uint32_t)hsagpu_gcn_mask(width)
-                           : 0;
+        /* S0.i >> offset for the signed one: arithmetic */
+        uint32_t sh = op == 38 ? (uint32_t)((int32_t)a32 >> off) : a32 >> off;
+        uint32_t v = width ? sh & (uint32_t)hsagpu_gcn_mask(width) : 0;
 
         if (op == 38 && width && width < 32 && (v >> (width - 1)) & 1) {
             v |= ~(uint32_t)hsagpu_gcn_mask(width);

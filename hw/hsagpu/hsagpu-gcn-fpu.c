@@ -73,8 +73,15 @@ float hsagpu_gcn_h2f(uint16_t h)
     unsigned e = (h >> 10) & 31, m = h & 0x3ff;
     float f;
 
+    if (e == 31 && m) {
+        /* NaN: quiet, its payload kept in the top bits */
+        uint32_t u = (h & 0x8000u) << 16 | 0x7fc00000u | m << 13;
+
+        memcpy(&f, &u, 4);
+        return f;
+    }
     if (e == 31) {
-        f = m ? NAN : INFINITY;
+        f = INFINITY;
     } else if (e == 0) {
         f = ldexpf((float)m, -24);
     } else {
@@ -91,7 +98,10 @@ uint16_t hsagpu_gcn_f2h(double v, bool rtz)
     int e;
 
     if (isnan(v)) {
-        return sign | 0x7e00;
+        uint64_t u;
+
+        memcpy(&u, &v, 8);
+        return sign | 0x7e00 | ((u >> 42) & 0x3ff);   /* quiet, payload */
     }
     if (isinf(v)) {
         return sign | 0x7c00;
@@ -128,8 +138,12 @@ static double gcn_max(double a, double b)
                                          ? a : b;
 }
 
+/* v_med3: the middle value; with a NaN operand, the least (min3) */
 static double gcn_med3(double a, double b, double c)
 {
+    if (isnan(a) || isnan(b) || isnan(c)) {
+        return gcn_min(gcn_min(a, b), c);
+    }
     return gcn_max(gcn_min(a, b), gcn_min(gcn_max(a, b), c));
 }
 
@@ -406,23 +420,27 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, unsigned op, uint64_t sa,
     case 0x283:
         r = gcn_max(a, b);
         break;
+    /* mac, madmk, madak, mad: not fused (the product is rounded first) */
     case 0x116:                                     /* v_mac_f32 */
-        r = fmaf((float)a, (float)b, gcn_f(old, g->ftz32));
+        r = (float)((float)a * (float)b) + gcn_f(old, g->ftz32);
         break;
     case 0x123:                                     /* v_mac_f16 */
-        r = fma(a, b, hsagpu_gcn_h2f((uint16_t)old));
+        r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * b, false)) +
+            hsagpu_gcn_h2f((uint16_t)old);
         break;
     case 0x117:                                     /* madmk: a * K + b */
-        r = fmaf((float)a, gcn_f(sc, g->ftz32), (float)b);
+        r = (float)((float)a * gcn_f(sc, g->ftz32)) + (float)b;
         break;
     case 0x118:                                     /* madak: a * b + K */
-        r = fmaf((float)a, (float)b, gcn_f(sc, g->ftz32));
+        r = (float)((float)a * (float)b) + gcn_f(sc, g->ftz32);
         break;
     case 0x124:                                     /* v_madmk_f16 */
-        r = fma(a, hsagpu_gcn_h2f((uint16_t)sc), b);
+        r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * hsagpu_gcn_h2f((uint16_t)sc),
+                                          false)) + b;
         break;
     case 0x125:                                     /* v_madak_f16 */
-        r = fma(a, b, hsagpu_gcn_h2f((uint16_t)sc));
+        r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * b, false)) +
+            hsagpu_gcn_h2f((uint16_t)sc);
         break;
     case 0x133:
     case 0x284:
@@ -541,12 +559,16 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, unsigned op, uint64_t sa,
     case 0x1c0:                                     /* v_mad_legacy_f32 */
         r = (a == 0 || b == 0 ? 0.0f : (float)a * (float)b) + (float)c;
         break;
-    case 0x1c1:
+    case 0x1c1:                                     /* v_mad_f32 */
+        r = (float)((float)a * (float)b) + (float)c;
+        break;
     case 0x1cb:
         r = fmaf((float)a, (float)b, (float)c);
         break;
+    case 0x203:                                     /* v_mad_f16 */
+        r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * b, false)) + c;
+        break;
     case 0x1cc:
-    case 0x203:
     case 0x206:
         r = fma(a, b, c);
         break;

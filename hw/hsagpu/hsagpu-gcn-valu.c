@@ -224,7 +224,9 @@ static bool gcn_alu32(unsigned op, uint32_t a, uint32_t b, uint32_t c,
     case 0x1c8:                                     /* v_bfe_u32 */
     case 0x1c9: {                                   /* v_bfe_i32 */
         unsigned off = b & 31, w = c & 31;
-        uint32_t v = w ? (a >> off) & ((1u << w) - 1) : 0;
+        /* S0.i >> offset for the signed one: arithmetic */
+        uint32_t sh = op == 0x1c9 ? (uint32_t)((int32_t)a >> off) : a >> off;
+        uint32_t v = w ? sh & ((1u << w) - 1) : 0;
 
         if (op == 0x1c9 && w && (v >> (w - 1)) & 1) {
             v |= ~((1u << w) - 1);
@@ -245,7 +247,8 @@ static bool gcn_alu32(unsigned op, uint32_t a, uint32_t b, uint32_t c,
     case 0x1d2:
     case 0x1d4:                                     /* v_max3_i32 */
     case 0x1d5:
-        *d = gcn_mm(gcn_mm(a, b, op & 1, op > 0x1d2), c, op & 1, op > 0x1d2);
+        *d = gcn_mm(gcn_mm(a, b, op == 0x1d1 || op == 0x1d4, op > 0x1d2), c,
+                    op == 0x1d1 || op == 0x1d4, op > 0x1d2);
         return true;
     case 0x1d7:                                     /* v_med3_i32 */
     case 0x1d8:

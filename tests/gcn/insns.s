@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// One instruction per line, in the order of the table in
+// tests/unit/test-gcn-insn.c: assembled at build time by Debian's
+// llvm-mc for gfx900, and the encodings it prints are what the test runs.
+// Sources v10, v12, v14 (pairs v[10:11]...), s10, s12; results v0, s0, vcc.
+v_add_u32 v0, v10, v12
+v_sub_u32 v0, v10, v12
+v_subrev_u32 v0, v10, v12
+v_mul_lo_u32 v0, v10, v12
+v_mul_hi_u32 v0, v10, v12
+v_mul_hi_i32 v0, v10, v12
+v_mul_u32_u24 v0, v10, v12
+v_mul_i32_i24 v0, v10, v12
+v_mul_hi_u32_u24 v0, v10, v12
+v_mul_hi_i32_i24 v0, v10, v12
+v_min_i32 v0, v10, v12
+v_max_u32 v0, v10, v12
+v_lshlrev_b32 v0, v10, v12
+v_lshrrev_b32 v0, v10, v12
+v_ashrrev_i32 v0, v10, v12
+v_and_b32 v0, v10, v12
+v_or_b32 v0, v10, v12
+v_xor_b32 v0, v10, v12
+v_not_b32 v0, v10
+v_bfrev_b32 v0, v10
+v_ffbh_u32 v0, v10
+v_ffbl_b32 v0, v10
+v_ffbh_i32 v0, v10
+v_bcnt_u32_b32 v0, v10, v12
+v_bfm_b32 v0, v10, v12
+v_bfe_u32 v0, v10, v12, v14
+v_bfe_i32 v0, v10, v12, v14
+v_bfi_b32 v0, v10, v12, v14
+v_alignbit_b32 v0, v10, v12, v14
+v_alignbyte_b32 v0, v10, v12, v14
+v_perm_b32 v0, v10, v12, v14
+v_min3_i32 v0, v10, v12, v14
+v_max3_u32 v0, v10, v12, v14
+v_med3_i32 v0, v10, v12, v14
+v_med3_u32 v0, v10, v12, v14
+v_sad_u32 v0, v10, v12, v14
+v_xad_u32 v0, v10, v12, v14
+v_lshl_add_u32 v0, v10, v12, v14
+v_add_lshl_u32 v0, v10, v12, v14
+v_add3_u32 v0, v10, v12, v14
+v_lshl_or_b32 v0, v10, v12, v14
+v_and_or_b32 v0, v10, v12, v14
+v_or3_b32 v0, v10, v12, v14
+v_mad_u32_u24 v0, v10, v12, v14
+v_mad_u32_u16 v0, v10, v12, v14
+v_add_u16 v0, v10, v12
+v_mul_lo_u16 v0, v10, v12
+v_ashrrev_i16 v0, v10, v12
+v_max_i16 v0, v10, v12
+v_add_i32 v0, v10, v12 clamp
+v_add_u32_e64 v0, v10, v12 clamp
+v_add_u32 v0, 0x12345678, v12
+v_lshlrev_b64 v[0:1], v10, v[12:13]
+v_ashrrev_i64 v[0:1], v10, v[12:13]
+v_add_f32 v0, v10, v12
+v_sub_f32 v0, v10, v12
+v_mul_f32 v0, v10, v12
+v_mul_legacy_f32 v0, v10, v12
+v_min_f32 v0, v10, v12
+v_max_f32 v0, v10, v12
+v_add_f32_e64 v0, -|v10|, v12
+v_mul_f32_e64 v0, v10, v12 mul:2
+v_add_f32_e64 v0, v10, v12 clamp
+v_fma_f32 v0, v10, v12, v14
+v_mad_f32 v0, v10, v12, v14
+v_min3_f32 v0, v10, v12, v14
+v_max3_f32 v0, v10, v12, v14
+v_med3_f32 v0, v10, v12, v14
+v_ldexp_f32 v0, v10, v12
+v_cvt_f32_i32 v0, v10
+v_cvt_f32_u32 v0, v10
+v_cvt_i32_f32 v0, v10
+v_cvt_u32_f32 v0, v10
+v_cvt_rpi_i32_f32 v0, v10
+v_cvt_flr_i32_f32 v0, v10
+v_cvt_f32_ubyte2 v0, v10
+v_floor_f32 v0, v10
+v_ceil_f32 v0, v10
+v_trunc_f32 v0, v10
+v_rndne_f32 v0, v10
+v_fract_f32 v0, v10
+v_sqrt_f32 v0, v10
+v_rcp_f32 v0, v10
+v_rsq_f32 v0, v10
+v_exp_f32 v0, v10
+v_log_f32 v0, v10
+v_sin_f32 v0, v10
+v_frexp_mant_f32 v0, v10
+v_frexp_exp_i32_f32 v0, v10
+v_add_f64 v[0:1], v[10:11], v[12:13]
+v_mul_f64 v[0:1], v[10:11], v[12:13]
+v_fma_f64 v[0:1], v[10:11], v[12:13], v[14:15]
+v_min_f64 v[0:1], v[10:11], v[12:13]
+v_max_f64 v[0:1], v[10:11], v[12:13]
+v_ldexp_f64 v[0:1], v[10:11], v12
+v_add_f64 v[0:1], v[10:11], -v[12:13]
+v_floor_f64 v[0:1], v[10:11]
+v_trunc_f64 v[0:1], v[10:11]
+v_rndne_f64 v[0:1], v[10:11]
+v_fract_f64 v[0:1], v[10:11]
+v_sqrt_f64 v[0:1], v[10:11]
+v_rcp_f64 v[0:1], v[10:11]
+v_cvt_f64_f32 v[0:1], v10
+v_cvt_f32_f64 v0, v[10:11]
+v_cvt_f64_i32 v[0:1], v10
+v_cvt_i32_f64 v0, v[10:11]
+v_cvt_u32_f64 v0, v[10:11]
+v_frexp_exp_i32_f64 v0, v[10:11]
+v_cvt_f16_f32 v0, v10
+v_cvt_f32_f16 v0, v10
+v_add_f16 v0, v10, v12
+v_mul_f16 v0, v10, v12
+v_max_f16 v0, v10, v12
+v_fma_f16 v0, v10, v12, v14
+v_cvt_pkrtz_f16_f32 v0, v10, v12
+v_cvt_u16_f16 v0, v10
+v_cmp_lt_f32 vcc, v10, v12
+v_cmp_nge_f32 vcc, v10, v12
+v_cmp_u_f32 vcc, v10, v12
+v_cmp_lg_f32 vcc, v10, v12
+v_cmp_class_f32 vcc, v10, v12
+v_cmp_le_f64 vcc, v[10:11], v[12:13]
+v_cmp_o_f64 vcc, v[10:11], v[12:13]
+v_cmp_class_f64 vcc, v[10:11], v12
+v_cmp_gt_f16 vcc, v10, v12
+v_cmp_lt_i32 vcc, v10, v12
+v_cmp_ge_u32 vcc, v10, v12
+v_cmp_ne_u64 vcc, v[10:11], v[12:13]
+v_cmp_lt_i64 vcc, v[10:11], v[12:13]
+v_cmp_eq_u16 vcc, v10, v12
+v_cmp_gt_i16 vcc, v10, v12
+v_cmp_lt_u32_e64 s[20:21], v10, v12
+s_add_u32 s0, s10, s12
+s_sub_u32 s0, s10, s12
+s_add_i32 s0, s10, s12
+s_min_i32 s0, s10, s12
+s_max_u32 s0, s10, s12
+s_and_b32 s0, s10, s12
+s_andn2_b64 s[0:1], s[10:11], s[12:13]
+s_orn2_b64 s[0:1], s[10:11], s[12:13]
+s_nand_b32 s0, s10, s12
+s_xnor_b64 s[0:1], s[10:11], s[12:13]
+s_lshl_b32 s0, s10, s12
+s_lshr_b64 s[0:1], s[10:11], s12
+s_ashr_i32 s0, s10, s12
+s_bfe_u32 s0, s10, s12
+s_bfe_i32 s0, s10, s12
+s_mul_i32 s0, s10, s12
+s_mul_hi_u32 s0, s10, s12
+s_absdiff_i32 s0, s10, s12
+s_lshl2_add_u32 s0, s10, s12
+s_not_b32 s0, s10
+s_bcnt1_i32_b64 s0, s[10:11]
+s_ff1_i32_b32 s0, s10
+s_abs_i32 s0, s10
+s_cmp_lt_i32 s10, s12
+s_cmp_ge_u32 s10, s12
+s_cmp_lg_u64 s[10:11], s[12:13]
+s_bitcmp1_b32 s10, s12
+s_add_u32 s0, s10, 0x89abcdef
+s_mov_b32 s0, -7

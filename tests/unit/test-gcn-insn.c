@@ -1,0 +1,967 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host unit test of the GCN interpreter, one instruction at a time. The
+ * encodings come from Debian's llvm-mc (tests/gcn/insns.s, assembled at
+ * build time into insns.enc); each is run once on a wave whose 64 lanes
+ * hold random and special values, and every lane's result is compared
+ * with the value computed here on the CPU, written from the ISA's
+ * definition of the instruction (not from the interpreter's code).
+ * Sources are v10, v12, v14 (or pairs from them) and s10, s12; results
+ * v0 (v[0:1]), s0 (s[0:1]), VCC or s[20:21], and SCC. TAP output.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hsagpu-gcn-int.h"
+
+#include "tap.h"
+
+#ifndef GCN_ENC
+#define GCN_ENC "insns.enc"
+#endif
+
+typedef uint64_t (*GcnExpect)(uint64_t a, uint64_t b, uint64_t c);
+
+/* Operand shapes */
+#define W0      (1u << 0)       /* source 0 is 64-bit */
+#define W1      (1u << 1)
+#define W2      (1u << 2)
+#define WD      (1u << 3)       /* the result is 64-bit */
+#define CMP     (1u << 4)       /* the result is a lane mask in VCC */
+#define CMPS    (1u << 5)       /* ... in s[20:21] */
+#define SCL     (1u << 6)       /* scalar: s10, s12 -> s0, SCC */
+#define SCC     (1u << 7)       /* scalar compare: SCC only */
+
+typedef struct GcnCase {
+    const char *mnemonic;       /* how llvm-mc prints it starts so */
+    unsigned nsrc;
+    char type;                  /* u: dwords, k: small, f: float, d: double,
+                                   h: half, c/C: class masks, p: selectors */
+    unsigned shape;
+    GcnExpect fn;
+    GcnExpect scc;              /* scalar ones: the SCC expected */
+} GcnCase;
+
+static float F(uint64_t v)
+{
+    uint32_t u = (uint32_t)v;
+    float f;
+
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint64_t UF(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static double D(uint64_t v)
+{
+    double d;
+
+    memcpy(&d, &v, 8);
+    return d;
+}
+
+static uint64_t UD(double d)
+{
+    uint64_t v;
+
+    memcpy(&v, &d, 8);
+    return v;
+}
+
+/* halves through the compiler's _Float16 (independent of fpu.c's) */
+static float H(uint64_t v)
+{
+    uint16_t u = (uint16_t)v;
+    _Float16 h;
+
+    memcpy(&h, &u, 2);
+    return (float)h;
+}
+
+static uint64_t UH(float f)
+{
+    _Float16 h = (_Float16)f;
+    uint16_t u;
+
+    memcpy(&u, &h, 2);
+    return u;
+}
+
+static int32_t I(uint64_t v)
+{
+    return (int32_t)v;
+}
+
+static uint32_t U(uint64_t v)
+{
+    return (uint32_t)v;
+}
+
+/* IEEE-mode min and max (a NaN operand gives the other one) */
+static double fmin_ieee(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) ? b : a;
+    if (a == b)
+        return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+
+static double fmax_ieee(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) ? b : a;
+    if (a == b)
+        return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+
+static uint32_t sat_i(double f)
+{
+	if (isnan(f))
+		return 0;
+	if (f < -2147483648.0)
+		return 0x80000000u;
+	if (f > 2147483647.0)
+		return 0x7fffffff;
+	return (uint32_t)(int32_t)f;
+}
+
+static uint32_t sat_u(double f)
+{
+	if (isnan(f) || f < 0)
+		return 0;
+	if (f > 4294967295.0)
+		return 0xffffffffu;
+	return (uint32_t)f;
+}
+
+static uint32_t clz32(uint32_t v)
+{
+	uint32_t n = 0;
+
+	while (n < 32 && !(v & (0x80000000u >> n)))
+		n++;
+	return n;
+}
+
+static int fexp(double x)
+{
+	int e;
+
+	frexp(x, &e);
+	return e;
+}
+
+/* the v_cmp_class mask bit of a value (bits 0..9) */
+static unsigned fclass(double x, int snan)
+{
+	if (isnan(x))
+		return snan ? 0 : 1;
+	if (isinf(x))
+		return x < 0 ? 2 : 9;
+	if (x == 0)
+		return signbit(x) ? 5 : 6;
+	return (x < 0 ? 3 : 8) + (fabs(x) < 0x1p-126 ? (x < 0 ? 1 : -1) : 0);
+}
+
+static unsigned fclass64(double x, int snan)
+{
+	if (!isnan(x) && !isinf(x) && x != 0 && fabs(x) < 0x1p-1022)
+		return x < 0 ? 4 : 7;
+	return fclass(x, snan) == 4 || fclass(x, snan) == 7 ?
+	       (x < 0 ? 3 : 8) : fclass(x, snan);
+}
+
+#define E(name, expr) \
+	static uint64_t name(uint64_t a, uint64_t b, uint64_t c) \
+	{ (void)a; (void)b; (void)c; return (expr); }
+
+E(e_add, U(a) + U(b))
+E(e_sub, U(a) - U(b))
+E(e_subrev, U(b) - U(a))
+E(e_mullo, U(a) * U(b))
+E(e_mulhiu, ((uint64_t)U(a) * U(b)) >> 32)
+E(e_mulhii, (uint32_t)(((int64_t)I(a) * I(b)) >> 32))
+E(e_mulu24, (U(a) & 0xffffff) * (U(b) & 0xffffff))
+E(e_muli24, (uint32_t)(((I(a) << 8) >> 8) * ((I(b) << 8) >> 8)))
+E(e_mulhiu24, ((uint64_t)(U(a) & 0xffffff) * (U(b) & 0xffffff)) >> 32)
+E(e_mulhii24, (uint32_t)(((int64_t)((I(a) << 8) >> 8) *
+			 ((I(b) << 8) >> 8)) >> 32))
+E(e_mini, (uint32_t)(I(a) < I(b) ? I(a) : I(b)))
+E(e_maxu, U(a) > U(b) ? U(a) : U(b))
+E(e_lshl, U(b) << (a & 31))
+E(e_lshr, U(b) >> (a & 31))
+E(e_ashr, (uint32_t)(I(b) >> (a & 31)))
+E(e_and, U(a) & U(b))
+E(e_or, U(a) | U(b))
+E(e_xor, U(a) ^ U(b))
+E(e_not, U(~a))
+
+static uint64_t e_bfrev(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint32_t r = 0;
+
+	for (unsigned k = 0; k < 32; k++)
+		if (a & (1u << k))
+			r |= 0x80000000u >> k;
+	return r;
+}
+
+E(e_ffbh, U(a) ? clz32(U(a)) : 0xffffffffu)
+E(e_ffbl, U(a) ? (uint32_t)__builtin_ctz(U(a)) : 0xffffffffu)
+E(e_ffbhi, U(a) == 0 || U(a) == 0xffffffffu ? 0xffffffffu :
+	   clz32(I(a) < 0 ? ~U(a) : U(a)))
+E(e_bcnt, (uint32_t)__builtin_popcount(U(a)) + U(b))
+E(e_bfm, ((1u << (a & 31)) - 1) << (b & 31))
+
+static uint64_t e_bfeu(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned off = b & 31, w = c & 31;
+
+	return w ? (U(a) >> off) & ((1u << w) - 1) : 0;
+}
+
+static uint64_t e_bfei(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned off = b & 31, w = c & 31;
+	uint32_t v, m;
+
+	if (!w)
+		return 0;
+	m = (1u << w) - 1;
+	/* S0.i >> offset (arithmetic), the field's top bit its sign */
+	v = (uint32_t)(I(a) >> off) & m;
+	return (v >> (w - 1)) & 1 ? v | ~m : v;
+}
+
+E(e_bfi, (U(a) & U(b)) | (~U(a) & U(c)))
+E(e_alignbit, U((((uint64_t)U(a) << 32) | U(b)) >> (c & 31)))
+E(e_alignbyte, U((((uint64_t)U(a) << 32) | U(b)) >> (8 * (c & 3))))
+
+static uint64_t e_perm(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint8_t bytes[8];
+	uint32_t r = 0;
+
+	for (unsigned k = 0; k < 4; k++) {
+		bytes[k] = U(b) >> (8 * k);
+		bytes[4 + k] = U(a) >> (8 * k);
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned sel = (c >> (8 * k)) & 0xff;
+		uint8_t v;
+
+		if (sel < 8)
+			v = bytes[sel];
+		else if (sel < 12)
+			v = bytes[2 * (sel - 8) + 1] & 0x80 ? 0xff : 0;
+		else
+			v = sel == 12 ? 0 : 0xff;
+		r |= (uint32_t)v << (8 * k);
+	}
+	return r;
+}
+
+static int32_t mid3(int64_t a, int64_t b, int64_t c)
+{
+	int64_t t;
+
+	if (a > b) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (b > c)
+		b = c;
+	return (int32_t)(a > b ? a : b);
+}
+
+E(e_min3i, (uint32_t)(I(a) < I(b) ? (I(a) < I(c) ? I(a) : I(c))
+				  : (I(b) < I(c) ? I(b) : I(c))))
+E(e_max3u, U(a) > U(b) ? (U(a) > U(c) ? U(a) : U(c))
+		       : (U(b) > U(c) ? U(b) : U(c)))
+E(e_med3i, (uint32_t)mid3(I(a), I(b), I(c)))
+E(e_med3u, (uint32_t)mid3(U(a), U(b), U(c)))
+E(e_sad, (U(a) > U(b) ? U(a) - U(b) : U(b) - U(a)) + U(c))
+E(e_xad, (U(a) ^ U(b)) + U(c))
+E(e_lshladd, (U(a) << (b & 31)) + U(c))
+E(e_addlshl, (U(a) + U(b)) << (c & 31))
+E(e_add3, U(a) + U(b) + U(c))
+E(e_lshlor, (U(a) << (b & 31)) | U(c))
+E(e_andor, (U(a) & U(b)) | U(c))
+E(e_or3, U(a) | U(b) | U(c))
+E(e_madu24, (U(a) & 0xffffff) * (U(b) & 0xffffff) + U(c))
+E(e_madu16, (U(a) & 0xffff) * (U(b) & 0xffff) + U(c))
+E(e_addu16, (a + b) & 0xffff)
+E(e_mulu16, (a * b) & 0xffff)
+E(e_ashri16, (uint16_t)((int16_t)b >> (a & 15)))
+E(e_maxi16, (uint16_t)((int16_t)a > (int16_t)b ? a : b))
+E(e_addi_clamp, (uint32_t)(int32_t)fmax(-2147483648.0,
+		fmin(2147483647.0, (double)I(a) + I(b))))
+E(e_addu_clamp, (uint64_t)U(a) + U(b) > 0xffffffffu ? 0xffffffffu
+						   : U(a) + U(b))
+E(e_addlit, 0x12345678u + U(b))
+E(e_lshl64, b << (a & 63))
+E(e_ashr64, (uint64_t)((int64_t)b >> (a & 63)))
+
+E(e_addf, UF(F(a) + F(b)))
+E(e_subf, UF(F(a) - F(b)))
+E(e_mulf, UF(F(a) * F(b)))
+E(e_mullegacy, UF(F(a) == 0 || F(b) == 0 ? 0.0f : F(a) * F(b)))
+E(e_minf, UF((float)fmin_ieee(F(a), F(b))))
+E(e_maxf, UF((float)fmax_ieee(F(a), F(b))))
+E(e_addf_mod, UF(-fabsf(F(a)) + F(b)))
+E(e_mulf_x2, UF((float)(F(a) * F(b)) * 2.0f))
+
+static uint64_t e_addf_clamp(uint64_t a, uint64_t b, uint64_t c)
+{
+	float r = F(a) + F(b);
+
+	return UF(isnan(r) ? 0.0f : r < 0 ? 0.0f : r > 1 ? 1.0f : r);
+}
+
+E(e_fmaf, UF(fmaf(F(a), F(b), F(c))))
+E(e_madf, UF((float)(F(a) * F(b)) + F(c)))
+E(e_min3f, UF((float)fmin_ieee(fmin_ieee(F(a), F(b)), F(c))))
+E(e_max3f, UF((float)fmax_ieee(fmax_ieee(F(a), F(b)), F(c))))
+
+/* v_med3_f32: with a NaN, min3; else the middle value (ISA) */
+static uint64_t e_med3f(uint64_t a, uint64_t b, uint64_t c)
+{
+	float x = F(a), y = F(b), z = F(c);
+
+	if (isnan(x) || isnan(y) || isnan(z))
+		return UF((float)fmin_ieee(fmin_ieee(x, y), z));
+	if (fmax_ieee(fmax_ieee(x, y), z) == x)
+		return UF((float)fmax_ieee(y, z));
+	if (fmax_ieee(fmax_ieee(x, y), z) == y)
+		return UF((float)fmax_ieee(x, z));
+	return UF((float)fmax_ieee(x, y));
+}
+
+E(e_ldexpf, UF(ldexpf(F(a), I(b))))
+E(e_cvtf_i, UF((float)I(a)))
+E(e_cvtf_u, UF((float)U(a)))
+E(e_cvti_f, sat_i(truncf(F(a))))
+E(e_cvtu_f, sat_u(truncf(F(a))))
+E(e_cvtrpi, sat_i(floorf(F(a) + 0.5f)))
+E(e_cvtflr, sat_i(floorf(F(a))))
+E(e_ubyte2, UF((float)((a >> 16) & 0xff)))
+E(e_floorf, UF(floorf(F(a))))
+E(e_ceilf, UF(ceilf(F(a))))
+E(e_truncf, UF(truncf(F(a))))
+E(e_rndnef, UF(rintf(F(a))))
+E(e_fractf, UF(isinf(F(a)) ? NAN : fminf(F(a) - floorf(F(a)),
+					  0x1.fffffep-1f)))
+E(e_sqrtf, UF(sqrtf(F(a))))
+E(e_rcpf, UF(1.0f / F(a)))
+E(e_rsqf, UF(1.0f / sqrtf(F(a))))
+E(e_expf, UF(exp2f(F(a))))
+E(e_logf, UF(log2f(F(a))))
+E(e_sinf, UF(sinf((float)(F(a) * 2 * M_PI))))
+E(e_mantf, UF(isinf(F(a)) || isnan(F(a)) ? F(a) :
+	      frexpf(F(a), &(int){ 0 })))
+E(e_expif, isinf(F(a)) || isnan(F(a)) ? 0 : (uint32_t)fexp(F(a)))
+
+E(e_addd, UD(D(a) + D(b)))
+E(e_muld, UD(D(a) * D(b)))
+E(e_fmad, UD(fma(D(a), D(b), D(c))))
+E(e_mind, UD(fmin_ieee(D(a), D(b))))
+E(e_maxd, UD(fmax_ieee(D(a), D(b))))
+E(e_ldexpd, UD(ldexp(D(a), I(b))))
+E(e_subd_mod, UD(D(a) + -D(b)))
+E(e_floord, UD(floor(D(a))))
+E(e_truncd, UD(trunc(D(a))))
+E(e_rndned, UD(rint(D(a))))
+E(e_fractd, UD(isinf(D(a)) ? NAN : fmin(D(a) - floor(D(a)),
+					0x1.fffffffffffffp-1)))
+E(e_sqrtd, UD(sqrt(D(a))))
+E(e_rcpd, UD(1.0 / D(a)))
+E(e_cvtd_f, UD((double)F(a)))
+E(e_cvtf_d, UF((float)D(a)))
+E(e_cvtd_i, UD((double)I(a)))
+E(e_cvti_d, sat_i(trunc(D(a))))
+E(e_cvtu_d, sat_u(trunc(D(a))))
+E(e_expid, isinf(D(a)) || isnan(D(a)) ? 0 : (uint32_t)fexp(D(a)))
+
+E(e_cvth_f, UH(F(a)))
+E(e_cvtf_h, UF(H(a)))
+E(e_addh, UH(H(a) + H(b)))
+E(e_mulh, UH(H(a) * H(b)))
+E(e_maxh, UH((float)fmax_ieee(H(a), H(b))))
+E(e_fmah, UH((float)fma(H(a), H(b), H(c))))
+
+/* round toward zero to half: truncate the float's significand first */
+static uint64_t e_pkrtz(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t r[2];
+	float in[2] = { F(a), F(b) };
+
+	for (int k = 0; k < 2; k++) {
+		float f = in[k];
+		uint64_t h = UH(f);
+
+		/* round to nearest went away from zero: one step back */
+		if (!isnan(f) && fabsf(H(h)) > fabsf(f))
+			h -= 1;
+		r[k] = h & 0xffff;
+	}
+	return r[0] | r[1] << 16;
+}
+
+E(e_cvtu16_h, isnan(H(a)) || H(a) <= 0 ? 0 :
+	      H(a) >= 65535 ? 65535 : (uint32_t)H(a))
+
+E(e_cmplt_f, F(a) < F(b))
+E(e_cmpnge_f, !(F(a) >= F(b)))
+E(e_cmpu_f, isnan(F(a)) || isnan(F(b)))
+E(e_cmplg_f, F(a) < F(b) || F(a) > F(b))
+E(e_class_f, (b >> fclass(F(a), isnan(F(a)) && !(a & 0x400000))) & 1)
+E(e_cmple_d, D(a) <= D(b))
+E(e_cmpo_d, !isnan(D(a)) && !isnan(D(b)))
+E(e_class_d, (b >> fclass64(D(a), isnan(D(a)) &&
+				!(a & 0x8000000000000ULL))) & 1)
+E(e_cmpgt_h, H(a) > H(b))
+E(e_cmplt_i, I(a) < I(b))
+E(e_cmpge_u, U(a) >= U(b))
+E(e_cmpne_u64, a != b)
+E(e_cmplt_i64, (int64_t)a < (int64_t)b)
+E(e_cmpeq_u16, (a & 0xffff) == (b & 0xffff))
+E(e_cmpgt_i16, (int16_t)a > (int16_t)b)
+E(e_cmplt_u, U(a) < U(b))
+
+/* scalar ALU: value, then SCC */
+E(s_addu, U(a) + U(b))
+E(c_addu, (uint64_t)U(a) + U(b) > 0xffffffffu)
+E(s_subu, U(a) - U(b))
+E(c_subu, U(b) > U(a))
+E(s_addi, U(a) + U(b))
+E(c_addi, ((int64_t)I(a) + I(b)) != (int32_t)(U(a) + U(b)))
+E(s_mini, (uint32_t)(I(a) < I(b) ? I(a) : I(b)))
+E(c_mini, I(a) < I(b))
+E(s_maxu, U(a) > U(b) ? U(a) : U(b))
+E(c_maxu, U(a) > U(b))
+E(s_and, U(a) & U(b))
+E(c_and, (U(a) & U(b)) != 0)
+E(s_andn2, a & ~b)
+E(c_andn2, (a & ~b) != 0)
+E(s_orn2, a | ~b)
+E(c_orn2, (a | ~b) != 0)
+E(s_nand, U(~(a & b)))
+E(c_nand, U(~(a & b)) != 0)
+E(s_xnor, ~(a ^ b))
+E(c_xnor, ~(a ^ b) != 0)
+E(s_lshl, U(a) << (b & 31))
+E(c_lshl, (U(a) << (b & 31)) != 0)
+E(s_lshr64, a >> (b & 63))
+E(c_lshr64, (a >> (b & 63)) != 0)
+E(s_ashr, (uint32_t)(I(a) >> (b & 31)))
+E(c_ashr, (I(a) >> (b & 31)) != 0)
+/* s_bfe: offset S1[4:0], width S1[22:16] (32 or more: every bit) */
+static uint64_t s_bfeu(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned w = (b >> 16) & 0x7f;
+
+	return w >= 32 ? U(a) >> (b & 31) : e_bfeu(a, b & 31, w);
+}
+
+static uint64_t s_bfei(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned w = (b >> 16) & 0x7f;
+
+	return w >= 32 ? (uint32_t)(I(a) >> (b & 31)) : e_bfei(a, b & 31, w);
+}
+
+E(c_bfeu, s_bfeu(a, b, c) != 0)
+E(c_bfei, s_bfei(a, b, c) != 0)
+E(s_mul, U(a) * U(b))
+E(s_mulhiu, ((uint64_t)U(a) * U(b)) >> 32)
+E(s_absdiff, (uint32_t)llabs((int64_t)I(a) - I(b)))
+E(c_absdiff, I(a) != I(b))
+E(s_lshl2add, (U(a) << 2) + U(b))
+E(c_lshl2add, (((uint64_t)U(a) << 2) + U(b)) > 0xffffffffu)
+E(s_not, U(~a))
+E(c_not, U(~a) != 0)
+E(s_bcnt64, (uint32_t)__builtin_popcountll(a))
+E(c_bcnt64, a != 0)
+E(s_ff1, U(a) ? (uint32_t)__builtin_ctz(U(a)) : 0xffffffffu)
+E(s_abs, (uint32_t)llabs((int64_t)I(a)))
+E(c_abs, I(a) != 0)
+E(c_lti, I(a) < I(b))
+E(c_geu, U(a) >= U(b))
+E(c_lg64, a != b)
+E(c_bitcmp1, (U(a) >> (b & 31)) & 1)
+E(s_addlit, U(a) + 0x89abcdefu)
+E(c_addlit, (uint64_t)U(a) + 0x89abcdefu > 0xffffffffu)
+E(s_movneg, 0xfffffff9u)
+
+/* In the order of tests/gcn/insns.s */
+static const GcnCase cases[] = {
+	{ "v_add_u32", 2, 'u', 0, e_add, NULL },
+	{ "v_sub_u32", 2, 'u', 0, e_sub, NULL },
+	{ "v_subrev_u32", 2, 'u', 0, e_subrev, NULL },
+	{ "v_mul_lo_u32", 2, 'u', 0, e_mullo, NULL },
+	{ "v_mul_hi_u32", 2, 'u', 0, e_mulhiu, NULL },
+	{ "v_mul_hi_i32", 2, 'u', 0, e_mulhii, NULL },
+	{ "v_mul_u32_u24", 2, 'u', 0, e_mulu24, NULL },
+	{ "v_mul_i32_i24", 2, 'u', 0, e_muli24, NULL },
+	{ "v_mul_hi_u32_u24", 2, 'u', 0, e_mulhiu24, NULL },
+	{ "v_mul_hi_i32_i24", 2, 'u', 0, e_mulhii24, NULL },
+	{ "v_min_i32", 2, 'u', 0, e_mini, NULL },
+	{ "v_max_u32", 2, 'u', 0, e_maxu, NULL },
+	{ "v_lshlrev_b32", 2, 'k', 0, e_lshl, NULL },
+	{ "v_lshrrev_b32", 2, 'k', 0, e_lshr, NULL },
+	{ "v_ashrrev_i32", 2, 'k', 0, e_ashr, NULL },
+	{ "v_and_b32", 2, 'u', 0, e_and, NULL },
+	{ "v_or_b32", 2, 'u', 0, e_or, NULL },
+	{ "v_xor_b32", 2, 'u', 0, e_xor, NULL },
+	{ "v_not_b32", 1, 'u', 0, e_not, NULL },
+	{ "v_bfrev_b32", 1, 'u', 0, e_bfrev, NULL },
+	{ "v_ffbh_u32", 1, 'u', 0, e_ffbh, NULL },
+	{ "v_ffbl_b32", 1, 'u', 0, e_ffbl, NULL },
+	{ "v_ffbh_i32", 1, 'u', 0, e_ffbhi, NULL },
+	{ "v_bcnt_u32_b32", 2, 'u', 0, e_bcnt, NULL },
+	{ "v_bfm_b32", 2, 'k', 0, e_bfm, NULL },
+	{ "v_bfe_u32", 3, 'k', 0, e_bfeu, NULL },
+	{ "v_bfe_i32", 3, 'k', 0, e_bfei, NULL },
+	{ "v_bfi_b32", 3, 'u', 0, e_bfi, NULL },
+	{ "v_alignbit_b32", 3, 'k', 0, e_alignbit, NULL },
+	{ "v_alignbyte_b32", 3, 'k', 0, e_alignbyte, NULL },
+	{ "v_perm_b32", 3, 'p', 0, e_perm, NULL },
+	{ "v_min3_i32", 3, 'u', 0, e_min3i, NULL },
+	{ "v_max3_u32", 3, 'u', 0, e_max3u, NULL },
+	{ "v_med3_i32", 3, 'u', 0, e_med3i, NULL },
+	{ "v_med3_u32", 3, 'u', 0, e_med3u, NULL },
+	{ "v_sad_u32", 3, 'u', 0, e_sad, NULL },
+	{ "v_xad_u32", 3, 'u', 0, e_xad, NULL },
+	{ "v_lshl_add_u32", 3, 'k', 0, e_lshladd, NULL },
+	{ "v_add_lshl_u32", 3, 'k', 0, e_addlshl, NULL },
+	{ "v_add3_u32", 3, 'u', 0, e_add3, NULL },
+	{ "v_lshl_or_b32", 3, 'k', 0, e_lshlor, NULL },
+	{ "v_and_or_b32", 3, 'u', 0, e_andor, NULL },
+	{ "v_or3_b32", 3, 'u', 0, e_or3, NULL },
+	{ "v_mad_u32_u24", 3, 'u', 0, e_madu24, NULL },
+	{ "v_mad_u32_u16", 3, 'u', 0, e_madu16, NULL },
+	{ "v_add_u16", 2, 'u', 0, e_addu16, NULL },
+	{ "v_mul_lo_u16", 2, 'u', 0, e_mulu16, NULL },
+	{ "v_ashrrev_i16", 2, 'k', 0, e_ashri16, NULL },
+	{ "v_max_i16", 2, 'u', 0, e_maxi16, NULL },
+	{ "v_add_i32", 2, 'u', 0, e_addi_clamp, NULL },
+	{ "v_add_u32_e64", 2, 'u', 0, e_addu_clamp, NULL },
+	{ "v_add_u32", 2, 'u', 0, e_addlit, NULL },
+	{ "v_lshlrev_b64", 2, 'k', W1 | WD, e_lshl64, NULL },
+	{ "v_ashrrev_i64", 2, 'k', W1 | WD, e_ashr64, NULL },
+	{ "v_add_f32", 2, 'f', 0, e_addf, NULL },
+	{ "v_sub_f32", 2, 'f', 0, e_subf, NULL },
+	{ "v_mul_f32", 2, 'f', 0, e_mulf, NULL },
+	{ "v_mul_legacy_f32", 2, 'f', 0, e_mullegacy, NULL },
+	{ "v_min_f32", 2, 'f', 0, e_minf, NULL },
+	{ "v_max_f32", 2, 'f', 0, e_maxf, NULL },
+	{ "v_add_f32_e64", 2, 'f', 0, e_addf_mod, NULL },
+	{ "v_mul_f32_e64", 2, 'f', 0, e_mulf_x2, NULL },
+	{ "v_add_f32_e64", 2, 'f', 0, e_addf_clamp, NULL },
+	{ "v_fma_f32", 3, 'f', 0, e_fmaf, NULL },
+	{ "v_mad_f32", 3, 'f', 0, e_madf, NULL },
+	{ "v_min3_f32", 3, 'f', 0, e_min3f, NULL },
+	{ "v_max3_f32", 3, 'f', 0, e_max3f, NULL },
+	{ "v_med3_f32", 3, 'f', 0, e_med3f, NULL },
+	{ "v_ldexp_f32", 2, 'f', 0, e_ldexpf, NULL },
+	{ "v_cvt_f32_i32", 1, 'u', 0, e_cvtf_i, NULL },
+	{ "v_cvt_f32_u32", 1, 'u', 0, e_cvtf_u, NULL },
+	{ "v_cvt_i32_f32", 1, 'f', 0, e_cvti_f, NULL },
+	{ "v_cvt_u32_f32", 1, 'f', 0, e_cvtu_f, NULL },
+	{ "v_cvt_rpi_i32_f32", 1, 'f', 0, e_cvtrpi, NULL },
+	{ "v_cvt_flr_i32_f32", 1, 'f', 0, e_cvtflr, NULL },
+	{ "v_cvt_f32_ubyte2", 1, 'u', 0, e_ubyte2, NULL },
+	{ "v_floor_f32", 1, 'f', 0, e_floorf, NULL },
+	{ "v_ceil_f32", 1, 'f', 0, e_ceilf, NULL },
+	{ "v_trunc_f32", 1, 'f', 0, e_truncf, NULL },
+	{ "v_rndne_f32", 1, 'f', 0, e_rndnef, NULL },
+	{ "v_fract_f32", 1, 'f', 0, e_fractf, NULL },
+	{ "v_sqrt_f32", 1, 'f', 0, e_sqrtf, NULL },
+	{ "v_rcp_f32", 1, 'f', 0, e_rcpf, NULL },
+	{ "v_rsq_f32", 1, 'f', 0, e_rsqf, NULL },
+	{ "v_exp_f32", 1, 'f', 0, e_expf, NULL },
+	{ "v_log_f32", 1, 'f', 0, e_logf, NULL },
+	{ "v_sin_f32", 1, 'f', 0, e_sinf, NULL },
+	{ "v_frexp_mant_f32", 1, 'f', 0, e_mantf, NULL },
+	{ "v_frexp_exp_i32_f32", 1, 'f', 0, e_expif, NULL },
+	{ "v_add_f64", 2, 'd', W0 | W1 | WD, e_addd, NULL },
+	{ "v_mul_f64", 2, 'd', W0 | W1 | WD, e_muld, NULL },
+	{ "v_fma_f64", 3, 'd', W0 | W1 | W2 | WD, e_fmad, NULL },
+	{ "v_min_f64", 2, 'd', W0 | W1 | WD, e_mind, NULL },
+	{ "v_max_f64", 2, 'd', W0 | W1 | WD, e_maxd, NULL },
+	{ "v_ldexp_f64", 2, 'd', W0 | WD, e_ldexpd, NULL },
+	{ "v_add_f64", 2, 'd', W0 | W1 | WD, e_subd_mod, NULL },
+	{ "v_floor_f64", 1, 'd', W0 | WD, e_floord, NULL },
+	{ "v_trunc_f64", 1, 'd', W0 | WD, e_truncd, NULL },
+	{ "v_rndne_f64", 1, 'd', W0 | WD, e_rndned, NULL },
+	{ "v_fract_f64", 1, 'd', W0 | WD, e_fractd, NULL },
+	{ "v_sqrt_f64", 1, 'd', W0 | WD, e_sqrtd, NULL },
+	{ "v_rcp_f64", 1, 'd', W0 | WD, e_rcpd, NULL },
+	{ "v_cvt_f64_f32", 1, 'f', WD, e_cvtd_f, NULL },
+	{ "v_cvt_f32_f64", 1, 'd', W0, e_cvtf_d, NULL },
+	{ "v_cvt_f64_i32", 1, 'u', WD, e_cvtd_i, NULL },
+	{ "v_cvt_i32_f64", 1, 'd', W0, e_cvti_d, NULL },
+	{ "v_cvt_u32_f64", 1, 'd', W0, e_cvtu_d, NULL },
+	{ "v_frexp_exp_i32_f64", 1, 'd', W0, e_expid, NULL },
+	{ "v_cvt_f16_f32", 1, 'f', 0, e_cvth_f, NULL },
+	{ "v_cvt_f32_f16", 1, 'h', 0, e_cvtf_h, NULL },
+	{ "v_add_f16", 2, 'h', 0, e_addh, NULL },
+	{ "v_mul_f16", 2, 'h', 0, e_mulh, NULL },
+	{ "v_max_f16", 2, 'h', 0, e_maxh, NULL },
+	{ "v_fma_f16", 3, 'h', 0, e_fmah, NULL },
+	{ "v_cvt_pkrtz_f16_f32", 2, 'f', 0, e_pkrtz, NULL },
+	{ "v_cvt_u16_f16", 1, 'h', 0, e_cvtu16_h, NULL },
+	{ "v_cmp_lt_f32", 2, 'f', CMP, e_cmplt_f, NULL },
+	{ "v_cmp_nge_f32", 2, 'f', CMP, e_cmpnge_f, NULL },
+	{ "v_cmp_u_f32", 2, 'f', CMP, e_cmpu_f, NULL },
+	{ "v_cmp_lg_f32", 2, 'f', CMP, e_cmplg_f, NULL },
+	{ "v_cmp_class_f32", 2, 'c', CMP, e_class_f, NULL },
+	{ "v_cmp_le_f64", 2, 'd', W0 | W1 | CMP, e_cmple_d, NULL },
+	{ "v_cmp_o_f64", 2, 'd', W0 | W1 | CMP, e_cmpo_d, NULL },
+	{ "v_cmp_class_f64", 2, 'C', W0 | CMP, e_class_d, NULL },
+	{ "v_cmp_gt_f16", 2, 'h', CMP, e_cmpgt_h, NULL },
+	{ "v_cmp_lt_i32", 2, 'u', CMP, e_cmplt_i, NULL },
+	{ "v_cmp_ge_u32", 2, 'u', CMP, e_cmpge_u, NULL },
+	{ "v_cmp_ne_u64", 2, 'u', W0 | W1 | CMP, e_cmpne_u64, NULL },
+	{ "v_cmp_lt_i64", 2, 'u', W0 | W1 | CMP, e_cmplt_i64, NULL },
+	{ "v_cmp_eq_u16", 2, 'u', CMP, e_cmpeq_u16, NULL },
+	{ "v_cmp_gt_i16", 2, 'u', CMP, e_cmpgt_i16, NULL },
+	{ "v_cmp_lt_u32_e64", 2, 'u', CMPS, e_cmplt_u, NULL },
+	{ "s_add_u32", 2, 'u', SCL, s_addu, c_addu },
+	{ "s_sub_u32", 2, 'u', SCL, s_subu, c_subu },
+	{ "s_add_i32", 2, 'u', SCL, s_addi, c_addi },
+	{ "s_min_i32", 2, 'u', SCL, s_mini, c_mini },
+	{ "s_max_u32", 2, 'u', SCL, s_maxu, c_maxu },
+	{ "s_and_b32", 2, 'u', SCL, s_and, c_and },
+	{ "s_andn2_b64", 2, 'u', SCL | W0 | W1 | WD, s_andn2, c_andn2 },
+	{ "s_orn2_b64", 2, 'u', SCL | W0 | W1 | WD, s_orn2, c_orn2 },
+	{ "s_nand_b32", 2, 'u', SCL, s_nand, c_nand },
+	{ "s_xnor_b64", 2, 'u', SCL | W0 | W1 | WD, s_xnor, c_xnor },
+	{ "s_lshl_b32", 2, 'k', SCL, s_lshl, c_lshl },
+	{ "s_lshr_b64", 2, 'k', SCL | W0 | WD, s_lshr64, c_lshr64 },
+	{ "s_ashr_i32", 2, 'k', SCL, s_ashr, c_ashr },
+	{ "s_bfe_u32", 2, 'k', SCL, s_bfeu, c_bfeu },
+	{ "s_bfe_i32", 2, 'k', SCL, s_bfei, c_bfei },
+	{ "s_mul_i32", 2, 'u', SCL, s_mul, NULL },
+	{ "s_mul_hi_u32", 2, 'u', SCL, s_mulhiu, NULL },
+	{ "s_absdiff_i32", 2, 'u', SCL, s_absdiff, c_absdiff },
+	{ "s_lshl2_add_u32", 2, 'u', SCL, s_lshl2add, c_lshl2add },
+	{ "s_not_b32", 1, 'u', SCL, s_not, c_not },
+	{ "s_bcnt1_i32_b64", 1, 'u', SCL | W0, s_bcnt64, c_bcnt64 },
+	{ "s_ff1_i32_b32", 1, 'u', SCL, s_ff1, NULL },
+	{ "s_abs_i32", 1, 'u', SCL, s_abs, c_abs },
+	{ "s_cmp_lt_i32", 2, 'u', SCC, NULL, c_lti },
+	{ "s_cmp_ge_u32", 2, 'u', SCC, NULL, c_geu },
+	{ "s_cmp_lg_u64", 2, 'u', SCC | W0 | W1, NULL, c_lg64 },
+	{ "s_bitcmp1_b32", 2, 'k', SCC, NULL, c_bitcmp1 },
+	{ "s_add_u32", 2, 'u', SCL, s_addlit, c_addlit },
+	{ "s_mov_b32", 1, 'u', SCL, s_movneg, NULL },
+};
+
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+/* The encodings llvm-mc printed, in order */
+static unsigned nenc;
+static char enc_text[NCASES][96];
+static uint32_t enc[NCASES][3];
+static unsigned enc_len[NCASES];
+
+static void read_encodings(void)
+{
+	char line[512];
+	FILE *f = fopen(GCN_ENC, "r");
+
+	if (!f) {
+		TM(0, "cannot open %s", GCN_ENC);
+		return;
+	}
+	while (fgets(line, sizeof(line), f) && nenc < NCASES) {
+		char *e = strstr(line, "; encoding: [");
+		unsigned b[12], n = 0;
+		char *t = line;
+
+		if (!e)
+			continue;
+		while (*t == ' ' || *t == '\t')
+			t++;
+		snprintf(enc_text[nenc], sizeof(enc_text[0]), "%.*s",
+			 (int)(e - t), t);
+		e += strlen("; encoding: [");
+		while (n < 12 && sscanf(e, "0x%x", &b[n]) == 1) {
+			n++;
+			e = strchr(e, ',');
+			if (!e)
+				break;
+			e++;
+		}
+		memset(enc[nenc], 0, sizeof(enc[0]));
+		for (unsigned k = 0; k < n; k++)
+			enc[nenc][k / 4] |= b[k] << (8 * (k % 4));
+		enc_len[nenc++] = n / 4;
+	}
+	fclose(f);
+}
+
+static uint32_t rng = 0x2545f491;
+
+static uint32_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+/* A lane's input of @type; lanes 0..15 take the special values */
+static uint64_t input(char type, unsigned lane, unsigned k)
+{
+	static const uint32_t fsp[16] = {
+		0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7fa00000,
+		1, 0x807fffff, 0x00800000, 0x7f7fffff, 0x3f800000, 0xbf000000,
+		0x3fc00000, 0x40200000, 0xc0300000, 0x4effffff,
+	};
+	static const uint64_t dsp[16] = {
+		0, 1ULL << 63, 0x7ff0000000000000ULL, 0xfff0000000000000ULL,
+		0x7ff8000000000000ULL, 0x7ff4000000000000ULL, 1,
+		0x800fffffffffffffULL, 0x0010000000000000ULL,
+		0x7fefffffffffffffULL, 0x3ff0000000000000ULL,
+		0xbfe0000000000000ULL, 0x3ff8000000000000ULL,
+		0x4004000000000000ULL, 0xc006000000000000ULL,
+		0x41dfffffffc00000ULL,
+	};
+	static const uint16_t hsp[16] = {
+		0, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7d00, 1, 0x83ff, 0x0400,
+		0x7bff, 0x3c00, 0xb800, 0x3e00, 0x4100, 0xc180, 0x5bff,
+	};
+	uint32_t r = rnd(), s = (lane + 5 * k) & 15;
+	float f;
+	double d;
+
+	switch (type) {
+	case 'p':                       /* v_perm_b32: selectors 0..13 */
+		if (k < 2)
+			return r;
+		return r % 14 | (rnd() % 14) << 8 | (rnd() % 14) << 16 |
+		       (rnd() % 14) << 24;
+	case 'k':                       /* shift counts and small fields */
+		return lane < 8 ? r % 40 : (uint64_t)r << 32 | rnd();
+	case 'f':
+	case 'c':
+		if (type == 'c' && k == 1)
+			return r & 0x3ff;       /* a class mask */
+		if (lane < 16)
+			return fsp[s];
+		if (lane < 40) {
+			f = ldexpf((float)(int32_t)r, (int)(rnd() % 60) - 60);
+			return UF(f);
+		}
+		return r;
+	case 'd':
+	case 'C':
+		if (type == 'C' && k == 1)
+			return r & 0x3ff;
+		if (lane < 16)
+			return dsp[s];
+		if (lane < 40) {
+			d = ldexp((double)(int32_t)r, (int)(rnd() % 120) - 100);
+			return UD(d);
+		}
+		return (uint64_t)r << 32 | rnd();
+	case 'h':
+		if (lane < 16)
+			return hsp[s] | (uint64_t)(rnd() & 0xffff) << 16;
+		return r;
+	default:
+		if (lane < 8) {
+			static const uint32_t usp[8] = {
+				0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2,
+				0xffff, 0x10000,
+			};
+			return usp[(lane + k) & 7] |
+			       (uint64_t)usp[(lane + 3 * k) & 7] << 32;
+		}
+		return (uint64_t)r << 32 | rnd();
+	}
+}
+
+static uint8_t code[64];
+
+static unsigned m_read(void *o, uint64_t addr, void *buf, uint32_t len)
+{
+	if (addr < 0x1000 || addr + len > 0x1000 + sizeof(code))
+		return 7;
+	memcpy(buf, code + (addr - 0x1000), len);
+	return 0;
+}
+
+static unsigned m_write(void *o, uint64_t addr, const void *buf,
+			uint32_t len)
+{
+	return 7;
+}
+
+static const HsaGpuGcnMem cmem = { m_read, m_write, NULL };
+
+static int half_nan(uint64_t h)
+{
+	return (h & 0x7fff) > 0x7c00;
+}
+
+/* Is @got the @want of a result of type @type (NaNs all alike) */
+static int same(char type, unsigned shape, uint64_t got, uint64_t want)
+{
+	if (shape & (CMP | CMPS | SCL | SCC))
+		return got == want;
+	/* a half NaN in either half of a dword: any NaN will do */
+	if (!(shape & WD) && want < 0x100000000ULL &&
+	    (half_nan(want) || half_nan(want >> 16)) &&
+	    (half_nan(want) ? half_nan(got) : (got & 0xffff) == (want & 0xffff)) &&
+	    (half_nan(want >> 16) ? half_nan(got >> 16)
+				  : ((got >> 16) & 0xffff) == ((want >> 16) & 0xffff)))
+		return 1;
+	if ((shape & WD) && (type == 'd' || type == 'f') &&
+	    isnan(D(want)))
+		return isnan(D(got));
+	if (!(shape & WD) && (type == 'f' || type == 'd') && isnan(F(want)))
+		return isnan(F(got));
+	if (type == 'h' && !(shape & WD) && isnan(H(want)) && want < 0x10000)
+		return isnan(H(got));
+	return got == want;
+}
+
+static void run_case(unsigned i)
+{
+	const GcnCase *c = &cases[i];
+	HsaGpuGcnDispatch d;
+	HsaGpuGcnStatus st;
+	HsaGpuGcnGroup g;
+	HsaGpuGcnVreg v[16];
+	HsaGpuGcnWave w;
+	unsigned bad = 0, first = 0, rounds = c->shape & (SCL | SCC) ? 64 : 1;
+	uint64_t got = 0, want = 0, in[3] = { 0, 0, 0 }, fgot = 0, fwant = 0;
+	size_t ml = strlen(c->mnemonic);
+
+	/* the table and insns.s must agree line by line */
+	if (strncmp(enc_text[i], c->mnemonic, ml) ||
+	    (enc_text[i][ml] != ' ' && enc_text[i][ml] != '_')) {
+		TM(0, "case %u: table says %s, llvm-mc printed '%s'", i,
+		   c->mnemonic, enc_text[i]);
+		return;
+	}
+	memset(&d, 0, sizeof(d));
+	memset(&g, 0, sizeof(g));
+	g.mem = &cmem;
+	g.d = &d;
+	g.st = &st;
+	memset(code, 0, sizeof(code));
+	memcpy(code, enc[i], 4 * enc_len[i]);
+	for (unsigned r = 0; r < rounds; r++) {
+		memset(&w, 0, sizeof(w));
+		memset(&st, 0, sizeof(st));
+		memset(v, 0, sizeof(v));
+		w.v = v;
+		w.nvgpr = 16;
+		w.exec = ~0ULL;
+		w.pc = 0x1000;
+		if (c->shape & (SCL | SCC)) {
+			for (unsigned k = 0; k < c->nsrc; k++) {
+				in[k] = input(c->type, r, k);
+				w.s[10 + 2 * k] = (uint32_t)in[k];
+				w.s[11 + 2 * k] = in[k] >> 32;
+			}
+			w.scc = r & 1;
+		} else {
+			for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+				for (unsigned k = 0; k < c->nsrc; k++) {
+					uint64_t x = input(c->type, l, k);
+
+					v[10 + 2 * k][l] = (uint32_t)x;
+					v[11 + 2 * k][l] = x >> 32;
+				}
+		}
+		if (!hsagpu_gcn_step(&g, &w) || w.pc != 0x1000 + 4 * enc_len[i]) {
+			TM(0, "%s: stopped (%u, %s) or pc 0x%llx", enc_text[i],
+			   st.code, st.what ? st.what : "",
+			   (unsigned long long)w.pc);
+			return;
+		}
+		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+			uint64_t m[3];
+
+			if (c->shape & (SCL | SCC)) {
+				if (l)
+					break;
+				memcpy(m, in, sizeof(m));
+			} else {
+				for (unsigned k = 0; k < 3; k++)
+					m[k] = v[10 + 2 * k][l] |
+					       ((c->shape >> k) & 1 ?
+						(uint64_t)v[11 + 2 * k][l] << 32
+						: 0);
+			}
+			if (c->shape & SCC) {
+				got = w.scc;
+				want = c->scc(m[0], m[1], m[2]);
+			} else if (c->shape & SCL) {
+				got = w.s[0] | (c->shape & WD ?
+						(uint64_t)w.s[1] << 32 : 0);
+				want = c->fn(m[0], m[1], m[2]);
+				if (!(c->shape & WD))
+					want = (uint32_t)want;
+				if (c->scc && w.scc != c->scc(m[0], m[1], m[2]))
+					got ^= 1ULL << 63;  /* count it wrong */
+			} else if (c->shape & (CMP | CMPS)) {
+				uint64_t mask = c->shape & CMP ? w.vcc :
+						w.s[20] | (uint64_t)w.s[21] << 32;
+
+				got = (mask >> l) & 1;
+				want = c->fn(m[0], m[1], m[2]) & 1;
+			} else {
+				got = v[0][l] | (c->shape & WD ?
+						 (uint64_t)v[1][l] << 32 : 0);
+				want = c->fn(m[0], m[1], m[2]);
+				if (!(c->shape & WD))
+					want = (uint32_t)want;
+			}
+			if (!same(c->type, c->shape, got, want) && !bad++) {
+				first = l;
+				fgot = got;
+				fwant = want;
+			}
+		}
+		if (bad)
+			break;
+	}
+	if (!(c->shape & (SCL | SCC))) {
+		in[0] = v[10][first];
+		in[1] = v[12][first];
+		in[2] = v[14][first];
+	}
+	TM(!bad, "%s: %u lanes wrong (first lane %u: got 0x%llx, want 0x%llx; "
+	   "inputs 0x%llx 0x%llx 0x%llx)", enc_text[i], bad, first,
+	   (unsigned long long)fgot, (unsigned long long)fwant,
+	   (unsigned long long)in[0], (unsigned long long)in[1],
+	   (unsigned long long)in[2]);
+}
+
+int main(void)
+{
+	read_encodings();
+	TM(nenc == NCASES, "%u encodings from llvm-mc for %zu cases", nenc,
+	   NCASES);
+	for (unsigned i = 0; i < nenc; i++)
+		run_case(i);
+	return tap_done();
+}
