@@ -15,6 +15,7 @@
 #include "hsagpu-gcn-core.h"
 #include "hsagpu/hsagpu_aql.h"
 #include "gcn-elf.h"
+#include "gcn-corpus.h"
 
 #include "tap.h"
 
@@ -148,7 +149,7 @@ static unsigned dispatch(uint64_t kd, uint32_t grid, uint16_t wg,
 }
 
 /* "ok", or where the dispatch stopped */
-static const char *why(unsigned err, const HsaGpuGcnStatus *st)
+static const char *stop_why(unsigned err, const HsaGpuGcnStatus *st)
 {
 	static char buf[160];
 
@@ -257,349 +258,41 @@ static void test_lds_sum(void)
 	TM(!bad, "lds_sum: %u of 4 workgroup sums wrong", bad);
 }
 
-static uint32_t rng = 12345;
-
-static uint32_t rnd(void)
+/* The corpus (tests/gcn/gcn-corpus.h): every program, every step */
+static void test_corpus(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 17;
-	rng ^= rng << 5;
-	return rng;
-}
+	for (unsigned i = 0; i < GCN_CORPUS_N; i++) {
+		const struct gcn_program *p = &gcn_corpus[i];
+		uint64_t addr[GCN_CORPUS_BUFS];
+		void *buf[GCN_CORPUS_BUFS];
+		HsaGpuGcnStatus st;
+		unsigned err = 0;
+		char why[200];
 
-/* Tiled matrix multiply on a 2-D grid with partial edge workgroups. */
-static void test_matmul(void)
-{
-	uint64_t kd = load("matmul");
-	const uint32_t m = 37, n = 45, k = 29;
-	const uint32_t grid[3] = { n, m, 1 };
-	const uint16_t wg[3] = { 16, 16, 1 };
-	float *a = at(BUF(0)), *b = at(BUF(1)), *c = at(BUF(2));
-	uint8_t *ka = at(KARG);
-	uint64_t pa = BUF(0), pb = BUF(1), pc = BUF(2);
-	HsaGpuGcnStatus st;
-	unsigned bad = 0, err;
-
-	if (!kd)
-		return;
-	for (unsigned i = 0; i < m * k; i++)
-		a[i] = fl(rnd());
-	for (unsigned i = 0; i < k * n; i++)
-		b[i] = fl(rnd());
-	for (unsigned i = 0; i < m * n + 64; i++)
-		c[i] = -7;
-	memset(ka, 0, 256);
-	memcpy(ka, &pa, 8);
-	memcpy(ka + 8, &pb, 8);
-	memcpy(ka + 16, &pc, 8);
-	memcpy(ka + 24, &m, 4);
-	memcpy(ka + 28, &n, 4);
-	memcpy(ka + 32, &k, 4);
-	err = dispatch3(kd, grid, wg, &st);
-	TM(!err, "matmul: %s", why(err, &st));
-	for (unsigned r = 0; r < m; r++)
-		for (unsigned col = 0; col < n; col++) {
-			float acc = 0;
-
-			/* the kernel's order: fma over k, in steps of one */
-			for (unsigned i = 0; i < k; i++)
-				acc = fmaf(a[r * k + i], b[i * n + col], acc);
-			bad += memcmp(&acc, &c[r * n + col], 4) != 0;
+		for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
+			addr[k] = BUF(k);
+			buf[k] = at(addr[k]);
+			memset(buf[k], 0, GCN_CORPUS_BUF_SIZE);
 		}
-	for (unsigned i = m * n; i < m * n + 64; i++)
-		bad += c[i] != -7;
-	TM(!bad, "matmul 37x29 by 29x45: %u elements differ from the CPU's", bad);
-}
+		p->init(buf);
+		for (unsigned k = 0; k < GCN_CORPUS_STEPS && !err; k++) {
+			const struct gcn_step *s = &p->step[k];
+			uint64_t kd;
 
-/* Histogram: LDS atomics per workgroup, global atomics across them. */
-static void test_histogram(void)
-{
-	uint64_t kd = load("histogram");
-	uint8_t *in = at(BUF(0)), *ka = at(KARG);
-	uint32_t *bins = at(BUF(1)), *seen = at(BUF(2)), want[64] = { 0 };
-	uint32_t n = 3000;
-	uint64_t pi = BUF(0), pb = BUF(1), ps = BUF(2);
-	HsaGpuGcnStatus st;
-	unsigned bad = 0, err;
-
-	if (!kd)
-		return;
-	for (unsigned i = 0; i < 3072; i++) {
-		in[i] = rnd() % 251;
-		if (i < n)
-			want[in[i] % 64]++;
-	}
-	memset(bins, 0, 64 * 4);
-	*seen = 0;
-	memset(ka, 0, 256);
-	memcpy(ka, &pi, 8);
-	memcpy(ka + 8, &n, 4);
-	memcpy(ka + 16, &pb, 8);
-	memcpy(ka + 24, &ps, 8);
-	err = dispatch(kd, 3072, 256, &st);
-	TM(!err, "histogram: %s", why(err, &st));
-	for (unsigned i = 0; i < 64; i++)
-		bad += bins[i] != want[i];
-	TM(!bad && *seen == n, "histogram: %u of 64 bins wrong, %u items seen "
-	   "(want %u)", bad, *seen, n);
-}
-
-/* Prefix sum: three dispatches of two kernels. */
-static void test_scan(void)
-{
-	uint64_t kd_add = load_kernel("scan", "scan_add");
-	uint64_t kd = load_kernel("scan", "scan_block");
-	int32_t *in = at(BUF(0)), *out = at(BUF(1)), *sums = at(BUF(2));
-	int32_t *scanned = at(BUF(3)), *dummy = at(BUF(4));
-	uint8_t *ka = at(KARG);
-	uint64_t pi = BUF(0), po = BUF(1), ps = BUF(2), pss = BUF(3),
-		 pd = BUF(4);
-	uint32_t n = 1000, ng = 4;
-	HsaGpuGcnStatus st;
-	unsigned bad = 0, err;
-	int32_t run = 0;
-
-	if (!kd || !kd_add)
-		return;
-	for (unsigned i = 0; i < 1024; i++) {
-		in[i] = (int32_t)(rnd() % 2001) - 1000;
-		out[i] = 0x55555555;
-	}
-	memset(ka, 0, 256);
-	memcpy(ka, &pi, 8);
-	memcpy(ka + 8, &po, 8);
-	memcpy(ka + 16, &ps, 8);
-	memcpy(ka + 24, &n, 4);
-	err = dispatch(kd, 1024, 256, &st);
-	TM(!err, "scan_block: %s", why(err, &st));
-	/* the workgroup totals, scanned by one partial workgroup of 4 */
-	memcpy(ka, &ps, 8);
-	memcpy(ka + 8, &pss, 8);
-	memcpy(ka + 16, &pd, 8);
-	memcpy(ka + 24, &ng, 4);
-	err = dispatch(kd, ng, 256, &st);
-	TM(!err, "scan_block of the sums: %s", why(err, &st));
-	memset(ka, 0, 256);
-	memcpy(ka, &po, 8);
-	memcpy(ka + 8, &pss, 8);
-	memcpy(ka + 16, &n, 4);
-	err = dispatch(kd_add, 1024, 256, &st);
-	TM(!err, "scan_add: %s", why(err, &st));
-	for (unsigned i = 0; i < n; i++) {
-		run += in[i];
-		bad += out[i] != run;
-	}
-	for (unsigned i = n; i < 1024; i++)
-		bad += out[i] != 0x55555555;
-	TM(!bad && dummy[0] == sums[3] + scanned[2],
-	   "scan: %u of %u prefix sums wrong", bad, n);
-}
-
-/* The CPU's version of divergent.cl */
-static uint32_t divergent_cpu(uint32_t v)
-{
-	uint32_t x = v, steps = 0, r;
-
-	while (x != 1 && steps < 1000) {
-		x = x & 1 ? 3 * x + 1 : x >> 1;
-		steps++;
-	}
-	if (v % 3 == 0)
-		r = steps * 2;
-	else if (v % 3 == 1)
-		r = steps + 100;
-	else
-		r = v / 7 + v % 7;
-	switch (v & 3) {
-	case 0:
-		r ^= 0x55;
-		break;
-	case 1:
-		for (uint32_t k = 0; k < v % 13; k++) {
-			if (r > 5000)
+			if (!s->kernel)
 				break;
-			r += k * k;
+			kd = load_kernel(p->file, s->kernel);
+			if (!kd)
+				return;
+			memset(at(KARG), 0, 256);
+			s->args(at(KARG), addr);
+			err = dispatch3(kd, s->grid, s->wg, &st);
+			TM(!err, "%s: %s", s->kernel, stop_why(err, &st));
 		}
-		break;
-	default:
-		r = r * 3 - 1;
+		if (!err)
+			TM(!p->check(buf, why, sizeof(why)), "%s (%s): %s",
+			   p->file, p->what, why);
 	}
-	return r;
-}
-
-static void test_divergent(void)
-{
-	uint64_t kd = load("divergent");
-	uint32_t *in = at(BUF(0)), *out = at(BUF(1));
-	uint64_t *ka = at(KARG);
-	HsaGpuGcnStatus st;
-	unsigned bad = 0, err;
-
-	if (!kd)
-		return;
-	for (unsigned i = 0; i < 1024; i++)
-		in[i] = i < 8 ? i : rnd() % 100000 + 1;
-	memset(ka, 0, 256);			/* hidden arguments: zero offsets */
-	ka[0] = BUF(0);
-	ka[1] = BUF(1);
-	err = dispatch(kd, 1024, 64, &st);
-	TM(!err, "divergent: %s", why(err, &st));
-	for (unsigned i = 0; i < 1024; i++)
-		bad += out[i] != divergent_cpu(in[i]);
-	TM(!bad, "divergent: %u of 1024 lanes wrong", bad);
-}
-
-/* What work-items know about themselves on a 3-D grid */
-static void test_grid3d(void)
-{
-	uint64_t kd = load("grid3d");
-	const uint32_t grid[3] = { 13, 7, 5 };
-	const uint16_t wg[3] = { 4, 4, 2 };
-	uint32_t *out = at(BUF(0)), ng[3];
-	uint64_t *ka = at(KARG);
-	HsaGpuGcnStatus st;
-	unsigned bad = 0, err, items = 13 * 7 * 5;
-
-	if (!kd)
-		return;
-	memset(out, 0xee, items * 32 + 64);
-	memset(ka, 0, 256);
-	ka[0] = BUF(0);
-	err = dispatch3(kd, grid, wg, &st);
-	TM(!err, "grid3d: %s", why(err, &st));
-	for (unsigned k = 0; k < 3; k++)
-		ng[k] = (grid[k] + wg[k] - 1) / wg[k];
-	for (uint32_t z = 0; z < grid[2]; z++)
-		for (uint32_t y = 0; y < grid[1]; y++)
-			for (uint32_t x = 0; x < grid[0]; x++) {
-				uint32_t id[3] = { x, y, z }, l[3], g[3], sz[3];
-				uint32_t lin = (z * grid[1] + y) * grid[0] + x;
-				uint32_t *o = out + lin * 8, want[8];
-
-				for (unsigned k = 0; k < 3; k++) {
-					l[k] = id[k] % wg[k];
-					g[k] = id[k] / wg[k];
-					/* the edge workgroups are partial */
-					sz[k] = g[k] == ng[k] - 1 ?
-						grid[k] - g[k] * wg[k] : wg[k];
-				}
-				want[0] = x | y << 10 | z << 20;
-				want[1] = l[0] | l[1] << 10 | l[2] << 20;
-				want[2] = g[0] | g[1] << 10 | g[2] << 20;
-				want[3] = sz[0] | sz[1] << 10 | sz[2] << 20;
-				want[4] = ng[0] | ng[1] << 10 | ng[2] << 20;
-				want[5] = wg[0] | wg[1] << 10 | wg[2] << 20;
-				want[6] = lin;
-				/*
-				 * ROCm's device library computes the local
-				 * linear id from the packet's (enqueued)
-				 * workgroup size, also in partial workgroups
-				 */
-				want[7] = (l[2] * wg[1] + l[1]) * wg[0] + l[0];
-				bad += memcmp(o, want, sizeof(want)) != 0;
-			}
-	bad += out[items * 8] != 0xeeeeeeee;
-	TM(!bad, "grid3d 13x7x5 in 4x4x2: %u of %u work-items wrong", bad,
-	   items);
-}
-
-/* float's bits as a value: NaNs all alike */
-static int same_f(float a, float b)
-{
-	return (isnan(a) && isnan(b)) || !memcmp(&a, &b, 4);
-}
-
-static int same_d(double a, double b)
-{
-	return (isnan(a) && isnan(b)) || !memcmp(&a, &b, 8);
-}
-
-static int32_t sat_i32(float f)
-{
-	return isnan(f) ? 0 : f <= -2147483648.0f ? INT32_MIN :
-	       f >= 2147483648.0f ? INT32_MAX : (int32_t)f;
-}
-
-/* Division, square root, fp64, fp16, conversions against the CPU */
-static void test_numeric(void)
-{
-	static const uint32_t special[] = {
-		0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 1, 0x807fffff,
-		0x00800000, 0x7f7fffff, 0x3f800000, 0xbf800000, 0x0d000000,
-		0x72000000, 0x00400000, 0x4b000001, 0x3effffff,
-	};
-	static const double dspecial[] = {
-		0.0, -0.0, INFINITY, -INFINITY, NAN, 4.9e-324, 2.2250738585072014e-308,
-		1.7976931348623157e308, 1.0, -3.0, 1e-300, 1e300,
-	};
-	uint64_t kd = load("numeric");
-	unsigned nitems = 512, bad[12] = { 0 }, err, total = 0;
-	float *a = at(BUF(0)), *b = at(BUF(1)), *of = at(BUF(4));
-	double *da = at(BUF(2)), *db = at(BUF(3)), *od = at(BUF(5));
-	int32_t *oi = at(BUF(6));
-	uint64_t *ka = at(KARG);
-	HsaGpuGcnStatus st;
-
-	if (!kd)
-		return;
-	for (unsigned i = 0; i < nitems; i++) {
-		uint32_t x = rnd(), y = rnd();
-
-		/* random bits, random sane values and the special values */
-		if (i % 4 == 1) {
-			x = special[i / 4 % 16];
-			y = special[(i / 64 + i) % 16];
-		}
-		if (i % 4 == 2) {
-			float fx = fl(x), fy = fl(y) + 0.5f;
-
-			memcpy(&x, &fx, 4);
-			memcpy(&y, &fy, 4);
-		}
-		memcpy(&a[i], &x, 4);
-		memcpy(&b[i], &y, 4);
-		da[i] = (double)(int32_t)rnd() / 2048.0;
-		db[i] = i % 3 == 0 ? dspecial[i / 3 % 12] :
-			ldexp((double)(int32_t)rnd(), (int)(rnd() % 80) - 60);
-	}
-	for (unsigned k = 0; k < 7; k++)
-		ka[k] = BUF(k);
-	err = dispatch(kd, nitems, 64, &st);
-	TM(!err, "numeric: %s", why(err, &st));
-	for (unsigned i = 0; i < nitems && !err; i++) {
-		float x = a[i], y = b[i];
-		double p = da[i], q = db[i];
-		/* assigned: rounded to half (no excess precision kept) */
-		_Float16 h = (_Float16)x, hp = h * (_Float16)y;
-
-		bad[0] += !same_f(of[i * 4 + 0], x / y);
-
-		bad[1] += !same_f(of[i * 4 + 1], sqrtf(fabsf(x)));
-		bad[2] += !same_f(of[i * 4 + 2], (float)hp);
-		bad[3] += !same_f(of[i * 4 + 3], floorf(x) + truncf(y) +
-				  fminf(x, y));
-		bad[4] += !same_d(od[i * 4 + 0], p * q + p);
-		bad[5] += !same_d(od[i * 4 + 1], p / q);
-		bad[6] += !same_d(od[i * 4 + 2], (double)x * (double)y -
-				  (double)(x * y));
-		bad[7] += !same_d(od[i * 4 + 3], fmax(p, q) - fmin(p, q));
-		bad[8] += oi[i * 4 + 0] != (int32_t)p;
-		/*
-		 * convert_int_sat: clang 15 clamps with v_med3_f32, which the
-		 * ISA defines as the lower bound for a NaN input (IEEE-mode
-		 * min3); OpenCL wants 0 there. Not compared for NaN inputs.
-		 */
-		bad[9] += !isnan(x) && oi[i * 4 + 1] != sat_i32(x * 1e6f);
-		bad[10] += oi[i * 4 + 2] != (int32_t)(int64_t)(p * 1000.0);
-		bad[11] += oi[i * 4 + 3] != (p < q ? 1 : p == q ? 2 : 3);
-	}
-	for (unsigned k = 0; k < 12; k++)
-		total += bad[k];
-	TM(!total, "numeric: wrong results x/y %u, sqrt %u, half %u, "
-	   "floor/trunc/fmin %u, p*q+p %u, p/q %u, exact product %u, "
-	   "fmax-fmin %u, (int)p %u, sat %u, via long %u, compare %u",
-	   bad[0], bad[1], bad[2], bad[3], bad[4], bad[5], bad[6], bad[7],
-	   bad[8], bad[9], bad[10], bad[11]);
 }
 
 /* Hand-assembled code (encodings from llvm-mc): failures are clear. */
@@ -670,12 +363,7 @@ int main(void)
 	test_vadd();
 	test_saxpy();
 	test_lds_sum();
-	test_matmul();
-	test_histogram();
-	test_scan();
-	test_divergent();
-	test_grid3d();
-	test_numeric();
+	test_corpus();
 	test_failures();
 	free(mem);
 	return tap_done();
