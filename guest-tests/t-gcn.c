@@ -6,22 +6,30 @@
  * of the device's address space, dispatches its kernel descriptor as
  * kernel_object and checks the results against the CPU: vector add over
  * a partial last workgroup, saxpy with a branch around the tail, a
- * reduction through LDS with barriers. An instruction the interpreter
- * does not implement fails the queue with ILLEGAL_INSTRUCTION and its
- * address and dword in the queue's fault registers.
+ * reduction through LDS with barriers; then the kernel corpus
+ * (tests/gcn/gcn-corpus.h: tiled matmul on a 2-D grid, histogram with
+ * atomics, prefix sum, divergent lanes, a 3-D grid, numerics) with its
+ * buffers in system memory and VRAM. An instruction the interpreter does
+ * not implement fails the queue with ILLEGAL_INSTRUCTION and its address
+ * and dword in the queue's fault registers.
  */
 #include <stdlib.h>
 
 #include "gtq.h"
 #include "gcn-elf.h"
+#include "gcn-corpus.h"
 
 struct co {
 	void *mem;
 	uint64_t kd;                    /* device address of the descriptor */
 };
 
-/* Load /tests/@name.co into system memory of @d; 0 on success. */
-static int co_load(struct gtq_dev *d, const char *name, struct co *co)
+/*
+ * Load /tests/@name.co into system memory of @d; 0 on success. @co->kd:
+ * @kernel's descriptor (@name's when NULL).
+ */
+static int co_load_kernel(struct gtq_dev *d, const char *name,
+			  const char *kernel, struct co *co)
 {
 	char path[64], sym[64];
 	uint64_t kdoff = 0;
@@ -47,13 +55,18 @@ static int co_load(struct gtq_dev *d, const char *name, struct co *co)
 			    HSAGPU_RT_MEM_SYSTEM);
 	if (co->mem) {
 		gcn_elf_load(f, co->mem);
-		snprintf(sym, sizeof(sym), "%s.kd", name);
+		snprintf(sym, sizeof(sym), "%s.kd", kernel ? kernel : name);
 		kdoff = gcn_elf_symbol(f, sym);
 		CHECK(kdoff, "%s: no symbol %s", path, sym);
 		co->kd = gtq_ptr(d->agent, (uint8_t *)co->mem + kdoff);
 	}
 	free(f);
 	return kdoff ? 0 : -1;
+}
+
+static int co_load(struct gtq_dev *d, const char *name, struct co *co)
+{
+	return co_load_kernel(d, name, NULL, co);
 }
 
 /* Dispatch a 1-D grid; wait for its signal (unless @nowait). */
@@ -159,6 +172,61 @@ static void test_kernels(struct gtq_dev *d, hsagpu_queue_t *q,
 	}
 }
 
+/* The corpus: buffers 0-3 in system memory, 4-6 in VRAM */
+static void test_corpus(struct gtq_dev *d, hsagpu_queue_t *q,
+			hsagpu_signal_t sig)
+{
+	uint64_t *ka = gtq_alloc(d, 4096, HSAGPU_RT_MEM_SYSTEM);
+	void *buf[GCN_CORPUS_BUFS];
+	uint64_t addr[GCN_CORPUS_BUFS];
+
+	if (!ka)
+		return;
+	for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
+		buf[k] = gtq_alloc(d, GCN_CORPUS_BUF_SIZE, k < 4 ?
+				   HSAGPU_RT_MEM_SYSTEM : HSAGPU_RT_MEM_VRAM);
+		if (!buf[k])
+			return;
+		addr[k] = gtq_ptr(d->agent, buf[k]);
+	}
+	for (unsigned i = 0; i < GCN_CORPUS_N; i++) {
+		const struct gcn_program *p = &gcn_corpus[i];
+		char why[300];
+		int ok = 1;
+
+		for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++)
+			memset(buf[k], 0, GCN_CORPUS_BUF_SIZE);
+		p->init(buf);
+		for (unsigned k = 0; k < GCN_CORPUS_STEPS && ok; k++) {
+			const struct gcn_step *s = &p->step[k];
+			struct hsagpu_kernel_dispatch_packet pkt;
+			struct co co;
+
+			if (!s->kernel)
+				break;
+			if (co_load_kernel(d, p->file, s->kernel, &co))
+				return;
+			memset(ka, 0, 4096);
+			s->args((uint8_t *)ka, addr);
+			hsagpu_signal_store_release(sig, 1);
+			hsagpu_packet_dispatch(&pkt, co.kd, gtq_ptr(d->agent, ka),
+					       s->grid, s->wg,
+					       s->grid[2] > 1 ? 3 :
+					       s->grid[1] > 1 ? 2 : 1, sig);
+			CHECK(hsagpu_queue_submit(q, &pkt,
+				GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 1)) >= 0,
+			      "submit");
+			ok = hsagpu_signal_wait_acquire(sig,
+				HSAGPU_SIGNAL_CONDITION_EQ, 0, 60000 * GTQ_MS,
+				HSAGPU_WAIT_STATE_BLOCKED) == 0;
+			CHECK(ok, "%s (%s) did not end", s->kernel, p->what);
+		}
+		if (ok)
+			CHECK(!p->check(buf, why, sizeof(why)), "%s (%s): %s",
+			      p->file, p->what, why);
+	}
+}
+
 /* A hand-made kernel: s_nop, then buffer_load_dword (MUBUF): refused. */
 static void test_illegal(struct gtq_dev *d)
 {
@@ -207,6 +275,7 @@ int main(void)
 	sig = gtq_signal(&d, 1);
 	if (q) {
 		test_kernels(&d, q, sig);
+		test_corpus(&d, q, sig);
 		test_illegal(&d);
 	}
 	gtq_close(&d);

@@ -8,7 +8,12 @@
  * (docs/isa.md) runs it: the completion signal reaches 0 without a queue
  * error, each of the 64 work-items stored 42 in its word and nothing
  * past them changed; a second queue on the same device then runs our
- * built-in kernels too.
+ * built-in kernels too. Then the kernel corpus (tests/gcn/gcn-corpus.h:
+ * tiled matmul, histogram, prefix sum, divergent, 3-D grid, numerics),
+ * compiled by Debian's clang 15 with its device libraries, goes the same
+ * way: each code object loaded with hsa_executable_*, each kernel found
+ * by its symbol and dispatched on ROCr's queue with the group segment
+ * size and kernel arguments ROCr reports; results checked on the CPU.
  */
 #include <fcntl.h>
 #include <libgen.h>
@@ -21,6 +26,7 @@
 #include <unistd.h>
 
 #include "hsat.h"
+#include "gcn-corpus.h"
 
 #define CODE_OBJECT "hsagpu-store42.co"
 #define KERNEL_SYMBOL "hsagpu_store42.kd"
@@ -38,7 +44,7 @@ static void on_queue_error(hsa_status_t st, hsa_queue_t *q, void *data)
 	       hsat_status_name(st), st);
 }
 
-static void *read_file(const char *argv0, size_t *len)
+static void *read_file(const char *argv0, const char *name, size_t *len)
 {
 	char path[512], self[256];
 	struct stat st;
@@ -46,7 +52,7 @@ static void *read_file(const char *argv0, size_t *len)
 	int fd;
 
 	snprintf(self, sizeof(self), "%s", argv0);
-	snprintf(path, sizeof(path), "%s/%s", dirname(self), CODE_OBJECT);
+	snprintf(path, sizeof(path), "%s/%s", dirname(self), name);
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
 		CHECK(0, "cannot open %s", path);
@@ -157,6 +163,121 @@ out_exe:
 	hsa_amd_memory_pool_free(buf);
 }
 
+/* Run corpus program @p on @g's queue @q; buffers in system memory */
+static void corpus_one(struct hsat_gpu *g, hsa_queue_t *q, const char *argv0,
+		       const struct gcn_program *p)
+{
+	hsa_code_object_reader_t reader;
+	hsa_executable_t exe;
+	hsa_profile_t profile;
+	void *buf[GCN_CORPUS_BUFS] = { NULL };
+	uint64_t addr[GCN_CORPUS_BUFS];
+	char file[64], why[300];
+	size_t len = 0;
+	void *co;
+	int n0 = atomic_load(&errors), ok = 1;
+
+	snprintf(file, sizeof(file), "%s.co", p->file);
+	co = read_file(argv0, file, &len);
+	if (!co)
+		return;
+	HSAT_CHECK(hsa_agent_get_info(g->agent, HSA_AGENT_INFO_PROFILE, &profile));
+	if (HSAT_CHECK(hsa_code_object_reader_create_from_memory(co, len, &reader))) {
+		free(co);
+		return;
+	}
+	if (HSAT_CHECK(hsa_executable_create_alt(profile,
+			HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exe)) ||
+	    HSAT_CHECK(hsa_executable_load_agent_code_object(exe, g->agent, reader,
+							       NULL, NULL)) ||
+	    HSAT_CHECK(hsa_executable_freeze(exe, NULL)))
+		goto out;
+	for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
+		buf[k] = hsat_alloc(h.sys, GCN_CORPUS_BUF_SIZE);
+		if (!buf[k])
+			goto out_buf;
+		memset(buf[k], 0, GCN_CORPUS_BUF_SIZE);
+		addr[k] = (uintptr_t)buf[k];
+	}
+	p->init(buf);
+	for (unsigned k = 0; k < GCN_CORPUS_STEPS && ok; k++) {
+		const struct gcn_step *st = &p->step[k];
+		hsa_executable_symbol_t sym;
+		hsa_kernel_dispatch_packet_t pkt;
+		uint64_t kobj = 0;
+		uint32_t kasize = 0, lds = 0;
+		uint8_t args[256];
+		char name[64];
+		hsa_signal_t s;
+		void *ka;
+
+		if (!st->kernel)
+			break;
+		snprintf(name, sizeof(name), "%s.kd", st->kernel);
+		if (HSAT_CHECK(hsa_executable_get_symbol_by_name(exe, name, &g->agent,
+								 &sym)))
+			break;
+		HSAT_CHECK(hsa_executable_symbol_get_info(sym,
+			   HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kobj));
+		HSAT_CHECK(hsa_executable_symbol_get_info(sym,
+			   HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kasize));
+		HSAT_CHECK(hsa_executable_symbol_get_info(sym,
+			   HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &lds));
+		CHECK(kasize >= 8 && kasize <= sizeof(args), "%s: %s: %u bytes of "
+		      "kernel arguments", g->pci, name, kasize);
+		if (kasize > sizeof(args))
+			break;
+		memset(args, 0, sizeof(args));      /* hidden ones: zero */
+		st->args(args, addr);
+		HSAT_CHECK(hsa_signal_create(1, 0, NULL, &s));
+		ka = hsat_kernarg(&h, args, kasize);
+		hsat_dispatch_pkt(&pkt, kobj, ka, st->grid[0], st->wg[0], s);
+		pkt.setup = (st->grid[2] > 1 ? 3 : st->grid[1] > 1 ? 2 : 1)
+			    << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+		pkt.workgroup_size_y = st->wg[1];
+		pkt.workgroup_size_z = st->wg[2];
+		pkt.grid_size_y = st->grid[1];
+		pkt.grid_size_z = st->grid[2];
+		pkt.group_segment_size = lds;
+		hsat_submit(q, &pkt);
+		ok = !hsat_wait_below(s, 1, 60000, HSA_WAIT_STATE_BLOCKED, NULL);
+		CHECK(ok, "%s: %s (%s) did not complete within 60 s", g->pci,
+		      st->kernel, p->what);
+		hsa_signal_destroy(s);
+		hsa_amd_memory_pool_free(ka);
+	}
+	CHECK(atomic_load(&errors) == n0, "%s: %s: %d queue error callbacks (%s)",
+	      g->pci, p->file, atomic_load(&errors) - n0,
+	      hsat_status_name(atomic_load(&error_status)));
+	if (ok) {
+		CHECK(!p->check(buf, why, sizeof(why)), "%s: %s (%s) through ROCr: %s",
+		      g->pci, p->file, p->what, why);
+		DIAG("%s: %s through ROCr: %s", g->pci, p->file, why);
+	}
+out_buf:
+	for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++)
+		if (buf[k])
+			hsa_amd_memory_pool_free(buf[k]);
+out:
+	hsa_executable_destroy(exe);
+	hsa_code_object_reader_destroy(reader);
+	free(co);
+}
+
+static void corpus_on(struct hsat_gpu *g, const char *argv0)
+{
+	hsa_queue_t *q;
+
+	hsat_phase("the kernel corpus through ROCr");
+	if (HSAT_CHECK(hsa_queue_create(g->agent, 64, HSA_QUEUE_TYPE_MULTI,
+					on_queue_error, NULL, UINT32_MAX,
+					UINT32_MAX, &q)))
+		return;
+	for (unsigned i = 0; i < GCN_CORPUS_N; i++)
+		corpus_one(g, q, argv0, &gcn_corpus[i]);
+	HSAT_CHECK(hsa_queue_destroy(q));
+}
+
 int main(int argc, char **argv)
 {
 	size_t len = 0;
@@ -164,11 +285,13 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	hsat_watchdog(120);
-	co = read_file(argv[0], &len);
+	co = read_file(argv[0], CODE_OBJECT, &len);
 	if (!co || hsat_init(&h))
 		return gt_result();
-	for (int i = 0; i < h.ngpu; i++)
+	for (int i = 0; i < h.ngpu; i++) {
 		run_on(&h.gpu[i], co, len);
+		corpus_on(&h.gpu[i], argv[0]);
+	}
 	hsat_phase("hsa_shut_down");
 	HSAT_CHECK(hsa_shut_down());
 	free(co);
