@@ -61,6 +61,7 @@ enum {
     HSAGPU_GCN_MEM_FAULT,       /* a load, store or fetch failed: addr */
     HSAGPU_GCN_TRAP,            /* s_trap */
     HSAGPU_GCN_RUNAWAY,         /* a wave ran past its instruction budget */
+    HSAGPU_GCN_PAUSED,          /* not a failure: the slice's budget ran out */
 };
 
 typedef struct HsaGpuGcnStatus {
@@ -70,7 +71,7 @@ typedef struct HsaGpuGcnStatus {
     uint32_t insn[2];           /* its dwords */
     uint64_t addr;              /* MEM_FAULT: the address */
     const char *what;           /* a name for logs */
-    uint64_t insns;             /* wave instructions the group ran */
+    uint64_t insns;             /* wave instructions run by the call */
 } HsaGpuGcnStatus;
 
 /* Memory of the dispatch's address space: 0, or an error the caller knows. */
@@ -96,10 +97,34 @@ typedef struct HsaGpuGcnDispatch {
 /* Parse and check a descriptor: 0, or HSAGPU_GCN_BAD_KD. */
 unsigned hsagpu_gcn_kd_parse(const uint8_t raw[HSAGPU_GCN_KD_SIZE],
                              HsaGpuGcnKd *kd);
+/* A workgroup in flight, kept from one slice to the next */
+typedef struct HsaGpuGcnRun HsaGpuGcnRun;
+
+HsaGpuGcnRun *hsagpu_gcn_run_new(void);
+void hsagpu_gcn_run_free(HsaGpuGcnRun *r);
+bool hsagpu_gcn_run_active(const HsaGpuGcnRun *r);
+void hsagpu_gcn_run_stop(HsaGpuGcnRun *r);
+/* Its workgroup's ids */
+void hsagpu_gcn_run_id(const HsaGpuGcnRun *r, uint32_t id[3]);
+/* Set up workgroup (@x, @y, @z) of @d in @r: 0, or the code (*@st). */
+unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
+                              uint32_t x, uint32_t y, uint32_t z,
+                              HsaGpuGcnStatus *st);
 /*
- * Run workgroup (@x, @y, @z) to its end: every wave to s_endpgm. 0, or
- * the status code with *@st filled. @max_insns bounds each wave.
+ * Run @r for at most @budget wave instructions (each wave at most
+ * @max_insns in all): 0 when the workgroup ended, HSAGPU_GCN_PAUSED when
+ * the budget ran out first (call again to go on), else the failure with
+ * *@st. st->insns: the wave instructions this call ran.
  */
+unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
+                               const HsaGpuGcnDispatch *d, uint64_t budget,
+                               uint64_t max_insns, HsaGpuGcnStatus *st);
+/* @r as bytes (*@buf, g_malloc'ed; its length returned), and back (NULL
+ * when the bytes are not a workgroup the interpreter could have made) */
+size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf);
+HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len);
+
+/* Run workgroup (@x, @y, @z) to its end: start, resume without a budget. */
 unsigned hsagpu_gcn_run_group(const HsaGpuGcnMem *mem,
                               const HsaGpuGcnDispatch *d, uint32_t x,
                               uint32_t y, uint32_t z, uint64_t max_insns,

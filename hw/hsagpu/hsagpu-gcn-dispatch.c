@@ -2,16 +2,20 @@
  * hsa-gpu: kernel dispatches of code objects. A KERNEL_DISPATCH packet
  * whose kernel_object is not a built-in kernel but the address of an
  * AMDHSA kernel descriptor runs on the GCN interpreter
- * (hsagpu-gcn-core.c), whole workgroups at a time, in slices with the
- * queue's kernel cursor like the built-in kernels: a long kernel never
- * holds up other queues, commands, reset or migration, and a part-done
- * kernel migrates (its next workgroup is all there is to keep).
+ * (hsagpu-gcn-*.c) in slices of about HSAGPU_GCN_SLICE_INSNS wave
+ * instructions with the queue's kernel cursor like the built-in kernels:
+ * a slice may end in the middle of a workgroup (its waves stop between
+ * two instructions and go on next slice), so a long kernel never holds
+ * up other queues, commands, reset or migration, and a part-done kernel
+ * migrates with its workgroup in flight.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifdef HSAGPU_HOST_TEST
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+#define g_free free
 #else
 #include "qemu/osdep.h"
 #endif
@@ -100,14 +104,35 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
         q->kern_active = 1;
         q->kern_wg = 0;
         q->kern_start_ns = p->ops->now_ns(p->opaque);
+        hsagpu_gcn_run_stop(q->gcn);
+    }
+    if (!q->gcn) {
+        q->gcn = hsagpu_gcn_run_new();
     }
     while (q->kern_wg < total) {
         uint64_t w = q->kern_wg;
+        const uint32_t id[3] = { w % nwg[0], w / nwg[0] % nwg[1],
+                                 w / (nwg[0] * nwg[1]) };
+        uint32_t was[3];
 
-        if (hsagpu_gcn_run_group(&mem, &d, w % nwg[0], w / nwg[0] % nwg[1],
-                                 w / (nwg[0] * nwg[1]), HSAGPU_GCN_WAVE_INSNS,
-                                 &st)) {
-            switch (st.code) {
+        if (!hsagpu_gcn_run_active(q->gcn)) {
+            err = hsagpu_gcn_run_start(q->gcn, &d, id[0], id[1], id[2], &st);
+        } else {
+            /* one carried over (or migrated) must be this workgroup */
+            hsagpu_gcn_run_id(q->gcn, was);
+            err = memcmp(was, id, sizeof(id)) ? HSAGPU_GCN_BAD_KD : 0;
+        }
+        if (!err) {
+            err = hsagpu_gcn_run_resume(q->gcn, &mem, &d,
+                                        HSAGPU_GCN_SLICE_INSNS - insns,
+                                        HSAGPU_GCN_WAVE_INSNS, &st);
+            insns += st.insns;
+        }
+        if (err == HSAGPU_GCN_PAUSED) {
+            return HSAGPU_KERNEL_MORE;      /* in the middle of a wave */
+        }
+        if (err) {
+            switch (err) {
             case HSAGPU_GCN_MEM_FAULT:
                 err = c.err ? c.err : HSAGPU_QERR_ADDRESS;
                 break;
@@ -117,7 +142,7 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
                 /* The queue's fault registers say where. */
                 q->vm_fault_addr = st.pc;
                 q->vm_fault_info = st.insn[0];
-                err = st.code == HSAGPU_GCN_UNIMPLEMENTED ?
+                err = err == HSAGPU_GCN_UNIMPLEMENTED ?
                       HSAGPU_QERR_ILLEGAL_INSTRUCTION : HSAGPU_QERR_TRAP;
                 break;
             default:
@@ -127,7 +152,6 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
             goto out;
         }
         q->kern_wg++;
-        insns += st.insns;
         if (insns >= HSAGPU_GCN_SLICE_INSNS && q->kern_wg < total) {
             return HSAGPU_KERNEL_MORE;
         }
@@ -135,5 +159,48 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
     err = 0;
 out:
     q->kern_active = 0;
+    hsagpu_gcn_run_stop(q->gcn);
     return err;
+}
+
+void hsagpu_queue_gcn_free(HsaGpuQueue *q)
+{
+    hsagpu_gcn_run_free(q->gcn);
+    q->gcn = NULL;
+    g_free(q->gcn_blob);
+    q->gcn_blob = NULL;
+    q->gcn_blob_len = 0;
+}
+
+void hsagpu_queue_gcn_save(HsaGpuQueue *q)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+
+    g_free(q->gcn_blob);
+    q->gcn_blob = NULL;
+    q->gcn_blob_len = 0;
+    if (q->kern_active && hsagpu_gcn_run_active(q->gcn)) {
+        len = hsagpu_gcn_run_save(q->gcn, &buf);
+        q->gcn_blob = buf;
+        q->gcn_blob_len = len;
+    }
+}
+
+bool hsagpu_queue_gcn_load(HsaGpuQueue *q)
+{
+    HsaGpuGcnRun *r = NULL;
+
+    if (q->gcn_blob) {
+        r = hsagpu_gcn_run_load(q->gcn_blob, q->gcn_blob_len);
+        g_free(q->gcn_blob);
+        q->gcn_blob = NULL;
+        q->gcn_blob_len = 0;
+        if (!r) {
+            return false;
+        }
+    }
+    hsagpu_gcn_run_free(q->gcn);
+    q->gcn = r;
+    return true;
 }

@@ -26,6 +26,20 @@ typedef struct HsaGpuGcnWave {
     uint64_t insns;
 } HsaGpuGcnWave;
 
+/* A workgroup in flight (hsagpu-gcn-run.c) */
+struct HsaGpuGcnRun {
+    bool active;
+    uint32_t id[3];
+    unsigned nwaves, nvgpr, cur;        /* cur: the wave to go on with */
+    bool ftz32, ftz64;
+    uint32_t lds_size;
+    uint64_t insns;
+    HsaGpuGcnWave waves[HSAGPU_GCN_WG_MAX / HSAGPU_GCN_WAVE];
+    HsaGpuGcnVreg *vregs;               /* nwaves x nvgpr, kept */
+    uint8_t *lds;
+    size_t vcap, ldscap;
+};
+
 typedef struct HsaGpuGcnGroup {
     const HsaGpuGcnMem *mem;
     const HsaGpuGcnDispatch *d;

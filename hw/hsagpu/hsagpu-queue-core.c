@@ -303,6 +303,7 @@ void hsagpu_queue_clear(HsaGpuQueue *q)
 {
     uint32_t result = q->cmd_result;
 
+    hsagpu_queue_gcn_free(q);
     memset(q, 0, sizeof(*q));
     q->cmd_result = result;
 }

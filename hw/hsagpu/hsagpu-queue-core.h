@@ -211,6 +211,14 @@ typedef struct HsaGpuQueue {
     uint64_t kern_wg;           /* next flat workgroup id */
     uint64_t kern_start_ns;
     /*
+     * A code object's workgroup kern_wg in flight (its waves stopped
+     * between two instructions), kept between slices; gcn_blob: it as
+     * bytes while being migrated (hsagpu_queue_gcn_save/load).
+     */
+    struct HsaGpuGcnRun *gcn;
+    uint8_t *gcn_blob;
+    uint32_t gcn_blob_len;
+    /*
      * SDMA queues (HSAGPU_QF_SDMA): read_index counts bytes. A
      * COPY_LINEAR_RECT at read_index partly done: the packet as fetched
      * and checked at its first slice, and the next row to copy.
@@ -371,6 +379,15 @@ bool hsagpu_gcn_object(const HsaGpuProc *p,
 unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
                          const struct hsagpu_kernel_dispatch_packet *k,
                          const HsaGpuProc *p);
+/* Free what a queue holds of the interpreter (before it is cleared) */
+void hsagpu_queue_gcn_free(HsaGpuQueue *q);
+/*
+ * Migration of a workgroup in flight: _save puts it in q->gcn_blob (when
+ * one is), _load takes it back from there; false: the bytes are not a
+ * workgroup the interpreter could have made.
+ */
+void hsagpu_queue_gcn_save(HsaGpuQueue *q);
+bool hsagpu_queue_gcn_load(HsaGpuQueue *q);
 
 /*
  * ROCr's blit kernels (hsagpu-blit.c), recognised by their code: the

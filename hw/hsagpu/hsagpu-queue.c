@@ -841,6 +841,9 @@ void hsagpu_queues_reset(HsaGpuState *s)
 
         hsagpu_queue_destroy(s, qi, &s->queues[qi]);
     }
+    for (unsigned qi = 0; qi < s->num_queues; qi++) {
+        hsagpu_queue_gcn_free(&s->queues[qi]);
+    }
     memset(s->queues, 0, s->num_queues * sizeof(*s->queues));
     memset(s->rr, 0, sizeof(s->rr));
     hsagpu_bus_maps_flush(s);
@@ -902,6 +905,11 @@ void hsagpu_queues_exit(HsaGpuState *s)
 void hsagpu_queues_pre_save(HsaGpuState *s)
 {
     hsagpu_queue_flush_errors(s);
+    hsagpu_qlock(s);
+    for (unsigned qi = 0; qi < s->num_queues; qi++) {
+        hsagpu_queue_gcn_save(&s->queues[qi]);
+    }
+    qemu_mutex_unlock(&s->qlock);
 }
 
 /*
@@ -923,9 +931,10 @@ int hsagpu_queues_post_load(HsaGpuState *s)
          * its fields index arrays and bitmaps (priority, vector) and pick
          * doorbell eventfds, so a corrupt stream must fail, not crash.
          */
-        if (s->queues[qi].state != HSAGPU_QSTATE_DISABLED &&
-            !hsagpu_queue_loaded_ok(&s->queues[qi], &s->ident, s->queues,
-                                    s->num_queues)) {
+        if ((s->queues[qi].state != HSAGPU_QSTATE_DISABLED &&
+             !hsagpu_queue_loaded_ok(&s->queues[qi], &s->ident, s->queues,
+                                     s->num_queues)) ||
+            !hsagpu_queue_gcn_load(&s->queues[qi])) {
             qemu_mutex_unlock(&s->qlock);
             error_report("hsa-gpu: migrated queue %u is inconsistent", qi);
             return -EINVAL;
@@ -1020,6 +1029,39 @@ static const VMStateDescription vmstate_hsagpu_queue_kernel = {
         VMSTATE_UINT32(kern_active, HsaGpuQueue),
         VMSTATE_UINT64(kern_wg, HsaGpuQueue),
         VMSTATE_UINT64(kern_start_ns, HsaGpuQueue),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static bool hsagpu_queue_gcn_needed(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->gcn_blob != NULL;
+}
+
+/* No larger than the largest workgroup the interpreter makes */
+static bool hsagpu_queue_gcn_len_ok(void *opaque, int version_id)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->gcn_blob_len <= 2 * 1024 * 1024;
+}
+
+/*
+ * A code object's workgroup in flight (its waves' registers and its LDS),
+ * as bytes hsagpu_gcn_run_save() makes; checked when loaded.
+ */
+static const VMStateDescription vmstate_hsagpu_queue_gcn = {
+    .name = "hsa-gpu/queue/gcn-workgroup",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_queue_gcn_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(gcn_blob_len, HsaGpuQueue),
+        VMSTATE_VALIDATE("gcn workgroup size", hsagpu_queue_gcn_len_ok),
+        VMSTATE_VBUFFER_ALLOC_UINT32(gcn_blob, HsaGpuQueue, 0, NULL,
+                                     gcn_blob_len),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -1143,6 +1185,7 @@ const VMStateDescription vmstate_hsagpu_queue = {
     .subsections = (const VMStateDescription * const []) {
         &vmstate_hsagpu_queue_kernel,
         &vmstate_hsagpu_queue_dma,
+        &vmstate_hsagpu_queue_gcn,
         &vmstate_hsagpu_queue_vm,
         &vmstate_hsagpu_queue_sdma,
         NULL

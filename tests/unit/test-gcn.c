@@ -95,20 +95,16 @@ static uint64_t load(const char *name)
 	return load_kernel(name, name);
 }
 
-/* Dispatch a grid of @grid items in workgroups of @wg (3-D). */
-static unsigned dispatch3(uint64_t kd, const uint32_t grid[3],
-			  const uint16_t wg[3], HsaGpuGcnStatus *st)
+/*
+ * The dispatch packet at PKT (kernels read their sizes from it) and the
+ * interpreter's view of it, *@d: 0, or the descriptor's parse error.
+ */
+static unsigned setup(uint64_t kd, const uint32_t grid[3],
+		      const uint16_t wg[3], HsaGpuGcnDispatch *d)
 {
 	struct hsagpu_kernel_dispatch_packet *p = at(PKT);
-	HsaGpuGcnDispatch d;
-	uint32_t n[3];
-	unsigned err;
 
-	memset(&d, 0, sizeof(d));
-	memset(st, 0, sizeof(*st));
-	err = hsagpu_gcn_kd_parse(at(kd), &d.kd);
-	if (err)
-		return err;
+	memset(d, 0, sizeof(*d));
 	memset(p, 0, sizeof(*p));
 	p->setup = grid[2] > 1 ? 3 : grid[1] > 1 ? 2 : 1;
 	p->workgroup_size_x = wg[0];
@@ -119,14 +115,32 @@ static unsigned dispatch3(uint64_t kd, const uint32_t grid[3],
 	p->grid_size_z = grid[2];
 	p->kernel_object = kd;
 	p->kernarg_address = KARG;
-	d.code = kd + d.kd.entry_offset;
-	d.dispatch_ptr = PKT;
-	d.kernarg = KARG;
 	for (unsigned k = 0; k < 3; k++) {
-		d.grid[k] = grid[k];
-		d.wg[k] = wg[k];
-		n[k] = (grid[k] + wg[k] - 1) / wg[k];
+		d->grid[k] = grid[k];
+		d->wg[k] = wg[k];
 	}
+	d->dispatch_ptr = PKT;
+	d->kernarg = KARG;
+	if (hsagpu_gcn_kd_parse(at(kd), &d->kd))
+		return HSAGPU_GCN_BAD_KD;
+	d->code = kd + d->kd.entry_offset;
+	return 0;
+}
+
+/* Dispatch a grid of @grid items in workgroups of @wg (3-D). */
+static unsigned dispatch3(uint64_t kd, const uint32_t grid[3],
+			  const uint16_t wg[3], HsaGpuGcnStatus *st)
+{
+	HsaGpuGcnDispatch d;
+	uint32_t n[3];
+	unsigned err;
+
+	memset(st, 0, sizeof(*st));
+	err = setup(kd, grid, wg, &d);
+	if (err)
+		return err;
+	for (unsigned k = 0; k < 3; k++)
+		n[k] = (grid[k] + wg[k] - 1) / wg[k];
 	for (uint32_t z = 0; z < n[2]; z++)
 		for (uint32_t y = 0; y < n[1]; y++)
 			for (uint32_t x = 0; x < n[0]; x++) {
@@ -295,6 +309,141 @@ static void test_corpus(void)
 	}
 }
 
+/*
+ * Dispatch in slices of @budget wave instructions, the workgroup in
+ * flight saved to bytes and loaded back between every two slices (what
+ * a migration does); *@pauses: how often it stopped mid-workgroup.
+ */
+static unsigned dispatch_sliced(uint64_t kd, const uint32_t grid[3],
+				const uint16_t wg[3], uint64_t budget,
+				unsigned *pauses, HsaGpuGcnStatus *st)
+{
+	HsaGpuGcnDispatch d;
+	HsaGpuGcnRun *r = hsagpu_gcn_run_new();
+	uint32_t n[3];
+	unsigned err;
+
+	*pauses = 0;
+	err = setup(kd, grid, wg, &d);
+	for (unsigned k = 0; k < 3; k++)
+		n[k] = (grid[k] + wg[k] - 1) / wg[k];
+	for (uint32_t z = 0; z < n[2] && !err; z++)
+		for (uint32_t y = 0; y < n[1] && !err; y++)
+			for (uint32_t x = 0; x < n[0] && !err; x++) {
+				err = hsagpu_gcn_run_start(r, &d, x, y, z, st);
+				while (!err) {
+					uint8_t *b;
+					size_t len;
+
+					err = hsagpu_gcn_run_resume(r, &gmem, &d,
+								    budget,
+								    1000000, st);
+					if (err != HSAGPU_GCN_PAUSED)
+						break;
+					(*pauses)++;
+					len = hsagpu_gcn_run_save(r, &b);
+					hsagpu_gcn_run_free(r);
+					r = hsagpu_gcn_run_load(b, len);
+					free(b);
+					if (!r)
+						return 99;
+					err = 0;
+				}
+			}
+	hsagpu_gcn_run_free(r);
+	return err;
+}
+
+/*
+ * Workgroups stopped between any two instructions (here every 7 wave
+ * instructions, through bytes each time) end as if run in one go: the
+ * matmul's barriers and LDS, the scan's three dispatches.
+ */
+static void test_sliced(void)
+{
+	static const unsigned progs[] = { 0, 2 };     /* matmul, scan */
+
+	for (unsigned i = 0; i < 2; i++) {
+		const struct gcn_program *p = &gcn_corpus[progs[i]];
+		uint64_t addr[GCN_CORPUS_BUFS];
+		void *buf[GCN_CORPUS_BUFS];
+		unsigned err = 0, pauses = 0, total = 0;
+		HsaGpuGcnStatus st;
+		char why[200];
+
+		for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
+			addr[k] = BUF(k);
+			buf[k] = at(addr[k]);
+			memset(buf[k], 0, GCN_CORPUS_BUF_SIZE);
+		}
+		p->init(buf);
+		for (unsigned k = 0; k < GCN_CORPUS_STEPS && !err; k++) {
+			const struct gcn_step *s = &p->step[k];
+			uint64_t kd;
+
+			if (!s->kernel)
+				break;
+			kd = load_kernel(p->file, s->kernel);
+			if (!kd)
+				return;
+			memset(at(KARG), 0, 256);
+			s->args(at(KARG), addr);
+			err = dispatch_sliced(kd, s->grid, s->wg, 7, &pauses, &st);
+			total += pauses;
+		}
+		TM(!err && total > 100, "%s in slices of 7: %s, %u pauses",
+		   p->file, stop_why(err, &st), total);
+		if (!err)
+			TM(!p->check(buf, why, sizeof(why)), "%s sliced: %s",
+			   p->file, why);
+	}
+}
+
+/* Bytes that are not a workgroup the interpreter made do not load. */
+static void test_run_load_checks(void)
+{
+	const uint32_t grid[3] = { 256, 1, 1 };
+	const uint16_t wg[3] = { 256, 1, 1 };
+	uint64_t kd = load("lds_sum");
+	HsaGpuGcnDispatch d;
+	HsaGpuGcnStatus st;
+	HsaGpuGcnRun *r = hsagpu_gcn_run_new(), *back;
+	uint8_t *b, *c;
+	size_t len;
+
+	if (!kd)
+		return;
+	T(setup(kd, grid, wg, &d) == 0);
+	T(hsagpu_gcn_run_start(r, &d, 0, 0, 0, &st) == 0);
+	T(hsagpu_gcn_run_resume(r, &gmem, &d, 50, 1000000, &st) ==
+	  HSAGPU_GCN_PAUSED && st.insns == 50);
+	len = hsagpu_gcn_run_save(r, &b);
+	c = malloc(len);
+	back = hsagpu_gcn_run_load(b, len);
+	T(back && hsagpu_gcn_run_active(back));
+	hsagpu_gcn_run_free(back);
+	T(!hsagpu_gcn_run_load(b, len - 1));            /* truncated */
+	T(!hsagpu_gcn_run_load(b, 10));
+	memcpy(c, b, len);
+	c[0] ^= 1;                                      /* magic */
+	T(!hsagpu_gcn_run_load(c, len));
+	memcpy(c, b, len);
+	c[20] = 17;                                     /* 17 waves */
+	T(!hsagpu_gcn_run_load(c, len));
+	memcpy(c, b, len);
+	c[24] = 6;                                      /* VGPRs not x4 */
+	T(!hsagpu_gcn_run_load(c, len));
+	memcpy(c, b, len);
+	c[28] = 5;                                      /* wave 5 of 4 */
+	T(!hsagpu_gcn_run_load(c, len));
+	memcpy(c, b, len);
+	c[34] = 2;                                      /* LDS 128 KiB */
+	T(!hsagpu_gcn_run_load(c, len));
+	free(b);
+	free(c);
+	hsagpu_gcn_run_free(r);
+}
+
 /* Hand-assembled code (encodings from llvm-mc): failures are clear. */
 static void test_failures(void)
 {
@@ -364,6 +513,8 @@ int main(void)
 	test_saxpy();
 	test_lds_sum();
 	test_corpus();
+	test_sliced();
+	test_run_load_checks();
 	test_failures();
 	free(mem);
 	return tap_done();

@@ -1,0 +1,404 @@
+/*
+ * hsa-gpu: GCN (gfx9) interpreter, a workgroup in flight: its waves
+ * (initial state from the AMDHSA ABI), their VGPRs and the LDS, run
+ * round robin between barriers for a budget of wave instructions, so a
+ * workgroup can stop in the middle of a wave and go on later (the
+ * device's slices), and saved to / loaded from bytes (migration). The
+ * buffers stay allocated from one workgroup to the next.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifdef HSAGPU_HOST_TEST
+#include <stdlib.h>
+#include <string.h>
+#define g_new0(t, n) ((t *)calloc((n), sizeof(t)))
+#define g_renew(t, p, n) ((t *)realloc((p), (n) * sizeof(t)))
+#define g_malloc malloc
+#define g_free free
+#else
+#include "qemu/osdep.h"
+#endif
+#include "hsagpu-gcn-int.h"
+
+#define GCN_RUN_MAGIC   0x57434e47u     /* "GNCW" */
+#define GCN_RUN_VERSION 1
+
+/*
+ * The initial state of wave @n of a workgroup (AMDHSA ABI): user SGPRs
+ * in the order kernel_code_properties enables them, then the workgroup
+ * ids; work-item ids in v0 (and v1, v2); EXEC covers the work-items the
+ * workgroup really has (a partial workgroup at the grid's edge).
+ */
+static void hsagpu_gcn_wave_init(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w,
+                                 unsigned n, const uint32_t id[3],
+                                 const uint32_t size[3])
+{
+    unsigned s = 0, items = size[0] * size[1] * size[2];
+    uint16_t p = d->kd.props;
+    uint32_t r2 = d->kd.rsrc2;
+    unsigned vmode = (r2 >> HSAGPU_GCN_RSRC2_VGPR_WORKITEM_SHIFT) &
+                     HSAGPU_GCN_RSRC2_VGPR_WORKITEM_MASK;
+
+#define PUT64(v) do { w->s[s++] = (uint32_t)(v); \
+                      w->s[s++] = (uint32_t)((uint64_t)(v) >> 32); } while (0)
+    if (p & HSAGPU_GCN_KCP_PRIVATE_SEGMENT_BUFFER) {
+        s += 4;                 /* no scratch: left zero */
+    }
+    if (p & HSAGPU_GCN_KCP_DISPATCH_PTR) {
+        PUT64(d->dispatch_ptr);
+    }
+    if (p & HSAGPU_GCN_KCP_QUEUE_PTR) {
+        PUT64(d->queue_ptr);
+    }
+    if (p & HSAGPU_GCN_KCP_KERNARG_SEGMENT_PTR) {
+        PUT64(d->kernarg);
+    }
+    if (p & HSAGPU_GCN_KCP_DISPATCH_ID) {
+        PUT64(d->dispatch_id);
+    }
+    if (p & HSAGPU_GCN_KCP_FLAT_SCRATCH_INIT) {
+        s += 2;
+    }
+    if (p & HSAGPU_GCN_KCP_PRIVATE_SEGMENT_SIZE) {
+        s++;
+    }
+#undef PUT64
+    for (unsigned k = 0; k < 3; k++) {
+        if (r2 & (HSAGPU_GCN_RSRC2_WORKGROUP_ID_X << k)) {
+            w->s[s++] = id[k];
+        }
+    }
+    if (r2 & HSAGPU_GCN_RSRC2_WORKGROUP_INFO) {
+        s++;
+    }
+    w->exec = 0;
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        unsigned flat = n * HSAGPU_GCN_WAVE + l;
+
+        if (flat >= items) {
+            break;
+        }
+        w->exec |= 1ULL << l;
+        w->v[0][l] = flat % size[0];
+        if (vmode >= 1 && w->nvgpr > 1) {
+            w->v[1][l] = flat / size[0] % size[1];
+        }
+        if (vmode >= 2 && w->nvgpr > 2) {
+            w->v[2][l] = flat / (size[0] * size[1]);
+        }
+    }
+    w->pc = d->code;
+}
+
+
+HsaGpuGcnRun *hsagpu_gcn_run_new(void)
+{
+    return g_new0(HsaGpuGcnRun, 1);
+}
+
+void hsagpu_gcn_run_free(HsaGpuGcnRun *r)
+{
+    if (r) {
+        g_free(r->vregs);
+        g_free(r->lds);
+        g_free(r);
+    }
+}
+
+bool hsagpu_gcn_run_active(const HsaGpuGcnRun *r)
+{
+    return r && r->active;
+}
+
+void hsagpu_gcn_run_stop(HsaGpuGcnRun *r)
+{
+    if (r) {
+        r->active = false;
+    }
+}
+
+/* Room for @nvgpr VGPRs of @nwaves waves and @lds bytes (kept after) */
+static void hsagpu_gcn_run_reserve(HsaGpuGcnRun *r, unsigned nwaves,
+                                   unsigned nvgpr, uint32_t lds)
+{
+    size_t nv = (size_t)nwaves * nvgpr;
+
+    if (nv > r->vcap) {
+        g_free(r->vregs);
+        r->vregs = g_new0(HsaGpuGcnVreg, nv);
+        r->vcap = nv;
+    }
+    if (lds > r->ldscap || !r->lds) {
+        g_free(r->lds);
+        r->lds = g_new0(uint8_t, lds ? lds : 1);
+        r->ldscap = lds;
+    }
+    memset(r->vregs, 0, nv * sizeof(HsaGpuGcnVreg));
+    memset(r->lds, 0, lds);
+    memset(r->waves, 0, sizeof(r->waves));
+    for (unsigned n = 0; n < nwaves; n++) {
+        r->waves[n].nvgpr = nvgpr;
+        r->waves[n].v = r->vregs + (size_t)n * nvgpr;
+    }
+}
+
+unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
+                              uint32_t x, uint32_t y, uint32_t z,
+                              HsaGpuGcnStatus *st)
+{
+    const uint32_t id[3] = { x, y, z };
+    uint32_t size[3];
+
+    memset(st, 0, sizeof(*st));
+    r->active = false;
+    for (unsigned k = 0; k < 3; k++) {
+        uint32_t wg = d->wg[k] ? d->wg[k] : 1;
+        uint64_t first = (uint64_t)id[k] * wg;
+
+        /* The last workgroup in each dimension may be partial. */
+        size[k] = first + wg > d->grid[k] ? (uint32_t)(d->grid[k] - first)
+                                          : wg;
+    }
+    if ((uint64_t)size[0] * size[1] * size[2] > HSAGPU_GCN_WG_MAX) {
+        st->code = HSAGPU_GCN_BAD_KD;
+        st->what = "workgroup size";
+        return st->code;
+    }
+    r->nwaves = (size[0] * size[1] * size[2] + HSAGPU_GCN_WAVE - 1) /
+                HSAGPU_GCN_WAVE;
+    /* rsrc1 VGPRS: granules of 4 */
+    r->nvgpr = ((d->kd.rsrc1 & 0x3f) + 1) * 4;
+    r->ftz32 = ((d->kd.rsrc1 >> 16) & 3) == 0;
+    r->ftz64 = ((d->kd.rsrc1 >> 18) & 3) == 0;
+    r->lds_size = d->kd.group_segment_size;
+    r->cur = 0;
+    r->insns = 0;
+    memcpy(r->id, id, sizeof(id));
+    hsagpu_gcn_run_reserve(r, r->nwaves, r->nvgpr, r->lds_size);
+    for (unsigned n = 0; n < r->nwaves; n++) {
+        hsagpu_gcn_wave_init(d, &r->waves[n], n, id, size);
+    }
+    r->active = true;
+    return HSAGPU_GCN_OK;
+}
+
+unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
+                               const HsaGpuGcnDispatch *d, uint64_t budget,
+                               uint64_t max_insns, HsaGpuGcnStatus *st)
+{
+    HsaGpuGcnGroup g = {
+        .mem = mem, .d = d, .lds = r->lds, .lds_size = r->lds_size,
+        .ftz32 = r->ftz32, .ftz64 = r->ftz64, .st = st,
+    };
+    uint64_t used = 0;
+    unsigned running;
+
+    memset(st, 0, sizeof(*st));
+    /*
+     * Round robin from wave r->cur: each wave runs until it ends, fails,
+     * reaches a barrier or the budget runs out (then it goes on from
+     * there next time). A pass where every running wave waits at the
+     * barrier opens it (a wave that ended no longer counts, as on gfx9).
+     */
+    do {
+        running = 0;
+        for (; r->cur < r->nwaves; r->cur++) {
+            HsaGpuGcnWave *w = &r->waves[r->cur];
+
+            while (!w->done && !w->at_barrier) {
+                if (used >= budget) {
+                    st->insns = used;
+                    return HSAGPU_GCN_PAUSED;
+                }
+                used++;
+                if (!hsagpu_gcn_step(&g, w)) {
+                    break;
+                }
+                if (w->insns > max_insns) {
+                    hsagpu_gcn_fail(&g, w, HSAGPU_GCN_RUNAWAY, NULL,
+                                    "instruction budget");
+                    break;
+                }
+            }
+            if (st->code != HSAGPU_GCN_OK) {
+                r->active = false;
+                st->insns = used;
+                return st->code;
+            }
+        }
+        r->cur = 0;
+        running = 0;
+        for (unsigned n = 0; n < r->nwaves; n++) {
+            r->waves[n].at_barrier = false;
+            running += !r->waves[n].done;
+        }
+    } while (running);
+    r->active = false;
+    st->insns = used;
+    return HSAGPU_GCN_OK;
+}
+
+void hsagpu_gcn_run_id(const HsaGpuGcnRun *r, uint32_t id[3])
+{
+    memcpy(id, r->id, sizeof(r->id));
+}
+
+unsigned hsagpu_gcn_run_group(const HsaGpuGcnMem *mem,
+                              const HsaGpuGcnDispatch *d, uint32_t x,
+                              uint32_t y, uint32_t z, uint64_t max_insns,
+                              HsaGpuGcnStatus *st)
+{
+    HsaGpuGcnRun *r = hsagpu_gcn_run_new();
+    unsigned err = hsagpu_gcn_run_start(r, d, x, y, z, st);
+
+    if (!err) {
+        err = hsagpu_gcn_run_resume(r, mem, d, UINT64_MAX, max_insns, st);
+    }
+    hsagpu_gcn_run_free(r);
+    return err;
+}
+
+/* Saved state: little-endian words, wave by wave, then VGPRs and LDS */
+static uint8_t *gcn_put32(uint8_t *p, uint32_t v)
+{
+    for (unsigned k = 0; k < 4; k++) {
+        *p++ = v >> (8 * k);
+    }
+    return p;
+}
+
+static uint8_t *gcn_put64(uint8_t *p, uint64_t v)
+{
+    return gcn_put32(gcn_put32(p, (uint32_t)v), v >> 32);
+}
+
+static const uint8_t *gcn_get32(const uint8_t *p, uint32_t *v)
+{
+    *v = p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+    return p + 4;
+}
+
+static const uint8_t *gcn_get64(const uint8_t *p, uint64_t *v)
+{
+    uint32_t lo, hi;
+
+    p = gcn_get32(gcn_get32(p, &lo), &hi);
+    *v = lo | (uint64_t)hi << 32;
+    return p;
+}
+
+#define GCN_RUN_HEAD    (4 * 13 + 8)
+#define GCN_WAVE_BYTES  (4 * (HSAGPU_GCN_SGPRS + 2 + 3) + 8 * 4)
+
+static size_t gcn_run_bytes(unsigned nwaves, unsigned nvgpr, uint32_t lds)
+{
+    return GCN_RUN_HEAD + (size_t)nwaves * GCN_WAVE_BYTES +
+           (size_t)nwaves * nvgpr * sizeof(HsaGpuGcnVreg) + lds;
+}
+
+size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf)
+{
+    size_t len = gcn_run_bytes(r->nwaves, r->nvgpr, r->lds_size);
+    uint8_t *p = g_malloc(len);
+
+    *buf = p;
+    p = gcn_put32(p, GCN_RUN_MAGIC);
+    p = gcn_put32(p, GCN_RUN_VERSION);
+    for (unsigned k = 0; k < 3; k++) {
+        p = gcn_put32(p, r->id[k]);
+    }
+    p = gcn_put32(p, r->nwaves);
+    p = gcn_put32(p, r->nvgpr);
+    p = gcn_put32(p, r->cur);
+    p = gcn_put32(p, r->lds_size);
+    p = gcn_put32(p, r->ftz32);
+    p = gcn_put32(p, r->ftz64);
+    p = gcn_put32(p, 0);
+    p = gcn_put32(p, 0);
+    p = gcn_put64(p, r->insns);
+    for (unsigned n = 0; n < r->nwaves; n++) {
+        const HsaGpuGcnWave *w = &r->waves[n];
+
+        for (unsigned k = 0; k < HSAGPU_GCN_SGPRS; k++) {
+            p = gcn_put32(p, w->s[k]);
+        }
+        p = gcn_put32(p, w->flat_scratch[0]);
+        p = gcn_put32(p, w->flat_scratch[1]);
+        p = gcn_put32(p, w->m0);
+        p = gcn_put32(p, w->scc);
+        p = gcn_put32(p, w->done | w->at_barrier << 1);
+        p = gcn_put64(p, w->vcc);
+        p = gcn_put64(p, w->exec);
+        p = gcn_put64(p, w->pc);
+        p = gcn_put64(p, w->insns);
+    }
+    for (size_t k = 0; k < (size_t)r->nwaves * r->nvgpr; k++) {
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            p = gcn_put32(p, r->vregs[k][l]);
+        }
+    }
+    memcpy(p, r->lds, r->lds_size);
+    return len;
+}
+
+HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len)
+{
+    uint32_t h[13];
+    uint64_t insns;
+    const uint8_t *p = buf;
+    HsaGpuGcnRun *r;
+
+    if (len < GCN_RUN_HEAD) {
+        return NULL;
+    }
+    for (unsigned k = 0; k < 13; k++) {
+        p = gcn_get32(p, &h[k]);
+    }
+    p = gcn_get64(p, &insns);
+    /* what hsagpu_gcn_run_start can make, and nothing else */
+    if (h[0] != GCN_RUN_MAGIC || h[1] != GCN_RUN_VERSION || !h[5] ||
+        h[5] > HSAGPU_GCN_WG_MAX / HSAGPU_GCN_WAVE || !h[6] ||
+        h[6] > HSAGPU_GCN_VGPRS || h[6] % 4 || h[7] > h[5] ||
+        h[8] > HSAGPU_GCN_LDS_MAX || h[9] > 1 || h[10] > 1 ||
+        len != gcn_run_bytes(h[5], h[6], h[8])) {
+        return NULL;
+    }
+    r = hsagpu_gcn_run_new();
+    memcpy(r->id, &h[2], sizeof(r->id));
+    r->nwaves = h[5];
+    r->nvgpr = h[6];
+    r->cur = h[7];
+    r->lds_size = h[8];
+    r->ftz32 = h[9];
+    r->ftz64 = h[10];
+    r->insns = insns;
+    hsagpu_gcn_run_reserve(r, r->nwaves, r->nvgpr, r->lds_size);
+    for (unsigned n = 0; n < r->nwaves; n++) {
+        HsaGpuGcnWave *w = &r->waves[n];
+        uint32_t scc, flags;
+
+        for (unsigned k = 0; k < HSAGPU_GCN_SGPRS; k++) {
+            p = gcn_get32(p, &w->s[k]);
+        }
+        p = gcn_get32(p, &w->flat_scratch[0]);
+        p = gcn_get32(p, &w->flat_scratch[1]);
+        p = gcn_get32(p, &w->m0);
+        p = gcn_get32(p, &scc);
+        p = gcn_get32(p, &flags);
+        p = gcn_get64(p, &w->vcc);
+        p = gcn_get64(p, &w->exec);
+        p = gcn_get64(p, &w->pc);
+        p = gcn_get64(p, &w->insns);
+        w->scc = scc & 1;
+        w->done = flags & 1;
+        w->at_barrier = (flags >> 1) & 1;
+    }
+    for (size_t k = 0; k < (size_t)r->nwaves * r->nvgpr; k++) {
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            p = gcn_get32(p, &r->vregs[k][l]);
+        }
+    }
+    memcpy(r->lds, p, r->lds_size);
+    r->active = true;
+    return r;
+}
