@@ -337,6 +337,15 @@ static inline HsaGpuRunResult run(void)
 	return r;
 }
 
+/* Run until a kernel in slices (a code object's workgroup) has ended */
+static inline void run_kernel_out(void)
+{
+	run();
+	for (int n = 0; n < 100000 && q.kern_active &&
+	     q.state == HSAGPU_QSTATE_ACTIVE; n++)
+		run();
+}
+
 static void sig_init(int n, int64_t v)
 {
 	struct hsagpu_signal *s = at(SIG(n));
