@@ -85,6 +85,9 @@ typedef struct HsaGpuRegFile {
     uint32_t dma_packets;
     uint64_t dma_bad_addr;
     uint32_t sdma_packets;      /* SDMA_PACKETS */
+    uint64_t gcn_insns;         /* GCN_INSNS */
+    uint64_t gcn_lane_ops;      /* GCN_LANE_OPS */
+    uint32_t gcn_waves;         /* GCN_WAVES */
 } HsaGpuRegFile;
 
 /* Inputs a register read needs from the rest of the device. */

@@ -72,6 +72,8 @@ typedef struct HsaGpuGcnStatus {
     uint64_t addr;              /* MEM_FAULT: the address */
     const char *what;           /* a name for logs */
     uint64_t insns;             /* wave instructions run by the call */
+    uint64_t lane_ops;          /* active lanes of its vector instructions */
+    unsigned waves;             /* waves a start set up */
 } HsaGpuGcnStatus;
 
 /* Memory of the dispatch's address space: 0, or an error the caller knows. */

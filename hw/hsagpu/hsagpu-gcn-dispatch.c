@@ -66,7 +66,7 @@ bool hsagpu_gcn_object(const HsaGpuProc *p,
 
 unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
                          const struct hsagpu_kernel_dispatch_packet *k,
-                         const HsaGpuProc *p)
+                         const HsaGpuProc *p, HsaGpuRunResult *res)
 {
     HsaGpuGcnCtx c = { p, 0 };
     const HsaGpuGcnMem mem = { hsagpu_gcn_rd, hsagpu_gcn_wr, &c };
@@ -117,6 +117,7 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
 
         if (!hsagpu_gcn_run_active(q->gcn)) {
             err = hsagpu_gcn_run_start(q->gcn, &d, id[0], id[1], id[2], &st);
+            res->gcn_waves += err ? 0 : st.waves;
         } else {
             /* one carried over (or migrated) must be this workgroup */
             hsagpu_gcn_run_id(q->gcn, was);
@@ -127,6 +128,8 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
                                         HSAGPU_GCN_SLICE_INSNS - insns,
                                         HSAGPU_GCN_WAVE_INSNS, &st);
             insns += st.insns;
+            res->gcn_insns += st.insns;
+            res->gcn_lane_ops += st.lane_ops;
         }
         if (err == HSAGPU_GCN_PAUSED) {
             return HSAGPU_KERNEL_MORE;      /* in the middle of a wave */

@@ -179,6 +179,7 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
         hsagpu_gcn_wave_init(d, &r->waves[n], n, id, size);
     }
     r->active = true;
+    st->waves = r->nwaves;
     return HSAGPU_GCN_OK;
 }
 

@@ -579,6 +579,7 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     uint32_t i = insn[0];
     unsigned src[3];
 
+    g->st->lane_ops += __builtin_popcountll(w->exec);
     if (!(i >> 31)) {
         if ((i >> 25) == 0x3f) {                    /* VOP1 */
             unsigned op = (i >> 9) & 0xff;

@@ -341,6 +341,27 @@ static bool hsagpu_sdma_regs_needed(void *opaque)
     return s->regs.sdma_packets;
 }
 
+static bool hsagpu_gcn_regs_needed(void *opaque)
+{
+    HsaGpuState *s = opaque;
+
+    return s->regs.gcn_insns || s->regs.gcn_waves;
+}
+
+/* The GCN interpreter's counters (older streams load without) */
+static const VMStateDescription vmstate_hsagpu_gcn_regs = {
+    .name = "hsa-gpu/gcn-regs",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_gcn_regs_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(regs.gcn_insns, HsaGpuState),
+        VMSTATE_UINT64(regs.gcn_lane_ops, HsaGpuState),
+        VMSTATE_UINT32(regs.gcn_waves, HsaGpuState),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 /* The SDMA packet counter, in a subsection: older streams load without. */
 static const VMStateDescription vmstate_hsagpu_sdma_regs = {
     .name = "hsa-gpu/sdma-regs",
@@ -392,6 +413,7 @@ static const VMStateDescription vmstate_hsagpu = {
         &vmstate_hsagpu_pending,
         &vmstate_hsagpu_vm,
         &vmstate_hsagpu_sdma_regs,
+        &vmstate_hsagpu_gcn_regs,
         /* cached read alias */
         &vmstate_hsagpu_vram_dir,
         NULL

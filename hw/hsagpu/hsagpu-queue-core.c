@@ -828,7 +828,7 @@ static HsaGpuPktOutcome hsagpu_packet_exec(HsaGpuQueue *q, const HsaGpuProc *p,
 
             /* else a code object for the GCN interpreter, or unknown */
             *err = kind ? hsagpu_blit_exec(q, &k, kind, p, &bad)
-                        : hsagpu_gcn_exec(q, &k, p);
+                        : hsagpu_gcn_exec(q, &k, p, res);
         } else {
             *err = hsagpu_kernel_exec(q, &k, p, &busy);
         }
@@ -1178,6 +1178,9 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
             pass->deadline = MIN(pass->deadline, res.deadline);
             pass->pm4_ibs += res.pm4_ibs;
             pass->cache_invs += res.cache_invs;
+            pass->gcn_insns += res.gcn_insns;
+            pass->gcn_lane_ops += res.gcn_lane_ops;
+            pass->gcn_waves += res.gcn_waves;
         }
         if (k < n) {
             /* Spent: the next pass starts at the queue not served. */

@@ -261,6 +261,9 @@ typedef struct HsaGpuRunResult {
     uint64_t deadline;          /* earliest busy-kernel end, or UINT64_MAX */
     unsigned pm4_ibs;           /* PM4 indirect buffers run */
     unsigned cache_invs;        /* PM4 cache actions (nothing to do) */
+    /* GCN interpreter: wave instructions, vector lane operations, waves */
+    uint64_t gcn_insns, gcn_lane_ops;
+    unsigned gcn_waves;
 } HsaGpuRunResult;
 
 /* Per-queue register block: 0 or an HSAGPU_BAD_REASON_* code. */
@@ -321,6 +324,8 @@ typedef struct HsaGpuPassResult {
     uint64_t deadline;          /* earliest busy-kernel end, or UINT64_MAX */
     unsigned pm4_ibs;           /* PM4 indirect buffers run */
     unsigned cache_invs;        /* PM4 cache actions */
+    uint64_t gcn_insns, gcn_lane_ops;
+    unsigned gcn_waves;
 } HsaGpuPassResult;
 
 /*
@@ -378,7 +383,7 @@ bool hsagpu_gcn_object(const HsaGpuProc *p,
                        struct HsaGpuGcnKd *kd);
 unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
                          const struct hsagpu_kernel_dispatch_packet *k,
-                         const HsaGpuProc *p);
+                         const HsaGpuProc *p, HsaGpuRunResult *res);
 /* Free what a queue holds of the interpreter (before it is cleared) */
 void hsagpu_queue_gcn_free(HsaGpuQueue *q);
 /*

@@ -147,6 +147,11 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
         qatomic_add(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_PROCESSED],
                     pass->completed);
     }
+    if (pass->gcn_insns || pass->gcn_waves) {
+        qatomic_add(&s->regs.gcn_insns, pass->gcn_insns);
+        qatomic_add(&s->regs.gcn_lane_ops, pass->gcn_lane_ops);
+        qatomic_add(&s->regs.gcn_waves, pass->gcn_waves);
+    }
     if (pass->slices > s->pass_max_slices) {
         qatomic_set(&s->pass_max_slices, pass->slices);
     }

@@ -53,6 +53,11 @@ static const struct {
     { HSAGPU_REG_P2P_STATUS, "P2P_STATUS", 0 },
     { HSAGPU_REG_DMA_PACKETS, "DMA_PACKETS", 0 },
     { HSAGPU_REG_SDMA_PACKETS, "SDMA_PACKETS", 0 },
+    { HSAGPU_REG_GCN_INSNS_LO, "GCN_INSNS_LO", 0 },
+    { HSAGPU_REG_GCN_INSNS_HI, "GCN_INSNS_HI", 0 },
+    { HSAGPU_REG_GCN_LANE_OPS_LO, "GCN_LANE_OPS_LO", 0 },
+    { HSAGPU_REG_GCN_LANE_OPS_HI, "GCN_LANE_OPS_HI", 0 },
+    { HSAGPU_REG_GCN_WAVES, "GCN_WAVES", 0 },
     { HSAGPU_REG_DMA_BAD_ADDR_LO, "DMA_BAD_ADDR_LO", 0 },
     { HSAGPU_REG_DMA_BAD_ADDR_HI, "DMA_BAD_ADDR_HI", 0 },
 };
@@ -244,6 +249,16 @@ static uint32_t hsagpu_reg_read32(HsaGpuRegFile *rf, const HsaGpuIdent *id,
         return __atomic_load_n(&rf->dma_packets, __ATOMIC_RELAXED);
     case HSAGPU_REG_SDMA_PACKETS:
         return __atomic_load_n(&rf->sdma_packets, __ATOMIC_RELAXED);
+    case HSAGPU_REG_GCN_INSNS_LO:
+    case HSAGPU_REG_GCN_INSNS_HI:
+        return __atomic_load_n(&rf->gcn_insns, __ATOMIC_RELAXED) >>
+               (offset == HSAGPU_REG_GCN_INSNS_HI ? 32 : 0);
+    case HSAGPU_REG_GCN_LANE_OPS_LO:
+    case HSAGPU_REG_GCN_LANE_OPS_HI:
+        return __atomic_load_n(&rf->gcn_lane_ops, __ATOMIC_RELAXED) >>
+               (offset == HSAGPU_REG_GCN_LANE_OPS_HI ? 32 : 0);
+    case HSAGPU_REG_GCN_WAVES:
+        return __atomic_load_n(&rf->gcn_waves, __ATOMIC_RELAXED);
     case HSAGPU_REG_DMA_BAD_ADDR_LO:
         return (uint32_t)__atomic_load_n(&rf->dma_bad_addr, __ATOMIC_RELAXED);
     case HSAGPU_REG_DMA_BAD_ADDR_HI:

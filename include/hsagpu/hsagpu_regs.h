@@ -181,6 +181,16 @@
 #define HSAGPU_REG_PKT_ERRORS           0x020c  /* queues put in error */
 #define HSAGPU_REG_QUEUE_ERROR_FIRST    0x0210  /* lowest queue in error, */
 						/* or 0xffffffff */
+/*
+ * GCN interpreter counters (RO, wrap; 64-bit ones LO then HI, or one
+ * 64-bit read): wave instructions executed, active lanes of the vector
+ * instructions among them, waves launched.
+ */
+#define HSAGPU_REG_GCN_INSNS_LO         0x0220
+#define HSAGPU_REG_GCN_INSNS_HI         0x0224
+#define HSAGPU_REG_GCN_LANE_OPS_LO      0x0228
+#define HSAGPU_REG_GCN_LANE_OPS_HI      0x022c
+#define HSAGPU_REG_GCN_WAVES            0x0230
 
 /*
  * DMA engine and link (see "DMA engine" in docs/registers.md). MPS and

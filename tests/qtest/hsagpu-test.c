@@ -1885,6 +1885,17 @@ static void gcn_long_submit(Fixture *f, uint64_t sig, uint32_t iters)
     queue_submit(f, 0, &k);
 }
 
+/* Wave instructions and vector lane operations of one gcn_long kernel */
+#define GCN_LONG_INSNS(n)       (4ULL * (n) + 10)
+#define GCN_LONG_LANE_OPS(n)    (64ULL * ((n) + 6))
+
+static uint64_t gcn_cnt(Fixture *f, uint32_t reg)
+{
+    return reg == HSAGPU_REG_GCN_WAVES ?
+           qtest_readl(f->qts, MMIO_BASE + reg) :
+           qtest_readq(f->qts, MMIO_BASE + reg);
+}
+
 static unsigned gcn_long_wrong(Fixture *f, uint32_t want)
 {
     unsigned bad = 0;
@@ -1913,6 +1924,7 @@ static void test_gcn_long_workgroup(void)
     g_autofree char *st = NULL;
     struct hsagpu_agent_dispatch_packet a;
     uint64_t big = Q_SIG + 128, nop = Q_SIG + 192;
+    unsigned kernels = 1;
     bool caught = false;
     Fixture f, g = { 0 };
 
@@ -1930,8 +1942,15 @@ static void test_gcn_long_workgroup(void)
     g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
                      HSAGPU_QSTATE_ACTIVE);
     g_assert_cmpuint(gcn_long_wrong(&f, GCN_ITERS), ==, 0);
+    /* the interpreter's counters: exact for this program */
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO), ==,
+                     GCN_LONG_INSNS(GCN_ITERS));
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_LANE_OPS_LO), ==,
+                     GCN_LONG_LANE_OPS(GCN_ITERS));
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_WAVES), ==, 1);
 
     for (int tries = 0; tries < 10 && !caught; tries++) {
+        kernels++;
         gcn_long_submit(&f, big, GCN_ITERS);
         /* the wave has its count (and stored "started") */
         g_assert_true(wait_u64(&f, GCN_OUT + 256, 1));
@@ -1959,6 +1978,10 @@ static void test_gcn_long_workgroup(void)
     g_assert_cmpuint(qreg_read(&g, 0, HSAGPU_QREG_STATE), ==,
                      HSAGPU_QSTATE_ACTIVE);
     g_assert_cmpuint(gcn_long_wrong(&g, GCN_ITERS), ==, 0);
+    /* the counters came along, and the workgroup was not run twice */
+    g_assert_cmpuint(gcn_cnt(&g, HSAGPU_REG_GCN_INSNS_LO), ==,
+                     kernels * GCN_LONG_INSNS(GCN_ITERS));
+    g_assert_cmpuint(gcn_cnt(&g, HSAGPU_REG_GCN_WAVES), ==, kernels);
     qtest_quit(g.qts);
     unlink(path);
     rmdir(dir);
