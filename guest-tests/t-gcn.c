@@ -15,53 +15,17 @@
  */
 #include <stdlib.h>
 
-#include "gtq.h"
-#include "gcn-elf.h"
+#include "gtgcn.h"
 #include "gcn-corpus.h"
 
 struct co {
-	void *mem;
 	uint64_t kd;                    /* device address of the descriptor */
 };
 
-/*
- * Load /tests/@name.co into system memory of @d; 0 on success. @co->kd:
- * @kernel's descriptor (@name's when NULL).
- */
 static int co_load_kernel(struct gtq_dev *d, const char *name,
 			  const char *kernel, struct co *co)
 {
-	char path[64], sym[64];
-	uint64_t kdoff = 0;
-	Elf64_Ehdr eh;
-	uint8_t *f;
-	long n;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "/tests/%s.co", name);
-	fp = fopen(path, "rb");
-	CHECK(fp, "open %s", path);
-	if (!fp)
-		return -1;
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	f = malloc(n);
-	CHECK(f && fread(f, 1, n, fp) == (size_t)n, "read %s", path);
-	fclose(fp);
-	memcpy(&eh, f, sizeof(eh));
-	CHECK(eh.e_machine == EM_AMDGPU, "%s: machine %u", path, eh.e_machine);
-	co->mem = gtq_alloc(d, (gcn_elf_span(f) + 4095) & ~4095ULL,
-			    HSAGPU_RT_MEM_SYSTEM);
-	if (co->mem) {
-		gcn_elf_load(f, co->mem);
-		snprintf(sym, sizeof(sym), "%s.kd", kernel ? kernel : name);
-		kdoff = gcn_elf_symbol(f, sym);
-		CHECK(kdoff, "%s: no symbol %s", path, sym);
-		co->kd = gtq_ptr(d->agent, (uint8_t *)co->mem + kdoff);
-	}
-	free(f);
-	return kdoff ? 0 : -1;
+	return gtgcn_load(d, name, kernel ? kernel : name, &co->kd);
 }
 
 static int co_load(struct gtq_dev *d, const char *name, struct co *co)
@@ -78,15 +42,13 @@ static int run_w(struct gtq_dev *d, hsagpu_queue_t *q, hsagpu_signal_t sig,
 	const uint32_t g[3] = { grid, 1, 1 };
 	const uint16_t w[3] = { wg, 1, 1 };
 
+	if (!nowait)
+		return gtgcn_run(d, q, sig, kd, kargs, g, w);
 	hsagpu_signal_store_release(sig, 1);
 	hsagpu_packet_dispatch(&pkt, kd, gtq_ptr(d->agent, kargs), g, w, 1, sig);
 	CHECK(hsagpu_queue_submit(q, &pkt,
 		GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 1)) >= 0, "submit");
-	if (nowait)
-		return 0;
-	return hsagpu_signal_wait_acquire(sig, HSAGPU_SIGNAL_CONDITION_EQ, 0,
-					  60000 * GTQ_MS,
-					  HSAGPU_WAIT_STATE_BLOCKED) == 0 ? 0 : -1;
+	return 0;
 }
 
 static int run(struct gtq_dev *d, hsagpu_queue_t *q, hsagpu_signal_t sig,
@@ -199,26 +161,15 @@ static void test_corpus(struct gtq_dev *d, hsagpu_queue_t *q,
 		p->init(buf);
 		for (unsigned k = 0; k < GCN_CORPUS_STEPS && ok; k++) {
 			const struct gcn_step *s = &p->step[k];
-			struct hsagpu_kernel_dispatch_packet pkt;
-			struct co co;
+			uint64_t kd;
 
 			if (!s->kernel)
 				break;
-			if (co_load_kernel(d, p->file, s->kernel, &co))
+			if (gtgcn_load(d, p->file, s->kernel, &kd))
 				return;
 			memset(ka, 0, 4096);
 			s->args((uint8_t *)ka, addr);
-			hsagpu_signal_store_release(sig, 1);
-			hsagpu_packet_dispatch(&pkt, co.kd, gtq_ptr(d->agent, ka),
-					       s->grid, s->wg,
-					       s->grid[2] > 1 ? 3 :
-					       s->grid[1] > 1 ? 2 : 1, sig);
-			CHECK(hsagpu_queue_submit(q, &pkt,
-				GTQ_HDR(HSAGPU_PKT_TYPE_KERNEL_DISPATCH, 1)) >= 0,
-			      "submit");
-			ok = hsagpu_signal_wait_acquire(sig,
-				HSAGPU_SIGNAL_CONDITION_EQ, 0, 60000 * GTQ_MS,
-				HSAGPU_WAIT_STATE_BLOCKED) == 0;
+			ok = gtgcn_run(d, q, sig, kd, ka, s->grid, s->wg) == 0;
 			CHECK(ok, "%s (%s) did not end", s->kernel, p->what);
 		}
 		if (ok)

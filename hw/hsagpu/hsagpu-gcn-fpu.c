@@ -374,18 +374,18 @@ static uint64_t gcn_put(const HsaGpuGcnGroup *g, unsigned t, double v)
            t == 32 ? gcn_uf((float)v, g->ftz32) : hsagpu_gcn_f2h(v, false);
 }
 
-bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, unsigned op, uint64_t sa,
-                     uint64_t sb, uint64_t sc, uint64_t old, bool *flag,
-                     uint64_t *d)
+bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
+                     unsigned op, uint64_t sa, uint64_t sb, uint64_t sc,
+                     uint64_t old, bool *flag, uint64_t *d)
 {
-    unsigned ts = hsagpu_gcn_ftype(op, 0), td = hsagpu_gcn_ftype(op, 3);
+    unsigned ts = t[0], td = t[3];
     double a = ts ? gcn_get(g, ts, sa) : 0, b = 0, c = 0, r;
     bool f32 = ts == 32;
 
-    if (hsagpu_gcn_ftype(op, 1)) {
+    if (t[1]) {
         b = gcn_get(g, ts, sb);
     }
-    if (hsagpu_gcn_ftype(op, 2)) {
+    if (t[2]) {
         c = gcn_get(g, ts, sc);
     }
     switch (op) {

@@ -89,12 +89,14 @@ uint16_t hsagpu_gcn_f2h(double v, bool rtz);
 unsigned hsagpu_gcn_ftype(unsigned op, unsigned k);
 /*
  * One lane of float op @op (VOP3 numbering), modifiers applied to the
- * sources; @old: the destination's value (v_mac). *flag: VCC's bit in
- * (v_div_fmas), the bit v_div_scale sets out. False: not implemented.
+ * sources; @t: hsagpu_gcn_ftype() of its sources and result (found once
+ * per instruction); @old: the destination's value (v_mac). *flag: VCC's
+ * bit in (v_div_fmas), the bit v_div_scale sets out. False: not
+ * implemented.
  */
-bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, unsigned op, uint64_t sa,
-                     uint64_t sb, uint64_t sc, uint64_t old, bool *flag,
-                     uint64_t *d);
+bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
+                     unsigned op, uint64_t sa, uint64_t sb, uint64_t sc,
+                     uint64_t old, bool *flag, uint64_t *d);
 uint64_t hsagpu_gcn_omod(const HsaGpuGcnGroup *g, unsigned t, uint64_t v,
                          unsigned omod, bool clamp);
 /* A float compare or class test of one lane (VOPC numbering) */

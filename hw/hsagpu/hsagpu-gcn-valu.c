@@ -12,6 +12,7 @@
 #else
 #include "qemu/osdep.h"
 #endif
+#include <math.h>
 #include "hsagpu-gcn-int.h"
 
 /* A source operand resolved once per instruction. */
@@ -432,6 +433,222 @@ static unsigned gcn_wide(unsigned op)
     return m;
 }
 
+/* fp32 with denormals flushed as the mode says (a copy of the fpu's) */
+static inline float gcn_f32(uint32_t v, bool ftz)
+{
+    float f;
+
+    if (ftz && !(v & 0x7f800000)) {
+        v &= 0x80000000;
+    }
+    memcpy(&f, &v, 4);
+    return f;
+}
+
+static inline uint32_t gcn_u32f(float f, bool ftz)
+{
+    uint32_t v;
+
+    memcpy(&v, &f, 4);
+    if (ftz && !(v & 0x7f800000)) {
+        v &= 0x80000000;
+    }
+    return v;
+}
+
+/*
+ * The fp32 operations compiled code is made of, without modifiers: a
+ * loop in float over the lanes, the same arithmetic hsagpu-gcn-fpu.c
+ * does through double (there the general case). False: not one of them.
+ */
+static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
+                         const GcnOp o[3], uint32_t lit, unsigned vdst)
+{
+    bool z = g->ftz32;
+    uint64_t exec = w->exec;
+
+    switch (op) {
+    case 0x101:                                     /* v_add_f32 */
+    case 0x102:
+    case 0x103:
+    case 0x105:                                     /* v_mul_f32 */
+    case 0x1cb:                                     /* v_fma_f32 */
+    case 0x118:                                     /* v_madak_f32 */
+        break;
+    default:
+        return false;
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        float a, b, r;
+
+        if (!((exec >> l) & 1)) {
+            continue;
+        }
+        a = gcn_f32((uint32_t)gcn_lane(w, &o[0], l, false), z);
+        b = gcn_f32((uint32_t)gcn_lane(w, &o[1], l, false), z);
+        switch (op) {
+        case 0x101:
+            r = a + b;
+            break;
+        case 0x102:
+            r = a - b;
+            break;
+        case 0x103:
+            r = b - a;
+            break;
+        case 0x105:
+            r = a * b;
+            break;
+        case 0x118:
+            r = (float)(a * b) + gcn_f32(lit, z);     /* not fused */
+            break;
+        default:
+            r = fmaf(a, b, gcn_f32((uint32_t)gcn_lane(w, &o[2], l, false),
+                                   z));
+            break;
+        }
+        w->v[vdst][l] = gcn_u32f(r, z);
+    }
+    return true;
+}
+
+/* An operand's dwords for all lanes: its VGPR, or @buf filled with it */
+static const uint32_t *gcn_lanes(HsaGpuGcnWave *w, const GcnOp *o,
+                                 uint32_t *buf)
+{
+    if (o->vgpr) {
+        return w->v[o->reg];
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        buf[l] = (uint32_t)o->val;
+    }
+    return buf;
+}
+
+/*
+ * The 32-bit integer operations address arithmetic and loops are made of,
+ * without modifiers or carries: one loop per operation over the lanes
+ * (the general path below dispatches per lane). False: not one of them.
+ */
+static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, unsigned nsrc,
+                         const GcnOp o[3], unsigned vdst)
+{
+    uint32_t buf[3][HSAGPU_GCN_WAVE], *d = w->v[vdst];
+    const uint32_t *a, *b = NULL, *c = NULL;
+    uint64_t exec = w->exec;
+
+    switch (op) {
+    case 0x110: case 0x111: case 0x112: case 0x113: case 0x114: case 0x115:
+    case 0x134: case 0x135: case 0x136: case 0x141: case 0x108: case 0x285:
+    case 0x1fd: case 0x1ff: case 0x200: case 0x201: case 0x202: case 0x1c3:
+        break;
+    default:
+        return false;
+    }
+    a = gcn_lanes(w, &o[0], buf[0]);
+    if (nsrc > 1) {
+        b = gcn_lanes(w, &o[1], buf[1]);
+    }
+    if (nsrc > 2) {
+        c = gcn_lanes(w, &o[2], buf[2]);
+    }
+#define GCN_LANES(expr) \
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) { \
+        if ((exec >> l) & 1) { \
+            d[l] = (expr); \
+        } \
+    } \
+    return true
+    switch (op) {
+    case 0x110:                                     /* v_lshrrev_b32 */
+        GCN_LANES(b[l] >> (a[l] & 31));
+    case 0x111:
+        GCN_LANES((uint32_t)((int32_t)b[l] >> (a[l] & 31)));
+    case 0x112:                                     /* v_lshlrev_b32 */
+        GCN_LANES(b[l] << (a[l] & 31));
+    case 0x113:
+        GCN_LANES(a[l] & b[l]);
+    case 0x114:
+        GCN_LANES(a[l] | b[l]);
+    case 0x115:
+        GCN_LANES(a[l] ^ b[l]);
+    case 0x134:                                     /* v_add_u32 */
+        GCN_LANES(a[l] + b[l]);
+    case 0x135:
+        GCN_LANES(a[l] - b[l]);
+    case 0x136:
+        GCN_LANES(b[l] - a[l]);
+    case 0x141:                                     /* v_mov_b32 */
+        GCN_LANES(a[l]);
+    case 0x108:                                     /* v_mul_u32_u24 */
+        GCN_LANES((a[l] & 0xffffff) * (b[l] & 0xffffff));
+    case 0x285:                                     /* v_mul_lo_u32 */
+        GCN_LANES(a[l] * b[l]);
+    case 0x1fd:                                     /* v_lshl_add_u32 */
+        GCN_LANES((a[l] << (b[l] & 31)) + c[l]);
+    case 0x1ff:                                     /* v_add3_u32 */
+        GCN_LANES(a[l] + b[l] + c[l]);
+    case 0x200:                                     /* v_lshl_or_b32 */
+        GCN_LANES((a[l] << (b[l] & 31)) | c[l]);
+    case 0x201:
+        GCN_LANES((a[l] & b[l]) | c[l]);
+    case 0x202:
+        GCN_LANES(a[l] | b[l] | c[l]);
+    default:                                        /* v_mad_u32_u24 */
+        GCN_LANES((a[l] & 0xffffff) * (b[l] & 0xffffff) + c[l]);
+    }
+#undef GCN_LANES
+}
+
+/*
+ * 64-bit address arithmetic: v_add_co_u32 and v_addc_co_u32 (carries
+ * in and out: VCC or an SGPR pair, @cin the carry-in mask) and
+ * v_lshlrev_b64, one loop each. -1: not one of them; else 0 or 1 (the
+ * carry-out destination was refused).
+ */
+static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const GcnOp o[3],
+                         unsigned vdst, int sdst, uint64_t cin)
+{
+    uint32_t buf[2][HSAGPU_GCN_WAVE], *d = w->v[vdst];
+    const uint32_t *a, *b;
+    uint64_t exec = w->exec, cout = 0;
+
+    if (op == 0x28f) {                              /* v_lshlrev_b64 */
+        if (o[1].vgpr && o[1].reg + 1 < w->nvgpr && vdst + 1 < w->nvgpr) {
+            const uint32_t *lo = w->v[o[1].reg], *hi = w->v[o[1].reg + 1];
+            uint32_t *dh = w->v[vdst + 1];
+
+            a = gcn_lanes(w, &o[0], buf[0]);
+            for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+                if ((exec >> l) & 1) {
+                    uint64_t v = (lo[l] | (uint64_t)hi[l] << 32) <<
+                                 (a[l] & 63);
+
+                    d[l] = (uint32_t)v;
+                    dh[l] = v >> 32;
+                }
+            }
+            return 0;
+        }
+        return -1;
+    }
+    if (op != 0x119 && op != 0x11c) {
+        return -1;
+    }
+    a = gcn_lanes(w, &o[0], buf[0]);
+    b = gcn_lanes(w, &o[1], buf[1]);
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        if ((exec >> l) & 1) {
+            uint64_t t = (uint64_t)a[l] + b[l] +
+                         (op == 0x11c ? (cin >> l) & 1 : 0);
+
+            d[l] = (uint32_t)t;
+            cout |= (t >> 32) << l;
+        }
+    }
+    return !hsagpu_gcn_swrite(w, sdst < 0 ? GCN_SRC_VCC_LO : sdst, true, cout);
+}
+
 /*
  * VOP1/VOP2/VOPC (e32) and VOP3 share this: op in VOP3 numbering, the
  * sources resolved, the destination VGPR (or SGPR pair for compares,
@@ -443,7 +660,8 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                          int sdst, int carry_in, unsigned abs, unsigned neg,
                          unsigned omod, bool clamp, unsigned len)
 {
-    unsigned wide = gcn_wide(op), ft[3], td = gcn_type(op, 3);
+    unsigned wide = gcn_wide(op), ft[3] = { 0, 0, 0 }, td = gcn_type(op, 3);
+    uint8_t ftype[4];
     bool fl = false;
     GcnOp o[3];
     uint64_t cin = 0, cout = 0, cmp = 0;
@@ -465,6 +683,24 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     }
     if (op == 0x1e2 || op == 0x1e3) {
         cin = w->vcc;                               /* v_div_fmas */
+    }
+    for (unsigned k = 0; k < 4; k++) {
+        ftype[k] = op >= 0x100 ? hsagpu_gcn_ftype(op, k) : 0;
+    }
+    if (op >= 0x100 && ftype[0] == 32 && td == 32 && !abs && !neg &&
+        !omod && !clamp && gcn_f32_fast(g, w, op, o, lit, vdst)) {
+        return len;
+    }
+    if (!fl && !wide && !clamp && carry_in < 0 && sdst < 0 &&
+        gcn_i32_fast(w, op, nsrc, o, vdst)) {
+        return len;
+    }
+    if (!fl && !clamp && op >= 0x100) {
+        int r = gcn_addr_fast(w, op, o, vdst, sdst, cin);
+
+        if (r >= 0) {
+            return r ? gcn_fail(g, w, insn, "carry destination") : len;
+        }
     }
     if (op >= 0x100 && vdst + ((wide >> 3) & 1) >= w->nvgpr) {
         return gcn_fail(g, w, insn, "destination");
@@ -531,11 +767,12 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         } else if (fl) {
             uint64_t old = w->v[vdst][l];
 
-            if (!hsagpu_gcn_falu(g, op, s[0], s[1], s[2], old, &carry, &d)) {
+            if (!hsagpu_gcn_falu(g, ftype, op, s[0], s[1], s[2], old,
+                                 &carry, &d)) {
                 return gcn_fail(g, w, insn, op < 0x140 ? "vop2" :
                                 op < 0x1c0 ? "vop1" : "vop3");
             }
-            if (td) {
+            if (td && (omod || clamp)) {
                 d = hsagpu_gcn_omod(g, td, d, omod, clamp);
             }
         } else if (wide & 8) {
