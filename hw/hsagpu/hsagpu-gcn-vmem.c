@@ -71,6 +71,48 @@ static unsigned gcn_vfail(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 }
 
 /*
+ * The coalescer: a dword load or store whose active lanes address one
+ * contiguous block (lane l at base + l x size, as a wave's consecutive
+ * work-items do) moves as one access of the whole block. True: done; false:
+ * not contiguous, or the block access failed (the caller then goes lane
+ * by lane and so finds the failing lane's address).
+ */
+static bool gcn_flat_block(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, bool load,
+                           const uint64_t addr[HSAGPU_GCN_WAVE],
+                           unsigned bytes, unsigned reg)
+{
+    uint32_t block[HSAGPU_GCN_WAVE * 4];
+    unsigned first = __builtin_ctzll(w->exec), n = bytes / 4, lanes;
+
+    if (bytes % 4 || (w->exec >> first) & ((w->exec >> first) + 1)) {
+        return false;                   /* not dwords, or EXEC not a run */
+    }
+    lanes = 64 - first - __builtin_clzll(w->exec);
+    for (unsigned l = first + 1; l < first + lanes; l++) {
+        if (addr[l] != addr[first] + (uint64_t)(l - first) * bytes) {
+            return false;
+        }
+    }
+    if (load) {
+        if (g->mem->read(g->mem->opaque, addr[first], block, lanes * bytes)) {
+            return false;
+        }
+        for (unsigned l = 0; l < lanes; l++) {
+            for (unsigned k = 0; k < n; k++) {
+                w->v[reg + k][first + l] = block[l * n + k];
+            }
+        }
+        return true;
+    }
+    for (unsigned l = 0; l < lanes; l++) {
+        for (unsigned k = 0; k < n; k++) {
+            block[l * n + k] = w->v[reg + k][first + l];
+        }
+    }
+    return !g->mem->write(g->mem->opaque, addr[first], block, lanes * bytes);
+}
+
+/*
  * FLAT and GLOBAL (gfx9 opcodes): loads of bytes, shorts and 1-4 dwords,
  * stores of bytes, shorts and 1-4 dwords, 32- and 64-bit atomics (with
  * the old value returned when glc is set). GLOBAL adds an SGPR base and a
@@ -89,7 +131,7 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     unsigned bytes, ndata, nret = 0, kind = GCN_A_NONE, err;
     bool load = op >= 16 && op <= 23, store = op >= 24 && op <= 31;
     bool sbase = seg == 2 && saddr != 0x7f;
-    uint64_t base = 0;
+    uint64_t base = 0, lane_addr[HSAGPU_GCN_WAVE];
 
     if (seg == 1 || seg == 3) {
         return gcn_vfail(g, w, insn, "scratch");
@@ -124,16 +166,25 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         vaddr + (sbase ? 0 : 1) >= w->nvgpr) {
         return gcn_vfail(g, w, insn, "register");
     }
+    if (!w->exec) {
+        return 2;
+    }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        uint64_t addr;
+        lane_addr[l] = (sbase ? base + w->v[vaddr][l]
+                              : w->v[vaddr][l] |
+                                (uint64_t)w->v[vaddr + 1][l] << 32) + off;
+    }
+    if ((load || store) &&
+        gcn_flat_block(g, w, load, lane_addr, bytes, load ? vdst : data)) {
+        return 2;
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        uint64_t addr = lane_addr[l];
         uint32_t buf[4] = { 0, 0, 0, 0 };
 
         if (!((w->exec >> l) & 1)) {
             continue;
         }
-        addr = sbase ? base + w->v[vaddr][l]
-                     : w->v[vaddr][l] | (uint64_t)w->v[vaddr + 1][l] << 32;
-        addr += off;
         if (load) {
             err = g->mem->read(g->mem->opaque, addr, buf, bytes);
             if (!err) {
