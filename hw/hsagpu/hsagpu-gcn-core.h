@@ -121,8 +121,10 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
 unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
                                const HsaGpuGcnDispatch *d, uint64_t budget,
                                uint64_t max_insns, HsaGpuGcnStatus *st);
-/* @r as bytes (*@buf, g_malloc'ed; its length returned), and back (NULL
- * when the bytes are not a workgroup the interpreter could have made) */
+/*
+ * @r as bytes (*@buf, g_malloc'ed; its length returned), and back (NULL
+ * when the bytes are not a workgroup the interpreter could have made)
+ */
 size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf);
 HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len);
 

@@ -106,9 +106,10 @@ uint16_t hsagpu_gcn_f2h(double v, bool rtz)
     if (isinf(v)) {
         return sign | 0x7c00;
     }
-    if (a < 0x1p-14) {
+    if (a < ldexp(1.0, -14)) {
         /* denormal halves count in units of 2^-24 (1024: the least normal) */
-        q = rtz ? trunc(a * 0x1p24) : nearbyint(a * 0x1p24);
+        q = ldexp(a, 24);
+        q = rtz ? trunc(q) : nearbyint(q);
         return sign | (uint16_t)q;
     }
     frexp(a, &e);
@@ -160,7 +161,7 @@ static uint32_t gcn_to_u32(double f)
                                                       : (uint32_t)f;
 }
 
-/* x - floor(x), kept below 1 (the largest value under 1 of its type). */
+/* x - floor(x), kept below 1 (@below_one: the largest value under 1). */
 static double gcn_fract(double x, double below_one)
 {
     return isinf(x) ? NAN : fmin(x - floor(x), below_one);
@@ -499,13 +500,13 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         r = floor(a);
         break;
     case 0x15b:
-        r = gcn_fract(a, 0x1.fffffep-1);
+        r = gcn_fract(a, nextafterf(1.0f, 0.0f));
         break;
     case 0x172:
-        r = gcn_fract(a, 0x1.fffffffffffffp-1);
+        r = gcn_fract(a, nextafter(1.0, 0.0));
         break;
     case 0x188:
-        r = gcn_fract(a, 0x1.ffcp-1);
+        r = gcn_fract(a, 1.0 - 1.0 / 2048);         /* half's under 1 */
         break;
     case 0x160:                                     /* v_exp_f32: 2^x */
         r = exp2f((float)a);

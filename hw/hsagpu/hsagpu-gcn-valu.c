@@ -552,52 +552,71 @@ static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, unsigned nsrc,
     if (nsrc > 2) {
         c = gcn_lanes(w, &o[2], buf[2]);
     }
-#define GCN_LANES(expr) \
-    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) { \
-        if ((exec >> l) & 1) { \
-            d[l] = (expr); \
+#define GCN_LANES(expr) do { \
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) { \
+            if ((exec >> l) & 1) { \
+                d[l] = (expr); \
+            } \
         } \
-    } \
-    return true
+    } while (0)
     switch (op) {
     case 0x110:                                     /* v_lshrrev_b32 */
         GCN_LANES(b[l] >> (a[l] & 31));
+        break;
     case 0x111:
         GCN_LANES((uint32_t)((int32_t)b[l] >> (a[l] & 31)));
+        break;
     case 0x112:                                     /* v_lshlrev_b32 */
         GCN_LANES(b[l] << (a[l] & 31));
+        break;
     case 0x113:
         GCN_LANES(a[l] & b[l]);
+        break;
     case 0x114:
         GCN_LANES(a[l] | b[l]);
+        break;
     case 0x115:
         GCN_LANES(a[l] ^ b[l]);
+        break;
     case 0x134:                                     /* v_add_u32 */
         GCN_LANES(a[l] + b[l]);
+        break;
     case 0x135:
         GCN_LANES(a[l] - b[l]);
+        break;
     case 0x136:
         GCN_LANES(b[l] - a[l]);
+        break;
     case 0x141:                                     /* v_mov_b32 */
         GCN_LANES(a[l]);
+        break;
     case 0x108:                                     /* v_mul_u32_u24 */
         GCN_LANES((a[l] & 0xffffff) * (b[l] & 0xffffff));
+        break;
     case 0x285:                                     /* v_mul_lo_u32 */
         GCN_LANES(a[l] * b[l]);
+        break;
     case 0x1fd:                                     /* v_lshl_add_u32 */
         GCN_LANES((a[l] << (b[l] & 31)) + c[l]);
+        break;
     case 0x1ff:                                     /* v_add3_u32 */
         GCN_LANES(a[l] + b[l] + c[l]);
+        break;
     case 0x200:                                     /* v_lshl_or_b32 */
         GCN_LANES((a[l] << (b[l] & 31)) | c[l]);
+        break;
     case 0x201:
         GCN_LANES((a[l] & b[l]) | c[l]);
+        break;
     case 0x202:
         GCN_LANES(a[l] | b[l] | c[l]);
+        break;
     default:                                        /* v_mad_u32_u24 */
         GCN_LANES((a[l] & 0xffffff) * (b[l] & 0xffffff) + c[l]);
+        break;
     }
 #undef GCN_LANES
+    return true;
 }
 
 /*
