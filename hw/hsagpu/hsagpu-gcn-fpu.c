@@ -24,25 +24,12 @@
 
 static float gcn_f(uint64_t v, bool ftz)
 {
-    uint32_t u = (uint32_t)v;
-    float f;
-
-    if (ftz && !(u & F32_EXP)) {
-        u &= 0x80000000;        /* denormal: flushed to a signed zero */
-    }
-    memcpy(&f, &u, 4);
-    return f;
+    return hsagpu_gcn_f32((uint32_t)v, ftz);
 }
 
 static uint64_t gcn_uf(float f, bool ftz)
 {
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    if (ftz && !(u & F32_EXP)) {
-        u &= 0x80000000;
-    }
-    return u;
+    return hsagpu_gcn_u32f(f, ftz);
 }
 
 static double gcn_d(uint64_t v, bool ftz)

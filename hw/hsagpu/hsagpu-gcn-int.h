@@ -8,6 +8,7 @@
 #ifndef HSAGPU_GCN_INT_H
 #define HSAGPU_GCN_INT_H
 
+#include <string.h>
 #include "hsagpu-gcn-core.h"
 
 /* One VGPR: a dword per lane */
@@ -49,6 +50,29 @@ typedef struct HsaGpuGcnGroup {
     bool ftz64;                 /* flush f64 and f16 denormals */
     HsaGpuGcnStatus *st;
 } HsaGpuGcnGroup;
+
+/* fp32 from its bits and back, denormals flushed to signed zeros if @ftz */
+static inline float hsagpu_gcn_f32(uint32_t v, bool ftz)
+{
+    float f;
+
+    if (ftz && !(v & 0x7f800000)) {
+        v &= 0x80000000;
+    }
+    memcpy(&f, &v, 4);
+    return f;
+}
+
+static inline uint32_t hsagpu_gcn_u32f(float f, bool ftz)
+{
+    uint32_t v;
+
+    memcpy(&v, &f, 4);
+    if (ftz && !(v & 0x7f800000)) {
+        v &= 0x80000000;
+    }
+    return v;
+}
 
 /* Operand encodings (9-bit vector source, 8-bit scalar) */
 #define GCN_SRC_VCC_LO          106

@@ -433,29 +433,6 @@ static unsigned gcn_wide(unsigned op)
     return m;
 }
 
-/* fp32 with denormals flushed as the mode says (a copy of the fpu's) */
-static inline float gcn_f32(uint32_t v, bool ftz)
-{
-    float f;
-
-    if (ftz && !(v & 0x7f800000)) {
-        v &= 0x80000000;
-    }
-    memcpy(&f, &v, 4);
-    return f;
-}
-
-static inline uint32_t gcn_u32f(float f, bool ftz)
-{
-    uint32_t v;
-
-    memcpy(&v, &f, 4);
-    if (ftz && !(v & 0x7f800000)) {
-        v &= 0x80000000;
-    }
-    return v;
-}
-
 /*
  * The fp32 operations compiled code is made of, without modifiers: a
  * loop in float over the lanes, the same arithmetic hsagpu-gcn-fpu.c
@@ -484,8 +461,8 @@ static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
         if (!((exec >> l) & 1)) {
             continue;
         }
-        a = gcn_f32((uint32_t)gcn_lane(w, &o[0], l, false), z);
-        b = gcn_f32((uint32_t)gcn_lane(w, &o[1], l, false), z);
+        a = hsagpu_gcn_f32((uint32_t)gcn_lane(w, &o[0], l, false), z);
+        b = hsagpu_gcn_f32((uint32_t)gcn_lane(w, &o[1], l, false), z);
         switch (op) {
         case 0x101:
             r = a + b;
@@ -500,14 +477,14 @@ static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
             r = a * b;
             break;
         case 0x118:
-            r = (float)(a * b) + gcn_f32(lit, z);     /* not fused */
+            r = (float)(a * b) + hsagpu_gcn_f32(lit, z);     /* not fused */
             break;
         default:
-            r = fmaf(a, b, gcn_f32((uint32_t)gcn_lane(w, &o[2], l, false),
-                                   z));
+            r = fmaf(a, b, hsagpu_gcn_f32((uint32_t)gcn_lane(w, &o[2], l,
+                                                             false), z));
             break;
         }
-        w->v[vdst][l] = gcn_u32f(r, z);
+        w->v[vdst][l] = hsagpu_gcn_u32f(r, z);
     }
     return true;
 }

@@ -272,41 +272,60 @@ static void test_lds_sum(void)
 	TM(!bad, "lds_sum: %u of 4 workgroup sums wrong", bad);
 }
 
-/* The corpus (tests/gcn/gcn-corpus.h): every program, every step */
+static unsigned dispatch_sliced(uint64_t kd, const uint32_t grid[3],
+				const uint16_t wg[3], uint64_t budget,
+				unsigned *pauses, HsaGpuGcnStatus *st);
+
+/*
+ * Corpus program @p (tests/gcn/gcn-corpus.h), every step: whole
+ * workgroups, or with @budget in slices of that many wave instructions
+ * through bytes (*@pauses: how often). 0, or where it stopped (*@st).
+ */
+static unsigned run_program(const struct gcn_program *p, uint64_t budget,
+			    unsigned *pauses, HsaGpuGcnStatus *st)
+{
+	uint64_t addr[GCN_CORPUS_BUFS];
+	void *buf[GCN_CORPUS_BUFS];
+	unsigned err = 0, n;
+	char why[200];
+
+	*pauses = 0;
+	for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
+		addr[k] = BUF(k);
+		buf[k] = at(addr[k]);
+		memset(buf[k], 0, GCN_CORPUS_BUF_SIZE);
+	}
+	p->init(buf);
+	for (unsigned k = 0; k < GCN_CORPUS_STEPS && !err; k++) {
+		const struct gcn_step *s = &p->step[k];
+		uint64_t kd;
+
+		if (!s->kernel)
+			break;
+		kd = load_kernel(p->file, s->kernel);
+		if (!kd)
+			return HSAGPU_GCN_BAD_KD;
+		memset(at(KARG), 0, 256);
+		s->args(at(KARG), addr);
+		err = budget ? dispatch_sliced(kd, s->grid, s->wg, budget, &n, st)
+			     : dispatch3(kd, s->grid, s->wg, st);
+		*pauses += budget ? n : 0;
+		TM(!err, "%s: %s", s->kernel, stop_why(err, st));
+	}
+	if (!err)
+		TM(!p->check(buf, why, sizeof(why)), "%s (%s)%s: %s", p->file,
+		   p->what, budget ? " in slices" : "", why);
+	return err;
+}
+
+/* The corpus: every program */
 static void test_corpus(void)
 {
-	for (unsigned i = 0; i < GCN_CORPUS_N; i++) {
-		const struct gcn_program *p = &gcn_corpus[i];
-		uint64_t addr[GCN_CORPUS_BUFS];
-		void *buf[GCN_CORPUS_BUFS];
-		HsaGpuGcnStatus st;
-		unsigned err = 0;
-		char why[200];
+	HsaGpuGcnStatus st;
+	unsigned pauses;
 
-		for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
-			addr[k] = BUF(k);
-			buf[k] = at(addr[k]);
-			memset(buf[k], 0, GCN_CORPUS_BUF_SIZE);
-		}
-		p->init(buf);
-		for (unsigned k = 0; k < GCN_CORPUS_STEPS && !err; k++) {
-			const struct gcn_step *s = &p->step[k];
-			uint64_t kd;
-
-			if (!s->kernel)
-				break;
-			kd = load_kernel(p->file, s->kernel);
-			if (!kd)
-				return;
-			memset(at(KARG), 0, 256);
-			s->args(at(KARG), addr);
-			err = dispatch3(kd, s->grid, s->wg, &st);
-			TM(!err, "%s: %s", s->kernel, stop_why(err, &st));
-		}
-		if (!err)
-			TM(!p->check(buf, why, sizeof(why)), "%s (%s): %s",
-			   p->file, p->what, why);
-	}
+	for (unsigned i = 0; i < GCN_CORPUS_N; i++)
+		run_program(&gcn_corpus[i], 0, &pauses, &st);
 }
 
 /*
@@ -362,40 +381,15 @@ static unsigned dispatch_sliced(uint64_t kd, const uint32_t grid[3],
 static void test_sliced(void)
 {
 	static const unsigned progs[] = { 0, 2 };     /* matmul, scan */
+	HsaGpuGcnStatus st;
+	unsigned pauses;
 
 	for (unsigned i = 0; i < 2; i++) {
-		const struct gcn_program *p = &gcn_corpus[progs[i]];
-		uint64_t addr[GCN_CORPUS_BUFS];
-		void *buf[GCN_CORPUS_BUFS];
-		unsigned err = 0, pauses = 0, total = 0;
-		HsaGpuGcnStatus st;
-		char why[200];
+		unsigned err = run_program(&gcn_corpus[progs[i]], 7, &pauses,
+					   &st);
 
-		for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
-			addr[k] = BUF(k);
-			buf[k] = at(addr[k]);
-			memset(buf[k], 0, GCN_CORPUS_BUF_SIZE);
-		}
-		p->init(buf);
-		for (unsigned k = 0; k < GCN_CORPUS_STEPS && !err; k++) {
-			const struct gcn_step *s = &p->step[k];
-			uint64_t kd;
-
-			if (!s->kernel)
-				break;
-			kd = load_kernel(p->file, s->kernel);
-			if (!kd)
-				return;
-			memset(at(KARG), 0, 256);
-			s->args(at(KARG), addr);
-			err = dispatch_sliced(kd, s->grid, s->wg, 7, &pauses, &st);
-			total += pauses;
-		}
-		TM(!err && total > 100, "%s in slices of 7: %s, %u pauses",
-		   p->file, stop_why(err, &st), total);
-		if (!err)
-			TM(!p->check(buf, why, sizeof(why)), "%s sliced: %s",
-			   p->file, why);
+		TM(!err && pauses > 100, "%s in slices of 7: %u pauses",
+		   gcn_corpus[progs[i]].file, pauses);
 	}
 }
 
