@@ -21,6 +21,8 @@ CACHE = os.environ.get('HSAGPU_CACHE') or os.path.join(
 QEMU = os.path.join(CACHE, 'qemu-build', 'qemu-system-x86_64')
 KERNEL = os.path.join(CACHE, 'guest-kernel', 'vmlinuz')
 INITRD = os.path.join(CACHE, 'initramfs.cpio')
+# the initramfs plus Debian's HIP runtime (scripts/build-guest; boot-hip)
+INITRD_HIP = os.path.join(CACHE, 'initramfs-hip.cpio')
 
 # Guest kernels (scripts/deps unpacks them, scripts/build-guest builds
 # hsagpu.ko for each): name -> cache directory with vmlinuz and version.
@@ -338,7 +340,7 @@ def base_cmd(accel, mem=1024, kernel=None, initrd=None):
 
 
 def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None, kernel=None,
-             initrd=None, clocksource=None):
+             initrd=None, clocksource=None, mem=None):
     p = PRESETS[preset]
     defaults = p.get('devprops', [''] * p['ndev'])
     devprops = [','.join(filter(None, (d, u))) for d, u in
@@ -378,7 +380,7 @@ def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None, kernel=None
         params['modparams'] = ','.join(filter(None, (params.get('modparams'), extra_mp)))
     for k, v in params.items():
         append.append('hsagpu_test.%s=%s' % (k, v))
-    return (base_cmd(accel, p.get('mem', 1024), kernel, initrd) +
+    return (base_cmd(accel, mem or p.get('mem', 1024), kernel, initrd) +
             ['-append', ' '.join(append)] + p['build'](devprops) + (extra or []))
 
 
@@ -699,25 +701,31 @@ GUEST_INFO = re.compile(r'# hsagpu: (kernel|clocksource) (\S*)\s*$')
 
 def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
              log_dir=None, params=None, extra=None, echo=False, kernel=None,
-             clocksource=None, user=None, migrate_every=None):
+             clocksource=None, user=None, migrate_every=None, hip=False, mem=None):
     """Boot a guest, run the tests, return Results. Missing results, a
     timeout or kernel trouble are failures too. user: dict(files, run,
-    modules) from scripts/test-boot; run='none' runs none of our tests."""
+    modules) from scripts/test-boot; run='none' runs none of our tests.
+    hip: boot the HIP initramfs (INITRD_HIP); mem: guest MiB instead of
+    the preset's."""
     params = dict(params or {})
     params['run'] = run
     clocksource = clocksource or CLOCKSOURCE
     log_dir = log_dir or os.path.join(CACHE, 'results')
     os.makedirs(log_dir, exist_ok=True)
-    initrd = None
+    initrd = base = INITRD_HIP if hip else None
+    if hip and not os.path.exists(INITRD_HIP):
+        raise SystemExit('%s is missing: is hipcc installed (scripts/deps), and '
+                         'scripts/build-guest run?' % INITRD_HIP)
     user_names = []
     if user and (user.get('files') or user.get('run') or user.get('modules')):
-        initrd = user_initrd(INITRD, user.get('files', []), user.get('run', []),
+        initrd = user_initrd(base or INITRD, user.get('files', []), user.get('run', []),
                              user.get('modules', []),
                              os.path.join(log_dir, suite + '.initrd.gz'))
         user_names = [n for n, _, _ in user.get('run', [])]
     # the harness serves the guest <-> host channel (hsagpu_guest.py)
     params['host'] = 1
-    cmd = boot_cmd(preset, devprops, accel, params, extra, kernel, initrd, clocksource)
+    cmd = boot_cmd(preset, devprops, accel, params, extra, kernel, initrd, clocksource,
+                   mem)
     log_path = os.path.join(log_dir, suite + '.console.log')
     t0 = time.time()
     with open(log_path, 'wb') as log:
