@@ -142,9 +142,11 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
             case HSAGPU_GCN_UNIMPLEMENTED:
             case HSAGPU_GCN_TRAP:
             case HSAGPU_GCN_RUNAWAY:
-                /* The queue's fault registers say where. */
+                /* The queue's fault registers say where; the log, whose. */
                 q->vm_fault_addr = st.pc;
                 q->vm_fault_info = st.insn[0];
+                q->gcn_kernel = k->kernel_object;
+                q->gcn_what = st.what;
                 err = err == HSAGPU_GCN_UNIMPLEMENTED ?
                       HSAGPU_QERR_ILLEGAL_INSTRUCTION : HSAGPU_QERR_TRAP;
                 break;

@@ -113,6 +113,17 @@ void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, const HsaGpuQueue *q)
                   "dispatch id %" PRIu64 "\n", qi, q->error,
                   q->error < HSAGPU_QERR_COUNT ? hsagpu_qerr_name[q->error]
                                                : "?", q->error_id);
+    if (q->error == HSAGPU_QERR_ILLEGAL_INSTRUCTION ||
+        q->error == HSAGPU_QERR_TRAP) {
+        /* disassemble with llvm-mc -arch=amdgcn -mcpu=gfx900 --disassemble */
+        qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu: queue %u: kernel object "
+                      "0x%" PRIx64 ": %s, instruction 0x%08x at 0x%" PRIx64
+                      "\n", qi, q->gcn_kernel,
+                      q->gcn_what ? q->gcn_what : "?", q->vm_fault_info,
+                      q->vm_fault_addr);
+        trace_hsagpu_gcn_error(qi, q->gcn_kernel, q->vm_fault_info,
+                               q->vm_fault_addr);
+    }
     trace_hsagpu_queue_error(qi, q->error, q->error_id);
     qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_ERRORS]);
     qatomic_or(&s->qerr_pending, HSAGPU_ERR_QUEUE);

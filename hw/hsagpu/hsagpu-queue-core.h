@@ -218,6 +218,9 @@ typedef struct HsaGpuQueue {
     struct HsaGpuGcnRun *gcn;
     uint8_t *gcn_blob;
     uint32_t gcn_blob_len;
+    /* a code object's failure (error 26/27): its kernel, and what failed */
+    uint64_t gcn_kernel;
+    const char *gcn_what;
     /*
      * SDMA queues (HSAGPU_QF_SDMA): read_index counts bytes. A
      * COPY_LINEAR_RECT at read_index partly done: the packet as fetched
