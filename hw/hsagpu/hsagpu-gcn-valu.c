@@ -20,11 +20,26 @@ typedef struct GcnOp {
     bool vgpr;
     unsigned reg;               /* VGPR index */
     uint64_t val;               /* scalar value (uniform) */
+    const uint32_t *lanes;      /* SDWA, DPP: the lanes' values, as prepared */
 } GcnOp;
+
+/*
+ * What an SDWA or DPP operand form changes (hsagpu_gcn_vector decodes
+ * them): sources 0 and 1 replaced by prepared lanes, the result merged
+ * into the destination's selected byte or word (SDWA), the lanes written
+ * (DPP).
+ */
+typedef struct GcnExt {
+    const uint32_t *src[2];     /* NULL: the operand as encoded */
+    bool sdwa;
+    unsigned dst_sel, dst_unused;
+    uint64_t wmask;             /* DPP: lanes that write their result */
+} GcnExt;
 
 static bool gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
                    GcnOp *o)
 {
+    o->lanes = NULL;
     o->vgpr = src >= GCN_SRC_VGPR;
     if (o->vgpr) {
         o->reg = src - GCN_SRC_VGPR;
@@ -36,6 +51,9 @@ static bool gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
 static uint64_t gcn_lane(HsaGpuGcnWave *w, const GcnOp *o, unsigned l,
                          bool is64)
 {
+    if (o->lanes) {
+        return o->lanes[l];
+    }
     if (!o->vgpr) {
         return o->val;
     }
@@ -493,6 +511,9 @@ static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
 static const uint32_t *gcn_lanes(HsaGpuGcnWave *w, const GcnOp *o,
                                  uint32_t *buf)
 {
+    if (o->lanes) {
+        return o->lanes;
+    }
     if (o->vgpr) {
         return w->v[o->reg];
     }
@@ -610,7 +631,8 @@ static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const GcnOp o[3],
     uint64_t exec = w->exec, cout = 0;
 
     if (op == 0x28f) {                              /* v_lshlrev_b64 */
-        if (o[1].vgpr && o[1].reg + 1 < w->nvgpr && vdst + 1 < w->nvgpr) {
+        if (o[1].vgpr && !o[1].lanes && o[1].reg + 1 < w->nvgpr &&
+            vdst + 1 < w->nvgpr) {
             const uint32_t *lo = w->v[o[1].reg], *hi = w->v[o[1].reg + 1];
             uint32_t *dh = w->v[vdst + 1];
 
@@ -654,7 +676,8 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                          const uint32_t *insn, unsigned op, unsigned nsrc,
                          const unsigned src[3], uint32_t lit, unsigned vdst,
                          int sdst, int carry_in, unsigned abs, unsigned neg,
-                         unsigned omod, bool clamp, unsigned len)
+                         unsigned omod, bool clamp, unsigned len,
+                         const GcnExt *x)
 {
     unsigned wide = gcn_wide(op), ft[3] = { 0, 0, 0 }, td = gcn_type(op, 3);
     uint8_t ftype[4];
@@ -666,7 +689,12 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         /* v_cndmask_b32 with modifiers selects among fp32 values */
         ft[k] = op == 0x100 && ((abs | neg) >> k) & 1 ? 32 : gcn_type(op, k);
         fl |= ft[k] || td;
-        if (!gcn_op(w, src[k], lit, (wide >> k) & 1, &o[k])) {
+        if (x && k < 2 && x->src[k]) {
+            o[k] = (GcnOp) { .vgpr = true, .lanes = x->src[k] };
+            if ((wide >> k) & 1) {
+                return gcn_fail(g, w, insn, "sdwa/dpp operand");
+            }
+        } else if (!gcn_op(w, src[k], lit, (wide >> k) & 1, &o[k])) {
             return gcn_fail(g, w, insn, "operand");
         }
     }
@@ -806,6 +834,332 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     return len;
 }
 
+/* An SDWA source: byte or word @sel (6: the dword), zero- or sign-extended */
+static uint32_t gcn_sdwa_sel(uint32_t v, unsigned sel, bool sext)
+{
+    unsigned bits = sel < 4 ? 8 : sel < 6 ? 16 : 32;
+    unsigned shift = sel < 4 ? 8 * sel : sel < 6 ? 16 * (sel - 4) : 0;
+
+    if (bits == 32) {
+        return v;
+    }
+    v = (v >> shift) & ((1u << bits) - 1);
+    return sext && (v >> (bits - 1)) & 1 ? v | ~((1u << bits) - 1) : v;
+}
+
+/*
+ * The result placed in the destination's byte or word @sel; the other
+ * bits zero (UNUSED_PAD), the field's sign above it (UNUSED_SEXT) or
+ * the old ones (UNUSED_PRESERVE).
+ */
+static uint32_t gcn_sdwa_dst(uint32_t old, uint32_t r, unsigned sel,
+                             unsigned unused)
+{
+    unsigned bits = sel < 4 ? 8 : sel < 6 ? 16 : 32;
+    unsigned shift = sel < 4 ? 8 * sel : sel < 6 ? 16 * (sel - 4) : 0;
+    uint32_t field, mask;
+
+    if (bits == 32) {
+        return r;
+    }
+    mask = ((1u << bits) - 1) << shift;
+    field = (r << shift) & mask;
+    if (unused == 2) {
+        return (old & ~mask) | field;
+    }
+    if (unused == 1 && (field >> (shift + bits - 1)) & 1) {
+        return field | ~((1u << (shift + bits)) - 1);
+    }
+    return field;
+}
+
+/* DPP: the lane whose src0 lane @l reads, or -1 (outside its row) */
+static int gcn_dpp_src(unsigned ctrl, unsigned l)
+{
+    unsigned row = l & ~15u, in = l & 15;
+    int n = ctrl & 15;
+
+    if (ctrl <= 0xff) {                             /* quad_perm */
+        return (l & ~3u) | ((ctrl >> (2 * (l & 3))) & 3);
+    }
+    if (ctrl >= 0x101 && ctrl <= 0x10f) {           /* row_shl */
+        return in + n < 16 ? (int)(l + n) : -1;
+    }
+    if (ctrl >= 0x111 && ctrl <= 0x11f) {           /* row_shr */
+        return (int)in - n >= 0 ? (int)(l - n) : -1;
+    }
+    if (ctrl >= 0x121 && ctrl <= 0x12f) {           /* row_ror */
+        return row | ((in - n) & 15);
+    }
+    switch (ctrl) {
+    case 0x130:                                     /* wave_shl1 */
+        return l + 1 < HSAGPU_GCN_WAVE ? (int)l + 1 : -1;
+    case 0x134:                                     /* wave_rol1 */
+        return (l + 1) % HSAGPU_GCN_WAVE;
+    case 0x138:                                     /* wave_shr1 */
+        return l ? (int)l - 1 : -1;
+    case 0x13c:                                     /* wave_ror1 */
+        return (l + HSAGPU_GCN_WAVE - 1) % HSAGPU_GCN_WAVE;
+    case 0x140:                                     /* row_mirror */
+        return row | (15 - in);
+    case 0x141:                                     /* row_half_mirror */
+        return (l & ~7u) | (7 - (l & 7));
+    case 0x142:                                     /* row_bcast15 */
+        return row ? (int)row - 1 : -1;
+    case 0x143:                                     /* row_bcast31 */
+        return l >= 32 ? 31 : -1;
+    default:
+        return -2;                                  /* reserved */
+    }
+}
+
+/*
+ * SDWA (src0 field 0xf9) and DPP (0xfa) forms of VOP1, VOP2 and VOPC:
+ * the extra dword's operand selection, modifiers and destination, then
+ * the operation as usual. @kind: 1 VOP1, 2 VOP2, 3 VOPC.
+ */
+static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                            const uint32_t *insn, unsigned kind, unsigned op,
+                            unsigned vdst, unsigned nsrc)
+{
+    uint32_t e = insn[1], s0[HSAGPU_GCN_WAVE], s1[HSAGPU_GCN_WAVE];
+    uint32_t old[HSAGPU_GCN_WAVE];
+    unsigned v1 = (insn[0] >> 9) & 0xff, src[3] = { 0, 0, 0 }, r;
+    GcnExt x = { .src = { s0, NULL } };
+    uint64_t exec = w->exec, val;
+    int sdst = -1;
+
+    if ((insn[0] & 0x1ff) == 0xf9) {                /* SDWA */
+        bool s0s = (e >> 23) & 1, s1s = (e >> 31) & 1;
+
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            if (!s0s) {
+                if ((e & 0xff) >= w->nvgpr) {
+                    return gcn_fail(g, w, insn, "sdwa operand");
+                }
+                val = w->v[e & 0xff][l];
+            } else if (!hsagpu_gcn_sread(w, e & 0xff, 0, false, &val)) {
+                return gcn_fail(g, w, insn, "sdwa operand");
+            }
+            s0[l] = gcn_sdwa_sel(val, (e >> 16) & 7, (e >> 19) & 1);
+        }
+        if (nsrc > 1) {
+            for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+                if (!(kind == 3 && s1s)) {
+                    if (v1 >= w->nvgpr) {
+                        return gcn_fail(g, w, insn, "sdwa operand");
+                    }
+                    val = w->v[v1][l];
+                } else if (!hsagpu_gcn_sread(w, v1, 0, false, &val)) {
+                    return gcn_fail(g, w, insn, "sdwa operand");
+                }
+                s1[l] = gcn_sdwa_sel(val, (e >> 24) & 7, (e >> 27) & 1);
+            }
+            x.src[1] = s1;
+        }
+        x.sdwa = kind != 3;
+        x.dst_sel = (e >> 8) & 7;
+        x.dst_unused = (e >> 11) & 3;
+        if (x.dst_sel > 6 || x.dst_unused > 2) {
+            return gcn_fail(g, w, insn, "sdwa");
+        }
+        if (kind == 3 && (e >> 15) & 1) {
+            sdst = (e >> 8) & 0x7f;                 /* SDST instead of VCC */
+        }
+        if (kind != 3 && vdst >= w->nvgpr) {
+            return gcn_fail(g, w, insn, "destination");
+        }
+        if (x.sdwa) {
+            memcpy(old, w->v[vdst], sizeof(old));
+        }
+        r = gcn_valu(g, w, insn, kind == 1 ? 0x140 + op :
+                     kind == 2 ? 0x100 + op : op, nsrc, src, 0, vdst, sdst,
+                     kind == 2 && op >= 28 && op <= 30 ? GCN_SRC_VCC_LO : -1,
+                     ((e >> 21) & 1) | ((e >> 29) & 1) << 1,
+                     ((e >> 20) & 1) | ((e >> 28) & 1) << 1,
+                     kind == 3 ? 0 : (e >> 14) & 3,
+                     kind != 3 && ((e >> 13) & 1), 2, &x);
+        if (r && x.sdwa) {
+            for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+                if ((exec >> l) & 1) {
+                    w->v[vdst][l] = gcn_sdwa_dst(old[l], w->v[vdst][l],
+                                                 x.dst_sel, x.dst_unused);
+                }
+            }
+        }
+        return r;
+    }
+    /* DPP: src0 from another lane of the row (or wave), per dpp_ctrl */
+    {
+        unsigned ctrl = (e >> 8) & 0x1ff, reg = e & 0xff;
+        bool bound0 = (e >> 19) & 1;
+        uint64_t wmask = 0;
+
+        if (reg >= w->nvgpr || gcn_dpp_src(ctrl, 0) == -2 ||
+            (kind == 3 && ((op >= 0x20 && (op & 0x10)) ||
+                           (op < 0x20 && (op & 1))))) {
+            return gcn_fail(g, w, insn, "dpp");     /* (v_cmpx: not here) */
+        }
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            int from = gcn_dpp_src(ctrl, l);
+            bool on = ((e >> 28) >> (l / 16)) & 1 &&
+                      ((e >> 24) >> ((l & 15) / 4)) & 1;
+
+            s0[l] = 0;
+            if (!on) {
+                continue;                           /* row or bank masked */
+            }
+            if (from < 0 || !((exec >> from) & 1)) {
+                if (bound0) {
+                    wmask |= 1ULL << l;             /* reads 0 */
+                }
+                continue;
+            }
+            s0[l] = w->v[reg][from];
+            wmask |= 1ULL << l;
+        }
+        if (nsrc > 1) {
+            src[1] = GCN_SRC_VGPR + v1;
+        }
+        w->exec = exec & wmask;
+        r = gcn_valu(g, w, insn, kind == 1 ? 0x140 + op :
+                     kind == 2 ? 0x100 + op : op, nsrc, src, 0, vdst, -1,
+                     kind == 2 && op >= 28 && op <= 30 ? GCN_SRC_VCC_LO : -1,
+                     ((e >> 21) & 1) | ((e >> 23) & 1) << 1,
+                     ((e >> 20) & 1) | ((e >> 22) & 1) << 1, 0, false, 2, &x);
+        w->exec = exec;
+        return r;
+    }
+}
+
+/* A half of a dword for VOP3P: @hi selects the upper one */
+static uint32_t gcn_half(uint32_t v, bool hi)
+{
+    return hi ? v >> 16 : v & 0xffff;
+}
+
+/* One 16-bit half of a packed (VOP3P) operation; false: not implemented */
+static bool gcn_pk16(unsigned op, uint32_t a, uint32_t b, uint32_t c,
+                     bool clamp, uint32_t *d)
+{
+    int32_t sa = (int16_t)a, sb = (int16_t)b, sc = (int16_t)c, t;
+    float fa, fb, fc, r;
+
+    switch (op) {
+    case 0:                                         /* v_pk_mad_i16 */
+        t = sa * sb + sc;
+        break;
+    case 1:                                         /* v_pk_mul_lo_u16 */
+        *d = (a * b) & 0xffff;
+        return true;
+    case 2:                                         /* v_pk_add_i16 */
+        t = sa + sb;
+        break;
+    case 3:
+        t = sa - sb;
+        break;
+    case 4:                                         /* v_pk_lshlrev_b16 */
+        *d = (b << (a & 15)) & 0xffff;
+        return true;
+    case 5:
+        *d = (b & 0xffff) >> (a & 15);
+        return true;
+    case 6:
+        *d = (uint16_t)(sb >> (a & 15));
+        return true;
+    case 7:                                         /* v_pk_max_i16 */
+        *d = (uint16_t)(sa > sb ? sa : sb);
+        return true;
+    case 8:
+        *d = (uint16_t)(sa < sb ? sa : sb);
+        return true;
+    case 9:                                         /* v_pk_mad_u16 */
+        t = (int32_t)(a * b + c);
+        *d = clamp && a * b + c > 0xffff ? 0xffff : (uint32_t)t & 0xffff;
+        return true;
+    case 10:                                        /* v_pk_add_u16 */
+        *d = clamp && a + b > 0xffff ? 0xffff : (a + b) & 0xffff;
+        return true;
+    case 11:
+        *d = clamp && b > a ? 0 : (a - b) & 0xffff;
+        return true;
+    case 12:                                        /* v_pk_max_u16 */
+        *d = a > b ? a : b;
+        return true;
+    case 13:
+        *d = a < b ? a : b;
+        return true;
+    case 14:                                        /* v_pk_fma_f16 */
+    case 15:
+    case 16:
+    case 17:
+    case 18:
+        fa = hsagpu_gcn_h2f(a);
+        fb = hsagpu_gcn_h2f(b);
+        fc = hsagpu_gcn_h2f(c);
+        r = op == 14 ? (float)fma(fa, fb, fc) : op == 15 ? fa + fb :
+            op == 16 ? fa * fb :
+            (isnan(fa) ? fb : isnan(fb) ? fa :
+             (op == 17) == (fa < fb || (fa == fb && signbit(fa))) ? fa : fb);
+        if (clamp) {
+            r = isnan(r) ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;
+        }
+        *d = hsagpu_gcn_f2h(r, false);
+        return true;
+    default:
+        return false;
+    }
+    /* the signed ones: wrap, or saturate with clamp */
+    *d = (uint16_t)(clamp ? (t > 32767 ? 32767 : t < -32768 ? -32768 : t) : t);
+    return true;
+}
+
+/*
+ * VOP3P (packed 16-bit): each result half from the sources' halves that
+ * op_sel (low result) and op_sel_hi (high result) pick, neg_lo/neg_hi
+ * on the f16 ones.
+ */
+static unsigned gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                          const uint32_t *insn)
+{
+    unsigned op = (insn[0] >> 16) & 0x7f, vdst = insn[0] & 0xff;
+    unsigned opsel = (insn[0] >> 11) & 7;
+    unsigned opsel_hi = ((insn[1] >> 27) & 3) | ((insn[0] >> 14) & 1) << 2;
+    unsigned neg_lo = insn[1] >> 29, neg_hi = (insn[0] >> 8) & 7;
+    bool clamp = (insn[0] >> 15) & 1, fl = op >= 14;
+    unsigned nsrc = op == 0 || op == 9 || op == 14 ? 3 : 2;
+    GcnOp o[3];
+
+    if (op > 18 || vdst >= w->nvgpr || (!fl && (neg_lo || neg_hi))) {
+        return gcn_fail(g, w, insn, "vop3p");
+    }
+    for (unsigned k = 0; k < nsrc; k++) {
+        if (!gcn_op(w, (insn[1] >> (9 * k)) & 0x1ff, 0, false, &o[k])) {
+            return gcn_fail(g, w, insn, "vop3p operand");
+        }
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        uint32_t s[3] = { 0, 0, 0 }, lo, hi, in[2][3];
+
+        if (!((w->exec >> l) & 1)) {
+            continue;
+        }
+        for (unsigned k = 0; k < nsrc; k++) {
+            s[k] = (uint32_t)gcn_lane(w, &o[k], l, false);
+            in[0][k] = gcn_half(s[k], (opsel >> k) & 1) ^
+                       ((neg_lo >> k) & 1 ? 0x8000 : 0);
+            in[1][k] = gcn_half(s[k], (opsel_hi >> k) & 1) ^
+                       ((neg_hi >> k) & 1 ? 0x8000 : 0);
+        }
+        if (!gcn_pk16(op, in[0][0], in[0][1], in[0][2], clamp, &lo) ||
+            !gcn_pk16(op, in[1][0], in[1][1], in[1][2], clamp, &hi)) {
+            return gcn_fail(g, w, insn, "vop3p");
+        }
+        w->v[vdst][l] = lo | hi << 16;
+    }
+    return 2;
+}
+
 unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                            const uint32_t *insn)
 {
@@ -814,6 +1168,8 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 
     g->st->lane_ops += __builtin_popcountll(w->exec);
     if (!(i >> 31)) {
+        bool ext = (i & 0x1ff) == 0xf9 || (i & 0x1ff) == 0xfa;
+
         if ((i >> 25) == 0x3f) {                    /* VOP1 */
             unsigned op = (i >> 9) & 0xff;
 
@@ -821,29 +1177,43 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             if (op == 0) {
                 return 1;                           /* v_nop */
             }
+            if (ext) {
+                return gcn_vop_ext(g, w, insn, 1, op, (i >> 17) & 0xff, 1);
+            }
             return gcn_valu(g, w, insn, 0x140 + op, 1, src, insn[1],
                             (i >> 17) & 0xff, -1, -1, 0, 0, 0, false,
-                            1 + (src[0] == GCN_SRC_LITERAL));
+                            1 + (src[0] == GCN_SRC_LITERAL), NULL);
         }
         if ((i >> 25) == 0x3e) {                    /* VOPC */
+            if (ext) {
+                return gcn_vop_ext(g, w, insn, 3, (i >> 17) & 0xff, 0, 2);
+            }
             src[0] = i & 0x1ff;
             src[1] = GCN_SRC_VGPR + ((i >> 9) & 0xff);
             return gcn_valu(g, w, insn, (i >> 17) & 0xff, 2, src, insn[1], 0,
                             -1, -1, 0, 0, 0, false,
-                            1 + (src[0] == GCN_SRC_LITERAL));
+                            1 + (src[0] == GCN_SRC_LITERAL), NULL);
         }
         {                                           /* VOP2 */
             unsigned op = (i >> 25) & 0x3f;
             /* v_madmk/madak_f32, _f16: a literal constant */
             bool k = op == 23 || op == 24 || op == 36 || op == 37;
 
+            if (ext && !k) {
+                return gcn_vop_ext(g, w, insn, 2, op, (i >> 17) & 0xff,
+                                   2);
+            }
             src[0] = i & 0x1ff;
             src[1] = GCN_SRC_VGPR + ((i >> 9) & 0xff);
             return gcn_valu(g, w, insn, 0x100 + op, 2, src, insn[1],
                             (i >> 17) & 0xff, -1,
                             op >= 28 && op <= 30 ? GCN_SRC_VCC_LO : -1, 0, 0,
-                            0, false, 1 + (k || src[0] == GCN_SRC_LITERAL));
+                            0, false, 1 + (k || src[0] == GCN_SRC_LITERAL),
+                            NULL);
         }
+    }
+    if ((i >> 23) == 0x1a7) {                       /* VOP3P */
+        return gcn_vop3p(g, w, insn);
     }
     switch (i >> 26) {
     case 0x34: {                                    /* VOP3 (a and b) */
@@ -860,14 +1230,15 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         src[2] = (insn[1] >> 18) & 0x1ff;
         if (op == 0x100) {                          /* cndmask: mask in src2 */
             return gcn_valu(g, w, insn, op, 2, src, 0, i & 0xff, -1, src[2],
-                            (i >> 8) & 3, (insn[1] >> 29) & 3, 0, false, 2);
+                            (i >> 8) & 3, (insn[1] >> 29) & 3, 0, false, 2,
+                            NULL);
         }
         return gcn_valu(g, w, insn, op, c_in ? 2 : nsrc, src, 0,
                         i & 0xff, op < 0x100 ? (int)(i & 0xff) :
                         b ? (int)((i >> 8) & 0x7f) : -1,
                         c_in ? (int)src[2] : -1,
                         b ? 0 : (i >> 8) & 7, insn[1] >> 29,
-                        (insn[1] >> 27) & 3, (i >> 15) & 1, 2);
+                        (insn[1] >> 27) & 3, (i >> 15) & 1, 2, NULL);
     }
     case 0x37:                                      /* FLAT, GLOBAL */
         return hsagpu_gcn_flat(g, w, insn);

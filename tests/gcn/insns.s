@@ -2,7 +2,8 @@
 // One instruction per line, in the order of the table in
 // tests/unit/test-gcn-insn.c: assembled at build time by Debian's
 // llvm-mc for gfx900, and the encodings it prints are what the test runs.
-// Sources v10, v12, v14 (pairs v[10:11]...), s10, s12; results v0, s0, vcc.
+// Sources v10, v12, v14 (pairs v[10:11]...), s10, s12; results v0, s0, vcc,
+// s[20:21]. v0 starts as 0xdeadbeef (SDWA and DPP leave parts or lanes).
 v_add_u32 v0, v10, v12
 v_sub_u32 v0, v10, v12
 v_subrev_u32 v0, v10, v12
@@ -164,3 +165,25 @@ s_cmp_lg_u64 s[10:11], s[12:13]
 s_bitcmp1_b32 s10, s12
 s_add_u32 s0, s10, 0x89abcdef
 s_mov_b32 s0, -7
+v_add_u32_sdwa v0, sext(v10), v12 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_2 src1_sel:WORD_0
+v_max_u16_sdwa v0, v10, v12 dst_sel:BYTE_1 dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:BYTE_0
+v_mov_b32_sdwa v0, v10 dst_sel:BYTE_0 dst_unused:UNUSED_SEXT src0_sel:BYTE_3
+v_add_f32_sdwa v0, -v10, |v12| dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD
+v_mul_f16_sdwa v0, v10, v12 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0
+v_cmp_eq_u16_sdwa vcc, v10, v12 src0_sel:BYTE_1 src1_sel:BYTE_0
+v_cmp_lt_u32_sdwa s[20:21], v10, v12 src0_sel:BYTE_0 src1_sel:WORD_1
+v_pk_mul_lo_u16 v0, v10, v12
+v_pk_add_u16 v0, v10, v12 op_sel:[1,0] op_sel_hi:[0,1]
+v_pk_sub_i16 v0, v10, v12 clamp
+v_pk_max_i16 v0, v10, v12
+v_pk_lshlrev_b16 v0, v10, v12
+v_pk_fma_f16 v0, v10, v12, v14
+v_pk_fma_f16 v0, v10, v12, v14 neg_lo:[1,0,0] neg_hi:[0,1,0]
+v_pk_add_f16 v0, v10, v12
+v_pk_max_f16 v0, v10, v12
+v_mov_b32_dpp v0, v10 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+v_add_u32_dpp v0, v10, v12 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:0
+v_mov_b32_dpp v0, v10 row_shl:2 row_mask:0xf bank_mask:0xf
+v_mov_b32_dpp v0, v10 row_bcast:15 row_mask:0xa bank_mask:0xf
+v_mov_b32_dpp v0, v10 wave_ror:1 row_mask:0xf bank_mask:0xf
+v_add_f32_dpp v0, -v10, v12 row_mirror row_mask:0xf bank_mask:0x5

@@ -33,15 +33,24 @@ typedef uint64_t (*GcnExpect)(uint64_t a, uint64_t b, uint64_t c);
 #define CMPS    (1u << 5)       /* ... in s[20:21] */
 #define SCL     (1u << 6)       /* scalar: s10, s12 -> s0, SCC */
 #define SCC     (1u << 7)       /* scalar compare: SCC only */
+#define XL      (1u << 8)       /* across lanes: xfn gives every lane */
+
+#define OLD     0xdeadbeefu     /* v0 before the instruction */
+
+/* An across-lanes result: out[] holds OLD, lanes left alone keep it */
+typedef void (*GcnLanes)(const uint32_t *a, const uint32_t *b,
+                         uint32_t *out);
 
 typedef struct GcnCase {
     const char *mnemonic;       /* how llvm-mc prints it starts so */
     unsigned nsrc;
     char type;                  /* u: dwords, k: small, f: float, d: double,
-                                   h: half, c/C: class masks, p: selectors */
+                                   h: half, c/C: class masks, p: selectors,
+                                   y: bytes 0..3 */
     unsigned shape;
     GcnExpect fn;
     GcnExpect scc;              /* scalar ones: the SCC expected */
+    GcnLanes xfn;               /* XL */
 } GcnCase;
 
 static float F(uint64_t v)
@@ -505,6 +514,109 @@ E(s_addlit, U(a) + 0x89abcdefu)
 E(c_addlit, (uint64_t)U(a) + 0x89abcdefu > 0xffffffffu)
 E(s_movneg, 0xfffffff9u)
 
+/* SDWA: sources selected, the result placed (old v0 = OLD) */
+static uint32_t sext8(uint32_t v)
+{
+	return (uint32_t)(int32_t)(int8_t)v;
+}
+
+E(e_sdwa_add, (OLD & 0xffff) |
+	      ((sext8(a >> 16) + (b & 0xffff)) & 0xffff) << 16)
+E(e_sdwa_max, ((U(a) & 0xffff) > (b & 0xff) ? U(a) & 0xff : b & 0xff) << 8)
+E(e_sdwa_mov, sext8(a >> 24))
+E(e_sdwa_addf, UF(-F(a) + fabsf(F(b))))
+E(e_sdwa_mulh, (OLD & 0xffff) | UH(H(a >> 16) * H(b)) << 16)
+E(e_sdwa_cmpeq, ((a >> 8) & 0xff) == (b & 0xff))
+E(e_sdwa_cmplt, (a & 0xff) < ((b >> 16) & 0xffff))
+
+/* VOP3P: each half on its own */
+static uint32_t lo16(uint64_t v)
+{
+	return v & 0xffff;
+}
+
+static uint32_t hi16(uint64_t v)
+{
+	return (v >> 16) & 0xffff;
+}
+
+static uint32_t sat16(int32_t v)
+{
+	return (uint16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
+}
+
+static uint32_t hmax(uint32_t a, uint32_t b)
+{
+	return UH((float)fmax_ieee(H(a), H(b)));
+}
+
+static uint32_t hfma(uint32_t a, uint32_t b, uint32_t c)
+{
+	return UH((float)fma(H(a), H(b), H(c)));
+}
+
+E(e_pk_mul, ((lo16(a) * lo16(b)) & 0xffff) |
+	    ((hi16(a) * hi16(b)) & 0xffff) << 16)
+E(e_pk_add_sel, ((hi16(a) + lo16(b)) & 0xffff) |
+		((lo16(a) + hi16(b)) & 0xffff) << 16)
+E(e_pk_sub_sat, sat16((int16_t)lo16(a) - (int16_t)lo16(b)) |
+		sat16((int16_t)hi16(a) - (int16_t)hi16(b)) << 16)
+E(e_pk_max_i, (uint16_t)((int16_t)lo16(a) > (int16_t)lo16(b) ? lo16(a)
+							       : lo16(b)) |
+	      (uint32_t)((int16_t)hi16(a) > (int16_t)hi16(b) ? hi16(a)
+							     : hi16(b)) << 16)
+E(e_pk_lshl, ((lo16(b) << (lo16(a) & 15)) & 0xffff) |
+	     ((hi16(b) << (hi16(a) & 15)) & 0xffff) << 16)
+E(e_pk_fma, hfma(lo16(a), lo16(b), lo16(c)) |
+	    hfma(hi16(a), hi16(b), hi16(c)) << 16)
+E(e_pk_fma_neg, hfma(lo16(a) ^ 0x8000, lo16(b), lo16(c)) |
+		hfma(hi16(a), hi16(b) ^ 0x8000, hi16(c)) << 16)
+E(e_pk_addh, UH(H(lo16(a)) + H(lo16(b))) | UH(H(hi16(a)) + H(hi16(b))) << 16)
+E(e_pk_maxh, hmax(lo16(a), lo16(b)) | hmax(hi16(a), hi16(b)) << 16)
+
+/* DPP: each lane reads src0 from another lane */
+static void x_quad(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	for (unsigned l = 0; l < 64; l++)
+		out[l] = a[l ^ 1];
+}
+
+static void x_shr1(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	/* bound_ctrl: a lane with nothing to its left in the row reads 0 */
+	for (unsigned l = 0; l < 64; l++)
+		out[l] = (l % 16 ? a[l - 1] : 0) + b[l];
+}
+
+static void x_shl2(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	for (unsigned l = 0; l < 64; l++)
+		if (l % 16 < 14)
+			out[l] = a[l + 2];
+}
+
+static void x_bcast15(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	/* row_mask 0xa: rows 1 and 3 only */
+	for (unsigned l = 0; l < 64; l++)
+		if (l / 16 == 1 || l / 16 == 3)
+			out[l] = a[(l / 16) * 16 - 1];
+}
+
+static void x_ror1(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	for (unsigned l = 0; l < 64; l++)
+		out[l] = a[(l + 63) % 64];
+}
+
+static void x_mirror(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	/* bank_mask 0x5: lanes 0-3 and 8-11 of each row */
+	for (unsigned l = 0; l < 64; l++)
+		if ((l % 16) / 4 == 0 || (l % 16) / 4 == 2)
+			out[l] = UF(-F(a[(l & ~15u) | (15 - l % 16)]) + F(b[l]));
+}
+
 /* In the order of tests/gcn/insns.s */
 static const GcnCase cases[] = {
 	{ "v_add_u32", 2, 'u', 0, e_add, NULL },
@@ -668,6 +780,28 @@ static const GcnCase cases[] = {
 	{ "s_bitcmp1_b32", 2, 'k', SCC, NULL, c_bitcmp1 },
 	{ "s_add_u32", 2, 'u', SCL, s_addlit, c_addlit },
 	{ "s_mov_b32", 1, 'u', SCL, s_movneg, NULL },
+	{ "v_add_u32_sdwa", 2, 'u', 0, e_sdwa_add, NULL },
+	{ "v_max_u16_sdwa", 2, 'u', 0, e_sdwa_max, NULL },
+	{ "v_mov_b32_sdwa", 1, 'u', 0, e_sdwa_mov, NULL },
+	{ "v_add_f32_sdwa", 2, 'f', 0, e_sdwa_addf, NULL },
+	{ "v_mul_f16_sdwa", 2, 'h', 0, e_sdwa_mulh, NULL },
+	{ "v_cmp_eq_u16_sdwa", 2, 'y', CMP, e_sdwa_cmpeq, NULL },
+	{ "v_cmp_lt_u32_sdwa", 2, 'y', CMPS, e_sdwa_cmplt, NULL },
+	{ "v_pk_mul_lo_u16", 2, 'u', 0, e_pk_mul, NULL },
+	{ "v_pk_add_u16", 2, 'u', 0, e_pk_add_sel, NULL },
+	{ "v_pk_sub_i16", 2, 'u', 0, e_pk_sub_sat, NULL },
+	{ "v_pk_max_i16", 2, 'u', 0, e_pk_max_i, NULL },
+	{ "v_pk_lshlrev_b16", 2, 'u', 0, e_pk_lshl, NULL },
+	{ "v_pk_fma_f16", 3, 'H', 0, e_pk_fma, NULL },
+	{ "v_pk_fma_f16", 3, 'H', 0, e_pk_fma_neg, NULL },
+	{ "v_pk_add_f16", 2, 'H', 0, e_pk_addh, NULL },
+	{ "v_pk_max_f16", 2, 'H', 0, e_pk_maxh, NULL },
+	{ "v_mov_b32_dpp", 1, 'u', XL, NULL, NULL, x_quad },
+	{ "v_add_u32_dpp", 2, 'u', XL, NULL, NULL, x_shr1 },
+	{ "v_mov_b32_dpp", 1, 'u', XL, NULL, NULL, x_shl2 },
+	{ "v_mov_b32_dpp", 1, 'u', XL, NULL, NULL, x_bcast15 },
+	{ "v_mov_b32_dpp", 1, 'u', XL, NULL, NULL, x_ror1 },
+	{ "v_add_f32_dpp", 2, 'f', XL, NULL, NULL, x_mirror },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -750,6 +884,12 @@ static uint64_t input(char type, unsigned lane, unsigned k)
 	double d;
 
 	switch (type) {
+	case 'y':                       /* bytes 0..3: equal ones are common */
+		return r & 0x03030303;
+	case 'H':                       /* two halves, special ones too */
+		if (lane < 16)
+			return hsp[s] | (uint64_t)hsp[(s + 5) & 15] << 16;
+		return r;
 	case 'p':                       /* v_perm_b32: selectors 0..13 */
 		if (k < 2)
 			return r;
@@ -851,6 +991,7 @@ static void run_case(unsigned i)
 	HsaGpuGcnWave w;
 	unsigned bad = 0, first = 0, rounds = c->shape & (SCL | SCC) ? 64 : 1;
 	uint64_t got = 0, want = 0, in[3] = { 0, 0, 0 }, fgot = 0, fwant = 0;
+	uint32_t xa[HSAGPU_GCN_WAVE], xb[HSAGPU_GCN_WAVE], xo[HSAGPU_GCN_WAVE];
 	size_t ml = strlen(c->mnemonic);
 
 	/* the table and insns.s must agree line by line */
@@ -871,6 +1012,8 @@ static void run_case(unsigned i)
 		memset(&w, 0, sizeof(w));
 		memset(&st, 0, sizeof(st));
 		memset(v, 0, sizeof(v));
+		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+			v[0][l] = OLD;
 		w.v = v;
 		w.nvgpr = 16;
 		w.exec = ~0ULL;
@@ -897,10 +1040,21 @@ static void run_case(unsigned i)
 			   (unsigned long long)w.pc);
 			return;
 		}
+		if (c->shape & XL) {
+			for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+				xa[l] = v[10][l];
+				xb[l] = v[12][l];
+				xo[l] = OLD;
+			}
+			c->xfn(xa, xb, xo);
+		}
 		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
 			uint64_t m[3];
 
-			if (c->shape & (SCL | SCC)) {
+			if (c->shape & XL) {
+				got = v[0][l];
+				want = xo[l];
+			} else if (c->shape & (SCL | SCC)) {
 				if (l)
 					break;
 				memcpy(m, in, sizeof(m));
@@ -911,7 +1065,9 @@ static void run_case(unsigned i)
 						(uint64_t)v[11 + 2 * k][l] << 32
 						: 0);
 			}
-			if (c->shape & SCC) {
+			if (c->shape & XL) {
+				/* got and want: above */
+			} else if (c->shape & SCC) {
 				got = w.scc;
 				want = c->scc(m[0], m[1], m[2]);
 			} else if (c->shape & SCL) {
