@@ -435,6 +435,85 @@ static unsigned nu_check(void *buf[], char *why, size_t len)
 	return total;
 }
 
+/* packed: uchar4, short2 and half2 arithmetic, 1000 of 1024 items */
+#define PK_N 1000u
+
+static void pk_init(void *buf[])
+{
+	uint32_t *in = buf[0], *s = buf[2], *h = buf[3];
+
+	gcn_rng = 2718;
+	for (unsigned i = 0; i < 1024; i++) {
+		/* halves in -31.25..31.25, steps of 1/64: exact */
+		_Float16 a = (_Float16)(((int32_t)(gcn_rnd() % 4001) - 2000) / 64.0f);
+		_Float16 b = (_Float16)(((int32_t)(gcn_rnd() % 4001) - 2000) / 64.0f);
+		uint16_t ua, ub;
+
+		in[i] = gcn_rnd();
+		s[i] = gcn_rnd();
+		memcpy(&ua, &a, 2);
+		memcpy(&ub, &b, 2);
+		h[i] = ua | (uint32_t)ub << 16;
+	}
+	memcpy(buf[5], buf[2], 1024 * 4);       /* the shorts before */
+}
+
+static void pk_args(uint8_t *ka, const uint64_t buf[])
+{
+	const uint32_t n = PK_N;
+
+	gcn_put(ka, 0, &buf[0], 8);
+	gcn_put(ka, 8, &buf[1], 8);
+	gcn_put(ka, 16, &buf[2], 8);
+	gcn_put(ka, 24, &buf[3], 8);
+	gcn_put(ka, 32, &buf[4], 8);
+	gcn_put(ka, 40, &n, 4);
+}
+
+/* one half: x * k + x, rounded once (the product is exact in float) */
+static inline uint16_t gcn_hfma(uint16_t x, float k)
+{
+	_Float16 h, r;
+	uint16_t u;
+
+	memcpy(&h, &x, 2);
+	r = (_Float16)((float)h * k + (float)h);
+	memcpy(&u, &r, 2);
+	return u;
+}
+
+static unsigned pk_check(void *buf[], char *why, size_t len)
+{
+	const uint8_t *in = buf[0], *out = buf[1];
+	const int16_t *s = buf[2], *s0 = buf[5];
+	const uint16_t *h = buf[3], *ho = buf[4];
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < 1024; i++) {
+		const uint8_t *v = in + 4 * i, *o = out + 4 * i;
+		uint8_t want[4] = {
+			(uint8_t)(v[0] + v[1]), (uint8_t)(v[1] * 3),
+			(uint8_t)(v[2] ^ v[3]), v[3] > v[0] ? v[3] : v[0],
+		};
+		int16_t ws[2] = { (int16_t)(s0[2 * i] * s0[2 * i + 1]),
+				  (int16_t)(s0[2 * i + 1] - 7) };
+		uint16_t wh[2] = { gcn_hfma(h[2 * i], 2.0f),
+				   gcn_hfma(h[2 * i + 1], -1.5f) };
+
+		if (i >= PK_N) {
+			/* past n: nothing written */
+			bad += o[0] || o[1] || o[2] || o[3] || ho[2 * i] ||
+			       s[2 * i] != s0[2 * i];
+			continue;
+		}
+		bad += memcmp(o, want, 4) != 0;
+		bad += s[2 * i] != ws[0] || s[2 * i + 1] != ws[1];
+		bad += ho[2 * i] != wh[0] || ho[2 * i + 1] != wh[1];
+	}
+	snprintf(why, len, "%u wrong (of %u items, 3 results each)", bad, PK_N);
+	return bad;
+}
+
 static const struct gcn_program gcn_corpus[] = {
 	{ "matmul", "tiled matrix multiply, 2-D grid, partial workgroups",
 	  mm_init, mm_check,
@@ -451,6 +530,8 @@ static const struct gcn_program gcn_corpus[] = {
 	  { { "grid3d", { 13, 7, 5 }, { 4, 4, 2 }, g3_args } } },
 	{ "numeric", "fp32/fp64/fp16 numerics", nu_init, nu_check,
 	  { { "numeric", { NU_N, 1, 1 }, { 64, 1, 1 }, nu_args } } },
+	{ "packed", "uchar4, short2, half2: SDWA and packed math", pk_init,
+	  pk_check, { { "packed", { 1024, 1, 1 }, { 64, 1, 1 }, pk_args } } },
 };
 
 #define GCN_CORPUS_N (sizeof(gcn_corpus) / sizeof(gcn_corpus[0]))
