@@ -76,11 +76,28 @@ typedef struct HsaGpuGcnStatus {
     unsigned waves;             /* waves a start set up */
 } HsaGpuGcnStatus;
 
+/* A memory error of the interpreter's own: an atomic's loop never won */
+#define HSAGPU_GCN_CONTENDED    UINT32_MAX
+
+/* The three atomic operations memory performs itself (PCIe AtomicOps) */
+enum {
+    HSAGPU_GCN_ATOMIC_ADD,      /* fetch and add */
+    HSAGPU_GCN_ATOMIC_SWAP,
+    HSAGPU_GCN_ATOMIC_CAS,      /* compare with src0, store src1 */
+};
+
 /* Memory of the dispatch's address space: 0, or an error the caller knows. */
 typedef struct HsaGpuGcnMem {
     unsigned (*read)(void *opaque, uint64_t addr, void *buf, uint32_t len);
     unsigned (*write)(void *opaque, uint64_t addr, const void *buf,
                       uint32_t len);
+    /*
+     * An atomic of @bytes (4, 8) done by the memory (*@old: the value
+     * before); NULL: atomics are a read and a write here.
+     */
+    unsigned (*atomic)(void *opaque, uint64_t addr, unsigned bytes,
+                       unsigned op, uint64_t src0, uint64_t src1,
+                       uint64_t *old);
     void *opaque;
 } HsaGpuGcnMem;
 

@@ -51,6 +51,26 @@ static unsigned hsagpu_gcn_wr(void *opaque, uint64_t addr, const void *buf,
     return c->err;
 }
 
+/* A code object's atomics are the device's AtomicOps (hsagpu-atomic.c). */
+static unsigned hsagpu_gcn_at(void *opaque, uint64_t addr, unsigned bytes,
+                              unsigned op, uint64_t src0, uint64_t src1,
+                              uint64_t *old)
+{
+    static const uint32_t ops[] = {
+        [HSAGPU_GCN_ATOMIC_ADD] = HSAGPU_ATOMIC_OP_FETCHADD,
+        [HSAGPU_GCN_ATOMIC_SWAP] = HSAGPU_ATOMIC_OP_SWAP,
+        [HSAGPU_GCN_ATOMIC_CAS] = HSAGPU_ATOMIC_OP_CAS,
+    };
+    HsaGpuGcnCtx *c = opaque;
+
+    c->err = hsagpu_atomic_qerr(c->p->ops->atomic(c->p->opaque,
+                                HSAGPU_VM_CLIENT_KERNEL, addr,
+                                ops[op] | (bytes == 8 ? HSAGPU_ATOMIC_SIZE_64
+                                                      : HSAGPU_ATOMIC_SIZE_32),
+                                src0, src1, old));
+    return c->err;
+}
+
 bool hsagpu_gcn_object(const HsaGpuProc *p,
                        const struct hsagpu_kernel_dispatch_packet *k,
                        HsaGpuGcnKd *kd)
@@ -69,7 +89,10 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
                          const HsaGpuProc *p, HsaGpuRunResult *res)
 {
     HsaGpuGcnCtx c = { p, 0 };
-    const HsaGpuGcnMem mem = { hsagpu_gcn_rd, hsagpu_gcn_wr, &c };
+    const HsaGpuGcnMem mem = {
+        hsagpu_gcn_rd, hsagpu_gcn_wr, p->ops->atomic ? hsagpu_gcn_at : NULL,
+        &c,
+    };
     HsaGpuGcnDispatch d = { 0 };
     HsaGpuGcnStatus st;
     uint64_t nwg[3], total, insns = 0;
@@ -137,7 +160,8 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
         if (err) {
             switch (err) {
             case HSAGPU_GCN_MEM_FAULT:
-                err = c.err ? c.err : HSAGPU_QERR_ADDRESS;
+                err = st.mem_err == HSAGPU_GCN_CONTENDED ? HSAGPU_QERR_ATOMIC :
+                      c.err ? c.err : HSAGPU_QERR_ADDRESS;
                 break;
             case HSAGPU_GCN_UNIMPLEMENTED:
             case HSAGPU_GCN_TRAP:

@@ -64,6 +64,48 @@ static uint64_t gcn_atomic(unsigned k, uint64_t old, uint64_t src,
     }
 }
 
+/*
+ * An atomic the memory performs: add, sub, swap and cmpswap as one
+ * AtomicOp each; the others as a compare-and-swap loop on the value read
+ * (what a device with only PCIe's three AtomicOps does), so they stay
+ * atomic against the CPU and other devices too.
+ */
+static unsigned gcn_atomic_mem(HsaGpuGcnGroup *g, uint64_t addr,
+                               unsigned bytes, unsigned kind, uint64_t src,
+                               uint64_t cmp, uint64_t *old)
+{
+    const HsaGpuGcnMem *m = g->mem;
+    uint64_t mask = bytes == 8 ? ~0ULL : 0xffffffffULL, seen = 0, was;
+    unsigned err;
+
+    switch (kind) {
+    case GCN_A_ADD:
+    case GCN_A_SUB:
+        return m->atomic(m->opaque, addr, bytes, HSAGPU_GCN_ATOMIC_ADD,
+                         (kind == GCN_A_ADD ? src : -src) & mask, 0, old);
+    case GCN_A_SWAP:
+        return m->atomic(m->opaque, addr, bytes, HSAGPU_GCN_ATOMIC_SWAP, src,
+                         0, old);
+    case GCN_A_CMPSWAP:
+        return m->atomic(m->opaque, addr, bytes, HSAGPU_GCN_ATOMIC_CAS, cmp,
+                         src, old);
+    }
+    err = m->read(m->opaque, addr, &seen, bytes);
+    for (unsigned tries = 0; !err; tries++) {
+        err = m->atomic(m->opaque, addr, bytes, HSAGPU_GCN_ATOMIC_CAS, seen,
+                        gcn_atomic(kind, seen, src, cmp, 8 * bytes), &was);
+        if (err || was == seen) {
+            *old = seen;
+            return err;
+        }
+        if (tries >= 1000) {
+            return HSAGPU_GCN_CONTENDED;    /* someone always changes it */
+        }
+        seen = was;
+    }
+    return err;
+}
+
 static unsigned gcn_vfail(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                           const uint32_t *insn, const char *what)
 {
@@ -213,10 +255,14 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                 cmp = w->v[data + h][l] |
                       (h > 1 ? (uint64_t)w->v[data + h + 1][l] << 32 : 0);
             }
-            err = g->mem->read(g->mem->opaque, addr, &old, bytes);
-            if (!err) {
-                nv = gcn_atomic(kind, old, src, cmp, 8 * bytes);
-                err = g->mem->write(g->mem->opaque, addr, &nv, bytes);
+            if (g->mem->atomic) {
+                err = gcn_atomic_mem(g, addr, bytes, kind, src, cmp, &old);
+            } else {
+                err = g->mem->read(g->mem->opaque, addr, &old, bytes);
+                if (!err) {
+                    nv = gcn_atomic(kind, old, src, cmp, 8 * bytes);
+                    err = g->mem->write(g->mem->opaque, addr, &nv, bytes);
+                }
             }
             if (!err && nret) {
                 w->v[vdst][l] = (uint32_t)old;

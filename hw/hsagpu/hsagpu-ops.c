@@ -71,46 +71,56 @@ static unsigned hsagpu_ops_read_data(void *opaque, unsigned client,
     return 0;
 }
 
-static unsigned hsagpu_ops_fetch_add64(void *opaque, unsigned client,
-                                       uint64_t addr, uint64_t val,
-                                       uint64_t *old)
+static unsigned hsagpu_ops_atomic(void *opaque, unsigned client,
+                                  uint64_t addr, uint32_t ctrl, uint64_t a,
+                                  uint64_t b, uint64_t *old)
 {
     HsaGpuOpsCtx *c = opaque;
-    uint64_t src0[2] = { val, 0 }, src1[2] = { 0, 0 }, result[2];
+    uint64_t src0[2] = { a, 0 }, src1[2] = { b, 0 }, result[2], val = 0;
+    unsigned size = hsagpu_atomic_size(ctrl), op = ctrl & HSAGPU_ATOMIC_OP_MASK;
     HsaGpuBusRefusal r;
     uint32_t done;
     unsigned st;
 
     c->bus.client = client;
+    *old = 0;
     if (!(hsagpu_status(c->bus.s) & HSAGPU_STATUS_ATOMIC_REQ_EN)) {
         /*
          * No AtomicOps allowed (the driver found no path for them): do
          * what a device without them does, a read and a posted write,
          * through the same resolver.
          */
-        if (addr & 7) {
+        if ((size != 4 && size != 8) || (addr & (size - 1))) {
             return HSAGPU_ATOMIC_ST_UR;
         }
         c->bus.atomic = true;
-        r = hsagpu_bus_rw(&c->bus, addr, old, 8, false);
+        r = hsagpu_bus_rw(&c->bus, addr, old, size, false);
         if (!r) {
-            val += *old;
-            r = hsagpu_bus_rw(&c->bus, addr, &val, 8, true);
+            val = op == HSAGPU_ATOMIC_OP_FETCHADD ? *old + a :
+                  op == HSAGPU_ATOMIC_OP_SWAP ? a : *old == a ? b : *old;
+            r = hsagpu_bus_rw(&c->bus, addr, &val, size, true);
         }
         c->bus.atomic = false;
         return r == HSAGPU_BUS_PEER_LIMIT ? HSAGPU_ATOMIC_ST_P2P_LIMIT :
                r == HSAGPU_BUS_VM_FAULT ? HSAGPU_ATOMIC_ST_VM_FAULT :
                r ? HSAGPU_ATOMIC_ST_UR : HSAGPU_ATOMIC_ST_OK;
     }
-    st = hsagpu_atomic_try(&c->bus, addr,
-                           HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64,
-                           src0, src1, result, 1, &done);
+    st = hsagpu_atomic_try(&c->bus, addr, ctrl, src0, src1, result, 1, &done);
     *old = result[0];
     if (st != HSAGPU_ATOMIC_ST_OK && !c->d->atomic_st) {
         c->d->atomic_st = st;
         c->d->atomic_addr = addr;
     }
     return st;
+}
+
+static unsigned hsagpu_ops_fetch_add64(void *opaque, unsigned client,
+                                       uint64_t addr, uint64_t val,
+                                       uint64_t *old)
+{
+    return hsagpu_ops_atomic(opaque, client, addr,
+                             HSAGPU_ATOMIC_OP_FETCHADD | HSAGPU_ATOMIC_SIZE_64,
+                             val, 0, old);
 }
 
 static uint64_t hsagpu_ops_now(void *opaque)
@@ -234,6 +244,7 @@ const HsaGpuQueueOps hsagpu_queue_ops = {
     .read = hsagpu_ops_read,
     .write = hsagpu_ops_write,
     .fetch_add64 = hsagpu_ops_fetch_add64,
+    .atomic = hsagpu_ops_atomic,
     .now_ns = hsagpu_ops_now,
     .irq = hsagpu_ops_irq,
     .dma = hsagpu_ops_dma,

@@ -97,6 +97,15 @@ typedef struct HsaGpuQueueOps {
                        const struct hsagpu_dma_packet *d);
     uint64_t (*link_end)(void *opaque, uint64_t mark[2]);
     bool (*link_when)(void *opaque, uint64_t mark[2], uint64_t *end_ns);
+    /*
+     * Any 32- or 64-bit AtomicOp (@ctrl: HSAGPU_ATOMIC_OP_* | _SIZE_*;
+     * CAS compares with @src0 and stores @src1), *@old the value before;
+     * an HSAGPU_ATOMIC_ST_* code. NULL: code objects' atomics are reads
+     * and writes of the device thread.
+     */
+    unsigned (*atomic)(void *opaque, unsigned client, uint64_t addr,
+                       uint32_t ctrl, uint64_t src0, uint64_t src1,
+                       uint64_t *old);
 } HsaGpuQueueOps;
 
 /* Slots of HsaGpuQueueOps.map: buffers a streaming kernel maps at once */

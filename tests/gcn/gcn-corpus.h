@@ -121,7 +121,7 @@ static void hi_init(void *buf[])
 	for (unsigned i = 0; i < 3072; i++)
 		in[i] = gcn_rnd() % 251;
 	memset(buf[1], 0, 64 * 4);
-	memset(buf[2], 0, 4);
+	memset(buf[2], 0, 8);
 }
 
 static void hi_args(uint8_t *ka, const uint64_t buf[])
@@ -132,22 +132,26 @@ static void hi_args(uint8_t *ka, const uint64_t buf[])
 	gcn_put(ka, 8, &n, 4);
 	gcn_put(ka, 16, &buf[1], 8);
 	gcn_put(ka, 24, &buf[2], 8);
+	gcn_put(ka, 32, &buf[3], 8);
 }
 
 static unsigned hi_check(void *buf[], char *why, size_t len)
 {
 	const uint8_t *in = buf[0];
-	const uint32_t *bins = buf[1], *seen = buf[2];
-	uint32_t want[64] = { 0 };
+	const uint32_t *bins = buf[1], *seen = buf[2], *largest = buf[3];
+	uint32_t want[64] = { 0 }, top = 0;
 	unsigned bad = 0;
 
-	for (unsigned i = 0; i < HI_N; i++)
+	for (unsigned i = 0; i < HI_N; i++) {
 		want[in[i] % 64]++;
+		top = in[i] > top ? in[i] : top;
+	}
 	for (unsigned i = 0; i < 64; i++)
 		bad += bins[i] != want[i];
 	bad += *seen != HI_N;
-	snprintf(why, len, "%u of 64 bins wrong, %u items seen of %u", bad,
-		 *seen, HI_N);
+	bad += *largest != top;
+	snprintf(why, len, "%u wrong of 64 bins and the largest (%u, want %u), "
+		 "%u items seen of %u", bad, *largest, top, *seen, HI_N);
 	return bad;
 }
 

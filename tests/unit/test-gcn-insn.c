@@ -952,7 +952,7 @@ static unsigned m_write(void *o, uint64_t addr, const void *buf,
 	return 7;
 }
 
-static const HsaGpuGcnMem cmem = { m_read, m_write, NULL };
+static const HsaGpuGcnMem cmem = { .read = m_read, .write = m_write };
 
 static int half_nan(uint64_t h)
 {

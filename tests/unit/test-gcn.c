@@ -53,7 +53,33 @@ static unsigned f_write(void *o, uint64_t addr, const void *buf, uint32_t len)
 	return 0;
 }
 
-static const HsaGpuGcnMem gmem = { f_read, f_write, NULL };
+static const HsaGpuGcnMem gmem = { .read = f_read, .write = f_write };
+
+/* Memory that performs atomics itself (the device's AtomicOps) */
+static unsigned atomics, contend;
+
+static unsigned f_atomic(void *o, uint64_t addr, unsigned bytes, unsigned op,
+			 uint64_t src0, uint64_t src1, uint64_t *old)
+{
+	uint64_t v = 0, nv;
+
+	if (addr < BASE || addr + bytes > BASE + SIZE || addr % bytes) {
+		faults++;
+		return 7;
+	}
+	atomics++;
+	memcpy(&v, mem + (addr - BASE), bytes);
+	nv = op == HSAGPU_GCN_ATOMIC_ADD ? v + src0 :
+	     op == HSAGPU_GCN_ATOMIC_SWAP ? src0 : v == src0 ? src1 : v;
+	if (contend && op == HSAGPU_GCN_ATOMIC_CAS) {
+		/* someone else changed it just before: the compare fails */
+		v++;
+		nv = v;
+	}
+	memcpy(mem + (addr - BASE), &nv, bytes);
+	*old = v;
+	return 0;
+}
 
 static void *at(uint64_t a)
 {
@@ -393,6 +419,50 @@ static void test_sliced(void)
 	}
 }
 
+/*
+ * With memory that performs atomics (as the device's AtomicOps do), the
+ * histogram's atomic_add is one fetch-and-add and atomic_inc a
+ * compare-and-swap loop; a word someone else keeps changing ends the
+ * loop with an error, not a hang.
+ */
+static void test_atomic_memory(void)
+{
+	const struct gcn_program *p = &gcn_corpus[1];     /* histogram */
+	HsaGpuGcnMem am = { .read = f_read, .write = f_write,
+			    .atomic = f_atomic };
+	uint64_t addr[GCN_CORPUS_BUFS], kd = load("histogram");
+	void *buf[GCN_CORPUS_BUFS];
+	HsaGpuGcnDispatch d;
+	HsaGpuGcnStatus st;
+	unsigned err = 0;
+	char why[200];
+
+	if (!kd || strcmp(p->file, "histogram"))
+		return;
+	for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
+		addr[k] = BUF(k);
+		buf[k] = at(addr[k]);
+		memset(buf[k], 0, GCN_CORPUS_BUF_SIZE);
+	}
+	p->init(buf);
+	memset(at(KARG), 0, 256);
+	p->step[0].args(at(KARG), addr);
+	T(setup(kd, p->step[0].grid, p->step[0].wg, &d) == 0);
+	atomics = 0;
+	for (uint32_t x = 0; x < p->step[0].grid[0] / p->step[0].wg[0] && !err;
+	     x++)
+		err = hsagpu_gcn_run_group(&am, &d, x, 0, 0, 1000000, &st);
+	TM(!err && !p->check(buf, why, sizeof(why)), "histogram with memory "
+	   "atomics: %s", err ? stop_why(err, &st) : why);
+	TM(atomics > 3000, "%u atomics performed by memory", atomics);
+
+	contend = 1;
+	err = hsagpu_gcn_run_group(&am, &d, 0, 0, 0, 1000000, &st);
+	contend = 0;
+	TM(err == HSAGPU_GCN_MEM_FAULT && st.mem_err == HSAGPU_GCN_CONTENDED,
+	   "contended: %s, mem_err %u", stop_why(err, &st), st.mem_err);
+}
+
 /* Bytes that are not a workgroup the interpreter made do not load. */
 static void test_run_load_checks(void)
 {
@@ -403,14 +473,19 @@ static void test_run_load_checks(void)
 	HsaGpuGcnStatus st;
 	HsaGpuGcnRun *r = hsagpu_gcn_run_new(), *back;
 	uint8_t *b, *c;
+	unsigned err;
 	size_t len;
 
 	if (!kd)
 		return;
 	T(setup(kd, grid, wg, &d) == 0);
+	memset(at(KARG), 0, 256);
+	((uint64_t *)at(KARG))[0] = BUF(0);
+	((uint64_t *)at(KARG))[1] = BUF(1);
 	T(hsagpu_gcn_run_start(r, &d, 0, 0, 0, &st) == 0);
-	T(hsagpu_gcn_run_resume(r, &gmem, &d, 50, 1000000, &st) ==
-	  HSAGPU_GCN_PAUSED && st.insns == 50);
+	err = hsagpu_gcn_run_resume(r, &gmem, &d, 50, 1000000, &st);
+	TM(err == HSAGPU_GCN_PAUSED && st.insns == 50, "%s, %llu instructions",
+	   stop_why(err, &st), (unsigned long long)st.insns);
 	len = hsagpu_gcn_run_save(r, &b);
 	c = malloc(len);
 	back = hsagpu_gcn_run_load(b, len);
@@ -508,6 +583,7 @@ int main(void)
 	test_lds_sum();
 	test_corpus();
 	test_sliced();
+	test_atomic_memory();
 	test_run_load_checks();
 	test_failures();
 	free(mem);
