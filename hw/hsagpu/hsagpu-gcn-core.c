@@ -32,18 +32,17 @@ unsigned hsagpu_gcn_kd_parse(const uint8_t raw[HSAGPU_GCN_KD_SIZE],
     kd->rsrc2 = w[13];
     kd->props = (uint16_t)w[14];
     /*
-     * What this interpreter runs: wave64, LDS within the limit, no
-     * scratch (no private segment), entry dword-aligned and not on top
-     * of the descriptor, rounding to nearest even, denormals either
-     * flushed both ways or kept (rsrc1 modes 0 and 3).
+     * What this interpreter runs: wave64, LDS and private segment within
+     * the limits, entry dword-aligned and not on top of the descriptor,
+     * rounding to nearest even, denormals either flushed both ways or
+     * kept (rsrc1 modes 0 and 3).
      */
     if ((kd->props & HSAGPU_GCN_KCP_WAVE32) ||
         ((kd->rsrc1 >> 12) & 0xf) ||
         ((kd->rsrc1 >> 16) & 3) == 1 || ((kd->rsrc1 >> 16) & 3) == 2 ||
         ((kd->rsrc1 >> 18) & 3) == 1 || ((kd->rsrc1 >> 18) & 3) == 2 ||
         kd->group_segment_size > HSAGPU_GCN_LDS_MAX ||
-        kd->private_segment_size ||
-        (kd->rsrc2 & HSAGPU_GCN_RSRC2_PRIVATE_SEGMENT) ||
+        kd->private_segment_size > HSAGPU_GCN_PRIVATE_MAX ||
         (kd->entry_offset & 3) ||
         (kd->entry_offset >= 0 && kd->entry_offset < HSAGPU_GCN_KD_SIZE)) {
         return HSAGPU_GCN_BAD_KD;

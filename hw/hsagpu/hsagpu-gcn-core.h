@@ -21,6 +21,13 @@
 #define HSAGPU_GCN_KD_SIZE      64
 #define HSAGPU_GCN_WG_MAX       1024    /* work-items per workgroup */
 #define HSAGPU_GCN_LDS_MAX      65536
+#define HSAGPU_GCN_PRIVATE_MAX  2048    /* private segment bytes per lane */
+/*
+ * The private segment buffer descriptor's base the interpreter hands a
+ * kernel: MUBUF accesses through it reach the lane's own private memory
+ * (kept with the workgroup), not the address space.
+ */
+#define HSAGPU_GCN_PRIVATE_BASE 0xffff00000000ULL
 
 /* The AMDHSA kernel descriptor, as the code object has it (64 bytes). */
 typedef struct HsaGpuGcnKd {

@@ -23,6 +23,7 @@ typedef struct HsaGpuGcnWave {
     uint64_t pc;
     unsigned nvgpr;
     HsaGpuGcnVreg *v;                   /* nvgpr registers */
+    uint8_t *priv;                      /* 64 lanes' private segments */
     bool done, at_barrier;
     uint64_t insns;
 } HsaGpuGcnWave;
@@ -34,11 +35,13 @@ struct HsaGpuGcnRun {
     unsigned nwaves, nvgpr, cur;        /* cur: the wave to go on with */
     bool ftz32, ftz64;
     uint32_t lds_size;
+    uint32_t priv_size;                 /* private bytes per lane */
     uint64_t insns;
     HsaGpuGcnWave waves[HSAGPU_GCN_WG_MAX / HSAGPU_GCN_WAVE];
     HsaGpuGcnVreg *vregs;               /* nwaves x nvgpr, kept */
     uint8_t *lds;
-    size_t vcap, ldscap;
+    uint8_t *priv;                      /* nwaves x 64 x priv_size */
+    size_t vcap, ldscap, pcap;
 };
 
 typedef struct HsaGpuGcnGroup {
@@ -46,6 +49,7 @@ typedef struct HsaGpuGcnGroup {
     const HsaGpuGcnDispatch *d;
     uint8_t *lds;
     uint32_t lds_size;
+    uint32_t priv_size;         /* private bytes per lane (waves' priv) */
     bool ftz32;                 /* flush f32 denormals (rsrc1) */
     bool ftz64;                 /* flush f64 and f16 denormals */
     HsaGpuGcnStatus *st;
@@ -97,9 +101,11 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 /* Fetch and run one instruction of @w (tests step single instructions) */
 bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w);
 
-/* hsagpu-gcn-vmem.c: FLAT/GLOBAL and DS instructions, as above */
+/* hsagpu-gcn-vmem.c: FLAT/GLOBAL, MUBUF and DS instructions, as above */
 unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                          const uint32_t *insn);
+unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                          const uint32_t *insn);
 unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                        const uint32_t *insn);
 

@@ -21,7 +21,7 @@
 #include "hsagpu-gcn-int.h"
 
 #define GCN_RUN_MAGIC   0x57434e47u     /* "GNCW" */
-#define GCN_RUN_VERSION 1
+#define GCN_RUN_VERSION 2
 
 /*
  * The initial state of wave @n of a workgroup (AMDHSA ABI): user SGPRs
@@ -42,7 +42,10 @@ static void hsagpu_gcn_wave_init(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w,
 #define PUT64(v) do { w->s[s++] = (uint32_t)(v); \
                       w->s[s++] = (uint32_t)((uint64_t)(v) >> 32); } while (0)
     if (p & HSAGPU_GCN_KCP_PRIVATE_SEGMENT_BUFFER) {
-        s += 4;                 /* no scratch: left zero */
+        /* base: the lanes' own private memory (hsagpu_gcn_mubuf) */
+        PUT64(HSAGPU_GCN_PRIVATE_BASE);
+        w->s[s++] = UINT32_MAX;             /* num_records */
+        w->s[s++] = 0;
     }
     if (p & HSAGPU_GCN_KCP_DISPATCH_PTR) {
         PUT64(d->dispatch_ptr);
@@ -70,6 +73,9 @@ static void hsagpu_gcn_wave_init(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w,
     }
     if (r2 & HSAGPU_GCN_RSRC2_WORKGROUP_INFO) {
         s++;
+    }
+    if (r2 & HSAGPU_GCN_RSRC2_PRIVATE_SEGMENT) {
+        w->s[s++] = 0;          /* the wave's offset in the private segment */
     }
     w->exec = 0;
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -101,6 +107,7 @@ void hsagpu_gcn_run_free(HsaGpuGcnRun *r)
     if (r) {
         g_free(r->vregs);
         g_free(r->lds);
+        g_free(r->priv);
         g_free(r);
     }
 }
@@ -119,9 +126,10 @@ void hsagpu_gcn_run_stop(HsaGpuGcnRun *r)
 
 /* Room for @nvgpr VGPRs of @nwaves waves and @lds bytes (kept after) */
 static void hsagpu_gcn_run_reserve(HsaGpuGcnRun *r, unsigned nwaves,
-                                   unsigned nvgpr, uint32_t lds)
+                                   unsigned nvgpr, uint32_t lds, uint32_t priv)
 {
     size_t nv = (size_t)nwaves * nvgpr;
+    size_t np = (size_t)nwaves * HSAGPU_GCN_WAVE * priv;
 
     if (nv > r->vcap) {
         g_free(r->vregs);
@@ -133,12 +141,19 @@ static void hsagpu_gcn_run_reserve(HsaGpuGcnRun *r, unsigned nwaves,
         r->lds = g_new0(uint8_t, lds ? lds : 1);
         r->ldscap = lds;
     }
+    if (np > r->pcap || !r->priv) {
+        g_free(r->priv);
+        r->priv = g_new0(uint8_t, np ? np : 1);
+        r->pcap = np;
+    }
     memset(r->vregs, 0, nv * sizeof(HsaGpuGcnVreg));
     memset(r->lds, 0, lds);
+    memset(r->priv, 0, np);
     memset(r->waves, 0, sizeof(r->waves));
     for (unsigned n = 0; n < nwaves; n++) {
         r->waves[n].nvgpr = nvgpr;
         r->waves[n].v = r->vregs + (size_t)n * nvgpr;
+        r->waves[n].priv = r->priv + (size_t)n * HSAGPU_GCN_WAVE * priv;
     }
 }
 
@@ -171,10 +186,11 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
     r->ftz32 = ((d->kd.rsrc1 >> 16) & 3) == 0;
     r->ftz64 = ((d->kd.rsrc1 >> 18) & 3) == 0;
     r->lds_size = d->kd.group_segment_size;
+    r->priv_size = (d->kd.private_segment_size + 3) & ~3u;
     r->cur = 0;
     r->insns = 0;
     memcpy(r->id, id, sizeof(id));
-    hsagpu_gcn_run_reserve(r, r->nwaves, r->nvgpr, r->lds_size);
+    hsagpu_gcn_run_reserve(r, r->nwaves, r->nvgpr, r->lds_size, r->priv_size);
     for (unsigned n = 0; n < r->nwaves; n++) {
         hsagpu_gcn_wave_init(d, &r->waves[n], n, id, size);
     }
@@ -189,7 +205,8 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
 {
     HsaGpuGcnGroup g = {
         .mem = mem, .d = d, .lds = r->lds, .lds_size = r->lds_size,
-        .ftz32 = r->ftz32, .ftz64 = r->ftz64, .st = st,
+        .priv_size = r->priv_size, .ftz32 = r->ftz32, .ftz64 = r->ftz64,
+        .st = st,
     };
     uint64_t used = 0;
     unsigned running;
@@ -291,15 +308,18 @@ static const uint8_t *gcn_get64(const uint8_t *p, uint64_t *v)
 #define GCN_RUN_HEAD    (4 * 13 + 8)
 #define GCN_WAVE_BYTES  (4 * (HSAGPU_GCN_SGPRS + 2 + 3) + 8 * 4)
 
-static size_t gcn_run_bytes(unsigned nwaves, unsigned nvgpr, uint32_t lds)
+static size_t gcn_run_bytes(unsigned nwaves, unsigned nvgpr, uint32_t lds,
+                            uint32_t priv)
 {
     return GCN_RUN_HEAD + (size_t)nwaves * GCN_WAVE_BYTES +
-           (size_t)nwaves * nvgpr * sizeof(HsaGpuGcnVreg) + lds;
+           (size_t)nwaves * nvgpr * sizeof(HsaGpuGcnVreg) + lds +
+           (size_t)nwaves * HSAGPU_GCN_WAVE * priv;
 }
 
 size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf)
 {
-    size_t len = gcn_run_bytes(r->nwaves, r->nvgpr, r->lds_size);
+    size_t len = gcn_run_bytes(r->nwaves, r->nvgpr, r->lds_size,
+                               r->priv_size);
     uint8_t *p = g_malloc(len);
 
     *buf = p;
@@ -314,7 +334,7 @@ size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf)
     p = gcn_put32(p, r->lds_size);
     p = gcn_put32(p, r->ftz32);
     p = gcn_put32(p, r->ftz64);
-    p = gcn_put32(p, 0);
+    p = gcn_put32(p, r->priv_size);
     p = gcn_put32(p, 0);
     p = gcn_put64(p, r->insns);
     for (unsigned n = 0; n < r->nwaves; n++) {
@@ -339,6 +359,8 @@ size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf)
         }
     }
     memcpy(p, r->lds, r->lds_size);
+    p += r->lds_size;
+    memcpy(p, r->priv, (size_t)r->nwaves * HSAGPU_GCN_WAVE * r->priv_size);
     return len;
 }
 
@@ -361,7 +383,8 @@ HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len)
         h[5] > HSAGPU_GCN_WG_MAX / HSAGPU_GCN_WAVE || !h[6] ||
         h[6] > HSAGPU_GCN_VGPRS || h[6] % 4 || h[7] > h[5] ||
         h[8] > HSAGPU_GCN_LDS_MAX || h[9] > 1 || h[10] > 1 ||
-        len != gcn_run_bytes(h[5], h[6], h[8])) {
+        h[11] > HSAGPU_GCN_PRIVATE_MAX || h[11] % 4 || h[12] ||
+        len != gcn_run_bytes(h[5], h[6], h[8], h[11])) {
         return NULL;
     }
     r = hsagpu_gcn_run_new();
@@ -372,8 +395,9 @@ HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len)
     r->lds_size = h[8];
     r->ftz32 = h[9];
     r->ftz64 = h[10];
+    r->priv_size = h[11];
     r->insns = insns;
-    hsagpu_gcn_run_reserve(r, r->nwaves, r->nvgpr, r->lds_size);
+    hsagpu_gcn_run_reserve(r, r->nwaves, r->nvgpr, r->lds_size, r->priv_size);
     for (unsigned n = 0; n < r->nwaves; n++) {
         HsaGpuGcnWave *w = &r->waves[n];
         uint32_t scc, flags;
@@ -400,6 +424,8 @@ HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len)
         }
     }
     memcpy(r->lds, p, r->lds_size);
+    p += r->lds_size;
+    memcpy(r->priv, p, (size_t)r->nwaves * HSAGPU_GCN_WAVE * r->priv_size);
     r->active = true;
     return r;
 }

@@ -1242,6 +1242,8 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     }
     case 0x37:                                      /* FLAT, GLOBAL */
         return hsagpu_gcn_flat(g, w, insn);
+    case 0x38:                                      /* MUBUF */
+        return hsagpu_gcn_mubuf(g, w, insn);
     case 0x36:                                      /* DS */
         return hsagpu_gcn_ds(g, w, insn);
     default:

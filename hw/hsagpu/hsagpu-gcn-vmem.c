@@ -281,6 +281,73 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     return 2;
 }
 
+/*
+ * MUBUF through the private segment buffer the wave started with (its
+ * base HSAGPU_GCN_PRIVATE_BASE): loads and stores of bytes, shorts and
+ * 1-4 dwords in the lane's own private memory, at the descriptor's base
+ * offset + soffset + the instruction's offset (+ the VGPR with offen).
+ * Out of the segment, loads give 0 and stores are dropped, as buffer
+ * accesses past num_records are. Other descriptors (buffers in memory)
+ * and idxen are not implemented.
+ */
+unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                          const uint32_t *insn)
+{
+    unsigned op = (insn[0] >> 18) & 0x7f, inst_off = insn[0] & 0xfff;
+    bool offen = (insn[0] >> 12) & 1, idxen = (insn[0] >> 13) & 1;
+    unsigned vaddr = insn[1] & 0xff, vdata = (insn[1] >> 8) & 0xff;
+    unsigned srsrc = ((insn[1] >> 16) & 0x1f) * 4, soff = insn[1] >> 24;
+    bool load = op >= 16 && op <= 23, store = op >= 24 && op <= 31;
+    unsigned bytes, n;
+    uint64_t base, so;
+
+    if ((!load && !store) || op == 25 || op == 27 || idxen ||
+        (insn[0] >> 16) & 1 /* lds */ || srsrc + 3 >= HSAGPU_GCN_SGPRS) {
+        return gcn_vfail(g, w, insn, "mubuf");
+    }
+    base = w->s[srsrc] | (uint64_t)(w->s[srsrc + 1] & 0xffff) << 32;
+    if (base < HSAGPU_GCN_PRIVATE_BASE ||
+        !hsagpu_gcn_sread(w, soff, 0, false, &so)) {
+        return gcn_vfail(g, w, insn, "mubuf: not the private segment");
+    }
+    bytes = load ? (op < 20 ? (op < 18 ? 1 : 2) : 4 * (op - 19))
+                 : (op < 28 ? (op == 24 ? 1 : 2) : 4 * (op - 27));
+    n = (bytes + 3) / 4;
+    if (vdata + n > w->nvgpr || (offen && vaddr >= w->nvgpr)) {
+        return gcn_vfail(g, w, insn, "register");
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        uint64_t off = base - HSAGPU_GCN_PRIVATE_BASE + (uint32_t)so +
+                       inst_off + (offen ? w->v[vaddr][l] : 0);
+        uint8_t *lane = w->priv + (size_t)l * g->priv_size;
+        uint32_t buf[4] = { 0, 0, 0, 0 };
+        bool in = off + bytes <= g->priv_size;
+
+        if (!((w->exec >> l) & 1)) {
+            continue;
+        }
+        if (load) {
+            if (in) {
+                memcpy(buf, lane + off, bytes);
+            }
+            if (op == 17) {
+                buf[0] = (uint32_t)(int8_t)buf[0];
+            } else if (op == 19) {
+                buf[0] = (uint32_t)(int16_t)buf[0];
+            }
+            for (unsigned k = 0; k < n; k++) {
+                w->v[vdata + k][l] = buf[k];
+            }
+        } else if (in) {
+            for (unsigned k = 0; k < n; k++) {
+                buf[k] = w->v[vdata + k][l];
+            }
+            memcpy(lane + off, buf, bytes);
+        }
+    }
+    return 2;
+}
+
 /* LDS access of @n bytes: reads out of range give 0, writes are dropped */
 static uint64_t gcn_lds_get(HsaGpuGcnGroup *g, uint64_t a, unsigned n)
 {

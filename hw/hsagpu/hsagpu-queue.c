@@ -1050,7 +1050,7 @@ static bool hsagpu_queue_gcn_len_ok(void *opaque, int version_id)
 {
     HsaGpuQueue *q = opaque;
 
-    return q->gcn_blob_len <= 2 * 1024 * 1024;
+    return q->gcn_blob_len <= 4 * 1024 * 1024;
 }
 
 /*

@@ -518,6 +518,40 @@ static unsigned pk_check(void *buf[], char *why, size_t len)
 	return bad;
 }
 
+/* private: a dynamically indexed private array (scratch), 1024 items */
+static void pv_init(void *buf[])
+{
+	uint32_t *in = buf[0];
+
+	gcn_rng = 1618;
+	for (unsigned i = 0; i < 1024; i++)
+		in[i] = gcn_rnd();
+}
+
+static void pv_args(uint8_t *ka, const uint64_t buf[])
+{
+	gcn_put(ka, 0, &buf[0], 8);
+	gcn_put(ka, 8, &buf[1], 8);
+}
+
+static unsigned pv_check(void *buf[], char *why, size_t len)
+{
+	const uint32_t *in = buf[0], *out = buf[1];
+	unsigned bad = 0;
+
+	for (uint32_t i = 0; i < 1024; i++) {
+		uint32_t a[32];
+
+		for (uint32_t k = 0; k < 32; k++)
+			a[k] = in[i] * k + (i ^ k);
+		for (uint32_t k = 0; k < 31; k++)
+			a[(k * 7 + i) & 31] += a[k];
+		bad += out[i] != a[in[i] & 31] + a[(i * 3) & 31];
+	}
+	snprintf(why, len, "%u of 1024 items wrong", bad);
+	return bad;
+}
+
 static const struct gcn_program gcn_corpus[] = {
 	{ "matmul", "tiled matrix multiply, 2-D grid, partial workgroups",
 	  mm_init, mm_check,
@@ -536,6 +570,8 @@ static const struct gcn_program gcn_corpus[] = {
 	  { { "numeric", { NU_N, 1, 1 }, { 64, 1, 1 }, nu_args } } },
 	{ "packed", "uchar4, short2, half2: SDWA and packed math", pk_init,
 	  pk_check, { { "packed", { 1024, 1, 1 }, { 64, 1, 1 }, pk_args } } },
+	{ "private", "a private array in scratch (MUBUF)", pv_init, pv_check,
+	  { { "private_array", { 1024, 1, 1 }, { 128, 1, 1 }, pv_args } } },
 };
 
 #define GCN_CORPUS_N (sizeof(gcn_corpus) / sizeof(gcn_corpus[0]))

@@ -402,15 +402,17 @@ static unsigned dispatch_sliced(uint64_t kd, const uint32_t grid[3],
 /*
  * Workgroups stopped between any two instructions (here every 7 wave
  * instructions, through bytes each time) end as if run in one go: the
- * matmul's barriers and LDS, the scan's three dispatches.
+ * matmul's barriers and LDS, the scan's three dispatches, the private
+ * array's scratch.
  */
 static void test_sliced(void)
 {
-	static const unsigned progs[] = { 0, 2 };     /* matmul, scan */
+	/* matmul, scan, private (its scratch goes through bytes too) */
+	static const unsigned progs[] = { 0, 2, 7 };
 	HsaGpuGcnStatus st;
 	unsigned pauses;
 
-	for (unsigned i = 0; i < 2; i++) {
+	for (unsigned i = 0; i < 3; i++) {
 		unsigned err = run_program(&gcn_corpus[progs[i]], 7, &pauses,
 					   &st);
 
@@ -562,12 +564,15 @@ static void test_failures(void)
 	T(hsagpu_gcn_run_group(&gmem, &d, 0, 0, 0, 1000, &st) ==
 	  HSAGPU_GCN_MEM_FAULT && st.addr == 0x1000);
 
-	/* descriptors it cannot run: wave32, scratch, entry on itself */
+	/*
+	 * descriptors it cannot run: wave32, more private memory than
+	 * HSAGPU_GCN_PRIVATE_MAX, entry on itself
+	 */
 	raw[56] = HSAGPU_GCN_KCP_WAVE32 & 0xff;
 	raw[57] = HSAGPU_GCN_KCP_WAVE32 >> 8;
 	T(hsagpu_gcn_kd_parse(raw, &d.kd) == HSAGPU_GCN_BAD_KD);
 	memcpy(raw, kd_raw, sizeof(raw));
-	raw[4] = 16;
+	raw[5] = 0x10;				/* 4 KiB private per lane */
 	T(hsagpu_gcn_kd_parse(raw, &d.kd) == HSAGPU_GCN_BAD_KD);
 	memcpy(raw, kd_raw, sizeof(raw));
 	raw[16] = 8;
