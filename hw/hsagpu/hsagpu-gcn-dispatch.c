@@ -25,7 +25,13 @@
 /* Wave instructions per slice (about a millisecond interpreted) */
 #define HSAGPU_GCN_SLICE_INSNS  (1ULL << 16)
 /* Instructions one wave may run: an endless loop fails the queue. */
-#define HSAGPU_GCN_WAVE_INSNS   (1ULL << 24)
+/*
+ * Instructions one wave may run: 2^40, some 30 hours at today's speed. A
+ * wave runs in slices like any long kernel, so an endless loop holds up
+ * nothing; it ends by the driver (queue destroy, reset) as on hardware,
+ * and only a wave past this fails the queue (TRAP).
+ */
+#define HSAGPU_GCN_WAVE_INSNS   (1ULL << 40)
 
 typedef struct HsaGpuGcnCtx {
     const HsaGpuProc *p;

@@ -1988,6 +1988,47 @@ static void test_gcn_long_workgroup(void)
 }
 
 /*
+ * A wave in an endless loop (s_branch -1) runs in slices: another queue's
+ * packets complete meanwhile, the counters move, and DESTROY ends it.
+ */
+static void test_gcn_endless(void)
+{
+    uint32_t kd[16] = { 0 }, code = 0xbf82ffff;    /* s_branch -1 */
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_agent_dispatch_packet a;
+    uint64_t sig = Q_SIG + 128, nop = Q_SIG + 192, i0, i1;
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    kd[4] = 256;                                    /* entry offset */
+    qtest_memwrite(f.qts, GCN_CODE, kd, sizeof(kd));
+    qtest_memwrite(f.qts, GCN_CODE + 256, &code, 4);
+    signal_init(&f, sig, 1);
+    fill_packet(&k, 64, 64, sig);
+    k.kernel_object = GCN_CODE;
+    queue_submit(&f, 0, &k);
+    for (int n = 0; n < 3; n++) {
+        signal_init(&f, nop, 1);
+        agent_packet(&a, HSAGPU_AGENT_NOP, 0, nop);
+        queue_submit(&f, 1, &a);
+        g_assert_true(wait_u64(&f, nop + 8, 0));
+    }
+    i0 = gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO);
+    g_usleep(20000);
+    i1 = gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO);
+    g_assert_cmpuint(i1, >, i0);
+    g_assert_cmpuint(qtest_readq(f.qts, sig + 8), ==, 1);
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    i0 = gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO);
+    g_usleep(20000);
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO), ==, i0);
+    g_assert_cmpuint(qtest_readq(f.qts, sig + 8), ==, 1);
+    fixture_fini(&f);
+}
+
+/*
  * A stream whose enabled queue has an impossible priority (an index into
  * the scheduler's table) is refused by post_load; QEMU stays up.
  */
@@ -4889,6 +4930,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/migration-bad-queue", test_migration_bad_queue);
     qtest_add_func("/hsa-gpu/migration-dma", test_migration_dma);
     qtest_add_func("/hsa-gpu/gcn/long-workgroup", test_gcn_long_workgroup);
+    qtest_add_func("/hsa-gpu/gcn/endless", test_gcn_endless);
     qtest_add_func("/hsa-gpu/reliability/processor-without-bql",
                    test_processor_without_bql);
     qtest_add_func("/hsa-gpu/reliability/bus-master-off-race",
