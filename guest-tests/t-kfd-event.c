@@ -11,7 +11,10 @@
  *  - unknown ids EINVAL, SET/RESET of a non-signal event EINVAL, a bad
  *    events pointer EFAULT; non-signal event ids start at 2^30;
  *  - a queue's VM fault sets the memory-exception event with the page,
- *    the gpu_id and "not present".
+ *    the gpu_id and "not present";
+ *  - a wait of ROCr's "for ever" (0xFFFFFFFE ms) on an event whose set
+ *    another thread took ends with TIMEOUT within seconds, not weeks
+ *    (ROCr 5.2's lost wake-up, docs/kfd.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -93,6 +96,22 @@ static void *waiter_all(void *arg)
 	return NULL;
 }
 
+/*
+ * ROCr 5.2 waits "for ever" with 0xFFFFFFFE ms, looking at its signal
+ * again after every return.
+ */
+#define ROCR_FOREVER_MS 0xfffffffeU
+
+static volatile int thread_done;
+
+static void *waiter_rocr(void *arg)
+{
+	thread_tid = syscall(SYS_gettid);
+	thread_result = waitn(&thread_id, 1, 0, ROCR_FOREVER_MS, NULL);
+	thread_done = 1;
+	return NULL;
+}
+
 static void on_alarm(int sig)
 {
 }
@@ -160,6 +179,43 @@ static int waiter_asleep(void)
 		usleep(1000);
 	}
 	return 0;
+}
+
+/*
+ * ROCr 5.2's lost wake-up, as it happened in hsa_queue_destroy(): the
+ * queue's signals share one auto-reset event, the async-events thread
+ * stores a signal the main thread waits for and sets the event while the
+ * main thread, which has read the old value, is on its way to sleep;
+ * the async-events thread's own next wait takes the set (amdkfd's
+ * auto-reset), and the main thread sleeps on an event nobody sets again.
+ * That wait must end (TIMEOUT), so that ROCr looks at its signal again.
+ */
+static void lost_wakeup(void)
+{
+	uint32_t e;
+	pthread_t th;
+	int i, ended;
+
+	EXPECT(create(KFD_IOC_EVENT_SIGNAL, 1, 0, &e), 0, "CREATE_EVENT (lost wake-up)");
+	EXPECT(op(AMDKFD_IOC_SET_EVENT, e), 0, "SET_EVENT with nobody waiting");
+	CHECK(waitn(&e, 1, 0, ROCR_FOREVER_MS, NULL) == KFD_IOC_WAIT_RESULT_COMPLETE,
+	      "the setter's own wait takes the set");
+	thread_id = e;
+	thread_result = 0;
+	thread_tid = 0;
+	thread_done = 0;
+	pthread_create(&th, NULL, waiter_rocr, NULL);
+	for (i = 0; i < 10000 && !thread_done; i++)
+		usleep(1000);
+	ended = thread_done;
+	CHECK(ended, "a wait of 0xFFFFFFFE ms on an event set and taken before "
+	      "still sleeps after 10 s (ROCr's lost wake-up hangs)");
+	if (!ended)
+		EXPECT(op(AMDKFD_IOC_SET_EVENT, e), 0, "SET_EVENT to end the sleeper");
+	pthread_join(th, NULL);
+	CHECK(!ended || thread_result == KFD_IOC_WAIT_RESULT_TIMEOUT,
+	      "the ended wait reports %u, not TIMEOUT", thread_result);
+	EXPECT(op(AMDKFD_IOC_DESTROY_EVENT, e), 0, "DESTROY_EVENT (lost wake-up)");
 }
 
 static void memory_fault(void)
@@ -283,6 +339,7 @@ int main(void)
 	EXPECT(op(AMDKFD_IOC_DESTROY_EVENT, a), EINVAL, "DESTROY_EVENT twice");
 
 	wait_all_one_set();
+	lost_wakeup();
 	memory_fault();
 	EXPECT(op(AMDKFD_IOC_DESTROY_EVENT, m), 0, "DESTROY_EVENT");
 	gtkfd_close(&k);

@@ -27,6 +27,17 @@
  * Other non-signal types can be created and waited on (amdkfd does not
  * check the type either) but nothing sets them. Ids of non-signal
  * events start at 2^30, as amdkfd's.
+ *
+ * One deviation: a wait longer than amdkfd honours (over 2^31 - 1 ms,
+ * which amdkfd cuts to that) ends with TIMEOUT after a second. ROCr 5.2
+ * waits "for ever" so (0xFFFFFFFE ms) and loses wake-ups: all the queues
+ * of a process share one auto-reset event, and two threads can sleep on
+ * it (hsa_queue_destroy() waiting for the async-events thread, which
+ * waits for the other queues). When one sets it while the other has read
+ * the old signal value but is not asleep yet, the setter's own next wait
+ * takes the set (auto-reset, as amdkfd) and the other sleeps for good.
+ * AMD fixed it in ROCr with KFD 1.14's event age; ROCr 5.2 looks at its
+ * signal after every return, so the slice turns the hang into a delay.
  */
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -38,6 +49,10 @@
 #define HSAGPU_KFD_SLOT_IDLE            U64_MAX /* UNSIGNALED_EVENT_SLOT */
 #define HSAGPU_KFD_FIRST_NONSIGNAL_ID   ((INT_MAX >> 1) + 1)
 #define HSAGPU_KFD_TIMEOUT_INFINITE     U32_MAX
+/* amdkfd's longest finite timeout (user_timeout_to_jiffies()) */
+#define HSAGPU_KFD_TIMEOUT_MAX          0x7fffffffU
+/* How long a wait past it sleeps: ROCr's "for ever" (see above) */
+#define HSAGPU_KFD_TIMEOUT_SLICE_MS     1000
 
 struct hsagpu_kfd_event {
 	u32 id;
@@ -392,7 +407,8 @@ static int hsagpu_kfd_wait_copy_out(struct hsagpu_kfd_waiter *w, u32 n,
  * COMPLETE (any or all events set) or TIMEOUT; an unknown event -EINVAL,
  * an event destroyed while waited on -EIO, a signal -ERESTARTSYS with
  * the time left written back (-EINTR for a fatal one); every error
- * reports wait_result FAIL. Timeout 0 only looks, U32_MAX never ends.
+ * reports wait_result FAIL. Timeout 0 only looks, U32_MAX never ends,
+ * one above 2^31 - 1 ms ends after HSAGPU_KFD_TIMEOUT_SLICE_MS.
  */
 int hsagpu_kfd_ioctl_wait_events(struct hsagpu_kfd_process *p, void *data)
 {
@@ -410,8 +426,11 @@ int hsagpu_kfd_ioctl_wait_events(struct hsagpu_kfd_process *p, void *data)
 		timeout = 0;
 	else if (args->timeout == HSAGPU_KFD_TIMEOUT_INFINITE)
 		timeout = MAX_SCHEDULE_TIMEOUT;
-	else    /* finite however long, as amdkfd */
-		timeout = msecs_to_jiffies(min(args->timeout, 0x7fffffffU)) + 1;
+	else if (args->timeout > HSAGPU_KFD_TIMEOUT_MAX)
+		/* ROCr's "for ever": a lost wake-up must not hang it */
+		timeout = msecs_to_jiffies(HSAGPU_KFD_TIMEOUT_SLICE_MS) + 1;
+	else
+		timeout = msecs_to_jiffies(args->timeout) + 1;
 
 	/* As amdkfd: as many as memory allows (kcalloc), without a warning */
 	w = kcalloc(n, sizeof(*w), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
