@@ -564,6 +564,36 @@ static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     }
 }
 
+/*
+ * s_getreg_b32 of the hardware registers compiled code reads: MODE (the
+ * rounding and denormal modes, DX10 clamp and IEEE bits of rsrc1) and
+ * SH_MEM_BASES (the flat apertures' top 16 bits: private in [15:0],
+ * shared in [31:16]). simm16: id [5:0], offset [10:6], size - 1 [15:11].
+ */
+static unsigned hsagpu_gcn_getreg(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                                  const uint32_t *insn)
+{
+    unsigned id = insn[0] & 0x3f, off = (insn[0] >> 6) & 31;
+    unsigned size = ((insn[0] >> 11) & 31) + 1;
+    uint32_t r1 = g->d->kd.rsrc1, v;
+
+    switch (id) {
+    case 1:                                         /* HW_REG_MODE */
+        v = ((r1 >> 12) & 0xff) | ((r1 >> 21) & 1) << 8 |
+            ((r1 >> 23) & 1) << 9;
+        break;
+    case 15:                                        /* HW_REG_SH_MEM_BASES */
+        v = HSAGPU_GCN_APERTURE_SHARED << 16 | HSAGPU_GCN_APERTURE_PRIVATE;
+        break;
+    default:
+        return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn,
+                               "s_getreg");
+    }
+    v = (uint32_t)((uint64_t)v >> off) & (size >= 32 ? ~0u : (1u << size) - 1);
+    return hsagpu_gcn_swrite(w, (insn[0] >> 16) & 0x7f, false, v) ? 1 :
+           hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, "s_getreg");
+}
+
 /* A scalar ALU instruction (SOP1, SOP2, SOPK, SOPC). */
 static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                   const uint32_t *insn)
@@ -605,6 +635,9 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         return hsagpu_gcn_sopc(w, (i >> 16) & 0x7f, i & 0xff, (i >> 8) & 0xff,
                                lit) ? len :
                hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, "sopc");
+    }
+    if ((i >> 28) == 0xb && ((i >> 23) & 0x1f) == 17) {
+        return hsagpu_gcn_getreg(g, w, insn);
     }
     if ((i >> 28) == 0xb) {             /* SOPK */
         return hsagpu_gcn_sopk(w, (i >> 23) & 0x1f, (i >> 16) & 0x7f,

@@ -28,6 +28,13 @@
  * (kept with the workgroup), not the address space.
  */
 #define HSAGPU_GCN_PRIVATE_BASE 0xffff00000000ULL
+/*
+ * The flat apertures (SH_MEM_BASES): a flat address whose top 16 bits are
+ * 1 is a byte of the workgroup's LDS, 2 of the work-item's private
+ * memory; generic pointers to local and private data are such addresses.
+ */
+#define HSAGPU_GCN_APERTURE_SHARED  1u
+#define HSAGPU_GCN_APERTURE_PRIVATE 2u
 
 /* The AMDHSA kernel descriptor, as the code object has it (64 bytes). */
 typedef struct HsaGpuGcnKd {

@@ -155,6 +155,94 @@ static bool gcn_flat_block(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, bool load,
 }
 
 /*
+ * A byte range of the work-item's private memory (lane @l): NULL when it
+ * leaves the private segment, which fails the dispatch (a stack that
+ * outgrew the size the descriptor asked for), with the offset reported.
+ */
+static uint8_t *gcn_private(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
+                            uint64_t off, unsigned bytes)
+{
+    if (off + bytes > g->priv_size) {
+        g->st->mem_err = 0;
+        g->st->addr = off;
+        return NULL;
+    }
+    return w->priv + (size_t)l * g->priv_size + off;
+}
+
+/*
+ * FLAT loads and stores of a wave with lanes in the shared or private
+ * aperture (generic pointers to local or private data): those lanes use
+ * the LDS (out of range: 0 read, writes dropped, as ds_*) or their
+ * private memory, the others global memory. Atomics there: not
+ * implemented.
+ */
+static unsigned gcn_flat_apertures(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                                   const uint32_t *insn, const uint64_t *addr,
+                                   unsigned op, unsigned bytes, unsigned reg)
+{
+    bool load = op >= 16 && op <= 23;
+    unsigned n = (bytes + 3) / 4;
+
+    if (!load && (op < 24 || op > 31)) {
+        return gcn_vfail(g, w, insn, "flat atomic in an aperture");
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        unsigned ap = addr[l] >> 48;
+        uint64_t off = addr[l] & 0xffffffffffffULL;
+        uint32_t buf[4] = { 0, 0, 0, 0 };
+        uint8_t *p = NULL;
+        unsigned err = 0;
+
+        if (!((w->exec >> l) & 1)) {
+            continue;
+        }
+        if (ap == HSAGPU_GCN_APERTURE_PRIVATE) {
+            p = gcn_private(g, w, l, off, bytes);
+            if (!p) {
+                return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
+                                       "private segment");
+            }
+        } else if (ap == HSAGPU_GCN_APERTURE_SHARED) {
+            p = off + bytes <= g->lds_size ? g->lds + off : NULL;
+        }
+        if (!load) {
+            for (unsigned k = 0; k < n; k++) {
+                buf[k] = w->v[reg + k][l];
+            }
+        }
+        if (ap == HSAGPU_GCN_APERTURE_PRIVATE ||
+            ap == HSAGPU_GCN_APERTURE_SHARED) {
+            if (p && load) {
+                memcpy(buf, p, bytes);
+            } else if (p) {
+                memcpy(p, buf, bytes);
+            }
+        } else {
+            err = load ? g->mem->read(g->mem->opaque, addr[l], buf, bytes)
+                       : g->mem->write(g->mem->opaque, addr[l], buf, bytes);
+        }
+        if (err) {
+            g->st->mem_err = err;
+            g->st->addr = addr[l];
+            return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
+                                   load ? "load" : "store");
+        }
+        if (load) {
+            if (op == 17) {
+                buf[0] = (uint32_t)(int8_t)buf[0];
+            } else if (op == 19) {
+                buf[0] = (uint32_t)(int16_t)buf[0];
+            }
+            for (unsigned k = 0; k < n; k++) {
+                w->v[reg + k][l] = buf[k];
+            }
+        }
+    }
+    return 2;
+}
+
+/*
  * FLAT and GLOBAL (gfx9 opcodes): loads of bytes, shorts and 1-4 dwords,
  * stores of bytes, shorts and 1-4 dwords, 32- and 64-bit atomics (with
  * the old value returned when glc is set). GLOBAL adds an SGPR base and a
@@ -215,6 +303,15 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         lane_addr[l] = (sbase ? base + w->v[vaddr][l]
                               : w->v[vaddr][l] |
                                 (uint64_t)w->v[vaddr + 1][l] << 32) + off;
+    }
+    for (unsigned l = 0; seg == 0 && l < HSAGPU_GCN_WAVE; l++) {
+        unsigned ap = lane_addr[l] >> 48;
+
+        if ((w->exec >> l) & 1 && (ap == HSAGPU_GCN_APERTURE_SHARED ||
+                                   ap == HSAGPU_GCN_APERTURE_PRIVATE)) {
+            return gcn_flat_apertures(g, w, insn, lane_addr, op, bytes,
+                                      load ? vdst : data);
+        }
     }
     if ((load || store) &&
         gcn_flat_block(g, w, load, lane_addr, bytes, load ? vdst : data)) {
@@ -286,9 +383,9 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
  * base HSAGPU_GCN_PRIVATE_BASE): loads and stores of bytes, shorts and
  * 1-4 dwords in the lane's own private memory, at the descriptor's base
  * offset + soffset + the instruction's offset (+ the VGPR with offen).
- * Out of the segment, loads give 0 and stores are dropped, as buffer
- * accesses past num_records are. Other descriptors (buffers in memory)
- * and idxen are not implemented.
+ * An access past the segment fails the dispatch (a stack that outgrew
+ * what the descriptor asked for) instead of being dropped. Other
+ * descriptors (buffers in memory) and idxen are not implemented.
  */
 unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                           const uint32_t *insn)
@@ -319,17 +416,19 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
         uint64_t off = base - HSAGPU_GCN_PRIVATE_BASE + (uint32_t)so +
                        inst_off + (offen ? w->v[vaddr][l] : 0);
-        uint8_t *lane = w->priv + (size_t)l * g->priv_size;
         uint32_t buf[4] = { 0, 0, 0, 0 };
-        bool in = off + bytes <= g->priv_size;
+        uint8_t *p;
 
         if (!((w->exec >> l) & 1)) {
             continue;
         }
+        p = gcn_private(g, w, l, off, bytes);
+        if (!p) {
+            return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
+                                   "private segment");
+        }
         if (load) {
-            if (in) {
-                memcpy(buf, lane + off, bytes);
-            }
+            memcpy(buf, p, bytes);
             if (op == 17) {
                 buf[0] = (uint32_t)(int8_t)buf[0];
             } else if (op == 19) {
@@ -338,11 +437,11 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             for (unsigned k = 0; k < n; k++) {
                 w->v[vdata + k][l] = buf[k];
             }
-        } else if (in) {
+        } else {
             for (unsigned k = 0; k < n; k++) {
                 buf[k] = w->v[vdata + k][l];
             }
-            memcpy(lane + off, buf, bytes);
+            memcpy(p, buf, bytes);
         }
     }
     return 2;

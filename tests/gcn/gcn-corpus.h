@@ -552,6 +552,45 @@ static unsigned pv_check(void *buf[], char *why, size_t len)
 	return bad;
 }
 
+/* generic: generic pointers into local, private, global; calls */
+static void ge_init(void *buf[])
+{
+	int32_t *in = buf[0];
+
+	gcn_rng = 4669;
+	for (unsigned i = 0; i < 1024; i++)
+		in[i] = (int32_t)(gcn_rnd() % 100000);
+}
+
+static void ge_args(uint8_t *ka, const uint64_t buf[])
+{
+	gcn_put(ka, 0, &buf[0], 8);
+	gcn_put(ka, 8, &buf[1], 8);
+}
+
+static unsigned ge_check(void *buf[], char *why, size_t len)
+{
+	const int32_t *in = buf[0], *out = buf[1];
+	unsigned bad = 0;
+
+	for (uint32_t g = 0; g < 1024; g++) {
+		int32_t priv[16], l[4], want;
+		uint32_t i = g % 256, q = i & ~3u;
+
+		for (int k = 0; k < 16; k++)
+			priv[k] = in[g] * k;
+		priv[in[g] & 15] += 100;
+		for (unsigned k = 0; k < 4; k++)
+			l[k] = (int32_t)(q + k) * 3 + 7;
+		want = 1 + priv[(in[g] & 12) + 0] + priv[(in[g] & 12) + 1] +
+		       priv[(in[g] & 12) + 2] + priv[(in[g] & 12) + 3] +
+		       l[0] + l[1] + l[2] + l[3];
+		bad += out[g] != want;
+	}
+	snprintf(why, len, "%u of 1024 items wrong", bad);
+	return bad;
+}
+
 static const struct gcn_program gcn_corpus[] = {
 	{ "matmul", "tiled matrix multiply, 2-D grid, partial workgroups",
 	  mm_init, mm_check,
@@ -572,6 +611,8 @@ static const struct gcn_program gcn_corpus[] = {
 	  pk_check, { { "packed", { 1024, 1, 1 }, { 64, 1, 1 }, pk_args } } },
 	{ "private", "a private array in scratch (MUBUF)", pv_init, pv_check,
 	  { { "private_array", { 1024, 1, 1 }, { 128, 1, 1 }, pv_args } } },
+	{ "generic", "generic pointers, function calls", ge_init, ge_check,
+	  { { "generic_ptrs", { 1024, 1, 1 }, { 256, 1, 1 }, ge_args } } },
 };
 
 #define GCN_CORPUS_N (sizeof(gcn_corpus) / sizeof(gcn_corpus[0]))
