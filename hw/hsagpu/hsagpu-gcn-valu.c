@@ -20,7 +20,8 @@ typedef struct GcnOp {
     bool vgpr;
     unsigned reg;               /* VGPR index */
     uint64_t val;               /* scalar value (uniform) */
-    const uint32_t *lanes;      /* SDWA, DPP: the lanes' values, as prepared */
+    /* per lane: the VGPR (hi: the pair's upper one), or SDWA/DPP's values */
+    const uint32_t *lanes, *hi;
 } GcnOp;
 
 /*
@@ -39,26 +40,27 @@ typedef struct GcnExt {
 static bool gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
                    GcnOp *o)
 {
-    o->lanes = NULL;
+    o->lanes = o->hi = NULL;
     o->vgpr = src >= GCN_SRC_VGPR;
     if (o->vgpr) {
         o->reg = src - GCN_SRC_VGPR;
-        return o->reg + (is64 ? 1 : 0) < w->nvgpr;
+        if (o->reg + (is64 ? 1 : 0) >= w->nvgpr) {
+            return false;
+        }
+        o->lanes = w->v[o->reg];
+        o->hi = is64 ? w->v[o->reg + 1] : NULL;
+        return true;
     }
     return hsagpu_gcn_sread(w, src, lit, is64, &o->val);
 }
 
-static uint64_t gcn_lane(HsaGpuGcnWave *w, const GcnOp *o, unsigned l,
-                         bool is64)
+static inline uint64_t gcn_lane(HsaGpuGcnWave *w, const GcnOp *o, unsigned l,
+                                bool is64)
 {
-    if (o->lanes) {
-        return o->lanes[l];
-    }
-    if (!o->vgpr) {
+    if (!o->lanes) {
         return o->val;
     }
-    return w->v[o->reg][l] |
-           (is64 ? (uint64_t)w->v[o->reg + 1][l] << 32 : 0);
+    return o->lanes[l] | (is64 && o->hi ? (uint64_t)o->hi[l] << 32 : 0);
 }
 
 static uint32_t gcn_sext24(uint32_t v)
@@ -514,9 +516,6 @@ static const uint32_t *gcn_lanes(HsaGpuGcnWave *w, const GcnOp *o,
     if (o->lanes) {
         return o->lanes;
     }
-    if (o->vgpr) {
-        return w->v[o->reg];
-    }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
         buf[l] = (uint32_t)o->val;
     }
@@ -631,9 +630,8 @@ static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const GcnOp o[3],
     uint64_t exec = w->exec, cout = 0;
 
     if (op == 0x28f) {                              /* v_lshlrev_b64 */
-        if (o[1].vgpr && !o[1].lanes && o[1].reg + 1 < w->nvgpr &&
-            vdst + 1 < w->nvgpr) {
-            const uint32_t *lo = w->v[o[1].reg], *hi = w->v[o[1].reg + 1];
+        if (o[1].hi && vdst + 1 < w->nvgpr) {          /* a VGPR pair */
+            const uint32_t *lo = o[1].lanes, *hi = o[1].hi;
             uint32_t *dh = w->v[vdst + 1];
 
             a = gcn_lanes(w, &o[0], buf[0]);
