@@ -434,8 +434,11 @@ static unsigned gcn_type(unsigned op, unsigned k)
     return hsagpu_gcn_ftype(op, k);
 }
 
-/* Which operands of @op are 64-bit: bits 0-2 the sources, 3 the result */
-static unsigned gcn_wide(unsigned op)
+/*
+ * Which operands of @op are 64-bit: bits 0-2 the sources, 3 the result
+ * (@t: its float types, gcn_type())
+ */
+static unsigned gcn_wide(unsigned op, const uint8_t t[4])
 {
     unsigned m = 0;
 
@@ -443,7 +446,7 @@ static unsigned gcn_wide(unsigned op)
         return 3;                                   /* i64, u64 compares */
     }
     for (unsigned k = 0; k < 4; k++) {
-        m |= (gcn_type(op, k) == 64) << k;
+        m |= (t[k] == 64) << k;
     }
     if (op >= 0x28f && op <= 0x291) {
         m |= 2 | 8;                                 /* 64-bit shifts */
@@ -677,15 +680,21 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                          unsigned omod, bool clamp, unsigned len,
                          const GcnExt *x)
 {
-    unsigned wide = gcn_wide(op), ft[3] = { 0, 0, 0 }, td = gcn_type(op, 3);
     uint8_t ftype[4];
+    unsigned wide, ft[3] = { 0, 0, 0 }, td;
     bool fl = false;
     GcnOp o[3];
     uint64_t cin = 0, cout = 0, cmp = 0;
 
+    /* the operands' float types, once per instruction */
+    for (unsigned k = 0; k < 4; k++) {
+        ftype[k] = gcn_type(op, k);
+    }
+    wide = gcn_wide(op, ftype);
+    td = ftype[3];
     for (unsigned k = 0; k < nsrc; k++) {
         /* v_cndmask_b32 with modifiers selects among fp32 values */
-        ft[k] = op == 0x100 && ((abs | neg) >> k) & 1 ? 32 : gcn_type(op, k);
+        ft[k] = op == 0x100 && ((abs | neg) >> k) & 1 ? 32 : ftype[k];
         fl |= ft[k] || td;
         if (x && k < 2 && x->src[k]) {
             o[k] = (GcnOp) { .vgpr = true, .lanes = x->src[k] };
@@ -705,9 +714,6 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     }
     if (op == 0x1e2 || op == 0x1e3) {
         cin = w->vcc;                               /* v_div_fmas */
-    }
-    for (unsigned k = 0; k < 4; k++) {
-        ftype[k] = op >= 0x100 ? hsagpu_gcn_ftype(op, k) : 0;
     }
     if (op >= 0x100 && ftype[0] == 32 && td == 32 && !abs && !neg &&
         !omod && !clamp && gcn_f32_fast(g, w, op, o, lit, vdst)) {
