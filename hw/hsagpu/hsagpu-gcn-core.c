@@ -93,10 +93,12 @@ bool hsagpu_gcn_sread(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
                       bool is64, uint64_t *val)
 {
     if (src < HSAGPU_GCN_SGPRS) {
-        if (is64 && (src & 1 || src + 1 >= HSAGPU_GCN_SGPRS)) {
-            return false;
+        const uint32_t *r = hsagpu_gcn_sregs(w, src, is64 ? 2 : 1);
+
+        if (!r || (is64 && (src & 1))) {
+            return false;               /* a pair: even-aligned */
         }
-        *val = w->s[src] | (is64 ? (uint64_t)w->s[src + 1] << 32 : 0);
+        *val = r[0] | (is64 ? (uint64_t)r[1] << 32 : 0);
         return true;
     }
     switch (src) {
@@ -141,12 +143,14 @@ bool hsagpu_gcn_swrite(HsaGpuGcnWave *w, unsigned dst, bool is64,
                        uint64_t val)
 {
     if (dst < HSAGPU_GCN_SGPRS) {
-        if (is64 && (dst & 1 || dst + 1 >= HSAGPU_GCN_SGPRS)) {
+        uint32_t *r = hsagpu_gcn_sregs(w, dst, is64 ? 2 : 1);
+
+        if (!r || (is64 && (dst & 1))) {
             return false;
         }
-        w->s[dst] = (uint32_t)val;
+        r[0] = (uint32_t)val;
         if (is64) {
-            w->s[dst + 1] = val >> 32;
+            r[1] = val >> 32;
         }
         return true;
     }
@@ -498,16 +502,20 @@ static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                 const uint32_t *insn)
 {
     unsigned op = (insn[0] >> 18) & 0xff, sdata = (insn[0] >> 6) & 0x7f;
-    unsigned sbase = (insn[0] & 0x3f) * 2, n = 1u << op, err;
+    unsigned sbase = (insn[0] & 0x3f) * 2, n, err;
     bool imm = (insn[0] >> 17) & 1;
     uint64_t base, off, addr;
-    uint32_t buf[16];
+    uint32_t buf[16], *dst;
 
     if (op == 32 || op == 33) {         /* s_dcache_inv, s_dcache_wb */
         return 2;
     }
-    if (op > 4 || sdata + n > HSAGPU_GCN_SGPRS ||
-        !hsagpu_gcn_sread(w, sbase, 0, true, &base)) {
+    if (op > 4) {
+        return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, "smem");
+    }
+    n = 1u << op;                       /* dwords: 1..16 */
+    dst = hsagpu_gcn_sregs(w, sdata, n);
+    if (!dst || !hsagpu_gcn_sread(w, sbase, 0, true, &base)) {
         return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, "smem");
     }
     if (imm) {
@@ -522,7 +530,7 @@ static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         g->st->addr = addr;
         return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn, "s_load");
     }
-    memcpy(&w->s[sdata], buf, n * 4);
+    memcpy(dst, buf, n * 4);
     return 2;
 }
 

@@ -21,8 +21,12 @@ typedef struct HsaGpuGcnWave {
     uint32_t m0;
     bool scc;
     uint64_t pc;
+    /*
+     * nvgpr registers, the descriptor's allocation. Indexed only through
+     * hsagpu_gcn_vregs(): an index comes from guest code.
+     */
     unsigned nvgpr;
-    HsaGpuGcnVreg *v;                   /* nvgpr registers */
+    HsaGpuGcnVreg *vfile;
     uint8_t *priv;                      /* 64 lanes' private segments */
     bool done, at_barrier;
     uint64_t insns;
@@ -54,6 +58,49 @@ typedef struct HsaGpuGcnGroup {
     bool ftz64;                 /* flush f64 and f16 denormals */
     HsaGpuGcnStatus *st;
 } HsaGpuGcnGroup;
+
+/*
+ * Every register index an instruction carries is guest input (GPU code
+ * runs on the host here). It is checked by one of these, once per
+ * instruction and before the instruction changes any state; the paths
+ * that execute use only what they return.
+ *
+ * VGPRs @reg .. @reg + @n - 1 of @w: true with *@p the first, or false
+ * when any lies past the registers the descriptor allocated. @n 0 (the
+ * instruction has no such operand): true whatever @reg, *@p NULL.
+ */
+static inline bool hsagpu_gcn_vregs(HsaGpuGcnWave *w, unsigned reg,
+                                    unsigned n, HsaGpuGcnVreg **p)
+{
+    *p = NULL;
+    if (!n) {
+        return true;
+    }
+    if (reg >= w->nvgpr || n > w->nvgpr - reg) {
+        return false;
+    }
+    *p = w->vfile + reg;
+    return true;
+}
+
+/* SGPRs @reg .. @reg + @n - 1 (s0..s101 only): NULL past them */
+static inline uint32_t *hsagpu_gcn_sregs(HsaGpuGcnWave *w, unsigned reg,
+                                         unsigned n)
+{
+    return reg < HSAGPU_GCN_SGPRS && n <= HSAGPU_GCN_SGPRS - reg ?
+           &w->s[reg] : NULL;
+}
+
+/*
+ * @n bytes at offset @off of a buffer of @size bytes at @base: NULL when
+ * any byte lies outside (no overflow whatever @off). The LDS and the
+ * private segments are reached through this.
+ */
+static inline uint8_t *hsagpu_gcn_window(uint8_t *base, uint64_t size,
+                                         uint64_t off, uint64_t n)
+{
+    return base && off <= size && n <= size - off ? base + off : NULL;
+}
 
 /* fp32 from its bits and back, denormals flushed to signed zeros if @ftz */
 static inline float hsagpu_gcn_f32(uint32_t v, bool ftz)

@@ -15,6 +15,8 @@
 #define g_renew(t, p, n) ((t *)realloc((p), (n) * sizeof(t)))
 #define g_malloc malloc
 #define g_free free
+#include <assert.h>
+#define QEMU_BUILD_BUG_ON(x) _Static_assert(!(x), #x)
 #else
 #include "qemu/osdep.h"
 #endif
@@ -38,6 +40,16 @@ static void hsagpu_gcn_wave_init(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w,
     uint32_t r2 = d->kd.rsrc2;
     unsigned vmode = (r2 >> HSAGPU_GCN_RSRC2_VGPR_WORKITEM_SHIFT) &
                      HSAGPU_GCN_RSRC2_VGPR_WORKITEM_MASK;
+    HsaGpuGcnVreg *v;
+    bool have_v012 = hsagpu_gcn_vregs(w, 0, 3, &v);
+
+    /*
+     * Every SGPR the ABI can ask for (15 user, 5 system) fits in s0..s101
+     * whatever the descriptor says, and a wave has at least 4 VGPRs
+     * (rsrc1 counts granules of 4).
+     */
+    QEMU_BUILD_BUG_ON(4 + 2 * 4 + 2 + 1 + 3 + 1 + 1 > HSAGPU_GCN_SGPRS);
+    assert(have_v012);
 
 #define PUT64(v) do { w->s[s++] = (uint32_t)(v); \
                       w->s[s++] = (uint32_t)((uint64_t)(v) >> 32); } while (0)
@@ -85,12 +97,12 @@ static void hsagpu_gcn_wave_init(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w,
             break;
         }
         w->exec |= 1ULL << l;
-        w->v[0][l] = flat % size[0];
-        if (vmode >= 1 && w->nvgpr > 1) {
-            w->v[1][l] = flat / size[0] % size[1];
+        v[0][l] = flat % size[0];
+        if (vmode >= 1) {
+            v[1][l] = flat / size[0] % size[1];
         }
-        if (vmode >= 2 && w->nvgpr > 2) {
-            w->v[2][l] = flat / (size[0] * size[1]);
+        if (vmode >= 2) {
+            v[2][l] = flat / (size[0] * size[1]);
         }
     }
     w->pc = d->code;
@@ -152,7 +164,7 @@ static void hsagpu_gcn_run_reserve(HsaGpuGcnRun *r, unsigned nwaves,
     memset(r->waves, 0, sizeof(r->waves));
     for (unsigned n = 0; n < nwaves; n++) {
         r->waves[n].nvgpr = nvgpr;
-        r->waves[n].v = r->vregs + (size_t)n * nvgpr;
+        r->waves[n].vfile = r->vregs + (size_t)n * nvgpr;
         r->waves[n].priv = r->priv + (size_t)n * HSAGPU_GCN_WAVE * priv;
     }
 }

@@ -40,15 +40,17 @@ typedef struct GcnExt {
 static bool gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
                    GcnOp *o)
 {
+    HsaGpuGcnVreg *r;
+
     o->lanes = o->hi = NULL;
     o->vgpr = src >= GCN_SRC_VGPR;
     if (o->vgpr) {
         o->reg = src - GCN_SRC_VGPR;
-        if (o->reg + (is64 ? 1 : 0) >= w->nvgpr) {
+        if (!hsagpu_gcn_vregs(w, o->reg, is64 ? 2 : 1, &r)) {
             return false;
         }
-        o->lanes = w->v[o->reg];
-        o->hi = is64 ? w->v[o->reg + 1] : NULL;
+        o->lanes = r[0];
+        o->hi = is64 ? r[1] : NULL;
         return true;
     }
     return hsagpu_gcn_sread(w, src, lit, is64, &o->val);
@@ -462,7 +464,7 @@ static unsigned gcn_wide(unsigned op, const uint8_t t[4])
  * does through double (there the general case). False: not one of them.
  */
 static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
-                         const GcnOp o[3], uint32_t lit, unsigned vdst)
+                         const GcnOp o[3], uint32_t lit, uint32_t *d)
 {
     bool z = g->ftz32;
     uint64_t exec = w->exec;
@@ -507,7 +509,7 @@ static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
                                                              false), z));
             break;
         }
-        w->v[vdst][l] = hsagpu_gcn_u32f(r, z);
+        d[l] = hsagpu_gcn_u32f(r, z);
     }
     return true;
 }
@@ -531,9 +533,9 @@ static const uint32_t *gcn_lanes(HsaGpuGcnWave *w, const GcnOp *o,
  * (the general path below dispatches per lane). False: not one of them.
  */
 static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, unsigned nsrc,
-                         const GcnOp o[3], unsigned vdst)
+                         const GcnOp o[3], uint32_t *d)
 {
-    uint32_t buf[3][HSAGPU_GCN_WAVE], *d = w->v[vdst];
+    uint32_t buf[3][HSAGPU_GCN_WAVE];
     const uint32_t *a, *b = NULL, *c = NULL;
     uint64_t exec = w->exec;
 
@@ -622,20 +624,21 @@ static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, unsigned nsrc,
 /*
  * 64-bit address arithmetic: v_add_co_u32 and v_addc_co_u32 (carries
  * in and out: VCC or an SGPR pair, @cin the carry-in mask) and
- * v_lshlrev_b64, one loop each. -1: not one of them; else 0 or 1 (the
- * carry-out destination was refused).
+ * v_lshlrev_b64, one loop each; @dst: the destination (a pair for the
+ * shift). -1: not one of them; else 0 or 1 (the carry-out destination
+ * was refused).
  */
 static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const GcnOp o[3],
-                         unsigned vdst, int sdst, uint64_t cin)
+                         HsaGpuGcnVreg *dst, int sdst, uint64_t cin)
 {
-    uint32_t buf[2][HSAGPU_GCN_WAVE], *d = w->v[vdst];
+    uint32_t buf[2][HSAGPU_GCN_WAVE], *d = dst[0];
     const uint32_t *a, *b;
     uint64_t exec = w->exec, cout = 0;
 
     if (op == 0x28f) {                              /* v_lshlrev_b64 */
-        if (o[1].hi && vdst + 1 < w->nvgpr) {          /* a VGPR pair */
+        if (o[1].hi) {                              /* a VGPR pair */
             const uint32_t *lo = o[1].lanes, *hi = o[1].hi;
-            uint32_t *dh = w->v[vdst + 1];
+            uint32_t *dh = dst[1];
 
             a = gcn_lanes(w, &o[0], buf[0]);
             for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -684,6 +687,7 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     unsigned wide, ft[3] = { 0, 0, 0 }, td;
     bool fl = false;
     GcnOp o[3];
+    HsaGpuGcnVreg *dst = NULL;
     uint64_t cin = 0, cout = 0, cmp = 0;
 
     /* the operands' float types, once per instruction */
@@ -702,8 +706,17 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                 return gcn_fail(g, w, insn, "sdwa/dpp operand");
             }
         } else if (!gcn_op(w, src[k], lit, (wide >> k) & 1, &o[k])) {
-            return gcn_fail(g, w, insn, "operand");
+            return gcn_fail(g, w, insn, "VGPR operand past the allocation");
         }
+    }
+    /*
+     * The VGPR destination (a pair for 64-bit results), before anything
+     * runs; compares write an SGPR pair, v_readfirstlane and
+     * v_readlane an SGPR (hsagpu_gcn_swrite checks those).
+     */
+    if (op >= 0x100 && op != 0x142 && op != 0x289 &&
+        !hsagpu_gcn_vregs(w, vdst, (wide >> 3) & 1 ? 2 : 1, &dst)) {
+        return gcn_fail(g, w, insn, "VGPR destination past the allocation");
     }
     if (!fl && op >= 0x100 && (abs || neg || omod ||
                                (clamp && !gcn_int_clamps(op)))) {
@@ -716,22 +729,19 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         cin = w->vcc;                               /* v_div_fmas */
     }
     if (op >= 0x100 && ftype[0] == 32 && td == 32 && !abs && !neg &&
-        !omod && !clamp && gcn_f32_fast(g, w, op, o, lit, vdst)) {
+        !omod && !clamp && gcn_f32_fast(g, w, op, o, lit, dst[0])) {
         return len;
     }
     if (!fl && !wide && !clamp && carry_in < 0 && sdst < 0 &&
-        gcn_i32_fast(w, op, nsrc, o, vdst)) {
+        gcn_i32_fast(w, op, nsrc, o, dst[0])) {
         return len;
     }
     if (!fl && !clamp && op >= 0x100) {
-        int r = gcn_addr_fast(w, op, o, vdst, sdst, cin);
+        int r = gcn_addr_fast(w, op, o, dst, sdst, cin);
 
         if (r >= 0) {
             return r ? gcn_fail(g, w, insn, "carry destination") : len;
         }
-    }
-    if (op >= 0x100 && vdst + ((wide >> 3) & 1) >= w->nvgpr) {
-        return gcn_fail(g, w, insn, "destination");
     }
     if (op == 0x142) {                  /* v_readfirstlane_b32 */
         unsigned l = w->exec ? (unsigned)__builtin_ctzll(w->exec) : 0;
@@ -746,7 +756,7 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                ? len : gcn_fail(g, w, insn, "destination");
     }
     if (op == 0x28a) {                  /* v_writelane_b32 */
-        w->v[vdst][gcn_lane(w, &o[1], 0, false) & 63] =
+        dst[0][gcn_lane(w, &o[1], 0, false) & 63] =
             (uint32_t)gcn_lane(w, &o[0], 0, false);
         return len;
     }
@@ -793,7 +803,7 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             carry = op == 0x1e8 ? d < p
                                 : ((int64_t)(p ^ d) & (int64_t)(s[2] ^ d)) < 0;
         } else if (fl) {
-            uint64_t old = w->v[vdst][l];
+            uint64_t old = dst[0][l];
 
             if (!hsagpu_gcn_falu(g, ftype, op, s[0], s[1], s[2], old,
                                  &carry, &d)) {
@@ -813,9 +823,11 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             return gcn_fail(g, w, insn, op < 0x140 ? "vop2" :
                             op < 0x1c0 ? "vop1" : "vop3");
         }
-        w->v[vdst][l] = (uint32_t)d;
-        if (wide & 8) {
-            w->v[vdst + 1][l] = d >> 32;
+        if (dst) {
+            dst[0][l] = (uint32_t)d;
+            if (wide & 8) {
+                dst[1][l] = d >> 32;
+            }
         }
         cout |= (uint64_t)carry << l;
     }
@@ -930,51 +942,46 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     uint32_t old[HSAGPU_GCN_WAVE];
     unsigned v1 = (insn[0] >> 9) & 0xff, src[3] = { 0, 0, 0 }, r;
     GcnExt x = { .src = { s0, NULL } };
-    uint64_t exec = w->exec, val;
+    HsaGpuGcnVreg *dst = NULL;
+    uint64_t exec = w->exec;
     int sdst = -1;
 
     if ((insn[0] & 0x1ff) == 0xf9) {                /* SDWA */
         bool s0s = (e >> 23) & 1, s1s = (e >> 31) & 1;
+        GcnOp a, b;
 
-        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-            if (!s0s) {
-                if ((e & 0xff) >= w->nvgpr) {
-                    return gcn_fail(g, w, insn, "sdwa operand");
-                }
-                val = w->v[e & 0xff][l];
-            } else if (!hsagpu_gcn_sread(w, e & 0xff, 0, false, &val)) {
-                return gcn_fail(g, w, insn, "sdwa operand");
-            }
-            s0[l] = gcn_sdwa_sel(val, (e >> 16) & 7, (e >> 19) & 1);
-        }
-        if (nsrc > 1) {
-            for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-                if (!(kind == 3 && s1s)) {
-                    if (v1 >= w->nvgpr) {
-                        return gcn_fail(g, w, insn, "sdwa operand");
-                    }
-                    val = w->v[v1][l];
-                } else if (!hsagpu_gcn_sread(w, v1, 0, false, &val)) {
-                    return gcn_fail(g, w, insn, "sdwa operand");
-                }
-                s1[l] = gcn_sdwa_sel(val, (e >> 24) & 7, (e >> 27) & 1);
-            }
-            x.src[1] = s1;
-        }
         x.sdwa = kind != 3;
         x.dst_sel = (e >> 8) & 7;
         x.dst_unused = (e >> 11) & 3;
-        if (x.dst_sel > 6 || x.dst_unused > 2) {
+        /* selects 7 (and UNUSED 3) are reserved */
+        if ((x.sdwa && (x.dst_sel > 6 || x.dst_unused > 2)) ||
+            ((e >> 16) & 7) > 6 || (nsrc > 1 && ((e >> 24) & 7) > 6)) {
             return gcn_fail(g, w, insn, "sdwa");
+        }
+        if (!gcn_op(w, (s0s ? 0 : GCN_SRC_VGPR) + (e & 0xff), 0, false, &a) ||
+            (nsrc > 1 && !gcn_op(w, (kind == 3 && s1s ? 0 : GCN_SRC_VGPR) + v1,
+                                 0, false, &b))) {
+            return gcn_fail(g, w, insn, "sdwa operand");
+        }
+        if (x.sdwa && !hsagpu_gcn_vregs(w, vdst, 1, &dst)) {
+            return gcn_fail(g, w, insn, "VGPR destination past the allocation");
+        }
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            s0[l] = gcn_sdwa_sel(gcn_lane(w, &a, l, false), (e >> 16) & 7,
+                                 (e >> 19) & 1);
+            if (nsrc > 1) {
+                s1[l] = gcn_sdwa_sel(gcn_lane(w, &b, l, false),
+                                     (e >> 24) & 7, (e >> 27) & 1);
+            }
+        }
+        if (nsrc > 1) {
+            x.src[1] = s1;
         }
         if (kind == 3 && (e >> 15) & 1) {
             sdst = (e >> 8) & 0x7f;                 /* SDST instead of VCC */
         }
-        if (kind != 3 && vdst >= w->nvgpr) {
-            return gcn_fail(g, w, insn, "destination");
-        }
         if (x.sdwa) {
-            memcpy(old, w->v[vdst], sizeof(old));
+            memcpy(old, dst[0], sizeof(old));
         }
         r = gcn_valu(g, w, insn, kind == 1 ? 0x140 + op :
                      kind == 2 ? 0x100 + op : op, nsrc, src, 0, vdst, sdst,
@@ -986,7 +993,7 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         if (r && x.sdwa) {
             for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
                 if ((exec >> l) & 1) {
-                    w->v[vdst][l] = gcn_sdwa_dst(old[l], w->v[vdst][l],
+                    dst[0][l] = gcn_sdwa_dst(old[l], dst[0][l],
                                                  x.dst_sel, x.dst_unused);
                 }
             }
@@ -995,17 +1002,19 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     }
     /* DPP: src0 from another lane of the row (or wave), per dpp_ctrl */
     {
-        unsigned ctrl = (e >> 8) & 0x1ff, reg = e & 0xff;
+        unsigned ctrl = (e >> 8) & 0x1ff;
         bool bound0 = (e >> 19) & 1;
         uint64_t wmask = 0;
+        GcnOp a;
 
-        if (reg >= w->nvgpr || gcn_dpp_src(ctrl, 0) == -2 ||
+        if (!gcn_op(w, GCN_SRC_VGPR + (e & 0xff), 0, false, &a) ||
+            gcn_dpp_src(ctrl, 0) == -2 ||
             (kind == 3 && ((op >= 0x20 && (op & 0x10)) ||
                            (op < 0x20 && (op & 1))))) {
             return gcn_fail(g, w, insn, "dpp");     /* (v_cmpx: not here) */
         }
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-            int from = gcn_dpp_src(ctrl, l);
+            int from = gcn_dpp_src(ctrl, l);     /* -1, or a lane */
             bool on = ((e >> 28) >> (l / 16)) & 1 &&
                       ((e >> 24) >> ((l & 15) / 4)) & 1;
 
@@ -1013,13 +1022,13 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             if (!on) {
                 continue;                           /* row or bank masked */
             }
-            if (from < 0 || !((exec >> from) & 1)) {
+            if (from < 0 || from >= HSAGPU_GCN_WAVE || !((exec >> from) & 1)) {
                 if (bound0) {
                     wmask |= 1ULL << l;             /* reads 0 */
                 }
                 continue;
             }
-            s0[l] = w->v[reg][from];
+            s0[l] = a.lanes[from];
             wmask |= 1ULL << l;
         }
         if (nsrc > 1) {
@@ -1133,9 +1142,13 @@ static unsigned gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     bool clamp = (insn[0] >> 15) & 1, fl = op >= 14;
     unsigned nsrc = op == 0 || op == 9 || op == 14 ? 3 : 2;
     GcnOp o[3];
+    HsaGpuGcnVreg *dst;
 
-    if (op > 18 || vdst >= w->nvgpr || (!fl && (neg_lo || neg_hi))) {
+    if (op > 18 || (!fl && (neg_lo || neg_hi))) {
         return gcn_fail(g, w, insn, "vop3p");
+    }
+    if (!hsagpu_gcn_vregs(w, vdst, 1, &dst)) {
+        return gcn_fail(g, w, insn, "VGPR destination past the allocation");
     }
     for (unsigned k = 0; k < nsrc; k++) {
         if (!gcn_op(w, (insn[1] >> (9 * k)) & 0x1ff, 0, false, &o[k])) {
@@ -1159,7 +1172,7 @@ static unsigned gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             !gcn_pk16(op, in[1][0], in[1][1], in[1][2], clamp, &hi)) {
             return gcn_fail(g, w, insn, "vop3p");
         }
-        w->v[vdst][l] = lo | hi << 16;
+        dst[0][l] = lo | hi << 16;
     }
     return 2;
 }

@@ -121,7 +121,7 @@ static unsigned gcn_vfail(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
  */
 static bool gcn_flat_block(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, bool load,
                            const uint64_t addr[HSAGPU_GCN_WAVE],
-                           unsigned bytes, unsigned reg)
+                           unsigned bytes, HsaGpuGcnVreg *r)
 {
     uint32_t block[HSAGPU_GCN_WAVE * 4];
     unsigned first = __builtin_ctzll(w->exec), n = bytes / 4, lanes;
@@ -141,14 +141,14 @@ static bool gcn_flat_block(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, bool load,
         }
         for (unsigned l = 0; l < lanes; l++) {
             for (unsigned k = 0; k < n; k++) {
-                w->v[reg + k][first + l] = block[l * n + k];
+                r[k][first + l] = block[l * n + k];
             }
         }
         return true;
     }
     for (unsigned l = 0; l < lanes; l++) {
         for (unsigned k = 0; k < n; k++) {
-            block[l * n + k] = w->v[reg + k][first + l];
+            block[l * n + k] = r[k][first + l];
         }
     }
     return !g->mem->write(g->mem->opaque, addr[first], block, lanes * bytes);
@@ -162,12 +162,21 @@ static bool gcn_flat_block(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, bool load,
 static uint8_t *gcn_private(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
                             uint64_t off, unsigned bytes)
 {
-    if (off + bytes > g->priv_size) {
+    uint8_t *p = hsagpu_gcn_window(w->priv ? w->priv + (size_t)l *
+                                   g->priv_size : NULL, g->priv_size, off,
+                                   bytes);
+
+    if (!p) {
         g->st->mem_err = 0;
         g->st->addr = off;
-        return NULL;
     }
-    return w->priv + (size_t)l * g->priv_size + off;
+    return p;
+}
+
+/* The LDS's @n bytes at @off: NULL out of range */
+static uint8_t *gcn_lds(HsaGpuGcnGroup *g, uint64_t off, unsigned n)
+{
+    return hsagpu_gcn_window(g->lds, g->lds_size, off, n);
 }
 
 /*
@@ -179,7 +188,8 @@ static uint8_t *gcn_private(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
  */
 static unsigned gcn_flat_apertures(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                    const uint32_t *insn, const uint64_t *addr,
-                                   unsigned op, unsigned bytes, unsigned reg)
+                                   unsigned op, unsigned bytes,
+                                   HsaGpuGcnVreg *r)
 {
     bool load = op >= 16 && op <= 23;
     unsigned n = (bytes + 3) / 4;
@@ -204,11 +214,11 @@ static unsigned gcn_flat_apertures(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                        "private segment");
             }
         } else if (ap == HSAGPU_GCN_APERTURE_SHARED) {
-            p = off + bytes <= g->lds_size ? g->lds + off : NULL;
+            p = gcn_lds(g, off, bytes);
         }
         if (!load) {
             for (unsigned k = 0; k < n; k++) {
-                buf[k] = w->v[reg + k][l];
+                buf[k] = r[k][l];
             }
         }
         if (ap == HSAGPU_GCN_APERTURE_PRIVATE ||
@@ -235,7 +245,7 @@ static unsigned gcn_flat_apertures(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                 buf[0] = (uint32_t)(int16_t)buf[0];
             }
             for (unsigned k = 0; k < n; k++) {
-                w->v[reg + k][l] = buf[k];
+                r[k][l] = buf[k];
             }
         }
     }
@@ -262,6 +272,7 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     bool load = op >= 16 && op <= 23, store = op >= 24 && op <= 31;
     bool sbase = seg == 2 && saddr != 0x7f;
     uint64_t base = 0, lane_addr[HSAGPU_GCN_WAVE];
+    HsaGpuGcnVreg *rd, *rs, *ra;
 
     if (seg == 1 || seg == 3) {
         return gcn_vfail(g, w, insn, "scratch");
@@ -292,17 +303,17 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     if (sbase && !hsagpu_gcn_sread(w, saddr, 0, true, &base)) {
         return gcn_vfail(g, w, insn, "saddr");
     }
-    if (vdst + nret > w->nvgpr || data + ndata > w->nvgpr ||
-        vaddr + (sbase ? 0 : 1) >= w->nvgpr) {
-        return gcn_vfail(g, w, insn, "register");
+    if (!hsagpu_gcn_vregs(w, vdst, nret, &rd) ||
+        !hsagpu_gcn_vregs(w, data, ndata, &rs) ||
+        !hsagpu_gcn_vregs(w, vaddr, sbase ? 1 : 2, &ra)) {
+        return gcn_vfail(g, w, insn, "VGPR past the allocation");
     }
     if (!w->exec) {
         return 2;
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        lane_addr[l] = (sbase ? base + w->v[vaddr][l]
-                              : w->v[vaddr][l] |
-                                (uint64_t)w->v[vaddr + 1][l] << 32) + off;
+        lane_addr[l] = (sbase ? base + ra[0][l]
+                              : ra[0][l] | (uint64_t)ra[1][l] << 32) + off;
     }
     for (unsigned l = 0; seg == 0 && l < HSAGPU_GCN_WAVE; l++) {
         unsigned ap = lane_addr[l] >> 48;
@@ -310,11 +321,11 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         if ((w->exec >> l) & 1 && (ap == HSAGPU_GCN_APERTURE_SHARED ||
                                    ap == HSAGPU_GCN_APERTURE_PRIVATE)) {
             return gcn_flat_apertures(g, w, insn, lane_addr, op, bytes,
-                                      load ? vdst : data);
+                                      load ? rd : rs);
         }
     }
     if ((load || store) &&
-        gcn_flat_block(g, w, load, lane_addr, bytes, load ? vdst : data)) {
+        gcn_flat_block(g, w, load, lane_addr, bytes, load ? rd : rs)) {
         return 2;
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -334,23 +345,21 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                     buf[0] = (uint32_t)(int16_t)buf[0];
                 }
                 for (unsigned k = 0; k < nret; k++) {
-                    w->v[vdst + k][l] = buf[k];
+                    rd[k][l] = buf[k];
                 }
             }
         } else if (store) {
             for (unsigned k = 0; k < ndata; k++) {
-                buf[k] = w->v[data + k][l];
+                buf[k] = rs[k][l];
             }
             err = g->mem->write(g->mem->opaque, addr, buf, bytes);
         } else {
             uint64_t old = 0, src, cmp = 0, nv;
             unsigned h = bytes / 4;                 /* dwords per value */
 
-            src = w->v[data][l] | (h > 1 ? (uint64_t)w->v[data + 1][l] << 32
-                                         : 0);
+            src = rs[0][l] | (h > 1 ? (uint64_t)rs[1][l] << 32 : 0);
             if (kind == GCN_A_CMPSWAP) {
-                cmp = w->v[data + h][l] |
-                      (h > 1 ? (uint64_t)w->v[data + h + 1][l] << 32 : 0);
+                cmp = rs[h][l] | (h > 1 ? (uint64_t)rs[h + 1][l] << 32 : 0);
             }
             if (g->mem->atomic) {
                 err = gcn_atomic_mem(g, addr, bytes, kind, src, cmp, &old);
@@ -362,9 +371,9 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                 }
             }
             if (!err && nret) {
-                w->v[vdst][l] = (uint32_t)old;
+                rd[0][l] = (uint32_t)old;
                 if (nret > 1) {
-                    w->v[vdst + 1][l] = old >> 32;
+                    rd[1][l] = old >> 32;
                 }
             }
         }
@@ -397,12 +406,14 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     bool load = op >= 16 && op <= 23, store = op >= 24 && op <= 31;
     unsigned bytes, n;
     uint64_t base, so;
+    const uint32_t *rsrc = hsagpu_gcn_sregs(w, srsrc, 4);
+    HsaGpuGcnVreg *rd, *ra;
 
     if ((!load && !store) || op == 25 || op == 27 || idxen ||
-        (insn[0] >> 16) & 1 /* lds */ || srsrc + 3 >= HSAGPU_GCN_SGPRS) {
+        (insn[0] >> 16) & 1 /* lds */ || !rsrc) {
         return gcn_vfail(g, w, insn, "mubuf");
     }
-    base = w->s[srsrc] | (uint64_t)(w->s[srsrc + 1] & 0xffff) << 32;
+    base = rsrc[0] | (uint64_t)(rsrc[1] & 0xffff) << 32;
     if (base < HSAGPU_GCN_PRIVATE_BASE ||
         !hsagpu_gcn_sread(w, soff, 0, false, &so)) {
         return gcn_vfail(g, w, insn, "mubuf: not the private segment");
@@ -410,12 +421,13 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     bytes = load ? (op < 20 ? (op < 18 ? 1 : 2) : 4 * (op - 19))
                  : (op < 28 ? (op == 24 ? 1 : 2) : 4 * (op - 27));
     n = (bytes + 3) / 4;
-    if (vdata + n > w->nvgpr || (offen && vaddr >= w->nvgpr)) {
-        return gcn_vfail(g, w, insn, "register");
+    if (!hsagpu_gcn_vregs(w, vdata, n, &rd) ||
+        !hsagpu_gcn_vregs(w, vaddr, offen, &ra)) {
+        return gcn_vfail(g, w, insn, "VGPR past the allocation");
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
         uint64_t off = base - HSAGPU_GCN_PRIVATE_BASE + (uint32_t)so +
-                       inst_off + (offen ? w->v[vaddr][l] : 0);
+                       inst_off + (offen ? ra[0][l] : 0);
         uint32_t buf[4] = { 0, 0, 0, 0 };
         uint8_t *p;
 
@@ -435,11 +447,11 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                 buf[0] = (uint32_t)(int16_t)buf[0];
             }
             for (unsigned k = 0; k < n; k++) {
-                w->v[vdata + k][l] = buf[k];
+                rd[k][l] = buf[k];
             }
         } else {
             for (unsigned k = 0; k < n; k++) {
-                buf[k] = w->v[vdata + k][l];
+                buf[k] = rd[k][l];
             }
             memcpy(p, buf, bytes);
         }
@@ -451,9 +463,10 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 static uint64_t gcn_lds_get(HsaGpuGcnGroup *g, uint64_t a, unsigned n)
 {
     uint64_t v = 0;
+    const uint8_t *p = gcn_lds(g, a, n);
 
-    if (a + n <= g->lds_size) {
-        memcpy(&v, g->lds + a, n);
+    if (p) {
+        memcpy(&v, p, n);
     }
     return v;
 }
@@ -461,8 +474,10 @@ static uint64_t gcn_lds_get(HsaGpuGcnGroup *g, uint64_t a, unsigned n)
 static void gcn_lds_put(HsaGpuGcnGroup *g, uint64_t a, uint64_t v,
                         unsigned n)
 {
-    if (a + n <= g->lds_size) {
-        memcpy(g->lds + a, &v, n);
+    uint8_t *p = gcn_lds(g, a, n);
+
+    if (p) {
+        memcpy(p, &v, n);
     }
 }
 
@@ -503,6 +518,7 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     unsigned data1 = (insn[1] >> 16) & 0xff, vaddr = insn[1] & 0xff;
     unsigned kind = gcn_ds_kind(op), n = 0, nret = 0, nd = 0, cnt;
     bool two = false;
+    HsaGpuGcnVreg *ra, *r0, *r1, *rd;
 
     /* sizes: n bytes per element, nret/nd registers read/written */
     switch (op) {
@@ -568,55 +584,57 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         break;
     }
     cnt = kind == GCN_A_MSKOR || op == 16 || op == 48 ? 2 : 1;
-    if (vaddr >= w->nvgpr || data0 + nd > w->nvgpr ||
-        (cnt == 2 || two ? data1 + nd > w->nvgpr : false) ||
-        vdst + nret > w->nvgpr) {
-        return gcn_vfail(g, w, insn, "ds register");
+    if (!hsagpu_gcn_vregs(w, vaddr, 1, &ra) ||
+        !hsagpu_gcn_vregs(w, data0, nd, &r0) ||
+        !hsagpu_gcn_vregs(w, data1, cnt == 2 || two ? nd : 0, &r1) ||
+        !hsagpu_gcn_vregs(w, vdst, nret, &rd)) {
+        return gcn_vfail(g, w, insn, "VGPR past the allocation");
     }
     if (op >= 61 && op <= 63) {
         uint32_t out[HSAGPU_GCN_WAVE];
 
-        memcpy(out, w->v[vdst], sizeof(out));
+        memcpy(out, rd[0], sizeof(out));
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-            unsigned t = ((w->v[vaddr][l] + off) >> 2) & 63;
+            /* lanes from guest data: masked to the wave */
+            unsigned t = ((ra[0][l] + off) >> 2) % HSAGPU_GCN_WAVE;
 
             if (!((w->exec >> l) & 1)) {
                 continue;
             }
             if (op == 61) {
-                out[l] = w->v[vaddr][gcn_swizzle(off, l)];
+                out[l] = ra[0][gcn_swizzle(off, l) % HSAGPU_GCN_WAVE];
             } else if (op == 62) {                  /* ds_permute: push */
-                out[t] = w->v[data0][l];
+                out[t] = r0[0][l];
             } else {                                /* ds_bpermute: pull */
-                out[l] = w->v[data0][t];
+                out[l] = r0[0][t];
             }
         }
-        memcpy(w->v[vdst], out, sizeof(out));
+        memcpy(rd[0], out, sizeof(out));
         return 2;
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        uint64_t a = w->v[vaddr][l], d0, d1 = 0, old;
+        uint64_t a = ra[0][l], d0 = 0, d1 = 0, old;
 
         if (!((w->exec >> l) & 1)) {
             continue;
         }
-        d0 = w->v[data0][l] | (nd > 1 ? (uint64_t)w->v[data0 + 1][l] << 32
-                                      : 0);
-        if (cnt == 2 || two) {
-            d1 = w->v[data1][l] |
-                 (nd > 1 ? (uint64_t)w->v[data1 + 1][l] << 32 : 0);
+        if (nd) {
+            d0 = r0[0][l] | (nd > 1 ? (uint64_t)r0[1][l] << 32 : 0);
+        }
+        if (r1) {
+            d1 = r1[0][l] | (nd > 1 ? (uint64_t)r1[1][l] << 32 : 0);
         }
         if (two) {
             unsigned scale = n * (op == 15 || op == 56 || op == 79 ||
                                   op == 120 ? 64 : 1);
 
             if (nret) {
-                uint64_t r0 = gcn_lds_get(g, a + off0 * scale, n);
-                uint64_t r1 = gcn_lds_get(g, a + off1 * scale, n);
+                uint64_t v0 = gcn_lds_get(g, a + off0 * scale, n);
+                uint64_t v1 = gcn_lds_get(g, a + off1 * scale, n);
 
                 for (unsigned k = 0; k < n / 4; k++) {
-                    w->v[vdst + k][l] = (uint32_t)(r0 >> (32 * k));
-                    w->v[vdst + n / 4 + k][l] = (uint32_t)(r1 >> (32 * k));
+                    rd[k][l] = (uint32_t)(v0 >> (32 * k));
+                    rd[n / 4 + k][l] = (uint32_t)(v1 >> (32 * k));
                 }
             } else {
                 gcn_lds_put(g, a + off0 * scale, d0, n);
@@ -628,9 +646,9 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         if (n > 8) {                                /* b96, b128 */
             for (unsigned k = 0; k < n / 4; k++) {
                 if (nret) {
-                    w->v[vdst + k][l] = gcn_lds_get(g, a + 4 * k, 4);
+                    rd[k][l] = gcn_lds_get(g, a + 4 * k, 4);
                 } else {
-                    gcn_lds_put(g, a + 4 * k, w->v[data0 + k][l], 4);
+                    gcn_lds_put(g, a + 4 * k, r0[k][l], 4);
                 }
             }
             continue;
@@ -650,7 +668,7 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             gcn_lds_put(g, a, nv, n);
         }
         for (unsigned k = 0; k < nret; k++) {
-            w->v[vdst + k][l] = (uint32_t)(old >> (32 * k));
+            rd[k][l] = (uint32_t)(old >> (32 * k));
         }
     }
     return 2;

@@ -1014,7 +1014,7 @@ static void run_case(unsigned i)
 		memset(v, 0, sizeof(v));
 		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
 			v[0][l] = OLD;
-		w.v = v;
+		w.vfile = v;
 		w.nvgpr = 16;
 		w.exec = ~0ULL;
 		w.pc = 0x1000;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hsagpu-gcn-core.h"
+#include "hsagpu-gcn-int.h"
 #include "hsagpu/hsagpu_aql.h"
 #include "gcn-elf.h"
 #include "gcn-corpus.h"
@@ -580,6 +581,162 @@ static void test_failures(void)
 	T(hsagpu_gcn_kd_parse(raw, &d.kd) == HSAGPU_GCN_BAD_KD);
 }
 
+
+/*
+ * Hostile code (issue 26): every register index an instruction carries
+ * is guest input. A wave of 4 VGPRs sits in front of guard registers;
+ * an instruction naming a register past v3 (destination, source,
+ * address, data, a pair running past the end) must stop the wave with a
+ * clear failure and leave every guard untouched. Before the fix the
+ * VALU fast paths wrote the destination first (a heap overflow of 4
+ * chosen bytes per lane, 63 KiB away with v255) and DS read data0 past
+ * the allocation when the instruction had no data.
+ */
+#define H_NV	4
+#define H_GUARD	0x6b6b6b6bU
+static HsaGpuGcnVreg h_v[HSAGPU_GCN_VGPRS];
+
+struct hostile {
+	const char *what;
+	uint32_t dw[3];
+	bool runs;		/* a legal instruction: it must run */
+};
+
+static const struct hostile hostile[] = {
+	/* the issue's: v_mov_b32_e32 v4, 0x12345678 (integer fast path) */
+	{ "v_mov_b32 v4, lit", { 0x7e0802ff, 0x12345678 }, false },
+	{ "v_add_f32 v4, v0, v0", { 0x02080100 }, false },
+	{ "v_add_co_u32 v4, vcc, v0, v0", { 0x32080100 }, false },
+	{ "v_addc_co_u32 v4, vcc, v0, v0, vcc", { 0x38080100 }, false },
+	{ "v_lshlrev_b64 v[3:4], 1, v[0:1]", { 0xd28f0003, 0x00020081 }, false },
+	{ "v_mov_b32 v255, 0", { 0x7ffe0280 }, false },
+	{ "v_add_u32 v4, v0, v1", { 0x68080300 }, false },
+	{ "v_fma_f32 v4, v0, v1, v2", { 0xd1cb0004, 0x040a0300 }, false },
+	{ "v_mov_b32_dpp v4, v0", { 0x7e0802fa, 0xff00b100 }, false },
+	{ "v_add_f32_dpp v4, v0, v1", { 0x020802fa, 0xff010100 }, false },
+	{ "v_mov_b32_dpp v0, v4", { 0x7e0002fa, 0xff00b104 }, false },
+	{ "v_mov_b32_sdwa v4, v0", { 0x7e0802f9, 0x00060000 }, false },
+	{ "v_mov_b32_sdwa v0, v4", { 0x7e0002f9, 0x00060604 }, false },
+	{ "v_pk_add_u16 v4, v0, v1", { 0xd38a4004, 0x18020300 }, false },
+	{ "v_writelane_b32 v4, s0, 63", { 0xd28a0004, 0x00017e00 }, false },
+	{ "v_mad_u64_u32 v[3:4], s[10:11], v0, v1, v[0:1]",
+	  { 0xd1e80a03, 0x04020300 }, false },
+	{ "v_cvt_f64_f32 v[3:4], v0", { 0x7e062100 }, false },
+	{ "v_mov_b32 v0, v4", { 0x7e000304 }, false },
+	{ "v_add_f32 v0, v4, v0", { 0x02000104 }, false },
+	{ "global_load_dword v4, v[0:1], off", { 0xdc508000, 0x047f0000 }, false },
+	{ "global_store_dword v[0:1], v4, off", { 0xdc708000, 0x007f0400 }, false },
+	{ "global_atomic_add v4, v[0:1], v2, off glc",
+	  { 0xdd098000, 0x047f0200 }, false },
+	{ "ds_read_b32 v4, v0", { 0xd86c0000, 0x04000000 }, false },
+	{ "ds_read_b32 v0, v4", { 0xd86c0000, 0x00000004 }, false },
+	{ "ds_write_b32 v0, v4", { 0xd81a0000, 0x00000400 }, false },
+	{ "ds_bpermute_b32 v4, v0, v1", { 0xd87e0000, 0x04000100 }, false },
+	{ "ds_read2_b32 v[3:4], v0 offset1:1", { 0xd86e0100, 0x03000000 }, false },
+	{ "ds_read_b64 v[3:4], v0", { 0xd8ec0000, 0x03000000 }, false },
+	{ "buffer_store_dword v4, off, s[0:3], 0", { 0xe0700000, 0x80000400 }, false },
+	{ "buffer_load_dword v0, v4, s[0:3], 0 offen",
+	  { 0xe0501000, 0x80000004 }, false },
+	/* SGPRs: s[88:103] runs past s101; an SMEM op of 63 (1 << 63) */
+	{ "s_load_dwordx16 s[88:103], s[0:1], 0", { 0xc0121600, 0 }, false },
+	{ "smem op 63", { 0xc0fc0000, 0 }, false },
+	/* legal ones the old checks refused: an SGPR destination */
+	{ "v_readfirstlane_b32 s10, v0", { 0x7e140500 }, true },
+	{ "v_readlane_b32 s11, v1, 5", { 0xd289000b, 0x00010b01 }, true },
+	/* SDWA VOPC: bits 14:8 are SDST (s62 reads as a reserved dst_sel) */
+	{ "v_cmp_eq_u32_sdwa s[62:63], v0, v1", { 0x7d9402f9, 0x0606be00 },
+	  true },
+};
+
+static void test_hostile(void)
+{
+	HsaGpuGcnDispatch d;
+	HsaGpuGcnGroup g;
+	HsaGpuGcnStatus st;
+	HsaGpuGcnWave w;
+	uint8_t lds[256];
+	uint32_t *code = at(CODE + 0x100);
+
+	memset(&d, 0, sizeof(d));
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		const struct hostile *h = &hostile[i];
+		unsigned bad = 0;
+		bool ran;
+
+		memset(&g, 0, sizeof(g));
+		memset(&st, 0, sizeof(st));
+		memset(&w, 0, sizeof(w));
+		memset(lds, 0, sizeof(lds));
+		g.mem = &gmem;
+		g.d = &d;
+		g.st = &st;
+		g.lds = lds;
+		g.lds_size = sizeof(lds);
+		memset(h_v, 0x6b, sizeof(h_v));
+		for (unsigned r = 0; r < H_NV; r++)
+			for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+				h_v[r][l] = r == 0 ? 4 * l : r == 1 ? l : 0;
+		w.vfile = h_v;
+		w.nvgpr = H_NV;
+		w.exec = ~0ULL;
+		w.pc = CODE + 0x100;
+		w.s[0] = (uint32_t)KARG;
+		w.s[1] = KARG >> 32;
+		memcpy(code, h->dw, sizeof(h->dw));
+		ran = hsagpu_gcn_step(&g, &w);
+		for (unsigned r = H_NV; r < HSAGPU_GCN_VGPRS; r++)
+			for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+				bad += h_v[r][l] != H_GUARD;
+		if (h->runs) {
+			TM(ran && st.code == HSAGPU_GCN_OK && !bad,
+			   "%s: runs (%u, %s), %u guard dwords changed",
+			   h->what, st.code, st.what ? st.what : "", bad);
+			continue;
+		}
+		TM(!ran && st.code == HSAGPU_GCN_UNIMPLEMENTED && !bad &&
+		   st.pc == CODE + 0x100 && st.insn[0] == h->dw[0],
+		   "%s: refused (%u, %s), %u guard dwords changed", h->what,
+		   st.code, st.what ? st.what : "", bad);
+	}
+	/* what the legal ones did */
+	memcpy(code, (uint32_t[]){ 0x7e140500, 0xbf810000 }, 8);
+	memset(&st, 0, sizeof(st));
+	w.pc = CODE + 0x100;
+	w.exec = ~0ULL << 3;
+	T(hsagpu_gcn_step(&g, &w) && w.s[10] == 4 * 3);
+}
+
+/*
+ * The issue's exploit as a whole dispatch: a descriptor with 4 VGPRs,
+ * one workgroup of 64, v_mov_b32_e32 v4, 0x12345678; s_endpgm. The
+ * queue fails with the instruction, the wave writes nothing.
+ */
+static void test_hostile_dispatch(void)
+{
+	static const uint32_t kd_raw[16] = {
+		[4] = 0x100, [12] = 0x000f0000,
+	};
+	static const uint32_t prog[] = { 0x7e0802ff, 0x12345678, 0xbf810000 };
+	HsaGpuGcnDispatch d;
+	HsaGpuGcnStatus st;
+	uint8_t raw[64];
+	unsigned err;
+
+	memset(&d, 0, sizeof(d));
+	memcpy(raw, kd_raw, sizeof(raw));
+	T(hsagpu_gcn_kd_parse(raw, &d.kd) == 0);
+	memcpy(at(CODE + 0x100), prog, sizeof(prog));
+	d.code = CODE + 0x100;
+	d.grid[0] = 64;
+	d.grid[1] = d.grid[2] = 1;
+	d.wg[0] = 64;
+	d.wg[1] = d.wg[2] = 1;
+	err = hsagpu_gcn_run_group(&gmem, &d, 0, 0, 0, 1000, &st);
+	TM(err == HSAGPU_GCN_UNIMPLEMENTED && st.pc == CODE + 0x100 &&
+	   st.insn[0] == 0x7e0802ff, "v4 of 4 VGPRs: %s",
+	   stop_why(err, &st));
+}
+
 int main(void)
 {
 	mem = calloc(1, SIZE);
@@ -591,6 +748,8 @@ int main(void)
 	test_atomic_memory();
 	test_run_load_checks();
 	test_failures();
+	test_hostile();
+	test_hostile_dispatch();
 	free(mem);
 	return tap_done();
 }
