@@ -88,6 +88,15 @@ typedef struct HsaGpuGcnStatus {
     uint64_t insns;             /* wave instructions run by the call */
     uint64_t lane_ops;          /* active lanes of its vector instructions */
     unsigned waves;             /* waves a start set up */
+    uint64_t cleared;           /* bytes of workgroup state a start cleared */
+    /*
+     * What the call cost in wave instructions: those it ran, and for a
+     * start one per wave and per KiB cleared (clearing a KiB takes about
+     * as long as an instruction). Slices are bounded by this, so that
+     * set-up the guest chooses (1,024 items, 256 VGPRs, 64 KiB of LDS,
+     * 2 KiB private each: 3.1 MiB) counts like the code it runs.
+     */
+    uint64_t work;
 } HsaGpuGcnStatus;
 
 /* A memory error of the interpreter's own: an atomic's loop never won */
@@ -139,7 +148,10 @@ bool hsagpu_gcn_run_active(const HsaGpuGcnRun *r);
 void hsagpu_gcn_run_stop(HsaGpuGcnRun *r);
 /* Its workgroup's ids */
 void hsagpu_gcn_run_id(const HsaGpuGcnRun *r, uint32_t id[3]);
-/* Set up workgroup (@x, @y, @z) of @d in @r: 0, or the code (*@st). */
+/*
+ * Set up workgroup (@x, @y, @z) of @d in @r: 0, or the code (*@st);
+ * st->work, st->cleared: its cost.
+ */
 unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
                               uint32_t x, uint32_t y, uint32_t z,
                               HsaGpuGcnStatus *st);
@@ -147,7 +159,7 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
  * Run @r for at most @budget wave instructions (each wave at most
  * @max_insns in all): 0 when the workgroup ended, HSAGPU_GCN_PAUSED when
  * the budget ran out first (call again to go on), else the failure with
- * *@st. st->insns: the wave instructions this call ran.
+ * *@st. st->insns (and st->work): the wave instructions this call ran.
  */
 unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
                                const HsaGpuGcnDispatch *d, uint64_t budget,

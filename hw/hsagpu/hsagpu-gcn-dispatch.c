@@ -22,7 +22,10 @@
 #include "hsagpu-queue-core.h"
 #include "hsagpu-gcn-core.h"
 
-/* Wave instructions per slice (about a millisecond interpreted) */
+/*
+ * Work per slice, in wave instructions (HsaGpuGcnStatus.work: a
+ * workgroup's set-up counts too), some milliseconds interpreted
+ */
 #define HSAGPU_GCN_SLICE_INSNS  (1ULL << 16)
 /* Instructions one wave may run: an endless loop fails the queue. */
 /*
@@ -101,7 +104,7 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
     };
     HsaGpuGcnDispatch d = { 0 };
     HsaGpuGcnStatus st;
-    uint64_t nwg[3], total, insns = 0;
+    uint64_t nwg[3], total, work = 0, cleared = 0;
     unsigned err;
 
     /* Checked again every slice, as the built-in kernels do. */
@@ -147,6 +150,12 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
         if (!hsagpu_gcn_run_active(q->gcn)) {
             err = hsagpu_gcn_run_start(q->gcn, &d, id[0], id[1], id[2], &st);
             res->gcn_waves += err ? 0 : st.waves;
+            work += st.work;
+            cleared += st.cleared;
+            res->gcn_cleared_max = MAX(res->gcn_cleared_max, cleared);
+            if (!err && work >= HSAGPU_GCN_SLICE_INSNS) {
+                return HSAGPU_KERNEL_MORE;  /* set up; its waves run next */
+            }
         } else {
             /* one carried over (or migrated) must be this workgroup */
             hsagpu_gcn_run_id(q->gcn, was);
@@ -154,9 +163,9 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
         }
         if (!err) {
             err = hsagpu_gcn_run_resume(q->gcn, &mem, &d,
-                                        HSAGPU_GCN_SLICE_INSNS - insns,
+                                        HSAGPU_GCN_SLICE_INSNS - work,
                                         HSAGPU_GCN_WAVE_INSNS, &st);
-            insns += st.insns;
+            work += st.work;
             res->gcn_insns += st.insns;
             res->gcn_lane_ops += st.lane_ops;
         }
@@ -187,7 +196,7 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
             goto out;
         }
         q->kern_wg++;
-        if (insns >= HSAGPU_GCN_SLICE_INSNS && q->kern_wg < total) {
+        if (work >= HSAGPU_GCN_SLICE_INSNS && q->kern_wg < total) {
             return HSAGPU_KERNEL_MORE;
         }
     }

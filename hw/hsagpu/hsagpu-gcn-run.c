@@ -136,9 +136,13 @@ void hsagpu_gcn_run_stop(HsaGpuGcnRun *r)
     }
 }
 
-/* Room for @nvgpr VGPRs of @nwaves waves and @lds bytes (kept after) */
-static void hsagpu_gcn_run_reserve(HsaGpuGcnRun *r, unsigned nwaves,
-                                   unsigned nvgpr, uint32_t lds, uint32_t priv)
+/*
+ * Room for @nvgpr VGPRs of @nwaves waves, @lds bytes and @priv private
+ * bytes per lane (kept after), cleared: the bytes cleared.
+ */
+static size_t hsagpu_gcn_run_reserve(HsaGpuGcnRun *r, unsigned nwaves,
+                                     unsigned nvgpr, uint32_t lds,
+                                     uint32_t priv)
 {
     size_t nv = (size_t)nwaves * nvgpr;
     size_t np = (size_t)nwaves * HSAGPU_GCN_WAVE * priv;
@@ -167,6 +171,7 @@ static void hsagpu_gcn_run_reserve(HsaGpuGcnRun *r, unsigned nwaves,
         r->waves[n].vfile = r->vregs + (size_t)n * nvgpr;
         r->waves[n].priv = r->priv + (size_t)n * HSAGPU_GCN_WAVE * priv;
     }
+    return nv * sizeof(HsaGpuGcnVreg) + lds + np + sizeof(r->waves);
 }
 
 unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
@@ -202,12 +207,14 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
     r->cur = 0;
     r->insns = 0;
     memcpy(r->id, id, sizeof(id));
-    hsagpu_gcn_run_reserve(r, r->nwaves, r->nvgpr, r->lds_size, r->priv_size);
+    st->cleared = hsagpu_gcn_run_reserve(r, r->nwaves, r->nvgpr, r->lds_size,
+                                         r->priv_size);
     for (unsigned n = 0; n < r->nwaves; n++) {
         hsagpu_gcn_wave_init(d, &r->waves[n], n, id, size);
     }
     r->active = true;
     st->waves = r->nwaves;
+    st->work = r->nwaves + st->cleared / 1024;
     return HSAGPU_GCN_OK;
 }
 
@@ -237,7 +244,7 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
 
             while (!w->done && !w->at_barrier) {
                 if (used >= budget) {
-                    st->insns = used;
+                    st->insns = st->work = used;
                     return HSAGPU_GCN_PAUSED;
                 }
                 used++;
@@ -252,7 +259,7 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
             }
             if (st->code != HSAGPU_GCN_OK) {
                 r->active = false;
-                st->insns = used;
+                st->insns = st->work = used;
                 return st->code;
             }
         }
@@ -264,7 +271,7 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
         }
     } while (running);
     r->active = false;
-    st->insns = used;
+    st->insns = st->work = used;
     return HSAGPU_GCN_OK;
 }
 

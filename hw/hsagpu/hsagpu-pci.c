@@ -499,6 +499,10 @@ static void hsagpu_instance_init(Object *obj)
     /* How long the processor can keep qlock: a bound the tests check. */
     object_property_add_uint32_ptr(obj, "x-pass-max-slices",
                                    &s->pass_max_slices, OBJ_PROP_FLAG_READ);
+    /* The most workgroup state one GCN slice cleared: bounded as well */
+    object_property_add_uint64_ptr(obj, "x-gcn-slice-max-cleared",
+                                   &s->gcn_slice_max_cleared,
+                                   OBJ_PROP_FLAG_READ);
     hsagpu_queues_instance_init(s);
     hsagpu_vm_init(s);
 }

@@ -1181,6 +1181,8 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
             pass->gcn_insns += res.gcn_insns;
             pass->gcn_lane_ops += res.gcn_lane_ops;
             pass->gcn_waves += res.gcn_waves;
+            pass->gcn_cleared_max = MAX(pass->gcn_cleared_max,
+                                        res.gcn_cleared_max);
         }
         if (k < n) {
             /* Spent: the next pass starts at the queue not served. */

@@ -276,6 +276,7 @@ typedef struct HsaGpuRunResult {
     /* GCN interpreter: wave instructions, vector lane operations, waves */
     uint64_t gcn_insns, gcn_lane_ops;
     unsigned gcn_waves;
+    uint64_t gcn_cleared_max;   /* most workgroup state one slice cleared */
 } HsaGpuRunResult;
 
 /* Per-queue register block: 0 or an HSAGPU_BAD_REASON_* code. */
@@ -338,6 +339,7 @@ typedef struct HsaGpuPassResult {
     unsigned cache_invs;        /* PM4 cache actions */
     uint64_t gcn_insns, gcn_lane_ops;
     unsigned gcn_waves;
+    uint64_t gcn_cleared_max;
 } HsaGpuPassResult;
 
 /*

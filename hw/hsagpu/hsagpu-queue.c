@@ -155,6 +155,9 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
     if (pass->slices > s->pass_max_slices) {
         qatomic_set(&s->pass_max_slices, pass->slices);
     }
+    if (pass->gcn_cleared_max > s->gcn_slice_max_cleared) {
+        qatomic_set(&s->gcn_slice_max_cleared, pass->gcn_cleared_max);
+    }
 }
 
 /* qlock held: pending is the processor's until it is swapped out. */

@@ -199,6 +199,7 @@ struct HsaGpuState {
     uint32_t gen;
     /* The most kernel and DMA slices one pass ran (x-pass-max-slices). */
     uint32_t pass_max_slices;
+    uint64_t gcn_slice_max_cleared;     /* x-gcn-slice-max-cleared */
     uint32_t pass_slices;       /* x-pass-slices: the budget of a pass */
     QLIST_ENTRY(HsaGpuState) peer_link; /* hsagpu-p2p.c */
     HsaGpuFault fault;
