@@ -491,7 +491,7 @@ static bool hsagpu_gcn_sopk(HsaGpuGcnWave *w, unsigned op, unsigned sdst,
     }
     case 15:                    /* s_mulk_i32 */
         return hsagpu_gcn_swrite(w, sdst, false,
-                                 (uint32_t)((int32_t)cur * simm));
+                                 (uint32_t)cur * (uint32_t)simm);
     default:
         return false;
     }

@@ -15,6 +15,8 @@
 #include <math.h>
 #include "hsagpu-gcn-int.h"
 
+static const uint32_t gcn_zero_lanes[HSAGPU_GCN_WAVE];
+
 /* A source operand resolved once per instruction. */
 typedef struct GcnOp {
     bool vgpr;
@@ -532,11 +534,11 @@ static const uint32_t *gcn_lanes(HsaGpuGcnWave *w, const GcnOp *o,
  * without modifiers or carries: one loop per operation over the lanes
  * (the general path below dispatches per lane). False: not one of them.
  */
-static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, unsigned nsrc,
-                         const GcnOp o[3], uint32_t *d)
+static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const GcnOp o[3],
+                         uint32_t *d)
 {
     uint32_t buf[3][HSAGPU_GCN_WAVE];
-    const uint32_t *a, *b = NULL, *c = NULL;
+    const uint32_t *a, *b, *c;
     uint64_t exec = w->exec;
 
     switch (op) {
@@ -547,13 +549,10 @@ static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, unsigned nsrc,
     default:
         return false;
     }
+    /* (sources the instruction does not have: zeros, not copied) */
     a = gcn_lanes(w, &o[0], buf[0]);
-    if (nsrc > 1) {
-        b = gcn_lanes(w, &o[1], buf[1]);
-    }
-    if (nsrc > 2) {
-        c = gcn_lanes(w, &o[2], buf[2]);
-    }
+    b = gcn_lanes(w, &o[1], buf[1]);
+    c = gcn_lanes(w, &o[2], buf[2]);
 #define GCN_LANES(expr) do { \
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) { \
             if ((exec >> l) & 1) { \
@@ -686,7 +685,11 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     uint8_t ftype[4];
     unsigned wide, ft[3] = { 0, 0, 0 }, td;
     bool fl = false;
-    GcnOp o[3];
+    /* sources the encoding does not have read as zeros */
+    GcnOp o[3] = {
+        { .lanes = gcn_zero_lanes }, { .lanes = gcn_zero_lanes },
+        { .lanes = gcn_zero_lanes },
+    };
     HsaGpuGcnVreg *dst = NULL;
     uint64_t cin = 0, cout = 0, cmp = 0;
 
@@ -728,15 +731,16 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     if (op == 0x1e2 || op == 0x1e3) {
         cin = w->vcc;                               /* v_div_fmas */
     }
-    if (op >= 0x100 && ftype[0] == 32 && td == 32 && !abs && !neg &&
+    /* the fast paths: only instructions with a VGPR destination */
+    if (dst && ftype[0] == 32 && td == 32 && !abs && !neg &&
         !omod && !clamp && gcn_f32_fast(g, w, op, o, lit, dst[0])) {
         return len;
     }
-    if (!fl && !wide && !clamp && carry_in < 0 && sdst < 0 &&
-        gcn_i32_fast(w, op, nsrc, o, dst[0])) {
+    if (dst && !fl && !wide && !clamp && carry_in < 0 && sdst < 0 &&
+        gcn_i32_fast(w, op, o, dst[0])) {
         return len;
     }
-    if (!fl && !clamp && op >= 0x100) {
+    if (dst && !fl && !clamp) {
         int r = gcn_addr_fast(w, op, o, dst, sdst, cin);
 
         if (r >= 0) {
@@ -1193,6 +1197,10 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             src[0] = i & 0x1ff;
             if (op == 0) {
                 return 1;                           /* v_nop */
+            }
+            if (op >= 0x80) {
+                /* past VOP1's range of VOP3 numbers (0x140 + op) */
+                return gcn_fail(g, w, insn, "vop1");
             }
             if (ext) {
                 return gcn_vop_ext(g, w, insn, 1, op, (i >> 17) & 0xff, 1);

@@ -640,6 +640,14 @@ static const struct hostile hostile[] = {
 	/* SGPRs: s[88:103] runs past s101; an SMEM op of 63 (1 << 63) */
 	{ "s_load_dwordx16 s[88:103], s[0:1], 0", { 0xc0121600, 0 }, false },
 	{ "smem op 63", { 0xc0fc0000, 0 }, false },
+	/*
+	 * VOP1 opcodes past 0x7f landed on VOP3-only numbers (0x140 + op:
+	 * v_fma_f32, v_add3_u32) with one source: the fast paths read the
+	 * missing ones (found by fuzz-gcn)
+	 */
+	{ "vop1 op 0x8b", { 0x7e031700 }, false },
+	{ "vop1 op 0xbf", { 0x7e037f00 }, false },
+	{ "vop1 op 0xbf, dpp", { 0x7e037efa, 0xff00e400 }, false },
 	/* legal ones the old checks refused: an SGPR destination */
 	{ "v_readfirstlane_b32 s10, v0", { 0x7e140500 }, true },
 	{ "v_readlane_b32 s11, v1, 5", { 0xd289000b, 0x00010b01 }, true },
