@@ -2352,6 +2352,46 @@ static void test_pass_budget(void)
     pass_budget(3);
 }
 
+/*
+ * Issue 26: a workgroup's set-up counts toward its slice. 512 workgroups
+ * of 1,024 items with the most state a descriptor can ask for (256
+ * VGPRs, 64 KiB of LDS, 2 KiB private per item: 3.1 MiB cleared each)
+ * and only s_endpgm to run: before, a slice counted their 16 wave
+ * instructions alone and cleared all 512 (1.5 GiB) while it held the
+ * queue lock; now at most its budget's worth (64 MiB, one instruction per
+ * KiB) plus one workgroup. Every workgroup still runs.
+ */
+static void test_gcn_setup_bound(void)
+{
+    uint32_t kd[16] = { 0 }, code = 0xbf810000;    /* s_endpgm */
+    struct hsagpu_kernel_dispatch_packet k;
+    uint64_t sig = Q_SIG + 128, cleared;
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    kd[0] = 65536;                                  /* LDS bytes */
+    kd[1] = 2048;                                   /* private bytes */
+    kd[4] = 256;                                    /* entry offset */
+    kd[12] = 0x3f;                                  /* rsrc1: 256 VGPRs */
+    qtest_memwrite(f.qts, GCN_CODE, kd, sizeof(kd));
+    qtest_memwrite(f.qts, GCN_CODE + 256, &code, 4);
+    signal_init(&f, sig, 1);
+    fill_packet(&k, 512 * 1024, 1024, sig);
+    k.kernel_object = GCN_CODE;
+    queue_submit(&f, 0, &k);
+    g_assert_true(wait_u64_long(&f, sig + 8, 0));
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_WAVES), ==, 512 * 16);
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO), ==, 512 * 16);
+    cleared = qom_get_uint(&f, "x-gcn-slice-max-cleared");
+    g_test_message("most cleared by one slice: %" PRIu64 " bytes", cleared);
+    g_assert_cmpuint(cleared, >=, 3 * 1024 * 1024);
+    g_assert_cmpuint(cleared, <=, 68 * 1024 * 1024);
+    fixture_fini(&f);
+}
+
 /* ------------------------------------------------------------------ */
 /* Reliability: migration and loads (findings 4 and 9)                */
 /* ------------------------------------------------------------------ */
@@ -2732,6 +2772,92 @@ static void test_processor_auto(void)
     }
     g_assert_cmpuint(qtest_readq(f.qts, Q_SIG + 8), ==, 0);
     fixture_fini(&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* intel-iommu: wrong-sized guest accesses (patches/0007)              */
+/* ------------------------------------------------------------------ */
+
+#define VTD_BASE        0xfed90000ULL   /* Q35_HOST_BRIDGE_IOMMU_ADDR */
+#define VTD_VER         0x00
+#define VTD_CAP         0x08
+#define VTD_RTADDR      0x20
+#define VTD_FSTS        0x34
+#define VTD_FECTL       0x38
+#define VTD_FEDATA      0x3c
+#define VTD_ICS         0x9c
+#define VTD_IECTL       0xa0
+#define VTD_IEDATA      0xa4
+#define VTD_IEADDR      0xa8
+#define VTD_CTL_IM      0x80000000u     /* FECTL/IECTL interrupt mask */
+
+/*
+ * QEMU 10.0's VT-d handlers assert(size == 4) on the 32-bit registers;
+ * its MemoryRegionOps take 8-byte accesses, so one guest quadword store
+ * to FECTL, IECTL or IEADDR (8-byte aligned) aborted QEMU. With patch
+ * 0007 they are guest errors: logged, the write dropped. 1- and 2-byte
+ * accesses are refused by the memory core (.valid): dropped, reads 0.
+ */
+static void test_vtd_wrong_size(void)
+{
+    static const uint32_t regs32[] = {
+        VTD_FSTS, VTD_FECTL, VTD_FEDATA, VTD_ICS, VTD_IECTL, VTD_IEDATA,
+        VTD_IEADDR,
+    };
+    QTestState *qts = qtest_init("-M q35 -nic none -device intel-iommu");
+    uint64_t cap = qtest_readq(qts, VTD_BASE + VTD_CAP);
+    unsigned i;
+
+    g_assert_cmphex(qtest_readl(qts, VTD_BASE + VTD_VER), ==, 0x10);
+    g_assert_cmphex(cap, !=, 0);
+    g_assert_cmphex(qtest_readl(qts, VTD_BASE + VTD_FECTL), ==, VTD_CTL_IM);
+    g_assert_cmphex(qtest_readl(qts, VTD_BASE + VTD_IECTL), ==, VTD_CTL_IM);
+    qtest_writel(qts, VTD_BASE + VTD_FEDATA, 0x1234);
+    qtest_writel(qts, VTD_BASE + VTD_IEDATA, 0x4321);
+    qtest_writel(qts, VTD_BASE + VTD_IEADDR, 0xfee00000);
+
+    /* 8 bytes at the 8-byte aligned 32-bit registers: used to abort */
+    qtest_writeq(qts, VTD_BASE + VTD_FECTL, 0);
+    qtest_writeq(qts, VTD_BASE + VTD_IECTL, 0);
+    qtest_writeq(qts, VTD_BASE + VTD_IEADDR, 0xfffffffcfffffffcULL);
+    g_assert_cmphex(qtest_readl(qts, VTD_BASE + VTD_FECTL), ==, VTD_CTL_IM);
+    g_assert_cmphex(qtest_readl(qts, VTD_BASE + VTD_FEDATA), ==, 0x1234);
+    g_assert_cmphex(qtest_readl(qts, VTD_BASE + VTD_IECTL), ==, VTD_CTL_IM);
+    g_assert_cmphex(qtest_readl(qts, VTD_BASE + VTD_IEDATA), ==, 0x4321);
+    g_assert_cmphex(qtest_readl(qts, VTD_BASE + VTD_IEADDR), ==, 0xfee00000);
+    /* 8-byte reads have no side effects: they return both registers */
+    g_assert_cmphex(qtest_readq(qts, VTD_BASE + VTD_FECTL), ==,
+                    (0x1234ULL << 32) | VTD_CTL_IM);
+    g_assert_cmphex(qtest_readq(qts, VTD_BASE + VTD_IECTL), ==,
+                    (0x4321ULL << 32) | VTD_CTL_IM);
+    qtest_readq(qts, VTD_BASE + VTD_IEADDR);
+
+    /* 1 and 2 bytes: refused, writes dropped, reads 0 */
+    for (i = 0; i < ARRAY_SIZE(regs32); i++) {
+        uint64_t r = VTD_BASE + regs32[i];
+        uint32_t old = qtest_readl(qts, r);
+
+        qtest_writeb(qts, r, 0xff);
+        qtest_writeb(qts, r + 3, 0);
+        qtest_writew(qts, r, 0xffff);
+        qtest_writew(qts, r + 2, 0);
+        g_assert_cmphex(qtest_readb(qts, r + 3), ==, 0);
+        g_assert_cmphex(qtest_readw(qts, r + 2), ==, 0);
+        g_assert_cmphex(qtest_readl(qts, r), ==, old);
+    }
+
+    /* QEMU is alive and the registers work at their sizes */
+    qtest_writel(qts, VTD_BASE + VTD_FECTL, 0);
+    qtest_writel(qts, VTD_BASE + VTD_IECTL, 0);
+    g_assert_cmphex(qtest_readl(qts, VTD_BASE + VTD_FECTL), ==, 0);
+    g_assert_cmphex(qtest_readl(qts, VTD_BASE + VTD_IECTL), ==, 0);
+    qtest_writeq(qts, VTD_BASE + VTD_RTADDR, 0x123456789000ULL);
+    g_assert_cmphex(qtest_readq(qts, VTD_BASE + VTD_RTADDR), ==,
+                    0x123456789000ULL);
+    g_assert_cmphex(qtest_readl(qts, VTD_BASE + VTD_RTADDR + 4), ==, 0x1234);
+    g_assert_cmphex(qtest_readl(qts, VTD_BASE + VTD_VER), ==, 0x10);
+    g_assert_cmphex(qtest_readq(qts, VTD_BASE + VTD_CAP), ==, cap);
+    qtest_quit(qts);
 }
 
 /* ------------------------------------------------------------------ */
@@ -4931,6 +5057,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hsa-gpu/migration-dma", test_migration_dma);
     qtest_add_func("/hsa-gpu/gcn/long-workgroup", test_gcn_long_workgroup);
     qtest_add_func("/hsa-gpu/gcn/endless", test_gcn_endless);
+    qtest_add_func("/hsa-gpu/gcn/setup-bound", test_gcn_setup_bound);
     qtest_add_func("/hsa-gpu/reliability/processor-without-bql",
                    test_processor_without_bql);
     qtest_add_func("/hsa-gpu/reliability/bus-master-off-race",
@@ -4948,6 +5075,7 @@ int main(int argc, char **argv)
     qtest_add_data_func("/hsa-gpu/mainloop/unplug-busy", test_unplug_busy,
                         run_mainloop);
     qtest_add_func("/hsa-gpu/mainloop/auto", test_processor_auto);
+    qtest_add_func("/hsa-gpu/vtd/wrong-size", test_vtd_wrong_size);
     qtest_add_func("/hsa-gpu/mainloop/deterministic",
                    test_mainloop_deterministic);
     qtest_add_data_func("/hsa-gpu/mainloop/queue-dispatch",
