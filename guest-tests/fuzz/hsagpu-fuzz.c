@@ -4,12 +4,14 @@
  * time and from a printed seed it issues random sequences of open, close,
  * ioctl (random and valid-looking arguments), mmap, munmap, touches of
  * the mappings, fork and queue submissions of random packets on
- * /dev/hsagpuN. Afterwards, with every file closed, the kernel must not
- * have leaked: the driver's counters of active queues, allocated SYSTEM
- * bytes and pinned user pages are back to exactly where they were, and
- * slab and available memory (after dropping caches) are within a margin
- * of the start; the kernel log must not show an oops, a WARN or
- * a BUG (checked here and by the host's console scan).
+ * /dev/hsagpuN, and dispatches of code objects for the device's GCN
+ * interpreter (a small valid kernel, mutated or not, or random dwords,
+ * under random descriptor fields and geometry). Afterwards, with every
+ * file closed, the kernel must not have leaked: the driver's counters of
+ * active queues, allocated SYSTEM bytes and pinned user pages are back to
+ * exactly where they were, and slab and available memory (after dropping
+ * caches) are within a margin of the start; the kernel log must not show
+ * an oops, a WARN or a BUG (checked here and by the host's console scan).
  *
  *   hsagpu-fuzz [-t SECONDS] [-s SEED] [-n MAXOPS] [-v]
  *   hsagpu-fuzz -p      (pin probe: how much memory one file can pin)
@@ -137,6 +139,7 @@ struct file {
 	uint64_t reg[MAX_REGS]; /* REGISTER_MEM handles we may unregister */
 	int nreg;
 	int sig_alloc;          /* ctl allocation holding our signals, or -1 */
+	int vm;                 /* its queues run in its own GPU address space */
 	uint64_t ctl_next;      /* next free kernarg/list block in its upper half */
 };
 
@@ -832,6 +835,463 @@ static void make_packet(struct file *f, uint8_t pkt[64])
 	}
 }
 
+/* --- code objects -------------------------------------------------------- */
+/*
+ * A KERNEL_DISPATCH whose kernel_object is the address of an AMDHSA kernel
+ * descriptor runs its code on the device's GCN interpreter, on the host:
+ * every descriptor field and instruction is input QEMU must survive. The
+ * descriptor and code go into memory of ours (a control block, or a data
+ * allocation in system memory or VRAM): a program of the table below as
+ * is or mutated, or random dwords, under a descriptor with random fields
+ * at times, with random geometry. The code may read and write anything
+ * the file's queues can reach, so it is only sent when that is the
+ * process's own memory: the file has its GPU address space (hsagpu.ko
+ * vm=1, the default) or DMA is IOMMU-translated.
+ *
+ * Programs: gfx900 encodings from llvm-mc-15 -arch=amdgcn -mcpu=gfx900
+ * -show-encoding. Each loads its arguments with one s_load_dwordx8 from
+ * the kernarg pointer (struct gcn_args).
+ */
+#define GCN_KD_SIZE     64
+#define GCN_CODE_MAX    96      /* dwords */
+#define GCN_S_ENDPGM    0xbf810000U
+
+struct gcn_args {
+	uint64_t a, b, c;       /* read, read, write: 4 bytes per work-item */
+	uint32_t n, m;          /* a loop count, anything */
+	uint8_t pad[32];
+};
+
+struct gcn_prog {
+	const char *name;
+	const uint32_t *code;
+	unsigned int ndw;
+	uint32_t rsrc1, rsrc2;  /* compute_pgm_rsrc1, 2 */
+	uint16_t props;         /* kernel_code_properties */
+	uint32_t lds, priv;     /* group and private segment bytes */
+};
+
+#define GCN_RSRC1_V4    0x000f0000U     /* 4 VGPRs, denormals kept */
+#define GCN_RSRC2_USER(n) ((n) << 1)
+#define GCN_RSRC2_PRIV  (1U << 0)
+#define GCN_RSRC2_WGX   (1U << 7)
+#define GCN_KCP_PSB     (1U << 0)       /* private segment buffer */
+#define GCN_KCP_KARG    (1U << 3)       /* kernarg segment pointer */
+
+static const uint32_t gcn_vadd[] = {    /* c[i] = a[i] + b[i], floats */
+	0xc00e0100, 0x00000000,         /* s_load_dwordx8 s[4:11], s[0:1], 0x0 */
+	0x8e038802,                     /* s_lshl_b32 s3, s2, 8 */
+	0x24020082,                     /* v_lshlrev_b32_e32 v1, 2, v0 */
+	0x68020203,                     /* v_add_u32_e32 v1, s3, v1 */
+	0xbf8cc07f,                     /* s_waitcnt lgkmcnt(0) */
+	0xdc508000, 0x02040001,         /* global_load_dword v2, v1, s[4:5] */
+	0xdc508000, 0x03060001,         /* global_load_dword v3, v1, s[6:7] */
+	0xbf8c0f70,                     /* s_waitcnt vmcnt(0) */
+	0x02040702,                     /* v_add_f32_e32 v2, v2, v3 */
+	0xdc708000, 0x00080201,         /* global_store_dword v1, v2, s[8:9] */
+	GCN_S_ENDPGM,
+};
+
+static const uint32_t gcn_lds[] = {     /* LDS exchange across a barrier */
+	0xc00e0100, 0x00000000,         /* s_load_dwordx8 s[4:11], s[0:1], 0x0 */
+	0x24020082,                     /* v_lshlrev_b32_e32 v1, 2, v0 */
+	0xd81a0000, 0x00000001,         /* ds_write_b32 v1, v0 */
+	0xbf8cc07f,                     /* s_waitcnt lgkmcnt(0) */
+	0xbf8a0000,                     /* s_barrier */
+	0x2a040284,                     /* v_xor_b32_e32 v2, 4, v1 */
+	0xd86c0000, 0x03000002,         /* ds_read_b32 v3, v2 */
+	0xd8000400, 0x00000001,         /* ds_add_u32 v1, v0 offset:1024 */
+	0xbf8cc07f,                     /* s_waitcnt lgkmcnt(0) */
+	0xdc708000, 0x00080301,         /* global_store_dword v1, v3, s[8:9] */
+	GCN_S_ENDPGM,
+};
+
+static const uint32_t gcn_salu[] = {    /* scalar ALU, a scalar load via a */
+	0xc00e0100, 0x00000000,         /* s_load_dwordx8 s[4:11], s[0:1], 0x0 */
+	0xbf8cc07f,                     /* s_waitcnt lgkmcnt(0) */
+	0x800c0b0a,                     /* s_add_u32 s12, s10, s11 */
+	0x920d0b0a,                     /* s_mul_i32 s13, s10, s11 */
+	0x880c0d0c,                     /* s_xor_b32 s12, s12, s13 */
+	0x8f0d830c,                     /* s_lshr_b32 s13, s12, 3 */
+	0xbf08ff0d, 0x00000064,         /* s_cmp_gt_u32 s13, 0x64 */
+	0x850c0d0c,                     /* s_cselect_b32 s12, s12, s13 */
+	0xc0020382, 0x00000000,         /* s_load_dword s14, s[4:5], 0x0 */
+	0xbf8cc07f,                     /* s_waitcnt lgkmcnt(0) */
+	0x800c0e0c,                     /* s_add_u32 s12, s12, s14 */
+	0x7e02020c,                     /* v_mov_b32_e32 v1, s12 */
+	0x7e040280,                     /* v_mov_b32_e32 v2, 0 */
+	0xdc708000, 0x00080102,         /* global_store_dword v2, v1, s[8:9] */
+	GCN_S_ENDPGM,
+};
+
+static const uint32_t gcn_loop[] = {    /* n iterations */
+	0xc00e0100, 0x00000000,         /* s_load_dwordx8 s[4:11], s[0:1], 0x0 */
+	0x7e020280,                     /* v_mov_b32_e32 v1, 0 */
+	0xbf8cc07f,                     /* s_waitcnt lgkmcnt(0) */
+	0x68020281,                     /* v_add_u32_e32 v1, 1, v1 */
+	0x808a810a,                     /* s_sub_u32 s10, s10, 1 */
+	0xbf07800a,                     /* s_cmp_lg_u32 s10, 0 */
+	0xbf85fffc,                     /* s_cbranch_scc1 -4 */
+	0x24040082,                     /* v_lshlrev_b32_e32 v2, 2, v0 */
+	0xdc708000, 0x00080102,         /* global_store_dword v2, v1, s[8:9] */
+	GCN_S_ENDPGM,
+};
+
+static const uint32_t gcn_exec[] = {    /* EXEC masking, floats, an atomic */
+	0xc00e0100, 0x00000000,         /* s_load_dwordx8 s[4:11], s[0:1], 0x0 */
+	0x7e020280,                     /* v_mov_b32_e32 v1, 0 */
+	0x7d9800a0,                     /* v_cmp_gt_u32_e32 vcc, 32, v0 */
+	0xbe8c206a,                     /* s_and_saveexec_b64 s[12:13], vcc */
+	0x7e020d00,                     /* v_cvt_f32_u32_e32 v1, v0 */
+	0x0a0202f0,                     /* v_mul_f32_e32 v1, 0.5, v1 */
+	0x87fe0c7e,                     /* s_or_b64 exec, exec, s[12:13] */
+	0x24040082,                     /* v_lshlrev_b32_e32 v2, 2, v0 */
+	0xbf8cc07f,                     /* s_waitcnt lgkmcnt(0) */
+	0xdd088000, 0x00080102,         /* global_atomic_add v2, v1, s[8:9] */
+	0xdc708100, 0x00080102,         /* global_store_dword v2, v1, s[8:9] offset:256 */
+	GCN_S_ENDPGM,
+};
+
+static const uint32_t gcn_private[] = { /* the private segment through s[0:3] */
+	0xc00e0202, 0x00000000,         /* s_load_dwordx8 s[8:15], s[4:5], 0x0 */
+	0x24020082,                     /* v_lshlrev_b32_e32 v1, 2, v0 */
+	0xe0700004, 0x06000000,         /* buffer_store_dword v0, off, s[0:3], s6 offset:4 */
+	0xbf8c0f70,                     /* s_waitcnt vmcnt(0) */
+	0xe0500004, 0x06000200,         /* buffer_load_dword v2, off, s[0:3], s6 offset:4 */
+	0xbf8c0070,                     /* s_waitcnt vmcnt(0) lgkmcnt(0) */
+	0xdc708000, 0x000c0201,         /* global_store_dword v1, v2, s[12:13] */
+	GCN_S_ENDPGM,
+};
+
+static const uint32_t gcn_flat[] = {    /* flat, 64-bit VALU, a carry in vcc */
+	0xc00e0100, 0x00000000,         /* s_load_dwordx8 s[4:11], s[0:1], 0x0 */
+	0x24020082,                     /* v_lshlrev_b32_e32 v1, 2, v0 */
+	0xbf8cc07f,                     /* s_waitcnt lgkmcnt(0) */
+	0x7e040204,                     /* v_mov_b32_e32 v2, s4 */
+	0x7e060205,                     /* v_mov_b32_e32 v3, s5 */
+	0x32040302,                     /* v_add_co_u32_e32 v2, vcc, v2, v1 */
+	0x38060680,                     /* v_addc_co_u32_e32 v3, vcc, 0, v3, vcc */
+	0xdc500000, 0x04000002,         /* flat_load_dword v4, v[2:3] */
+	0xbf8c0070,                     /* s_waitcnt vmcnt(0) lgkmcnt(0) */
+	0xd28f0004, 0x00020884,         /* v_lshlrev_b64 v[4:5], 4, v[4:5] */
+	0xdc708000, 0x00080401,         /* global_store_dword v1, v4, s[8:9] */
+	GCN_S_ENDPGM,
+};
+
+static const struct gcn_prog gcn_progs[] = {
+	{ "vadd", gcn_vadd, sizeof(gcn_vadd) / 4, GCN_RSRC1_V4,
+	  GCN_RSRC2_USER(2) | GCN_RSRC2_WGX, GCN_KCP_KARG, 0, 0 },
+	{ "lds", gcn_lds, sizeof(gcn_lds) / 4, GCN_RSRC1_V4,
+	  GCN_RSRC2_USER(2), GCN_KCP_KARG, 2048, 0 },
+	{ "salu", gcn_salu, sizeof(gcn_salu) / 4, GCN_RSRC1_V4,
+	  GCN_RSRC2_USER(2), GCN_KCP_KARG, 0, 0 },
+	{ "loop", gcn_loop, sizeof(gcn_loop) / 4, GCN_RSRC1_V4,
+	  GCN_RSRC2_USER(2), GCN_KCP_KARG, 0, 0 },
+	{ "exec", gcn_exec, sizeof(gcn_exec) / 4, GCN_RSRC1_V4,
+	  GCN_RSRC2_USER(2), GCN_KCP_KARG, 0, 0 },
+	{ "private", gcn_private, sizeof(gcn_private) / 4, GCN_RSRC1_V4,
+	  GCN_RSRC2_USER(6) | GCN_RSRC2_PRIV, GCN_KCP_PSB | GCN_KCP_KARG, 0, 64 },
+	{ "flat", gcn_flat, sizeof(gcn_flat) / 4, GCN_RSRC1_V4 | 1,
+	  GCN_RSRC2_USER(2), GCN_KCP_KARG, 0, 0 },
+};
+#define GCN_NPROGS      (sizeof(gcn_progs) / sizeof(gcn_progs[0]))
+
+/* Dwords a mutation puts in: ends, endless loops, traps, wild registers */
+static const uint32_t gcn_interesting[] = {
+	GCN_S_ENDPGM, 0xbf82ffff /* s_branch -1 */, 0xbf800000 /* s_nop */,
+	0xbf920000 /* s_trap 0 */, 0xbf8a0000 /* s_barrier */,
+	0xbe801d04 /* s_setpc_b64 s[4:5] */, 0xbe841c00 /* s_getpc_b64 s[4:5] */,
+	0x7e0802ff /* v_mov_b32_e32 v4, lit */, 0x7ffe02ff /* ... v255 */,
+	0x02080100 /* v_add_f32_e32 v4, v0, v0 */,
+	0x32080100 /* v_add_co_u32_e32 v4, vcc, v0, v0 */,
+	0x12345678, 0, 0xffffffff, 0x80000000,
+	0xd81a0000 /* ds_write_b32 */, 0xd86c0000 /* ds_read_b32 */,
+	0xdc708000 /* global_store_dword */, 0xdc508000 /* global_load_dword */,
+	0xe0700000 /* buffer_store_dword */, 0xc00e0100 /* s_load_dwordx8 */,
+};
+#define GCN_NINTERESTING (sizeof(gcn_interesting) / sizeof(gcn_interesting[0]))
+
+/* Encoding classes: a random dword that decodes as one of them */
+static uint32_t gcn_random_dword(void)
+{
+	static const uint32_t cls[][2] = {      /* { fixed bits, their mask } */
+		{ 0x80000000, 0xc0000000 },     /* SOP2 */
+		{ 0xbe800000, 0xff800000 },     /* SOP1 */
+		{ 0xbf000000, 0xff800000 },     /* SOPC */
+		{ 0xbf800000, 0xff800000 },     /* SOPP */
+		{ 0xb0000000, 0xf0000000 },     /* SOPK */
+		{ 0xc0000000, 0xfc000000 },     /* SMEM */
+		{ 0x00000000, 0x80000000 },     /* VOP2 */
+		{ 0x7e000000, 0xfe000000 },     /* VOP1 */
+		{ 0x7c000000, 0xfe000000 },     /* VOPC */
+		{ 0xd0000000, 0xfc000000 },     /* VOP3 */
+		{ 0xd8000000, 0xfc000000 },     /* DS */
+		{ 0xdc000000, 0xfc000000 },     /* FLAT, GLOBAL, SCRATCH */
+		{ 0xe0000000, 0xfc000000 },     /* MUBUF */
+	};
+	uint32_t k = rnd(sizeof(cls) / sizeof(cls[0]));
+
+	if (chance(30))
+		return (uint32_t)rnd64();
+	if (chance(15))
+		return gcn_interesting[rnd(GCN_NINTERESTING)];
+	return cls[k][0] | ((uint32_t)rnd64() & ~cls[k][1]);
+}
+
+/* 1..4 mutations of @c (*@n dwords, at most GCN_CODE_MAX) */
+static void gcn_mutate(uint32_t *c, unsigned int *n)
+{
+	unsigned int times = 1 + rnd(4), i, j;
+
+	while (times--) {
+		i = rnd(*n);
+		switch (rnd(8)) {
+		case 0:
+			c[i] ^= 1U << rnd(32);
+			break;
+		case 1:
+			c[i] = gcn_random_dword();
+			break;
+		case 2:
+			c[i] = gcn_interesting[rnd(GCN_NINTERESTING)];
+			break;
+		case 3: {
+			/* a register field: any byte, often a register number */
+			static const uint8_t regs[] = {
+				0, 1, 3, 4, 5, 63, 64, 101, 102, 103, 104, 106, 107,
+				108, 124, 125, 126, 127, 128, 192, 193, 208, 240, 250,
+				251, 252, 253, 254, 255,
+			};
+			unsigned int sh = 8 * rnd(4);
+
+			c[i] = (c[i] & ~(0xffU << sh)) |
+			       (uint32_t)(chance(60) ? regs[rnd(sizeof(regs))] : rnd(256)) << sh;
+			break;
+		}
+		case 4:         /* insert */
+			if (*n < GCN_CODE_MAX) {
+				memmove(c + i + 1, c + i, (*n - i) * 4);
+				c[i] = gcn_random_dword();
+				(*n)++;
+			}
+			break;
+		case 5:         /* delete */
+			if (*n > 1) {
+				memmove(c + i, c + i + 1, (*n - i - 1) * 4);
+				(*n)--;
+			}
+			break;
+		case 6:         /* swap */
+			j = rnd(*n);
+			c[i] ^= c[j];
+			c[j] ^= c[i];
+			c[i] ^= c[j];
+			break;
+		default: {      /* repeat a tail */
+			unsigned int end = *n;
+
+			j = rnd(end);
+			while (j < end && *n < GCN_CODE_MAX)
+				c[(*n)++] = c[j++];
+			break;
+		}
+		}
+	}
+}
+
+/* What the code-object dispatches did (the summary's gcn line) */
+static unsigned long ngcn, ngcn_valid, ngcn_mutated, ngcn_random, ngcn_followed;
+static unsigned long ngcn_done, ngcn_behind, ngcn_running;
+static unsigned long ngcn_err[HSAGPU_QERR_COUNT + 1];
+
+/*
+ * A code-object dispatch into @p, or 0 (nothing made) when the file's
+ * queues could reach memory that is not ours or there was no room.
+ * *@kind: 0 a table program, 1 mutated, 2 random.
+ */
+static int make_code_object(struct file *f, struct hsagpu_kernel_dispatch_packet *p,
+			    int *kind)
+{
+	uint32_t code[GCN_CODE_MAX], w[GCN_KD_SIZE / 4];
+	uint8_t img[256 + GCN_CODE_MAX * 4];
+	const struct gcn_prog *g = &gcn_progs[rnd(GCN_NPROGS)];
+	struct gcn_args args;
+	unsigned int n = g->ndw, span;
+	int64_t entry = GCN_KD_SIZE;
+	uint64_t items, len, kd, ka;
+	void *cpu, *kcpu;
+	int i, k;
+
+	if (!iommu && !f->vm)
+		return 0;
+	memcpy(code, g->code, n * 4);
+	k = chance(35) ? 0 : chance(60) ? 1 : 2;
+	if (k == 1) {
+		gcn_mutate(code, &n);
+	} else if (k == 2) {
+		n = 1 + rnd(GCN_CODE_MAX);
+		for (unsigned int j = 0; j < n; j++)
+			code[j] = gcn_random_dword();
+		if (chance(80))
+			code[n - 1] = GCN_S_ENDPGM;
+	}
+
+	/* the descriptor (hsagpu-gcn-core.h): the program's, fields changed */
+	memset(w, 0, sizeof(w));
+	w[0] = g->lds;
+	w[1] = g->priv;
+	w[2] = sizeof(args);
+	w[12] = g->rsrc1;
+	w[13] = g->rsrc2;
+	w[14] = g->props;
+	if (k || chance(20)) {
+		if (chance(30))         /* VGPRs: 4..256 (granules of 4) */
+			w[12] = (w[12] & ~0x3fU) | rnd(64);
+		if (chance(10))         /* float modes, some refused */
+			w[12] = (w[12] & ~0xff000U) | rnd(256) << 12;
+		if (chance(10))         /* user SGPRs, workgroup ids, VGPR ids */
+			w[13] = GCN_RSRC2_USER(rnd(32)) | (rnd(256) << 7 & 0x1f80U) |
+				rnd(2);
+		if (chance(10))
+			w[14] ^= 1U << rnd(11);
+		if (chance(10))
+			w[0] = chance(80) ? rnd(65537) : (uint32_t)rnd_interesting();
+		if (chance(10))
+			w[1] = chance(80) ? rnd(2049) : (uint32_t)rnd_interesting();
+		if (chance(5))
+			w[12 + rnd(3)] = (uint32_t)rnd64();
+		if (chance(10)) {
+			switch (rnd(4)) {
+			case 0: entry = 0; break;                       /* refused */
+			case 1: entry = 256; break;
+			case 2: entry = GCN_KD_SIZE + 2; break;         /* refused */
+			default: entry = (int64_t)rnd_interesting() & ~3LL; break;
+			}
+		}
+	}
+	if (chance(2))
+		for (i = 0; i < GCN_KD_SIZE / 4; i++)
+			w[i] = (uint32_t)rnd64();
+	memcpy(&w[4], &entry, sizeof(entry));
+
+	/* descriptor, then the code at the entry (or the code right after) */
+	span = entry == 256 ? 256 : GCN_KD_SIZE;
+	memset(img, 0, sizeof(img));
+	memcpy(img, w, sizeof(w));
+	memcpy(img + span, code, n * 4);
+	span = (span + n * 4 + 7) & ~7U;
+
+	/* in a control block, or in a data allocation (system or VRAM) */
+	i = chance(30) ? pick_alloc(f, 0, 1) : -1;
+	if (i >= 0 && alloc_span(&f->a[i]) >= span + 64) {
+		uint64_t off = (rnd64() % (alloc_span(&f->a[i]) - span)) & ~63ULL;
+
+		f->a[i].targeted = 1;
+		cpu = f->a[i].cpu + off;
+		kd = f->a[i].bus + off;
+	} else {
+		kd = ctl_block(f, &cpu, span);
+		if (!cpu)
+			return 0;
+	}
+	guarded_copy(cpu, img, span);
+
+	/* arguments: buffers of ours, a loop count that ends soon enough */
+	memset(&args, 0, sizeof(args));
+	items = 1 + rnd(chance(2) ? 1 << 20 : chance(20) ? 65536 : 4096);
+	len = items * 4;
+	args.c = addr_write(f, &len, 4);
+	args.a = addr_read(f, &len, 4);
+	args.b = addr_read(f, &len, 4);
+	args.n = chance(90) ? 1 + rnd(1000) : (uint32_t)rnd_interesting();
+	args.m = (uint32_t)rnd64();
+	if (chance(5))
+		args.a = rnd_interesting();
+	ka = ctl_block(f, &kcpu, sizeof(args));
+	if (!kcpu)
+		return 0;
+	guarded_copy(kcpu, &args, sizeof(args));
+
+	memset(p, 0, sizeof(*p));
+	grid(p, items);
+	if (chance(3) && p->grid_size_x >= 1024) {
+		/* the largest workgroups (and their LDS, private memory) */
+		p->workgroup_size_x = 1024;
+		p->workgroup_size_y = 1;
+	}
+	p->kernel_object = kd;
+	if (chance(3))
+		p->kernel_object += chance(50) ? 4 : 1 + rnd(63);      /* refused */
+	if (chance(2))
+		p->kernel_object = addr_not_memory(f);
+	p->kernarg_address = ka + (chance(3) ? 8 : 0);
+	if (chance(10))
+		p->private_segment_size = rnd(4096);
+	if (chance(10))
+		p->group_segment_size = rnd(65536);
+	p->completion_signal = make_signal(f);
+	p->header = header(HSAGPU_PKT_TYPE_KERNEL_DISPATCH);
+	ngcn++;
+	if (k == 0)
+		ngcn_valid++;
+	else if (k == 1)
+		ngcn_mutated++;
+	else
+		ngcn_random++;
+	vlog("code object %s (%s, %u dwords, rsrc1 0x%x rsrc2 0x%x props 0x%x) at 0x%llx",
+	     k == 2 ? "random" : g->name, k == 1 ? "mutated" : "as is", n, w[12],
+	     w[13], w[14] & 0xffff, (unsigned long long)p->kernel_object);
+	*kind = k;
+	return 1;
+}
+
+/*
+ * Follow dispatch @id of queue @q for up to 40 ms: done (the read index
+ * the device writes passed it), failed with its own queue error (counted
+ * by code), behind another packet's error, or still running.
+ */
+static void gcn_follow(struct file *f, struct queue *q, uint64_t id)
+{
+	struct hsagpu_queue_status st;
+	struct alloc *a = &f->a[q->alloc];
+	uint64_t rd;
+
+	ngcn_followed++;
+	for (int t = 0; t < 20; t++) {
+		if (a->live && a->cpu &&
+		    guarded_read64((volatile uint64_t *)(a->cpu + a->bytes - 256 +
+							 HSAGPU_QUEUE_DESC_RPTR), &rd) &&
+		    rd > id) {
+			ngcn_done++;
+			return;
+		}
+		memset(&st, 0, sizeof(st));
+		st.size = sizeof(st);
+		st.queue_id = q->id;
+		if (xioctl(f->fd, HSAGPU_IOC_QUEUE_STATUS, &st))
+			return;
+		if (st.error) {
+			if (st.error_dispatch_id == id)
+				ngcn_err[st.error < HSAGPU_QERR_COUNT ? st.error :
+					 HSAGPU_QERR_COUNT]++;
+			else
+				ngcn_behind++;
+			return;
+		}
+		usleep(2000);
+	}
+	ngcn_running++;
+}
+
+static unsigned long gcn_errors(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned int e = 0; e <= HSAGPU_QERR_COUNT; e++)
+		n += ngcn_err[e];
+	return n;
+}
+
 /* --- operations ------------------------------------------------------------ */
 static struct file *pick_file(void)
 {
@@ -871,6 +1331,11 @@ static void op_open(void)
 		if (f->fd < 0) {
 			nerr++;
 			f->fd = -1;
+		} else {
+			struct hsagpu_device_info di = { .size = sizeof(di) };
+
+			f->vm = !ioctl(f->fd, HSAGPU_IOC_GET_INFO, &di) &&
+				(di.vm_flags & HSAGPU_VM_INFO_ENABLED);
 		}
 		return;
 	}
@@ -1307,7 +1772,29 @@ static void op_queue_cmd(struct file *f)
 		f->q[i].live = 0;
 }
 
-static void op_submit(struct file *f)
+/* A live queue of @f that runs packets (active, no error), or -1 */
+static int pick_good_queue(struct file *f)
+{
+	int start = rnd(MAX_QUEUES);
+
+	for (int k = 0; k < MAX_QUEUES; k++) {
+		struct queue *q = &f->q[(start + k) % MAX_QUEUES];
+		struct hsagpu_queue_status st = { .size = sizeof(st), .queue_id = q->id };
+
+		if (q->live && !xioctl(f->fd, HSAGPU_IOC_QUEUE_STATUS, &st) &&
+		    (st.state & HSAGPU_QSTATE_MASK) == HSAGPU_QSTATE_ACTIVE && !st.error)
+			return (start + k) % MAX_QUEUES;
+	}
+	return -1;
+}
+
+/*
+ * Random packets on one of @f's queues; @code: a single code-object
+ * dispatch (make_code_object) on one that runs packets (a new one in
+ * place of a failed one if need be: random packets fail most queues
+ * soon), sometimes followed to its end.
+ */
+static void op_submit(struct file *f, int code)
 {
 	struct queue *q;
 	struct alloc *a;
@@ -1316,15 +1803,29 @@ static void op_submit(struct file *f)
 	uint8_t pkt[8][64];
 	uint64_t wval, dbval;
 	uint32_t n, k;
-	int i = rnd(MAX_QUEUES);
+	int i = rnd(MAX_QUEUES), kind = -1;
 
+	if (code && (i = pick_good_queue(f)) < 0) {
+		for (k = 0; k < MAX_QUEUES && f->q[k].live; k++)
+			;
+		if (k == MAX_QUEUES) {
+			struct queue *old = &f->q[rnd(MAX_QUEUES)];
+			struct hsagpu_queue_id qid = { sizeof(qid), old->id };
+
+			if (!xioctl(f->fd, HSAGPU_IOC_DESTROY_QUEUE, &qid))
+				old->live = 0;
+		}
+		op_queue_create(f);
+		if ((i = pick_good_queue(f)) < 0)
+			return;
+	}
 	q = &f->q[i];
 	if (!q->live)
 		return;
 	a = &f->a[q->alloc];
 	if (!a->live || !a->cpu)
 		return;
-	n = 1 + rnd(q->size < 8 ? q->size : 8);
+	n = code ? 1 : 1 + rnd(q->size < 8 ? q->size : 8);
 	wptr = (volatile uint64_t *)(a->cpu + a->bytes - 256 + HSAGPU_QUEUE_DESC_WPTR);
 	rptr = (volatile uint64_t *)(a->cpu + a->bytes - 256 + HSAGPU_QUEUE_DESC_RPTR);
 	/*
@@ -1336,7 +1837,11 @@ static void op_submit(struct file *f)
 	if (!iommu && q->wid + n - rd > q->size)
 		return;
 	for (k = 0; k < n; k++)
-		make_packet(f, pkt[k]);
+		if (!code || !make_code_object(f, (void *)pkt[k], &kind))
+			make_packet(f, pkt[k]);
+	/* a control block wrapped around: our queues were destroyed */
+	if (!q->live)
+		return;
 	wval = chance(3) ? rnd_interesting() : q->wid + n;       /* overrun: error 6 */
 	dbval = chance(90) ? q->wid + n - 1 : rnd64();
 	GUARDED({
@@ -1361,6 +1866,8 @@ static void op_submit(struct file *f)
 	q->wid += n;
 	npackets += n;
 	vlog("submit %u packets to queue %u", n, q->id);
+	if (kind >= 0 && chance(50))
+		gcn_follow(f, q, q->wid - 1);
 }
 
 static void op_event(struct file *f)
@@ -1548,12 +2055,13 @@ static void op_fork(void)
 }
 
 enum { O_OPEN, O_CLOSE, O_ALLOC, O_FREE, O_SEGS, O_MMAP, O_MUNMAP, O_TOUCH,
-       O_QCREATE, O_QCMD, O_SUBMIT, O_EVENT, O_MISC, O_FORK, O_REGISTER, O_NUM };
+       O_QCREATE, O_QCMD, O_SUBMIT, O_EVENT, O_MISC, O_FORK, O_REGISTER, O_CODE,
+       O_NUM };
 static const unsigned int weight[O_NUM] = {
 	[O_OPEN] = 4, [O_CLOSE] = 2, [O_ALLOC] = 10, [O_FREE] = 4, [O_SEGS] = 2,
 	[O_MMAP] = 5, [O_MUNMAP] = 3, [O_TOUCH] = 4, [O_QCREATE] = 6,
 	[O_QCMD] = 5, [O_SUBMIT] = 25, [O_EVENT] = 6, [O_MISC] = 4, [O_FORK] = 1,
-	[O_REGISTER] = 3,
+	[O_REGISTER] = 3, [O_CODE] = 8,
 };
 
 static void run_ops(uint64_t deadline, unsigned long maxops, int depth)
@@ -1597,7 +2105,8 @@ static void run_ops(uint64_t deadline, unsigned long maxops, int depth)
 		case O_TOUCH: op_touch(); break;
 		case O_QCREATE: op_queue_create(f); break;
 		case O_QCMD: op_queue_cmd(f); break;
-		case O_SUBMIT: op_submit(f); break;
+		case O_SUBMIT: op_submit(f, 0); break;
+		case O_CODE: op_submit(f, 1); break;
 		case O_EVENT: op_event(f); break;
 		case O_MISC: op_misc_ioctl(f); break;
 		case O_REGISTER: op_register(f); break;
@@ -1666,13 +2175,25 @@ static void timed_run(void *arg)
 	t0 = now_ns();
 	run_ops(t0 + secs * 1000000000ULL, maxops, 0);
 	release_all();
-	printf("# %lu operations in %.1f s (%lu failed as expected or not, %lu faults caught, %lu forks, %lu packets, %lu releases)\n",
-	       nops, (now_ns() - t0) / 1e9, nerr, nfault, nforks, npackets, nresets);
-	printf("# ops: open %lu close %lu alloc %lu free %lu segs %lu mmap %lu munmap %lu touch %lu qcreate %lu qcmd %lu submit %lu event %lu misc %lu fork %lu register %lu\n",
+	printf("# %lu operations in %.1f s (%lu failed as expected or not, %lu faults caught, %lu forks, %lu packets, %lu releases, gcn dispatches %lu, errors %lu)\n",
+	       nops, (now_ns() - t0) / 1e9, nerr, nfault, nforks, npackets, nresets, ngcn,
+	       gcn_errors());
+	printf("# ops: open %lu close %lu alloc %lu free %lu segs %lu mmap %lu munmap %lu touch %lu qcreate %lu qcmd %lu submit %lu event %lu misc %lu fork %lu register %lu code %lu\n",
 	       op_count[O_OPEN], op_count[O_CLOSE], op_count[O_ALLOC], op_count[O_FREE],
 	       op_count[O_SEGS], op_count[O_MMAP], op_count[O_MUNMAP], op_count[O_TOUCH],
 	       op_count[O_QCREATE], op_count[O_QCMD], op_count[O_SUBMIT], op_count[O_EVENT],
-	       op_count[O_MISC], op_count[O_FORK], op_count[O_REGISTER]);
+	       op_count[O_MISC], op_count[O_FORK], op_count[O_REGISTER], op_count[O_CODE]);
+	printf("# gcn: %lu code-object dispatches (%lu as is, %lu mutated, %lu random); of %lu followed: %lu done, %lu failed (illegal instruction %lu, trap %lu, kernel object %lu, address/VM fault %lu, other %lu), %lu behind another error, %lu still running\n",
+	       ngcn, ngcn_valid, ngcn_mutated, ngcn_random, ngcn_followed, ngcn_done,
+	       gcn_errors(), ngcn_err[HSAGPU_QERR_ILLEGAL_INSTRUCTION],
+	       ngcn_err[HSAGPU_QERR_TRAP], ngcn_err[HSAGPU_QERR_KERNEL_OBJECT],
+	       ngcn_err[HSAGPU_QERR_ADDRESS] + ngcn_err[HSAGPU_QERR_VM_FAULT],
+	       gcn_errors() - ngcn_err[HSAGPU_QERR_ILLEGAL_INSTRUCTION] -
+	       ngcn_err[HSAGPU_QERR_TRAP] - ngcn_err[HSAGPU_QERR_KERNEL_OBJECT] -
+	       ngcn_err[HSAGPU_QERR_ADDRESS] - ngcn_err[HSAGPU_QERR_VM_FAULT],
+	       ngcn_behind, ngcn_running);
+	if (!iommu && ndevs && !(devs[0].info.vm_flags & HSAGPU_VM_INFO_ENABLED))
+		printf("# gcn: no code objects: neither GPU VM nor an IOMMU confines them\n");
 }
 
 int main(int argc, char **argv)

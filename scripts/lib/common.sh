@@ -87,3 +87,25 @@ hsagpu_apt_update() {
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
+
+# hsagpu_fuzz_toolchain: Debian's clang with its compiler-rt (ASan, UBSan,
+# libFuzzer) and llvm tools (llvm-symbolizer for ASan stacks,
+# llvm-profdata/llvm-cov), installed when missing; dies when clang still
+# cannot link a libFuzzer target. Used by build-fuzz and build-fuzz-host.
+HSAGPU_FUZZ_PKGS=(clang llvm libclang-rt-dev)
+hsagpu_fuzz_toolchain() {
+    local p missing=()
+    for p in "${HSAGPU_FUZZ_PKGS[@]}"; do
+        dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
+            missing+=("$p")
+    done
+    if [ "${#missing[@]}" -gt 0 ]; then
+        log "installing fuzzing packages: ${missing[*]}"
+        as_root apt-get -qq update
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get -qq install -y --no-install-recommends \
+            "${missing[@]}" >/dev/null || die "apt-get install failed"
+    fi
+    echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return 0; }' |
+        clang -x c -fsanitize=fuzzer,address,undefined -o /dev/null - 2>/dev/null ||
+        die "clang cannot link -fsanitize=fuzzer,address,undefined (libclang-rt-dev missing?)"
+}

@@ -1,0 +1,143 @@
+/*
+ * libFuzzer harness: the GCN workgroup subsection of the migration
+ * stream (hsagpu_gcn_run_load, and hsagpu_queue_gcn_load around it). A
+ * migration stream comes from another QEMU, so a hostile or corrupt
+ * source must not get past the load checks with a workgroup the
+ * interpreter could not have made (register counts, wave numbers, LDS
+ * and private sizes, the wave to go on with). Input (fuzz-input.h): a
+ * head, code for the loaded waves to run (at the address the fuzz-gcn
+ * harness and the seeds use), then the saved bytes, all the rest of the
+ * input. When the bytes load, the workgroup resumes for a bounded number
+ * of instructions on the sparse memory of fuzz-mem.h, and what it then
+ * saves must load again.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hsagpu-queue-core.h"
+#include "hsagpu-gcn-core.h"
+#include "fuzz-mem.h"
+#include "fuzz-input.h"
+
+static FuzzMem fm;
+
+static unsigned fl_read(void *o, uint64_t addr, void *buf, uint32_t len)
+{
+    return fuzz_mem_read(o, addr, buf, len);
+}
+
+static unsigned fl_write(void *o, uint64_t addr, const void *buf,
+                         uint32_t len)
+{
+    return fuzz_mem_write(o, addr, buf, len);
+}
+
+static unsigned fl_atomic(void *o, uint64_t addr, unsigned bytes, unsigned op,
+                          uint64_t src0, uint64_t src1, uint64_t *old)
+{
+    uint64_t v = 0, nv;
+    uint8_t *p;
+
+    FUZZ_CHECK((bytes == 4 || bytes == 8) && op <= HSAGPU_GCN_ATOMIC_CAS);
+    p = (addr % bytes) ? NULL : fuzz_mem_at(o, addr, bytes, true);
+    if (!p) {
+        return FUZZ_MEM_ERR;
+    }
+    memcpy(&v, p, bytes);
+    nv = op == HSAGPU_GCN_ATOMIC_ADD ? v + src0 :
+         op == HSAGPU_GCN_ATOMIC_SWAP ? src0 :
+         v == (bytes == 8 ? src0 : (uint32_t)src0) ? src1 : v;
+    memcpy(p, &nv, bytes);
+    *old = v;
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    FuzzIn in = { data, size };
+    uint8_t h[FL_HEAD_SIZE], *co, *buf = NULL;
+    const uint8_t *code, *blob;
+    size_t code_len, blob_len, len;
+    HsaGpuGcnMem mem = { fl_read, fl_write, fl_atomic, &fm };
+    HsaGpuGcnDispatch d;
+    HsaGpuGcnStatus st;
+    HsaGpuGcnRun *r, *again;
+    uint64_t budget, max_insns;
+    unsigned err;
+
+    fuzz_take(&in, h, sizeof(h));
+    _Static_assert(UINT16_MAX <= FG_CODE_MAX, "u16 code length");
+    code = fuzz_take_ptr(&in, fuzz_le16(h + FL_H_CODE_LEN), &code_len);
+    blob = fuzz_take_ptr(&in, in.n, &blob_len);
+    if (h[FL_H_FLAGS] & FL_F_NO_ATOMIC) {
+        mem.atomic = NULL;
+    }
+
+    if (h[FL_H_FLAGS] & FL_F_QUEUE) {
+        /* As the device's post_load does: the blob is the queue's */
+        HsaGpuQueue q;
+
+        memset(&q, 0, sizeof(q));
+        q.gcn_blob = malloc(blob_len ? blob_len : 1);
+        FUZZ_CHECK(q.gcn_blob);
+        if (blob_len) {
+            memcpy(q.gcn_blob, blob, blob_len);
+        }
+        q.gcn_blob_len = blob_len;
+        FUZZ_CHECK(q.gcn_blob_len == blob_len);
+        if (!hsagpu_queue_gcn_load(&q)) {
+            FUZZ_CHECK(!q.gcn_blob);
+            hsagpu_queue_gcn_free(&q);
+            return 0;
+        }
+        FUZZ_CHECK(!q.gcn_blob);
+        r = q.gcn;
+    } else {
+        r = hsagpu_gcn_run_load(blob, blob_len);
+    }
+    if (!r) {
+        return 0;
+    }
+    FUZZ_CHECK(hsagpu_gcn_run_active(r));
+
+    co = fuzz_mem_map(&fm, FG_KD, FG_CODE_OFF + code_len, NULL, 0, false);
+    if (code_len) {
+        memcpy(co + FG_CODE_OFF, code, code_len);
+    }
+    fuzz_mem_map(&fm, FG_PKT, HSAGPU_AQL_PACKET_SIZE, NULL, 0, false);
+    fuzz_mem_map(&fm, FG_QUEUE, FG_QUEUE_SIZE, NULL, 0, false);
+    fuzz_mem_map(&fm, FG_KARG, FG_KARG_SIZE, NULL, 0, false);
+    fuzz_mem_map(&fm, FG_DATA, FG_DATA_SIZE, NULL, 0, false);
+
+    /* The dispatch the workgroup belongs to: only rsrc1 is read again */
+    memset(&d, 0, sizeof(d));
+    d.kd.rsrc1 = fuzz_le32(h + FL_H_RSRC1);
+    d.code = FG_CODE;
+    d.dispatch_ptr = FG_PKT;
+    d.queue_ptr = FG_QUEUE;
+    d.kernarg = FG_KARG;
+    budget = 16 * (1 + (uint64_t)h[FL_H_BUDGET]);
+    max_insns = 1 + (uint64_t)fuzz_le16(h + FL_H_MAXI);
+    err = hsagpu_gcn_run_resume(r, &mem, &d, budget, max_insns, &st);
+    FUZZ_CHECK(st.insns <= budget);
+    if (err == HSAGPU_GCN_PAUSED) {
+        /* what it saves now loads again */
+        len = hsagpu_gcn_run_save(r, &buf);
+        again = hsagpu_gcn_run_load(buf, len);
+        FUZZ_CHECK(again);
+        hsagpu_gcn_run_free(again);
+        free(buf);
+    } else {
+        FUZZ_CHECK(!hsagpu_gcn_run_active(r));
+    }
+    hsagpu_gcn_run_free(r);
+    fuzz_mem_free(&fm);
+    return 0;
+}

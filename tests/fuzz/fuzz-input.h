@@ -1,0 +1,134 @@
+/*
+ * hsagpu host fuzzers: the layout of each harness's input and of the
+ * guest address space it builds, shared by the harnesses and the seed
+ * generator (fuzz-seeds.c). Fields are little-endian bytes at fixed
+ * offsets of a head; whatever an input lacks reads as zeros.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HSAGPU_FUZZ_INPUT_H
+#define HSAGPU_FUZZ_INPUT_H
+
+/*
+ * The GCN harnesses' address space: the code object (kernel descriptor
+ * at its start, code FG_CODE_OFF further on), the dispatch packet, the
+ * queue (amd_queue_t, zeros), kernel arguments and the data buffers.
+ */
+#define FG_KD           0x100000000ULL
+#define FG_CODE_OFF     0x1000U
+#define FG_CODE         (FG_KD + FG_CODE_OFF)
+#define FG_CODE_MAX     0xffffU         /* bytes of code an input brings */
+#define FG_PKT          0x100100000ULL
+#define FG_QUEUE        0x100101000ULL
+#define FG_QUEUE_SIZE   256U
+#define FG_KARG         0x100200000ULL
+#define FG_KARG_SIZE    4096U
+#define FG_DATA         0x100400000ULL
+#define FG_DATA_BUF     0x4000U         /* bytes per buffer */
+#define FG_DATA_BUFS    7U
+#define FG_DATA_SIZE    (FG_DATA_BUF * FG_DATA_BUFS)
+
+/*
+ * fuzz-gcn: FG_HEAD_SIZE bytes of head, the 64-byte kernel descriptor,
+ * then code, kernel arguments and the start of the data buffers
+ * (lengths in the head, cut to what the input has).
+ */
+#define FG_HEAD_SIZE    32U
+#define FG_H_FLAGS      0       /* u8 FG_F_* */
+#define FG_H_DIMS       1       /* u8: 1 + v % 3 dimensions */
+#define FG_H_WG         2       /* 3 x u16: workgroup size, 1 + v % 1024 */
+#define FG_H_GRID       8       /* 3 x u16: grid, 1 + v % (FG_NWG x wg) */
+#define FG_H_PICK       14      /* u8: the second workgroup run (FG_F_TWO) */
+#define FG_H_PAUSE      15      /* u8: budget of the first slice - 1 */
+#define FG_H_MAXI       16      /* u16: instructions per wave - 1 */
+#define FG_H_CODE_LEN   18      /* u16 */
+#define FG_H_KARG_LEN   20      /* u16, at most FG_KARG_SIZE */
+#define FG_H_DATA_LEN   22      /* u16, at most FG_DATA_SIZE */
+#define FG_H_KOBJ       24      /* u8: kernel_object misalignment (mod 64) */
+#define FG_H_ID         25      /* u8: dispatch id */
+
+#define FG_F_REPAIR     0x01    /* a descriptor the parser refuses: fixed */
+#define FG_F_NO_ATOMIC  0x02    /* memory without atomics (read + write) */
+#define FG_F_BIG        0x04    /* workgroups up to 1024 items, not 256 */
+#define FG_F_SAVE       0x08    /* save/load round trip at every pause */
+#define FG_F_RO_CODE    0x10    /* the code object is read-only */
+#define FG_F_TWO        0x20    /* a second workgroup, same run object */
+#define FG_F_KOBJ       0x40    /* a kernel_object FG_H_KOBJ off alignment */
+
+#define FG_NWG          4U      /* workgroups per dimension, at most */
+#define FG_WG_SMALL     256U    /* items of a workgroup without FG_F_BIG */
+/* Wave instructions per input, over all slices and workgroups */
+#define FG_BUDGET       12000U
+
+/*
+ * fuzz-gcn-load: FL_HEAD_SIZE bytes of head, code (FL_H_CODE_LEN bytes,
+ * at FG_CODE), then a saved workgroup (hsagpu_gcn_run_save's bytes: the
+ * rest of the input, whatever its length).
+ */
+#define FL_HEAD_SIZE    12U
+#define FL_H_FLAGS      0       /* u8 FL_F_* */
+#define FL_H_BUDGET     1       /* u8: wave instructions, (1 + v) x 16 */
+#define FL_H_MAXI       2       /* u16: instructions per wave - 1 */
+#define FL_H_CODE_LEN   4       /* u16 */
+#define FL_H_RSRC1      8       /* u32: the descriptor's rsrc1 (s_getreg) */
+
+#define FL_F_NO_ATOMIC  0x01
+#define FL_F_QUEUE      0x02    /* through hsagpu_queue_gcn_load() */
+
+/*
+ * fuzz-pm4: an AQL queue (ring, amd_queue_t with the read and write
+ * indices, data) fed packets: FQ_HEAD_SIZE bytes of head, FQ_H_NPKTS
+ * packets of 64 bytes, then the start of the data region (PM4 indirect
+ * buffers, signals, kernel arguments and code, DMA descriptors).
+ */
+#define FQ_RING         0x200000ULL
+#define FQ_DESC         0x1f0000ULL     /* amd_queue_t */
+#define FQ_DESC_SIZE    256U
+#define FQ_DATA         0x300000ULL
+#define FQ_DATA_SIZE    0x10000U
+#define FQ_HEAD_SIZE    16U
+#define FQ_H_FLAGS      0       /* u8 FQ_F_* */
+#define FQ_H_RING       1       /* u8: ring of 4 << (v % 5) packets */
+#define FQ_H_RUNS       2       /* u8: 1 + v % 4 calls */
+#define FQ_H_QUANTUM    3       /* u8: 1 + v % 16 packets a call */
+#define FQ_H_CLOCK      4       /* u8: ns the clock moves per reading / 8 */
+#define FQ_H_NPKTS      5       /* u8: packets, at most the ring's */
+#define FQ_H_DATA_LEN   6       /* u16 */
+#define FQ_H_PROPS      8       /* u32: amd_queue_t.queue_properties */
+#define FQ_H_WPTR       12      /* u32: added to the write index (FQ_F_WPTR) */
+
+#define FQ_F_AMD        0x01    /* HSAGPU_QF_AMD_QUEUE (ROCr's blit kernels) */
+#define FQ_F_PROFILE    0x02    /* HSAGPU_QF_PROFILE */
+#define FQ_F_READ_DATA  0x04    /* the bus has read_data (poison) */
+#define FQ_F_MAP        0x08    /* the bus has map/unmap */
+#define FQ_F_ATOMIC     0x10    /* the bus has any AtomicOp */
+#define FQ_F_BUDGET     0x20    /* scheduling passes with a budget */
+#define FQ_F_MIGRATE    0x40    /* a migration between two calls */
+#define FQ_F_WPTR       0x80    /* a write index past the packets */
+
+/*
+ * fuzz-sdma: an SDMA ring: FS_HEAD_SIZE bytes of head, the ring's bytes
+ * (up to its size), then the start of the data region.
+ */
+#define FS_RING         0x200000ULL
+#define FS_PTRS         0x1f0000ULL     /* read pointer, write pointer */
+#define FS_DATA         0x300000ULL
+#define FS_DATA_SIZE    0x10000U
+#define FS_HEAD_SIZE    16U
+#define FS_H_FLAGS      0       /* u8 FS_F_* */
+#define FS_H_RING       1       /* u8: ring of 1024 << (v % 3) bytes */
+#define FS_H_RUNS       2       /* u8: 1 + v % 4 calls */
+#define FS_H_QUANTUM    3       /* u8: 1 + v % 32 packets a call */
+#define FS_H_CLOCK      4       /* u8 */
+#define FS_H_RING_LEN   6       /* u16: ring bytes the input brings */
+#define FS_H_WPTR       8       /* u32: the write pointer (FS_F_WPTR) */
+#define FS_H_START      12      /* u32: the read pointer at ENABLE */
+
+#define FS_F_READ_DATA  0x01
+#define FS_F_BUDGET     0x02
+#define FS_F_MIGRATE    0x04
+#define FS_F_WPTR       0x08    /* the write pointer from FS_H_WPTR */
+#define FS_F_START      0x10    /* start at FS_H_START, not 0 */
+#define FS_F_BUMP       0x20    /* the write pointer grows between calls */
+
+#endif
