@@ -22,40 +22,10 @@
 #include "hsagpu-queue-core.h"
 #include "hsagpu-gcn-core.h"
 #include "fuzz-mem.h"
+#include "fuzz-gcnmem.h"
 #include "fuzz-input.h"
 
 static FuzzMem fm;
-
-static unsigned fl_read(void *o, uint64_t addr, void *buf, uint32_t len)
-{
-    return fuzz_mem_read(o, addr, buf, len);
-}
-
-static unsigned fl_write(void *o, uint64_t addr, const void *buf,
-                         uint32_t len)
-{
-    return fuzz_mem_write(o, addr, buf, len);
-}
-
-static unsigned fl_atomic(void *o, uint64_t addr, unsigned bytes, unsigned op,
-                          uint64_t src0, uint64_t src1, uint64_t *old)
-{
-    uint64_t v = 0, nv;
-    uint8_t *p;
-
-    FUZZ_CHECK((bytes == 4 || bytes == 8) && op <= HSAGPU_GCN_ATOMIC_CAS);
-    p = (addr % bytes) ? NULL : fuzz_mem_at(o, addr, bytes, true);
-    if (!p) {
-        return FUZZ_MEM_ERR;
-    }
-    memcpy(&v, p, bytes);
-    nv = op == HSAGPU_GCN_ATOMIC_ADD ? v + src0 :
-         op == HSAGPU_GCN_ATOMIC_SWAP ? src0 :
-         v == (bytes == 8 ? src0 : (uint32_t)src0) ? src1 : v;
-    memcpy(p, &nv, bytes);
-    *old = v;
-    return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -65,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t h[FL_HEAD_SIZE], *co, *buf = NULL;
     const uint8_t *code, *blob;
     size_t code_len, blob_len, len;
-    HsaGpuGcnMem mem = { fl_read, fl_write, fl_atomic, &fm };
+    HsaGpuGcnMem mem = fuzz_gcn_mem(&fm);
     HsaGpuGcnDispatch d;
     HsaGpuGcnStatus st;
     HsaGpuGcnRun *r, *again;

@@ -26,53 +26,10 @@
 #include "hsagpu-queue-core.h"
 #include "hsagpu-gcn-core.h"
 #include "fuzz-mem.h"
+#include "fuzz-gcnmem.h"
 #include "fuzz-input.h"
 
 static FuzzMem fm;
-
-static unsigned fg_read(void *o, uint64_t addr, void *buf, uint32_t len)
-{
-    return fuzz_mem_read(o, addr, buf, len);
-}
-
-static unsigned fg_write(void *o, uint64_t addr, const void *buf,
-                         uint32_t len)
-{
-    return fuzz_mem_write(o, addr, buf, len);
-}
-
-/* The device's AtomicOps: naturally aligned, 4 or 8 bytes */
-static unsigned fg_atomic(void *o, uint64_t addr, unsigned bytes, unsigned op,
-                          uint64_t src0, uint64_t src1, uint64_t *old)
-{
-    uint64_t mask = bytes == 8 ? UINT64_MAX : UINT32_MAX, v = 0, nv;
-    uint8_t *p;
-
-    FUZZ_CHECK(bytes == 4 || bytes == 8);
-    FUZZ_CHECK(op <= HSAGPU_GCN_ATOMIC_CAS);
-    if (addr % bytes) {
-        return FUZZ_MEM_ERR;
-    }
-    p = fuzz_mem_at(o, addr, bytes, true);
-    if (!p) {
-        return FUZZ_MEM_ERR;
-    }
-    memcpy(&v, p, bytes);
-    switch (op) {
-    case HSAGPU_GCN_ATOMIC_ADD:
-        nv = v + src0;
-        break;
-    case HSAGPU_GCN_ATOMIC_SWAP:
-        nv = src0;
-        break;
-    default:
-        nv = v == (src0 & mask) ? src1 : v;
-        break;
-    }
-    memcpy(p, &nv, bytes);
-    *old = v;
-    return 0;
-}
 
 /* The queue processor's view of the same memory, for hsagpu_gcn_object */
 static unsigned fg_qread(void *o, unsigned client, uint64_t addr, void *buf,
@@ -238,7 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t code_len, karg_len, data_len;
     struct hsagpu_kernel_dispatch_packet k;
     const HsaGpuProc proc = { &fg_qops, &fm, NULL, NULL };
-    HsaGpuGcnMem mem = { fg_read, fg_write, fg_atomic, &fm };
+    HsaGpuGcnMem mem = fuzz_gcn_mem(&fm);
     HsaGpuGcnDispatch d;
     HsaGpuGcnKd kd, kd2;
     uint64_t nwg[3], total;

@@ -28,11 +28,6 @@
 
 static FuzzMem fm;
 
-static void fq_failed(void *opaque, unsigned qi)
-{
-    FUZZ_CHECK(qi == 0);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -48,7 +43,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     HsaGpuProc proc = { &ops, &bus, &fqb_ident, NULL };
     HsaGpuQueue q;
     unsigned runs, quantum, rr = 0;
-    const uint16_t active[1] = { 0 };
     uint8_t flags;
 
     fuzz_take(&in, h, sizeof(h));
@@ -104,26 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     runs = 1 + h[FQ_H_RUNS] % 4;
     quantum = 1 + h[FQ_H_QUANTUM] % 16;
     for (unsigned i = 0; i < runs; i++) {
-        if (flags & FQ_F_BUDGET) {
-            HsaGpuBudget budget = {
-                .slices = HSAGPU_PASS_SLICES, .packets = HSAGPU_PASS_PACKETS,
-            };
-            HsaGpuPassResult pass;
-
-            proc.budget = &budget;
-            hsagpu_sched_pass(&q, active, 1, &rr, &proc, quantum, true,
-                              fq_failed, NULL, &pass);
-            proc.budget = NULL;
-        } else {
-            HsaGpuRunResult res;
-
-            hsagpu_queue_run(&q, &proc, quantum, &res);
-            FUZZ_CHECK(!res.error || q.state == HSAGPU_QSTATE_ERROR);
-        }
-        fqb_pass_end(&bus);
-        if ((flags & FQ_F_MIGRATE) && i + 1 < runs) {
-            fqb_migrate(&q);
-        }
+        fqb_turn(&bus, &q, &proc, quantum, &rr, flags & FQ_F_BUDGET,
+                 (flags & FQ_F_MIGRATE) && i + 1 < runs);
         bus.now += 100000;      /* busy kernels end, polls see time pass */
     }
     hsagpu_queue_clear(&q);

@@ -241,4 +241,42 @@ static void fqb_pass_end(FuzzBus *b)
     FUZZ_CHECK(!b->maps_open);
 }
 
+/* The only queue is queue 0 */
+static void fqb_failed(void *opaque, unsigned qi)
+{
+    FUZZ_CHECK(qi == 0);
+}
+
+/*
+ * One turn of the harness's only queue @q: a scheduling pass under the
+ * device's pass budget (@pass) or a plain hsagpu_queue_run, the checks
+ * of a pass's end, then a migration if @migrate.
+ */
+static void fqb_turn(FuzzBus *b, HsaGpuQueue *q, HsaGpuProc *proc,
+                     unsigned quantum, unsigned *rr, bool pass, bool migrate)
+{
+    static const uint16_t active[1] = { 0 };
+
+    if (pass) {
+        HsaGpuBudget budget = {
+            .slices = HSAGPU_PASS_SLICES, .packets = HSAGPU_PASS_PACKETS,
+        };
+        HsaGpuPassResult res;
+
+        proc->budget = &budget;
+        hsagpu_sched_pass(q, active, 1, rr, proc, quantum, true, fqb_failed,
+                          NULL, &res);
+        proc->budget = NULL;
+    } else {
+        HsaGpuRunResult res;
+
+        hsagpu_queue_run(q, proc, quantum, &res);
+        FUZZ_CHECK(!res.error || q->state == HSAGPU_QSTATE_ERROR);
+    }
+    fqb_pass_end(b);
+    if (migrate) {
+        fqb_migrate(q);
+    }
+}
+
 #endif

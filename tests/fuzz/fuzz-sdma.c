@@ -25,11 +25,6 @@
 
 static FuzzMem fm;
 
-static void fs_failed(void *opaque, unsigned qi)
-{
-    FUZZ_CHECK(qi == 0);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -45,7 +40,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     HsaGpuProc proc = { &ops, &bus, &fqb_ident, NULL };
     HsaGpuQueue q;
     unsigned runs, quantum, rr = 0;
-    const uint16_t active[1] = { 0 };
     uint8_t flags;
 
     fuzz_take(&in, h, sizeof(h));
@@ -98,26 +92,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     runs = 1 + h[FS_H_RUNS] % 4;
     quantum = 1 + h[FS_H_QUANTUM] % 32;
     for (unsigned i = 0; i < runs; i++) {
-        if (flags & FS_F_BUDGET) {
-            HsaGpuBudget budget = {
-                .slices = HSAGPU_PASS_SLICES, .packets = HSAGPU_PASS_PACKETS,
-            };
-            HsaGpuPassResult pass;
-
-            proc.budget = &budget;
-            hsagpu_sched_pass(&q, active, 1, &rr, &proc, quantum, true,
-                              fs_failed, NULL, &pass);
-            proc.budget = NULL;
-        } else {
-            HsaGpuRunResult res;
-
-            hsagpu_queue_run(&q, &proc, quantum, &res);
-            FUZZ_CHECK(!res.error || q.state == HSAGPU_QSTATE_ERROR);
-        }
-        fqb_pass_end(&bus);
-        if ((flags & FS_F_MIGRATE) && i + 1 < runs) {
-            fqb_migrate(&q);
-        }
+        fqb_turn(&bus, &q, &proc, quantum, &rr, flags & FS_F_BUDGET,
+                 (flags & FS_F_MIGRATE) && i + 1 < runs);
         if (flags & FS_F_BUMP) {
             memcpy(ptrs + 8, &wptr, sizeof(wptr));
         }

@@ -1,0 +1,66 @@
+/*
+ * The GCN interpreter's memory (HsaGpuGcnMem) on a fuzzer's sparse
+ * address space (fuzz-mem.h): reads and writes that fail where nothing
+ * is mapped, and the device's AtomicOps (naturally aligned, 4 or 8
+ * bytes). Shared by the fuzz-gcn and fuzz-gcn-load harnesses.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HSAGPU_FUZZ_GCNMEM_H
+#define HSAGPU_FUZZ_GCNMEM_H
+
+#include <string.h>
+
+#include "hsagpu-gcn-core.h"
+#include "fuzz-mem.h"
+
+static unsigned fgm_read(void *o, uint64_t addr, void *buf, uint32_t len)
+{
+    return fuzz_mem_read(o, addr, buf, len);
+}
+
+static unsigned fgm_write(void *o, uint64_t addr, const void *buf,
+                          uint32_t len)
+{
+    return fuzz_mem_write(o, addr, buf, len);
+}
+
+static unsigned fgm_atomic(void *o, uint64_t addr, unsigned bytes,
+                           unsigned op, uint64_t src0, uint64_t src1,
+                           uint64_t *old)
+{
+    uint64_t mask = bytes == 8 ? UINT64_MAX : UINT32_MAX, v = 0, nv;
+    uint8_t *p;
+
+    FUZZ_CHECK(bytes == 4 || bytes == 8);
+    FUZZ_CHECK(op <= HSAGPU_GCN_ATOMIC_CAS);
+    p = (addr % bytes) ? NULL : fuzz_mem_at(o, addr, bytes, true);
+    if (!p) {
+        return FUZZ_MEM_ERR;
+    }
+    memcpy(&v, p, bytes);
+    switch (op) {
+    case HSAGPU_GCN_ATOMIC_ADD:
+        nv = v + src0;
+        break;
+    case HSAGPU_GCN_ATOMIC_SWAP:
+        nv = src0;
+        break;
+    default:
+        nv = v == (src0 & mask) ? src1 : v;
+        break;
+    }
+    memcpy(p, &nv, bytes);
+    *old = v;
+    return 0;
+}
+
+/* @m as the interpreter's memory (.atomic = NULL: without AtomicOps) */
+static inline HsaGpuGcnMem fuzz_gcn_mem(FuzzMem *m)
+{
+    return (HsaGpuGcnMem) {
+        fgm_read, fgm_write, fgm_atomic, m,
+    };
+}
+
+#endif
