@@ -1161,12 +1161,15 @@ static int make_code_object(struct file *f, struct hsagpu_kernel_dispatch_packet
 		if (chance(5))
 			w[12 + rnd(3)] = (uint32_t)rnd64();
 		if (chance(10)) {
-			switch (rnd(4)) {
-			case 0: entry = 0; break;                       /* refused */
-			case 1: entry = 256; break;
-			case 2: entry = GCN_KD_SIZE + 2; break;         /* refused */
-			default: entry = (int64_t)rnd_interesting() & ~3LL; break;
-			}
+			static const int64_t entries[] = {
+				0,			/* refused: on itself */
+				256,
+				GCN_KD_SIZE + 2,	/* refused: unaligned */
+			};
+			uint32_t k = rnd(4);
+
+			entry = k < 3 ? entries[k] :
+				(int64_t)rnd_interesting() & ~3LL;
 		}
 	}
 	if (chance(2))
@@ -1805,7 +1808,9 @@ static void op_submit(struct file *f, int code)
 	uint32_t n, k;
 	int i = rnd(MAX_QUEUES), kind = -1;
 
-	if (code && (i = pick_good_queue(f)) < 0) {
+	if (code)
+		i = pick_good_queue(f);
+	if (code && i < 0) {
 		for (k = 0; k < MAX_QUEUES && f->q[k].live; k++)
 			;
 		if (k == MAX_QUEUES) {
@@ -1816,7 +1821,8 @@ static void op_submit(struct file *f, int code)
 				old->live = 0;
 		}
 		op_queue_create(f);
-		if ((i = pick_good_queue(f)) < 0)
+		i = pick_good_queue(f);
+		if (i < 0)
 			return;
 	}
 	q = &f->q[i];
