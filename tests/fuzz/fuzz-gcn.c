@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "hsagpu-queue-core.h"
-#include "hsagpu-gcn-core.h"
+#include "gcn/hsagpu-gcn-core.h"
 #include "fuzz-mem.h"
 #include "fuzz-gcnmem.h"
 #include "fuzz-input.h"

@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 
 #include "hsagpu-queue-core.h"
-#include "hsagpu-gcn-core.h"
+#include "gcn/hsagpu-gcn-core.h"
 #include "gcn-elf.h"
 #include "gcn-corpus.h"
 #include "fuzz-mem.h"

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hsagpu-gcn-core.h"
-#include "hsagpu-gcn-int.h"
+#include "gcn/hsagpu-gcn-core.h"
+#include "gcn/hsagpu-gcn-int.h"
 #include "hsagpu/hsagpu_aql.h"
 #include "gcn-elf.h"
 #include "gcn-corpus.h"
