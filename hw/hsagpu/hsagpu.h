@@ -12,11 +12,11 @@
 #include "qemu/timer.h"
 #include "qom/object.h"
 #include "system/runstate.h"
-#include "hsagpu-queue-core.h"
-#include "hsagpu-bus-core.h"
-#include "hsagpu-vm-core.h"
-#include "hsagpu-link-core.h"
-#include "hsagpu-vram-dir-core.h"
+#include "hw/hsagpu/cp/hsagpu-queue-core.h"
+#include "hw/hsagpu/core/hsagpu-bus-core.h"
+#include "hw/hsagpu/core/hsagpu-vm-core.h"
+#include "hw/hsagpu/core/hsagpu-link-core.h"
+#include "hw/hsagpu/core/hsagpu-vram-dir-core.h"
 
 #define TYPE_HSA_GPU "hsa-gpu"
 

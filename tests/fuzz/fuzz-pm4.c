@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hsagpu-queue-core.h"
+#include "hw/hsagpu/cp/hsagpu-queue-core.h"
 #include "fuzz-mem.h"
 #include "fuzz-qbus.h"
 #include "fuzz-input.h"

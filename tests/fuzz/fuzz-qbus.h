@@ -14,7 +14,7 @@
 #ifndef HSAGPU_FUZZ_QBUS_H
 #define HSAGPU_FUZZ_QBUS_H
 
-#include "hsagpu-queue-core.h"
+#include "hw/hsagpu/cp/hsagpu-queue-core.h"
 #include "fuzz-mem.h"
 
 typedef struct FuzzBus {

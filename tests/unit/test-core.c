@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hsagpu-core.h"
-#include "hsagpu-bus-core.h"
+#include "hw/hsagpu/core/hsagpu-core.h"
+#include "hw/hsagpu/core/hsagpu-bus-core.h"
 
 #include "tap.h"
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcn/hsagpu-gcn-int.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn-int.h"
 
 #include "tap.h"
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcn/hsagpu-gcn-core.h"
-#include "gcn/hsagpu-gcn-int.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn-core.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn-int.h"
 #include "hsagpu/hsagpu_aql.h"
 #include "gcn-elf.h"
 #include "gcn-corpus.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hsagpu-link-core.h"
+#include "hw/hsagpu/core/hsagpu-link-core.h"
 
 #include "tap.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hsagpu-queue-core.h"
+#include "hw/hsagpu/cp/hsagpu-queue-core.h"
 
 #include "tap.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hsagpu-vm-core.h"
+#include "hw/hsagpu/core/hsagpu-vm-core.h"
 
 #include "tap.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hsagpu-vram-dir-core.h"
+#include "hw/hsagpu/core/hsagpu-vram-dir-core.h"
 
 #include "tap.h"
 

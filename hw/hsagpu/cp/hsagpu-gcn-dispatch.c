@@ -20,7 +20,7 @@
 #include "qemu/osdep.h"
 #endif
 #include "hsagpu-queue-core.h"
-#include "gcn/hsagpu-gcn-core.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn-core.h"
 
 /*
  * Work per slice, in wave instructions (HsaGpuGcnStatus.work: a

@@ -14,7 +14,7 @@
 #ifndef HW_HSAGPU_QUEUE_CORE_H
 #define HW_HSAGPU_QUEUE_CORE_H
 
-#include "hsagpu-core.h"
+#include "hw/hsagpu/core/hsagpu-core.h"
 #include "hsagpu/hsagpu_sdma.h"
 
 typedef struct HsaGpuQueueOps {
