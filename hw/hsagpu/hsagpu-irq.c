@@ -73,7 +73,9 @@ void hsagpu_irq_msix(HsaGpuState *s, unsigned vector)
      * migrates, and goes out when the VM runs (review of dev, finding 5).
      */
     if (!s->vm_running) {
-        hsagpu_queues_msix_later(s, vector);
+        hsagpu_qlock(s);
+        hsagpu_deferred_raise(&s->pending, vector);
+        qemu_mutex_unlock(&s->qlock);
         return;
     }
     /* Fault injection may lose the message or deliver it late. */

@@ -128,12 +128,6 @@ static uint64_t hsagpu_ops_now(void *opaque)
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 }
 
-void hsagpu_deferred_raise(HsaGpuDeferred *d, unsigned vector)
-{
-    set_bit(vector, d->vectors);
-    d->any_vector = true;
-}
-
 /* A queue raises its vector: counted now, sent (merged) by the BH. */
 static void hsagpu_ops_irq(void *opaque, unsigned vector)
 {

@@ -43,19 +43,6 @@
 #define HSAGPU_YIELD_SPINS      64  /* sched_yield()s for waiters, per pass */
 #define HSAGPU_WATCH_POLL_EVERY 32  /* doorbell watch: eventfd every N peeks */
 
-/*
- * qlock from outside the processor thread (MMIO, commands, VM state
- * changes, the main-loop processor). The thread ends its pass when
- * someone is queued here (between queues and packets) and waits for them
- * before the next: a register access waits for one slice at most.
- */
-void hsagpu_qlock(HsaGpuState *s)
-{
-    qatomic_inc(&s->qlock_waiters);
-    qemu_mutex_lock(&s->qlock);
-    qatomic_dec(&s->qlock_waiters);
-}
-
 /* ------------------------------------------------------------------ */
 /* Active list                                                         */
 /* ------------------------------------------------------------------ */
@@ -196,13 +183,6 @@ static void hsagpu_queues_deliver(HsaGpuState *s)
 void hsagpu_queues_deliver_later(HsaGpuState *s)
 {
     qemu_bh_schedule(s->irq_bh);
-}
-
-void hsagpu_queues_msix_later(HsaGpuState *s, unsigned vector)
-{
-    hsagpu_qlock(s);
-    hsagpu_deferred_raise(&s->pending, vector);
-    qemu_mutex_unlock(&s->qlock);
 }
 
 static void hsagpu_queues_irq_bh(void *opaque)

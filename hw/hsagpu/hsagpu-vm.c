@@ -156,8 +156,11 @@ unsigned hsagpu_vm_mmio_write(HsaGpuState *s, uint32_t offset, unsigned size,
     bad = hsagpu_vm_reg_write(&s->vm, offset, val);
     qemu_mutex_unlock(&s->vm_lock);
     if (!bad) {
-        /* Invalidations and contexts: the processor maps pages anew. */
-        hsagpu_bus_maps_flush(s);
+        /*
+         * Invalidations and contexts: the processor maps pages anew (its
+         * next pass drops every mapping, as after a topology change).
+         */
+        qatomic_inc(&s->bus_map_gen);
     }
     qemu_mutex_unlock(&s->qlock);
     if (!bad && offset == HSAGPU_REG_VM_INVALIDATE_REQ) {

@@ -42,6 +42,13 @@ typedef struct HsaGpuDeferred {
     GPtrArray *unrefs;          /* peers (Object *) to unreference */
 } HsaGpuDeferred;
 
+/* A message of @vector is owed (qlock held if @d is s->pending). */
+static inline void hsagpu_deferred_raise(HsaGpuDeferred *d, unsigned vector)
+{
+    set_bit(vector, d->vectors);
+    d->any_vector = true;
+}
+
 OBJECT_DECLARE_SIMPLE_TYPE(HsaGpuState, HSA_GPU)
 
 /*
@@ -160,7 +167,7 @@ struct HsaGpuState {
     struct HsaGpuBusMap *bus_maps;
     uint16_t bus_map_dirty[HSAGPU_BUS_MAP_DIRTY_MAX];
     unsigned bus_map_ndirty;
-    unsigned bus_map_gen;       /* memory topology changes (qatomic) */
+    unsigned bus_map_gen;       /* topology or GPU VM changes (qatomic) */
     unsigned bus_map_seen;      /* bus_map_gen the mappings were made in */
     unsigned bus_map_p2p_gen;   /* hsagpu_p2p_generation() likewise */
     MemoryListener bus_map_listener;
@@ -354,15 +361,11 @@ void hsagpu_doorbell_unlisten_all(HsaGpuState *s);
 void hsagpu_queues_kick(HsaGpuState *s);
 
 /* hsagpu-queue.c: queue registers, commands, the processor, migration */
-/* Take qlock from outside the processor (it yields to such waiters). */
-void hsagpu_qlock(HsaGpuState *s);
 void hsagpu_queues_instance_init(HsaGpuState *s);
 void hsagpu_queues_finalize(HsaGpuState *s);
 bool hsagpu_queues_init(HsaGpuState *s, Error **errp);
 /* What the processor left, and interrupts owed, go out from irq_bh. */
 void hsagpu_queues_deliver_later(HsaGpuState *s);
-/* BQL: a message of @vector goes out with them when the VM runs. */
-void hsagpu_queues_msix_later(HsaGpuState *s, unsigned vector);
 /* Fault injection: queue @qi (-1: none) is not served; which one is. */
 void hsagpu_queue_hold(HsaGpuState *s, int qi);
 int hsagpu_queue_held(HsaGpuState *s);
@@ -398,8 +401,6 @@ void hsagpu_ops_begin(HsaGpuOpsCtx *c, HsaGpuState *s, HsaGpuDeferred *d);
 void hsagpu_ops_end(HsaGpuOpsCtx *c);
 void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d);
 bool hsagpu_deferred_any(const HsaGpuDeferred *d);
-/* A message of @vector is owed (qlock held if @d is s->pending). */
-void hsagpu_deferred_raise(HsaGpuDeferred *d, unsigned vector);
 
 /* hsagpu-bus.c: where a bus address goes (see HsaGpuBusTarget) */
 void hsagpu_bus_ctx_init(HsaGpuBusCtx *c, HsaGpuState *s, int queue);
@@ -566,6 +567,21 @@ void hsagpu_fault_poison_data(void *buf, uint64_t len);
 /* BQL held: true when the fault layer took the message (lost or late). */
 bool hsagpu_fault_msix(HsaGpuState *s, unsigned vector);
 /* The device took a fatal internal error (only a reset clears it). */
+/*
+ * qlock from outside the processor thread (MMIO, commands, VM state
+ * changes, the main-loop processor). The thread ends its pass when
+ * someone is queued here (between queues and packets) and waits for them
+ * before the next: a register access waits for one slice at most. Here,
+ * next to the lock, so that the files taking it need not call into the
+ * queue file.
+ */
+static inline void hsagpu_qlock(HsaGpuState *s)
+{
+    qatomic_inc(&s->qlock_waiters);
+    qemu_mutex_lock(&s->qlock);
+    qatomic_dec(&s->qlock_waiters);
+}
+
 static inline bool hsagpu_fault_is_fatal(HsaGpuState *s)
 {
     return qatomic_read(&s->fault.fatal);
