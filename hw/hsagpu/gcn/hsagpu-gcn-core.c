@@ -511,17 +511,17 @@ static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         return 2;
     }
     if (op > 4) {
-        return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, "smem");
+        return hsagpu_gcn_refuse(g, w, insn, "smem");
     }
     n = 1u << op;                       /* dwords: 1..16 */
     dst = hsagpu_gcn_sregs(w, sdata, n);
     if (!dst || !hsagpu_gcn_sread(w, sbase, 0, true, &base)) {
-        return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, "smem");
+        return hsagpu_gcn_refuse(g, w, insn, "smem");
     }
     if (imm) {
         off = insn[1] & 0xfffff;
     } else if (!hsagpu_gcn_sread(w, insn[1] & 0x7f, 0, false, &off)) {
-        return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, "smem");
+        return hsagpu_gcn_refuse(g, w, insn, "smem");
     }
     addr = (base + off) & ~3ULL;
     err = g->mem->read(g->mem->opaque, addr, buf, n * 4);
@@ -568,7 +568,7 @@ static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         w->pc += 4 + (take ? (int64_t)simm * 4 : 0);
         return UINT32_MAX;      /* pc set */
     default:
-        return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, "sopp");
+        return hsagpu_gcn_refuse(g, w, insn, "sopp");
     }
 }
 
@@ -594,12 +594,12 @@ static unsigned hsagpu_gcn_getreg(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         v = HSAGPU_GCN_APERTURE_SHARED << 16 | HSAGPU_GCN_APERTURE_PRIVATE;
         break;
     default:
-        return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn,
+        return hsagpu_gcn_refuse(g, w, insn,
                                "s_getreg");
     }
     v = (uint32_t)((uint64_t)v >> off) & (size >= 32 ? ~0u : (1u << size) - 1);
     return hsagpu_gcn_swrite(w, (insn[0] >> 16) & 0x7f, false, v) ? 1 :
-           hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, "s_getreg");
+           hsagpu_gcn_refuse(g, w, insn, "s_getreg");
 }
 
 /* A scalar ALU instruction (SOP1, SOP2, SOPK, SOPC). */
@@ -617,13 +617,13 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         len += (i & 0xff) == GCN_SRC_LITERAL;
         if (op == 28) {                 /* s_getpc_b64 */
             return hsagpu_gcn_swrite(w, sdst, true, w->pc + 4) ? 1 :
-                   hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn,
+                   hsagpu_gcn_refuse(g, w, insn,
                                    "sop1");
         }
         if (op == 29 || op == 30) {     /* s_setpc_b64, s_swappc_b64 */
             if (!hsagpu_gcn_sread(w, i & 0xff, lit, true, &a) ||
                 (op == 30 && !hsagpu_gcn_swrite(w, sdst, true, w->pc + 4))) {
-                return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn,
+                return hsagpu_gcn_refuse(g, w, insn,
                                        "sop1");
             }
             w->pc = a;
@@ -634,7 +634,7 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                               (op >= 32 && op <= 39), &a) &&
              hsagpu_gcn_sop1(w, op, a, &d, &is64, &write) &&
              (!write || hsagpu_gcn_swrite(w, sdst, is64, d));
-        return ok ? len : hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn,
+        return ok ? len : hsagpu_gcn_refuse(g, w, insn,
                                           "sop1");
     }
     if ((i >> 23) == 0x17e) {           /* SOPC */
@@ -642,7 +642,7 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                ((i >> 8) & 0xff) == GCN_SRC_LITERAL;
         return hsagpu_gcn_sopc(w, (i >> 16) & 0x7f, i & 0xff, (i >> 8) & 0xff,
                                lit) ? len :
-               hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, "sopc");
+               hsagpu_gcn_refuse(g, w, insn, "sopc");
     }
     if ((i >> 28) == 0xb && ((i >> 23) & 0x1f) == 17) {
         return hsagpu_gcn_getreg(g, w, insn);
@@ -650,7 +650,7 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     if ((i >> 28) == 0xb) {             /* SOPK */
         return hsagpu_gcn_sopk(w, (i >> 23) & 0x1f, (i >> 16) & 0x7f,
                                (uint16_t)i) ? 1 :
-               hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, "sopk");
+               hsagpu_gcn_refuse(g, w, insn, "sopk");
     }
     /* SOP2 */
     {
@@ -665,7 +665,7 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                               wide && op != 29 && op != 31 && op != 33, &b) &&
              hsagpu_gcn_sop2(w, op, a, b, &d, &is64) &&
              hsagpu_gcn_swrite(w, sdst, is64, d);
-        return ok ? len : hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn,
+        return ok ? len : hsagpu_gcn_refuse(g, w, insn,
                                           "sop2");
     }
 }

@@ -1,7 +1,8 @@
 /*
- * hsa-gpu: the GCN interpreter's wave state, shared by its files
- * (hsagpu-gcn-core.c: dispatch, scalar and control flow, scalar memory;
- * hsagpu-gcn-valu.c: vector ALU, vector memory, LDS).
+ * hsa-gpu: the GCN interpreter's wave state and what its files share
+ * (hsagpu-gcn-core.c: descriptor, fetch, scalar side; -decode.c: vector
+ * encodings; -valu.c: vector ALU; -fpu.c: floating point; -vmem.c:
+ * vector memory and LDS; -run.c: a workgroup in flight).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -137,14 +138,82 @@ static inline uint32_t hsagpu_gcn_u32f(float f, bool ftz)
 /* Stop the dispatch: @code with the instruction at @w's pc. */
 unsigned hsagpu_gcn_fail(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned code,
                          const uint32_t *insn, const char *what);
+/* ... with an instruction the interpreter does not run (queue error 26) */
+static inline unsigned hsagpu_gcn_refuse(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                                         const uint32_t *insn,
+                                         const char *what)
+{
+    return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, what);
+}
 /* 32/64-bit scalar operand: false when the encoding is not one we know. */
 bool hsagpu_gcn_sread(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
                       bool is64, uint64_t *val);
 bool hsagpu_gcn_swrite(HsaGpuGcnWave *w, unsigned dst, bool is64,
                        uint64_t val);
-/* A vector instruction (VOP*, FLAT, DS): its dwords; 0: the wave stops */
+/*
+ * hsagpu-gcn-decode.c: a vector instruction (VOP*, FLAT, DS, MUBUF): its
+ * dwords; 0: the wave stops
+ */
 unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                            const uint32_t *insn);
+
+/* A source operand resolved once per instruction. */
+typedef struct HsaGpuGcnOp {
+    bool vgpr;
+    unsigned reg;               /* VGPR index */
+    uint64_t val;               /* scalar value (uniform) */
+    /* per lane: the VGPR (hi: the pair's upper one), or SDWA/DPP's values */
+    const uint32_t *lanes, *hi;
+} HsaGpuGcnOp;
+
+/*
+ * What an SDWA or DPP operand form changes (hsagpu_gcn_vector decodes
+ * them): sources 0 and 1 replaced by prepared lanes, the result merged
+ * into the destination's selected byte or word (SDWA), the lanes written
+ * (DPP).
+ */
+typedef struct HsaGpuGcnExt {
+    const uint32_t *src[2];     /* NULL: the operand as encoded */
+    bool sdwa;
+    unsigned dst_sel, dst_unused;
+    uint64_t wmask;             /* DPP: lanes that write their result */
+} HsaGpuGcnExt;
+
+
+/*
+ * hsagpu-gcn-valu.c. A source operand @src (9-bit encoding; a pair when
+ * @is64): false when it is not one the wave has.
+ */
+bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
+                   HsaGpuGcnOp *o);
+
+/* Lane @l of an operand */
+static inline uint64_t hsagpu_gcn_lane(HsaGpuGcnWave *w,
+                                       const HsaGpuGcnOp *o, unsigned l,
+                                       bool is64)
+{
+    if (!o->lanes) {
+        return o->val;
+    }
+    return o->lanes[l] | (is64 && o->hi ? (uint64_t)o->hi[l] << 32 : 0);
+}
+
+/*
+ * A VALU operation of VOP1/VOP2/VOPC (e32) or VOP3, op in VOP3 numbering,
+ * over the lanes: @nsrc sources as encoded (@x: SDWA/DPP's prepared
+ * ones), the VGPR destination @vdst (or SGPR pair @sdst for compares,
+ * carries and v_div_scale), @carry_in an SGPR pair or -1, the VOP3
+ * modifiers; @len dwords. Returns @len, or 0 with the failure.
+ */
+unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                         const uint32_t *insn, unsigned op, unsigned nsrc,
+                         const unsigned src[3], uint32_t lit, unsigned vdst,
+                         int sdst, int carry_in, unsigned abs, unsigned neg,
+                         unsigned omod, bool clamp, unsigned len,
+                         const HsaGpuGcnExt *x);
+/* A packed 16-bit (VOP3P) instruction */
+unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                          const uint32_t *insn);
 /* Fetch and run one instruction of @w (tests step single instructions) */
 bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w);
 

@@ -1,9 +1,10 @@
 /*
- * hsa-gpu: GCN (gfx9) interpreter, vector ALU: VOP1, VOP2, VOPC and VOP3
- * decoding, the integer operations of one lane, compares into VCC or an
- * SGPR pair, EXEC masking. Floating point is in hsagpu-gcn-fpu.c, memory
- * in hsagpu-gcn-vmem.c. Every lane whose EXEC bit is set runs; the
- * others keep their registers.
+ * hsa-gpu: GCN (gfx9) interpreter, vector ALU: the operation of a VOP1,
+ * VOP2, VOPC, VOP3 or VOP3P instruction over the lanes (their encodings
+ * are decoded in hsagpu-gcn-decode.c), the integer operations of one
+ * lane, compares into VCC or an SGPR pair, EXEC masking. Floating point
+ * is in hsagpu-gcn-fpu.c, memory in hsagpu-gcn-vmem.c. Every lane whose
+ * EXEC bit is set runs; the others keep their registers.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -17,30 +18,8 @@
 
 static const uint32_t gcn_zero_lanes[HSAGPU_GCN_WAVE];
 
-/* A source operand resolved once per instruction. */
-typedef struct GcnOp {
-    bool vgpr;
-    unsigned reg;               /* VGPR index */
-    uint64_t val;               /* scalar value (uniform) */
-    /* per lane: the VGPR (hi: the pair's upper one), or SDWA/DPP's values */
-    const uint32_t *lanes, *hi;
-} GcnOp;
-
-/*
- * What an SDWA or DPP operand form changes (hsagpu_gcn_vector decodes
- * them): sources 0 and 1 replaced by prepared lanes, the result merged
- * into the destination's selected byte or word (SDWA), the lanes written
- * (DPP).
- */
-typedef struct GcnExt {
-    const uint32_t *src[2];     /* NULL: the operand as encoded */
-    bool sdwa;
-    unsigned dst_sel, dst_unused;
-    uint64_t wmask;             /* DPP: lanes that write their result */
-} GcnExt;
-
-static bool gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
-                   GcnOp *o)
+bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
+                   HsaGpuGcnOp *o)
 {
     HsaGpuGcnVreg *r;
 
@@ -56,15 +35,6 @@ static bool gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
         return true;
     }
     return hsagpu_gcn_sread(w, src, lit, is64, &o->val);
-}
-
-static inline uint64_t gcn_lane(HsaGpuGcnWave *w, const GcnOp *o, unsigned l,
-                                bool is64)
-{
-    if (!o->lanes) {
-        return o->val;
-    }
-    return o->lanes[l] | (is64 && o->hi ? (uint64_t)o->hi[l] << 32 : 0);
 }
 
 static uint32_t gcn_sext24(uint32_t v)
@@ -423,12 +393,6 @@ static bool gcn_alu64(unsigned op, uint64_t a, uint64_t b, uint64_t *d)
     }
 }
 
-static unsigned gcn_fail(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                         const uint32_t *insn, const char *what)
-{
-    return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, what);
-}
-
 /* The float type of source @k (0..2) or result (3) of @op; 0: integer */
 static unsigned gcn_type(unsigned op, unsigned k)
 {
@@ -466,7 +430,7 @@ static unsigned gcn_wide(unsigned op, const uint8_t t[4])
  * does through double (there the general case). False: not one of them.
  */
 static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
-                         const GcnOp o[3], uint32_t lit, uint32_t *d)
+                         const HsaGpuGcnOp o[3], uint32_t lit, uint32_t *d)
 {
     bool z = g->ftz32;
     uint64_t exec = w->exec;
@@ -488,8 +452,8 @@ static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
         if (!((exec >> l) & 1)) {
             continue;
         }
-        a = hsagpu_gcn_f32((uint32_t)gcn_lane(w, &o[0], l, false), z);
-        b = hsagpu_gcn_f32((uint32_t)gcn_lane(w, &o[1], l, false), z);
+        a = hsagpu_gcn_f32((uint32_t)hsagpu_gcn_lane(w, &o[0], l, false), z);
+        b = hsagpu_gcn_f32((uint32_t)hsagpu_gcn_lane(w, &o[1], l, false), z);
         switch (op) {
         case 0x101:
             r = a + b;
@@ -507,7 +471,7 @@ static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
             r = (float)(a * b) + hsagpu_gcn_f32(lit, z);     /* not fused */
             break;
         default:
-            r = fmaf(a, b, hsagpu_gcn_f32((uint32_t)gcn_lane(w, &o[2], l,
+            r = fmaf(a, b, hsagpu_gcn_f32((uint32_t)hsagpu_gcn_lane(w, &o[2], l,
                                                              false), z));
             break;
         }
@@ -517,7 +481,7 @@ static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
 }
 
 /* An operand's dwords for all lanes: its VGPR, or @buf filled with it */
-static const uint32_t *gcn_lanes(HsaGpuGcnWave *w, const GcnOp *o,
+static const uint32_t *gcn_lanes(HsaGpuGcnWave *w, const HsaGpuGcnOp *o,
                                  uint32_t *buf)
 {
     if (o->lanes) {
@@ -534,7 +498,7 @@ static const uint32_t *gcn_lanes(HsaGpuGcnWave *w, const GcnOp *o,
  * without modifiers or carries: one loop per operation over the lanes
  * (the general path below dispatches per lane). False: not one of them.
  */
-static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const GcnOp o[3],
+static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
                          uint32_t *d)
 {
     uint32_t buf[3][HSAGPU_GCN_WAVE];
@@ -627,7 +591,7 @@ static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const GcnOp o[3],
  * shift). -1: not one of them; else 0 or 1 (the carry-out destination
  * was refused).
  */
-static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const GcnOp o[3],
+static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
                          HsaGpuGcnVreg *dst, int sdst, uint64_t cin)
 {
     uint32_t buf[2][HSAGPU_GCN_WAVE], *d = dst[0];
@@ -675,18 +639,18 @@ static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const GcnOp o[3],
  * sources resolved, the destination VGPR (or SGPR pair for compares,
  * carries and v_div_scale).
  */
-static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                          const uint32_t *insn, unsigned op, unsigned nsrc,
                          const unsigned src[3], uint32_t lit, unsigned vdst,
                          int sdst, int carry_in, unsigned abs, unsigned neg,
                          unsigned omod, bool clamp, unsigned len,
-                         const GcnExt *x)
+                         const HsaGpuGcnExt *x)
 {
     uint8_t ftype[4];
     unsigned wide, ft[3] = { 0, 0, 0 }, td;
     bool fl = false;
     /* sources the encoding does not have read as zeros */
-    GcnOp o[3] = {
+    HsaGpuGcnOp o[3] = {
         { .lanes = gcn_zero_lanes }, { .lanes = gcn_zero_lanes },
         { .lanes = gcn_zero_lanes },
     };
@@ -704,12 +668,13 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         ft[k] = op == 0x100 && ((abs | neg) >> k) & 1 ? 32 : ftype[k];
         fl |= ft[k] || td;
         if (x && k < 2 && x->src[k]) {
-            o[k] = (GcnOp) { .vgpr = true, .lanes = x->src[k] };
+            o[k] = (HsaGpuGcnOp) { .vgpr = true, .lanes = x->src[k] };
             if ((wide >> k) & 1) {
-                return gcn_fail(g, w, insn, "sdwa/dpp operand");
+                return hsagpu_gcn_refuse(g, w, insn, "sdwa/dpp operand");
             }
-        } else if (!gcn_op(w, src[k], lit, (wide >> k) & 1, &o[k])) {
-            return gcn_fail(g, w, insn, "VGPR operand past the allocation");
+        } else if (!hsagpu_gcn_op(w, src[k], lit, (wide >> k) & 1, &o[k])) {
+            return hsagpu_gcn_refuse(g, w, insn,
+                                     "VGPR operand past the allocation");
         }
     }
     /*
@@ -719,14 +684,15 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
      */
     if (op >= 0x100 && op != 0x142 && op != 0x289 &&
         !hsagpu_gcn_vregs(w, vdst, (wide >> 3) & 1 ? 2 : 1, &dst)) {
-        return gcn_fail(g, w, insn, "VGPR destination past the allocation");
+        return hsagpu_gcn_refuse(g, w, insn,
+                                 "VGPR destination past the allocation");
     }
     if (!fl && op >= 0x100 && (abs || neg || omod ||
                                (clamp && !gcn_int_clamps(op)))) {
-        return gcn_fail(g, w, insn, "integer modifiers");
+        return hsagpu_gcn_refuse(g, w, insn, "integer modifiers");
     }
     if (carry_in >= 0 && !hsagpu_gcn_sread(w, carry_in, 0, true, &cin)) {
-        return gcn_fail(g, w, insn, "carry operand");
+        return hsagpu_gcn_refuse(g, w, insn, "carry operand");
     }
     if (op == 0x1e2 || op == 0x1e3) {
         cin = w->vcc;                               /* v_div_fmas */
@@ -744,24 +710,26 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         int r = gcn_addr_fast(w, op, o, dst, sdst, cin);
 
         if (r >= 0) {
-            return r ? gcn_fail(g, w, insn, "carry destination") : len;
+            return r ? hsagpu_gcn_refuse(g, w, insn, "carry destination") : len;
         }
     }
     if (op == 0x142) {                  /* v_readfirstlane_b32 */
         unsigned l = w->exec ? (unsigned)__builtin_ctzll(w->exec) : 0;
 
-        return hsagpu_gcn_swrite(w, vdst, false, gcn_lane(w, &o[0], l, false))
-               ? len : gcn_fail(g, w, insn, "destination");
+        return hsagpu_gcn_swrite(w, vdst, false,
+                                 hsagpu_gcn_lane(w, &o[0], l, false))
+               ? len : hsagpu_gcn_refuse(g, w, insn, "destination");
     }
     if (op == 0x289) {                  /* v_readlane_b32 */
-        unsigned l = gcn_lane(w, &o[1], 0, false) & 63;
+        unsigned l = hsagpu_gcn_lane(w, &o[1], 0, false) & 63;
 
-        return hsagpu_gcn_swrite(w, vdst, false, gcn_lane(w, &o[0], l, false))
-               ? len : gcn_fail(g, w, insn, "destination");
+        return hsagpu_gcn_swrite(w, vdst, false,
+                                 hsagpu_gcn_lane(w, &o[0], l, false))
+               ? len : hsagpu_gcn_refuse(g, w, insn, "destination");
     }
     if (op == 0x28a) {                  /* v_writelane_b32 */
-        dst[0][gcn_lane(w, &o[1], 0, false) & 63] =
-            (uint32_t)gcn_lane(w, &o[0], 0, false);
+        dst[0][hsagpu_gcn_lane(w, &o[1], 0, false) & 63] =
+            (uint32_t)hsagpu_gcn_lane(w, &o[0], 0, false);
         return len;
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -773,7 +741,7 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             continue;
         }
         for (unsigned k = 0; k < nsrc; k++) {
-            s[k] = gcn_lane(w, &o[k], l, (wide >> k) & 1);
+            s[k] = hsagpu_gcn_lane(w, &o[k], l, (wide >> k) & 1);
             if (ft[k]) {
                 s[k] = gcn_mod(s[k], ft[k], (abs >> k) & 1, (neg >> k) & 1);
             }
@@ -784,7 +752,7 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         if (op < 0x100) {
             if (!(ft[0] ? hsagpu_gcn_fcmp(g, op, s[0], s[1], &r)
                         : gcn_icmp(op, s[0], s[1], &r))) {
-                return gcn_fail(g, w, insn, "vopc");
+                return hsagpu_gcn_refuse(g, w, insn, "vopc");
             }
             cmp |= (uint64_t)r << l;
             continue;
@@ -811,7 +779,7 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 
             if (!hsagpu_gcn_falu(g, ftype, op, s[0], s[1], s[2], old,
                                  &carry, &d)) {
-                return gcn_fail(g, w, insn, op < 0x140 ? "vop2" :
+                return hsagpu_gcn_refuse(g, w, insn, op < 0x140 ? "vop2" :
                                 op < 0x1c0 ? "vop1" : "vop3");
             }
             if (td && (omod || clamp)) {
@@ -819,12 +787,12 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             }
         } else if (wide & 8) {
             if (!gcn_alu64(op, s[0], s[1], &d)) {
-                return gcn_fail(g, w, insn, "vop3");
+                return hsagpu_gcn_refuse(g, w, insn, "vop3");
             }
         } else if (gcn_alu32(op, s[0], s[1], s[2], clamp, &carry, &d32)) {
             d = d32;
         } else {
-            return gcn_fail(g, w, insn, op < 0x140 ? "vop2" :
+            return hsagpu_gcn_refuse(g, w, insn, op < 0x140 ? "vop2" :
                             op < 0x1c0 ? "vop1" : "vop3");
         }
         if (dst) {
@@ -838,7 +806,7 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     if (op < 0x100) {
         if (!hsagpu_gcn_swrite(w, sdst < 0 ? GCN_SRC_VCC_LO : sdst, true,
                                cmp)) {
-            return gcn_fail(g, w, insn, "compare destination");
+            return hsagpu_gcn_refuse(g, w, insn, "compare destination");
         }
         if (gcn_cmp_isx(op)) {
             w->exec = cmp;
@@ -848,205 +816,10 @@ static unsigned gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         /* carries (or div_scale's flags) of the lanes that ran, 0 others */
         if (!hsagpu_gcn_swrite(w, sdst < 0 ? GCN_SRC_VCC_LO : sdst, true,
                                cout)) {
-            return gcn_fail(g, w, insn, "carry destination");
+            return hsagpu_gcn_refuse(g, w, insn, "carry destination");
         }
     }
     return len;
-}
-
-/* An SDWA source: byte or word @sel (6: the dword), zero- or sign-extended */
-static uint32_t gcn_sdwa_sel(uint32_t v, unsigned sel, bool sext)
-{
-    unsigned bits = sel < 4 ? 8 : sel < 6 ? 16 : 32;
-    unsigned shift = sel < 4 ? 8 * sel : sel < 6 ? 16 * (sel - 4) : 0;
-
-    if (bits == 32) {
-        return v;
-    }
-    v = (v >> shift) & ((1u << bits) - 1);
-    return sext && (v >> (bits - 1)) & 1 ? v | ~((1u << bits) - 1) : v;
-}
-
-/*
- * The result placed in the destination's byte or word @sel; the other
- * bits zero (UNUSED_PAD), the field's sign above it (UNUSED_SEXT) or
- * the old ones (UNUSED_PRESERVE).
- */
-static uint32_t gcn_sdwa_dst(uint32_t old, uint32_t r, unsigned sel,
-                             unsigned unused)
-{
-    unsigned bits = sel < 4 ? 8 : sel < 6 ? 16 : 32;
-    unsigned shift = sel < 4 ? 8 * sel : sel < 6 ? 16 * (sel - 4) : 0;
-    uint32_t field, mask;
-
-    if (bits == 32) {
-        return r;
-    }
-    mask = ((1u << bits) - 1) << shift;
-    field = (r << shift) & mask;
-    if (unused == 2) {
-        return (old & ~mask) | field;
-    }
-    if (unused == 1 && (field >> (shift + bits - 1)) & 1) {
-        return field | ~((1u << (shift + bits)) - 1);
-    }
-    return field;
-}
-
-/* DPP: the lane whose src0 lane @l reads, or -1 (outside its row) */
-static int gcn_dpp_src(unsigned ctrl, unsigned l)
-{
-    unsigned row = l & ~15u, in = l & 15;
-    int n = ctrl & 15;
-
-    if (ctrl <= 0xff) {                             /* quad_perm */
-        return (l & ~3u) | ((ctrl >> (2 * (l & 3))) & 3);
-    }
-    if (ctrl >= 0x101 && ctrl <= 0x10f) {           /* row_shl */
-        return in + n < 16 ? (int)(l + n) : -1;
-    }
-    if (ctrl >= 0x111 && ctrl <= 0x11f) {           /* row_shr */
-        return (int)in - n >= 0 ? (int)(l - n) : -1;
-    }
-    if (ctrl >= 0x121 && ctrl <= 0x12f) {           /* row_ror */
-        return row | ((in - n) & 15);
-    }
-    switch (ctrl) {
-    case 0x130:                                     /* wave_shl1 */
-        return l + 1 < HSAGPU_GCN_WAVE ? (int)l + 1 : -1;
-    case 0x134:                                     /* wave_rol1 */
-        return (l + 1) % HSAGPU_GCN_WAVE;
-    case 0x138:                                     /* wave_shr1 */
-        return l ? (int)l - 1 : -1;
-    case 0x13c:                                     /* wave_ror1 */
-        return (l + HSAGPU_GCN_WAVE - 1) % HSAGPU_GCN_WAVE;
-    case 0x140:                                     /* row_mirror */
-        return row | (15 - in);
-    case 0x141:                                     /* row_half_mirror */
-        return (l & ~7u) | (7 - (l & 7));
-    case 0x142:                                     /* row_bcast15 */
-        return row ? (int)row - 1 : -1;
-    case 0x143:                                     /* row_bcast31 */
-        return l >= 32 ? 31 : -1;
-    default:
-        return -2;                                  /* reserved */
-    }
-}
-
-/*
- * SDWA (src0 field 0xf9) and DPP (0xfa) forms of VOP1, VOP2 and VOPC:
- * the extra dword's operand selection, modifiers and destination, then
- * the operation as usual. @kind: 1 VOP1, 2 VOP2, 3 VOPC.
- */
-static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                            const uint32_t *insn, unsigned kind, unsigned op,
-                            unsigned vdst, unsigned nsrc)
-{
-    uint32_t e = insn[1], s0[HSAGPU_GCN_WAVE], s1[HSAGPU_GCN_WAVE];
-    uint32_t old[HSAGPU_GCN_WAVE];
-    unsigned v1 = (insn[0] >> 9) & 0xff, src[3] = { 0, 0, 0 }, r;
-    GcnExt x = { .src = { s0, NULL } };
-    HsaGpuGcnVreg *dst = NULL;
-    uint64_t exec = w->exec;
-    int sdst = -1;
-
-    if ((insn[0] & 0x1ff) == 0xf9) {                /* SDWA */
-        bool s0s = (e >> 23) & 1, s1s = (e >> 31) & 1;
-        GcnOp a, b;
-
-        x.sdwa = kind != 3;
-        x.dst_sel = (e >> 8) & 7;
-        x.dst_unused = (e >> 11) & 3;
-        /* selects 7 (and UNUSED 3) are reserved */
-        if ((x.sdwa && (x.dst_sel > 6 || x.dst_unused > 2)) ||
-            ((e >> 16) & 7) > 6 || (nsrc > 1 && ((e >> 24) & 7) > 6)) {
-            return gcn_fail(g, w, insn, "sdwa");
-        }
-        if (!gcn_op(w, (s0s ? 0 : GCN_SRC_VGPR) + (e & 0xff), 0, false, &a) ||
-            (nsrc > 1 && !gcn_op(w, (kind == 3 && s1s ? 0 : GCN_SRC_VGPR) + v1,
-                                 0, false, &b))) {
-            return gcn_fail(g, w, insn, "sdwa operand");
-        }
-        if (x.sdwa && !hsagpu_gcn_vregs(w, vdst, 1, &dst)) {
-            return gcn_fail(g, w, insn, "VGPR destination past the allocation");
-        }
-        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-            s0[l] = gcn_sdwa_sel(gcn_lane(w, &a, l, false), (e >> 16) & 7,
-                                 (e >> 19) & 1);
-            if (nsrc > 1) {
-                s1[l] = gcn_sdwa_sel(gcn_lane(w, &b, l, false),
-                                     (e >> 24) & 7, (e >> 27) & 1);
-            }
-        }
-        if (nsrc > 1) {
-            x.src[1] = s1;
-        }
-        if (kind == 3 && (e >> 15) & 1) {
-            sdst = (e >> 8) & 0x7f;                 /* SDST instead of VCC */
-        }
-        if (x.sdwa) {
-            memcpy(old, dst[0], sizeof(old));
-        }
-        r = gcn_valu(g, w, insn, kind == 1 ? 0x140 + op :
-                     kind == 2 ? 0x100 + op : op, nsrc, src, 0, vdst, sdst,
-                     kind == 2 && op >= 28 && op <= 30 ? GCN_SRC_VCC_LO : -1,
-                     ((e >> 21) & 1) | ((e >> 29) & 1) << 1,
-                     ((e >> 20) & 1) | ((e >> 28) & 1) << 1,
-                     kind == 3 ? 0 : (e >> 14) & 3,
-                     kind != 3 && ((e >> 13) & 1), 2, &x);
-        if (r && x.sdwa) {
-            for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-                if ((exec >> l) & 1) {
-                    dst[0][l] = gcn_sdwa_dst(old[l], dst[0][l],
-                                                 x.dst_sel, x.dst_unused);
-                }
-            }
-        }
-        return r;
-    }
-    /* DPP: src0 from another lane of the row (or wave), per dpp_ctrl */
-    {
-        unsigned ctrl = (e >> 8) & 0x1ff;
-        bool bound0 = (e >> 19) & 1;
-        uint64_t wmask = 0;
-        GcnOp a;
-
-        if (!gcn_op(w, GCN_SRC_VGPR + (e & 0xff), 0, false, &a) ||
-            gcn_dpp_src(ctrl, 0) == -2 ||
-            (kind == 3 && ((op >= 0x20 && (op & 0x10)) ||
-                           (op < 0x20 && (op & 1))))) {
-            return gcn_fail(g, w, insn, "dpp");     /* (v_cmpx: not here) */
-        }
-        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-            int from = gcn_dpp_src(ctrl, l);     /* -1, or a lane */
-            bool on = ((e >> 28) >> (l / 16)) & 1 &&
-                      ((e >> 24) >> ((l & 15) / 4)) & 1;
-
-            s0[l] = 0;
-            if (!on) {
-                continue;                           /* row or bank masked */
-            }
-            if (from < 0 || from >= HSAGPU_GCN_WAVE || !((exec >> from) & 1)) {
-                if (bound0) {
-                    wmask |= 1ULL << l;             /* reads 0 */
-                }
-                continue;
-            }
-            s0[l] = a.lanes[from];
-            wmask |= 1ULL << l;
-        }
-        if (nsrc > 1) {
-            src[1] = GCN_SRC_VGPR + v1;
-        }
-        w->exec = exec & wmask;
-        r = gcn_valu(g, w, insn, kind == 1 ? 0x140 + op :
-                     kind == 2 ? 0x100 + op : op, nsrc, src, 0, vdst, -1,
-                     kind == 2 && op >= 28 && op <= 30 ? GCN_SRC_VCC_LO : -1,
-                     ((e >> 21) & 1) | ((e >> 23) & 1) << 1,
-                     ((e >> 20) & 1) | ((e >> 22) & 1) << 1, 0, false, 2, &x);
-        w->exec = exec;
-        return r;
-    }
 }
 
 /* A half of a dword for VOP3P: @hi selects the upper one */
@@ -1136,7 +909,7 @@ static bool gcn_pk16(unsigned op, uint32_t a, uint32_t b, uint32_t c,
  * op_sel (low result) and op_sel_hi (high result) pick, neg_lo/neg_hi
  * on the f16 ones.
  */
-static unsigned gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                           const uint32_t *insn)
 {
     unsigned op = (insn[0] >> 16) & 0x7f, vdst = insn[0] & 0xff;
@@ -1145,18 +918,19 @@ static unsigned gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     unsigned neg_lo = insn[1] >> 29, neg_hi = (insn[0] >> 8) & 7;
     bool clamp = (insn[0] >> 15) & 1, fl = op >= 14;
     unsigned nsrc = op == 0 || op == 9 || op == 14 ? 3 : 2;
-    GcnOp o[3];
+    HsaGpuGcnOp o[3];
     HsaGpuGcnVreg *dst;
 
     if (op > 18 || (!fl && (neg_lo || neg_hi))) {
-        return gcn_fail(g, w, insn, "vop3p");
+        return hsagpu_gcn_refuse(g, w, insn, "vop3p");
     }
     if (!hsagpu_gcn_vregs(w, vdst, 1, &dst)) {
-        return gcn_fail(g, w, insn, "VGPR destination past the allocation");
+        return hsagpu_gcn_refuse(g, w, insn,
+                                 "VGPR destination past the allocation");
     }
     for (unsigned k = 0; k < nsrc; k++) {
-        if (!gcn_op(w, (insn[1] >> (9 * k)) & 0x1ff, 0, false, &o[k])) {
-            return gcn_fail(g, w, insn, "vop3p operand");
+        if (!hsagpu_gcn_op(w, (insn[1] >> (9 * k)) & 0x1ff, 0, false, &o[k])) {
+            return hsagpu_gcn_refuse(g, w, insn, "vop3p operand");
         }
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -1166,7 +940,7 @@ static unsigned gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             continue;
         }
         for (unsigned k = 0; k < nsrc; k++) {
-            s[k] = (uint32_t)gcn_lane(w, &o[k], l, false);
+            s[k] = (uint32_t)hsagpu_gcn_lane(w, &o[k], l, false);
             in[0][k] = gcn_half(s[k], (opsel >> k) & 1) ^
                        ((neg_lo >> k) & 1 ? 0x8000 : 0);
             in[1][k] = gcn_half(s[k], (opsel_hi >> k) & 1) ^
@@ -1174,104 +948,9 @@ static unsigned gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         }
         if (!gcn_pk16(op, in[0][0], in[0][1], in[0][2], clamp, &lo) ||
             !gcn_pk16(op, in[1][0], in[1][1], in[1][2], clamp, &hi)) {
-            return gcn_fail(g, w, insn, "vop3p");
+            return hsagpu_gcn_refuse(g, w, insn, "vop3p");
         }
         dst[0][l] = lo | hi << 16;
     }
     return 2;
-}
-
-unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                           const uint32_t *insn)
-{
-    uint32_t i = insn[0];
-    unsigned src[3];
-
-    g->st->lane_ops += __builtin_popcountll(w->exec);
-    if (!(i >> 31)) {
-        bool ext = (i & 0x1ff) == 0xf9 || (i & 0x1ff) == 0xfa;
-
-        if ((i >> 25) == 0x3f) {                    /* VOP1 */
-            unsigned op = (i >> 9) & 0xff;
-
-            src[0] = i & 0x1ff;
-            if (op == 0) {
-                return 1;                           /* v_nop */
-            }
-            if (op >= 0x80) {
-                /* past VOP1's range of VOP3 numbers (0x140 + op) */
-                return gcn_fail(g, w, insn, "vop1");
-            }
-            if (ext) {
-                return gcn_vop_ext(g, w, insn, 1, op, (i >> 17) & 0xff, 1);
-            }
-            return gcn_valu(g, w, insn, 0x140 + op, 1, src, insn[1],
-                            (i >> 17) & 0xff, -1, -1, 0, 0, 0, false,
-                            1 + (src[0] == GCN_SRC_LITERAL), NULL);
-        }
-        if ((i >> 25) == 0x3e) {                    /* VOPC */
-            if (ext) {
-                return gcn_vop_ext(g, w, insn, 3, (i >> 17) & 0xff, 0, 2);
-            }
-            src[0] = i & 0x1ff;
-            src[1] = GCN_SRC_VGPR + ((i >> 9) & 0xff);
-            return gcn_valu(g, w, insn, (i >> 17) & 0xff, 2, src, insn[1], 0,
-                            -1, -1, 0, 0, 0, false,
-                            1 + (src[0] == GCN_SRC_LITERAL), NULL);
-        }
-        {                                           /* VOP2 */
-            unsigned op = (i >> 25) & 0x3f;
-            /* v_madmk/madak_f32, _f16: a literal constant */
-            bool k = op == 23 || op == 24 || op == 36 || op == 37;
-
-            if (ext && !k) {
-                return gcn_vop_ext(g, w, insn, 2, op, (i >> 17) & 0xff,
-                                   2);
-            }
-            src[0] = i & 0x1ff;
-            src[1] = GCN_SRC_VGPR + ((i >> 9) & 0xff);
-            return gcn_valu(g, w, insn, 0x100 + op, 2, src, insn[1],
-                            (i >> 17) & 0xff, -1,
-                            op >= 28 && op <= 30 ? GCN_SRC_VCC_LO : -1, 0, 0,
-                            0, false, 1 + (k || src[0] == GCN_SRC_LITERAL),
-                            NULL);
-        }
-    }
-    if ((i >> 23) == 0x1a7) {                       /* VOP3P */
-        return gcn_vop3p(g, w, insn);
-    }
-    switch (i >> 26) {
-    case 0x34: {                                    /* VOP3 (a and b) */
-        unsigned op = (i >> 16) & 0x3ff;
-        /* VOP3b: an SGPR destination where VOP3a has abs and clamp */
-        bool b = (op >= 0x119 && op <= 0x11e) || (op >= 0x1e0 && op <= 0x1e1) ||
-                 op == 0x1e8 || op == 0x1e9;
-        bool c_in = op >= 0x11c && op <= 0x11e;
-        unsigned nsrc = op < 0x100 ? 2 : op < 0x140 ? (c_in ? 3 : 2) :
-                        op < 0x1c0 ? 1 : op >= 0x280 ? 2 : 3;
-
-        src[0] = insn[1] & 0x1ff;
-        src[1] = (insn[1] >> 9) & 0x1ff;
-        src[2] = (insn[1] >> 18) & 0x1ff;
-        if (op == 0x100) {                          /* cndmask: mask in src2 */
-            return gcn_valu(g, w, insn, op, 2, src, 0, i & 0xff, -1, src[2],
-                            (i >> 8) & 3, (insn[1] >> 29) & 3, 0, false, 2,
-                            NULL);
-        }
-        return gcn_valu(g, w, insn, op, c_in ? 2 : nsrc, src, 0,
-                        i & 0xff, op < 0x100 ? (int)(i & 0xff) :
-                        b ? (int)((i >> 8) & 0x7f) : -1,
-                        c_in ? (int)src[2] : -1,
-                        b ? 0 : (i >> 8) & 7, insn[1] >> 29,
-                        (insn[1] >> 27) & 3, (i >> 15) & 1, 2, NULL);
-    }
-    case 0x37:                                      /* FLAT, GLOBAL */
-        return hsagpu_gcn_flat(g, w, insn);
-    case 0x38:                                      /* MUBUF */
-        return hsagpu_gcn_mubuf(g, w, insn);
-    case 0x36:                                      /* DS */
-        return hsagpu_gcn_ds(g, w, insn);
-    default:
-        return gcn_fail(g, w, insn, "encoding");
-    }
 }

@@ -106,12 +106,6 @@ static unsigned gcn_atomic_mem(HsaGpuGcnGroup *g, uint64_t addr,
     return err;
 }
 
-static unsigned gcn_vfail(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                          const uint32_t *insn, const char *what)
-{
-    return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, what);
-}
-
 /*
  * The coalescer: a dword load or store whose active lanes address one
  * contiguous block (lane l at base + l x size, as a wave's consecutive
@@ -195,7 +189,7 @@ static unsigned gcn_flat_apertures(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     unsigned n = (bytes + 3) / 4;
 
     if (!load && (op < 24 || op > 31)) {
-        return gcn_vfail(g, w, insn, "flat atomic in an aperture");
+        return hsagpu_gcn_refuse(g, w, insn, "flat atomic in an aperture");
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
         unsigned ap = addr[l] >> 48;
@@ -275,7 +269,7 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     HsaGpuGcnVreg *rd, *rs, *ra;
 
     if (seg == 1 || seg == 3) {
-        return gcn_vfail(g, w, insn, "scratch");
+        return hsagpu_gcn_refuse(g, w, insn, "scratch");
     }
     if (load) {
         bytes = op < 20 ? (op < 18 ? 1 : 2) : 4 * (op - 19);
@@ -283,7 +277,7 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         ndata = 0;
     } else if (store) {
         if (op == 25 || op == 27) {
-            return gcn_vfail(g, w, insn, "flat d16_hi");
+            return hsagpu_gcn_refuse(g, w, insn, "flat d16_hi");
         }
         bytes = op < 28 ? (op == 24 ? 1 : 2) : 4 * (op - 27);
         ndata = (bytes + 3) / 4;
@@ -298,15 +292,15 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         ndata = kind == GCN_A_CMPSWAP ? 4 : 2;
         nret = glc ? 2 : 0;
     } else {
-        return gcn_vfail(g, w, insn, "flat");
+        return hsagpu_gcn_refuse(g, w, insn, "flat");
     }
     if (sbase && !hsagpu_gcn_sread(w, saddr, 0, true, &base)) {
-        return gcn_vfail(g, w, insn, "saddr");
+        return hsagpu_gcn_refuse(g, w, insn, "saddr");
     }
     if (!hsagpu_gcn_vregs(w, vdst, nret, &rd) ||
         !hsagpu_gcn_vregs(w, data, ndata, &rs) ||
         !hsagpu_gcn_vregs(w, vaddr, sbase ? 1 : 2, &ra)) {
-        return gcn_vfail(g, w, insn, "VGPR past the allocation");
+        return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
     }
     if (!w->exec) {
         return 2;
@@ -411,19 +405,19 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 
     if ((!load && !store) || op == 25 || op == 27 || idxen ||
         (insn[0] >> 16) & 1 /* lds */ || !rsrc) {
-        return gcn_vfail(g, w, insn, "mubuf");
+        return hsagpu_gcn_refuse(g, w, insn, "mubuf");
     }
     base = rsrc[0] | (uint64_t)(rsrc[1] & 0xffff) << 32;
     if (base < HSAGPU_GCN_PRIVATE_BASE ||
         !hsagpu_gcn_sread(w, soff, 0, false, &so)) {
-        return gcn_vfail(g, w, insn, "mubuf: not the private segment");
+        return hsagpu_gcn_refuse(g, w, insn, "mubuf: not the private segment");
     }
     bytes = load ? (op < 20 ? (op < 18 ? 1 : 2) : 4 * (op - 19))
                  : (op < 28 ? (op == 24 ? 1 : 2) : 4 * (op - 27));
     n = (bytes + 3) / 4;
     if (!hsagpu_gcn_vregs(w, vdata, n, &rd) ||
         !hsagpu_gcn_vregs(w, vaddr, offen, &ra)) {
-        return gcn_vfail(g, w, insn, "VGPR past the allocation");
+        return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
         uint64_t off = base - HSAGPU_GCN_PRIVATE_BASE + (uint32_t)so +
@@ -576,7 +570,7 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         break;
     default:
         if (kind == GCN_A_NONE) {
-            return gcn_vfail(g, w, insn, "ds");
+            return hsagpu_gcn_refuse(g, w, insn, "ds");
         }
         n = op >= 64 ? 8 : 4;
         nd = n / 4;
@@ -588,7 +582,7 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         !hsagpu_gcn_vregs(w, data0, nd, &r0) ||
         !hsagpu_gcn_vregs(w, data1, cnt == 2 || two ? nd : 0, &r1) ||
         !hsagpu_gcn_vregs(w, vdst, nret, &rd)) {
-        return gcn_vfail(g, w, insn, "VGPR past the allocation");
+        return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
     }
     if (op >= 61 && op <= 63) {
         uint32_t out[HSAGPU_GCN_WAVE];
