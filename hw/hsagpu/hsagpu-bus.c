@@ -114,7 +114,7 @@ static int hsagpu_bus_read_entry(void *opaque, bool system, uint64_t addr,
     int r;
 
     if (!system) {
-        if (addr > s->vram_size - 8) {
+        if (addr > s->params.vram_size - 8) {
             return -1;
         }
         memcpy(&le, (uint8_t *)memory_region_get_ram_ptr(&s->vram) + addr,
@@ -137,7 +137,7 @@ static void hsagpu_bus_vram(HsaGpuState *dev, uint64_t off, uint64_t len,
     t->mr = &dev->vram;
     t->mr_off = off;
     t->host = (uint8_t *)memory_region_get_ram_ptr(&dev->vram) + off;
-    t->len = MIN(len, dev->vram_size - off);
+    t->len = MIN(len, dev->params.vram_size - off);
     t->completer = PCI_DEVICE(dev);
 }
 
@@ -151,7 +151,7 @@ static void hsagpu_bus_cache_set(HsaGpuBusCtx *c, HsaGpuState *dev,
     c->cache_dev = dev;
     c->cache_gen = hsagpu_p2p_generation();
     c->cache = (HsaGpuBusCache) {
-        .base = base, .size = dev->vram_size, .cls = cls,
+        .base = base, .size = dev->params.vram_size, .cls = cls,
     };
 }
 
@@ -180,7 +180,7 @@ static int hsagpu_bus_near(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
         return 1;
     }
     bar = hsagpu_vram_bar(s);
-    if (hsagpu_bus_in_bar(bar, s->vram_size, addr)) {
+    if (hsagpu_bus_in_bar(bar, s->params.vram_size, addr)) {
         hsagpu_bus_vram(s, addr - bar, len, HSAGPU_BUS_LOCAL, t);
         hsagpu_bus_cache_set(c, s, bar, HSAGPU_BUS_LOCAL);
         *r = HSAGPU_BUS_OK;

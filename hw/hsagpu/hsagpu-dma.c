@@ -119,7 +119,7 @@ unsigned hsagpu_dma_xfer(HsaGpuBusCtx *c, uint64_t dst, uint64_t src,
             scls = scls < 0 ? (int)hsagpu_dma_class(sp.cls) : scls;
         }
         dcls = dcls < 0 ? (int)hsagpu_dma_class(d.cls) : dcls;
-        if (!s->dma_zero_copy) {
+        if (!s->params.dma_zero_copy) {
             n = MIN(n, HSAGPU_DMA_BOUNCE);
             hsagpu_dma_bounce(&d, &sp, n, pattern, done,
                               f == HSAGPU_READ_POISON);

@@ -61,7 +61,7 @@ static double hsagpu_link_rate(HsaGpuState *s, PCIDevice *port,
     hsagpu_link_cap(port, &sp, &wp);
     hsagpu_link_cap(child, &sc, &wc);
     return MIN(wp, wc) * hsagpu_link_lane_rate(MIN(sp, sc)) *
-           s->link_efficiency / 1000.0;
+           s->params.link_efficiency / 1000.0;
 }
 
 /*
@@ -98,13 +98,13 @@ bool hsagpu_link_init(HsaGpuState *s, int exp_pos, Error **errp)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
 
-    pcie_cap_fill_link_ep_usp(pdev, s->link_width, s->link_speed);
+    pcie_cap_fill_link_ep_usp(pdev, s->params.link_width, s->params.link_speed);
     pci_long_test_and_set_mask(pdev->config + exp_pos + PCI_EXP_DEVCAP,
-                               ctz32(s->max_payload / 128));
+                               ctz32(s->params.max_payload / 128));
     pci_word_test_and_set_mask(pdev->wmask + exp_pos + PCI_EXP_DEVCTL,
                                PCI_EXP_DEVCTL_PAYLOAD | PCI_EXP_DEVCTL_READRQ);
     hsagpu_link_reset(s);
-    if (s->link_model) {
+    if (s->params.link_model) {
         if (!hsagpu_link_model) {
             qemu_mutex_init(&hsagpu_link_lock);
             hsagpu_link_model = g_new0(HsaGpuLinkModel, 1);
@@ -115,27 +115,27 @@ bool hsagpu_link_init(HsaGpuState *s, int exp_pos, Error **errp)
                        "PCIe port (on a root bus it has no link to time)");
             return false;
         }
-        s->link_q = g_new0(HsaGpuLinkQueue, s->num_queues);
+        s->link_q = g_new0(HsaGpuLinkQueue, s->params.num_queues);
     }
     return true;
 }
 
 bool hsagpu_link_check(HsaGpuState *s, Error **errp)
 {
-    if (s->max_payload < 128 || s->max_payload > 4096 ||
-        !is_power_of_2(s->max_payload)) {
+    if (s->params.max_payload < 128 || s->params.max_payload > 4096 ||
+        !is_power_of_2(s->params.max_payload)) {
         error_setg(errp, "hsa-gpu: max-payload must be a power of two "
-                   "between 128 and 4096 (got %u)", s->max_payload);
+                   "between 128 and 4096 (got %u)", s->params.max_payload);
         return false;
     }
-    if (s->link_efficiency < 1 || s->link_efficiency > 1000) {
+    if (s->params.link_efficiency < 1 || s->params.link_efficiency > 1000) {
         error_setg(errp, "hsa-gpu: link-efficiency is in per mille, 1 to "
-                   "1000 (got %u)", s->link_efficiency);
+                   "1000 (got %u)", s->params.link_efficiency);
         return false;
     }
-    if (s->link_read_tags < 1 || s->link_read_tags > 256) {
+    if (s->params.link_read_tags < 1 || s->params.link_read_tags > 256) {
         error_setg(errp, "hsa-gpu: link-read-tags must be between 1 and 256 "
-                   "(got %u)", s->link_read_tags);
+                   "(got %u)", s->params.link_read_tags);
         return false;
     }
     return true;
@@ -153,7 +153,7 @@ static void hsagpu_link_drop(HsaGpuState *s)
     qemu_mutex_lock(&hsagpu_link_lock);
     hsagpu_link_drop_owner(hsagpu_link_model, s);
     qemu_mutex_unlock(&hsagpu_link_lock);
-    memset(s->link_q, 0, s->num_queues * sizeof(*s->link_q));
+    memset(s->link_q, 0, s->params.num_queues * sizeof(*s->link_q));
 }
 
 void hsagpu_link_exit(HsaGpuState *s)
@@ -184,7 +184,7 @@ uint32_t hsagpu_link_mps(HsaGpuState *s)
     uint32_t mps = 128U << ((hsagpu_devctl(s) & PCI_EXP_DEVCTL_PAYLOAD) >> 5);
 
     /* Above what DevCap offers is a misconfiguration: do what we can. */
-    return MIN(mps, s->max_payload);
+    return MIN(mps, s->params.max_payload);
 }
 
 uint32_t hsagpu_link_mrrs(HsaGpuState *s)
@@ -269,8 +269,9 @@ static void hsagpu_link_path(HsaGpuState *s, HsaGpuState *peer, bool write,
                              unsigned overhead, HsaGpuLinkPath *p)
 {
     unsigned nsw = hsagpu_link_route(s, peer, write, p);
-    double oneway = s->link_port_ns + (peer ? peer->link_port_ns : 0) +
-                    (double)nsw * s->link_switch_ns;
+    double oneway = s->params.link_port_ns +
+                    (peer ? peer->params.link_port_ns : 0) +
+                    (double)nsw * s->params.link_switch_ns;
     uint32_t mps = hsagpu_link_mps(s), mrrs = hsagpu_link_mrrs(s);
     double slowest = 0, last;
 
@@ -279,17 +280,17 @@ static void hsagpu_link_path(HsaGpuState *s, HsaGpuState *peer, bool write,
     }
     if (write) {
         p->latency = oneway;
-        if (!peer && s->link_host_write_ns) {
-            p->cap = (mps + overhead) / (double)s->link_host_write_ns;
+        if (!peer && s->params.link_host_write_ns) {
+            p->cap = (mps + overhead) / (double)s->params.link_host_write_ns;
         }
         return;
     }
-    p->latency = 2 * oneway + (peer ? 0 : s->link_host_ns);
+    p->latency = 2 * oneway + (peer ? 0 : s->params.link_host_ns);
     if (slowest > 0) {
         double req = hsagpu_link_wire(0, mrrs, mps, HSAGPU_LINK_CPL_OVERHEAD,
                                       &last);
 
-        p->cap = s->link_read_tags * req / (p->latency + req / slowest);
+        p->cap = s->params.link_read_tags * req / (p->latency + req / slowest);
     }
 }
 
@@ -370,7 +371,7 @@ bool hsagpu_link_begin(HsaGpuBusCtx *c, uint64_t start_ns,
     HsaGpuLinkQueue *lq;
 
     /* Model off: nothing to check; a malformed packet is not timed. */
-    if (!s->link_q || c->queue < 0 || c->queue >= (int)s->num_queues ||
+    if (!s->link_q || c->queue < 0 || c->queue >= (int)s->params.num_queues ||
         hsagpu_dma_check(d)) {
         return false;
     }
@@ -397,7 +398,7 @@ void hsagpu_link_move(HsaGpuBusCtx *c, const HsaGpuBusTarget *t,
     HsaGpuState *s = c->s;
     HsaGpuLinkQueue *lq;
 
-    if (!s->link_q || c->queue < 0 || c->queue >= (int)s->num_queues ||
+    if (!s->link_q || c->queue < 0 || c->queue >= (int)s->params.num_queues ||
         !s->link_q[c->queue].timed || t->cls == HSAGPU_BUS_LOCAL || !len) {
         return;
     }

@@ -168,7 +168,7 @@ void hsagpu_mmio_init(HsaGpuState *s)
 {
     memory_region_init_io(&s->mmio, OBJECT(s), &hsagpu_mmio_ops, s,
                           "hsa-gpu-mmio", HSAGPU_MMIO_BAR_SIZE);
-    if (s->io_bar) {
+    if (s->params.io_bar) {
         memory_region_init_io(&s->io, OBJECT(s), &hsagpu_io_ops, s,
                               "hsa-gpu-io", HSAGPU_IO_BAR_SIZE);
     }

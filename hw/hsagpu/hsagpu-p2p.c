@@ -109,7 +109,7 @@ uint64_t hsagpu_vram_bar(HsaGpuState *s)
 
 uint64_t hsagpu_addr_limit(HsaGpuState *s)
 {
-    return hsagpu_bus_addr_limit(s->p2p_addr_bits);
+    return hsagpu_bus_addr_limit(s->params.p2p_addr_bits);
 }
 
 /* Does BAR @bar of @d lie below @s's address limit? */
@@ -152,7 +152,7 @@ HsaGpuState *hsagpu_p2p_switch_peer(HsaGpuState *s, uint64_t addr,
     QLIST_FOREACH(p, &hsagpu_peers, peer_link) {
         uint64_t bar = hsagpu_vram_bar(p);
 
-        if (p != s && hsagpu_bus_in_bar(bar, p->vram_size, addr) &&
+        if (p != s && hsagpu_bus_in_bar(bar, p->params.vram_size, addr) &&
             hsagpu_common_switch(PCI_DEVICE(s), PCI_DEVICE(p))) {
             /* Keep it (and its VRAM) alive while the caller uses it. */
             object_ref(OBJECT(p));

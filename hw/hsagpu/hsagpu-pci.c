@@ -21,34 +21,36 @@
 
 static bool hsagpu_check_props(HsaGpuState *s, Error **errp)
 {
-    if (s->vram_size < HSAGPU_VRAM_SIZE_MIN ||
-        s->vram_size > HSAGPU_VRAM_SIZE_MAX || !is_power_of_2(s->vram_size)) {
+    const HsaGpuParams *p = &s->params;
+
+    if (p->vram_size < HSAGPU_VRAM_SIZE_MIN ||
+        p->vram_size > HSAGPU_VRAM_SIZE_MAX || !is_power_of_2(p->vram_size)) {
         error_setg(errp, "hsa-gpu: vram-size must be a power of two between "
-                   "1 MiB and 64 GiB (got %" PRIu64 " bytes)", s->vram_size);
+                   "1 MiB and 64 GiB (got %" PRIu64 " bytes)", p->vram_size);
         return false;
     }
-    if (s->num_queues < 1 || s->num_queues > HSAGPU_NUM_QUEUES_MAX) {
+    if (p->num_queues < 1 || p->num_queues > HSAGPU_NUM_QUEUES_MAX) {
         error_setg(errp, "hsa-gpu: num-queues must be between 1 and %u "
-                   "(got %u)", HSAGPU_NUM_QUEUES_MAX, s->num_queues);
+                   "(got %u)", HSAGPU_NUM_QUEUES_MAX, p->num_queues);
         return false;
     }
-    if (s->compute_units < HSAGPU_COMPUTE_UNITS_MIN ||
-        s->compute_units > HSAGPU_COMPUTE_UNITS_MAX) {
+    if (p->compute_units < HSAGPU_COMPUTE_UNITS_MIN ||
+        p->compute_units > HSAGPU_COMPUTE_UNITS_MAX) {
         error_setg(errp, "hsa-gpu: compute-units must be between %u and %u "
                    "(got %u)", HSAGPU_COMPUTE_UNITS_MIN,
-                   HSAGPU_COMPUTE_UNITS_MAX, s->compute_units);
+                   HSAGPU_COMPUTE_UNITS_MAX, p->compute_units);
         return false;
     }
-    if (s->p2p_addr_bits < HSAGPU_P2P_ADDR_BITS_MIN ||
-        s->p2p_addr_bits > HSAGPU_P2P_ADDR_BITS_MAX) {
+    if (p->p2p_addr_bits < HSAGPU_P2P_ADDR_BITS_MIN ||
+        p->p2p_addr_bits > HSAGPU_P2P_ADDR_BITS_MAX) {
         error_setg(errp, "hsa-gpu: p2p-addr-bits must be between %u and %u "
                    "(got %u)", HSAGPU_P2P_ADDR_BITS_MIN,
-                   HSAGPU_P2P_ADDR_BITS_MAX, s->p2p_addr_bits);
+                   HSAGPU_P2P_ADDR_BITS_MAX, p->p2p_addr_bits);
         return false;
     }
-    if (s->vendor_id == 0xffff || s->vendor_id == 0) {
+    if (p->vendor_id == 0xffff || p->vendor_id == 0) {
         error_setg(errp, "hsa-gpu: vendor-id 0x%04x is not a valid vendor",
-                   s->vendor_id);
+                   p->vendor_id);
         return false;
     }
     return true;
@@ -58,24 +60,24 @@ static void hsagpu_init_ident(HsaGpuState *s)
 {
     HsaGpuIdent *id = &s->ident;
 
-    id->vendor_id = s->vendor_id;
-    id->device_id = s->device_id;
-    id->revision = s->revision;
-    id->vram_size = s->vram_size;
-    id->num_queues = s->num_queues;
+    id->vendor_id = s->params.vendor_id;
+    id->device_id = s->params.device_id;
+    id->revision = s->params.revision;
+    id->vram_size = s->params.vram_size;
+    id->num_queues = s->params.num_queues;
     /* Vector 0 reports errors; each queue can have a vector of its own. */
-    id->msix_vectors = MIN(s->num_queues + 1, HSAGPU_MSIX_VECTORS_MAX);
+    id->msix_vectors = MIN(s->params.num_queues + 1, HSAGPU_MSIX_VECTORS_MAX);
     id->caps = HSAGPU_CAP_ROM_INFO | HSAGPU_CAP_TIMESTAMP |
                HSAGPU_CAP_ATOMIC_ENGINE | HSAGPU_CAP_AQL_QUEUES |
                HSAGPU_CAP_DMA | HSAGPU_CAP_VM;
-    id->p2p_addr_bits = s->p2p_addr_bits;
-    id->compute_units = s->compute_units;
-    id->caps |= s->io_bar ? HSAGPU_CAP_IO_BAR : 0;
-    id->caps |= s->atomic_comp32 ? HSAGPU_CAP_ATOMIC_COMP32 : 0;
-    id->caps |= s->atomic_comp64 ? HSAGPU_CAP_ATOMIC_COMP64 : 0;
-    id->caps |= s->atomic_comp128 ? HSAGPU_CAP_ATOMIC_COMP128 : 0;
+    id->p2p_addr_bits = s->params.p2p_addr_bits;
+    id->compute_units = s->params.compute_units;
+    id->caps |= s->params.io_bar ? HSAGPU_CAP_IO_BAR : 0;
+    id->caps |= s->params.atomic_comp32 ? HSAGPU_CAP_ATOMIC_COMP32 : 0;
+    id->caps |= s->params.atomic_comp64 ? HSAGPU_CAP_ATOMIC_COMP64 : 0;
+    id->caps |= s->params.atomic_comp128 ? HSAGPU_CAP_ATOMIC_COMP128 : 0;
     /* cached read alias */
-    id->caps |= s->ralias_size ? HSAGPU_CAP_READ_ALIAS : 0;
+    id->caps |= s->params.ralias_size ? HSAGPU_CAP_READ_ALIAS : 0;
 }
 
 static bool hsagpu_init_rom(HsaGpuState *s, Error **errp)
@@ -124,9 +126,9 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
         return -1;
     }
 
-    devcap2 |= s->atomic_comp32 ? PCI_EXP_DEVCAP2_ATOMIC_COMP32 : 0;
-    devcap2 |= s->atomic_comp64 ? PCI_EXP_DEVCAP2_ATOMIC_COMP64 : 0;
-    devcap2 |= s->atomic_comp128 ? PCI_EXP_DEVCAP2_ATOMIC_COMP128 : 0;
+    devcap2 |= s->params.atomic_comp32 ? PCI_EXP_DEVCAP2_ATOMIC_COMP32 : 0;
+    devcap2 |= s->params.atomic_comp64 ? PCI_EXP_DEVCAP2_ATOMIC_COMP64 : 0;
+    devcap2 |= s->params.atomic_comp128 ? PCI_EXP_DEVCAP2_ATOMIC_COMP128 : 0;
     pci_long_test_and_set_mask(pdev->config + pos + PCI_EXP_DEVCAP2, devcap2);
     /* QEMU's default DevCtl2 write mask leaves AtomicOp Requester out. */
     pci_word_test_and_set_mask(pdev->wmask + pos + PCI_EXP_DEVCTL2,
@@ -146,13 +148,13 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
                       PCI_ERR_SIZEOF, errp) < 0) {
         return -1;
     }
-    if (!s->serial) {
+    if (!s->params.serial) {
         /* Stable and distinct per device: derived from its QOM path. */
         g_autofree char *path = object_get_canonical_path(OBJECT(s));
 
-        s->serial = 0x4853410000000000ULL | g_str_hash(path);
+        s->params.serial = 0x4853410000000000ULL | g_str_hash(path);
     }
-    pcie_dev_ser_num_init(pdev, HSAGPU_EXT_CAP_DSN_OFFSET, s->serial);
+    pcie_dev_ser_num_init(pdev, HSAGPU_EXT_CAP_DSN_OFFSET, s->params.serial);
     return 0;
 }
 
@@ -183,15 +185,15 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
     hsagpu_init_ident(s);
     hsagpu_vm_reset_all(s);
 
-    pci_config_set_vendor_id(c, s->vendor_id);
-    pci_config_set_device_id(c, s->device_id);
-    pci_config_set_revision(c, s->revision);
-    pci_set_word(c + PCI_SUBSYSTEM_VENDOR_ID, s->subsys_vendor_id);
-    pci_set_word(c + PCI_SUBSYSTEM_ID, s->subsys_id);
+    pci_config_set_vendor_id(c, s->params.vendor_id);
+    pci_config_set_device_id(c, s->params.device_id);
+    pci_config_set_revision(c, s->params.revision);
+    pci_set_word(c + PCI_SUBSYSTEM_VENDOR_ID, s->params.subsys_vendor_id);
+    pci_set_word(c + PCI_SUBSYSTEM_ID, s->params.subsys_id);
     pci_config_set_interrupt_pin(c, 1);
 
     if (!memory_region_init_ram(&s->vram, OBJECT(s), "hsa-gpu.vram",
-                                s->vram_size, errp)) {
+                                s->params.vram_size, errp)) {
         return;
     }
     hsagpu_doorbell_init(s);
@@ -205,7 +207,7 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64 |
                      PCI_BASE_ADDRESS_MEM_PREFETCH, &s->doorbell);
-    if (s->io_bar) {
+    if (s->params.io_bar) {
         pci_register_bar(pdev, HSAGPU_BAR_IO, PCI_BASE_ADDRESS_SPACE_IO,
                          &s->io);
     }
@@ -226,7 +228,8 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
         return;
     }
     hsagpu_p2p_register(s);
-    trace_hsagpu_realize(s->vram_size, s->num_queues, s->ident.msix_vectors);
+    trace_hsagpu_realize(s->params.vram_size, s->params.num_queues,
+                         s->ident.msix_vectors);
 }
 
 static void hsagpu_exit(PCIDevice *pdev)
@@ -421,54 +424,58 @@ static const VMStateDescription vmstate_hsagpu = {
 };
 
 static const Property hsagpu_properties[] = {
-    DEFINE_PROP_SIZE("vram-size", HsaGpuState, vram_size,
+    DEFINE_PROP_SIZE("vram-size", HsaGpuState, params.vram_size,
                      HSAGPU_VRAM_SIZE_DEFAULT),
-    DEFINE_PROP_UINT32("num-queues", HsaGpuState, num_queues,
+    DEFINE_PROP_UINT32("num-queues", HsaGpuState, params.num_queues,
                        HSAGPU_NUM_QUEUES_DEFAULT),
-    DEFINE_PROP_UINT32("compute-units", HsaGpuState, compute_units,
+    DEFINE_PROP_UINT32("compute-units", HsaGpuState, params.compute_units,
                        HSAGPU_COMPUTE_UNITS_DEFAULT),
-    DEFINE_PROP_BOOL("io-bar", HsaGpuState, io_bar, false),
-    DEFINE_PROP_BOOL("atomic-comp32", HsaGpuState, atomic_comp32, true),
-    DEFINE_PROP_BOOL("atomic-comp64", HsaGpuState, atomic_comp64, true),
-    DEFINE_PROP_BOOL("atomic-comp128", HsaGpuState, atomic_comp128, true),
-    DEFINE_PROP_UINT16("vendor-id", HsaGpuState, vendor_id,
+    DEFINE_PROP_BOOL("io-bar", HsaGpuState, params.io_bar, false),
+    DEFINE_PROP_BOOL("atomic-comp32", HsaGpuState, params.atomic_comp32, true),
+    DEFINE_PROP_BOOL("atomic-comp64", HsaGpuState, params.atomic_comp64, true),
+    DEFINE_PROP_BOOL("atomic-comp128", HsaGpuState, params.atomic_comp128,
+                     true),
+    DEFINE_PROP_UINT16("vendor-id", HsaGpuState, params.vendor_id,
                        HSAGPU_PCI_VENDOR_ID),
-    DEFINE_PROP_UINT16("device-id", HsaGpuState, device_id,
+    DEFINE_PROP_UINT16("device-id", HsaGpuState, params.device_id,
                        HSAGPU_PCI_DEVICE_ID),
-    DEFINE_PROP_UINT16("subsystem-vendor-id", HsaGpuState, subsys_vendor_id,
-                       HSAGPU_PCI_SUBSYS_VENDOR_ID),
-    DEFINE_PROP_UINT16("subsystem-id", HsaGpuState, subsys_id,
+    DEFINE_PROP_UINT16("subsystem-vendor-id", HsaGpuState,
+                       params.subsys_vendor_id, HSAGPU_PCI_SUBSYS_VENDOR_ID),
+    DEFINE_PROP_UINT16("subsystem-id", HsaGpuState, params.subsys_id,
                        HSAGPU_PCI_SUBSYS_ID),
-    DEFINE_PROP_UINT8("revision", HsaGpuState, revision,
+    DEFINE_PROP_UINT8("revision", HsaGpuState, params.revision,
                       HSAGPU_PCI_REVISION),
-    DEFINE_PROP_UINT64("serial", HsaGpuState, serial, 0),
-    DEFINE_PROP_UINT32("p2p-addr-bits", HsaGpuState, p2p_addr_bits,
+    DEFINE_PROP_UINT64("serial", HsaGpuState, params.serial, 0),
+    DEFINE_PROP_UINT32("p2p-addr-bits", HsaGpuState, params.p2p_addr_bits,
                        HSAGPU_P2P_ADDR_BITS_DEFAULT),
-    DEFINE_PROP_BOOL("x-dma-zero-copy", HsaGpuState, dma_zero_copy, true),
+    DEFINE_PROP_BOOL("x-dma-zero-copy", HsaGpuState, params.dma_zero_copy,
+                     true),
     /* auto: thread, or mainloop behind a vIOMMU; reads back the choice */
-    DEFINE_PROP_STRING("x-processor", HsaGpuState, processor),
+    DEFINE_PROP_STRING("x-processor", HsaGpuState, params.processor),
     /* Kernel and DMA slices per pass: how long qlock is held at most. */
-    DEFINE_PROP_UINT32("x-pass-slices", HsaGpuState, pass_slices,
+    DEFINE_PROP_UINT32("x-pass-slices", HsaGpuState, params.pass_slices,
                        HSAGPU_PASS_SLICES),
     /* PCIe link (docs/link-model.md): what the guest sees, and the model */
-    DEFINE_PROP_UINT32("max-payload", HsaGpuState, max_payload,
+    DEFINE_PROP_UINT32("max-payload", HsaGpuState, params.max_payload,
                        HSAGPU_MAX_PAYLOAD_SUPPORTED),
-    DEFINE_PROP_PCIE_LINK_SPEED("link-speed", HsaGpuState, link_speed,
+    DEFINE_PROP_PCIE_LINK_SPEED("link-speed", HsaGpuState, params.link_speed,
                                 PCIE_LINK_SPEED_8),
-    DEFINE_PROP_PCIE_LINK_WIDTH("link-width", HsaGpuState, link_width,
+    DEFINE_PROP_PCIE_LINK_WIDTH("link-width", HsaGpuState, params.link_width,
                                 PCIE_LINK_WIDTH_16),
-    DEFINE_PROP_BOOL("link-model", HsaGpuState, link_model, false),
-    DEFINE_PROP_UINT32("link-port-ns", HsaGpuState, link_port_ns, 260),
-    DEFINE_PROP_UINT32("link-switch-ns", HsaGpuState, link_switch_ns, 160),
-    DEFINE_PROP_UINT32("link-host-ns", HsaGpuState, link_host_ns, 550),
-    DEFINE_PROP_UINT32("link-host-write-ns", HsaGpuState, link_host_write_ns,
-                       0),
-    DEFINE_PROP_UINT32("link-read-tags", HsaGpuState, link_read_tags, 4),
-    DEFINE_PROP_UINT32("link-efficiency", HsaGpuState, link_efficiency, 952),
+    DEFINE_PROP_BOOL("link-model", HsaGpuState, params.link_model, false),
+    DEFINE_PROP_UINT32("link-port-ns", HsaGpuState, params.link_port_ns, 260),
+    DEFINE_PROP_UINT32("link-switch-ns", HsaGpuState, params.link_switch_ns,
+                       160),
+    DEFINE_PROP_UINT32("link-host-ns", HsaGpuState, params.link_host_ns, 550),
+    DEFINE_PROP_UINT32("link-host-write-ns", HsaGpuState,
+                       params.link_host_write_ns, 0),
+    DEFINE_PROP_UINT32("link-read-tags", HsaGpuState, params.link_read_tags, 4),
+    DEFINE_PROP_UINT32("link-efficiency", HsaGpuState, params.link_efficiency,
+                       952),
     /* cached read alias: BAR4 size, 0 (none) or 1 MiB..1 GiB */
-    DEFINE_PROP_SIZE("read-alias-size", HsaGpuState, ralias_size, 0),
-    DEFINE_PROP_BOOL("read-alias-prefetchable", HsaGpuState, ralias_prefetch,
-                     false),
+    DEFINE_PROP_SIZE("read-alias-size", HsaGpuState, params.ralias_size, 0),
+    DEFINE_PROP_BOOL("read-alias-prefetchable", HsaGpuState,
+                     params.ralias_prefetch, false),
 };
 
 static void hsagpu_class_init(ObjectClass *klass, void *data)

@@ -105,7 +105,7 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
 {
     HsaGpuOpsCtx ctx;
     HsaGpuBudget budget = {
-        .slices = s->pass_slices, .packets = HSAGPU_PASS_PACKETS,
+        .slices = s->params.pass_slices, .packets = HSAGPU_PASS_PACKETS,
         .yield = hsagpu_pass_yield, .opaque = s,
     };
     HsaGpuProc proc = {
@@ -463,7 +463,7 @@ static unsigned hsagpu_queue_enable(HsaGpuState *s, unsigned qi,
     uint64_t wptr = hsagpu_reg64(q->wptr_lo, q->wptr_hi);
     uint64_t read_index;
     unsigned res = hsagpu_queue_check(q, &s->ident, s->queues,
-                                      s->num_queues);
+                                      s->params.num_queues);
     HsaGpuBusCtx c;
     bool ok;
 
@@ -547,9 +547,9 @@ static unsigned hsagpu_queue_command(HsaGpuState *s, unsigned qi,
 bool hsagpu_queue_mmio(HsaGpuState *s, uint32_t offset)
 {
     return (offset >= HSAGPU_REG_QUEUE_BASE &&
-            offset < HSAGPU_REG_QUEUE(s->num_queues)) ||
+            offset < HSAGPU_REG_QUEUE(s->params.num_queues)) ||
            (offset >= HSAGPU_REG_QUEUE_X_BASE &&
-            offset < HSAGPU_REG_QUEUE_X(s->num_queues));
+            offset < HSAGPU_REG_QUEUE_X(s->params.num_queues));
 }
 
 /* Queue registers are 32-bit only. */
@@ -621,7 +621,7 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
 void hsagpu_queue_hold(HsaGpuState *s, int qi)
 {
     hsagpu_qlock(s);
-    for (unsigned i = 0; i < s->num_queues; i++) {
+    for (unsigned i = 0; i < s->params.num_queues; i++) {
         s->queues[i].held = (int)i == qi;
     }
     qemu_mutex_unlock(&s->qlock);
@@ -634,7 +634,7 @@ int hsagpu_queue_held(HsaGpuState *s)
     int held = -1;
 
     hsagpu_qlock(s);
-    for (unsigned i = 0; i < s->num_queues && held < 0; i++) {
+    for (unsigned i = 0; i < s->params.num_queues && held < 0; i++) {
         held = s->queues[i].held ? (int)i : -1;
     }
     qemu_mutex_unlock(&s->qlock);
@@ -746,7 +746,7 @@ void hsagpu_queues_finalize(HsaGpuState *s)
 /* x-processor: where the queues are served. */
 static bool hsagpu_processor_mode(HsaGpuState *s, Error **errp)
 {
-    const char *mode = s->processor ? s->processor : "auto";
+    const char *mode = s->params.processor ? s->params.processor : "auto";
 
     s->dma_iommu = pci_device_iommu_address_space(PCI_DEVICE(s)) !=
                    &address_space_memory;
@@ -769,8 +769,8 @@ static bool hsagpu_processor_mode(HsaGpuState *s, Error **errp)
     }
     trace_hsagpu_queue_processor(s->mainloop, s->dma_iommu);
     /* Reads back as what auto chose. */
-    g_free(s->processor);
-    s->processor = g_strdup(s->mainloop ? "mainloop" : "thread");
+    g_free(s->params.processor);
+    s->params.processor = g_strdup(s->mainloop ? "mainloop" : "thread");
     return true;
 }
 
@@ -782,7 +782,7 @@ bool hsagpu_queues_init(HsaGpuState *s, Error **errp)
     if (!hsagpu_processor_mode(s, errp)) {
         return false;
     }
-    if (!s->pass_slices) {
+    if (!s->params.pass_slices) {
         error_setg(errp, "hsa-gpu: x-pass-slices must be at least 1");
         return false;
     }
@@ -793,9 +793,9 @@ bool hsagpu_queues_init(HsaGpuState *s, Error **errp)
         return false;
     }
     s->qnotifier_ok = true;
-    s->queues = g_new0(HsaGpuQueue, s->num_queues);
-    s->nqueues_migrated = s->num_queues;
-    s->active = g_new0(uint16_t, s->num_queues);
+    s->queues = g_new0(HsaGpuQueue, s->params.num_queues);
+    s->nqueues_migrated = s->params.num_queues;
+    s->active = g_new0(uint16_t, s->params.num_queues);
     s->db_listening = bitmap_new(HSAGPU_DOORBELL_COUNT);
     s->msix_nr = s->ident.msix_vectors;
     hsagpu_deferred_alloc(&s->pending, s->msix_nr);
@@ -829,10 +829,10 @@ void hsagpu_queues_reset(HsaGpuState *s)
 
         hsagpu_queue_destroy(s, qi, &s->queues[qi]);
     }
-    for (unsigned qi = 0; qi < s->num_queues; qi++) {
+    for (unsigned qi = 0; qi < s->params.num_queues; qi++) {
         hsagpu_queue_gcn_free(&s->queues[qi]);
     }
-    memset(s->queues, 0, s->num_queues * sizeof(*s->queues));
+    memset(s->queues, 0, s->params.num_queues * sizeof(*s->queues));
     memset(s->rr, 0, sizeof(s->rr));
     hsagpu_bus_maps_flush(s);
     qatomic_set(&s->qerr_pending, 0);
@@ -894,7 +894,7 @@ void hsagpu_queues_pre_save(HsaGpuState *s)
 {
     hsagpu_queue_flush_errors(s);
     hsagpu_qlock(s);
-    for (unsigned qi = 0; qi < s->num_queues; qi++) {
+    for (unsigned qi = 0; qi < s->params.num_queues; qi++) {
         hsagpu_queue_gcn_save(&s->queues[qi]);
     }
     qemu_mutex_unlock(&s->qlock);
@@ -913,7 +913,7 @@ int hsagpu_queues_post_load(HsaGpuState *s)
     hsagpu_doorbell_unlisten_all(s);
     hsagpu_bus_maps_flush(s);
     s->nactive = 0;
-    for (unsigned qi = 0; qi < s->num_queues; qi++) {
+    for (unsigned qi = 0; qi < s->params.num_queues; qi++) {
         /*
          * A migrated queue in use must be one the device could have made:
          * its fields index arrays and bitmaps (priority, vector) and pick
@@ -921,14 +921,14 @@ int hsagpu_queues_post_load(HsaGpuState *s)
          */
         if ((s->queues[qi].state != HSAGPU_QSTATE_DISABLED &&
              !hsagpu_queue_loaded_ok(&s->queues[qi], &s->ident, s->queues,
-                                     s->num_queues)) ||
+                                     s->params.num_queues)) ||
             !hsagpu_queue_gcn_load(&s->queues[qi])) {
             qemu_mutex_unlock(&s->qlock);
             error_report("hsa-gpu: migrated queue %u is inconsistent", qi);
             return -EINVAL;
         }
     }
-    for (unsigned qi = 0; qi < s->num_queues; qi++) {
+    for (unsigned qi = 0; qi < s->params.num_queues; qi++) {
         HsaGpuQueue *q = &s->queues[qi];
 
         if (q->state != HSAGPU_QSTATE_DISABLED) {

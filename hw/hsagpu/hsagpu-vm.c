@@ -35,7 +35,7 @@ static const char *const hsagpu_vm_reason_name[] = {
 void hsagpu_vm_init(HsaGpuState *s)
 {
     qemu_mutex_init(&s->vm_lock);
-    hsagpu_vm_reset(&s->vm, s->vram_size);
+    hsagpu_vm_reset(&s->vm, s->params.vram_size);
 }
 
 void hsagpu_vm_exit(HsaGpuState *s)
@@ -47,7 +47,7 @@ void hsagpu_vm_exit(HsaGpuState *s)
 void hsagpu_vm_reset_all(HsaGpuState *s)
 {
     qemu_mutex_lock(&s->vm_lock);
-    hsagpu_vm_reset(&s->vm, s->vram_size);
+    hsagpu_vm_reset(&s->vm, s->params.vram_size);
     qemu_mutex_unlock(&s->vm_lock);
 }
 
@@ -176,7 +176,7 @@ int hsagpu_vm_post_load(HsaGpuState *s)
         s->regs.atomic_vmid >= HSAGPU_VM_NUM_VMIDS) {
         return -EINVAL;
     }
-    s->vm.vram_size = s->vram_size;
+    s->vm.vram_size = s->params.vram_size;
     hsagpu_vm_flush(&s->vm, HSAGPU_VM_INV_VMIDS_MASK);
     return 0;
 }

@@ -21,19 +21,19 @@
 
 bool hsagpu_vram_dir_check(HsaGpuState *s, Error **errp)
 {
-    uint64_t size = s->ralias_size;
+    uint64_t size = s->params.ralias_size;
 
     if (!size) {
         return true;
     }
     if (size < HSAGPU_RALIAS_SIZE_MIN || size > HSAGPU_RALIAS_SIZE_MAX ||
-        !is_power_of_2(size) || size > s->vram_size) {
+        !is_power_of_2(size) || size > s->params.vram_size) {
         error_setg(errp, "hsa-gpu: read-alias-size must be 0 or a power of "
                    "two between 1 MiB and 1 GiB, at most vram-size (got %"
                    PRIu64 " bytes)", size);
         return false;
     }
-    if (s->io_bar) {
+    if (s->params.io_bar) {
         error_setg(errp, "hsa-gpu: read-alias-size and io-bar=on both need "
                    "BAR4; choose one");
         return false;
@@ -44,7 +44,7 @@ bool hsagpu_vram_dir_check(HsaGpuState *s, Error **errp)
 /* After hsagpu_vram_dir_check() and the VRAM region's creation. */
 void hsagpu_vram_dir_realize(HsaGpuState *s)
 {
-    uint64_t size = s->ralias_size;
+    uint64_t size = s->params.ralias_size;
 
     hsagpu_vram_dir_finalize(s);        /* a realize tried again */
     if (!size) {
@@ -66,7 +66,8 @@ void hsagpu_vram_dir_realize(HsaGpuState *s)
     pci_register_bar(PCI_DEVICE(s), HSAGPU_BAR_READ_ALIAS,
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_32 |
-                     (s->ralias_prefetch ? PCI_BASE_ADDRESS_MEM_PREFETCH : 0),
+                     (s->params.ralias_prefetch ?
+                      PCI_BASE_ADDRESS_MEM_PREFETCH : 0),
                      &s->ralias);
     trace_hsagpu_vram_dir_realize(size, s->vdir.nwords);
 }

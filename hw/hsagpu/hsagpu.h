@@ -49,6 +49,42 @@ static inline void hsagpu_deferred_raise(HsaGpuDeferred *d, unsigned vector)
     d->any_vector = true;
 }
 
+/*
+ * The device's QOM properties (hsagpu-pci.c validates them at realize),
+ * apart from the state they configure, as QEMU's nvme keeps NvmeParams.
+ */
+typedef struct HsaGpuParams {
+    uint64_t vram_size;
+    uint32_t num_queues;
+    uint32_t compute_units;
+    bool io_bar;
+    bool atomic_comp32;
+    bool atomic_comp64;
+    bool atomic_comp128;
+    uint32_t p2p_addr_bits;
+    bool dma_zero_copy;
+    char *processor;            /* x-processor: auto, thread, mainloop */
+    uint32_t pass_slices;       /* x-pass-slices: the budget of a pass */
+    uint16_t vendor_id;
+    uint16_t device_id;
+    uint16_t subsys_vendor_id;
+    uint16_t subsys_id;
+    uint8_t revision;
+    uint64_t serial;
+    uint32_t max_payload;
+    bool link_model;                    /* link timing model */
+    PCIExpLinkSpeed link_speed;
+    PCIExpLinkWidth link_width;
+    uint32_t link_port_ns;
+    uint32_t link_switch_ns;
+    uint32_t link_host_ns;
+    uint32_t link_host_write_ns;
+    uint32_t link_read_tags;
+    uint32_t link_efficiency;           /* per mille */
+    uint64_t ralias_size;       /* read-alias-size, 0: none */
+    bool ralias_prefetch;       /* read-alias-prefetchable */
+} HsaGpuParams;
+
 OBJECT_DECLARE_SIMPLE_TYPE(HsaGpuState, HSA_GPU)
 
 /*
@@ -207,7 +243,6 @@ struct HsaGpuState {
     /* The most kernel and DMA slices one pass ran (x-pass-max-slices). */
     uint32_t pass_max_slices;
     uint64_t gcn_slice_max_cleared;     /* x-gcn-slice-max-cleared */
-    uint32_t pass_slices;       /* x-pass-slices: the budget of a pass */
     QLIST_ENTRY(HsaGpuState) peer_link; /* hsagpu-p2p.c */
     HsaGpuFault fault;
     /*
@@ -222,41 +257,13 @@ struct HsaGpuState {
     HsaGpuLinkChain link_chain;
     HsaGpuLinkQueue *link_q;            /* link-model=on: per queue */
 
-    /* properties */
-    uint64_t vram_size;
-    uint32_t num_queues;
-    uint32_t compute_units;
-    bool io_bar;
-    bool atomic_comp32;
-    bool atomic_comp64;
-    bool atomic_comp128;
-    uint32_t p2p_addr_bits;
-    bool dma_zero_copy;
-    char *processor;            /* x-processor: auto, thread, mainloop */
-    uint16_t vendor_id;
-    uint16_t device_id;
-    uint16_t subsys_vendor_id;
-    uint16_t subsys_id;
-    uint8_t revision;
-    uint64_t serial;
-    uint32_t max_payload;
-    bool link_model;                    /* link timing model */
-    PCIExpLinkSpeed link_speed;
-    PCIExpLinkWidth link_width;
-    uint32_t link_port_ns;
-    uint32_t link_switch_ns;
-    uint32_t link_host_ns;
-    uint32_t link_host_write_ns;
-    uint32_t link_read_tags;
-    uint32_t link_efficiency;           /* per mille */
+    HsaGpuParams params;
 
     /*
      * Cached read alias (hsagpu-vram-dir.c): BAR4 aliasing the first
      * ralias_size bytes of VRAM, and the directory of the lines of that
      * window the device wrote (any requester; atomic words).
      */
-    uint64_t ralias_size;       /* property read-alias-size, 0: none */
-    bool ralias_prefetch;       /* read-alias-prefetchable */
     MemoryRegion ralias;
     HsaGpuVramDir vdir;
 };
