@@ -712,6 +712,19 @@ static void test_hostile(void)
 	w.pc = CODE + 0x100;
 	w.exec = ~0ULL << 3;
 	T(hsagpu_gcn_step(&g, &w) && w.s[10] == 4 * 3);
+	/*
+	 * SDWA UNUSED_SEXT into the top byte: no bits above it to fill (the
+	 * mask shifted a dword by 32: UB, all ones on x86; found by fuzz-gcn)
+	 * v_mov_b32_sdwa v0, v1 dst_sel:BYTE_3 dst_unused:UNUSED_SEXT
+	 */
+	memcpy(code, (uint32_t[]){ 0x7e0002f9, 0x00060b01 }, 8);
+	memset(&st, 0, sizeof(st));
+	w.pc = CODE + 0x100;
+	w.exec = ~0ULL;
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		h_v[1][l] = 0x80 | l;
+	T(hsagpu_gcn_step(&g, &w) && h_v[0][5] == 0x85000000U &&
+	  h_v[0][63] == 0xbf000000U);
 }
 
 /*

@@ -48,7 +48,8 @@ static uint32_t gcn_sdwa_dst(uint32_t old, uint32_t r, unsigned sel,
         return (old & ~mask) | field;
     }
     if (unused == 1 && (field >> (shift + bits - 1)) & 1) {
-        return field | ~((1u << (shift + bits)) - 1);
+        /* the sign above the field: none for the top byte or word */
+        return field | ~(uint32_t)((1ULL << (shift + bits)) - 1);
     }
     return field;
 }
