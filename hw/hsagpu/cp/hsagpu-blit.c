@@ -190,14 +190,10 @@ unsigned hsagpu_blit_exec(HsaGpuQueue *q,
         }
     }
     if (err) {
-        q->kern_active = 0;
+        hsagpu_dispatch_end(q);
         return err;
     }
-    if (!q->kern_active) {
-        q->kern_active = 1;
-        q->kern_wg = 0;
-        q->kern_start_ns = p->ops->now_ns(p->opaque);
-    }
+    hsagpu_dispatch_begin(q, p);
     /* kern_wg: bytes done over all phases */
     for (unsigned i = 0; i < n; base += ph[i].len, i++) {
         uint64_t off, len;
@@ -231,7 +227,7 @@ unsigned hsagpu_blit_exec(HsaGpuQueue *q,
         return HSAGPU_KERNEL_MORE;
     }
 out:
-    q->kern_active = 0;
+    hsagpu_dispatch_end(q);
     p->ops->dma_done(p->opaque, err, *bad_addr);
     return err;
 }

@@ -133,11 +133,8 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
     d.wg[1] = k->workgroup_size_y;
     d.wg[2] = k->workgroup_size_z;
     total = hsagpu_kernel_workgroups(k, nwg);
-    if (!q->kern_active) {
-        q->kern_active = 1;
-        q->kern_wg = 0;
-        q->kern_start_ns = p->ops->now_ns(p->opaque);
-        hsagpu_gcn_run_stop(q->gcn);
+    if (hsagpu_dispatch_begin(q, p)) {
+        hsagpu_gcn_run_stop(q->gcn);    /* nothing of an earlier dispatch */
     }
     if (!q->gcn) {
         q->gcn = hsagpu_gcn_run_new();
@@ -203,7 +200,7 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
     }
     err = 0;
 out:
-    q->kern_active = 0;
+    hsagpu_dispatch_end(q);
     hsagpu_gcn_run_stop(q->gcn);
     return err;
 }

@@ -653,11 +653,7 @@ unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
             goto out;
         }
     }
-    if (!q->kern_active) {
-        q->kern_active = 1;
-        q->kern_wg = 0;
-        q->kern_start_ns = p->ops->now_ns(p->opaque);
-    }
+    hsagpu_dispatch_begin(q, p);
     hsagpu_kernel_workgroups(k, g.nwg);
     if (kernels[idx].stream && p->ops->map && p->ops->unmap) {
         HsaGpuStream st = {
@@ -701,6 +697,6 @@ unsigned hsagpu_kernel_exec(HsaGpuQueue *q,
         return err;
     }
 out:
-    q->kern_active = 0;
+    hsagpu_dispatch_end(q);
     return err;
 }

@@ -215,9 +215,12 @@ typedef struct HsaGpuQueue {
     uint64_t dma_off;           /* bytes done in it */
     uint64_t dma_start_ns;
     bool dma_timed;             /* by the link model (not migrated) */
-    /* Kernel dispatch at read_index, partly done: where to go on */
+    /*
+     * Kernel dispatch at read_index, partly done: where to go on (the
+     * cursor hsagpu_dispatch_begin/end keep for every executor)
+     */
     uint32_t kern_active;
-    uint64_t kern_wg;           /* next flat workgroup id */
+    uint64_t kern_wg;           /* next flat workgroup id; a blit's bytes */
     uint64_t kern_start_ns;
     /*
      * A code object's workgroup kern_wg in flight (its waves stopped
@@ -253,6 +256,29 @@ typedef struct HsaGpuQueue {
     uint64_t seen_wptr;
     bool awaiting_header;
 } HsaGpuQueue;
+
+/*
+ * The cursor of a dispatch, the same for every executor (built-in
+ * kernels, ROCr's blits, code objects): the packet's first slice starts
+ * it at 0 with its start time (true: this call started it), its last
+ * slice or its failure ends it; the packet stays at the read index in
+ * between, and the cursor migrates with the queue.
+ */
+static inline bool hsagpu_dispatch_begin(HsaGpuQueue *q, const HsaGpuProc *p)
+{
+    if (q->kern_active) {
+        return false;
+    }
+    q->kern_active = 1;
+    q->kern_wg = 0;
+    q->kern_start_ns = p->ops->now_ns(p->opaque);
+    return true;
+}
+
+static inline void hsagpu_dispatch_end(HsaGpuQueue *q)
+{
+    q->kern_active = 0;
+}
 
 /* Bytes of memory the queue's ring occupies. */
 static inline uint64_t hsagpu_queue_ring_bytes(const HsaGpuQueue *q)
