@@ -271,6 +271,22 @@ static int has_node(const char *pci)
 	return stat("/dev/hsagpu0", &st) == 0;
 }
 
+/*
+ * The driver's sysfs attributes exist: the driver core adds them after
+ * probe() returned, so the device node alone does not promise them (a
+ * check that read hsagpu/queues right after has_node() saw ENOENT on a
+ * loaded machine).
+ */
+static int has_attrs(const char *pci)
+{
+	char path[128];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/hsagpu/queues",
+		 pci);
+	return stat(path, &st) == 0;
+}
+
 /* Poll @cond(@pci) == @want for up to @ms. */
 static int wait_for(int (*cond)(const char *), const char *pci, int want,
 		    unsigned int ms)
@@ -453,9 +469,10 @@ static void round_trip(int by_slot_power)
 		CHECK(gt_sysfs_write(path, "1") == 0, "%s: echo 1 > %s", what, path);
 	}
 	CHECK(wait_for(present, pci, 1, 30000) && wait_for(bound, pci, 1, 10000) &&
-	      wait_for(has_node, pci, 1, 10000),
-	      "%s: %s did not come back with its driver and /dev/hsagpu0", what,
-	      pci);
+	      wait_for(has_node, pci, 1, 10000) &&
+	      wait_for(has_attrs, pci, 1, 10000),
+	      "%s: %s did not come back with its driver, /dev/hsagpu0 and its sysfs attributes",
+	      what, pci);
 	check_usable(what);
 	/* and the device added at run time migrates */
 	if (by_slot_power && migrate(what, "device added again"))
