@@ -1021,6 +1021,29 @@ static const VMStateDescription vmstate_hsagpu_queue_kernel = {
     }
 };
 
+static bool hsagpu_queue_blit_needed(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->kern_active && q->blit_off;
+}
+
+/*
+ * The byte cursor of a blit kernel (ROCr's copy and fill) partly done. A
+ * stream without it resumes such a blit from its first byte: its ranges
+ * do not overlap (checked at its first slice), so copying again is safe.
+ */
+static const VMStateDescription vmstate_hsagpu_queue_blit = {
+    .name = "hsa-gpu/queue/blit",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_queue_blit_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(blit_off, HsaGpuQueue),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static bool hsagpu_queue_gcn_needed(void *opaque)
 {
     HsaGpuQueue *q = opaque;
@@ -1172,6 +1195,7 @@ const VMStateDescription vmstate_hsagpu_queue = {
     },
     .subsections = (const VMStateDescription * const []) {
         &vmstate_hsagpu_queue_kernel,
+        &vmstate_hsagpu_queue_blit,
         &vmstate_hsagpu_queue_dma,
         &vmstate_hsagpu_queue_gcn,
         &vmstate_hsagpu_queue_vm,

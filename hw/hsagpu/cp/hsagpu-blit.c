@@ -10,8 +10,9 @@
  * through the queue's VM at kernel_object + kernel_code_entry_byte_offset,
  * length and FNV-1a 64 of the machine code as Debian's ROCr 5.2.3 ships
  * it) and does what their kernel arguments describe with the DMA
- * engine, in slices, with the queue's kernel cursor counting the bytes
- * done. Any other code is not a kernel this device can run.
+ * engine, in slices; the dispatch cursor's byte count (blit_off, not
+ * the workgroup id code objects use) says how far it got. Any other
+ * code is not a kernel this device can run.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -194,17 +195,16 @@ unsigned hsagpu_blit_exec(HsaGpuQueue *q,
         return err;
     }
     hsagpu_dispatch_begin(q, p);
-    /* kern_wg: bytes done over all phases */
     for (unsigned i = 0; i < n; base += ph[i].len, i++) {
         uint64_t off, len;
 
-        if (q->kern_wg >= base + ph[i].len) {
+        if (q->blit_off >= base + ph[i].len) {
             continue;
         }
         if (!budget) {
             return HSAGPU_KERNEL_MORE;
         }
-        off = q->kern_wg - base;
+        off = q->blit_off - base;
         len = MIN(ph[i].len - off, budget);
         if (kind == HSAGPU_BLIT_FILL) {
             /* Rotate so that byte 0 of this piece is byte off % 4. */
@@ -220,10 +220,10 @@ unsigned hsagpu_blit_exec(HsaGpuQueue *q,
         if (err) {
             goto out;
         }
-        q->kern_wg += len;
+        q->blit_off += len;
         budget -= len;
     }
-    if (q->kern_wg < base) {
+    if (q->blit_off < base) {
         return HSAGPU_KERNEL_MORE;
     }
 out:

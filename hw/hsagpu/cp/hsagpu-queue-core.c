@@ -227,10 +227,9 @@ bool hsagpu_queue_loaded_ok(const HsaGpuQueue *q, const HsaGpuIdent *id,
     if (q->dma_active && !hsagpu_dma_cursor_ok(q)) {
         return false;
     }
-    /* a flat workgroup id, or bytes done by a blit kernel (ROCr's) */
-    if (q->kern_active &&
-        q->kern_wg > ((q->flags & HSAGPU_QF_AMD_QUEUE) ?
-                      4 * HSAGPU_DMA_SIZE_MAX : HSAGPU_GRID_MAX)) {
+    /* a flat workgroup id; bytes of a blit (ROCr's: four phases) */
+    if (q->kern_active && (q->kern_wg > HSAGPU_GRID_MAX ||
+                           q->blit_off > 4 * HSAGPU_DMA_SIZE_MAX)) {
         return false;
     }
     if ((q->flags & HSAGPU_QF_SDMA) &&

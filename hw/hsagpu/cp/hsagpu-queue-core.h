@@ -220,7 +220,8 @@ typedef struct HsaGpuQueue {
      * cursor hsagpu_dispatch_begin/end keep for every executor)
      */
     uint32_t kern_active;
-    uint64_t kern_wg;           /* next flat workgroup id; a blit's bytes */
+    uint64_t kern_wg;           /* next flat workgroup id */
+    uint64_t blit_off;          /* a blit kernel's bytes done, all phases */
     uint64_t kern_start_ns;
     /*
      * A code object's workgroup kern_wg in flight (its waves stopped
@@ -271,6 +272,7 @@ static inline bool hsagpu_dispatch_begin(HsaGpuQueue *q, const HsaGpuProc *p)
     }
     q->kern_active = 1;
     q->kern_wg = 0;
+    q->blit_off = 0;
     q->kern_start_ns = p->ops->now_ns(p->opaque);
     return true;
 }
@@ -446,7 +448,7 @@ bool hsagpu_queue_gcn_load(HsaGpuQueue *q);
 unsigned hsagpu_blit_identify(const HsaGpuProc *p, uint64_t kernel_object);
 /*
  * Run a slice of blit kernel @k of @kind through the DMA engine,
- * resuming from the queue's kernel cursor (bytes done): 0 when done,
+ * resuming from the queue's blit cursor (blit_off, bytes): 0 when done,
  * HSAGPU_KERNEL_MORE, or an HSAGPU_QERR_* code (*bad_addr: the address
  * to blame, or 0).
  */

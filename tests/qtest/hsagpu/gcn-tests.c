@@ -1,0 +1,245 @@
+/*
+ * hsa-gpu qtest: The GCN interpreter seen from the device: long workgroups
+ * in slices, endless kernels, the set-up bound of a slice.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "hsagpu-qtest.h"
+
+#define GCN_CODE        (Q_BUF + 0x10000)       /* descriptor; code +256 */
+#define GCN_OUT         (Q_BUF + 0x20000)
+#define GCN_ITERS       (1U << 20)              /* 4M wave instructions */
+
+/*
+ * One workgroup, one wave of a code object: out[lane] = the number of
+ * times a loop ran, its count loaded once from the kernel arguments
+ * (out[64] = 1 before the loop starts).
+ * Hand-assembled; the encodings are llvm-mc's (gfx900).
+ */
+static void gcn_long_submit(Fixture *f, uint64_t sig, uint32_t iters)
+{
+    static const uint32_t code[] = {
+        0xc0060100, 0x00000000,     /* s_load_dwordx2 s[4:5], s[0:1], 0x0 */
+        0xc0020080, 0x00000008,     /* s_load_dword s2, s[0:1], 0x8 */
+        0x7e020280,                 /* v_mov_b32 v1, 0 */
+        0xbf8cc07f,                 /* s_waitcnt lgkmcnt(0) */
+        0x7e040280,                 /* v_mov_b32 v2, 0 */
+        0x7e060281,                 /* v_mov_b32 v3, 1 */
+        0xdc708100, 0x00040302,     /* global_store_dword v2, v3, s[4:5] */
+                                    /*   offset:256: "started" */
+        0x68020281,                 /* v_add_u32 v1, 1, v1 */
+        0x80828102,                 /* s_sub_u32 s2, s2, 1 */
+        0xbf078002,                 /* s_cmp_lg_u32 s2, 0 */
+        0xbf85fffc,                 /* s_cbranch_scc1 -4 */
+        0x24040082,                 /* v_lshlrev_b32 v2, 2, v0 */
+        0xdc708000, 0x00040102,     /* global_store_dword v2, v1, s[4:5] */
+        0xbf810000,                 /* s_endpgm */
+    };
+    uint32_t kd[16] = { 0 };
+    uint64_t args[2] = { GCN_OUT, iters };
+    struct hsagpu_kernel_dispatch_packet k;
+
+    kd[4] = 256;                    /* entry offset */
+    kd[13] = 2 << 1;                /* rsrc2: two user SGPRs */
+    kd[14] = 1 << 3;                /* properties: kernarg pointer */
+    qtest_memwrite(f->qts, GCN_CODE, kd, sizeof(kd));
+    qtest_memwrite(f->qts, GCN_CODE + 256, code, sizeof(code));
+    qtest_memwrite(f->qts, Q_KARG + 256, args, sizeof(args));
+    qtest_memset(f->qts, GCN_OUT, 0, 264);
+    signal_init(f, sig, 1);
+    fill_packet(&k, 64, 64, sig);
+    k.kernel_object = GCN_CODE;
+    k.kernarg_address = Q_KARG + 256;
+    queue_submit(f, 0, &k);
+}
+
+/* Wave instructions and vector lane operations of one gcn_long kernel */
+#define GCN_LONG_INSNS(n)       (4ULL * (n) + 10)
+#define GCN_LONG_LANE_OPS(n)    (64ULL * ((n) + 6))
+
+static uint64_t gcn_cnt(Fixture *f, uint32_t reg)
+{
+    return reg == HSAGPU_REG_GCN_WAVES ?
+           qtest_readl(f->qts, MMIO_BASE + reg) :
+           qtest_readq(f->qts, MMIO_BASE + reg);
+}
+
+static unsigned gcn_long_wrong(Fixture *f, uint32_t want)
+{
+    unsigned bad = 0;
+
+    for (unsigned l = 0; l < 64; l++) {
+        bad += qtest_readl(f->qts, GCN_OUT + 4 * l) != want;
+    }
+    if (bad) {
+        g_test_message("lane 0: %u, want %u", qtest_readl(f->qts, GCN_OUT),
+                       want);
+    }
+    return bad;
+}
+
+/*
+ * A workgroup of a code object is stopped between two instructions at
+ * the end of each slice: another queue's packet completes while its one
+ * wave still loops, and a migration while the wave is stopped carries
+ * its registers, so the destination goes on with the loop count the
+ * wave had loaded, not the one the guest wrote since.
+ */
+static void test_gcn_long_workgroup(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-gcn-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *st = NULL;
+    struct hsagpu_agent_dispatch_packet a;
+    uint64_t big = Q_SIG + 128, nop = Q_SIG + 192;
+    unsigned kernels = 1;
+    bool caught = false;
+    Fixture f, g = { 0 };
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    gcn_long_submit(&f, big, GCN_ITERS);
+    signal_init(&f, nop, 1);
+    agent_packet(&a, HSAGPU_AGENT_NOP, 0, nop);
+    queue_submit(&f, 1, &a);
+    g_assert_true(wait_u64(&f, nop + 8, 0));
+    /* done while the single wave still runs */
+    g_assert_cmpuint(qtest_readq(f.qts, big + 8), ==, 1);
+    g_assert_true(wait_u64_long(&f, big + 8, 0));
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    g_assert_cmpuint(gcn_long_wrong(&f, GCN_ITERS), ==, 0);
+    /* the interpreter's counters: exact for this program */
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO), ==,
+                     GCN_LONG_INSNS(GCN_ITERS));
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_LANE_OPS_LO), ==,
+                     GCN_LONG_LANE_OPS(GCN_ITERS));
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_WAVES), ==, 1);
+
+    for (int tries = 0; tries < 10 && !caught; tries++) {
+        kernels++;
+        gcn_long_submit(&f, big, GCN_ITERS);
+        /* the wave has its count (and stored "started") */
+        g_assert_true(wait_u64(&f, GCN_OUT + 256, 1));
+        qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_SUSPEND);
+        caught = qtest_readq(f.qts, big + 8) == 1;
+        if (!caught) {
+            qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_RESUME);
+        }
+    }
+    if (!caught) {
+        fixture_fini(&f);
+        g_test_skip("the workgroup was never caught between two slices");
+        return;
+    }
+    /* the guest changes the count the wave loaded long ago */
+    qtest_writeq(f.qts, Q_KARG + 256 + 8, 3);
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+
+    st = migrate_from_file(&g, path);
+    g_assert_cmpstr(st, ==, "completed");
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    qreg_write(&g, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_RESUME);
+    g_assert_true(wait_u64_long(&g, big + 8, 0));
+    g_assert_cmpuint(qreg_read(&g, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    g_assert_cmpuint(gcn_long_wrong(&g, GCN_ITERS), ==, 0);
+    /* the counters came along, and the workgroup was not run twice */
+    g_assert_cmpuint(gcn_cnt(&g, HSAGPU_REG_GCN_INSNS_LO), ==,
+                     kernels * GCN_LONG_INSNS(GCN_ITERS));
+    g_assert_cmpuint(gcn_cnt(&g, HSAGPU_REG_GCN_WAVES), ==, kernels);
+    qtest_quit(g.qts);
+    unlink(path);
+    rmdir(dir);
+}
+
+/*
+ * A wave in an endless loop (s_branch -1) runs in slices: another queue's
+ * packets complete meanwhile, the counters move, and DESTROY ends it.
+ */
+static void test_gcn_endless(void)
+{
+    uint32_t kd[16] = { 0 }, code = 0xbf82ffff;    /* s_branch -1 */
+    struct hsagpu_kernel_dispatch_packet k;
+    struct hsagpu_agent_dispatch_packet a;
+    uint64_t sig = Q_SIG + 128, nop = Q_SIG + 192, i0, i1;
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    kd[4] = 256;                                    /* entry offset */
+    qtest_memwrite(f.qts, GCN_CODE, kd, sizeof(kd));
+    qtest_memwrite(f.qts, GCN_CODE + 256, &code, 4);
+    signal_init(&f, sig, 1);
+    fill_packet(&k, 64, 64, sig);
+    k.kernel_object = GCN_CODE;
+    queue_submit(&f, 0, &k);
+    for (int n = 0; n < 3; n++) {
+        signal_init(&f, nop, 1);
+        agent_packet(&a, HSAGPU_AGENT_NOP, 0, nop);
+        queue_submit(&f, 1, &a);
+        g_assert_true(wait_u64(&f, nop + 8, 0));
+    }
+    i0 = gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO);
+    g_usleep(20000);
+    i1 = gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO);
+    g_assert_cmpuint(i1, >, i0);
+    g_assert_cmpuint(qtest_readq(f.qts, sig + 8), ==, 1);
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    i0 = gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO);
+    g_usleep(20000);
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO), ==, i0);
+    g_assert_cmpuint(qtest_readq(f.qts, sig + 8), ==, 1);
+    fixture_fini(&f);
+}
+
+/*
+ * A workgroup's set-up counts toward its slice. 512 workgroups of 1,024
+ * items with the most state a descriptor can ask for (256 VGPRs, 64 KiB
+ * of LDS, 2 KiB private per item: 3.1 MiB cleared each) and only
+ * s_endpgm to run: a slice that counted their 16 wave instructions alone
+ * would clear all 512 (1.5 GiB) while it holds the queue lock; it clears
+ * at most its budget's worth (16 MiB, one instruction per KiB) plus one
+ * workgroup. Every workgroup still runs.
+ */
+static void test_gcn_setup_bound(void)
+{
+    uint32_t kd[16] = { 0 }, code = 0xbf810000;    /* s_endpgm */
+    struct hsagpu_kernel_dispatch_packet k;
+    uint64_t sig = Q_SIG + 128, cleared;
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    kd[0] = 65536;                                  /* LDS bytes */
+    kd[1] = 2048;                                   /* private bytes */
+    kd[4] = 256;                                    /* entry offset */
+    kd[12] = 0x3f;                                  /* rsrc1: 256 VGPRs */
+    qtest_memwrite(f.qts, GCN_CODE, kd, sizeof(kd));
+    qtest_memwrite(f.qts, GCN_CODE + 256, &code, 4);
+    signal_init(&f, sig, 1);
+    fill_packet(&k, 512 * 1024, 1024, sig);
+    k.kernel_object = GCN_CODE;
+    queue_submit(&f, 0, &k);
+    g_assert_true(wait_u64_long(&f, sig + 8, 0));
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_WAVES), ==, 512 * 16);
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO), ==, 512 * 16);
+    cleared = qom_get_uint(&f, "x-gcn-slice-max-cleared");
+    g_test_message("most cleared by one slice: %" PRIu64 " bytes", cleared);
+    g_assert_cmpuint(cleared, >=, 3 * 1024 * 1024);
+    g_assert_cmpuint(cleared, <=, 20 * 1024 * 1024);
+    fixture_fini(&f);
+}
+
+void hsagpu_qtest_add_gcn(void)
+{
+    qtest_add_func("/hsa-gpu/gcn/long-workgroup", test_gcn_long_workgroup);
+    qtest_add_func("/hsa-gpu/gcn/endless", test_gcn_endless);
+    qtest_add_func("/hsa-gpu/gcn/setup-bound", test_gcn_setup_bound);
+}
