@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness: the GCN interpreter (hw/hsagpu/hsagpu-gcn-*.c) as
+ * libFuzzer harness: the GCN interpreter (hw/hsagpu/gcn/hsagpu-gcn-*.c) as
  * the attack surface it is. A guest hands the device a kernel
  * descriptor, code, kernel arguments and a dispatch geometry, and the
  * interpreter runs that code on the host, inside QEMU: every field of

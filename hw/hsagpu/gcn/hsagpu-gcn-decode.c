@@ -14,6 +14,32 @@
 #endif
 #include "hsagpu-gcn-int.h"
 
+bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
+                   HsaGpuGcnOp *o)
+{
+    HsaGpuGcnVreg *r;
+
+    o->lanes = o->hi = NULL;
+    o->vgpr = src >= GCN_SRC_VGPR;
+    if (o->vgpr) {
+        o->reg = src - GCN_SRC_VGPR;
+        if (!hsagpu_gcn_vregs(w, o->reg, is64 ? 2 : 1, &r)) {
+            return false;
+        }
+        o->lanes = r[0];
+        o->hi = is64 ? r[1] : NULL;
+        return true;
+    }
+    return hsagpu_gcn_sread(w, src, lit, is64, &o->val);
+}
+
+/* Does VOP2 @op (VOP3 numbering) read a carry in (VCC, VOP3: an SGPR pair) */
+static bool gcn_carry_in(unsigned op)
+{
+    return op == GCN_VOP3_V_ADDC_CO_U32 || op == GCN_VOP3_V_SUBB_CO_U32 ||
+           op == GCN_VOP3_V_SUBBREV_CO_U32;
+}
+
 /* An SDWA source: byte or word @sel (6: the dword), zero- or sign-extended */
 static uint32_t gcn_sdwa_sel(uint32_t v, unsigned sel, bool sext)
 {
@@ -54,40 +80,59 @@ static uint32_t gcn_sdwa_dst(uint32_t old, uint32_t r, unsigned sel,
     return field;
 }
 
+/*
+ * DPP's dpp_ctrl values, by LLVM's names (checked with llvm-mc): the
+ * row_* shifts and rotations take 1..15 (ROW_SHL0 + n and so on)
+ */
+enum {
+    GCN_DPP_QUAD_PERM_LAST  = 0x0ff,    /* quad_perm: 0x00..0xff */
+    GCN_DPP_ROW_SHL0        = 0x100,
+    GCN_DPP_ROW_SHR0        = 0x110,
+    GCN_DPP_ROW_ROR0        = 0x120,
+    GCN_DPP_WAVE_SHL1       = 0x130,
+    GCN_DPP_WAVE_ROL1       = 0x134,
+    GCN_DPP_WAVE_SHR1       = 0x138,
+    GCN_DPP_WAVE_ROR1       = 0x13c,
+    GCN_DPP_ROW_MIRROR      = 0x140,
+    GCN_DPP_ROW_HALF_MIRROR = 0x141,
+    GCN_DPP_ROW_BCAST15     = 0x142,
+    GCN_DPP_ROW_BCAST31     = 0x143,
+};
+
 /* DPP: the lane whose src0 lane @l reads, or -1 (outside its row) */
 static int gcn_dpp_src(unsigned ctrl, unsigned l)
 {
     unsigned row = l & ~15u, in = l & 15;
     int n = ctrl & 15;
 
-    if (ctrl <= 0xff) {                             /* quad_perm */
+    if (ctrl <= GCN_DPP_QUAD_PERM_LAST) {
         return (l & ~3u) | ((ctrl >> (2 * (l & 3))) & 3);
     }
-    if (ctrl >= 0x101 && ctrl <= 0x10f) {           /* row_shl */
+    if (ctrl > GCN_DPP_ROW_SHL0 && ctrl < GCN_DPP_ROW_SHL0 + 16) {
         return in + n < 16 ? (int)(l + n) : -1;
     }
-    if (ctrl >= 0x111 && ctrl <= 0x11f) {           /* row_shr */
+    if (ctrl > GCN_DPP_ROW_SHR0 && ctrl < GCN_DPP_ROW_SHR0 + 16) {
         return (int)in - n >= 0 ? (int)(l - n) : -1;
     }
-    if (ctrl >= 0x121 && ctrl <= 0x12f) {           /* row_ror */
+    if (ctrl > GCN_DPP_ROW_ROR0 && ctrl < GCN_DPP_ROW_ROR0 + 16) {
         return row | ((in - n) & 15);
     }
     switch (ctrl) {
-    case 0x130:                                     /* wave_shl1 */
+    case GCN_DPP_WAVE_SHL1:
         return l + 1 < HSAGPU_GCN_WAVE ? (int)l + 1 : -1;
-    case 0x134:                                     /* wave_rol1 */
+    case GCN_DPP_WAVE_ROL1:
         return (l + 1) % HSAGPU_GCN_WAVE;
-    case 0x138:                                     /* wave_shr1 */
+    case GCN_DPP_WAVE_SHR1:
         return l ? (int)l - 1 : -1;
-    case 0x13c:                                     /* wave_ror1 */
+    case GCN_DPP_WAVE_ROR1:
         return (l + HSAGPU_GCN_WAVE - 1) % HSAGPU_GCN_WAVE;
-    case 0x140:                                     /* row_mirror */
+    case GCN_DPP_ROW_MIRROR:
         return row | (15 - in);
-    case 0x141:                                     /* row_half_mirror */
+    case GCN_DPP_ROW_HALF_MIRROR:
         return (l & ~7u) | (7 - (l & 7));
-    case 0x142:                                     /* row_bcast15 */
+    case GCN_DPP_ROW_BCAST15:
         return row ? (int)row - 1 : -1;
-    case 0x143:                                     /* row_bcast31 */
+    case GCN_DPP_ROW_BCAST31:
         return l >= 32 ? 31 : -1;
     default:
         return -2;                                  /* reserved */
@@ -97,10 +142,11 @@ static int gcn_dpp_src(unsigned ctrl, unsigned l)
 /*
  * SDWA (src0 field 0xf9) and DPP (0xfa) forms of VOP1, VOP2 and VOPC:
  * the extra dword's operand selection, modifiers and destination, then
- * the operation as usual. @kind: 1 VOP1, 2 VOP2, 3 VOPC.
+ * the operation @vop (VOP3 numbering) as usual. @kind: 1 VOP1, 2 VOP2,
+ * 3 VOPC.
  */
 static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                            const uint32_t *insn, unsigned kind, unsigned op,
+                            const uint32_t *insn, unsigned kind, unsigned vop,
                             unsigned vdst, unsigned nsrc)
 {
     uint32_t e = insn[1], s0[HSAGPU_GCN_WAVE], s1[HSAGPU_GCN_WAVE];
@@ -110,9 +156,8 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     HsaGpuGcnVreg *dst = NULL;
     uint64_t exec = w->exec;
     int sdst = -1;
-    /* the operation in VOP3 numbering; VOP2's carry-in ops read VCC */
-    unsigned vop = kind == 1 ? 0x140 + op : kind == 2 ? 0x100 + op : op;
-    int cin = kind == 2 && op >= 28 && op <= 30 ? GCN_SRC_VCC_LO : -1;
+    /* VOP2's carry-in ops read VCC */
+    int cin = gcn_carry_in(vop) ? GCN_SRC_VCC_LO : -1;
 
     if ((insn[0] & 0x1ff) == 0xf9) {                /* SDWA */
         bool s0s = (e >> 23) & 1, s1s = (e >> 31) & 1;
@@ -178,8 +223,7 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 
         if (!hsagpu_gcn_op(w, GCN_SRC_VGPR + (e & 0xff), 0, false, &a) ||
             gcn_dpp_src(ctrl, 0) == -2 ||
-            (kind == 3 && ((op >= 0x20 && (op & 0x10)) ||
-                           (op < 0x20 && (op & 1))))) {
+            (kind == 3 && gcn_vopc_is_cmpx(vop))) {
             /* (v_cmpx: not here) */
             return hsagpu_gcn_refuse(g, w, insn, "dpp");
         }
@@ -221,28 +265,28 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     unsigned src[3];
 
     g->st->lane_ops += __builtin_popcountll(w->exec);
-    if (!(i >> 31)) {
+    if (GCN_ENC_VOP2(i)) {                          /* or VOP1, VOPC */
         bool ext = (i & 0x1ff) == 0xf9 || (i & 0x1ff) == 0xfa;
 
-        if ((i >> 25) == 0x3f) {                    /* VOP1 */
-            unsigned op = (i >> 9) & 0xff;
+        if (GCN_ENC_VOP1(i)) {
+            unsigned op = GCN_VOP3_FROM_VOP1((i >> 9) & 0xff);
 
             src[0] = i & 0x1ff;
-            if (op == 0) {
-                return 1;                           /* v_nop */
+            if (op == GCN_VOP3_V_NOP) {
+                return 1;
             }
-            if (op >= 0x80) {
-                /* past VOP1's range of VOP3 numbers (0x140 + op) */
+            if (op >= GCN_VOP3_ONLY_FIRST) {
+                /* past VOP1's range of VOP3 numbers */
                 return hsagpu_gcn_refuse(g, w, insn, "vop1");
             }
             if (ext) {
                 return gcn_vop_ext(g, w, insn, 1, op, (i >> 17) & 0xff, 1);
             }
-            return hsagpu_gcn_valu(g, w, insn, 0x140 + op, 1, src, insn[1],
+            return hsagpu_gcn_valu(g, w, insn, op, 1, src, insn[1],
                                    (i >> 17) & 0xff, -1, -1, 0, 0, 0, false,
                                    1 + (src[0] == GCN_SRC_LITERAL), NULL);
         }
-        if ((i >> 25) == 0x3e) {                    /* VOPC */
+        if (GCN_ENC_VOPC(i)) {                      /* VOP3's numbers */
             if (ext) {
                 return gcn_vop_ext(g, w, insn, 3, (i >> 17) & 0xff, 0, 2);
             }
@@ -253,9 +297,11 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                    1 + (src[0] == GCN_SRC_LITERAL), NULL);
         }
         {                                           /* VOP2 */
-            unsigned op = (i >> 25) & 0x3f;
-            /* v_madmk/madak_f32, _f16: a literal constant */
-            bool k = op == 23 || op == 24 || op == 36 || op == 37;
+            unsigned op = GCN_VOP3_FROM_VOP2((i >> 25) & 0x3f);
+            /* a literal constant */
+            bool k = op == GCN_VOP3_V_MADMK_F32 ||
+                     op == GCN_VOP3_V_MADAK_F32 ||
+                     op == GCN_VOP3_V_MADMK_F16 || op == GCN_VOP3_V_MADAK_F16;
 
             if (ext && !k) {
                 return gcn_vop_ext(g, w, insn, 2, op, (i >> 17) & 0xff,
@@ -263,48 +309,58 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             }
             src[0] = i & 0x1ff;
             src[1] = GCN_SRC_VGPR + ((i >> 9) & 0xff);
-            return hsagpu_gcn_valu(g, w, insn, 0x100 + op, 2, src, insn[1],
+            return hsagpu_gcn_valu(g, w, insn, op, 2, src, insn[1],
                                    (i >> 17) & 0xff, -1,
-                                   op >= 28 && op <= 30 ? GCN_SRC_VCC_LO : -1,
+                                   gcn_carry_in(op) ? GCN_SRC_VCC_LO : -1,
                                    0, 0, 0, false,
                                    1 + (k || src[0] == GCN_SRC_LITERAL), NULL);
         }
     }
-    if ((i >> 23) == 0x1a7) {                       /* VOP3P */
-        return hsagpu_gcn_vop3p(g, w, insn);
+    if (GCN_ENC_VOP3P(i)) {
+        /* op_sel_hi: bits 1-0 in the second dword, 2 in the first */
+        for (unsigned k = 0; k < 3; k++) {
+            src[k] = (insn[1] >> (9 * k)) & 0x1ff;
+        }
+        return hsagpu_gcn_vop3p(g, w, insn, (i >> 16) & 0x7f, src, i & 0xff,
+                                (i >> 11) & 7,
+                                ((insn[1] >> 27) & 3) | ((i >> 14) & 1) << 2,
+                                insn[1] >> 29, (i >> 8) & 7, (i >> 15) & 1);
     }
-    switch (i >> 26) {
-    case 0x34: {                                    /* VOP3 (a and b) */
+    if (GCN_ENC_VOP3(i)) {                          /* VOP3 (a and b) */
         unsigned op = (i >> 16) & 0x3ff;
+        bool c_in = gcn_carry_in(op);
         /* VOP3b: an SGPR destination where VOP3a has abs and clamp */
-        bool b = (op >= 0x119 && op <= 0x11e) || (op >= 0x1e0 && op <= 0x1e1) ||
-                 op == 0x1e8 || op == 0x1e9;
-        bool c_in = op >= 0x11c && op <= 0x11e;
-        unsigned nsrc = op < 0x100 ? 2 : op < 0x140 ? (c_in ? 3 : 2) :
-                        op < 0x1c0 ? 1 : op >= 0x280 ? 2 : 3;
+        bool b = gcn_vop3_is_vop3b(op);
+        /* by the part of VOP3's numbers @op lies in */
+        unsigned nsrc = op < GCN_VOP3_V_CNDMASK_B32 ? 2 :
+                        op < GCN_VOP3_VOP1_FIRST ? (c_in ? 3 : 2) :
+                        op < GCN_VOP3_ONLY_FIRST ? 1 :
+                        op >= GCN_VOP3_2SRC_FIRST ? 2 : 3;
 
         src[0] = insn[1] & 0x1ff;
         src[1] = (insn[1] >> 9) & 0x1ff;
         src[2] = (insn[1] >> 18) & 0x1ff;
-        if (op == 0x100) {                          /* cndmask: mask in src2 */
+        if (op == GCN_VOP3_V_CNDMASK_B32) {         /* the mask in src2 */
             return hsagpu_gcn_valu(g, w, insn, op, 2, src, 0, i & 0xff, -1,
                                    src[2], (i >> 8) & 3, (insn[1] >> 29) & 3,
                                    0, false, 2, NULL);
         }
         return hsagpu_gcn_valu(g, w, insn, op, c_in ? 2 : nsrc, src, 0,
-                               i & 0xff, op < 0x100 ? (int)(i & 0xff) :
+                               i & 0xff,
+                               GCN_VOP3_IS_VOPC(op) ? (int)(i & 0xff) :
                                b ? (int)((i >> 8) & 0x7f) : -1,
                                c_in ? (int)src[2] : -1,
                                b ? 0 : (i >> 8) & 7, insn[1] >> 29,
                                (insn[1] >> 27) & 3, (i >> 15) & 1, 2, NULL);
     }
-    case 0x37:                                      /* FLAT, GLOBAL */
+    if (GCN_ENC_FLAT(i)) {                          /* and GLOBAL */
         return hsagpu_gcn_flat(g, w, insn);
-    case 0x38:                                      /* MUBUF */
-        return hsagpu_gcn_mubuf(g, w, insn);
-    case 0x36:                                      /* DS */
-        return hsagpu_gcn_ds(g, w, insn);
-    default:
-        return hsagpu_gcn_refuse(g, w, insn, "encoding");
     }
+    if (GCN_ENC_MUBUF(i)) {
+        return hsagpu_gcn_mubuf(g, w, insn);
+    }
+    if (GCN_ENC_DS(i)) {
+        return hsagpu_gcn_ds(g, w, insn);
+    }
+    return hsagpu_gcn_refuse(g, w, insn, "encoding");
 }

@@ -255,92 +255,92 @@ unsigned hsagpu_gcn_ftype(unsigned op, unsigned k)
 {
     switch (op) {
     /* VOP2 */
-    case 0x101 ... 0x105:
-    case 0x10a:
-    case 0x10b:
-    case 0x116 ... 0x118:
+    case GCN_VOP3_V_ADD_F32 ... GCN_VOP3_V_MUL_F32:
+    case GCN_VOP3_V_MIN_F32:
+    case GCN_VOP3_V_MAX_F32:
+    case GCN_VOP3_V_MAC_F32 ... GCN_VOP3_V_MADAK_F32:
         return 32;
-    case 0x11f ... 0x125:
-    case 0x12d:
-    case 0x12e:
+    case GCN_VOP3_V_ADD_F16 ... GCN_VOP3_V_MADAK_F16:
+    case GCN_VOP3_V_MAX_F16:
+    case GCN_VOP3_V_MIN_F16:
         return 16;
-    case 0x133:                                     /* v_ldexp_f16 */
+    case GCN_VOP3_V_LDEXP_F16:
         return k == 1 ? 0 : 16;
     /* VOP1 */
-    case 0x143:                                     /* v_cvt_i32_f64 */
-    case 0x155:
-    case 0x170:
+    case GCN_VOP3_V_CVT_I32_F64:
+    case GCN_VOP3_V_CVT_U32_F64:
+    case GCN_VOP3_V_FREXP_EXP_I32_F64:
         return k == 3 ? 0 : 64;
-    case 0x144:                                     /* v_cvt_f64_i32 */
-    case 0x156:
+    case GCN_VOP3_V_CVT_F64_I32:
+    case GCN_VOP3_V_CVT_F64_U32:
         return k == 3 ? 64 : 0;
-    case 0x145:                                     /* v_cvt_f32_i32, u32 */
-    case 0x146:
-    case 0x151 ... 0x154:                           /* v_cvt_f32_ubyteN */
+    case GCN_VOP3_V_CVT_F32_I32:
+    case GCN_VOP3_V_CVT_F32_U32:
+    case GCN_VOP3_V_CVT_F32_UBYTE0 ... GCN_VOP3_V_CVT_F32_UBYTE3:
         return k == 3 ? 32 : 0;
-    case 0x147:
-    case 0x148:
-    case 0x14c:
-    case 0x14d:
-    case 0x173:
+    case GCN_VOP3_V_CVT_U32_F32:
+    case GCN_VOP3_V_CVT_I32_F32:
+    case GCN_VOP3_V_CVT_RPI_I32_F32:
+    case GCN_VOP3_V_CVT_FLR_I32_F32:
+    case GCN_VOP3_V_FREXP_EXP_I32_F32:
         return k == 3 ? 0 : 32;
-    case 0x14a:                                     /* v_cvt_f16_f32 */
+    case GCN_VOP3_V_CVT_F16_F32:
         return k == 3 ? 16 : 32;
-    case 0x14b:
+    case GCN_VOP3_V_CVT_F32_F16:
         return k == 3 ? 32 : 16;
-    case 0x14f:                                     /* v_cvt_f32_f64 */
+    case GCN_VOP3_V_CVT_F32_F64:
         return k == 3 ? 32 : 64;
-    case 0x150:
+    case GCN_VOP3_V_CVT_F64_F32:
         return k == 3 ? 64 : 32;
-    case 0x157 ... 0x15a:
-    case 0x165:
-    case 0x166:
-    case 0x168:
-    case 0x171:
-    case 0x172:
+    case GCN_VOP3_V_TRUNC_F64 ... GCN_VOP3_V_FLOOR_F64:
+    case GCN_VOP3_V_RCP_F64:
+    case GCN_VOP3_V_RSQ_F64:
+    case GCN_VOP3_V_SQRT_F64:
+    case GCN_VOP3_V_FREXP_MANT_F64:
+    case GCN_VOP3_V_FRACT_F64:
         return 64;
-    case 0x15b ... 0x164:
-    case 0x167:
-    case 0x169:
-    case 0x16a:
-    case 0x174:
+    case GCN_VOP3_V_FRACT_F32 ... GCN_VOP3_V_RSQ_F32:
+    case GCN_VOP3_V_SQRT_F32:
+    case GCN_VOP3_V_SIN_F32:
+    case GCN_VOP3_V_COS_F32:
+    case GCN_VOP3_V_FREXP_MANT_F32:
         return 32;
-    case 0x179:                                     /* v_cvt_f16_u16, i16 */
-    case 0x17a:
+    case GCN_VOP3_V_CVT_F16_U16:
+    case GCN_VOP3_V_CVT_F16_I16:
         return k == 3 ? 16 : 0;
-    case 0x17b:
-    case 0x17c:
+    case GCN_VOP3_V_CVT_U16_F16:
+    case GCN_VOP3_V_CVT_I16_F16:
         return k == 3 ? 0 : 16;
-    case 0x17d ... 0x17f:
-    case 0x184 ... 0x188:
+    case GCN_VOP3_V_RCP_F16 ... GCN_VOP3_V_RSQ_F16:
+    case GCN_VOP3_V_FLOOR_F16 ... GCN_VOP3_V_FRACT_F16:
         return 16;
     /* VOP3 only */
-    case 0x1c0:
-    case 0x1c1:
-    case 0x1cb:
-    case 0x1d0:
-    case 0x1d3:
-    case 0x1d6:
-    case 0x1de:
-    case 0x1e0:
-    case 0x1e2:
+    case GCN_VOP3_V_MAD_LEGACY_F32:
+    case GCN_VOP3_V_MAD_F32:
+    case GCN_VOP3_V_FMA_F32:
+    case GCN_VOP3_V_MIN3_F32:
+    case GCN_VOP3_V_MAX3_F32:
+    case GCN_VOP3_V_MED3_F32:
+    case GCN_VOP3_V_DIV_FIXUP_F32:
+    case GCN_VOP3_V_DIV_SCALE_F32:
+    case GCN_VOP3_V_DIV_FMAS_F32:
         return 32;
-    case 0x1cc:
-    case 0x1df:
-    case 0x1e1:
-    case 0x1e3:
-    case 0x280 ... 0x283:
+    case GCN_VOP3_V_FMA_F64:
+    case GCN_VOP3_V_DIV_FIXUP_F64:
+    case GCN_VOP3_V_DIV_SCALE_F64:
+    case GCN_VOP3_V_DIV_FMAS_F64:
+    case GCN_VOP3_V_ADD_F64 ... GCN_VOP3_V_MAX_F64:
         return 64;
-    case 0x203:
-    case 0x206:
+    case GCN_VOP3_V_MAD_F16:
+    case GCN_VOP3_V_FMA_F16:
         return 16;
-    case 0x284:                                     /* v_ldexp_f64 */
+    case GCN_VOP3_V_LDEXP_F64:
         return k == 1 ? 0 : 64;
-    case 0x288:                                     /* v_ldexp_f32 */
+    case GCN_VOP3_V_LDEXP_F32:
         return k == 1 ? 0 : 32;
-    case 0x296:                                     /* v_cvt_pkrtz_f16_f32 */
+    case GCN_VOP3_V_CVT_PKRTZ_F16_F32:
         return k == 3 ? 0 : 32;
-    case 0x2a0:                                     /* v_pack_b32_f16 */
+    case GCN_VOP3_V_PACK_B32_F16:
         return k == 3 ? 0 : 16;
     default:
         return 0;
@@ -377,215 +377,216 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         c = gcn_get(g, ts, sc);
     }
     switch (op) {
-    case 0x101:
-    case 0x11f:
-    case 0x280:
+    case GCN_VOP3_V_ADD_F32:
+    case GCN_VOP3_V_ADD_F16:
+    case GCN_VOP3_V_ADD_F64:
         r = f32 ? (double)((float)a + (float)b) : a + b;
         break;
-    case 0x102:
-    case 0x120:
+    case GCN_VOP3_V_SUB_F32:
+    case GCN_VOP3_V_SUB_F16:
         r = f32 ? (double)((float)a - (float)b) : a - b;
         break;
-    case 0x103:
-    case 0x121:
+    case GCN_VOP3_V_SUBREV_F32:
+    case GCN_VOP3_V_SUBREV_F16:
         r = f32 ? (double)((float)b - (float)a) : b - a;
         break;
-    case 0x104:                                     /* v_mul_legacy_f32 */
+    case GCN_VOP3_V_MUL_LEGACY_F32:
         r = a == 0 || b == 0 ? 0.0 : (float)a * (float)b;
         break;
-    case 0x105:
-    case 0x122:
-    case 0x281:
+    case GCN_VOP3_V_MUL_F32:
+    case GCN_VOP3_V_MUL_F16:
+    case GCN_VOP3_V_MUL_F64:
         r = f32 ? (double)((float)a * (float)b) : a * b;
         break;
-    case 0x10a:
-    case 0x12e:
-    case 0x282:
+    case GCN_VOP3_V_MIN_F32:
+    case GCN_VOP3_V_MIN_F16:
+    case GCN_VOP3_V_MIN_F64:
         r = gcn_min(a, b);
         break;
-    case 0x10b:
-    case 0x12d:
-    case 0x283:
+    case GCN_VOP3_V_MAX_F32:
+    case GCN_VOP3_V_MAX_F16:
+    case GCN_VOP3_V_MAX_F64:
         r = gcn_max(a, b);
         break;
     /* mac, madmk, madak, mad: not fused (the product is rounded first) */
-    case 0x116:                                     /* v_mac_f32 */
+    case GCN_VOP3_V_MAC_F32:
         r = (float)((float)a * (float)b) + gcn_f(old, g->ftz32);
         break;
-    case 0x123:                                     /* v_mac_f16 */
+    case GCN_VOP3_V_MAC_F16:
         r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * b, false)) +
             hsagpu_gcn_h2f((uint16_t)old);
         break;
-    case 0x117:                                     /* madmk: a * K + b */
+    case GCN_VOP3_V_MADMK_F32:                      /* a * K + b */
         r = (float)((float)a * gcn_f(sc, g->ftz32)) + (float)b;
         break;
-    case 0x118:                                     /* madak: a * b + K */
+    case GCN_VOP3_V_MADAK_F32:                      /* a * b + K */
         r = (float)((float)a * (float)b) + gcn_f(sc, g->ftz32);
         break;
-    case 0x124:                                     /* v_madmk_f16 */
+    case GCN_VOP3_V_MADMK_F16:
         r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * hsagpu_gcn_h2f((uint16_t)sc),
                                           false)) + b;
         break;
-    case 0x125:                                     /* v_madak_f16 */
+    case GCN_VOP3_V_MADAK_F16:
         r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * b, false)) +
             hsagpu_gcn_h2f((uint16_t)sc);
         break;
-    case 0x133:
-    case 0x284:
-    case 0x288:                                     /* v_ldexp */
-        r = ldexp(a, (int32_t)(op == 0x133 ? (int16_t)sb : (int32_t)sb));
+    case GCN_VOP3_V_LDEXP_F16:
+    case GCN_VOP3_V_LDEXP_F64:
+    case GCN_VOP3_V_LDEXP_F32:
+        r = ldexp(a, (int32_t)(op == GCN_VOP3_V_LDEXP_F16 ? (int16_t)sb
+                                                          : (int32_t)sb));
         break;
-    case 0x143:
-    case 0x148:
+    case GCN_VOP3_V_CVT_I32_F64:
+    case GCN_VOP3_V_CVT_I32_F32:
         *d = gcn_to_i32(trunc(a));
         return true;
-    case 0x147:
-    case 0x155:
+    case GCN_VOP3_V_CVT_U32_F32:
+    case GCN_VOP3_V_CVT_U32_F64:
         *d = gcn_to_u32(trunc(a));
         return true;
-    case 0x14c:                                     /* v_cvt_rpi_i32_f32 */
+    case GCN_VOP3_V_CVT_RPI_I32_F32:
         *d = gcn_to_i32(floor(a + 0.5));
         return true;
-    case 0x14d:                                     /* v_cvt_flr_i32_f32 */
+    case GCN_VOP3_V_CVT_FLR_I32_F32:
         *d = gcn_to_i32(floor(a));
         return true;
-    case 0x144:
-    case 0x145:
+    case GCN_VOP3_V_CVT_F64_I32:
+    case GCN_VOP3_V_CVT_F32_I32:
         r = (int32_t)sa;
         break;
-    case 0x146:
-    case 0x156:
+    case GCN_VOP3_V_CVT_F32_U32:
+    case GCN_VOP3_V_CVT_F64_U32:
         r = (uint32_t)sa;
         break;
-    case 0x151 ... 0x154:
-        r = (sa >> (8 * (op - 0x151))) & 0xff;
+    case GCN_VOP3_V_CVT_F32_UBYTE0 ... GCN_VOP3_V_CVT_F32_UBYTE3:
+        r = (sa >> (8 * (op - GCN_VOP3_V_CVT_F32_UBYTE0))) & 0xff;
         break;
-    case 0x14a:                                     /* conversions */
-    case 0x14b:
-    case 0x14f:
-    case 0x150:
+    case GCN_VOP3_V_CVT_F16_F32:
+    case GCN_VOP3_V_CVT_F32_F16:
+    case GCN_VOP3_V_CVT_F32_F64:
+    case GCN_VOP3_V_CVT_F64_F32:
         r = a;
         break;
-    case 0x157:
-    case 0x15c:
-    case 0x186:
+    case GCN_VOP3_V_TRUNC_F64:
+    case GCN_VOP3_V_TRUNC_F32:
+    case GCN_VOP3_V_TRUNC_F16:
         r = trunc(a);
         break;
-    case 0x158:
-    case 0x15d:
-    case 0x185:
+    case GCN_VOP3_V_CEIL_F64:
+    case GCN_VOP3_V_CEIL_F32:
+    case GCN_VOP3_V_CEIL_F16:
         r = ceil(a);
         break;
-    case 0x159:
-    case 0x15e:
-    case 0x187:
+    case GCN_VOP3_V_RNDNE_F64:
+    case GCN_VOP3_V_RNDNE_F32:
+    case GCN_VOP3_V_RNDNE_F16:
         r = nearbyint(a);
         break;
-    case 0x15a:
-    case 0x15f:
-    case 0x184:
+    case GCN_VOP3_V_FLOOR_F64:
+    case GCN_VOP3_V_FLOOR_F32:
+    case GCN_VOP3_V_FLOOR_F16:
         r = floor(a);
         break;
-    case 0x15b:
+    case GCN_VOP3_V_FRACT_F32:
         r = gcn_fract(a, nextafterf(1.0f, 0.0f));
         break;
-    case 0x172:
+    case GCN_VOP3_V_FRACT_F64:
         r = gcn_fract(a, nextafter(1.0, 0.0));
         break;
-    case 0x188:
+    case GCN_VOP3_V_FRACT_F16:
         r = gcn_fract(a, 1.0 - 1.0 / 2048);         /* half's under 1 */
         break;
-    case 0x160:                                     /* v_exp_f32: 2^x */
+    case GCN_VOP3_V_EXP_F32:
         r = exp2f((float)a);
         break;
-    case 0x161:                                     /* v_log_f32: log2 */
+    case GCN_VOP3_V_LOG_F32:
         r = log2f((float)a);
         break;
-    case 0x162:
-    case 0x163:
-    case 0x165:
-    case 0x17d:
+    case GCN_VOP3_V_RCP_F32:
+    case GCN_VOP3_V_RCP_IFLAG_F32:
+    case GCN_VOP3_V_RCP_F64:
+    case GCN_VOP3_V_RCP_F16:
         r = f32 ? (double)(1.0f / (float)a) : 1.0 / a;
         break;
-    case 0x164:
-    case 0x166:
-    case 0x17f:
+    case GCN_VOP3_V_RSQ_F32:
+    case GCN_VOP3_V_RSQ_F64:
+    case GCN_VOP3_V_RSQ_F16:
         r = f32 ? (double)(1.0f / sqrtf((float)a)) : 1.0 / sqrt(a);
         break;
-    case 0x167:
-    case 0x168:
-    case 0x17e:
+    case GCN_VOP3_V_SQRT_F32:
+    case GCN_VOP3_V_SQRT_F64:
+    case GCN_VOP3_V_SQRT_F16:
         r = sqrt(a);
         break;
-    case 0x169:                                     /* sin(2 pi x) */
+    case GCN_VOP3_V_SIN_F32:
         r = sinf((float)(a * 2 * M_PI));
         break;
-    case 0x16a:
+    case GCN_VOP3_V_COS_F32:
         r = cosf((float)(a * 2 * M_PI));
         break;
-    case 0x170:
-    case 0x173:                                     /* v_frexp_exp_i32 */
+    case GCN_VOP3_V_FREXP_EXP_I32_F64:
+    case GCN_VOP3_V_FREXP_EXP_I32_F32:
         *d = isinf(a) || isnan(a) ? 0 : (uint32_t)gcn_exp_of(a);
         return true;
-    case 0x171:
-    case 0x174:                                     /* v_frexp_mant */
+    case GCN_VOP3_V_FREXP_MANT_F64:
+    case GCN_VOP3_V_FREXP_MANT_F32:
         r = isinf(a) || isnan(a) ? a : frexp(a, &(int){ 0 });
         break;
-    case 0x179:
+    case GCN_VOP3_V_CVT_F16_U16:
         r = (uint16_t)sa;
         break;
-    case 0x17a:
+    case GCN_VOP3_V_CVT_F16_I16:
         r = (int16_t)sa;
         break;
-    case 0x17b:                                     /* v_cvt_u16_f16 */
+    case GCN_VOP3_V_CVT_U16_F16:
         *d = isnan(a) || a <= 0 ? 0 : a >= 65535 ? 65535 : (uint16_t)a;
         return true;
-    case 0x17c:
+    case GCN_VOP3_V_CVT_I16_F16:
         *d = (uint16_t)(isnan(a) ? 0 : a <= -32768 ? -32768 :
                         a >= 32767 ? 32767 : (int16_t)a);
         return true;
-    case 0x1c0:                                     /* v_mad_legacy_f32 */
+    case GCN_VOP3_V_MAD_LEGACY_F32:
         r = (a == 0 || b == 0 ? 0.0f : (float)a * (float)b) + (float)c;
         break;
-    case 0x1c1:                                     /* v_mad_f32 */
+    case GCN_VOP3_V_MAD_F32:
         r = (float)((float)a * (float)b) + (float)c;
         break;
-    case 0x1cb:
+    case GCN_VOP3_V_FMA_F32:
         r = fmaf((float)a, (float)b, (float)c);
         break;
-    case 0x203:                                     /* v_mad_f16 */
+    case GCN_VOP3_V_MAD_F16:
         r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * b, false)) + c;
         break;
-    case 0x1cc:
-    case 0x206:
+    case GCN_VOP3_V_FMA_F64:
+    case GCN_VOP3_V_FMA_F16:
         r = fma(a, b, c);
         break;
-    case 0x1d0:
+    case GCN_VOP3_V_MIN3_F32:
         r = gcn_min(gcn_min(a, b), c);
         break;
-    case 0x1d3:
+    case GCN_VOP3_V_MAX3_F32:
         r = gcn_max(gcn_max(a, b), c);
         break;
-    case 0x1d6:
+    case GCN_VOP3_V_MED3_F32:
         r = gcn_med3(a, b, c);
         break;
-    case 0x1de:
-    case 0x1df:
+    case GCN_VOP3_V_DIV_FIXUP_F32:
+    case GCN_VOP3_V_DIV_FIXUP_F64:
         r = gcn_div_fixup(a, b, c);
         break;
-    case 0x1e0:
-    case 0x1e1:
-        r = gcn_div_scale(a, b, c, op == 0x1e1, flag);
+    case GCN_VOP3_V_DIV_SCALE_F32:
+    case GCN_VOP3_V_DIV_SCALE_F64:
+        r = gcn_div_scale(a, b, c, op == GCN_VOP3_V_DIV_SCALE_F64, flag);
         break;
-    case 0x1e2:
-    case 0x1e3:
-        r = gcn_div_fmas(a, b, c, *flag, op == 0x1e3);
+    case GCN_VOP3_V_DIV_FMAS_F32:
+    case GCN_VOP3_V_DIV_FMAS_F64:
+        r = gcn_div_fmas(a, b, c, *flag, op == GCN_VOP3_V_DIV_FMAS_F64);
         break;
-    case 0x296:                                     /* v_cvt_pkrtz_f16_f32 */
+    case GCN_VOP3_V_CVT_PKRTZ_F16_F32:
         *d = hsagpu_gcn_f2h(a, true) |
              (uint32_t)hsagpu_gcn_f2h(b, true) << 16;
         return true;
-    case 0x2a0:                                     /* v_pack_b32_f16 */
+    case GCN_VOP3_V_PACK_B32_F16:
         *d = (sa & 0xffff) | (uint32_t)(sb & 0xffff) << 16;
         return true;
     default:
@@ -643,12 +644,13 @@ static bool gcn_snan(unsigned t, uint64_t v)
 bool hsagpu_gcn_fcmp(const HsaGpuGcnGroup *g, unsigned op, uint64_t a,
                      uint64_t b, bool *r)
 {
-    unsigned t, k = op & 7;
+    unsigned t, k = GCN_VOPC_REL(op);
     double fa, fb;
     bool un;
 
-    if (op >= 0x10 && op <= 0x15) {                 /* v_cmp(x)_class */
-        t = op < 0x12 ? 32 : op < 0x14 ? 64 : 16;
+    if (op >= GCN_VOP3_V_CMP_CLASS_F32 && op <= GCN_VOP3_V_CMPX_CLASS_F16) {
+        t = op < GCN_VOP3_V_CMP_CLASS_F64 ? 32 :
+            op < GCN_VOP3_V_CMP_CLASS_F16 ? 64 : 16;
         /* class sees the value itself: denormals are not flushed here */
         fa = t == 64 ? gcn_d(a, false) : t == 32 ? (double)gcn_f(a, false)
                                                  : hsagpu_gcn_h2f(a);
@@ -663,14 +665,16 @@ bool hsagpu_gcn_fcmp(const HsaGpuGcnGroup *g, unsigned op, uint64_t a,
         *r = (b >> gcn_class(fa, gcn_snan(t, a))) & 1;
         return true;
     }
-    if (op >= 0x20 && op <= 0x7f) {
-        t = op < 0x40 ? 16 : op < 0x60 ? 32 : 64;
+    if (op >= GCN_VOP3_V_CMP_F_F16 && op <= GCN_VOP3_V_CMPX_TRU_F64) {
+        t = op < GCN_VOP3_V_CMP_F_F32 ? 16 :
+            op < GCN_VOP3_V_CMP_F_F64 ? 32 : 64;
         fa = gcn_get(g, t, a);
         fb = gcn_get(g, t, b);
         un = isnan(fa) || isnan(fb);
         /* U, NGE, NLG, NGT, NLE, NEQ, NLT, TRU: the negations, reversed */
-        *r = op & 8 ? !hsagpu_gcn_rel(7 - k, fa < fb, fa == fb, fa > fb, un)
-                    : hsagpu_gcn_rel(k, fa < fb, fa == fb, fa > fb, un);
+        *r = GCN_VOPC_NEG_U(op) ?
+             !hsagpu_gcn_rel(7 - k, fa < fb, fa == fb, fa > fb, un) :
+             hsagpu_gcn_rel(k, fa < fb, fa == fb, fa > fb, un);
         return true;
     }
     return false;

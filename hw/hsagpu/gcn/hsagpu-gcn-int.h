@@ -1,8 +1,9 @@
 /*
  * hsa-gpu: the GCN interpreter's wave state and what its files share
- * (hsagpu-gcn-core.c: descriptor, fetch, scalar side; -decode.c: vector
- * encodings; -valu.c: vector ALU; -fpu.c: floating point; -vmem.c:
- * vector memory and LDS; -run.c: a workgroup in flight).
+ * (hsagpu-gcn-scalar.c: fetch, scalar side; -decode.c: vector encodings
+ * and operands; -valu.c: vector ALU; -fpu.c: floating point; -vmem.c:
+ * vector memory and LDS; -run.c: the descriptor, a workgroup in flight;
+ * hsagpu-gcn-opcodes.h: the opcodes by name).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -11,6 +12,7 @@
 
 #include <string.h>
 #include "hsagpu-gcn-core.h"
+#include "hsagpu-gcn-opcodes.h"
 
 /* One VGPR: a dword per lane */
 typedef uint32_t HsaGpuGcnVreg[HSAGPU_GCN_WAVE];
@@ -181,8 +183,8 @@ typedef struct HsaGpuGcnExt {
 
 
 /*
- * hsagpu-gcn-valu.c. A source operand @src (9-bit encoding; a pair when
- * @is64): false when it is not one the wave has.
+ * hsagpu-gcn-decode.c. A source operand @src (9-bit encoding; a pair
+ * when @is64): false when it is not one the wave has.
  */
 bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
                    HsaGpuGcnOp *o);
@@ -211,9 +213,16 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                          int sdst, int carry_in, unsigned abs, unsigned neg,
                          unsigned omod, bool clamp, unsigned len,
                          const HsaGpuGcnExt *x);
-/* A packed 16-bit (VOP3P) instruction */
+/*
+ * A packed 16-bit (VOP3P) operation @op over the lanes: sources @src as
+ * encoded, the halves op_sel (low result) and op_sel_hi (high) pick,
+ * f16 negations; its two dwords @insn for a failure.
+ */
 unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                          const uint32_t *insn);
+                          const uint32_t *insn, unsigned op,
+                          const unsigned src[3], unsigned vdst,
+                          unsigned opsel, unsigned opsel_hi, unsigned neg_lo,
+                          unsigned neg_hi, bool clamp);
 /* Fetch and run one instruction of @w (tests step single instructions) */
 bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w);
 

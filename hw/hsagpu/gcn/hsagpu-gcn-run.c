@@ -1,10 +1,11 @@
 /*
- * hsa-gpu: GCN (gfx9) interpreter, a workgroup in flight: its waves
- * (initial state from the AMDHSA ABI), their VGPRs and the LDS, run
- * round robin between barriers for a budget of wave instructions, so a
- * workgroup can stop in the middle of a wave and go on later (the
- * device's slices), and saved to / loaded from bytes (migration). The
- * buffers stay allocated from one workgroup to the next.
+ * hsa-gpu: GCN (gfx9) interpreter, a workgroup in flight: the kernel
+ * descriptor checked, its waves (initial state from the AMDHSA ABI),
+ * their VGPRs and the LDS, run round robin between barriers for a
+ * budget of wave instructions, so a workgroup can stop in the middle of
+ * a wave and go on later (the device's slices), and saved to / loaded
+ * from bytes (migration). The buffers stay allocated from one workgroup
+ * to the next.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -21,6 +22,39 @@
 #include "qemu/osdep.h"
 #endif
 #include "hsagpu-gcn-int.h"
+
+unsigned hsagpu_gcn_kd_parse(const uint8_t raw[HSAGPU_GCN_KD_SIZE],
+                             HsaGpuGcnKd *kd)
+{
+    uint32_t w[HSAGPU_GCN_KD_SIZE / 4];
+
+    memcpy(w, raw, sizeof(w));
+    kd->group_segment_size = w[0];
+    kd->private_segment_size = w[1];
+    kd->kernarg_size = w[2];
+    memcpy(&kd->entry_offset, raw + 16, 8);
+    kd->rsrc3 = w[11];
+    kd->rsrc1 = w[12];
+    kd->rsrc2 = w[13];
+    kd->props = (uint16_t)w[14];
+    /*
+     * What this interpreter runs: wave64, LDS and private segment within
+     * the limits, entry dword-aligned and not on top of the descriptor,
+     * rounding to nearest even, denormals either flushed both ways or
+     * kept (rsrc1 modes 0 and 3).
+     */
+    if ((kd->props & HSAGPU_GCN_KCP_WAVE32) ||
+        ((kd->rsrc1 >> 12) & 0xf) ||
+        ((kd->rsrc1 >> 16) & 3) == 1 || ((kd->rsrc1 >> 16) & 3) == 2 ||
+        ((kd->rsrc1 >> 18) & 3) == 1 || ((kd->rsrc1 >> 18) & 3) == 2 ||
+        kd->group_segment_size > HSAGPU_GCN_LDS_MAX ||
+        kd->private_segment_size > HSAGPU_GCN_PRIVATE_MAX ||
+        (kd->entry_offset & 3) ||
+        (kd->entry_offset >= 0 && kd->entry_offset < HSAGPU_GCN_KD_SIZE)) {
+        return HSAGPU_GCN_BAD_KD;
+    }
+    return HSAGPU_GCN_OK;
+}
 
 #define GCN_RUN_MAGIC   0x57434e47u     /* "GNCW" */
 #define GCN_RUN_VERSION 2

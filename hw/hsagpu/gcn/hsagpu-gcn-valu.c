@@ -18,25 +18,6 @@
 
 static const uint32_t gcn_zero_lanes[HSAGPU_GCN_WAVE];
 
-bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
-                   HsaGpuGcnOp *o)
-{
-    HsaGpuGcnVreg *r;
-
-    o->lanes = o->hi = NULL;
-    o->vgpr = src >= GCN_SRC_VGPR;
-    if (o->vgpr) {
-        o->reg = src - GCN_SRC_VGPR;
-        if (!hsagpu_gcn_vregs(w, o->reg, is64 ? 2 : 1, &r)) {
-            return false;
-        }
-        o->lanes = r[0];
-        o->hi = is64 ? r[1] : NULL;
-        return true;
-    }
-    return hsagpu_gcn_sread(w, src, lit, is64, &o->val);
-}
-
 static uint32_t gcn_sext24(uint32_t v)
 {
     return (uint32_t)((int32_t)(v << 8) >> 8);
@@ -80,8 +61,8 @@ static uint32_t gcn_perm(uint32_t s0, uint32_t s1, uint32_t sel)
 }
 
 /*
- * One lane of a 32-bit integer op in VOP3 numbering (VOP2 op k is
- * 0x100 + k, VOP1 op k is 0x140 + k). *carry: in for the addc/subb
+ * One lane of a 32-bit integer op in VOP3 numbering (GCN_VOP3_FROM_VOP2,
+ * GCN_VOP3_FROM_VOP1 for the others). *carry: in for the addc/subb
  * forms, out for the carry-producing ones; @clamp saturates the adds and
  * subtracts. False: not implemented.
  */
@@ -92,54 +73,56 @@ static bool gcn_alu32(unsigned op, uint32_t a, uint32_t b, uint32_t c,
     int64_t st;
 
     switch (op) {
-    case 0x106:                                     /* v_mul_i32_i24 */
+    case GCN_VOP3_V_MUL_I32_I24:
         *d = gcn_sext24(a) * gcn_sext24(b);
         return true;
-    case 0x107:                                     /* v_mul_hi_i32_i24 */
+    case GCN_VOP3_V_MUL_HI_I32_I24:
         *d = (uint64_t)((int64_t)(int32_t)gcn_sext24(a) *
                         (int32_t)gcn_sext24(b)) >> 32;
         return true;
-    case 0x108:                                     /* v_mul_u32_u24 */
+    case GCN_VOP3_V_MUL_U32_U24:
         *d = (a & 0xffffff) * (b & 0xffffff);
         return true;
-    case 0x109:
+    case GCN_VOP3_V_MUL_HI_U32_U24:
         *d = ((uint64_t)(a & 0xffffff) * (b & 0xffffff)) >> 32;
         return true;
-    case 0x10c:
-    case 0x10d:
-    case 0x10e:
-    case 0x10f:                                     /* v_min/max_i32/u32 */
-        *d = gcn_mm(a, b, op < 0x10e, op & 1);
+    case GCN_VOP3_V_MIN_I32:
+    case GCN_VOP3_V_MAX_I32:
+    case GCN_VOP3_V_MIN_U32:
+    case GCN_VOP3_V_MAX_U32:
+        *d = gcn_mm(a, b, op == GCN_VOP3_V_MIN_I32 || op == GCN_VOP3_V_MAX_I32,
+                    op == GCN_VOP3_V_MAX_I32 || op == GCN_VOP3_V_MAX_U32);
         return true;
-    case 0x110:                                     /* v_lshrrev_b32 */
+    case GCN_VOP3_V_LSHRREV_B32:
         *d = b >> (a & 31);
         return true;
-    case 0x111:
+    case GCN_VOP3_V_ASHRREV_I32:
         *d = (uint32_t)((int32_t)b >> (a & 31));
         return true;
-    case 0x112:                                     /* v_lshlrev_b32 */
+    case GCN_VOP3_V_LSHLREV_B32:
         *d = b << (a & 31);
         return true;
-    case 0x113:
+    case GCN_VOP3_V_AND_B32:
         *d = a & b;
         return true;
-    case 0x114:
+    case GCN_VOP3_V_OR_B32:
         *d = a | b;
         return true;
-    case 0x115:
+    case GCN_VOP3_V_XOR_B32:
         *d = a ^ b;
         return true;
-    case 0x119:                                     /* v_add_co_u32 */
-    case 0x134:                                     /* v_add_u32 */
+    case GCN_VOP3_V_ADD_CO_U32:
+    case GCN_VOP3_V_ADD_U32:
         t = (uint64_t)a + b;
         *carry = t >> 32;
         *d = clamp && *carry ? UINT32_MAX : (uint32_t)t;
         return true;
-    case 0x11a:                                     /* v_sub_co_u32 */
-    case 0x135:
-    case 0x11b:                                     /* the reversed ones */
-    case 0x136:
-        if (op == 0x11b || op == 0x136) {
+    case GCN_VOP3_V_SUB_CO_U32:
+    case GCN_VOP3_V_SUB_U32:
+    case GCN_VOP3_V_SUBREV_CO_U32:
+    case GCN_VOP3_V_SUBREV_U32:
+        if (op == GCN_VOP3_V_SUBREV_CO_U32 ||
+            op == GCN_VOP3_V_SUBREV_U32) {
             t = a;
             a = b;
             b = (uint32_t)t;
@@ -147,160 +130,166 @@ static bool gcn_alu32(unsigned op, uint32_t a, uint32_t b, uint32_t c,
         *carry = b > a;
         *d = clamp && *carry ? 0 : a - b;
         return true;
-    case 0x11c:                                     /* v_addc_co_u32 */
+    case GCN_VOP3_V_ADDC_CO_U32:
         t = (uint64_t)a + b + *carry;
         *carry = t >> 32;
         *d = clamp && *carry ? UINT32_MAX : (uint32_t)t;
         return true;
-    case 0x11d:                                     /* v_subb_co_u32 */
-    case 0x11e:
-        t = op == 0x11d ? (uint64_t)a - b - *carry : (uint64_t)b - a - *carry;
+    case GCN_VOP3_V_SUBB_CO_U32:
+    case GCN_VOP3_V_SUBBREV_CO_U32:
+        t = op == GCN_VOP3_V_SUBB_CO_U32 ? (uint64_t)a - b - *carry
+                                         : (uint64_t)b - a - *carry;
         *carry = (t >> 32) != 0;
         *d = clamp && *carry ? 0 : (uint32_t)t;
         return true;
-    case 0x126:                                     /* v_add_u16 */
-    case 0x127:
-    case 0x128:
-        t = op == 0x126 ? (a & 0xffff) + (b & 0xffff) :
-            op == 0x127 ? (a & 0xffff) - (b & 0xffff) :
-                          (b & 0xffff) - (a & 0xffff);
-        *d = clamp && t > 0xffff ? (op == 0x126 ? 0xffff : 0)
+    case GCN_VOP3_V_ADD_U16:
+    case GCN_VOP3_V_SUB_U16:
+    case GCN_VOP3_V_SUBREV_U16:
+        t = op == GCN_VOP3_V_ADD_U16 ? (a & 0xffff) + (b & 0xffff) :
+            op == GCN_VOP3_V_SUB_U16 ? (a & 0xffff) - (b & 0xffff) :
+                                       (b & 0xffff) - (a & 0xffff);
+        *d = clamp && t > 0xffff ? (op == GCN_VOP3_V_ADD_U16 ? 0xffff : 0)
                                  : (uint32_t)t & 0xffff;
         return true;
-    case 0x129:                                     /* v_mul_lo_u16 */
+    case GCN_VOP3_V_MUL_LO_U16:
         *d = ((a & 0xffff) * (b & 0xffff)) & 0xffff;
         return true;
-    case 0x12a:                                     /* v_lshlrev_b16 */
+    case GCN_VOP3_V_LSHLREV_B16:
         *d = (b << (a & 15)) & 0xffff;
         return true;
-    case 0x12b:
+    case GCN_VOP3_V_LSHRREV_B16:
         *d = (b & 0xffff) >> (a & 15);
         return true;
-    case 0x12c:
+    case GCN_VOP3_V_ASHRREV_I16:
         *d = (uint16_t)((int16_t)b >> (a & 15));
         return true;
-    case 0x12f:                                     /* v_max_u16 */
-    case 0x131:
-        *d = gcn_mm(a & 0xffff, b & 0xffff, false, op == 0x12f);
+    case GCN_VOP3_V_MAX_U16:
+    case GCN_VOP3_V_MIN_U16:
+        *d = gcn_mm(a & 0xffff, b & 0xffff, false, op == GCN_VOP3_V_MAX_U16);
         return true;
-    case 0x130:                                     /* v_max_i16 */
-    case 0x132:
-        *d = gcn_mm((int16_t)a, (int16_t)b, true, op == 0x130) & 0xffff;
+    case GCN_VOP3_V_MAX_I16:
+    case GCN_VOP3_V_MIN_I16:
+        *d = gcn_mm((int16_t)a, (int16_t)b, true,
+                    op == GCN_VOP3_V_MAX_I16) & 0xffff;
         return true;
-    case 0x141:                                     /* v_mov_b32 */
+    case GCN_VOP3_V_MOV_B32:
         *d = a;
         return true;
-    case 0x16b:                                     /* v_not_b32 */
+    case GCN_VOP3_V_NOT_B32:
         *d = ~a;
         return true;
-    case 0x16c:                                     /* v_bfrev_b32 */
+    case GCN_VOP3_V_BFREV_B32:
         a = (a >> 16) | (a << 16);
         a = ((a & 0xff00ff00) >> 8) | ((a & 0x00ff00ff) << 8);
         a = ((a & 0xf0f0f0f0) >> 4) | ((a & 0x0f0f0f0f) << 4);
         a = ((a & 0xcccccccc) >> 2) | ((a & 0x33333333) << 2);
         *d = ((a & 0xaaaaaaaa) >> 1) | ((a & 0x55555555) << 1);
         return true;
-    case 0x16d:                                     /* v_ffbh_u32 */
+    case GCN_VOP3_V_FFBH_U32:
         *d = a ? (uint32_t)__builtin_clz(a) : UINT32_MAX;
         return true;
-    case 0x16e:                                     /* v_ffbl_b32 */
+    case GCN_VOP3_V_FFBL_B32:
         *d = a ? (uint32_t)__builtin_ctz(a) : UINT32_MAX;
         return true;
-    case 0x16f:                                     /* v_ffbh_i32 */
+    case GCN_VOP3_V_FFBH_I32:
         *d = a == 0 || a == UINT32_MAX ? UINT32_MAX
                                        : (uint32_t)__builtin_clrsb(a) + 1;
         return true;
-    case 0x1c2:                                     /* v_mad_i32_i24 */
+    case GCN_VOP3_V_MAD_I32_I24:
         *d = gcn_sext24(a) * gcn_sext24(b) + c;
         return true;
-    case 0x1c3:
+    case GCN_VOP3_V_MAD_U32_U24:
         *d = (a & 0xffffff) * (b & 0xffffff) + c;
         return true;
-    case 0x1c8:                                     /* v_bfe_u32 */
-    case 0x1c9: {                                   /* v_bfe_i32 */
+    case GCN_VOP3_V_BFE_U32:
+    case GCN_VOP3_V_BFE_I32: {
         unsigned off = b & 31, w = c & 31;
+        bool sgn = op == GCN_VOP3_V_BFE_I32;
         /* S0.i >> offset for the signed one: arithmetic */
-        uint32_t sh = op == 0x1c9 ? (uint32_t)((int32_t)a >> off) : a >> off;
+        uint32_t sh = sgn ? (uint32_t)((int32_t)a >> off) : a >> off;
         uint32_t v = w ? sh & ((1u << w) - 1) : 0;
 
-        if (op == 0x1c9 && w && (v >> (w - 1)) & 1) {
+        if (sgn && w && (v >> (w - 1)) & 1) {
             v |= ~((1u << w) - 1);
         }
         *d = v;
         return true;
     }
-    case 0x1ca:                                     /* v_bfi_b32 */
+    case GCN_VOP3_V_BFI_B32:
         *d = (a & b) | (~a & c);
         return true;
-    case 0x1ce:                                     /* v_alignbit_b32 */
+    case GCN_VOP3_V_ALIGNBIT_B32:
         *d = (uint32_t)((((uint64_t)a << 32) | b) >> (c & 31));
         return true;
-    case 0x1cf:
+    case GCN_VOP3_V_ALIGNBYTE_B32:
         *d = (uint32_t)((((uint64_t)a << 32) | b) >> (8 * (c & 3)));
         return true;
-    case 0x1d1:                                     /* v_min3_i32 */
-    case 0x1d2:
-    case 0x1d4:                                     /* v_max3_i32 */
-    case 0x1d5:
-        *d = gcn_mm(gcn_mm(a, b, op == 0x1d1 || op == 0x1d4, op > 0x1d2), c,
-                    op == 0x1d1 || op == 0x1d4, op > 0x1d2);
+    case GCN_VOP3_V_MIN3_I32:
+    case GCN_VOP3_V_MIN3_U32:
+    case GCN_VOP3_V_MAX3_I32:
+    case GCN_VOP3_V_MAX3_U32: {
+        bool sgn = op == GCN_VOP3_V_MIN3_I32 || op == GCN_VOP3_V_MAX3_I32;
+        bool max = op == GCN_VOP3_V_MAX3_I32 || op == GCN_VOP3_V_MAX3_U32;
+
+        *d = gcn_mm(gcn_mm(a, b, sgn, max), c, sgn, max);
         return true;
-    case 0x1d7:                                     /* v_med3_i32 */
-    case 0x1d8:
-        *d = gcn_med3(a, b, c, op == 0x1d7);
+    }
+    case GCN_VOP3_V_MED3_I32:
+    case GCN_VOP3_V_MED3_U32:
+        *d = gcn_med3(a, b, c, op == GCN_VOP3_V_MED3_I32);
         return true;
-    case 0x1dc:                                     /* v_sad_u32 */
+    case GCN_VOP3_V_SAD_U32:
         *d = (a > b ? a - b : b - a) + c;
         return true;
-    case 0x1ed:
+    case GCN_VOP3_V_PERM_B32:
         *d = gcn_perm(a, b, c);
         return true;
-    case 0x1f1:                                     /* v_mad_u32_u16 */
+    case GCN_VOP3_V_MAD_U32_U16:
         *d = (a & 0xffff) * (b & 0xffff) + c;
         return true;
-    case 0x1f3:                                     /* v_xad_u32 */
+    case GCN_VOP3_V_XAD_U32:
         *d = (a ^ b) + c;
         return true;
-    case 0x1fd:                                     /* v_lshl_add_u32 */
+    case GCN_VOP3_V_LSHL_ADD_U32:
         *d = (a << (b & 31)) + c;
         return true;
-    case 0x1fe:
+    case GCN_VOP3_V_ADD_LSHL_U32:
         *d = (a + b) << (c & 31);
         return true;
-    case 0x1ff:                                     /* v_add3_u32 */
+    case GCN_VOP3_V_ADD3_U32:
         *d = a + b + c;
         return true;
-    case 0x200:
+    case GCN_VOP3_V_LSHL_OR_B32:
         *d = (a << (b & 31)) | c;
         return true;
-    case 0x201:
+    case GCN_VOP3_V_AND_OR_B32:
         *d = (a & b) | c;
         return true;
-    case 0x202:                                     /* v_or3_b32 */
+    case GCN_VOP3_V_OR3_B32:
         *d = a | b | c;
         return true;
-    case 0x285:                                     /* v_mul_lo_u32 */
+    case GCN_VOP3_V_MUL_LO_U32:
         *d = a * b;
         return true;
-    case 0x286:
+    case GCN_VOP3_V_MUL_HI_U32:
         *d = ((uint64_t)a * b) >> 32;
         return true;
-    case 0x287:
+    case GCN_VOP3_V_MUL_HI_I32:
         *d = (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32);
         return true;
-    case 0x28b:                                     /* v_bcnt_u32_b32 */
+    case GCN_VOP3_V_BCNT_U32_B32:
         *d = __builtin_popcount(a) + b;
         return true;
-    case 0x293:                                     /* v_bfm_b32 */
+    case GCN_VOP3_V_BFM_B32:
         *d = ((1u << (a & 31)) - 1) << (b & 31);
         return true;
-    case 0x297:                                     /* v_cvt_pk_u16_u32 */
+    case GCN_VOP3_V_CVT_PK_U16_U32:
         *d = (a > 0xffff ? 0xffff : a) | (b > 0xffff ? 0xffff : b) << 16;
         return true;
-    case 0x29c:                                     /* v_add_i32 */
-    case 0x29d:                                     /* v_sub_i32 */
-        st = op == 0x29c ? (int64_t)(int32_t)a + (int32_t)b
-                         : (int64_t)(int32_t)a - (int32_t)b;
+    case GCN_VOP3_V_ADD_I32:
+    case GCN_VOP3_V_SUB_I32:
+        st = op == GCN_VOP3_V_ADD_I32 ? (int64_t)(int32_t)a + (int32_t)b
+                                      : (int64_t)(int32_t)a - (int32_t)b;
         *d = clamp ? (uint32_t)(st > INT32_MAX ? INT32_MAX :
                                 st < INT32_MIN ? INT32_MIN : st)
                    : (uint32_t)st;
@@ -313,13 +302,21 @@ static bool gcn_alu32(unsigned op, uint32_t a, uint32_t b, uint32_t c,
 /* Does @op saturate with the VOP3 clamp bit (the others ignore nothing) */
 static bool gcn_int_clamps(unsigned op)
 {
-    return (op >= 0x119 && op <= 0x11e) || (op >= 0x126 && op <= 0x128) ||
-           (op >= 0x134 && op <= 0x136) || op == 0x29c || op == 0x29d;
+    switch (op) {
+    case GCN_VOP3_V_ADD_CO_U32 ... GCN_VOP3_V_SUBBREV_CO_U32:
+    case GCN_VOP3_V_ADD_U16 ... GCN_VOP3_V_SUBREV_U16:
+    case GCN_VOP3_V_ADD_U32 ... GCN_VOP3_V_SUBREV_U32:
+    case GCN_VOP3_V_ADD_I32:
+    case GCN_VOP3_V_SUB_I32:
+        return true;
+    default:
+        return false;
+    }
 }
 
 /*
- * Relation k of the VOPC encodings (F, LT, EQ, LE, GT, LG, GE, then O for
- * floats or T for integers): LT, EQ and GT are its bits.
+ * Relation k of the VOPC encodings (GCN_VOPC_REL: F, LT, EQ, LE, GT, LG,
+ * GE, then O for floats or T for integers): LT, EQ and GT are its bits.
  */
 bool hsagpu_gcn_rel(unsigned k, bool lt, bool eq, bool gt, bool un)
 {
@@ -330,11 +327,13 @@ bool hsagpu_gcn_rel(unsigned k, bool lt, bool eq, bool gt, bool un)
 /* Integer compare of one lane: i16/u16, i32/u32, i64/u64 */
 static bool gcn_icmp(unsigned op, uint64_t a, uint64_t b, bool *r)
 {
-    unsigned k = op & 7, bits = op >= 0xe0 ? 64 : op >= 0xc0 ? 32 : 16;
-    bool sgn = !(op & 8);
+    unsigned k = GCN_VOPC_REL(op);
+    unsigned bits = op >= GCN_VOP3_V_CMP_F_I64 ? 64 :
+                    op >= GCN_VOP3_V_CMP_F_I32 ? 32 : 16;
+    bool sgn = !GCN_VOPC_NEG_U(op);
     int64_t sa, sb;
 
-    if (op < 0xa0) {
+    if (op < GCN_VOP3_V_CMP_F_I16 || op > GCN_VOP3_V_CMPX_T_U64) {
         return false;
     }
     if (bits < 64) {
@@ -354,17 +353,20 @@ static bool gcn_icmp(unsigned op, uint64_t a, uint64_t b, bool *r)
 /* The float type of a compare's source @k: 0 for integers */
 static unsigned gcn_cmp_ftype(unsigned op, unsigned k)
 {
-    if (op >= 0x10 && op <= 0x15) {                 /* class: S1 a mask */
-        return k ? 0 : op < 0x12 ? 32 : op < 0x14 ? 64 : 16;
+    switch (op) {
+    case GCN_VOP3_V_CMP_CLASS_F32 ... GCN_VOP3_V_CMPX_CLASS_F16:
+        /* S1: a mask */
+        return k ? 0 : op < GCN_VOP3_V_CMP_CLASS_F64 ? 32 :
+                       op < GCN_VOP3_V_CMP_CLASS_F16 ? 64 : 16;
+    case GCN_VOP3_V_CMP_F_F16 ... GCN_VOP3_V_CMPX_TRU_F16:
+        return 16;
+    case GCN_VOP3_V_CMP_F_F32 ... GCN_VOP3_V_CMPX_TRU_F32:
+        return 32;
+    case GCN_VOP3_V_CMP_F_F64 ... GCN_VOP3_V_CMPX_TRU_F64:
+        return 64;
+    default:
+        return 0;
     }
-    return op >= 0x20 && op < 0x40 ? 16 : op >= 0x40 && op < 0x60 ? 32 :
-           op >= 0x60 && op < 0x80 ? 64 : 0;
-}
-
-/* Does compare @op write EXEC too (v_cmpx) */
-static bool gcn_cmp_isx(unsigned op)
-{
-    return op < 0x20 ? op & 1 : (op & 0x10) != 0;
 }
 
 /* Float source modifiers (VOP3): |x|, -x on the sign of type @t */
@@ -379,13 +381,13 @@ static uint64_t gcn_mod(uint64_t v, unsigned t, bool abs, bool neg)
 static bool gcn_alu64(unsigned op, uint64_t a, uint64_t b, uint64_t *d)
 {
     switch (op) {
-    case 0x28f:                                     /* v_lshlrev_b64 */
+    case GCN_VOP3_V_LSHLREV_B64:
         *d = b << (a & 63);
         return true;
-    case 0x290:
+    case GCN_VOP3_V_LSHRREV_B64:
         *d = b >> (a & 63);
         return true;
-    case 0x291:
+    case GCN_VOP3_V_ASHRREV_I64:
         *d = (uint64_t)((int64_t)b >> (a & 63));
         return true;
     default:
@@ -396,7 +398,7 @@ static bool gcn_alu64(unsigned op, uint64_t a, uint64_t b, uint64_t *d)
 /* The float type of source @k (0..2) or result (3) of @op; 0: integer */
 static unsigned gcn_type(unsigned op, unsigned k)
 {
-    if (op < 0x100) {
+    if (GCN_VOP3_IS_VOPC(op)) {
         return k == 3 ? 0 : gcn_cmp_ftype(op, k);
     }
     return hsagpu_gcn_ftype(op, k);
@@ -410,16 +412,18 @@ static unsigned gcn_wide(unsigned op, const uint8_t t[4])
 {
     unsigned m = 0;
 
-    if (op >= 0xe0 && op < 0x100) {
+    if (op >= GCN_VOP3_V_CMP_F_I64 && op <= GCN_VOP3_V_CMPX_T_U64) {
         return 3;                                   /* i64, u64 compares */
     }
     for (unsigned k = 0; k < 4; k++) {
         m |= (t[k] == 64) << k;
     }
-    if (op >= 0x28f && op <= 0x291) {
-        m |= 2 | 8;                                 /* 64-bit shifts */
-    } else if (op == 0x1e8 || op == 0x1e9) {
-        m |= 4 | 8;                                 /* v_mad_[iu]64_[iu]32 */
+    if (op == GCN_VOP3_V_LSHLREV_B64 || op == GCN_VOP3_V_LSHRREV_B64 ||
+        op == GCN_VOP3_V_ASHRREV_I64) {
+        m |= 2 | 8;
+    } else if (op == GCN_VOP3_V_MAD_U64_U32 ||
+               op == GCN_VOP3_V_MAD_I64_I32) {
+        m |= 4 | 8;
     }
     return m;
 }
@@ -436,12 +440,12 @@ static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
     uint64_t exec = w->exec;
 
     switch (op) {
-    case 0x101:                                     /* v_add_f32 */
-    case 0x102:
-    case 0x103:
-    case 0x105:                                     /* v_mul_f32 */
-    case 0x1cb:                                     /* v_fma_f32 */
-    case 0x118:                                     /* v_madak_f32 */
+    case GCN_VOP3_V_ADD_F32:
+    case GCN_VOP3_V_SUB_F32:
+    case GCN_VOP3_V_SUBREV_F32:
+    case GCN_VOP3_V_MUL_F32:
+    case GCN_VOP3_V_FMA_F32:
+    case GCN_VOP3_V_MADAK_F32:
         break;
     default:
         return false;
@@ -455,19 +459,19 @@ static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
         a = hsagpu_gcn_f32((uint32_t)hsagpu_gcn_lane(w, &o[0], l, false), z);
         b = hsagpu_gcn_f32((uint32_t)hsagpu_gcn_lane(w, &o[1], l, false), z);
         switch (op) {
-        case 0x101:
+        case GCN_VOP3_V_ADD_F32:
             r = a + b;
             break;
-        case 0x102:
+        case GCN_VOP3_V_SUB_F32:
             r = a - b;
             break;
-        case 0x103:
+        case GCN_VOP3_V_SUBREV_F32:
             r = b - a;
             break;
-        case 0x105:
+        case GCN_VOP3_V_MUL_F32:
             r = a * b;
             break;
-        case 0x118:
+        case GCN_VOP3_V_MADAK_F32:
             r = (float)(a * b) + hsagpu_gcn_f32(lit, z);     /* not fused */
             break;
         default:
@@ -506,9 +510,24 @@ static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
     uint64_t exec = w->exec;
 
     switch (op) {
-    case 0x110: case 0x111: case 0x112: case 0x113: case 0x114: case 0x115:
-    case 0x134: case 0x135: case 0x136: case 0x141: case 0x108: case 0x285:
-    case 0x1fd: case 0x1ff: case 0x200: case 0x201: case 0x202: case 0x1c3:
+    case GCN_VOP3_V_LSHRREV_B32:
+    case GCN_VOP3_V_ASHRREV_I32:
+    case GCN_VOP3_V_LSHLREV_B32:
+    case GCN_VOP3_V_AND_B32:
+    case GCN_VOP3_V_OR_B32:
+    case GCN_VOP3_V_XOR_B32:
+    case GCN_VOP3_V_ADD_U32:
+    case GCN_VOP3_V_SUB_U32:
+    case GCN_VOP3_V_SUBREV_U32:
+    case GCN_VOP3_V_MOV_B32:
+    case GCN_VOP3_V_MUL_U32_U24:
+    case GCN_VOP3_V_MUL_LO_U32:
+    case GCN_VOP3_V_LSHL_ADD_U32:
+    case GCN_VOP3_V_ADD3_U32:
+    case GCN_VOP3_V_LSHL_OR_B32:
+    case GCN_VOP3_V_AND_OR_B32:
+    case GCN_VOP3_V_OR3_B32:
+    case GCN_VOP3_V_MAD_U32_U24:
         break;
     default:
         return false;
@@ -525,55 +544,55 @@ static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
         } \
     } while (0)
     switch (op) {
-    case 0x110:                                     /* v_lshrrev_b32 */
+    case GCN_VOP3_V_LSHRREV_B32:
         GCN_LANES(b[l] >> (a[l] & 31));
         break;
-    case 0x111:
+    case GCN_VOP3_V_ASHRREV_I32:
         GCN_LANES((uint32_t)((int32_t)b[l] >> (a[l] & 31)));
         break;
-    case 0x112:                                     /* v_lshlrev_b32 */
+    case GCN_VOP3_V_LSHLREV_B32:
         GCN_LANES(b[l] << (a[l] & 31));
         break;
-    case 0x113:
+    case GCN_VOP3_V_AND_B32:
         GCN_LANES(a[l] & b[l]);
         break;
-    case 0x114:
+    case GCN_VOP3_V_OR_B32:
         GCN_LANES(a[l] | b[l]);
         break;
-    case 0x115:
+    case GCN_VOP3_V_XOR_B32:
         GCN_LANES(a[l] ^ b[l]);
         break;
-    case 0x134:                                     /* v_add_u32 */
+    case GCN_VOP3_V_ADD_U32:
         GCN_LANES(a[l] + b[l]);
         break;
-    case 0x135:
+    case GCN_VOP3_V_SUB_U32:
         GCN_LANES(a[l] - b[l]);
         break;
-    case 0x136:
+    case GCN_VOP3_V_SUBREV_U32:
         GCN_LANES(b[l] - a[l]);
         break;
-    case 0x141:                                     /* v_mov_b32 */
+    case GCN_VOP3_V_MOV_B32:
         GCN_LANES(a[l]);
         break;
-    case 0x108:                                     /* v_mul_u32_u24 */
+    case GCN_VOP3_V_MUL_U32_U24:
         GCN_LANES((a[l] & 0xffffff) * (b[l] & 0xffffff));
         break;
-    case 0x285:                                     /* v_mul_lo_u32 */
+    case GCN_VOP3_V_MUL_LO_U32:
         GCN_LANES(a[l] * b[l]);
         break;
-    case 0x1fd:                                     /* v_lshl_add_u32 */
+    case GCN_VOP3_V_LSHL_ADD_U32:
         GCN_LANES((a[l] << (b[l] & 31)) + c[l]);
         break;
-    case 0x1ff:                                     /* v_add3_u32 */
+    case GCN_VOP3_V_ADD3_U32:
         GCN_LANES(a[l] + b[l] + c[l]);
         break;
-    case 0x200:                                     /* v_lshl_or_b32 */
+    case GCN_VOP3_V_LSHL_OR_B32:
         GCN_LANES((a[l] << (b[l] & 31)) | c[l]);
         break;
-    case 0x201:
+    case GCN_VOP3_V_AND_OR_B32:
         GCN_LANES((a[l] & b[l]) | c[l]);
         break;
-    case 0x202:
+    case GCN_VOP3_V_OR3_B32:
         GCN_LANES(a[l] | b[l] | c[l]);
         break;
     default:                                        /* v_mad_u32_u24 */
@@ -598,7 +617,7 @@ static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
     const uint32_t *a, *b;
     uint64_t exec = w->exec, cout = 0;
 
-    if (op == 0x28f) {                              /* v_lshlrev_b64 */
+    if (op == GCN_VOP3_V_LSHLREV_B64) {
         if (o[1].hi) {                              /* a VGPR pair */
             const uint32_t *lo = o[1].lanes, *hi = o[1].hi;
             uint32_t *dh = dst[1];
@@ -617,7 +636,7 @@ static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
         }
         return -1;
     }
-    if (op != 0x119 && op != 0x11c) {
+    if (op != GCN_VOP3_V_ADD_CO_U32 && op != GCN_VOP3_V_ADDC_CO_U32) {
         return -1;
     }
     a = gcn_lanes(w, &o[0], buf[0]);
@@ -625,13 +644,20 @@ static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
         if ((exec >> l) & 1) {
             uint64_t t = (uint64_t)a[l] + b[l] +
-                         (op == 0x11c ? (cin >> l) & 1 : 0);
+                         (op == GCN_VOP3_V_ADDC_CO_U32 ? (cin >> l) & 1 : 0);
 
             d[l] = (uint32_t)t;
             cout |= (t >> 32) << l;
         }
     }
     return !hsagpu_gcn_swrite(w, sdst < 0 ? GCN_SRC_VCC_LO : sdst, true, cout);
+}
+
+/* The encoding VOP3 @op (a VOP2, VOP1 or VOP3 one) comes from, for logs */
+static const char *gcn_vop_name(unsigned op)
+{
+    return op < GCN_VOP3_VOP1_FIRST ? "vop2" :
+           op < GCN_VOP3_ONLY_FIRST ? "vop1" : "vop3";
 }
 
 /*
@@ -665,7 +691,8 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     td = ftype[3];
     for (unsigned k = 0; k < nsrc; k++) {
         /* v_cndmask_b32 with modifiers selects among fp32 values */
-        ft[k] = op == 0x100 && ((abs | neg) >> k) & 1 ? 32 : ftype[k];
+        ft[k] = op == GCN_VOP3_V_CNDMASK_B32 && ((abs | neg) >> k) & 1 ?
+                32 : ftype[k];
         fl |= ft[k] || td;
         if (x && k < 2 && x->src[k]) {
             o[k] = (HsaGpuGcnOp) { .vgpr = true, .lanes = x->src[k] };
@@ -682,20 +709,21 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
      * runs; compares write an SGPR pair, v_readfirstlane and
      * v_readlane an SGPR (hsagpu_gcn_swrite checks those).
      */
-    if (op >= 0x100 && op != 0x142 && op != 0x289 &&
+    if (!GCN_VOP3_IS_VOPC(op) && op != GCN_VOP3_V_READFIRSTLANE_B32 &&
+        op != GCN_VOP3_V_READLANE_B32 &&
         !hsagpu_gcn_vregs(w, vdst, (wide >> 3) & 1 ? 2 : 1, &dst)) {
         return hsagpu_gcn_refuse(g, w, insn,
                                  "VGPR destination past the allocation");
     }
-    if (!fl && op >= 0x100 && (abs || neg || omod ||
-                               (clamp && !gcn_int_clamps(op)))) {
+    if (!fl && !GCN_VOP3_IS_VOPC(op) && (abs || neg || omod ||
+                                          (clamp && !gcn_int_clamps(op)))) {
         return hsagpu_gcn_refuse(g, w, insn, "integer modifiers");
     }
     if (carry_in >= 0 && !hsagpu_gcn_sread(w, carry_in, 0, true, &cin)) {
         return hsagpu_gcn_refuse(g, w, insn, "carry operand");
     }
-    if (op == 0x1e2 || op == 0x1e3) {
-        cin = w->vcc;                               /* v_div_fmas */
+    if (op == GCN_VOP3_V_DIV_FMAS_F32 || op == GCN_VOP3_V_DIV_FMAS_F64) {
+        cin = w->vcc;
     }
     /* the fast paths: only instructions with a VGPR destination */
     if (dst && ftype[0] == 32 && td == 32 && !abs && !neg &&
@@ -713,21 +741,21 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             return r ? hsagpu_gcn_refuse(g, w, insn, "carry destination") : len;
         }
     }
-    if (op == 0x142) {                  /* v_readfirstlane_b32 */
+    if (op == GCN_VOP3_V_READFIRSTLANE_B32) {
         unsigned l = w->exec ? (unsigned)__builtin_ctzll(w->exec) : 0;
 
         return hsagpu_gcn_swrite(w, vdst, false,
                                  hsagpu_gcn_lane(w, &o[0], l, false))
                ? len : hsagpu_gcn_refuse(g, w, insn, "destination");
     }
-    if (op == 0x289) {                  /* v_readlane_b32 */
+    if (op == GCN_VOP3_V_READLANE_B32) {
         unsigned l = hsagpu_gcn_lane(w, &o[1], 0, false) & 63;
 
         return hsagpu_gcn_swrite(w, vdst, false,
                                  hsagpu_gcn_lane(w, &o[0], l, false))
                ? len : hsagpu_gcn_refuse(g, w, insn, "destination");
     }
-    if (op == 0x28a) {                  /* v_writelane_b32 */
+    if (op == GCN_VOP3_V_WRITELANE_B32) {
         dst[0][hsagpu_gcn_lane(w, &o[1], 0, false) & 63] =
             (uint32_t)hsagpu_gcn_lane(w, &o[0], 0, false);
         return len;
@@ -746,10 +774,11 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                 s[k] = gcn_mod(s[k], ft[k], (abs >> k) & 1, (neg >> k) & 1);
             }
         }
-        if (op == 0x117 || op == 0x118 || op == 0x124 || op == 0x125) {
-            s[2] = lit;                 /* madmk/madak: the constant */
+        if (op == GCN_VOP3_V_MADMK_F32 || op == GCN_VOP3_V_MADAK_F32 ||
+            op == GCN_VOP3_V_MADMK_F16 || op == GCN_VOP3_V_MADAK_F16) {
+            s[2] = lit;                 /* the constant */
         }
-        if (op < 0x100) {
+        if (GCN_VOP3_IS_VOPC(op)) {
             if (!(ft[0] ? hsagpu_gcn_fcmp(g, op, s[0], s[1], &r)
                         : gcn_icmp(op, s[0], s[1], &r))) {
                 return hsagpu_gcn_refuse(g, w, insn, "vopc");
@@ -757,30 +786,29 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             cmp |= (uint64_t)r << l;
             continue;
         }
-        if (op == 0x100) {              /* v_cndmask_b32 */
+        if (op == GCN_VOP3_V_CNDMASK_B32) {
             d = ((carry_in >= 0 ? cin : w->vcc) >> l) & 1 ? s[1] : s[0];
-        } else if (op == 0x28c) {       /* v_mbcnt_lo_u32_b32 */
+        } else if (op == GCN_VOP3_V_MBCNT_LO_U32_B32) {
             d = __builtin_popcount((uint32_t)s[0] &
                                    (l >= 32 ? ~0u : (1u << l) - 1)) +
                 (uint32_t)s[1];
-        } else if (op == 0x28d) {       /* v_mbcnt_hi_u32_b32 */
+        } else if (op == GCN_VOP3_V_MBCNT_HI_U32_B32) {
             d = __builtin_popcount(l <= 32 ? 0 : (uint32_t)s[0] &
                                    ((1u << (l - 32)) - 1)) + (uint32_t)s[1];
-        } else if (op == 0x1e8 || op == 0x1e9) {    /* v_mad_[iu]64_[iu]32 */
-            uint64_t p = op == 0x1e8 ?
-                (uint64_t)(uint32_t)s[0] * (uint32_t)s[1] :
+        } else if (op == GCN_VOP3_V_MAD_U64_U32 ||
+                   op == GCN_VOP3_V_MAD_I64_I32) {
+            bool u = op == GCN_VOP3_V_MAD_U64_U32;
+            uint64_t p = u ? (uint64_t)(uint32_t)s[0] * (uint32_t)s[1] :
                 (uint64_t)((int64_t)(int32_t)s[0] * (int32_t)s[1]);
 
             d = p + s[2];
-            carry = op == 0x1e8 ? d < p
-                                : ((int64_t)(p ^ d) & (int64_t)(s[2] ^ d)) < 0;
+            carry = u ? d < p : ((int64_t)(p ^ d) & (int64_t)(s[2] ^ d)) < 0;
         } else if (fl) {
             uint64_t old = dst[0][l];
 
             if (!hsagpu_gcn_falu(g, ftype, op, s[0], s[1], s[2], old,
                                  &carry, &d)) {
-                return hsagpu_gcn_refuse(g, w, insn, op < 0x140 ? "vop2" :
-                                op < 0x1c0 ? "vop1" : "vop3");
+                return hsagpu_gcn_refuse(g, w, insn, gcn_vop_name(op));
             }
             if (td && (omod || clamp)) {
                 d = hsagpu_gcn_omod(g, td, d, omod, clamp);
@@ -792,8 +820,7 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         } else if (gcn_alu32(op, s[0], s[1], s[2], clamp, &carry, &d32)) {
             d = d32;
         } else {
-            return hsagpu_gcn_refuse(g, w, insn, op < 0x140 ? "vop2" :
-                            op < 0x1c0 ? "vop1" : "vop3");
+            return hsagpu_gcn_refuse(g, w, insn, gcn_vop_name(op));
         }
         if (dst) {
             dst[0][l] = (uint32_t)d;
@@ -803,16 +830,15 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         }
         cout |= (uint64_t)carry << l;
     }
-    if (op < 0x100) {
+    if (GCN_VOP3_IS_VOPC(op)) {
         if (!hsagpu_gcn_swrite(w, sdst < 0 ? GCN_SRC_VCC_LO : sdst, true,
                                cmp)) {
             return hsagpu_gcn_refuse(g, w, insn, "compare destination");
         }
-        if (gcn_cmp_isx(op)) {
+        if (gcn_vopc_is_cmpx(op)) {
             w->exec = cmp;
         }
-    } else if ((op >= 0x119 && op <= 0x11e) || op == 0x1e8 || op == 0x1e9 ||
-               op == 0x1e0 || op == 0x1e1) {
+    } else if (gcn_vop3_is_vop3b(op)) {
         /* carries (or div_scale's flags) of the lanes that ran, 0 others */
         if (!hsagpu_gcn_swrite(w, sdst < 0 ? GCN_SRC_VCC_LO : sdst, true,
                                cout)) {
@@ -836,61 +862,63 @@ static bool gcn_pk16(unsigned op, uint32_t a, uint32_t b, uint32_t c,
     float fa, fb, fc, r;
 
     switch (op) {
-    case 0:                                         /* v_pk_mad_i16 */
+    case GCN_VOP3P_V_PK_MAD_I16:
         t = sa * sb + sc;
         break;
-    case 1:                                         /* v_pk_mul_lo_u16 */
+    case GCN_VOP3P_V_PK_MUL_LO_U16:
         *d = (a * b) & 0xffff;
         return true;
-    case 2:                                         /* v_pk_add_i16 */
+    case GCN_VOP3P_V_PK_ADD_I16:
         t = sa + sb;
         break;
-    case 3:
+    case GCN_VOP3P_V_PK_SUB_I16:
         t = sa - sb;
         break;
-    case 4:                                         /* v_pk_lshlrev_b16 */
+    case GCN_VOP3P_V_PK_LSHLREV_B16:
         *d = (b << (a & 15)) & 0xffff;
         return true;
-    case 5:
+    case GCN_VOP3P_V_PK_LSHRREV_B16:
         *d = (b & 0xffff) >> (a & 15);
         return true;
-    case 6:
+    case GCN_VOP3P_V_PK_ASHRREV_I16:
         *d = (uint16_t)(sb >> (a & 15));
         return true;
-    case 7:                                         /* v_pk_max_i16 */
+    case GCN_VOP3P_V_PK_MAX_I16:
         *d = (uint16_t)(sa > sb ? sa : sb);
         return true;
-    case 8:
+    case GCN_VOP3P_V_PK_MIN_I16:
         *d = (uint16_t)(sa < sb ? sa : sb);
         return true;
-    case 9:                                         /* v_pk_mad_u16 */
+    case GCN_VOP3P_V_PK_MAD_U16:
         t = (int32_t)(a * b + c);
         *d = clamp && a * b + c > 0xffff ? 0xffff : (uint32_t)t & 0xffff;
         return true;
-    case 10:                                        /* v_pk_add_u16 */
+    case GCN_VOP3P_V_PK_ADD_U16:
         *d = clamp && a + b > 0xffff ? 0xffff : (a + b) & 0xffff;
         return true;
-    case 11:
+    case GCN_VOP3P_V_PK_SUB_U16:
         *d = clamp && b > a ? 0 : (a - b) & 0xffff;
         return true;
-    case 12:                                        /* v_pk_max_u16 */
+    case GCN_VOP3P_V_PK_MAX_U16:
         *d = a > b ? a : b;
         return true;
-    case 13:
+    case GCN_VOP3P_V_PK_MIN_U16:
         *d = a < b ? a : b;
         return true;
-    case 14:                                        /* v_pk_fma_f16 */
-    case 15:
-    case 16:
-    case 17:
-    case 18:
+    case GCN_VOP3P_V_PK_FMA_F16:
+    case GCN_VOP3P_V_PK_ADD_F16:
+    case GCN_VOP3P_V_PK_MUL_F16:
+    case GCN_VOP3P_V_PK_MIN_F16:
+    case GCN_VOP3P_V_PK_MAX_F16:
         fa = hsagpu_gcn_h2f(a);
         fb = hsagpu_gcn_h2f(b);
         fc = hsagpu_gcn_h2f(c);
-        r = op == 14 ? (float)fma(fa, fb, fc) : op == 15 ? fa + fb :
-            op == 16 ? fa * fb :
+        r = op == GCN_VOP3P_V_PK_FMA_F16 ? (float)fma(fa, fb, fc) :
+            op == GCN_VOP3P_V_PK_ADD_F16 ? fa + fb :
+            op == GCN_VOP3P_V_PK_MUL_F16 ? fa * fb :
             (isnan(fa) ? fb : isnan(fb) ? fa :
-             (op == 17) == (fa < fb || (fa == fb && signbit(fa))) ? fa : fb);
+             (op == GCN_VOP3P_V_PK_MIN_F16) ==
+             (fa < fb || (fa == fb && signbit(fa))) ? fa : fb);
         if (clamp) {
             r = isnan(r) ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;
         }
@@ -910,18 +938,19 @@ static bool gcn_pk16(unsigned op, uint32_t a, uint32_t b, uint32_t c,
  * on the f16 ones.
  */
 unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                          const uint32_t *insn)
+                          const uint32_t *insn, unsigned op,
+                          const unsigned src[3], unsigned vdst,
+                          unsigned opsel, unsigned opsel_hi, unsigned neg_lo,
+                          unsigned neg_hi, bool clamp)
 {
-    unsigned op = (insn[0] >> 16) & 0x7f, vdst = insn[0] & 0xff;
-    unsigned opsel = (insn[0] >> 11) & 7;
-    unsigned opsel_hi = ((insn[1] >> 27) & 3) | ((insn[0] >> 14) & 1) << 2;
-    unsigned neg_lo = insn[1] >> 29, neg_hi = (insn[0] >> 8) & 7;
-    bool clamp = (insn[0] >> 15) & 1, fl = op >= 14;
-    unsigned nsrc = op == 0 || op == 9 || op == 14 ? 3 : 2;
+    bool fl = op >= GCN_VOP3P_V_PK_FMA_F16 && op <= GCN_VOP3P_V_PK_MAX_F16;
+    unsigned nsrc = op == GCN_VOP3P_V_PK_MAD_I16 ||
+                    op == GCN_VOP3P_V_PK_MAD_U16 ||
+                    op == GCN_VOP3P_V_PK_FMA_F16 ? 3 : 2;
     HsaGpuGcnOp o[3];
     HsaGpuGcnVreg *dst;
 
-    if (op > 18 || (!fl && (neg_lo || neg_hi))) {
+    if (op > GCN_VOP3P_V_PK_MAX_F16 || (!fl && (neg_lo || neg_hi))) {
         return hsagpu_gcn_refuse(g, w, insn, "vop3p");
     }
     if (!hsagpu_gcn_vregs(w, vdst, 1, &dst)) {
@@ -929,7 +958,7 @@ unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                  "VGPR destination past the allocation");
     }
     for (unsigned k = 0; k < nsrc; k++) {
-        if (!hsagpu_gcn_op(w, (insn[1] >> (9 * k)) & 0x1ff, 0, false, &o[k])) {
+        if (!hsagpu_gcn_op(w, src[k], 0, false, &o[k])) {
             return hsagpu_gcn_refuse(g, w, insn, "vop3p operand");
         }
     }

@@ -15,12 +15,84 @@
 #endif
 #include "hsagpu-gcn-int.h"
 
-/* Atomic operations, in FLAT numbering (op - 64, or op - 96 for _x2) */
+/*
+ * Atomic operations, in FLAT's order (op - flat_atomic_swap, or
+ * op - flat_atomic_swap_x2), then the ones only DS has
+ */
 enum {
     GCN_A_SWAP, GCN_A_CMPSWAP, GCN_A_ADD, GCN_A_SUB, GCN_A_SMIN, GCN_A_UMIN,
     GCN_A_SMAX, GCN_A_UMAX, GCN_A_AND, GCN_A_OR, GCN_A_XOR, GCN_A_INC,
     GCN_A_DEC, GCN_A_RSUB, GCN_A_MSKOR, GCN_A_NONE,
 };
+
+/*
+ * Bytes a FLAT (GLOBAL) load or store @op moves, *@load which of the
+ * two; 0: not one (nor the d16_hi stores, not implemented)
+ */
+static unsigned gcn_flat_bytes(unsigned op, bool *load)
+{
+    *load = op >= GCN_FLAT_LOAD_UBYTE && op <= GCN_FLAT_LOAD_DWORDX4;
+    switch (op) {
+    case GCN_FLAT_LOAD_UBYTE:
+    case GCN_FLAT_LOAD_SBYTE:
+    case GCN_FLAT_STORE_BYTE:
+        return 1;
+    case GCN_FLAT_LOAD_USHORT:
+    case GCN_FLAT_LOAD_SSHORT:
+    case GCN_FLAT_STORE_SHORT:
+        return 2;
+    case GCN_FLAT_LOAD_DWORD:
+    case GCN_FLAT_STORE_DWORD:
+        return 4;
+    case GCN_FLAT_LOAD_DWORDX2:
+    case GCN_FLAT_STORE_DWORDX2:
+        return 8;
+    case GCN_FLAT_LOAD_DWORDX3:
+    case GCN_FLAT_STORE_DWORDX3:
+        return 12;
+    case GCN_FLAT_LOAD_DWORDX4:
+    case GCN_FLAT_STORE_DWORDX4:
+        return 16;
+    default:
+        return 0;
+    }
+}
+
+/* ... and a MUBUF one */
+static unsigned gcn_buffer_bytes(unsigned op, bool *load)
+{
+    *load = op >= GCN_BUFFER_LOAD_UBYTE && op <= GCN_BUFFER_LOAD_DWORDX4;
+    switch (op) {
+    case GCN_BUFFER_LOAD_UBYTE:
+    case GCN_BUFFER_LOAD_SBYTE:
+    case GCN_BUFFER_STORE_BYTE:
+        return 1;
+    case GCN_BUFFER_LOAD_USHORT:
+    case GCN_BUFFER_LOAD_SSHORT:
+    case GCN_BUFFER_STORE_SHORT:
+        return 2;
+    case GCN_BUFFER_LOAD_DWORD:
+    case GCN_BUFFER_STORE_DWORD:
+        return 4;
+    case GCN_BUFFER_LOAD_DWORDX2:
+    case GCN_BUFFER_STORE_DWORDX2:
+        return 8;
+    case GCN_BUFFER_LOAD_DWORDX3:
+    case GCN_BUFFER_STORE_DWORDX3:
+        return 12;
+    case GCN_BUFFER_LOAD_DWORDX4:
+    case GCN_BUFFER_STORE_DWORDX4:
+        return 16;
+    default:
+        return 0;
+    }
+}
+
+/* A loaded byte (@sbyte) or short (@sshort) sign-extended, else as is */
+static uint32_t gcn_sext(uint32_t v, bool sbyte, bool sshort)
+{
+    return sbyte ? (uint32_t)(int8_t)v : sshort ? (uint32_t)(int16_t)v : v;
+}
 
 /* The value an atomic leaves in memory (@bits 32 or 64 wide) */
 static uint64_t gcn_atomic(unsigned k, uint64_t old, uint64_t src,
@@ -185,10 +257,10 @@ static unsigned gcn_flat_apertures(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                    unsigned op, unsigned bytes,
                                    HsaGpuGcnVreg *r)
 {
-    bool load = op >= 16 && op <= 23;
+    bool load = op >= GCN_FLAT_LOAD_UBYTE && op <= GCN_FLAT_LOAD_DWORDX4;
     unsigned n = (bytes + 3) / 4;
 
-    if (!load && (op < 24 || op > 31)) {
+    if (!load && (op < GCN_FLAT_STORE_BYTE || op > GCN_FLAT_STORE_DWORDX4)) {
         return hsagpu_gcn_refuse(g, w, insn, "flat atomic in an aperture");
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -233,11 +305,8 @@ static unsigned gcn_flat_apertures(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                    load ? "load" : "store");
         }
         if (load) {
-            if (op == 17) {
-                buf[0] = (uint32_t)(int8_t)buf[0];
-            } else if (op == 19) {
-                buf[0] = (uint32_t)(int16_t)buf[0];
-            }
+            buf[0] = gcn_sext(buf[0], op == GCN_FLAT_LOAD_SBYTE,
+                                  op == GCN_FLAT_LOAD_SSHORT);
             for (unsigned k = 0; k < n; k++) {
                 r[k][l] = buf[k];
             }
@@ -258,36 +327,39 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     unsigned op = (insn[0] >> 18) & 0x7f, seg = (insn[0] >> 14) & 3;
     bool glc = (insn[0] >> 16) & 1;
     /* FLAT: 12-bit unsigned offset; GLOBAL: 13-bit signed */
-    int32_t off = seg == 2 ? ((int32_t)(insn[0] << 19) >> 19)
-                           : (int32_t)(insn[0] & 0xfff);
+    int32_t off = seg == GCN_FLAT_SEG_GLOBAL ? ((int32_t)(insn[0] << 19) >> 19)
+                                             : (int32_t)(insn[0] & 0xfff);
     unsigned vdst = insn[1] >> 24, saddr = (insn[1] >> 16) & 0x7f;
     unsigned data = (insn[1] >> 8) & 0xff, vaddr = insn[1] & 0xff;
     unsigned bytes, ndata, nret = 0, kind = GCN_A_NONE, err;
-    bool load = op >= 16 && op <= 23, store = op >= 24 && op <= 31;
-    bool sbase = seg == 2 && saddr != 0x7f;
+    bool load = op >= GCN_FLAT_LOAD_UBYTE && op <= GCN_FLAT_LOAD_DWORDX4;
+    bool store = op >= GCN_FLAT_STORE_BYTE && op <= GCN_FLAT_STORE_DWORDX4;
+    bool sbase = seg == GCN_FLAT_SEG_GLOBAL && saddr != 0x7f;
     uint64_t base = 0, lane_addr[HSAGPU_GCN_WAVE];
     HsaGpuGcnVreg *rd, *rs, *ra;
 
-    if (seg == 1 || seg == 3) {
+    if (seg != GCN_FLAT_SEG_FLAT && seg != GCN_FLAT_SEG_GLOBAL) {
         return hsagpu_gcn_refuse(g, w, insn, "scratch");
     }
     if (load) {
-        bytes = op < 20 ? (op < 18 ? 1 : 2) : 4 * (op - 19);
+        bytes = gcn_flat_bytes(op, &load);
         nret = (bytes + 3) / 4;
         ndata = 0;
     } else if (store) {
-        if (op == 25 || op == 27) {
+        if (op == GCN_FLAT_STORE_BYTE_D16_HI ||
+            op == GCN_FLAT_STORE_SHORT_D16_HI) {
             return hsagpu_gcn_refuse(g, w, insn, "flat d16_hi");
         }
-        bytes = op < 28 ? (op == 24 ? 1 : 2) : 4 * (op - 27);
+        bytes = gcn_flat_bytes(op, &load);
         ndata = (bytes + 3) / 4;
-    } else if (op >= 64 && op <= 76) {
-        kind = op - 64;
+    } else if (op >= GCN_FLAT_ATOMIC_SWAP && op <= GCN_FLAT_ATOMIC_DEC) {
+        kind = op - GCN_FLAT_ATOMIC_SWAP;
         bytes = 4;
         ndata = kind == GCN_A_CMPSWAP ? 2 : 1;
         nret = glc;
-    } else if (op >= 96 && op <= 108) {
-        kind = op - 96;
+    } else if (op >= GCN_FLAT_ATOMIC_SWAP_X2 &&
+               op <= GCN_FLAT_ATOMIC_DEC_X2) {
+        kind = op - GCN_FLAT_ATOMIC_SWAP_X2;
         bytes = 8;
         ndata = kind == GCN_A_CMPSWAP ? 4 : 2;
         nret = glc ? 2 : 0;
@@ -309,7 +381,7 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         lane_addr[l] = (sbase ? base + ra[0][l]
                               : ra[0][l] | (uint64_t)ra[1][l] << 32) + off;
     }
-    for (unsigned l = 0; seg == 0 && l < HSAGPU_GCN_WAVE; l++) {
+    for (unsigned l = 0; seg == GCN_FLAT_SEG_FLAT && l < HSAGPU_GCN_WAVE; l++) {
         unsigned ap = lane_addr[l] >> 48;
 
         if ((w->exec >> l) & 1 && (ap == HSAGPU_GCN_APERTURE_SHARED ||
@@ -332,12 +404,9 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         if (load) {
             err = g->mem->read(g->mem->opaque, addr, buf, bytes);
             if (!err) {
-                /* bytes and shorts: zero- or sign-extended (17, 19) */
-                if (op == 17) {
-                    buf[0] = (uint32_t)(int8_t)buf[0];
-                } else if (op == 19) {
-                    buf[0] = (uint32_t)(int16_t)buf[0];
-                }
+                /* bytes and shorts: zero- or sign-extended */
+                buf[0] = gcn_sext(buf[0], op == GCN_FLAT_LOAD_SBYTE,
+                                  op == GCN_FLAT_LOAD_SSHORT);
                 for (unsigned k = 0; k < nret; k++) {
                     rd[k][l] = buf[k];
                 }
@@ -397,13 +466,13 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     bool offen = (insn[0] >> 12) & 1, idxen = (insn[0] >> 13) & 1;
     unsigned vaddr = insn[1] & 0xff, vdata = (insn[1] >> 8) & 0xff;
     unsigned srsrc = ((insn[1] >> 16) & 0x1f) * 4, soff = insn[1] >> 24;
-    bool load = op >= 16 && op <= 23, store = op >= 24 && op <= 31;
-    unsigned bytes, n;
+    bool load;
+    unsigned bytes = gcn_buffer_bytes(op, &load), n;
     uint64_t base, so;
     const uint32_t *rsrc = hsagpu_gcn_sregs(w, srsrc, 4);
     HsaGpuGcnVreg *rd, *ra;
 
-    if ((!load && !store) || op == 25 || op == 27 || idxen ||
+    if (!bytes || idxen ||
         (insn[0] >> 16) & 1 /* lds */ || !rsrc) {
         return hsagpu_gcn_refuse(g, w, insn, "mubuf");
     }
@@ -412,8 +481,6 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         !hsagpu_gcn_sread(w, soff, 0, false, &so)) {
         return hsagpu_gcn_refuse(g, w, insn, "mubuf: not the private segment");
     }
-    bytes = load ? (op < 20 ? (op < 18 ? 1 : 2) : 4 * (op - 19))
-                 : (op < 28 ? (op == 24 ? 1 : 2) : 4 * (op - 27));
     n = (bytes + 3) / 4;
     if (!hsagpu_gcn_vregs(w, vdata, n, &rd) ||
         !hsagpu_gcn_vregs(w, vaddr, offen, &ra)) {
@@ -435,11 +502,8 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         }
         if (load) {
             memcpy(buf, p, bytes);
-            if (op == 17) {
-                buf[0] = (uint32_t)(int8_t)buf[0];
-            } else if (op == 19) {
-                buf[0] = (uint32_t)(int16_t)buf[0];
-            }
+            buf[0] = gcn_sext(buf[0], op == GCN_BUFFER_LOAD_SBYTE,
+                              op == GCN_BUFFER_LOAD_SSHORT);
             for (unsigned k = 0; k < n; k++) {
                 rd[k][l] = buf[k];
             }
@@ -475,16 +539,51 @@ static void gcn_lds_put(HsaGpuGcnGroup *g, uint64_t a, uint64_t v,
     }
 }
 
-/* The atomic kind of DS opcode @op (0..12, +32 returning, +64/+96 wide) */
-static unsigned gcn_ds_kind(unsigned op)
+/*
+ * The atomic kind of DS opcode @op: GCN_A_NONE, or its kind with *@rtn
+ * (the old value returned) and *@wide (64 bits)
+ */
+static unsigned gcn_ds_kind(unsigned op, bool *rtn, bool *wide)
 {
-    static const uint8_t kind[13] = {
-        GCN_A_ADD, GCN_A_SUB, GCN_A_RSUB, GCN_A_INC, GCN_A_DEC, GCN_A_SMIN,
-        GCN_A_SMAX, GCN_A_UMIN, GCN_A_UMAX, GCN_A_AND, GCN_A_OR, GCN_A_XOR,
-        GCN_A_MSKOR,
+    /* the four rows: ds_add_u32 .. ds_mskor_b32 and the same further up */
+    static const unsigned row[4] = {
+        GCN_DS_ADD_U32, GCN_DS_ADD_RTN_U32, GCN_DS_ADD_U64, GCN_DS_ADD_RTN_U64,
     };
+    unsigned r = op >= GCN_DS_ADD_RTN_U64 ? 3 : op >= GCN_DS_ADD_U64 ? 2 :
+                 op >= GCN_DS_ADD_RTN_U32 ? 1 : 0;
 
-    return (op & 31) < 13 && op < 128 ? kind[op & 31] : GCN_A_NONE;
+    *rtn = r & 1;
+    *wide = r >= 2;
+    switch (op - row[r] + GCN_DS_ADD_U32) {
+    case GCN_DS_ADD_U32:
+        return GCN_A_ADD;
+    case GCN_DS_SUB_U32:
+        return GCN_A_SUB;
+    case GCN_DS_RSUB_U32:
+        return GCN_A_RSUB;
+    case GCN_DS_INC_U32:
+        return GCN_A_INC;
+    case GCN_DS_DEC_U32:
+        return GCN_A_DEC;
+    case GCN_DS_MIN_I32:
+        return GCN_A_SMIN;
+    case GCN_DS_MAX_I32:
+        return GCN_A_SMAX;
+    case GCN_DS_MIN_U32:
+        return GCN_A_UMIN;
+    case GCN_DS_MAX_U32:
+        return GCN_A_UMAX;
+    case GCN_DS_AND_B32:
+        return GCN_A_AND;
+    case GCN_DS_OR_B32:
+        return GCN_A_OR;
+    case GCN_DS_XOR_B32:
+        return GCN_A_XOR;
+    case GCN_DS_MSKOR_B32:
+        return GCN_A_MSKOR;
+    default:
+        return GCN_A_NONE;
+    }
 }
 
 /* ds_swizzle_b32's source lane for lane @l (offset: the pattern) */
@@ -510,81 +609,110 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     unsigned off0 = insn[0] & 0xff, off1 = (insn[0] >> 8) & 0xff;
     unsigned vdst = insn[1] >> 24, data0 = (insn[1] >> 8) & 0xff;
     unsigned data1 = (insn[1] >> 16) & 0xff, vaddr = insn[1] & 0xff;
-    unsigned kind = gcn_ds_kind(op), n = 0, nret = 0, nd = 0, cnt;
-    bool two = false;
+    unsigned n = 0, nret = 0, nd = 0, cnt, kind;
+    bool two = false, rtn, wide;
+    bool cmpst = op == GCN_DS_CMPST_B32 || op == GCN_DS_CMPST_RTN_B32;
+    bool cross = op == GCN_DS_SWIZZLE_B32 || op == GCN_DS_PERMUTE_B32 ||
+                 op == GCN_DS_BPERMUTE_B32;
     HsaGpuGcnVreg *ra, *r0, *r1, *rd;
 
+    kind = gcn_ds_kind(op, &rtn, &wide);
     /* sizes: n bytes per element, nret/nd registers read/written */
     switch (op) {
-    case 13:                                        /* ds_write_b32 */
-    case 30:                                        /* ds_write_b8 */
-    case 31:
-        n = op == 13 ? 4 : op == 30 ? 1 : 2;
+    case GCN_DS_WRITE_B8:
+        n = 1;
         nd = 1;
         break;
-    case 14:                                        /* ds_write2(st64) */
-    case 15:
-    case 78:
-    case 79:
-        n = op < 64 ? 4 : 8;
-        two = true;
-        nd = n / 4;
+    case GCN_DS_WRITE_B16:
+        n = 2;
+        nd = 1;
         break;
-    case 16:                                        /* ds_cmpst_b32 */
-    case 48:
+    case GCN_DS_WRITE_B32:
         n = 4;
         nd = 1;
-        nret = op == 48;
         break;
-    case 45:                                        /* ds_wrxchg_rtn_b32 */
+    case GCN_DS_WRITE2_B32:
+    case GCN_DS_WRITE2ST64_B32:
+        n = 4;
+        two = true;
+        nd = 1;
+        break;
+    case GCN_DS_WRITE2_B64:
+    case GCN_DS_WRITE2ST64_B64:
+        n = 8;
+        two = true;
+        nd = 2;
+        break;
+    case GCN_DS_CMPST_B32:
+    case GCN_DS_CMPST_RTN_B32:
+        n = 4;
+        nd = 1;
+        nret = op == GCN_DS_CMPST_RTN_B32;
+        break;
+    case GCN_DS_WRXCHG_RTN_B32:
         n = 4;
         nd = nret = 1;
         break;
-    case 54:                                        /* ds_read_b32 */
-    case 57 ... 60:
-        n = op == 54 ? 4 : op < 59 ? 1 : 2;
+    case GCN_DS_READ_I8:
+    case GCN_DS_READ_U8:
+        n = 1;
         nret = 1;
         break;
-    case 55:                                        /* ds_read2(st64) */
-    case 56:
-    case 119:
-    case 120:
-        n = op < 64 ? 4 : 8;
-        two = true;
-        nret = 2 * n / 4;
+    case GCN_DS_READ_I16:
+    case GCN_DS_READ_U16:
+        n = 2;
+        nret = 1;
         break;
-    case 61 ... 63:                                 /* swizzle, permutes */
+    case GCN_DS_READ_B32:
+        n = 4;
+        nret = 1;
+        break;
+    case GCN_DS_READ2_B32:
+    case GCN_DS_READ2ST64_B32:
+        n = 4;
+        two = true;
+        nret = 2;
+        break;
+    case GCN_DS_READ2_B64:
+    case GCN_DS_READ2ST64_B64:
+        n = 8;
+        two = true;
+        nret = 4;
+        break;
+    case GCN_DS_SWIZZLE_B32:
+    case GCN_DS_PERMUTE_B32:
+    case GCN_DS_BPERMUTE_B32:
         nret = nd = 1;
         break;
-    case 77:                                        /* ds_write_b64 */
-    case 222:
-    case 223:
-        n = op == 77 ? 8 : op == 222 ? 12 : 16;
+    case GCN_DS_WRITE_B64:
+    case GCN_DS_WRITE_B96:
+    case GCN_DS_WRITE_B128:
+        n = op == GCN_DS_WRITE_B64 ? 8 : op == GCN_DS_WRITE_B96 ? 12 : 16;
         nd = n / 4;
         break;
-    case 118:                                       /* ds_read_b64 */
-    case 254:
-    case 255:
-        n = op == 118 ? 8 : op == 254 ? 12 : 16;
+    case GCN_DS_READ_B64:
+    case GCN_DS_READ_B96:
+    case GCN_DS_READ_B128:
+        n = op == GCN_DS_READ_B64 ? 8 : op == GCN_DS_READ_B96 ? 12 : 16;
         nret = n / 4;
         break;
     default:
         if (kind == GCN_A_NONE) {
             return hsagpu_gcn_refuse(g, w, insn, "ds");
         }
-        n = op >= 64 ? 8 : 4;
+        n = wide ? 8 : 4;
         nd = n / 4;
-        nret = (op & 32) ? n / 4 : 0;
+        nret = rtn ? n / 4 : 0;
         break;
     }
-    cnt = kind == GCN_A_MSKOR || op == 16 || op == 48 ? 2 : 1;
+    cnt = kind == GCN_A_MSKOR || cmpst ? 2 : 1;
     if (!hsagpu_gcn_vregs(w, vaddr, 1, &ra) ||
         !hsagpu_gcn_vregs(w, data0, nd, &r0) ||
         !hsagpu_gcn_vregs(w, data1, cnt == 2 || two ? nd : 0, &r1) ||
         !hsagpu_gcn_vregs(w, vdst, nret, &rd)) {
         return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
     }
-    if (op >= 61 && op <= 63) {
+    if (cross) {
         uint32_t out[HSAGPU_GCN_WAVE];
 
         memcpy(out, rd[0], sizeof(out));
@@ -595,9 +723,9 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             if (!((w->exec >> l) & 1)) {
                 continue;
             }
-            if (op == 61) {
+            if (op == GCN_DS_SWIZZLE_B32) {
                 out[l] = ra[0][gcn_swizzle(off, l) % HSAGPU_GCN_WAVE];
-            } else if (op == 62) {                  /* ds_permute: push */
+            } else if (op == GCN_DS_PERMUTE_B32) {  /* push */
                 out[t] = r0[0][l];
             } else {                                /* ds_bpermute: pull */
                 out[l] = r0[0][t];
@@ -619,8 +747,11 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             d1 = r1[0][l] | (nd > 1 ? (uint64_t)r1[1][l] << 32 : 0);
         }
         if (two) {
-            unsigned scale = n * (op == 15 || op == 56 || op == 79 ||
-                                  op == 120 ? 64 : 1);
+            bool st64 = op == GCN_DS_WRITE2ST64_B32 ||
+                        op == GCN_DS_READ2ST64_B32 ||
+                        op == GCN_DS_WRITE2ST64_B64 ||
+                        op == GCN_DS_READ2ST64_B64;
+            unsigned scale = n * (st64 ? 64 : 1);
 
             if (nret) {
                 uint64_t v0 = gcn_lds_get(g, a + off0 * scale, n);
@@ -648,12 +779,12 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             continue;
         }
         old = gcn_lds_get(g, a, n);
-        if (op == 57 || op == 59) {                 /* sign-extending */
+        if (op == GCN_DS_READ_I8 || op == GCN_DS_READ_I16) {
             old = n == 1 ? (uint64_t)(int8_t)old : (uint64_t)(int16_t)old;
         }
         if (nd) {
             /* ds_cmpst: data0 compared, data1 stored; mskor: data1 or'ed */
-            uint64_t nv = op == 16 || op == 48 ?
+            uint64_t nv = cmpst ?
                           (old == d0 ? d1 : old) :
                           kind == GCN_A_MSKOR ? gcn_atomic(kind, old, d1, d0,
                                                            8 * n) :

@@ -1,54 +1,19 @@
 /*
- * hsa-gpu: GCN (gfx9) interpreter, dispatch and scalar side: the kernel
- * descriptor, the initial wave state the AMDHSA ABI defines, the run
- * loop (waves of a workgroup interleaved at barriers), scalar ALU,
- * compares, branches and scalar memory. Encodings: the "Vega"
- * instruction set architecture reference; checked against llvm-mc.
+ * hsa-gpu: GCN (gfx9) interpreter, the instruction stream and the scalar
+ * side: fetch and the first split by encoding (vector ones go to
+ * hsagpu-gcn-decode.c), scalar operands, scalar ALU (SOP1, SOP2, SOPK,
+ * SOPC), program flow (SOPP: branches, barrier, end) and scalar memory
+ * (SMEM). Encodings: the "Vega" instruction set architecture reference;
+ * opcodes by name from hsagpu-gcn-opcodes.h, checked against llvm-mc.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifdef HSAGPU_HOST_TEST
-#include <stdlib.h>
 #include <string.h>
-#define g_new0(t, n) ((t *)calloc((n), sizeof(t)))
-#define g_free free
 #else
 #include "qemu/osdep.h"
 #endif
 #include "hsagpu-gcn-int.h"
-
-unsigned hsagpu_gcn_kd_parse(const uint8_t raw[HSAGPU_GCN_KD_SIZE],
-                             HsaGpuGcnKd *kd)
-{
-    uint32_t w[HSAGPU_GCN_KD_SIZE / 4];
-
-    memcpy(w, raw, sizeof(w));
-    kd->group_segment_size = w[0];
-    kd->private_segment_size = w[1];
-    kd->kernarg_size = w[2];
-    memcpy(&kd->entry_offset, raw + 16, 8);
-    kd->rsrc3 = w[11];
-    kd->rsrc1 = w[12];
-    kd->rsrc2 = w[13];
-    kd->props = (uint16_t)w[14];
-    /*
-     * What this interpreter runs: wave64, LDS and private segment within
-     * the limits, entry dword-aligned and not on top of the descriptor,
-     * rounding to nearest even, denormals either flushed both ways or
-     * kept (rsrc1 modes 0 and 3).
-     */
-    if ((kd->props & HSAGPU_GCN_KCP_WAVE32) ||
-        ((kd->rsrc1 >> 12) & 0xf) ||
-        ((kd->rsrc1 >> 16) & 3) == 1 || ((kd->rsrc1 >> 16) & 3) == 2 ||
-        ((kd->rsrc1 >> 18) & 3) == 1 || ((kd->rsrc1 >> 18) & 3) == 2 ||
-        kd->group_segment_size > HSAGPU_GCN_LDS_MAX ||
-        kd->private_segment_size > HSAGPU_GCN_PRIVATE_MAX ||
-        (kd->entry_offset & 3) ||
-        (kd->entry_offset >= 0 && kd->entry_offset < HSAGPU_GCN_KD_SIZE)) {
-        return HSAGPU_GCN_BAD_KD;
-    }
-    return HSAGPU_GCN_OK;
-}
 
 unsigned hsagpu_gcn_fail(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned code,
                          const uint32_t *insn, const char *what)
@@ -191,6 +156,29 @@ static uint64_t hsagpu_gcn_mask(unsigned bits)
     return bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
 }
 
+/* Is source @k (0, 1) of SOP2 @op 64 bits wide */
+static bool hsagpu_gcn_sop2_wide(unsigned op, unsigned k)
+{
+    switch (op) {
+    case GCN_SOP2_S_LSHL_B64:
+    case GCN_SOP2_S_LSHR_B64:
+    case GCN_SOP2_S_ASHR_I64:
+        return k == 0;                  /* the shift count: 32 bits */
+    case GCN_SOP2_S_CSELECT_B64:
+    case GCN_SOP2_S_AND_B64:
+    case GCN_SOP2_S_OR_B64:
+    case GCN_SOP2_S_XOR_B64:
+    case GCN_SOP2_S_ANDN2_B64:
+    case GCN_SOP2_S_ORN2_B64:
+    case GCN_SOP2_S_NAND_B64:
+    case GCN_SOP2_S_NOR_B64:
+    case GCN_SOP2_S_XNOR_B64:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* SOP2: D = S0 op S1 */
 static bool hsagpu_gcn_sop2(HsaGpuGcnWave *w, unsigned op, uint64_t a,
                             uint64_t b, uint64_t *d, bool *is64)
@@ -200,144 +188,185 @@ static bool hsagpu_gcn_sop2(HsaGpuGcnWave *w, unsigned op, uint64_t a,
 
     *is64 = false;
     switch (op) {
-    case 0:                     /* s_add_u32 */
+    case GCN_SOP2_S_ADD_U32:
         t = (uint64_t)a32 + b32;
         w->scc = t >> 32;
         *d = (uint32_t)t;
         return true;
-    case 1:                     /* s_sub_u32 */
+    case GCN_SOP2_S_SUB_U32:
         w->scc = b32 > a32;
         *d = a32 - b32;
         return true;
-    case 2:                     /* s_add_i32 */
+    case GCN_SOP2_S_ADD_I32:
         *d = a32 + b32;
         w->scc = ((a32 ^ ~b32) & (a32 ^ (uint32_t)*d)) >> 31;
         return true;
-    case 3:                     /* s_sub_i32 */
+    case GCN_SOP2_S_SUB_I32:
         *d = a32 - b32;
         w->scc = ((a32 ^ b32) & (a32 ^ (uint32_t)*d)) >> 31;
         return true;
-    case 4:                     /* s_addc_u32 */
+    case GCN_SOP2_S_ADDC_U32:
         t = (uint64_t)a32 + b32 + w->scc;
         w->scc = t >> 32;
         *d = (uint32_t)t;
         return true;
-    case 5:                     /* s_subb_u32 */
+    case GCN_SOP2_S_SUBB_U32:
         t = (uint64_t)a32 - b32 - w->scc;
         w->scc = (t >> 32) != 0;
         *d = (uint32_t)t;
         return true;
-    case 6:                     /* s_min_i32 */
+    case GCN_SOP2_S_MIN_I32:
         w->scc = (int32_t)a32 < (int32_t)b32;
         *d = w->scc ? a32 : b32;
         return true;
-    case 7:                     /* s_min_u32 */
+    case GCN_SOP2_S_MIN_U32:
         w->scc = a32 < b32;
         *d = w->scc ? a32 : b32;
         return true;
-    case 8:                     /* s_max_i32 */
+    case GCN_SOP2_S_MAX_I32:
         w->scc = (int32_t)a32 > (int32_t)b32;
         *d = w->scc ? a32 : b32;
         return true;
-    case 9:                     /* s_max_u32 */
+    case GCN_SOP2_S_MAX_U32:
         w->scc = a32 > b32;
         *d = w->scc ? a32 : b32;
         return true;
-    case 10:                    /* s_cselect_b32 */
+    case GCN_SOP2_S_CSELECT_B32:
         *d = w->scc ? a32 : b32;
         return true;
-    case 11:                    /* s_cselect_b64 */
+    case GCN_SOP2_S_CSELECT_B64:
         *is64 = true;
         *d = w->scc ? a : b;
         return true;
-    case 12: case 13: case 14: case 15: case 16: case 17: case 18: case 19:
-    case 20: case 21: case 22: case 23: case 24: case 25: case 26: case 27: {
-        /* and, or, xor, andn2, orn2, nand, nor, xnor; even b32, odd b64 */
-        unsigned k = (op - 12) / 2;
-
-        *is64 = op & 1;
-        t = k == 0 ? a & b : k == 1 ? a | b : k == 2 ? a ^ b :
-            k == 3 ? a & ~b : k == 4 ? a | ~b : k == 5 ? ~(a & b) :
-            k == 6 ? ~(a | b) : ~(a ^ b);
-        *d = *is64 ? t : (uint32_t)t;
-        w->scc = *d != 0;
-        return true;
-    }
-    case 28:                    /* s_lshl_b32 */
+    /* the bitwise ones: below the switch */
+    case GCN_SOP2_S_AND_B32:
+    case GCN_SOP2_S_AND_B64:
+        t = a & b;
+        break;
+    case GCN_SOP2_S_OR_B32:
+    case GCN_SOP2_S_OR_B64:
+        t = a | b;
+        break;
+    case GCN_SOP2_S_XOR_B32:
+    case GCN_SOP2_S_XOR_B64:
+        t = a ^ b;
+        break;
+    case GCN_SOP2_S_ANDN2_B32:
+    case GCN_SOP2_S_ANDN2_B64:
+        t = a & ~b;
+        break;
+    case GCN_SOP2_S_ORN2_B32:
+    case GCN_SOP2_S_ORN2_B64:
+        t = a | ~b;
+        break;
+    case GCN_SOP2_S_NAND_B32:
+    case GCN_SOP2_S_NAND_B64:
+        t = ~(a & b);
+        break;
+    case GCN_SOP2_S_NOR_B32:
+    case GCN_SOP2_S_NOR_B64:
+        t = ~(a | b);
+        break;
+    case GCN_SOP2_S_XNOR_B32:
+    case GCN_SOP2_S_XNOR_B64:
+        t = ~(a ^ b);
+        break;
+    case GCN_SOP2_S_LSHL_B32:
         *d = a32 << (b32 & 31);
         w->scc = *d != 0;
         return true;
-    case 29:                    /* s_lshl_b64 */
+    case GCN_SOP2_S_LSHL_B64:
         *is64 = true;
         *d = a << (b32 & 63);
         w->scc = *d != 0;
         return true;
-    case 30:                    /* s_lshr_b32 */
+    case GCN_SOP2_S_LSHR_B32:
         *d = a32 >> (b32 & 31);
         w->scc = *d != 0;
         return true;
-    case 31:                    /* s_lshr_b64 */
+    case GCN_SOP2_S_LSHR_B64:
         *is64 = true;
         *d = a >> (b32 & 63);
         w->scc = *d != 0;
         return true;
-    case 32:                    /* s_ashr_i32 */
+    case GCN_SOP2_S_ASHR_I32:
         *d = (uint32_t)((int32_t)a32 >> (b32 & 31));
         w->scc = *d != 0;
         return true;
-    case 33:                    /* s_ashr_i64 */
+    case GCN_SOP2_S_ASHR_I64:
         *is64 = true;
         *d = (uint64_t)((int64_t)a >> (b32 & 63));
         w->scc = *d != 0;
         return true;
-    case 34:                    /* s_bfm_b32 */
+    case GCN_SOP2_S_BFM_B32:
         *d = (uint32_t)(hsagpu_gcn_mask(a32 & 31) << (b32 & 31));
         return true;
-    case 35:                    /* s_bfm_b64 */
+    case GCN_SOP2_S_BFM_B64:
         *is64 = true;
         *d = hsagpu_gcn_mask(a32 & 63) << (b32 & 63);
         return true;
-    case 36:                    /* s_mul_i32 */
+    case GCN_SOP2_S_MUL_I32:
         *d = (uint32_t)((int64_t)(int32_t)a32 * (int32_t)b32);
         return true;
-    case 37:                    /* s_bfe_u32 */
-    case 38: {                  /* s_bfe_i32 */
+    case GCN_SOP2_S_BFE_U32:
+    case GCN_SOP2_S_BFE_I32: {
         unsigned off = b32 & 31, width = (b32 >> 16) & 0x7f;
+        bool sgn = op == GCN_SOP2_S_BFE_I32;
         /* S0.i >> offset for the signed one: arithmetic */
-        uint32_t sh = op == 38 ? (uint32_t)((int32_t)a32 >> off) : a32 >> off;
+        uint32_t sh = sgn ? (uint32_t)((int32_t)a32 >> off) : a32 >> off;
         uint32_t v = width ? sh & (uint32_t)hsagpu_gcn_mask(width) : 0;
 
-        if (op == 38 && width && width < 32 && (v >> (width - 1)) & 1) {
+        if (sgn && width && width < 32 && (v >> (width - 1)) & 1) {
             v |= ~(uint32_t)hsagpu_gcn_mask(width);
         }
         *d = v;
         w->scc = v != 0;
         return true;
     }
-    case 42:                    /* s_absdiff_i32 */
+    case GCN_SOP2_S_ABSDIFF_I32:
         t = (uint64_t)((int64_t)(int32_t)a32 - (int32_t)b32);
         *d = (uint32_t)((int64_t)t < 0 ? -(int64_t)t : (int64_t)t);
         w->scc = *d != 0;
         return true;
-    case 44:                    /* s_mul_hi_u32 */
+    case GCN_SOP2_S_MUL_HI_U32:
         *d = ((uint64_t)a32 * b32) >> 32;
         return true;
-    case 45:                    /* s_mul_hi_i32 */
+    case GCN_SOP2_S_MUL_HI_I32:
         *d = (uint32_t)(((int64_t)(int32_t)a32 * (int32_t)b32) >> 32);
         return true;
-    case 46: case 47: case 48: case 49:   /* s_lshlN_add_u32 */
-        t = ((uint64_t)a32 << (op - 45)) + b32;
+    case GCN_SOP2_S_LSHL1_ADD_U32 ... GCN_SOP2_S_LSHL4_ADD_U32:
+        t = ((uint64_t)a32 << (op - GCN_SOP2_S_LSHL1_ADD_U32 + 1)) + b32;
         w->scc = (t >> 32) != 0;
         *d = (uint32_t)t;
         return true;
     default:
         return false;
     }
+    *is64 = hsagpu_gcn_sop2_wide(op, 1);
+    *d = *is64 ? t : (uint32_t)t;
+    w->scc = *d != 0;
+    return true;
 }
 
 static unsigned hsagpu_gcn_popcount(uint64_t v)
 {
     return __builtin_popcountll(v);
+}
+
+/* Is SOP1 @op's source 64 bits wide */
+static bool hsagpu_gcn_sop1_wide(unsigned op)
+{
+    switch (op) {
+    case GCN_SOP1_S_MOV_B64:
+    case GCN_SOP1_S_CMOV_B64:
+    case GCN_SOP1_S_NOT_B64:
+    case GCN_SOP1_S_BCNT1_I32_B64:
+    case GCN_SOP1_S_FF1_I32_B64:
+    case GCN_SOP1_S_AND_SAVEEXEC_B64 ... GCN_SOP1_S_XNOR_SAVEEXEC_B64:
+        return true;
+    default:
+        return false;
+    }
 }
 
 /* SOP1: D = op S0; saveexec forms also set EXEC. */
@@ -347,67 +376,65 @@ static bool hsagpu_gcn_sop1(HsaGpuGcnWave *w, unsigned op, uint64_t a,
     uint64_t e = w->exec;
 
     *write = true;
-    *is64 = op & 1;
+    *is64 = hsagpu_gcn_sop1_wide(op);
     switch (op) {
-    case 0:                     /* s_mov_b32 */
-    case 1:                     /* s_mov_b64 */
+    case GCN_SOP1_S_MOV_B32:
+    case GCN_SOP1_S_MOV_B64:
         *d = a;
         return true;
-    case 2:                     /* s_cmov_b32 */
-    case 3:
+    case GCN_SOP1_S_CMOV_B32:
+    case GCN_SOP1_S_CMOV_B64:
         *d = a;
         *write = w->scc;
         return true;
-    case 4:                     /* s_not_b32 */
-    case 5:
+    case GCN_SOP1_S_NOT_B32:
+    case GCN_SOP1_S_NOT_B64:
         *d = *is64 ? ~a : (uint32_t)~a;
         w->scc = *d != 0;
         return true;
-    case 12:                    /* s_bcnt1_i32_b32 */
-    case 13:
+    case GCN_SOP1_S_BCNT1_I32_B32:
+    case GCN_SOP1_S_BCNT1_I32_B64:
         *d = hsagpu_gcn_popcount(*is64 ? a : (uint32_t)a);
         *is64 = false;
         w->scc = *d != 0;
         return true;
-    case 16:                    /* s_ff1_i32_b32 */
-    case 17:
+    case GCN_SOP1_S_FF1_I32_B32:
+    case GCN_SOP1_S_FF1_I32_B64:
         a = *is64 ? a : (uint32_t)a;
         *d = a ? (uint32_t)__builtin_ctzll(a) : 0xffffffffU;
         *is64 = false;
         return true;
-    case 32: case 33: case 34: case 35: case 36: case 37: case 38: case 39:
-        /* s_{and,or,xor,andn2,orn2,nand,nor,xnor}_saveexec_b64 */
-        *is64 = true;
+    case GCN_SOP1_S_AND_SAVEEXEC_B64 ... GCN_SOP1_S_XNOR_SAVEEXEC_B64:
         *d = e;
         switch (op) {
-        case 32:
+        case GCN_SOP1_S_AND_SAVEEXEC_B64:
             w->exec = a & e;
             break;
-        case 33:
+        case GCN_SOP1_S_OR_SAVEEXEC_B64:
             w->exec = a | e;
             break;
-        case 34:
+        case GCN_SOP1_S_XOR_SAVEEXEC_B64:
             w->exec = a ^ e;
             break;
-        case 35:
+        case GCN_SOP1_S_ANDN2_SAVEEXEC_B64:
             w->exec = a & ~e;
             break;
-        case 36:
+        case GCN_SOP1_S_ORN2_SAVEEXEC_B64:
             w->exec = a | ~e;
             break;
-        case 37:
+        case GCN_SOP1_S_NAND_SAVEEXEC_B64:
             w->exec = ~(a & e);
             break;
-        case 38:
+        case GCN_SOP1_S_NOR_SAVEEXEC_B64:
             w->exec = ~(a | e);
             break;
-        default:
+        default:                /* s_xnor_saveexec_b64 */
             w->exec = ~(a ^ e);
             break;
         }
         w->scc = w->exec != 0;
         return true;
-    case 48:                    /* s_abs_i32 */
+    case GCN_SOP1_S_ABS_I32:
         *is64 = false;
         *d = (uint32_t)((int32_t)a < 0 ? -(int64_t)(int32_t)a : (int32_t)a);
         w->scc = *d != 0;
@@ -417,7 +444,10 @@ static bool hsagpu_gcn_sop1(HsaGpuGcnWave *w, unsigned op, uint64_t a,
     }
 }
 
-/* SOPC and SOPK compares: SCC = S0 op S1 */
+/*
+ * SOPC and SOPK compares: SCC = S0 op S1, relation @k in the ISA's order
+ * (EQ, LG, GT, GE, LT, LE: s_cmp_eq_i32 .. s_cmp_le_i32)
+ */
 static bool hsagpu_gcn_cmp(unsigned k, bool is_signed, uint64_t a, uint64_t b)
 {
     int64_t sa = (int32_t)a, sb = (int32_t)b;
@@ -443,23 +473,37 @@ static bool hsagpu_gcn_cmp(unsigned k, bool is_signed, uint64_t a, uint64_t b)
 static bool hsagpu_gcn_sopc(HsaGpuGcnWave *w, unsigned op, unsigned s0,
                             unsigned s1, uint32_t lit)
 {
-    bool is64 = op == 14 || op == 15 || op == 18 || op == 19;
+    bool cmp64 = op == GCN_SOPC_S_CMP_EQ_U64 || op == GCN_SOPC_S_CMP_LG_U64;
+    bool is64 = cmp64 || op == GCN_SOPC_S_BITCMP0_B64 ||
+                op == GCN_SOPC_S_BITCMP1_B64;
     uint64_t a, b;
 
     if (!hsagpu_gcn_sread(w, s0, lit, is64, &a) ||
-        !hsagpu_gcn_sread(w, s1, lit, op == 18 || op == 19, &b)) {
+        !hsagpu_gcn_sread(w, s1, lit, cmp64, &b)) {
         return false;
     }
-    if (op < 12) {
-        w->scc = hsagpu_gcn_cmp(op % 6, op < 6, a, b);
-    } else if (op <= 15) {      /* s_bitcmp0/1_b32/b64 */
-        w->scc = ((a >> (b & (is64 ? 63 : 31))) & 1) == (op & 1);
-    } else if (op == 18 || op == 19) {
-        w->scc = (a == b) == (op == 18);
-    } else {
+    switch (op) {
+    case GCN_SOPC_S_CMP_EQ_I32 ... GCN_SOPC_S_CMP_LE_I32:
+        w->scc = hsagpu_gcn_cmp(op - GCN_SOPC_S_CMP_EQ_I32, true, a, b);
+        return true;
+    case GCN_SOPC_S_CMP_EQ_U32 ... GCN_SOPC_S_CMP_LE_U32:
+        w->scc = hsagpu_gcn_cmp(op - GCN_SOPC_S_CMP_EQ_U32, false, a, b);
+        return true;
+    case GCN_SOPC_S_BITCMP0_B32:
+    case GCN_SOPC_S_BITCMP1_B32:
+    case GCN_SOPC_S_BITCMP0_B64:
+    case GCN_SOPC_S_BITCMP1_B64:
+        w->scc = ((a >> (b & (is64 ? 63 : 31))) & 1) ==
+                 (op == GCN_SOPC_S_BITCMP1_B32 ||
+                  op == GCN_SOPC_S_BITCMP1_B64);
+        return true;
+    case GCN_SOPC_S_CMP_EQ_U64:
+    case GCN_SOPC_S_CMP_LG_U64:
+        w->scc = (a == b) == (op == GCN_SOPC_S_CMP_EQ_U64);
+        return true;
+    default:
         return false;
     }
-    return true;
 }
 
 static bool hsagpu_gcn_sopk(HsaGpuGcnWave *w, unsigned op, unsigned sdst,
@@ -468,28 +512,31 @@ static bool hsagpu_gcn_sopk(HsaGpuGcnWave *w, unsigned op, unsigned sdst,
     uint64_t cur = 0;
     int32_t simm = (int16_t)imm;
 
-    if (op != 0 && !hsagpu_gcn_sread(w, sdst, 0, false, &cur)) {
+    if (op != GCN_SOPK_S_MOVK_I32 &&
+        !hsagpu_gcn_sread(w, sdst, 0, false, &cur)) {
         return false;
     }
     switch (op) {
-    case 0:                     /* s_movk_i32 */
+    case GCN_SOPK_S_MOVK_I32:
         return hsagpu_gcn_swrite(w, sdst, false, (uint32_t)simm);
-    case 1:                     /* s_cmovk_i32 */
+    case GCN_SOPK_S_CMOVK_I32:
         return !w->scc || hsagpu_gcn_swrite(w, sdst, false, (uint32_t)simm);
-    case 2: case 3: case 4: case 5: case 6:
-        w->scc = hsagpu_gcn_cmp(op - 2, true, cur, (uint32_t)simm);
+    /* (s_cmpk_le_i32 and s_cmpk_le_u32: not implemented) */
+    case GCN_SOPK_S_CMPK_EQ_I32 ... GCN_SOPK_S_CMPK_LT_I32:
+        w->scc = hsagpu_gcn_cmp(op - GCN_SOPK_S_CMPK_EQ_I32, true, cur,
+                                (uint32_t)simm);
         return true;
-    case 8: case 9: case 10: case 11: case 12:
-        w->scc = hsagpu_gcn_cmp(op - 8, false, cur, imm);
+    case GCN_SOPK_S_CMPK_EQ_U32 ... GCN_SOPK_S_CMPK_LT_U32:
+        w->scc = hsagpu_gcn_cmp(op - GCN_SOPK_S_CMPK_EQ_U32, false, cur, imm);
         return true;
-    case 14: {                  /* s_addk_i32 */
+    case GCN_SOPK_S_ADDK_I32: {
         uint32_t r = (uint32_t)cur + (uint32_t)simm;
 
         w->scc = (((uint32_t)cur ^ ~(uint32_t)simm) &
                   ((uint32_t)cur ^ r)) >> 31;
         return hsagpu_gcn_swrite(w, sdst, false, r);
     }
-    case 15:                    /* s_mulk_i32 */
+    case GCN_SOPK_S_MULK_I32:
         return hsagpu_gcn_swrite(w, sdst, false,
                                  (uint32_t)cur * (uint32_t)simm);
     default:
@@ -507,13 +554,16 @@ static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     uint64_t base, off, addr;
     uint32_t buf[16], *dst;
 
-    if (op == 32 || op == 33) {         /* s_dcache_inv, s_dcache_wb */
+    switch (op) {
+    case GCN_SMEM_S_DCACHE_INV:
+    case GCN_SMEM_S_DCACHE_WB:
         return 2;
-    }
-    if (op > 4) {
+    case GCN_SMEM_S_LOAD_DWORD ... GCN_SMEM_S_LOAD_DWORDX16:
+        n = 1u << (op - GCN_SMEM_S_LOAD_DWORD);     /* dwords: 1..16 */
+        break;
+    default:
         return hsagpu_gcn_refuse(g, w, insn, "smem");
     }
-    n = 1u << op;                       /* dwords: 1..16 */
     dst = hsagpu_gcn_sregs(w, sdata, n);
     if (!dst || !hsagpu_gcn_sread(w, sbase, 0, true, &base)) {
         return hsagpu_gcn_refuse(g, w, insn, "smem");
@@ -543,33 +593,50 @@ static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     bool take;
 
     switch (op) {
-    case 0:                     /* s_nop */
-    case 3:                     /* s_wakeup */
-    case 12:                    /* s_waitcnt: memory is synchronous here */
-    case 14:                    /* s_sleep */
-    case 15:                    /* s_setprio */
-    case 19:                    /* s_icache_inv */
-    case 20:                    /* s_incperflevel, s_decperflevel */
-    case 21:
+    case GCN_SOPP_S_NOP:
+    case GCN_SOPP_S_WAKEUP:
+    case GCN_SOPP_S_WAITCNT:    /* memory is synchronous here */
+    case GCN_SOPP_S_SLEEP:
+    case GCN_SOPP_S_SETPRIO:
+    case GCN_SOPP_S_ICACHE_INV:
+    case GCN_SOPP_S_INCPERFLEVEL:
+    case GCN_SOPP_S_DECPERFLEVEL:
         return 1;
-    case 1:                     /* s_endpgm */
+    case GCN_SOPP_S_ENDPGM:
         w->done = true;
         return 0;
-    case 10:                    /* s_barrier */
+    case GCN_SOPP_S_BARRIER:
         w->at_barrier = true;
         w->pc += 4;
         return 0;
-    case 18:                    /* s_trap */
+    case GCN_SOPP_S_TRAP:
         return hsagpu_gcn_fail(g, w, HSAGPU_GCN_TRAP, insn, "s_trap");
-    case 2: case 4: case 5: case 6: case 7: case 8: case 9:
-        take = op == 2 ? true : op == 4 ? !w->scc : op == 5 ? w->scc :
-               op == 6 ? !w->vcc : op == 7 ? w->vcc != 0 :
-               op == 8 ? !w->exec : w->exec != 0;
-        w->pc += 4 + (take ? (int64_t)simm * 4 : 0);
-        return UINT32_MAX;      /* pc set */
+    case GCN_SOPP_S_BRANCH:
+        take = true;
+        break;
+    case GCN_SOPP_S_CBRANCH_SCC0:
+        take = !w->scc;
+        break;
+    case GCN_SOPP_S_CBRANCH_SCC1:
+        take = w->scc;
+        break;
+    case GCN_SOPP_S_CBRANCH_VCCZ:
+        take = !w->vcc;
+        break;
+    case GCN_SOPP_S_CBRANCH_VCCNZ:
+        take = w->vcc != 0;
+        break;
+    case GCN_SOPP_S_CBRANCH_EXECZ:
+        take = !w->exec;
+        break;
+    case GCN_SOPP_S_CBRANCH_EXECNZ:
+        take = w->exec != 0;
+        break;
     default:
         return hsagpu_gcn_refuse(g, w, insn, "sopp");
     }
+    w->pc += 4 + (take ? (int64_t)simm * 4 : 0);
+    return UINT32_MAX;          /* pc set */
 }
 
 /*
@@ -611,43 +678,43 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     bool is64, write, ok;
     unsigned len = 1;
 
-    if ((i >> 23) == 0x17d) {           /* SOP1 */
+    if (GCN_ENC_SOP1(i)) {
         unsigned op = (i >> 8) & 0xff, sdst = (i >> 16) & 0x7f;
 
         len += (i & 0xff) == GCN_SRC_LITERAL;
-        if (op == 28) {                 /* s_getpc_b64 */
+        if (op == GCN_SOP1_S_GETPC_B64) {
             return hsagpu_gcn_swrite(w, sdst, true, w->pc + 4) ? 1 :
                    hsagpu_gcn_refuse(g, w, insn,
                                    "sop1");
         }
-        if (op == 29 || op == 30) {     /* s_setpc_b64, s_swappc_b64 */
+        if (op == GCN_SOP1_S_SETPC_B64 || op == GCN_SOP1_S_SWAPPC_B64) {
             if (!hsagpu_gcn_sread(w, i & 0xff, lit, true, &a) ||
-                (op == 30 && !hsagpu_gcn_swrite(w, sdst, true, w->pc + 4))) {
+                (op == GCN_SOP1_S_SWAPPC_B64 &&
+                 !hsagpu_gcn_swrite(w, sdst, true, w->pc + 4))) {
                 return hsagpu_gcn_refuse(g, w, insn,
                                        "sop1");
             }
             w->pc = a;
             return UINT32_MAX;
         }
-        ok = hsagpu_gcn_sread(w, i & 0xff, lit,
-                              (op <= 31 && (op & 1)) ||
-                              (op >= 32 && op <= 39), &a) &&
+        ok = hsagpu_gcn_sread(w, i & 0xff, lit, hsagpu_gcn_sop1_wide(op),
+                              &a) &&
              hsagpu_gcn_sop1(w, op, a, &d, &is64, &write) &&
              (!write || hsagpu_gcn_swrite(w, sdst, is64, d));
         return ok ? len : hsagpu_gcn_refuse(g, w, insn,
                                           "sop1");
     }
-    if ((i >> 23) == 0x17e) {           /* SOPC */
+    if (GCN_ENC_SOPC(i)) {
         len += (i & 0xff) == GCN_SRC_LITERAL ||
                ((i >> 8) & 0xff) == GCN_SRC_LITERAL;
         return hsagpu_gcn_sopc(w, (i >> 16) & 0x7f, i & 0xff, (i >> 8) & 0xff,
                                lit) ? len :
                hsagpu_gcn_refuse(g, w, insn, "sopc");
     }
-    if ((i >> 28) == 0xb && ((i >> 23) & 0x1f) == 17) {
+    if (GCN_ENC_SOPK(i) && ((i >> 23) & 0x1f) == GCN_SOPK_S_GETREG_B32) {
         return hsagpu_gcn_getreg(g, w, insn);
     }
-    if ((i >> 28) == 0xb) {             /* SOPK */
+    if (GCN_ENC_SOPK(i)) {
         return hsagpu_gcn_sopk(w, (i >> 23) & 0x1f, (i >> 16) & 0x7f,
                                (uint16_t)i) ? 1 :
                hsagpu_gcn_refuse(g, w, insn, "sopk");
@@ -655,14 +722,13 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     /* SOP2 */
     {
         unsigned op = (i >> 23) & 0x7f, sdst = (i >> 16) & 0x7f;
-        bool wide = op == 11 || (op >= 13 && op <= 27 && (op & 1)) ||
-                    op == 29 || op == 31 || op == 33;
 
         len += (i & 0xff) == GCN_SRC_LITERAL ||
                ((i >> 8) & 0xff) == GCN_SRC_LITERAL;
-        ok = hsagpu_gcn_sread(w, i & 0xff, lit, wide, &a) &&
+        ok = hsagpu_gcn_sread(w, i & 0xff, lit, hsagpu_gcn_sop2_wide(op, 0),
+                              &a) &&
              hsagpu_gcn_sread(w, (i >> 8) & 0xff, lit,
-                              wide && op != 29 && op != 31 && op != 33, &b) &&
+                              hsagpu_gcn_sop2_wide(op, 1), &b) &&
              hsagpu_gcn_sop2(w, op, a, b, &d, &is64) &&
              hsagpu_gcn_swrite(w, sdst, is64, d);
         return ok ? len : hsagpu_gcn_refuse(g, w, insn,
@@ -687,11 +753,11 @@ bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w)
         return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, NULL, "fetch");
     }
     w->insns++;
-    if ((insn[0] >> 23) == 0x17f) {                 /* SOPP */
+    if (GCN_ENC_SOPP(insn[0])) {
         len = hsagpu_gcn_sopp(g, w, insn);
-    } else if ((insn[0] >> 26) == 0x30) {           /* SMEM */
+    } else if (GCN_ENC_SMEM(insn[0])) {
         len = hsagpu_gcn_smem(g, w, insn);
-    } else if ((insn[0] >> 30) == 2) {              /* SOP1/2/C/K */
+    } else if (GCN_ENC_SOP2(insn[0])) {             /* or SOP1, SOPC, SOPK */
         len = hsagpu_gcn_scalar(g, w, insn);
     } else {
         len = hsagpu_gcn_vector(g, w, insn);
