@@ -1136,7 +1136,7 @@ static int make_code_object(struct file *f, struct hsagpu_kernel_dispatch_packet
 			code[n - 1] = GCN_S_ENDPGM;
 	}
 
-	/* the descriptor (hsagpu-gcn-core.h): the program's, fields changed */
+	/* the descriptor (hsagpu-gcn.h): the program's, fields changed */
 	memset(w, 0, sizeof(w));
 	w[0] = g->lds;
 	w[1] = g->priv;

@@ -26,7 +26,7 @@
  * into MMIO handlers, which would take it.
  *
  * The QEMU-free rules (ranges, limits, refusal to error mapping, cache)
- * are in hsagpu-bus-core.h and unit tested.
+ * are in hsagpu-bus.h and unit tested.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -1,5 +1,5 @@
 /*
- * hsa-gpu: the DMA engine's data movement. hsagpu-dma-core.c decodes a
+ * hsa-gpu: the DMA engine's data movement. hsagpu-dma.c decodes a
  * DMA packet and its descriptors; each range comes here, is cut into
  * pieces by the bus resolver (hsagpu-bus.c: own VRAM, a peer's VRAM, or
  * system memory through the bus-master address space) and copied or

@@ -2,7 +2,7 @@
  * hsa-gpu: the PCIe link. Max Payload Size and Max Read Request Size
  * (Device Control) size the DMA engine's TLPs; with link-model=on, the
  * DMA engine's transfers also take the time the links would take
- * (hsagpu-link-core.c, docs/link-model.md): this file turns the PCIe
+ * (hsagpu-link.c, docs/link-model.md): this file turns the PCIe
  * hierarchy above the device into the model's paths and the DMA engine's
  * bytes into wire bytes.
  *

@@ -1,6 +1,6 @@
 /*
  * hsa-gpu: the queue processor's window on the device. The QEMU-free
- * processor (hsagpu-queue-core.c, hsagpu-kernels.c, hsagpu-dma-core.c)
+ * processor (hsagpu-queue.c, hsagpu-kernels.c, hsagpu-dma.c)
  * reaches memory, AtomicOps, time and interrupts only through
  * HsaGpuQueueOps; this file implements them for the processor thread:
  * every address goes through the bus resolver (hsagpu-bus.c) with the

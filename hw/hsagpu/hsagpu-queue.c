@@ -4,7 +4,7 @@
  *
  * Doorbells are ioeventfds (hsagpu-doorbell.c): a guest's 8-byte doorbell
  * write only sets an eventfd, and the processor thread, which runs
- * without the BQL, wakes up and serves the queues (hsagpu-queue-core.c
+ * without the BQL, wakes up and serves the queues (hsagpu-queue.c
  * does the AQL work, reaching the device through hsagpu-ops.c). Queues
  * are served by strict priority, round-robin within a priority level
  * (hsagpu_sched_pass()); a queue that is blocked does not hold up the

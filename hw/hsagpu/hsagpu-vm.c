@@ -2,7 +2,7 @@
  * hsa-gpu: GPU virtual memory in the device (docs/vm.md). The bus
  * resolver (hsagpu-bus.c) asks here for every access of a requester in
  * VMID 1..15; the walker, TLB and registers are QEMU-free in
- * hsagpu-vm-core.c. This file adds the device around them:
+ * hsagpu-vm.c. This file adds the device around them:
  *  - page tables are read like any other access of the device, with
  *    VMID 0 rules, by the reader the bus resolver passes: a VRAM offset
  *    from this device's VRAM, a bus address as a bus access (peers,

@@ -1,6 +1,6 @@
 /*
  * hsa-gpu: the cached read alias of VRAM (BAR4) and the directory of the
- * 64-byte lines the device wrote in that window (hsagpu-vram-dir-core.c
+ * 64-byte lines the device wrote in that window (hsagpu-vram-dir.c
  * holds the directory itself; docs/registers.md "Cached read alias").
  *
  * The alias is a plain alias of the VRAM RAM region: CPU accesses through

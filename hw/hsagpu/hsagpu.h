@@ -12,11 +12,11 @@
 #include "qemu/timer.h"
 #include "qom/object.h"
 #include "system/runstate.h"
-#include "hw/hsagpu/cp/hsagpu-queue-core.h"
-#include "hw/hsagpu/core/hsagpu-bus-core.h"
-#include "hw/hsagpu/core/hsagpu-vm-core.h"
-#include "hw/hsagpu/core/hsagpu-link-core.h"
-#include "hw/hsagpu/core/hsagpu-vram-dir-core.h"
+#include "hw/hsagpu/cp/hsagpu-cp.h"
+#include "hw/hsagpu/core/hsagpu-bus.h"
+#include "hw/hsagpu/core/hsagpu-vm.h"
+#include "hw/hsagpu/core/hsagpu-link.h"
+#include "hw/hsagpu/core/hsagpu-vram-dir.h"
 
 #define TYPE_HSA_GPU "hsa-gpu"
 
@@ -356,7 +356,7 @@ typedef struct HsaGpuBusCtx {
 
 /*
  * Prototypes by file, in data-path order: doorbell -> queue (thread,
- * schedule; packets in hsagpu-queue-core.c) -> ops (the processor's
+ * schedule; packets in hsagpu-queue.c) -> ops (the processor's
  * window) -> bus (where an address goes) -> dma / atomic -> irq.
  */
 
@@ -464,7 +464,7 @@ void hsagpu_dma_flush_peer(HsaGpuState *s);
 /*
  * HsaGpuQueueOps.map/unmap for the streaming kernels: a host view of the
  * start of [addr, addr + len) in @t, under an RCU read lock held until
- * hsagpu_dma_unmap() (see hsagpu-queue-core.h).
+ * hsagpu_dma_unmap() (see hsagpu-cp.h).
  */
 unsigned hsagpu_dma_map(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
                         bool is_write, HsaGpuBusTarget *t);

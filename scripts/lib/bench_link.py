@@ -1,7 +1,7 @@
 """scripts/bench --link: the link timing model against the published study.
 
 The arithmetic here is written apart from the device's C model
-(hw/hsagpu/core/hsagpu-link-core.c), from docs/link-model.md, so that the
+(hw/hsagpu/core/hsagpu-link.c), from docs/link-model.md, so that the
 benchmark compares what the guest measured with the device's timestamps
 against an independent computation of the same rules, and both against
 the study's published figures.

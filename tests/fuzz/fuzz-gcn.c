@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hsagpu/cp/hsagpu-queue-core.h"
-#include "hw/hsagpu/gcn/hsagpu-gcn-core.h"
+#include "hw/hsagpu/cp/hsagpu-cp.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn.h"
 #include "fuzz-mem.h"
 #include "fuzz-gcnmem.h"
 #include "fuzz-input.h"

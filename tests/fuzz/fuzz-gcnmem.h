@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "hw/hsagpu/gcn/hsagpu-gcn-core.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn.h"
 #include "fuzz-mem.h"
 
 static unsigned fgm_read(void *o, uint64_t addr, void *buf, uint32_t len)

@@ -1,7 +1,7 @@
 /*
- * libFuzzer harness: the AQL queue processor (hsagpu-queue-core.c) fed
+ * libFuzzer harness: the AQL queue processor (hsagpu-queue.c) fed
  * packets a guest writes, PM4_IB vendor packets first among them: the
- * PM4 indirect-buffer decoder and command checks (hsagpu-pm4-core.c),
+ * PM4 indirect-buffer decoder and command checks (hsagpu-pm4.c),
  * and whatever else the same ring carries (barrier-value, barriers,
  * agent packets, DMA packets and their descriptor lists, built-in
  * kernels, code objects through hsagpu_gcn_object/hsagpu_gcn_exec).
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hsagpu/cp/hsagpu-queue-core.h"
+#include "hw/hsagpu/cp/hsagpu-cp.h"
 #include "fuzz-mem.h"
 #include "fuzz-qbus.h"
 #include "fuzz-input.h"

@@ -1,5 +1,5 @@
 /*
- * hsagpu host fuzzers: the bus the queue processor (hsagpu-queue-core.c
+ * hsagpu host fuzzers: the bus the queue processor (hsagpu-queue.c
  * and what it calls: PM4, SDMA, DMA, built-in and code-object kernels)
  * reaches memory, AtomicOps, time and interrupts through
  * (HsaGpuQueueOps), over the sparse memory of fuzz-mem.h. Unmapped
@@ -14,7 +14,7 @@
 #ifndef HSAGPU_FUZZ_QBUS_H
 #define HSAGPU_FUZZ_QBUS_H
 
-#include "hw/hsagpu/cp/hsagpu-queue-core.h"
+#include "hw/hsagpu/cp/hsagpu-cp.h"
 #include "fuzz-mem.h"
 
 typedef struct FuzzBus {

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness: SDMA rings (hsagpu-sdma-core.c) through the queue
+ * libFuzzer harness: SDMA rings (hsagpu-sdma.c) through the queue
  * processor. A guest writes SDMA v4 packets (copies, rectangles, fills,
  * fences, polls, atomics, timestamps, NOP padding) into a byte ring and
  * moves the write pointer; the device decodes them outside the BQL. The
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hsagpu/cp/hsagpu-queue-core.h"
+#include "hw/hsagpu/cp/hsagpu-cp.h"
 #include "fuzz-mem.h"
 #include "fuzz-qbus.h"
 #include "fuzz-input.h"

@@ -25,8 +25,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "hw/hsagpu/cp/hsagpu-queue-core.h"
-#include "hw/hsagpu/gcn/hsagpu-gcn-core.h"
+#include "hw/hsagpu/cp/hsagpu-cp.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn.h"
 #include "gcn-elf.h"
 #include "gcn-corpus.h"
 #include "fuzz-mem.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "hw/hsagpu/core/hsagpu-core.h"
-#include "hw/hsagpu/core/hsagpu-bus-core.h"
+#include "hw/hsagpu/core/hsagpu-bus.h"
 
 #include "tap.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Host unit tests for the DMA engine's packet logic (hsagpu-dma-core.c)
+ * Host unit tests for the DMA engine's packet logic (hsagpu-dma.c)
  * driven through the queue processor over the fake bus: copies, fills,
  * scatter-gather lists, slicing of long transfers, malformed packets,
  * and the TLP arithmetic behind the traffic counters. TAP output.
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hsagpu/cp/hsagpu-queue-core.h"
+#include "hw/hsagpu/cp/hsagpu-cp.h"
 
 #include "tap.h"
 #include "fakebus.h"

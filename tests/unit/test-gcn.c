@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hsagpu/gcn/hsagpu-gcn-core.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn.h"
 #include "hw/hsagpu/gcn/hsagpu-gcn-int.h"
 #include "hsagpu/hsagpu_aql.h"
 #include "gcn-elf.h"

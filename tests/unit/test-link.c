@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Host unit tests for the PCIe link timing model (hsagpu-link-core.c):
+ * Host unit tests for the PCIe link timing model (hsagpu-link.c):
  * lane rates, TLP arithmetic, one flow's time and latency, max-min fair
  * sharing of a channel and of a shared upstream link, caps, marks that
  * complete packets in order, late bytes, and flows dropped by owner.
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hsagpu/core/hsagpu-link-core.h"
+#include "hw/hsagpu/core/hsagpu-link.h"
 
 #include "tap.h"
 

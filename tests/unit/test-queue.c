@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Host unit tests for the AQL packet processor and the built-in kernels
- * (hsagpu-queue-core.c, hsagpu-kernels.c) against a fake bus: a buffer
+ * (hsagpu-queue.c, hsagpu-kernels.c) against a fake bus: a buffer
  * standing for guest memory, host atomics, a settable clock. TAP output.
  */
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hsagpu/cp/hsagpu-queue-core.h"
+#include "hw/hsagpu/cp/hsagpu-cp.h"
 
 #include "tap.h"
 
@@ -592,13 +592,17 @@ static void test_loaded_ok(void)
 	all[1].kern_active = 1;
 	all[1].kern_wg = HSAGPU_GRID_MAX + 1ULL;
 	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
-	/* ROCr's queues: a blit kernel's cursor counts bytes, 4 phases */
+	/* on ROCr's queues too: workgroup ids never count a blit's bytes */
 	all[1].flags = HSAGPU_QF_AMD_QUEUE;
+	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
+	all[1].kern_wg = 0;
+	/* a blit kernel's own byte cursor: at most its 4 phases */
+	all[1].blit_off = 4 * HSAGPU_DMA_SIZE_MAX;
 	T(hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
-	all[1].kern_wg = 4 * HSAGPU_DMA_SIZE_MAX + 1;
+	all[1].blit_off = 4 * HSAGPU_DMA_SIZE_MAX + 1;
 	T(!hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
 	all[1].flags = 0;
-	all[1].kern_wg = 0;
+	all[1].blit_off = 0;
 	T(hsagpu_queue_loaded_ok(&all[1], &ident, all, 2));
 }
 

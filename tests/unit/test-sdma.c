@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Host unit tests for SDMA rings (hsagpu-sdma-core.c) driven through the
+ * Host unit tests for SDMA rings (hsagpu-sdma.c) driven through the
  * queue processor over the fake bus: every packet ROCr's BlitSdmaV4
  * emits, ROCr's submission sequence, ring wrap and NOP padding, slicing
  * of rect copies, scheduling next to an AQL queue, and every error.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hsagpu/cp/hsagpu-queue-core.h"
+#include "hw/hsagpu/cp/hsagpu-cp.h"
 
 #include "tap.h"
 #include "fakebus.h"

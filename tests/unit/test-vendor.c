@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Host unit tests for AMD's vendor AQL packets (hsagpu-pm4-core.c and
- * the vendor part of hsagpu-queue-core.c): PM4_IB as ROCr 5.2.3 emits it
+ * Host unit tests for AMD's vendor AQL packets (hsagpu-pm4.c and
+ * the vendor part of hsagpu-queue.c): PM4_IB as ROCr 5.2.3 emits it
  * (AqlQueue::ExecutePM4 with GpuAgent::InvalidateCodeCaches' ACQUIRE_MEM)
  * and BARRIER_VALUE (hsa_amd_barrier_value_packet_t), against the fake
  * bus. TAP output.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hsagpu/cp/hsagpu-queue-core.h"
+#include "hw/hsagpu/cp/hsagpu-cp.h"
 
 #include "tap.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Host unit tests for GPU virtual memory (hsagpu-vm-core.c): tables built
+ * Host unit tests for GPU virtual memory (hsagpu-vm.c): tables built
  * by hand in a fake VRAM and a fake system memory, walked at every level,
  * large pages, permission bits, each fault class, the TLB and its
  * invalidation, the fault latch and the register block. TAP output.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hsagpu/core/hsagpu-vm-core.h"
+#include "hw/hsagpu/core/hsagpu-vm.h"
 
 #include "tap.h"
 

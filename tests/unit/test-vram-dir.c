@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Host unit tests for the dirty-line directory of the cached read alias
- * (hsagpu-vram-dir-core.c): marking at unaligned starts and ends, the
+ * (hsagpu-vram-dir.c): marking at unaligned starts and ends, the
  * window's end, clears, the cursor/NEXT/WORD/TAKE registers and their
  * access-size rules. TAP output.
  */
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hsagpu/core/hsagpu-vram-dir-core.h"
+#include "hw/hsagpu/core/hsagpu-vram-dir.h"
 
 #include "tap.h"
 

@@ -1,7 +1,7 @@
 /*
  * hsa-gpu: device logic that does not depend on QEMU: identity and
  * register file (hsagpu-regfile.c, with the doorbell access check), the
- * AtomicOp rules (hsagpu-atomic-core.c) and the expansion ROM image
+ * AtomicOp rules (hsagpu-atomic.c) and the expansion ROM image
  * (hsagpu-rom.c). Built into QEMU and into the host unit tests
  * (tests/unit), which define HSAGPU_HOST_TEST.
  *

@@ -24,7 +24,7 @@
 #else
 #include "qemu/osdep.h"
 #endif
-#include "hsagpu-queue-core.h"
+#include "hsagpu-cp.h"
 
 /* amd_kernel_code_t.kernel_code_entry_byte_offset (ROCr: 256) */
 #define HSAGPU_BLIT_ENTRY_FIELD     16

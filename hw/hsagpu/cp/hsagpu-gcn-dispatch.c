@@ -19,8 +19,8 @@
 #else
 #include "qemu/osdep.h"
 #endif
-#include "hsagpu-queue-core.h"
-#include "hw/hsagpu/gcn/hsagpu-gcn-core.h"
+#include "hsagpu-cp.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn.h"
 
 /*
  * Work per slice, in wave instructions (HsaGpuGcnStatus.work: a

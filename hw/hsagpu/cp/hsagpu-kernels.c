@@ -23,7 +23,7 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-#include "hsagpu-queue-core.h"
+#include "hsagpu-cp.h"
 
 typedef struct HsaGpuGeom {
     uint32_t grid[3];

@@ -11,7 +11,7 @@
 #define HSAGPU_GCN_INT_H
 
 #include <string.h>
-#include "hsagpu-gcn-core.h"
+#include "hsagpu-gcn.h"
 #include "hsagpu-gcn-opcodes.h"
 
 /* One VGPR: a dword per lane */

@@ -20,7 +20,7 @@
 #else
 #include "qemu/osdep.h"
 #endif
-#include "hsagpu-queue-core.h"
+#include "hsagpu-cp.h"
 
 /* NOP dwords skipped with one ring read (ROCr pads with zero dwords). */
 #define HSAGPU_SDMA_NOP_BATCH   256U

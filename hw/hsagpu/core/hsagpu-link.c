@@ -13,7 +13,7 @@
 #else
 #include "qemu/osdep.h"
 #endif
-#include "hsagpu-link-core.h"
+#include "hsagpu-link.h"
 
 /* Below this many wire bytes a backlog is empty (rounding). */
 #define HSAGPU_LINK_EPS 0.000001

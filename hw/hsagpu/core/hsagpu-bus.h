@@ -8,8 +8,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef HW_HSAGPU_BUS_CORE_H
-#define HW_HSAGPU_BUS_CORE_H
+#ifndef HW_HSAGPU_CORE_BUS_H
+#define HW_HSAGPU_CORE_BUS_H
 
 #include "hsagpu-core.h"
 

@@ -25,7 +25,7 @@
 #else
 #include "qemu/osdep.h"
 #endif
-#include "hsagpu-queue-core.h"
+#include "hsagpu-cp.h"
 
 _Static_assert(sizeof(struct hsagpu_pm4_ib_packet) == HSAGPU_AQL_PACKET_SIZE,
                "PM4_IB packet size");

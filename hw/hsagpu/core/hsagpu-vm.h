@@ -7,8 +7,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef HW_HSAGPU_VM_CORE_H
-#define HW_HSAGPU_VM_CORE_H
+#ifndef HW_HSAGPU_CORE_VM_H
+#define HW_HSAGPU_CORE_VM_H
 
 #include "hsagpu-core.h"
 

@@ -13,8 +13,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef HW_HSAGPU_VRAM_DIR_CORE_H
-#define HW_HSAGPU_VRAM_DIR_CORE_H
+#ifndef HW_HSAGPU_CORE_VRAM_DIR_H
+#define HW_HSAGPU_CORE_VRAM_DIR_H
 
 #ifdef HSAGPU_HOST_TEST
 #include <stdbool.h>

@@ -9,8 +9,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef HSAGPU_GCN_CORE_H
-#define HSAGPU_GCN_CORE_H
+#ifndef HW_HSAGPU_GCN_H
+#define HW_HSAGPU_GCN_H
 
 #include <stdbool.h>
 #include <stdint.h>

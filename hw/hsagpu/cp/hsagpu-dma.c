@@ -16,7 +16,7 @@
 #else
 #include "qemu/osdep.h"
 #endif
-#include "hsagpu-queue-core.h"
+#include "hsagpu-cp.h"
 
 #define HSAGPU_DMA_DESC_BATCH 64    /* descriptors fetched per read */
 

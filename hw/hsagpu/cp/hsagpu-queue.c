@@ -19,7 +19,7 @@
 #else
 #include "qemu/osdep.h"
 #endif
-#include "hsagpu-queue-core.h"
+#include "hsagpu-cp.h"
 
 /* ------------------------------------------------------------------ */
 /* Register block                                                      */

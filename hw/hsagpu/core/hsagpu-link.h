@@ -12,8 +12,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef HSAGPU_LINK_CORE_H
-#define HSAGPU_LINK_CORE_H
+#ifndef HW_HSAGPU_CORE_LINK_H
+#define HW_HSAGPU_CORE_LINK_H
 
 #include <stdbool.h>
 #include <stdint.h>

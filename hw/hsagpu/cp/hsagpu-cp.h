@@ -1,7 +1,7 @@
 /*
  * hsa-gpu: AQL queue processor, independent of QEMU: the header of
- * hsagpu-queue-core.c (queue registers, packets, signals, scheduling),
- * hsagpu-kernels.c (built-in kernels) and hsagpu-dma-core.c (DMA
+ * hsagpu-queue.c (queue registers, packets, signals, scheduling),
+ * hsagpu-kernels.c (built-in kernels) and hsagpu-dma.c (DMA
  * packets).
  *
  * The processor reaches memory, AtomicOps, time and interrupts only
@@ -11,8 +11,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef HW_HSAGPU_QUEUE_CORE_H
-#define HW_HSAGPU_QUEUE_CORE_H
+#ifndef HW_HSAGPU_CP_H
+#define HW_HSAGPU_CP_H
 
 #include "hw/hsagpu/core/hsagpu-core.h"
 #include "hsagpu/hsagpu_sdma.h"
@@ -492,7 +492,7 @@ unsigned hsagpu_dma_exec(HsaGpuQueue *q, const struct hsagpu_dma_packet *d,
  */
 bool hsagpu_dma_cursor_ok(const HsaGpuQueue *q);
 /*
- * PM4_IB vendor packets (hsagpu-pm4-core.c). Decode the INDIRECT_BUFFER
+ * PM4_IB vendor packets (hsagpu-pm4.c). Decode the INDIRECT_BUFFER
  * jump of @pk: 0 or HSAGPU_QERR_PM4_IB.
  */
 unsigned hsagpu_pm4_ib_decode(const struct hsagpu_pm4_ib_packet *pk,
@@ -512,7 +512,7 @@ void hsagpu_dma_fill_host(void *dst, uint64_t len, uint32_t pattern,
 uint64_t hsagpu_tlp_count(uint64_t addr, uint64_t len, uint32_t max);
 
 /*
- * SDMA queues (hsagpu-sdma-core.c). Registration of an SDMA ring:
+ * SDMA queues (hsagpu-sdma.c). Registration of an SDMA ring:
  * HSAGPU_QRES_OK or HSAGPU_QRES_BAD_RING.
  */
 unsigned hsagpu_sdma_check_ring(const HsaGpuQueue *q);

@@ -1,6 +1,6 @@
 /*
  * hsa-gpu: the dirty-line directory of the cached read alias, without
- * QEMU (hsagpu-vram-dir-core.h; registers in hsagpu_regs.h, "Cached read
+ * QEMU (hsagpu-vram-dir.h; registers in hsagpu_regs.h, "Cached read
  * alias" in docs/registers.md).
  *
  * Atomics are the compiler's __atomic builtins (sequentially consistent,
@@ -18,7 +18,7 @@
 #else
 #include "qemu/osdep.h"
 #endif
-#include "hsagpu-vram-dir-core.h"
+#include "hsagpu-vram-dir.h"
 
 #define LINE_SHIFT      6
 #define LINES_PER_WORD  64

@@ -13,7 +13,7 @@
 #else
 #include "qemu/osdep.h"
 #endif
-#include "hsagpu-vm-core.h"
+#include "hsagpu-vm.h"
 
 #define VM_PAGE         (1ULL << HSAGPU_VM_PAGE_SHIFT)
 #define VM_VA_LIMIT     (1ULL << HSAGPU_VM_VA_BITS)
