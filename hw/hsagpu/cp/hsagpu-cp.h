@@ -141,11 +141,24 @@ typedef struct HsaGpuProc {
     HsaGpuBudget *budget;       /* NULL: no limit but the quantum */
 } HsaGpuProc;
 
-/* Nothing left of @p's budget (or a waiter asked for the lock). */
-bool hsagpu_budget_spent(const HsaGpuProc *p);
-/* A kernel or DMA slice is about to run. */
-struct HsaGpuRunResult;
-void hsagpu_budget_slice(const HsaGpuProc *p, struct HsaGpuRunResult *res);
+/*
+ * Nothing left of @p's budget (or a waiter asked for the lock). Inline,
+ * as the other budget helpers, so that the executors (the SDMA engine,
+ * ...) use them without calling back into the queue file that calls them.
+ */
+static inline bool hsagpu_budget_spent(const HsaGpuProc *p)
+{
+    HsaGpuBudget *b = p->budget;
+
+    if (!b) {
+        return false;
+    }
+    if (!b->ended && (!b->slices || !b->packets ||
+                      (b->yield && b->worked && b->yield(b->opaque)))) {
+        b->ended = true;
+    }
+    return b->ended;
+}
 /* A packet was consumed. */
 static inline void hsagpu_budget_packet(const HsaGpuProc *p)
 {
@@ -307,6 +320,17 @@ typedef struct HsaGpuRunResult {
     uint64_t gcn_cleared_max;   /* most workgroup state one slice cleared */
 } HsaGpuRunResult;
 
+/* A kernel or DMA slice is about to run. */
+static inline void hsagpu_budget_slice(const HsaGpuProc *p,
+                                       HsaGpuRunResult *res)
+{
+    res->slices++;
+    if (p->budget && p->budget->slices) {
+        p->budget->slices--;
+        p->budget->worked = true;
+    }
+}
+
 /* Per-queue register block: 0 or an HSAGPU_BAD_REASON_* code. */
 unsigned hsagpu_queue_reg_read(const HsaGpuQueue *q, uint32_t reg,
                                uint32_t *val);
@@ -337,8 +361,18 @@ bool hsagpu_queue_loaded_ok(const HsaGpuQueue *q, const HsaGpuIdent *id,
 void hsagpu_queue_start(HsaGpuQueue *q, uint64_t read_index);
 /* Forget the queue: registration, state and work in flight. */
 void hsagpu_queue_clear(HsaGpuQueue *q);
-/* Put the queue in the error state for packet @id. */
-void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err, uint64_t id);
+/* Put the queue in the error state for packet @id (executors use it too). */
+static inline void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err,
+                                     uint64_t id)
+{
+    q->state = HSAGPU_QSTATE_ERROR;
+    q->error = err;
+    q->error_id = id;
+    q->ninflight = 0;
+    q->dma_active = 0;
+    q->kern_active = 0;
+    q->sdma_active = 0;
+}
 /* ROCr's queue error code (HSAGPU_AMD_QERR_*) for an HSAGPU_QERR_* code */
 uint32_t hsagpu_amd_queue_code(unsigned qerr);
 /*

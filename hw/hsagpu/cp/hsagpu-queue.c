@@ -307,17 +307,6 @@ void hsagpu_queue_clear(HsaGpuQueue *q)
     q->cmd_result = result;
 }
 
-void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err, uint64_t id)
-{
-    q->state = HSAGPU_QSTATE_ERROR;
-    q->error = err;
-    q->error_id = id;
-    q->ninflight = 0;
-    q->dma_active = 0;
-    q->kern_active = 0;
-    q->sdma_active = 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Packet processing                                                   */
 /* ------------------------------------------------------------------ */
@@ -745,29 +734,6 @@ static HsaGpuPktOutcome hsagpu_vendor_exec(const HsaGpuProc *p,
     default:
         *err = HSAGPU_QERR_VENDOR_FORMAT;
         return PKT_ERROR;
-    }
-}
-
-bool hsagpu_budget_spent(const HsaGpuProc *p)
-{
-    HsaGpuBudget *b = p->budget;
-
-    if (!b) {
-        return false;
-    }
-    if (!b->ended && (!b->slices || !b->packets ||
-                      (b->yield && b->worked && b->yield(b->opaque)))) {
-        b->ended = true;
-    }
-    return b->ended;
-}
-
-void hsagpu_budget_slice(const HsaGpuProc *p, HsaGpuRunResult *res)
-{
-    res->slices++;
-    if (p->budget && p->budget->slices) {
-        p->budget->slices--;
-        p->budget->worked = true;
     }
 }
 
