@@ -15,6 +15,9 @@
  *    of exactly the device's VRAM, lds > 0, caches, a render node
  *    /dev/dri/renderD<drm_render_minor> whose sysfs parent is the
  *    device, and one io_link from itself to node 0;
+ *  - the facade came to the device through the auxiliary bus: the
+ *    device's hsagpu.kfd.N (N of /dev/hsagpuN), a child of the PCI
+ *    function, is bound to the facade's driver hsagpu_amdgpu.kfd;
  *  - every "name value" line parses as libhsakmt parses it.
  */
 #include <dirent.h>
@@ -30,6 +33,9 @@
 #include "gt.h"
 
 #define TOPO "/sys/devices/virtual/kfd/kfd/topology"
+#define AUX_DEVS "/sys/bus/auxiliary/devices"
+#define AUX_DRVS "/sys/bus/auxiliary/drivers"
+#define AUX_DRV "hsagpu_amdgpu.kfd"    /* the facade's auxiliary_driver */
 
 static int read_file(const char *path, char *buf, size_t len)
 {
@@ -234,6 +240,21 @@ int main(void)
 		CHECK(i > 0 && strstr(link, devs[found]), "%s -> %s", path, link);
 		snprintf(path, sizeof(path), TOPO "/nodes/%d/name", node);
 		CHECK(read_file(path, buf, sizeof(buf)) > 0, "%s", path);
+
+		/* bound through the auxiliary bus, under the PCI function */
+		link[0] = 0;
+		CHECK(!gt_sysfs_read(devs[found], "hsagpu/devname", buf, sizeof(buf)) &&
+		      !strncmp(buf, "hsagpu", 6), "%s: devname %s", devs[found], buf);
+		snprintf(path, sizeof(path), AUX_DEVS "/hsagpu.kfd.%s", buf + 6);
+		CHECK(realpath(path, link) && strstr(link, devs[found]),
+		      "%s -> %s", path, link);
+		snprintf(path, sizeof(path), AUX_DEVS "/hsagpu.kfd.%s/driver", buf + 6);
+		i = readlink(path, link, sizeof(link) - 1);
+		link[i > 0 ? i : 0] = 0;
+		CHECK(i > 0 && strstr(link, "/" AUX_DRV), "%s -> %s", path, link);
+		snprintf(path, sizeof(path), AUX_DRVS "/" AUX_DRV "/hsagpu.kfd.%s",
+			 buf + 6);
+		CHECK(!access(path, F_OK), "%s: %s", path, strerror(errno));
 	}
 	CHECK(read_file(TOPO "/generation_id", buf, sizeof(buf)) > 0, "generation_id");
 	g2 = strtoull(buf, NULL, 10);

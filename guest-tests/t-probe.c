@@ -2,7 +2,9 @@
 /*
  * The driver bound to every hsa-gpu function, validated it, and what it
  * reports in sysfs matches the QEMU properties the host booted with
- * (passed as hsagpu_test.* kernel parameters).
+ * (passed as hsagpu_test.* kernel parameters). Each device has the
+ * auxiliary device the KFD facade binds to, hsagpu.kfd.N for /dev/hsagpuN,
+ * a child of the PCI function (bound or not: t-kfd-topology checks that).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,16 @@ int main(void)
 		snprintf(path, sizeof(path), "/dev/%s", buf);
 		CHECK(stat(path, &st) == 0 && S_ISCHR(st.st_mode),
 		      "%s is not a character device", path);
+		if (!strncmp(buf, "hsagpu", 6)) {
+			snprintf(path, sizeof(path),
+				 "/sys/bus/pci/devices/%s/hsagpu.kfd.%s", devs[i],
+				 buf + 6);
+			CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode),
+			      "%s missing", path);
+			snprintf(path, sizeof(path),
+				 "/sys/bus/auxiliary/devices/hsagpu.kfd.%s", buf + 6);
+			CHECK(stat(path, &st) == 0, "%s missing", path);
+		}
 
 		/* MSI-X is enabled (msi_irqs lists one entry per vector). */
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/msi_irqs/",

@@ -23,7 +23,7 @@
  * -EACCES; without it, with -EBADF. close() works from any process.
  *
  * Errors and recovery (what a process sees when the device goes away or
- * is reset; guest-driver/kernel/Documentation/hsagpu.rst):
+ * is reset; guest-driver/kernel/hsagpu/Documentation/hsagpu.rst):
  *  - the device is removed (unbind, hot-unplug, slot power-off, sysfs
  *    "remove"): sleepers in WAIT_EVENTS return -ENODEV, every later ioctl
  *    and mmap on an open file fails with -ENODEV, doorbell and VRAM

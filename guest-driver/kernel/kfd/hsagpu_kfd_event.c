@@ -110,7 +110,7 @@ static u32 hsagpu_kfd_event_fault_count(struct hsagpu_kfd_process *p)
 	u32 n = 0;
 
 	list_for_each_entry(pdd, &p->pdds, node)
-		n += atomic_read(&pdd->hf->hdev->vm_faults);
+		n += hsagpu_device_vm_faults(pdd->kdev->hdev);
 	return n;
 }
 
@@ -165,6 +165,7 @@ static int hsagpu_kfd_event_page_set(struct hsagpu_kfd_process *p,
 	struct hsagpu_kfd_pdd *pdd;
 	struct hsagpu_kfd_bo *bo;
 	struct hsagpu_mem *mem;
+	size_t size;
 	u64 *slots;
 	int ret = -EINVAL;
 
@@ -181,16 +182,16 @@ static int hsagpu_kfd_event_page_set(struct hsagpu_kfd_process *p,
 	if (!bo || !(bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_GTT))
 		goto out;
 	mem = bo->mem;
-	slots = vmap(mem->sys.pages, mem->sys.npages, VM_MAP, PAGE_KERNEL);
+	/* with a reference to the allocation, dropped by its vunmap */
+	slots = hsagpu_mem_vmap(mem, &size);
 	if (!slots) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	kref_get(&mem->ref);
-	memset(slots, 0xff, mem->size);
+	memset(slots, 0xff, size);
 	p->event_mem = mem;
 	p->event_handle = handle;
-	p->event_nslots = min_t(u64, mem->size / sizeof(u64), INT_MAX);
+	p->event_nslots = min_t(u64, size / sizeof(u64), INT_MAX);
 	/* Last: lockless readers (waiters' wake-up checks) see a full page. */
 	smp_store_release(&p->event_slots, slots);
 	ret = 0;
@@ -514,9 +515,10 @@ void hsagpu_kfd_event_release(struct hsagpu_kfd_process *p)
 		hsagpu_kfd_event_destroy(p, ev);
 	idr_destroy(&p->events);
 	if (p->event_slots) {
-		vunmap(p->event_slots);
+		u64 *slots = p->event_slots;
+
 		p->event_slots = NULL;
-		hsagpu_mem_put(p->event_mem);
+		hsagpu_mem_vunmap(p->event_mem, slots);
 	}
 	mutex_unlock(&p->event_lock);
 	mutex_destroy(&p->event_lock);

@@ -87,20 +87,6 @@ static int hsagpu_kfd_set_memory_policy(struct hsagpu_kfd_process *p,
 	return ret;
 }
 
-/* The device's TIMESTAMP register: ns of its clock (LO latches HI). */
-static int hsagpu_kfd_read_timestamp(struct hsagpu_device *hdev, u64 *ts)
-{
-	int ret = hsagpu_enter(hdev);
-	u32 lo;
-
-	if (ret)
-		return ret;
-	lo = hsagpu_rd(hdev, HSAGPU_REG_TIMESTAMP_LO);
-	*ts = (u64)hsagpu_rd(hdev, HSAGPU_REG_TIMESTAMP_HI) << 32 | lo;
-	hsagpu_exit(hdev);
-	return 0;
-}
-
 /*
  * As amdkfd: CPU clock = CLOCK_MONOTONIC_RAW, system clock =
  * CLOCK_BOOTTIME, both ns (frequency 1 GHz). gpu_id 0 (ROCr asks for
@@ -119,8 +105,8 @@ static int hsagpu_kfd_get_clock_counters(struct hsagpu_kfd_process *p,
 	kdev = args->gpu_id ? hsagpu_kfd_dev_by_id(args->gpu_id) : NULL;
 	if (kdev) {
 		/* going away meanwhile: a node without GPU clock, as above */
-		if (hsagpu_kfd_read_timestamp(kdev->hdev,
-					      &args->gpu_clock_counter))
+		if (hsagpu_device_timestamp(kdev->hdev,
+					    &args->gpu_clock_counter))
 			args->gpu_clock_counter = 0;
 		drm_dev_put(kdev->drm);
 	}

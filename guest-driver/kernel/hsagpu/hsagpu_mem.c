@@ -29,6 +29,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "hsagpu.h"
 
@@ -158,6 +159,41 @@ void hsagpu_mem_put(struct hsagpu_mem *mem)
 	kref_put(&mem->ref, hsagpu_mem_free);
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_mem_put, HSAGPU);
+
+u64 hsagpu_mem_mmap_offset(struct hsagpu_mem *mem)
+{
+	return mem->mmap_offset;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_mmap_offset, HSAGPU);
+
+/* SYSTEM memory is driver pages, mappable for the whole of its life. */
+void *hsagpu_mem_vmap(struct hsagpu_mem *mem, size_t *size)
+{
+	void *vaddr;
+
+	if (!(mem->flags & HSAGPU_MEM_SYSTEM) || !mem->sys.pages)
+		return NULL;
+	vaddr = vmap(mem->sys.pages, mem->sys.npages, VM_MAP, PAGE_KERNEL);
+	if (!vaddr)
+		return NULL;
+	kref_get(&mem->ref);
+	*size = mem->size;
+	return vaddr;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_vmap, HSAGPU);
+
+void hsagpu_mem_vunmap(struct hsagpu_mem *mem, void *vaddr)
+{
+	vunmap(vaddr);
+	hsagpu_mem_put(mem);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_vunmap, HSAGPU);
+
+u64 hsagpu_device_vram_avail(struct hsagpu_device *hdev)
+{
+	return gen_pool_avail(hdev->vram_pool);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_device_vram_avail, HSAGPU);
 
 /* The previous user's data must not leak: clear VRAM before handing out. */
 static void hsagpu_vram_clear(struct hsagpu_device *hdev,

@@ -13,9 +13,11 @@
  * Lifetimes:
  *  - struct hsagpu_kfd_dev lives as long as its DRM device (freed by the
  *    DRM device's managed release); it holds a reference to the hsagpu
- *    device. hsagpu.ko's client callbacks add it at bind and take it out
- *    of hsagpu_kfd.devices (and unplug the DRM device) at unbind, so new
- *    lookups never find a removed device; contexts that exist keep it.
+ *    device. The facade is an auxiliary driver of hsagpu.ko's hsagpu.kfd.N
+ *    devices: its probe() adds the device once hsagpu.ko has set it up,
+ *    its remove() (first thing in hsagpu.ko's remove()) takes it out of
+ *    hsagpu_kfd.devices and unplugs the DRM device, so new lookups never
+ *    find a removed device; contexts that exist keep it.
  *  - struct hsagpu_kfd_process: one per mm, shared by every /dev/kfd file
  *    of that process (as amdkfd), freed when the last file is released.
  *    Only that mm may use it (-EBADF otherwise, as amdkfd).
@@ -42,7 +44,10 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
-#include "hsagpu.h"
+/* Of hsagpu.ko, only what it exports (and the shared headers). */
+#include "hsagpu_compat.h"
+#include "hsagpu_export.h"
+#include "hsagpu/hsagpu_regs.h"
 
 #define HSAGPU_KFD_DRV_NAME     "hsagpu_amdgpu"
 
@@ -88,9 +93,9 @@
 struct hsagpu_kfd_dev {
 	struct drm_device *drm;         /* the render node; holds us */
 	struct hsagpu_device *hdev;     /* holds a reference */
+	struct hsagpu_device_props props; /* hsagpu_device_props() at probe */
 	struct list_head node;          /* hsagpu_kfd.devices */
 	u32 gpu_id;                     /* non-zero, 16 bits, unique */
-	u32 compute_units;
 	bool live;                      /* in hsagpu_kfd.devices */
 };
 

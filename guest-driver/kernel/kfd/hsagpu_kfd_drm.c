@@ -15,6 +15,7 @@
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -36,7 +37,7 @@ static int hsagpu_kfd_drm_mmap(struct file *file, struct vm_area_struct *vma)
 	struct hsagpu_file *hf = READ_ONCE(priv->driver_priv);
 	int ret, idx;
 
-	if (!hf || hf->mm != vma->vm_mm)
+	if (!hf || hsagpu_file_mm(hf) != vma->vm_mm)
 		return -EACCES;
 	if (!drm_dev_enter(priv->minor->dev, &idx))
 		return -ENODEV;
@@ -120,7 +121,7 @@ int hsagpu_kfd_drm_create(struct hsagpu_kfd_dev *kdev)
 	struct drm_device *drm;
 	int ret;
 
-	drm = drm_dev_alloc(&hsagpu_kfd_drm_driver, &kdev->hdev->pdev->dev);
+	drm = drm_dev_alloc(&hsagpu_kfd_drm_driver, &kdev->props.pdev->dev);
 	if (IS_ERR(drm)) {
 		hsagpu_device_put(kdev->hdev);
 		kfree(kdev);

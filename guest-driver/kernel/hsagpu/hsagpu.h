@@ -18,6 +18,7 @@
 #include <linux/workqueue.h>
 
 #include "hsagpu_compat.h"
+#include "hsagpu_export.h"
 #include "hsagpu/hsagpu_regs.h"
 #include "hsagpu/hsagpu_sdma.h"
 #include "hsagpu/hsagpu_uapi.h"
@@ -132,7 +133,8 @@ struct hsagpu_vm {
 struct hsagpu_device {
 	struct pci_dev *pdev;
 	struct list_head node;          /* bound devices (hsagpu_peer.c) */
-	struct list_head client_node;   /* ready for clients (hsagpu_client.c) */
+	/* hsagpu.kfd.N for the KFD facade, while bound (hsagpu_aux.c) */
+	struct auxiliary_device *aux;
 	void __iomem *mmio;             /* BAR5 */
 	void __iomem *doorbells;        /* BAR2 */
 	void __iomem *vram;             /* BAR0, write-combined */
@@ -371,20 +373,6 @@ struct hsagpu_mem {
 #define HSAGPU_QF_ALL_KNOWN     (HSAGPU_QF_PROFILE | HSAGPU_QF_SDMA | \
 				 HSAGPU_QF_AMD_QUEUE)
 
-/*
- * A queue to create (hsagpu_queue_create()): addresses in the file's
- * GPU space (bus addresses without GPUVM); @ring_size in packets for
- * AQL rings, in bytes with HSAGPU_QF_SDMA; @qflags HSAGPU_QF_*.
- */
-struct hsagpu_queue_params {
-	u64 ring_addr;
-	u64 rptr_addr;
-	u64 wptr_addr;
-	u32 ring_size;
-	u32 priority;
-	u32 qflags;
-};
-
 enum { HSAGPU_QMEM_RING, HSAGPU_QMEM_RPTR, HSAGPU_QMEM_WPTR, HSAGPU_QMEM_N };
 
 struct hsagpu_queue {
@@ -460,29 +448,16 @@ static inline void hsagpu_exit(struct hsagpu_device *hdev)
 }
 
 /*
- * Entry points for the KFD facade (hsagpu_amdgpu.ko) are marked
- * "exported": EXPORT_SYMBOL_NS_GPL(..., HSAGPU). Their callers follow the
- * same rules as this driver's own ioctls (process context of the file's
- * process, hsagpu_file.lock not held unless said).
+ * What the KFD facade (hsagpu_amdgpu.ko) may use is declared in
+ * hsagpu_export.h, not here; the functions below are the core's own.
  */
 
-/* hsagpu_client.c: modules built on hsagpu.ko hear of bound devices */
-struct hsagpu_client {
-	struct list_head node;
-	/* a device is ready / is being unbound; may sleep */
-	void (*add)(struct hsagpu_device *hdev);
-	void (*remove)(struct hsagpu_device *hdev);
-};
-
-int hsagpu_client_register(struct hsagpu_client *client);      /* exported */
-void hsagpu_client_unregister(struct hsagpu_client *client);   /* exported */
-void hsagpu_clients_add(struct hsagpu_device *hdev);
-void hsagpu_clients_remove(struct hsagpu_device *hdev);
-void hsagpu_device_get(struct hsagpu_device *hdev);            /* exported */
+/* hsagpu_aux.c: the auxiliary device other modules bind to */
+int hsagpu_aux_add(struct hsagpu_device *hdev);
+void hsagpu_aux_del(struct hsagpu_device *hdev);
 
 /* hsagpu_drv.c */
 int hsagpu_queues_allowed(struct hsagpu_device *hdev);
-void hsagpu_device_put(struct hsagpu_device *hdev);            /* exported */
 
 /* hsagpu_rom.c */
 int hsagpu_rom_validate(struct hsagpu_device *hdev);
@@ -503,12 +478,6 @@ vm_fault_t hsagpu_sysbuf_fault(struct hsagpu_sysbuf *b, pgoff_t page,
 
 /* hsagpu_file.c */
 extern const struct file_operations hsagpu_fops;
-struct hsagpu_file *hsagpu_file_create(struct hsagpu_device *hdev,
-				       struct address_space *mapping,
-				       bool kfd);               /* exported */
-void hsagpu_file_destroy(struct hsagpu_file *hf);               /* exported */
-void hsagpu_file_get(struct hsagpu_file *hf);                  /* exported */
-void hsagpu_file_put(struct hsagpu_file *hf);                  /* exported */
 void hsagpu_files_zap(struct hsagpu_device *hdev);
 void hsagpu_file_zap(struct hsagpu_file *hf);
 
@@ -532,7 +501,6 @@ struct hsagpu_mem *hsagpu_mem_find_system(struct hsagpu_file *hf, u64 addr,
 					  u64 len);
 void *hsagpu_mem_kaddr(struct hsagpu_mem *mem, u64 addr);
 void hsagpu_mem_release(struct hsagpu_file *hf);
-void hsagpu_mem_put(struct hsagpu_mem *mem);                   /* exported */
 int hsagpu_mem_charge(struct hsagpu_mem *mem);
 void hsagpu_mem_uncharge(struct hsagpu_mem *mem);
 int hsagpu_mem_publish(struct hsagpu_file *hf, struct hsagpu_mem *mem);
@@ -540,20 +508,6 @@ struct hsagpu_mem *hsagpu_mem_publish_get(struct hsagpu_file *hf,
 					  struct hsagpu_mem *mem);
 void hsagpu_mem_undo_handle(struct hsagpu_file *hf, u64 handle);
 int hsagpu_file_usable(struct hsagpu_file *hf);
-struct hsagpu_mem *hsagpu_mem_get_handle(struct hsagpu_file *hf,
-					 u64 handle);                  /* exported */
-struct hsagpu_mem *hsagpu_mem_alloc(struct hsagpu_file *hf, u32 flags,
-				    u64 bytes);                /* exported */
-int hsagpu_mem_free_handle(struct hsagpu_file *hf,
-			   struct hsagpu_mem *mem);            /* exported */
-int hsagpu_mem_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
-		       u64 va, u64 perms);                     /* exported */
-int hsagpu_mem_gpu_unmap(struct hsagpu_file *hf,
-			 struct hsagpu_mem *mem);              /* exported */
-int hsagpu_mem_mmap_cpu(struct hsagpu_file *hf,
-			struct vm_area_struct *vma);           /* exported */
-struct hsagpu_mem *hsagpu_mem_alias(struct hsagpu_file *hf,
-				    struct hsagpu_mem *src);   /* exported */
 
 /* hsagpu_vm.c */
 int hsagpu_vm_file_init(struct hsagpu_file *hf);
@@ -582,8 +536,6 @@ int hsagpu_ralias_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 long hsagpu_ioctl_vram_dirty(struct hsagpu_file *hf, void *data);
 void hsagpu_ioctl_register_mem_undo(struct hsagpu_file *hf, void *data);
 void hsagpu_userptr_free(struct hsagpu_mem *mem);
-struct hsagpu_mem *hsagpu_userptr_create(struct hsagpu_file *hf, u64 addr,
-					 u64 size, bool readonly);     /* exported */
 int hsagpu_userptr_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 			   u64 va);
 int hsagpu_userptr_gpu_unmap(struct hsagpu_file *hf, struct hsagpu_mem *mem);
@@ -595,19 +547,12 @@ void hsagpu_peers_unmap(struct hsagpu_device *hdev);
 void hsagpu_peer_register(struct hsagpu_device *hdev);
 void hsagpu_peer_unregister(struct hsagpu_device *hdev);
 void hsagpu_peers_revoke(struct hsagpu_device *peer);
-struct hsagpu_peer *hsagpu_peer_map_mem(struct hsagpu_file *hf,
-					struct hsagpu_mem *mem, u64 va,
-					u64 perms);                    /* exported */
-void hsagpu_peer_unmap_mem(struct hsagpu_file *hf,
-			   struct hsagpu_peer *p);             /* exported */
 
 /* hsagpu_doorbell.c */
 int hsagpu_doorbell_init(struct hsagpu_device *hdev);
 int hsagpu_doorbell_page_get(struct hsagpu_file *hf);
 int hsagpu_doorbell_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 			 u64 index);
-int hsagpu_doorbell_mmap_slice(struct hsagpu_file *hf,
-			       struct vm_area_struct *vma);    /* exported */
 void hsagpu_doorbell_release(struct hsagpu_file *hf);
 
 /* hsagpu_queue.c */
@@ -622,14 +567,6 @@ void hsagpu_queue_release(struct hsagpu_file *hf);
 void hsagpu_queue_shutdown(struct hsagpu_device *hdev);
 bool hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
 			     struct hsagpu_queue *q);
-int hsagpu_queue_create(struct hsagpu_file *hf,
-			const struct hsagpu_queue_params *args, u32 *queue_id,
-			u32 *doorbell_offset);                 /* exported */
-int hsagpu_queue_destroy(struct hsagpu_file *hf, u32 queue_id); /* exported */
-int hsagpu_queue_set_active(struct hsagpu_file *hf, u32 queue_id,
-			    bool active);                      /* exported */
-int hsagpu_queue_status_get(struct hsagpu_file *hf,
-			    struct hsagpu_queue_status *args); /* exported */
 
 /* hsagpu_event.c */
 long hsagpu_ioctl_create_event(struct hsagpu_file *hf, void *data);
@@ -641,9 +578,6 @@ void hsagpu_event_init(struct hsagpu_file *hf);
 int hsagpu_event_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 		      u64 index);
 void hsagpu_event_release(struct hsagpu_file *hf);
-
-void hsagpu_file_set_event_wq(struct hsagpu_file *hf,
-			      wait_queue_head_t *wq);          /* exported */
 void hsagpu_event_wake_vector(struct hsagpu_device *hdev, u32 vector);
 void hsagpu_event_wake_files(struct hsagpu_device *hdev);
 

@@ -27,6 +27,7 @@
 #include <linux/cpumask.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
@@ -176,8 +177,7 @@ static void hsagpu_kfd_node_props(struct hsagpu_kfd_text *t,
 				  const struct hsagpu_kfd_node *n)
 {
 	struct hsagpu_kfd_dev *kdev = n->kdev;
-	struct hsagpu_device *hdev = kdev ? kdev->hdev : NULL;
-	struct pci_dev *pdev = hdev ? hdev->pdev : NULL;
+	struct pci_dev *pdev = kdev ? kdev->props.pdev : NULL;
 	u32 cus = kdev ? hsagpu_kfd_compute_units(kdev) : 0;
 
 	hsagpu_kfd_prop(t, "cpu_cores_count", kdev ? 0 : num_online_cpus());
@@ -210,7 +210,7 @@ static void hsagpu_kfd_node_props(struct hsagpu_kfd_text *t,
 	hsagpu_kfd_prop(t, "num_sdma_engines", kdev ? 2 : 0);
 	hsagpu_kfd_prop(t, "num_sdma_xgmi_engines", 0);
 	hsagpu_kfd_prop(t, "num_sdma_queues_per_engine", kdev ? 2 : 0);
-	hsagpu_kfd_prop(t, "num_cp_queues", hdev ? hdev->num_queues : 0);
+	hsagpu_kfd_prop(t, "num_cp_queues", kdev ? kdev->props.num_queues : 0);
 	if (kdev) {
 		hsagpu_kfd_prop(t, "max_engine_clk_fcompute", 1000);
 		hsagpu_kfd_prop(t, "local_mem_size", 0);
@@ -232,7 +232,7 @@ static void hsagpu_kfd_mem_props(struct hsagpu_kfd_text *t,
 {
 	hsagpu_kfd_prop(t, "heap_type", n->kdev ? HSA_MEM_HEAP_TYPE_FB_PUBLIC :
 			HSA_MEM_HEAP_TYPE_SYSTEM);
-	hsagpu_kfd_prop(t, "size_in_bytes", n->kdev ? n->kdev->hdev->vram_size :
+	hsagpu_kfd_prop(t, "size_in_bytes", n->kdev ? n->kdev->props.vram_size :
 			(u64)totalram_pages() << PAGE_SHIFT);
 	hsagpu_kfd_prop(t, "flags", 0);
 	hsagpu_kfd_prop(t, "width", 64);
@@ -277,7 +277,7 @@ static void hsagpu_kfd_link_props(struct hsagpu_kfd_text *t, u32 from, u32 to,
 {
 	u32 flags = HSA_IOLINK_FLAGS_ENABLED;
 
-	if (kdev->hdev->atomics_errno)
+	if (kdev->props.atomics_errno)
 		flags |= HSA_IOLINK_FLAGS_NO_ATOMICS_32_BIT |
 			 HSA_IOLINK_FLAGS_NO_ATOMICS_64_BIT;
 	hsagpu_kfd_prop(t, "type", HSA_IOLINK_TYPE_PCIEXPRESS);
@@ -323,7 +323,7 @@ static int hsagpu_kfd_topo_node(const struct hsagpu_kfd_node *n,
 		return ret;
 	ret = hsagpu_kfd_tobj_file(node, "name",
 				   kasprintf(GFP_KERNEL, "%s\n", n->kdev ?
-					     n->kdev->hdev->name : ""), false);
+					     n->kdev->props.name : ""), false);
 	if (ret)
 		return ret;
 	if (hsagpu_kfd_text_new(&t))

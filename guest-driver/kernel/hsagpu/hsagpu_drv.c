@@ -258,11 +258,56 @@ static void hsagpu_device_free(struct kref *ref)
 	kfree(hdev);
 }
 
+void hsagpu_device_get(struct hsagpu_device *hdev)
+{
+	kref_get(&hdev->ref);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_device_get, HSAGPU);
+
 void hsagpu_device_put(struct hsagpu_device *hdev)
 {
 	kref_put(&hdev->ref, hsagpu_device_free);
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_device_put, HSAGPU);
+
+/*
+ * The uapi's DEVICE_INFO has more (and is per file); the facade needs
+ * these, all set before the auxiliary device exists and fixed since.
+ */
+void hsagpu_device_props(struct hsagpu_device *hdev,
+			 struct hsagpu_device_props *props)
+{
+	memset(props, 0, sizeof(*props));
+	props->pdev = hdev->pdev;
+	props->caps = hdev->caps;
+	props->num_queues = hdev->num_queues;
+	props->compute_units = hdev->compute_units;
+	props->vram_size = hdev->vram_size;
+	props->atomics_errno = hdev->atomics_errno;
+	strscpy(props->name, hdev->name, sizeof(props->name));
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_device_props, HSAGPU);
+
+u32 hsagpu_device_vm_faults(struct hsagpu_device *hdev)
+{
+	return atomic_read(&hdev->vm_faults);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_device_vm_faults, HSAGPU);
+
+/* LO latches HI: both under one hsagpu_enter(). */
+int hsagpu_device_timestamp(struct hsagpu_device *hdev, u64 *ts)
+{
+	int ret = hsagpu_enter(hdev);
+	u32 lo;
+
+	if (ret)
+		return ret;
+	lo = hsagpu_rd(hdev, HSAGPU_REG_TIMESTAMP_LO);
+	*ts = (u64)hsagpu_rd(hdev, HSAGPU_REG_TIMESTAMP_HI) << 32 | lo;
+	hsagpu_exit(hdev);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_device_timestamp, HSAGPU);
 
 static void hsagpu_put_action(void *data)
 {
@@ -282,7 +327,6 @@ static struct hsagpu_device *hsagpu_device_alloc(struct pci_dev *pdev)
 	mutex_init(&hdev->dma_lock);
 	mutex_init(&hdev->ralias_lock);
 	INIT_LIST_HEAD(&hdev->node);
-	INIT_LIST_HEAD(&hdev->client_node);
 	init_waitqueue_head(&hdev->recover_wq);
 	INIT_LIST_HEAD(&hdev->sysbufs);
 	INIT_LIST_HEAD(&hdev->files);
@@ -390,8 +434,10 @@ static int hsagpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	/* What AER recovery restores after a reset of the link. */
 	hsagpu_keep_state(hdev);
 	hsagpu_recover_init(hdev);
-	/* Last: clients (the KFD facade) see a device ready for use. */
-	hsagpu_clients_add(hdev);
+	/* Last: the KFD facade binds to a device ready for use. */
+	ret = hsagpu_aux_add(hdev);
+	if (ret)
+		dev_warn(dev, "no auxiliary device for the KFD facade: %d\n", ret);
 
 	dev_info(dev, "%s: %s, %llu MiB VRAM, %u queues, %u doorbells, %d MSI-X vectors, ABI %u.%u, %u-bit DMA%s\n",
 		 hdev->devname, hdev->name, hdev->vram_size >> 20,
@@ -405,8 +451,8 @@ static void hsagpu_remove(struct pci_dev *pdev)
 {
 	struct hsagpu_device *hdev = pci_get_drvdata(pdev);
 
-	/* Clients (the KFD facade) first: they stop offering the device. */
-	hsagpu_clients_remove(hdev);
+	/* The KFD facade first: it stops offering the device. */
+	hsagpu_aux_del(hdev);
 	/* No new opens; misc_open() runs under the lock this takes. */
 	misc_deregister(&hdev->misc);
 	hsagpu_peer_unregister(hdev);

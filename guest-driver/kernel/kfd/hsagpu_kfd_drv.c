@@ -3,14 +3,18 @@
  * hsagpu_amdgpu: the KFD facade module (see hsagpu_kfd.h). It takes the
  * names amdkfd takes (char device and class "kfd", device "kfd" without
  * a parent: /sys/devices/virtual/kfd/kfd), so it cannot be loaded with
- * amdgpu.ko; leaving it unloaded keeps /dev/kfd away. It hears about
- * bound hsa-gpus from hsagpu.ko (hsagpu_client_register()).
+ * amdgpu.ko; leaving it unloaded keeps /dev/kfd away. It is an
+ * auxiliary driver of the hsagpu.kfd.N devices hsagpu.ko adds for its
+ * bound hsa-gpus (hsagpu_export.h), so udev loads it with the first one
+ * (blacklist it where amdgpu.ko is to have /dev/kfd).
  */
+#include <linux/auxiliary_bus.h>
 #include <linux/compat.h>
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
 #include <linux/module.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 
 #include "hsagpu_kfd.h"
@@ -56,26 +60,13 @@ u32 hsagpu_kfd_dev_ids(u32 *ids, u32 max)
 }
 
 /*
- * The device's compute units: the COMPUTE_UNITS register where the
- * device has one, 8 (the device's default) for devices that read 0 and
- * for headers without the register.
+ * The device's compute units, as hsagpu.ko read them at probe: the
+ * COMPUTE_UNITS register (1..64) where the device has one (ABI 1.4),
+ * else 8, the device's default.
  */
 u32 hsagpu_kfd_compute_units(struct hsagpu_kfd_dev *kdev)
 {
-	return kdev->compute_units;
-}
-
-static u32 hsagpu_kfd_read_compute_units(struct hsagpu_device *hdev)
-{
-	u32 cus = 0;
-
-#ifdef HSAGPU_REG_COMPUTE_UNITS
-	if (!hsagpu_enter(hdev)) {
-		cus = hsagpu_rd(hdev, HSAGPU_REG_COMPUTE_UNITS);
-		hsagpu_exit(hdev);
-	}
-#endif
-	return cus && cus <= 64 ? cus : 8;
+	return kdev->props.compute_units;
 }
 
 /*
@@ -102,66 +93,78 @@ static u32 hsagpu_kfd_make_gpu_id(struct pci_dev *pdev)
 	return id;
 }
 
-static void hsagpu_kfd_add(struct hsagpu_device *hdev)
+/*
+ * hsagpu.ko set the device up: present it. Messages name the PCI device,
+ * as they did before the auxiliary bus.
+ */
+static int hsagpu_kfd_probe(struct auxiliary_device *adev,
+			    const struct auxiliary_device_id *id)
 {
-	struct device *dev = &hdev->pdev->dev;
+	struct hsagpu_device *hdev = hsagpu_aux_to_device(adev);
 	struct hsagpu_kfd_dev *kdev;
+	struct device *dev;
 	int ret;
 
-	if (!(hdev->caps & HSAGPU_CAP_VM)) {
-		dev_info(dev, "no GPU virtual memory: not presented through /dev/kfd\n");
-		return;
-	}
 	kdev = kzalloc(sizeof(*kdev), GFP_KERNEL);
 	if (!kdev)
-		return;
+		return -ENOMEM;
+	hsagpu_device_props(hdev, &kdev->props);
+	dev = &kdev->props.pdev->dev;
+	if (!(kdev->props.caps & HSAGPU_CAP_VM)) {
+		dev_info(dev, "no GPU virtual memory: not presented through /dev/kfd\n");
+		kfree(kdev);
+		return -ENODEV;
+	}
+	/* Beyond remove(): contexts and the render node outlive the binding. */
 	hsagpu_device_get(hdev);
 	kdev->hdev = hdev;
 	INIT_LIST_HEAD(&kdev->node);
-	kdev->compute_units = hsagpu_kfd_read_compute_units(hdev);
 	/* From here on the DRM device owns kdev (freed on failure too). */
 	ret = hsagpu_kfd_drm_create(kdev);
 	if (ret) {
 		dev_err(dev, "no KFD render node: %d\n", ret);
-		return;
+		return ret;
 	}
 
 	mutex_lock(&hsagpu_kfd.lock);
-	kdev->gpu_id = hsagpu_kfd_make_gpu_id(hdev->pdev);
+	kdev->gpu_id = hsagpu_kfd_make_gpu_id(kdev->props.pdev);
 	list_add_tail(&kdev->node, &hsagpu_kfd.devices);
 	kdev->live = true;
 	hsagpu_kfd.generation++;
 	hsagpu_kfd_topology_update();
 	mutex_unlock(&hsagpu_kfd.lock);
+	auxiliary_set_drvdata(adev, kdev);
 	dev_info(dev, "KFD: gpu_id %u, render node %d, %u compute units\n",
-		 kdev->gpu_id, kdev->drm->render->index, kdev->compute_units);
+		 kdev->gpu_id, kdev->drm->render->index,
+		 kdev->props.compute_units);
+	return 0;
 }
 
-static void hsagpu_kfd_remove(struct hsagpu_device *hdev)
+/* First thing in hsagpu.ko's remove(), or the facade is unloaded. */
+static void hsagpu_kfd_remove(struct auxiliary_device *adev)
 {
-	struct hsagpu_kfd_dev *kdev, *found = NULL;
+	struct hsagpu_kfd_dev *kdev = auxiliary_get_drvdata(adev);
 
 	mutex_lock(&hsagpu_kfd.lock);
-	list_for_each_entry(kdev, &hsagpu_kfd.devices, node) {
-		if (kdev->hdev == hdev) {
-			found = kdev;
-			break;
-		}
-	}
-	if (found) {
-		list_del_init(&found->node);
-		found->live = false;
-		hsagpu_kfd.generation++;
-		hsagpu_kfd_topology_update();
-	}
+	list_del_init(&kdev->node);
+	kdev->live = false;
+	hsagpu_kfd.generation++;
+	hsagpu_kfd_topology_update();
 	mutex_unlock(&hsagpu_kfd.lock);
 	/* Render-node mappings are zapped; contexts see -ENODEV. */
-	if (found)
-		hsagpu_kfd_drm_unplug(found);
+	hsagpu_kfd_drm_unplug(kdev);
 }
 
-static struct hsagpu_client hsagpu_kfd_client = {
-	.add = hsagpu_kfd_add,
+static const struct auxiliary_device_id hsagpu_kfd_ids[] = {
+	{ .name = "hsagpu." HSAGPU_AUX_KFD },
+	{ }
+};
+MODULE_DEVICE_TABLE(auxiliary, hsagpu_kfd_ids);
+
+static struct auxiliary_driver hsagpu_kfd_driver = {
+	.name = "kfd",
+	.id_table = hsagpu_kfd_ids,
+	.probe = hsagpu_kfd_probe,
 	.remove = hsagpu_kfd_remove,
 };
 
@@ -228,7 +231,8 @@ static int __init hsagpu_kfd_init(void)
 	ret = hsagpu_kfd_topology_init();
 	if (ret)
 		goto out_device;
-	ret = hsagpu_client_register(&hsagpu_kfd_client);
+	/* Last: probe() runs for every device bound already. */
+	ret = auxiliary_driver_register(&hsagpu_kfd_driver);
 	if (ret)
 		goto out_topology;
 	return 0;
@@ -248,7 +252,8 @@ module_init(hsagpu_kfd_init);
 /* Every /dev/kfd and render-node file holds the module: none is open. */
 static void __exit hsagpu_kfd_exit(void)
 {
-	hsagpu_client_unregister(&hsagpu_kfd_client);
+	/* remove() runs for every device it is bound to. */
+	auxiliary_driver_unregister(&hsagpu_kfd_driver);
 	hsagpu_kfd_topology_exit();
 	device_destroy(hsagpu_kfd_class, MKDEV(hsagpu_kfd_major, 0));
 	class_destroy(hsagpu_kfd_class);

@@ -133,6 +133,13 @@ void hsagpu_file_get(struct hsagpu_file *hf)
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_file_get, HSAGPU);
 
+/* Set at creation, pinned by the context's MMU notifier. */
+struct mm_struct *hsagpu_file_mm(struct hsagpu_file *hf)
+{
+	return hf->mm;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_file_mm, HSAGPU);
+
 void hsagpu_file_put(struct hsagpu_file *hf)
 {
 	kref_put(&hf->ref, hsagpu_file_free);

@@ -20,7 +20,6 @@
  * DOORBELL -EINVAL and MMIO_REMAP -ENOMEM (libhsakmt then maps the
  * doorbells through /dev/kfd and does without the HDP flush page).
  */
-#include <linux/genalloc.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -133,7 +132,7 @@ int hsagpu_kfd_ioctl_alloc_memory(struct hsagpu_kfd_process *p, void *data)
 	pr_debug("alloc %u: flags 0x%x va 0x%llx size 0x%llx cpu 0x%llx\n",
 		 id, bo->flags, bo->va, bo->size, bo->cpu_addr);
 	if (kind != KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
-		args->mmap_offset = mem->mmap_offset;
+		args->mmap_offset = hsagpu_mem_mmap_offset(mem);
 	ret = 0;
 out:
 	mutex_unlock(&p->lock);
@@ -357,7 +356,7 @@ int hsagpu_kfd_ioctl_available_memory(struct hsagpu_kfd_process *p,
 
 	if (IS_ERR(pdd))
 		return PTR_ERR(pdd);
-	args->available = gen_pool_avail(pdd->kdev->hdev->vram_pool);
+	args->available = hsagpu_device_vram_avail(pdd->kdev->hdev);
 	return 0;
 }
 
