@@ -72,9 +72,9 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
     fi
-    } > "$HSAGPU_APT_DIR/sources.tmp.$$"
-    if cmp -s "$HSAGPU_APT_DIR/sources.tmp.$$" "$f"; then rm -f "$HSAGPU_APT_DIR/sources.tmp.$$"
-    else mv "$HSAGPU_APT_DIR/sources.tmp.$$" "$f"; fi
+    } > "$HSAGPU_APT_DIR/sources.tmp.$BASHPID"
+    if cmp -s "$HSAGPU_APT_DIR/sources.tmp.$BASHPID" "$f"; then rm -f "$HSAGPU_APT_DIR/sources.tmp.$BASHPID"
+    else mv "$HSAGPU_APT_DIR/sources.tmp.$BASHPID" "$f"; fi
     [ -f "$HSAGPU_APT_DIR/sources.list" ] || : > "$HSAGPU_APT_DIR/sources.list"
 }
 
@@ -126,7 +126,7 @@ hsagpu_qemu_source() {
         suite=$(sed -n 's/^suite=//p' "$QEMU_DEB_VERSION_FILE")
         hsagpu_apt_update
         log "downloading QEMU's source package ($suite, about 30 MB)"
-        tmp=$dl.tmp.$$
+        tmp=$dl.tmp.$BASHPID
         rm -rf "$tmp" && mkdir -p "$tmp"
         (cd "$tmp" && hsagpu_apt apt-get -qq source --download-only "qemu/$suite") >/dev/null ||
             { rm -rf "$tmp"; die "apt-get source qemu/$suite failed"; }
