@@ -24,16 +24,32 @@ apt_debian_uris() {
             awk '/^deb / { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' || true
     } | grep -v -- '-security' | sort -u || true
 }
+# ... and for Debian's security archive (bookworm-security): installing
+# from the private configuration without it could not match packages the
+# system already has from there (libc6-dev wants libc6's exact version).
+apt_security_uris() {
+    {
+        cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+            awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' || true
+        cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+            awk '/^deb / { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' || true
+    } | grep -- '-security' | sort -u || true
+}
 
 # A private apt configuration (its own sources and lists) that adds the
 # suites we need without touching the system's package sources.
 HSAGPU_APT_DIR=$HSAGPU_CACHE/apt
 hsagpu_apt_setup() {
-    local uris
+    local uris suris
     uris=$(apt_debian_uris | tr '\n' ' ')
+    suris=$(apt_security_uris | tr '\n' ' ')
     [ -n "$uris" ] || die "no Debian archive URI found in /etc/apt; cannot fetch packages"
     mkdir -p "$HSAGPU_APT_DIR/sources.list.d" "$HSAGPU_APT_DIR/lists/partial"
-    cat > "$HSAGPU_APT_DIR/sources.list.d/hsagpu.sources" <<SRC
+    # written aside and moved in (only when it changed): another apt of
+    # ours may be reading it
+    local f=$HSAGPU_APT_DIR/sources.list.d/hsagpu.sources
+    {
+    cat <<SRC
 Types: deb
 URIs: $uris
 Suites: bookworm bookworm-updates bookworm-backports
@@ -46,7 +62,20 @@ Suites: $QEMU_SUITE
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-    : > "$HSAGPU_APT_DIR/sources.list"
+    if [ -n "$suris" ]; then
+        cat <<SRC
+
+Types: deb
+URIs: $suris
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+    fi
+    } > "$HSAGPU_APT_DIR/sources.tmp.$BASHPID"
+    if cmp -s "$HSAGPU_APT_DIR/sources.tmp.$BASHPID" "$f"; then rm -f "$HSAGPU_APT_DIR/sources.tmp.$BASHPID"
+    else mv "$HSAGPU_APT_DIR/sources.tmp.$BASHPID" "$f"; fi
+    [ -f "$HSAGPU_APT_DIR/sources.list" ] || : > "$HSAGPU_APT_DIR/sources.list"
 }
 
 # Options that point apt at the private configuration.
@@ -54,7 +83,7 @@ hsagpu_apt_opts() {
     printf '%s\n' -o "Dir::Etc::SourceList=$HSAGPU_APT_DIR/sources.list" \
         -o "Dir::Etc::SourceParts=$HSAGPU_APT_DIR/sources.list.d" \
         -o "Dir::State::Lists=$HSAGPU_APT_DIR/lists" \
-        -o APT::Sandbox::User=root
+        -o APT::Sandbox::User=root -o Acquire::Languages=none
 }
 
 # hsagpu_apt TOOL ARGS...: run apt-get or apt-cache with the private config.
@@ -73,14 +102,39 @@ hsagpu_apt_install() {
 }
 
 hsagpu_apt_update() {
-    local stamp=$HSAGPU_APT_DIR/updated
-    # Refresh at most daily: lists are only needed to resolve names.
-    if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440)" ]; then
-        hsagpu_apt_setup
-        log "refreshing private apt lists"
+    local stamp=$HSAGPU_APT_DIR/updated key
+    hsagpu_apt_setup
+    key=$(sha256sum < "$HSAGPU_APT_DIR/sources.list.d/hsagpu.sources" | cut -c1-16)
+    # Refresh at most daily (lists are only needed to resolve names), and
+    # when the sources changed.
+    if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440)" ] ||
+       [ "$(cat "$stamp")" != "$key" ]; then
+        log "refreshing apt's package lists (private: $HSAGPU_APT_DIR)"
         hsagpu_apt apt-get -qq update || die "apt-get update failed"
-        touch "$stamp"
+        echo "$key" > "$stamp"
     fi
+}
+
+# hsagpu_qemu_source: the path of the .dsc of Debian's QEMU source
+# package (patches/QEMU_VERSION's suite) in $HSAGPU_CACHE/qemu-dl,
+# downloaded when absent. The download goes to a directory of its own
+# first, so that an interrupted one leaves no .dsc without its tarballs.
+hsagpu_qemu_source() {
+    local dl=$HSAGPU_CACHE/qemu-dl suite dsc tmp
+    dsc=$(ls "$dl"/qemu_*.dsc 2>/dev/null | head -n1 || true)
+    if [ -z "$dsc" ]; then
+        suite=$(sed -n 's/^suite=//p' "$QEMU_DEB_VERSION_FILE")
+        hsagpu_apt_update
+        log "downloading QEMU's source package ($suite, about 30 MB)"
+        tmp=$dl.tmp.$BASHPID
+        rm -rf "$tmp" && mkdir -p "$tmp"
+        (cd "$tmp" && hsagpu_apt apt-get -qq source --download-only "qemu/$suite") >/dev/null ||
+            { rm -rf "$tmp"; die "apt-get source qemu/$suite failed"; }
+        # another run may have finished first: keep one
+        if ls "$dl"/qemu_*.dsc >/dev/null 2>&1; then rm -rf "$tmp"; else rm -rf "$dl" && mv "$tmp" "$dl"; fi
+        dsc=$(ls "$dl"/qemu_*.dsc | head -n1)
+    fi
+    echo "$dsc"
 }
 
 # need_root_or_sudo: apt needs root.

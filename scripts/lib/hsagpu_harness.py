@@ -23,6 +23,9 @@ KERNEL = os.path.join(CACHE, 'guest-kernel', 'vmlinuz')
 INITRD = os.path.join(CACHE, 'initramfs.cpio')
 # the initramfs plus Debian's HIP runtime (scripts/build-guest; boot-hip)
 INITRD_HIP = os.path.join(CACHE, 'initramfs-hip.cpio')
+# the demo's alone (scripts/build-guest --demo; the suite's build removes
+# it, its initramfs has the demo too)
+INITRD_DEMO = os.path.join(CACHE, 'initramfs-demo.cpio')
 
 # Guest kernels (scripts/deps unpacks them, scripts/build-guest builds
 # hsagpu.ko for each): name -> cache directory with vmlinuz and version.
