@@ -104,6 +104,74 @@ static void test_migration(void)
 #define MIG_DST         0x4000000ULL
 #define MIG_LEN         (32ULL << 20)   /* 8 slices of 4 MiB */
 #define MIG_PATTERN     0x0d0c0b0aULL
+#define MIG_WANT        (MIG_PATTERN | MIG_PATTERN << 32)
+
+/* Queue 0 of a new fixture, and MIG_LEN bytes of MIG_PATTERN at MIG_SRC. */
+static void mig_source(Fixture *f)
+{
+    struct hsagpu_dma_packet d;
+
+    queue_fixture(f);
+    g_assert_cmpuint(queue_create(f, 0, 0), ==, HSAGPU_QRES_OK);
+    signal_init(f, Q_SIG, 1);
+    dma_packet(&d, HSAGPU_DMA_OP_FILL, MIG_SRC, 0, MIG_LEN, Q_SIG);
+    d.pattern = MIG_PATTERN;
+    queue_submit(f, 0, &d);
+    g_assert_true(wait_u64_long(f, Q_SIG + 8, 0));
+}
+
+/*
+ * Submit @pkt, a copy of MIG_SRC to MIG_DST, on queue 0 made anew with
+ * @flags, and SUSPEND the queue right after its doorbell, until the copy
+ * is caught between two slices (its start copied, its end not, its
+ * signal not done); the ring slot of the packet in *slot. Catching it
+ * depends on the host's speed: false when ten tries never did.
+ */
+static bool mig_catch_copy(Fixture *f, const void *pkt, uint32_t flags,
+                           uint64_t *slot)
+{
+    for (int tries = 0; tries < 10; tries++) {
+        uint64_t first, last;
+
+        queue_cmd(f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+        g_assert_cmpuint(queue_create(f, 0, flags), ==, HSAGPU_QRES_OK);
+        qtest_writeq(f->qts, MIG_DST, 0);
+        qtest_writeq(f->qts, MIG_DST + MIG_LEN - 8, 0);
+        signal_init(f, Q_SIG, 1);
+        *slot = Q_RING + (queue_submit(f, 0, pkt) % Q_RING_SIZE) * 64;
+        qreg_write(f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_SUSPEND);
+        first = qtest_readq(f->qts, MIG_DST);
+        last = qtest_readq(f->qts, MIG_DST + MIG_LEN - 8);
+        if (qtest_readq(f->qts, Q_SIG + 8) == 1 && first == MIG_WANT &&
+            last == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Migrate @f through @path into @g, which then runs. */
+static void mig_move(Fixture *f, Fixture *g, const char *path)
+{
+    g_autofree char *st = NULL;
+
+    migrate_to_file(f, path);
+    fixture_fini(f);
+    st = migrate_from_file(g, path);
+    g_assert_cmpstr(st, ==, "completed");
+    qtest_qmp_assert_success(g->qts, "{ 'execute': 'cont' }");
+}
+
+/* RESUME the suspended copy on @g: it completes, the queue stays up. */
+static void mig_finish_copy(Fixture *g)
+{
+    qreg_write(g, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_RESUME);
+    g_assert_true(wait_u64_long(g, Q_SIG + 8, 0));
+    g_assert_cmpuint(qreg_read(g, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    g_assert_cmphex(qtest_readq(g->qts, MIG_DST + MIG_LEN - 8), ==, MIG_WANT);
+    g_assert_cmphex(qtest_readq(g->qts, MIG_DST + MIG_LEN), ==, 0);
+}
 
 /*
  * A DMA copy caught between slices (SUSPEND right after its doorbell)
@@ -117,37 +185,13 @@ static void test_migration_dma(void)
 {
     g_autofree char *dir = g_dir_make_tmp("hsagpu-mig-XXXXXX", NULL);
     g_autofree char *path = g_build_filename(dir, "stream", NULL);
-    g_autofree char *st = NULL;
-    uint64_t want = MIG_PATTERN | MIG_PATTERN << 32, slot = 0;
     struct hsagpu_dma_packet d;
-    bool caught = false;
+    uint64_t slot;
     Fixture f, g = { 0 };
 
-    queue_fixture(&f);
-    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
-    signal_init(&f, Q_SIG, 1);
-    dma_packet(&d, HSAGPU_DMA_OP_FILL, MIG_SRC, 0, MIG_LEN, Q_SIG);
-    d.pattern = MIG_PATTERN;
-    queue_submit(&f, 0, &d);
-    g_assert_true(wait_u64_long(&f, Q_SIG + 8, 0));
-
-    for (int tries = 0; tries < 10 && !caught; tries++) {
-        uint64_t first, last;
-
-        queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
-        g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
-        qtest_writeq(f.qts, MIG_DST, 0);
-        qtest_writeq(f.qts, MIG_DST + MIG_LEN - 8, 0);
-        signal_init(&f, Q_SIG, 1);
-        dma_packet(&d, HSAGPU_DMA_OP_COPY, MIG_DST, MIG_SRC, MIG_LEN, Q_SIG);
-        slot = Q_RING + (queue_submit(&f, 0, &d) % Q_RING_SIZE) * 64;
-        qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_SUSPEND);
-        first = qtest_readq(f.qts, MIG_DST);
-        last = qtest_readq(f.qts, MIG_DST + MIG_LEN - 8);
-        caught = qtest_readq(f.qts, Q_SIG + 8) == 1 && first == want &&
-                 last == 0;
-    }
-    if (!caught) {
+    mig_source(&f);
+    dma_packet(&d, HSAGPU_DMA_OP_COPY, MIG_DST, MIG_SRC, MIG_LEN, Q_SIG);
+    if (!mig_catch_copy(&f, &d, 0, &slot)) {
         fixture_fini(&f);
         g_test_skip("the copy was never caught between two slices");
         return;
@@ -158,18 +202,8 @@ static void test_migration_dma(void)
     qtest_writeb(f.qts, slot + offsetof(struct hsagpu_dma_packet, op), 99);
     qtest_writeq(f.qts, slot + offsetof(struct hsagpu_dma_packet, size),
                  1ULL << 39);
-    migrate_to_file(&f, path);
-    fixture_fini(&f);
-
-    st = migrate_from_file(&g, path);
-    g_assert_cmpstr(st, ==, "completed");
-    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
-    qreg_write(&g, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_RESUME);
-    g_assert_true(wait_u64_long(&g, Q_SIG + 8, 0));
-    g_assert_cmpuint(qreg_read(&g, 0, HSAGPU_QREG_STATE), ==,
-                     HSAGPU_QSTATE_ACTIVE);
-    g_assert_cmphex(qtest_readq(g.qts, MIG_DST + MIG_LEN - 8), ==, want);
-    g_assert_cmphex(qtest_readq(g.qts, MIG_DST + MIG_LEN), ==, 0);
+    mig_move(&f, &g, path);
+    mig_finish_copy(&g);
     qtest_quit(g.qts);
     unlink(path);
     rmdir(dir);
@@ -186,12 +220,9 @@ static void test_migration_blit(void)
 {
     g_autofree char *dir = g_dir_make_tmp("hsagpu-mig-XXXXXX", NULL);
     g_autofree char *path = g_build_filename(dir, "stream", NULL);
-    g_autofree char *st = NULL;
-    uint64_t want = MIG_PATTERN | MIG_PATTERN << 32, args[11] = { 0 };
     uint8_t code[BLIT_ALIGNED_LEN], zero[256] = { 0 };
     struct hsagpu_kernel_dispatch_packet k;
-    struct hsagpu_dma_packet d;
-    bool caught = false;
+    uint64_t args[11] = { 0 }, slot;
     uint32_t npkt;
     Fixture f, g = { 0 };
 
@@ -199,13 +230,7 @@ static void test_migration_blit(void)
         g_test_skip("no ROCr 5.2.3 library with its blit kernels");
         return;
     }
-    queue_fixture(&f);
-    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
-    signal_init(&f, Q_SIG, 1);
-    dma_packet(&d, HSAGPU_DMA_OP_FILL, MIG_SRC, 0, MIG_LEN, Q_SIG);
-    d.pattern = MIG_PATTERN;
-    queue_submit(&f, 0, &d);
-    g_assert_true(wait_u64_long(&f, Q_SIG + 8, 0));
+    mig_source(&f);
     qtest_memwrite(f.qts, BLIT_CODE, zero, sizeof(zero));
     qtest_writeq(f.qts, BLIT_CODE + 16, 256);
     qtest_memwrite(f.qts, BLIT_CODE + 256, code, sizeof(code));
@@ -218,44 +243,17 @@ static void test_migration_blit(void)
     qtest_memwrite(f.qts, Q_KARG, args, sizeof(args));
     fill_packet(&k, 512, 64, Q_SIG);
     k.kernel_object = BLIT_CODE;
-
-    for (int tries = 0; tries < 10 && !caught; tries++) {
-        uint64_t first, last;
-
-        queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
-        g_assert_cmpuint(queue_create(&f, 0, HSAGPU_QF_AMD_QUEUE), ==,
-                         HSAGPU_QRES_OK);
-        qtest_writeq(f.qts, MIG_DST, 0);
-        qtest_writeq(f.qts, MIG_DST + MIG_LEN - 8, 0);
-        signal_init(&f, Q_SIG, 1);
-        queue_submit(&f, 0, &k);
-        qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_SUSPEND);
-        first = qtest_readq(f.qts, MIG_DST);
-        last = qtest_readq(f.qts, MIG_DST + MIG_LEN - 8);
-        caught = qtest_readq(f.qts, Q_SIG + 8) == 1 && first == want &&
-                 last == 0;
-    }
-    if (!caught) {
+    if (!mig_catch_copy(&f, &k, HSAGPU_QF_AMD_QUEUE, &slot)) {
         fixture_fini(&f);
         g_test_skip("the blit was never caught between two slices");
         return;
     }
     npkt = reg_read(&f, HSAGPU_REG_DMA_PACKETS);
-    migrate_to_file(&f, path);
-    fixture_fini(&f);
-
-    st = migrate_from_file(&g, path);
-    g_assert_cmpstr(st, ==, "completed");
-    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    mig_move(&f, &g, path);
     /* the source wrote the start; the destination must not redo it */
     qtest_writeq(g.qts, MIG_DST, 0);
-    qreg_write(&g, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_RESUME);
-    g_assert_true(wait_u64_long(&g, Q_SIG + 8, 0));
-    g_assert_cmpuint(qreg_read(&g, 0, HSAGPU_QREG_STATE), ==,
-                     HSAGPU_QSTATE_ACTIVE);
+    mig_finish_copy(&g);
     g_assert_cmphex(qtest_readq(g.qts, MIG_DST), ==, 0);
-    g_assert_cmphex(qtest_readq(g.qts, MIG_DST + MIG_LEN - 8), ==, want);
-    g_assert_cmphex(qtest_readq(g.qts, MIG_DST + MIG_LEN), ==, 0);
     /* the blit is one DMA packet, counted when it completes */
     g_assert_cmpuint(reg_read(&g, HSAGPU_REG_DMA_PACKETS), ==, npkt + 1);
     qtest_quit(g.qts);
