@@ -534,13 +534,13 @@ static void test_failures(void)
 	d.grid[0] = d.grid[1] = d.grid[2] = 1;
 	d.wg[0] = d.wg[1] = d.wg[2] = 1;
 
-	/* buffer_load_dword v0, off, s[0:3], 0 (MUBUF): not implemented */
+	/* image_load v[0:3], v[4:7], s[8:15] dmask:0xf (MIMG): not implemented */
 	code[0] = 0xbf800000;                   /* s_nop 0 */
-	code[1] = 0xe0500000;
-	code[2] = 0x80000000;
+	code[1] = 0xf0001f00;
+	code[2] = 0x00020004;
 	T(hsagpu_gcn_run_group(&gmem, &d, 0, 0, 0, 1000, &st) ==
 	  HSAGPU_GCN_UNIMPLEMENTED);
-	T(st.pc == CODE + 0x104 && st.insn[0] == 0xe0500000);
+	T(st.pc == CODE + 0x104 && st.insn[0] == 0xf0001f00);
 
 	/* global_load_dword v1, v[2:3], off from address 0: a fault */
 	code[0] = 0xdc508000;
