@@ -840,10 +840,13 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                lit) ? len :
                hsagpu_gcn_refuse(g, w, insn, "sopc");
     }
-    if (GCN_ENC_SOPK(i) && (((i >> 23) & 0x1f) == GCN_SOPK_S_GETREG_B32 ||
-                            ((i >> 23) & 0x1f) == GCN_SOPK_S_SETREG_B32 ||
-                            ((i >> 23) & 0x1f) == GCN_SOPK_S_SETREG_IMM32_B32)) {
-        return hsagpu_gcn_getreg(g, w, insn, (i >> 23) & 0x1f);
+    if (GCN_ENC_SOPK(i)) {
+        unsigned op = (i >> 23) & 0x1f;
+
+        if (op == GCN_SOPK_S_GETREG_B32 || op == GCN_SOPK_S_SETREG_B32 ||
+            op == GCN_SOPK_S_SETREG_IMM32_B32) {
+            return hsagpu_gcn_getreg(g, w, insn, op);
+        }
     }
     if (GCN_ENC_SOPK(i)) {
         return hsagpu_gcn_sopk(w, (i >> 23) & 0x1f, (i >> 16) & 0x7f,
