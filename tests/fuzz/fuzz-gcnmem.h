@@ -55,11 +55,24 @@ static unsigned fgm_atomic(void *o, uint64_t addr, unsigned bytes,
     return 0;
 }
 
+/* A clock for s_memtime, s_memrealtime: moving, deterministic */
+static inline uint64_t fgm_now(void *opaque)
+{
+    static uint64_t ns;
+
+    return ns += 1000;
+}
+
+/* s_sendmsg(MSG_INTERRUPT): nothing to raise */
+static inline void fgm_interrupt(void *opaque, uint32_t m0)
+{
+}
+
 /* @m as the interpreter's memory (.atomic = NULL: without AtomicOps) */
 static inline HsaGpuGcnMem fuzz_gcn_mem(FuzzMem *m)
 {
     return (HsaGpuGcnMem) {
-        fgm_read, fgm_write, fgm_atomic, m,
+        fgm_read, fgm_write, fgm_atomic, m, fgm_now, fgm_interrupt,
     };
 }
 

@@ -1034,3 +1034,75 @@ buffer_store_dword v0, off, s[0:3], s4
 buffer_store_dwordx2 v[0:1], off, s[0:3], s4
 buffer_store_dwordx3 v[0:2], off, s[0:3], s4
 buffer_store_dwordx4 v[0:3], off, s[0:3], s4
+// issue 28: memory classes, cache control, time, messages
+s_setreg_b32 0x1, s0
+s_setreg_imm32_b32 0x1, 0x0
+s_sendmsg sendmsg(MSG_INTERRUPT)
+s_sendmsghalt sendmsg(MSG_INTERRUPT)
+s_ttracedata
+s_dcache_inv_vol
+s_dcache_wb_vol
+s_memtime s[0:1]
+s_memrealtime s[0:1]
+flat_load_ubyte_d16 v0, v[8:9]
+flat_load_ubyte_d16_hi v0, v[8:9]
+flat_load_sbyte_d16 v0, v[8:9]
+flat_load_sbyte_d16_hi v0, v[8:9]
+flat_load_short_d16 v0, v[8:9]
+flat_load_short_d16_hi v0, v[8:9]
+global_load_ubyte_d16 v0, v[8:9], off
+global_load_short_d16_hi v0, v[8:9], off
+scratch_load_dword v0, v8, off
+scratch_load_ubyte_d16_hi v0, off, s4
+scratch_store_dword off, v0, s4
+scratch_store_short_d16_hi v8, v0, off
+buffer_load_format_x v0, off, s[0:3], s4
+buffer_load_format_xy v[0:1], off, s[0:3], s4
+buffer_load_format_xyz v[0:2], off, s[0:3], s4
+buffer_load_format_xyzw v[0:3], off, s[0:3], s4
+buffer_store_format_x v0, off, s[0:3], s4
+buffer_store_format_xy v[0:1], off, s[0:3], s4
+buffer_store_format_xyz v[0:2], off, s[0:3], s4
+buffer_store_format_xyzw v[0:3], off, s[0:3], s4
+buffer_load_ubyte_d16 v0, off, s[0:3], s4
+buffer_load_ubyte_d16_hi v0, off, s[0:3], s4
+buffer_load_sbyte_d16 v0, off, s[0:3], s4
+buffer_load_sbyte_d16_hi v0, off, s[0:3], s4
+buffer_load_short_d16 v0, off, s[0:3], s4
+buffer_load_short_d16_hi v0, off, s[0:3], s4
+buffer_wbinvl1
+buffer_wbinvl1_vol
+buffer_atomic_swap v0, off, s[0:3], s4
+buffer_atomic_cmpswap v[0:1], off, s[0:3], s4
+buffer_atomic_add v0, off, s[0:3], s4
+buffer_atomic_sub v0, off, s[0:3], s4
+buffer_atomic_smin v0, off, s[0:3], s4
+buffer_atomic_umin v0, off, s[0:3], s4
+buffer_atomic_smax v0, off, s[0:3], s4
+buffer_atomic_umax v0, off, s[0:3], s4
+buffer_atomic_and v0, off, s[0:3], s4
+buffer_atomic_or v0, off, s[0:3], s4
+buffer_atomic_xor v0, off, s[0:3], s4
+buffer_atomic_inc v0, off, s[0:3], s4
+buffer_atomic_dec v0, off, s[0:3], s4
+buffer_atomic_swap_x2 v[0:1], off, s[0:3], s4
+buffer_atomic_cmpswap_x2 v[0:3], off, s[0:3], s4
+buffer_atomic_add_x2 v[0:1], off, s[0:3], s4
+buffer_atomic_sub_x2 v[0:1], off, s[0:3], s4
+buffer_atomic_smin_x2 v[0:1], off, s[0:3], s4
+buffer_atomic_umin_x2 v[0:1], off, s[0:3], s4
+buffer_atomic_smax_x2 v[0:1], off, s[0:3], s4
+buffer_atomic_umax_x2 v[0:1], off, s[0:3], s4
+buffer_atomic_and_x2 v[0:1], off, s[0:3], s4
+buffer_atomic_or_x2 v[0:1], off, s[0:3], s4
+buffer_atomic_xor_x2 v[0:1], off, s[0:3], s4
+buffer_atomic_inc_x2 v[0:1], off, s[0:3], s4
+buffer_atomic_dec_x2 v[0:1], off, s[0:3], s4
+tbuffer_load_format_x v0, off, s[0:3], dfmt:4, nfmt:7, s4
+tbuffer_load_format_xy v[0:1], off, s[0:3], dfmt:4, nfmt:7, s4
+tbuffer_load_format_xyz v[0:2], off, s[0:3], dfmt:4, nfmt:7, s4
+tbuffer_load_format_xyzw v[0:3], off, s[0:3], dfmt:4, nfmt:7, s4
+tbuffer_store_format_x v0, off, s[0:3], dfmt:4, nfmt:7, s4
+tbuffer_store_format_xy v[0:1], off, s[0:3], dfmt:4, nfmt:7, s4
+tbuffer_store_format_xyz v[0:2], off, s[0:3], dfmt:4, nfmt:7, s4
+tbuffer_store_format_xyzw v[0:3], off, s[0:3], dfmt:4, nfmt:7, s4

@@ -111,6 +111,10 @@ static const char *classify(uint32_t i, unsigned *op, unsigned *seg)
 		*op = (i >> 18) & 0x7f;
 		return "GCN_";			/* buffer_* */
 	}
+	if (GCN_ENC_MTBUF(i)) {
+		*op = (i >> 15) & 0xf;
+		return "GCN_";			/* tbuffer_* */
+	}
 	return NULL;
 }
 
@@ -176,7 +180,7 @@ int main(void)
 	while (fgets(line, sizeof(line), f)) {
 		char *e = strstr(line, "; encoding: [");
 		char mn[96], name[128], *s;
-		unsigned b[4], op, seg;
+		unsigned b[4], op, seg, want_seg;
 		const char *prefix;
 		GcnName *n;
 		uint32_t i;
@@ -199,9 +203,14 @@ int main(void)
 			TM(0, "%s: an encoding the header does not have", mn);
 			continue;
 		}
+		/* global_* and scratch_*: flat_* in another segment */
+		want_seg = !strncmp(mn, "global_", 7) ? GCN_FLAT_SEG_GLOBAL :
+			   !strncmp(mn, "scratch_", 8) ? GCN_FLAT_SEG_SCRATCH :
+			   GCN_FLAT_SEG_FLAT;
 		snprintf(name, sizeof(name), "%s%s%s", prefix,
-			 strncmp(mn, "global_", 7) ? "" : "flat_",
-			 strncmp(mn, "global_", 7) ? mn : mn + 7);
+			 want_seg != GCN_FLAT_SEG_FLAT ? "flat_" : "",
+			 want_seg == GCN_FLAT_SEG_GLOBAL ? mn + 7 :
+			 want_seg == GCN_FLAT_SEG_SCRATCH ? mn + 8 : mn);
 		for (s = name; *s; s++)
 			*s = toupper((unsigned char)*s);
 		n = lookup(name);
@@ -217,9 +226,7 @@ int main(void)
 			snprintf(n->bad, sizeof(n->bad),
 				 "llvm-mc encodes %s with %u (0x%x)", mn, op,
 				 op);
-		else if (!strncmp(name, "GCN_FLAT_", 9) &&
-			 seg != (strncmp(mn, "global_", 7) ?
-				 GCN_FLAT_SEG_FLAT : GCN_FLAT_SEG_GLOBAL))
+		else if (!strncmp(name, "GCN_FLAT_", 9) && seg != want_seg)
 			snprintf(n->bad, sizeof(n->bad),
 				 "%s: segment %u", mn, seg);
 	}

@@ -534,13 +534,13 @@ static void test_failures(void)
 	d.grid[0] = d.grid[1] = d.grid[2] = 1;
 	d.wg[0] = d.wg[1] = d.wg[2] = 1;
 
-	/* buffer_load_dword v0, off, s[0:3], 0 (MUBUF): not implemented */
+	/* image_load v[0:3], v[4:7], s[8:15] dmask:0xf (MIMG): not implemented */
 	code[0] = 0xbf800000;                   /* s_nop 0 */
-	code[1] = 0xe0500000;
-	code[2] = 0x80000000;
+	code[1] = 0xf0001f00;
+	code[2] = 0x00020004;
 	T(hsagpu_gcn_run_group(&gmem, &d, 0, 0, 0, 1000, &st) ==
 	  HSAGPU_GCN_UNIMPLEMENTED);
-	T(st.pc == CODE + 0x104 && st.insn[0] == 0xe0500000);
+	T(st.pc == CODE + 0x104 && st.insn[0] == 0xf0001f00);
 
 	/* global_load_dword v1, v[2:3], off from address 0: a fault */
 	code[0] = 0xdc508000;
@@ -637,6 +637,17 @@ static const struct hostile hostile[] = {
 	{ "buffer_store_dword v4, off, s[0:3], 0", { 0xe0700000, 0x80000400 }, false },
 	{ "buffer_load_dword v0, v4, s[0:3], 0 offen",
 	  { 0xe0501000, 0x80000004 }, false },
+	/* issue 28: buffer descriptors, typed, scratch, d16, clocks */
+	{ "buffer_load_dwordx4 v[2:5], v0, s[8:11], 0 offen",
+	  { 0xe05c1000, 0x80020200 }, false },
+	{ "tbuffer_load_format_xyzw v[1:4], v0, s[8:11], 0 offen",
+	  { 0xeba19000, 0x80020100 }, false },
+	{ "buffer_atomic_cmpswap v[3:4], v0, s[8:11], 0 offen glc",
+	  { 0xe1045000, 0x80020300 }, false },
+	{ "scratch_load_dword v4, v0, off", { 0xdc504000, 0x047f0000 }, false },
+	{ "flat_load_short_d16_hi v4, v[0:1]", { 0xdc940000, 0x04000000 },
+	  false },
+	{ "s_memtime s[101:102]", { 0xc0901940, 0 }, false },
 	/* SGPRs: s[88:103] runs past s101; an SMEM op of 63 (1 << 63) */
 	{ "s_load_dwordx16 s[88:103], s[0:1], 0", { 0xc0121600, 0 }, false },
 	{ "smem op 63", { 0xc0fc0000, 0 }, false },

@@ -40,7 +40,28 @@
 typedef struct HsaGpuGcnCtx {
     const HsaGpuProc *p;
     unsigned err;               /* the queue error of a failed access */
+    HsaGpuQueue *q;
 } HsaGpuGcnCtx;
+
+/* s_memtime, s_memrealtime: the device clock (TIMESTAMP, signals') */
+static uint64_t hsagpu_gcn_now(void *opaque)
+{
+    HsaGpuGcnCtx *c = opaque;
+
+    return c->p->ops->now_ns(c->p->opaque);
+}
+
+/*
+ * s_sendmsg(MSG_INTERRUPT): the queue's interrupt, as for a signal whose
+ * event mailbox the device wrote (the code wrote it itself: ROCm's
+ * signals from the GPU, hostcall)
+ */
+static void hsagpu_gcn_irq(void *opaque, uint32_t m0)
+{
+    HsaGpuGcnCtx *c = opaque;
+
+    c->p->ops->irq(c->p->opaque, c->q->vector);
+}
 
 static unsigned hsagpu_gcn_rd(void *opaque, uint64_t addr, void *buf,
                               uint32_t len)
@@ -98,10 +119,11 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
                          const struct hsagpu_kernel_dispatch_packet *k,
                          const HsaGpuProc *p, HsaGpuRunResult *res)
 {
-    HsaGpuGcnCtx c = { p, 0 };
+    HsaGpuGcnCtx c = { p, 0, q };
     const HsaGpuGcnMem mem = {
         hsagpu_gcn_rd, hsagpu_gcn_wr, p->ops->atomic ? hsagpu_gcn_at : NULL,
-        &c,
+        &c, p->ops->now_ns ? hsagpu_gcn_now : NULL,
+        p->ops->irq ? hsagpu_gcn_irq : NULL,
     };
     HsaGpuGcnDispatch d = { 0 };
     HsaGpuGcnStatus st;

@@ -356,7 +356,7 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     if (GCN_ENC_FLAT(i)) {                          /* and GLOBAL */
         return hsagpu_gcn_flat(g, w, insn);
     }
-    if (GCN_ENC_MUBUF(i)) {
+    if (GCN_ENC_MUBUF(i) || GCN_ENC_MTBUF(i)) {
         return hsagpu_gcn_mubuf(g, w, insn);
     }
     if (GCN_ENC_DS(i)) {

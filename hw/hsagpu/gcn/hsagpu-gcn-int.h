@@ -33,6 +33,12 @@ typedef struct HsaGpuGcnWave {
     uint8_t *priv;                      /* 64 lanes' private segments */
     bool done, at_barrier;
     uint64_t insns;
+    unsigned index;                     /* in its workgroup (HW_ID) */
+    /*
+     * MODE's FP_DENORM field [7:4] (fp32 in [1:0], fp64/fp16 in [3:2];
+     * 0 flush, 3 keep): from rsrc1, changed by s_setreg
+     */
+    uint8_t denorm;
 } HsaGpuGcnWave;
 
 /* A workgroup in flight (hsagpu-gcn-run.c) */
@@ -103,6 +109,25 @@ static inline uint8_t *hsagpu_gcn_window(uint8_t *base, uint64_t size,
                                          uint64_t off, uint64_t n)
 {
     return base && off <= size && n <= size - off ? base + off : NULL;
+}
+
+/*
+ * A host memory fence (sequentially consistent) at the points where the
+ * HSA memory model implies an acquire or release (s_waitcnt, the cache
+ * invalidations and write-backs; docs/isa.md): memory is reached through
+ * the callbacks one access at a time and nothing is cached, so a fence
+ * orders this thread's accesses with the CPU's and other devices'.
+ */
+static inline void hsagpu_gcn_fence(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* The FPU's denormal modes from a MODE FP_DENORM field (@g's) */
+static inline void hsagpu_gcn_set_denorm(HsaGpuGcnGroup *g, unsigned denorm)
+{
+    g->ftz32 = (denorm & 3) == 0;
+    g->ftz64 = ((denorm >> 2) & 3) == 0;
 }
 
 /* fp32 from its bits and back, denormals flushed to signed zeros if @ftz */

@@ -30,6 +30,7 @@
 #define GCN_ENC_DS(i)           ((i) >> 26 == 0x36)
 #define GCN_ENC_FLAT(i)         ((i) >> 26 == 0x37)
 #define GCN_ENC_MUBUF(i)        ((i) >> 26 == 0x38)
+#define GCN_ENC_MTBUF(i)        ((i) >> 26 == 0x3a)
 
 /* SOP2, op in [29:23]: D = S0 op S1 */
 enum {
@@ -101,6 +102,8 @@ enum {
     GCN_SOPK_S_ADDK_I32    = 14,
     GCN_SOPK_S_MULK_I32    = 15,
     GCN_SOPK_S_GETREG_B32  = 17,
+    GCN_SOPK_S_SETREG_B32  = 18,
+    GCN_SOPK_S_SETREG_IMM32_B32 = 20,
 };
 
 /* SOP1, op in [15:8]: D = op S0 */
@@ -167,10 +170,13 @@ enum {
     GCN_SOPP_S_WAITCNT        = 12,
     GCN_SOPP_S_SLEEP          = 14,
     GCN_SOPP_S_SETPRIO        = 15,
+    GCN_SOPP_S_SENDMSG        = 16,
+    GCN_SOPP_S_SENDMSGHALT    = 17,
     GCN_SOPP_S_TRAP           = 18,
     GCN_SOPP_S_ICACHE_INV     = 19,
     GCN_SOPP_S_INCPERFLEVEL   = 20,
     GCN_SOPP_S_DECPERFLEVEL   = 21,
+    GCN_SOPP_S_TTRACEDATA     = 22,
 };
 
 /* SMEM, op in [25:18]: scalar memory */
@@ -182,6 +188,10 @@ enum {
     GCN_SMEM_S_LOAD_DWORDX16 =  4,
     GCN_SMEM_S_DCACHE_INV    = 32,
     GCN_SMEM_S_DCACHE_WB     = 33,
+    GCN_SMEM_S_DCACHE_INV_VOL = 34,
+    GCN_SMEM_S_DCACHE_WB_VOL = 35,
+    GCN_SMEM_S_MEMTIME       = 36,
+    GCN_SMEM_S_MEMREALTIME   = 37,
 };
 
 /*
@@ -759,6 +769,12 @@ enum {
     GCN_FLAT_STORE_DWORDX2      =  29,
     GCN_FLAT_STORE_DWORDX3      =  30,
     GCN_FLAT_STORE_DWORDX4      =  31,
+    GCN_FLAT_LOAD_UBYTE_D16     =  32,
+    GCN_FLAT_LOAD_UBYTE_D16_HI  =  33,
+    GCN_FLAT_LOAD_SBYTE_D16     =  34,
+    GCN_FLAT_LOAD_SBYTE_D16_HI  =  35,
+    GCN_FLAT_LOAD_SHORT_D16     =  36,
+    GCN_FLAT_LOAD_SHORT_D16_HI  =  37,
     GCN_FLAT_ATOMIC_SWAP        =  64,
     GCN_FLAT_ATOMIC_CMPSWAP     =  65,
     GCN_FLAT_ATOMIC_ADD         =  66,
@@ -787,8 +803,20 @@ enum {
     GCN_FLAT_ATOMIC_DEC_X2      = 108,
 };
 
-/* MUBUF, op in [24:18]: its loads and stores, numbered as FLAT's */
+/*
+ * MUBUF, op in [24:18]: its loads, stores and atomics numbered as FLAT's
+ * (op - GCN_BUFFER_LOAD_UBYTE + GCN_FLAT_LOAD_UBYTE, the same for the
+ * atomics); the typed (format) ones, the L1 cache control
+ */
 enum {
+    GCN_BUFFER_LOAD_FORMAT_X      =  0,
+    GCN_BUFFER_LOAD_FORMAT_XY     =  1,
+    GCN_BUFFER_LOAD_FORMAT_XYZ    =  2,
+    GCN_BUFFER_LOAD_FORMAT_XYZW   =  3,
+    GCN_BUFFER_STORE_FORMAT_X     =  4,
+    GCN_BUFFER_STORE_FORMAT_XY    =  5,
+    GCN_BUFFER_STORE_FORMAT_XYZ   =  6,
+    GCN_BUFFER_STORE_FORMAT_XYZW  =  7,
     GCN_BUFFER_LOAD_UBYTE         = 16,
     GCN_BUFFER_LOAD_SBYTE         = 17,
     GCN_BUFFER_LOAD_USHORT        = 18,
@@ -805,6 +833,55 @@ enum {
     GCN_BUFFER_STORE_DWORDX2      = 29,
     GCN_BUFFER_STORE_DWORDX3      = 30,
     GCN_BUFFER_STORE_DWORDX4      = 31,
+    GCN_BUFFER_LOAD_UBYTE_D16     = 32,
+    GCN_BUFFER_LOAD_UBYTE_D16_HI  = 33,
+    GCN_BUFFER_LOAD_SBYTE_D16     = 34,
+    GCN_BUFFER_LOAD_SBYTE_D16_HI  = 35,
+    GCN_BUFFER_LOAD_SHORT_D16     = 36,
+    GCN_BUFFER_LOAD_SHORT_D16_HI  = 37,
+    GCN_BUFFER_WBINVL1            = 62,
+    GCN_BUFFER_WBINVL1_VOL        = 63,
+    GCN_BUFFER_ATOMIC_SWAP        = 64,
+    GCN_BUFFER_ATOMIC_CMPSWAP     = 65,
+    GCN_BUFFER_ATOMIC_ADD         = 66,
+    GCN_BUFFER_ATOMIC_SUB         = 67,
+    GCN_BUFFER_ATOMIC_SMIN        = 68,
+    GCN_BUFFER_ATOMIC_UMIN        = 69,
+    GCN_BUFFER_ATOMIC_SMAX        = 70,
+    GCN_BUFFER_ATOMIC_UMAX        = 71,
+    GCN_BUFFER_ATOMIC_AND         = 72,
+    GCN_BUFFER_ATOMIC_OR          = 73,
+    GCN_BUFFER_ATOMIC_XOR         = 74,
+    GCN_BUFFER_ATOMIC_INC         = 75,
+    GCN_BUFFER_ATOMIC_DEC         = 76,
+    GCN_BUFFER_ATOMIC_SWAP_X2     = 96,
+    GCN_BUFFER_ATOMIC_CMPSWAP_X2  = 97,
+    GCN_BUFFER_ATOMIC_ADD_X2      = 98,
+    GCN_BUFFER_ATOMIC_SUB_X2      = 99,
+    GCN_BUFFER_ATOMIC_SMIN_X2     = 100,
+    GCN_BUFFER_ATOMIC_UMIN_X2     = 101,
+    GCN_BUFFER_ATOMIC_SMAX_X2     = 102,
+    GCN_BUFFER_ATOMIC_UMAX_X2     = 103,
+    GCN_BUFFER_ATOMIC_AND_X2      = 104,
+    GCN_BUFFER_ATOMIC_OR_X2       = 105,
+    GCN_BUFFER_ATOMIC_XOR_X2      = 106,
+    GCN_BUFFER_ATOMIC_INC_X2      = 107,
+    GCN_BUFFER_ATOMIC_DEC_X2      = 108,
+};
+
+/*
+ * MTBUF, op in [18:15] (dfmt [22:19], nfmt [25:23]; the second dword as
+ * MUBUF's): typed loads and stores of 1-4 components
+ */
+enum {
+    GCN_TBUFFER_LOAD_FORMAT_X     =  0,
+    GCN_TBUFFER_LOAD_FORMAT_XY    =  1,
+    GCN_TBUFFER_LOAD_FORMAT_XYZ   =  2,
+    GCN_TBUFFER_LOAD_FORMAT_XYZW  =  3,
+    GCN_TBUFFER_STORE_FORMAT_X    =  4,
+    GCN_TBUFFER_STORE_FORMAT_XY   =  5,
+    GCN_TBUFFER_STORE_FORMAT_XYZ  =  6,
+    GCN_TBUFFER_STORE_FORMAT_XYZW =  7,
 };
 
 #endif

@@ -204,6 +204,7 @@ static size_t hsagpu_gcn_run_reserve(HsaGpuGcnRun *r, unsigned nwaves,
         r->waves[n].nvgpr = nvgpr;
         r->waves[n].vfile = r->vregs + (size_t)n * nvgpr;
         r->waves[n].priv = r->priv + (size_t)n * HSAGPU_GCN_WAVE * priv;
+        r->waves[n].index = n;
     }
     return nv * sizeof(HsaGpuGcnVreg) + lds + np + sizeof(r->waves);
 }
@@ -245,6 +246,7 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
                                          r->priv_size);
     for (unsigned n = 0; n < r->nwaves; n++) {
         hsagpu_gcn_wave_init(d, &r->waves[n], n, id, size);
+        r->waves[n].denorm = (d->kd.rsrc1 >> 16) & 0xf;
     }
     r->active = true;
     st->waves = r->nwaves;
@@ -276,6 +278,7 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
         for (; r->cur < r->nwaves; r->cur++) {
             HsaGpuGcnWave *w = &r->waves[r->cur];
 
+            hsagpu_gcn_set_denorm(&g, w->denorm);   /* its s_setreg's */
             while (!w->done && !w->at_barrier) {
                 if (used >= budget) {
                     st->insns = st->work = used;
@@ -400,7 +403,9 @@ size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf)
         p = gcn_put32(p, w->flat_scratch[1]);
         p = gcn_put32(p, w->m0);
         p = gcn_put32(p, w->scc);
-        p = gcn_put32(p, w->done | w->at_barrier << 1);
+        /* bit 2: the wave's denormal modes in [11:8] (s_setreg) */
+        p = gcn_put32(p, w->done | w->at_barrier << 1 | 1 << 2 |
+                      w->denorm << 8);
         p = gcn_put64(p, w->vcc);
         p = gcn_put64(p, w->exec);
         p = gcn_put64(p, w->pc);
@@ -470,6 +475,14 @@ HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len)
         w->scc = scc & 1;
         w->done = flags & 1;
         w->at_barrier = (flags >> 1) & 1;
+        /* without bit 2 (saved before s_setreg): the workgroup's */
+        w->denorm = flags & 4 ? (flags >> 8) & 0xf :
+                    (r->ftz32 ? 0 : 3) | (r->ftz64 ? 0 : 3) << 2;
+        if ((flags & ~0xf07u) || ((w->denorm & 3) && (w->denorm & 3) != 3) ||
+            ((w->denorm >> 2) && (w->denorm >> 2) != 3)) {
+            hsagpu_gcn_run_free(r);
+            return NULL;                /* not a mode s_setreg sets */
+        }
     }
     for (size_t k = 0; k < (size_t)r->nwaves * r->nvgpr; k++) {
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {

@@ -544,20 +544,36 @@ static bool hsagpu_gcn_sopk(HsaGpuGcnWave *w, unsigned op, unsigned sdst,
     }
 }
 
-/* Scalar memory: s_load_dword{,x2,x4,x8,x16}; cache hints are no-ops. */
+/*
+ * Scalar memory: s_load_dword{,x2,x4,x8,x16}; the scalar cache's
+ * invalidations and write-backs (no cache here: a host fence, the
+ * acquire or release they stand for); the clocks.
+ */
 static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                 const uint32_t *insn)
 {
     unsigned op = (insn[0] >> 18) & 0xff, sdata = (insn[0] >> 6) & 0x7f;
     unsigned sbase = (insn[0] & 0x3f) * 2, n, err;
     bool imm = (insn[0] >> 17) & 1;
-    uint64_t base, off, addr;
+    uint64_t base, off, addr, ns;
     uint32_t buf[16], *dst;
 
     switch (op) {
     case GCN_SMEM_S_DCACHE_INV:
     case GCN_SMEM_S_DCACHE_WB:
+    case GCN_SMEM_S_DCACHE_INV_VOL:
+    case GCN_SMEM_S_DCACHE_WB_VOL:
+        hsagpu_gcn_fence();
         return 2;
+    case GCN_SMEM_S_MEMTIME:
+    case GCN_SMEM_S_MEMREALTIME:
+        /* the device clock (ns): the shader clock, the 100 MHz REFCLK */
+        ns = g->mem->now_ns ? g->mem->now_ns(g->mem->opaque) : 0;
+        ns /= op == GCN_SMEM_S_MEMTIME ?
+              1000000000ULL / HSAGPU_GCN_SHADER_CLOCK_HZ :
+              1000000000ULL / HSAGPU_GCN_REALTIME_HZ;
+        return hsagpu_gcn_swrite(w, sdata, true, ns) ? 2 :
+               hsagpu_gcn_refuse(g, w, insn, "s_memtime: SGPR pair");
     case GCN_SMEM_S_LOAD_DWORD ... GCN_SMEM_S_LOAD_DWORDX16:
         n = 1u << (op - GCN_SMEM_S_LOAD_DWORD);     /* dwords: 1..16 */
         break;
@@ -584,6 +600,29 @@ static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     return 2;
 }
 
+/*
+ * s_sendmsg, s_sendmsghalt: what compute code sends. MSG_INTERRUPT (1,
+ * with M0 the context id: ROCm's signals, hostcall and printf after
+ * writing a signal's event mailbox) raises the queue's interrupt as the
+ * device does for its own signals (HsaGpuGcnMem.interrupt); the graphics
+ * messages (GS, GS_DONE, GS_ALLOC_REQ), the trap handler's and the
+ * system ones are refused. s_sendmsghalt then halts the wave: with no
+ * debugger to resume it the dispatch could never end, so it fails the
+ * queue as a trap does.
+ */
+static unsigned hsagpu_gcn_sendmsg(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                                   const uint32_t *insn, bool halt)
+{
+    if ((insn[0] & 0xf) != 1 /* MSG_INTERRUPT */) {
+        return hsagpu_gcn_refuse(g, w, insn, "s_sendmsg: not MSG_INTERRUPT");
+    }
+    if (g->mem->interrupt) {
+        g->mem->interrupt(g->mem->opaque, w->m0);
+    }
+    return halt ? hsagpu_gcn_fail(g, w, HSAGPU_GCN_TRAP, insn,
+                                  "s_sendmsghalt: wave halted") : 1;
+}
+
 /* SOPP: program control. Returns dwords, 0 to stop this wave for now. */
 static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                 const uint32_t *insn)
@@ -593,9 +632,21 @@ static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     bool take;
 
     switch (op) {
+    case GCN_SOPP_S_WAITCNT:
+        /*
+         * Memory is synchronous here, nothing to wait for; but the
+         * memory model's acquires and releases are these (an acquire's
+         * "s_waitcnt vmcnt(0)" after its load, a release's before its
+         * store): a host fence orders them with the CPU's accesses.
+         */
+        hsagpu_gcn_fence();
+        return 1;
+    case GCN_SOPP_S_SENDMSG:
+    case GCN_SOPP_S_SENDMSGHALT:
+        return hsagpu_gcn_sendmsg(g, w, insn, op == GCN_SOPP_S_SENDMSGHALT);
     case GCN_SOPP_S_NOP:
     case GCN_SOPP_S_WAKEUP:
-    case GCN_SOPP_S_WAITCNT:    /* memory is synchronous here */
+    case GCN_SOPP_S_TTRACEDATA: /* no thread trace: dropped */
     case GCN_SOPP_S_SLEEP:
     case GCN_SOPP_S_SETPRIO:
     case GCN_SOPP_S_ICACHE_INV:
@@ -610,6 +661,14 @@ static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         w->pc += 4;
         return 0;
     case GCN_SOPP_S_TRAP:
+        /*
+         * ROCr's trap handler (the AMDHSA trap ABI): llvm.debugtrap
+         * (s_trap 3) without a debugger goes on; llvm.trap (2) and the
+         * others fail the queue with the trap's address.
+         */
+        if ((simm & 0xff) == 3) {
+            return 1;
+        }
         return hsagpu_gcn_fail(g, w, HSAGPU_GCN_TRAP, insn, "s_trap");
     case GCN_SOPP_S_BRANCH:
         take = true;
@@ -639,34 +698,104 @@ static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     return UINT32_MAX;          /* pc set */
 }
 
+/* Hardware registers (s_getreg_b32, s_setreg_b32 simm16's id) */
+enum {
+    GCN_HWREG_MODE = 1, GCN_HWREG_STATUS = 2, GCN_HWREG_TRAPSTS = 3,
+    GCN_HWREG_HW_ID = 4, GCN_HWREG_GPR_ALLOC = 5, GCN_HWREG_LDS_ALLOC = 6,
+    GCN_HWREG_IB_STS = 7, GCN_HWREG_SH_MEM_BASES = 15,
+};
+
 /*
- * s_getreg_b32 of the hardware registers compiled code reads: MODE (the
- * rounding and denormal modes, DX10 clamp and IEEE bits of rsrc1) and
- * SH_MEM_BASES (the flat apertures' top 16 bits: private in [15:0],
- * shared in [31:16]). simm16: id [5:0], offset [10:6], size - 1 [15:11].
+ * The value of hardware register @id for @w: false when the interpreter
+ * has no such register. MODE: rounding (round to nearest even, all the
+ * FPU does), the denormal modes the FPU honours for the wave, DX10 clamp
+ * and IEEE from rsrc1; STATUS: SCC, EXECZ, VCCZ, VALID; TRAPSTS: no
+ * exception recorded; HW_ID: the wave on a SIMD of CU 0 (wave index / 4,
+ * index % 4), ME 1 (compute); GPR_ALLOC, LDS_ALLOC: the allocation's
+ * sizes in the hardware's granules (4 VGPRs, 16 SGPRs, 128 dwords of
+ * LDS), bases 0; IB_STS: every counter 0 (memory is synchronous);
+ * SH_MEM_BASES: the flat apertures' top 16 bits (private [15:0], shared
+ * [31:16]).
  */
-static unsigned hsagpu_gcn_getreg(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                                  const uint32_t *insn)
+static bool hsagpu_gcn_hwreg(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                             unsigned id, uint32_t *v)
 {
-    unsigned id = insn[0] & 0x3f, off = (insn[0] >> 6) & 31;
-    unsigned size = ((insn[0] >> 11) & 31) + 1;
-    uint32_t r1 = g->d->kd.rsrc1, v;
+    uint32_t r1 = g->d->kd.rsrc1;
+    unsigned sgprs = (((r1 >> 6) & 0xf) + 1) * 8;
 
     switch (id) {
-    case 1:                                         /* HW_REG_MODE */
-        v = ((r1 >> 12) & 0xff) | ((r1 >> 21) & 1) << 8 |
-            ((r1 >> 23) & 1) << 9;
-        break;
-    case 15:                                        /* HW_REG_SH_MEM_BASES */
-        v = HSAGPU_GCN_APERTURE_SHARED << 16 | HSAGPU_GCN_APERTURE_PRIVATE;
-        break;
+    case GCN_HWREG_MODE:
+        *v = (g->ftz32 ? 0 : 3) << 4 | (g->ftz64 ? 0 : 3) << 6 |
+             ((r1 >> 21) & 1) << 8 | ((r1 >> 23) & 1) << 9;
+        return true;
+    case GCN_HWREG_STATUS:
+        *v = w->scc | !w->exec << 9 | !w->vcc << 10 | 1u << 16;
+        return true;
+    case GCN_HWREG_TRAPSTS:
+    case GCN_HWREG_IB_STS:
+        *v = 0;
+        return true;
+    case GCN_HWREG_HW_ID:
+        *v = (w->index / 4) | (w->index % 4) << 4 | 1u << 30;
+        return true;
+    case GCN_HWREG_GPR_ALLOC:
+        *v = ((w->nvgpr + 3) / 4 - 1) << 8 | ((sgprs + 15) / 16 - 1) << 24;
+        return true;
+    case GCN_HWREG_LDS_ALLOC:
+        *v = ((g->lds_size + 511) / 512) << 12;
+        return true;
+    case GCN_HWREG_SH_MEM_BASES:
+        *v = HSAGPU_GCN_APERTURE_SHARED << 16 | HSAGPU_GCN_APERTURE_PRIVATE;
+        return true;
     default:
-        return hsagpu_gcn_refuse(g, w, insn,
-                               "s_getreg");
+        return false;
     }
-    v = (uint32_t)((uint64_t)v >> off) & (size >= 32 ? ~0u : (1u << size) - 1);
-    return hsagpu_gcn_swrite(w, (insn[0] >> 16) & 0x7f, false, v) ? 1 :
-           hsagpu_gcn_refuse(g, w, insn, "s_getreg");
+}
+
+/*
+ * s_getreg_b32 (SOPK), s_setreg_b32 (SOPK: from SGPR sdst) and
+ * s_setreg_imm32_b32 (the literal). simm16: id [5:0], offset [10:6],
+ * size - 1 [15:11]. s_setreg changes MODE's denormal modes (each 0,
+ * flush, or 3, keep: what the FPU honours, for the wave from then on)
+ * and writes zeros to TRAPSTS; any other change (a rounding mode other
+ * than nearest even, DX10 clamp, IEEE, exceptions; the read-only
+ * registers) is refused rather than ignored.
+ */
+static unsigned hsagpu_gcn_getreg(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                                  const uint32_t *insn, unsigned op)
+{
+    unsigned id = insn[0] & 0x3f, off = (insn[0] >> 6) & 31;
+    unsigned size = ((insn[0] >> 11) & 31) + 1, sreg = (insn[0] >> 16) & 0x7f;
+    uint32_t mask = (size >= 32 ? ~0u : (1u << size) - 1), v, nv;
+    uint64_t src;
+
+    if (!hsagpu_gcn_hwreg(g, w, id, &v)) {
+        return hsagpu_gcn_refuse(g, w, insn, "s_getreg/s_setreg: register");
+    }
+    if (op == GCN_SOPK_S_GETREG_B32) {
+        v = (uint32_t)((uint64_t)v >> off) & mask;
+        return hsagpu_gcn_swrite(w, sreg, false, v) ? 1 :
+               hsagpu_gcn_refuse(g, w, insn, "s_getreg");
+    }
+    if (op == GCN_SOPK_S_SETREG_IMM32_B32) {
+        src = insn[1];
+    } else if (!hsagpu_gcn_sread(w, sreg, 0, false, &src)) {
+        return hsagpu_gcn_refuse(g, w, insn, "s_setreg");
+    }
+    mask = (uint32_t)((uint64_t)mask << off);
+    nv = (v & ~mask) | ((uint32_t)((uint64_t)src << off) & mask);
+    if (id == GCN_HWREG_TRAPSTS && !nv) {
+        return op == GCN_SOPK_S_SETREG_IMM32_B32 ? 2 : 1;
+    }
+    if (id != GCN_HWREG_MODE || (nv & ~0xf0u) != (v & ~0xf0u) ||
+        ((nv >> 4) & 3) == 1 || ((nv >> 4) & 3) == 2 ||
+        ((nv >> 6) & 3) == 1 || ((nv >> 6) & 3) == 2) {
+        return hsagpu_gcn_refuse(g, w, insn,
+                                 "s_setreg: a mode the FPU cannot honour");
+    }
+    w->denorm = (nv >> 4) & 0xf;
+    hsagpu_gcn_set_denorm(g, w->denorm);
+    return op == GCN_SOPK_S_SETREG_IMM32_B32 ? 2 : 1;
 }
 
 /* A scalar ALU instruction (SOP1, SOP2, SOPK, SOPC). */
@@ -711,8 +840,13 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                lit) ? len :
                hsagpu_gcn_refuse(g, w, insn, "sopc");
     }
-    if (GCN_ENC_SOPK(i) && ((i >> 23) & 0x1f) == GCN_SOPK_S_GETREG_B32) {
-        return hsagpu_gcn_getreg(g, w, insn);
+    if (GCN_ENC_SOPK(i)) {
+        unsigned op = (i >> 23) & 0x1f;
+
+        if (op == GCN_SOPK_S_GETREG_B32 || op == GCN_SOPK_S_SETREG_B32 ||
+            op == GCN_SOPK_S_SETREG_IMM32_B32) {
+            return hsagpu_gcn_getreg(g, w, insn, op);
+        }
     }
     if (GCN_ENC_SOPK(i)) {
         return hsagpu_gcn_sopk(w, (i >> 23) & 0x1f, (i >> 16) & 0x7f,

@@ -9,6 +9,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifdef HSAGPU_HOST_TEST
+#include <math.h>
 #include <string.h>
 #else
 #include "qemu/osdep.h"
@@ -26,66 +27,60 @@ enum {
 };
 
 /*
- * Bytes a FLAT (GLOBAL) load or store @op moves, *@load which of the
- * two; 0: not one (nor the d16_hi stores, not implemented)
+ * What a FLAT (GLOBAL, SCRATCH) or MUBUF load, store or atomic does, from
+ * its opcode in FLAT's numbering (MUBUF's are the same numbers)
  */
-static unsigned gcn_flat_bytes(unsigned op, bool *load)
-{
-    *load = op >= GCN_FLAT_LOAD_UBYTE && op <= GCN_FLAT_LOAD_DWORDX4;
-    switch (op) {
-    case GCN_FLAT_LOAD_UBYTE:
-    case GCN_FLAT_LOAD_SBYTE:
-    case GCN_FLAT_STORE_BYTE:
-        return 1;
-    case GCN_FLAT_LOAD_USHORT:
-    case GCN_FLAT_LOAD_SSHORT:
-    case GCN_FLAT_STORE_SHORT:
-        return 2;
-    case GCN_FLAT_LOAD_DWORD:
-    case GCN_FLAT_STORE_DWORD:
-        return 4;
-    case GCN_FLAT_LOAD_DWORDX2:
-    case GCN_FLAT_STORE_DWORDX2:
-        return 8;
-    case GCN_FLAT_LOAD_DWORDX3:
-    case GCN_FLAT_STORE_DWORDX3:
-        return 12;
-    case GCN_FLAT_LOAD_DWORDX4:
-    case GCN_FLAT_STORE_DWORDX4:
-        return 16;
-    default:
-        return 0;
-    }
-}
+typedef struct GcnMemOp {
+    unsigned bytes;             /* moved per lane (an atomic's: 4, 8) */
+    unsigned nret, ndata;       /* VGPRs written (d16: merged), read */
+    unsigned kind;              /* GCN_A_*, GCN_A_NONE */
+    bool load, store, sext;
+    bool d16, hi;               /* a 16-bit half: which */
+} GcnMemOp;
 
-/* ... and a MUBUF one */
-static unsigned gcn_buffer_bytes(unsigned op, bool *load)
+/* @op with glc @glc into *@m: false when it is none of them */
+static bool gcn_mem_op(unsigned op, bool glc, GcnMemOp *m)
 {
-    *load = op >= GCN_BUFFER_LOAD_UBYTE && op <= GCN_BUFFER_LOAD_DWORDX4;
-    switch (op) {
-    case GCN_BUFFER_LOAD_UBYTE:
-    case GCN_BUFFER_LOAD_SBYTE:
-    case GCN_BUFFER_STORE_BYTE:
-        return 1;
-    case GCN_BUFFER_LOAD_USHORT:
-    case GCN_BUFFER_LOAD_SSHORT:
-    case GCN_BUFFER_STORE_SHORT:
-        return 2;
-    case GCN_BUFFER_LOAD_DWORD:
-    case GCN_BUFFER_STORE_DWORD:
-        return 4;
-    case GCN_BUFFER_LOAD_DWORDX2:
-    case GCN_BUFFER_STORE_DWORDX2:
-        return 8;
-    case GCN_BUFFER_LOAD_DWORDX3:
-    case GCN_BUFFER_STORE_DWORDX3:
-        return 12;
-    case GCN_BUFFER_LOAD_DWORDX4:
-    case GCN_BUFFER_STORE_DWORDX4:
-        return 16;
-    default:
-        return 0;
+    static const uint8_t sz[] = {           /* from load_ubyte on */
+        1, 1, 2, 2, 4, 8, 12, 16,           /* loads */
+        1, 1, 2, 2, 4, 8, 12, 16,           /* stores */
+        1, 1, 1, 1, 2, 2,                   /* d16 loads */
+    };
+
+    memset(m, 0, sizeof(*m));
+    m->kind = GCN_A_NONE;
+    if (op >= GCN_FLAT_LOAD_UBYTE && op <= GCN_FLAT_LOAD_SHORT_D16_HI) {
+        m->bytes = sz[op - GCN_FLAT_LOAD_UBYTE];
+        m->store = op >= GCN_FLAT_STORE_BYTE && op <= GCN_FLAT_STORE_DWORDX4;
+        m->load = !m->store;
+        m->d16 = op >= GCN_FLAT_LOAD_UBYTE_D16 ||
+                 op == GCN_FLAT_STORE_BYTE_D16_HI ||
+                 op == GCN_FLAT_STORE_SHORT_D16_HI;
+        m->hi = op == GCN_FLAT_STORE_BYTE_D16_HI ||
+                op == GCN_FLAT_STORE_SHORT_D16_HI ||
+                (op >= GCN_FLAT_LOAD_UBYTE_D16 && (op & 1));
+        m->sext = op == GCN_FLAT_LOAD_SBYTE || op == GCN_FLAT_LOAD_SSHORT ||
+                  op == GCN_FLAT_LOAD_SBYTE_D16 ||
+                  op == GCN_FLAT_LOAD_SBYTE_D16_HI;
+        if (m->load) {
+            m->nret = (m->bytes + 3) / 4;
+        } else {
+            m->ndata = (m->bytes + 3) / 4;
+        }
+        return true;
     }
+    if (op >= GCN_FLAT_ATOMIC_SWAP && op <= GCN_FLAT_ATOMIC_DEC) {
+        m->kind = op - GCN_FLAT_ATOMIC_SWAP;
+        m->bytes = 4;
+    } else if (op >= GCN_FLAT_ATOMIC_SWAP_X2 && op <= GCN_FLAT_ATOMIC_DEC_X2) {
+        m->kind = op - GCN_FLAT_ATOMIC_SWAP_X2;
+        m->bytes = 8;
+    } else {
+        return false;
+    }
+    m->ndata = m->bytes / 4 * (m->kind == GCN_A_CMPSWAP ? 2 : 1);
+    m->nret = glc ? m->bytes / 4 : 0;
+    return true;
 }
 
 /* A loaded byte (@sbyte) or short (@sshort) sign-extended, else as is */
@@ -246,135 +241,176 @@ static uint8_t *gcn_lds(HsaGpuGcnGroup *g, uint64_t off, unsigned n)
 }
 
 /*
- * FLAT loads and stores of a wave with lanes in the shared or private
+ * One lane's access @m: at host bytes @p (the LDS or the lane's private
+ * memory; NULL with @drop: out of range, a load gives 0, a store or an
+ * atomic does nothing) or else at @addr through the memory callbacks.
+ * Registers: @rd written (loads, atomics with glc), @rs read. 0, or the
+ * callback's error (g->st->addr set).
+ */
+static unsigned gcn_lane(HsaGpuGcnGroup *g, const GcnMemOp *m, uint8_t *p,
+                         bool drop, uint64_t addr, unsigned l,
+                         HsaGpuGcnVreg *rd, HsaGpuGcnVreg *rs)
+{
+    const HsaGpuGcnMem *mem = g->mem;
+    uint32_t buf[4] = { 0, 0, 0, 0 };
+    uint64_t old = 0, src = 0, cmp = 0, nv;
+    unsigned err = 0, h = m->bytes / 4;
+
+    if (m->store || m->kind != GCN_A_NONE) {
+        for (unsigned k = 0; k < m->ndata; k++) {
+            buf[k] = rs[k][l];
+        }
+        if (m->hi) {
+            buf[0] >>= 16;                          /* store_*_d16_hi */
+        }
+    }
+    if (m->kind != GCN_A_NONE) {
+        src = buf[0] | (h > 1 ? (uint64_t)buf[1] << 32 : 0);
+        cmp = buf[h] | (h > 1 ? (uint64_t)buf[h + 1] << 32 : 0);
+        if (p) {
+            memcpy(&old, p, m->bytes);
+            nv = gcn_atomic(m->kind, old, src, cmp, 8 * m->bytes);
+            memcpy(p, &nv, m->bytes);
+        } else if (drop) {
+            old = 0;
+        } else if (mem->atomic) {
+            err = gcn_atomic_mem(g, addr, m->bytes, m->kind, src, cmp, &old);
+        } else {
+            err = mem->read(mem->opaque, addr, &old, m->bytes);
+            if (!err) {
+                nv = gcn_atomic(m->kind, old, src, cmp, 8 * m->bytes);
+                err = mem->write(mem->opaque, addr, &nv, m->bytes);
+            }
+        }
+        buf[0] = (uint32_t)old;
+        buf[1] = old >> 32;
+    } else if (m->store) {
+        if (p) {
+            memcpy(p, buf, m->bytes);
+        } else if (!drop) {
+            err = mem->write(mem->opaque, addr, buf, m->bytes);
+        }
+        return err;
+    } else if (p) {
+        memcpy(buf, p, m->bytes);
+    } else if (!drop) {
+        err = mem->read(mem->opaque, addr, buf, m->bytes);
+    }
+    if (err) {
+        g->st->mem_err = err;
+        g->st->addr = addr;
+        return err;
+    }
+    if (m->d16) {
+        /* a byte (zero- or sign-extended to 16 bits) or short: one half */
+        uint32_t v = m->bytes == 1 ? (m->sext ? (uint16_t)(int8_t)buf[0]
+                                              : (uint8_t)buf[0])
+                                   : (uint16_t)buf[0];
+
+        rd[0][l] = m->hi ? (rd[0][l] & 0xffff) | v << 16
+                         : (rd[0][l] & 0xffff0000u) | v;
+        return 0;
+    }
+    buf[0] = gcn_sext(buf[0], m->sext && m->bytes == 1,
+                      m->sext && m->bytes == 2);
+    for (unsigned k = 0; k < m->nret; k++) {
+        rd[k][l] = buf[k];
+    }
+    return 0;
+}
+
+/*
+ * FLAT instructions of a wave with lanes in the shared or private
  * aperture (generic pointers to local or private data): those lanes use
- * the LDS (out of range: 0 read, writes dropped, as ds_*) or their
- * private memory, the others global memory. Atomics there: not
- * implemented.
+ * the LDS (out of range: 0 read, writes and atomics dropped, as ds_*) or
+ * their private memory, the others global memory; atomics too.
  */
 static unsigned gcn_flat_apertures(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                    const uint32_t *insn, const uint64_t *addr,
-                                   unsigned op, unsigned bytes,
-                                   HsaGpuGcnVreg *r)
+                                   const GcnMemOp *m, HsaGpuGcnVreg *rd,
+                                   HsaGpuGcnVreg *rs)
 {
-    bool load = op >= GCN_FLAT_LOAD_UBYTE && op <= GCN_FLAT_LOAD_DWORDX4;
-    unsigned n = (bytes + 3) / 4;
-
-    if (!load && (op < GCN_FLAT_STORE_BYTE || op > GCN_FLAT_STORE_DWORDX4)) {
-        return hsagpu_gcn_refuse(g, w, insn, "flat atomic in an aperture");
-    }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
         unsigned ap = addr[l] >> 48;
         uint64_t off = addr[l] & 0xffffffffffffULL;
-        uint32_t buf[4] = { 0, 0, 0, 0 };
         uint8_t *p = NULL;
-        unsigned err = 0;
 
         if (!((w->exec >> l) & 1)) {
             continue;
         }
         if (ap == HSAGPU_GCN_APERTURE_PRIVATE) {
-            p = gcn_private(g, w, l, off, bytes);
+            p = gcn_private(g, w, l, off, m->bytes);
             if (!p) {
                 return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
                                        "private segment");
             }
         } else if (ap == HSAGPU_GCN_APERTURE_SHARED) {
-            p = gcn_lds(g, off, bytes);
+            p = gcn_lds(g, off, m->bytes);
         }
-        if (!load) {
-            for (unsigned k = 0; k < n; k++) {
-                buf[k] = r[k][l];
-            }
-        }
-        if (ap == HSAGPU_GCN_APERTURE_PRIVATE ||
-            ap == HSAGPU_GCN_APERTURE_SHARED) {
-            if (p && load) {
-                memcpy(buf, p, bytes);
-            } else if (p) {
-                memcpy(p, buf, bytes);
-            }
-        } else {
-            err = load ? g->mem->read(g->mem->opaque, addr[l], buf, bytes)
-                       : g->mem->write(g->mem->opaque, addr[l], buf, bytes);
-        }
-        if (err) {
-            g->st->mem_err = err;
-            g->st->addr = addr[l];
+        if (gcn_lane(g, m, p, ap == HSAGPU_GCN_APERTURE_SHARED, addr[l], l,
+                     rd, rs)) {
             return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
-                                   load ? "load" : "store");
-        }
-        if (load) {
-            buf[0] = gcn_sext(buf[0], op == GCN_FLAT_LOAD_SBYTE,
-                                  op == GCN_FLAT_LOAD_SSHORT);
-            for (unsigned k = 0; k < n; k++) {
-                r[k][l] = buf[k];
-            }
+                                   m->load ? "load" : m->store ? "store"
+                                                               : "atomic");
         }
     }
     return 2;
 }
 
 /*
- * FLAT and GLOBAL (gfx9 opcodes): loads of bytes, shorts and 1-4 dwords,
- * stores of bytes, shorts and 1-4 dwords, 32- and 64-bit atomics (with
- * the old value returned when glc is set). GLOBAL adds an SGPR base and a
- * signed 13-bit offset. Scratch is not supported (no private segment).
+ * FLAT, GLOBAL and SCRATCH (gfx9 opcodes): loads of bytes, shorts, 1-4
+ * dwords and 16-bit halves (d16, d16_hi), stores of the same, 32- and
+ * 64-bit atomics (with the old value returned when glc is set). GLOBAL
+ * adds an SGPR base (the VGPR then a 32-bit offset) and a signed 13-bit
+ * offset; SCRATCH addresses the lane's private memory with an SGPR or a
+ * VGPR offset (one of them, SGPR when named) and the signed 13-bit one.
  */
 unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                          const uint32_t *insn)
 {
     unsigned op = (insn[0] >> 18) & 0x7f, seg = (insn[0] >> 14) & 3;
     bool glc = (insn[0] >> 16) & 1;
-    /* FLAT: 12-bit unsigned offset; GLOBAL: 13-bit signed */
-    int32_t off = seg == GCN_FLAT_SEG_GLOBAL ? ((int32_t)(insn[0] << 19) >> 19)
-                                             : (int32_t)(insn[0] & 0xfff);
+    /* FLAT: 12-bit unsigned offset; GLOBAL, SCRATCH: 13-bit signed */
+    int32_t off = seg != GCN_FLAT_SEG_FLAT ? ((int32_t)(insn[0] << 19) >> 19)
+                                           : (int32_t)(insn[0] & 0xfff);
     unsigned vdst = insn[1] >> 24, saddr = (insn[1] >> 16) & 0x7f;
     unsigned data = (insn[1] >> 8) & 0xff, vaddr = insn[1] & 0xff;
-    unsigned bytes, ndata, nret = 0, kind = GCN_A_NONE, err;
-    bool load = op >= GCN_FLAT_LOAD_UBYTE && op <= GCN_FLAT_LOAD_DWORDX4;
-    bool store = op >= GCN_FLAT_STORE_BYTE && op <= GCN_FLAT_STORE_DWORDX4;
-    bool sbase = seg == GCN_FLAT_SEG_GLOBAL && saddr != 0x7f;
+    bool sbase = seg != GCN_FLAT_SEG_FLAT && saddr != 0x7f;
+    bool scratch = seg == GCN_FLAT_SEG_SCRATCH;
     uint64_t base = 0, lane_addr[HSAGPU_GCN_WAVE];
     HsaGpuGcnVreg *rd, *rs, *ra;
+    GcnMemOp m;
 
-    if (seg != GCN_FLAT_SEG_FLAT && seg != GCN_FLAT_SEG_GLOBAL) {
-        return hsagpu_gcn_refuse(g, w, insn, "scratch");
-    }
-    if (load) {
-        bytes = gcn_flat_bytes(op, &load);
-        nret = (bytes + 3) / 4;
-        ndata = 0;
-    } else if (store) {
-        if (op == GCN_FLAT_STORE_BYTE_D16_HI ||
-            op == GCN_FLAT_STORE_SHORT_D16_HI) {
-            return hsagpu_gcn_refuse(g, w, insn, "flat d16_hi");
-        }
-        bytes = gcn_flat_bytes(op, &load);
-        ndata = (bytes + 3) / 4;
-    } else if (op >= GCN_FLAT_ATOMIC_SWAP && op <= GCN_FLAT_ATOMIC_DEC) {
-        kind = op - GCN_FLAT_ATOMIC_SWAP;
-        bytes = 4;
-        ndata = kind == GCN_A_CMPSWAP ? 2 : 1;
-        nret = glc;
-    } else if (op >= GCN_FLAT_ATOMIC_SWAP_X2 &&
-               op <= GCN_FLAT_ATOMIC_DEC_X2) {
-        kind = op - GCN_FLAT_ATOMIC_SWAP_X2;
-        bytes = 8;
-        ndata = kind == GCN_A_CMPSWAP ? 4 : 2;
-        nret = glc ? 2 : 0;
-    } else {
+    if (seg == 3 || !gcn_mem_op(op, glc, &m) ||
+        (scratch && m.kind != GCN_A_NONE)) {
         return hsagpu_gcn_refuse(g, w, insn, "flat");
     }
-    if (sbase && !hsagpu_gcn_sread(w, saddr, 0, true, &base)) {
+    if (sbase && !hsagpu_gcn_sread(w, saddr, 0, !scratch, &base)) {
         return hsagpu_gcn_refuse(g, w, insn, "saddr");
     }
-    if (!hsagpu_gcn_vregs(w, vdst, nret, &rd) ||
-        !hsagpu_gcn_vregs(w, data, ndata, &rs) ||
-        !hsagpu_gcn_vregs(w, vaddr, sbase ? 1 : 2, &ra)) {
+    if (!hsagpu_gcn_vregs(w, vdst, m.nret, &rd) ||
+        !hsagpu_gcn_vregs(w, data, m.ndata, &rs) ||
+        !hsagpu_gcn_vregs(w, vaddr, scratch ? !sbase : sbase ? 1 : 2, &ra)) {
         return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
     }
     if (!w->exec) {
+        return 2;
+    }
+    if (scratch) {
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            uint64_t o = (uint32_t)((sbase ? (uint32_t)base : ra[0][l]) + off);
+            uint8_t *p;
+
+            if (!((w->exec >> l) & 1)) {
+                continue;
+            }
+            p = gcn_private(g, w, l, o, m.bytes);
+            if (!p) {
+                return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
+                                       "private segment");
+            }
+            gcn_lane(g, &m, p, false, 0, l, rd, rs);
+        }
         return 2;
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -386,137 +422,284 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 
         if ((w->exec >> l) & 1 && (ap == HSAGPU_GCN_APERTURE_SHARED ||
                                    ap == HSAGPU_GCN_APERTURE_PRIVATE)) {
-            return gcn_flat_apertures(g, w, insn, lane_addr, op, bytes,
-                                      load ? rd : rs);
+            return gcn_flat_apertures(g, w, insn, lane_addr, &m, rd, rs);
         }
     }
-    if ((load || store) &&
-        gcn_flat_block(g, w, load, lane_addr, bytes, load ? rd : rs)) {
+    if ((m.load || m.store) && !m.d16 &&
+        gcn_flat_block(g, w, m.load, lane_addr, m.bytes, m.load ? rd : rs)) {
         return 2;
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        uint64_t addr = lane_addr[l];
-        uint32_t buf[4] = { 0, 0, 0, 0 };
-
-        if (!((w->exec >> l) & 1)) {
-            continue;
-        }
-        if (load) {
-            err = g->mem->read(g->mem->opaque, addr, buf, bytes);
-            if (!err) {
-                /* bytes and shorts: zero- or sign-extended */
-                buf[0] = gcn_sext(buf[0], op == GCN_FLAT_LOAD_SBYTE,
-                                  op == GCN_FLAT_LOAD_SSHORT);
-                for (unsigned k = 0; k < nret; k++) {
-                    rd[k][l] = buf[k];
-                }
-            }
-        } else if (store) {
-            for (unsigned k = 0; k < ndata; k++) {
-                buf[k] = rs[k][l];
-            }
-            err = g->mem->write(g->mem->opaque, addr, buf, bytes);
-        } else {
-            uint64_t old = 0, src, cmp = 0, nv;
-            unsigned h = bytes / 4;                 /* dwords per value */
-
-            src = rs[0][l] | (h > 1 ? (uint64_t)rs[1][l] << 32 : 0);
-            if (kind == GCN_A_CMPSWAP) {
-                cmp = rs[h][l] | (h > 1 ? (uint64_t)rs[h + 1][l] << 32 : 0);
-            }
-            if (g->mem->atomic) {
-                err = gcn_atomic_mem(g, addr, bytes, kind, src, cmp, &old);
-            } else {
-                err = g->mem->read(g->mem->opaque, addr, &old, bytes);
-                if (!err) {
-                    nv = gcn_atomic(kind, old, src, cmp, 8 * bytes);
-                    err = g->mem->write(g->mem->opaque, addr, &nv, bytes);
-                }
-            }
-            if (!err && nret) {
-                rd[0][l] = (uint32_t)old;
-                if (nret > 1) {
-                    rd[1][l] = old >> 32;
-                }
-            }
-        }
-        if (err) {
-            g->st->mem_err = err;
-            g->st->addr = addr;
+        if ((w->exec >> l) & 1 &&
+            gcn_lane(g, &m, NULL, false, lane_addr[l], l, rd, rs)) {
             return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
-                                   load ? "load" : store ? "store" : "atomic");
+                                   m.load ? "load" : m.store ? "store"
+                                                             : "atomic");
         }
     }
     return 2;
 }
 
 /*
- * MUBUF through the private segment buffer the wave started with (its
- * base HSAGPU_GCN_PRIVATE_BASE): loads and stores of bytes, shorts and
- * 1-4 dwords in the lane's own private memory, at the descriptor's base
- * offset + soffset + the instruction's offset (+ the VGPR with offen).
- * An access past the segment fails the dispatch (a stack that outgrew
- * what the descriptor asked for) instead of being dropped. Other
- * descriptors (buffers in memory) and idxen are not implemented.
+ * Typed buffer data (MTBUF's dfmt/nfmt, the V#'s for buffer_*_format):
+ * the bits per component of data format @dfmt and how many (0: not one
+ * the interpreter converts: the packed 10/11-bit ones, reserved ones)
+ */
+static unsigned gcn_dfmt(unsigned dfmt, unsigned *count)
+{
+    static const uint8_t bits[16] = {
+        0, 8, 16, 8, 32, 16, 0, 0, 0, 0, 8, 32, 16, 32, 32, 0,
+    };
+    static const uint8_t cnt[16] = {
+        0, 1, 1, 2, 1, 2, 0, 0, 0, 0, 4, 2, 4, 3, 4, 0,
+    };
+
+    *count = cnt[dfmt & 15];
+    return bits[dfmt & 15];
+}
+
+/* Is @nfmt one the interpreter converts for components of @bits */
+static bool gcn_nfmt_ok(unsigned nfmt, unsigned bits)
+{
+    return nfmt <= 5 ? bits < 32 || nfmt >= 4 :    /* norm, scaled: 8, 16 */
+           nfmt == 7 && bits >= 16;                 /* float: half, float */
+}
+
+/* Component @c (@bits wide, number format @nfmt) as a register's dword */
+static uint32_t gcn_fmt_load(uint32_t c, unsigned bits, unsigned nfmt)
+{
+    uint32_t max = bits == 32 ? UINT32_MAX : (1u << bits) - 1;
+    int32_t sc = bits == 32 ? (int32_t)c
+                            : (int32_t)(c << (32 - bits)) >> (32 - bits);
+    float f;
+
+    switch (nfmt) {
+    case 0:                                         /* UNORM */
+        f = (float)c / (float)max;
+        break;
+    case 1:                                         /* SNORM */
+        f = (float)sc / (float)(max >> 1);
+        f = f < -1.0f ? -1.0f : f;
+        break;
+    case 2:                                         /* USCALED */
+        f = (float)c;
+        break;
+    case 3:                                         /* SSCALED */
+        f = (float)sc;
+        break;
+    case 4:                                         /* UINT */
+        return c;
+    case 5:                                         /* SINT */
+        return (uint32_t)sc;
+    default:                                        /* FLOAT */
+        if (bits == 32) {
+            return c;
+        }
+        f = hsagpu_gcn_h2f((uint16_t)c);
+        break;
+    }
+    return hsagpu_gcn_u32f(f, false);
+}
+
+/* A register's dword @v as component bits of @bits, number format @nfmt */
+static uint32_t gcn_fmt_store(uint32_t v, unsigned bits, unsigned nfmt)
+{
+    uint32_t max = bits == 32 ? UINT32_MAX : (1u << bits) - 1;
+    float f = hsagpu_gcn_f32(v, false);
+    double d;
+
+    switch (nfmt) {
+    case 0:                                         /* UNORM */
+    case 1:                                         /* SNORM */
+        d = f != f ? 0 : f > 1 ? 1 : f < (nfmt ? -1 : 0) ? (nfmt ? -1 : 0) : f;
+        return (uint32_t)(int32_t)nearbyint(d * (nfmt ? max >> 1 : max)) &
+               max;
+    case 2:                                         /* USCALED */
+        d = f != f || f < 0 ? 0 : f > max ? max : f;
+        return (uint32_t)d;
+    case 3:                                         /* SSCALED */
+        d = f != f ? 0 : f;
+        d = d > (max >> 1) ? (max >> 1) : d < -(double)(max >> 1) - 1 ?
+            -(double)(max >> 1) - 1 : d;
+        return (uint32_t)(int32_t)d & max;
+    case 4:                                         /* UINT */
+    case 5:                                         /* SINT */
+        return v & max;
+    default:                                        /* FLOAT */
+        return bits == 32 ? v : hsagpu_gcn_f2h(f, false);
+    }
+}
+
+/*
+ * MUBUF and MTBUF: the buffer resource (V#, four SGPRs) says where.
+ * The descriptor the wave started with (base HSAGPU_GCN_PRIVATE_BASE and
+ * up) reaches the lane's own private memory at its base offset + soffset
+ * + the offsets (an access past the segment fails the dispatch: a stack
+ * that outgrew what the descriptor asked for). Any other is a buffer in
+ * the address space: base [47:0], stride [61:48], swizzle [63],
+ * num_records, add_tid_enable, index_stride; the index (idxen's VGPR +
+ * the lane with add_tid_enable) and offset (the instruction's + offen's
+ * VGPR) make the address, swizzled in 4-byte elements when asked (gfx9
+ * has no element size). Range checks as the hardware's: with stride 0
+ * the offset (soffset not counted) against num_records in bytes, dword
+ * by dword for dwordx2-4; else the index against num_records (and,
+ * swizzled, the offset against the stride); format loads, stores and
+ * atomics all or nothing. Out of range, loads give 0 and stores and
+ * atomics do nothing. The address itself goes through the memory
+ * callbacks like any other, so a descriptor reaches nothing they refuse.
  */
 unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                           const uint32_t *insn)
 {
-    unsigned op = (insn[0] >> 18) & 0x7f, inst_off = insn[0] & 0xfff;
+    bool mt = GCN_ENC_MTBUF(insn[0]);
+    unsigned op = mt ? (insn[0] >> 15) & 0xf : (insn[0] >> 18) & 0x7f;
+    unsigned inst_off = insn[0] & 0xfff;
     bool offen = (insn[0] >> 12) & 1, idxen = (insn[0] >> 13) & 1;
+    bool glc = (insn[0] >> 14) & 1;
     unsigned vaddr = insn[1] & 0xff, vdata = (insn[1] >> 8) & 0xff;
     unsigned srsrc = ((insn[1] >> 16) & 0x1f) * 4, soff = insn[1] >> 24;
-    bool load;
-    unsigned bytes = gcn_buffer_bytes(op, &load), n;
-    uint64_t base, so;
+    unsigned dfmt, nfmt, bits = 0, ncomp = 0, fcount = 0;
+    bool fmt = mt || op <= GCN_BUFFER_STORE_FORMAT_XYZW, priv;
+    uint64_t base, so, stride, nrec, istride;
     const uint32_t *rsrc = hsagpu_gcn_sregs(w, srsrc, 4);
-    HsaGpuGcnVreg *rd, *ra;
+    HsaGpuGcnVreg *rd, *rs, *ra;
+    GcnMemOp m;
 
-    if (!bytes || idxen ||
-        (insn[0] >> 16) & 1 /* lds */ || !rsrc) {
-        return hsagpu_gcn_refuse(g, w, insn, "mubuf");
+    if (!mt && (op == GCN_BUFFER_WBINVL1 || op == GCN_BUFFER_WBINVL1_VOL)) {
+        /* no L1 here: the acquire it completes, a host fence */
+        hsagpu_gcn_fence();
+        return 2;
+    }
+    if (fmt) {
+        if (op > GCN_TBUFFER_STORE_FORMAT_XYZW) {
+            return hsagpu_gcn_refuse(g, w, insn, "tbuffer d16");
+        }
+        m = (GcnMemOp) { .kind = GCN_A_NONE };
+        ncomp = (op & 3) + 1;
+        m.load = !(op & 4);
+        m.store = !m.load;
+        m.nret = m.load ? ncomp : 0;
+        m.ndata = m.store ? ncomp : 0;
+    } else if (!gcn_mem_op(op, glc, &m)) {
+        return hsagpu_gcn_refuse(g, w, insn, mt ? "mtbuf" : "mubuf");
+    }
+    if ((!mt && (insn[0] >> 16) & 1) /* lds */ || !rsrc ||
+        soff == GCN_SRC_LITERAL || !hsagpu_gcn_sread(w, soff, 0, false, &so)) {
+        return hsagpu_gcn_refuse(g, w, insn, mt ? "mtbuf" : "mubuf");
     }
     base = rsrc[0] | (uint64_t)(rsrc[1] & 0xffff) << 32;
-    if (base < HSAGPU_GCN_PRIVATE_BASE ||
-        !hsagpu_gcn_sread(w, soff, 0, false, &so)) {
-        return hsagpu_gcn_refuse(g, w, insn, "mubuf: not the private segment");
+    stride = (rsrc[1] >> 16) & 0x3fff;
+    nrec = rsrc[2];
+    istride = 8u << ((rsrc[3] >> 21) & 3);
+    priv = base >= HSAGPU_GCN_PRIVATE_BASE;
+    if (fmt) {
+        dfmt = mt ? (insn[0] >> 19) & 0xf : (rsrc[3] >> 15) & 0xf;
+        nfmt = mt ? (insn[0] >> 23) & 0x7 : (rsrc[3] >> 12) & 0x7;
+        bits = gcn_dfmt(dfmt, &fcount);
+        if (!bits || !gcn_nfmt_ok(nfmt, bits) || priv) {
+            return hsagpu_gcn_refuse(g, w, insn,
+                                     "buffer format not converted");
+        }
+        m.bytes = bits / 8 * (ncomp < fcount ? ncomp : fcount);
+    } else {
+        dfmt = nfmt = 0;
     }
-    n = (bytes + 3) / 4;
-    if (!hsagpu_gcn_vregs(w, vdata, n, &rd) ||
-        !hsagpu_gcn_vregs(w, vaddr, offen, &ra)) {
+    if (priv && idxen) {
+        return hsagpu_gcn_refuse(g, w, insn, "mubuf: private idxen");
+    }
+    if (!hsagpu_gcn_vregs(w, vdata, m.nret, &rd) ||
+        !hsagpu_gcn_vregs(w, vdata, m.ndata, &rs) ||
+        !hsagpu_gcn_vregs(w, vaddr, offen + idxen, &ra)) {
         return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        uint64_t off = base - HSAGPU_GCN_PRIVATE_BASE + (uint32_t)so +
-                       inst_off + (offen ? ra[0][l] : 0);
-        uint32_t buf[4] = { 0, 0, 0, 0 };
+        uint64_t idx = (idxen ? ra[0][l] : 0) +
+                       ((rsrc[3] >> 23) & 1 ? l : 0);
+        uint64_t off = inst_off + (offen ? ra[idxen][l] : 0), boff, addr;
+        unsigned n = m.nret + m.ndata, err = 0;
         uint8_t *p;
 
         if (!((w->exec >> l) & 1)) {
             continue;
         }
-        p = gcn_private(g, w, l, off, bytes);
-        if (!p) {
-            return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
-                                   "private segment");
+        if (priv) {
+            p = gcn_private(g, w, l, base - HSAGPU_GCN_PRIVATE_BASE +
+                            (uint32_t)so + off, m.bytes);
+            if (!p) {
+                return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
+                                       "private segment");
+            }
+            gcn_lane(g, &m, p, false, 0, l, rd, rs);
+            continue;
         }
-        if (load) {
-            memcpy(buf, p, bytes);
-            buf[0] = gcn_sext(buf[0], op == GCN_BUFFER_LOAD_SBYTE,
-                              op == GCN_BUFFER_LOAD_SSHORT);
-            for (unsigned k = 0; k < n; k++) {
-                rd[k][l] = buf[k];
+        if (rsrc[1] >> 31) {                        /* swizzled */
+            boff = (idx / istride * stride + off / 4 * 4) * istride +
+                   idx % istride * 4 + off % 4;
+        } else {
+            boff = idx * stride + off;
+        }
+        addr = base + (uint32_t)so + boff;
+        if (stride ? idx >= nrec || (rsrc[1] >> 31 && off >= stride)
+                   : off + m.bytes > nrec) {
+            if (!stride && !fmt && m.kind == GCN_A_NONE && m.bytes > 4) {
+                /* dwordx2-4: each dword in range moves, the others not */
+                GcnMemOp one = m;
+
+                one.bytes = 4;
+                one.nret = one.ndata = 0;
+                for (unsigned k = 0; k < n && !err; k++) {
+                    one.nret = m.load;
+                    one.ndata = m.store;
+                    err = gcn_lane(g, &one, NULL, off + 4 * k + 4 > nrec,
+                                   addr + 4 * k, l, m.load ? rd + k : NULL,
+                                   m.store ? rs + k : NULL);
+                }
+            } else if (fmt && m.load) {
+                for (unsigned k = 0; k < ncomp; k++) {
+                    rd[k][l] = 0;
+                }
+            } else {
+                err = gcn_lane(g, &m, NULL, true, addr, l, rd, rs);
+            }
+        } else if (fmt) {
+            uint32_t raw[4] = { 0, 0, 0, 0 };
+            uint8_t bytes[16];
+            unsigned cb = bits / 8, have = m.bytes / cb;
+
+            if (m.store) {
+                for (unsigned k = 0; k < have; k++) {
+                    raw[k] = gcn_fmt_store(rs[k][l], bits, nfmt);
+                    memcpy(bytes + k * cb, &raw[k], cb);
+                }
+                err = g->mem->write(g->mem->opaque, addr, bytes, m.bytes);
+            } else {
+                err = g->mem->read(g->mem->opaque, addr, bytes, m.bytes);
+                for (unsigned k = 0; !err && k < ncomp; k++) {
+                    /* missing components: 0, and w 1 */
+                    if (k < have) {
+                        memcpy(&raw[k], bytes + k * cb, cb);
+                        rd[k][l] = gcn_fmt_load(raw[k], bits, nfmt);
+                    } else {
+                        rd[k][l] = k < 3 ? 0 : nfmt == 7 ? 0x3f800000u : 1;
+                    }
+                }
+            }
+            if (err) {
+                g->st->mem_err = err;
+                g->st->addr = addr;
             }
         } else {
-            for (unsigned k = 0; k < n; k++) {
-                buf[k] = rd[k][l];
-            }
-            memcpy(p, buf, bytes);
+            err = gcn_lane(g, &m, NULL, false, addr, l, rd, rs);
+        }
+        if (err) {
+            return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
+                                   m.load ? "buffer load" :
+                                   m.store ? "buffer store" :
+                                   "buffer atomic");
         }
     }
     return 2;
 }
-
 /* LDS access of @n bytes: reads out of range give 0, writes are dropped */
 static uint64_t gcn_lds_get(HsaGpuGcnGroup *g, uint64_t a, unsigned n)
 {

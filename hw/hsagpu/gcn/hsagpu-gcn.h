@@ -122,7 +122,30 @@ typedef struct HsaGpuGcnMem {
                        unsigned op, uint64_t src0, uint64_t src1,
                        uint64_t *old);
     void *opaque;
+    /*
+     * The device's clock in ns (the TIMESTAMP register's, monotonic):
+     * s_memtime and s_memrealtime read it (HSAGPU_GCN_SHADER_CLOCK_HZ,
+     * HSAGPU_GCN_REALTIME_HZ). NULL: both read 0.
+     */
+    uint64_t (*now_ns)(void *opaque);
+    /*
+     * s_sendmsg(MSG_INTERRUPT) with @m0 (the context id compiled code
+     * puts there, a signal's event id): the queue's interrupt, as the
+     * device raises it for a signal's event mailbox. NULL: nothing.
+     */
+    void (*interrupt)(void *opaque, uint32_t m0);
 } HsaGpuGcnMem;
+
+/*
+ * The clocks compiled code reads (docs/isa.md): s_memtime is the shader
+ * clock, 1 GHz (the topology's max_engine_clk_fcompute, 1000 MHz, HIP's
+ * clock64() rate), so one tick per ns of the device clock; s_memrealtime
+ * the 100 MHz reference clock of gfx9 (what amdgpu reports as
+ * gpu_counter_freq, ROCr as the agent's TIMESTAMP_FREQUENCY and HIP as
+ * hipDeviceAttributeWallClockRate for wall_clock64()), one tick per 10 ns.
+ */
+#define HSAGPU_GCN_SHADER_CLOCK_HZ  1000000000ULL
+#define HSAGPU_GCN_REALTIME_HZ      100000000ULL
 
 /* One dispatch's fixed inputs (from the AQL packet). */
 typedef struct HsaGpuGcnDispatch {

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Small programs for tests/unit/test-gcn-mem.c (issue 28: memory
+// classes, cache control, time, messages), each ending with s_endpgm, in
+// the order of its table: assembled at build time by Debian's llvm-mc
+// for gfx900, and the encodings it prints are what the test runs.
+// P0 clocks
+s_memtime s[0:1]
+s_memrealtime s[2:3]
+s_waitcnt lgkmcnt(0)
+s_memrealtime s[4:5]
+s_memtime vcc
+s_endpgm
+// P1 cache control, waits and harmless SOPP
+buffer_wbinvl1_vol
+buffer_wbinvl1
+s_dcache_inv
+s_dcache_inv_vol
+s_dcache_wb
+s_dcache_wb_vol
+s_icache_inv
+s_waitcnt vmcnt(0) lgkmcnt(0)
+s_ttracedata
+s_setprio 2
+s_sleep 1
+s_nop 3
+s_endpgm
+// P2 MSG_INTERRUPT
+s_mov_b32 m0, 0x2a
+s_sendmsg sendmsg(MSG_INTERRUPT)
+s_endpgm
+// P3 a graphics message: refused
+s_sendmsg sendmsg(MSG_GS, GS_OP_EMIT, 0)
+s_endpgm
+// P4 hardware registers
+s_getreg_b32 s0, hwreg(HW_REG_HW_ID)
+s_getreg_b32 s1, hwreg(HW_REG_GPR_ALLOC)
+s_getreg_b32 s2, hwreg(HW_REG_LDS_ALLOC)
+s_getreg_b32 s3, hwreg(HW_REG_IB_STS)
+s_getreg_b32 s4, hwreg(HW_REG_TRAPSTS)
+s_getreg_b32 s5, hwreg(HW_REG_MODE)
+s_getreg_b32 s6, hwreg(HW_REG_STATUS)
+s_getreg_b32 s7, hwreg(HW_REG_GPR_ALLOC, 8, 6)
+s_setreg_imm32_b32 hwreg(HW_REG_TRAPSTS), 0
+s_endpgm
+// P5 s_setreg of the fp32 denormal mode around a multiply (LLVM's fdiv)
+s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 3
+v_mul_f32 v2, v3, v4
+s_mov_b32 s1, 0
+s_setreg_b32 hwreg(HW_REG_MODE, 4, 2), s1
+v_mul_f32 v5, v3, v4
+s_getreg_b32 s0, hwreg(HW_REG_MODE, 4, 4)
+s_endpgm
+// P6 a rounding mode the FPU does not have: refused
+s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 2), 1
+s_endpgm
+// P7 llvm.debugtrap goes on, llvm.trap stops
+s_trap 3
+s_mov_b32 s0, 7
+s_trap 2
+s_endpgm
+// P8 raw buffer loads: per-dword range checks, d16
+buffer_load_dword v2, v1, s[8:11], 0 offen
+buffer_load_dwordx4 v[4:7], v1, s[8:11], 0 offen offset:4
+buffer_load_ubyte_d16_hi v8, v1, s[8:11], 0 offen
+buffer_load_short_d16 v9, v1, s[8:11], 0 offen
+buffer_load_sbyte_d16 v10, v1, s[8:11], 0 offen offset:3
+buffer_load_sshort v11, v1, s[8:11], 0 offen offset:2
+s_endpgm
+// P9 raw buffer stores: soffset not range-checked, d16_hi
+buffer_store_dword v0, v1, s[8:11], s12 offen
+buffer_store_short_d16_hi v3, v1, s[16:19], 0 offen offset:1024
+buffer_store_dwordx2 v[2:3], v1, s[8:11], 0 offen offset:92
+s_endpgm
+// P10 structured: idxen, stride, add_tid_enable, idxen + offen
+buffer_load_dword v2, v0, s[8:11], 0 idxen offset:4
+buffer_load_dword v3, off, s[12:15], 0 offset:8
+buffer_load_dword v4, v[10:11], s[8:11], 0 idxen offen
+s_endpgm
+// P11 swizzled
+buffer_load_dword v2, v0, s[16:19], 0 idxen offset:4
+s_endpgm
+// P12 buffer atomics
+buffer_atomic_add v2, v1, s[8:11], 0 offen glc
+buffer_atomic_cmpswap v[4:5], v1, s[8:11], 0 offen offset:256 glc
+buffer_atomic_smax_x2 v[6:7], v1, s[8:11], 0 offen offset:512
+s_endpgm
+// P13 typed: MTBUF, buffer_*_format
+tbuffer_load_format_xy v[2:3], v1, s[8:11], dfmt:5, nfmt:0, 0 offen
+tbuffer_store_format_x v0, v0, s[8:11], dfmt:1, nfmt:4, 0 offen offset:1024
+buffer_load_format_xyzw v[4:7], v1, s[12:15], 0 offen
+s_endpgm
+// P14 scratch, d16 in FLAT/GLOBAL, atomics in the apertures
+scratch_store_dword v1, v0, off
+scratch_load_dword v2, v1, off
+scratch_store_short_d16_hi off, v3, s12 offset:2
+scratch_load_ushort v4, off, s12 offset:2
+flat_atomic_add v5, v[6:7], v0 glc
+flat_load_dword v8, v[6:7]
+global_load_short_d16_hi v9, v[12:13], off
+flat_load_sbyte_d16 v10, v[12:13]
+flat_atomic_umax v[14:15], v0
+flat_load_dword v11, v[14:15]
+s_endpgm
+// P15 a V# elsewhere: the memory callbacks decide
+buffer_load_dword v2, v0, s[8:11], 0 idxen
+s_endpgm
+// P16 a packed format (10_11_11): refused
+tbuffer_load_format_x v8, v1, s[8:11], dfmt:6, nfmt:7, 0 offen
+s_endpgm

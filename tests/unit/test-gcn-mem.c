@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host unit test of the GCN interpreter's memory classes, cache control,
+ * clocks, messages and hardware registers (issue 28): the small programs
+ * of tests/gcn/mem.s (assembled at build time by Debian's llvm-mc into
+ * mem.enc, one per s_endpgm) run on one wave over a fake memory, a fake
+ * clock and interrupt; each program's results are checked against values
+ * worked out here from the ISA's definitions (buffer addressing, range
+ * checks, d16 halves, formats). TAP output.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/hsagpu/gcn/hsagpu-gcn-int.h"
+
+#include "tap.h"
+
+#ifndef GCN_MEM_ENC
+#define GCN_MEM_ENC "mem.enc"
+#endif
+
+#define BASE    0x100000ULL
+#define SIZE    0x10000u
+#define BUF     (BASE + 0x4000)         /* the buffer the V#s describe */
+#define NV      32
+#define PRIV    256                     /* private bytes per lane */
+#define NPROG   32
+
+static uint8_t mem[SIZE];
+static uint8_t init[SIZE];
+static uint8_t lds[1024];
+static uint8_t priv[HSAGPU_GCN_WAVE * PRIV];
+static HsaGpuGcnVreg v[NV];
+static uint64_t clk;
+static unsigned irqs;
+static uint32_t irq_m0;
+static unsigned nprog;
+static uint64_t prog[NPROG];            /* each program's address */
+
+static unsigned f_read(void *o, uint64_t a, void *buf, uint32_t len)
+{
+	if (a < BASE || a + len > BASE + SIZE)
+		return 7;
+	memcpy(buf, mem + (a - BASE), len);
+	return 0;
+}
+
+static unsigned f_write(void *o, uint64_t a, const void *buf, uint32_t len)
+{
+	if (a < BASE || a + len > BASE + SIZE)
+		return 7;
+	memcpy(mem + (a - BASE), buf, len);
+	return 0;
+}
+
+/* A clock that moves 123 ns each time it is read */
+static uint64_t f_now(void *o)
+{
+	uint64_t t = clk;
+
+	clk += 123;
+	return t;
+}
+
+static void f_irq(void *o, uint32_t m0)
+{
+	irqs++;
+	irq_m0 = m0;
+}
+
+static const HsaGpuGcnMem fmem = {
+	.read = f_read, .write = f_write, .now_ns = f_now, .interrupt = f_irq,
+};
+
+/* the buffer's initial bytes, as loaded */
+static uint32_t b8(uint64_t off)
+{
+	return init[BUF - BASE + off];
+}
+
+static uint32_t b16(uint64_t off)
+{
+	return b8(off) | b8(off + 1) << 8;
+}
+
+static uint32_t b32(uint64_t off)
+{
+	return b16(off) | b16(off + 2) << 16;
+}
+
+static uint32_t m32(uint64_t off)
+{
+	uint32_t x;
+
+	memcpy(&x, mem + (BUF - BASE) + off, 4);
+	return x;
+}
+
+static uint64_t m64(uint64_t off)
+{
+	uint64_t x;
+
+	memcpy(&x, mem + (BUF - BASE) + off, 8);
+	return x;
+}
+
+static uint32_t fbits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static void read_programs(void)
+{
+	FILE *f = fopen(GCN_MEM_ENC, "r");
+	char line[512];
+	uint64_t at = BASE;
+
+	TM(f != NULL, "open %s", GCN_MEM_ENC);
+	if (!f)
+		return;
+	prog[nprog++] = at;
+	while (fgets(line, sizeof(line), f)) {
+		char *e = strstr(line, "; encoding: [");
+		unsigned b;
+
+		if (!e)
+			continue;
+		e += strlen("; encoding: [");
+		while (sscanf(e, "0x%x", &b) == 1) {
+			mem[at++ - BASE] = b;
+			e = strchr(e, ',');
+			if (!e)
+				break;
+			e++;
+		}
+		if (strstr(line, "s_endpgm") && nprog < NPROG)
+			prog[nprog++] = at;
+	}
+	fclose(f);
+	nprog--;                        /* the last one starts at the end */
+}
+
+/* A V# for @base: stride, num_records, word 3 */
+static void vsharp(HsaGpuGcnWave *w, unsigned s, uint64_t base,
+		   uint32_t stride, uint32_t nrec, uint32_t w3)
+{
+	w->s[s] = (uint32_t)base;
+	w->s[s + 1] = (uint32_t)(base >> 32 & 0xffff) | stride << 16;
+	w->s[s + 2] = nrec;
+	w->s[s + 3] = w3;
+}
+
+static HsaGpuGcnDispatch d;
+static HsaGpuGcnGroup g;
+static HsaGpuGcnStatus st;
+static HsaGpuGcnWave w;
+
+/* Run program @p to its end: the status code (0 ran to s_endpgm) */
+static unsigned run(unsigned p)
+{
+	memset(&g, 0, sizeof(g));
+	memset(&st, 0, sizeof(st));
+	g.mem = &fmem;
+	g.d = &d;
+	g.st = &st;
+	g.lds = lds;
+	g.lds_size = sizeof(lds);
+	g.priv_size = PRIV;
+	hsagpu_gcn_set_denorm(&g, w.denorm);
+	w.pc = prog[p];
+	for (unsigned n = 0; n < 100 && !w.done; n++)
+		if (!hsagpu_gcn_step(&g, &w))
+			break;
+	return w.done ? 0 : st.code ? st.code : 99;
+}
+
+/* A fresh wave: v0 lane, v1 4 x lane, EXEC all; memory as loaded */
+static void fresh(void)
+{
+	memcpy(mem + (BUF - BASE), init + (BUF - BASE), SIZE - (BUF - BASE));
+	memset(lds, 0, sizeof(lds));
+	memset(priv, 0, sizeof(priv));
+	memset(v, 0, sizeof(v));
+	memset(&w, 0, sizeof(w));
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+		v[0][l] = l;
+		v[1][l] = 4 * l;
+	}
+	w.vfile = v;
+	w.nvgpr = NV;
+	w.priv = priv;
+	w.exec = ~0ULL;
+	memset(&d, 0, sizeof(d));
+}
+
+#define LANES(cond, want, got)						\
+	do {								\
+		unsigned bad_ = 0, first_ = 0;				\
+		uint64_t w_ = 0, g_ = 0;				\
+		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {	\
+			if ((uint64_t)(want) != (uint64_t)(got) && !bad_++) { \
+				first_ = l;				\
+				w_ = (want);				\
+				g_ = (got);				\
+			}						\
+		}							\
+		TM(!bad_, "%s: %u lanes wrong (lane %u: got 0x%llx, want 0x%llx)", \
+		   cond, bad_, first_, (unsigned long long)g_,		\
+		   (unsigned long long)w_);				\
+	} while (0)
+
+static void test_clocks(void)
+{
+	fresh();
+	clk = 1000;
+	TM(run(0) == 0, "clocks: ran (%s)", st.what ? st.what : "");
+	/* 1 GHz shader clock = ns; 100 MHz real time = ns / 10 */
+	T(w.s[0] == 1000 && w.s[1] == 0);
+	T(w.s[2] == 1123 / 10 && w.s[4] == 1246 / 10 && w.s[4] >= w.s[2]);
+	T(w.vcc == 1369);
+	fresh();
+	clk = 0x123456789abULL;
+	T(run(0) == 0 && w.s[0] == 0x456789ab && w.s[1] == 0x123 &&
+	  ((uint64_t)w.s[3] << 32 | w.s[2]) == (0x123456789abULL + 123) / 10);
+}
+
+static void test_control(void)
+{
+	fresh();
+	TM(run(1) == 0, "cache control, waits, s_ttracedata, s_setprio, "
+	   "s_sleep, s_nop: run (%s)", st.what ? st.what : "");
+	fresh();
+	irqs = 0;
+	TM(run(2) == 0 && irqs == 1 && irq_m0 == 0x2a,
+	   "s_sendmsg(MSG_INTERRUPT): the interrupt with M0 (%u, 0x%x)", irqs,
+	   irq_m0);
+	fresh();
+	TM(run(3) == HSAGPU_GCN_UNIMPLEMENTED && st.pc == prog[3],
+	   "s_sendmsg(MSG_GS): refused (%s)", st.what ? st.what : "");
+	fresh();
+	d.kd.rsrc1 = 2 << 6 | 7 | 1u << 23;     /* 24 SGPRs, 32 VGPRs, IEEE */
+	w.denorm = 0xf;
+	w.index = 6;
+	w.scc = 1;
+	w.vcc = 0;
+	TM(run(4) == 0, "s_getreg/s_setreg: run (%s)", st.what ? st.what : "");
+	T(w.s[0] == (1 | 2 << 4 | 1u << 30));   /* wave 1 of SIMD 2, ME 1 */
+	T(w.s[1] == (7 << 8 | 1 << 24));        /* 8 x 4 VGPRs, 2 x 16 SGPRs */
+	T(w.s[2] == 2 << 12);                   /* 1 KiB of LDS: 2 x 512 */
+	T(w.s[3] == 0 && w.s[4] == 0);
+	T(w.s[5] == (0xf0 | 1 << 9));
+	T(w.s[6] == (1 | 1 << 10 | 1 << 16));
+	T(w.s[7] == 7);
+	/* denormals kept for one multiply, then flushed again */
+	fresh();
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+		v[3][l] = 1 + l;                /* denormals */
+		v[4][l] = 0x3f800000;           /* 1.0 */
+	}
+	TM(run(5) == 0, "s_setreg MODE denormals: run (%s)",
+	   st.what ? st.what : "");
+	LANES("denormals kept after s_setreg 3", 1 + l, v[2][l]);
+	LANES("flushed after s_setreg 0", 0, v[5][l]);
+	T(w.s[0] == 0 && w.denorm == 0 && g.ftz32 && g.ftz64);
+	fresh();
+	TM(run(6) == HSAGPU_GCN_UNIMPLEMENTED && st.pc == prog[6] && w.denorm == 0,
+	   "s_setreg of a rounding mode: refused");
+	fresh();
+	TM(run(7) == HSAGPU_GCN_TRAP && w.s[0] == 7 && st.pc == prog[7] + 8,
+	   "s_trap 3 goes on, s_trap 2 fails at its address (%u, 0x%llx)",
+	   st.code, (unsigned long long)st.pc);
+}
+
+static void test_buffer(void)
+{
+	uint8_t want[SIZE];
+	uint32_t x;
+
+	/* raw loads, num_records 100 */
+	fresh();
+	vsharp(&w, 8, BUF, 0, 100, 0);
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+		v[8][l] = 0x1234;
+		v[9][l] = 0xabcd0000;
+		v[10][l] = 0xffffffff;
+	}
+	TM(run(8) == 0, "raw buffer loads: run (%s)", st.what ? st.what : "");
+	LANES("buffer_load_dword, range", 4 * l + 4 <= 100 ? b32(4 * l) : 0,
+	      v[2][l]);
+	for (unsigned k = 0; k < 4; k++)
+		LANES("buffer_load_dwordx4, per-dword range",
+		      4 * l + 4 + 4 * k + 4 <= 100 ? b32(4 * l + 4 + 4 * k) : 0,
+		      v[4 + k][l]);
+	LANES("buffer_load_ubyte_d16_hi",
+	      (4 * l + 1 <= 100 ? b8(4 * l) : 0) << 16 | 0x1234, v[8][l]);
+	LANES("buffer_load_short_d16",
+	      0xabcd0000 | (4 * l + 2 <= 100 ? b16(4 * l) : 0), v[9][l]);
+	LANES("buffer_load_sbyte_d16",
+	      0xffff0000 | (4 * l + 4 <= 100 ?
+			    (uint16_t)(int8_t)b8(4 * l + 3) : 0), v[10][l]);
+	LANES("buffer_load_sshort",
+	      4 * l + 4 <= 100 ? (uint32_t)(int16_t)b16(4 * l + 2) : 0,
+	      v[11][l]);
+
+	/* stores: soffset 8 (not range-checked), d16_hi, dwordx2 in part */
+	fresh();
+	vsharp(&w, 8, BUF, 0, 100, 0);
+	vsharp(&w, 16, BUF, 0, 0x10000, 0);
+	w.s[12] = 8;
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+		v[2][l] = 0x11110000 | l;
+		v[3][l] = (0x5a00 + l) << 16 | 0x77;
+	}
+	memcpy(want, init, SIZE);
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+		if (4 * l + 4 <= 100)
+			memcpy(want + (BUF - BASE) + 8 + 4 * l, &l, 4);
+	}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+		x = v[3][l] >> 16;
+		memcpy(want + (BUF - BASE) + 1024 + 4 * l, &x, 2);
+	}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		for (unsigned k = 0; k < 2; k++)
+			if (92 + 4 * l + 4 * k + 4 <= 100)
+				memcpy(want + (BUF - BASE) + 92 + 4 * l + 4 * k,
+				       &v[2 + k][l], 4);
+	TM(run(9) == 0, "raw buffer stores: run (%s)", st.what ? st.what : "");
+	TM(!memcmp(want, mem, SIZE), "stores: range, soffset, d16_hi, x2 "
+	   "by dword");
+
+	/* structured: stride 16, 10 records; add_tid_enable; idxen + offen */
+	fresh();
+	vsharp(&w, 8, BUF, 16, 10, 0);
+	vsharp(&w, 12, BUF, 4, 40, 1u << 23);
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+		v[10][l] = 63 - l;
+		v[11][l] = l % 4 * 4;
+	}
+	TM(run(10) == 0, "structured buffers: run (%s)",
+	   st.what ? st.what : "");
+	LANES("idxen, stride, num_records in records",
+	      l < 10 ? b32(16 * l + 4) : 0, v[2][l]);
+	LANES("add_tid_enable", l < 40 ? b32(4 * l + 8) : 0, v[3][l]);
+	LANES("idxen + offen", 63 - l < 10 ? b32(16 * (63 - l) + l % 4 * 4) : 0,
+	      v[4][l]);
+
+	/* swizzled: stride 8, index_stride 8, 4-byte elements */
+	fresh();
+	vsharp(&w, 16, BUF, 8, 64, 0);
+	w.s[17] |= 1u << 31;
+	TM(run(11) == 0, "swizzled: run (%s)", st.what ? st.what : "");
+	LANES("swizzled",
+	      b32((l / 8 * 8 + 4) * 8 + l % 8 * 4), v[2][l]);
+
+	/* atomics */
+	fresh();
+	vsharp(&w, 8, BUF, 0, 600, 0);
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+		v[2][l] = l + 1;
+		v[4][l] = 0xc0de0000 | l;
+		v[5][l] = l % 2 ? 0 : b32(256 + 4 * l);
+		v[6][l] = l * 0x10000001;
+		v[7][l] = l % 3 ? 0x80000000 : 0x7fff0000;
+	}
+	memcpy(want, init, SIZE);
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+		uint64_t o, s;
+		uint8_t *p = want + (BUF - BASE) + 512 + 4 * l;
+
+		x = b32(4 * l) + l + 1;
+		memcpy(want + (BUF - BASE) + 4 * l, &x, 4);
+		x = l % 2 ? b32(256 + 4 * l) : 0xc0de0000 | l;
+		memcpy(want + (BUF - BASE) + 256 + 4 * l, &x, 4);
+		if (512 + 4 * l + 8 > 600)
+			continue;
+		memcpy(&o, p, 8);
+		s = (uint64_t)v[7][l] << 32 | v[6][l];
+		o = (int64_t)o > (int64_t)s ? o : s;
+		memcpy(p, &o, 8);
+	}
+	TM(run(12) == 0, "buffer atomics: run (%s)", st.what ? st.what : "");
+	LANES("buffer_atomic_add glc: the old value", b32(4 * l), v[2][l]);
+	LANES("buffer_atomic_cmpswap glc: the old value", b32(256 + 4 * l),
+	      v[4][l]);
+	TM(!memcmp(want, mem, SIZE), "atomics: add, cmpswap, smax_x2 (range)");
+	T(m32(0) == b32(0) + 1 && m64(512) != 0);
+
+	/* typed */
+	fresh();
+	vsharp(&w, 8, BUF, 0, 0x2000, 0);
+	vsharp(&w, 12, BUF, 0, 0x2000, 11 << 15 | 5 << 12);
+	TM(run(13) == 0, "typed buffers: run (%s)", st.what ? st.what : "");
+	LANES("tbuffer 16_16 unorm x", fbits((float)b16(4 * l) / 65535.0f),
+	      v[2][l]);
+	LANES("tbuffer 16_16 unorm y", fbits((float)b16(4 * l + 2) / 65535.0f),
+	      v[3][l]);
+	LANES("tbuffer_store 8 uint", l, mem[BUF - BASE + 1024 + l]);
+	LANES("buffer_load_format 32_32 sint x", b32(4 * l), v[4][l]);
+	LANES("buffer_load_format 32_32 sint y", b32(4 * l + 4), v[5][l]);
+	LANES("buffer_load_format: z 0", 0, v[6][l]);
+	LANES("buffer_load_format: w 1", 1, v[7][l]);
+	fresh();
+	vsharp(&w, 8, BUF, 0, 0x2000, 0);
+	TM(run(16) == HSAGPU_GCN_UNIMPLEMENTED, "tbuffer 10_11_11: refused");
+
+	/* a V# elsewhere: the callbacks refuse it; the private one, idxen */
+	fresh();
+	vsharp(&w, 8, 0x7000000, 4, UINT32_MAX, 0);
+	TM(run(15) == HSAGPU_GCN_MEM_FAULT && st.addr == 0x7000000,
+	   "a V# outside memory: a fault at its address (0x%llx)",
+	   (unsigned long long)st.addr);
+	fresh();
+	vsharp(&w, 8, HSAGPU_GCN_PRIVATE_BASE, 4, UINT32_MAX, 0);
+	TM(run(15) == HSAGPU_GCN_UNIMPLEMENTED, "private V# with idxen: refused");
+}
+
+static void test_flat(void)
+{
+	fresh();
+	w.s[12] = 0x10;
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+		v[3][l] = (0x1000 + l) << 16 | 0xeeee;
+		v[6][l] = 4 * (l % 8);
+		v[7][l] = HSAGPU_GCN_APERTURE_SHARED << 16;
+		v[9][l] = 0x44445555;
+		v[10][l] = 0x66660000;
+		v[12][l] = (uint32_t)(BUF + 2 * l);
+		v[13][l] = (BUF + 2 * l) >> 32;
+		v[14][l] = 128;
+		v[15][l] = HSAGPU_GCN_APERTURE_PRIVATE << 16;
+	}
+	TM(run(14) == 0, "scratch, d16, aperture atomics: run (%s)",
+	   st.what ? st.what : "");
+	LANES("scratch_store/load_dword", l, v[2][l]);
+	LANES("scratch_store_short_d16_hi, load_ushort (SGPR offset)",
+	      0x1000 + l, v[4][l]);
+	LANES("flat_atomic_add in the LDS aperture: old",
+	      (l / 8) * (l / 8 - 1) / 2 * 8 + (l / 8) * (l % 8), v[5][l]);
+	LANES("... and the sum", 8 * 28 + 8 * (l % 8), v[8][l]);
+	LANES("global_load_short_d16_hi", b16(2 * l) << 16 | 0x5555, v[9][l]);
+	LANES("flat_load_sbyte_d16",
+	      0x66660000 | (uint16_t)(int8_t)b8(2 * l), v[10][l]);
+	LANES("flat_atomic_umax in the private aperture", l, v[11][l]);
+}
+
+int main(void)
+{
+	for (unsigned k = 0; k < SIZE; k++)
+		mem[k] = (uint8_t)(k * 7 + 3);
+	read_programs();
+	memcpy(init, mem, SIZE);
+	TM(nprog == 17, "%u programs from llvm-mc", nprog);
+	if (nprog != 17)
+		return tap_done();
+	test_clocks();
+	test_control();
+	test_buffer();
+	test_flat();
+	return tap_done();
+}
