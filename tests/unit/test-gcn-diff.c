@@ -74,8 +74,6 @@ static const struct {
 	{ "f64_math", "v_trig_preop_f64 (VOP3, sin/cos argument reduction) "
 	  "not implemented" },
 	{ "f16_convert", "v_med3_f16 (VOP3) not implemented" },
-	{ "mem_private", "buffer_store_short_d16_hi (MUBUF, a ushort into "
-	  "scratch) not implemented" },
 	/* wrong results */
 	{ "f16_half2", "v_pk_fma_f16 rounds twice (fma in double, to float, "
 	  "then to half: hsagpu-gcn-valu.c); a tie broken by the addend "
