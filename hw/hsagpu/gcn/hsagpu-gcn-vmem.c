@@ -9,11 +9,11 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifdef HSAGPU_HOST_TEST
-#include <math.h>
 #include <string.h>
 #else
 #include "qemu/osdep.h"
 #endif
+#include <math.h>
 #include "hsagpu-gcn-int.h"
 
 /*
