@@ -126,6 +126,15 @@ void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, const HsaGpuQueue *q)
         trace_hsagpu_gcn_error(qi, q->gcn_kernel, q->vm_fault_info,
                                q->vm_fault_addr);
     }
+    if ((q->error == HSAGPU_QERR_ADDRESS || q->error == HSAGPU_QERR_ATOMIC) &&
+        q->gcn_pc) {
+        qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu: queue %u: kernel object "
+                      "0x%" PRIx64 ": %s: address 0x%" PRIx64 " refused, "
+                      "instruction at 0x%" PRIx64 "\n", qi, q->gcn_kernel,
+                      q->gcn_what ? q->gcn_what : "memory access",
+                      q->gcn_addr, q->gcn_pc);
+        trace_hsagpu_gcn_mem_fault(qi, q->gcn_kernel, q->gcn_addr, q->gcn_pc);
+    }
     trace_hsagpu_queue_error(qi, q->error, q->error_id);
     qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_ERRORS]);
     qatomic_or(&s->qerr_pending, HSAGPU_ERR_QUEUE);

@@ -247,6 +247,8 @@ typedef struct HsaGpuQueue {
     /* a code object's failure (error 26/27): its kernel, and what failed */
     uint64_t gcn_kernel;
     const char *gcn_what;
+    /* a memory access the interpreter refused itself: where, and what */
+    uint64_t gcn_pc, gcn_addr;
     /*
      * SDMA queues (HSAGPU_QF_SDMA): read_index counts bytes. A
      * COPY_LINEAR_RECT at read_index partly done: the packet as fetched

@@ -197,6 +197,13 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
             case HSAGPU_GCN_MEM_FAULT:
                 err = st.mem_err == HSAGPU_GCN_CONTENDED ? HSAGPU_QERR_ATOMIC :
                       c.err ? c.err : HSAGPU_QERR_ADDRESS;
+                if (!c.err) {
+                    /* no bus refusal to log it: say where the code was */
+                    q->gcn_kernel = k->kernel_object;
+                    q->gcn_what = st.what;
+                    q->gcn_pc = st.pc;
+                    q->gcn_addr = st.addr;
+                }
                 break;
             case HSAGPU_GCN_UNIMPLEMENTED:
             case HSAGPU_GCN_TRAP:
