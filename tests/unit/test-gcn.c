@@ -573,7 +573,11 @@ static void test_failures(void)
 	raw[57] = HSAGPU_GCN_KCP_WAVE32 >> 8;
 	T(hsagpu_gcn_kd_parse(raw, &d.kd) == HSAGPU_GCN_BAD_KD);
 	memcpy(raw, kd_raw, sizeof(raw));
-	raw[5] = 0x10;				/* 4 KiB private per lane */
+	raw[5] = 0x40;				/* 16 KiB private per lane */
+	T(hsagpu_gcn_kd_parse(raw, &d.kd) == 0);
+	raw[4] = 0xf4;				/* 131060: past gfx9's */
+	raw[5] = 0xff;
+	raw[6] = 0x01;
 	T(hsagpu_gcn_kd_parse(raw, &d.kd) == HSAGPU_GCN_BAD_KD);
 	memcpy(raw, kd_raw, sizeof(raw));
 	raw[16] = 8;

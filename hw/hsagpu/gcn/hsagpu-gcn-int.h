@@ -30,10 +30,27 @@ typedef struct HsaGpuGcnWave {
      */
     unsigned nvgpr;
     HsaGpuGcnVreg *vfile;
-    uint8_t *priv;                      /* 64 lanes' private segments */
+    unsigned id;                        /* in the workgroup: its scratch */
     bool done, at_barrier;
     uint64_t insns;
 } HsaGpuGcnWave;
+
+/*
+ * The private memory (scratch) of a workgroup's waves: wave n's is
+ * 64 x the private segment size at n x that, swizzled as the hardware's
+ * (lane l's byte o at (o / 4) x 256 + 4 l + o % 4, so a stack's top is
+ * the same few pages for all lanes), in pages allocated when first
+ * written (never written: zeros), at most HSAGPU_GCN_PRIVATE_RESIDENT
+ * bytes of them (hsagpu_gcn_priv_rw).
+ */
+#define HSAGPU_GCN_PRIV_PAGE    4096u
+typedef struct HsaGpuGcnPriv {
+    uint8_t **page;                     /* npages; NULL: zeros */
+    size_t npages;                      /* the workgroup's, rounded up */
+    size_t cap;                         /* page's length */
+    size_t resident;                    /* pages allocated */
+    uint64_t wave_bytes;                /* 64 x private bytes per lane */
+} HsaGpuGcnPriv;
 
 /* A workgroup in flight (hsagpu-gcn-run.c) */
 struct HsaGpuGcnRun {
@@ -47,8 +64,8 @@ struct HsaGpuGcnRun {
     HsaGpuGcnWave waves[HSAGPU_GCN_WG_MAX / HSAGPU_GCN_WAVE];
     HsaGpuGcnVreg *vregs;               /* nwaves x nvgpr, kept */
     uint8_t *lds;
-    uint8_t *priv;                      /* nwaves x 64 x priv_size */
-    size_t vcap, ldscap, pcap;
+    HsaGpuGcnPriv priv;
+    size_t vcap, ldscap;
 };
 
 typedef struct HsaGpuGcnGroup {
@@ -56,7 +73,8 @@ typedef struct HsaGpuGcnGroup {
     const HsaGpuGcnDispatch *d;
     uint8_t *lds;
     uint32_t lds_size;
-    uint32_t priv_size;         /* private bytes per lane (waves' priv) */
+    uint32_t priv_size;         /* private bytes per lane */
+    HsaGpuGcnPriv *priv;        /* the waves' private memory (NULL: none) */
     bool ftz32;                 /* flush f32 denormals (rsrc1) */
     bool ftz64;                 /* flush f64 and f16 denormals */
     HsaGpuGcnStatus *st;
@@ -104,6 +122,18 @@ static inline uint8_t *hsagpu_gcn_window(uint8_t *base, uint64_t size,
 {
     return base && off <= size && n <= size - off ? base + off : NULL;
 }
+
+/*
+ * @n bytes of lane @l of @w's private memory from its byte @o, the
+ * wave's scratch address of byte o being @a + (o / 4) x 256 + 4 l + o % 4
+ * (the hardware's swizzle; @a: what MUBUF's descriptor and soffset add,
+ * 0 for flat), into or from @buf. False with g->st's failure when a
+ * byte lies outside the wave's private memory or would take a page past
+ * HSAGPU_GCN_PRIVATE_RESIDENT (hsagpu-gcn-vmem.c).
+ */
+bool hsagpu_gcn_priv_rw(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
+                        uint64_t a, uint64_t o, void *buf, unsigned n,
+                        bool write, const uint32_t *insn);
 
 /* fp32 from its bits and back, denormals flushed to signed zeros if @ftz */
 static inline float hsagpu_gcn_f32(uint32_t v, bool ftz)

@@ -569,7 +569,8 @@ static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         return hsagpu_gcn_refuse(g, w, insn, "smem");
     }
     if (imm) {
-        off = insn[1] & 0xfffff;
+        /* gfx9: a signed 21-bit byte offset (llvm-mc: -4 is 0x1ffffc) */
+        off = (uint64_t)(int64_t)((int32_t)(insn[1] << 11) >> 11);
     } else if (!hsagpu_gcn_sread(w, insn[1] & 0x7f, 0, false, &off)) {
         return hsagpu_gcn_refuse(g, w, insn, "smem");
     }

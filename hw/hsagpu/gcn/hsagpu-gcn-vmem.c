@@ -9,7 +9,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifdef HSAGPU_HOST_TEST
+#include <stdlib.h>
 #include <string.h>
+#define g_malloc0(n) calloc(1, (n))
 #else
 #include "qemu/osdep.h"
 #endif
@@ -220,23 +222,49 @@ static bool gcn_flat_block(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, bool load,
     return !g->mem->write(g->mem->opaque, addr[first], block, lanes * bytes);
 }
 
-/*
- * A byte range of the work-item's private memory (lane @l): NULL when it
- * leaves the private segment, which fails the dispatch (a stack that
- * outgrew the size the descriptor asked for), with the offset reported.
- */
-static uint8_t *gcn_private(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
-                            uint64_t off, unsigned bytes)
+bool hsagpu_gcn_priv_rw(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
+                        uint64_t a, uint64_t o, void *buf, unsigned n,
+                        bool write, const uint32_t *insn)
 {
-    uint8_t *p = hsagpu_gcn_window(w->priv ? w->priv + (size_t)l *
-                                   g->priv_size : NULL, g->priv_size, off,
-                                   bytes);
+    HsaGpuGcnPriv *pv = g->priv;
+    uint8_t *b = buf;
 
-    if (!p) {
-        g->st->mem_err = 0;
-        g->st->addr = off;
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t ob = o + k, at, page;
+        uint8_t **pp;
+
+        /* past the wave's private memory: a stack that outgrew it */
+        at = a + (ob >> 2) * 4 * HSAGPU_GCN_WAVE + 4 * l + (ob & 3);
+        page = pv ? (at + w->id * pv->wave_bytes) / HSAGPU_GCN_PRIV_PAGE : 0;
+        if (!pv || at >= pv->wave_bytes || page >= pv->npages) {
+            g->st->mem_err = 0;
+            g->st->addr = ob;
+            hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
+                            "private segment");
+            return false;
+        }
+        at += w->id * pv->wave_bytes;
+        pp = &pv->page[page];
+        if (!write) {
+            b[k] = *pp ? (*pp)[at % HSAGPU_GCN_PRIV_PAGE] : 0;
+            continue;
+        }
+        if (!*pp) {
+            /* taken when first written, within the budget */
+            if (pv->resident >=
+                HSAGPU_GCN_PRIVATE_RESIDENT / HSAGPU_GCN_PRIV_PAGE) {
+                g->st->addr = ob;
+                hsagpu_gcn_fail(g, w, HSAGPU_GCN_BAD_KD, insn,
+                                "private memory past the budget");
+                return false;
+            }
+            *pp = g_malloc0(HSAGPU_GCN_PRIV_PAGE);
+            pv->resident++;
+            g->st->cleared += HSAGPU_GCN_PRIV_PAGE;
+        }
+        (*pp)[at % HSAGPU_GCN_PRIV_PAGE] = b[k];
     }
-    return p;
+    return true;
 }
 
 /* The LDS's @n bytes at @off: NULL out of range */
@@ -273,13 +301,7 @@ static unsigned gcn_flat_apertures(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         if (!((w->exec >> l) & 1)) {
             continue;
         }
-        if (ap == HSAGPU_GCN_APERTURE_PRIVATE) {
-            p = gcn_private(g, w, l, off, bytes);
-            if (!p) {
-                return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
-                                       "private segment");
-            }
-        } else if (ap == HSAGPU_GCN_APERTURE_SHARED) {
+        if (ap == HSAGPU_GCN_APERTURE_SHARED) {
             p = gcn_lds(g, off, bytes);
         }
         if (!load) {
@@ -287,8 +309,19 @@ static unsigned gcn_flat_apertures(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                 buf[k] = r[k][l];
             }
         }
-        if (ap == HSAGPU_GCN_APERTURE_PRIVATE ||
-            ap == HSAGPU_GCN_APERTURE_SHARED) {
+        if (ap == HSAGPU_GCN_APERTURE_PRIVATE) {
+            /* the lane's own bytes: past its segment, a stack overflow */
+            if (off + bytes > g->priv_size) {
+                g->st->mem_err = 0;
+                g->st->addr = off;
+                return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
+                                       "private segment");
+            }
+            if (!hsagpu_gcn_priv_rw(g, w, l, 0, off, buf, bytes, !load,
+                                    insn)) {
+                return 0;
+            }
+        } else if (ap == HSAGPU_GCN_APERTURE_SHARED) {
             if (p && load) {
                 memcpy(buf, p, bytes);
             } else if (p) {
@@ -453,10 +486,12 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 /*
  * MUBUF through the private segment buffer the wave started with (its
  * base HSAGPU_GCN_PRIVATE_BASE): loads and stores of bytes, shorts and
- * 1-4 dwords in the lane's own private memory, at the descriptor's base
- * offset + soffset + the instruction's offset (+ the VGPR with offen).
- * An access past the segment fails the dispatch (a stack that outgrew
- * what the descriptor asked for) instead of being dropped. Other
+ * 1-4 dwords in the wave's own scratch, as the hardware's swizzled
+ * private buffer has it: the lane's offset (the instruction's 12-bit one
+ * + the VGPR with offen, 32 bits) swizzled, plus the descriptor's base
+ * offset and soffset (32 bits: compiled code's wave-scaled stack
+ * pointer). An access past the wave's scratch fails the dispatch (a
+ * stack that outgrew what was asked for) instead of being dropped. Other
  * descriptors (buffers in memory) and idxen are not implemented.
  */
 unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
@@ -487,38 +522,37 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        uint64_t off = base - HSAGPU_GCN_PRIVATE_BASE + (uint32_t)so +
-                       inst_off + (offen ? ra[0][l] : 0);
+        uint32_t off = inst_off + (offen ? ra[0][l] : 0);
         uint32_t buf[4] = { 0, 0, 0, 0 };
-        uint8_t *p;
 
         if (!((w->exec >> l) & 1)) {
             continue;
         }
-        p = gcn_private(g, w, l, off, bytes);
-        if (!p) {
-            return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
-                                   "private segment");
+        if (!load) {
+            for (unsigned k = 0; k < n; k++) {
+                buf[k] = rd[k][l];
+            }
+        }
+        if (!hsagpu_gcn_priv_rw(g, w, l, base - HSAGPU_GCN_PRIVATE_BASE +
+                                (uint32_t)so, off, buf, bytes, !load, insn)) {
+            return 0;
         }
         if (load) {
-            memcpy(buf, p, bytes);
             buf[0] = gcn_sext(buf[0], op == GCN_BUFFER_LOAD_SBYTE,
                               op == GCN_BUFFER_LOAD_SSHORT);
             for (unsigned k = 0; k < n; k++) {
                 rd[k][l] = buf[k];
             }
-        } else {
-            for (unsigned k = 0; k < n; k++) {
-                buf[k] = rd[k][l];
-            }
-            memcpy(p, buf, bytes);
         }
     }
     return 2;
 }
 
-/* LDS access of @n bytes: reads out of range give 0, writes are dropped */
-static uint64_t gcn_lds_get(HsaGpuGcnGroup *g, uint64_t a, unsigned n)
+/*
+ * LDS access of @n bytes at 32-bit address @a (DS addresses wrap at 32
+ * bits): reads out of range give 0, writes are dropped
+ */
+static uint64_t gcn_lds_get(HsaGpuGcnGroup *g, uint32_t a, unsigned n)
 {
     uint64_t v = 0;
     const uint8_t *p = gcn_lds(g, a, n);
@@ -529,7 +563,7 @@ static uint64_t gcn_lds_get(HsaGpuGcnGroup *g, uint64_t a, unsigned n)
     return v;
 }
 
-static void gcn_lds_put(HsaGpuGcnGroup *g, uint64_t a, uint64_t v,
+static void gcn_lds_put(HsaGpuGcnGroup *g, uint32_t a, uint64_t v,
                         unsigned n)
 {
     uint8_t *p = gcn_lds(g, a, n);
@@ -735,7 +769,9 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         return 2;
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        uint64_t a = ra[0][l], d0 = 0, d1 = 0, old;
+        /* LDS addresses are 32 bits: base + offset wraps there */
+        uint32_t a = ra[0][l];
+        uint64_t d0 = 0, d1 = 0, old;
 
         if (!((w->exec >> l) & 1)) {
             continue;
