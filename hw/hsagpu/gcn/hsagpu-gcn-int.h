@@ -177,9 +177,32 @@ static inline unsigned hsagpu_gcn_refuse(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 {
     return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, what);
 }
+/*
+ * An operand's type: what its inline constants (and literal) are. The
+ * integer constants are the integer, sign-extended to 32 or 64 bits, for
+ * every type; the float ones (240-248: +-0.5, +-1, +-2, +-4, 1/(2 pi))
+ * the type's encoding of the value: f16's zero-extended, f32's, f64's;
+ * 32-bit integer (and 16-bit integer) operands take the f32 bit pattern,
+ * 64-bit ones the f64's. Packed f16 operands (VOP3P) get the half in the
+ * low 16 bits, 0 above (op_sel_hi 0 reads it for the high result too).
+ * A literal is zero-extended, except for f64 operands: the double's high
+ * 32 bits. false (0) and true (1) are B32 and B64.
+ */
+enum {
+    GCN_OT_B32,
+    GCN_OT_B64,
+    GCN_OT_F16,
+    GCN_OT_F32,
+    GCN_OT_F64,
+    GCN_OT_PK_F16,
+};
+
 /* 32/64-bit scalar operand: false when the encoding is not one we know. */
 bool hsagpu_gcn_sread(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
                       bool is64, uint64_t *val);
+/* ... of type @type (GCN_OT_*, 64 bits for B64 and F64) */
+bool hsagpu_gcn_sread_as(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
+                         unsigned type, uint64_t *val);
 bool hsagpu_gcn_swrite(HsaGpuGcnWave *w, unsigned dst, bool is64,
                        uint64_t val);
 /*
@@ -213,11 +236,14 @@ typedef struct HsaGpuGcnExt {
 
 
 /*
- * hsagpu-gcn-decode.c. A source operand @src (9-bit encoding; a pair
- * when @is64): false when it is not one the wave has.
+ * hsagpu-gcn-decode.c. A source operand @src (9-bit encoding) of type
+ * @type (GCN_OT_*; a pair for B64 and F64): false when it is not one the
+ * wave has.
  */
-bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
-                   HsaGpuGcnOp *o);
+bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
+                   unsigned type, HsaGpuGcnOp *o);
+/* hsagpu-gcn-valu.c: the type (GCN_OT_*) of source @k of VOP3 op @op */
+unsigned hsagpu_gcn_optype(unsigned op, unsigned k);
 
 /* Lane @l of an operand */
 static inline uint64_t hsagpu_gcn_lane(HsaGpuGcnWave *w,
