@@ -886,12 +886,12 @@ static void test_private_big(void)
 		bad += out[i] != rec_cpu(in[i], in[i] % 7);
 	TM(!err && !bad, "recurse: %u of 1024 items wrong", bad);
 
-	/* 16 KiB a lane in the descriptor, in slices of 7 through bytes */
+	/* 16 KiB a lane in the descriptor, in slices of 101 through bytes */
 	pkt_priv = 0;
 	((uint32_t *)at(kr))[1] = 16384;
 	memset(out, 0, 4096);
 	bad = 0;
-	err = dispatch_sliced(kr, grid, wg, 7, &pauses, &st);
+	err = dispatch_sliced(kr, grid, wg, 101, &pauses, &st);
 	TM(!err, "recurse, 16 KiB a lane, in slices: %s", stop_why(err, &st));
 	for (uint32_t i = 0; i < 1024 && !err; i++)
 		bad += out[i] != rec_cpu(in[i], in[i] % 7);
@@ -912,7 +912,8 @@ static void test_private_budget(void)
 	static const uint32_t prog[] = {
 		0xbe840080,             /* s_mov_b32 s4, 0 */
 		0x7e040280,             /* v_mov_b32 v2, 0 */
-		0xe0701000, 0x80000002, /* buffer_store_dword v0, v2, s[0:3], 0 offen */
+		0xe0701000, 0x80000002, /* buffer_store_dword v0, v2, s[0:3] */
+					/* ... 0 offen */
 		0x680404c0,             /* v_add_u32 v2, 64, v2 */
 		0x80048104,             /* s_add_u32 s4, s4, 1 */
 		0xbf0aff04, 0,          /* s_cmp_lt_u32 s4, n */

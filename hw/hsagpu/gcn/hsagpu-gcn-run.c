@@ -188,11 +188,9 @@ static size_t hsagpu_gcn_priv_reserve(HsaGpuGcnPriv *pv, unsigned nwaves,
     pv->npages = (nwaves * pv->wave_bytes + HSAGPU_GCN_PRIV_PAGE - 1) /
                  HSAGPU_GCN_PRIV_PAGE;
     for (size_t k = pv->npages; k < pv->cap; k++) {
-        if (pv->page[k]) {
-            g_free(pv->page[k]);
-            pv->page[k] = NULL;
-            pv->resident--;
-        }
+        pv->resident -= pv->page[k] != NULL;
+        g_free(pv->page[k]);
+        pv->page[k] = NULL;
     }
     if (pv->npages > pv->cap) {
         pv->page = g_renew(uint8_t *, pv->page, pv->npages);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #define g_malloc0(n) calloc(1, (n))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
 #else
 #include "qemu/osdep.h"
 #endif
@@ -229,24 +230,31 @@ bool hsagpu_gcn_priv_rw(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
     HsaGpuGcnPriv *pv = g->priv;
     uint8_t *b = buf;
 
-    for (unsigned k = 0; k < n; k++) {
-        uint64_t ob = o + k, at, page;
+    /* a run of bytes of one dword at a time (contiguous, in one page) */
+    for (unsigned k = 0, len; k < n; k += len) {
+        uint64_t ob = o + k, at, page, in;
         uint8_t **pp;
 
         /* past the wave's private memory: a stack that outgrew it */
         at = a + (ob >> 2) * 4 * HSAGPU_GCN_WAVE + 4 * l + (ob & 3);
+        len = MIN(n - k, 4 - (ob & 3));
         page = pv ? (at + w->id * pv->wave_bytes) / HSAGPU_GCN_PRIV_PAGE : 0;
-        if (!pv || at >= pv->wave_bytes || page >= pv->npages) {
+        if (!pv || at + len > pv->wave_bytes || page >= pv->npages) {
             g->st->mem_err = 0;
             g->st->addr = ob;
             hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
                             "private segment");
             return false;
         }
-        at += w->id * pv->wave_bytes;
+        in = (at + w->id * pv->wave_bytes) % HSAGPU_GCN_PRIV_PAGE;
+        len = MIN(len, HSAGPU_GCN_PRIV_PAGE - in);
         pp = &pv->page[page];
         if (!write) {
-            b[k] = *pp ? (*pp)[at % HSAGPU_GCN_PRIV_PAGE] : 0;
+            if (*pp) {
+                memcpy(b + k, *pp + in, len);
+            } else {
+                memset(b + k, 0, len);
+            }
             continue;
         }
         if (!*pp) {
@@ -262,7 +270,7 @@ bool hsagpu_gcn_priv_rw(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
             pv->resident++;
             g->st->cleared += HSAGPU_GCN_PRIV_PAGE;
         }
-        (*pp)[at % HSAGPU_GCN_PRIV_PAGE] = b[k];
+        memcpy(*pp + in, b + k, len);
     }
     return true;
 }

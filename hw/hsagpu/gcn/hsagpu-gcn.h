@@ -96,13 +96,14 @@ typedef struct HsaGpuGcnStatus {
     uint64_t insns;             /* wave instructions run by the call */
     uint64_t lane_ops;          /* active lanes of its vector instructions */
     unsigned waves;             /* waves a start set up */
-    uint64_t cleared;           /* bytes of workgroup state a start cleared */
+    uint64_t cleared;           /* bytes of workgroup state cleared/taken */
     /*
      * What the call cost in wave instructions: those it ran, and for a
      * start one per wave and per KiB cleared (clearing a KiB takes about
-     * as long as an instruction). Slices are bounded by this, so that
-     * set-up the guest chooses (1,024 items, 256 VGPRs, 64 KiB of LDS,
-     * 2 KiB private each: 3.1 MiB) counts like the code it runs.
+     * as long as an instruction), for a resume per KiB of private pages
+     * it took. Slices are bounded by this, so that set-up the guest
+     * chooses (1,024 items, 256 VGPRs, 64 KiB of LDS, 16 MiB of private
+     * pages: 20 MiB) counts like the code it runs.
      */
     uint64_t work;
 } HsaGpuGcnStatus;
