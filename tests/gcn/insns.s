@@ -187,3 +187,36 @@ v_mov_b32_dpp v0, v10 row_shl:2 row_mask:0xf bank_mask:0xf
 v_mov_b32_dpp v0, v10 row_bcast:15 row_mask:0xa bank_mask:0xf
 v_mov_b32_dpp v0, v10 wave_ror:1 row_mask:0xf bank_mask:0xf
 v_add_f32_dpp v0, -v10, v12 row_mirror row_mask:0xf bank_mask:0x5
+// Inline constants by operand type (issue 28): f16 ones are halves
+// (1.0 = 0x3c00), f64 ones doubles, a f64 literal the double's high
+// half, 32-bit integer operands the f32 bit pattern; packed f16 ones
+// the half in the low 16 bits and 0 in the high ones (op_sel_hi picks)
+v_add_f16 v0, 1.0, v10
+v_mul_f16 v0, 0.5, v10
+v_sub_f16 v0, -4.0, v10
+v_mul_f16_e64 v0, v10, 0.15915494
+v_fma_f16 v0, v10, 2.0, -1.0
+v_max_f16_e64 v0, v10, -2.0
+v_cvt_f32_f16 v0, -0.5
+v_add_f16_sdwa v0, 1.0, v10 dst_sel:WORD_0 dst_unused:UNUSED_PAD src0_sel:WORD_0 src1_sel:WORD_1
+v_add_f64 v[0:1], -0.5, v[10:11]
+v_trunc_f64 v[0:1], 2.5
+v_cvt_f32_f64 v0, -3.0
+v_add_u32 v0, 1.0, v10
+v_add_u16 v0, -1, v10
+v_add_f32 v0, 4.0, v10
+v_pk_add_f16 v0, v10, 1.0
+v_pk_add_f16 v0, v10, 1.0 op_sel_hi:[1,0]
+v_pk_mul_f16 v0, -2.0, v10 op_sel_hi:[0,1]
+v_pk_fma_f16 v0, v10, 0.5, v12 op_sel_hi:[1,0,1]
+v_pk_add_u16 v0, v10, -1
+// Addresses at the ISA's widths: DS base + offset wraps at 32 bits (LDS
+// 64 KiB of a pattern); SMEM's immediate offset is signed 21 bits
+ds_read_u16 v0, v10 offset:510
+ds_read_b32 v0, v10 offset:8
+ds_read_i8 v0, v10 offset:65535
+ds_read2_b32 v[0:1], v10 offset0:1 offset1:255
+ds_read_b64 v[0:1], v10 offset:65528
+s_load_dword s0, s[10:11], -4
+s_load_dwordx2 s[0:1], s[10:11], -0x100000
+s_load_dword s0, s[10:11], 0xfffff

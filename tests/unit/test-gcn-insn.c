@@ -7,7 +7,9 @@
  * with the value computed here on the CPU, written from the ISA's
  * definition of the instruction (not from the interpreter's code).
  * Sources are v10, v12, v14 (or pairs from them) and s10, s12; results
- * v0 (v[0:1]), s0 (s[0:1]), VCC or s[20:21], and SCC. TAP output.
+ * v0 (v[0:1]), s0 (s[0:1]), VCC or s[20:21], and SCC. Memory
+ * instructions read a 64 KiB LDS of lds_pat() and memory of mem_pat()
+ * from 0x10000 up. TAP output.
  */
 #include <math.h>
 #include <stdio.h>
@@ -46,7 +48,8 @@ typedef struct GcnCase {
     unsigned nsrc;
     char type;                  /* u: dwords, k: small, f: float, d: double,
                                    h: half, c/C: class masks, p: selectors,
-                                   y: bytes 0..3 */
+                                   y: bytes 0..3, a: LDS addresses,
+                                   m: SMEM bases */
     unsigned shape;
     GcnExpect fn;
     GcnExpect scc;              /* scalar ones: the SCC expected */
@@ -617,6 +620,76 @@ static void x_mirror(const uint32_t *a, const uint32_t *b, uint32_t *out)
 			out[l] = UF(-F(a[(l & ~15u) | (15 - l % 16)]) + F(b[l]));
 }
 
+/* Inline constants by operand type */
+E(e_h_add1, UH(1.0f + H(a)))
+E(e_h_mulhalf, UH(0.5f * H(a)))
+E(e_h_subm4, UH(-4.0f - H(a)))
+E(e_h_mulinv2pi, UH(H(a) * H(0x3118)))
+E(e_h_fma2m1, UH((float)fma(H(a), 2.0, -1.0)))
+E(e_h_maxm2, UH((float)fmax_ieee(H(a), -2.0)))
+E(e_h_cvtm05, UF(-0.5f))
+E(e_h_sdwa1, UH(1.0f + H(hi16(a))))
+E(e_d_addm05, UD(-0.5 + D(a)))
+E(e_d_trunc25, UD(2.0))
+E(e_d_cvtm3, UF(-3.0f))
+E(e_u_add1f, U(a) + 0x3f800000u)
+E(e_u16_addm1, (U(a) + 0xffff) & 0xffff)
+E(e_f_add4, UF(4.0f + F(a)))
+/* packed: the constant's high half is 0 (op_sel_hi 1 reads it) */
+E(e_pk_add1, UH(H(lo16(a)) + 1.0f) | UH(H(hi16(a)) + 0.0f) << 16)
+E(e_pk_add1_lo, UH(H(lo16(a)) + 1.0f) | UH(H(hi16(a)) + 1.0f) << 16)
+E(e_pk_mulm2, UH(-2.0f * H(lo16(a))) | UH(-2.0f * H(hi16(a))) << 16)
+E(e_pk_fma05, hfma(lo16(a), 0x3800, lo16(b)) |
+	      hfma(hi16(a), 0x3800, hi16(b)) << 16)
+E(e_pk_addu_m1, ((lo16(a) + 0xffff) & 0xffff) |
+		((hi16(a) + 0xffff) & 0xffff) << 16)
+
+/* DS: 64 KiB of LDS holding lds_pat(); addresses wrap at 32 bits */
+#define LDS_SIZE 0x10000u
+
+static uint8_t lds_pat(uint32_t i)
+{
+	return (uint8_t)(i * 37 + (i >> 8) * 11 + 5);
+}
+
+static uint64_t lds_rd(uint32_t a, unsigned n)
+{
+	uint64_t v = 0;
+
+	if ((uint64_t)a + n > LDS_SIZE)
+		return 0;			/* out of range: 0 */
+	for (unsigned k = 0; k < n; k++)
+		v |= (uint64_t)lds_pat(a + k) << (8 * k);
+	return v;
+}
+
+E(e_ds_u16, lds_rd(U(a) + 510, 2))
+E(e_ds_b32, lds_rd(U(a) + 8, 4))
+E(e_ds_i8, (uint32_t)(int8_t)lds_rd(U(a) + 65535, 1))
+E(e_ds_read2, lds_rd(U(a) + 4, 4) | lds_rd(U(a) + 1020, 4) << 32)
+E(e_ds_b64, lds_rd(U(a) + 65528, 8))
+
+/* SMEM: memory from 0x10000 up holds mem_pat() */
+static uint8_t mem_pat(uint64_t a)
+{
+	uint32_t x = (uint32_t)(a ^ (a >> 7) ^ (a >> 17)) * 0x9e3779b1u;
+
+	return (uint8_t)(x >> 24);
+}
+
+static uint64_t mem_rd(uint64_t a, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned k = 0; k < n; k++)
+		v |= (uint64_t)mem_pat(a + k) << (8 * k);
+	return v;
+}
+
+E(s_load_m4, mem_rd(a - 4, 4))
+E(s_load_m1m, mem_rd(a - 0x100000, 8))
+E(s_load_fffff, mem_rd((a + 0xfffff) & ~3ULL, 4))
+
 /* In the order of tests/gcn/insns.s */
 static const GcnCase cases[] = {
 	{ "v_add_u32", 2, 'u', 0, e_add, NULL },
@@ -802,6 +875,33 @@ static const GcnCase cases[] = {
 	{ "v_mov_b32_dpp", 1, 'u', XL, NULL, NULL, x_bcast15 },
 	{ "v_mov_b32_dpp", 1, 'u', XL, NULL, NULL, x_ror1 },
 	{ "v_add_f32_dpp", 2, 'f', XL, NULL, NULL, x_mirror },
+	{ "v_add_f16", 1, 'h', 0, e_h_add1, NULL },
+	{ "v_mul_f16", 1, 'h', 0, e_h_mulhalf, NULL },
+	{ "v_sub_f16", 1, 'h', 0, e_h_subm4, NULL },
+	{ "v_mul_f16_e64", 1, 'h', 0, e_h_mulinv2pi, NULL },
+	{ "v_fma_f16", 1, 'h', 0, e_h_fma2m1, NULL },
+	{ "v_max_f16_e64", 1, 'h', 0, e_h_maxm2, NULL },
+	{ "v_cvt_f32_f16", 0, 'h', 0, e_h_cvtm05, NULL },
+	{ "v_add_f16_sdwa", 1, 'H', 0, e_h_sdwa1, NULL },
+	{ "v_add_f64", 1, 'd', W0 | WD, e_d_addm05, NULL },
+	{ "v_trunc_f64", 0, 'd', WD, e_d_trunc25, NULL },
+	{ "v_cvt_f32_f64", 0, 'f', 0, e_d_cvtm3, NULL },
+	{ "v_add_u32", 1, 'u', 0, e_u_add1f, NULL },
+	{ "v_add_u16", 1, 'u', 0, e_u16_addm1, NULL },
+	{ "v_add_f32", 1, 'f', 0, e_f_add4, NULL },
+	{ "v_pk_add_f16", 1, 'H', 0, e_pk_add1, NULL },
+	{ "v_pk_add_f16", 1, 'H', 0, e_pk_add1_lo, NULL },
+	{ "v_pk_mul_f16", 1, 'H', 0, e_pk_mulm2, NULL },
+	{ "v_pk_fma_f16", 2, 'H', 0, e_pk_fma05, NULL },
+	{ "v_pk_add_u16", 1, 'u', 0, e_pk_addu_m1, NULL },
+	{ "ds_read_u16", 1, 'a', 0, e_ds_u16, NULL },
+	{ "ds_read_b32", 1, 'a', 0, e_ds_b32, NULL },
+	{ "ds_read_i8", 1, 'a', 0, e_ds_i8, NULL },
+	{ "ds_read2_b32", 1, 'a', WD, e_ds_read2, NULL },
+	{ "ds_read_b64", 1, 'a', WD, e_ds_b64, NULL },
+	{ "s_load_dword", 1, 'm', SCL, s_load_m4, NULL },
+	{ "s_load_dwordx2", 1, 'm', SCL | WD, s_load_m1m, NULL },
+	{ "s_load_dword", 1, 'm', SCL, s_load_fffff, NULL },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -884,6 +984,20 @@ static uint64_t input(char type, unsigned lane, unsigned k)
 	double d;
 
 	switch (type) {
+	case 'a': {                     /* LDS addresses, wrapping ones too */
+		static const uint32_t asp[16] = {
+			0xfffffe02, 0xfffffe00, 0xfffffffc, 0xfffffff8,
+			0xffffffff, 0, 2, 0xfffe, 0xfff0, 0x10000, 0xffff0000,
+			0x80000000, 0xffff0008, 0xfffffe01, 0x7ffffffe,
+			0xfffff00c,
+		};
+
+		if (lane < 16)
+			return asp[s];
+		return (uint32_t)(r % 0x10800) - 0x400;
+	}
+	case 'm':                       /* SMEM bases: 0x110000 and up */
+		return (0x110000 + r % 0x800000) & ~3u;
 	case 'y':                       /* bytes 0..3: equal ones are common */
 		return r & 0x03030303;
 	case 'H':                       /* two halves, special ones too */
@@ -940,11 +1054,18 @@ static uint8_t code[64];
 
 static unsigned m_read(void *o, uint64_t addr, void *buf, uint32_t len)
 {
+	if (addr >= 0x10000 && addr + len <= 0x10000000) {
+		for (uint32_t k = 0; k < len; k++)
+			((uint8_t *)buf)[k] = mem_pat(addr + k);
+		return 0;
+	}
 	if (addr < 0x1000 || addr + len > 0x1000 + sizeof(code))
 		return 7;
 	memcpy(buf, code + (addr - 0x1000), len);
 	return 0;
 }
+
+static uint8_t lds[LDS_SIZE];
 
 static unsigned m_write(void *o, uint64_t addr, const void *buf,
 			uint32_t len)
@@ -1006,6 +1127,10 @@ static void run_case(unsigned i)
 	g.mem = &cmem;
 	g.d = &d;
 	g.st = &st;
+	for (uint32_t k = 0; k < LDS_SIZE; k++)
+		lds[k] = lds_pat(k);
+	g.lds = lds;
+	g.lds_size = LDS_SIZE;
 	memset(code, 0, sizeof(code));
 	memcpy(code, enc[i], 4 * enc_len[i]);
 	for (unsigned r = 0; r < rounds; r++) {

@@ -31,7 +31,11 @@
 static uint8_t mem[SIZE];
 static uint8_t init[SIZE];
 static uint8_t lds[1024];
-static uint8_t priv[HSAGPU_GCN_WAVE * PRIV];
+/* the wave's scratch: swizzled pages, taken when first written */
+#define PRIV_PAGES ((HSAGPU_GCN_WAVE * PRIV + HSAGPU_GCN_PRIV_PAGE - 1) / \
+		    HSAGPU_GCN_PRIV_PAGE)
+static uint8_t *priv_page[PRIV_PAGES];
+static HsaGpuGcnPriv priv;
 static HsaGpuGcnVreg v[NV];
 static uint64_t clk;
 static unsigned irqs;
@@ -171,6 +175,7 @@ static unsigned run(unsigned p)
 	g.lds = lds;
 	g.lds_size = sizeof(lds);
 	g.priv_size = PRIV;
+	g.priv = &priv;
 	hsagpu_gcn_set_denorm(&g, w.denorm);
 	w.pc = prog[p];
 	for (unsigned n = 0; n < 100 && !w.done; n++)
@@ -184,7 +189,14 @@ static void fresh(void)
 {
 	memcpy(mem + (BUF - BASE), init + (BUF - BASE), SIZE - (BUF - BASE));
 	memset(lds, 0, sizeof(lds));
-	memset(priv, 0, sizeof(priv));
+	for (unsigned i = 0; i < PRIV_PAGES; i++) {
+		free(priv_page[i]);
+		priv_page[i] = NULL;
+	}
+	priv.page = priv_page;
+	priv.npages = priv.cap = PRIV_PAGES;
+	priv.resident = 0;
+	priv.wave_bytes = (uint64_t)HSAGPU_GCN_WAVE * PRIV;
 	memset(v, 0, sizeof(v));
 	memset(&w, 0, sizeof(w));
 	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -193,7 +205,6 @@ static void fresh(void)
 	}
 	w.vfile = v;
 	w.nvgpr = NV;
-	w.priv = priv;
 	w.exec = ~0ULL;
 	memset(&d, 0, sizeof(d));
 }
@@ -245,7 +256,7 @@ static void test_control(void)
 	fresh();
 	d.kd.rsrc1 = 2 << 6 | 7 | 1u << 23;     /* 24 SGPRs, 32 VGPRs, IEEE */
 	w.denorm = 0xf;
-	w.index = 6;
+	w.id = 6;
 	w.scc = 1;
 	w.vcc = 0;
 	TM(run(4) == 0, "s_getreg/s_setreg: run (%s)", st.what ? st.what : "");

@@ -154,6 +154,9 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
     d.wg[0] = k->workgroup_size_x;
     d.wg[1] = k->workgroup_size_y;
     d.wg[2] = k->workgroup_size_z;
+    /* LDS and scratch as the hardware allocates them: from the packet */
+    d.group_segment_size = k->group_segment_size;
+    d.private_segment_size = k->private_segment_size;
     total = hsagpu_kernel_workgroups(k, nwg);
     if (hsagpu_dispatch_begin(q, p)) {
         hsagpu_gcn_run_stop(q->gcn);    /* nothing of an earlier dispatch */

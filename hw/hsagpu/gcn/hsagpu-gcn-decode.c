@@ -14,9 +14,10 @@
 #endif
 #include "hsagpu-gcn-int.h"
 
-bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
-                   HsaGpuGcnOp *o)
+bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
+                   unsigned type, HsaGpuGcnOp *o)
 {
+    bool is64 = type == GCN_OT_B64 || type == GCN_OT_F64;
     HsaGpuGcnVreg *r;
 
     o->lanes = o->hi = NULL;
@@ -30,7 +31,7 @@ bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
         o->hi = is64 ? r[1] : NULL;
         return true;
     }
-    return hsagpu_gcn_sread(w, src, lit, is64, &o->val);
+    return hsagpu_gcn_sread_as(w, src, lit, type, &o->val);
 }
 
 /* Does VOP2 @op (VOP3 numbering) read a carry in (VCC, VOP3: an SGPR pair) */
@@ -171,11 +172,12 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             ((e >> 16) & 7) > 6 || (nsrc > 1 && ((e >> 24) & 7) > 6)) {
             return hsagpu_gcn_refuse(g, w, insn, "sdwa");
         }
+        /* an SGPR or an inline constant (of the operation's type) */
         if (!hsagpu_gcn_op(w, (s0s ? 0 : GCN_SRC_VGPR) + (e & 0xff), 0,
-                           false, &a) ||
+                           hsagpu_gcn_optype(vop, 0), &a) ||
             (nsrc > 1 && !hsagpu_gcn_op(w, (kind == 3 && s1s ? 0 :
                                             GCN_SRC_VGPR) + v1,
-                                 0, false, &b))) {
+                                 0, hsagpu_gcn_optype(vop, 1), &b))) {
             return hsagpu_gcn_refuse(g, w, insn, "sdwa operand");
         }
         if (x.sdwa && !hsagpu_gcn_vregs(w, vdst, 1, &dst)) {

@@ -30,16 +30,32 @@ typedef struct HsaGpuGcnWave {
      */
     unsigned nvgpr;
     HsaGpuGcnVreg *vfile;
-    uint8_t *priv;                      /* 64 lanes' private segments */
+    unsigned id;                        /* in the workgroup: its scratch */
     bool done, at_barrier;
     uint64_t insns;
-    unsigned index;                     /* in its workgroup (HW_ID) */
     /*
      * MODE's FP_DENORM field [7:4] (fp32 in [1:0], fp64/fp16 in [3:2];
      * 0 flush, 3 keep): from rsrc1, changed by s_setreg
      */
     uint8_t denorm;
 } HsaGpuGcnWave;
+
+/*
+ * The private memory (scratch) of a workgroup's waves: wave n's is
+ * 64 x the private segment size at n x that, swizzled as the hardware's
+ * (lane l's byte o at (o / 4) x 256 + 4 l + o % 4, so a stack's top is
+ * the same few pages for all lanes), in pages allocated when first
+ * written (never written: zeros), at most HSAGPU_GCN_PRIVATE_RESIDENT
+ * bytes of them (hsagpu_gcn_priv_rw).
+ */
+#define HSAGPU_GCN_PRIV_PAGE    4096u
+typedef struct HsaGpuGcnPriv {
+    uint8_t **page;                     /* npages; NULL: zeros */
+    size_t npages;                      /* the workgroup's, rounded up */
+    size_t cap;                         /* page's length */
+    size_t resident;                    /* pages allocated */
+    uint64_t wave_bytes;                /* 64 x private bytes per lane */
+} HsaGpuGcnPriv;
 
 /* A workgroup in flight (hsagpu-gcn-run.c) */
 struct HsaGpuGcnRun {
@@ -53,8 +69,8 @@ struct HsaGpuGcnRun {
     HsaGpuGcnWave waves[HSAGPU_GCN_WG_MAX / HSAGPU_GCN_WAVE];
     HsaGpuGcnVreg *vregs;               /* nwaves x nvgpr, kept */
     uint8_t *lds;
-    uint8_t *priv;                      /* nwaves x 64 x priv_size */
-    size_t vcap, ldscap, pcap;
+    HsaGpuGcnPriv priv;
+    size_t vcap, ldscap;
 };
 
 typedef struct HsaGpuGcnGroup {
@@ -62,7 +78,8 @@ typedef struct HsaGpuGcnGroup {
     const HsaGpuGcnDispatch *d;
     uint8_t *lds;
     uint32_t lds_size;
-    uint32_t priv_size;         /* private bytes per lane (waves' priv) */
+    uint32_t priv_size;         /* private bytes per lane */
+    HsaGpuGcnPriv *priv;        /* the waves' private memory (NULL: none) */
     bool ftz32;                 /* flush f32 denormals (rsrc1) */
     bool ftz64;                 /* flush f64 and f16 denormals */
     HsaGpuGcnStatus *st;
@@ -130,6 +147,18 @@ static inline void hsagpu_gcn_set_denorm(HsaGpuGcnGroup *g, unsigned denorm)
     g->ftz64 = ((denorm >> 2) & 3) == 0;
 }
 
+/*
+ * @n bytes of lane @l of @w's private memory from its byte @o, the
+ * wave's scratch address of byte o being @a + (o / 4) x 256 + 4 l + o % 4
+ * (the hardware's swizzle; @a: what MUBUF's descriptor and soffset add,
+ * 0 for flat), into or from @buf. False with g->st's failure when a
+ * byte lies outside the wave's private memory or would take a page past
+ * HSAGPU_GCN_PRIVATE_RESIDENT (hsagpu-gcn-vmem.c).
+ */
+bool hsagpu_gcn_priv_rw(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
+                        uint64_t a, uint64_t o, void *buf, unsigned n,
+                        bool write, const uint32_t *insn);
+
 /* fp32 from its bits and back, denormals flushed to signed zeros if @ftz */
 static inline float hsagpu_gcn_f32(uint32_t v, bool ftz)
 {
@@ -172,9 +201,32 @@ static inline unsigned hsagpu_gcn_refuse(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 {
     return hsagpu_gcn_fail(g, w, HSAGPU_GCN_UNIMPLEMENTED, insn, what);
 }
+/*
+ * An operand's type: what its inline constants (and literal) are. The
+ * integer constants are the integer, sign-extended to 32 or 64 bits, for
+ * every type; the float ones (240-248: +-0.5, +-1, +-2, +-4, 1/(2 pi))
+ * the type's encoding of the value: f16's zero-extended, f32's, f64's;
+ * 32-bit integer (and 16-bit integer) operands take the f32 bit pattern,
+ * 64-bit ones the f64's. Packed f16 operands (VOP3P) get the half in the
+ * low 16 bits, 0 above (op_sel_hi 0 reads it for the high result too).
+ * A literal is zero-extended, except for f64 operands: the double's high
+ * 32 bits. false (0) and true (1) are B32 and B64.
+ */
+enum {
+    GCN_OT_B32,
+    GCN_OT_B64,
+    GCN_OT_F16,
+    GCN_OT_F32,
+    GCN_OT_F64,
+    GCN_OT_PK_F16,
+};
+
 /* 32/64-bit scalar operand: false when the encoding is not one we know. */
 bool hsagpu_gcn_sread(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
                       bool is64, uint64_t *val);
+/* ... of type @type (GCN_OT_*, 64 bits for B64 and F64) */
+bool hsagpu_gcn_sread_as(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
+                         unsigned type, uint64_t *val);
 bool hsagpu_gcn_swrite(HsaGpuGcnWave *w, unsigned dst, bool is64,
                        uint64_t val);
 /*
@@ -208,11 +260,14 @@ typedef struct HsaGpuGcnExt {
 
 
 /*
- * hsagpu-gcn-decode.c. A source operand @src (9-bit encoding; a pair
- * when @is64): false when it is not one the wave has.
+ * hsagpu-gcn-decode.c. A source operand @src (9-bit encoding) of type
+ * @type (GCN_OT_*; a pair for B64 and F64): false when it is not one the
+ * wave has.
  */
-bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit, bool is64,
-                   HsaGpuGcnOp *o);
+bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
+                   unsigned type, HsaGpuGcnOp *o);
+/* hsagpu-gcn-valu.c: the type (GCN_OT_*) of source @k of VOP3 op @op */
+unsigned hsagpu_gcn_optype(unsigned op, unsigned k);
 
 /* Lane @l of an operand */
 static inline uint64_t hsagpu_gcn_lane(HsaGpuGcnWave *w,

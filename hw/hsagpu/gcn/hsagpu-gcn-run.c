@@ -18,6 +18,7 @@
 #define g_free free
 #include <assert.h>
 #define QEMU_BUILD_BUG_ON(x) _Static_assert(!(x), #x)
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
 #else
 #include "qemu/osdep.h"
 #endif
@@ -57,7 +58,7 @@ unsigned hsagpu_gcn_kd_parse(const uint8_t raw[HSAGPU_GCN_KD_SIZE],
 }
 
 #define GCN_RUN_MAGIC   0x57434e47u     /* "GNCW" */
-#define GCN_RUN_VERSION 2
+#define GCN_RUN_VERSION 3
 
 /*
  * The initial state of wave @n of a workgroup (AMDHSA ABI): user SGPRs
@@ -151,9 +152,12 @@ HsaGpuGcnRun *hsagpu_gcn_run_new(void)
 void hsagpu_gcn_run_free(HsaGpuGcnRun *r)
 {
     if (r) {
+        for (size_t k = 0; k < r->priv.cap; k++) {
+            g_free(r->priv.page[k]);
+        }
+        g_free(r->priv.page);
         g_free(r->vregs);
         g_free(r->lds);
-        g_free(r->priv);
         g_free(r);
     }
 }
@@ -171,6 +175,39 @@ void hsagpu_gcn_run_stop(HsaGpuGcnRun *r)
 }
 
 /*
+ * The private memory of @nwaves waves of @priv bytes a lane: its page
+ * table, the pages written by an earlier workgroup zeroed (those past
+ * it freed). Returns the bytes cleared.
+ */
+static size_t hsagpu_gcn_priv_reserve(HsaGpuGcnPriv *pv, unsigned nwaves,
+                                      uint32_t priv)
+{
+    size_t cleared = 0;
+
+    pv->wave_bytes = (uint64_t)HSAGPU_GCN_WAVE * priv;
+    pv->npages = (nwaves * pv->wave_bytes + HSAGPU_GCN_PRIV_PAGE - 1) /
+                 HSAGPU_GCN_PRIV_PAGE;
+    for (size_t k = pv->npages; k < pv->cap; k++) {
+        pv->resident -= pv->page[k] != NULL;
+        g_free(pv->page[k]);
+        pv->page[k] = NULL;
+    }
+    if (pv->npages > pv->cap) {
+        pv->page = g_renew(uint8_t *, pv->page, pv->npages);
+        memset(pv->page + pv->cap, 0,
+               (pv->npages - pv->cap) * sizeof(*pv->page));
+        pv->cap = pv->npages;
+    }
+    for (size_t k = 0; k < pv->npages; k++) {
+        if (pv->page[k]) {
+            memset(pv->page[k], 0, HSAGPU_GCN_PRIV_PAGE);
+            cleared += HSAGPU_GCN_PRIV_PAGE;
+        }
+    }
+    return cleared;
+}
+
+/*
  * Room for @nvgpr VGPRs of @nwaves waves, @lds bytes and @priv private
  * bytes per lane (kept after), cleared: the bytes cleared.
  */
@@ -178,8 +215,7 @@ static size_t hsagpu_gcn_run_reserve(HsaGpuGcnRun *r, unsigned nwaves,
                                      unsigned nvgpr, uint32_t lds,
                                      uint32_t priv)
 {
-    size_t nv = (size_t)nwaves * nvgpr;
-    size_t np = (size_t)nwaves * HSAGPU_GCN_WAVE * priv;
+    size_t nv = (size_t)nwaves * nvgpr, cleared;
 
     if (nv > r->vcap) {
         g_free(r->vregs);
@@ -191,22 +227,16 @@ static size_t hsagpu_gcn_run_reserve(HsaGpuGcnRun *r, unsigned nwaves,
         r->lds = g_new0(uint8_t, lds ? lds : 1);
         r->ldscap = lds;
     }
-    if (np > r->pcap || !r->priv) {
-        g_free(r->priv);
-        r->priv = g_new0(uint8_t, np ? np : 1);
-        r->pcap = np;
-    }
+    cleared = hsagpu_gcn_priv_reserve(&r->priv, nwaves, priv);
     memset(r->vregs, 0, nv * sizeof(HsaGpuGcnVreg));
     memset(r->lds, 0, lds);
-    memset(r->priv, 0, np);
     memset(r->waves, 0, sizeof(r->waves));
     for (unsigned n = 0; n < nwaves; n++) {
         r->waves[n].nvgpr = nvgpr;
         r->waves[n].vfile = r->vregs + (size_t)n * nvgpr;
-        r->waves[n].priv = r->priv + (size_t)n * HSAGPU_GCN_WAVE * priv;
-        r->waves[n].index = n;
+        r->waves[n].id = n;
     }
-    return nv * sizeof(HsaGpuGcnVreg) + lds + np + sizeof(r->waves);
+    return nv * sizeof(HsaGpuGcnVreg) + lds + cleared + sizeof(r->waves);
 }
 
 unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
@@ -214,7 +244,7 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
                               HsaGpuGcnStatus *st)
 {
     const uint32_t id[3] = { x, y, z };
-    uint32_t size[3];
+    uint32_t size[3], lpriv;
 
     memset(st, 0, sizeof(*st));
     r->active = false;
@@ -237,8 +267,21 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
     r->nvgpr = ((d->kd.rsrc1 & 0x3f) + 1) * 4;
     r->ftz32 = ((d->kd.rsrc1 >> 16) & 3) == 0;
     r->ftz64 = ((d->kd.rsrc1 >> 18) & 3) == 0;
-    r->lds_size = d->kd.group_segment_size;
-    r->priv_size = (d->kd.private_segment_size + 3) & ~3u;
+    /*
+     * The sizes the hardware takes from the packet (ROCr and HIP put the
+     * static and the dynamic LDS there), never below the descriptor's:
+     * the code's own need (a packet left 0 still runs it right).
+     */
+    r->lds_size = MAX(d->kd.group_segment_size, d->group_segment_size);
+    lpriv = MAX(d->kd.private_segment_size, d->private_segment_size);
+    if (r->lds_size > HSAGPU_GCN_LDS_MAX ||
+        lpriv > HSAGPU_GCN_PRIVATE_MAX) {
+        st->code = HSAGPU_GCN_BAD_KD;
+        st->what = r->lds_size > HSAGPU_GCN_LDS_MAX ? "group segment size"
+                                                    : "private segment size";
+        return st->code;
+    }
+    r->priv_size = (lpriv + 3) & ~3u;
     r->cur = 0;
     r->insns = 0;
     memcpy(r->id, id, sizeof(id));
@@ -260,7 +303,8 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
 {
     HsaGpuGcnGroup g = {
         .mem = mem, .d = d, .lds = r->lds, .lds_size = r->lds_size,
-        .priv_size = r->priv_size, .ftz32 = r->ftz32, .ftz64 = r->ftz64,
+        .priv_size = r->priv_size, .priv = &r->priv, .ftz32 = r->ftz32,
+        .ftz64 = r->ftz64,
         .st = st,
     };
     uint64_t used = 0;
@@ -281,7 +325,8 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
             hsagpu_gcn_set_denorm(&g, w->denorm);   /* its s_setreg's */
             while (!w->done && !w->at_barrier) {
                 if (used >= budget) {
-                    st->insns = st->work = used;
+                    st->insns = used;
+                    st->work = used + st->cleared / 1024;
                     return HSAGPU_GCN_PAUSED;
                 }
                 used++;
@@ -296,7 +341,8 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
             }
             if (st->code != HSAGPU_GCN_OK) {
                 r->active = false;
-                st->insns = st->work = used;
+                st->insns = used;
+                st->work = used + st->cleared / 1024;
                 return st->code;
             }
         }
@@ -308,7 +354,8 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
         }
     } while (running);
     r->active = false;
-    st->insns = st->work = used;
+    st->insns = used;
+    st->work = used + st->cleared / 1024;  /* and the pages it took */
     return HSAGPU_GCN_OK;
 }
 
@@ -364,18 +411,29 @@ static const uint8_t *gcn_get64(const uint8_t *p, uint64_t *v)
 #define GCN_RUN_HEAD    (4 * 13 + 8)
 #define GCN_WAVE_BYTES  (4 * (HSAGPU_GCN_SGPRS + 2 + 3) + 8 * 4)
 
+/* The private pages written, each saved as its index and its bytes */
+static size_t gcn_run_pages(const HsaGpuGcnRun *r)
+{
+    size_t n = 0;
+
+    for (size_t k = 0; k < r->priv.npages; k++) {
+        n += r->priv.page[k] != NULL;
+    }
+    return n;
+}
+
 static size_t gcn_run_bytes(unsigned nwaves, unsigned nvgpr, uint32_t lds,
-                            uint32_t priv)
+                            size_t pages)
 {
     return GCN_RUN_HEAD + (size_t)nwaves * GCN_WAVE_BYTES +
            (size_t)nwaves * nvgpr * sizeof(HsaGpuGcnVreg) + lds +
-           (size_t)nwaves * HSAGPU_GCN_WAVE * priv;
+           pages * (4 + HSAGPU_GCN_PRIV_PAGE);
 }
 
 size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf)
 {
-    size_t len = gcn_run_bytes(r->nwaves, r->nvgpr, r->lds_size,
-                               r->priv_size);
+    size_t pages = gcn_run_pages(r);
+    size_t len = gcn_run_bytes(r->nwaves, r->nvgpr, r->lds_size, pages);
     uint8_t *p = g_malloc(len);
 
     *buf = p;
@@ -391,7 +449,7 @@ size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf)
     p = gcn_put32(p, r->ftz32);
     p = gcn_put32(p, r->ftz64);
     p = gcn_put32(p, r->priv_size);
-    p = gcn_put32(p, 0);
+    p = gcn_put32(p, pages);
     p = gcn_put64(p, r->insns);
     for (unsigned n = 0; n < r->nwaves; n++) {
         const HsaGpuGcnWave *w = &r->waves[n];
@@ -418,7 +476,13 @@ size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf)
     }
     memcpy(p, r->lds, r->lds_size);
     p += r->lds_size;
-    memcpy(p, r->priv, (size_t)r->nwaves * HSAGPU_GCN_WAVE * r->priv_size);
+    for (size_t k = 0; k < r->priv.npages; k++) {
+        if (r->priv.page[k]) {
+            p = gcn_put32(p, k);
+            memcpy(p, r->priv.page[k], HSAGPU_GCN_PRIV_PAGE);
+            p += HSAGPU_GCN_PRIV_PAGE;
+        }
+    }
     return len;
 }
 
@@ -428,6 +492,8 @@ HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len)
     uint64_t insns;
     const uint8_t *p = buf;
     HsaGpuGcnRun *r;
+    uint64_t npages;
+    uint32_t prev = 0;
 
     if (len < GCN_RUN_HEAD) {
         return NULL;
@@ -441,9 +507,25 @@ HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len)
         h[5] > HSAGPU_GCN_WG_MAX / HSAGPU_GCN_WAVE || !h[6] ||
         h[6] > HSAGPU_GCN_VGPRS || h[6] % 4 || h[7] > h[5] ||
         h[8] > HSAGPU_GCN_LDS_MAX || h[9] > 1 || h[10] > 1 ||
-        h[11] > HSAGPU_GCN_PRIVATE_MAX || h[11] % 4 || h[12] ||
-        len != gcn_run_bytes(h[5], h[6], h[8], h[11])) {
+        h[11] > HSAGPU_GCN_PRIVATE_MAX || h[11] % 4 ||
+        h[12] > HSAGPU_GCN_PRIVATE_RESIDENT / HSAGPU_GCN_PRIV_PAGE ||
+        len != gcn_run_bytes(h[5], h[6], h[8], h[12])) {
         return NULL;
+    }
+    npages = ((uint64_t)h[5] * HSAGPU_GCN_WAVE * h[11] +
+              HSAGPU_GCN_PRIV_PAGE - 1) / HSAGPU_GCN_PRIV_PAGE;
+    /* the pages: each within the workgroup's, in order, once */
+    for (uint32_t k = 0; k < h[12]; k++) {
+        const uint8_t *q = p + (size_t)h[5] * GCN_WAVE_BYTES +
+                           (size_t)h[5] * h[6] * sizeof(HsaGpuGcnVreg) +
+                           h[8] + (size_t)k * (4 + HSAGPU_GCN_PRIV_PAGE);
+        uint32_t idx;
+
+        gcn_get32(q, &idx);
+        if (idx >= npages || (k && idx <= prev)) {
+            return NULL;
+        }
+        prev = idx;
     }
     r = hsagpu_gcn_run_new();
     memcpy(r->id, &h[2], sizeof(r->id));
@@ -491,7 +573,15 @@ HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len)
     }
     memcpy(r->lds, p, r->lds_size);
     p += r->lds_size;
-    memcpy(r->priv, p, (size_t)r->nwaves * HSAGPU_GCN_WAVE * r->priv_size);
+    for (uint32_t k = 0; k < h[12]; k++) {
+        uint32_t idx;
+
+        p = gcn_get32(p, &idx);
+        r->priv.page[idx] = g_malloc(HSAGPU_GCN_PRIV_PAGE);
+        memcpy(r->priv.page[idx], p, HSAGPU_GCN_PRIV_PAGE);
+        r->priv.resident++;
+        p += HSAGPU_GCN_PRIV_PAGE;
+    }
     r->active = true;
     return r;
 }

@@ -28,9 +28,15 @@ unsigned hsagpu_gcn_fail(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned code,
     return 0;
 }
 
-/* Inline constants: integers 0..64, -1..-16, and eight floats. */
-static bool hsagpu_gcn_inline(unsigned src, bool is64, uint64_t *val)
+/*
+ * Inline constants: integers 0..64, -1..-16, and nine floats encoded for
+ * the operand's type @type (GCN_OT_*).
+ */
+static bool hsagpu_gcn_inline(unsigned src, unsigned type, uint64_t *val)
 {
+    static const uint16_t f16[] = {
+        0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+    };
     static const uint32_t f32[] = {
         0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000,
         0x40000000, 0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983,
@@ -40,6 +46,7 @@ static bool hsagpu_gcn_inline(unsigned src, bool is64, uint64_t *val)
         0xbff0000000000000ULL, 0x4000000000000000ULL, 0xc000000000000000ULL,
         0x4010000000000000ULL, 0xc010000000000000ULL, 0x3fc45f306dc9c882ULL,
     };
+    bool is64 = type == GCN_OT_B64 || type == GCN_OT_F64;
 
     if (src >= 128 && src <= 192) {
         *val = src - 128;
@@ -47,7 +54,9 @@ static bool hsagpu_gcn_inline(unsigned src, bool is64, uint64_t *val)
         *val = (uint64_t)-(int64_t)(src - 192);
         *val = is64 ? *val : (uint32_t)*val;
     } else if (src >= 240 && src <= 248) {
-        *val = is64 ? f64[src - 240] : f32[src - 240];
+        *val = is64 ? f64[src - 240] :
+               type == GCN_OT_F16 || type == GCN_OT_PK_F16 ? f16[src - 240] :
+               f32[src - 240];
     } else {
         return false;
     }
@@ -57,6 +66,15 @@ static bool hsagpu_gcn_inline(unsigned src, bool is64, uint64_t *val)
 bool hsagpu_gcn_sread(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
                       bool is64, uint64_t *val)
 {
+    return hsagpu_gcn_sread_as(w, src, lit, is64 ? GCN_OT_B64 : GCN_OT_B32,
+                               val);
+}
+
+bool hsagpu_gcn_sread_as(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
+                         unsigned type, uint64_t *val)
+{
+    bool is64 = type == GCN_OT_B64 || type == GCN_OT_F64;
+
     if (src < HSAGPU_GCN_SGPRS) {
         const uint32_t *r = hsagpu_gcn_sregs(w, src, is64 ? 2 : 1);
 
@@ -97,10 +115,11 @@ bool hsagpu_gcn_sread(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
         *val = w->scc;
         return true;
     case GCN_SRC_LITERAL:
-        *val = lit;             /* 64-bit operands: zero-extended */
+        /* f64: the double's high half; other 64-bit operands zero-extended */
+        *val = type == GCN_OT_F64 ? (uint64_t)lit << 32 : lit;
         return true;
     default:
-        return hsagpu_gcn_inline(src, is64, val);
+        return hsagpu_gcn_inline(src, type, val);
     }
 }
 
@@ -585,7 +604,8 @@ static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         return hsagpu_gcn_refuse(g, w, insn, "smem");
     }
     if (imm) {
-        off = insn[1] & 0xfffff;
+        /* gfx9: a signed 21-bit byte offset (llvm-mc: -4 is 0x1ffffc) */
+        off = (uint64_t)(int64_t)((int32_t)(insn[1] << 11) >> 11);
     } else if (!hsagpu_gcn_sread(w, insn[1] & 0x7f, 0, false, &off)) {
         return hsagpu_gcn_refuse(g, w, insn, "smem");
     }
@@ -736,7 +756,7 @@ static bool hsagpu_gcn_hwreg(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         *v = 0;
         return true;
     case GCN_HWREG_HW_ID:
-        *v = (w->index / 4) | (w->index % 4) << 4 | 1u << 30;
+        *v = (w->id / 4) | (w->id % 4) << 4 | 1u << 30;
         return true;
     case GCN_HWREG_GPR_ALLOC:
         *v = ((w->nvgpr + 3) / 4 - 1) << 8 | ((sgprs + 15) / 16 - 1) << 24;

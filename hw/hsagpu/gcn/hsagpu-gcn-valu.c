@@ -428,6 +428,23 @@ static unsigned gcn_wide(unsigned op, const uint8_t t[4])
     return m;
 }
 
+/* An operand's type (GCN_OT_*) from its float type @ft and width */
+static unsigned gcn_ot(unsigned ft, bool wide)
+{
+    return ft == 16 ? GCN_OT_F16 : ft == 32 ? GCN_OT_F32 :
+           ft == 64 ? GCN_OT_F64 : wide ? GCN_OT_B64 : GCN_OT_B32;
+}
+
+unsigned hsagpu_gcn_optype(unsigned op, unsigned k)
+{
+    uint8_t t[4];
+
+    for (unsigned j = 0; j < 4; j++) {
+        t[j] = gcn_type(op, j);
+    }
+    return gcn_ot(t[k], (gcn_wide(op, t) >> k) & 1);
+}
+
 /*
  * The fp32 operations compiled code is made of, without modifiers: a
  * loop in float over the lanes, the same arithmetic hsagpu-gcn-fpu.c
@@ -699,7 +716,8 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             if ((wide >> k) & 1) {
                 return hsagpu_gcn_refuse(g, w, insn, "sdwa/dpp operand");
             }
-        } else if (!hsagpu_gcn_op(w, src[k], lit, (wide >> k) & 1, &o[k])) {
+        } else if (!hsagpu_gcn_op(w, src[k], lit,
+                                  gcn_ot(ft[k], (wide >> k) & 1), &o[k])) {
             return hsagpu_gcn_refuse(g, w, insn,
                                      "VGPR operand past the allocation");
         }
@@ -958,7 +976,8 @@ unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                  "VGPR destination past the allocation");
     }
     for (unsigned k = 0; k < nsrc; k++) {
-        if (!hsagpu_gcn_op(w, src[k], 0, false, &o[k])) {
+        if (!hsagpu_gcn_op(w, src[k], 0, fl ? GCN_OT_PK_F16 : GCN_OT_B32,
+                           &o[k])) {
             return hsagpu_gcn_refuse(g, w, insn, "vop3p operand");
         }
     }

@@ -9,7 +9,10 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifdef HSAGPU_HOST_TEST
+#include <stdlib.h>
 #include <string.h>
+#define g_malloc0(n) calloc(1, (n))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
 #else
 #include "qemu/osdep.h"
 #endif
@@ -215,23 +218,56 @@ static bool gcn_flat_block(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, bool load,
     return !g->mem->write(g->mem->opaque, addr[first], block, lanes * bytes);
 }
 
-/*
- * A byte range of the work-item's private memory (lane @l): NULL when it
- * leaves the private segment, which fails the dispatch (a stack that
- * outgrew the size the descriptor asked for), with the offset reported.
- */
-static uint8_t *gcn_private(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
-                            uint64_t off, unsigned bytes)
+bool hsagpu_gcn_priv_rw(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
+                        uint64_t a, uint64_t o, void *buf, unsigned n,
+                        bool write, const uint32_t *insn)
 {
-    uint8_t *p = hsagpu_gcn_window(w->priv ? w->priv + (size_t)l *
-                                   g->priv_size : NULL, g->priv_size, off,
-                                   bytes);
+    HsaGpuGcnPriv *pv = g->priv;
+    uint8_t *b = buf;
 
-    if (!p) {
-        g->st->mem_err = 0;
-        g->st->addr = off;
+    /* a run of bytes of one dword at a time (contiguous, in one page) */
+    for (unsigned k = 0, len; k < n; k += len) {
+        uint64_t ob = o + k, at, page, in;
+        uint8_t **pp;
+
+        /* past the wave's private memory: a stack that outgrew it */
+        at = a + (ob >> 2) * 4 * HSAGPU_GCN_WAVE + 4 * l + (ob & 3);
+        len = MIN(n - k, 4 - (ob & 3));
+        page = pv ? (at + w->id * pv->wave_bytes) / HSAGPU_GCN_PRIV_PAGE : 0;
+        if (!pv || at + len > pv->wave_bytes || page >= pv->npages) {
+            g->st->mem_err = 0;
+            g->st->addr = ob;
+            hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
+                            "private segment");
+            return false;
+        }
+        in = (at + w->id * pv->wave_bytes) % HSAGPU_GCN_PRIV_PAGE;
+        len = MIN(len, HSAGPU_GCN_PRIV_PAGE - in);
+        pp = &pv->page[page];
+        if (!write) {
+            if (*pp) {
+                memcpy(b + k, *pp + in, len);
+            } else {
+                memset(b + k, 0, len);
+            }
+            continue;
+        }
+        if (!*pp) {
+            /* taken when first written, within the budget */
+            if (pv->resident >=
+                HSAGPU_GCN_PRIVATE_RESIDENT / HSAGPU_GCN_PRIV_PAGE) {
+                g->st->addr = ob;
+                hsagpu_gcn_fail(g, w, HSAGPU_GCN_BAD_KD, insn,
+                                "private memory past the budget");
+                return false;
+            }
+            *pp = g_malloc0(HSAGPU_GCN_PRIV_PAGE);
+            pv->resident++;
+            g->st->cleared += HSAGPU_GCN_PRIV_PAGE;
+        }
+        memcpy(*pp + in, b + k, len);
     }
-    return p;
+    return true;
 }
 
 /* The LDS's @n bytes at @off: NULL out of range */
@@ -320,6 +356,36 @@ static unsigned gcn_lane(HsaGpuGcnGroup *g, const GcnMemOp *m, uint8_t *p,
 }
 
 /*
+ * Lane @l's access @m to its private memory at byte @o (@a: what MUBUF's
+ * descriptor and soffset add, 0 otherwise; @lane_bound: also within the
+ * lane's own segment size, for flat and scratch addresses), through a
+ * copy of the bytes since the swizzled scratch is not contiguous per
+ * lane. False when it failed the wave (g->st says why).
+ */
+static bool gcn_private_lane(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                             unsigned l, uint64_t a, uint64_t o,
+                             bool lane_bound, const GcnMemOp *m,
+                             HsaGpuGcnVreg *rd, HsaGpuGcnVreg *rs,
+                             const uint32_t *insn)
+{
+    uint8_t tmp[16];
+
+    if (lane_bound && o + m->bytes > g->priv_size) {
+        /* the lane's own bytes: past its segment, a stack overflow */
+        g->st->mem_err = 0;
+        g->st->addr = o;
+        hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn, "private segment");
+        return false;
+    }
+    if (!hsagpu_gcn_priv_rw(g, w, l, a, o, tmp, m->bytes, false, insn)) {
+        return false;
+    }
+    gcn_lane(g, m, tmp, false, 0, l, rd, rs);
+    return !(m->store || m->kind != GCN_A_NONE) ||
+           hsagpu_gcn_priv_rw(g, w, l, a, o, tmp, m->bytes, true, insn);
+}
+
+/*
  * FLAT instructions of a wave with lanes in the shared or private
  * aperture (generic pointers to local or private data): those lanes use
  * the LDS (out of range: 0 read, writes and atomics dropped, as ds_*) or
@@ -339,11 +405,10 @@ static unsigned gcn_flat_apertures(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             continue;
         }
         if (ap == HSAGPU_GCN_APERTURE_PRIVATE) {
-            p = gcn_private(g, w, l, off, m->bytes);
-            if (!p) {
-                return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
-                                       "private segment");
+            if (!gcn_private_lane(g, w, l, 0, off, true, m, rd, rs, insn)) {
+                return 0;
             }
+            continue;
         } else if (ap == HSAGPU_GCN_APERTURE_SHARED) {
             p = gcn_lds(g, off, m->bytes);
         }
@@ -399,17 +464,11 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     if (scratch) {
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
             uint64_t o = (uint32_t)((sbase ? (uint32_t)base : ra[0][l]) + off);
-            uint8_t *p;
 
-            if (!((w->exec >> l) & 1)) {
-                continue;
+            if ((w->exec >> l) & 1 &&
+                !gcn_private_lane(g, w, l, 0, o, true, &m, rd, rs, insn)) {
+                return 0;
             }
-            p = gcn_private(g, w, l, o, m.bytes);
-            if (!p) {
-                return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
-                                       "private segment");
-            }
-            gcn_lane(g, &m, p, false, 0, l, rd, rs);
         }
         return 2;
     }
@@ -615,21 +674,25 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
         uint64_t idx = (idxen ? ra[0][l] : 0) +
                        ((rsrc[3] >> 23) & 1 ? l : 0);
-        uint64_t off = inst_off + (offen ? ra[idxen][l] : 0), boff, addr;
+        /* the lane's offset: the instruction's and the VGPR, 32 bits */
+        uint64_t off = (uint32_t)(inst_off + (offen ? ra[idxen][l] : 0));
+        uint64_t boff, addr;
         unsigned n = m.nret + m.ndata, err = 0;
-        uint8_t *p;
 
         if (!((w->exec >> l) & 1)) {
             continue;
         }
         if (priv) {
-            p = gcn_private(g, w, l, base - HSAGPU_GCN_PRIVATE_BASE +
-                            (uint32_t)so + off, m.bytes);
-            if (!p) {
-                return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
-                                       "private segment");
+            /*
+             * The hardware's swizzled scratch: the lane's offset
+             * swizzled, then the descriptor's base offset and soffset
+             * (compiled code's wave-scaled stack pointer) added
+             */
+            if (!gcn_private_lane(g, w, l, base - HSAGPU_GCN_PRIVATE_BASE +
+                                  (uint32_t)so, off, false, &m, rd, rs,
+                                  insn)) {
+                return 0;
             }
-            gcn_lane(g, &m, p, false, 0, l, rd, rs);
             continue;
         }
         if (rsrc[1] >> 31) {                        /* swizzled */
@@ -700,8 +763,11 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     }
     return 2;
 }
-/* LDS access of @n bytes: reads out of range give 0, writes are dropped */
-static uint64_t gcn_lds_get(HsaGpuGcnGroup *g, uint64_t a, unsigned n)
+/*
+ * LDS access of @n bytes at 32-bit address @a (DS addresses wrap at 32
+ * bits): reads out of range give 0, writes are dropped
+ */
+static uint64_t gcn_lds_get(HsaGpuGcnGroup *g, uint32_t a, unsigned n)
 {
     uint64_t v = 0;
     const uint8_t *p = gcn_lds(g, a, n);
@@ -712,7 +778,7 @@ static uint64_t gcn_lds_get(HsaGpuGcnGroup *g, uint64_t a, unsigned n)
     return v;
 }
 
-static void gcn_lds_put(HsaGpuGcnGroup *g, uint64_t a, uint64_t v,
+static void gcn_lds_put(HsaGpuGcnGroup *g, uint32_t a, uint64_t v,
                         unsigned n)
 {
     uint8_t *p = gcn_lds(g, a, n);
@@ -918,7 +984,9 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         return 2;
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        uint64_t a = ra[0][l], d0 = 0, d1 = 0, old;
+        /* LDS addresses are 32 bits: base + offset wraps there */
+        uint32_t a = ra[0][l];
+        uint64_t d0 = 0, d1 = 0, old;
 
         if (!((w->exec >> l) & 1)) {
             continue;

@@ -21,7 +21,15 @@
 #define HSAGPU_GCN_KD_SIZE      64
 #define HSAGPU_GCN_WG_MAX       1024    /* work-items per workgroup */
 #define HSAGPU_GCN_LDS_MAX      65536
-#define HSAGPU_GCN_PRIVATE_MAX  2048    /* private segment bytes per lane */
+/*
+ * Private segment bytes per lane: gfx9's most, 64 lanes' in a wave's
+ * scratch of at most 8,191 KiB (COMPUTE_TMPRING_SIZE.WAVESIZE, ROCr's
+ * MAX_WAVE_SCRATCH). Memory is taken only for pages written, at most
+ * HSAGPU_GCN_PRIVATE_RESIDENT for a workgroup in flight (one a queue):
+ * 1,024 lanes x 16 KiB, clang's stack for calls it cannot bound.
+ */
+#define HSAGPU_GCN_PRIVATE_MAX      131056
+#define HSAGPU_GCN_PRIVATE_RESIDENT (16u << 20)
 /*
  * The private segment buffer descriptor's base the interpreter hands a
  * kernel: MUBUF accesses through it reach the lane's own private memory
@@ -88,13 +96,14 @@ typedef struct HsaGpuGcnStatus {
     uint64_t insns;             /* wave instructions run by the call */
     uint64_t lane_ops;          /* active lanes of its vector instructions */
     unsigned waves;             /* waves a start set up */
-    uint64_t cleared;           /* bytes of workgroup state a start cleared */
+    uint64_t cleared;           /* bytes of workgroup state cleared/taken */
     /*
      * What the call cost in wave instructions: those it ran, and for a
      * start one per wave and per KiB cleared (clearing a KiB takes about
-     * as long as an instruction). Slices are bounded by this, so that
-     * set-up the guest chooses (1,024 items, 256 VGPRs, 64 KiB of LDS,
-     * 2 KiB private each: 3.1 MiB) counts like the code it runs.
+     * as long as an instruction), for a resume per KiB of private pages
+     * it took. Slices are bounded by this, so that set-up the guest
+     * chooses (1,024 items, 256 VGPRs, 64 KiB of LDS, 16 MiB of private
+     * pages: 20 MiB) counts like the code it runs.
      */
     uint64_t work;
 } HsaGpuGcnStatus;
@@ -157,6 +166,13 @@ typedef struct HsaGpuGcnDispatch {
     uint64_t dispatch_id;
     uint32_t grid[3];
     uint16_t wg[3];
+    /*
+     * The packet's segment sizes: LDS bytes per workgroup (static and
+     * dynamic), private bytes per work-item. What the hardware allocates;
+     * the descriptor's (the code's static need) is the least used.
+     */
+    uint32_t group_segment_size;
+    uint32_t private_segment_size;
 } HsaGpuGcnDispatch;
 
 /* Parse and check a descriptor: 0, or HSAGPU_GCN_BAD_KD. */
