@@ -408,7 +408,8 @@ E(e_cvtf_h, UF(H(a)))
 E(e_addh, UH(H(a) + H(b)))
 E(e_mulh, UH(H(a) * H(b)))
 E(e_maxh, UH((float)fmax_ieee(H(a), H(b))))
-E(e_fmah, UH((float)fma(H(a), H(b), H(c))))
+/* gfx9's v_fma_f16 (the op_sel one) keeps the destination's upper half */
+E(e_fmah, (OLD & 0xffff0000u) | UH((float)fma(H(a), H(b), H(c))))
 
 /* round toward zero to half: truncate the float's significand first */
 static uint64_t e_pkrtz(uint64_t a, uint64_t b, uint64_t c)
