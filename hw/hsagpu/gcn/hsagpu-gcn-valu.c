@@ -1169,6 +1169,42 @@ static bool gcn_pk16(unsigned op, uint32_t a, uint32_t b, uint32_t c,
 }
 
 /*
+ * v_mad_mix_f32, v_mad_mixlo_f16, v_mad_mixhi_f16: S0 * S1 + S2 in fp32
+ * (the product rounded first, as v_mad_f32), each source an fp32 dword
+ * or (op_sel_hi) the fp16 half op_sel picks; neg_lo negates, neg_hi takes
+ * the magnitude. The f16 forms round the result to half and write the
+ * low or high half, keeping the other.
+ */
+static uint32_t gcn_mad_mix(const HsaGpuGcnGroup *g, unsigned op,
+                            const uint32_t s[3], uint32_t old,
+                            unsigned opsel, unsigned opsel_hi, unsigned neg,
+                            unsigned abs, bool clamp)
+{
+    float v[3], r;
+
+    for (unsigned k = 0; k < 3; k++) {
+        v[k] = (opsel_hi >> k) & 1 ?
+               hsagpu_gcn_h2f(gcn_half(s[k], (opsel >> k) & 1)) :
+               hsagpu_gcn_f32(s[k], g->ftz32);
+        v[k] = (abs >> k) & 1 ? fabsf(v[k]) : v[k];
+        v[k] = (neg >> k) & 1 ? -v[k] : v[k];
+    }
+    r = v[0] * v[1];
+    r = r + v[2];
+    if (clamp) {
+        r = isnan(r) ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;
+    }
+    switch (op) {
+    case GCN_VOP3P_V_MAD_MIX_F32:
+        return hsagpu_gcn_u32f(r, g->ftz32);
+    case GCN_VOP3P_V_MAD_MIXLO_F16:
+        return (old & 0xffff0000u) | hsagpu_gcn_f2h(r, false);
+    default:
+        return (old & 0xffff) | (uint32_t)hsagpu_gcn_f2h(r, false) << 16;
+    }
+}
+
+/*
  * VOP3P (packed 16-bit): each result half from the sources' halves that
  * op_sel (low result) and op_sel_hi (high result) pick, neg_lo/neg_hi
  * on the f16 ones.
@@ -1179,14 +1215,17 @@ unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                           unsigned opsel, unsigned opsel_hi, unsigned neg_lo,
                           unsigned neg_hi, bool clamp)
 {
-    bool fl = op >= GCN_VOP3P_V_PK_FMA_F16 && op <= GCN_VOP3P_V_PK_MAX_F16;
+    bool mix = op >= GCN_VOP3P_V_MAD_MIX_F32 &&
+               op <= GCN_VOP3P_V_MAD_MIXHI_F16;
+    bool fl = (op >= GCN_VOP3P_V_PK_FMA_F16 && op <= GCN_VOP3P_V_PK_MAX_F16) ||
+              mix;
     unsigned nsrc = op == GCN_VOP3P_V_PK_MAD_I16 ||
                     op == GCN_VOP3P_V_PK_MAD_U16 ||
-                    op == GCN_VOP3P_V_PK_FMA_F16 ? 3 : 2;
+                    op == GCN_VOP3P_V_PK_FMA_F16 || mix ? 3 : 2;
     HsaGpuGcnOp o[3];
     HsaGpuGcnVreg *dst;
 
-    if (op > GCN_VOP3P_V_PK_MAX_F16 || (!fl && (neg_lo || neg_hi))) {
+    if ((op > GCN_VOP3P_V_PK_MAX_F16 && !mix) || (!fl && (neg_lo || neg_hi))) {
         return hsagpu_gcn_refuse(g, w, insn, "vop3p");
     }
     if (!hsagpu_gcn_vregs(w, vdst, 1, &dst)) {
@@ -1202,6 +1241,14 @@ unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         uint32_t s[3] = { 0, 0, 0 }, lo, hi, in[2][3];
 
         if (!((w->exec >> l) & 1)) {
+            continue;
+        }
+        if (mix) {
+            for (unsigned k = 0; k < nsrc; k++) {
+                s[k] = (uint32_t)hsagpu_gcn_lane(w, &o[k], l, false);
+            }
+            dst[0][l] = gcn_mad_mix(g, op, s, dst[0][l], opsel, opsel_hi,
+                                    neg_lo, neg_hi, clamp);
             continue;
         }
         for (unsigned k = 0; k < nsrc; k++) {
