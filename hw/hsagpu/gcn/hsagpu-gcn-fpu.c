@@ -224,7 +224,11 @@ static double gcn_div_fmas(double a, double b, double c, bool vcc, bool is64)
     return ldexp(fma(a, b, c), fabs(c) >= 1.0 ? bias : -bias);
 }
 
-static double gcn_div_fixup(double q, double den, double num)
+/*
+ * @f16: v_div_fixup_f16's definition (a NaN quotient stays NaN; fp16
+ * division computes its quotient in fp32, where nothing overflows)
+ */
+static double gcn_div_fixup(double q, double den, double num, bool f16)
 {
     bool neg = signbit(den) != signbit(num);
 
@@ -240,7 +244,7 @@ static double gcn_div_fixup(double q, double den, double num)
     if (isinf(den) || num == 0) {
         return neg ? -0.0 : 0.0;
     }
-    if (isnan(q)) {
+    if (isnan(q) && !f16) {
         /*
          * The steps overflowed: only quotients 2^128 (2^1024) apart or
          * more do, and they are infinite (or zero, the other way round).
@@ -619,7 +623,7 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         break;
     case GCN_VOP3_V_CVT_OFF_F32_I4:
         /* a signed 4-bit integer, in sixteenths */
-        r = (((int32_t)sa << 28) >> 28) / 16.0;
+        r = ((int32_t)((uint32_t)sa << 28) >> 28) / 16.0;
         break;
     case GCN_VOP3_V_RCP_F32:
     case GCN_VOP3_V_RCP_IFLAG_F32:
@@ -697,7 +701,7 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         break;
     case GCN_VOP3_V_DIV_FIXUP_F16:
     case GCN_VOP3_V_DIV_FIXUP_LEGACY_F16:
-        r = gcn_div_fixup(a, b, c);
+        r = gcn_div_fixup(a, b, c, true);
         break;
     case GCN_VOP3_V_CUBEID_F32 ... GCN_VOP3_V_CUBEMA_F32:
         r = gcn_cube(op, a, b, c);
@@ -740,7 +744,7 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         break;
     case GCN_VOP3_V_DIV_FIXUP_F32:
     case GCN_VOP3_V_DIV_FIXUP_F64:
-        r = gcn_div_fixup(a, b, c);
+        r = gcn_div_fixup(a, b, c, false);
         break;
     case GCN_VOP3_V_DIV_SCALE_F32:
     case GCN_VOP3_V_DIV_SCALE_F64:
