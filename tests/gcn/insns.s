@@ -220,3 +220,83 @@ ds_read_b64 v[0:1], v10 offset:65528
 s_load_dword s0, s[10:11], -4
 s_load_dwordx2 s[0:1], s[10:11], -0x100000
 s_load_dword s0, s[10:11], 0xfffff
+s_brev_b32 s0, s10
+s_brev_b64 s[0:1], s[10:11]
+s_wqm_b64 s[0:1], s[10:11]
+s_quadmask_b32 s0, s10
+s_bcnt0_i32_b32 s0, s10
+s_ff0_i32_b64 s0, s[10:11]
+s_flbit_i32_b32 s0, s10
+s_flbit_i32 s0, s10
+s_flbit_i32_i64 s0, s[10:11]
+s_sext_i32_i8 s0, s10
+s_sext_i32_i16 s0, s10
+s_bitset1_b32 s0, s10
+s_bitset1_b64 s[0:1], s10
+s_bitreplicate_b64_b32 s[0:1], s10
+s_andn1_saveexec_b64 s[0:1], s[10:11]
+s_pack_lh_b32_b16 s0, s10, s12
+s_pack_hh_b32_b16 s0, s10, s12
+s_bfe_u64 s[0:1], s[10:11], s12
+s_bfe_i64 s[0:1], s[10:11], s12
+s_cmpk_le_i32 s10, 0x1234
+s_cmpk_le_u32 s10, 0xfff0
+s_movrels_b32 s0, s10
+v_exp_f16 v0, v10
+v_log_f16 v0, v10
+v_sin_f16 v0, v10
+v_cos_f16 v0, v10
+v_frexp_mant_f16 v0, v10
+v_frexp_exp_i16_f16 v0, v10
+v_exp_legacy_f32 v0, v10
+v_log_legacy_f32 v0, v10
+v_cvt_norm_i16_f16 v0, v10
+v_cvt_norm_u16_f16 v0, v10
+v_cvt_pknorm_i16_f32 v0, v10, v12
+v_cvt_pknorm_u16_f16 v0, v10, v12
+v_sat_pk_u8_i16 v0, v10
+v_cvt_off_f32_i4 v0, v10
+v_swap_b32 v0, v10
+v_cubeid_f32 v0, v10, v12, v14
+v_cubesc_f32 v0, v10, v12, v14
+v_cubetc_f32 v0, v10, v12, v14
+v_cubema_f32 v0, v10, v12, v14
+v_lerp_u8 v0, v10, v12, v14
+v_sad_u8 v0, v10, v12, v14
+v_sad_hi_u8 v0, v10, v12, v14
+v_sad_u16 v0, v10, v12, v14
+v_msad_u8 v0, v10, v12, v14
+v_qsad_pk_u16_u8 v[0:1], v[10:11], v12, v[14:15]
+v_mqsad_pk_u16_u8 v[0:1], v[10:11], v12, v[14:15]
+v_mad_legacy_f16 v0, v10, v12, v14
+v_mad_legacy_u16 v0, v10, v12, v14
+v_mad_legacy_i16 v0, v10, v12, v14
+v_fma_legacy_f16 v0, v10, v12, v14
+v_div_fixup_legacy_f16 v0, v10, v12, v14
+v_div_fixup_f16 v0, v10, v12, v14
+v_mad_u16 v0, v10, v12, v14 op_sel:[1,0,1,1]
+v_mad_i16 v0, v10, v12, v14 clamp
+v_min3_f16 v0, v10, v12, v14
+v_med3_f16 v0, v10, v12, v14
+v_max3_i16 v0, v10, v12, v14
+v_med3_u16 v0, v10, v12, v14
+v_add_i16 v0, v10, v12 op_sel:[1,1,0] clamp
+v_sub_i16 v0, v10, v12
+v_mad_i32_i16 v0, v10, v12, v14 op_sel:[1,1,0,0]
+v_cvt_pk_i16_i32 v0, v10, v12
+v_cvt_pk_u8_f32 v0, v10, v12, v14
+v_cvt_pkaccum_u8_f32 v0, v10, v12
+v_trig_preop_f64 v[0:1], v[10:11], v12
+v_pack_b32_f16 v0, v10, v12 op_sel:[1,0]
+v_mad_mix_f32 v0, v10, v12, v14 op_sel_hi:[1,0,1]
+v_mad_mixlo_f16 v0, v10, v12, v14 op_sel:[1,0,0] op_sel_hi:[1,1,1]
+v_mad_mixhi_f16 v0, v10, v12, v14 op_sel_hi:[1,1,1]
+ds_add_rtn_f32 v0, v10, v12
+ds_add_f32 v10, v12
+ds_min_rtn_f32 v0, v10, v12
+ds_max_rtn_f64 v[0:1], v10, v[12:13]
+ds_cmpst_rtn_f32 v0, v10, v12, v14
+ds_cmpst_rtn_b64 v[0:1], v10, v[12:13], v[14:15]
+ds_cmpst_f64 v10, v[12:13], v[14:15]
+ds_wrap_rtn_b32 v0, v10, v12, v14
+ds_wrxchg_rtn_b64 v[0:1], v10, v[12:13]

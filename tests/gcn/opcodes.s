@@ -1106,3 +1106,140 @@ tbuffer_store_format_x v0, off, s[0:3], dfmt:4, nfmt:7, s4
 tbuffer_store_format_xy v[0:1], off, s[0:3], dfmt:4, nfmt:7, s4
 tbuffer_store_format_xyz v[0:2], off, s[0:3], dfmt:4, nfmt:7, s4
 tbuffer_store_format_xyzw v[0:3], off, s[0:3], dfmt:4, nfmt:7, s4
+// Issue 28: the ALU instructions clang emits that were missing
+s_bfe_u64 s[0:1], s[2:3], s4
+s_bfe_i64 s[0:1], s[2:3], s4
+s_pack_ll_b32_b16 s0, s1, s2
+s_pack_lh_b32_b16 s0, s1, s2
+s_pack_hh_b32_b16 s0, s1, s2
+s_cmpk_le_i32 s0, 0x1
+s_cmpk_le_u32 s0, 0x1
+s_wqm_b32 s0, s1
+s_wqm_b64 s[0:1], s[2:3]
+s_brev_b32 s0, s1
+s_brev_b64 s[0:1], s[2:3]
+s_bcnt0_i32_b32 s0, s1
+s_bcnt0_i32_b64 s0, s[2:3]
+s_ff0_i32_b32 s0, s1
+s_ff0_i32_b64 s0, s[2:3]
+s_flbit_i32_b32 s0, s1
+s_flbit_i32_b64 s0, s[2:3]
+s_flbit_i32 s0, s1
+s_flbit_i32_i64 s0, s[2:3]
+s_sext_i32_i8 s0, s1
+s_sext_i32_i16 s0, s1
+s_bitset0_b32 s0, s1
+s_bitset0_b64 s[0:1], s2
+s_bitset1_b32 s0, s1
+s_bitset1_b64 s[0:1], s2
+s_quadmask_b32 s0, s1
+s_quadmask_b64 s[0:1], s[2:3]
+s_movrels_b32 s0, s1
+s_movrels_b64 s[0:1], s[2:3]
+s_movreld_b32 s0, s1
+s_movreld_b64 s[0:1], s[2:3]
+s_andn1_saveexec_b64 s[0:1], s[2:3]
+s_orn1_saveexec_b64 s[0:1], s[2:3]
+s_andn1_wrexec_b64 s[0:1], s[2:3]
+s_andn2_wrexec_b64 s[0:1], s[2:3]
+s_bitreplicate_b64_b32 s[0:1], s1
+v_cvt_off_f32_i4 v0, v1
+v_cvt_off_f32_i4_e64 v0, v1
+v_clrexcp
+v_log_f16 v0, v1
+v_log_f16_e64 v0, v1
+v_exp_f16 v0, v1
+v_exp_f16_e64 v0, v1
+v_frexp_mant_f16 v0, v1
+v_frexp_mant_f16_e64 v0, v1
+v_frexp_exp_i16_f16 v0, v1
+v_frexp_exp_i16_f16_e64 v0, v1
+v_sin_f16 v0, v1
+v_sin_f16_e64 v0, v1
+v_cos_f16 v0, v1
+v_cos_f16_e64 v0, v1
+v_exp_legacy_f32 v0, v1
+v_exp_legacy_f32_e64 v0, v1
+v_log_legacy_f32 v0, v1
+v_log_legacy_f32_e64 v0, v1
+v_cvt_norm_i16_f16 v0, v1
+v_cvt_norm_i16_f16_e64 v0, v1
+v_cvt_norm_u16_f16 v0, v1
+v_cvt_norm_u16_f16_e64 v0, v1
+v_sat_pk_u8_i16 v0, v1
+v_sat_pk_u8_i16_e64 v0, v1
+v_swap_b32 v0, v1
+v_cubeid_f32 v0, v1, v2, v3
+v_cubesc_f32 v0, v1, v2, v3
+v_cubetc_f32 v0, v1, v2, v3
+v_cubema_f32 v0, v1, v2, v3
+v_lerp_u8 v0, v1, v2, v3
+v_sad_u8 v0, v1, v2, v3
+v_sad_hi_u8 v0, v1, v2, v3
+v_sad_u16 v0, v1, v2, v3
+v_cvt_pk_u8_f32 v0, v1, v2, v3
+v_msad_u8 v0, v1, v2, v3
+v_qsad_pk_u16_u8 v[0:1], v[2:3], v4, v[6:7]
+v_mqsad_pk_u16_u8 v[0:1], v[2:3], v4, v[6:7]
+v_mqsad_u32_u8 v[0:3], v[4:5], v6, v[8:11]
+v_mad_legacy_f16 v0, v1, v2, v3
+v_mad_legacy_u16 v0, v1, v2, v3
+v_mad_legacy_i16 v0, v1, v2, v3
+v_fma_legacy_f16 v0, v1, v2, v3
+v_div_fixup_legacy_f16 v0, v1, v2, v3
+v_cvt_pkaccum_u8_f32 v0, v1, v2
+v_mad_i32_i16 v0, v1, v2, v3
+v_min3_f16 v0, v1, v2, v3
+v_min3_i16 v0, v1, v2, v3
+v_min3_u16 v0, v1, v2, v3
+v_max3_f16 v0, v1, v2, v3
+v_max3_i16 v0, v1, v2, v3
+v_max3_u16 v0, v1, v2, v3
+v_med3_f16 v0, v1, v2, v3
+v_med3_i16 v0, v1, v2, v3
+v_med3_u16 v0, v1, v2, v3
+v_mad_u16 v0, v1, v2, v3
+v_mad_i16 v0, v1, v2, v3
+v_div_fixup_f16 v0, v1, v2, v3
+v_trig_preop_f64 v[0:1], v[2:3], v4
+v_cvt_pknorm_i16_f32 v0, v1, v2
+v_cvt_pknorm_u16_f32 v0, v1, v2
+v_cvt_pk_i16_i32 v0, v1, v2
+v_cvt_pknorm_i16_f16 v0, v1, v2
+v_cvt_pknorm_u16_f16 v0, v1, v2
+v_add_i16 v0, v1, v2
+v_sub_i16 v0, v1, v2
+v_mad_mix_f32 v0, v1, v2, v3
+v_mad_mixlo_f16 v0, v1, v2, v3
+v_mad_mixhi_f16 v0, v1, v2, v3
+ds_cmpst_f32 v1, v2, v3
+ds_min_f32 v1, v2
+ds_max_f32 v1, v2
+ds_nop
+ds_add_f32 v1, v2
+ds_wrxchg2_rtn_b32 v[0:1], v1, v2, v3
+ds_wrxchg2st64_rtn_b32 v[0:1], v1, v2, v3
+ds_cmpst_rtn_f32 v0, v1, v2, v3
+ds_min_rtn_f32 v0, v1, v2
+ds_max_rtn_f32 v0, v1, v2
+ds_wrap_rtn_b32 v0, v1, v2, v3
+ds_add_rtn_f32 v0, v1, v2
+ds_cmpst_b64 v1, v[2:3], v[4:5]
+ds_cmpst_f64 v1, v[2:3], v[4:5]
+ds_min_f64 v1, v[2:3]
+ds_max_f64 v1, v[2:3]
+ds_write_b8_d16_hi v1, v2
+ds_write_b16_d16_hi v1, v2
+ds_read_u8_d16 v0, v1
+ds_read_u8_d16_hi v0, v1
+ds_read_i8_d16 v0, v1
+ds_read_i8_d16_hi v0, v1
+ds_read_u16_d16 v0, v1
+ds_read_u16_d16_hi v0, v1
+ds_wrxchg_rtn_b64 v[0:1], v1, v[2:3]
+ds_wrxchg2_rtn_b64 v[0:3], v1, v[2:3], v[4:5]
+ds_wrxchg2st64_rtn_b64 v[0:3], v1, v[2:3], v[4:5]
+ds_cmpst_rtn_b64 v[0:1], v1, v[2:3], v[4:5]
+ds_cmpst_rtn_f64 v[0:1], v1, v[2:3], v[4:5]
+ds_min_rtn_f64 v[0:1], v1, v[2:3]
+ds_max_rtn_f64 v[0:1], v1, v[2:3]

@@ -36,6 +36,14 @@ typedef uint64_t (*GcnExpect)(uint64_t a, uint64_t b, uint64_t c);
 #define SCL     (1u << 6)       /* scalar: s10, s12 -> s0, SCC */
 #define SCC     (1u << 7)       /* scalar compare: SCC only */
 #define XL      (1u << 8)       /* across lanes: xfn gives every lane */
+#define SWP     (1u << 9)       /* v_swap_b32 v0, v10: both checked */
+/*
+ * DS on the LDS: lane l's address v10 = 8 l, its LDS word (dword; WD: a
+ * qword) starts as an input; fn(old, data0 v12, data1 v14) is the word
+ * after, and with RTN v0 (v[0:1]) must hold the old one
+ */
+#define LDS     (1u << 10)
+#define RTN     (1u << 11)
 
 #define OLD     0xdeadbeefu     /* v0 before the instruction */
 
@@ -411,7 +419,8 @@ E(e_cvtf_h, UF(H(a)))
 E(e_addh, UH(H(a) + H(b)))
 E(e_mulh, UH(H(a) * H(b)))
 E(e_maxh, UH((float)fmax_ieee(H(a), H(b))))
-E(e_fmah, UH((float)fma(H(a), H(b), H(c))))
+/* gfx9's v_fma_f16 (the op_sel one) keeps the destination's upper half */
+E(e_fmah, (OLD & 0xffff0000u) | UH((float)fma(H(a), H(b), H(c))))
 
 /* round toward zero to half: truncate the float's significand first */
 static uint64_t e_pkrtz(uint64_t a, uint64_t b, uint64_t c)
@@ -625,7 +634,7 @@ E(e_h_add1, UH(1.0f + H(a)))
 E(e_h_mulhalf, UH(0.5f * H(a)))
 E(e_h_subm4, UH(-4.0f - H(a)))
 E(e_h_mulinv2pi, UH(H(a) * H(0x3118)))
-E(e_h_fma2m1, UH((float)fma(H(a), 2.0, -1.0)))
+E(e_h_fma2m1, (OLD & 0xffff0000u) | UH((float)fma(H(a), 2.0, -1.0)))
 E(e_h_maxm2, UH((float)fmax_ieee(H(a), -2.0)))
 E(e_h_cvtm05, UF(-0.5f))
 E(e_h_sdwa1, UH(1.0f + H(hi16(a))))
@@ -689,6 +698,408 @@ static uint64_t mem_rd(uint64_t a, unsigned n)
 E(s_load_m4, mem_rd(a - 4, 4))
 E(s_load_m1m, mem_rd(a - 0x100000, 8))
 E(s_load_fffff, mem_rd((a + 0xfffff) & ~3ULL, 4))
+
+/*
+ * Issue 28's instructions. 2/pi's hex digits as bc prints them
+ * (scale=400; obase=16; 2/(4*a(1))): v_trig_preop_f64's bits
+ */
+static const char two_over_pi_hex[] =
+	"A2F9836E4E441529FC2757D1F534DDC0DB6295993C439041FE5163ABDEBBC561"
+	"B7246E3A424DD2E006492EEA09D1921CFE1DEB1CB129A73EE88235F52EBB4484"
+	"E99C7026B45F7E413991D639835339F49C845F8BBDF9283B1FF897FFDE05980F"
+	"EF2F118B5A0A6D1F6D367ECF27CB09B74F463F669E5FEA2D7527BAC7EBE5F17B"
+	"3D0739F78A5292EA6BFB5FB11F8D5D0856033046FC7B6BABF0CFBC209AF4361D";
+
+/* fraction bit @i (1-based) of 2/pi; the ISA keeps 1201 of them */
+static unsigned tpi_bit(unsigned i)
+{
+	char ch[2] = { 0, 0 };
+
+	if (i < 1 || i > 1201)
+		return 0;
+	ch[0] = two_over_pi_hex[(i - 1) / 4];
+	return (strtoul(ch, NULL, 16) >> (3 - (i - 1) % 4)) & 1;
+}
+
+static uint64_t e_trigpre(uint64_t a, uint64_t b, uint64_t c)
+{
+	int e = (int)((a >> 52) & 0x7ff);
+	int shift = (int)(b & 31) * 53 + (e > 1077 ? e - 1077 : 0);
+	uint64_t r = 0;
+
+	for (int i = shift + 1; i <= shift + 53; i++)
+		r = r * 2 + tpi_bit(i);
+	return UD(ldexp((double)r, -53 - shift + (e >= 1968 ? 128 : 0)));
+}
+
+static uint32_t rbits(uint64_t v, unsigned n)
+{
+	uint64_t r = 0;
+
+	for (unsigned k = 0; k < n; k++)
+		r = r << 1 | ((v >> k) & 1);
+	return r;
+}
+
+E(s_brev32, rbits(a, 32))
+E(s_brev64, (uint64_t)rbits(a, 32) << 32 | rbits(a >> 32, 32))
+
+static uint64_t s_wqm64(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t r = 0;
+
+	for (unsigned q = 0; q < 16; q++)
+		if (a & (0xfULL << (4 * q)))
+			r |= 0xfULL << (4 * q);
+	return r;
+}
+
+E(c_wqm64, s_wqm64(a, b, c) != 0)
+
+static uint64_t s_qmask32(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t r = 0;
+
+	for (unsigned q = 0; q < 8; q++)
+		if (U(a) & (0xfu << (4 * q)))
+			r |= 1u << q;
+	return r;
+}
+
+E(c_qmask32, s_qmask32(a, b, c) != 0)
+E(s_bcnt0, 32 - __builtin_popcount(U(a)))
+E(c_bcnt0, U(a) != 0xffffffffu)
+
+static uint64_t s_ff0_64(uint64_t a, uint64_t b, uint64_t c)
+{
+	for (unsigned k = 0; k < 64; k++)
+		if (!((a >> k) & 1))
+			return k;
+	return 0xffffffffu;
+}
+
+E(s_flbit, U(a) ? clz32(U(a)) : 0xffffffffu)
+
+static uint64_t s_flbiti(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned n = 0;
+
+	while (n < 32 && ((U(a) >> (31 - n)) & 1) == (U(a) >> 31))
+		n++;
+	return n == 32 ? 0xffffffffu : n;
+}
+
+static uint64_t s_flbiti64(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned n = 0;
+
+	while (n < 64 && ((a >> (63 - n)) & 1) == (a >> 63))
+		n++;
+	return n == 64 ? 0xffffffffu : n;
+}
+
+E(s_sext8, (uint32_t)(int32_t)(int8_t)a)
+E(s_sext16, (uint32_t)(int32_t)(int16_t)a)
+E(s_bitset1, 1u << (a & 31))
+E(s_bitset1_64, 1ULL << (a & 63))
+
+static uint64_t s_brep(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t r = 0;
+
+	for (unsigned k = 0; k < 32; k++)
+		if ((a >> k) & 1)
+			r |= 3ULL << (2 * k);
+	return r;
+}
+
+E(s_andn1sx, ~0ULL)
+E(c_andn1sx, ~a != 0)
+E(s_packlh, (U(a) & 0xffff) | (U(b) & 0xffff0000u))
+E(s_packhh, (U(a) >> 16) | (U(b) & 0xffff0000u))
+
+static uint64_t s_bfeu64(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned off = b & 63, w = (b >> 16) & 0x7f;
+
+	if (!w)
+		return 0;
+	return w >= 64 ? a >> off : (a >> off) & ((1ULL << w) - 1);
+}
+
+static uint64_t s_bfei64(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned off = b & 63, w = (b >> 16) & 0x7f;
+	uint64_t v = (uint64_t)((int64_t)a >> off), m;
+
+	if (!w)
+		return 0;
+	if (w >= 64)
+		return v;
+	m = (1ULL << w) - 1;
+	v &= m;
+	return (v >> (w - 1)) & 1 ? v | ~m : v;
+}
+
+E(c_bfeu64, s_bfeu64(a, b, c) != 0)
+E(c_bfei64, s_bfei64(a, b, c) != 0)
+E(c_cmpk_lei, I(a) <= 0x1234)
+E(c_cmpk_leu, U(a) <= 0xfff0u)
+E(s_movrels, U(a))
+
+/* fp16 transcendentals: through float, as the ISA's 1-ulp ones */
+E(e_exph, UH(exp2f(H(a))))
+E(e_logh, UH(log2f(H(a))))
+E(e_sinh, UH(sinf((float)(H(a) * 2 * M_PI))))
+E(e_cosh, UH(cosf((float)(H(a) * 2 * M_PI))))
+E(e_manth, UH(isinf(H(a)) || isnan(H(a)) ? H(a) : frexpf(H(a), &(int){ 0 })))
+E(e_expih, isinf(H(a)) || isnan(H(a)) ? 0 : (uint16_t)fexp(H(a)))
+E(e_explf, UF(exp2f(F(a))))
+E(e_loglf, UF(log2f(F(a))))
+
+/* to snorm (-1..1 -> -32767..32767) and unorm (0..1 -> 0..65535) */
+static uint32_t snorm16(double x)
+{
+	if (isnan(x))
+		return 0;
+	x = x < -1 ? -1 : x > 1 ? 1 : x;
+	return (uint16_t)(int16_t)rint(x * 32767);
+}
+
+static uint32_t unorm16(double x)
+{
+	if (isnan(x) || x < 0)
+		return 0;
+	return (uint16_t)rint((x > 1 ? 1 : x) * 65535);
+}
+
+E(e_normi_h, snorm16(H(a)))
+E(e_normu_h, unorm16(H(a)))
+E(e_pknormi_f, snorm16(F(a)) | snorm16(F(b)) << 16)
+E(e_pknormu_h, unorm16(H(a)) | unorm16(H(b)) << 16)
+
+static uint32_t sat_u8(int32_t v)
+{
+	return v < 0 ? 0 : v > 255 ? 255 : (uint32_t)v;
+}
+
+E(e_satpk, sat_u8((int16_t)a) | sat_u8((int16_t)(a >> 16)) << 8)
+
+static uint64_t e_offi4(uint64_t a, uint64_t b, uint64_t c)
+{
+	static const float t[16] = {
+		0, 0.0625f, 0.125f, 0.1875f, 0.25f, 0.3125f, 0.375f, 0.4375f,
+		-0.5f, -0.4375f, -0.375f, -0.3125f, -0.25f, -0.1875f, -0.125f,
+		-0.0625f,
+	};
+
+	return UF(t[a & 15]);
+}
+
+
+/* v_cube*: ISA pseudo-code, (x, y, z) = (S0, S1, S2) */
+static int cube_axis(float x, float y, float z)
+{
+	if (fabsf(z) >= fabsf(x) && fabsf(z) >= fabsf(y))
+		return 2;
+	return fabsf(y) >= fabsf(x) ? 1 : 0;
+}
+
+static uint64_t e_cubeid(uint64_t a, uint64_t b, uint64_t c)
+{
+	float v[3] = { F(a), F(b), F(c) };
+	int m = cube_axis(v[0], v[1], v[2]);
+
+	return UF(2.0f * m + (v[m] < 0 ? 1 : 0));
+}
+
+static uint64_t e_cubesc(uint64_t a, uint64_t b, uint64_t c)
+{
+	float x = F(a), y = F(b), z = F(c);
+
+	switch (cube_axis(x, y, z)) {
+	case 2:
+		return UF(z < 0 ? -x : x);
+	case 1:
+		return UF(x);
+	default:
+		return UF(x < 0 ? z : -z);
+	}
+}
+
+static uint64_t e_cubetc(uint64_t a, uint64_t b, uint64_t c)
+{
+	float y = F(b), z = F(c);
+
+	return UF(cube_axis(F(a), y, z) == 1 ? (y < 0 ? -z : z) : -y);
+}
+
+static uint64_t e_cubema(uint64_t a, uint64_t b, uint64_t c)
+{
+	float v[3] = { F(a), F(b), F(c) };
+
+	return UF(2.0f * v[cube_axis(v[0], v[1], v[2])]);
+}
+
+static uint32_t byte_of(uint64_t v, unsigned k)
+{
+	return (v >> (8 * k)) & 0xff;
+}
+
+static uint64_t e_lerp(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint32_t r = 0;
+
+	for (unsigned k = 0; k < 4; k++)
+		r |= ((byte_of(a, k) + byte_of(b, k) + (byte_of(c, k) & 1)) / 2)
+		     << (8 * k);
+	return r;
+}
+
+static uint32_t sad8(uint64_t a, uint64_t b, int masked)
+{
+	uint32_t s = 0;
+
+	for (unsigned k = 0; k < 4; k++) {
+		int d = (int)byte_of(a, k) - (int)byte_of(b, k);
+
+		if (!masked || byte_of(b, k))
+			s += d < 0 ? -d : d;
+	}
+	return s;
+}
+
+E(e_sad8, sad8(a, b, 0) + U(c))
+E(e_sadhi8, (sad8(a, b, 0) << 16) + U(c))
+static uint64_t e_sad16(uint64_t a, uint64_t b, uint64_t c)
+{
+	int lo = (int)(a & 0xffff) - (int)(b & 0xffff);
+	int hi = (int)((a >> 16) & 0xffff) - (int)((b >> 16) & 0xffff);
+
+	return (uint32_t)(abs(lo) + abs(hi)) + U(c);
+}
+E(e_msad8, sad8(a, b, 1) + U(c))
+
+static uint64_t qsad(uint64_t a, uint64_t b, uint64_t c, int masked)
+{
+	uint64_t r = 0;
+
+	for (unsigned k = 0; k < 4; k++) {
+		uint32_t sum = sad8(a >> (8 * k), b, masked) +
+			       ((c >> (16 * k)) & 0xffff);
+
+		r |= (uint64_t)(sum & 0xffff) << (16 * k);
+	}
+	return r;
+}
+
+E(e_qsad, qsad(a, U(b), c, 0))
+E(e_mqsad, qsad(a, U(b), c, 1))
+
+/* the 16-bit ones before gfx9's op_sel ones: the upper half zeroed */
+E(e_madlh, UH((float)(_Float16)(H(a) * H(b)) + H(c)))
+E(e_madlu16, (uint16_t)((a & 0xffff) * (b & 0xffff) + (c & 0xffff)))
+E(e_madli16, (uint16_t)((int16_t)a * (int16_t)b + (int16_t)c))
+E(e_fmalh, UH((float)fma(H(a), H(b), H(c))))
+
+/* div_fixup: the quotient S0's magnitude with the sign of S2 / S1 */
+static float fixup(float q, float den, float num)
+{
+	int neg = signbit(den) != signbit(num);
+
+	if (isnan(num) || isnan(den) || (den == 0 && num == 0) ||
+	    (isinf(den) && isinf(num)))
+		return NAN;
+	if (den == 0 || isinf(num))
+		return neg ? -INFINITY : INFINITY;
+	if (isinf(den) || num == 0)
+		return neg ? -0.0f : 0.0f;
+	return neg ? -fabsf(q) : fabsf(q);
+}
+
+E(e_fixuplh, UH(fixup(H(a), H(b), H(c))))
+E(e_fixuph, (OLD & 0xffff0000u) | UH(fixup(H(a), H(b), H(c))))
+/* v_mad_u16 op_sel:[1,0,1,1]: S0's and S2's upper halves, into D's */
+E(e_madu16_sel, (OLD & 0xffff) |
+		(uint32_t)(uint16_t)(((a >> 16) & 0xffff) * (b & 0xffff) +
+				     ((c >> 16) & 0xffff)) << 16)
+
+static int32_t clamp16(int64_t v)
+{
+	return v < -32768 ? -32768 : v > 32767 ? 32767 : (int32_t)v;
+}
+
+E(e_madi16_clamp, (OLD & 0xffff0000u) |
+		  (uint16_t)clamp16((int64_t)(int16_t)a * (int16_t)b +
+				    (int16_t)c))
+E(e_min3h, (OLD & 0xffff0000u) |
+	   UH((float)fmin_ieee(fmin_ieee(H(a), H(b)), H(c))))
+
+static uint64_t e_med3h(uint64_t a, uint64_t b, uint64_t c)
+{
+	float x = H(a), y = H(b), z = H(c), r;
+
+	if (isnan(x) || isnan(y) || isnan(z))
+		r = (float)fmin_ieee(fmin_ieee(x, y), z);
+	else if (fmax_ieee(fmax_ieee(x, y), z) == x)
+		r = (float)fmax_ieee(y, z);
+	else if (fmax_ieee(fmax_ieee(x, y), z) == y)
+		r = (float)fmax_ieee(x, z);
+	else
+		r = (float)fmax_ieee(x, y);
+	return (OLD & 0xffff0000u) | UH(r);
+}
+
+E(e_max3i16, (OLD & 0xffff0000u) |
+	     (uint16_t)((int16_t)a > (int16_t)b ?
+			((int16_t)a > (int16_t)c ? a : c) :
+			((int16_t)b > (int16_t)c ? b : c)))
+E(e_med3u16, (OLD & 0xffff0000u) |
+	     (uint32_t)mid3(a & 0xffff, b & 0xffff, c & 0xffff))
+/* op_sel:[1,1,0]: both upper halves, into the lower one */
+E(e_addi16_sel, (OLD & 0xffff0000u) |
+		(uint16_t)clamp16((int16_t)(a >> 16) + (int16_t)(b >> 16)))
+E(e_subi16, (OLD & 0xffff0000u) | (uint16_t)((int16_t)a - (int16_t)b))
+E(e_madi32i16_sel, (uint32_t)((int16_t)(a >> 16) * (int16_t)(b >> 16) +
+			      I(c)))
+E(e_cvtpki16, (uint16_t)clamp16(I(a)) | (uint32_t)(uint16_t)clamp16(I(b)) << 16)
+
+static uint32_t f2u8(float f)
+{
+	if (isnan(f) || f <= 0)
+		return 0;
+	return f >= 255 ? 255 : (uint32_t)rintf(f);
+}
+
+E(e_cvtpku8, (U(c) & ~(0xffu << (8 * (b & 3)))) | f2u8(F(a)) << (8 * (b & 3)))
+E(e_pkaccum, (OLD & ~(0xffu << (8 * (b & 3)))) | f2u8(F(a)) << (8 * (b & 3)))
+E(e_pack_sel, ((a >> 16) & 0xffff) | (b & 0xffff) << 16)
+
+/* v_mad_mix: fp16 (op_sel_hi) or fp32 sources, S0 * S1 rounded, + S2 */
+static float mixsrc(uint64_t v, int f16, int hi)
+{
+	return f16 ? H(hi ? v >> 16 : v) : F(v);
+}
+
+/* op_sel_hi:[1,0,1]: S0, S2 fp16 (low halves), S1 fp32 */
+E(e_mix32, UF((float)(mixsrc(a, 1, 0) * mixsrc(b, 0, 0)) + mixsrc(c, 1, 0)))
+/* op_sel:[1,0,0] op_sel_hi:[1,1,1]: S0's upper half, into D's lower half */
+E(e_mixlo, (OLD & 0xffff0000u) |
+	   UH((float)(mixsrc(a, 1, 1) * mixsrc(b, 1, 0)) + mixsrc(c, 1, 0)))
+E(e_mixhi, (OLD & 0xffff) |
+	   UH((float)(mixsrc(a, 1, 0) * mixsrc(b, 1, 0)) + mixsrc(c, 1, 0))
+	   << 16)
+
+
+/* LDS float atomics and compare-stores (IEEE-mode min and max) */
+E(l_addf, UF(F(a) + F(b)))
+E(l_minf, UF((float)fmin_ieee(F(a), F(b))))
+E(l_maxd, UD(fmax_ieee(D(a), D(b))))
+E(l_cmpstf, F(a) == F(b) ? U(c) : U(a))
+E(l_cmpst64, a == b ? c : a)
+E(l_cmpstd, D(a) == D(b) ? c : a)
+E(l_wrap, U(a) >= U(b) ? U(a) - U(b) : U(a) + U(c))
+E(l_xchg64, b)
 
 /* In the order of tests/gcn/insns.s */
 static const GcnCase cases[] = {
@@ -902,6 +1313,86 @@ static const GcnCase cases[] = {
 	{ "s_load_dword", 1, 'm', SCL, s_load_m4, NULL },
 	{ "s_load_dwordx2", 1, 'm', SCL | WD, s_load_m1m, NULL },
 	{ "s_load_dword", 1, 'm', SCL, s_load_fffff, NULL },
+	{ "s_brev_b32", 1, 'u', SCL, s_brev32, NULL },
+	{ "s_brev_b64", 1, 'u', SCL | W0 | WD, s_brev64, NULL },
+	{ "s_wqm_b64", 1, 'y', SCL | W0 | WD, s_wqm64, c_wqm64 },
+	{ "s_quadmask_b32", 1, 'y', SCL, s_qmask32, c_qmask32 },
+	{ "s_bcnt0_i32_b32", 1, 'u', SCL, s_bcnt0, c_bcnt0 },
+	{ "s_ff0_i32_b64", 1, 'u', SCL | W0, s_ff0_64, NULL },
+	{ "s_flbit_i32_b32", 1, 'u', SCL, s_flbit, NULL },
+	{ "s_flbit_i32", 1, 'u', SCL, s_flbiti, NULL },
+	{ "s_flbit_i32_i64", 1, 'u', SCL | W0, s_flbiti64, NULL },
+	{ "s_sext_i32_i8", 1, 'u', SCL, s_sext8, NULL },
+	{ "s_sext_i32_i16", 1, 'u', SCL, s_sext16, NULL },
+	{ "s_bitset1_b32", 1, 'k', SCL, s_bitset1, NULL },
+	{ "s_bitset1_b64", 1, 'k', SCL | WD, s_bitset1_64, NULL },
+	{ "s_bitreplicate_b64_b32", 1, 'u', SCL | WD, s_brep, NULL },
+	{ "s_andn1_saveexec_b64", 1, 'u', SCL | W0 | WD, s_andn1sx, c_andn1sx },
+	{ "s_pack_lh_b32_b16", 2, 'u', SCL, s_packlh, NULL },
+	{ "s_pack_hh_b32_b16", 2, 'u', SCL, s_packhh, NULL },
+	{ "s_bfe_u64", 2, 'k', SCL | W0 | WD, s_bfeu64, c_bfeu64 },
+	{ "s_bfe_i64", 2, 'k', SCL | W0 | WD, s_bfei64, c_bfei64 },
+	{ "s_cmpk_le_i32", 1, 'u', SCC, NULL, c_cmpk_lei },
+	{ "s_cmpk_le_u32", 1, 'u', SCC, NULL, c_cmpk_leu },
+	{ "s_movrels_b32", 1, 'u', SCL, s_movrels, NULL },
+	{ "v_exp_f16", 1, 'h', 0, e_exph, NULL },
+	{ "v_log_f16", 1, 'h', 0, e_logh, NULL },
+	{ "v_sin_f16", 1, 'h', 0, e_sinh, NULL },
+	{ "v_cos_f16", 1, 'h', 0, e_cosh, NULL },
+	{ "v_frexp_mant_f16", 1, 'h', 0, e_manth, NULL },
+	{ "v_frexp_exp_i16_f16", 1, 'h', 0, e_expih, NULL },
+	{ "v_exp_legacy_f32", 1, 'f', 0, e_explf, NULL },
+	{ "v_log_legacy_f32", 1, 'f', 0, e_loglf, NULL },
+	{ "v_cvt_norm_i16_f16", 1, 'h', 0, e_normi_h, NULL },
+	{ "v_cvt_norm_u16_f16", 1, 'h', 0, e_normu_h, NULL },
+	{ "v_cvt_pknorm_i16_f32", 2, 'f', 0, e_pknormi_f, NULL },
+	{ "v_cvt_pknorm_u16_f16", 2, 'h', 0, e_pknormu_h, NULL },
+	{ "v_sat_pk_u8_i16", 1, 'u', 0, e_satpk, NULL },
+	{ "v_cvt_off_f32_i4", 1, 'u', 0, e_offi4, NULL },
+	{ "v_swap_b32", 1, 'u', SWP, NULL, NULL },
+	{ "v_cubeid_f32", 3, 'f', 0, e_cubeid, NULL },
+	{ "v_cubesc_f32", 3, 'f', 0, e_cubesc, NULL },
+	{ "v_cubetc_f32", 3, 'f', 0, e_cubetc, NULL },
+	{ "v_cubema_f32", 3, 'f', 0, e_cubema, NULL },
+	{ "v_lerp_u8", 3, 'u', 0, e_lerp, NULL },
+	{ "v_sad_u8", 3, 'u', 0, e_sad8, NULL },
+	{ "v_sad_hi_u8", 3, 'u', 0, e_sadhi8, NULL },
+	{ "v_sad_u16", 3, 'u', 0, e_sad16, NULL },
+	{ "v_msad_u8", 3, 'y', 0, e_msad8, NULL },
+	{ "v_qsad_pk_u16_u8", 3, 'u', W0 | W2 | WD, e_qsad, NULL },
+	{ "v_mqsad_pk_u16_u8", 3, 'y', W0 | W2 | WD, e_mqsad, NULL },
+	{ "v_mad_legacy_f16", 3, 'h', 0, e_madlh, NULL },
+	{ "v_mad_legacy_u16", 3, 'u', 0, e_madlu16, NULL },
+	{ "v_mad_legacy_i16", 3, 'u', 0, e_madli16, NULL },
+	{ "v_fma_legacy_f16", 3, 'h', 0, e_fmalh, NULL },
+	{ "v_div_fixup_legacy_f16", 3, 'h', 0, e_fixuplh, NULL },
+	{ "v_div_fixup_f16", 3, 'h', 0, e_fixuph, NULL },
+	{ "v_mad_u16", 3, 'u', 0, e_madu16_sel, NULL },
+	{ "v_mad_i16", 3, 'u', 0, e_madi16_clamp, NULL },
+	{ "v_min3_f16", 3, 'h', 0, e_min3h, NULL },
+	{ "v_med3_f16", 3, 'h', 0, e_med3h, NULL },
+	{ "v_max3_i16", 3, 'u', 0, e_max3i16, NULL },
+	{ "v_med3_u16", 3, 'u', 0, e_med3u16, NULL },
+	{ "v_add_i16", 2, 'u', 0, e_addi16_sel, NULL },
+	{ "v_sub_i16", 2, 'u', 0, e_subi16, NULL },
+	{ "v_mad_i32_i16", 3, 'u', 0, e_madi32i16_sel, NULL },
+	{ "v_cvt_pk_i16_i32", 2, 'u', 0, e_cvtpki16, NULL },
+	{ "v_cvt_pk_u8_f32", 3, 'f', 0, e_cvtpku8, NULL },
+	{ "v_cvt_pkaccum_u8_f32", 2, 'f', 0, e_pkaccum, NULL },
+	{ "v_trig_preop_f64", 2, 'd', W0 | WD, e_trigpre, NULL },
+	{ "v_pack_b32_f16", 2, 'h', 0, e_pack_sel, NULL },
+	{ "v_mad_mix_f32", 3, 'f', 0, e_mix32, NULL },
+	{ "v_mad_mixlo_f16", 3, 'H', 0, e_mixlo, NULL },
+	{ "v_mad_mixhi_f16", 3, 'H', 0, e_mixhi, NULL },
+	{ "ds_add_rtn_f32", 2, 'f', LDS | RTN, l_addf, NULL },
+	{ "ds_add_f32", 2, 'f', LDS, l_addf, NULL },
+	{ "ds_min_rtn_f32", 2, 'f', LDS | RTN, l_minf, NULL },
+	{ "ds_max_rtn_f64", 2, 'd', LDS | RTN | WD, l_maxd, NULL },
+	{ "ds_cmpst_rtn_f32", 3, 'f', LDS | RTN, l_cmpstf, NULL },
+	{ "ds_cmpst_rtn_b64", 3, 'u', LDS | RTN | WD, l_cmpst64, NULL },
+	{ "ds_cmpst_f64", 3, 'd', LDS | WD, l_cmpstd, NULL },
+	{ "ds_wrap_rtn_b32", 3, 'u', LDS | RTN, l_wrap, NULL },
+	{ "ds_wrxchg_rtn_b64", 2, 'u', LDS | RTN | WD, l_xchg64, NULL },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -1113,6 +1604,8 @@ static void run_case(unsigned i)
 	unsigned bad = 0, first = 0, rounds = c->shape & (SCL | SCC) ? 64 : 1;
 	uint64_t got = 0, want = 0, in[3] = { 0, 0, 0 }, fgot = 0, fwant = 0;
 	uint32_t xa[HSAGPU_GCN_WAVE], xb[HSAGPU_GCN_WAVE], xo[HSAGPU_GCN_WAVE];
+	uint32_t pre10[HSAGPU_GCN_WAVE];
+	uint64_t alds[HSAGPU_GCN_WAVE], lold[HSAGPU_GCN_WAVE];
 	size_t ml = strlen(c->mnemonic);
 
 	/* the table and insns.s must agree line by line */
@@ -1159,6 +1652,24 @@ static void run_case(unsigned i)
 					v[11 + 2 * k][l] = x >> 32;
 				}
 		}
+		if (c->shape & LDS) {
+			g.lds = (uint8_t *)alds;
+			g.lds_size = sizeof(alds);
+			for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+				/*
+				 * the LDS word: another input (k = 3), or
+				 * in every fourth lane data0 (compares equal)
+				 */
+				alds[l] = l % 4 == 3 ? v[12][l] |
+					 (uint64_t)v[13][l] << 32 :
+					 input(c->type, l, 3);
+				if (!(c->shape & WD))
+					alds[l] &= 0xffffffffu;
+				lold[l] = alds[l];
+				v[10][l] = 8 * l;
+			}
+		}
+		memcpy(pre10, v[10], sizeof(pre10));
 		if (!hsagpu_gcn_step(&g, &w) || w.pc != 0x1000 + 4 * enc_len[i]) {
 			TM(0, "%s: stopped (%u, %s) or pc 0x%llx", enc_text[i],
 			   st.code, st.what ? st.what : "",
@@ -1176,7 +1687,27 @@ static void run_case(unsigned i)
 		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
 			uint64_t m[3];
 
-			if (c->shape & XL) {
+			if (c->shape & LDS) {
+				m[1] = v[12][l] | (uint64_t)v[13][l] << 32;
+				m[2] = v[14][l] | (uint64_t)v[15][l] << 32;
+				if (!(c->shape & WD)) {
+					m[1] &= 0xffffffffu;
+					m[2] &= 0xffffffffu;
+				}
+				got = alds[l];
+				want = c->fn(lold[l], m[1], m[2]);
+				if (!(c->shape & WD))
+					want &= 0xffffffffu;
+				/* the old word returned: counted as a miss */
+				if ((c->shape & RTN) &&
+				    (v[0][l] != (uint32_t)lold[l] ||
+				     ((c->shape & WD) &&
+				      v[1][l] != lold[l] >> 32)))
+					got ^= 1ULL << 62;
+			} else if (c->shape & SWP) {
+				got = v[0][l] | (uint64_t)v[10][l] << 32;
+				want = pre10[l] | (uint64_t)OLD << 32;
+			} else if (c->shape & XL) {
 				got = v[0][l];
 				want = xo[l];
 			} else if (c->shape & (SCL | SCC)) {
@@ -1190,7 +1721,7 @@ static void run_case(unsigned i)
 						(uint64_t)v[11 + 2 * k][l] << 32
 						: 0);
 			}
-			if (c->shape & XL) {
+			if (c->shape & (XL | SWP | LDS)) {
 				/* got and want: above */
 			} else if (c->shape & SCC) {
 				got = w.scc;

@@ -224,9 +224,7 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         HsaGpuGcnOp a;
 
         if (!hsagpu_gcn_op(w, GCN_SRC_VGPR + (e & 0xff), 0, false, &a) ||
-            gcn_dpp_src(ctrl, 0) == -2 ||
-            (kind == 3 && gcn_vopc_is_cmpx(vop))) {
-            /* (v_cmpx: not here) */
+            gcn_dpp_src(ctrl, 0) == -2) {
             return hsagpu_gcn_refuse(g, w, insn, "dpp");
         }
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -255,7 +253,11 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                             ((e >> 21) & 1) | ((e >> 23) & 1) << 1,
                             ((e >> 20) & 1) | ((e >> 22) & 1) << 1, 0, false,
                             2, &x);
-        w->exec = exec;
+        /*
+         * v_cmpx: EXEC becomes the compare's result (VCC's: lanes the
+         * row and bank masks left out are 0 there, as inactive lanes are)
+         */
+        w->exec = r && kind == 3 && gcn_vopc_is_cmpx(vop) ? w->vcc : exec;
         return r;
     }
 }
@@ -274,8 +276,8 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             unsigned op = GCN_VOP3_FROM_VOP1((i >> 9) & 0xff);
 
             src[0] = i & 0x1ff;
-            if (op == GCN_VOP3_V_NOP) {
-                return 1;
+            if (op == GCN_VOP3_V_NOP || op == GCN_VOP3_V_CLREXCP) {
+                return 1;                   /* (no exceptions kept here) */
             }
             if (op >= GCN_VOP3_ONLY_FIRST) {
                 /* past VOP1's range of VOP3 numbers */
@@ -338,6 +340,8 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                         op < GCN_VOP3_VOP1_FIRST ? (c_in ? 3 : 2) :
                         op < GCN_VOP3_ONLY_FIRST ? 1 :
                         op >= GCN_VOP3_2SRC_FIRST ? 2 : 3;
+        /* VOP3a's op_sel, [14:11] (the 16-bit instructions that have it) */
+        HsaGpuGcnExt os = { .opsel = b ? 0 : (i >> 11) & 0xf };
 
         src[0] = insn[1] & 0x1ff;
         src[1] = (insn[1] >> 9) & 0x1ff;
@@ -353,7 +357,8 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                b ? (int)((i >> 8) & 0x7f) : -1,
                                c_in ? (int)src[2] : -1,
                                b ? 0 : (i >> 8) & 7, insn[1] >> 29,
-                               (insn[1] >> 27) & 3, (i >> 15) & 1, 2, NULL);
+                               (insn[1] >> 27) & 3, (i >> 15) & 1, 2,
+                               os.opsel ? &os : NULL);
     }
     if (GCN_ENC_FLAT(i)) {                          /* and GLOBAL */
         return hsagpu_gcn_flat(g, w, insn);

@@ -224,7 +224,11 @@ static double gcn_div_fmas(double a, double b, double c, bool vcc, bool is64)
     return ldexp(fma(a, b, c), fabs(c) >= 1.0 ? bias : -bias);
 }
 
-static double gcn_div_fixup(double q, double den, double num)
+/*
+ * @f16: v_div_fixup_f16's definition (a NaN quotient stays NaN; fp16
+ * division computes its quotient in fp32, where nothing overflows)
+ */
+static double gcn_div_fixup(double q, double den, double num, bool f16)
 {
     bool neg = signbit(den) != signbit(num);
 
@@ -240,7 +244,7 @@ static double gcn_div_fixup(double q, double den, double num)
     if (isinf(den) || num == 0) {
         return neg ? -0.0 : 0.0;
     }
-    if (isnan(q)) {
+    if (isnan(q) && !f16) {
         /*
          * The steps overflowed: only quotients 2^128 (2^1024) apart or
          * more do, and they are infinite (or zero, the other way round).
@@ -249,6 +253,82 @@ static double gcn_div_fixup(double q, double den, double num)
                                                  : (neg ? -0.0 : 0.0);
     }
     return neg ? -fabs(q) : fabs(q);
+}
+
+/*
+ * 2/pi's first 1201 fraction bits (b_1200 .. b_0 of the ISA's
+ * v_trig_preop_f64), most significant first; the 15 bits past them zero
+ */
+static const uint64_t gcn_two_over_pi[19] = {
+    0xa2f9836e4e441529ULL, 0xfc2757d1f534ddc0ULL, 0xdb6295993c439041ULL,
+    0xfe5163abdebbc561ULL, 0xb7246e3a424dd2e0ULL, 0x06492eea09d1921cULL,
+    0xfe1deb1cb129a73eULL, 0xe88235f52ebb4484ULL, 0xe99c7026b45f7e41ULL,
+    0x3991d639835339f4ULL, 0x9c845f8bbdf9283bULL, 0x1ff897ffde05980fULL,
+    0xef2f118b5a0a6d1fULL, 0x6d367ecf27cb09b7ULL, 0x4f463f669e5fea2dULL,
+    0x7527bac7ebe5f17bULL, 0x3d0739f78a5292eaULL, 0x6bfb5fb11f8d5d08ULL,
+    0x56033046fc7b0000ULL,
+};
+
+/*
+ * v_trig_preop_f64: the 53 bits of 2/pi that follow its first
+ * S1[4:0] x 53 fraction bits (more for large S0), scaled to their place
+ */
+static double gcn_trig_preop(uint64_t s0, uint32_t s1)
+{
+    unsigned e = (s0 >> 52) & 0x7ff, shift = (s1 & 31) * 53;
+    uint64_t r = 0;
+    int scale;
+
+    if (e > 1077) {
+        shift += e - 1077;
+    }
+    /* fraction bits shift + 1 .. shift + 53 (1-based), past 1201 zero */
+    for (unsigned k = shift; k < shift + 53; k++) {
+        unsigned bit = k < 64 * 19 ?
+            (gcn_two_over_pi[k / 64] >> (63 - k % 64)) & 1 : 0;
+
+        r = r << 1 | bit;
+    }
+    scale = -53 - (int)shift + (e >= 1968 ? 128 : 0);
+    return ldexp((double)r, scale);
+}
+
+/* Float to a normalised 16-bit integer (snorm: [-1, 1], else [0, 1]) */
+static uint32_t gcn_to_norm16(double x, bool snorm)
+{
+    if (isnan(x)) {
+        return 0;
+    }
+    x = fmax(fmin(x, 1.0), snorm ? -1.0 : 0.0);
+    return (uint16_t)(int32_t)nearbyint(x * (snorm ? 32767.0 : 65535.0));
+}
+
+/* Float to an unsigned byte, saturating (NaN: 0) */
+static uint32_t gcn_to_u8(double x)
+{
+    return isnan(x) || x <= 0 ? 0 : x >= 255 ? 255 : (uint32_t)nearbyint(x);
+}
+
+/*
+ * v_cube*: the major axis of the direction (S0, S1, S2) = (x, y, z): z
+ * if it is the largest in magnitude, else y if at least x's, else x
+ */
+static double gcn_cube(unsigned op, double x, double y, double z)
+{
+    bool zm = fabs(z) >= fabs(x) && fabs(z) >= fabs(y);
+    bool ym = !zm && fabs(y) >= fabs(x);
+
+    switch (op) {
+    case GCN_VOP3_V_CUBEID_F32:
+        return zm ? (z < 0 ? 5.0 : 4.0) : ym ? (y < 0 ? 3.0 : 2.0)
+                                             : (x < 0 ? 1.0 : 0.0);
+    case GCN_VOP3_V_CUBESC_F32:
+        return zm ? (z < 0 ? -x : x) : ym ? x : (x < 0 ? z : -z);
+    case GCN_VOP3_V_CUBETC_F32:
+        return zm ? -y : ym ? (y < 0 ? -z : z) : -y;
+    default:                                        /* v_cubema_f32 */
+        return 2.0 * (zm ? z : ym ? y : x);
+    }
 }
 
 unsigned hsagpu_gcn_ftype(unsigned op, unsigned k)
@@ -311,9 +391,18 @@ unsigned hsagpu_gcn_ftype(unsigned op, unsigned k)
     case GCN_VOP3_V_CVT_U16_F16:
     case GCN_VOP3_V_CVT_I16_F16:
         return k == 3 ? 0 : 16;
-    case GCN_VOP3_V_RCP_F16 ... GCN_VOP3_V_RSQ_F16:
-    case GCN_VOP3_V_FLOOR_F16 ... GCN_VOP3_V_FRACT_F16:
+    case GCN_VOP3_V_RCP_F16 ... GCN_VOP3_V_FREXP_MANT_F16:
+    case GCN_VOP3_V_FLOOR_F16 ... GCN_VOP3_V_COS_F16:
         return 16;
+    case GCN_VOP3_V_FREXP_EXP_I16_F16:
+    case GCN_VOP3_V_CVT_NORM_I16_F16:
+    case GCN_VOP3_V_CVT_NORM_U16_F16:
+        return k == 3 ? 0 : 16;
+    case GCN_VOP3_V_EXP_LEGACY_F32:
+    case GCN_VOP3_V_LOG_LEGACY_F32:
+        return 32;
+    case GCN_VOP3_V_CVT_OFF_F32_I4:
+        return k == 3 ? 32 : 0;
     /* VOP3 only */
     case GCN_VOP3_V_MAD_LEGACY_F32:
     case GCN_VOP3_V_MAD_F32:
@@ -333,7 +422,27 @@ unsigned hsagpu_gcn_ftype(unsigned op, unsigned k)
         return 64;
     case GCN_VOP3_V_MAD_F16:
     case GCN_VOP3_V_FMA_F16:
+    case GCN_VOP3_V_MAD_LEGACY_F16:
+    case GCN_VOP3_V_FMA_LEGACY_F16:
+    case GCN_VOP3_V_DIV_FIXUP_LEGACY_F16:
+    case GCN_VOP3_V_DIV_FIXUP_F16:
+    case GCN_VOP3_V_MIN3_F16:
+    case GCN_VOP3_V_MAX3_F16:
+    case GCN_VOP3_V_MED3_F16:
         return 16;
+    case GCN_VOP3_V_CUBEID_F32 ... GCN_VOP3_V_CUBEMA_F32:
+        return 32;
+    case GCN_VOP3_V_CVT_PK_U8_F32:
+    case GCN_VOP3_V_CVT_PKACCUM_U8_F32:
+        return k == 0 ? 32 : 0;
+    case GCN_VOP3_V_TRIG_PREOP_F64:
+        return k == 1 ? 0 : 64;
+    case GCN_VOP3_V_CVT_PKNORM_I16_F32:
+    case GCN_VOP3_V_CVT_PKNORM_U16_F32:
+        return k == 3 ? 0 : 32;
+    case GCN_VOP3_V_CVT_PKNORM_I16_F16:
+    case GCN_VOP3_V_CVT_PKNORM_U16_F16:
+        return k == 3 ? 0 : 16;
     case GCN_VOP3_V_LDEXP_F64:
         return k == 1 ? 0 : 64;
     case GCN_VOP3_V_LDEXP_F32:
@@ -497,10 +606,24 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         r = gcn_fract(a, 1.0 - 1.0 / 2048);         /* half's under 1 */
         break;
     case GCN_VOP3_V_EXP_F32:
+    case GCN_VOP3_V_EXP_F16:
+    case GCN_VOP3_V_EXP_LEGACY_F32:
         r = exp2f((float)a);
         break;
     case GCN_VOP3_V_LOG_F32:
+    case GCN_VOP3_V_LOG_F16:
+    case GCN_VOP3_V_LOG_LEGACY_F32:
         r = log2f((float)a);
+        break;
+    case GCN_VOP3_V_SIN_F16:
+        r = sinf((float)(a * 2 * M_PI));
+        break;
+    case GCN_VOP3_V_COS_F16:
+        r = cosf((float)(a * 2 * M_PI));
+        break;
+    case GCN_VOP3_V_CVT_OFF_F32_I4:
+        /* a signed 4-bit integer, in sixteenths */
+        r = ((int32_t)((uint32_t)sa << 28) >> 28) / 16.0;
         break;
     case GCN_VOP3_V_RCP_F32:
     case GCN_VOP3_V_RCP_IFLAG_F32:
@@ -528,8 +651,12 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
     case GCN_VOP3_V_FREXP_EXP_I32_F32:
         *d = isinf(a) || isnan(a) ? 0 : (uint32_t)gcn_exp_of(a);
         return true;
+    case GCN_VOP3_V_FREXP_EXP_I16_F16:
+        *d = isinf(a) || isnan(a) ? 0 : (uint16_t)gcn_exp_of(a);
+        return true;
     case GCN_VOP3_V_FREXP_MANT_F64:
     case GCN_VOP3_V_FREXP_MANT_F32:
+    case GCN_VOP3_V_FREXP_MANT_F16:
         r = isinf(a) || isnan(a) ? a : frexp(a, &(int){ 0 });
         break;
     case GCN_VOP3_V_CVT_F16_U16:
@@ -555,12 +682,57 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         r = fmaf((float)a, (float)b, (float)c);
         break;
     case GCN_VOP3_V_MAD_F16:
+    case GCN_VOP3_V_MAD_LEGACY_F16:
         r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * b, false)) + c;
         break;
     case GCN_VOP3_V_FMA_F64:
     case GCN_VOP3_V_FMA_F16:
+    case GCN_VOP3_V_FMA_LEGACY_F16:
         r = fma(a, b, c);
         break;
+    case GCN_VOP3_V_MIN3_F16:
+        r = gcn_min(gcn_min(a, b), c);
+        break;
+    case GCN_VOP3_V_MAX3_F16:
+        r = gcn_max(gcn_max(a, b), c);
+        break;
+    case GCN_VOP3_V_MED3_F16:
+        r = gcn_med3(a, b, c);
+        break;
+    case GCN_VOP3_V_DIV_FIXUP_F16:
+    case GCN_VOP3_V_DIV_FIXUP_LEGACY_F16:
+        r = gcn_div_fixup(a, b, c, true);
+        break;
+    case GCN_VOP3_V_CUBEID_F32 ... GCN_VOP3_V_CUBEMA_F32:
+        r = gcn_cube(op, a, b, c);
+        break;
+    case GCN_VOP3_V_CVT_PK_U8_F32:
+    case GCN_VOP3_V_CVT_PKACCUM_U8_F32: {
+        /* a byte of S2 (pkaccum: of the destination) replaced */
+        unsigned sh = 8 * (sb & 3);
+        uint32_t base = op == GCN_VOP3_V_CVT_PK_U8_F32 ? (uint32_t)sc
+                                                       : (uint32_t)old;
+
+        *d = (base & ~(0xffu << sh)) | gcn_to_u8(a) << sh;
+        return true;
+    }
+    case GCN_VOP3_V_TRIG_PREOP_F64:
+        r = gcn_trig_preop(sa, (uint32_t)sb);
+        break;
+    case GCN_VOP3_V_CVT_PKNORM_I16_F32:
+    case GCN_VOP3_V_CVT_PKNORM_I16_F16:
+    case GCN_VOP3_V_CVT_PKNORM_U16_F32:
+    case GCN_VOP3_V_CVT_PKNORM_U16_F16: {
+        bool sn = op == GCN_VOP3_V_CVT_PKNORM_I16_F32 ||
+                  op == GCN_VOP3_V_CVT_PKNORM_I16_F16;
+
+        *d = gcn_to_norm16(a, sn) | gcn_to_norm16(b, sn) << 16;
+        return true;
+    }
+    case GCN_VOP3_V_CVT_NORM_I16_F16:
+    case GCN_VOP3_V_CVT_NORM_U16_F16:
+        *d = gcn_to_norm16(a, op == GCN_VOP3_V_CVT_NORM_I16_F16);
+        return true;
     case GCN_VOP3_V_MIN3_F32:
         r = gcn_min(gcn_min(a, b), c);
         break;
@@ -572,7 +744,7 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         break;
     case GCN_VOP3_V_DIV_FIXUP_F32:
     case GCN_VOP3_V_DIV_FIXUP_F64:
-        r = gcn_div_fixup(a, b, c);
+        r = gcn_div_fixup(a, b, c, false);
         break;
     case GCN_VOP3_V_DIV_SCALE_F32:
     case GCN_VOP3_V_DIV_SCALE_F64:

@@ -249,13 +249,15 @@ typedef struct HsaGpuGcnOp {
  * What an SDWA or DPP operand form changes (hsagpu_gcn_vector decodes
  * them): sources 0 and 1 replaced by prepared lanes, the result merged
  * into the destination's selected byte or word (SDWA), the lanes written
- * (DPP).
+ * (DPP); or VOP3's op_sel (the 16-bit halves of the sources read and of
+ * the destination written, for the instructions that have it).
  */
 typedef struct HsaGpuGcnExt {
     const uint32_t *src[2];     /* NULL: the operand as encoded */
     bool sdwa;
     unsigned dst_sel, dst_unused;
     uint64_t wmask;             /* DPP: lanes that write their result */
+    unsigned opsel;             /* VOP3's op_sel: source halves, dst half */
 } HsaGpuGcnExt;
 
 

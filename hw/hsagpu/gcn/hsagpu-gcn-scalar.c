@@ -182,6 +182,8 @@ static bool hsagpu_gcn_sop2_wide(unsigned op, unsigned k)
     case GCN_SOP2_S_LSHL_B64:
     case GCN_SOP2_S_LSHR_B64:
     case GCN_SOP2_S_ASHR_I64:
+    case GCN_SOP2_S_BFE_U64:
+    case GCN_SOP2_S_BFE_I64:
         return k == 0;                  /* the shift count: 32 bits */
     case GCN_SOP2_S_CSELECT_B64:
     case GCN_SOP2_S_AND_B64:
@@ -342,6 +344,30 @@ static bool hsagpu_gcn_sop2(HsaGpuGcnWave *w, unsigned op, uint64_t a,
         w->scc = v != 0;
         return true;
     }
+    case GCN_SOP2_S_BFE_U64:
+    case GCN_SOP2_S_BFE_I64: {
+        unsigned off = b32 & 63, width = (b32 >> 16) & 0x7f;
+        bool sgn = op == GCN_SOP2_S_BFE_I64;
+        uint64_t sh = sgn ? (uint64_t)((int64_t)a >> off) : a >> off;
+        uint64_t v = width ? sh & hsagpu_gcn_mask(width) : 0;
+
+        if (sgn && width && width < 64 && (v >> (width - 1)) & 1) {
+            v |= ~hsagpu_gcn_mask(width);
+        }
+        *is64 = true;
+        *d = v;
+        w->scc = v != 0;
+        return true;
+    }
+    case GCN_SOP2_S_PACK_LL_B32_B16:
+        *d = (a32 & 0xffff) | b32 << 16;
+        return true;
+    case GCN_SOP2_S_PACK_LH_B32_B16:
+        *d = (a32 & 0xffff) | (b32 & 0xffff0000u);
+        return true;
+    case GCN_SOP2_S_PACK_HH_B32_B16:
+        *d = a32 >> 16 | (b32 & 0xffff0000u);
+        return true;
     case GCN_SOP2_S_ABSDIFF_I32:
         t = (uint64_t)((int64_t)(int32_t)a32 - (int32_t)b32);
         *d = (uint32_t)((int64_t)t < 0 ? -(int64_t)t : (int64_t)t);
@@ -382,10 +408,63 @@ static bool hsagpu_gcn_sop1_wide(unsigned op)
     case GCN_SOP1_S_BCNT1_I32_B64:
     case GCN_SOP1_S_FF1_I32_B64:
     case GCN_SOP1_S_AND_SAVEEXEC_B64 ... GCN_SOP1_S_XNOR_SAVEEXEC_B64:
+    case GCN_SOP1_S_WQM_B64:
+    case GCN_SOP1_S_BREV_B64:
+    case GCN_SOP1_S_BCNT0_I32_B64:
+    case GCN_SOP1_S_FF0_I32_B64:
+    case GCN_SOP1_S_FLBIT_I32_B64:
+    case GCN_SOP1_S_FLBIT_I32_I64:
+    case GCN_SOP1_S_QUADMASK_B64:
+    case GCN_SOP1_S_MOVRELS_B64:
+    case GCN_SOP1_S_MOVRELD_B64:
+    case GCN_SOP1_S_ANDN1_SAVEEXEC_B64 ... GCN_SOP1_S_ANDN2_WREXEC_B64:
         return true;
     default:
         return false;
     }
+}
+
+/* The bits of @v (@bits wide) in reverse order */
+static uint64_t hsagpu_gcn_brev(uint64_t v, unsigned bits)
+{
+    uint64_t r = 0;
+
+    for (unsigned k = 0; k < bits; k++) {
+        r |= ((v >> k) & 1) << (bits - 1 - k);
+    }
+    return r;
+}
+
+/*
+ * s_wqm (@quad 4: each quad of bits all set if any is) and s_quadmask
+ * (@quad 1: bit k set if quad k has any bit set) of @bits bits
+ */
+static uint64_t hsagpu_gcn_quads(uint64_t v, unsigned bits, bool wqm)
+{
+    uint64_t r = 0;
+
+    for (unsigned k = 0; k < bits / 4; k++) {
+        if ((v >> (4 * k)) & 0xf) {
+            r |= wqm ? 0xfULL << (4 * k) : 1ULL << k;
+        }
+    }
+    return r;
+}
+
+/*
+ * s_flbit_i32: the count of leading bits equal to the sign (of @bits
+ * bits); -1 if all are
+ */
+static uint32_t hsagpu_gcn_flbit_signed(uint64_t v, unsigned bits)
+{
+    uint64_t sign = (v >> (bits - 1)) & 1;
+
+    for (unsigned k = 0; k < bits; k++) {
+        if (((v >> (bits - 1 - k)) & 1) != sign) {
+            return k;
+        }
+    }
+    return UINT32_MAX;
 }
 
 /* SOP1: D = op S0; saveexec forms also set EXEC. */
@@ -393,9 +472,12 @@ static bool hsagpu_gcn_sop1(HsaGpuGcnWave *w, unsigned op, uint64_t a,
                             uint64_t *d, bool *is64, bool *write)
 {
     uint64_t e = w->exec;
+    unsigned bits;
 
     *write = true;
     *is64 = hsagpu_gcn_sop1_wide(op);
+    bits = *is64 ? 64 : 32;
+    a = *is64 ? a : (uint32_t)a;
     switch (op) {
     case GCN_SOP1_S_MOV_B32:
     case GCN_SOP1_S_MOV_B64:
@@ -451,6 +533,69 @@ static bool hsagpu_gcn_sop1(HsaGpuGcnWave *w, unsigned op, uint64_t a,
             w->exec = ~(a ^ e);
             break;
         }
+        w->scc = w->exec != 0;
+        return true;
+    case GCN_SOP1_S_WQM_B32:
+    case GCN_SOP1_S_WQM_B64:
+        *d = hsagpu_gcn_quads(a, bits, true);
+        w->scc = *d != 0;
+        return true;
+    case GCN_SOP1_S_QUADMASK_B32:
+    case GCN_SOP1_S_QUADMASK_B64:
+        *d = hsagpu_gcn_quads(a, bits, false);
+        w->scc = *d != 0;
+        return true;
+    case GCN_SOP1_S_BREV_B32:
+    case GCN_SOP1_S_BREV_B64:
+        *d = hsagpu_gcn_brev(a, bits);
+        return true;
+    case GCN_SOP1_S_BCNT0_I32_B32:
+    case GCN_SOP1_S_BCNT0_I32_B64:
+        *d = bits - hsagpu_gcn_popcount(a);
+        *is64 = false;
+        w->scc = *d != 0;
+        return true;
+    case GCN_SOP1_S_FF0_I32_B32:
+    case GCN_SOP1_S_FF0_I32_B64:
+        a = ~a & hsagpu_gcn_mask(bits);
+        *d = a ? (uint32_t)__builtin_ctzll(a) : 0xffffffffU;
+        *is64 = false;
+        return true;
+    case GCN_SOP1_S_FLBIT_I32_B32:
+    case GCN_SOP1_S_FLBIT_I32_B64:
+        /* leading zeros, counted from the top of the operand */
+        *d = a ? (uint32_t)__builtin_clzll(a) - (64 - bits) : 0xffffffffU;
+        *is64 = false;
+        return true;
+    case GCN_SOP1_S_FLBIT_I32:
+    case GCN_SOP1_S_FLBIT_I32_I64:
+        *d = hsagpu_gcn_flbit_signed(a, bits);
+        *is64 = false;
+        return true;
+    case GCN_SOP1_S_SEXT_I32_I8:
+        *d = (uint32_t)(int32_t)(int8_t)a;
+        return true;
+    case GCN_SOP1_S_SEXT_I32_I16:
+        *d = (uint32_t)(int32_t)(int16_t)a;
+        return true;
+    case GCN_SOP1_S_BITREPLICATE_B64_B32:
+        *is64 = true;
+        *d = 0;
+        for (unsigned k = 0; k < 32; k++) {
+            *d |= ((a >> k) & 1) * (3ULL << (2 * k));
+        }
+        return true;
+    case GCN_SOP1_S_ANDN1_SAVEEXEC_B64:
+    case GCN_SOP1_S_ORN1_SAVEEXEC_B64:
+        *d = e;
+        w->exec = op == GCN_SOP1_S_ANDN1_SAVEEXEC_B64 ? ~a & e : ~a | e;
+        w->scc = w->exec != 0;
+        return true;
+    case GCN_SOP1_S_ANDN1_WREXEC_B64:
+    case GCN_SOP1_S_ANDN2_WREXEC_B64:
+        /* EXEC and the destination both get the result */
+        w->exec = op == GCN_SOP1_S_ANDN1_WREXEC_B64 ? ~a & e : a & ~e;
+        *d = w->exec;
         w->scc = w->exec != 0;
         return true;
     case GCN_SOP1_S_ABS_I32:
@@ -540,12 +685,11 @@ static bool hsagpu_gcn_sopk(HsaGpuGcnWave *w, unsigned op, unsigned sdst,
         return hsagpu_gcn_swrite(w, sdst, false, (uint32_t)simm);
     case GCN_SOPK_S_CMOVK_I32:
         return !w->scc || hsagpu_gcn_swrite(w, sdst, false, (uint32_t)simm);
-    /* (s_cmpk_le_i32 and s_cmpk_le_u32: not implemented) */
-    case GCN_SOPK_S_CMPK_EQ_I32 ... GCN_SOPK_S_CMPK_LT_I32:
+    case GCN_SOPK_S_CMPK_EQ_I32 ... GCN_SOPK_S_CMPK_LE_I32:
         w->scc = hsagpu_gcn_cmp(op - GCN_SOPK_S_CMPK_EQ_I32, true, cur,
                                 (uint32_t)simm);
         return true;
-    case GCN_SOPK_S_CMPK_EQ_U32 ... GCN_SOPK_S_CMPK_LT_U32:
+    case GCN_SOPK_S_CMPK_EQ_U32 ... GCN_SOPK_S_CMPK_LE_U32:
         w->scc = hsagpu_gcn_cmp(op - GCN_SOPK_S_CMPK_EQ_U32, false, cur, imm);
         return true;
     case GCN_SOPK_S_ADDK_I32: {
@@ -818,6 +962,52 @@ static unsigned hsagpu_gcn_getreg(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     return op == GCN_SOPK_S_SETREG_IMM32_B32 ? 2 : 1;
 }
 
+/*
+ * s_bitset0/1 (D's bit S0 cleared or set), s_movrels (D = the SGPR M0
+ * past S0) and s_movreld (the SGPR M0 past D = S0): SOP1 instructions
+ * that name a register by more than its field. False: refused (an
+ * index past s101, an odd pair, not an SGPR).
+ */
+static bool hsagpu_gcn_sop1_reg(HsaGpuGcnWave *w, unsigned op, unsigned sdst,
+                                unsigned src, uint32_t lit)
+{
+    bool is64 = op == GCN_SOP1_S_BITSET0_B64 ||
+                op == GCN_SOP1_S_BITSET1_B64 ||
+                op == GCN_SOP1_S_MOVRELS_B64 || op == GCN_SOP1_S_MOVRELD_B64;
+    uint64_t a, d;
+    /* the register M0 past the field (64-bit: no wrap whatever M0) */
+    uint64_t rel = (uint64_t)(op == GCN_SOP1_S_MOVRELS_B32 ||
+                              op == GCN_SOP1_S_MOVRELS_B64 ? src : sdst) +
+                   w->m0;
+
+    switch (op) {
+    case GCN_SOP1_S_BITSET0_B32:
+    case GCN_SOP1_S_BITSET0_B64:
+    case GCN_SOP1_S_BITSET1_B32:
+    case GCN_SOP1_S_BITSET1_B64:
+        if (!hsagpu_gcn_sread(w, src, lit, false, &a) ||
+            !hsagpu_gcn_sread(w, sdst, 0, is64, &d)) {
+            return false;
+        }
+        a &= is64 ? 63 : 31;
+        d = op == GCN_SOP1_S_BITSET0_B32 || op == GCN_SOP1_S_BITSET0_B64 ?
+            d & ~(1ULL << a) : d | 1ULL << a;
+        return hsagpu_gcn_swrite(w, sdst, is64, d);
+    case GCN_SOP1_S_MOVRELS_B32:
+    case GCN_SOP1_S_MOVRELS_B64:
+        return src < HSAGPU_GCN_SGPRS && rel < HSAGPU_GCN_SGPRS &&
+               hsagpu_gcn_sread(w, (unsigned)rel, 0, is64, &a) &&
+               hsagpu_gcn_swrite(w, sdst, is64, a);
+    case GCN_SOP1_S_MOVRELD_B32:
+    case GCN_SOP1_S_MOVRELD_B64:
+        return sdst < HSAGPU_GCN_SGPRS && rel < HSAGPU_GCN_SGPRS &&
+               hsagpu_gcn_sread(w, src, lit, is64, &a) &&
+               hsagpu_gcn_swrite(w, (unsigned)rel, is64, a);
+    default:
+        return false;
+    }
+}
+
 /* A scalar ALU instruction (SOP1, SOP2, SOPK, SOPC). */
 static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                   const uint32_t *insn)
@@ -845,6 +1035,11 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             }
             w->pc = a;
             return UINT32_MAX;
+        }
+        if ((op >= GCN_SOP1_S_BITSET0_B32 && op <= GCN_SOP1_S_BITSET1_B64) ||
+            (op >= GCN_SOP1_S_MOVRELS_B32 && op <= GCN_SOP1_S_MOVRELD_B64)) {
+            return hsagpu_gcn_sop1_reg(w, op, sdst, i & 0xff, lit) ? len :
+                   hsagpu_gcn_refuse(g, w, insn, "sop1");
         }
         ok = hsagpu_gcn_sread(w, i & 0xff, lit, hsagpu_gcn_sop1_wide(op),
                               &a) &&

@@ -60,6 +60,28 @@ static uint32_t gcn_perm(uint32_t s0, uint32_t s1, uint32_t sel)
     return d;
 }
 
+/* Sum of the absolute differences of @n fields of @bits bits of @a, @b */
+static uint32_t gcn_sad(uint32_t a, uint32_t b, unsigned bits, bool masked)
+{
+    uint32_t m = (1u << bits) - 1, s = 0;
+
+    for (unsigned k = 0; k < 32 / bits; k++) {
+        uint32_t x = (a >> (bits * k)) & m, y = (b >> (bits * k)) & m;
+
+        /* masked (v_msad_u8): a zero reference byte counts nothing */
+        if (!masked || y) {
+            s += x > y ? x - y : y - x;
+        }
+    }
+    return s;
+}
+
+/* A signed value saturated to @lo .. @hi */
+static int64_t gcn_sat(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
 /*
  * One lane of a 32-bit integer op in VOP3 numbering (GCN_VOP3_FROM_VOP2,
  * GCN_VOP3_FROM_VOP1 for the others). *carry: in for the addc/subb
@@ -286,6 +308,71 @@ static bool gcn_alu32(unsigned op, uint32_t a, uint32_t b, uint32_t c,
     case GCN_VOP3_V_CVT_PK_U16_U32:
         *d = (a > 0xffff ? 0xffff : a) | (b > 0xffff ? 0xffff : b) << 16;
         return true;
+    case GCN_VOP3_V_SAT_PK_U8_I16:
+        *d = (uint32_t)gcn_sat((int16_t)a, 0, 255) |
+             (uint32_t)gcn_sat((int16_t)(a >> 16), 0, 255) << 8;
+        return true;
+    case GCN_VOP3_V_LERP_U8:
+        *d = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            *d |= ((((a >> (8 * k)) & 0xff) + ((b >> (8 * k)) & 0xff) +
+                    ((c >> (8 * k)) & 1)) >> 1) << (8 * k);
+        }
+        return true;
+    case GCN_VOP3_V_SAD_U8:
+        *d = gcn_sad(a, b, 8, false) + c;
+        return true;
+    case GCN_VOP3_V_SAD_HI_U8:
+        *d = (gcn_sad(a, b, 8, false) << 16) + c;
+        return true;
+    case GCN_VOP3_V_SAD_U16:
+        *d = gcn_sad(a, b, 16, false) + c;
+        return true;
+    case GCN_VOP3_V_MSAD_U8:
+        *d = gcn_sad(a, b, 8, true) + c;
+        return true;
+    case GCN_VOP3_V_MAD_LEGACY_U16:
+    case GCN_VOP3_V_MAD_U16:
+        t = (uint64_t)(a & 0xffff) * (b & 0xffff) + (c & 0xffff);
+        *d = clamp && t > 0xffff ? 0xffff : (uint32_t)t & 0xffff;
+        return true;
+    case GCN_VOP3_V_MAD_LEGACY_I16:
+    case GCN_VOP3_V_MAD_I16:
+        st = (int64_t)(int16_t)a * (int16_t)b + (int16_t)c;
+        *d = (uint16_t)(clamp ? gcn_sat(st, INT16_MIN, INT16_MAX) : st);
+        return true;
+    case GCN_VOP3_V_MAD_I32_I16:
+        *d = (uint32_t)((int32_t)(int16_t)a * (int16_t)b + (int32_t)c);
+        return true;
+    case GCN_VOP3_V_MIN3_I16:
+    case GCN_VOP3_V_MAX3_I16:
+        *d = gcn_mm(gcn_mm((int16_t)a, (int16_t)b, true,
+                           op == GCN_VOP3_V_MAX3_I16),
+                    (int16_t)c, true, op == GCN_VOP3_V_MAX3_I16) & 0xffff;
+        return true;
+    case GCN_VOP3_V_MIN3_U16:
+    case GCN_VOP3_V_MAX3_U16:
+        *d = gcn_mm(gcn_mm(a & 0xffff, b & 0xffff, false,
+                           op == GCN_VOP3_V_MAX3_U16),
+                    c & 0xffff, false, op == GCN_VOP3_V_MAX3_U16);
+        return true;
+    case GCN_VOP3_V_MED3_I16:
+        *d = gcn_med3((int16_t)a, (int16_t)b, (int16_t)c, true) & 0xffff;
+        return true;
+    case GCN_VOP3_V_MED3_U16:
+        *d = gcn_med3(a & 0xffff, b & 0xffff, c & 0xffff, false);
+        return true;
+    case GCN_VOP3_V_CVT_PK_I16_I32:
+        *d = (uint16_t)gcn_sat((int32_t)a, INT16_MIN, INT16_MAX) |
+             (uint32_t)(uint16_t)gcn_sat((int32_t)b, INT16_MIN,
+                                         INT16_MAX) << 16;
+        return true;
+    case GCN_VOP3_V_ADD_I16:
+    case GCN_VOP3_V_SUB_I16:
+        st = op == GCN_VOP3_V_ADD_I16 ? (int64_t)(int16_t)a + (int16_t)b
+                                      : (int64_t)(int16_t)a - (int16_t)b;
+        *d = (uint16_t)(clamp ? gcn_sat(st, INT16_MIN, INT16_MAX) : st);
+        return true;
     case GCN_VOP3_V_ADD_I32:
     case GCN_VOP3_V_SUB_I32:
         st = op == GCN_VOP3_V_ADD_I32 ? (int64_t)(int32_t)a + (int32_t)b
@@ -308,6 +395,52 @@ static bool gcn_int_clamps(unsigned op)
     case GCN_VOP3_V_ADD_U32 ... GCN_VOP3_V_SUBREV_U32:
     case GCN_VOP3_V_ADD_I32:
     case GCN_VOP3_V_SUB_I32:
+    case GCN_VOP3_V_MAD_LEGACY_U16:
+    case GCN_VOP3_V_MAD_LEGACY_I16:
+    case GCN_VOP3_V_MAD_U16:
+    case GCN_VOP3_V_MAD_I16:
+    case GCN_VOP3_V_ADD_I16:
+    case GCN_VOP3_V_SUB_I16:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/*
+ * Does VOP3 @op have op_sel (gfx9's 16-bit instructions: which half of
+ * each source it reads, and for a 16-bit result which half it writes)
+ */
+static bool gcn_has_opsel(unsigned op)
+{
+    switch (op) {
+    case GCN_VOP3_V_MAD_F16 ... GCN_VOP3_V_DIV_FIXUP_F16:
+    case GCN_VOP3_V_MIN3_F16 ... GCN_VOP3_V_MED3_U16:
+    case GCN_VOP3_V_ADD_I16:
+    case GCN_VOP3_V_SUB_I16:
+    case GCN_VOP3_V_PACK_B32_F16:
+    case GCN_VOP3_V_CVT_PKNORM_I16_F16:
+    case GCN_VOP3_V_CVT_PKNORM_U16_F16:
+    case GCN_VOP3_V_MAD_U32_U16:
+    case GCN_VOP3_V_MAD_I32_I16:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/*
+ * Does @op write only a half of its destination, keeping the other (the
+ * 16-bit results of the op_sel instructions; the older 16-bit ones, the
+ * _legacy ones among them, zero the upper half)
+ */
+static bool gcn_d16_keeps(unsigned op)
+{
+    switch (op) {
+    case GCN_VOP3_V_MAD_F16 ... GCN_VOP3_V_DIV_FIXUP_F16:
+    case GCN_VOP3_V_MIN3_F16 ... GCN_VOP3_V_MED3_U16:
+    case GCN_VOP3_V_ADD_I16:
+    case GCN_VOP3_V_SUB_I16:
         return true;
     default:
         return false;
@@ -378,9 +511,22 @@ static uint64_t gcn_mod(uint64_t v, unsigned t, bool abs, bool neg)
 }
 
 /* 64-bit integer VOP3 ops of one lane */
-static bool gcn_alu64(unsigned op, uint64_t a, uint64_t b, uint64_t *d)
+static bool gcn_alu64(unsigned op, uint64_t a, uint64_t b, uint64_t c,
+                      uint64_t *d)
 {
     switch (op) {
+    case GCN_VOP3_V_QSAD_PK_U16_U8:
+    case GCN_VOP3_V_MQSAD_PK_U16_U8:
+        /* four 16-bit sums: S1 against S0's dword at byte k, plus S2's */
+        *d = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            uint32_t s = gcn_sad((uint32_t)(a >> (8 * k)), (uint32_t)b, 8,
+                                 op == GCN_VOP3_V_MQSAD_PK_U16_U8) +
+                         (uint32_t)(c >> (16 * k));
+
+            *d |= (uint64_t)(s & 0xffff) << (16 * k);
+        }
+        return true;
     case GCN_VOP3_V_LSHLREV_B64:
         *d = b << (a & 63);
         return true;
@@ -424,6 +570,9 @@ static unsigned gcn_wide(unsigned op, const uint8_t t[4])
     } else if (op == GCN_VOP3_V_MAD_U64_U32 ||
                op == GCN_VOP3_V_MAD_I64_I32) {
         m |= 4 | 8;
+    } else if (op == GCN_VOP3_V_QSAD_PK_U16_U8 ||
+               op == GCN_VOP3_V_MQSAD_PK_U16_U8) {
+        m |= 1 | 4 | 8;
     }
     return m;
 }
@@ -678,6 +827,72 @@ static const char *gcn_vop_name(unsigned op)
 }
 
 /*
+ * v_swap_b32 (VOP1 only): two VGPRs exchange their active lanes. False:
+ * refused (another encoding, a source that is not a VGPR, a register past
+ * the allocation).
+ */
+static bool gcn_swap(HsaGpuGcnWave *w, unsigned src, unsigned vdst,
+                     unsigned len, const HsaGpuGcnExt *x)
+{
+    HsaGpuGcnVreg *a, *b;
+
+    if (len != 1 || x || src < GCN_SRC_VGPR ||
+        !hsagpu_gcn_vregs(w, src - GCN_SRC_VGPR, 1, &a) ||
+        !hsagpu_gcn_vregs(w, vdst, 1, &b)) {
+        return false;
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        if ((w->exec >> l) & 1) {
+            uint32_t t = a[0][l];
+
+            a[0][l] = b[0][l];
+            b[0][l] = t;
+        }
+    }
+    return true;
+}
+
+/*
+ * v_mqsad_u32_u8: four 32-bit masked SADs of S1 against S0's dwords at
+ * bytes 0..3, each plus its dword of S2 (four VGPRs) into four VGPRs.
+ * False: refused (S2 not VGPRs, registers past the allocation).
+ */
+static bool gcn_mqsad_u32(HsaGpuGcnWave *w, const unsigned src[3],
+                          unsigned vdst, unsigned abs, unsigned neg,
+                          unsigned omod, bool clamp, const HsaGpuGcnExt *x)
+{
+    HsaGpuGcnVreg *c, *d;
+    HsaGpuGcnOp a, b;
+    uint32_t out[4][HSAGPU_GCN_WAVE];
+
+    if (x || abs || neg || omod || clamp || src[2] < GCN_SRC_VGPR ||
+        !hsagpu_gcn_op(w, src[0], 0, true, &a) ||
+        !hsagpu_gcn_op(w, src[1], 0, false, &b) ||
+        !hsagpu_gcn_vregs(w, src[2] - GCN_SRC_VGPR, 4, &c) ||
+        !hsagpu_gcn_vregs(w, vdst, 4, &d)) {
+        return false;
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        uint64_t s0 = hsagpu_gcn_lane(w, &a, l, true);
+        uint32_t s1 = (uint32_t)hsagpu_gcn_lane(w, &b, l, false);
+
+        for (unsigned k = 0; k < 4; k++) {
+            out[k][l] = gcn_sad((uint32_t)(s0 >> (8 * k)), s1, 8, true) +
+                        c[k][l];
+        }
+    }
+    /* written once all are read: S2 may be the destination */
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        if ((w->exec >> l) & 1) {
+            for (unsigned k = 0; k < 4; k++) {
+                d[k][l] = out[k][l];
+            }
+        }
+    }
+    return true;
+}
+
+/*
  * VOP1/VOP2/VOPC (e32) and VOP3 share this: op in VOP3 numbering, the
  * sources resolved, the destination VGPR (or SGPR pair for compares,
  * carries and v_div_scale).
@@ -699,7 +914,20 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     };
     HsaGpuGcnVreg *dst = NULL;
     uint64_t cin = 0, cout = 0, cmp = 0;
+    unsigned opsel = x ? x->opsel : 0;
+    bool keep = gcn_d16_keeps(op);
 
+    if (op == GCN_VOP3_V_SWAP_B32) {
+        return gcn_swap(w, src[0], vdst, len, x) ? len :
+               hsagpu_gcn_refuse(g, w, insn, "v_swap_b32");
+    }
+    if (op == GCN_VOP3_V_MQSAD_U32_U8) {
+        return gcn_mqsad_u32(w, src, vdst, abs, neg, omod, clamp, x) ? len :
+               hsagpu_gcn_refuse(g, w, insn, "v_mqsad_u32_u8");
+    }
+    if (opsel && !gcn_has_opsel(op)) {
+        return hsagpu_gcn_refuse(g, w, insn, "op_sel");
+    }
     /* the operands' float types, once per instruction */
     for (unsigned k = 0; k < 4; k++) {
         ftype[k] = gcn_type(op, k);
@@ -744,12 +972,12 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         cin = w->vcc;
     }
     /* the fast paths: only instructions with a VGPR destination */
-    if (dst && ftype[0] == 32 && td == 32 && !abs && !neg &&
+    if (dst && !opsel && ftype[0] == 32 && td == 32 && !abs && !neg &&
         !omod && !clamp && gcn_f32_fast(g, w, op, o, lit, dst[0])) {
         return len;
     }
-    if (dst && !fl && !wide && !clamp && carry_in < 0 && sdst < 0 &&
-        gcn_i32_fast(w, op, o, dst[0])) {
+    if (dst && !opsel && !fl && !wide && !clamp && carry_in < 0 &&
+        sdst < 0 && gcn_i32_fast(w, op, o, dst[0])) {
         return len;
     }
     if (dst && !fl && !clamp) {
@@ -788,6 +1016,9 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         }
         for (unsigned k = 0; k < nsrc; k++) {
             s[k] = hsagpu_gcn_lane(w, &o[k], l, (wide >> k) & 1);
+            if ((opsel >> k) & 1) {
+                s[k] = (uint32_t)s[k] >> 16;        /* the upper half */
+            }
             if (ft[k]) {
                 s[k] = gcn_mod(s[k], ft[k], (abs >> k) & 1, (neg >> k) & 1);
             }
@@ -832,13 +1063,18 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                 d = hsagpu_gcn_omod(g, td, d, omod, clamp);
             }
         } else if (wide & 8) {
-            if (!gcn_alu64(op, s[0], s[1], &d)) {
+            if (!gcn_alu64(op, s[0], s[1], s[2], &d)) {
                 return hsagpu_gcn_refuse(g, w, insn, "vop3");
             }
         } else if (gcn_alu32(op, s[0], s[1], s[2], clamp, &carry, &d32)) {
             d = d32;
         } else {
             return hsagpu_gcn_refuse(g, w, insn, gcn_vop_name(op));
+        }
+        if (keep) {
+            /* a 16-bit result into the half op_sel[3] picks */
+            d = opsel & 8 ? (dst[0][l] & 0xffff) | (uint32_t)d << 16
+                          : (dst[0][l] & 0xffff0000u) | (d & 0xffff);
         }
         if (dst) {
             dst[0][l] = (uint32_t)d;
@@ -951,6 +1187,42 @@ static bool gcn_pk16(unsigned op, uint32_t a, uint32_t b, uint32_t c,
 }
 
 /*
+ * v_mad_mix_f32, v_mad_mixlo_f16, v_mad_mixhi_f16: S0 * S1 + S2 in fp32
+ * (the product rounded first, as v_mad_f32), each source an fp32 dword
+ * or (op_sel_hi) the fp16 half op_sel picks; neg_lo negates, neg_hi takes
+ * the magnitude. The f16 forms round the result to half and write the
+ * low or high half, keeping the other.
+ */
+static uint32_t gcn_mad_mix(const HsaGpuGcnGroup *g, unsigned op,
+                            const uint32_t s[3], uint32_t old,
+                            unsigned opsel, unsigned opsel_hi, unsigned neg,
+                            unsigned abs, bool clamp)
+{
+    float v[3], r;
+
+    for (unsigned k = 0; k < 3; k++) {
+        v[k] = (opsel_hi >> k) & 1 ?
+               hsagpu_gcn_h2f(gcn_half(s[k], (opsel >> k) & 1)) :
+               hsagpu_gcn_f32(s[k], g->ftz32);
+        v[k] = (abs >> k) & 1 ? fabsf(v[k]) : v[k];
+        v[k] = (neg >> k) & 1 ? -v[k] : v[k];
+    }
+    r = v[0] * v[1];
+    r = r + v[2];
+    if (clamp) {
+        r = isnan(r) ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;
+    }
+    switch (op) {
+    case GCN_VOP3P_V_MAD_MIX_F32:
+        return hsagpu_gcn_u32f(r, g->ftz32);
+    case GCN_VOP3P_V_MAD_MIXLO_F16:
+        return (old & 0xffff0000u) | hsagpu_gcn_f2h(r, false);
+    default:
+        return (old & 0xffff) | (uint32_t)hsagpu_gcn_f2h(r, false) << 16;
+    }
+}
+
+/*
  * VOP3P (packed 16-bit): each result half from the sources' halves that
  * op_sel (low result) and op_sel_hi (high result) pick, neg_lo/neg_hi
  * on the f16 ones.
@@ -961,14 +1233,17 @@ unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                           unsigned opsel, unsigned opsel_hi, unsigned neg_lo,
                           unsigned neg_hi, bool clamp)
 {
-    bool fl = op >= GCN_VOP3P_V_PK_FMA_F16 && op <= GCN_VOP3P_V_PK_MAX_F16;
+    bool mix = op >= GCN_VOP3P_V_MAD_MIX_F32 &&
+               op <= GCN_VOP3P_V_MAD_MIXHI_F16;
+    bool fl = (op >= GCN_VOP3P_V_PK_FMA_F16 && op <= GCN_VOP3P_V_PK_MAX_F16) ||
+              mix;
     unsigned nsrc = op == GCN_VOP3P_V_PK_MAD_I16 ||
                     op == GCN_VOP3P_V_PK_MAD_U16 ||
-                    op == GCN_VOP3P_V_PK_FMA_F16 ? 3 : 2;
+                    op == GCN_VOP3P_V_PK_FMA_F16 || mix ? 3 : 2;
     HsaGpuGcnOp o[3];
     HsaGpuGcnVreg *dst;
 
-    if (op > GCN_VOP3P_V_PK_MAX_F16 || (!fl && (neg_lo || neg_hi))) {
+    if ((op > GCN_VOP3P_V_PK_MAX_F16 && !mix) || (!fl && (neg_lo || neg_hi))) {
         return hsagpu_gcn_refuse(g, w, insn, "vop3p");
     }
     if (!hsagpu_gcn_vregs(w, vdst, 1, &dst)) {
@@ -985,6 +1260,14 @@ unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         uint32_t s[3] = { 0, 0, 0 }, lo, hi, in[2][3];
 
         if (!((w->exec >> l) & 1)) {
+            continue;
+        }
+        if (mix) {
+            for (unsigned k = 0; k < nsrc; k++) {
+                s[k] = (uint32_t)hsagpu_gcn_lane(w, &o[k], l, false);
+            }
+            dst[0][l] = gcn_mad_mix(g, op, s, dst[0][l], opsel, opsel_hi,
+                                    neg_lo, neg_hi, clamp);
             continue;
         }
         for (unsigned k = 0; k < nsrc; k++) {

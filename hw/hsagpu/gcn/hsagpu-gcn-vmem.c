@@ -835,6 +835,59 @@ static unsigned gcn_ds_kind(unsigned op, bool *rtn, bool *wide)
     }
 }
 
+/* An fp32 (@n 4) or fp64 LDS word as a double, denormals as the mode says */
+static double gcn_ds_f(HsaGpuGcnGroup *g, uint64_t v, unsigned n)
+{
+    double d;
+
+    if (n == 4) {
+        return hsagpu_gcn_f32((uint32_t)v, g->ftz32);
+    }
+    if (g->ftz64 && !(v & 0x7ff0000000000000ULL)) {
+        v &= 1ULL << 63;
+    }
+    memcpy(&d, &v, 8);
+    return d;
+}
+
+static uint64_t gcn_ds_uf(HsaGpuGcnGroup *g, double d, unsigned n)
+{
+    uint64_t v;
+
+    if (n == 4) {
+        return hsagpu_gcn_u32f((float)d, g->ftz32);
+    }
+    memcpy(&v, &d, 8);
+    if (g->ftz64 && !(v & 0x7ff0000000000000ULL)) {
+        v &= 1ULL << 63;
+    }
+    return v;
+}
+
+/*
+ * The value the LDS float atomics (ds_add_f32, ds_min/max_f32/f64) leave:
+ * IEEE-mode min and max (a NaN operand gives the other, -0 below +0)
+ */
+static uint64_t gcn_ds_fop(HsaGpuGcnGroup *g, unsigned op, uint64_t old,
+                           uint64_t src, unsigned n)
+{
+    double a = gcn_ds_f(g, old, n), b = gcn_ds_f(g, src, n), r;
+    bool max = op == GCN_DS_MAX_F32 || op == GCN_DS_MAX_RTN_F32 ||
+               op == GCN_DS_MAX_F64 || op == GCN_DS_MAX_RTN_F64;
+
+    if (op == GCN_DS_ADD_F32 || op == GCN_DS_ADD_RTN_F32) {
+        return gcn_ds_uf(g, (float)a + (float)b, n);
+    }
+    if (isnan(a) || isnan(b)) {
+        r = isnan(a) ? b : a;
+    } else if (a == b) {
+        r = signbit(a) == max ? b : a;
+    } else {
+        r = (a < b) != max ? a : b;
+    }
+    return gcn_ds_uf(g, r, n);
+}
+
 /* ds_swizzle_b32's source lane for lane @l (offset: the pattern) */
 static unsigned gcn_swizzle(unsigned off, unsigned l)
 {
@@ -860,7 +913,15 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     unsigned data1 = (insn[1] >> 16) & 0xff, vaddr = insn[1] & 0xff;
     unsigned n = 0, nret = 0, nd = 0, cnt, kind;
     bool two = false, rtn, wide;
-    bool cmpst = op == GCN_DS_CMPST_B32 || op == GCN_DS_CMPST_RTN_B32;
+    bool cmpst = op == GCN_DS_CMPST_B32 || op == GCN_DS_CMPST_RTN_B32 ||
+                 op == GCN_DS_CMPST_F32 || op == GCN_DS_CMPST_RTN_F32 ||
+                 op == GCN_DS_CMPST_B64 || op == GCN_DS_CMPST_RTN_B64 ||
+                 op == GCN_DS_CMPST_F64 || op == GCN_DS_CMPST_RTN_F64;
+    /* compares as floats: ds_cmpst_f32/f64 */
+    bool fcmp = op == GCN_DS_CMPST_F32 || op == GCN_DS_CMPST_RTN_F32 ||
+                op == GCN_DS_CMPST_F64 || op == GCN_DS_CMPST_RTN_F64;
+    /* float atomics: ds_add_f32, ds_min/max_f32/f64 */
+    bool fat = false, d16 = false;
     bool cross = op == GCN_DS_SWIZZLE_B32 || op == GCN_DS_PERMUTE_B32 ||
                  op == GCN_DS_BPERMUTE_B32;
     HsaGpuGcnVreg *ra, *r0, *r1, *rd;
@@ -892,15 +953,69 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         two = true;
         nd = 2;
         break;
+    case GCN_DS_NOP:
+        return 2;
     case GCN_DS_CMPST_B32:
     case GCN_DS_CMPST_RTN_B32:
+    case GCN_DS_CMPST_F32:
+    case GCN_DS_CMPST_RTN_F32:
+    case GCN_DS_WRAP_RTN_B32:
         n = 4;
         nd = 1;
-        nret = op == GCN_DS_CMPST_RTN_B32;
+        nret = op != GCN_DS_CMPST_B32 && op != GCN_DS_CMPST_F32;
+        break;
+    case GCN_DS_CMPST_B64:
+    case GCN_DS_CMPST_RTN_B64:
+    case GCN_DS_CMPST_F64:
+    case GCN_DS_CMPST_RTN_F64:
+        n = 8;
+        nd = 2;
+        nret = op == GCN_DS_CMPST_RTN_B64 || op == GCN_DS_CMPST_RTN_F64 ? 2
+                                                                        : 0;
+        break;
+    case GCN_DS_ADD_F32:
+    case GCN_DS_MIN_F32:
+    case GCN_DS_MAX_F32:
+    case GCN_DS_ADD_RTN_F32:
+    case GCN_DS_MIN_RTN_F32:
+    case GCN_DS_MAX_RTN_F32:
+        fat = true;
+        n = 4;
+        nd = 1;
+        nret = op >= GCN_DS_ADD_RTN_U32;
+        break;
+    case GCN_DS_MIN_F64:
+    case GCN_DS_MAX_F64:
+    case GCN_DS_MIN_RTN_F64:
+    case GCN_DS_MAX_RTN_F64:
+        fat = true;
+        n = 8;
+        nd = 2;
+        nret = op >= GCN_DS_ADD_RTN_U64 ? 2 : 0;
         break;
     case GCN_DS_WRXCHG_RTN_B32:
-        n = 4;
-        nd = nret = 1;
+    case GCN_DS_WRXCHG_RTN_B64:
+        n = op == GCN_DS_WRXCHG_RTN_B32 ? 4 : 8;
+        nd = nret = n / 4;
+        break;
+    case GCN_DS_WRXCHG2_RTN_B32:
+    case GCN_DS_WRXCHG2ST64_RTN_B32:
+    case GCN_DS_WRXCHG2_RTN_B64:
+    case GCN_DS_WRXCHG2ST64_RTN_B64:
+        n = op <= GCN_DS_WRXCHG2ST64_RTN_B32 ? 4 : 8;
+        two = true;
+        nd = n / 4;
+        nret = 2 * nd;
+        break;
+    case GCN_DS_WRITE_B8_D16_HI:
+    case GCN_DS_WRITE_B16_D16_HI:
+        n = op == GCN_DS_WRITE_B8_D16_HI ? 1 : 2;
+        nd = 1;
+        break;
+    case GCN_DS_READ_U8_D16 ... GCN_DS_READ_U16_D16_HI:
+        n = op >= GCN_DS_READ_U16_D16 ? 2 : 1;
+        nret = 1;
+        d16 = true;
         break;
     case GCN_DS_READ_I8:
     case GCN_DS_READ_U8:
@@ -954,7 +1069,7 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         nret = rtn ? n / 4 : 0;
         break;
     }
-    cnt = kind == GCN_A_MSKOR || cmpst ? 2 : 1;
+    cnt = kind == GCN_A_MSKOR || cmpst || op == GCN_DS_WRAP_RTN_B32 ? 2 : 1;
     if (!hsagpu_gcn_vregs(w, vaddr, 1, &ra) ||
         !hsagpu_gcn_vregs(w, data0, nd, &r0) ||
         !hsagpu_gcn_vregs(w, data1, cnt == 2 || two ? nd : 0, &r1) ||
@@ -1001,20 +1116,21 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             bool st64 = op == GCN_DS_WRITE2ST64_B32 ||
                         op == GCN_DS_READ2ST64_B32 ||
                         op == GCN_DS_WRITE2ST64_B64 ||
-                        op == GCN_DS_READ2ST64_B64;
+                        op == GCN_DS_READ2ST64_B64 ||
+                        op == GCN_DS_WRXCHG2ST64_RTN_B32 ||
+                        op == GCN_DS_WRXCHG2ST64_RTN_B64;
             unsigned scale = n * (st64 ? 64 : 1);
+            /* read2 reads, write2 writes, wrxchg2 both */
+            uint64_t v0 = gcn_lds_get(g, a + off0 * scale, n);
+            uint64_t v1 = gcn_lds_get(g, a + off1 * scale, n);
 
-            if (nret) {
-                uint64_t v0 = gcn_lds_get(g, a + off0 * scale, n);
-                uint64_t v1 = gcn_lds_get(g, a + off1 * scale, n);
-
-                for (unsigned k = 0; k < n / 4; k++) {
-                    rd[k][l] = (uint32_t)(v0 >> (32 * k));
-                    rd[n / 4 + k][l] = (uint32_t)(v1 >> (32 * k));
-                }
-            } else {
+            if (nd) {
                 gcn_lds_put(g, a + off0 * scale, d0, n);
                 gcn_lds_put(g, a + off1 * scale, d1, n);
+            }
+            for (unsigned k = 0; nret && k < n / 4; k++) {
+                rd[k][l] = (uint32_t)(v0 >> (32 * k));
+                rd[n / 4 + k][l] = (uint32_t)(v1 >> (32 * k));
             }
             continue;
         }
@@ -1032,6 +1148,39 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         old = gcn_lds_get(g, a, n);
         if (op == GCN_DS_READ_I8 || op == GCN_DS_READ_I16) {
             old = n == 1 ? (uint64_t)(int8_t)old : (uint64_t)(int16_t)old;
+        }
+        if (d16) {
+            /* a 16-bit value into one half, the other kept */
+            bool hi = op == GCN_DS_READ_U8_D16_HI ||
+                      op == GCN_DS_READ_I8_D16_HI ||
+                      op == GCN_DS_READ_U16_D16_HI;
+            uint32_t h = op == GCN_DS_READ_I8_D16 ||
+                         op == GCN_DS_READ_I8_D16_HI ?
+                         (uint16_t)(int8_t)old : (uint16_t)old;
+
+            rd[0][l] = hi ? (rd[0][l] & 0xffff) | h << 16
+                          : (rd[0][l] & 0xffff0000u) | h;
+            continue;
+        }
+        if (op == GCN_DS_WRITE_B8_D16_HI || op == GCN_DS_WRITE_B16_D16_HI) {
+            gcn_lds_put(g, a, d0 >> 16, n);
+            continue;
+        }
+        if (fcmp || fat || op == GCN_DS_WRAP_RTN_B32) {
+            uint64_t nv;
+
+            if (fcmp) {
+                nv = gcn_ds_f(g, old, n) == gcn_ds_f(g, d0, n) ? d1 : old;
+            } else if (fat) {
+                nv = gcn_ds_fop(g, op, old, d0, n);
+            } else {                                /* ds_wrap_rtn_b32 */
+                nv = old >= d0 ? old - d0 : (old + d1) & 0xffffffffu;
+            }
+            gcn_lds_put(g, a, nv, n);
+            for (unsigned k = 0; k < nret; k++) {
+                rd[k][l] = (uint32_t)(old >> (32 * k));
+            }
+            continue;
         }
         if (nd) {
             /* ds_cmpst: data0 compared, data1 stored; mskor: data1 or'ed */
