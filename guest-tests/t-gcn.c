@@ -178,7 +178,7 @@ static void test_corpus(struct gtq_dev *d, hsagpu_queue_t *q,
 	}
 }
 
-/* A hand-made kernel: s_nop, then buffer_load_dword (MUBUF): refused. */
+/* A hand-made kernel: s_nop, then image_load (MIMG): refused. */
 static void test_illegal(struct gtq_dev *d)
 {
 	hsagpu_queue_t *q = gtq_queue(d, 64, 0);
@@ -195,15 +195,16 @@ static void test_illegal(struct gtq_dev *d)
 	kd[13] = 1u << 7;               /* rsrc2: workgroup id x */
 	code = kd + 64;
 	code[0] = 0xbf800000;           /* s_nop 0 */
-	code[1] = 0xe0500000;           /* buffer_load_dword v0, off, s[0:3], 0 */
-	code[2] = 0x80000000;
+	/* image_load v[0:3], v[4:7], s[8:15] dmask:0xf: MIMG, not implemented */
+	code[1] = 0xf0001f00;
+	code[2] = 0x00020004;
 	code[3] = 0xbf810000;           /* s_endpgm */
 	run_w(d, q, sig, gtq_ptr(d->agent, kd), ka, 64, 64, 1);
 	CHECK(gtq_wait_error_status(q, 5000, &st) == 0 &&
 	      st.error == HSAGPU_QERR_ILLEGAL_INSTRUCTION,
 	      "queue error %u, expected ILLEGAL_INSTRUCTION", st.error);
 	CHECK(st.fault_addr == gtq_ptr(d->agent, code + 1) &&
-	      st.fault_info == 0xe0500000,
+	      st.fault_info == 0xf0001f00,
 	      "fault registers: pc 0x%llx dword 0x%08x",
 	      (unsigned long long)st.fault_addr, st.fault_info);
 	CHECK(gtq_value(sig) == 1, "signal completed anyway");

@@ -461,9 +461,20 @@ def parse_tap(suite, text):
             continue
         m = TAP_LINE.match(line)
         if m:
-            skipped = (m.group(4) or '').startswith('# SKIP')
-            results.append(Result(suite, m.group(3), m.group(1) == 'ok', skipped,
-                                  '\n'.join(diag)))
+            directive = (m.group(4) or '').upper()
+            ok = m.group(1) == 'ok'
+            skipped = directive.startswith('# SKIP')
+            out = '\n'.join(diag)
+            if directive.startswith('# TODO'):
+                # TAP: a TODO test's failure is expected (reported as
+                # skipped, with its reason); its pass is not, so that
+                # the known-failure list shrinks as fixes land.
+                out = '%s\n%s' % (m.group(4), out)
+                skipped, ok = ok is False, not ok
+                if not ok:
+                    out = 'unexpected pass of a known failure (remove it from ' \
+                          'the list):\n' + out
+            results.append(Result(suite, m.group(3), ok or skipped, skipped, out))
             diag = []
         elif line.startswith('#'):
             diag.append(line)
