@@ -58,8 +58,6 @@ static const struct {
 } diff_known_failures[] = {
 	/* instructions the interpreter does not implement: none left */
 	/* wrong results */
-	{ "i32_div", "result 7 is input a unchanged on some items (found "
-	  "once s_brev_b32 let the kernel run): cause not found yet" },
 	{ "f32_minmax", "fmax/fmin with a signalling NaN give the other "
 	  "operand: the fpu takes operands as doubles, where the conversion "
 	  "quiets the NaN, so IEEE mode's sNaN rule (return it quieted) "
@@ -77,9 +75,6 @@ static const struct {
 	{ "f16_half2", "v_pk_fma_f16 rounds twice (fma in double, to float, "
 	  "then to half: hsagpu-gcn-valu.c); a tie broken by the addend "
 	  "comes out rounded to even" },
-	{ "i32_vec", "SDWA VOP2 with an SGPR src1 (the S1 bit, e.g. "
-	  "v_min_u16_sdwa v15, v15, s0 of add_sat(uchar4)) reads VGPR v<n> "
-	  "instead: hsagpu-gcn-decode.c honours S1 for VOPC only" },
 	{ "fm_native", "v_rsq_f32 computed as 1.0f / sqrtf(x), rounded twice "
 	  "(hsagpu-gcn-fpu.c): 1.04 ulp, over the ISA's 1 ulp" },
 	{ "f32_to_int", "convert_*_sat of a NaN: not 0. Quiet NaNs give the "

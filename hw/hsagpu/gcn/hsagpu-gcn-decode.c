@@ -172,12 +172,14 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             ((e >> 16) & 7) > 6 || (nsrc > 1 && ((e >> 24) & 7) > 6)) {
             return hsagpu_gcn_refuse(g, w, insn, "sdwa");
         }
-        /* an SGPR or an inline constant (of the operation's type) */
+        /*
+         * S0/S1: an SGPR or an inline constant (of the operation's type)
+         * instead of a VGPR, for VOP2's src1 as for VOPC's (gfx9 SDWA)
+         */
         if (!hsagpu_gcn_op(w, (s0s ? 0 : GCN_SRC_VGPR) + (e & 0xff), 0,
                            hsagpu_gcn_optype(vop, 0), &a) ||
-            (nsrc > 1 && !hsagpu_gcn_op(w, (kind == 3 && s1s ? 0 :
-                                            GCN_SRC_VGPR) + v1,
-                                 0, hsagpu_gcn_optype(vop, 1), &b))) {
+            (nsrc > 1 && !hsagpu_gcn_op(w, (s1s ? 0 : GCN_SRC_VGPR) + v1,
+                                        0, hsagpu_gcn_optype(vop, 1), &b))) {
             return hsagpu_gcn_refuse(g, w, insn, "sdwa operand");
         }
         if (x.sdwa && !hsagpu_gcn_vregs(w, vdst, 1, &dst)) {
