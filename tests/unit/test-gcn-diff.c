@@ -77,8 +77,6 @@ static const struct {
 	{ "f16_half2", "v_pk_fma_f16 rounds twice (fma in double, to float, "
 	  "then to half: hsagpu-gcn-valu.c); a tie broken by the addend "
 	  "comes out rounded to even" },
-	{ "fm_native", "v_rsq_f32 computed as 1.0f / sqrtf(x), rounded twice "
-	  "(hsagpu-gcn-fpu.c): 1.04 ulp, over the ISA's 1 ulp" },
 	{ "f32_to_int", "convert_*_sat of a NaN: not 0. Quiet NaNs give the "
 	  "lower bound through v_med3_f32 (clang 15's lowering has no NaN "
 	  "select; LLVM's med3 model gives the same, so likely hardware too); "

@@ -634,7 +634,8 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
     case GCN_VOP3_V_RSQ_F32:
     case GCN_VOP3_V_RSQ_F64:
     case GCN_VOP3_V_RSQ_F16:
-        r = f32 ? (double)(1.0f / sqrtf((float)a)) : 1.0 / sqrt(a);
+        /* in double, rounded once to the result's type (within 1 ulp) */
+        r = 1.0 / sqrt(a);
         break;
     case GCN_VOP3_V_SQRT_F32:
     case GCN_VOP3_V_SQRT_F64:
