@@ -74,9 +74,6 @@ static const struct {
 	  "cause not found yet" },
 	{ "f16_convert", "result 4 (a saturating conversion) gives 0 for "
 	  "0xffff: cause not found yet (v_med3_f16 is implemented)" },
-	{ "f16_half2", "v_pk_fma_f16 rounds twice (fma in double, to float, "
-	  "then to half: hsagpu-gcn-valu.c); a tie broken by the addend "
-	  "comes out rounded to even" },
 	{ "f32_to_int", "convert_*_sat of a NaN: not 0. Quiet NaNs give the "
 	  "lower bound through v_med3_f32 (clang 15's lowering has no NaN "
 	  "select; LLVM's med3 model gives the same, so likely hardware too); "

@@ -1113,7 +1113,8 @@ static bool gcn_pk16(unsigned op, uint32_t a, uint32_t b, uint32_t c,
                      bool clamp, uint32_t *d)
 {
     int32_t sa = (int16_t)a, sb = (int16_t)b, sc = (int16_t)c, t;
-    float fa, fb, fc, r;
+    float fa, fb, fc;
+    double r;                   /* exact, or rounded once: to half below */
 
     switch (op) {
     case GCN_VOP3P_V_PK_MAD_I16:
@@ -1167,9 +1168,9 @@ static bool gcn_pk16(unsigned op, uint32_t a, uint32_t b, uint32_t c,
         fa = hsagpu_gcn_h2f(a);
         fb = hsagpu_gcn_h2f(b);
         fc = hsagpu_gcn_h2f(c);
-        r = op == GCN_VOP3P_V_PK_FMA_F16 ? (float)fma(fa, fb, fc) :
-            op == GCN_VOP3P_V_PK_ADD_F16 ? fa + fb :
-            op == GCN_VOP3P_V_PK_MUL_F16 ? fa * fb :
+        r = op == GCN_VOP3P_V_PK_FMA_F16 ? fma(fa, fb, fc) :
+            op == GCN_VOP3P_V_PK_ADD_F16 ? (double)fa + fb :
+            op == GCN_VOP3P_V_PK_MUL_F16 ? (double)fa * fb :
             (isnan(fa) ? fb : isnan(fb) ? fa :
              (op == GCN_VOP3P_V_PK_MIN_F16) ==
              (fa < fb || (fa == fb && signbit(fa))) ? fa : fb);
