@@ -136,6 +136,16 @@ static double fmin_ieee(double a, double b)
     return a < b ? a : b;
 }
 
+/*
+ * IEEE mode's rule for a signalling NaN operand (IEEE 754-2008 minNum,
+ * LLVM's fminnum_ieee for v_min/v_max): it comes back quieted, S0's first
+ */
+#define SNAN32(v) (((v) & 0x7fc00000u) == 0x7f800000u && ((v) & 0x7fffffu))
+#define SNAN64(v) (((v) & 0x7ff8000000000000ULL) == 0x7ff0000000000000ULL && \
+		   ((v) & 0xfffffffffffffULL))
+#define SNAN16(v) (((v) & 0x7e00) == 0x7c00 && ((v) & 0x3ff))
+#define SN(q, a, b, bit, r) (q(a) ? ((a) | (bit)) : q(b) ? ((b) | (bit)) : (r))
+
 static double fmax_ieee(double a, double b)
 {
     if (isnan(a) || isnan(b))
@@ -338,8 +348,10 @@ E(e_addf, UF(F(a) + F(b)))
 E(e_subf, UF(F(a) - F(b)))
 E(e_mulf, UF(F(a) * F(b)))
 E(e_mullegacy, UF(F(a) == 0 || F(b) == 0 ? 0.0f : F(a) * F(b)))
-E(e_minf, UF((float)fmin_ieee(F(a), F(b))))
-E(e_maxf, UF((float)fmax_ieee(F(a), F(b))))
+E(e_minf, SN(SNAN32, (uint32_t)a, (uint32_t)b, 0x400000u,
+	      UF((float)fmin_ieee(F(a), F(b)))))
+E(e_maxf, SN(SNAN32, (uint32_t)a, (uint32_t)b, 0x400000u,
+	      UF((float)fmax_ieee(F(a), F(b)))))
 E(e_addf_mod, UF(-fabsf(F(a)) + F(b)))
 E(e_mulf_x2, UF((float)(F(a) * F(b)) * 2.0f))
 
@@ -397,8 +409,8 @@ E(e_expif, isinf(F(a)) || isnan(F(a)) ? 0 : (uint32_t)fexp(F(a)))
 E(e_addd, UD(D(a) + D(b)))
 E(e_muld, UD(D(a) * D(b)))
 E(e_fmad, UD(fma(D(a), D(b), D(c))))
-E(e_mind, UD(fmin_ieee(D(a), D(b))))
-E(e_maxd, UD(fmax_ieee(D(a), D(b))))
+E(e_mind, SN(SNAN64, a, b, 1ULL << 51, UD(fmin_ieee(D(a), D(b)))))
+E(e_maxd, SN(SNAN64, a, b, 1ULL << 51, UD(fmax_ieee(D(a), D(b)))))
 E(e_ldexpd, UD(ldexp(D(a), I(b))))
 E(e_subd_mod, UD(D(a) + -D(b)))
 E(e_floord, UD(floor(D(a))))
@@ -419,7 +431,8 @@ E(e_cvth_f, UH(F(a)))
 E(e_cvtf_h, UF(H(a)))
 E(e_addh, UH(H(a) + H(b)))
 E(e_mulh, UH(H(a) * H(b)))
-E(e_maxh, UH((float)fmax_ieee(H(a), H(b))))
+E(e_maxh, SN(SNAN16, (uint16_t)a, (uint16_t)b, 0x200u,
+	      UH((float)fmax_ieee(H(a), H(b)))))
 /* gfx9's v_fma_f16 (the op_sel one) keeps the destination's upper half */
 E(e_fmah, (OLD & 0xffff0000u) | UH((float)fma(H(a), H(b), H(c))))
 
@@ -636,7 +649,7 @@ E(e_h_mulhalf, UH(0.5f * H(a)))
 E(e_h_subm4, UH(-4.0f - H(a)))
 E(e_h_mulinv2pi, UH(H(a) * H(0x3118)))
 E(e_h_fma2m1, (OLD & 0xffff0000u) | UH((float)fma(H(a), 2.0, -1.0)))
-E(e_h_maxm2, UH((float)fmax_ieee(H(a), -2.0)))
+E(e_h_maxm2, SN(SNAN16, (uint16_t)a, 0, 0x200u, UH((float)fmax_ieee(H(a), -2.0))))
 E(e_h_cvtm05, UF(-0.5f))
 E(e_h_sdwa1, UH(1.0f + H(hi16(a))))
 E(e_d_addm05, UD(-0.5 + D(a)))

@@ -464,6 +464,14 @@ static double gcn_get(const HsaGpuGcnGroup *g, unsigned t, uint64_t v)
            (double)hsagpu_gcn_h2f((uint16_t)v);
 }
 
+/* Is @v (of type @t, as its bits) a signalling NaN? */
+static bool gcn_snan(unsigned t, uint64_t v)
+{
+    return t == 64 ? (v & ~F64_SIGN) > F64_EXP && !(v & (1ULL << 51)) :
+           t == 32 ? (v & 0x7fffffff) > F32_EXP && !(v & (1u << 22)) :
+           (v & 0x7fff) > 0x7c00 && !(v & 0x200);
+}
+
 /* A result of type @t from a double (rounded once to it) */
 static uint64_t gcn_put(const HsaGpuGcnGroup *g, unsigned t, double v)
 {
@@ -510,12 +518,21 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
     case GCN_VOP3_V_MIN_F32:
     case GCN_VOP3_V_MIN_F16:
     case GCN_VOP3_V_MIN_F64:
-        r = gcn_min(a, b);
-        break;
     case GCN_VOP3_V_MAX_F32:
     case GCN_VOP3_V_MAX_F16:
     case GCN_VOP3_V_MAX_F64:
-        r = gcn_max(a, b);
+        /*
+         * IEEE mode: a signalling NaN operand gives itself, quieted (as
+         * the conversion to double left it); a quiet one the other
+         */
+        if (gcn_snan(ts, sa) || gcn_snan(ts, sb)) {
+            r = gcn_snan(ts, sa) ? a : b;
+        } else if (op == GCN_VOP3_V_MIN_F32 || op == GCN_VOP3_V_MIN_F16 ||
+                   op == GCN_VOP3_V_MIN_F64) {
+            r = gcn_min(a, b);
+        } else {
+            r = gcn_max(a, b);
+        }
         break;
     /* mac, madmk, madak, mad: not fused (the product is rounded first) */
     case GCN_VOP3_V_MAC_F32:
@@ -804,14 +821,6 @@ static unsigned gcn_class(double x, bool snan)
         return neg ? 4 : 7;
     }
     return neg ? 3 : 8;
-}
-
-/* Is @v (of type @t, as its bits) a signalling NaN? */
-static bool gcn_snan(unsigned t, uint64_t v)
-{
-    return t == 64 ? (v & ~F64_SIGN) > F64_EXP && !(v & (1ULL << 51)) :
-           t == 32 ? (v & 0x7fffffff) > F32_EXP && !(v & (1u << 22)) :
-           (v & 0x7fff) > 0x7c00 && !(v & 0x200);
 }
 
 bool hsagpu_gcn_fcmp(const HsaGpuGcnGroup *g, unsigned op, uint64_t a,
