@@ -182,6 +182,7 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
         !hsagpu_vram_dir_check(s, errp)) {
         return;
     }
+    s->gcn_priv.limit = s->params.gcn_private_budget;
     hsagpu_init_ident(s);
     hsagpu_vm_reset_all(s);
 
@@ -476,6 +477,13 @@ static const Property hsagpu_properties[] = {
     DEFINE_PROP_SIZE("read-alias-size", HsaGpuState, params.ralias_size, 0),
     DEFINE_PROP_BOOL("read-alias-prefetchable", HsaGpuState,
                      params.ralias_prefetch, false),
+    /*
+     * Private (scratch) memory the GCN interpreter may hold for all the
+     * device's queues together, besides each workgroup's 16 MiB: a
+     * guest cannot make QEMU take more (docs/isa.md)
+     */
+    DEFINE_PROP_SIZE("gcn-private-budget", HsaGpuState,
+                     params.gcn_private_budget, 256 * MiB),
 };
 
 static void hsagpu_class_init(ObjectClass *klass, void *data)
@@ -510,6 +518,8 @@ static void hsagpu_instance_init(Object *obj)
     object_property_add_uint64_ptr(obj, "x-gcn-slice-max-cleared",
                                    &s->gcn_slice_max_cleared,
                                    OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(obj, "x-gcn-private-used",
+                                   &s->gcn_priv.used, OBJ_PROP_FLAG_READ);
     hsagpu_queues_instance_init(s);
     hsagpu_vm_init(s);
 }

@@ -110,7 +110,7 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
     };
     HsaGpuProc proc = {
         .ops = &hsagpu_queue_ops, .opaque = &ctx, .ident = &s->ident,
-        .budget = &budget,
+        .budget = &budget, .gcn_priv = &s->gcn_priv,
     };
 
     memset(pass, 0, sizeof(*pass));

@@ -13,6 +13,7 @@
 #include "qom/object.h"
 #include "system/runstate.h"
 #include "hw/hsagpu/cp/hsagpu-cp.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn.h"
 #include "hw/hsagpu/core/hsagpu-bus.h"
 #include "hw/hsagpu/core/hsagpu-vm.h"
 #include "hw/hsagpu/core/hsagpu-link.h"
@@ -82,6 +83,7 @@ typedef struct HsaGpuParams {
     uint32_t link_read_tags;
     uint32_t link_efficiency;           /* per mille */
     uint64_t ralias_size;       /* read-alias-size, 0: none */
+    uint64_t gcn_private_budget; /* gcn-private-budget: bytes */
     bool ralias_prefetch;       /* read-alias-prefetchable */
 } HsaGpuParams;
 
@@ -243,6 +245,8 @@ struct HsaGpuState {
     /* The most kernel and DMA slices one pass ran (x-pass-max-slices). */
     uint32_t pass_max_slices;
     uint64_t gcn_slice_max_cleared;     /* x-gcn-slice-max-cleared */
+    /* the GCN private memory of all queues' workgroups in flight */
+    HsaGpuGcnPrivBudget gcn_priv;       /* .used: x-gcn-private-used */
     QLIST_ENTRY(HsaGpuState) peer_link; /* hsagpu-p2p.c */
     HsaGpuFault fault;
     /*

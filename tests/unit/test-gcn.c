@@ -959,6 +959,74 @@ static void test_private_budget(void)
 	   "16 waves writing 260 pages each: %s", stop_why(err, &st));
 }
 
+/*
+ * The device's budget: two workgroups in flight (two queues) share it.
+ * The first holds 4 MiB; the second, writing 4 MiB more, passes a 6 MiB
+ * budget and fails; with the first freed its pages are back and the
+ * second runs; everything freed, the budget is empty again.
+ */
+static void test_private_device_budget(void)
+{
+	static const uint32_t prog[] = {
+		0xbe840080,             /* s_mov_b32 s4, 0 */
+		0x7e040280,             /* v_mov_b32 v2, 0 */
+		0xe0701000, 0x80000002, /* buffer_store_dword v0, v2, s[0:3] */
+					/* ... 0 offen */
+		0x680404c0,             /* v_add_u32 v2, 64, v2 */
+		0x80048104,             /* s_add_u32 s4, s4, 1 */
+		0xbf0aff04, 64,         /* s_cmp_lt_u32 s4, 64 */
+		0xbf85fff9,             /* s_cbranch_scc1 -7 */
+		0xbf810000,             /* s_endpgm */
+	};
+	static const uint32_t kd_raw[16] = {
+		[1] = HSAGPU_GCN_PRIVATE_MAX, [4] = 0x100,
+		[13] = 4 << HSAGPU_GCN_RSRC2_USER_SGPR_SHIFT,
+		[14] = HSAGPU_GCN_KCP_PRIVATE_SEGMENT_BUFFER,
+	};
+	HsaGpuGcnPrivBudget b = { .limit = 6u << 20 };
+	HsaGpuGcnRun *r1 = hsagpu_gcn_run_new(), *r2 = hsagpu_gcn_run_new();
+	uint32_t *code = at(CODE + 0x100);
+	HsaGpuGcnDispatch d;
+	HsaGpuGcnStatus st;
+	unsigned err;
+
+	memset(&d, 0, sizeof(d));
+	T(hsagpu_gcn_kd_parse((const uint8_t *)kd_raw, &d.kd) == 0);
+	d.code = CODE + 0x100;
+	d.grid[0] = d.wg[0] = 1024;
+	d.grid[1] = d.grid[2] = d.wg[1] = d.wg[2] = 1;
+	memcpy(code, prog, sizeof(prog));
+	hsagpu_gcn_run_set_budget(r1, &b);
+	hsagpu_gcn_run_set_budget(r2, &b);
+	/* 16 waves x 64 pages of 4 KiB: 4 MiB each */
+	err = hsagpu_gcn_run_start(r1, &d, 0, 0, 0, &st);
+	if (!err)
+		err = hsagpu_gcn_run_resume(r1, &gmem, &d, UINT64_MAX, 1000000,
+					    &st);
+	TM(!err && b.used == 4u << 20, "first workgroup: %s, %llu bytes charged",
+	   stop_why(err, &st), (unsigned long long)b.used);
+	err = hsagpu_gcn_run_start(r2, &d, 0, 0, 0, &st);
+	if (!err)
+		err = hsagpu_gcn_run_resume(r2, &gmem, &d, UINT64_MAX, 1000000,
+					    &st);
+	TM(err == HSAGPU_GCN_BAD_KD && st.what &&
+	   !strcmp(st.what, "private memory past the budget") &&
+	   b.used <= b.limit,
+	   "second workgroup past the device's budget: %s (%llu bytes)",
+	   stop_why(err, &st), (unsigned long long)b.used);
+	hsagpu_gcn_run_free(r1);
+	hsagpu_gcn_run_stop(r2);
+	err = hsagpu_gcn_run_start(r2, &d, 0, 0, 0, &st);
+	if (!err)
+		err = hsagpu_gcn_run_resume(r2, &gmem, &d, UINT64_MAX, 1000000,
+					    &st);
+	TM(!err && b.used == 4u << 20, "with the first freed: %s, %llu bytes",
+	   stop_why(err, &st), (unsigned long long)b.used);
+	hsagpu_gcn_run_free(r2);
+	TM(b.used == 0, "all freed: %llu bytes still charged",
+	   (unsigned long long)b.used);
+}
+
 int main(void)
 {
 	mem = calloc(1, SIZE);
@@ -975,6 +1043,7 @@ int main(void)
 	test_dyn_lds();
 	test_private_big();
 	test_private_budget();
+	test_private_device_budget();
 	free(mem);
 	return tap_done();
 }

@@ -139,6 +139,7 @@ typedef struct HsaGpuProc {
     void *opaque;
     const HsaGpuIdent *ident;
     HsaGpuBudget *budget;       /* NULL: no limit but the quantum */
+    struct HsaGpuGcnPrivBudget *gcn_priv;   /* the device's, NULL: none */
 } HsaGpuProc;
 
 /*

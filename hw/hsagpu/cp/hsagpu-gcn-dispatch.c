@@ -164,6 +164,8 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
     if (!q->gcn) {
         q->gcn = hsagpu_gcn_run_new();
     }
+    /* new, or migrated in: its private pages count for the device */
+    hsagpu_gcn_run_set_budget(q->gcn, p->gcn_priv);
     while (q->kern_wg < total) {
         uint64_t w = q->kern_wg;
         const uint32_t id[3] = { w % nwg[0], w / nwg[0] % nwg[1],

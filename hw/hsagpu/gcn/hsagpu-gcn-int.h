@@ -55,7 +55,15 @@ typedef struct HsaGpuGcnPriv {
     size_t cap;                         /* page's length */
     size_t resident;                    /* pages allocated */
     uint64_t wave_bytes;                /* 64 x private bytes per lane */
+    HsaGpuGcnPrivBudget *budget;        /* the device's, or NULL */
 } HsaGpuGcnPriv;
+
+/*
+ * Take (@n > 0) or give back (@n < 0) @n private pages: false when
+ * taking them would pass the workgroup's HSAGPU_GCN_PRIVATE_RESIDENT or
+ * the device's budget (hsagpu-gcn-run.c)
+ */
+bool hsagpu_gcn_priv_charge(HsaGpuGcnPriv *pv, long n);
 
 /* A workgroup in flight (hsagpu-gcn-run.c) */
 struct HsaGpuGcnRun {

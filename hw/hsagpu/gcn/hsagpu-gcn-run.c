@@ -149,10 +149,51 @@ HsaGpuGcnRun *hsagpu_gcn_run_new(void)
     return g_new0(HsaGpuGcnRun, 1);
 }
 
+bool hsagpu_gcn_priv_charge(HsaGpuGcnPriv *pv, long n)
+{
+    uint64_t bytes = (uint64_t)labs(n) * HSAGPU_GCN_PRIV_PAGE;
+    HsaGpuGcnPrivBudget *b = pv->budget;
+
+    if (n < 0) {
+        pv->resident -= -n;
+        if (b) {
+            __atomic_sub_fetch(&b->used, bytes, __ATOMIC_RELAXED);
+        }
+        return true;
+    }
+    if (pv->resident + n > HSAGPU_GCN_PRIVATE_RESIDENT / HSAGPU_GCN_PRIV_PAGE) {
+        return false;
+    }
+    if (b && __atomic_add_fetch(&b->used, bytes, __ATOMIC_RELAXED) > b->limit) {
+        __atomic_sub_fetch(&b->used, bytes, __ATOMIC_RELAXED);
+        return false;
+    }
+    pv->resident += n;
+    return true;
+}
+
+void hsagpu_gcn_run_set_budget(HsaGpuGcnRun *r, HsaGpuGcnPrivBudget *b)
+{
+    if (r->priv.budget != b) {
+        uint64_t bytes = (uint64_t)r->priv.resident * HSAGPU_GCN_PRIV_PAGE;
+
+        if (r->priv.budget) {
+            __atomic_sub_fetch(&r->priv.budget->used, bytes, __ATOMIC_RELAXED);
+        }
+        if (b) {
+            __atomic_add_fetch(&b->used, bytes, __ATOMIC_RELAXED);
+        }
+        r->priv.budget = b;
+    }
+}
+
 void hsagpu_gcn_run_free(HsaGpuGcnRun *r)
 {
     if (r) {
         for (size_t k = 0; k < r->priv.cap; k++) {
+            if (r->priv.page[k]) {
+                hsagpu_gcn_priv_charge(&r->priv, -1);
+            }
             g_free(r->priv.page[k]);
         }
         g_free(r->priv.page);
@@ -188,7 +229,9 @@ static size_t hsagpu_gcn_priv_reserve(HsaGpuGcnPriv *pv, unsigned nwaves,
     pv->npages = (nwaves * pv->wave_bytes + HSAGPU_GCN_PRIV_PAGE - 1) /
                  HSAGPU_GCN_PRIV_PAGE;
     for (size_t k = pv->npages; k < pv->cap; k++) {
-        pv->resident -= pv->page[k] != NULL;
+        if (pv->page[k]) {
+            hsagpu_gcn_priv_charge(pv, -1);
+        }
         g_free(pv->page[k]);
         pv->page[k] = NULL;
     }

@@ -254,15 +254,13 @@ bool hsagpu_gcn_priv_rw(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
         }
         if (!*pp) {
             /* taken when first written, within the budget */
-            if (pv->resident >=
-                HSAGPU_GCN_PRIVATE_RESIDENT / HSAGPU_GCN_PRIV_PAGE) {
+            if (!hsagpu_gcn_priv_charge(pv, 1)) {
                 g->st->addr = ob;
                 hsagpu_gcn_fail(g, w, HSAGPU_GCN_BAD_KD, insn,
                                 "private memory past the budget");
                 return false;
             }
             *pp = g_malloc0(HSAGPU_GCN_PRIV_PAGE);
-            pv->resident++;
             g->st->cleared += HSAGPU_GCN_PRIV_PAGE;
         }
         memcpy(*pp + in, b + k, len);

@@ -30,6 +30,16 @@
  */
 #define HSAGPU_GCN_PRIVATE_MAX      131056
 #define HSAGPU_GCN_PRIVATE_RESIDENT (16u << 20)
+
+/*
+ * The private memory all workgroups in flight of one device may hold
+ * together (a device has up to 1,024 queues, each with a workgroup in
+ * flight): bytes; @used changes atomically, from any queue's processor.
+ */
+typedef struct HsaGpuGcnPrivBudget {
+    uint64_t limit;
+    uint64_t used;
+} HsaGpuGcnPrivBudget;
 /*
  * The private segment buffer descriptor's base the interpreter hands a
  * kernel: MUBUF accesses through it reach the lane's own private memory
@@ -182,6 +192,11 @@ unsigned hsagpu_gcn_kd_parse(const uint8_t raw[HSAGPU_GCN_KD_SIZE],
 typedef struct HsaGpuGcnRun HsaGpuGcnRun;
 
 HsaGpuGcnRun *hsagpu_gcn_run_new(void);
+/*
+ * Charge @r's private pages to @b (NULL: none) from now on: those it
+ * holds (a migrated workgroup's) at once, without the limit
+ */
+void hsagpu_gcn_run_set_budget(HsaGpuGcnRun *r, HsaGpuGcnPrivBudget *b);
 void hsagpu_gcn_run_free(HsaGpuGcnRun *r);
 bool hsagpu_gcn_run_active(const HsaGpuGcnRun *r);
 void hsagpu_gcn_run_stop(HsaGpuGcnRun *r);

@@ -237,9 +237,68 @@ static void test_gcn_setup_bound(void)
     fixture_fini(&f);
 }
 
+/*
+ * gcn-private-budget bounds the private memory of all the device's
+ * queues: a 1,024-item workgroup writing 4 MiB of scratch fails its
+ * queue with error 7 on a device whose budget is 1 MiB, and runs on one
+ * with the default budget, which then holds it (x-gcn-private-used).
+ */
+static void gcn_private_run(Fixture *f, uint64_t sig)
+{
+    static const uint32_t code[] = {
+        0xbe840080,                 /* s_mov_b32 s4, 0 */
+        0x7e040280,                 /* v_mov_b32 v2, 0 */
+        0xe0701000, 0x80000002,     /* buffer_store_dword v0, v2, s[0:3] */
+                                    /*   0 offen */
+        0x680404c0,                 /* v_add_u32 v2, 64, v2 */
+        0x80048104,                 /* s_add_u32 s4, s4, 1 */
+        0xbf0aff04, 64,             /* s_cmp_lt_u32 s4, 64 */
+        0xbf85fff9,                 /* s_cbranch_scc1 -7 */
+        0xbf810000,                 /* s_endpgm */
+    };
+    uint32_t kd[16] = { 0 };
+    struct hsagpu_kernel_dispatch_packet k;
+
+    g_assert_cmpuint(queue_create(f, 0, 0), ==, HSAGPU_QRES_OK);
+    kd[1] = 16384;                  /* private bytes a lane */
+    kd[4] = 256;                    /* entry offset */
+    kd[13] = 4 << 1;                /* rsrc2: four user SGPRs */
+    kd[14] = 1 << 0;                /* properties: private segment buffer */
+    qtest_memwrite(f->qts, GCN_CODE, kd, sizeof(kd));
+    qtest_memwrite(f->qts, GCN_CODE + 256, code, sizeof(code));
+    signal_init(f, sig, 1);
+    fill_packet(&k, 1024, 1024, sig);
+    k.kernel_object = GCN_CODE;
+    queue_submit(f, 0, &k);
+}
+
+static void test_gcn_private_budget(void)
+{
+    uint64_t sig = Q_SIG + 128;
+    Fixture f;
+
+    queue_fixture_props(&f, ",gcn-private-budget=1M");
+    gcn_private_run(&f, sig);
+    g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
+    g_assert_cmphex(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                    HSAGPU_QSTATE_ERROR |
+                    HSAGPU_QERR_KERNEL_OBJECT << HSAGPU_QSTATE_ERR_SHIFT);
+    g_assert_cmpuint(qom_get_uint(&f, "x-gcn-private-used"), <=, 1 << 20);
+    fixture_fini(&f);
+
+    queue_fixture(&f);
+    gcn_private_run(&f, sig);
+    g_assert_true(wait_u64_long(&f, sig + 8, 0));
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    g_assert_cmpuint(qom_get_uint(&f, "x-gcn-private-used"), ==, 4 << 20);
+    fixture_fini(&f);
+}
+
 void hsagpu_qtest_add_gcn(void)
 {
     qtest_add_func("/hsa-gpu/gcn/long-workgroup", test_gcn_long_workgroup);
     qtest_add_func("/hsa-gpu/gcn/endless", test_gcn_endless);
     qtest_add_func("/hsa-gpu/gcn/setup-bound", test_gcn_setup_bound);
+    qtest_add_func("/hsa-gpu/gcn/private-budget", test_gcn_private_budget);
 }
