@@ -912,13 +912,10 @@ static void test_private_big(void)
 }
 
 /*
- * The private memory budget: a workgroup of 1,024 lanes of 131,056
- * bytes (128 MiB, gfx9's most) runs while it writes at most
- * HSAGPU_GCN_PRIVATE_RESIDENT of it; past that it fails clearly.
- * Each lane stores a dword every 64 bytes of its segment, n times: one
- * page of the wave's swizzled scratch each (encodings from llvm-mc).
+ * A 1,024-item workgroup of @d whose every lane stores a dword into each
+ * of @pages of its wave's private pages (16 waves: 16 x @pages pages).
  */
-static void test_private_budget(void)
+static void private_writer(HsaGpuGcnDispatch *d, uint32_t pages)
 {
 	static const uint32_t prog[] = {
 		0xbe840080,             /* s_mov_b32 s4, 0 */
@@ -937,22 +934,35 @@ static void test_private_budget(void)
 		[14] = HSAGPU_GCN_KCP_PRIVATE_SEGMENT_BUFFER,
 	};
 	uint32_t *code = at(CODE + 0x100);
+
+	memset(d, 0, sizeof(*d));
+	T(hsagpu_gcn_kd_parse((const uint8_t *)kd_raw, &d->kd) == 0);
+	d->code = CODE + 0x100;
+	d->grid[0] = d->wg[0] = 1024;
+	d->grid[1] = d->grid[2] = d->wg[1] = d->wg[2] = 1;
+	memcpy(code, prog, sizeof(prog));
+	code[7] = pages;
+}
+
+/*
+ * The private memory budget: a workgroup of 1,024 lanes of 131,056
+ * bytes (128 MiB, gfx9's most) runs while it writes at most
+ * HSAGPU_GCN_PRIVATE_RESIDENT of it; past that it fails clearly.
+ * Each lane stores a dword every 64 bytes of its segment, n times: one
+ * page of the wave's swizzled scratch each (encodings from llvm-mc).
+ */
+static void test_private_budget(void)
+{
 	HsaGpuGcnDispatch d;
 	HsaGpuGcnStatus st;
 	unsigned err;
 
-	memset(&d, 0, sizeof(d));
-	T(hsagpu_gcn_kd_parse((const uint8_t *)kd_raw, &d.kd) == 0);
-	d.code = CODE + 0x100;
-	d.grid[0] = d.wg[0] = 1024;
-	d.grid[1] = d.grid[2] = d.wg[1] = d.wg[2] = 1;
-	memcpy(code, prog, sizeof(prog));
 	/* 16 waves x 250 pages of 4 KiB: 15.6 MiB */
-	code[7] = 250;
+	private_writer(&d, 250);
 	err = hsagpu_gcn_run_group(&gmem, &d, 0, 0, 0, 1000000, &st);
 	TM(!err, "16 waves writing 250 pages each: %s", stop_why(err, &st));
 	/* ... 260 each: 16.3 MiB, past the budget */
-	code[7] = 260;
+	private_writer(&d, 260);
 	err = hsagpu_gcn_run_group(&gmem, &d, 0, 0, 0, 1000000, &st);
 	TM(err == HSAGPU_GCN_BAD_KD && st.what &&
 	   !strcmp(st.what, "private memory past the budget"),
@@ -967,38 +977,16 @@ static void test_private_budget(void)
  */
 static void test_private_device_budget(void)
 {
-	static const uint32_t prog[] = {
-		0xbe840080,             /* s_mov_b32 s4, 0 */
-		0x7e040280,             /* v_mov_b32 v2, 0 */
-		0xe0701000, 0x80000002, /* buffer_store_dword v0, v2, s[0:3] */
-					/* ... 0 offen */
-		0x680404c0,             /* v_add_u32 v2, 64, v2 */
-		0x80048104,             /* s_add_u32 s4, s4, 1 */
-		0xbf0aff04, 64,         /* s_cmp_lt_u32 s4, 64 */
-		0xbf85fff9,             /* s_cbranch_scc1 -7 */
-		0xbf810000,             /* s_endpgm */
-	};
-	static const uint32_t kd_raw[16] = {
-		[1] = HSAGPU_GCN_PRIVATE_MAX, [4] = 0x100,
-		[13] = 4 << HSAGPU_GCN_RSRC2_USER_SGPR_SHIFT,
-		[14] = HSAGPU_GCN_KCP_PRIVATE_SEGMENT_BUFFER,
-	};
 	HsaGpuGcnPrivBudget b = { .limit = 6u << 20 };
 	HsaGpuGcnRun *r1 = hsagpu_gcn_run_new(), *r2 = hsagpu_gcn_run_new();
-	uint32_t *code = at(CODE + 0x100);
 	HsaGpuGcnDispatch d;
 	HsaGpuGcnStatus st;
 	unsigned err;
 
-	memset(&d, 0, sizeof(d));
-	T(hsagpu_gcn_kd_parse((const uint8_t *)kd_raw, &d.kd) == 0);
-	d.code = CODE + 0x100;
-	d.grid[0] = d.wg[0] = 1024;
-	d.grid[1] = d.grid[2] = d.wg[1] = d.wg[2] = 1;
-	memcpy(code, prog, sizeof(prog));
+	/* 16 waves x 64 pages of 4 KiB: 4 MiB each */
+	private_writer(&d, 64);
 	hsagpu_gcn_run_set_budget(r1, &b);
 	hsagpu_gcn_run_set_budget(r2, &b);
-	/* 16 waves x 64 pages of 4 KiB: 4 MiB each */
 	err = hsagpu_gcn_run_start(r1, &d, 0, 0, 0, &st);
 	if (!err)
 		err = hsagpu_gcn_run_resume(r1, &gmem, &d, UINT64_MAX, 1000000,
