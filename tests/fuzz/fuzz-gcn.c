@@ -113,8 +113,11 @@ static void fg_geometry(const uint8_t *h,
     k->kernarg_address = FG_KARG;
 }
 
-/* Save @r, load the bytes, and the copy must save to the same bytes. */
-static HsaGpuGcnRun *fg_roundtrip(HsaGpuGcnRun *r)
+/*
+ * Save @r, load the bytes, and the copy must save to the same bytes; it
+ * takes over @r's pages in the device's budget @pb.
+ */
+static HsaGpuGcnRun *fg_roundtrip(HsaGpuGcnRun *r, HsaGpuGcnPrivBudget *pb)
 {
     uint8_t *a = NULL, *b = NULL;
     size_t la = hsagpu_gcn_run_save(r, &a), lb;
@@ -130,6 +133,7 @@ static HsaGpuGcnRun *fg_roundtrip(HsaGpuGcnRun *r)
     free(a);
     free(b);
     hsagpu_gcn_run_free(r);
+    hsagpu_gcn_run_set_budget(copy, pb);
     return copy;
 }
 
@@ -142,7 +146,11 @@ static void fg_run(const uint8_t *h, const HsaGpuGcnMem *mem,
     uint64_t used = 0, max_insns = 1 + (uint64_t)fuzz_le16(h + FG_H_MAXI);
     unsigned nrun = (flags & FG_F_TWO) ? 2 : 1;
     HsaGpuGcnRun *r = hsagpu_gcn_run_new();
+    /* a device budget of 64 private pages: the limit is reached */
+    HsaGpuGcnPrivBudget pb = { .limit = 64 * 4096 };
     HsaGpuGcnStatus st;
+
+    hsagpu_gcn_run_set_budget(r, &pb);
 
     for (unsigned i = 0; i < nrun && used < FG_BUDGET; i++) {
         uint64_t flat = i ? h[FG_H_PICK] % total : 0;
@@ -177,12 +185,14 @@ static void fg_run(const uint8_t *h, const HsaGpuGcnMem *mem,
             }
             FUZZ_CHECK(hsagpu_gcn_run_active(r));
             if (flags & FG_F_SAVE) {
-                r = fg_roundtrip(r);
+                r = fg_roundtrip(r, &pb);
             }
             slice = slice * 2 + 1;
         }
     }
     hsagpu_gcn_run_free(r);
+    /* every private page given back to the device */
+    FUZZ_CHECK(pb.used == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

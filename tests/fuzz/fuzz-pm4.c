@@ -11,7 +11,7 @@
  * scheduling passes with a bounded quantum, optionally migrating it in
  * between. Besides ASan and UBSan: a live queue passes the checks a
  * migrated one must pass, interrupts go to the queue's vector, mapped
- * buffers are released.
+ * buffers are released, the device's private budget is given back.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "hw/hsagpu/cp/hsagpu-cp.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn.h"
 #include "fuzz-mem.h"
 #include "fuzz-qbus.h"
 #include "fuzz-input.h"
@@ -40,7 +41,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t wptr;
     FuzzBus bus = { .m = &fm, .now = 1000, .vectors = fqb_ident.msix_vectors };
     HsaGpuQueueOps ops;
-    HsaGpuProc proc = { &ops, &bus, &fqb_ident, NULL };
+    /* a small device budget: code objects' private pages reach it */
+    HsaGpuGcnPrivBudget gpriv = { .limit = 1u << 20 };
+    HsaGpuProc proc = { &ops, &bus, &fqb_ident, NULL, &gpriv };
     HsaGpuQueue q;
     unsigned runs, quantum, rr = 0;
     uint8_t flags;
@@ -103,6 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bus.now += 100000;      /* busy kernels end, polls see time pass */
     }
     hsagpu_queue_clear(&q);
+    /* every private page given back, migrated workgroups' too */
+    FUZZ_CHECK(gpriv.used == 0);
     fuzz_mem_free(&fm);
     return 0;
 }

@@ -24,6 +24,11 @@ prologue:
 	s_mov_b32 s12, -5
 	s_mov_b32 s13, 0x7f800000
 
+kern_mqsad:
+	v_mov_b32 v16, 0x01020304
+	v_mov_b32 v17, 0xfffefdfc
+	v_mqsad_u32_u8 v[0:3], v[10:11], v12, v[14:17]
+
 kern_global:
 	s_load_dwordx4 s[4:7], s[0:1], 0x0
 	s_waitcnt lgkmcnt(0)
