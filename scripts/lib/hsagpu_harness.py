@@ -470,11 +470,11 @@ def parse_tap(suite, text):
                 # skipped, with its reason); its pass is not, so that
                 # the known-failure list shrinks as fixes land.
                 out = '%s\n%s' % (m.group(4), out)
-                skipped, ok = ok is False, not ok
-                if not ok:
+                if ok:
                     out = 'unexpected pass of a known failure (remove it from ' \
                           'the list):\n' + out
-            results.append(Result(suite, m.group(3), ok or skipped, skipped, out))
+                ok = skipped = not ok
+            results.append(Result(suite, m.group(3), ok, skipped, out))
             diag = []
         elif line.startswith('#'):
             diag.append(line)

@@ -375,7 +375,9 @@ static bool gcn_private_lane(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn, "private segment");
         return false;
     }
-    if (!hsagpu_gcn_priv_rw(g, w, l, a, o, tmp, m->bytes, false, insn)) {
+    /* a plain store replaces the bytes: only loads and atomics read */
+    if ((!m->store || m->kind != GCN_A_NONE) &&
+        !hsagpu_gcn_priv_rw(g, w, l, a, o, tmp, m->bytes, false, insn)) {
         return false;
     }
     gcn_lane(g, m, tmp, false, 0, l, rd, rs);
