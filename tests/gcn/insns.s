@@ -300,3 +300,16 @@ ds_cmpst_rtn_b64 v[0:1], v10, v[12:13], v[14:15]
 ds_cmpst_f64 v10, v[12:13], v[14:15]
 ds_wrap_rtn_b32 v0, v10, v12, v14
 ds_wrxchg_rtn_b64 v[0:1], v10, v[12:13]
+v_mac_f16 v0, v10, v12
+v_madak_f16 v0, v10, v12, 0x4200
+v_madmk_f16 v0, v10, 0x4200, v12
+v_mac_f16_e64 v0, v10, v12
+v_cmp_eq_f16 vcc, 0, v10
+v_add_f16 v0, v10, v12
+v_mul_f16 v0, v10, v12
+v_fma_f16 v0, v10, v12, v14
+v_cvt_f32_f16 v0, v10
+v_cvt_f16_f32 v0, v10
+v_cmp_eq_f16 vcc, 0, v10
+v_pk_add_f16 v0, v10, v12
+v_mad_mixlo_f16 v0, v10, v12, v14 op_sel:[1,0,0] op_sel_hi:[1,1,1]

@@ -58,29 +58,28 @@ static const struct {
 } diff_known_failures[] = {
 	/* instructions the interpreter does not implement: none left */
 	/* wrong results */
-	{ "f32_minmax", "fmax(-0, sNaN) gives -0 where the reference wants "
-	  "the quieted sNaN: clang 15 canonicalizes fmaxf's operands "
-	  "(v_max_f32 x, x quiets the sNaN), then v_max_f32 with a quiet NaN "
-	  "returns the other operand, on gfx900 too, and OpenCL's fmax says "
-	  "so; the reference applies IEEE 754-2008's sNaN rule" },
 	{ "f32_round", "round() of a tiny negative gives +0, not C's -0: "
 	  "clang 15 lowers it to trunc(a) + (|a - trunc(a)| >= 0.5 ? "
 	  "copysign(1, a) : +0), and -0 + +0 is +0 on any IEEE adder, so "
 	  "gfx900 gives +0 too; the reference follows C" },
 	{ "f64_round", "round() of a tiny negative gives +0 (as f32_round: "
 	  "clang's lowering, not the interpreter)" },
-	{ "f64_compare", "result 5 of a denormal operand gives +0 for -0: "
-	  "cause not found yet" },
-	{ "f16_convert", "convert_int_sat_rtz(half NaN) gives 0xffff0020, "
-	  "not 0 (result 5; the NaN saturation of f32_to_int, through "
-	  "clang's half-to-int sequence): cause not found yet" },
-	{ "f32_to_int", "convert_*_sat of a NaN: not 0. Quiet NaNs give the "
-	  "lower bound through v_med3_f32 (clang 15's lowering has no NaN "
-	  "select; LLVM's med3 model gives the same, so likely hardware too); "
-	  "signalling NaNs: the interpreter's IEEE-mode min treats them as "
-	  "quiet (gcn_min), the ISA's V_MIN_F32 quiets them instead" },
-	{ "f64_convert", "convert_int_sat_*(double NaN): not 0 (v_med3 clamp, "
-	  "as f32_to_int)" },
+	{ "f16_convert", "convert_int_sat_rtz(half NaN) gives 0xffff0020 "
+	  "(-65504, the half range's lower bound), not 0: the device "
+	  "library (opencl.bc) computes it as fptosi(min(max(x, -65504), "
+	  "65504)) with selects only for x out of range, and OpenCL's "
+	  "max(NaN, lo) is lo; clang emits v_max_f16 x, x (quiets), "
+	  "v_med3_f16 x, -65504, 65504 (a NaN: min3 = -65504), v_cvt_f32_f16, "
+	  "v_cvt_i32_f32, each as gfx900 computes it" },
+	{ "f32_to_int", "convert_*_sat of a NaN gives the lower bound "
+	  "(INT_MIN, or SHRT_MIN for short), not 0: the device library "
+	  "(opencl.bc) computes fptosi(min(max(rint(x), lo), hi)) with "
+	  "selects only for x out of range, and OpenCL's max(NaN, lo) is lo; "
+	  "clang lowers it to v_med3_f32 of a quiet NaN (rint or v_max x, x "
+	  "quiet a signalling one), which gfx900 computes as min3 = lo" },
+	{ "f64_convert", "convert_int_sat_*(double NaN) gives INT_MIN, not "
+	  "0: the device library's fptosi(min(max(x, lo), hi)), as "
+	  "f32_to_int (v_max_f64 x, x then v_min_f64 with quiet NaNs)" },
 };
 
 #define BASE    0x100000000ULL          /* fake memory, above 4 GiB */
@@ -696,6 +695,23 @@ static void r_f32_arith(const struct dctx *x, unsigned i, struct slot *w)
 	WF(5, -a * 0.5f + 3.0f);
 }
 
+/*
+ * A signalling NaN quieted. fmin/fmax of one: IEEE 754-2008's minNum
+ * gives a quiet NaN, OpenCL's fmin "the other argument" (OpenCL C 2.0
+ * 6.13.2, which has no signalling NaNs); clang 15 canonicalizes the
+ * operands (v_max x, x quiets them) and v_min/v_max then return the
+ * other operand, on gfx900 as here. Both are accepted (slot alt).
+ */
+static float qnanf(float f)
+{
+	return isnan(f) ? u2f(f2u(f) | 0x400000u) : f;
+}
+
+static double qnand(double d)
+{
+	return isnan(d) ? u2d(d2u(d) | 1ULL << 51) : d;
+}
+
 /* fmin/fmax of +0 and -0: either (C99 F.9.9.2, OpenCL 7.5) */
 static void r_f32_minmax(const struct dctx *x, unsigned i, struct slot *w)
 {
@@ -703,6 +719,8 @@ static void r_f32_minmax(const struct dctx *x, unsigned i, struct slot *w)
 
 	WF(0, fminf(a, b));
 	WF(1, fmaxf(a, b));
+	w[0].alt = f2u(fminf(qnanf(a), qnanf(b)));
+	w[1].alt = f2u(fmaxf(qnanf(a), qnanf(b)));
 	if (a == 0 && b == 0) {
 		w[0].alt = f2u(b);
 		w[0].u = f2u(a);
@@ -713,6 +731,7 @@ static void r_f32_minmax(const struct dctx *x, unsigned i, struct slot *w)
 	WF(3, copysignf(a, b));
 	WF(4, -b);
 	WF(5, fmaxf(fminf(a, 1.0f), -1.0f));
+	w[5].alt = f2u(fmaxf(fminf(qnanf(a), 1.0f), -1.0f));
 	if (a == 0) {
 		w[5].u = f2u(a);
 		w[5].alt = f2u(-a);
@@ -979,6 +998,9 @@ static void r_f64_arith(const struct dctx *x, unsigned i, struct slot *w)
 	WD(5, sqrt(a));
 	WD(6, fmin(a, b));
 	WD(7, fmax(a, c));
+	/* a signalling NaN operand: either reading (r_f32_minmax) */
+	w[6].alt = d2u(fmin(qnand(a), qnand(b)));
+	w[7].alt = d2u(fmax(qnand(a), qnand(c)));
 	if (a == 0 && b == 0) {
 		w[6].alt = d2u(b);
 		w[6].u = d2u(a);
@@ -1055,7 +1077,14 @@ static void r_f64_compare(const struct dctx *x, unsigned i, struct slot *w)
 			isinf(a) ? INT32_MAX : ilogb(a)));
 	WD(3, fabs(a) * -2.0);
 	WD(4, fmod(a, b));
-	WD(5, remainder(a, b));
+	/*
+	 * glibc 2.36's remainder() gives -0 for a zero remainder of a
+	 * positive x by a divisor below 2^-970 (its path that rescales
+	 * by 2^128: remainder(0x1.9b6f1319ccd65p-900, 2^-1074)); IEEE 754
+	 * gives a zero the sign of x, as remainderl (x87's fprem1) does,
+	 * exactly, and so does the device library's sequence
+	 */
+	WD(5, (double)remainderl(a, b));
 	WD(6, copysign(b, a));
 	WD(7, a == 0.0 ? 1.0 : a);
 }
@@ -2058,6 +2087,8 @@ static const struct {
 	/* v_pk_fma_f16: a half's product on a tie, the addend a denormal
 	 * that breaks it (1.0804 - 2^-24 rounds down) */
 	{ "f16_half2", { 0x39c271fb, 0x3e008b77, 0x800190d7 } },
+	/* remainder() by the least denormal, exactly 0: +0 (glibc's -0) */
+	{ "f64_compare", { 0x07b9b6f1319ccd65ULL, 1, 0x3ff0000000000000ULL } },
 };
 
 static void test_kernel(const struct dkern *k, const HsaGpuGcnMem *m,

@@ -44,6 +44,7 @@ typedef uint64_t (*GcnExpect)(uint64_t a, uint64_t b, uint64_t c);
  */
 #define LDS     (1u << 10)
 #define RTN     (1u << 11)
+#define FTZ     (1u << 12)      /* fp16/fp64 denormals flushed (MODE) */
 
 #define OLD     0xdeadbeefu     /* v0 before the instruction */
 
@@ -153,6 +154,26 @@ static double fmax_ieee(double a, double b)
     if (a == b)
         return signbit(a) ? b : a;
     return a > b ? a : b;
+}
+
+/*
+ * V_MIN/V_MAX_F32 and _F16 in IEEE mode, on bits: a signalling NaN
+ * operand comes back quieted (S0's first), a quiet one gives the other
+ */
+static uint32_t mm32(uint32_t a, uint32_t b, int max)
+{
+	if (SNAN32(a) || SNAN32(b))
+		return (SNAN32(a) ? a : b) | 0x400000u;
+	return UF((float)(max ? fmax_ieee(F(a), F(b)) : fmin_ieee(F(a), F(b))));
+}
+
+static uint32_t mm16(uint32_t a, uint32_t b, int max)
+{
+	a &= 0xffff;
+	b &= 0xffff;
+	if (SNAN16(a) || SNAN16(b))
+		return (SNAN16(a) ? a : b) | 0x200u;
+	return UH((float)(max ? fmax_ieee(H(a), H(b)) : fmin_ieee(H(a), H(b))));
 }
 
 static uint32_t sat_i(double f)
@@ -364,8 +385,12 @@ static uint64_t e_addf_clamp(uint64_t a, uint64_t b, uint64_t c)
 
 E(e_fmaf, UF(fmaf(F(a), F(b), F(c))))
 E(e_madf, UF((float)(F(a) * F(b)) + F(c)))
-E(e_min3f, UF((float)fmin_ieee(fmin_ieee(F(a), F(b)), F(c))))
-E(e_max3f, UF((float)fmax_ieee(fmax_ieee(F(a), F(b)), F(c))))
+/*
+ * v_min3/max3: V_MIN(V_MIN(S0, S1), S2) (ISA), the sNaN rule at each
+ * step: a signalling S0 or S1 is quieted by the first and loses to S2
+ */
+E(e_min3f, mm32(mm32(a, b, 0), c, 0))
+E(e_max3f, mm32(mm32(a, b, 1), c, 1))
 
 /* v_med3_f32: with a NaN, min3; else the middle value (ISA) */
 static uint64_t e_med3f(uint64_t a, uint64_t b, uint64_t c)
@@ -373,7 +398,7 @@ static uint64_t e_med3f(uint64_t a, uint64_t b, uint64_t c)
 	float x = F(a), y = F(b), z = F(c);
 
 	if (isnan(x) || isnan(y) || isnan(z))
-		return UF((float)fmin_ieee(fmin_ieee(x, y), z));
+		return mm32(mm32(a, b, 0), c, 0);
 	if (fmax_ieee(fmax_ieee(x, y), z) == x)
 		return UF((float)fmax_ieee(y, z));
 	if (fmax_ieee(fmax_ieee(x, y), z) == y)
@@ -573,7 +598,7 @@ static uint32_t sat16(int32_t v)
 
 static uint32_t hmax(uint32_t a, uint32_t b)
 {
-	return UH((float)fmax_ieee(H(a), H(b)));
+	return mm16(a, b, 1);
 }
 
 static uint32_t hfma(uint32_t a, uint32_t b, uint32_t c)
@@ -1046,16 +1071,15 @@ static int32_t clamp16(int64_t v)
 E(e_madi16_clamp, (OLD & 0xffff0000u) |
 		  (uint16_t)clamp16((int64_t)(int16_t)a * (int16_t)b +
 				    (int16_t)c))
-E(e_min3h, (OLD & 0xffff0000u) |
-	   UH((float)fmin_ieee(fmin_ieee(H(a), H(b)), H(c))))
+E(e_min3h, (OLD & 0xffff0000u) | mm16(mm16(a, b, 0), c, 0))
 
 static uint64_t e_med3h(uint64_t a, uint64_t b, uint64_t c)
 {
 	float x = H(a), y = H(b), z = H(c), r;
 
 	if (isnan(x) || isnan(y) || isnan(z))
-		r = (float)fmin_ieee(fmin_ieee(x, y), z);
-	else if (fmax_ieee(fmax_ieee(x, y), z) == x)
+		return (OLD & 0xffff0000u) | mm16(mm16(a, b, 0), c, 0);
+	if (fmax_ieee(fmax_ieee(x, y), z) == x)
 		r = (float)fmax_ieee(y, z);
 	else if (fmax_ieee(fmax_ieee(x, y), z) == y)
 		r = (float)fmax_ieee(x, z);
@@ -1116,6 +1140,48 @@ E(l_wrap, U(a) >= U(b) ? U(a) - U(b) : U(a) + U(c))
 E(l_xchg64, b)
 
 /* In the order of tests/gcn/insns.s */
+/* a double to half, rounded once (the compiler's conversion) */
+static uint64_t UHD(double d)
+{
+	_Float16 h = (_Float16)d;
+	uint16_t u;
+
+	memcpy(&u, &h, 2);
+	return u;
+}
+
+/* a half's bits, a denormal flushed to its signed zero */
+static uint32_t FZ(uint64_t h)
+{
+	h &= 0xffff;
+	return !(h & 0x7c00) ? (uint32_t)h & 0x8000 : (uint32_t)h;
+}
+
+/*
+ * gfx9's v_mac_f16, v_madmk_f16, v_madak_f16: the product rounded to half,
+ * then the sum; the destination's upper half kept (LLVM's
+ * zeroesHigh16BitsOfDest: zeroed on gfx8 only). v0 is OLD, the addend of
+ * v_mac_f16 its low half.
+ */
+E(e_mach, (OLD & 0xffff0000u) |
+	  UHD((double)H(UH(H(a) * H(b))) + H(OLD)))
+E(e_madakh, (OLD & 0xffff0000u) | UHD((double)H(UH(H(a) * H(b))) + 3.0))
+E(e_madmkh, (OLD & 0xffff0000u) | UHD((double)H(UH(H(a) * 3.0f)) + H(b)))
+
+/* MODE's fp16 denormals flushed: inputs and results */
+E(z_addh, FZ(UHD((double)H(FZ(a)) + H(FZ(b)))))
+E(z_mulh, FZ(UH(H(FZ(a)) * H(FZ(b)))))
+E(z_fmah, (OLD & 0xffff0000u) |
+	  FZ(UHD(fma(H(FZ(a)), H(FZ(b)), H(FZ(c))))))
+E(z_cvtf_h, UF(H(FZ(a))))
+E(z_cvth_f, FZ(UH(F(a))))
+E(z_cmp0h, H(FZ(a)) == 0)
+E(e_cmp0h, H(a) == 0)
+E(z_pk_addh, FZ(UHD((double)H(FZ(lo16(a))) + H(FZ(lo16(b))))) |
+	     FZ(UHD((double)H(FZ(hi16(a))) + H(FZ(hi16(b))))) << 16)
+E(z_mixlo, (OLD & 0xffff0000u) |
+	   FZ(UH((float)(H(FZ(a >> 16)) * H(FZ(b))) + H(FZ(c)))))
+
 static const GcnCase cases[] = {
 	{ "v_add_u32", 2, 'u', 0, e_add, NULL },
 	{ "v_sub_u32", 2, 'u', 0, e_sub, NULL },
@@ -1407,6 +1473,19 @@ static const GcnCase cases[] = {
 	{ "ds_cmpst_f64", 3, 'd', LDS | WD, l_cmpstd, NULL },
 	{ "ds_wrap_rtn_b32", 3, 'u', LDS | RTN, l_wrap, NULL },
 	{ "ds_wrxchg_rtn_b64", 2, 'u', LDS | RTN | WD, l_xchg64, NULL },
+	{ "v_mac_f16", 2, 'h', 0, e_mach, NULL },
+	{ "v_madak_f16", 2, 'h', 0, e_madakh, NULL },
+	{ "v_madmk_f16", 2, 'h', 0, e_madmkh, NULL },
+	{ "v_mac_f16", 2, 'h', 0, e_mach, NULL },
+	{ "v_cmp_eq_f16", 1, 'e', CMP, e_cmp0h, NULL },
+	{ "v_add_f16", 2, 'e', FTZ, z_addh, NULL },
+	{ "v_mul_f16", 2, 'e', FTZ, z_mulh, NULL },
+	{ "v_fma_f16", 3, 'e', FTZ, z_fmah, NULL },
+	{ "v_cvt_f32_f16", 1, 'e', FTZ, z_cvtf_h, NULL },
+	{ "v_cvt_f16_f32", 1, 'f', FTZ, z_cvth_f, NULL },
+	{ "v_cmp_eq_f16", 1, 'e', CMP | FTZ, z_cmp0h, NULL },
+	{ "v_pk_add_f16", 2, 'e', FTZ, z_pk_addh, NULL },
+	{ "v_mad_mixlo_f16", 3, 'e', FTZ, z_mixlo, NULL },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -1542,6 +1621,10 @@ static uint64_t input(char type, unsigned lane, unsigned k)
 		if (lane < 16)
 			return hsp[s] | (uint64_t)(rnd() & 0xffff) << 16;
 		return r;
+	case 'e':                       /* halves, a third of them denormal */
+		if (lane < 16)
+			return hsp[s] | (uint64_t)(rnd() & 0xffff) << 16;
+		return lane % 3 ? r : r & 0xffff83ffu;
 	default:
 		if (lane < 8) {
 			static const uint32_t usp[8] = {
@@ -1602,7 +1685,8 @@ static int same(char type, unsigned shape, uint64_t got, uint64_t want)
 		return isnan(D(got));
 	if (!(shape & WD) && (type == 'f' || type == 'd') && isnan(F(want)))
 		return isnan(F(got));
-	if (type == 'h' && !(shape & WD) && isnan(H(want)) && want < 0x10000)
+	if ((type == 'h' || type == 'e') && !(shape & WD) && isnan(H(want)) &&
+	    want < 0x10000)
 		return isnan(H(got));
 	return got == want;
 }
@@ -1632,6 +1716,7 @@ static void run_case(unsigned i)
 	memset(&d, 0, sizeof(d));
 	memset(&g, 0, sizeof(g));
 	g.mem = &cmem;
+	g.ftz64 = !!(c->shape & FTZ);
 	g.d = &d;
 	g.st = &st;
 	for (uint32_t k = 0; k < LDS_SIZE; k++)

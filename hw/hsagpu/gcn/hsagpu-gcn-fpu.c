@@ -126,11 +126,51 @@ static double gcn_max(double a, double b)
                                          ? a : b;
 }
 
-/* v_med3: the middle value; with a NaN operand, the least (min3) */
-static double gcn_med3(double a, double b, double c)
+/* @x, a NaN, quiet (a double keeps a signalling NaN as it is) */
+static double gcn_quiet(double x)
+{
+    uint64_t u;
+
+    memcpy(&u, &x, 8);
+    u |= 1ULL << 51;
+    memcpy(&x, &u, 8);
+    return x;
+}
+
+/*
+ * V_MIN_F* and V_MAX_F* in IEEE mode: a signalling NaN operand gives
+ * itself, quieted (S0's first; IEEE 754-2008 minNum); a quiet one the
+ * other operand. @sa, @sb: the operand is a signalling NaN.
+ */
+static double gcn_minmax(double a, bool sa, double b, bool sb, bool max)
+{
+    if (sa || sb) {
+        return gcn_quiet(sa ? a : b);
+    }
+    return max ? gcn_max(a, b) : gcn_min(a, b);
+}
+
+/*
+ * v_min3, v_max3: V_MIN(V_MIN(S0, S1), S2), each with the rule above, so
+ * a signalling NaN in S0 or S1 gives S2 (the quieted NaN loses to it)
+ */
+static double gcn_minmax3(double a, bool sa, double b, bool sb, double c,
+                          bool sc, bool max)
+{
+    return gcn_minmax(gcn_minmax(a, sa, b, sb, max), false, c, sc, max);
+}
+
+/*
+ * v_med3: the middle value; with a NaN operand, min3 (the ISA's
+ * definition; LLVM's fmed3 folding models the same: in IEEE mode a
+ * signalling S0 or S1 gives S2, a signalling S2 itself quieted, a quiet
+ * NaN the min of the other two)
+ */
+static double gcn_med3(double a, bool sa, double b, bool sb, double c,
+                       bool sc)
 {
     if (isnan(a) || isnan(b) || isnan(c)) {
-        return gcn_min(gcn_min(a, b), c);
+        return gcn_minmax3(a, sa, b, sb, c, sc, false);
     }
     return gcn_max(gcn_min(a, b), gcn_min(gcn_max(a, b), c));
 }
@@ -461,7 +501,7 @@ static double gcn_get(const HsaGpuGcnGroup *g, unsigned t, uint64_t v)
 {
     return t == 64 ? gcn_d(v, g->ftz64) :
            t == 32 ? (double)gcn_f(v, g->ftz32) :
-           (double)hsagpu_gcn_h2f((uint16_t)v);
+           (double)hsagpu_gcn_h2f(hsagpu_gcn_hftz(v, g->ftz64));
 }
 
 /* Is @v (of type @t, as its bits) a signalling NaN? */
@@ -476,7 +516,8 @@ static bool gcn_snan(unsigned t, uint64_t v)
 static uint64_t gcn_put(const HsaGpuGcnGroup *g, unsigned t, double v)
 {
     return t == 64 ? gcn_ud(v, g->ftz64) :
-           t == 32 ? gcn_uf((float)v, g->ftz32) : hsagpu_gcn_f2h(v, false);
+           t == 32 ? gcn_uf((float)v, g->ftz32) :
+           hsagpu_gcn_hftz(hsagpu_gcn_f2h(v, false), g->ftz64);
 }
 
 bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
@@ -521,18 +562,9 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
     case GCN_VOP3_V_MAX_F32:
     case GCN_VOP3_V_MAX_F16:
     case GCN_VOP3_V_MAX_F64:
-        /*
-         * IEEE mode: a signalling NaN operand gives itself, quieted (as
-         * the conversion to double left it); a quiet one the other
-         */
-        if (gcn_snan(ts, sa) || gcn_snan(ts, sb)) {
-            r = gcn_snan(ts, sa) ? a : b;
-        } else if (op == GCN_VOP3_V_MIN_F32 || op == GCN_VOP3_V_MIN_F16 ||
-                   op == GCN_VOP3_V_MIN_F64) {
-            r = gcn_min(a, b);
-        } else {
-            r = gcn_max(a, b);
-        }
+        r = gcn_minmax(a, gcn_snan(ts, sa), b, gcn_snan(ts, sb),
+                       op == GCN_VOP3_V_MAX_F32 || op == GCN_VOP3_V_MAX_F16 ||
+                       op == GCN_VOP3_V_MAX_F64);
         break;
     /* mac, madmk, madak, mad: not fused (the product is rounded first) */
     case GCN_VOP3_V_MAC_F32:
@@ -540,7 +572,7 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         break;
     case GCN_VOP3_V_MAC_F16:
         r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * b, false)) +
-            hsagpu_gcn_h2f((uint16_t)old);
+            gcn_get(g, 16, old);
         break;
     case GCN_VOP3_V_MADMK_F32:                      /* a * K + b */
         r = (float)((float)a * gcn_f(sc, g->ftz32)) + (float)b;
@@ -549,12 +581,12 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         r = (float)((float)a * (float)b) + gcn_f(sc, g->ftz32);
         break;
     case GCN_VOP3_V_MADMK_F16:
-        r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * hsagpu_gcn_h2f((uint16_t)sc),
-                                          false)) + b;
+        r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * gcn_get(g, 16, sc), false)) +
+            b;
         break;
     case GCN_VOP3_V_MADAK_F16:
         r = hsagpu_gcn_h2f(hsagpu_gcn_f2h(a * b, false)) +
-            hsagpu_gcn_h2f((uint16_t)sc);
+            gcn_get(g, 16, sc);
         break;
     case GCN_VOP3_V_LDEXP_F16:
     case GCN_VOP3_V_LDEXP_F64:
@@ -709,13 +741,13 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         r = fma(a, b, c);
         break;
     case GCN_VOP3_V_MIN3_F16:
-        r = gcn_min(gcn_min(a, b), c);
-        break;
     case GCN_VOP3_V_MAX3_F16:
-        r = gcn_max(gcn_max(a, b), c);
+        r = gcn_minmax3(a, gcn_snan(ts, sa), b, gcn_snan(ts, sb), c,
+                        gcn_snan(ts, sc), op == GCN_VOP3_V_MAX3_F16);
         break;
     case GCN_VOP3_V_MED3_F16:
-        r = gcn_med3(a, b, c);
+        r = gcn_med3(a, gcn_snan(ts, sa), b, gcn_snan(ts, sb), c,
+                     gcn_snan(ts, sc));
         break;
     case GCN_VOP3_V_DIV_FIXUP_F16:
     case GCN_VOP3_V_DIV_FIXUP_LEGACY_F16:
@@ -752,13 +784,13 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         *d = gcn_to_norm16(a, op == GCN_VOP3_V_CVT_NORM_I16_F16);
         return true;
     case GCN_VOP3_V_MIN3_F32:
-        r = gcn_min(gcn_min(a, b), c);
-        break;
     case GCN_VOP3_V_MAX3_F32:
-        r = gcn_max(gcn_max(a, b), c);
+        r = gcn_minmax3(a, gcn_snan(ts, sa), b, gcn_snan(ts, sb), c,
+                        gcn_snan(ts, sc), op == GCN_VOP3_V_MAX3_F32);
         break;
     case GCN_VOP3_V_MED3_F32:
-        r = gcn_med3(a, b, c);
+        r = gcn_med3(a, gcn_snan(ts, sa), b, gcn_snan(ts, sb), c,
+                     gcn_snan(ts, sc));
         break;
     case GCN_VOP3_V_DIV_FIXUP_F32:
     case GCN_VOP3_V_DIV_FIXUP_F64:
@@ -773,8 +805,9 @@ bool hsagpu_gcn_falu(const HsaGpuGcnGroup *g, const uint8_t t[4],
         r = gcn_div_fmas(a, b, c, *flag, op == GCN_VOP3_V_DIV_FMAS_F64);
         break;
     case GCN_VOP3_V_CVT_PKRTZ_F16_F32:
-        *d = hsagpu_gcn_f2h(a, true) |
-             (uint32_t)hsagpu_gcn_f2h(b, true) << 16;
+        *d = hsagpu_gcn_hftz(hsagpu_gcn_f2h(a, true), g->ftz64) |
+             (uint32_t)hsagpu_gcn_hftz(hsagpu_gcn_f2h(b, true), g->ftz64)
+             << 16;
         return true;
     case GCN_VOP3_V_PACK_B32_F16:
         *d = (sa & 0xffff) | (uint32_t)(sb & 0xffff) << 16;

@@ -89,7 +89,7 @@ typedef struct HsaGpuGcnGroup {
     uint32_t priv_size;         /* private bytes per lane */
     HsaGpuGcnPriv *priv;        /* the waves' private memory (NULL: none) */
     bool ftz32;                 /* flush f32 denormals (rsrc1) */
-    bool ftz64;                 /* flush f64 and f16 denormals */
+    bool ftz64;                 /* flush f64 and f16 denormals (rsrc1) */
     HsaGpuGcnStatus *st;
 } HsaGpuGcnGroup;
 
@@ -188,6 +188,17 @@ static inline uint32_t hsagpu_gcn_u32f(float f, bool ftz)
         v &= 0x80000000;
     }
     return v;
+}
+
+/*
+ * A half's bits (the low 16 of @h), a denormal flushed to its signed zero
+ * if @ftz: gfx9's MODE.FP_DENORM[3:2] (rsrc1's fp16/fp64 mode) governs
+ * fp16 as well as fp64, inputs and results alike
+ */
+static inline uint16_t hsagpu_gcn_hftz(uint32_t h, bool ftz)
+{
+    h &= 0xffff;
+    return ftz && !(h & 0x7c00) ? h & 0x8000 : h;
 }
 
 /* Operand encodings (9-bit vector source, 8-bit scalar) */

@@ -431,12 +431,17 @@ static bool gcn_has_opsel(unsigned op)
 
 /*
  * Does @op write only a half of its destination, keeping the other (the
- * 16-bit results of the op_sel instructions; the older 16-bit ones, the
- * _legacy ones among them, zero the upper half)
+ * 16-bit results of the op_sel instructions, and gfx9's v_mac_f16,
+ * v_madmk_f16, v_madak_f16, which LLVM's zeroesHigh16BitsOfDest has
+ * zeroing the upper half on gfx8 only; the other older 16-bit ones, the
+ * _legacy ones among them, zero it)
  */
 static bool gcn_d16_keeps(unsigned op)
 {
     switch (op) {
+    case GCN_VOP3_V_MAC_F16:
+    case GCN_VOP3_V_MADMK_F16:
+    case GCN_VOP3_V_MADAK_F16:
     case GCN_VOP3_V_MAD_F16 ... GCN_VOP3_V_DIV_FIXUP_F16:
     case GCN_VOP3_V_MIN3_F16 ... GCN_VOP3_V_MED3_U16:
     case GCN_VOP3_V_ADD_I16:
@@ -1102,15 +1107,21 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     return len;
 }
 
+/* Is the half @h (its low 16 bits) a signalling NaN? */
+#define GCN_SNAN16(h)   (((h) & 0x7fff) > 0x7c00 && !((h) & 0x200))
+
 /* A half of a dword for VOP3P: @hi selects the upper one */
 static uint32_t gcn_half(uint32_t v, bool hi)
 {
     return hi ? v >> 16 : v & 0xffff;
 }
 
-/* One 16-bit half of a packed (VOP3P) operation; false: not implemented */
+/*
+ * One 16-bit half of a packed (VOP3P) operation; false: not implemented.
+ * @ftz: flush f16 denormals (inputs and result).
+ */
 static bool gcn_pk16(unsigned op, uint32_t a, uint32_t b, uint32_t c,
-                     bool clamp, uint32_t *d)
+                     bool clamp, bool ftz, uint32_t *d)
 {
     int32_t sa = (int16_t)a, sb = (int16_t)b, sc = (int16_t)c, t;
     float fa, fb, fc;
@@ -1165,19 +1176,24 @@ static bool gcn_pk16(unsigned op, uint32_t a, uint32_t b, uint32_t c,
     case GCN_VOP3P_V_PK_MUL_F16:
     case GCN_VOP3P_V_PK_MIN_F16:
     case GCN_VOP3P_V_PK_MAX_F16:
-        fa = hsagpu_gcn_h2f(a);
-        fb = hsagpu_gcn_h2f(b);
-        fc = hsagpu_gcn_h2f(c);
+        fa = hsagpu_gcn_h2f(hsagpu_gcn_hftz(a, ftz));
+        fb = hsagpu_gcn_h2f(hsagpu_gcn_hftz(b, ftz));
+        fc = hsagpu_gcn_h2f(hsagpu_gcn_hftz(c, ftz));
+        /*
+         * min and max as V_MIN/V_MAX_F16 in IEEE mode: a signalling NaN
+         * gives itself quieted (h2f quiets it), S0's first
+         */
         r = op == GCN_VOP3P_V_PK_FMA_F16 ? fma(fa, fb, fc) :
             op == GCN_VOP3P_V_PK_ADD_F16 ? (double)fa + fb :
             op == GCN_VOP3P_V_PK_MUL_F16 ? (double)fa * fb :
+            GCN_SNAN16(a) ? fa : GCN_SNAN16(b) ? fb :
             (isnan(fa) ? fb : isnan(fb) ? fa :
              (op == GCN_VOP3P_V_PK_MIN_F16) ==
              (fa < fb || (fa == fb && signbit(fa))) ? fa : fb);
         if (clamp) {
             r = isnan(r) ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;
         }
-        *d = hsagpu_gcn_f2h(r, false);
+        *d = hsagpu_gcn_hftz(hsagpu_gcn_f2h(r, false), ftz);
         return true;
     default:
         return false;
@@ -1203,7 +1219,9 @@ static uint32_t gcn_mad_mix(const HsaGpuGcnGroup *g, unsigned op,
 
     for (unsigned k = 0; k < 3; k++) {
         v[k] = (opsel_hi >> k) & 1 ?
-               hsagpu_gcn_h2f(gcn_half(s[k], (opsel >> k) & 1)) :
+               hsagpu_gcn_h2f(hsagpu_gcn_hftz(gcn_half(s[k],
+                                                       (opsel >> k) & 1),
+                                              g->ftz64)) :
                hsagpu_gcn_f32(s[k], g->ftz32);
         v[k] = (abs >> k) & 1 ? fabsf(v[k]) : v[k];
         v[k] = (neg >> k) & 1 ? -v[k] : v[k];
@@ -1217,9 +1235,12 @@ static uint32_t gcn_mad_mix(const HsaGpuGcnGroup *g, unsigned op,
     case GCN_VOP3P_V_MAD_MIX_F32:
         return hsagpu_gcn_u32f(r, g->ftz32);
     case GCN_VOP3P_V_MAD_MIXLO_F16:
-        return (old & 0xffff0000u) | hsagpu_gcn_f2h(r, false);
+        return (old & 0xffff0000u) |
+               hsagpu_gcn_hftz(hsagpu_gcn_f2h(r, false), g->ftz64);
     default:
-        return (old & 0xffff) | (uint32_t)hsagpu_gcn_f2h(r, false) << 16;
+        return (old & 0xffff) |
+               (uint32_t)hsagpu_gcn_hftz(hsagpu_gcn_f2h(r, false), g->ftz64)
+               << 16;
     }
 }
 
@@ -1278,8 +1299,10 @@ unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             in[1][k] = gcn_half(s[k], (opsel_hi >> k) & 1) ^
                        ((neg_hi >> k) & 1 ? 0x8000 : 0);
         }
-        if (!gcn_pk16(op, in[0][0], in[0][1], in[0][2], clamp, &lo) ||
-            !gcn_pk16(op, in[1][0], in[1][1], in[1][2], clamp, &hi)) {
+        if (!gcn_pk16(op, in[0][0], in[0][1], in[0][2], clamp, g->ftz64,
+                      &lo) ||
+            !gcn_pk16(op, in[1][0], in[1][1], in[1][2], clamp, g->ftz64,
+                      &hi)) {
             return hsagpu_gcn_refuse(g, w, insn, "vop3p");
         }
         dst[0][l] = lo | hi << 16;
