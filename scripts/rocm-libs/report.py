@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Pass counts of scripts/test-rocm-libs: for each library and test
+binary, the test cases the binary has (its --gtest_list_tests, run on the
+host: listing needs no GPU), how many passed, failed, were skipped, and
+how many the guest never reached (the binary crashed or ran out of time
+first). Binaries the build did not produce are listed by target name.
+
+    report.py [--out FILE] --timeout S --command CMD PKG:VER:JUNIT:BUILDDIR...
+"""
+import argparse
+import datetime
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def listed(binary, gfilter):
+    """Test names (Suite.Name) of a GoogleTest binary."""
+    args = [binary, '--gtest_list_tests']
+    if gfilter:
+        args.append('--gtest_filter=' + gfilter)
+    try:
+        out = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             timeout=120, text=True).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    names, suite = [], None
+    for line in out.splitlines():
+        if not line.strip() or line.startswith('Running main'):
+            continue
+        if not line.startswith(' '):
+            suite = line.split('#')[0].strip()
+        elif suite:
+            names.append(suite + line.split('#')[0].strip())
+    return names
+
+
+def junit_cases(path):
+    """{binary: [(name, state, message)]}, state in pass/fail/skip."""
+    out = {}
+    if not os.path.exists(path):
+        return out
+    for s in ET.parse(path).getroot().iter('testsuite'):
+        binary = s.get('name').rsplit('/', 1)[-1]
+        for c in s.iter('testcase'):
+            f = c.find('failure')
+            state = 'skip' if c.find('skipped') is not None else 'fail' if f is not None else 'pass'
+            out.setdefault(binary, []).append((c.get('name'), state,
+                                               (f.text or '') if f is not None else ''))
+    return out
+
+
+def build_targets(builddir):
+    """Names of the test_* targets the build defines."""
+    try:
+        out = subprocess.run(['make', '-C', builddir, 'help'], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True).stdout
+    except OSError:
+        return []
+    return sorted(set(re.findall(r'^\.\.\. (test_\w+)$', out, re.M)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--out')
+    ap.add_argument('--timeout', type=int, required=True)
+    ap.add_argument('--command', required=True)
+    ap.add_argument('--filter', action='append', default=[])
+    ap.add_argument('runs', nargs='+')
+    a = ap.parse_args()
+    filters = dict(f.split('=', 1) for f in a.filter)
+    commit = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'],
+                            stdout=subprocess.PIPE, text=True).stdout.strip()
+    lines = ['Command: `%s` at commit %s, %s. Each test binary ran as one guest program '
+             'with up to %d s (`--timeout`).' %
+             (a.command, commit, datetime.date.today().isoformat(), a.timeout), '',
+             '| library | test binary | tests | passed | failed | skipped | not reached |',
+             '|---|---|---:|---:|---:|---:|---:|']
+    totals = [0] * 5
+    notes = []
+    for run in a.runs:
+        pkg, ver, junit, builddir = run.split(':', 3)
+        cases = junit_cases(junit)
+        bindir = os.path.join(os.path.dirname(os.path.dirname(builddir)), 'stage', pkg, 'bin')
+        built = sorted(os.listdir(bindir)) if os.path.isdir(bindir) else []
+        for t in build_targets(builddir):
+            if t not in built:
+                notes.append('%s %s: `%s` did not build with this hipcc (see the build log)'
+                             % (pkg, ver, t))
+        for b in built:
+            if b not in cases:
+                continue
+            names = listed(os.path.join(bindir, b), filters.get(b))
+            got = [c for c in cases[b] if c[0] != 'exit-status']
+            p = sum(s == 'pass' for _, s, _ in got)
+            f = sum(s == 'fail' for _, s, _ in got)
+            k = sum(s == 'skip' for _, s, _ in got)
+            n = len(names) if names is not None else len(got)
+            nr = max(0, n - len(got))
+            for i, v in enumerate((n, p, f, k, nr)):
+                totals[i] += v
+            lines.append('| %s %s | %s | %d | %d | %d | %d | %d |' % (pkg, ver, b, n, p, f, k, nr))
+            for name, s, msg in got:
+                if s == 'fail':
+                    why = 'did not end' if 'did not end' in msg else 'failed'
+                    notes.append('%s: %s (%s)' % (b, name, why))
+    lines.append('| **all** | | %d | %d | %d | %d | %d |' % tuple(totals))
+    text = '\n'.join(lines) + '\n'
+    if notes:
+        text += '\nFailures:\n\n' + ''.join('- %s\n' % n for n in notes)
+    sys.stdout.write(text)
+    if a.out:
+        with open(a.out, 'w') as fh:
+            fh.write(text)
+    print('%d passed, %d failed, %d skipped' % (totals[1], totals[2] + totals[4], totals[3]))
+    return 0 if totals[2] + totals[4] == 0 else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
