@@ -396,10 +396,33 @@ static inline void hsagpu_queue_doorbell(HsaGpuQueue *q)
 /*
  * The write index to serve up to: fetched from memory if a doorbell (or
  * a start) asked for it, else the copy of the last fetch. 0 or a queue
- * error code (the fetch failed).
+ * error code (the fetch failed). In the header: cp/sdma uses it too.
  */
-unsigned hsagpu_queue_wptr(HsaGpuQueue *q, const HsaGpuProc *p,
-                           uint64_t *wptr);
+static inline unsigned hsagpu_queue_wptr(HsaGpuQueue *q, const HsaGpuProc *p,
+                                         uint64_t *wptr)
+{
+    unsigned err;
+
+    /*
+     * Like the CP: the write index in memory is read after a doorbell
+     * for this queue, not on every pass. Work known to be there
+     * (read_index != seen_wptr: a quantum or budget ended the run, a
+     * packet in slices, a barrier, a slot not yet published) goes on
+     * from the copy; an idle queue is not touched at all.
+     */
+    if (q->fetch_wptr) {
+        q->fetch_wptr = 0;
+        err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET, q->wptr_addr,
+                           wptr, sizeof(*wptr));
+        if (err) {
+            return err;
+        }
+        q->seen_wptr = *wptr;
+    }
+    *wptr = q->seen_wptr;
+    return 0;
+}
+
 /* ROCr's queue error code (HSAGPU_AMD_QERR_*) for an HSAGPU_QERR_* code */
 uint32_t hsagpu_amd_queue_code(unsigned qerr);
 /*

@@ -1017,31 +1017,6 @@ static int hsagpu_queue_step(HsaGpuQueue *q, const HsaGpuProc *p,
     return 1;
 }
 
-unsigned hsagpu_queue_wptr(HsaGpuQueue *q, const HsaGpuProc *p,
-                           uint64_t *wptr)
-{
-    unsigned err;
-
-    /*
-     * Like the CP: the write index in memory is read after a doorbell
-     * for this queue, not on every pass. Work known to be there
-     * (read_index != seen_wptr: a quantum or budget ended the run, a
-     * packet in slices, a barrier, a slot not yet published) goes on
-     * from the copy; an idle queue is not touched at all.
-     */
-    if (q->fetch_wptr) {
-        q->fetch_wptr = 0;
-        err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET, q->wptr_addr,
-                           wptr, sizeof(*wptr));
-        if (err) {
-            return err;
-        }
-        q->seen_wptr = *wptr;
-    }
-    *wptr = q->seen_wptr;
-    return 0;
-}
-
 void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
                       HsaGpuRunResult *res)
 {
