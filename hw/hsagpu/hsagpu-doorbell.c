@@ -1,14 +1,16 @@
 /*
  * hsa-gpu: doorbells, the first step of the data path.
  *
- * An enabled queue's doorbell is an ioeventfd on the shared queue
+ * An enabled queue's doorbell is an ioeventfd on the queue's own
  * notifier (hsagpu_doorbell_listen): a guest's 8-byte doorbell write only
  * sets the eventfd and wakes the processor thread (hsagpu-queue.c; the
- * main-loop processor uses the handler below instead), which
- * reads the queue's write_dispatch_id from memory; the doorbell value
- * itself is not used. Every other access reaches the BAR2 handlers below:
- * one 8-byte doorbell per stride, 32-bit accesses to either half are
- * accepted (CPUs may split them), and any write wakes the processor.
+ * main-loop processor uses the handler below instead), which marks the
+ * doorbell rung (db_rung), so that the queue's write_dispatch_id is read
+ * from memory at its next run, and only then; the doorbell value itself
+ * is not used. Every other access reaches the BAR2 handlers below: one
+ * 8-byte doorbell per stride, 32-bit accesses to either half are
+ * accepted (CPUs may split them), and any write rings the doorbell and
+ * wakes the processor.
  *
  * Read-back: each 4 KiB doorbell page (the unit the driver gives a
  * process) remembers the last doorbell written through the handler and
@@ -76,6 +78,7 @@ static void hsagpu_doorbell_write(void *opaque, hwaddr addr, uint64_t val,
     s->db_last_index[page] = index % HSAGPU_DOORBELLS_PER_PAGE;
     s->db_last_value[page] = val;
     trace_hsagpu_doorbell_write(index, size, val);
+    set_bit_atomic(index, s->db_rung);
     /*
      * 8-byte writes to an enabled queue's doorbell never get here (they
      * only signal the ioeventfd); anything else still wakes the processor.
@@ -116,39 +119,56 @@ void hsagpu_queues_kick(HsaGpuState *s)
 }
 
 /*
- * An 8-byte write to @doorbell wakes the processor thread without an
- * exit. The main-loop processor has no thread to wake: its doorbells
- * stay with the handler, which schedules it. Registering is idempotent
- * (db_listening), so a load over a running device cannot add one twice.
+ * An 8-byte write to queue @qi's @doorbell wakes the processor thread
+ * without an exit, on the queue's own notifier, so the thread knows
+ * which queue to fetch. The main-loop processor has no thread to wake:
+ * its doorbells stay with the handler, which schedules it; so do a
+ * queue's when no notifier could be made (out of file descriptors).
+ * Registering is idempotent (qdb_listen, db_listening), so a load over
+ * a running device cannot add one twice; @doorbell is ignored when
+ * turning off (the one registered is removed).
  */
-void hsagpu_doorbell_listen(HsaGpuState *s, uint32_t doorbell, bool on)
+void hsagpu_doorbell_listen(HsaGpuState *s, unsigned qi, uint32_t doorbell,
+                            bool on)
 {
-    hwaddr off = (hwaddr)doorbell * HSAGPU_DOORBELL_STRIDE;
+    hwaddr off;
 
-    if (s->mainloop || doorbell >= HSAGPU_DOORBELL_COUNT ||
-        test_bit(doorbell, s->db_listening) == on) {
+    if (s->mainloop || qi >= s->params.num_queues ||
+        !!s->qdb_listen[qi] == on) {
         return;
     }
-    trace_hsagpu_doorbell_listen(doorbell, on);
     if (on) {
+        if (doorbell >= HSAGPU_DOORBELL_COUNT ||
+            test_bit(doorbell, s->db_listening)) {
+            return;
+        }
+        if (!s->qdb_ok[qi]) {
+            if (event_notifier_init(&s->qdb[qi], 0) < 0) {
+                return;         /* the BAR2 handler serves it */
+            }
+            s->qdb_ok[qi] = true;
+        }
+        off = (hwaddr)doorbell * HSAGPU_DOORBELL_STRIDE;
+        trace_hsagpu_doorbell_listen(doorbell, on);
         memory_region_add_eventfd(&s->doorbell, off, 8, false, 0,
-                                  &s->qnotifier);
+                                  &s->qdb[qi]);
         set_bit(doorbell, s->db_listening);
+        s->qdb_listen[qi] = doorbell + 1;
     } else {
+        doorbell = s->qdb_listen[qi] - 1;
+        off = (hwaddr)doorbell * HSAGPU_DOORBELL_STRIDE;
+        trace_hsagpu_doorbell_listen(doorbell, on);
         memory_region_del_eventfd(&s->doorbell, off, 8, false, 0,
-                                  &s->qnotifier);
+                                  &s->qdb[qi]);
         clear_bit(doorbell, s->db_listening);
+        s->qdb_listen[qi] = 0;
     }
 }
 
 /* Remove every doorbell ioeventfd, whatever queue state says. */
 void hsagpu_doorbell_unlisten_all(HsaGpuState *s)
 {
-    unsigned long d;
-
-    for (d = find_first_bit(s->db_listening, HSAGPU_DOORBELL_COUNT);
-         d < HSAGPU_DOORBELL_COUNT;
-         d = find_next_bit(s->db_listening, HSAGPU_DOORBELL_COUNT, d + 1)) {
-        hsagpu_doorbell_listen(s, d, false);
+    for (unsigned qi = 0; qi < s->params.num_queues; qi++) {
+        hsagpu_doorbell_listen(s, qi, 0, false);
     }
 }

@@ -42,6 +42,8 @@
 #define HSAGPU_SPIN_NS          (50 * SCALE_US) /* doorbell watch after work */
 #define HSAGPU_YIELD_SPINS      64  /* sched_yield()s for waiters, per pass */
 #define HSAGPU_WATCH_POLL_EVERY 32  /* doorbell watch: eventfd every N peeks */
+#define HSAGPU_DB_POLL_NS       (20 * SCALE_US) /* doorbells, between passes */
+#define HSAGPU_FETCH_UNSENT     0xff /* fetch_wptr: not in the stream */
 
 /* ------------------------------------------------------------------ */
 /* Active list                                                         */
@@ -115,6 +117,19 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
 
     memset(pass, 0, sizeof(*pass));
     pass->deadline = UINT64_MAX;
+    /* Doorbells rung since the last pass: those queues fetch wptr. */
+    for (unsigned i = 0; i < s->nactive; i++) {
+        HsaGpuQueue *q = &s->queues[s->active[i]];
+        unsigned long mask = BIT_MASK(q->doorbell), *w;
+
+        if (q->doorbell >= HSAGPU_DOORBELL_COUNT) {
+            continue;
+        }
+        w = &s->db_rung[BIT_WORD(q->doorbell)];
+        if ((qatomic_read(w) & mask) && (qatomic_fetch_and(w, ~mask) & mask)) {
+            hsagpu_queue_doorbell(q);
+        }
+    }
     if (s->vm_running) {
         hsagpu_ops_begin(&ctx, s, &s->pending);
         hsagpu_sched_pass(s->queues, s->active, s->nactive, s->rr, &proc,
@@ -267,8 +282,10 @@ static int64_t hsagpu_pass_timeout(const HsaGpuPassResult *pass,
 /*
  * The doorbell watch: has a producer moved the write index of an active
  * queue since the processor last read it? Only through the processor's
- * mappings (no resolution, no syscall); a queue not mapped yet still
- * has its doorbell eventfd.
+ * mappings (no resolution, no syscall), and only while they are current
+ * (a GPU VM change may have unmapped the queue's memory); a queue not
+ * mapped yet still has its doorbell eventfd. A queue whose index moved
+ * is fetched as if its doorbell had rung (the doorbell follows anyway).
  */
 static bool hsagpu_queues_peek(HsaGpuState *s)
 {
@@ -276,6 +293,10 @@ static bool hsagpu_queues_peek(HsaGpuState *s)
 
     /* Register accesses and deliveries first: they wait on the lock. */
     if (qatomic_read(&s->qlock_waiters) || qemu_mutex_trylock(&s->qlock)) {
+        return false;
+    }
+    if (qatomic_read(&s->bus_map_gen) != s->bus_map_seen) {
+        qemu_mutex_unlock(&s->qlock);
         return false;
     }
     for (unsigned i = 0; i < s->nactive && !moved; i++) {
@@ -299,6 +320,9 @@ static bool hsagpu_queues_peek(HsaGpuState *s)
                     ((uint16_t)word & HSAGPU_PKT_HDR_TYPE_MASK) !=
                     HSAGPU_PKT_TYPE_INVALID;
         }
+        if (moved) {
+            hsagpu_queue_doorbell(q);
+        }
     }
     qemu_mutex_unlock(&s->qlock);
     return moved;
@@ -309,15 +333,65 @@ static bool hsagpu_queues_peek(HsaGpuState *s)
  * reliability review): unrealize joins it with the BQL held, and the
  * vCPUs, which take qlock with the BQL held, can always wait for it.
  */
+/*
+ * qlock held: the thread's poll set, the shared notifier (commands,
+ * kicks, the BAR2 handler) and each listening queue's doorbell. A queue
+ * enabled later is fetched at its start anyway (and ENABLE kicks).
+ */
+static void hsagpu_queues_poll_set(HsaGpuState *s)
+{
+    unsigned n = 0;
+
+    s->qpfd[n++] = (GPollFD) {
+        .fd = event_notifier_get_fd(&s->qnotifier), .events = G_IO_IN,
+    };
+    for (unsigned qi = 0; qi < s->params.num_queues; qi++) {
+        if (s->qdb_listen[qi]) {
+            s->qpfd_doorbell[n] = s->qdb_listen[qi] - 1;
+            s->qpfd[n++] = (GPollFD) {
+                .fd = event_notifier_get_fd(&s->qdb[qi]), .events = G_IO_IN,
+            };
+        }
+    }
+    s->nqpfd = n;
+}
+
+/*
+ * Poll the doorbells and the notifier for up to @timeout ns (-1: for
+ * ever); the doorbells found rung are marked in db_rung for the next
+ * pass. True if anything woke the processor.
+ */
+static bool hsagpu_queues_poll(HsaGpuState *s, int64_t timeout)
+{
+    unsigned n = s->nqpfd;
+
+    for (unsigned i = 0; i < n; i++) {
+        s->qpfd[i].revents = 0;
+    }
+    if (qemu_poll_ns(s->qpfd, n, timeout) <= 0) {
+        return false;
+    }
+    for (unsigned i = 1; i < n; i++) {
+        if (s->qpfd[i].revents & G_IO_IN) {
+            EventNotifier e;
+
+            /* Only the fd is needed to clear it. */
+            event_notifier_init_fd(&e, s->qpfd[i].fd);
+            event_notifier_test_and_clear(&e);
+            set_bit_atomic(s->qpfd_doorbell[i], s->db_rung);
+        }
+    }
+    if (s->qpfd[0].revents & G_IO_IN) {
+        event_notifier_test_and_clear(&s->qnotifier);
+    }
+    return true;
+}
+
 static void *hsagpu_queue_thread(void *opaque)
 {
     HsaGpuState *s = opaque;
-    int64_t backoff = HSAGPU_POLL_MIN_NS, last_work = 0;
+    int64_t backoff = HSAGPU_POLL_MIN_NS, last_work = 0, last_poll = 0;
     bool peeked = false;
-    GPollFD pfd = {
-        .fd = event_notifier_get_fd(&s->qnotifier),
-        .events = G_IO_IN,
-    };
 
     rcu_register_thread();
     for (;;) {
@@ -335,12 +409,21 @@ static void *hsagpu_queue_thread(void *opaque)
              qatomic_read(&s->qlock_waiters); n++) {
             sched_yield();
         }
+        /*
+         * Busy: doorbells of other queues are picked up between passes
+         * (an idle queue's write index is read only after its doorbell).
+         */
+        if (s->nqpfd && get_clock() - last_poll > HSAGPU_DB_POLL_NS) {
+            hsagpu_queues_poll(s, 0);
+            last_poll = get_clock();
+        }
         qemu_mutex_lock(&s->qlock);
         if (s->qthread_stop) {
             qemu_mutex_unlock(&s->qlock);
             break;
         }
         hsagpu_queues_pass(s, &pass);
+        hsagpu_queues_poll_set(s);
         /* A stopped VM's messages wait for it (hsagpu_vm_change()). */
         deliver = s->vm_running && hsagpu_queues_undelivered(s);
         vectors = deliver && hsagpu_queues_only_vectors(s);
@@ -373,8 +456,10 @@ static void *hsagpu_queue_thread(void *opaque)
                 peeked = true;
                 break;
             }
-            if (!(n % HSAGPU_WATCH_POLL_EVERY) &&
-                qemu_poll_ns(&pfd, 1, 0) > 0) {
+            if (!(n % HSAGPU_WATCH_POLL_EVERY) && hsagpu_queues_poll(s, 0)) {
+                /* Consumed: the pass right away. */
+                qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_DOORBELLS]);
+                peeked = true;
                 break;
             }
             cpu_relax();
@@ -388,11 +473,11 @@ static void *hsagpu_queue_thread(void *opaque)
         if (pass.poll) {
             backoff = MIN(backoff * 2, HSAGPU_POLL_MAX_NS);
         }
-        if (timeout != 0 && qemu_poll_ns(&pfd, 1, timeout) > 0) {
-            event_notifier_test_and_clear(&s->qnotifier);
+        if (timeout != 0 && hsagpu_queues_poll(s, timeout)) {
             qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_DOORBELLS]);
             backoff = HSAGPU_POLL_MIN_NS;
         }
+        last_poll = get_clock();
     }
     rcu_unregister_thread();
     return NULL;
@@ -493,14 +578,14 @@ static unsigned hsagpu_queue_enable(HsaGpuState *s, unsigned qi,
         return HSAGPU_QRES_BAD_POINTER;
     }
     hsagpu_queue_start(q, read_index);
-    hsagpu_doorbell_listen(s, q->doorbell, true);
+    hsagpu_doorbell_listen(s, qi, q->doorbell, true);
     hsagpu_active_add(s, qi);
     return HSAGPU_QRES_OK;
 }
 
 static void hsagpu_queue_destroy(HsaGpuState *s, unsigned qi, HsaGpuQueue *q)
 {
-    hsagpu_doorbell_listen(s, q->doorbell, false);
+    hsagpu_doorbell_listen(s, qi, q->doorbell, false);
     hsagpu_active_del(s, qi);
     hsagpu_queue_clear(q);
 }
@@ -525,6 +610,8 @@ static unsigned hsagpu_queue_command(HsaGpuState *s, unsigned qi,
             return HSAGPU_QRES_BAD_STATE;
         }
         q->state = HSAGPU_QSTATE_ACTIVE;
+        /* Like a restarted CP: one fetch picks up what came meanwhile. */
+        hsagpu_queue_doorbell(q);
         return HSAGPU_QRES_OK;
     case HSAGPU_QCMD_DRAIN:
         if (q->state != HSAGPU_QSTATE_ACTIVE &&
@@ -797,6 +884,12 @@ bool hsagpu_queues_init(HsaGpuState *s, Error **errp)
     s->nqueues_migrated = s->params.num_queues;
     s->active = g_new0(uint16_t, s->params.num_queues);
     s->db_listening = bitmap_new(HSAGPU_DOORBELL_COUNT);
+    s->db_rung = bitmap_new(HSAGPU_DOORBELL_COUNT);
+    s->qdb = g_new0(EventNotifier, s->params.num_queues);
+    s->qdb_ok = g_new0(bool, s->params.num_queues);
+    s->qdb_listen = g_new0(uint32_t, s->params.num_queues);
+    s->qpfd = g_new0(GPollFD, s->params.num_queues + 1);
+    s->qpfd_doorbell = g_new0(uint32_t, s->params.num_queues + 1);
     s->msix_nr = s->ident.msix_vectors;
     hsagpu_deferred_alloc(&s->pending, s->msix_nr);
     hsagpu_deferred_alloc(&s->delivering, s->msix_nr);
@@ -834,6 +927,7 @@ void hsagpu_queues_reset(HsaGpuState *s)
     }
     memset(s->queues, 0, s->params.num_queues * sizeof(*s->queues));
     memset(s->rr, 0, sizeof(s->rr));
+    bitmap_zero(s->db_rung, HSAGPU_DOORBELL_COUNT);
     hsagpu_bus_maps_flush(s);
     qatomic_set(&s->qerr_pending, 0);
     qatomic_set(&s->error_irq_due, 0);
@@ -879,6 +973,17 @@ void hsagpu_queues_exit(HsaGpuState *s)
     qemu_bh_delete(s->irq_bh);
     event_notifier_cleanup(&s->qnotifier);
     s->qnotifier_ok = false;
+    for (unsigned qi = 0; qi < s->params.num_queues; qi++) {
+        if (s->qdb_ok[qi]) {
+            event_notifier_cleanup(&s->qdb[qi]);
+        }
+    }
+    g_free(s->qdb);
+    g_free(s->qdb_ok);
+    g_free(s->qdb_listen);
+    g_free(s->qpfd);
+    g_free(s->qpfd_doorbell);
+    g_free(s->db_rung);
     g_free(s->db_listening);
     g_free(s->queues);
     g_free(s->active);
@@ -914,6 +1019,16 @@ int hsagpu_queues_post_load(HsaGpuState *s)
     hsagpu_bus_maps_flush(s);
     s->nactive = 0;
     for (unsigned qi = 0; qi < s->params.num_queues; qi++) {
+        HsaGpuQueue *q = &s->queues[qi];
+
+        if (q->fetch_wptr == HSAGPU_FETCH_UNSENT) {
+            /* Not in the stream: fetch once, from where the queue is. */
+            q->seen_wptr = q->read_index;
+            q->fetch_wptr = q->state != HSAGPU_QSTATE_DISABLED;
+        }
+        q->awaiting_header = false;
+    }
+    for (unsigned qi = 0; qi < s->params.num_queues; qi++) {
         /*
          * A migrated queue in use must be one the device could have made:
          * its fields index arrays and bitmaps (priority, vector) and pick
@@ -932,7 +1047,7 @@ int hsagpu_queues_post_load(HsaGpuState *s)
         HsaGpuQueue *q = &s->queues[qi];
 
         if (q->state != HSAGPU_QSTATE_DISABLED) {
-            hsagpu_doorbell_listen(s, q->doorbell, true);
+            hsagpu_doorbell_listen(s, qi, q->doorbell, true);
             hsagpu_active_add(s, qi);
         }
     }
@@ -1157,10 +1272,46 @@ static const VMStateDescription vmstate_hsagpu_queue_sdma = {
     }
 };
 
+/*
+ * The write index the device last fetched and whether a doorbell asks for
+ * the next fetch (hsagpu_queue_wptr()): sent for every queue in use. A
+ * stream without it (an older source, which read every queue's write
+ * index on every pass) gets one fetch (HSAGPU_FETCH_UNSENT, fixed up in
+ * hsagpu_queues_post_load()).
+ */
+
+static bool hsagpu_queue_fetch_needed(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->state != HSAGPU_QSTATE_DISABLED;
+}
+
+static const VMStateDescription vmstate_hsagpu_queue_fetch = {
+    .name = "hsa-gpu/queue/fetch",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_queue_fetch_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(seen_wptr, HsaGpuQueue),
+        VMSTATE_UINT8(fetch_wptr, HsaGpuQueue),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static int hsagpu_queue_pre_load(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    q->fetch_wptr = HSAGPU_FETCH_UNSENT;
+    return 0;
+}
+
 const VMStateDescription vmstate_hsagpu_queue = {
     .name = "hsa-gpu/queue",
     .version_id = 2,
     .minimum_version_id = 1,
+    .pre_load = hsagpu_queue_pre_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(ring_lo, HsaGpuQueue),
         VMSTATE_UINT32(ring_hi, HsaGpuQueue),
@@ -1200,6 +1351,7 @@ const VMStateDescription vmstate_hsagpu_queue = {
         &vmstate_hsagpu_queue_gcn,
         &vmstate_hsagpu_queue_vm,
         &vmstate_hsagpu_queue_sdma,
+        &vmstate_hsagpu_queue_fetch,
         NULL
     }
 };

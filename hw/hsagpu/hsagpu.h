@@ -200,6 +200,25 @@ struct HsaGpuState {
     int64_t proc_backoff;       /* mainloop: polling interval */
     bool proc_kicked;           /* mainloop: kicked since the last run */
     unsigned long *db_listening; /* doorbells with an ioeventfd */
+    /*
+     * Doorbells written since the processor last looked (set_bit_atomic
+     * by the BAR2 handler and by the thread for the eventfds it found
+     * set); hsagpu_queues_pass() hands them to their queues, whose write
+     * index is fetched only then (hsagpu_queue_wptr()).
+     */
+    unsigned long *db_rung;
+    /*
+     * One ioeventfd notifier per hardware queue (the thread must know
+     * which doorbell rang): made at the first ENABLE, kept until
+     * unrealize; qdb_listen[qi] is the doorbell registered + 1, or 0.
+     */
+    EventNotifier *qdb;
+    bool *qdb_ok;
+    uint32_t *qdb_listen;
+    /* The thread's poll set: qnotifier, then the listening queues. */
+    GPollFD *qpfd;
+    uint32_t *qpfd_doorbell;
+    unsigned nqpfd;
     VMChangeStateEntry *vm_change;
     /* The processor's mappings (HsaGpuBusMap, hsagpu-bus.c), qlock */
     struct HsaGpuBusMap *bus_maps;
@@ -367,7 +386,8 @@ typedef struct HsaGpuBusCtx {
 /* hsagpu-doorbell.c: BAR2, and the ioeventfds that wake the processor */
 void hsagpu_doorbell_init(HsaGpuState *s);
 void hsagpu_doorbell_reset(HsaGpuState *s);
-void hsagpu_doorbell_listen(HsaGpuState *s, uint32_t doorbell, bool on);
+void hsagpu_doorbell_listen(HsaGpuState *s, unsigned qi, uint32_t doorbell,
+                            bool on);
 void hsagpu_doorbell_unlisten_all(HsaGpuState *s);
 void hsagpu_queues_kick(HsaGpuState *s);
 

@@ -327,6 +327,7 @@ static void submit(const void *pkt)
 	memcpy(slot, pkt, 4);
 	wptr++;
 	*(uint64_t *)at(WPTR) = wptr;
+	hsagpu_queue_doorbell(&q);
 }
 
 static inline HsaGpuRunResult run(void)

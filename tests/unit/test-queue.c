@@ -82,6 +82,7 @@ static void xq_setup(unsigned i, uint32_t prio)
 		*(uint16_t *)at(XRING(i) + 64 * n) = HSAGPU_PKT_TYPE_INVALID;
 	*(uint64_t *)at(XDESC(i) + HSAGPU_QUEUE_DESC_RPTR) = 0;
 	*(uint64_t *)at(XDESC(i) + HSAGPU_QUEUE_DESC_WPTR) = 0;
+	hsagpu_queue_doorbell(&xq[i]);
 	x->ring_lo = (uint32_t)XRING(i);
 	x->ring_size = RING_SZ;
 	x->rptr_lo = (uint32_t)(XDESC(i) + HSAGPU_QUEUE_DESC_RPTR);
@@ -101,6 +102,7 @@ static void xq_submit(unsigned i, const void *pkt)
 	memcpy(slot, pkt, 4);
 	xwptr[i]++;
 	*(uint64_t *)at(XDESC(i) + HSAGPU_QUEUE_DESC_WPTR) = xwptr[i];
+	hsagpu_queue_doorbell(&xq[i]);
 }
 
 static HsaGpuRunResult xq_run(unsigned i)
@@ -259,9 +261,11 @@ static void test_completion(void)
 	T(*(uint64_t *)at(RPTR) == 1 && q.read_index == 1);
 	/* Not published yet: header INVALID stops the processor. */
 	*(uint64_t *)at(WPTR) = 2;
+	hsagpu_queue_doorbell(&q);
 	r = run();
 	T(r.progress == 0 && q.read_index == 1 && q.state == HSAGPU_QSTATE_ACTIVE);
 	*(uint64_t *)at(WPTR) = 1;
+	hsagpu_queue_doorbell(&q);
 	wptr = 1;
 	/* Ring wrap: 3 x ring size packets, each completing. */
 	atomics = 0;
@@ -280,9 +284,11 @@ static void test_completion(void)
 	T(atomics == 1 && *(uint64_t *)at(RPTR) == 1 + 4 * RING_SZ);
 	/* Slots reserved far beyond the free space are not an overrun. */
 	*(uint64_t *)at(WPTR) = wptr + 10 * RING_SZ;
+	hsagpu_queue_doorbell(&q);
 	r = run();
 	T(!r.error && q.state == HSAGPU_QSTATE_ACTIVE && r.progress == 0);
 	*(uint64_t *)at(WPTR) = wptr;
+	hsagpu_queue_doorbell(&q);
 }
 
 /* Barrier bit and asynchronous busy kernels. */
@@ -467,6 +473,7 @@ static void test_errors(void)
 			run();
 			/* Rewound behind the read index */
 			*(uint64_t *)at(WPTR) = 0;
+			hsagpu_queue_doorbell(&q);
 		} else {
 			submit(&k);
 		}
@@ -1204,6 +1211,78 @@ static void test_vm_faults(void)
 }
 
 
+/*
+ * A process frees its rings and descriptor before it destroys its queues
+ * (ROCr: hipFree and the VM unmaps, then the queues): the device must not
+ * touch an idle queue's memory, only after a doorbell for it or while it
+ * knows work is pending, as the CP does. Each case unmaps one page (a
+ * fault if read) and serves the idle queue many times.
+ */
+static void test_idle_untouched(void)
+{
+	struct hsagpu_agent_dispatch_packet a;
+	const uint64_t pages[3] = { WPTR & ~0xfffULL, RING, SIG(0) };
+	const uint16_t active[1] = { 0 };
+	unsigned rr[HSAGPU_QUEUE_PRIORITY_MAX + 1] = { 0 }, nfailed = 0;
+	HsaGpuPassResult pr;
+	HsaGpuRunResult r;
+
+	for (unsigned pg = 0; pg < 3; pg++) {
+		q_setup(HSAGPU_QF_AMD_QUEUE);
+		sig_init(0, 2);
+		a = apkt(HSAGPU_AGENT_NOP, 0, SIG(0));
+		submit(&a);
+		submit(&a);
+		r = run();
+		T(r.completed == 2 && sig_val(0) == 0 && q.read_index == 2);
+		/* Freed: write index, descriptor, ring or signal page. */
+		vmf_page = pages[pg];
+		vmf_hits = 0;
+		for (int i = 0; i < 100; i++) {
+			run();
+			hsagpu_sched_pass(&q, active, 1, rr, &proc, 64, true,
+					  noop_failed, &nfailed, &pr);
+		}
+		TM(vmf_hits == 0 && q.state == HSAGPU_QSTATE_ACTIVE && !nfailed,
+		   "page %u: %u accesses to freed memory by an idle queue",
+		   pg, vmf_hits);
+		vmf_page = 0;
+	}
+
+	/* A doorbell is what makes the device fetch: here the guest's bug. */
+	q_setup(0);
+	vmf_page = WPTR & ~0xfffULL;
+	hsagpu_queue_doorbell(&q);
+	r = run();
+	T(r.error && q.error == HSAGPU_QERR_VM_FAULT && vmf_hits);
+	vmf_page = 0;
+
+	/* Packets known to be there are served without a doorbell... */
+	q_setup(0);
+	sig_init(0, 3);
+	a = apkt(HSAGPU_AGENT_NOP, 0, SIG(0));
+	submit(&a);
+	submit(&a);
+	submit(&a);
+	hsagpu_queue_run(&q, &proc, 1, &r);
+	T(r.completed == 1 && q.read_index == 1);
+	*(uint64_t *)at(WPTR) = 0;	/* an overrun, were it read now */
+	hsagpu_queue_run(&q, &proc, 1, &r);
+	hsagpu_queue_run(&q, &proc, 1, &r);
+	T(q.read_index == 3 && sig_val(0) == 0 &&
+	  q.state == HSAGPU_QSTATE_ACTIVE);
+	*(uint64_t *)at(WPTR) = wptr;
+	/* ... and one written without a doorbell waits for it. */
+	sig_init(0, 1);
+	memcpy(at(RING + 64 * (wptr % RING_SZ)), &a, sizeof(a));
+	*(uint64_t *)at(WPTR) = ++wptr;
+	run();
+	T(q.read_index == 3 && sig_val(0) == 1);
+	hsagpu_queue_doorbell(&q);
+	run();
+	T(q.read_index == 4 && sig_val(0) == 0);
+}
+
 /* Streaming kernels on mapped memory ---------------------------------- */
 
 static void dirty_reset(void)
@@ -1629,6 +1708,7 @@ int main(void)
 	test_sched_round_robin();
 	test_sched_yield_progress();
 	test_vm_faults();
+	test_idle_untouched();
 	test_sched_priority();
 	test_sched_budget();
 	test_stream_kernels();

@@ -53,6 +53,7 @@ static void put(const uint32_t *dw, unsigned n)
 static void publish(void)
 {
 	*(uint64_t *)at(SWPTR) = swp;
+	hsagpu_queue_doorbell(&sq);
 }
 
 static void emit(const uint32_t *dw, unsigned n)
@@ -428,6 +429,7 @@ static void test_partial_packet(void)
 	s_setup(1024);
 	put(f, 4);
 	*(uint64_t *)at(SWPTR) = 8;
+	hsagpu_queue_doorbell(&sq);
 	r = srun(64);
 	T(!r.error && r.progress == 0 && word(0) == 0 && rptr() == 0);
 	publish();
@@ -645,16 +647,19 @@ static void test_bad_wptr(void)
 	s_setup(1024);
 	fence_pkt(WORD(0), 1);
 	*(uint64_t *)at(SWPTR) = 18;    /* not whole dwords */
+	hsagpu_queue_doorbell(&sq);
 	r = srun(64);
 	T(r.error && failed_with(HSAGPU_QERR_RING_OVERRUN, 0));
 	s_setup(1024);
 	*(uint64_t *)at(SWPTR) = 1028;  /* more than a ring ahead */
+	hsagpu_queue_doorbell(&sq);
 	srun(64);
 	T(failed_with(HSAGPU_QERR_RING_OVERRUN, 0));
 	s_setup(1024);
 	fence_pkt(WORD(0), 1);
 	srun_all();
 	*(uint64_t *)at(SWPTR) = 8;     /* behind the read pointer */
+	hsagpu_queue_doorbell(&sq);
 	srun(64);
 	T(failed_with(HSAGPU_QERR_RING_OVERRUN, 16));
 	/* Exactly a full ring is fine. */
@@ -749,6 +754,7 @@ static void test_sched(void)
 	/* Five copies, a budget of two slices: two copies this pass */
 	for (unsigned i = 0; i < 5; i++)
 		copy_pkt(BUF(1) + 64 * i, BUF(0) + 64 * i, 64);
+	hsagpu_queue_doorbell(&qs[0]);  /* emit() rang sq, not its copy */
 	b.slices = 2;
 	b.packets = 64;
 	pb.budget = &b;

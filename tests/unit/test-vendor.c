@@ -322,6 +322,7 @@ static void test_barrier_value_fairness(void)
 		memcpy(slot, &a, sizeof(a));
 	}
 	*(uint64_t *)at(DESC2 + HSAGPU_QUEUE_DESC_WPTR) = 3;
+	hsagpu_queue_doorbell(&qs[1]);
 
 	hsagpu_sched_pass(qs, active, 2, rr, &proc, 64, true, noop_failed,
 			  &nfailed, &pr);

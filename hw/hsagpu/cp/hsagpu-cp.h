@@ -266,12 +266,21 @@ typedef struct HsaGpuQueue {
     bool amd_props_valid;
     uint32_t amd_props;
     /*
-     * write_dispatch_id as the last run read it, and whether the run
-     * stopped at a slot whose header was still INVALID (a producer
-     * between reserving and publishing it). Not migrated.
+     * The write index as the last fetch read it (the device's copy, as
+     * the CP keeps one), and whether the run stopped at a slot whose
+     * header was still INVALID (a producer between reserving and
+     * publishing it; not migrated). fetch_wptr: the memory at wptr_addr
+     * is read at the next run, and only then: set by a doorbell write
+     * for the queue (the glue: hsagpu_queue_doorbell), by ENABLE and
+     * RESUME, and by a migration from a source that did not send it;
+     * cleared by the fetch. An idle queue (read_index == seen_wptr, no
+     * doorbell) touches none of its memory, so a process may free its
+     * rings before it destroys its queues (docs/architecture.md, Queue
+     * fetch rules). seen_wptr and fetch_wptr migrate in a subsection.
      */
     uint64_t seen_wptr;
     bool awaiting_header;
+    uint8_t fetch_wptr;
 } HsaGpuQueue;
 
 /*
@@ -376,6 +385,44 @@ static inline void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err,
     q->kern_active = 0;
     q->sdma_active = 0;
 }
+/*
+ * A doorbell write for @q: its write index is fetched at the next run
+ * (never before: hsagpu_queue_run() reads no memory of an idle queue).
+ */
+static inline void hsagpu_queue_doorbell(HsaGpuQueue *q)
+{
+    q->fetch_wptr = 1;
+}
+/*
+ * The write index to serve up to: fetched from memory if a doorbell (or
+ * a start) asked for it, else the copy of the last fetch. 0 or a queue
+ * error code (the fetch failed). In the header: cp/sdma uses it too.
+ */
+static inline unsigned hsagpu_queue_wptr(HsaGpuQueue *q, const HsaGpuProc *p,
+                                         uint64_t *wptr)
+{
+    unsigned err;
+
+    /*
+     * Like the CP: the write index in memory is read after a doorbell
+     * for this queue, not on every pass. Work known to be there
+     * (read_index != seen_wptr: a quantum or budget ended the run, a
+     * packet in slices, a barrier, a slot not yet published) goes on
+     * from the copy; an idle queue is not touched at all.
+     */
+    if (q->fetch_wptr) {
+        q->fetch_wptr = 0;
+        err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET, q->wptr_addr,
+                           wptr, sizeof(*wptr));
+        if (err) {
+            return err;
+        }
+        q->seen_wptr = *wptr;
+    }
+    *wptr = q->seen_wptr;
+    return 0;
+}
+
 /* ROCr's queue error code (HSAGPU_AMD_QERR_*) for an HSAGPU_QERR_* code */
 uint32_t hsagpu_amd_queue_code(unsigned qerr);
 /*

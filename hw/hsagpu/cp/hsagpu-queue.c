@@ -221,7 +221,13 @@ bool hsagpu_queue_loaded_ok(const HsaGpuQueue *q, const HsaGpuIdent *id,
     }
     if (q->ninflight > HSAGPU_QUEUE_INFLIGHT_MAX ||
         q->error >= HSAGPU_QERR_COUNT ||
-        q->as_vmid >= HSAGPU_VM_NUM_VMIDS) {
+        q->as_vmid >= HSAGPU_VM_NUM_VMIDS || q->fetch_wptr > 1) {
+        return false;
+    }
+    /* The fetched write index: one the run would have accepted. */
+    if ((q->flags & HSAGPU_QF_SDMA) ?
+        (q->seen_wptr & 3) || q->seen_wptr - q->read_index > q->ring_size :
+        q->seen_wptr - q->read_index > HSAGPU_QUEUE_RESERVE_MAX) {
         return false;
     }
     if (q->dma_active && !hsagpu_dma_cursor_ok(q)) {
@@ -287,6 +293,10 @@ void hsagpu_queue_start(HsaGpuQueue *q, uint64_t read_index)
     q->rptr_addr = hsagpu_reg64(q->rptr_lo, q->rptr_hi);
     q->wptr_addr = hsagpu_reg64(q->wptr_lo, q->wptr_hi);
     q->read_index = read_index;
+    /* One fetch at the start: packets written before ENABLE. */
+    q->seen_wptr = read_index;
+    q->awaiting_header = false;
+    q->fetch_wptr = 1;
     q->rptr_unpublished = 0;
     q->ninflight = 0;
     q->dma_active = 0;
@@ -1036,13 +1046,11 @@ void hsagpu_queue_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
     if (q->state == HSAGPU_QSTATE_SUSPENDED) {
         goto out;
     }
-    err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET, q->wptr_addr,
-                       &wptr, sizeof(wptr));
+    err = hsagpu_queue_wptr(q, p, &wptr);
     if (err) {
         failed_id = q->read_index;
         goto fail;
     }
-    q->seen_wptr = wptr;
     q->awaiting_header = false;
     while (res->progress < quantum && q->read_index != wptr &&
            !hsagpu_budget_spent(p)) {

@@ -544,8 +544,8 @@ void hsagpu_sdma_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
     uint64_t wptr;
     unsigned err;
 
-    err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET, q->wptr_addr,
-                       &wptr, sizeof(wptr));
+    /* Fetched after a doorbell only (hsagpu_queue_wptr). */
+    err = hsagpu_queue_wptr(q, p, &wptr);
     if (err) {
         goto fail;
     }
