@@ -81,10 +81,16 @@ def main():
              '| library | test binary | tests | passed | failed | skipped | not reached |',
              '|---|---|---:|---:|---:|---:|---:|']
     totals = [0] * 5
-    notes = []
+    notes, origins = [], []
     for run in a.runs:
         pkg, ver, junit, builddir = run.split(':', 3)
         cases = junit_cases(junit)
+        try:
+            with open(os.path.join(os.path.dirname(os.path.dirname(builddir)), 'src',
+                                   os.path.basename(builddir), '.origin')) as fh:
+                origins.append('- %s' % fh.read().strip())
+        except OSError:
+            pass
         bindir = os.path.join(os.path.dirname(os.path.dirname(builddir)), 'stage', pkg, 'bin')
         built = sorted(os.listdir(bindir)) if os.path.isdir(bindir) else []
         for t in build_targets(builddir):
@@ -110,6 +116,8 @@ def main():
                     notes.append('%s: %s (%s)' % (b, name, why))
     lines.append('| **all** | | %d | %d | %d | %d | %d |' % tuple(totals))
     text = '\n'.join(lines) + '\n'
+    if origins:
+        text += '\nSources:\n\n' + '\n'.join(origins) + '\n'
     if notes:
         text += '\nFailures:\n\n' + ''.join('- %s\n' % n for n in notes)
     sys.stdout.write(text)

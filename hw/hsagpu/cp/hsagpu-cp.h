@@ -380,6 +380,8 @@ static inline void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err,
     q->state = HSAGPU_QSTATE_ERROR;
     q->error = err;
     q->error_id = id;
+    /* nothing pending: a write index the run refused is not kept */
+    q->seen_wptr = q->read_index;
     q->ninflight = 0;
     q->dma_active = 0;
     q->kern_active = 0;
