@@ -3,7 +3,10 @@
 // tests/unit/test-gcn-insn.c: assembled at build time by Debian's
 // llvm-mc for gfx900, and the encodings it prints are what the test runs.
 // Sources v10, v12, v14 (pairs v[10:11]...), s10, s12; results v0, s0, vcc,
-// s[20:21]. v0 starts as 0xdeadbeef (SDWA and DPP leave parts or lanes).
+// s[20:21]. v0 starts as 0xdeadbeef (SDWA and DPP leave parts or lanes),
+// s0 too and s1 0x0badf00d (scalar ones that keep bits of D). Cases the
+// table marks run with VCC, EXEC (partial: lanes it leaves out must keep
+// v0, and compares give them 0) or M0 set.
 v_add_u32 v0, v10, v12
 v_sub_u32 v0, v10, v12
 v_subrev_u32 v0, v10, v12
@@ -313,3 +316,203 @@ v_cvt_f16_f32 v0, v10
 v_cmp_eq_f16 vcc, 0, v10
 v_pk_add_f16 v0, v10, v12
 v_mad_mixlo_f16 v0, v10, v12, v14 op_sel:[1,0,0] op_sel_hi:[1,1,1]
+// v_div_fmas with VCC set in some lanes (VCC_PAT): the scaled fma
+// rounded once, into the denormals too
+v_div_fmas_f64 v[0:1], v[10:11], v[12:13], v[14:15]
+v_div_fmas_f32 v0, v10, v12, v14
+// VOPC DPP, hand-assembled: the literal is the DPP control dword (src0
+// v10; quad_perm:[1,0,3,2] row_mask:0xa bank_mask:0xf, then row_shr:1
+// bound_ctrl:0 src0_neg row_mask:0xf bank_mask:0xf), the test makes
+// src0 0xfa
+v_cmpx_gt_u32 vcc, 0xaf00b10a, v12
+v_cmpx_lt_f32 vcc, 0xff19110a, v12
+v_mqsad_u32_u8 v[0:3], v[10:11], v12, v[14:17]
+// s0 OLD, s1 OLDHI before; M0 2, 2, 5, 4
+s_bitset0_b32 s0, s10
+s_bitset0_b64 s[0:1], s10
+s_movrels_b32 s0, s10
+s_movrels_b64 s[0:1], s[10:11]
+s_movreld_b32 s0, s10
+s_movreld_b64 s[0:1], s[10:11]
+// Compares with EXEC_PAT (0 in the lanes it leaves out; v_cmpx: EXEC too)
+v_cmpx_class_f32 vcc, v10, v12
+v_cmpx_class_f64 vcc, v[10:11], v12
+v_cmp_class_f16 vcc, v10, v12
+v_cmpx_class_f16 vcc, v10, v12
+v_cmp_f_f16 vcc, v10, v12
+v_cmp_lt_f16 vcc, v10, v12
+v_cmp_le_f16 vcc, v10, v12
+v_cmp_lg_f16 vcc, v10, v12
+v_cmp_ge_f16 vcc, v10, v12
+v_cmp_o_f16 vcc, v10, v12
+v_cmp_u_f16 vcc, v10, v12
+v_cmp_nge_f16 vcc, v10, v12
+v_cmp_nlg_f16 vcc, v10, v12
+v_cmp_ngt_f16 vcc, v10, v12
+v_cmp_nle_f16 vcc, v10, v12
+v_cmp_neq_f16 vcc, v10, v12
+v_cmp_nlt_f16 vcc, v10, v12
+v_cmp_tru_f16 vcc, v10, v12
+v_cmpx_f_f16 vcc, v10, v12
+v_cmpx_lt_f16 vcc, v10, v12
+v_cmpx_eq_f16 vcc, v10, v12
+v_cmpx_le_f16 vcc, v10, v12
+v_cmpx_gt_f16 vcc, v10, v12
+v_cmpx_lg_f16 vcc, v10, v12
+v_cmpx_ge_f16 vcc, v10, v12
+v_cmpx_o_f16 vcc, v10, v12
+v_cmpx_u_f16 vcc, v10, v12
+v_cmpx_nge_f16 vcc, v10, v12
+v_cmpx_nlg_f16 vcc, v10, v12
+v_cmpx_ngt_f16 vcc, v10, v12
+v_cmpx_nle_f16 vcc, v10, v12
+v_cmpx_neq_f16 vcc, v10, v12
+v_cmpx_nlt_f16 vcc, v10, v12
+v_cmpx_tru_f16 vcc, v10, v12
+v_cmp_f_f32 vcc, v10, v12
+v_cmp_eq_f32 vcc, v10, v12
+v_cmp_le_f32 vcc, v10, v12
+v_cmp_gt_f32 vcc, v10, v12
+v_cmp_ge_f32 vcc, v10, v12
+v_cmp_o_f32 vcc, v10, v12
+v_cmp_nlg_f32 vcc, v10, v12
+v_cmp_ngt_f32 vcc, v10, v12
+v_cmp_nle_f32 vcc, v10, v12
+v_cmp_neq_f32 vcc, v10, v12
+v_cmp_nlt_f32 vcc, v10, v12
+v_cmp_tru_f32 vcc, v10, v12
+v_cmpx_f_f32 vcc, v10, v12
+v_cmpx_lt_f32 vcc, v10, v12
+v_cmpx_eq_f32 vcc, v10, v12
+v_cmpx_le_f32 vcc, v10, v12
+v_cmpx_gt_f32 vcc, v10, v12
+v_cmpx_lg_f32 vcc, v10, v12
+v_cmpx_ge_f32 vcc, v10, v12
+v_cmpx_o_f32 vcc, v10, v12
+v_cmpx_u_f32 vcc, v10, v12
+v_cmpx_nge_f32 vcc, v10, v12
+v_cmpx_nlg_f32 vcc, v10, v12
+v_cmpx_ngt_f32 vcc, v10, v12
+v_cmpx_nle_f32 vcc, v10, v12
+v_cmpx_neq_f32 vcc, v10, v12
+v_cmpx_nlt_f32 vcc, v10, v12
+v_cmpx_tru_f32 vcc, v10, v12
+v_cmp_f_f64 vcc, v[10:11], v[12:13]
+v_cmp_lt_f64 vcc, v[10:11], v[12:13]
+v_cmp_eq_f64 vcc, v[10:11], v[12:13]
+v_cmp_gt_f64 vcc, v[10:11], v[12:13]
+v_cmp_lg_f64 vcc, v[10:11], v[12:13]
+v_cmp_ge_f64 vcc, v[10:11], v[12:13]
+v_cmp_u_f64 vcc, v[10:11], v[12:13]
+v_cmp_nge_f64 vcc, v[10:11], v[12:13]
+v_cmp_nlg_f64 vcc, v[10:11], v[12:13]
+v_cmp_ngt_f64 vcc, v[10:11], v[12:13]
+v_cmp_nle_f64 vcc, v[10:11], v[12:13]
+v_cmp_neq_f64 vcc, v[10:11], v[12:13]
+v_cmp_nlt_f64 vcc, v[10:11], v[12:13]
+v_cmp_tru_f64 vcc, v[10:11], v[12:13]
+v_cmpx_f_f64 vcc, v[10:11], v[12:13]
+v_cmpx_lt_f64 vcc, v[10:11], v[12:13]
+v_cmpx_eq_f64 vcc, v[10:11], v[12:13]
+v_cmpx_le_f64 vcc, v[10:11], v[12:13]
+v_cmpx_gt_f64 vcc, v[10:11], v[12:13]
+v_cmpx_lg_f64 vcc, v[10:11], v[12:13]
+v_cmpx_ge_f64 vcc, v[10:11], v[12:13]
+v_cmpx_o_f64 vcc, v[10:11], v[12:13]
+v_cmpx_u_f64 vcc, v[10:11], v[12:13]
+v_cmpx_nge_f64 vcc, v[10:11], v[12:13]
+v_cmpx_nlg_f64 vcc, v[10:11], v[12:13]
+v_cmpx_ngt_f64 vcc, v[10:11], v[12:13]
+v_cmpx_nle_f64 vcc, v[10:11], v[12:13]
+v_cmpx_neq_f64 vcc, v[10:11], v[12:13]
+v_cmpx_nlt_f64 vcc, v[10:11], v[12:13]
+v_cmpx_tru_f64 vcc, v[10:11], v[12:13]
+v_cmp_f_i16 vcc, v10, v12
+v_cmp_lt_i16 vcc, v10, v12
+v_cmp_eq_i16 vcc, v10, v12
+v_cmp_le_i16 vcc, v10, v12
+v_cmp_ne_i16 vcc, v10, v12
+v_cmp_ge_i16 vcc, v10, v12
+v_cmp_t_i16 vcc, v10, v12
+v_cmp_f_u16 vcc, v10, v12
+v_cmp_lt_u16 vcc, v10, v12
+v_cmp_le_u16 vcc, v10, v12
+v_cmp_gt_u16 vcc, v10, v12
+v_cmp_ne_u16 vcc, v10, v12
+v_cmp_ge_u16 vcc, v10, v12
+v_cmp_t_u16 vcc, v10, v12
+v_cmpx_f_i16_e64 s[20:21], v10, v12
+v_cmpx_lt_i16_e64 s[20:21], v10, v12
+v_cmpx_eq_i16_e64 s[20:21], v10, v12
+v_cmpx_le_i16_e64 s[20:21], v10, v12
+v_cmpx_gt_i16_e64 s[20:21], v10, v12
+v_cmpx_ne_i16_e64 s[20:21], v10, v12
+v_cmpx_ge_i16_e64 s[20:21], v10, v12
+v_cmpx_t_i16_e64 s[20:21], v10, v12
+v_cmpx_f_u16_e64 s[20:21], v10, v12
+v_cmpx_lt_u16_e64 s[20:21], v10, v12
+v_cmpx_eq_u16_e64 s[20:21], v10, v12
+v_cmpx_le_u16_e64 s[20:21], v10, v12
+v_cmpx_gt_u16_e64 s[20:21], v10, v12
+v_cmpx_ne_u16_e64 s[20:21], v10, v12
+v_cmpx_ge_u16_e64 s[20:21], v10, v12
+v_cmpx_t_u16_e64 s[20:21], v10, v12
+v_cmp_f_i32 vcc, v10, v12
+v_cmp_eq_i32 vcc, v10, v12
+v_cmp_le_i32 vcc, v10, v12
+v_cmp_gt_i32 vcc, v10, v12
+v_cmp_ne_i32 vcc, v10, v12
+v_cmp_ge_i32 vcc, v10, v12
+v_cmp_t_i32 vcc, v10, v12
+v_cmp_f_u32 vcc, v10, v12
+v_cmp_eq_u32 vcc, v10, v12
+v_cmp_le_u32 vcc, v10, v12
+v_cmp_gt_u32 vcc, v10, v12
+v_cmp_ne_u32 vcc, v10, v12
+v_cmp_t_u32 vcc, v10, v12
+v_cmpx_f_i32 vcc, v10, v12
+v_cmpx_lt_i32 vcc, v10, v12
+v_cmpx_eq_i32 vcc, v10, v12
+v_cmpx_le_i32 vcc, v10, v12
+v_cmpx_gt_i32 vcc, v10, v12
+v_cmpx_ne_i32 vcc, v10, v12
+v_cmpx_ge_i32 vcc, v10, v12
+v_cmpx_t_i32 vcc, v10, v12
+v_cmpx_f_u32 vcc, v10, v12
+v_cmpx_lt_u32 vcc, v10, v12
+v_cmpx_eq_u32 vcc, v10, v12
+v_cmpx_le_u32 vcc, v10, v12
+v_cmpx_gt_u32 vcc, v10, v12
+v_cmpx_ne_u32 vcc, v10, v12
+v_cmpx_ge_u32 vcc, v10, v12
+v_cmpx_t_u32 vcc, v10, v12
+v_cmp_f_i64 vcc, v[10:11], v[12:13]
+v_cmp_eq_i64 vcc, v[10:11], v[12:13]
+v_cmp_le_i64 vcc, v[10:11], v[12:13]
+v_cmp_gt_i64 vcc, v[10:11], v[12:13]
+v_cmp_ne_i64 vcc, v[10:11], v[12:13]
+v_cmp_ge_i64 vcc, v[10:11], v[12:13]
+v_cmp_t_i64 vcc, v[10:11], v[12:13]
+v_cmp_f_u64 vcc, v[10:11], v[12:13]
+v_cmp_lt_u64 vcc, v[10:11], v[12:13]
+v_cmp_eq_u64 vcc, v[10:11], v[12:13]
+v_cmp_le_u64 vcc, v[10:11], v[12:13]
+v_cmp_gt_u64 vcc, v[10:11], v[12:13]
+v_cmp_ge_u64 vcc, v[10:11], v[12:13]
+v_cmp_t_u64 vcc, v[10:11], v[12:13]
+v_cmpx_f_i64 vcc, v[10:11], v[12:13]
+v_cmpx_lt_i64 vcc, v[10:11], v[12:13]
+v_cmpx_eq_i64 vcc, v[10:11], v[12:13]
+v_cmpx_le_i64 vcc, v[10:11], v[12:13]
+v_cmpx_gt_i64 vcc, v[10:11], v[12:13]
+v_cmpx_ne_i64 vcc, v[10:11], v[12:13]
+v_cmpx_ge_i64 vcc, v[10:11], v[12:13]
+v_cmpx_t_i64 vcc, v[10:11], v[12:13]
+v_cmpx_f_u64 vcc, v[10:11], v[12:13]
+v_cmpx_lt_u64 vcc, v[10:11], v[12:13]
+v_cmpx_eq_u64 vcc, v[10:11], v[12:13]
+v_cmpx_le_u64 vcc, v[10:11], v[12:13]
+v_cmpx_gt_u64 vcc, v[10:11], v[12:13]
+v_cmpx_ne_u64 vcc, v[10:11], v[12:13]
+v_cmpx_ge_u64 vcc, v[10:11], v[12:13]
+v_cmpx_t_u64 vcc, v[10:11], v[12:13]

@@ -45,8 +45,29 @@ typedef uint64_t (*GcnExpect)(uint64_t a, uint64_t b, uint64_t c);
 #define LDS     (1u << 10)
 #define RTN     (1u << 11)
 #define FTZ     (1u << 12)      /* fp16/fp64 denormals flushed (MODE) */
+#define VCI     (1u << 13)      /* VCC holds VCC_PAT (lane_vcc: its bit) */
+#define EXM     (1u << 14)      /* EXEC is EXEC_PAT: other lanes unchanged */
+#define CX      (1u << 15)      /* v_cmpx: EXEC checked too (CMP, XL) */
+#define MRD     (1u << 16)      /* scalar result in s[m0] (s_movreld) */
+/*
+ * VOPC with DPP, hand-assembled (LLVM 15 does not encode it for gfx9):
+ * insns.s has the e32 form with a literal src0, which is the DPP
+ * control dword; the test makes src0 0xfa (DPP)
+ */
+#define DPPL    (1u << 17)
+/*
+ * a 128-bit result v[0:3] (S2 v[14:17], its upper half lane_c_hi): fn
+ * gives v[0:1], the scc slot v[2:3]
+ */
+#define W4      (1u << 18)
 
 #define OLD     0xdeadbeefu     /* v0 before the instruction */
+#define OLDHI   0x0badf00du     /* s1 (s0 is OLD) before a scalar one */
+#define VCC_PAT 0x96f0c3a55a3c0ff9ULL
+#define EXEC_PAT 0xf7de1b3f00ff6ac5ULL
+
+/* VCI: the lane's VCC bit, for the expected value of its lane */
+static unsigned lane_vcc;
 
 /* An across-lanes result: out[] holds OLD, lanes left alone keep it */
 typedef void (*GcnLanes)(const uint32_t *a, const uint32_t *b,
@@ -63,6 +84,7 @@ typedef struct GcnCase {
     GcnExpect fn;
     GcnExpect scc;              /* scalar ones: the SCC expected */
     GcnLanes xfn;               /* XL */
+    unsigned m0;                /* M0 before (s_movrels, s_movreld) */
 } GcnCase;
 
 static float F(uint64_t v)
@@ -839,8 +861,9 @@ static uint64_t s_flbiti64(uint64_t a, uint64_t b, uint64_t c)
 
 E(s_sext8, (uint32_t)(int32_t)(int8_t)a)
 E(s_sext16, (uint32_t)(int32_t)(int16_t)a)
-E(s_bitset1, 1u << (a & 31))
-E(s_bitset1_64, 1ULL << (a & 63))
+/* s_bitset0/1: D's other bits kept (s0 OLD, s1 OLDHI before) */
+E(s_bitset1, OLD | 1u << (a & 31))
+E(s_bitset1_64, (OLD | (uint64_t)OLDHI << 32) | 1ULL << (a & 63))
 
 static uint64_t s_brep(uint64_t a, uint64_t b, uint64_t c)
 {
@@ -1138,6 +1161,394 @@ E(l_cmpst64, a == b ? c : a)
 E(l_cmpstd, D(a) == D(b) ? c : a)
 E(l_wrap, U(a) >= U(b) ? U(a) - U(b) : U(a) + U(c))
 E(l_xchg64, b)
+
+/*
+ * Compares from the ISA's relations. Float: F, LT, EQ, LE, GT, LG, GE,
+ * O, then U, NGE, NLG, NGT, NLE, NEQ, NLT, TRU (the negations: true
+ * with a NaN); integer: F, LT, EQ, LE, GT, NE, GE, T
+ */
+static int frel(unsigned k, double x, double y)
+{
+	int un = isnan(x) || isnan(y);
+	int r[8] = { 0, x < y, x == y, x <= y, x > y, x < y || x > y, x >= y,
+		     !un };
+
+	return k < 8 ? r[k] : !r[15 - k];
+}
+
+static int irel(unsigned k, int lt, int eq, int gt)
+{
+	int r[8] = { 0, lt, eq, lt || eq, gt, !eq, gt || eq, 1 };
+
+	return r[k];
+}
+
+#define IREL(k, T) irel(k, (T)a < (T)b, (T)a == (T)b, (T)a > (T)b)
+
+/* the v_cmp_class mask bit of a half, from its bits */
+static unsigned fclass16(uint64_t v)
+{
+	unsigned e = (v >> 10) & 31, m = v & 0x3ff, neg = (v >> 15) & 1;
+
+	if (e == 31 && m)
+		return m & 0x200 ? 1 : 0;
+	if (e == 31)
+		return neg ? 2 : 9;
+	if (!e && !m)
+		return neg ? 5 : 6;
+	if (!e)
+		return neg ? 4 : 7;
+	return neg ? 3 : 8;
+}
+
+E(r_cmpx_class_f32, (b >> fclass(F(a), SNAN32((uint32_t)a))) & 1)
+E(r_cmpx_class_f64, (b >> fclass64(D(a), SNAN64(a))) & 1)
+E(r_cmp_class_f16, (b >> fclass16(a)) & 1)
+E(r_cmpx_class_f16, (b >> fclass16(a)) & 1)
+E(r_cmp_f_f16, frel(0, H(a), H(b)))
+E(r_cmp_lt_f16, frel(1, H(a), H(b)))
+E(r_cmp_le_f16, frel(3, H(a), H(b)))
+E(r_cmp_lg_f16, frel(5, H(a), H(b)))
+E(r_cmp_ge_f16, frel(6, H(a), H(b)))
+E(r_cmp_o_f16, frel(7, H(a), H(b)))
+E(r_cmp_u_f16, frel(8, H(a), H(b)))
+E(r_cmp_nge_f16, frel(9, H(a), H(b)))
+E(r_cmp_nlg_f16, frel(10, H(a), H(b)))
+E(r_cmp_ngt_f16, frel(11, H(a), H(b)))
+E(r_cmp_nle_f16, frel(12, H(a), H(b)))
+E(r_cmp_neq_f16, frel(13, H(a), H(b)))
+E(r_cmp_nlt_f16, frel(14, H(a), H(b)))
+E(r_cmp_tru_f16, frel(15, H(a), H(b)))
+E(r_cmpx_f_f16, frel(0, H(a), H(b)))
+E(r_cmpx_lt_f16, frel(1, H(a), H(b)))
+E(r_cmpx_eq_f16, frel(2, H(a), H(b)))
+E(r_cmpx_le_f16, frel(3, H(a), H(b)))
+E(r_cmpx_gt_f16, frel(4, H(a), H(b)))
+E(r_cmpx_lg_f16, frel(5, H(a), H(b)))
+E(r_cmpx_ge_f16, frel(6, H(a), H(b)))
+E(r_cmpx_o_f16, frel(7, H(a), H(b)))
+E(r_cmpx_u_f16, frel(8, H(a), H(b)))
+E(r_cmpx_nge_f16, frel(9, H(a), H(b)))
+E(r_cmpx_nlg_f16, frel(10, H(a), H(b)))
+E(r_cmpx_ngt_f16, frel(11, H(a), H(b)))
+E(r_cmpx_nle_f16, frel(12, H(a), H(b)))
+E(r_cmpx_neq_f16, frel(13, H(a), H(b)))
+E(r_cmpx_nlt_f16, frel(14, H(a), H(b)))
+E(r_cmpx_tru_f16, frel(15, H(a), H(b)))
+E(r_cmp_f_f32, frel(0, F(a), F(b)))
+E(r_cmp_eq_f32, frel(2, F(a), F(b)))
+E(r_cmp_le_f32, frel(3, F(a), F(b)))
+E(r_cmp_gt_f32, frel(4, F(a), F(b)))
+E(r_cmp_ge_f32, frel(6, F(a), F(b)))
+E(r_cmp_o_f32, frel(7, F(a), F(b)))
+E(r_cmp_nlg_f32, frel(10, F(a), F(b)))
+E(r_cmp_ngt_f32, frel(11, F(a), F(b)))
+E(r_cmp_nle_f32, frel(12, F(a), F(b)))
+E(r_cmp_neq_f32, frel(13, F(a), F(b)))
+E(r_cmp_nlt_f32, frel(14, F(a), F(b)))
+E(r_cmp_tru_f32, frel(15, F(a), F(b)))
+E(r_cmpx_f_f32, frel(0, F(a), F(b)))
+E(r_cmpx_lt_f32, frel(1, F(a), F(b)))
+E(r_cmpx_eq_f32, frel(2, F(a), F(b)))
+E(r_cmpx_le_f32, frel(3, F(a), F(b)))
+E(r_cmpx_gt_f32, frel(4, F(a), F(b)))
+E(r_cmpx_lg_f32, frel(5, F(a), F(b)))
+E(r_cmpx_ge_f32, frel(6, F(a), F(b)))
+E(r_cmpx_o_f32, frel(7, F(a), F(b)))
+E(r_cmpx_u_f32, frel(8, F(a), F(b)))
+E(r_cmpx_nge_f32, frel(9, F(a), F(b)))
+E(r_cmpx_nlg_f32, frel(10, F(a), F(b)))
+E(r_cmpx_ngt_f32, frel(11, F(a), F(b)))
+E(r_cmpx_nle_f32, frel(12, F(a), F(b)))
+E(r_cmpx_neq_f32, frel(13, F(a), F(b)))
+E(r_cmpx_nlt_f32, frel(14, F(a), F(b)))
+E(r_cmpx_tru_f32, frel(15, F(a), F(b)))
+E(r_cmp_f_f64, frel(0, D(a), D(b)))
+E(r_cmp_lt_f64, frel(1, D(a), D(b)))
+E(r_cmp_eq_f64, frel(2, D(a), D(b)))
+E(r_cmp_gt_f64, frel(4, D(a), D(b)))
+E(r_cmp_lg_f64, frel(5, D(a), D(b)))
+E(r_cmp_ge_f64, frel(6, D(a), D(b)))
+E(r_cmp_u_f64, frel(8, D(a), D(b)))
+E(r_cmp_nge_f64, frel(9, D(a), D(b)))
+E(r_cmp_nlg_f64, frel(10, D(a), D(b)))
+E(r_cmp_ngt_f64, frel(11, D(a), D(b)))
+E(r_cmp_nle_f64, frel(12, D(a), D(b)))
+E(r_cmp_neq_f64, frel(13, D(a), D(b)))
+E(r_cmp_nlt_f64, frel(14, D(a), D(b)))
+E(r_cmp_tru_f64, frel(15, D(a), D(b)))
+E(r_cmpx_f_f64, frel(0, D(a), D(b)))
+E(r_cmpx_lt_f64, frel(1, D(a), D(b)))
+E(r_cmpx_eq_f64, frel(2, D(a), D(b)))
+E(r_cmpx_le_f64, frel(3, D(a), D(b)))
+E(r_cmpx_gt_f64, frel(4, D(a), D(b)))
+E(r_cmpx_lg_f64, frel(5, D(a), D(b)))
+E(r_cmpx_ge_f64, frel(6, D(a), D(b)))
+E(r_cmpx_o_f64, frel(7, D(a), D(b)))
+E(r_cmpx_u_f64, frel(8, D(a), D(b)))
+E(r_cmpx_nge_f64, frel(9, D(a), D(b)))
+E(r_cmpx_nlg_f64, frel(10, D(a), D(b)))
+E(r_cmpx_ngt_f64, frel(11, D(a), D(b)))
+E(r_cmpx_nle_f64, frel(12, D(a), D(b)))
+E(r_cmpx_neq_f64, frel(13, D(a), D(b)))
+E(r_cmpx_nlt_f64, frel(14, D(a), D(b)))
+E(r_cmpx_tru_f64, frel(15, D(a), D(b)))
+E(r_cmp_f_i16, IREL(0, int16_t))
+E(r_cmp_lt_i16, IREL(1, int16_t))
+E(r_cmp_eq_i16, IREL(2, int16_t))
+E(r_cmp_le_i16, IREL(3, int16_t))
+E(r_cmp_ne_i16, IREL(5, int16_t))
+E(r_cmp_ge_i16, IREL(6, int16_t))
+E(r_cmp_t_i16, IREL(7, int16_t))
+E(r_cmp_f_u16, IREL(0, uint16_t))
+E(r_cmp_lt_u16, IREL(1, uint16_t))
+E(r_cmp_le_u16, IREL(3, uint16_t))
+E(r_cmp_gt_u16, IREL(4, uint16_t))
+E(r_cmp_ne_u16, IREL(5, uint16_t))
+E(r_cmp_ge_u16, IREL(6, uint16_t))
+E(r_cmp_t_u16, IREL(7, uint16_t))
+E(r_cmpx_f_i16, IREL(0, int16_t))
+E(r_cmpx_lt_i16, IREL(1, int16_t))
+E(r_cmpx_eq_i16, IREL(2, int16_t))
+E(r_cmpx_le_i16, IREL(3, int16_t))
+E(r_cmpx_gt_i16, IREL(4, int16_t))
+E(r_cmpx_ne_i16, IREL(5, int16_t))
+E(r_cmpx_ge_i16, IREL(6, int16_t))
+E(r_cmpx_t_i16, IREL(7, int16_t))
+E(r_cmpx_f_u16, IREL(0, uint16_t))
+E(r_cmpx_lt_u16, IREL(1, uint16_t))
+E(r_cmpx_eq_u16, IREL(2, uint16_t))
+E(r_cmpx_le_u16, IREL(3, uint16_t))
+E(r_cmpx_gt_u16, IREL(4, uint16_t))
+E(r_cmpx_ne_u16, IREL(5, uint16_t))
+E(r_cmpx_ge_u16, IREL(6, uint16_t))
+E(r_cmpx_t_u16, IREL(7, uint16_t))
+E(r_cmp_f_i32, IREL(0, int32_t))
+E(r_cmp_eq_i32, IREL(2, int32_t))
+E(r_cmp_le_i32, IREL(3, int32_t))
+E(r_cmp_gt_i32, IREL(4, int32_t))
+E(r_cmp_ne_i32, IREL(5, int32_t))
+E(r_cmp_ge_i32, IREL(6, int32_t))
+E(r_cmp_t_i32, IREL(7, int32_t))
+E(r_cmp_f_u32, IREL(0, uint32_t))
+E(r_cmp_eq_u32, IREL(2, uint32_t))
+E(r_cmp_le_u32, IREL(3, uint32_t))
+E(r_cmp_gt_u32, IREL(4, uint32_t))
+E(r_cmp_ne_u32, IREL(5, uint32_t))
+E(r_cmp_t_u32, IREL(7, uint32_t))
+E(r_cmpx_f_i32, IREL(0, int32_t))
+E(r_cmpx_lt_i32, IREL(1, int32_t))
+E(r_cmpx_eq_i32, IREL(2, int32_t))
+E(r_cmpx_le_i32, IREL(3, int32_t))
+E(r_cmpx_gt_i32, IREL(4, int32_t))
+E(r_cmpx_ne_i32, IREL(5, int32_t))
+E(r_cmpx_ge_i32, IREL(6, int32_t))
+E(r_cmpx_t_i32, IREL(7, int32_t))
+E(r_cmpx_f_u32, IREL(0, uint32_t))
+E(r_cmpx_lt_u32, IREL(1, uint32_t))
+E(r_cmpx_eq_u32, IREL(2, uint32_t))
+E(r_cmpx_le_u32, IREL(3, uint32_t))
+E(r_cmpx_gt_u32, IREL(4, uint32_t))
+E(r_cmpx_ne_u32, IREL(5, uint32_t))
+E(r_cmpx_ge_u32, IREL(6, uint32_t))
+E(r_cmpx_t_u32, IREL(7, uint32_t))
+E(r_cmp_f_i64, IREL(0, int64_t))
+E(r_cmp_eq_i64, IREL(2, int64_t))
+E(r_cmp_le_i64, IREL(3, int64_t))
+E(r_cmp_gt_i64, IREL(4, int64_t))
+E(r_cmp_ne_i64, IREL(5, int64_t))
+E(r_cmp_ge_i64, IREL(6, int64_t))
+E(r_cmp_t_i64, IREL(7, int64_t))
+E(r_cmp_f_u64, IREL(0, uint64_t))
+E(r_cmp_lt_u64, IREL(1, uint64_t))
+E(r_cmp_eq_u64, IREL(2, uint64_t))
+E(r_cmp_le_u64, IREL(3, uint64_t))
+E(r_cmp_gt_u64, IREL(4, uint64_t))
+E(r_cmp_ge_u64, IREL(6, uint64_t))
+E(r_cmp_t_u64, IREL(7, uint64_t))
+E(r_cmpx_f_i64, IREL(0, int64_t))
+E(r_cmpx_lt_i64, IREL(1, int64_t))
+E(r_cmpx_eq_i64, IREL(2, int64_t))
+E(r_cmpx_le_i64, IREL(3, int64_t))
+E(r_cmpx_gt_i64, IREL(4, int64_t))
+E(r_cmpx_ne_i64, IREL(5, int64_t))
+E(r_cmpx_ge_i64, IREL(6, int64_t))
+E(r_cmpx_t_i64, IREL(7, int64_t))
+E(r_cmpx_f_u64, IREL(0, uint64_t))
+E(r_cmpx_lt_u64, IREL(1, uint64_t))
+E(r_cmpx_eq_u64, IREL(2, uint64_t))
+E(r_cmpx_le_u64, IREL(3, uint64_t))
+E(r_cmpx_gt_u64, IREL(4, uint64_t))
+E(r_cmpx_ne_u64, IREL(5, uint64_t))
+E(r_cmpx_ge_u64, IREL(6, uint64_t))
+E(r_cmpx_t_u64, IREL(7, uint64_t))
+
+/*
+ * v_div_fmas with VCC: fma(S0, S1, S2) x 2^+-@bias (up when S2's biased
+ * exponent is at least the bias, |S2| >= 1), rounded once to @p
+ * significand bits whose least unit is 2^@emin. The reference sums
+ * exactly in a big integer counting units of 2^-BIGU (every double, and
+ * every product of two, is a whole number of them) and rounds it bit by
+ * bit at the result's unit: not the FPU's 128-bit way.
+ */
+#define BIGU    2200
+#define BIGW    140                     /* 32-bit words: 4480 bits */
+
+typedef struct Big {
+	uint32_t w[BIGW];
+} Big;
+
+/* @x += @v x 2^@pos */
+static void big_add(Big *x, uint64_t v, int pos)
+{
+	unsigned i = pos / 32, sh = pos % 32;
+	uint32_t part[3] = { (uint32_t)(v << sh), (uint32_t)(v >> (32 - sh)),
+			     sh ? (uint32_t)(v >> (64 - sh)) : 0 };
+	uint64_t carry = 0;
+
+	for (unsigned k = 0; i + k < BIGW && (k < 3 || carry); k++) {
+		carry += (uint64_t)x->w[i + k] + (k < 3 ? part[k] : 0);
+		x->w[i + k] = (uint32_t)carry;
+		carry >>= 32;
+	}
+}
+
+static int big_bit(const Big *x, int i)
+{
+	return i < 0 ? 0 : (x->w[i / 32] >> (i % 32)) & 1;
+}
+
+static int big_cmp(const Big *x, const Big *y)
+{
+	for (int i = BIGW - 1; i >= 0; i--)
+		if (x->w[i] != y->w[i])
+			return x->w[i] < y->w[i] ? -1 : 1;
+	return 0;
+}
+
+/* @x -= @y (@x >= @y) */
+static void big_sub(Big *x, const Big *y)
+{
+	int64_t borrow = 0;
+
+	for (int i = 0; i < BIGW; i++) {
+		int64_t t = (int64_t)x->w[i] - y->w[i] - borrow;
+
+		borrow = t < 0;
+		x->w[i] = (uint32_t)(t + (borrow ? 1LL << 32 : 0));
+	}
+}
+
+/* finite @x = *@m x 2^*@e from its bits */
+static void dbits(double x, uint64_t *m, int *e)
+{
+	uint64_t u = UD(x);
+	int be = (int)((u >> 52) & 0x7ff);
+
+	*m = u & 0xfffffffffffffULL;
+	if (be)
+		*m |= 1ULL << 52;
+	*e = (be ? be : 1) - 1075;
+}
+
+static double ref_fmas(double a, double b, double c, int bias, int p,
+		       int emin)
+{
+	int s = ((UD(c) >> 52) & 0x7ff) >= 1023 ? bias : -bias;
+	uint64_t ma, mb, mc, r = 0;
+	int ea, eb, ec, h, q, k, guard, sticky = 0, neg;
+	Big P, C;
+
+	if (isnan(a) || isnan(b) || isnan(c) || isinf(a) || isinf(b) ||
+	    isinf(c))
+		return fma(a, b, c);            /* NaN or infinite: exact */
+	memset(&P, 0, sizeof(P));
+	memset(&C, 0, sizeof(C));
+	dbits(a, &ma, &ea);
+	dbits(b, &mb, &eb);
+	dbits(c, &mc, &ec);
+	for (int j = 0; j < 53; j++)
+		if ((mb >> j) & 1)
+			big_add(&P, ma, ea + eb + j + BIGU);
+	big_add(&C, mc, ec + BIGU);
+	neg = signbit(a) != signbit(b);
+	if (neg == !!signbit(c)) {
+		for (int i = 0; i < BIGW; i++)
+			big_add(&P, C.w[i], 32 * i);
+	} else if (big_cmp(&P, &C) >= 0) {
+		big_sub(&P, &C);
+	} else {
+		big_sub(&C, &P);
+		P = C;
+		neg = !neg;
+	}
+	for (h = 32 * BIGW - 1; h >= 0 && !big_bit(&P, h); h--)
+		;
+	if (h < 0)
+		return fma(a, b, c);            /* exactly zero: its sign */
+	q = h - BIGU + s - (p - 1);
+	if (q < emin)
+		q = emin;
+	k = q - s + BIGU;                       /* the unit's bit */
+	for (int i = h; i >= k; i--)
+		r = r << 1 | big_bit(&P, i);
+	guard = big_bit(&P, k - 1);
+	for (int i = k - 2; i >= 0 && !sticky; i--)
+		sticky = big_bit(&P, i);
+	r += guard && (sticky || (r & 1));
+	return neg ? -ldexp((double)r, q) : ldexp((double)r, q);
+}
+
+/* VCC (lane_vcc) clear: a plain fma */
+E(e_fmasd, UD(lane_vcc ? ref_fmas(D(a), D(b), D(c), 128, 53, -1074)
+		       : fma(D(a), D(b), D(c))))
+E(e_fmasf, UF(lane_vcc ? (float)ref_fmas(F(a), F(b), F(c), 64, 24, -149)
+		       : fmaf(F(a), F(b), F(c))))
+
+/*
+ * VOPC DPP (v_cmpx): quad_perm:[1,0,3,2] row_mask:0xa: rows 0 and 2 do
+ * not run (0 in VCC and EXEC)
+ */
+static void x_cmpx_quad(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	for (unsigned l = 0; l < 64; l++)
+		out[l] = l / 16 == 1 || l / 16 == 3 ? a[l ^ 1] > b[l] : 0;
+}
+
+/*
+ * row_shr:1 bound_ctrl:0 with -src0, EXEC_PAT: a lane whose source lane
+ * is outside its row or inactive reads 0; inactive lanes give 0
+ */
+static void x_cmpx_shr(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	for (unsigned l = 0; l < 64; l++) {
+		int s = l % 16 ? (int)l - 1 : -1;
+		float src = s < 0 || !((EXEC_PAT >> s) & 1) ? 0.0f : F(a[s]);
+
+		out[l] = (EXEC_PAT >> l) & 1 ? -src < F(b[l]) : 0;
+	}
+}
+
+/*
+ * v_mqsad_u32_u8: D.u32[k] = the masked SAD of S0's bytes k..k+3 with
+ * S1 (a zero byte of S1 skipped) + S2.u32[k]; lane_c_hi: S2's upper half
+ */
+static uint64_t lane_c_hi;
+
+static uint32_t mq32(uint64_t a, uint64_t b, uint64_t c2, unsigned k)
+{
+	return sad8(a >> (8 * k), U(b), 1) + (uint32_t)(c2 >> (32 * (k & 1)));
+}
+
+E(e_mqsad32, mq32(a, b, c, 0) | (uint64_t)mq32(a, b, c, 1) << 32)
+E(e_mqsad32_hi, mq32(a, b, lane_c_hi, 2) |
+		(uint64_t)mq32(a, b, lane_c_hi, 3) << 32)
+
+/* s_bitset0; s_movrels/s_movreld: M0 (the case's m0) past the field */
+E(s_bitset0, OLD & ~(1u << (a & 31)))
+E(s_bitset0_64, (OLD | (uint64_t)OLDHI << 32) & ~(1ULL << (a & 63)))
+E(s_movrels_m0, b)
+E(s_movreld_m0, a)
 
 /* In the order of tests/gcn/insns.s */
 /* a double to half, rounded once (the compiler's conversion) */
@@ -1486,6 +1897,236 @@ static const GcnCase cases[] = {
 	{ "v_cmp_eq_f16", 1, 'e', CMP | FTZ, z_cmp0h, NULL },
 	{ "v_pk_add_f16", 2, 'e', FTZ, z_pk_addh, NULL },
 	{ "v_mad_mixlo_f16", 3, 'e', FTZ, z_mixlo, NULL },
+	{ "v_div_fmas_f64", 3, 'q', W0 | W1 | W2 | WD | VCI, e_fmasd, NULL },
+	{ "v_div_fmas_f32", 3, 'r', VCI, e_fmasf, NULL },
+	{ "v_cmpx_gt_u32", 2, 'u', XL | CMP | CX | DPPL, NULL, NULL,
+	  x_cmpx_quad },
+	{ "v_cmpx_lt_f32", 2, 'f', XL | CMP | CX | DPPL | EXM, NULL, NULL,
+	  x_cmpx_shr },
+	{ "v_mqsad_u32_u8", 3, 'Y', W0 | W2 | WD | W4 | EXM, e_mqsad32,
+	  e_mqsad32_hi },
+	{ "s_bitset0_b32", 1, 'k', SCL, s_bitset0, NULL },
+	{ "s_bitset0_b64", 1, 'k', SCL | WD, s_bitset0_64, NULL },
+	{ "s_movrels_b32", 2, 'u', SCL, s_movrels_m0, NULL, NULL, 2 },
+	{ "s_movrels_b64", 2, 'u', SCL | W0 | W1 | WD, s_movrels_m0, NULL, NULL,
+	  2 },
+	{ "s_movreld_b32", 1, 'u', SCL | MRD, s_movreld_m0, NULL, NULL, 5 },
+	{ "s_movreld_b64", 1, 'u', SCL | W0 | WD | MRD, s_movreld_m0, NULL,
+	  NULL, 4 },
+	{ "v_cmpx_class_f32", 2, 'c', CMP | EXM | CX, r_cmpx_class_f32, NULL },
+	{ "v_cmpx_class_f64", 2, 'C', W0 | CMP | EXM | CX,
+	  r_cmpx_class_f64, NULL },
+	{ "v_cmp_class_f16", 2, 'j', CMP | EXM, r_cmp_class_f16, NULL },
+	{ "v_cmpx_class_f16", 2, 'j', CMP | EXM | CX, r_cmpx_class_f16, NULL },
+	{ "v_cmp_f_f16", 2, 'h', CMP | EXM, r_cmp_f_f16, NULL },
+	{ "v_cmp_lt_f16", 2, 'h', CMP | EXM, r_cmp_lt_f16, NULL },
+	{ "v_cmp_le_f16", 2, 'h', CMP | EXM, r_cmp_le_f16, NULL },
+	{ "v_cmp_lg_f16", 2, 'h', CMP | EXM, r_cmp_lg_f16, NULL },
+	{ "v_cmp_ge_f16", 2, 'h', CMP | EXM, r_cmp_ge_f16, NULL },
+	{ "v_cmp_o_f16", 2, 'h', CMP | EXM, r_cmp_o_f16, NULL },
+	{ "v_cmp_u_f16", 2, 'h', CMP | EXM, r_cmp_u_f16, NULL },
+	{ "v_cmp_nge_f16", 2, 'h', CMP | EXM, r_cmp_nge_f16, NULL },
+	{ "v_cmp_nlg_f16", 2, 'h', CMP | EXM, r_cmp_nlg_f16, NULL },
+	{ "v_cmp_ngt_f16", 2, 'h', CMP | EXM, r_cmp_ngt_f16, NULL },
+	{ "v_cmp_nle_f16", 2, 'h', CMP | EXM, r_cmp_nle_f16, NULL },
+	{ "v_cmp_neq_f16", 2, 'h', CMP | EXM, r_cmp_neq_f16, NULL },
+	{ "v_cmp_nlt_f16", 2, 'h', CMP | EXM, r_cmp_nlt_f16, NULL },
+	{ "v_cmp_tru_f16", 2, 'h', CMP | EXM, r_cmp_tru_f16, NULL },
+	{ "v_cmpx_f_f16", 2, 'h', CMP | EXM | CX, r_cmpx_f_f16, NULL },
+	{ "v_cmpx_lt_f16", 2, 'h', CMP | EXM | CX, r_cmpx_lt_f16, NULL },
+	{ "v_cmpx_eq_f16", 2, 'h', CMP | EXM | CX, r_cmpx_eq_f16, NULL },
+	{ "v_cmpx_le_f16", 2, 'h', CMP | EXM | CX, r_cmpx_le_f16, NULL },
+	{ "v_cmpx_gt_f16", 2, 'h', CMP | EXM | CX, r_cmpx_gt_f16, NULL },
+	{ "v_cmpx_lg_f16", 2, 'h', CMP | EXM | CX, r_cmpx_lg_f16, NULL },
+	{ "v_cmpx_ge_f16", 2, 'h', CMP | EXM | CX, r_cmpx_ge_f16, NULL },
+	{ "v_cmpx_o_f16", 2, 'h', CMP | EXM | CX, r_cmpx_o_f16, NULL },
+	{ "v_cmpx_u_f16", 2, 'h', CMP | EXM | CX, r_cmpx_u_f16, NULL },
+	{ "v_cmpx_nge_f16", 2, 'h', CMP | EXM | CX, r_cmpx_nge_f16, NULL },
+	{ "v_cmpx_nlg_f16", 2, 'h', CMP | EXM | CX, r_cmpx_nlg_f16, NULL },
+	{ "v_cmpx_ngt_f16", 2, 'h', CMP | EXM | CX, r_cmpx_ngt_f16, NULL },
+	{ "v_cmpx_nle_f16", 2, 'h', CMP | EXM | CX, r_cmpx_nle_f16, NULL },
+	{ "v_cmpx_neq_f16", 2, 'h', CMP | EXM | CX, r_cmpx_neq_f16, NULL },
+	{ "v_cmpx_nlt_f16", 2, 'h', CMP | EXM | CX, r_cmpx_nlt_f16, NULL },
+	{ "v_cmpx_tru_f16", 2, 'h', CMP | EXM | CX, r_cmpx_tru_f16, NULL },
+	{ "v_cmp_f_f32", 2, 'f', CMP | EXM, r_cmp_f_f32, NULL },
+	{ "v_cmp_eq_f32", 2, 'f', CMP | EXM, r_cmp_eq_f32, NULL },
+	{ "v_cmp_le_f32", 2, 'f', CMP | EXM, r_cmp_le_f32, NULL },
+	{ "v_cmp_gt_f32", 2, 'f', CMP | EXM, r_cmp_gt_f32, NULL },
+	{ "v_cmp_ge_f32", 2, 'f', CMP | EXM, r_cmp_ge_f32, NULL },
+	{ "v_cmp_o_f32", 2, 'f', CMP | EXM, r_cmp_o_f32, NULL },
+	{ "v_cmp_nlg_f32", 2, 'f', CMP | EXM, r_cmp_nlg_f32, NULL },
+	{ "v_cmp_ngt_f32", 2, 'f', CMP | EXM, r_cmp_ngt_f32, NULL },
+	{ "v_cmp_nle_f32", 2, 'f', CMP | EXM, r_cmp_nle_f32, NULL },
+	{ "v_cmp_neq_f32", 2, 'f', CMP | EXM, r_cmp_neq_f32, NULL },
+	{ "v_cmp_nlt_f32", 2, 'f', CMP | EXM, r_cmp_nlt_f32, NULL },
+	{ "v_cmp_tru_f32", 2, 'f', CMP | EXM, r_cmp_tru_f32, NULL },
+	{ "v_cmpx_f_f32", 2, 'f', CMP | EXM | CX, r_cmpx_f_f32, NULL },
+	{ "v_cmpx_lt_f32", 2, 'f', CMP | EXM | CX, r_cmpx_lt_f32, NULL },
+	{ "v_cmpx_eq_f32", 2, 'f', CMP | EXM | CX, r_cmpx_eq_f32, NULL },
+	{ "v_cmpx_le_f32", 2, 'f', CMP | EXM | CX, r_cmpx_le_f32, NULL },
+	{ "v_cmpx_gt_f32", 2, 'f', CMP | EXM | CX, r_cmpx_gt_f32, NULL },
+	{ "v_cmpx_lg_f32", 2, 'f', CMP | EXM | CX, r_cmpx_lg_f32, NULL },
+	{ "v_cmpx_ge_f32", 2, 'f', CMP | EXM | CX, r_cmpx_ge_f32, NULL },
+	{ "v_cmpx_o_f32", 2, 'f', CMP | EXM | CX, r_cmpx_o_f32, NULL },
+	{ "v_cmpx_u_f32", 2, 'f', CMP | EXM | CX, r_cmpx_u_f32, NULL },
+	{ "v_cmpx_nge_f32", 2, 'f', CMP | EXM | CX, r_cmpx_nge_f32, NULL },
+	{ "v_cmpx_nlg_f32", 2, 'f', CMP | EXM | CX, r_cmpx_nlg_f32, NULL },
+	{ "v_cmpx_ngt_f32", 2, 'f', CMP | EXM | CX, r_cmpx_ngt_f32, NULL },
+	{ "v_cmpx_nle_f32", 2, 'f', CMP | EXM | CX, r_cmpx_nle_f32, NULL },
+	{ "v_cmpx_neq_f32", 2, 'f', CMP | EXM | CX, r_cmpx_neq_f32, NULL },
+	{ "v_cmpx_nlt_f32", 2, 'f', CMP | EXM | CX, r_cmpx_nlt_f32, NULL },
+	{ "v_cmpx_tru_f32", 2, 'f', CMP | EXM | CX, r_cmpx_tru_f32, NULL },
+	{ "v_cmp_f_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_f_f64, NULL },
+	{ "v_cmp_lt_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_lt_f64, NULL },
+	{ "v_cmp_eq_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_eq_f64, NULL },
+	{ "v_cmp_gt_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_gt_f64, NULL },
+	{ "v_cmp_lg_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_lg_f64, NULL },
+	{ "v_cmp_ge_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_ge_f64, NULL },
+	{ "v_cmp_u_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_u_f64, NULL },
+	{ "v_cmp_nge_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_nge_f64, NULL },
+	{ "v_cmp_nlg_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_nlg_f64, NULL },
+	{ "v_cmp_ngt_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_ngt_f64, NULL },
+	{ "v_cmp_nle_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_nle_f64, NULL },
+	{ "v_cmp_neq_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_neq_f64, NULL },
+	{ "v_cmp_nlt_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_nlt_f64, NULL },
+	{ "v_cmp_tru_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_tru_f64, NULL },
+	{ "v_cmpx_f_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_f_f64, NULL },
+	{ "v_cmpx_lt_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_lt_f64, NULL },
+	{ "v_cmpx_eq_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_eq_f64, NULL },
+	{ "v_cmpx_le_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_le_f64, NULL },
+	{ "v_cmpx_gt_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_gt_f64, NULL },
+	{ "v_cmpx_lg_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_lg_f64, NULL },
+	{ "v_cmpx_ge_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_ge_f64, NULL },
+	{ "v_cmpx_o_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_o_f64, NULL },
+	{ "v_cmpx_u_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_u_f64, NULL },
+	{ "v_cmpx_nge_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_nge_f64, NULL },
+	{ "v_cmpx_nlg_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_nlg_f64, NULL },
+	{ "v_cmpx_ngt_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_ngt_f64, NULL },
+	{ "v_cmpx_nle_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_nle_f64, NULL },
+	{ "v_cmpx_neq_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_neq_f64, NULL },
+	{ "v_cmpx_nlt_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_nlt_f64, NULL },
+	{ "v_cmpx_tru_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_tru_f64, NULL },
+	{ "v_cmp_f_i16", 2, 'i', CMP | EXM, r_cmp_f_i16, NULL },
+	{ "v_cmp_lt_i16", 2, 'i', CMP | EXM, r_cmp_lt_i16, NULL },
+	{ "v_cmp_eq_i16", 2, 'i', CMP | EXM, r_cmp_eq_i16, NULL },
+	{ "v_cmp_le_i16", 2, 'i', CMP | EXM, r_cmp_le_i16, NULL },
+	{ "v_cmp_ne_i16", 2, 'i', CMP | EXM, r_cmp_ne_i16, NULL },
+	{ "v_cmp_ge_i16", 2, 'i', CMP | EXM, r_cmp_ge_i16, NULL },
+	{ "v_cmp_t_i16", 2, 'i', CMP | EXM, r_cmp_t_i16, NULL },
+	{ "v_cmp_f_u16", 2, 'i', CMP | EXM, r_cmp_f_u16, NULL },
+	{ "v_cmp_lt_u16", 2, 'i', CMP | EXM, r_cmp_lt_u16, NULL },
+	{ "v_cmp_le_u16", 2, 'i', CMP | EXM, r_cmp_le_u16, NULL },
+	{ "v_cmp_gt_u16", 2, 'i', CMP | EXM, r_cmp_gt_u16, NULL },
+	{ "v_cmp_ne_u16", 2, 'i', CMP | EXM, r_cmp_ne_u16, NULL },
+	{ "v_cmp_ge_u16", 2, 'i', CMP | EXM, r_cmp_ge_u16, NULL },
+	{ "v_cmp_t_u16", 2, 'i', CMP | EXM, r_cmp_t_u16, NULL },
+	{ "v_cmpx_f_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_f_i16, NULL },
+	{ "v_cmpx_lt_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_lt_i16, NULL },
+	{ "v_cmpx_eq_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_eq_i16, NULL },
+	{ "v_cmpx_le_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_le_i16, NULL },
+	{ "v_cmpx_gt_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_gt_i16, NULL },
+	{ "v_cmpx_ne_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_ne_i16, NULL },
+	{ "v_cmpx_ge_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_ge_i16, NULL },
+	{ "v_cmpx_t_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_t_i16, NULL },
+	{ "v_cmpx_f_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_f_u16, NULL },
+	{ "v_cmpx_lt_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_lt_u16, NULL },
+	{ "v_cmpx_eq_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_eq_u16, NULL },
+	{ "v_cmpx_le_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_le_u16, NULL },
+	{ "v_cmpx_gt_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_gt_u16, NULL },
+	{ "v_cmpx_ne_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_ne_u16, NULL },
+	{ "v_cmpx_ge_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_ge_u16, NULL },
+	{ "v_cmpx_t_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_t_u16, NULL },
+	{ "v_cmp_f_i32", 2, 'i', CMP | EXM, r_cmp_f_i32, NULL },
+	{ "v_cmp_eq_i32", 2, 'i', CMP | EXM, r_cmp_eq_i32, NULL },
+	{ "v_cmp_le_i32", 2, 'i', CMP | EXM, r_cmp_le_i32, NULL },
+	{ "v_cmp_gt_i32", 2, 'i', CMP | EXM, r_cmp_gt_i32, NULL },
+	{ "v_cmp_ne_i32", 2, 'i', CMP | EXM, r_cmp_ne_i32, NULL },
+	{ "v_cmp_ge_i32", 2, 'i', CMP | EXM, r_cmp_ge_i32, NULL },
+	{ "v_cmp_t_i32", 2, 'i', CMP | EXM, r_cmp_t_i32, NULL },
+	{ "v_cmp_f_u32", 2, 'i', CMP | EXM, r_cmp_f_u32, NULL },
+	{ "v_cmp_eq_u32", 2, 'i', CMP | EXM, r_cmp_eq_u32, NULL },
+	{ "v_cmp_le_u32", 2, 'i', CMP | EXM, r_cmp_le_u32, NULL },
+	{ "v_cmp_gt_u32", 2, 'i', CMP | EXM, r_cmp_gt_u32, NULL },
+	{ "v_cmp_ne_u32", 2, 'i', CMP | EXM, r_cmp_ne_u32, NULL },
+	{ "v_cmp_t_u32", 2, 'i', CMP | EXM, r_cmp_t_u32, NULL },
+	{ "v_cmpx_f_i32", 2, 'i', CMP | EXM | CX, r_cmpx_f_i32, NULL },
+	{ "v_cmpx_lt_i32", 2, 'i', CMP | EXM | CX, r_cmpx_lt_i32, NULL },
+	{ "v_cmpx_eq_i32", 2, 'i', CMP | EXM | CX, r_cmpx_eq_i32, NULL },
+	{ "v_cmpx_le_i32", 2, 'i', CMP | EXM | CX, r_cmpx_le_i32, NULL },
+	{ "v_cmpx_gt_i32", 2, 'i', CMP | EXM | CX, r_cmpx_gt_i32, NULL },
+	{ "v_cmpx_ne_i32", 2, 'i', CMP | EXM | CX, r_cmpx_ne_i32, NULL },
+	{ "v_cmpx_ge_i32", 2, 'i', CMP | EXM | CX, r_cmpx_ge_i32, NULL },
+	{ "v_cmpx_t_i32", 2, 'i', CMP | EXM | CX, r_cmpx_t_i32, NULL },
+	{ "v_cmpx_f_u32", 2, 'i', CMP | EXM | CX, r_cmpx_f_u32, NULL },
+	{ "v_cmpx_lt_u32", 2, 'i', CMP | EXM | CX, r_cmpx_lt_u32, NULL },
+	{ "v_cmpx_eq_u32", 2, 'i', CMP | EXM | CX, r_cmpx_eq_u32, NULL },
+	{ "v_cmpx_le_u32", 2, 'i', CMP | EXM | CX, r_cmpx_le_u32, NULL },
+	{ "v_cmpx_gt_u32", 2, 'i', CMP | EXM | CX, r_cmpx_gt_u32, NULL },
+	{ "v_cmpx_ne_u32", 2, 'i', CMP | EXM | CX, r_cmpx_ne_u32, NULL },
+	{ "v_cmpx_ge_u32", 2, 'i', CMP | EXM | CX, r_cmpx_ge_u32, NULL },
+	{ "v_cmpx_t_u32", 2, 'i', CMP | EXM | CX, r_cmpx_t_u32, NULL },
+	{ "v_cmp_f_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_f_i64, NULL },
+	{ "v_cmp_eq_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_eq_i64, NULL },
+	{ "v_cmp_le_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_le_i64, NULL },
+	{ "v_cmp_gt_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_gt_i64, NULL },
+	{ "v_cmp_ne_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_ne_i64, NULL },
+	{ "v_cmp_ge_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_ge_i64, NULL },
+	{ "v_cmp_t_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_t_i64, NULL },
+	{ "v_cmp_f_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_f_u64, NULL },
+	{ "v_cmp_lt_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_lt_u64, NULL },
+	{ "v_cmp_eq_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_eq_u64, NULL },
+	{ "v_cmp_le_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_le_u64, NULL },
+	{ "v_cmp_gt_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_gt_u64, NULL },
+	{ "v_cmp_ge_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_ge_u64, NULL },
+	{ "v_cmp_t_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_t_u64, NULL },
+	{ "v_cmpx_f_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_f_i64, NULL },
+	{ "v_cmpx_lt_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_lt_i64, NULL },
+	{ "v_cmpx_eq_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_eq_i64, NULL },
+	{ "v_cmpx_le_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_le_i64, NULL },
+	{ "v_cmpx_gt_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_gt_i64, NULL },
+	{ "v_cmpx_ne_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_ne_i64, NULL },
+	{ "v_cmpx_ge_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_ge_i64, NULL },
+	{ "v_cmpx_t_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_t_i64, NULL },
+	{ "v_cmpx_f_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_f_u64, NULL },
+	{ "v_cmpx_lt_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_lt_u64, NULL },
+	{ "v_cmpx_eq_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_eq_u64, NULL },
+	{ "v_cmpx_le_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_le_u64, NULL },
+	{ "v_cmpx_gt_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_gt_u64, NULL },
+	{ "v_cmpx_ne_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_ne_u64, NULL },
+	{ "v_cmpx_ge_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_ge_u64, NULL },
+	{ "v_cmpx_t_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_t_u64, NULL },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -1541,6 +2182,72 @@ static uint32_t rnd(void)
 	rng ^= rng << 5;
 	return rng;
 }
+
+/*
+ * v_div_fmas inputs (lanes 16-63; @f64 or f32), the same for each of a
+ * lane's three operands (from a hash of the lane, not rnd()):
+ * - 16-39: a x b tiny beside S2 = (2m+1) x unit, |S2| < 1, whose scaled
+ *   value is a midpoint of the denormals (fma() rounds to S2 itself: a
+ *   second rounding of it goes to even, whatever the sign of a x b); for
+ *   f32, lanes 16-27 instead put a x b (a float product of 48 bits) half
+ *   a unit minus a little beside an odd S2 >= 1: the double fma rounds to
+ *   the midpoint
+ * - 40-51: S2 = -(a x b rounded): the sum is the product's rounding error
+ * - 52-63: random ones near the scaled denormals
+ */
+static uint64_t fmas_in(int f64, unsigned lane, unsigned k)
+{
+	uint64_t h = (lane + 1) * 0x9e3779b97f4a7c15ULL;
+	double v[3], sgn = (lane & 1) ? -1 : 1, sc = (lane & 2) ? -1 : 1;
+	uint64_t m;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 32;
+	if (!f64 && lane < 28) {
+		int j = lane % 6, i = lane % 5;
+
+		m = h & ((1u << 21) - 1);
+		v[2] = sc * ldexp(1.0 + ldexp((double)(2 * m + 1), -23), j);
+		v[0] = ldexp(1.0 + 0x1p-18, i);
+		v[1] = sc * ldexp(1.0 - 0x1p-18, j - 24 - i);
+	} else if (lane < 40) {
+		unsigned bits = f64 ? 51 - lane % 20 : 22 - lane % 10;
+
+		m = h & ((1ULL << bits) - 1);
+		v[2] = sc * ldexp((double)(2 * m + 1), f64 ? -947 : -86);
+		v[0] = f64 ? ldexp(1.0 + (h >> 56) * 0x1p-10, -600) : 0x1p-60;
+		v[1] = sgn * (f64 ? ldexp(1.0 + ((h >> 48) & 0xff) * 0x1p-10,
+					  -500) : 0x1p-60);
+	} else {
+		int mb = f64 ? 53 : 24;
+		double fa = ldexp((double)((h >> (64 - mb)) | 1ULL << (mb - 1)),
+				  -(mb - 1) - (int)(lane % 7));
+		double fb = ldexp((double)(((h * 3) >> (64 - mb)) |
+					   1ULL << (mb - 1)),
+				  -(mb - 1) - (f64 ? 900 : 50) -
+				  (int)(lane % 9));
+
+		v[0] = sgn * fa;
+		v[1] = fb;
+		if (lane < 52) {
+			v[2] = f64 ? -(v[0] * v[1])
+				   : -(double)(float)(v[0] * v[1]);
+		} else {
+			double fc = ldexp((double)(((h * 5) >> (64 - mb)) |
+						   1ULL << (mb - 1)),
+					  -(mb - 1) - (int)(lane % 11));
+
+			v[2] = sc * fc * (f64 ? ldexp(v[1], -(int)(lane % 40)) :
+					  ldexp(v[1], -(int)(lane % 20)));
+		}
+	}
+	return f64 ? UD(v[k]) : UF((float)v[k]);
+}
+
+static const uint32_t usp8[8] = {
+	0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 0xffff, 0x10000,
+};
 
 /* A lane's input of @type; lanes 0..15 take the special values */
 static uint64_t input(char type, unsigned lane, unsigned k)
@@ -1621,6 +2328,26 @@ static uint64_t input(char type, unsigned lane, unsigned k)
 		if (lane < 16)
 			return hsp[s] | (uint64_t)(rnd() & 0xffff) << 16;
 		return r;
+	case 'q':                       /* v_div_fmas_f64 (see fmas_in) */
+	case 'r':                       /* v_div_fmas_f32 */
+		if (lane < 16)
+			return type == 'q' ? dsp[s] : fsp[s];
+		return fmas_in(type == 'q', lane, k);
+	case 'i':                       /* integers: -1, 0, 1 often (equal) */
+		if (lane >= 8 && lane < 40)
+			return (uint64_t)(int64_t)((int32_t)(r % 3) - 1);
+		if (lane >= 8)
+			return (uint64_t)r << 32 | rnd();
+		return usp8[(lane + k) & 7] | (uint64_t)usp8[(lane + 3 * k) & 7]
+		       << 32;
+	case 'Y':                       /* bytes 0..3, 64 bits */
+		return (uint64_t)(rnd() & 0x03030303) << 32 | (r & 0x03030303);
+	case 'j':                       /* halves; S1 a class mask */
+		if (k == 1)
+			return r & 0x3ff;
+		if (lane < 16)
+			return hsp[s] | (uint64_t)(rnd() & 0xffff) << 16;
+		return r;
 	case 'e':                       /* halves, a third of them denormal */
 		if (lane < 16)
 			return hsp[s] | (uint64_t)(rnd() & 0xffff) << 16;
@@ -1691,13 +2418,16 @@ static int same(char type, unsigned shape, uint64_t got, uint64_t want)
 	return got == want;
 }
 
+/* Is lane @l active (EXM: in EXEC_PAT) */
+#define EXM_ON(c, l) (!((c)->shape & EXM) || ((EXEC_PAT >> (l)) & 1))
+
 static void run_case(unsigned i)
 {
 	const GcnCase *c = &cases[i];
 	HsaGpuGcnDispatch d;
 	HsaGpuGcnStatus st;
 	HsaGpuGcnGroup g;
-	HsaGpuGcnVreg v[16];
+	HsaGpuGcnVreg v[20];
 	HsaGpuGcnWave w;
 	unsigned bad = 0, first = 0, rounds = c->shape & (SCL | SCC) ? 64 : 1;
 	uint64_t got = 0, want = 0, in[3] = { 0, 0, 0 }, fgot = 0, fwant = 0;
@@ -1725,6 +2455,11 @@ static void run_case(unsigned i)
 	g.lds_size = LDS_SIZE;
 	memset(code, 0, sizeof(code));
 	memcpy(code, enc[i], 4 * enc_len[i]);
+	if (c->shape & DPPL) {
+		uint32_t i0 = (enc[i][0] & ~0x1ffu) | 0xfa;
+
+		memcpy(code, &i0, 4);
+	}
 	for (unsigned r = 0; r < rounds; r++) {
 		memset(&w, 0, sizeof(w));
 		memset(&st, 0, sizeof(st));
@@ -1732,8 +2467,10 @@ static void run_case(unsigned i)
 		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
 			v[0][l] = OLD;
 		w.vfile = v;
-		w.nvgpr = 16;
-		w.exec = ~0ULL;
+		w.nvgpr = 20;
+		w.exec = c->shape & EXM ? EXEC_PAT : ~0ULL;
+		w.vcc = c->shape & VCI ? VCC_PAT : 0;
+		w.m0 = c->m0;
 		w.pc = 0x1000;
 		if (c->shape & (SCL | SCC)) {
 			for (unsigned k = 0; k < c->nsrc; k++) {
@@ -1742,6 +2479,8 @@ static void run_case(unsigned i)
 				w.s[11 + 2 * k] = in[k] >> 32;
 			}
 			w.scc = r & 1;
+			w.s[0] = OLD;
+			w.s[1] = OLDHI;
 		} else {
 			for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
 				for (unsigned k = 0; k < c->nsrc; k++) {
@@ -1750,6 +2489,13 @@ static void run_case(unsigned i)
 					v[10 + 2 * k][l] = (uint32_t)x;
 					v[11 + 2 * k][l] = x >> 32;
 				}
+			for (unsigned l = 0; c->shape & W4 &&
+			     l < HSAGPU_GCN_WAVE; l++) {
+				uint64_t x = input(c->type, l, 3);
+
+				v[16][l] = (uint32_t)x;
+				v[17][l] = x >> 32;
+			}
 		}
 		if (c->shape & LDS) {
 			g.lds = (uint8_t *)alds;
@@ -1806,6 +2552,13 @@ static void run_case(unsigned i)
 			} else if (c->shape & SWP) {
 				got = v[0][l] | (uint64_t)v[10][l] << 32;
 				want = pre10[l] | (uint64_t)OLD << 32;
+			} else if ((c->shape & XL) && (c->shape & CMP)) {
+				got = (w.vcc >> l) & 1;
+				want = xo[l];
+				if (c->shape & CX) {
+					got |= ((w.exec >> l) & 1) << 1;
+					want |= want << 1;
+				}
 			} else if (c->shape & XL) {
 				got = v[0][l];
 				want = xo[l];
@@ -1826,8 +2579,11 @@ static void run_case(unsigned i)
 				got = w.scc;
 				want = c->scc(m[0], m[1], m[2]);
 			} else if (c->shape & SCL) {
-				got = w.s[0] | (c->shape & WD ?
-						(uint64_t)w.s[1] << 32 : 0);
+				unsigned sd = c->shape & MRD ? c->m0 : 0;
+
+				got = w.s[sd];
+				if (c->shape & WD)
+					got |= (uint64_t)w.s[sd + 1] << 32;
 				want = c->fn(m[0], m[1], m[2]);
 				if (!(c->shape & WD))
 					want = (uint32_t)want;
@@ -1838,13 +2594,29 @@ static void run_case(unsigned i)
 						w.s[20] | (uint64_t)w.s[21] << 32;
 
 				got = (mask >> l) & 1;
-				want = c->fn(m[0], m[1], m[2]) & 1;
+				lane_vcc = (VCC_PAT >> l) & 1;
+				want = (EXM_ON(c, l) ? c->fn(m[0], m[1], m[2])
+						     : 0) & 1;
+				if (c->shape & CX) {
+					got |= ((w.exec >> l) & 1) << 1;
+					want |= want << 1;
+				}
 			} else {
 				got = v[0][l] | (c->shape & WD ?
 						 (uint64_t)v[1][l] << 32 : 0);
-				want = c->fn(m[0], m[1], m[2]);
+				lane_vcc = (VCC_PAT >> l) & 1;
+				lane_c_hi = v[16][l] | (uint64_t)v[17][l] << 32;
+				/* a lane EXEC leaves out keeps v0 (v1: 0) */
+				want = EXM_ON(c, l) ? c->fn(m[0], m[1], m[2])
+						    : OLD;
 				if (!(c->shape & WD))
 					want = (uint32_t)want;
+				/* W4: v[2:3] (0 before) wrong counts too */
+				if ((c->shape & W4) &&
+				    (v[2][l] | (uint64_t)v[3][l] << 32) !=
+				    (EXM_ON(c, l) ? c->scc(m[0], m[1], m[2])
+						  : 0))
+					got ^= 1ULL << 63;
 			}
 			if (!same(c->type, c->shape, got, want) && !bad++) {
 				first = l;
