@@ -66,8 +66,11 @@ typedef uint64_t (*GcnExpect)(uint64_t a, uint64_t b, uint64_t c);
 #define VCC_PAT 0x96f0c3a55a3c0ff9ULL
 #define EXEC_PAT 0xf7de1b3f00ff6ac5ULL
 
-/* VCI: the lane's VCC bit, for the expected value of its lane */
-static unsigned lane_vcc;
+/*
+ * VCI: the lane's VCC bit; the lane's number; SCC before a scalar one:
+ * for the expected values
+ */
+static unsigned lane_vcc, lane_no, in_scc;
 
 /* An across-lanes result: out[] holds OLD, lanes left alone keep it */
 typedef void (*GcnLanes)(const uint32_t *a, const uint32_t *b,
@@ -1157,7 +1160,6 @@ E(l_addf, UF(F(a) + F(b)))
 E(l_minf, UF((float)fmin_ieee(F(a), F(b))))
 E(l_maxd, UD(fmax_ieee(D(a), D(b))))
 E(l_cmpstf, F(a) == F(b) ? U(c) : U(a))
-E(l_cmpst64, a == b ? c : a)
 E(l_cmpstd, D(a) == D(b) ? c : a)
 E(l_wrap, U(a) >= U(b) ? U(a) - U(b) : U(a) + U(c))
 E(l_xchg64, b)
@@ -1592,6 +1594,269 @@ E(z_pk_addh, FZ(UHD((double)H(FZ(lo16(a))) + H(FZ(lo16(b))))) |
 	     FZ(UHD((double)H(FZ(hi16(a))) + H(FZ(hi16(b))))) << 16)
 E(z_mixlo, (OLD & 0xffff0000u) |
 	   FZ(UH((float)(H(FZ(a >> 16)) * H(FZ(b))) + H(FZ(c)))))
+
+/* More integer, scalar, fp16 and packed ones (issue: per-instruction gaps) */
+E(e_cndmask, lane_vcc ? U(b) : U(a))
+E(e_subrevf, UF(F(b) - F(a)))
+E(e_maxi, (uint32_t)(I(a) > I(b) ? I(a) : I(b)))
+E(e_minu, U(a) < U(b) ? U(a) : U(b))
+E(e_macf, UF((float)(F(a) * F(b)) + F(OLD)))
+E(e_madmkf, UF((float)(F(a) * 3.0f) + F(b)))
+E(e_madakf, UF((float)(F(a) * F(b)) + 3.0f))
+E(e_addco, U(a) + U(b))
+E(c_addco, (uint64_t)U(a) + U(b) > 0xffffffffu)
+E(c_subco, U(b) > U(a))
+E(e_subrevco, U(b) - U(a))
+E(e_addcco, U(a) + U(b) + lane_vcc)
+E(c_addcco, (uint64_t)U(a) + U(b) + lane_vcc > 0xffffffffu)
+E(c_subbco, (uint64_t)U(b) + lane_vcc > U(a))
+E(e_subbrevco, U(b) - U(a) - lane_vcc)
+E(e_subu16, (a - b) & 0xffff)
+E(e_subrevu16, (b - a) & 0xffff)
+E(e_lshl16, ((b & 0xffff) << (a & 15)) & 0xffff)
+E(e_lshr16, (b & 0xffff) >> (a & 15))
+E(e_minu16, (a & 0xffff) < (b & 0xffff) ? a & 0xffff : b & 0xffff)
+E(e_mini16, (uint16_t)((int16_t)a < (int16_t)b ? a : b))
+E(e_minh, mm16(a, b, 0))
+E(e_subrevh, UH(H(b) - H(a)))
+E(e_ldexph, UHD(ldexp(H(a), (int16_t)b)))
+E(e_ubyte0, UF((float)(a & 0xff)))
+E(e_ubyte1, UF((float)((a >> 8) & 0xff)))
+E(e_ubyte3, UF((float)((a >> 24) & 0xff)))
+E(e_cvtd_u, UD((double)U(a)))
+E(e_ceild, UD(ceil(D(a))))
+E(e_mantd, UD(isinf(D(a)) || isnan(D(a)) ? D(a) : frexp(D(a), &(int){ 0 })))
+E(e_cosf, UF(cosf((float)(F(a) * 2 * M_PI))))
+E(e_cvth_u16, UH((float)(uint16_t)a))
+E(e_cvth_i16, UH((float)(int16_t)a))
+E(e_cvti16_h,
+  (uint16_t)(isnan(H(a)) ? 0 : H(a) <= -32768 ? -32768 : H(a) >= 32767
+  ? 32767 : (int16_t)H(a)))
+E(e_rcph, UH(1.0f / H(a)))
+E(e_sqrth, UH(sqrtf(H(a))))
+E(e_rsqh, UHD(1.0 / sqrt((double)H(a))))
+E(e_floorh, UH(floorf(H(a))))
+E(e_ceilh, UH(ceilf(H(a))))
+E(e_trunch, UH(truncf(H(a))))
+E(e_rndneh, UH(rintf(H(a))))
+E(e_fracth, UH(isinf(H(a)) ? NAN : fminf(H(a) - floorf(H(a)), 0x1.ffcp-1f)))
+E(e_madlegf, UF((F(a) == 0 || F(b) == 0 ? 0.0f : (float)(F(a) * F(b))) + F(c)))
+E(e_madi24, (uint32_t)(((I(a) << 8) >> 8) * ((I(b) << 8) >> 8)) + U(c))
+E(e_min3u,
+  U(a) < U(b) ? (U(a) < U(c) ? U(a) : U(c)) : (U(b) < U(c) ? U(b) : U(c)))
+E(e_max3i,
+  (uint32_t)(I(a) > I(b) ? (I(a) > I(c) ? I(a) : I(c)) : (I(b) > I(c) ? I(b)
+  : I(c))))
+E(e_madu64, (uint64_t)U(a) * U(b) + c)
+E(e_madi64, (uint64_t)((int64_t)I(a) * I(b)) + c)
+E(e_min3i16,
+  (OLD & 0xffff0000u) | (uint16_t)((int16_t)a < (int16_t)b
+  ? ((int16_t)a < (int16_t)c ? a : c) : ((int16_t)b < (int16_t)c ? b : c)))
+E(e_min3u16,
+  (OLD & 0xffff0000u) | (uint32_t)(lo16(a) < lo16(b) ? (lo16(a) < lo16(c)
+  ? lo16(a) : lo16(c)) : (lo16(b) < lo16(c) ? lo16(b) : lo16(c))))
+E(e_max3u16,
+  (OLD & 0xffff0000u) | (uint32_t)(lo16(a) > lo16(b) ? (lo16(a) > lo16(c)
+  ? lo16(a) : lo16(c)) : (lo16(b) > lo16(c) ? lo16(b) : lo16(c))))
+E(e_max3h, (OLD & 0xffff0000u) | mm16(mm16(a, b, 1), c, 1))
+E(e_med3i16,
+  (OLD & 0xffff0000u) | (uint16_t)mid3((int16_t)a, (int16_t)b, (int16_t)c))
+E(e_madh, (OLD & 0xffff0000u) | UHD((double)H(UH(H(a) * H(b))) + H(c)))
+E(e_lshr64, b >> (a & 63))
+E(e_pknormu_f, unorm16(F(a)) | unorm16(F(b)) << 16)
+E(e_pknormi_h, snorm16(H(a)) | snorm16(H(b)) << 16)
+E(e_cvtpku16,
+  (U(a) > 0xffff ? 0xffff : U(a)) | (U(b) > 0xffff ? 0xffff : U(b)) << 16)
+E(e_subi, U(a) - U(b))
+static uint32_t madi16(uint32_t a, uint32_t b, uint32_t c)
+{
+	return (uint16_t)((int16_t)a * (int16_t)b + (int16_t)c);
+}
+
+E(e_pk_madi, madi16(lo16(a), lo16(b), lo16(c)) |
+	     madi16(hi16(a), hi16(b), hi16(c)) << 16)
+E(e_pk_madu,
+  ((lo16(a) * lo16(b) + lo16(c)) & 0xffff)
+  | ((hi16(a) * hi16(b) + hi16(c)) & 0xffff) << 16)
+E(e_pk_addi,
+  ((lo16(a) + lo16(b)) & 0xffff) | ((hi16(a) + hi16(b)) & 0xffff) << 16)
+E(e_pk_subu,
+  ((lo16(a) - lo16(b)) & 0xffff) | ((hi16(a) - hi16(b)) & 0xffff) << 16)
+E(e_pk_lshr, (lo16(b) >> (lo16(a) & 15)) | (hi16(b) >> (hi16(a) & 15)) << 16)
+E(e_pk_ashr,
+  (uint16_t)((int16_t)lo16(b) >> (lo16(a) & 15))
+  | (uint32_t)(uint16_t)((int16_t)hi16(b) >> (hi16(a) & 15)) << 16)
+E(e_pk_mini,
+  (uint16_t)((int16_t)lo16(a) < (int16_t)lo16(b) ? lo16(a) : lo16(b))
+  | (uint32_t)((int16_t)hi16(a) < (int16_t)hi16(b) ? hi16(a) : hi16(b)) << 16)
+E(e_pk_minu,
+  (lo16(a) < lo16(b) ? lo16(a) : lo16(b)) | (hi16(a) < hi16(b) ? hi16(a)
+  : hi16(b)) << 16)
+E(e_pk_maxu,
+  (lo16(a) > lo16(b) ? lo16(a) : lo16(b)) | (hi16(a) > hi16(b) ? hi16(a)
+  : hi16(b)) << 16)
+E(e_pk_minh, mm16(lo16(a), lo16(b), 0) | mm16(hi16(a), hi16(b), 0) << 16)
+E(e_mbcntlo,
+  __builtin_popcount(U(a) & (lane_no >= 32 ? ~0u : (1u << lane_no) - 1)) + U(b))
+E(e_mbcnthi,
+  __builtin_popcount(U(a) & (lane_no < 32 ? 0
+  : (uint32_t)((1ULL << (lane_no - 32)) - 1))) + U(b))
+E(s_subi, U(a) - U(b))
+E(c_subi, ((int64_t)I(a) - I(b)) != (int32_t)(U(a) - U(b)))
+E(s_minu, U(a) < U(b) ? U(a) : U(b))
+E(c_minu, U(a) < U(b))
+E(s_maxi, (uint32_t)(I(a) > I(b) ? I(a) : I(b)))
+E(c_maxi, I(a) > I(b))
+E(s_and64, (a & b))
+E(c_and64, (a & b) != 0)
+E(s_or32, U(a | b))
+E(c_or32, U(a | b) != 0)
+E(s_or64, (a | b))
+E(c_or64, (a | b) != 0)
+E(s_xor32, U(a ^ b))
+E(c_xor32, U(a ^ b) != 0)
+E(s_xor64, (a ^ b))
+E(c_xor64, (a ^ b) != 0)
+E(s_andn2_32, U(a & ~b))
+E(c_andn2_32, U(a & ~b) != 0)
+E(s_orn2_32, U(a | ~b))
+E(c_orn2_32, U(a | ~b) != 0)
+E(s_nand64, ~(a & b))
+E(c_nand64, ~(a & b) != 0)
+E(s_nor32, U(~(a | b)))
+E(c_nor32, U(~(a | b)) != 0)
+E(s_nor64, ~(a | b))
+E(c_nor64, ~(a | b) != 0)
+E(s_xnor32, U(~(a ^ b)))
+E(c_xnor32, U(~(a ^ b)) != 0)
+E(s_lshl64, a << (b & 63))
+E(c_lshl64, (a << (b & 63)) != 0)
+E(s_lshr32, U(a) >> (b & 31))
+E(c_lshr32, (U(a) >> (b & 31)) != 0)
+E(s_ashr64, (uint64_t)((int64_t)a >> (b & 63)))
+E(c_ashr64, ((int64_t)a >> (b & 63)) != 0)
+E(s_bfm32, ((1u << (a & 31)) - 1) << (b & 31))
+E(s_bfm64, ((1ULL << (a & 63)) - 1) << (b & 63))
+E(s_mulhii, (uint32_t)(((int64_t)I(a) * I(b)) >> 32))
+E(s_lshl1add, (U(a) << 1) + U(b))
+E(c_lshl1add, (((uint64_t)U(a) << 1) + U(b)) > 0xffffffffu)
+E(s_lshl3add, (U(a) << 3) + U(b))
+E(c_lshl3add, (((uint64_t)U(a) << 3) + U(b)) > 0xffffffffu)
+E(s_lshl4add, (U(a) << 4) + U(b))
+E(c_lshl4add, (((uint64_t)U(a) << 4) + U(b)) > 0xffffffffu)
+E(s_packll, (U(a) & 0xffff) | U(b) << 16)
+E(s_csel32, in_scc ? U(a) : U(b))
+E(c_csel32, in_scc)
+E(s_csel64, in_scc ? a : b)
+E(c_csel64, in_scc)
+E(s_addc, U(a) + U(b) + in_scc)
+E(c_addc, (uint64_t)U(a) + U(b) + in_scc > 0xffffffffu)
+E(s_subb, U(a) - U(b) - in_scc)
+E(c_subb, (uint64_t)U(b) + in_scc > U(a))
+E(s_mov64, a)
+E(s_not64, ~a)
+E(c_not64, ~a != 0)
+E(s_wqm32, (uint32_t)s_wqm64(U(a), 0, 0))
+E(c_wqm32, s_wqm64(U(a), 0, 0) != 0)
+E(s_bcnt0_64, 64 - __builtin_popcountll(a))
+E(c_bcnt0_64, a != ~0ULL)
+E(s_bcnt1_32, __builtin_popcount(U(a)))
+E(c_bcnt1_32, U(a) != 0)
+E(s_ff0_32, ~U(a) ? (uint32_t)__builtin_ctz(~U(a)) : 0xffffffffu)
+E(s_ff1_64, a ? (uint32_t)__builtin_ctzll(a) : 0xffffffffu)
+E(s_flbit64, a ? (uint32_t)__builtin_clzll(a) : 0xffffffffu)
+E(s_qmask64, s_qmask32(a, 0, 0) | s_qmask32(a >> 32, 0, 0) << 8)
+E(c_qmask64, (s_qmask32(a, 0, 0) | s_qmask32(a >> 32, 0, 0)) != 0)
+E(s_cmov32, in_scc ? U(a) : OLD)
+E(s_cmov64, in_scc ? a : (OLD | (uint64_t)OLDHI << 32))
+E(s_movk, 0xffff8765u)
+E(s_cmovk, in_scc ? 0x1234u : OLD)
+E(s_addk, OLD + 0x7654u)
+E(c_addk, ((int64_t)(int32_t)OLD + 0x7654) != (int32_t)(OLD + 0x7654u))
+E(s_mulk, OLD * 0xfffffffdu)
+E(s_getpc, 0x1004)
+E(c_eqi, I(a) == I(b))
+E(c_lgi, I(a) != I(b))
+E(c_gti, I(a) > I(b))
+E(c_gei, I(a) >= I(b))
+E(c_lei, I(a) <= I(b))
+E(c_equ, U(a) == U(b))
+E(c_lgu, U(a) != U(b))
+E(c_gtu, U(a) > U(b))
+E(c_ltu, U(a) < U(b))
+E(c_leu, U(a) <= U(b))
+E(c_eq64, a == b)
+E(c_bitcmp0, !((U(a) >> (b & 31)) & 1))
+E(c_bitcmp0_64, !((a >> (b & 63)) & 1))
+E(c_bitcmp1_64, (a >> (b & 63)) & 1)
+E(c_keqi, I(a) == -1)
+E(c_klgi, I(a) != -1)
+E(c_kgti, I(a) > -1)
+E(c_kgei, I(a) >= -1)
+E(c_klti, I(a) < -1)
+E(c_kequ, U(a) == 0xffffu)
+E(c_klgu, U(a) != 0xffffu)
+E(c_kgtu, U(a) > 0xffffu)
+E(c_kgeu, U(a) >= 0xffffu)
+E(c_kltu, U(a) < 0xffffu)
+
+/* LDS: integer atomics, writes, reads of every width and half */
+E(l_add_u32, U(U(a) + U(b)))
+E(l_sub_u32, U(U(a) - U(b)))
+E(l_rsub_u32, U(U(b) - U(a)))
+E(l_inc_u32, U(a) >= U(b) ? 0 : U(a) + 1)
+E(l_dec_u32, U(a) == 0 || U(a) > U(b) ? U(b) : U(a) - 1)
+E(l_min_i32, (int32_t)a < (int32_t)b ? a : b)
+E(l_max_i32, (int32_t)a > (int32_t)b ? a : b)
+E(l_min_u32, U(a) < U(b) ? a : b)
+E(l_max_u32, U(a) > U(b) ? a : b)
+E(l_and_b32, U(a) & U(b))
+E(l_or_b32, U(a) | U(b))
+E(l_xor_b32, U(a) ^ U(b))
+E(l_mskor32, (a & ~b) | c)
+E(l_write32, b)
+E(l_cmpst32, a == b ? c : a)
+E(l_add_u64, a + b)
+E(l_sub_u64, a - b)
+E(l_rsub_u64, b - a)
+E(l_inc_u64, a >= b ? 0 : a + 1)
+E(l_dec_u64, a == 0 || a > b ? b : a - 1)
+E(l_min_i64, (int64_t)a < (int64_t)b ? a : b)
+E(l_max_i64, (int64_t)a > (int64_t)b ? a : b)
+E(l_min_u64, a < b ? a : b)
+E(l_max_u64, a > b ? a : b)
+E(l_and_b64, a & b)
+E(l_or_b64, a | b)
+E(l_xor_b64, a ^ b)
+E(l_mskor64, (a & ~b) | c)
+E(l_write64, b)
+E(l_cmpst64, a == b ? c : a)
+E(l_maxf, UF((float)fmax_ieee(F(a), F(b))))
+E(l_mind, UD(fmin_ieee(D(a), D(b))))
+E(l_nop, a)
+E(l_wb8, (a & ~0xffULL) | (b & 0xff))
+E(l_wb16, (a & ~0xffffULL) | (b & 0xffff))
+E(l_wb8hi, (a & ~0xffULL) | ((b >> 16) & 0xff))
+E(l_wb16hi, (a & ~0xffffULL) | ((b >> 16) & 0xffff))
+E(l_w2, U(b) | (uint64_t)U(c) << 32)
+E(e_ds_u8, lds_rd(U(a) + 3, 1))
+E(e_ds_i16, (uint32_t)(int16_t)lds_rd(U(a) + 6, 2))
+E(e_ds_r2st64, lds_rd(U(a) + 256, 4) | lds_rd(U(a) + 512, 4) << 32)
+E(e_ds_r2b64, lds_rd(U(a) + 8, 8))
+E(e_ds_r2b64_hi, lds_rd(U(a) + 24, 8))
+E(e_ds_r2st64b64, lds_rd(U(a) + 512, 8))
+E(e_ds_r2st64b64_hi, lds_rd(U(a) + 1024, 8))
+E(e_ds_b128, lds_rd(U(a) + 16, 8))
+E(e_ds_b128_hi, lds_rd(U(a) + 24, 8))
+E(e_ds_b96, lds_rd(U(a) + 4, 8))
+E(e_ds_b96_hi, lds_rd(U(a) + 12, 4))
+E(e_ds_u8d16, (OLD & 0xffff0000u) | lds_rd(U(a) + 1, 1))
+E(e_ds_u8d16hi, (OLD & 0xffff) | lds_rd(U(a) + 1, 1) << 16)
+E(e_ds_i8d16, (OLD & 0xffff0000u) | (uint16_t)(int8_t)lds_rd(U(a) + 2, 1))
+E(e_ds_i8d16hi,
+  (OLD & 0xffff) | (uint32_t)(uint16_t)(int8_t)lds_rd(U(a) + 2, 1) << 16)
+E(e_ds_u16d16, (OLD & 0xffff0000u) | lds_rd(U(a) + 2, 2))
+E(e_ds_u16d16hi, (OLD & 0xffff) | lds_rd(U(a) + 2, 2) << 16)
 
 static const GcnCase cases[] = {
 	{ "v_add_u32", 2, 'u', 0, e_add, NULL },
@@ -2127,6 +2392,232 @@ static const GcnCase cases[] = {
 	  r_cmpx_ge_u64, NULL },
 	{ "v_cmpx_t_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
 	  r_cmpx_t_u64, NULL },
+	{ "v_cndmask_b32", 2, 'u', VCI | EXM, e_cndmask, NULL },
+	{ "v_subrev_f32", 2, 'f', EXM, e_subrevf, NULL },
+	{ "v_max_i32", 2, 'u', EXM, e_maxi, NULL },
+	{ "v_min_u32", 2, 'u', EXM, e_minu, NULL },
+	{ "v_mac_f32", 2, 'f', EXM, e_macf, NULL },
+	{ "v_madmk_f32", 2, 'f', EXM, e_madmkf, NULL },
+	{ "v_madak_f32", 2, 'f', EXM, e_madakf, NULL },
+	{ "v_add_co_u32", 2, 'u', EXM, e_addco, NULL },
+	{ "v_add_co_u32", 2, 'u', CMP | EXM, c_addco, NULL },
+	{ "v_sub_co_u32", 2, 'u', CMP | EXM, c_subco, NULL },
+	{ "v_subrev_co_u32", 2, 'u', EXM, e_subrevco, NULL },
+	{ "v_addc_co_u32", 2, 'u', VCI | EXM, e_addcco, NULL },
+	{ "v_addc_co_u32", 2, 'u', VCI | CMP | EXM, c_addcco, NULL },
+	{ "v_subb_co_u32", 2, 'u', VCI | CMP | EXM, c_subbco, NULL },
+	{ "v_subbrev_co_u32", 2, 'u', VCI | EXM, e_subbrevco, NULL },
+	{ "v_sub_u16", 2, 'u', EXM, e_subu16, NULL },
+	{ "v_subrev_u16", 2, 'u', EXM, e_subrevu16, NULL },
+	{ "v_lshlrev_b16", 2, 'k', EXM, e_lshl16, NULL },
+	{ "v_lshrrev_b16", 2, 'k', EXM, e_lshr16, NULL },
+	{ "v_min_u16", 2, 'u', EXM, e_minu16, NULL },
+	{ "v_min_i16", 2, 'i', EXM, e_mini16, NULL },
+	{ "v_min_f16", 2, 'h', EXM, e_minh, NULL },
+	{ "v_subrev_f16", 2, 'h', EXM, e_subrevh, NULL },
+	{ "v_ldexp_f16", 2, 'h', EXM, e_ldexph, NULL },
+	{ "v_cvt_f32_ubyte0", 1, 'u', EXM, e_ubyte0, NULL },
+	{ "v_cvt_f32_ubyte1", 1, 'u', EXM, e_ubyte1, NULL },
+	{ "v_cvt_f32_ubyte3", 1, 'u', EXM, e_ubyte3, NULL },
+	{ "v_cvt_f64_u32", 1, 'u', WD | EXM, e_cvtd_u, NULL },
+	{ "v_ceil_f64", 1, 'd', W0 | WD | EXM, e_ceild, NULL },
+	{ "v_frexp_mant_f64", 1, 'd', W0 | WD | EXM, e_mantd, NULL },
+	{ "v_cos_f32", 1, 'f', EXM, e_cosf, NULL },
+	{ "v_cvt_f16_u16", 1, 'u', EXM, e_cvth_u16, NULL },
+	{ "v_cvt_f16_i16", 1, 'u', EXM, e_cvth_i16, NULL },
+	{ "v_cvt_i16_f16", 1, 'h', EXM, e_cvti16_h, NULL },
+	{ "v_rcp_f16", 1, 'h', EXM, e_rcph, NULL },
+	{ "v_sqrt_f16", 1, 'h', EXM, e_sqrth, NULL },
+	{ "v_rsq_f16", 1, 'h', EXM, e_rsqh, NULL },
+	{ "v_floor_f16", 1, 'h', EXM, e_floorh, NULL },
+	{ "v_ceil_f16", 1, 'h', EXM, e_ceilh, NULL },
+	{ "v_trunc_f16", 1, 'h', EXM, e_trunch, NULL },
+	{ "v_rndne_f16", 1, 'h', EXM, e_rndneh, NULL },
+	{ "v_fract_f16", 1, 'h', EXM, e_fracth, NULL },
+	{ "v_mad_legacy_f32", 3, 'f', EXM, e_madlegf, NULL },
+	{ "v_mad_i32_i24", 3, 'u', EXM, e_madi24, NULL },
+	{ "v_min3_u32", 3, 'u', EXM, e_min3u, NULL },
+	{ "v_max3_i32", 3, 'u', EXM, e_max3i, NULL },
+	{ "v_mad_u64_u32", 3, 'u', W2 | WD | EXM, e_madu64, NULL },
+	{ "v_mad_i64_i32", 3, 'u', W2 | WD | EXM, e_madi64, NULL },
+	{ "v_min3_i16", 3, 'i', EXM, e_min3i16, NULL },
+	{ "v_min3_u16", 3, 'u', EXM, e_min3u16, NULL },
+	{ "v_max3_u16", 3, 'u', EXM, e_max3u16, NULL },
+	{ "v_max3_f16", 3, 'h', EXM, e_max3h, NULL },
+	{ "v_med3_i16", 3, 'i', EXM, e_med3i16, NULL },
+	{ "v_mad_f16", 3, 'h', EXM, e_madh, NULL },
+	{ "v_lshrrev_b64", 2, 'k', W1 | WD | EXM, e_lshr64, NULL },
+	{ "v_cvt_pknorm_u16_f32", 2, 'f', EXM, e_pknormu_f, NULL },
+	{ "v_cvt_pknorm_i16_f16", 2, 'h', EXM, e_pknormi_h, NULL },
+	{ "v_cvt_pk_u16_u32", 2, 'u', EXM, e_cvtpku16, NULL },
+	{ "v_sub_i32", 2, 'u', EXM, e_subi, NULL },
+	{ "v_pk_mad_i16", 3, 'u', EXM, e_pk_madi, NULL },
+	{ "v_pk_mad_u16", 3, 'u', EXM, e_pk_madu, NULL },
+	{ "v_pk_add_i16", 2, 'u', EXM, e_pk_addi, NULL },
+	{ "v_pk_sub_u16", 2, 'u', EXM, e_pk_subu, NULL },
+	{ "v_pk_lshrrev_b16", 2, 'u', EXM, e_pk_lshr, NULL },
+	{ "v_pk_ashrrev_i16", 2, 'u', EXM, e_pk_ashr, NULL },
+	{ "v_pk_min_i16", 2, 'u', EXM, e_pk_mini, NULL },
+	{ "v_pk_min_u16", 2, 'u', EXM, e_pk_minu, NULL },
+	{ "v_pk_max_u16", 2, 'u', EXM, e_pk_maxu, NULL },
+	{ "v_pk_min_f16", 2, 'H', EXM, e_pk_minh, NULL },
+	{ "v_mbcnt_lo_u32_b32", 2, 'u', EXM, e_mbcntlo, NULL },
+	{ "v_mbcnt_hi_u32_b32", 2, 'u', EXM, e_mbcnthi, NULL },
+	{ "s_sub_i32", 2, 'u', SCL, s_subi, c_subi },
+	{ "s_min_u32", 2, 'u', SCL, s_minu, c_minu },
+	{ "s_max_i32", 2, 'u', SCL, s_maxi, c_maxi },
+	{ "s_and_b64", 2, 'u', SCL | W0 | W1 | WD, s_and64, c_and64 },
+	{ "s_or_b32", 2, 'u', SCL, s_or32, c_or32 },
+	{ "s_or_b64", 2, 'u', SCL | W0 | W1 | WD, s_or64, c_or64 },
+	{ "s_xor_b32", 2, 'u', SCL, s_xor32, c_xor32 },
+	{ "s_xor_b64", 2, 'u', SCL | W0 | W1 | WD, s_xor64, c_xor64 },
+	{ "s_andn2_b32", 2, 'u', SCL, s_andn2_32, c_andn2_32 },
+	{ "s_orn2_b32", 2, 'u', SCL, s_orn2_32, c_orn2_32 },
+	{ "s_nand_b64", 2, 'u', SCL | W0 | W1 | WD, s_nand64, c_nand64 },
+	{ "s_nor_b32", 2, 'u', SCL, s_nor32, c_nor32 },
+	{ "s_nor_b64", 2, 'u', SCL | W0 | W1 | WD, s_nor64, c_nor64 },
+	{ "s_xnor_b32", 2, 'u', SCL, s_xnor32, c_xnor32 },
+	{ "s_lshl_b64", 2, 'k', SCL | W0 | WD, s_lshl64, c_lshl64 },
+	{ "s_lshr_b32", 2, 'k', SCL, s_lshr32, c_lshr32 },
+	{ "s_ashr_i64", 2, 'k', SCL | W0 | WD, s_ashr64, c_ashr64 },
+	{ "s_bfm_b32", 2, 'k', SCL, s_bfm32, NULL },
+	{ "s_bfm_b64", 2, 'k', SCL | WD, s_bfm64, NULL },
+	{ "s_mul_hi_i32", 2, 'u', SCL, s_mulhii, NULL },
+	{ "s_lshl1_add_u32", 2, 'u', SCL, s_lshl1add, c_lshl1add },
+	{ "s_lshl3_add_u32", 2, 'u', SCL, s_lshl3add, c_lshl3add },
+	{ "s_lshl4_add_u32", 2, 'u', SCL, s_lshl4add, c_lshl4add },
+	{ "s_pack_ll_b32_b16", 2, 'u', SCL, s_packll, NULL },
+	{ "s_cselect_b32", 2, 'u', SCL, s_csel32, c_csel32 },
+	{ "s_cselect_b64", 2, 'u', SCL | W0 | W1 | WD, s_csel64, c_csel64 },
+	{ "s_addc_u32", 2, 'u', SCL, s_addc, c_addc },
+	{ "s_subb_u32", 2, 'u', SCL, s_subb, c_subb },
+	{ "s_mov_b64", 1, 'u', SCL | W0 | WD, s_mov64, NULL },
+	{ "s_not_b64", 1, 'u', SCL | W0 | WD, s_not64, c_not64 },
+	{ "s_wqm_b32", 1, 'y', SCL, s_wqm32, c_wqm32 },
+	{ "s_bcnt0_i32_b64", 1, 'u', SCL | W0, s_bcnt0_64, c_bcnt0_64 },
+	{ "s_bcnt1_i32_b32", 1, 'u', SCL, s_bcnt1_32, c_bcnt1_32 },
+	{ "s_ff0_i32_b32", 1, 'u', SCL, s_ff0_32, NULL },
+	{ "s_ff1_i32_b64", 1, 'u', SCL | W0, s_ff1_64, NULL },
+	{ "s_flbit_i32_b64", 1, 'u', SCL | W0, s_flbit64, NULL },
+	{ "s_quadmask_b64", 1, 'Y', SCL | W0 | WD, s_qmask64, c_qmask64 },
+	{ "s_cmov_b32", 1, 'u', SCL, s_cmov32, NULL },
+	{ "s_cmov_b64", 1, 'u', SCL | W0 | WD, s_cmov64, NULL },
+	{ "s_movk_i32", 0, 'u', SCL, s_movk, NULL },
+	{ "s_cmovk_i32", 0, 'u', SCL, s_cmovk, NULL },
+	{ "s_addk_i32", 0, 'u', SCL, s_addk, c_addk },
+	{ "s_mulk_i32", 0, 'u', SCL, s_mulk, NULL },
+	{ "s_getpc_b64", 0, 'u', SCL | WD, s_getpc, NULL },
+	{ "s_cmp_eq_i32", 2, 'i', SCC, NULL, c_eqi },
+	{ "s_cmp_lg_i32", 2, 'i', SCC, NULL, c_lgi },
+	{ "s_cmp_gt_i32", 2, 'i', SCC, NULL, c_gti },
+	{ "s_cmp_ge_i32", 2, 'i', SCC, NULL, c_gei },
+	{ "s_cmp_le_i32", 2, 'i', SCC, NULL, c_lei },
+	{ "s_cmp_eq_u32", 2, 'i', SCC, NULL, c_equ },
+	{ "s_cmp_lg_u32", 2, 'i', SCC, NULL, c_lgu },
+	{ "s_cmp_gt_u32", 2, 'i', SCC, NULL, c_gtu },
+	{ "s_cmp_lt_u32", 2, 'i', SCC, NULL, c_ltu },
+	{ "s_cmp_le_u32", 2, 'i', SCC, NULL, c_leu },
+	{ "s_cmp_eq_u64", 2, 'i', SCC | W0 | W1, NULL, c_eq64 },
+	{ "s_bitcmp0_b32", 2, 'k', SCC, NULL, c_bitcmp0 },
+	{ "s_bitcmp0_b64", 2, 'k', SCC | W0, NULL, c_bitcmp0_64 },
+	{ "s_bitcmp1_b64", 2, 'k', SCC | W0, NULL, c_bitcmp1_64 },
+	{ "s_cmpk_eq_i32", 1, 'i', SCC, NULL, c_keqi },
+	{ "s_cmpk_lg_i32", 1, 'i', SCC, NULL, c_klgi },
+	{ "s_cmpk_gt_i32", 1, 'i', SCC, NULL, c_kgti },
+	{ "s_cmpk_ge_i32", 1, 'i', SCC, NULL, c_kgei },
+	{ "s_cmpk_lt_i32", 1, 'i', SCC, NULL, c_klti },
+	{ "s_cmpk_eq_u32", 1, 'i', SCC, NULL, c_kequ },
+	{ "s_cmpk_lg_u32", 1, 'i', SCC, NULL, c_klgu },
+	{ "s_cmpk_gt_u32", 1, 'i', SCC, NULL, c_kgtu },
+	{ "s_cmpk_ge_u32", 1, 'i', SCC, NULL, c_kgeu },
+	{ "s_cmpk_lt_u32", 1, 'i', SCC, NULL, c_kltu },
+	{ "ds_add_u32", 2, 'i', LDS | EXM, l_add_u32, NULL },
+	{ "ds_add_rtn_u32", 2, 'i', LDS | RTN | EXM, l_add_u32, NULL },
+	{ "ds_sub_u32", 2, 'i', LDS | EXM, l_sub_u32, NULL },
+	{ "ds_sub_rtn_u32", 2, 'i', LDS | RTN | EXM, l_sub_u32, NULL },
+	{ "ds_rsub_u32", 2, 'i', LDS | EXM, l_rsub_u32, NULL },
+	{ "ds_rsub_rtn_u32", 2, 'i', LDS | RTN | EXM, l_rsub_u32, NULL },
+	{ "ds_inc_u32", 2, 'i', LDS | EXM, l_inc_u32, NULL },
+	{ "ds_inc_rtn_u32", 2, 'i', LDS | RTN | EXM, l_inc_u32, NULL },
+	{ "ds_dec_u32", 2, 'i', LDS | EXM, l_dec_u32, NULL },
+	{ "ds_dec_rtn_u32", 2, 'i', LDS | RTN | EXM, l_dec_u32, NULL },
+	{ "ds_min_i32", 2, 'i', LDS | EXM, l_min_i32, NULL },
+	{ "ds_min_rtn_i32", 2, 'i', LDS | RTN | EXM, l_min_i32, NULL },
+	{ "ds_max_i32", 2, 'i', LDS | EXM, l_max_i32, NULL },
+	{ "ds_max_rtn_i32", 2, 'i', LDS | RTN | EXM, l_max_i32, NULL },
+	{ "ds_min_u32", 2, 'i', LDS | EXM, l_min_u32, NULL },
+	{ "ds_min_rtn_u32", 2, 'i', LDS | RTN | EXM, l_min_u32, NULL },
+	{ "ds_max_u32", 2, 'i', LDS | EXM, l_max_u32, NULL },
+	{ "ds_max_rtn_u32", 2, 'i', LDS | RTN | EXM, l_max_u32, NULL },
+	{ "ds_and_b32", 2, 'i', LDS | EXM, l_and_b32, NULL },
+	{ "ds_and_rtn_b32", 2, 'i', LDS | RTN | EXM, l_and_b32, NULL },
+	{ "ds_or_b32", 2, 'i', LDS | EXM, l_or_b32, NULL },
+	{ "ds_or_rtn_b32", 2, 'i', LDS | RTN | EXM, l_or_b32, NULL },
+	{ "ds_xor_b32", 2, 'i', LDS | EXM, l_xor_b32, NULL },
+	{ "ds_xor_rtn_b32", 2, 'i', LDS | RTN | EXM, l_xor_b32, NULL },
+	{ "ds_mskor_b32", 3, 'u', LDS | EXM, l_mskor32, NULL },
+	{ "ds_mskor_rtn_b32", 3, 'u', LDS | RTN | EXM, l_mskor32, NULL },
+	{ "ds_write_b32", 2, 'u', LDS | EXM, l_write32, NULL },
+	{ "ds_cmpst_b32", 3, 'i', LDS | EXM, l_cmpst32, NULL },
+	{ "ds_add_u64", 2, 'i', LDS | EXM | WD, l_add_u64, NULL },
+	{ "ds_add_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_add_u64, NULL },
+	{ "ds_sub_u64", 2, 'i', LDS | EXM | WD, l_sub_u64, NULL },
+	{ "ds_sub_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_sub_u64, NULL },
+	{ "ds_rsub_u64", 2, 'i', LDS | EXM | WD, l_rsub_u64, NULL },
+	{ "ds_rsub_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_rsub_u64, NULL },
+	{ "ds_inc_u64", 2, 'i', LDS | EXM | WD, l_inc_u64, NULL },
+	{ "ds_inc_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_inc_u64, NULL },
+	{ "ds_dec_u64", 2, 'i', LDS | EXM | WD, l_dec_u64, NULL },
+	{ "ds_dec_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_dec_u64, NULL },
+	{ "ds_min_i64", 2, 'i', LDS | EXM | WD, l_min_i64, NULL },
+	{ "ds_min_rtn_i64", 2, 'i', LDS | RTN | EXM | WD, l_min_i64, NULL },
+	{ "ds_max_i64", 2, 'i', LDS | EXM | WD, l_max_i64, NULL },
+	{ "ds_max_rtn_i64", 2, 'i', LDS | RTN | EXM | WD, l_max_i64, NULL },
+	{ "ds_min_u64", 2, 'i', LDS | EXM | WD, l_min_u64, NULL },
+	{ "ds_min_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_min_u64, NULL },
+	{ "ds_max_u64", 2, 'i', LDS | EXM | WD, l_max_u64, NULL },
+	{ "ds_max_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_max_u64, NULL },
+	{ "ds_and_b64", 2, 'i', LDS | EXM | WD, l_and_b64, NULL },
+	{ "ds_and_rtn_b64", 2, 'i', LDS | RTN | EXM | WD, l_and_b64, NULL },
+	{ "ds_or_b64", 2, 'i', LDS | EXM | WD, l_or_b64, NULL },
+	{ "ds_or_rtn_b64", 2, 'i', LDS | RTN | EXM | WD, l_or_b64, NULL },
+	{ "ds_xor_b64", 2, 'i', LDS | EXM | WD, l_xor_b64, NULL },
+	{ "ds_xor_rtn_b64", 2, 'i', LDS | RTN | EXM | WD, l_xor_b64, NULL },
+	{ "ds_mskor_b64", 3, 'u', LDS | EXM | WD, l_mskor64, NULL },
+	{ "ds_mskor_rtn_b64", 3, 'u', LDS | RTN | EXM | WD, l_mskor64, NULL },
+	{ "ds_write_b64", 2, 'u', LDS | EXM | WD, l_write64, NULL },
+	{ "ds_cmpst_b64", 3, 'i', LDS | EXM | WD, l_cmpst64, NULL },
+	{ "ds_cmpst_rtn_b32", 3, 'i', LDS | RTN | EXM, l_cmpst32, NULL },
+	{ "ds_wrxchg_rtn_b32", 2, 'u', LDS | RTN | EXM, l_write32, NULL },
+	{ "ds_cmpst_f32", 3, 'f', LDS | EXM, l_cmpstf, NULL },
+	{ "ds_min_f32", 2, 'f', LDS | EXM, l_minf, NULL },
+	{ "ds_max_f32", 2, 'f', LDS | EXM, l_maxf, NULL },
+	{ "ds_max_rtn_f32", 2, 'f', LDS | RTN | EXM, l_maxf, NULL },
+	{ "ds_min_f64", 2, 'd', LDS | WD | EXM, l_mind, NULL },
+	{ "ds_min_rtn_f64", 2, 'd', LDS | RTN | WD | EXM, l_mind, NULL },
+	{ "ds_max_f64", 2, 'd', LDS | WD | EXM, l_maxd, NULL },
+	{ "ds_cmpst_rtn_f64", 3, 'd', LDS | RTN | WD | EXM, l_cmpstd, NULL },
+	{ "ds_nop", 0, 'u', LDS | EXM, l_nop, NULL },
+	{ "ds_write_b8", 2, 'u', LDS | EXM, l_wb8, NULL },
+	{ "ds_write_b16", 2, 'u', LDS | EXM, l_wb16, NULL },
+	{ "ds_write_b8_d16_hi", 2, 'u', LDS | EXM, l_wb8hi, NULL },
+	{ "ds_write_b16_d16_hi", 2, 'u', LDS | EXM, l_wb16hi, NULL },
+	{ "ds_write2_b32", 3, 'u', LDS | WD | EXM, l_w2, NULL },
+	{ "ds_wrxchg2_rtn_b32", 3, 'u', LDS | RTN | WD | EXM, l_w2, NULL },
+	{ "ds_read_u8", 1, 'a', EXM, e_ds_u8, NULL },
+	{ "ds_read_i16", 1, 'a', EXM, e_ds_i16, NULL },
+	{ "ds_read2st64_b32", 1, 'a', WD | EXM, e_ds_r2st64, NULL },
+	{ "ds_read2_b64", 1, 'a', WD | W4 | EXM, e_ds_r2b64, e_ds_r2b64_hi },
+	{ "ds_read2st64_b64", 1, 'a', WD | W4 | EXM, e_ds_r2st64b64,
+	  e_ds_r2st64b64_hi },
+	{ "ds_read_b128", 1, 'a', WD | W4 | EXM, e_ds_b128, e_ds_b128_hi },
+	{ "ds_read_b96", 1, 'a', WD | W4 | EXM, e_ds_b96, e_ds_b96_hi },
+	{ "ds_read_u8_d16", 1, 'a', EXM, e_ds_u8d16, NULL },
+	{ "ds_read_u8_d16_hi", 1, 'a', EXM, e_ds_u8d16hi, NULL },
+	{ "ds_read_i8_d16", 1, 'a', EXM, e_ds_i8d16, NULL },
+	{ "ds_read_i8_d16_hi", 1, 'a', EXM, e_ds_i8d16hi, NULL },
+	{ "ds_read_u16_d16", 1, 'a', EXM, e_ds_u16d16, NULL },
+	{ "ds_read_u16_d16_hi", 1, 'a', EXM, e_ds_u16d16hi, NULL },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -2479,6 +2970,7 @@ static void run_case(unsigned i)
 				w.s[11 + 2 * k] = in[k] >> 32;
 			}
 			w.scc = r & 1;
+			in_scc = r & 1;
 			w.s[0] = OLD;
 			w.s[1] = OLDHI;
 		} else {
@@ -2543,11 +3035,17 @@ static void run_case(unsigned i)
 				want = c->fn(lold[l], m[1], m[2]);
 				if (!(c->shape & WD))
 					want &= 0xffffffffu;
+				/* EXM: a lane left out changes nothing */
+				if (!EXM_ON(c, l))
+					want = lold[l];
 				/* the old word returned: counted as a miss */
-				if ((c->shape & RTN) &&
+				if ((c->shape & RTN) && EXM_ON(c, l) &&
 				    (v[0][l] != (uint32_t)lold[l] ||
 				     ((c->shape & WD) &&
 				      v[1][l] != lold[l] >> 32)))
+					got ^= 1ULL << 62;
+				if ((c->shape & RTN) && !EXM_ON(c, l) &&
+				    (v[0][l] != OLD || v[1][l]))
 					got ^= 1ULL << 62;
 			} else if (c->shape & SWP) {
 				got = v[0][l] | (uint64_t)v[10][l] << 32;
@@ -2595,6 +3093,7 @@ static void run_case(unsigned i)
 
 				got = (mask >> l) & 1;
 				lane_vcc = (VCC_PAT >> l) & 1;
+				lane_no = l;
 				want = (EXM_ON(c, l) ? c->fn(m[0], m[1], m[2])
 						     : 0) & 1;
 				if (c->shape & CX) {
@@ -2605,6 +3104,7 @@ static void run_case(unsigned i)
 				got = v[0][l] | (c->shape & WD ?
 						 (uint64_t)v[1][l] << 32 : 0);
 				lane_vcc = (VCC_PAT >> l) & 1;
+				lane_no = l;
 				lane_c_hi = v[16][l] | (uint64_t)v[17][l] << 32;
 				/* a lane EXEC leaves out keeps v0 (v1: 0) */
 				want = EXM_ON(c, l) ? c->fn(m[0], m[1], m[2])
