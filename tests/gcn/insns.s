@@ -3,7 +3,10 @@
 // tests/unit/test-gcn-insn.c: assembled at build time by Debian's
 // llvm-mc for gfx900, and the encodings it prints are what the test runs.
 // Sources v10, v12, v14 (pairs v[10:11]...), s10, s12; results v0, s0, vcc,
-// s[20:21]. v0 starts as 0xdeadbeef (SDWA and DPP leave parts or lanes).
+// s[20:21]. v0 starts as 0xdeadbeef (SDWA and DPP leave parts or lanes),
+// s0 too and s1 0x0badf00d (scalar ones that keep bits of D). Cases the
+// table marks run with VCC, EXEC (partial: lanes it leaves out must keep
+// v0, and compares give them 0) or M0 set.
 v_add_u32 v0, v10, v12
 v_sub_u32 v0, v10, v12
 v_subrev_u32 v0, v10, v12
@@ -313,3 +316,431 @@ v_cvt_f16_f32 v0, v10
 v_cmp_eq_f16 vcc, 0, v10
 v_pk_add_f16 v0, v10, v12
 v_mad_mixlo_f16 v0, v10, v12, v14 op_sel:[1,0,0] op_sel_hi:[1,1,1]
+// v_div_fmas with VCC set in some lanes (VCC_PAT): the scaled fma
+// rounded once, into the denormals too
+v_div_fmas_f64 v[0:1], v[10:11], v[12:13], v[14:15]
+v_div_fmas_f32 v0, v10, v12, v14
+// VOPC DPP, hand-assembled: the literal is the DPP control dword (src0
+// v10; quad_perm:[1,0,3,2] row_mask:0xa bank_mask:0xf, then row_shr:1
+// bound_ctrl:0 src0_neg row_mask:0xf bank_mask:0xf), the test makes
+// src0 0xfa
+v_cmpx_gt_u32 vcc, 0xaf00b10a, v12
+v_cmpx_lt_f32 vcc, 0xff19110a, v12
+v_mqsad_u32_u8 v[0:3], v[10:11], v12, v[14:17]
+// s0 OLD, s1 OLDHI before; M0 2, 2, 5, 4
+s_bitset0_b32 s0, s10
+s_bitset0_b64 s[0:1], s10
+s_movrels_b32 s0, s10
+s_movrels_b64 s[0:1], s[10:11]
+s_movreld_b32 s0, s10
+s_movreld_b64 s[0:1], s[10:11]
+// Compares with EXEC_PAT (0 in the lanes it leaves out; v_cmpx: EXEC too)
+v_cmpx_class_f32 vcc, v10, v12
+v_cmpx_class_f64 vcc, v[10:11], v12
+v_cmp_class_f16 vcc, v10, v12
+v_cmpx_class_f16 vcc, v10, v12
+v_cmp_f_f16 vcc, v10, v12
+v_cmp_lt_f16 vcc, v10, v12
+v_cmp_le_f16 vcc, v10, v12
+v_cmp_lg_f16 vcc, v10, v12
+v_cmp_ge_f16 vcc, v10, v12
+v_cmp_o_f16 vcc, v10, v12
+v_cmp_u_f16 vcc, v10, v12
+v_cmp_nge_f16 vcc, v10, v12
+v_cmp_nlg_f16 vcc, v10, v12
+v_cmp_ngt_f16 vcc, v10, v12
+v_cmp_nle_f16 vcc, v10, v12
+v_cmp_neq_f16 vcc, v10, v12
+v_cmp_nlt_f16 vcc, v10, v12
+v_cmp_tru_f16 vcc, v10, v12
+v_cmpx_f_f16 vcc, v10, v12
+v_cmpx_lt_f16 vcc, v10, v12
+v_cmpx_eq_f16 vcc, v10, v12
+v_cmpx_le_f16 vcc, v10, v12
+v_cmpx_gt_f16 vcc, v10, v12
+v_cmpx_lg_f16 vcc, v10, v12
+v_cmpx_ge_f16 vcc, v10, v12
+v_cmpx_o_f16 vcc, v10, v12
+v_cmpx_u_f16 vcc, v10, v12
+v_cmpx_nge_f16 vcc, v10, v12
+v_cmpx_nlg_f16 vcc, v10, v12
+v_cmpx_ngt_f16 vcc, v10, v12
+v_cmpx_nle_f16 vcc, v10, v12
+v_cmpx_neq_f16 vcc, v10, v12
+v_cmpx_nlt_f16 vcc, v10, v12
+v_cmpx_tru_f16 vcc, v10, v12
+v_cmp_f_f32 vcc, v10, v12
+v_cmp_eq_f32 vcc, v10, v12
+v_cmp_le_f32 vcc, v10, v12
+v_cmp_gt_f32 vcc, v10, v12
+v_cmp_ge_f32 vcc, v10, v12
+v_cmp_o_f32 vcc, v10, v12
+v_cmp_nlg_f32 vcc, v10, v12
+v_cmp_ngt_f32 vcc, v10, v12
+v_cmp_nle_f32 vcc, v10, v12
+v_cmp_neq_f32 vcc, v10, v12
+v_cmp_nlt_f32 vcc, v10, v12
+v_cmp_tru_f32 vcc, v10, v12
+v_cmpx_f_f32 vcc, v10, v12
+v_cmpx_lt_f32 vcc, v10, v12
+v_cmpx_eq_f32 vcc, v10, v12
+v_cmpx_le_f32 vcc, v10, v12
+v_cmpx_gt_f32 vcc, v10, v12
+v_cmpx_lg_f32 vcc, v10, v12
+v_cmpx_ge_f32 vcc, v10, v12
+v_cmpx_o_f32 vcc, v10, v12
+v_cmpx_u_f32 vcc, v10, v12
+v_cmpx_nge_f32 vcc, v10, v12
+v_cmpx_nlg_f32 vcc, v10, v12
+v_cmpx_ngt_f32 vcc, v10, v12
+v_cmpx_nle_f32 vcc, v10, v12
+v_cmpx_neq_f32 vcc, v10, v12
+v_cmpx_nlt_f32 vcc, v10, v12
+v_cmpx_tru_f32 vcc, v10, v12
+v_cmp_f_f64 vcc, v[10:11], v[12:13]
+v_cmp_lt_f64 vcc, v[10:11], v[12:13]
+v_cmp_eq_f64 vcc, v[10:11], v[12:13]
+v_cmp_gt_f64 vcc, v[10:11], v[12:13]
+v_cmp_lg_f64 vcc, v[10:11], v[12:13]
+v_cmp_ge_f64 vcc, v[10:11], v[12:13]
+v_cmp_u_f64 vcc, v[10:11], v[12:13]
+v_cmp_nge_f64 vcc, v[10:11], v[12:13]
+v_cmp_nlg_f64 vcc, v[10:11], v[12:13]
+v_cmp_ngt_f64 vcc, v[10:11], v[12:13]
+v_cmp_nle_f64 vcc, v[10:11], v[12:13]
+v_cmp_neq_f64 vcc, v[10:11], v[12:13]
+v_cmp_nlt_f64 vcc, v[10:11], v[12:13]
+v_cmp_tru_f64 vcc, v[10:11], v[12:13]
+v_cmpx_f_f64 vcc, v[10:11], v[12:13]
+v_cmpx_lt_f64 vcc, v[10:11], v[12:13]
+v_cmpx_eq_f64 vcc, v[10:11], v[12:13]
+v_cmpx_le_f64 vcc, v[10:11], v[12:13]
+v_cmpx_gt_f64 vcc, v[10:11], v[12:13]
+v_cmpx_lg_f64 vcc, v[10:11], v[12:13]
+v_cmpx_ge_f64 vcc, v[10:11], v[12:13]
+v_cmpx_o_f64 vcc, v[10:11], v[12:13]
+v_cmpx_u_f64 vcc, v[10:11], v[12:13]
+v_cmpx_nge_f64 vcc, v[10:11], v[12:13]
+v_cmpx_nlg_f64 vcc, v[10:11], v[12:13]
+v_cmpx_ngt_f64 vcc, v[10:11], v[12:13]
+v_cmpx_nle_f64 vcc, v[10:11], v[12:13]
+v_cmpx_neq_f64 vcc, v[10:11], v[12:13]
+v_cmpx_nlt_f64 vcc, v[10:11], v[12:13]
+v_cmpx_tru_f64 vcc, v[10:11], v[12:13]
+v_cmp_f_i16 vcc, v10, v12
+v_cmp_lt_i16 vcc, v10, v12
+v_cmp_eq_i16 vcc, v10, v12
+v_cmp_le_i16 vcc, v10, v12
+v_cmp_ne_i16 vcc, v10, v12
+v_cmp_ge_i16 vcc, v10, v12
+v_cmp_t_i16 vcc, v10, v12
+v_cmp_f_u16 vcc, v10, v12
+v_cmp_lt_u16 vcc, v10, v12
+v_cmp_le_u16 vcc, v10, v12
+v_cmp_gt_u16 vcc, v10, v12
+v_cmp_ne_u16 vcc, v10, v12
+v_cmp_ge_u16 vcc, v10, v12
+v_cmp_t_u16 vcc, v10, v12
+v_cmpx_f_i16_e64 s[20:21], v10, v12
+v_cmpx_lt_i16_e64 s[20:21], v10, v12
+v_cmpx_eq_i16_e64 s[20:21], v10, v12
+v_cmpx_le_i16_e64 s[20:21], v10, v12
+v_cmpx_gt_i16_e64 s[20:21], v10, v12
+v_cmpx_ne_i16_e64 s[20:21], v10, v12
+v_cmpx_ge_i16_e64 s[20:21], v10, v12
+v_cmpx_t_i16_e64 s[20:21], v10, v12
+v_cmpx_f_u16_e64 s[20:21], v10, v12
+v_cmpx_lt_u16_e64 s[20:21], v10, v12
+v_cmpx_eq_u16_e64 s[20:21], v10, v12
+v_cmpx_le_u16_e64 s[20:21], v10, v12
+v_cmpx_gt_u16_e64 s[20:21], v10, v12
+v_cmpx_ne_u16_e64 s[20:21], v10, v12
+v_cmpx_ge_u16_e64 s[20:21], v10, v12
+v_cmpx_t_u16_e64 s[20:21], v10, v12
+v_cmp_f_i32 vcc, v10, v12
+v_cmp_eq_i32 vcc, v10, v12
+v_cmp_le_i32 vcc, v10, v12
+v_cmp_gt_i32 vcc, v10, v12
+v_cmp_ne_i32 vcc, v10, v12
+v_cmp_ge_i32 vcc, v10, v12
+v_cmp_t_i32 vcc, v10, v12
+v_cmp_f_u32 vcc, v10, v12
+v_cmp_eq_u32 vcc, v10, v12
+v_cmp_le_u32 vcc, v10, v12
+v_cmp_gt_u32 vcc, v10, v12
+v_cmp_ne_u32 vcc, v10, v12
+v_cmp_t_u32 vcc, v10, v12
+v_cmpx_f_i32 vcc, v10, v12
+v_cmpx_lt_i32 vcc, v10, v12
+v_cmpx_eq_i32 vcc, v10, v12
+v_cmpx_le_i32 vcc, v10, v12
+v_cmpx_gt_i32 vcc, v10, v12
+v_cmpx_ne_i32 vcc, v10, v12
+v_cmpx_ge_i32 vcc, v10, v12
+v_cmpx_t_i32 vcc, v10, v12
+v_cmpx_f_u32 vcc, v10, v12
+v_cmpx_lt_u32 vcc, v10, v12
+v_cmpx_eq_u32 vcc, v10, v12
+v_cmpx_le_u32 vcc, v10, v12
+v_cmpx_gt_u32 vcc, v10, v12
+v_cmpx_ne_u32 vcc, v10, v12
+v_cmpx_ge_u32 vcc, v10, v12
+v_cmpx_t_u32 vcc, v10, v12
+v_cmp_f_i64 vcc, v[10:11], v[12:13]
+v_cmp_eq_i64 vcc, v[10:11], v[12:13]
+v_cmp_le_i64 vcc, v[10:11], v[12:13]
+v_cmp_gt_i64 vcc, v[10:11], v[12:13]
+v_cmp_ne_i64 vcc, v[10:11], v[12:13]
+v_cmp_ge_i64 vcc, v[10:11], v[12:13]
+v_cmp_t_i64 vcc, v[10:11], v[12:13]
+v_cmp_f_u64 vcc, v[10:11], v[12:13]
+v_cmp_lt_u64 vcc, v[10:11], v[12:13]
+v_cmp_eq_u64 vcc, v[10:11], v[12:13]
+v_cmp_le_u64 vcc, v[10:11], v[12:13]
+v_cmp_gt_u64 vcc, v[10:11], v[12:13]
+v_cmp_ge_u64 vcc, v[10:11], v[12:13]
+v_cmp_t_u64 vcc, v[10:11], v[12:13]
+v_cmpx_f_i64 vcc, v[10:11], v[12:13]
+v_cmpx_lt_i64 vcc, v[10:11], v[12:13]
+v_cmpx_eq_i64 vcc, v[10:11], v[12:13]
+v_cmpx_le_i64 vcc, v[10:11], v[12:13]
+v_cmpx_gt_i64 vcc, v[10:11], v[12:13]
+v_cmpx_ne_i64 vcc, v[10:11], v[12:13]
+v_cmpx_ge_i64 vcc, v[10:11], v[12:13]
+v_cmpx_t_i64 vcc, v[10:11], v[12:13]
+v_cmpx_f_u64 vcc, v[10:11], v[12:13]
+v_cmpx_lt_u64 vcc, v[10:11], v[12:13]
+v_cmpx_eq_u64 vcc, v[10:11], v[12:13]
+v_cmpx_le_u64 vcc, v[10:11], v[12:13]
+v_cmpx_gt_u64 vcc, v[10:11], v[12:13]
+v_cmpx_ne_u64 vcc, v[10:11], v[12:13]
+v_cmpx_ge_u64 vcc, v[10:11], v[12:13]
+v_cmpx_t_u64 vcc, v[10:11], v[12:13]
+// Integer, scalar (SCC before: the round's parity), fp16 and packed ones
+v_cndmask_b32 v0, v10, v12, vcc
+v_subrev_f32 v0, v10, v12
+v_max_i32 v0, v10, v12
+v_min_u32 v0, v10, v12
+v_mac_f32 v0, v10, v12
+v_madmk_f32 v0, v10, 0x40400000, v12
+v_madak_f32 v0, v10, v12, 0x40400000
+v_add_co_u32 v0, vcc, v10, v12
+v_add_co_u32 v0, vcc, v10, v12
+v_sub_co_u32 v0, vcc, v10, v12
+v_subrev_co_u32 v0, vcc, v10, v12
+v_addc_co_u32 v0, vcc, v10, v12, vcc
+v_addc_co_u32 v0, vcc, v10, v12, vcc
+v_subb_co_u32 v0, vcc, v10, v12, vcc
+v_subbrev_co_u32 v0, vcc, v10, v12, vcc
+v_sub_u16 v0, v10, v12
+v_subrev_u16 v0, v10, v12
+v_lshlrev_b16 v0, v10, v12
+v_lshrrev_b16 v0, v10, v12
+v_min_u16 v0, v10, v12
+v_min_i16 v0, v10, v12
+v_min_f16 v0, v10, v12
+v_subrev_f16 v0, v10, v12
+v_ldexp_f16 v0, v10, v12
+v_cvt_f32_ubyte0 v0, v10
+v_cvt_f32_ubyte1 v0, v10
+v_cvt_f32_ubyte3 v0, v10
+v_cvt_f64_u32 v[0:1], v10
+v_ceil_f64 v[0:1], v[10:11]
+v_frexp_mant_f64 v[0:1], v[10:11]
+v_cos_f32 v0, v10
+v_cvt_f16_u16 v0, v10
+v_cvt_f16_i16 v0, v10
+v_cvt_i16_f16 v0, v10
+v_rcp_f16 v0, v10
+v_sqrt_f16 v0, v10
+v_rsq_f16 v0, v10
+v_floor_f16 v0, v10
+v_ceil_f16 v0, v10
+v_trunc_f16 v0, v10
+v_rndne_f16 v0, v10
+v_fract_f16 v0, v10
+v_mad_legacy_f32 v0, v10, v12, v14
+v_mad_i32_i24 v0, v10, v12, v14
+v_min3_u32 v0, v10, v12, v14
+v_max3_i32 v0, v10, v12, v14
+v_mad_u64_u32 v[0:1], s[20:21], v10, v12, v[14:15]
+v_mad_i64_i32 v[0:1], s[20:21], v10, v12, v[14:15]
+v_min3_i16 v0, v10, v12, v14
+v_min3_u16 v0, v10, v12, v14
+v_max3_u16 v0, v10, v12, v14
+v_max3_f16 v0, v10, v12, v14
+v_med3_i16 v0, v10, v12, v14
+v_mad_f16 v0, v10, v12, v14
+v_lshrrev_b64 v[0:1], v10, v[12:13]
+v_cvt_pknorm_u16_f32 v0, v10, v12
+v_cvt_pknorm_i16_f16 v0, v10, v12
+v_cvt_pk_u16_u32 v0, v10, v12
+v_sub_i32 v0, v10, v12
+v_pk_mad_i16 v0, v10, v12, v14
+v_pk_mad_u16 v0, v10, v12, v14
+v_pk_add_i16 v0, v10, v12
+v_pk_sub_u16 v0, v10, v12
+v_pk_lshrrev_b16 v0, v10, v12
+v_pk_ashrrev_i16 v0, v10, v12
+v_pk_min_i16 v0, v10, v12
+v_pk_min_u16 v0, v10, v12
+v_pk_max_u16 v0, v10, v12
+v_pk_min_f16 v0, v10, v12
+v_mbcnt_lo_u32_b32 v0, v10, v12
+v_mbcnt_hi_u32_b32 v0, v10, v12
+s_sub_i32 s0, s10, s12
+s_min_u32 s0, s10, s12
+s_max_i32 s0, s10, s12
+s_and_b64 s[0:1], s[10:11], s[12:13]
+s_or_b32 s0, s10, s12
+s_or_b64 s[0:1], s[10:11], s[12:13]
+s_xor_b32 s0, s10, s12
+s_xor_b64 s[0:1], s[10:11], s[12:13]
+s_andn2_b32 s0, s10, s12
+s_orn2_b32 s0, s10, s12
+s_nand_b64 s[0:1], s[10:11], s[12:13]
+s_nor_b32 s0, s10, s12
+s_nor_b64 s[0:1], s[10:11], s[12:13]
+s_xnor_b32 s0, s10, s12
+s_lshl_b64 s[0:1], s[10:11], s12
+s_lshr_b32 s0, s10, s12
+s_ashr_i64 s[0:1], s[10:11], s12
+s_bfm_b32 s0, s10, s12
+s_bfm_b64 s[0:1], s10, s12
+s_mul_hi_i32 s0, s10, s12
+s_lshl1_add_u32 s0, s10, s12
+s_lshl3_add_u32 s0, s10, s12
+s_lshl4_add_u32 s0, s10, s12
+s_pack_ll_b32_b16 s0, s10, s12
+s_cselect_b32 s0, s10, s12
+s_cselect_b64 s[0:1], s[10:11], s[12:13]
+s_addc_u32 s0, s10, s12
+s_subb_u32 s0, s10, s12
+s_mov_b64 s[0:1], s[10:11]
+s_not_b64 s[0:1], s[10:11]
+s_wqm_b32 s0, s10
+s_bcnt0_i32_b64 s0, s[10:11]
+s_bcnt1_i32_b32 s0, s10
+s_ff0_i32_b32 s0, s10
+s_ff1_i32_b64 s0, s[10:11]
+s_flbit_i32_b64 s0, s[10:11]
+s_quadmask_b64 s[0:1], s[10:11]
+s_cmov_b32 s0, s10
+s_cmov_b64 s[0:1], s[10:11]
+s_movk_i32 s0, 0x8765
+s_cmovk_i32 s0, 0x1234
+s_addk_i32 s0, 0x7654
+s_mulk_i32 s0, 0xfffd
+s_getpc_b64 s[0:1]
+s_cmp_eq_i32 s10, s12
+s_cmp_lg_i32 s10, s12
+s_cmp_gt_i32 s10, s12
+s_cmp_ge_i32 s10, s12
+s_cmp_le_i32 s10, s12
+s_cmp_eq_u32 s10, s12
+s_cmp_lg_u32 s10, s12
+s_cmp_gt_u32 s10, s12
+s_cmp_lt_u32 s10, s12
+s_cmp_le_u32 s10, s12
+s_cmp_eq_u64 s[10:11], s[12:13]
+s_bitcmp0_b32 s10, s12
+s_bitcmp0_b64 s[10:11], s12
+s_bitcmp1_b64 s[10:11], s12
+s_cmpk_eq_i32 s10, -1
+s_cmpk_lg_i32 s10, -1
+s_cmpk_gt_i32 s10, -1
+s_cmpk_ge_i32 s10, -1
+s_cmpk_lt_i32 s10, -1
+s_cmpk_eq_u32 s10, 0xffff
+s_cmpk_lg_u32 s10, 0xffff
+s_cmpk_gt_u32 s10, 0xffff
+s_cmpk_ge_u32 s10, 0xffff
+s_cmpk_lt_u32 s10, 0xffff
+// LDS, with EXEC_PAT: atomics (with and without the old value), writes of
+// every width and half, reads past the end and wrapping
+ds_add_u32 v10, v12
+ds_add_rtn_u32 v0, v10, v12
+ds_sub_u32 v10, v12
+ds_sub_rtn_u32 v0, v10, v12
+ds_rsub_u32 v10, v12
+ds_rsub_rtn_u32 v0, v10, v12
+ds_inc_u32 v10, v12
+ds_inc_rtn_u32 v0, v10, v12
+ds_dec_u32 v10, v12
+ds_dec_rtn_u32 v0, v10, v12
+ds_min_i32 v10, v12
+ds_min_rtn_i32 v0, v10, v12
+ds_max_i32 v10, v12
+ds_max_rtn_i32 v0, v10, v12
+ds_min_u32 v10, v12
+ds_min_rtn_u32 v0, v10, v12
+ds_max_u32 v10, v12
+ds_max_rtn_u32 v0, v10, v12
+ds_and_b32 v10, v12
+ds_and_rtn_b32 v0, v10, v12
+ds_or_b32 v10, v12
+ds_or_rtn_b32 v0, v10, v12
+ds_xor_b32 v10, v12
+ds_xor_rtn_b32 v0, v10, v12
+ds_mskor_b32 v10, v12, v14
+ds_mskor_rtn_b32 v0, v10, v12, v14
+ds_write_b32 v10, v12
+ds_cmpst_b32 v10, v12, v14
+ds_add_u64 v10, v[12:13]
+ds_add_rtn_u64 v[0:1], v10, v[12:13]
+ds_sub_u64 v10, v[12:13]
+ds_sub_rtn_u64 v[0:1], v10, v[12:13]
+ds_rsub_u64 v10, v[12:13]
+ds_rsub_rtn_u64 v[0:1], v10, v[12:13]
+ds_inc_u64 v10, v[12:13]
+ds_inc_rtn_u64 v[0:1], v10, v[12:13]
+ds_dec_u64 v10, v[12:13]
+ds_dec_rtn_u64 v[0:1], v10, v[12:13]
+ds_min_i64 v10, v[12:13]
+ds_min_rtn_i64 v[0:1], v10, v[12:13]
+ds_max_i64 v10, v[12:13]
+ds_max_rtn_i64 v[0:1], v10, v[12:13]
+ds_min_u64 v10, v[12:13]
+ds_min_rtn_u64 v[0:1], v10, v[12:13]
+ds_max_u64 v10, v[12:13]
+ds_max_rtn_u64 v[0:1], v10, v[12:13]
+ds_and_b64 v10, v[12:13]
+ds_and_rtn_b64 v[0:1], v10, v[12:13]
+ds_or_b64 v10, v[12:13]
+ds_or_rtn_b64 v[0:1], v10, v[12:13]
+ds_xor_b64 v10, v[12:13]
+ds_xor_rtn_b64 v[0:1], v10, v[12:13]
+ds_mskor_b64 v10, v[12:13], v[14:15]
+ds_mskor_rtn_b64 v[0:1], v10, v[12:13], v[14:15]
+ds_write_b64 v10, v[12:13]
+ds_cmpst_b64 v10, v[12:13], v[14:15]
+ds_cmpst_rtn_b32 v0, v10, v12, v14
+ds_wrxchg_rtn_b32 v0, v10, v12
+ds_cmpst_f32 v10, v12, v14
+ds_min_f32 v10, v12
+ds_max_f32 v10, v12
+ds_max_rtn_f32 v0, v10, v12
+ds_min_f64 v10, v[12:13]
+ds_min_rtn_f64 v[0:1], v10, v[12:13]
+ds_max_f64 v10, v[12:13]
+ds_cmpst_rtn_f64 v[0:1], v10, v[12:13], v[14:15]
+ds_nop
+ds_write_b8 v10, v12
+ds_write_b16 v10, v12
+ds_write_b8_d16_hi v10, v12
+ds_write_b16_d16_hi v10, v12
+ds_write2_b32 v10, v12, v14 offset1:1
+ds_wrxchg2_rtn_b32 v[0:1], v10, v12, v14 offset1:1
+ds_read_u8 v0, v10 offset:3
+ds_read_i16 v0, v10 offset:6
+ds_read2st64_b32 v[0:1], v10 offset0:1 offset1:2
+ds_read2_b64 v[0:3], v10 offset0:1 offset1:3
+ds_read2st64_b64 v[0:3], v10 offset0:1 offset1:2
+ds_read_b128 v[0:3], v10 offset:16
+ds_read_b96 v[0:2], v10 offset:4
+ds_read_u8_d16 v0, v10 offset:1
+ds_read_u8_d16_hi v0, v10 offset:1
+ds_read_i8_d16 v0, v10 offset:2
+ds_read_i8_d16_hi v0, v10 offset:2
+ds_read_u16_d16 v0, v10 offset:2
+ds_read_u16_d16_hi v0, v10 offset:2

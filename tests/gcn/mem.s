@@ -23,6 +23,11 @@ s_ttracedata
 s_setprio 2
 s_sleep 1
 s_nop 3
+s_wakeup
+s_incperflevel 1
+s_decperflevel 1
+v_nop
+v_clrexcp
 s_endpgm
 // P2 MSG_INTERRUPT
 s_mov_b32 m0, 0x2a

@@ -45,8 +45,32 @@ typedef uint64_t (*GcnExpect)(uint64_t a, uint64_t b, uint64_t c);
 #define LDS     (1u << 10)
 #define RTN     (1u << 11)
 #define FTZ     (1u << 12)      /* fp16/fp64 denormals flushed (MODE) */
+#define VCI     (1u << 13)      /* VCC holds VCC_PAT (lane_vcc: its bit) */
+#define EXM     (1u << 14)      /* EXEC is EXEC_PAT: other lanes unchanged */
+#define CX      (1u << 15)      /* v_cmpx: EXEC checked too (CMP, XL) */
+#define MRD     (1u << 16)      /* scalar result in s[m0] (s_movreld) */
+/*
+ * VOPC with DPP, hand-assembled (LLVM 15 does not encode it for gfx9):
+ * insns.s has the e32 form with a literal src0, which is the DPP
+ * control dword; the test makes src0 0xfa (DPP)
+ */
+#define DPPL    (1u << 17)
+/*
+ * a 128-bit result v[0:3] (S2 v[14:17], its upper half lane_c_hi): fn
+ * gives v[0:1], the scc slot v[2:3]
+ */
+#define W4      (1u << 18)
 
 #define OLD     0xdeadbeefu     /* v0 before the instruction */
+#define OLDHI   0x0badf00du     /* s1 (s0 is OLD) before a scalar one */
+#define VCC_PAT 0x96f0c3a55a3c0ff9ULL
+#define EXEC_PAT 0xf7de1b3f00ff6ac5ULL
+
+/*
+ * VCI: the lane's VCC bit; the lane's number; SCC before a scalar one:
+ * for the expected values
+ */
+static unsigned lane_vcc, lane_no, in_scc;
 
 /* An across-lanes result: out[] holds OLD, lanes left alone keep it */
 typedef void (*GcnLanes)(const uint32_t *a, const uint32_t *b,
@@ -63,6 +87,7 @@ typedef struct GcnCase {
     GcnExpect fn;
     GcnExpect scc;              /* scalar ones: the SCC expected */
     GcnLanes xfn;               /* XL */
+    unsigned m0;                /* M0 before (s_movrels, s_movreld) */
 } GcnCase;
 
 static float F(uint64_t v)
@@ -839,8 +864,9 @@ static uint64_t s_flbiti64(uint64_t a, uint64_t b, uint64_t c)
 
 E(s_sext8, (uint32_t)(int32_t)(int8_t)a)
 E(s_sext16, (uint32_t)(int32_t)(int16_t)a)
-E(s_bitset1, 1u << (a & 31))
-E(s_bitset1_64, 1ULL << (a & 63))
+/* s_bitset0/1: D's other bits kept (s0 OLD, s1 OLDHI before) */
+E(s_bitset1, OLD | 1u << (a & 31))
+E(s_bitset1_64, (OLD | (uint64_t)OLDHI << 32) | 1ULL << (a & 63))
 
 static uint64_t s_brep(uint64_t a, uint64_t b, uint64_t c)
 {
@@ -1134,10 +1160,397 @@ E(l_addf, UF(F(a) + F(b)))
 E(l_minf, UF((float)fmin_ieee(F(a), F(b))))
 E(l_maxd, UD(fmax_ieee(D(a), D(b))))
 E(l_cmpstf, F(a) == F(b) ? U(c) : U(a))
-E(l_cmpst64, a == b ? c : a)
 E(l_cmpstd, D(a) == D(b) ? c : a)
 E(l_wrap, U(a) >= U(b) ? U(a) - U(b) : U(a) + U(c))
 E(l_xchg64, b)
+
+/*
+ * Compares from the ISA's relations. Float: F, LT, EQ, LE, GT, LG, GE,
+ * O, then U, NGE, NLG, NGT, NLE, NEQ, NLT, TRU (the negations: true
+ * with a NaN); integer: F, LT, EQ, LE, GT, NE, GE, T
+ */
+static int frel(unsigned k, double x, double y)
+{
+	int un = isnan(x) || isnan(y);
+	int r[8] = { 0, x < y, x == y, x <= y, x > y, x < y || x > y, x >= y,
+		     !un };
+
+	return k < 8 ? r[k] : !r[15 - k];
+}
+
+static int irel(unsigned k, int lt, int eq, int gt)
+{
+	int r[8] = { 0, lt, eq, lt || eq, gt, !eq, gt || eq, 1 };
+
+	return r[k];
+}
+
+#define IREL(k, T) irel(k, (T)a < (T)b, (T)a == (T)b, (T)a > (T)b)
+
+/* the v_cmp_class mask bit of a half, from its bits */
+static unsigned fclass16(uint64_t v)
+{
+	unsigned e = (v >> 10) & 31, m = v & 0x3ff, neg = (v >> 15) & 1;
+
+	if (e == 31 && m)
+		return m & 0x200 ? 1 : 0;
+	if (e == 31)
+		return neg ? 2 : 9;
+	if (!e && !m)
+		return neg ? 5 : 6;
+	if (!e)
+		return neg ? 4 : 7;
+	return neg ? 3 : 8;
+}
+
+E(r_cmpx_class_f32, (b >> fclass(F(a), SNAN32((uint32_t)a))) & 1)
+E(r_cmpx_class_f64, (b >> fclass64(D(a), SNAN64(a))) & 1)
+E(r_cmp_class_f16, (b >> fclass16(a)) & 1)
+E(r_cmpx_class_f16, (b >> fclass16(a)) & 1)
+E(r_cmp_f_f16, frel(0, H(a), H(b)))
+E(r_cmp_lt_f16, frel(1, H(a), H(b)))
+E(r_cmp_le_f16, frel(3, H(a), H(b)))
+E(r_cmp_lg_f16, frel(5, H(a), H(b)))
+E(r_cmp_ge_f16, frel(6, H(a), H(b)))
+E(r_cmp_o_f16, frel(7, H(a), H(b)))
+E(r_cmp_u_f16, frel(8, H(a), H(b)))
+E(r_cmp_nge_f16, frel(9, H(a), H(b)))
+E(r_cmp_nlg_f16, frel(10, H(a), H(b)))
+E(r_cmp_ngt_f16, frel(11, H(a), H(b)))
+E(r_cmp_nle_f16, frel(12, H(a), H(b)))
+E(r_cmp_neq_f16, frel(13, H(a), H(b)))
+E(r_cmp_nlt_f16, frel(14, H(a), H(b)))
+E(r_cmp_tru_f16, frel(15, H(a), H(b)))
+E(r_cmpx_f_f16, frel(0, H(a), H(b)))
+E(r_cmpx_lt_f16, frel(1, H(a), H(b)))
+E(r_cmpx_eq_f16, frel(2, H(a), H(b)))
+E(r_cmpx_le_f16, frel(3, H(a), H(b)))
+E(r_cmpx_gt_f16, frel(4, H(a), H(b)))
+E(r_cmpx_lg_f16, frel(5, H(a), H(b)))
+E(r_cmpx_ge_f16, frel(6, H(a), H(b)))
+E(r_cmpx_o_f16, frel(7, H(a), H(b)))
+E(r_cmpx_u_f16, frel(8, H(a), H(b)))
+E(r_cmpx_nge_f16, frel(9, H(a), H(b)))
+E(r_cmpx_nlg_f16, frel(10, H(a), H(b)))
+E(r_cmpx_ngt_f16, frel(11, H(a), H(b)))
+E(r_cmpx_nle_f16, frel(12, H(a), H(b)))
+E(r_cmpx_neq_f16, frel(13, H(a), H(b)))
+E(r_cmpx_nlt_f16, frel(14, H(a), H(b)))
+E(r_cmpx_tru_f16, frel(15, H(a), H(b)))
+E(r_cmp_f_f32, frel(0, F(a), F(b)))
+E(r_cmp_eq_f32, frel(2, F(a), F(b)))
+E(r_cmp_le_f32, frel(3, F(a), F(b)))
+E(r_cmp_gt_f32, frel(4, F(a), F(b)))
+E(r_cmp_ge_f32, frel(6, F(a), F(b)))
+E(r_cmp_o_f32, frel(7, F(a), F(b)))
+E(r_cmp_nlg_f32, frel(10, F(a), F(b)))
+E(r_cmp_ngt_f32, frel(11, F(a), F(b)))
+E(r_cmp_nle_f32, frel(12, F(a), F(b)))
+E(r_cmp_neq_f32, frel(13, F(a), F(b)))
+E(r_cmp_nlt_f32, frel(14, F(a), F(b)))
+E(r_cmp_tru_f32, frel(15, F(a), F(b)))
+E(r_cmpx_f_f32, frel(0, F(a), F(b)))
+E(r_cmpx_lt_f32, frel(1, F(a), F(b)))
+E(r_cmpx_eq_f32, frel(2, F(a), F(b)))
+E(r_cmpx_le_f32, frel(3, F(a), F(b)))
+E(r_cmpx_gt_f32, frel(4, F(a), F(b)))
+E(r_cmpx_lg_f32, frel(5, F(a), F(b)))
+E(r_cmpx_ge_f32, frel(6, F(a), F(b)))
+E(r_cmpx_o_f32, frel(7, F(a), F(b)))
+E(r_cmpx_u_f32, frel(8, F(a), F(b)))
+E(r_cmpx_nge_f32, frel(9, F(a), F(b)))
+E(r_cmpx_nlg_f32, frel(10, F(a), F(b)))
+E(r_cmpx_ngt_f32, frel(11, F(a), F(b)))
+E(r_cmpx_nle_f32, frel(12, F(a), F(b)))
+E(r_cmpx_neq_f32, frel(13, F(a), F(b)))
+E(r_cmpx_nlt_f32, frel(14, F(a), F(b)))
+E(r_cmpx_tru_f32, frel(15, F(a), F(b)))
+E(r_cmp_f_f64, frel(0, D(a), D(b)))
+E(r_cmp_lt_f64, frel(1, D(a), D(b)))
+E(r_cmp_eq_f64, frel(2, D(a), D(b)))
+E(r_cmp_gt_f64, frel(4, D(a), D(b)))
+E(r_cmp_lg_f64, frel(5, D(a), D(b)))
+E(r_cmp_ge_f64, frel(6, D(a), D(b)))
+E(r_cmp_u_f64, frel(8, D(a), D(b)))
+E(r_cmp_nge_f64, frel(9, D(a), D(b)))
+E(r_cmp_nlg_f64, frel(10, D(a), D(b)))
+E(r_cmp_ngt_f64, frel(11, D(a), D(b)))
+E(r_cmp_nle_f64, frel(12, D(a), D(b)))
+E(r_cmp_neq_f64, frel(13, D(a), D(b)))
+E(r_cmp_nlt_f64, frel(14, D(a), D(b)))
+E(r_cmp_tru_f64, frel(15, D(a), D(b)))
+E(r_cmpx_f_f64, frel(0, D(a), D(b)))
+E(r_cmpx_lt_f64, frel(1, D(a), D(b)))
+E(r_cmpx_eq_f64, frel(2, D(a), D(b)))
+E(r_cmpx_le_f64, frel(3, D(a), D(b)))
+E(r_cmpx_gt_f64, frel(4, D(a), D(b)))
+E(r_cmpx_lg_f64, frel(5, D(a), D(b)))
+E(r_cmpx_ge_f64, frel(6, D(a), D(b)))
+E(r_cmpx_o_f64, frel(7, D(a), D(b)))
+E(r_cmpx_u_f64, frel(8, D(a), D(b)))
+E(r_cmpx_nge_f64, frel(9, D(a), D(b)))
+E(r_cmpx_nlg_f64, frel(10, D(a), D(b)))
+E(r_cmpx_ngt_f64, frel(11, D(a), D(b)))
+E(r_cmpx_nle_f64, frel(12, D(a), D(b)))
+E(r_cmpx_neq_f64, frel(13, D(a), D(b)))
+E(r_cmpx_nlt_f64, frel(14, D(a), D(b)))
+E(r_cmpx_tru_f64, frel(15, D(a), D(b)))
+E(r_cmp_f_i16, IREL(0, int16_t))
+E(r_cmp_lt_i16, IREL(1, int16_t))
+E(r_cmp_eq_i16, IREL(2, int16_t))
+E(r_cmp_le_i16, IREL(3, int16_t))
+E(r_cmp_ne_i16, IREL(5, int16_t))
+E(r_cmp_ge_i16, IREL(6, int16_t))
+E(r_cmp_t_i16, IREL(7, int16_t))
+E(r_cmp_f_u16, IREL(0, uint16_t))
+E(r_cmp_lt_u16, IREL(1, uint16_t))
+E(r_cmp_le_u16, IREL(3, uint16_t))
+E(r_cmp_gt_u16, IREL(4, uint16_t))
+E(r_cmp_ne_u16, IREL(5, uint16_t))
+E(r_cmp_ge_u16, IREL(6, uint16_t))
+E(r_cmp_t_u16, IREL(7, uint16_t))
+E(r_cmpx_f_i16, IREL(0, int16_t))
+E(r_cmpx_lt_i16, IREL(1, int16_t))
+E(r_cmpx_eq_i16, IREL(2, int16_t))
+E(r_cmpx_le_i16, IREL(3, int16_t))
+E(r_cmpx_gt_i16, IREL(4, int16_t))
+E(r_cmpx_ne_i16, IREL(5, int16_t))
+E(r_cmpx_ge_i16, IREL(6, int16_t))
+E(r_cmpx_t_i16, IREL(7, int16_t))
+E(r_cmpx_f_u16, IREL(0, uint16_t))
+E(r_cmpx_lt_u16, IREL(1, uint16_t))
+E(r_cmpx_eq_u16, IREL(2, uint16_t))
+E(r_cmpx_le_u16, IREL(3, uint16_t))
+E(r_cmpx_gt_u16, IREL(4, uint16_t))
+E(r_cmpx_ne_u16, IREL(5, uint16_t))
+E(r_cmpx_ge_u16, IREL(6, uint16_t))
+E(r_cmpx_t_u16, IREL(7, uint16_t))
+E(r_cmp_f_i32, IREL(0, int32_t))
+E(r_cmp_eq_i32, IREL(2, int32_t))
+E(r_cmp_le_i32, IREL(3, int32_t))
+E(r_cmp_gt_i32, IREL(4, int32_t))
+E(r_cmp_ne_i32, IREL(5, int32_t))
+E(r_cmp_ge_i32, IREL(6, int32_t))
+E(r_cmp_t_i32, IREL(7, int32_t))
+E(r_cmp_f_u32, IREL(0, uint32_t))
+E(r_cmp_eq_u32, IREL(2, uint32_t))
+E(r_cmp_le_u32, IREL(3, uint32_t))
+E(r_cmp_gt_u32, IREL(4, uint32_t))
+E(r_cmp_ne_u32, IREL(5, uint32_t))
+E(r_cmp_t_u32, IREL(7, uint32_t))
+E(r_cmpx_f_i32, IREL(0, int32_t))
+E(r_cmpx_lt_i32, IREL(1, int32_t))
+E(r_cmpx_eq_i32, IREL(2, int32_t))
+E(r_cmpx_le_i32, IREL(3, int32_t))
+E(r_cmpx_gt_i32, IREL(4, int32_t))
+E(r_cmpx_ne_i32, IREL(5, int32_t))
+E(r_cmpx_ge_i32, IREL(6, int32_t))
+E(r_cmpx_t_i32, IREL(7, int32_t))
+E(r_cmpx_f_u32, IREL(0, uint32_t))
+E(r_cmpx_lt_u32, IREL(1, uint32_t))
+E(r_cmpx_eq_u32, IREL(2, uint32_t))
+E(r_cmpx_le_u32, IREL(3, uint32_t))
+E(r_cmpx_gt_u32, IREL(4, uint32_t))
+E(r_cmpx_ne_u32, IREL(5, uint32_t))
+E(r_cmpx_ge_u32, IREL(6, uint32_t))
+E(r_cmpx_t_u32, IREL(7, uint32_t))
+E(r_cmp_f_i64, IREL(0, int64_t))
+E(r_cmp_eq_i64, IREL(2, int64_t))
+E(r_cmp_le_i64, IREL(3, int64_t))
+E(r_cmp_gt_i64, IREL(4, int64_t))
+E(r_cmp_ne_i64, IREL(5, int64_t))
+E(r_cmp_ge_i64, IREL(6, int64_t))
+E(r_cmp_t_i64, IREL(7, int64_t))
+E(r_cmp_f_u64, IREL(0, uint64_t))
+E(r_cmp_lt_u64, IREL(1, uint64_t))
+E(r_cmp_eq_u64, IREL(2, uint64_t))
+E(r_cmp_le_u64, IREL(3, uint64_t))
+E(r_cmp_gt_u64, IREL(4, uint64_t))
+E(r_cmp_ge_u64, IREL(6, uint64_t))
+E(r_cmp_t_u64, IREL(7, uint64_t))
+E(r_cmpx_f_i64, IREL(0, int64_t))
+E(r_cmpx_lt_i64, IREL(1, int64_t))
+E(r_cmpx_eq_i64, IREL(2, int64_t))
+E(r_cmpx_le_i64, IREL(3, int64_t))
+E(r_cmpx_gt_i64, IREL(4, int64_t))
+E(r_cmpx_ne_i64, IREL(5, int64_t))
+E(r_cmpx_ge_i64, IREL(6, int64_t))
+E(r_cmpx_t_i64, IREL(7, int64_t))
+E(r_cmpx_f_u64, IREL(0, uint64_t))
+E(r_cmpx_lt_u64, IREL(1, uint64_t))
+E(r_cmpx_eq_u64, IREL(2, uint64_t))
+E(r_cmpx_le_u64, IREL(3, uint64_t))
+E(r_cmpx_gt_u64, IREL(4, uint64_t))
+E(r_cmpx_ne_u64, IREL(5, uint64_t))
+E(r_cmpx_ge_u64, IREL(6, uint64_t))
+E(r_cmpx_t_u64, IREL(7, uint64_t))
+
+/*
+ * v_div_fmas with VCC: fma(S0, S1, S2) x 2^+-@bias (up when S2's biased
+ * exponent is at least the bias, |S2| >= 1), rounded once to @p
+ * significand bits whose least unit is 2^@emin. The reference sums
+ * exactly in a big integer counting units of 2^-BIGU (every double, and
+ * every product of two, is a whole number of them) and rounds it bit by
+ * bit at the result's unit: not the FPU's 128-bit way.
+ */
+#define BIGU    2200
+#define BIGW    140                     /* 32-bit words: 4480 bits */
+
+typedef struct Big {
+	uint32_t w[BIGW];
+} Big;
+
+/* @x += @v x 2^@pos */
+static void big_add(Big *x, uint64_t v, int pos)
+{
+	unsigned i = pos / 32, sh = pos % 32;
+	uint32_t part[3] = { (uint32_t)(v << sh), (uint32_t)(v >> (32 - sh)),
+			     sh ? (uint32_t)(v >> (64 - sh)) : 0 };
+	uint64_t carry = 0;
+
+	for (unsigned k = 0; i + k < BIGW && (k < 3 || carry); k++) {
+		carry += (uint64_t)x->w[i + k] + (k < 3 ? part[k] : 0);
+		x->w[i + k] = (uint32_t)carry;
+		carry >>= 32;
+	}
+}
+
+static int big_bit(const Big *x, int i)
+{
+	return i < 0 ? 0 : (x->w[i / 32] >> (i % 32)) & 1;
+}
+
+static int big_cmp(const Big *x, const Big *y)
+{
+	for (int i = BIGW - 1; i >= 0; i--)
+		if (x->w[i] != y->w[i])
+			return x->w[i] < y->w[i] ? -1 : 1;
+	return 0;
+}
+
+/* @x -= @y (@x >= @y) */
+static void big_sub(Big *x, const Big *y)
+{
+	int64_t borrow = 0;
+
+	for (int i = 0; i < BIGW; i++) {
+		int64_t t = (int64_t)x->w[i] - y->w[i] - borrow;
+
+		borrow = t < 0;
+		x->w[i] = (uint32_t)(t + (borrow ? 1LL << 32 : 0));
+	}
+}
+
+/* finite @x = *@m x 2^*@e from its bits */
+static void dbits(double x, uint64_t *m, int *e)
+{
+	uint64_t u = UD(x);
+	int be = (int)((u >> 52) & 0x7ff);
+
+	*m = u & 0xfffffffffffffULL;
+	if (be)
+		*m |= 1ULL << 52;
+	*e = (be ? be : 1) - 1075;
+}
+
+static double ref_fmas(double a, double b, double c, int bias, int p,
+		       int emin)
+{
+	int s = ((UD(c) >> 52) & 0x7ff) >= 1023 ? bias : -bias;
+	uint64_t ma, mb, mc, r = 0;
+	int ea, eb, ec, h, q, k, guard, sticky = 0, neg;
+	Big P, C;
+
+	if (isnan(a) || isnan(b) || isnan(c) || isinf(a) || isinf(b) ||
+	    isinf(c))
+		return fma(a, b, c);            /* NaN or infinite: exact */
+	memset(&P, 0, sizeof(P));
+	memset(&C, 0, sizeof(C));
+	dbits(a, &ma, &ea);
+	dbits(b, &mb, &eb);
+	dbits(c, &mc, &ec);
+	for (int j = 0; j < 53; j++)
+		if ((mb >> j) & 1)
+			big_add(&P, ma, ea + eb + j + BIGU);
+	big_add(&C, mc, ec + BIGU);
+	neg = signbit(a) != signbit(b);
+	if (neg == !!signbit(c)) {
+		for (int i = 0; i < BIGW; i++)
+			big_add(&P, C.w[i], 32 * i);
+	} else if (big_cmp(&P, &C) >= 0) {
+		big_sub(&P, &C);
+	} else {
+		big_sub(&C, &P);
+		P = C;
+		neg = !neg;
+	}
+	for (h = 32 * BIGW - 1; h >= 0 && !big_bit(&P, h); h--)
+		;
+	if (h < 0)
+		return fma(a, b, c);            /* exactly zero: its sign */
+	q = h - BIGU + s - (p - 1);
+	if (q < emin)
+		q = emin;
+	k = q - s + BIGU;                       /* the unit's bit */
+	for (int i = h; i >= k; i--)
+		r = r << 1 | big_bit(&P, i);
+	guard = big_bit(&P, k - 1);
+	for (int i = k - 2; i >= 0 && !sticky; i--)
+		sticky = big_bit(&P, i);
+	r += guard && (sticky || (r & 1));
+	return neg ? -ldexp((double)r, q) : ldexp((double)r, q);
+}
+
+/* VCC (lane_vcc) clear: a plain fma */
+E(e_fmasd, UD(lane_vcc ? ref_fmas(D(a), D(b), D(c), 128, 53, -1074)
+		       : fma(D(a), D(b), D(c))))
+E(e_fmasf, UF(lane_vcc ? (float)ref_fmas(F(a), F(b), F(c), 64, 24, -149)
+		       : fmaf(F(a), F(b), F(c))))
+
+/*
+ * VOPC DPP (v_cmpx): quad_perm:[1,0,3,2] row_mask:0xa: rows 0 and 2 do
+ * not run (0 in VCC and EXEC)
+ */
+static void x_cmpx_quad(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	for (unsigned l = 0; l < 64; l++)
+		out[l] = l / 16 == 1 || l / 16 == 3 ? a[l ^ 1] > b[l] : 0;
+}
+
+/*
+ * row_shr:1 bound_ctrl:0 with -src0, EXEC_PAT: a lane whose source lane
+ * is outside its row or inactive reads 0; inactive lanes give 0
+ */
+static void x_cmpx_shr(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	for (unsigned l = 0; l < 64; l++) {
+		int s = l % 16 ? (int)l - 1 : -1;
+		float src = s < 0 || !((EXEC_PAT >> s) & 1) ? 0.0f : F(a[s]);
+
+		out[l] = (EXEC_PAT >> l) & 1 ? -src < F(b[l]) : 0;
+	}
+}
+
+/*
+ * v_mqsad_u32_u8: D.u32[k] = the masked SAD of S0's bytes k..k+3 with
+ * S1 (a zero byte of S1 skipped) + S2.u32[k]; lane_c_hi: S2's upper half
+ */
+static uint64_t lane_c_hi;
+
+static uint32_t mq32(uint64_t a, uint64_t b, uint64_t c2, unsigned k)
+{
+	return sad8(a >> (8 * k), U(b), 1) + (uint32_t)(c2 >> (32 * (k & 1)));
+}
+
+E(e_mqsad32, mq32(a, b, c, 0) | (uint64_t)mq32(a, b, c, 1) << 32)
+E(e_mqsad32_hi, mq32(a, b, lane_c_hi, 2) |
+		(uint64_t)mq32(a, b, lane_c_hi, 3) << 32)
+
+/* s_bitset0; s_movrels/s_movreld: M0 (the case's m0) past the field */
+E(s_bitset0, OLD & ~(1u << (a & 31)))
+E(s_bitset0_64, (OLD | (uint64_t)OLDHI << 32) & ~(1ULL << (a & 63)))
+E(s_movrels_m0, b)
+E(s_movreld_m0, a)
 
 /* In the order of tests/gcn/insns.s */
 /* a double to half, rounded once (the compiler's conversion) */
@@ -1181,6 +1594,269 @@ E(z_pk_addh, FZ(UHD((double)H(FZ(lo16(a))) + H(FZ(lo16(b))))) |
 	     FZ(UHD((double)H(FZ(hi16(a))) + H(FZ(hi16(b))))) << 16)
 E(z_mixlo, (OLD & 0xffff0000u) |
 	   FZ(UH((float)(H(FZ(a >> 16)) * H(FZ(b))) + H(FZ(c)))))
+
+/* More integer, scalar, fp16 and packed ones (issue: per-instruction gaps) */
+E(e_cndmask, lane_vcc ? U(b) : U(a))
+E(e_subrevf, UF(F(b) - F(a)))
+E(e_maxi, (uint32_t)(I(a) > I(b) ? I(a) : I(b)))
+E(e_minu, U(a) < U(b) ? U(a) : U(b))
+E(e_macf, UF((float)(F(a) * F(b)) + F(OLD)))
+E(e_madmkf, UF((float)(F(a) * 3.0f) + F(b)))
+E(e_madakf, UF((float)(F(a) * F(b)) + 3.0f))
+E(e_addco, U(a) + U(b))
+E(c_addco, (uint64_t)U(a) + U(b) > 0xffffffffu)
+E(c_subco, U(b) > U(a))
+E(e_subrevco, U(b) - U(a))
+E(e_addcco, U(a) + U(b) + lane_vcc)
+E(c_addcco, (uint64_t)U(a) + U(b) + lane_vcc > 0xffffffffu)
+E(c_subbco, (uint64_t)U(b) + lane_vcc > U(a))
+E(e_subbrevco, U(b) - U(a) - lane_vcc)
+E(e_subu16, (a - b) & 0xffff)
+E(e_subrevu16, (b - a) & 0xffff)
+E(e_lshl16, ((b & 0xffff) << (a & 15)) & 0xffff)
+E(e_lshr16, (b & 0xffff) >> (a & 15))
+E(e_minu16, (a & 0xffff) < (b & 0xffff) ? a & 0xffff : b & 0xffff)
+E(e_mini16, (uint16_t)((int16_t)a < (int16_t)b ? a : b))
+E(e_minh, mm16(a, b, 0))
+E(e_subrevh, UH(H(b) - H(a)))
+E(e_ldexph, UHD(ldexp(H(a), (int16_t)b)))
+E(e_ubyte0, UF((float)(a & 0xff)))
+E(e_ubyte1, UF((float)((a >> 8) & 0xff)))
+E(e_ubyte3, UF((float)((a >> 24) & 0xff)))
+E(e_cvtd_u, UD((double)U(a)))
+E(e_ceild, UD(ceil(D(a))))
+E(e_mantd, UD(isinf(D(a)) || isnan(D(a)) ? D(a) : frexp(D(a), &(int){ 0 })))
+E(e_cosf, UF(cosf((float)(F(a) * 2 * M_PI))))
+E(e_cvth_u16, UH((float)(uint16_t)a))
+E(e_cvth_i16, UH((float)(int16_t)a))
+E(e_cvti16_h,
+  (uint16_t)(isnan(H(a)) ? 0 : H(a) <= -32768 ? -32768 : H(a) >= 32767
+  ? 32767 : (int16_t)H(a)))
+E(e_rcph, UH(1.0f / H(a)))
+E(e_sqrth, UH(sqrtf(H(a))))
+E(e_rsqh, UHD(1.0 / sqrt((double)H(a))))
+E(e_floorh, UH(floorf(H(a))))
+E(e_ceilh, UH(ceilf(H(a))))
+E(e_trunch, UH(truncf(H(a))))
+E(e_rndneh, UH(rintf(H(a))))
+E(e_fracth, UH(isinf(H(a)) ? NAN : fminf(H(a) - floorf(H(a)), 0x1.ffcp-1f)))
+E(e_madlegf, UF((F(a) == 0 || F(b) == 0 ? 0.0f : (float)(F(a) * F(b))) + F(c)))
+E(e_madi24, (uint32_t)(((I(a) << 8) >> 8) * ((I(b) << 8) >> 8)) + U(c))
+E(e_min3u,
+  U(a) < U(b) ? (U(a) < U(c) ? U(a) : U(c)) : (U(b) < U(c) ? U(b) : U(c)))
+E(e_max3i,
+  (uint32_t)(I(a) > I(b) ? (I(a) > I(c) ? I(a) : I(c)) : (I(b) > I(c) ? I(b)
+  : I(c))))
+E(e_madu64, (uint64_t)U(a) * U(b) + c)
+E(e_madi64, (uint64_t)((int64_t)I(a) * I(b)) + c)
+E(e_min3i16,
+  (OLD & 0xffff0000u) | (uint16_t)((int16_t)a < (int16_t)b
+  ? ((int16_t)a < (int16_t)c ? a : c) : ((int16_t)b < (int16_t)c ? b : c)))
+E(e_min3u16,
+  (OLD & 0xffff0000u) | (uint32_t)(lo16(a) < lo16(b) ? (lo16(a) < lo16(c)
+  ? lo16(a) : lo16(c)) : (lo16(b) < lo16(c) ? lo16(b) : lo16(c))))
+E(e_max3u16,
+  (OLD & 0xffff0000u) | (uint32_t)(lo16(a) > lo16(b) ? (lo16(a) > lo16(c)
+  ? lo16(a) : lo16(c)) : (lo16(b) > lo16(c) ? lo16(b) : lo16(c))))
+E(e_max3h, (OLD & 0xffff0000u) | mm16(mm16(a, b, 1), c, 1))
+E(e_med3i16,
+  (OLD & 0xffff0000u) | (uint16_t)mid3((int16_t)a, (int16_t)b, (int16_t)c))
+E(e_madh, (OLD & 0xffff0000u) | UHD((double)H(UH(H(a) * H(b))) + H(c)))
+E(e_lshr64, b >> (a & 63))
+E(e_pknormu_f, unorm16(F(a)) | unorm16(F(b)) << 16)
+E(e_pknormi_h, snorm16(H(a)) | snorm16(H(b)) << 16)
+E(e_cvtpku16,
+  (U(a) > 0xffff ? 0xffff : U(a)) | (U(b) > 0xffff ? 0xffff : U(b)) << 16)
+E(e_subi, U(a) - U(b))
+static uint32_t madi16(uint32_t a, uint32_t b, uint32_t c)
+{
+	return (uint16_t)((int16_t)a * (int16_t)b + (int16_t)c);
+}
+
+E(e_pk_madi, madi16(lo16(a), lo16(b), lo16(c)) |
+	     madi16(hi16(a), hi16(b), hi16(c)) << 16)
+E(e_pk_madu,
+  ((lo16(a) * lo16(b) + lo16(c)) & 0xffff)
+  | ((hi16(a) * hi16(b) + hi16(c)) & 0xffff) << 16)
+E(e_pk_addi,
+  ((lo16(a) + lo16(b)) & 0xffff) | ((hi16(a) + hi16(b)) & 0xffff) << 16)
+E(e_pk_subu,
+  ((lo16(a) - lo16(b)) & 0xffff) | ((hi16(a) - hi16(b)) & 0xffff) << 16)
+E(e_pk_lshr, (lo16(b) >> (lo16(a) & 15)) | (hi16(b) >> (hi16(a) & 15)) << 16)
+E(e_pk_ashr,
+  (uint16_t)((int16_t)lo16(b) >> (lo16(a) & 15))
+  | (uint32_t)(uint16_t)((int16_t)hi16(b) >> (hi16(a) & 15)) << 16)
+E(e_pk_mini,
+  (uint16_t)((int16_t)lo16(a) < (int16_t)lo16(b) ? lo16(a) : lo16(b))
+  | (uint32_t)((int16_t)hi16(a) < (int16_t)hi16(b) ? hi16(a) : hi16(b)) << 16)
+E(e_pk_minu,
+  (lo16(a) < lo16(b) ? lo16(a) : lo16(b)) | (hi16(a) < hi16(b) ? hi16(a)
+  : hi16(b)) << 16)
+E(e_pk_maxu,
+  (lo16(a) > lo16(b) ? lo16(a) : lo16(b)) | (hi16(a) > hi16(b) ? hi16(a)
+  : hi16(b)) << 16)
+E(e_pk_minh, mm16(lo16(a), lo16(b), 0) | mm16(hi16(a), hi16(b), 0) << 16)
+E(e_mbcntlo,
+  __builtin_popcount(U(a) & (lane_no >= 32 ? ~0u : (1u << lane_no) - 1)) + U(b))
+E(e_mbcnthi,
+  __builtin_popcount(U(a) & (lane_no < 32 ? 0
+  : (uint32_t)((1ULL << (lane_no - 32)) - 1))) + U(b))
+E(s_subi, U(a) - U(b))
+E(c_subi, ((int64_t)I(a) - I(b)) != (int32_t)(U(a) - U(b)))
+E(s_minu, U(a) < U(b) ? U(a) : U(b))
+E(c_minu, U(a) < U(b))
+E(s_maxi, (uint32_t)(I(a) > I(b) ? I(a) : I(b)))
+E(c_maxi, I(a) > I(b))
+E(s_and64, (a & b))
+E(c_and64, (a & b) != 0)
+E(s_or32, U(a | b))
+E(c_or32, U(a | b) != 0)
+E(s_or64, (a | b))
+E(c_or64, (a | b) != 0)
+E(s_xor32, U(a ^ b))
+E(c_xor32, U(a ^ b) != 0)
+E(s_xor64, (a ^ b))
+E(c_xor64, (a ^ b) != 0)
+E(s_andn2_32, U(a & ~b))
+E(c_andn2_32, U(a & ~b) != 0)
+E(s_orn2_32, U(a | ~b))
+E(c_orn2_32, U(a | ~b) != 0)
+E(s_nand64, ~(a & b))
+E(c_nand64, ~(a & b) != 0)
+E(s_nor32, U(~(a | b)))
+E(c_nor32, U(~(a | b)) != 0)
+E(s_nor64, ~(a | b))
+E(c_nor64, ~(a | b) != 0)
+E(s_xnor32, U(~(a ^ b)))
+E(c_xnor32, U(~(a ^ b)) != 0)
+E(s_lshl64, a << (b & 63))
+E(c_lshl64, (a << (b & 63)) != 0)
+E(s_lshr32, U(a) >> (b & 31))
+E(c_lshr32, (U(a) >> (b & 31)) != 0)
+E(s_ashr64, (uint64_t)((int64_t)a >> (b & 63)))
+E(c_ashr64, ((int64_t)a >> (b & 63)) != 0)
+E(s_bfm32, ((1u << (a & 31)) - 1) << (b & 31))
+E(s_bfm64, ((1ULL << (a & 63)) - 1) << (b & 63))
+E(s_mulhii, (uint32_t)(((int64_t)I(a) * I(b)) >> 32))
+E(s_lshl1add, (U(a) << 1) + U(b))
+E(c_lshl1add, (((uint64_t)U(a) << 1) + U(b)) > 0xffffffffu)
+E(s_lshl3add, (U(a) << 3) + U(b))
+E(c_lshl3add, (((uint64_t)U(a) << 3) + U(b)) > 0xffffffffu)
+E(s_lshl4add, (U(a) << 4) + U(b))
+E(c_lshl4add, (((uint64_t)U(a) << 4) + U(b)) > 0xffffffffu)
+E(s_packll, (U(a) & 0xffff) | U(b) << 16)
+E(s_csel32, in_scc ? U(a) : U(b))
+E(c_csel32, in_scc)
+E(s_csel64, in_scc ? a : b)
+E(c_csel64, in_scc)
+E(s_addc, U(a) + U(b) + in_scc)
+E(c_addc, (uint64_t)U(a) + U(b) + in_scc > 0xffffffffu)
+E(s_subb, U(a) - U(b) - in_scc)
+E(c_subb, (uint64_t)U(b) + in_scc > U(a))
+E(s_mov64, a)
+E(s_not64, ~a)
+E(c_not64, ~a != 0)
+E(s_wqm32, (uint32_t)s_wqm64(U(a), 0, 0))
+E(c_wqm32, s_wqm64(U(a), 0, 0) != 0)
+E(s_bcnt0_64, 64 - __builtin_popcountll(a))
+E(c_bcnt0_64, a != ~0ULL)
+E(s_bcnt1_32, __builtin_popcount(U(a)))
+E(c_bcnt1_32, U(a) != 0)
+E(s_ff0_32, ~U(a) ? (uint32_t)__builtin_ctz(~U(a)) : 0xffffffffu)
+E(s_ff1_64, a ? (uint32_t)__builtin_ctzll(a) : 0xffffffffu)
+E(s_flbit64, a ? (uint32_t)__builtin_clzll(a) : 0xffffffffu)
+E(s_qmask64, s_qmask32(a, 0, 0) | s_qmask32(a >> 32, 0, 0) << 8)
+E(c_qmask64, (s_qmask32(a, 0, 0) | s_qmask32(a >> 32, 0, 0)) != 0)
+E(s_cmov32, in_scc ? U(a) : OLD)
+E(s_cmov64, in_scc ? a : (OLD | (uint64_t)OLDHI << 32))
+E(s_movk, 0xffff8765u)
+E(s_cmovk, in_scc ? 0x1234u : OLD)
+E(s_addk, OLD + 0x7654u)
+E(c_addk, ((int64_t)(int32_t)OLD + 0x7654) != (int32_t)(OLD + 0x7654u))
+E(s_mulk, OLD * 0xfffffffdu)
+E(s_getpc, 0x1004)
+E(c_eqi, I(a) == I(b))
+E(c_lgi, I(a) != I(b))
+E(c_gti, I(a) > I(b))
+E(c_gei, I(a) >= I(b))
+E(c_lei, I(a) <= I(b))
+E(c_equ, U(a) == U(b))
+E(c_lgu, U(a) != U(b))
+E(c_gtu, U(a) > U(b))
+E(c_ltu, U(a) < U(b))
+E(c_leu, U(a) <= U(b))
+E(c_eq64, a == b)
+E(c_bitcmp0, !((U(a) >> (b & 31)) & 1))
+E(c_bitcmp0_64, !((a >> (b & 63)) & 1))
+E(c_bitcmp1_64, (a >> (b & 63)) & 1)
+E(c_keqi, I(a) == -1)
+E(c_klgi, I(a) != -1)
+E(c_kgti, I(a) > -1)
+E(c_kgei, I(a) >= -1)
+E(c_klti, I(a) < -1)
+E(c_kequ, U(a) == 0xffffu)
+E(c_klgu, U(a) != 0xffffu)
+E(c_kgtu, U(a) > 0xffffu)
+E(c_kgeu, U(a) >= 0xffffu)
+E(c_kltu, U(a) < 0xffffu)
+
+/* LDS: integer atomics, writes, reads of every width and half */
+E(l_add_u32, U(U(a) + U(b)))
+E(l_sub_u32, U(U(a) - U(b)))
+E(l_rsub_u32, U(U(b) - U(a)))
+E(l_inc_u32, U(a) >= U(b) ? 0 : U(a) + 1)
+E(l_dec_u32, U(a) == 0 || U(a) > U(b) ? U(b) : U(a) - 1)
+E(l_min_i32, (int32_t)a < (int32_t)b ? a : b)
+E(l_max_i32, (int32_t)a > (int32_t)b ? a : b)
+E(l_min_u32, U(a) < U(b) ? a : b)
+E(l_max_u32, U(a) > U(b) ? a : b)
+E(l_and_b32, U(a) & U(b))
+E(l_or_b32, U(a) | U(b))
+E(l_xor_b32, U(a) ^ U(b))
+E(l_mskor32, (a & ~b) | c)
+E(l_write32, b)
+E(l_cmpst32, a == b ? c : a)
+E(l_add_u64, a + b)
+E(l_sub_u64, a - b)
+E(l_rsub_u64, b - a)
+E(l_inc_u64, a >= b ? 0 : a + 1)
+E(l_dec_u64, a == 0 || a > b ? b : a - 1)
+E(l_min_i64, (int64_t)a < (int64_t)b ? a : b)
+E(l_max_i64, (int64_t)a > (int64_t)b ? a : b)
+E(l_min_u64, a < b ? a : b)
+E(l_max_u64, a > b ? a : b)
+E(l_and_b64, a & b)
+E(l_or_b64, a | b)
+E(l_xor_b64, a ^ b)
+E(l_mskor64, (a & ~b) | c)
+E(l_write64, b)
+E(l_cmpst64, a == b ? c : a)
+E(l_maxf, UF((float)fmax_ieee(F(a), F(b))))
+E(l_mind, UD(fmin_ieee(D(a), D(b))))
+E(l_nop, a)
+E(l_wb8, (a & ~0xffULL) | (b & 0xff))
+E(l_wb16, (a & ~0xffffULL) | (b & 0xffff))
+E(l_wb8hi, (a & ~0xffULL) | ((b >> 16) & 0xff))
+E(l_wb16hi, (a & ~0xffffULL) | ((b >> 16) & 0xffff))
+E(l_w2, U(b) | (uint64_t)U(c) << 32)
+E(e_ds_u8, lds_rd(U(a) + 3, 1))
+E(e_ds_i16, (uint32_t)(int16_t)lds_rd(U(a) + 6, 2))
+E(e_ds_r2st64, lds_rd(U(a) + 256, 4) | lds_rd(U(a) + 512, 4) << 32)
+E(e_ds_r2b64, lds_rd(U(a) + 8, 8))
+E(e_ds_r2b64_hi, lds_rd(U(a) + 24, 8))
+E(e_ds_r2st64b64, lds_rd(U(a) + 512, 8))
+E(e_ds_r2st64b64_hi, lds_rd(U(a) + 1024, 8))
+E(e_ds_b128, lds_rd(U(a) + 16, 8))
+E(e_ds_b128_hi, lds_rd(U(a) + 24, 8))
+E(e_ds_b96, lds_rd(U(a) + 4, 8))
+E(e_ds_b96_hi, lds_rd(U(a) + 12, 4))
+E(e_ds_u8d16, (OLD & 0xffff0000u) | lds_rd(U(a) + 1, 1))
+E(e_ds_u8d16hi, (OLD & 0xffff) | lds_rd(U(a) + 1, 1) << 16)
+E(e_ds_i8d16, (OLD & 0xffff0000u) | (uint16_t)(int8_t)lds_rd(U(a) + 2, 1))
+E(e_ds_i8d16hi,
+  (OLD & 0xffff) | (uint32_t)(uint16_t)(int8_t)lds_rd(U(a) + 2, 1) << 16)
+E(e_ds_u16d16, (OLD & 0xffff0000u) | lds_rd(U(a) + 2, 2))
+E(e_ds_u16d16hi, (OLD & 0xffff) | lds_rd(U(a) + 2, 2) << 16)
 
 static const GcnCase cases[] = {
 	{ "v_add_u32", 2, 'u', 0, e_add, NULL },
@@ -1486,6 +2162,462 @@ static const GcnCase cases[] = {
 	{ "v_cmp_eq_f16", 1, 'e', CMP | FTZ, z_cmp0h, NULL },
 	{ "v_pk_add_f16", 2, 'e', FTZ, z_pk_addh, NULL },
 	{ "v_mad_mixlo_f16", 3, 'e', FTZ, z_mixlo, NULL },
+	{ "v_div_fmas_f64", 3, 'q', W0 | W1 | W2 | WD | VCI, e_fmasd, NULL },
+	{ "v_div_fmas_f32", 3, 'r', VCI, e_fmasf, NULL },
+	{ "v_cmpx_gt_u32", 2, 'u', XL | CMP | CX | DPPL, NULL, NULL,
+	  x_cmpx_quad },
+	{ "v_cmpx_lt_f32", 2, 'f', XL | CMP | CX | DPPL | EXM, NULL, NULL,
+	  x_cmpx_shr },
+	{ "v_mqsad_u32_u8", 3, 'Y', W0 | W2 | WD | W4 | EXM, e_mqsad32,
+	  e_mqsad32_hi },
+	{ "s_bitset0_b32", 1, 'k', SCL, s_bitset0, NULL },
+	{ "s_bitset0_b64", 1, 'k', SCL | WD, s_bitset0_64, NULL },
+	{ "s_movrels_b32", 2, 'u', SCL, s_movrels_m0, NULL, NULL, 2 },
+	{ "s_movrels_b64", 2, 'u', SCL | W0 | W1 | WD, s_movrels_m0, NULL, NULL,
+	  2 },
+	{ "s_movreld_b32", 1, 'u', SCL | MRD, s_movreld_m0, NULL, NULL, 5 },
+	{ "s_movreld_b64", 1, 'u', SCL | W0 | WD | MRD, s_movreld_m0, NULL,
+	  NULL, 4 },
+	{ "v_cmpx_class_f32", 2, 'c', CMP | EXM | CX, r_cmpx_class_f32, NULL },
+	{ "v_cmpx_class_f64", 2, 'C', W0 | CMP | EXM | CX,
+	  r_cmpx_class_f64, NULL },
+	{ "v_cmp_class_f16", 2, 'j', CMP | EXM, r_cmp_class_f16, NULL },
+	{ "v_cmpx_class_f16", 2, 'j', CMP | EXM | CX, r_cmpx_class_f16, NULL },
+	{ "v_cmp_f_f16", 2, 'h', CMP | EXM, r_cmp_f_f16, NULL },
+	{ "v_cmp_lt_f16", 2, 'h', CMP | EXM, r_cmp_lt_f16, NULL },
+	{ "v_cmp_le_f16", 2, 'h', CMP | EXM, r_cmp_le_f16, NULL },
+	{ "v_cmp_lg_f16", 2, 'h', CMP | EXM, r_cmp_lg_f16, NULL },
+	{ "v_cmp_ge_f16", 2, 'h', CMP | EXM, r_cmp_ge_f16, NULL },
+	{ "v_cmp_o_f16", 2, 'h', CMP | EXM, r_cmp_o_f16, NULL },
+	{ "v_cmp_u_f16", 2, 'h', CMP | EXM, r_cmp_u_f16, NULL },
+	{ "v_cmp_nge_f16", 2, 'h', CMP | EXM, r_cmp_nge_f16, NULL },
+	{ "v_cmp_nlg_f16", 2, 'h', CMP | EXM, r_cmp_nlg_f16, NULL },
+	{ "v_cmp_ngt_f16", 2, 'h', CMP | EXM, r_cmp_ngt_f16, NULL },
+	{ "v_cmp_nle_f16", 2, 'h', CMP | EXM, r_cmp_nle_f16, NULL },
+	{ "v_cmp_neq_f16", 2, 'h', CMP | EXM, r_cmp_neq_f16, NULL },
+	{ "v_cmp_nlt_f16", 2, 'h', CMP | EXM, r_cmp_nlt_f16, NULL },
+	{ "v_cmp_tru_f16", 2, 'h', CMP | EXM, r_cmp_tru_f16, NULL },
+	{ "v_cmpx_f_f16", 2, 'h', CMP | EXM | CX, r_cmpx_f_f16, NULL },
+	{ "v_cmpx_lt_f16", 2, 'h', CMP | EXM | CX, r_cmpx_lt_f16, NULL },
+	{ "v_cmpx_eq_f16", 2, 'h', CMP | EXM | CX, r_cmpx_eq_f16, NULL },
+	{ "v_cmpx_le_f16", 2, 'h', CMP | EXM | CX, r_cmpx_le_f16, NULL },
+	{ "v_cmpx_gt_f16", 2, 'h', CMP | EXM | CX, r_cmpx_gt_f16, NULL },
+	{ "v_cmpx_lg_f16", 2, 'h', CMP | EXM | CX, r_cmpx_lg_f16, NULL },
+	{ "v_cmpx_ge_f16", 2, 'h', CMP | EXM | CX, r_cmpx_ge_f16, NULL },
+	{ "v_cmpx_o_f16", 2, 'h', CMP | EXM | CX, r_cmpx_o_f16, NULL },
+	{ "v_cmpx_u_f16", 2, 'h', CMP | EXM | CX, r_cmpx_u_f16, NULL },
+	{ "v_cmpx_nge_f16", 2, 'h', CMP | EXM | CX, r_cmpx_nge_f16, NULL },
+	{ "v_cmpx_nlg_f16", 2, 'h', CMP | EXM | CX, r_cmpx_nlg_f16, NULL },
+	{ "v_cmpx_ngt_f16", 2, 'h', CMP | EXM | CX, r_cmpx_ngt_f16, NULL },
+	{ "v_cmpx_nle_f16", 2, 'h', CMP | EXM | CX, r_cmpx_nle_f16, NULL },
+	{ "v_cmpx_neq_f16", 2, 'h', CMP | EXM | CX, r_cmpx_neq_f16, NULL },
+	{ "v_cmpx_nlt_f16", 2, 'h', CMP | EXM | CX, r_cmpx_nlt_f16, NULL },
+	{ "v_cmpx_tru_f16", 2, 'h', CMP | EXM | CX, r_cmpx_tru_f16, NULL },
+	{ "v_cmp_f_f32", 2, 'f', CMP | EXM, r_cmp_f_f32, NULL },
+	{ "v_cmp_eq_f32", 2, 'f', CMP | EXM, r_cmp_eq_f32, NULL },
+	{ "v_cmp_le_f32", 2, 'f', CMP | EXM, r_cmp_le_f32, NULL },
+	{ "v_cmp_gt_f32", 2, 'f', CMP | EXM, r_cmp_gt_f32, NULL },
+	{ "v_cmp_ge_f32", 2, 'f', CMP | EXM, r_cmp_ge_f32, NULL },
+	{ "v_cmp_o_f32", 2, 'f', CMP | EXM, r_cmp_o_f32, NULL },
+	{ "v_cmp_nlg_f32", 2, 'f', CMP | EXM, r_cmp_nlg_f32, NULL },
+	{ "v_cmp_ngt_f32", 2, 'f', CMP | EXM, r_cmp_ngt_f32, NULL },
+	{ "v_cmp_nle_f32", 2, 'f', CMP | EXM, r_cmp_nle_f32, NULL },
+	{ "v_cmp_neq_f32", 2, 'f', CMP | EXM, r_cmp_neq_f32, NULL },
+	{ "v_cmp_nlt_f32", 2, 'f', CMP | EXM, r_cmp_nlt_f32, NULL },
+	{ "v_cmp_tru_f32", 2, 'f', CMP | EXM, r_cmp_tru_f32, NULL },
+	{ "v_cmpx_f_f32", 2, 'f', CMP | EXM | CX, r_cmpx_f_f32, NULL },
+	{ "v_cmpx_lt_f32", 2, 'f', CMP | EXM | CX, r_cmpx_lt_f32, NULL },
+	{ "v_cmpx_eq_f32", 2, 'f', CMP | EXM | CX, r_cmpx_eq_f32, NULL },
+	{ "v_cmpx_le_f32", 2, 'f', CMP | EXM | CX, r_cmpx_le_f32, NULL },
+	{ "v_cmpx_gt_f32", 2, 'f', CMP | EXM | CX, r_cmpx_gt_f32, NULL },
+	{ "v_cmpx_lg_f32", 2, 'f', CMP | EXM | CX, r_cmpx_lg_f32, NULL },
+	{ "v_cmpx_ge_f32", 2, 'f', CMP | EXM | CX, r_cmpx_ge_f32, NULL },
+	{ "v_cmpx_o_f32", 2, 'f', CMP | EXM | CX, r_cmpx_o_f32, NULL },
+	{ "v_cmpx_u_f32", 2, 'f', CMP | EXM | CX, r_cmpx_u_f32, NULL },
+	{ "v_cmpx_nge_f32", 2, 'f', CMP | EXM | CX, r_cmpx_nge_f32, NULL },
+	{ "v_cmpx_nlg_f32", 2, 'f', CMP | EXM | CX, r_cmpx_nlg_f32, NULL },
+	{ "v_cmpx_ngt_f32", 2, 'f', CMP | EXM | CX, r_cmpx_ngt_f32, NULL },
+	{ "v_cmpx_nle_f32", 2, 'f', CMP | EXM | CX, r_cmpx_nle_f32, NULL },
+	{ "v_cmpx_neq_f32", 2, 'f', CMP | EXM | CX, r_cmpx_neq_f32, NULL },
+	{ "v_cmpx_nlt_f32", 2, 'f', CMP | EXM | CX, r_cmpx_nlt_f32, NULL },
+	{ "v_cmpx_tru_f32", 2, 'f', CMP | EXM | CX, r_cmpx_tru_f32, NULL },
+	{ "v_cmp_f_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_f_f64, NULL },
+	{ "v_cmp_lt_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_lt_f64, NULL },
+	{ "v_cmp_eq_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_eq_f64, NULL },
+	{ "v_cmp_gt_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_gt_f64, NULL },
+	{ "v_cmp_lg_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_lg_f64, NULL },
+	{ "v_cmp_ge_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_ge_f64, NULL },
+	{ "v_cmp_u_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_u_f64, NULL },
+	{ "v_cmp_nge_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_nge_f64, NULL },
+	{ "v_cmp_nlg_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_nlg_f64, NULL },
+	{ "v_cmp_ngt_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_ngt_f64, NULL },
+	{ "v_cmp_nle_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_nle_f64, NULL },
+	{ "v_cmp_neq_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_neq_f64, NULL },
+	{ "v_cmp_nlt_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_nlt_f64, NULL },
+	{ "v_cmp_tru_f64", 2, 'd', W0 | W1 | CMP | EXM, r_cmp_tru_f64, NULL },
+	{ "v_cmpx_f_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_f_f64, NULL },
+	{ "v_cmpx_lt_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_lt_f64, NULL },
+	{ "v_cmpx_eq_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_eq_f64, NULL },
+	{ "v_cmpx_le_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_le_f64, NULL },
+	{ "v_cmpx_gt_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_gt_f64, NULL },
+	{ "v_cmpx_lg_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_lg_f64, NULL },
+	{ "v_cmpx_ge_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_ge_f64, NULL },
+	{ "v_cmpx_o_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_o_f64, NULL },
+	{ "v_cmpx_u_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_u_f64, NULL },
+	{ "v_cmpx_nge_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_nge_f64, NULL },
+	{ "v_cmpx_nlg_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_nlg_f64, NULL },
+	{ "v_cmpx_ngt_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_ngt_f64, NULL },
+	{ "v_cmpx_nle_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_nle_f64, NULL },
+	{ "v_cmpx_neq_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_neq_f64, NULL },
+	{ "v_cmpx_nlt_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_nlt_f64, NULL },
+	{ "v_cmpx_tru_f64", 2, 'd', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_tru_f64, NULL },
+	{ "v_cmp_f_i16", 2, 'i', CMP | EXM, r_cmp_f_i16, NULL },
+	{ "v_cmp_lt_i16", 2, 'i', CMP | EXM, r_cmp_lt_i16, NULL },
+	{ "v_cmp_eq_i16", 2, 'i', CMP | EXM, r_cmp_eq_i16, NULL },
+	{ "v_cmp_le_i16", 2, 'i', CMP | EXM, r_cmp_le_i16, NULL },
+	{ "v_cmp_ne_i16", 2, 'i', CMP | EXM, r_cmp_ne_i16, NULL },
+	{ "v_cmp_ge_i16", 2, 'i', CMP | EXM, r_cmp_ge_i16, NULL },
+	{ "v_cmp_t_i16", 2, 'i', CMP | EXM, r_cmp_t_i16, NULL },
+	{ "v_cmp_f_u16", 2, 'i', CMP | EXM, r_cmp_f_u16, NULL },
+	{ "v_cmp_lt_u16", 2, 'i', CMP | EXM, r_cmp_lt_u16, NULL },
+	{ "v_cmp_le_u16", 2, 'i', CMP | EXM, r_cmp_le_u16, NULL },
+	{ "v_cmp_gt_u16", 2, 'i', CMP | EXM, r_cmp_gt_u16, NULL },
+	{ "v_cmp_ne_u16", 2, 'i', CMP | EXM, r_cmp_ne_u16, NULL },
+	{ "v_cmp_ge_u16", 2, 'i', CMP | EXM, r_cmp_ge_u16, NULL },
+	{ "v_cmp_t_u16", 2, 'i', CMP | EXM, r_cmp_t_u16, NULL },
+	{ "v_cmpx_f_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_f_i16, NULL },
+	{ "v_cmpx_lt_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_lt_i16, NULL },
+	{ "v_cmpx_eq_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_eq_i16, NULL },
+	{ "v_cmpx_le_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_le_i16, NULL },
+	{ "v_cmpx_gt_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_gt_i16, NULL },
+	{ "v_cmpx_ne_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_ne_i16, NULL },
+	{ "v_cmpx_ge_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_ge_i16, NULL },
+	{ "v_cmpx_t_i16", 2, 'i', CMPS | EXM | CX, r_cmpx_t_i16, NULL },
+	{ "v_cmpx_f_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_f_u16, NULL },
+	{ "v_cmpx_lt_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_lt_u16, NULL },
+	{ "v_cmpx_eq_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_eq_u16, NULL },
+	{ "v_cmpx_le_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_le_u16, NULL },
+	{ "v_cmpx_gt_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_gt_u16, NULL },
+	{ "v_cmpx_ne_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_ne_u16, NULL },
+	{ "v_cmpx_ge_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_ge_u16, NULL },
+	{ "v_cmpx_t_u16", 2, 'i', CMPS | EXM | CX, r_cmpx_t_u16, NULL },
+	{ "v_cmp_f_i32", 2, 'i', CMP | EXM, r_cmp_f_i32, NULL },
+	{ "v_cmp_eq_i32", 2, 'i', CMP | EXM, r_cmp_eq_i32, NULL },
+	{ "v_cmp_le_i32", 2, 'i', CMP | EXM, r_cmp_le_i32, NULL },
+	{ "v_cmp_gt_i32", 2, 'i', CMP | EXM, r_cmp_gt_i32, NULL },
+	{ "v_cmp_ne_i32", 2, 'i', CMP | EXM, r_cmp_ne_i32, NULL },
+	{ "v_cmp_ge_i32", 2, 'i', CMP | EXM, r_cmp_ge_i32, NULL },
+	{ "v_cmp_t_i32", 2, 'i', CMP | EXM, r_cmp_t_i32, NULL },
+	{ "v_cmp_f_u32", 2, 'i', CMP | EXM, r_cmp_f_u32, NULL },
+	{ "v_cmp_eq_u32", 2, 'i', CMP | EXM, r_cmp_eq_u32, NULL },
+	{ "v_cmp_le_u32", 2, 'i', CMP | EXM, r_cmp_le_u32, NULL },
+	{ "v_cmp_gt_u32", 2, 'i', CMP | EXM, r_cmp_gt_u32, NULL },
+	{ "v_cmp_ne_u32", 2, 'i', CMP | EXM, r_cmp_ne_u32, NULL },
+	{ "v_cmp_t_u32", 2, 'i', CMP | EXM, r_cmp_t_u32, NULL },
+	{ "v_cmpx_f_i32", 2, 'i', CMP | EXM | CX, r_cmpx_f_i32, NULL },
+	{ "v_cmpx_lt_i32", 2, 'i', CMP | EXM | CX, r_cmpx_lt_i32, NULL },
+	{ "v_cmpx_eq_i32", 2, 'i', CMP | EXM | CX, r_cmpx_eq_i32, NULL },
+	{ "v_cmpx_le_i32", 2, 'i', CMP | EXM | CX, r_cmpx_le_i32, NULL },
+	{ "v_cmpx_gt_i32", 2, 'i', CMP | EXM | CX, r_cmpx_gt_i32, NULL },
+	{ "v_cmpx_ne_i32", 2, 'i', CMP | EXM | CX, r_cmpx_ne_i32, NULL },
+	{ "v_cmpx_ge_i32", 2, 'i', CMP | EXM | CX, r_cmpx_ge_i32, NULL },
+	{ "v_cmpx_t_i32", 2, 'i', CMP | EXM | CX, r_cmpx_t_i32, NULL },
+	{ "v_cmpx_f_u32", 2, 'i', CMP | EXM | CX, r_cmpx_f_u32, NULL },
+	{ "v_cmpx_lt_u32", 2, 'i', CMP | EXM | CX, r_cmpx_lt_u32, NULL },
+	{ "v_cmpx_eq_u32", 2, 'i', CMP | EXM | CX, r_cmpx_eq_u32, NULL },
+	{ "v_cmpx_le_u32", 2, 'i', CMP | EXM | CX, r_cmpx_le_u32, NULL },
+	{ "v_cmpx_gt_u32", 2, 'i', CMP | EXM | CX, r_cmpx_gt_u32, NULL },
+	{ "v_cmpx_ne_u32", 2, 'i', CMP | EXM | CX, r_cmpx_ne_u32, NULL },
+	{ "v_cmpx_ge_u32", 2, 'i', CMP | EXM | CX, r_cmpx_ge_u32, NULL },
+	{ "v_cmpx_t_u32", 2, 'i', CMP | EXM | CX, r_cmpx_t_u32, NULL },
+	{ "v_cmp_f_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_f_i64, NULL },
+	{ "v_cmp_eq_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_eq_i64, NULL },
+	{ "v_cmp_le_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_le_i64, NULL },
+	{ "v_cmp_gt_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_gt_i64, NULL },
+	{ "v_cmp_ne_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_ne_i64, NULL },
+	{ "v_cmp_ge_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_ge_i64, NULL },
+	{ "v_cmp_t_i64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_t_i64, NULL },
+	{ "v_cmp_f_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_f_u64, NULL },
+	{ "v_cmp_lt_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_lt_u64, NULL },
+	{ "v_cmp_eq_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_eq_u64, NULL },
+	{ "v_cmp_le_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_le_u64, NULL },
+	{ "v_cmp_gt_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_gt_u64, NULL },
+	{ "v_cmp_ge_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_ge_u64, NULL },
+	{ "v_cmp_t_u64", 2, 'i', W0 | W1 | CMP | EXM, r_cmp_t_u64, NULL },
+	{ "v_cmpx_f_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_f_i64, NULL },
+	{ "v_cmpx_lt_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_lt_i64, NULL },
+	{ "v_cmpx_eq_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_eq_i64, NULL },
+	{ "v_cmpx_le_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_le_i64, NULL },
+	{ "v_cmpx_gt_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_gt_i64, NULL },
+	{ "v_cmpx_ne_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_ne_i64, NULL },
+	{ "v_cmpx_ge_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_ge_i64, NULL },
+	{ "v_cmpx_t_i64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_t_i64, NULL },
+	{ "v_cmpx_f_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_f_u64, NULL },
+	{ "v_cmpx_lt_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_lt_u64, NULL },
+	{ "v_cmpx_eq_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_eq_u64, NULL },
+	{ "v_cmpx_le_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_le_u64, NULL },
+	{ "v_cmpx_gt_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_gt_u64, NULL },
+	{ "v_cmpx_ne_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_ne_u64, NULL },
+	{ "v_cmpx_ge_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_ge_u64, NULL },
+	{ "v_cmpx_t_u64", 2, 'i', W0 | W1 | CMP | EXM | CX,
+	  r_cmpx_t_u64, NULL },
+	{ "v_cndmask_b32", 2, 'u', VCI | EXM, e_cndmask, NULL },
+	{ "v_subrev_f32", 2, 'f', EXM, e_subrevf, NULL },
+	{ "v_max_i32", 2, 'u', EXM, e_maxi, NULL },
+	{ "v_min_u32", 2, 'u', EXM, e_minu, NULL },
+	{ "v_mac_f32", 2, 'f', EXM, e_macf, NULL },
+	{ "v_madmk_f32", 2, 'f', EXM, e_madmkf, NULL },
+	{ "v_madak_f32", 2, 'f', EXM, e_madakf, NULL },
+	{ "v_add_co_u32", 2, 'u', EXM, e_addco, NULL },
+	{ "v_add_co_u32", 2, 'u', CMP | EXM, c_addco, NULL },
+	{ "v_sub_co_u32", 2, 'u', CMP | EXM, c_subco, NULL },
+	{ "v_subrev_co_u32", 2, 'u', EXM, e_subrevco, NULL },
+	{ "v_addc_co_u32", 2, 'u', VCI | EXM, e_addcco, NULL },
+	{ "v_addc_co_u32", 2, 'u', VCI | CMP | EXM, c_addcco, NULL },
+	{ "v_subb_co_u32", 2, 'u', VCI | CMP | EXM, c_subbco, NULL },
+	{ "v_subbrev_co_u32", 2, 'u', VCI | EXM, e_subbrevco, NULL },
+	{ "v_sub_u16", 2, 'u', EXM, e_subu16, NULL },
+	{ "v_subrev_u16", 2, 'u', EXM, e_subrevu16, NULL },
+	{ "v_lshlrev_b16", 2, 'k', EXM, e_lshl16, NULL },
+	{ "v_lshrrev_b16", 2, 'k', EXM, e_lshr16, NULL },
+	{ "v_min_u16", 2, 'u', EXM, e_minu16, NULL },
+	{ "v_min_i16", 2, 'i', EXM, e_mini16, NULL },
+	{ "v_min_f16", 2, 'h', EXM, e_minh, NULL },
+	{ "v_subrev_f16", 2, 'h', EXM, e_subrevh, NULL },
+	{ "v_ldexp_f16", 2, 'h', EXM, e_ldexph, NULL },
+	{ "v_cvt_f32_ubyte0", 1, 'u', EXM, e_ubyte0, NULL },
+	{ "v_cvt_f32_ubyte1", 1, 'u', EXM, e_ubyte1, NULL },
+	{ "v_cvt_f32_ubyte3", 1, 'u', EXM, e_ubyte3, NULL },
+	{ "v_cvt_f64_u32", 1, 'u', WD | EXM, e_cvtd_u, NULL },
+	{ "v_ceil_f64", 1, 'd', W0 | WD | EXM, e_ceild, NULL },
+	{ "v_frexp_mant_f64", 1, 'd', W0 | WD | EXM, e_mantd, NULL },
+	{ "v_cos_f32", 1, 'f', EXM, e_cosf, NULL },
+	{ "v_cvt_f16_u16", 1, 'u', EXM, e_cvth_u16, NULL },
+	{ "v_cvt_f16_i16", 1, 'u', EXM, e_cvth_i16, NULL },
+	{ "v_cvt_i16_f16", 1, 'h', EXM, e_cvti16_h, NULL },
+	{ "v_rcp_f16", 1, 'h', EXM, e_rcph, NULL },
+	{ "v_sqrt_f16", 1, 'h', EXM, e_sqrth, NULL },
+	{ "v_rsq_f16", 1, 'h', EXM, e_rsqh, NULL },
+	{ "v_floor_f16", 1, 'h', EXM, e_floorh, NULL },
+	{ "v_ceil_f16", 1, 'h', EXM, e_ceilh, NULL },
+	{ "v_trunc_f16", 1, 'h', EXM, e_trunch, NULL },
+	{ "v_rndne_f16", 1, 'h', EXM, e_rndneh, NULL },
+	{ "v_fract_f16", 1, 'h', EXM, e_fracth, NULL },
+	{ "v_mad_legacy_f32", 3, 'f', EXM, e_madlegf, NULL },
+	{ "v_mad_i32_i24", 3, 'u', EXM, e_madi24, NULL },
+	{ "v_min3_u32", 3, 'u', EXM, e_min3u, NULL },
+	{ "v_max3_i32", 3, 'u', EXM, e_max3i, NULL },
+	{ "v_mad_u64_u32", 3, 'u', W2 | WD | EXM, e_madu64, NULL },
+	{ "v_mad_i64_i32", 3, 'u', W2 | WD | EXM, e_madi64, NULL },
+	{ "v_min3_i16", 3, 'i', EXM, e_min3i16, NULL },
+	{ "v_min3_u16", 3, 'u', EXM, e_min3u16, NULL },
+	{ "v_max3_u16", 3, 'u', EXM, e_max3u16, NULL },
+	{ "v_max3_f16", 3, 'h', EXM, e_max3h, NULL },
+	{ "v_med3_i16", 3, 'i', EXM, e_med3i16, NULL },
+	{ "v_mad_f16", 3, 'h', EXM, e_madh, NULL },
+	{ "v_lshrrev_b64", 2, 'k', W1 | WD | EXM, e_lshr64, NULL },
+	{ "v_cvt_pknorm_u16_f32", 2, 'f', EXM, e_pknormu_f, NULL },
+	{ "v_cvt_pknorm_i16_f16", 2, 'h', EXM, e_pknormi_h, NULL },
+	{ "v_cvt_pk_u16_u32", 2, 'u', EXM, e_cvtpku16, NULL },
+	{ "v_sub_i32", 2, 'u', EXM, e_subi, NULL },
+	{ "v_pk_mad_i16", 3, 'u', EXM, e_pk_madi, NULL },
+	{ "v_pk_mad_u16", 3, 'u', EXM, e_pk_madu, NULL },
+	{ "v_pk_add_i16", 2, 'u', EXM, e_pk_addi, NULL },
+	{ "v_pk_sub_u16", 2, 'u', EXM, e_pk_subu, NULL },
+	{ "v_pk_lshrrev_b16", 2, 'u', EXM, e_pk_lshr, NULL },
+	{ "v_pk_ashrrev_i16", 2, 'u', EXM, e_pk_ashr, NULL },
+	{ "v_pk_min_i16", 2, 'u', EXM, e_pk_mini, NULL },
+	{ "v_pk_min_u16", 2, 'u', EXM, e_pk_minu, NULL },
+	{ "v_pk_max_u16", 2, 'u', EXM, e_pk_maxu, NULL },
+	{ "v_pk_min_f16", 2, 'H', EXM, e_pk_minh, NULL },
+	{ "v_mbcnt_lo_u32_b32", 2, 'u', EXM, e_mbcntlo, NULL },
+	{ "v_mbcnt_hi_u32_b32", 2, 'u', EXM, e_mbcnthi, NULL },
+	{ "s_sub_i32", 2, 'u', SCL, s_subi, c_subi },
+	{ "s_min_u32", 2, 'u', SCL, s_minu, c_minu },
+	{ "s_max_i32", 2, 'u', SCL, s_maxi, c_maxi },
+	{ "s_and_b64", 2, 'u', SCL | W0 | W1 | WD, s_and64, c_and64 },
+	{ "s_or_b32", 2, 'u', SCL, s_or32, c_or32 },
+	{ "s_or_b64", 2, 'u', SCL | W0 | W1 | WD, s_or64, c_or64 },
+	{ "s_xor_b32", 2, 'u', SCL, s_xor32, c_xor32 },
+	{ "s_xor_b64", 2, 'u', SCL | W0 | W1 | WD, s_xor64, c_xor64 },
+	{ "s_andn2_b32", 2, 'u', SCL, s_andn2_32, c_andn2_32 },
+	{ "s_orn2_b32", 2, 'u', SCL, s_orn2_32, c_orn2_32 },
+	{ "s_nand_b64", 2, 'u', SCL | W0 | W1 | WD, s_nand64, c_nand64 },
+	{ "s_nor_b32", 2, 'u', SCL, s_nor32, c_nor32 },
+	{ "s_nor_b64", 2, 'u', SCL | W0 | W1 | WD, s_nor64, c_nor64 },
+	{ "s_xnor_b32", 2, 'u', SCL, s_xnor32, c_xnor32 },
+	{ "s_lshl_b64", 2, 'k', SCL | W0 | WD, s_lshl64, c_lshl64 },
+	{ "s_lshr_b32", 2, 'k', SCL, s_lshr32, c_lshr32 },
+	{ "s_ashr_i64", 2, 'k', SCL | W0 | WD, s_ashr64, c_ashr64 },
+	{ "s_bfm_b32", 2, 'k', SCL, s_bfm32, NULL },
+	{ "s_bfm_b64", 2, 'k', SCL | WD, s_bfm64, NULL },
+	{ "s_mul_hi_i32", 2, 'u', SCL, s_mulhii, NULL },
+	{ "s_lshl1_add_u32", 2, 'u', SCL, s_lshl1add, c_lshl1add },
+	{ "s_lshl3_add_u32", 2, 'u', SCL, s_lshl3add, c_lshl3add },
+	{ "s_lshl4_add_u32", 2, 'u', SCL, s_lshl4add, c_lshl4add },
+	{ "s_pack_ll_b32_b16", 2, 'u', SCL, s_packll, NULL },
+	{ "s_cselect_b32", 2, 'u', SCL, s_csel32, c_csel32 },
+	{ "s_cselect_b64", 2, 'u', SCL | W0 | W1 | WD, s_csel64, c_csel64 },
+	{ "s_addc_u32", 2, 'u', SCL, s_addc, c_addc },
+	{ "s_subb_u32", 2, 'u', SCL, s_subb, c_subb },
+	{ "s_mov_b64", 1, 'u', SCL | W0 | WD, s_mov64, NULL },
+	{ "s_not_b64", 1, 'u', SCL | W0 | WD, s_not64, c_not64 },
+	{ "s_wqm_b32", 1, 'y', SCL, s_wqm32, c_wqm32 },
+	{ "s_bcnt0_i32_b64", 1, 'u', SCL | W0, s_bcnt0_64, c_bcnt0_64 },
+	{ "s_bcnt1_i32_b32", 1, 'u', SCL, s_bcnt1_32, c_bcnt1_32 },
+	{ "s_ff0_i32_b32", 1, 'u', SCL, s_ff0_32, NULL },
+	{ "s_ff1_i32_b64", 1, 'u', SCL | W0, s_ff1_64, NULL },
+	{ "s_flbit_i32_b64", 1, 'u', SCL | W0, s_flbit64, NULL },
+	{ "s_quadmask_b64", 1, 'Y', SCL | W0 | WD, s_qmask64, c_qmask64 },
+	{ "s_cmov_b32", 1, 'u', SCL, s_cmov32, NULL },
+	{ "s_cmov_b64", 1, 'u', SCL | W0 | WD, s_cmov64, NULL },
+	{ "s_movk_i32", 0, 'u', SCL, s_movk, NULL },
+	{ "s_cmovk_i32", 0, 'u', SCL, s_cmovk, NULL },
+	{ "s_addk_i32", 0, 'u', SCL, s_addk, c_addk },
+	{ "s_mulk_i32", 0, 'u', SCL, s_mulk, NULL },
+	{ "s_getpc_b64", 0, 'u', SCL | WD, s_getpc, NULL },
+	{ "s_cmp_eq_i32", 2, 'i', SCC, NULL, c_eqi },
+	{ "s_cmp_lg_i32", 2, 'i', SCC, NULL, c_lgi },
+	{ "s_cmp_gt_i32", 2, 'i', SCC, NULL, c_gti },
+	{ "s_cmp_ge_i32", 2, 'i', SCC, NULL, c_gei },
+	{ "s_cmp_le_i32", 2, 'i', SCC, NULL, c_lei },
+	{ "s_cmp_eq_u32", 2, 'i', SCC, NULL, c_equ },
+	{ "s_cmp_lg_u32", 2, 'i', SCC, NULL, c_lgu },
+	{ "s_cmp_gt_u32", 2, 'i', SCC, NULL, c_gtu },
+	{ "s_cmp_lt_u32", 2, 'i', SCC, NULL, c_ltu },
+	{ "s_cmp_le_u32", 2, 'i', SCC, NULL, c_leu },
+	{ "s_cmp_eq_u64", 2, 'i', SCC | W0 | W1, NULL, c_eq64 },
+	{ "s_bitcmp0_b32", 2, 'k', SCC, NULL, c_bitcmp0 },
+	{ "s_bitcmp0_b64", 2, 'k', SCC | W0, NULL, c_bitcmp0_64 },
+	{ "s_bitcmp1_b64", 2, 'k', SCC | W0, NULL, c_bitcmp1_64 },
+	{ "s_cmpk_eq_i32", 1, 'i', SCC, NULL, c_keqi },
+	{ "s_cmpk_lg_i32", 1, 'i', SCC, NULL, c_klgi },
+	{ "s_cmpk_gt_i32", 1, 'i', SCC, NULL, c_kgti },
+	{ "s_cmpk_ge_i32", 1, 'i', SCC, NULL, c_kgei },
+	{ "s_cmpk_lt_i32", 1, 'i', SCC, NULL, c_klti },
+	{ "s_cmpk_eq_u32", 1, 'i', SCC, NULL, c_kequ },
+	{ "s_cmpk_lg_u32", 1, 'i', SCC, NULL, c_klgu },
+	{ "s_cmpk_gt_u32", 1, 'i', SCC, NULL, c_kgtu },
+	{ "s_cmpk_ge_u32", 1, 'i', SCC, NULL, c_kgeu },
+	{ "s_cmpk_lt_u32", 1, 'i', SCC, NULL, c_kltu },
+	{ "ds_add_u32", 2, 'i', LDS | EXM, l_add_u32, NULL },
+	{ "ds_add_rtn_u32", 2, 'i', LDS | RTN | EXM, l_add_u32, NULL },
+	{ "ds_sub_u32", 2, 'i', LDS | EXM, l_sub_u32, NULL },
+	{ "ds_sub_rtn_u32", 2, 'i', LDS | RTN | EXM, l_sub_u32, NULL },
+	{ "ds_rsub_u32", 2, 'i', LDS | EXM, l_rsub_u32, NULL },
+	{ "ds_rsub_rtn_u32", 2, 'i', LDS | RTN | EXM, l_rsub_u32, NULL },
+	{ "ds_inc_u32", 2, 'i', LDS | EXM, l_inc_u32, NULL },
+	{ "ds_inc_rtn_u32", 2, 'i', LDS | RTN | EXM, l_inc_u32, NULL },
+	{ "ds_dec_u32", 2, 'i', LDS | EXM, l_dec_u32, NULL },
+	{ "ds_dec_rtn_u32", 2, 'i', LDS | RTN | EXM, l_dec_u32, NULL },
+	{ "ds_min_i32", 2, 'i', LDS | EXM, l_min_i32, NULL },
+	{ "ds_min_rtn_i32", 2, 'i', LDS | RTN | EXM, l_min_i32, NULL },
+	{ "ds_max_i32", 2, 'i', LDS | EXM, l_max_i32, NULL },
+	{ "ds_max_rtn_i32", 2, 'i', LDS | RTN | EXM, l_max_i32, NULL },
+	{ "ds_min_u32", 2, 'i', LDS | EXM, l_min_u32, NULL },
+	{ "ds_min_rtn_u32", 2, 'i', LDS | RTN | EXM, l_min_u32, NULL },
+	{ "ds_max_u32", 2, 'i', LDS | EXM, l_max_u32, NULL },
+	{ "ds_max_rtn_u32", 2, 'i', LDS | RTN | EXM, l_max_u32, NULL },
+	{ "ds_and_b32", 2, 'i', LDS | EXM, l_and_b32, NULL },
+	{ "ds_and_rtn_b32", 2, 'i', LDS | RTN | EXM, l_and_b32, NULL },
+	{ "ds_or_b32", 2, 'i', LDS | EXM, l_or_b32, NULL },
+	{ "ds_or_rtn_b32", 2, 'i', LDS | RTN | EXM, l_or_b32, NULL },
+	{ "ds_xor_b32", 2, 'i', LDS | EXM, l_xor_b32, NULL },
+	{ "ds_xor_rtn_b32", 2, 'i', LDS | RTN | EXM, l_xor_b32, NULL },
+	{ "ds_mskor_b32", 3, 'u', LDS | EXM, l_mskor32, NULL },
+	{ "ds_mskor_rtn_b32", 3, 'u', LDS | RTN | EXM, l_mskor32, NULL },
+	{ "ds_write_b32", 2, 'u', LDS | EXM, l_write32, NULL },
+	{ "ds_cmpst_b32", 3, 'i', LDS | EXM, l_cmpst32, NULL },
+	{ "ds_add_u64", 2, 'i', LDS | EXM | WD, l_add_u64, NULL },
+	{ "ds_add_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_add_u64, NULL },
+	{ "ds_sub_u64", 2, 'i', LDS | EXM | WD, l_sub_u64, NULL },
+	{ "ds_sub_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_sub_u64, NULL },
+	{ "ds_rsub_u64", 2, 'i', LDS | EXM | WD, l_rsub_u64, NULL },
+	{ "ds_rsub_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_rsub_u64, NULL },
+	{ "ds_inc_u64", 2, 'i', LDS | EXM | WD, l_inc_u64, NULL },
+	{ "ds_inc_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_inc_u64, NULL },
+	{ "ds_dec_u64", 2, 'i', LDS | EXM | WD, l_dec_u64, NULL },
+	{ "ds_dec_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_dec_u64, NULL },
+	{ "ds_min_i64", 2, 'i', LDS | EXM | WD, l_min_i64, NULL },
+	{ "ds_min_rtn_i64", 2, 'i', LDS | RTN | EXM | WD, l_min_i64, NULL },
+	{ "ds_max_i64", 2, 'i', LDS | EXM | WD, l_max_i64, NULL },
+	{ "ds_max_rtn_i64", 2, 'i', LDS | RTN | EXM | WD, l_max_i64, NULL },
+	{ "ds_min_u64", 2, 'i', LDS | EXM | WD, l_min_u64, NULL },
+	{ "ds_min_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_min_u64, NULL },
+	{ "ds_max_u64", 2, 'i', LDS | EXM | WD, l_max_u64, NULL },
+	{ "ds_max_rtn_u64", 2, 'i', LDS | RTN | EXM | WD, l_max_u64, NULL },
+	{ "ds_and_b64", 2, 'i', LDS | EXM | WD, l_and_b64, NULL },
+	{ "ds_and_rtn_b64", 2, 'i', LDS | RTN | EXM | WD, l_and_b64, NULL },
+	{ "ds_or_b64", 2, 'i', LDS | EXM | WD, l_or_b64, NULL },
+	{ "ds_or_rtn_b64", 2, 'i', LDS | RTN | EXM | WD, l_or_b64, NULL },
+	{ "ds_xor_b64", 2, 'i', LDS | EXM | WD, l_xor_b64, NULL },
+	{ "ds_xor_rtn_b64", 2, 'i', LDS | RTN | EXM | WD, l_xor_b64, NULL },
+	{ "ds_mskor_b64", 3, 'u', LDS | EXM | WD, l_mskor64, NULL },
+	{ "ds_mskor_rtn_b64", 3, 'u', LDS | RTN | EXM | WD, l_mskor64, NULL },
+	{ "ds_write_b64", 2, 'u', LDS | EXM | WD, l_write64, NULL },
+	{ "ds_cmpst_b64", 3, 'i', LDS | EXM | WD, l_cmpst64, NULL },
+	{ "ds_cmpst_rtn_b32", 3, 'i', LDS | RTN | EXM, l_cmpst32, NULL },
+	{ "ds_wrxchg_rtn_b32", 2, 'u', LDS | RTN | EXM, l_write32, NULL },
+	{ "ds_cmpst_f32", 3, 'f', LDS | EXM, l_cmpstf, NULL },
+	{ "ds_min_f32", 2, 'f', LDS | EXM, l_minf, NULL },
+	{ "ds_max_f32", 2, 'f', LDS | EXM, l_maxf, NULL },
+	{ "ds_max_rtn_f32", 2, 'f', LDS | RTN | EXM, l_maxf, NULL },
+	{ "ds_min_f64", 2, 'd', LDS | WD | EXM, l_mind, NULL },
+	{ "ds_min_rtn_f64", 2, 'd', LDS | RTN | WD | EXM, l_mind, NULL },
+	{ "ds_max_f64", 2, 'd', LDS | WD | EXM, l_maxd, NULL },
+	{ "ds_cmpst_rtn_f64", 3, 'd', LDS | RTN | WD | EXM, l_cmpstd, NULL },
+	{ "ds_nop", 0, 'u', LDS | EXM, l_nop, NULL },
+	{ "ds_write_b8", 2, 'u', LDS | EXM, l_wb8, NULL },
+	{ "ds_write_b16", 2, 'u', LDS | EXM, l_wb16, NULL },
+	{ "ds_write_b8_d16_hi", 2, 'u', LDS | EXM, l_wb8hi, NULL },
+	{ "ds_write_b16_d16_hi", 2, 'u', LDS | EXM, l_wb16hi, NULL },
+	{ "ds_write2_b32", 3, 'u', LDS | WD | EXM, l_w2, NULL },
+	{ "ds_wrxchg2_rtn_b32", 3, 'u', LDS | RTN | WD | EXM, l_w2, NULL },
+	{ "ds_read_u8", 1, 'a', EXM, e_ds_u8, NULL },
+	{ "ds_read_i16", 1, 'a', EXM, e_ds_i16, NULL },
+	{ "ds_read2st64_b32", 1, 'a', WD | EXM, e_ds_r2st64, NULL },
+	{ "ds_read2_b64", 1, 'a', WD | W4 | EXM, e_ds_r2b64, e_ds_r2b64_hi },
+	{ "ds_read2st64_b64", 1, 'a', WD | W4 | EXM, e_ds_r2st64b64,
+	  e_ds_r2st64b64_hi },
+	{ "ds_read_b128", 1, 'a', WD | W4 | EXM, e_ds_b128, e_ds_b128_hi },
+	{ "ds_read_b96", 1, 'a', WD | W4 | EXM, e_ds_b96, e_ds_b96_hi },
+	{ "ds_read_u8_d16", 1, 'a', EXM, e_ds_u8d16, NULL },
+	{ "ds_read_u8_d16_hi", 1, 'a', EXM, e_ds_u8d16hi, NULL },
+	{ "ds_read_i8_d16", 1, 'a', EXM, e_ds_i8d16, NULL },
+	{ "ds_read_i8_d16_hi", 1, 'a', EXM, e_ds_i8d16hi, NULL },
+	{ "ds_read_u16_d16", 1, 'a', EXM, e_ds_u16d16, NULL },
+	{ "ds_read_u16_d16_hi", 1, 'a', EXM, e_ds_u16d16hi, NULL },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -1541,6 +2673,72 @@ static uint32_t rnd(void)
 	rng ^= rng << 5;
 	return rng;
 }
+
+/*
+ * v_div_fmas inputs (lanes 16-63; @f64 or f32), the same for each of a
+ * lane's three operands (from a hash of the lane, not rnd()):
+ * - 16-39: a x b tiny beside S2 = (2m+1) x unit, |S2| < 1, whose scaled
+ *   value is a midpoint of the denormals (fma() rounds to S2 itself: a
+ *   second rounding of it goes to even, whatever the sign of a x b); for
+ *   f32, lanes 16-27 instead put a x b (a float product of 48 bits) half
+ *   a unit minus a little beside an odd S2 >= 1: the double fma rounds to
+ *   the midpoint
+ * - 40-51: S2 = -(a x b rounded): the sum is the product's rounding error
+ * - 52-63: random ones near the scaled denormals
+ */
+static uint64_t fmas_in(int f64, unsigned lane, unsigned k)
+{
+	uint64_t h = (lane + 1) * 0x9e3779b97f4a7c15ULL;
+	double v[3], sgn = (lane & 1) ? -1 : 1, sc = (lane & 2) ? -1 : 1;
+	uint64_t m;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 32;
+	if (!f64 && lane < 28) {
+		int j = lane % 6, i = lane % 5;
+
+		m = h & ((1u << 21) - 1);
+		v[2] = sc * ldexp(1.0 + ldexp((double)(2 * m + 1), -23), j);
+		v[0] = ldexp(1.0 + 0x1p-18, i);
+		v[1] = sc * ldexp(1.0 - 0x1p-18, j - 24 - i);
+	} else if (lane < 40) {
+		unsigned bits = f64 ? 51 - lane % 20 : 22 - lane % 10;
+
+		m = h & ((1ULL << bits) - 1);
+		v[2] = sc * ldexp((double)(2 * m + 1), f64 ? -947 : -86);
+		v[0] = f64 ? ldexp(1.0 + (h >> 56) * 0x1p-10, -600) : 0x1p-60;
+		v[1] = sgn * (f64 ? ldexp(1.0 + ((h >> 48) & 0xff) * 0x1p-10,
+					  -500) : 0x1p-60);
+	} else {
+		int mb = f64 ? 53 : 24;
+		double fa = ldexp((double)((h >> (64 - mb)) | 1ULL << (mb - 1)),
+				  -(mb - 1) - (int)(lane % 7));
+		double fb = ldexp((double)(((h * 3) >> (64 - mb)) |
+					   1ULL << (mb - 1)),
+				  -(mb - 1) - (f64 ? 900 : 50) -
+				  (int)(lane % 9));
+
+		v[0] = sgn * fa;
+		v[1] = fb;
+		if (lane < 52) {
+			v[2] = f64 ? -(v[0] * v[1])
+				   : -(double)(float)(v[0] * v[1]);
+		} else {
+			double fc = ldexp((double)(((h * 5) >> (64 - mb)) |
+						   1ULL << (mb - 1)),
+					  -(mb - 1) - (int)(lane % 11));
+
+			v[2] = sc * fc * (f64 ? ldexp(v[1], -(int)(lane % 40)) :
+					  ldexp(v[1], -(int)(lane % 20)));
+		}
+	}
+	return f64 ? UD(v[k]) : UF((float)v[k]);
+}
+
+static const uint32_t usp8[8] = {
+	0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 0xffff, 0x10000,
+};
 
 /* A lane's input of @type; lanes 0..15 take the special values */
 static uint64_t input(char type, unsigned lane, unsigned k)
@@ -1621,6 +2819,26 @@ static uint64_t input(char type, unsigned lane, unsigned k)
 		if (lane < 16)
 			return hsp[s] | (uint64_t)(rnd() & 0xffff) << 16;
 		return r;
+	case 'q':                       /* v_div_fmas_f64 (see fmas_in) */
+	case 'r':                       /* v_div_fmas_f32 */
+		if (lane < 16)
+			return type == 'q' ? dsp[s] : fsp[s];
+		return fmas_in(type == 'q', lane, k);
+	case 'i':                       /* integers: -1, 0, 1 often (equal) */
+		if (lane >= 8 && lane < 40)
+			return (uint64_t)(int64_t)((int32_t)(r % 3) - 1);
+		if (lane >= 8)
+			return (uint64_t)r << 32 | rnd();
+		return usp8[(lane + k) & 7] | (uint64_t)usp8[(lane + 3 * k) & 7]
+		       << 32;
+	case 'Y':                       /* bytes 0..3, 64 bits */
+		return (uint64_t)(rnd() & 0x03030303) << 32 | (r & 0x03030303);
+	case 'j':                       /* halves; S1 a class mask */
+		if (k == 1)
+			return r & 0x3ff;
+		if (lane < 16)
+			return hsp[s] | (uint64_t)(rnd() & 0xffff) << 16;
+		return r;
 	case 'e':                       /* halves, a third of them denormal */
 		if (lane < 16)
 			return hsp[s] | (uint64_t)(rnd() & 0xffff) << 16;
@@ -1691,13 +2909,16 @@ static int same(char type, unsigned shape, uint64_t got, uint64_t want)
 	return got == want;
 }
 
+/* Is lane @l active (EXM: in EXEC_PAT) */
+#define EXM_ON(c, l) (!((c)->shape & EXM) || ((EXEC_PAT >> (l)) & 1))
+
 static void run_case(unsigned i)
 {
 	const GcnCase *c = &cases[i];
 	HsaGpuGcnDispatch d;
 	HsaGpuGcnStatus st;
 	HsaGpuGcnGroup g;
-	HsaGpuGcnVreg v[16];
+	HsaGpuGcnVreg v[20];
 	HsaGpuGcnWave w;
 	unsigned bad = 0, first = 0, rounds = c->shape & (SCL | SCC) ? 64 : 1;
 	uint64_t got = 0, want = 0, in[3] = { 0, 0, 0 }, fgot = 0, fwant = 0;
@@ -1725,6 +2946,11 @@ static void run_case(unsigned i)
 	g.lds_size = LDS_SIZE;
 	memset(code, 0, sizeof(code));
 	memcpy(code, enc[i], 4 * enc_len[i]);
+	if (c->shape & DPPL) {
+		uint32_t i0 = (enc[i][0] & ~0x1ffu) | 0xfa;
+
+		memcpy(code, &i0, 4);
+	}
 	for (unsigned r = 0; r < rounds; r++) {
 		memset(&w, 0, sizeof(w));
 		memset(&st, 0, sizeof(st));
@@ -1732,8 +2958,10 @@ static void run_case(unsigned i)
 		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
 			v[0][l] = OLD;
 		w.vfile = v;
-		w.nvgpr = 16;
-		w.exec = ~0ULL;
+		w.nvgpr = 20;
+		w.exec = c->shape & EXM ? EXEC_PAT : ~0ULL;
+		w.vcc = c->shape & VCI ? VCC_PAT : 0;
+		w.m0 = c->m0;
 		w.pc = 0x1000;
 		if (c->shape & (SCL | SCC)) {
 			for (unsigned k = 0; k < c->nsrc; k++) {
@@ -1742,6 +2970,9 @@ static void run_case(unsigned i)
 				w.s[11 + 2 * k] = in[k] >> 32;
 			}
 			w.scc = r & 1;
+			in_scc = r & 1;
+			w.s[0] = OLD;
+			w.s[1] = OLDHI;
 		} else {
 			for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
 				for (unsigned k = 0; k < c->nsrc; k++) {
@@ -1750,6 +2981,13 @@ static void run_case(unsigned i)
 					v[10 + 2 * k][l] = (uint32_t)x;
 					v[11 + 2 * k][l] = x >> 32;
 				}
+			for (unsigned l = 0; c->shape & W4 &&
+			     l < HSAGPU_GCN_WAVE; l++) {
+				uint64_t x = input(c->type, l, 3);
+
+				v[16][l] = (uint32_t)x;
+				v[17][l] = x >> 32;
+			}
 		}
 		if (c->shape & LDS) {
 			g.lds = (uint8_t *)alds;
@@ -1797,15 +3035,28 @@ static void run_case(unsigned i)
 				want = c->fn(lold[l], m[1], m[2]);
 				if (!(c->shape & WD))
 					want &= 0xffffffffu;
+				/* EXM: a lane left out changes nothing */
+				if (!EXM_ON(c, l))
+					want = lold[l];
 				/* the old word returned: counted as a miss */
-				if ((c->shape & RTN) &&
+				if ((c->shape & RTN) && EXM_ON(c, l) &&
 				    (v[0][l] != (uint32_t)lold[l] ||
 				     ((c->shape & WD) &&
 				      v[1][l] != lold[l] >> 32)))
 					got ^= 1ULL << 62;
+				if ((c->shape & RTN) && !EXM_ON(c, l) &&
+				    (v[0][l] != OLD || v[1][l]))
+					got ^= 1ULL << 62;
 			} else if (c->shape & SWP) {
 				got = v[0][l] | (uint64_t)v[10][l] << 32;
 				want = pre10[l] | (uint64_t)OLD << 32;
+			} else if ((c->shape & XL) && (c->shape & CMP)) {
+				got = (w.vcc >> l) & 1;
+				want = xo[l];
+				if (c->shape & CX) {
+					got |= ((w.exec >> l) & 1) << 1;
+					want |= want << 1;
+				}
 			} else if (c->shape & XL) {
 				got = v[0][l];
 				want = xo[l];
@@ -1826,8 +3077,11 @@ static void run_case(unsigned i)
 				got = w.scc;
 				want = c->scc(m[0], m[1], m[2]);
 			} else if (c->shape & SCL) {
-				got = w.s[0] | (c->shape & WD ?
-						(uint64_t)w.s[1] << 32 : 0);
+				unsigned sd = c->shape & MRD ? c->m0 : 0;
+
+				got = w.s[sd];
+				if (c->shape & WD)
+					got |= (uint64_t)w.s[sd + 1] << 32;
 				want = c->fn(m[0], m[1], m[2]);
 				if (!(c->shape & WD))
 					want = (uint32_t)want;
@@ -1838,13 +3092,31 @@ static void run_case(unsigned i)
 						w.s[20] | (uint64_t)w.s[21] << 32;
 
 				got = (mask >> l) & 1;
-				want = c->fn(m[0], m[1], m[2]) & 1;
+				lane_vcc = (VCC_PAT >> l) & 1;
+				lane_no = l;
+				want = (EXM_ON(c, l) ? c->fn(m[0], m[1], m[2])
+						     : 0) & 1;
+				if (c->shape & CX) {
+					got |= ((w.exec >> l) & 1) << 1;
+					want |= want << 1;
+				}
 			} else {
 				got = v[0][l] | (c->shape & WD ?
 						 (uint64_t)v[1][l] << 32 : 0);
-				want = c->fn(m[0], m[1], m[2]);
+				lane_vcc = (VCC_PAT >> l) & 1;
+				lane_no = l;
+				lane_c_hi = v[16][l] | (uint64_t)v[17][l] << 32;
+				/* a lane EXEC leaves out keeps v0 (v1: 0) */
+				want = EXM_ON(c, l) ? c->fn(m[0], m[1], m[2])
+						    : OLD;
 				if (!(c->shape & WD))
 					want = (uint32_t)want;
+				/* W4: v[2:3] (0 before) wrong counts too */
+				if ((c->shape & W4) &&
+				    (v[2][l] | (uint64_t)v[3][l] << 32) !=
+				    (EXM_ON(c, l) ? c->scc(m[0], m[1], m[2])
+						  : 0))
+					got ^= 1ULL << 63;
 			}
 			if (!same(c->type, c->shape, got, want) && !bad++) {
 				first = l;

@@ -244,7 +244,8 @@ static void test_control(void)
 {
 	fresh();
 	TM(run(1) == 0, "cache control, waits, s_ttracedata, s_setprio, "
-	   "s_sleep, s_nop: run (%s)", st.what ? st.what : "");
+	   "s_sleep, s_nop, s_wakeup, s_inc/decperflevel, v_nop, v_clrexcp: "
+	   "run (%s)", st.what ? st.what : "");
 	fresh();
 	irqs = 0;
 	TM(run(2) == 0 && irqs == 1 && irq_m0 == 0x2a,

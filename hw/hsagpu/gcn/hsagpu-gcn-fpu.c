@@ -252,6 +252,103 @@ static double gcn_div_scale(double s0, double den, double num, bool is64,
     return s0;
 }
 
+/* finite nonzero @x = *@m x 2^*@e, *@m in [2^52, 2^53) */
+static void gcn_unpack(double x, uint64_t *m, int *e)
+{
+    *m = (uint64_t)ldexp(frexp(fabs(x), e), 53);
+    *e -= 53;
+}
+
+/* @x x 2^@sh, the bits a right shift loses kept as a sticky bit 0 */
+static unsigned __int128 gcn_align(unsigned __int128 x, int sh)
+{
+    if (sh >= 0) {
+        return x << sh;                         /* no more than 21 */
+    }
+    if (sh <= -128) {
+        return x != 0;
+    }
+    return x >> -sh | ((x & (((unsigned __int128)1 << -sh) - 1)) != 0);
+}
+
+/*
+ * a x b + c x 2^@s rounded once (to nearest even) to a float of @p
+ * significand bits whose least unit is 2^@emin (53, -1074: double;
+ * 24, -149: float, returned exactly as a double), the sum exact in
+ * integers: the larger term's top bit at bit 125 of 128, the smaller
+ * shifted right to it with the bits it loses kept as a sticky bit 0 (an
+ * odd value then stands for the open interval around it, and at least
+ * 72 bits are rounded off). fma() then ldexp() would round twice: to
+ * double, and again into the denormals (or to float).
+ */
+static double gcn_fma_scaled(double a, double b, double c, int s, int p,
+                             int emin)
+{
+    unsigned __int128 P, C, M;
+    uint64_t ma, mb, mc, r;
+    int ea, eb, ec, ep, tp, tc, e, h, q, k;
+    bool neg, sub;
+
+    if (!isfinite(a) || !isfinite(b) || !isfinite(c) || a == 0 || b == 0) {
+        /* c itself (or its special sum), scaled: one rounding */
+        return ldexp(fma(a, b, c), s);
+    }
+    gcn_unpack(a, &ma, &ea);
+    gcn_unpack(b, &mb, &eb);
+    P = (unsigned __int128)ma * mb;             /* top bit 104 or 105 */
+    ep = ea + eb;
+    neg = signbit(a) != signbit(b);
+    if (c == 0) {
+        M = P;
+        e = ep;
+    } else {
+        gcn_unpack(c, &mc, &ec);
+        sub = signbit(c) != neg;
+        tp = ep + (P >> 105 ? 105 : 104);       /* top bits' exponents */
+        tc = ec + 52;
+        /* both at the larger one's: top bit at 125 */
+        e = (tp > tc ? tp : tc) - 125;
+        P = gcn_align(P, ep - e);
+        C = gcn_align(mc, ec - e);
+        if (!sub) {
+            M = P + C;
+        } else if (P >= C) {
+            M = P - C;
+        } else {
+            M = C - P;
+            neg = !neg;
+        }
+        if (!M) {
+            return 0.0;                         /* exact: +0 */
+        }
+    }
+    for (h = 127; !((M >> h) & 1); h--) {
+        /* M's top bit */
+    }
+    q = e + s + h - (p - 1);                    /* the result's unit */
+    if (q < emin) {
+        q = emin;
+    }
+    k = q - (e + s);                            /* bits rounded off */
+    if (k <= 0) {
+        r = (uint64_t)M;                        /* exact: fits @p bits */
+    } else if (k > h + 1) {
+        r = 0;                                  /* below half a unit */
+    } else {
+        unsigned __int128 rem = M & ((((unsigned __int128)1) << k) - 1);
+        unsigned __int128 half = (unsigned __int128)1 << (k - 1);
+
+        r = (uint64_t)(M >> k);
+        r += rem > half || (rem == half && (r & 1));
+    }
+    return neg ? -ldexp((double)r, q) : ldexp((double)r, q);
+}
+
+/*
+ * VCC: the fma scaled by 2^+-64 (fp32) or 2^+-128 (fp64), up when S2 (the
+ * numerator) is at least 1, rounded once: a denormal quotient rounds
+ * where the hardware's does.
+ */
 static double gcn_div_fmas(double a, double b, double c, bool vcc, bool is64)
 {
     int bias = is64 ? 128 : 64;
@@ -260,8 +357,8 @@ static double gcn_div_fmas(double a, double b, double c, bool vcc, bool is64)
         return is64 ? fma(a, b, c) : (double)fmaf((float)a, (float)b,
                                                   (float)c);
     }
-    /* scaled before the fp32 rounding: a denormal quotient rounds once */
-    return ldexp(fma(a, b, c), fabs(c) >= 1.0 ? bias : -bias);
+    return gcn_fma_scaled(a, b, c, fabs(c) >= 1.0 ? bias : -bias,
+                          is64 ? 53 : 24, is64 ? -1074 : -149);
 }
 
 /*
