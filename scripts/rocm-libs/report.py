@@ -18,8 +18,10 @@ import xml.etree.ElementTree as ET
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def listed(binary, gfilter):
-    """Test names (Suite.Name) of a GoogleTest binary."""
+def listed(binary, gfilter, shard=None):
+    """Test names (Suite.Name) of a GoogleTest binary; with shard (K, N)
+    those GoogleTest's sharding runs in shard K: the K-th, (K+N)-th, ...
+    of the tests that match the filter."""
     args = [binary, '--gtest_list_tests']
     if gfilter:
         args.append('--gtest_filter=' + gfilter)
@@ -36,6 +38,10 @@ def listed(binary, gfilter):
             suite = line.split('#')[0].strip()
         elif suite:
             names.append(suite + line.split('#')[0].strip())
+    # disabled tests are listed, never run, and not counted by the sharding
+    names = [n for n in names if 'DISABLED_' not in n]
+    if shard:
+        names = [n for i, n in enumerate(names) if i % shard[1] == shard[0]]
     return names
 
 
@@ -70,14 +76,18 @@ def main():
     ap.add_argument('--timeout', type=int, required=True)
     ap.add_argument('--command', required=True)
     ap.add_argument('--filter', action='append', default=[])
+    ap.add_argument('--shard', help='K/N')
     ap.add_argument('runs', nargs='+')
     a = ap.parse_args()
     filters = dict(f.split('=', 1) for f in a.filter)
+    shard = tuple(int(x) for x in a.shard.split('/')) if a.shard else None
     commit = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'],
                             stdout=subprocess.PIPE, text=True).stdout.strip()
     lines = ['Command: `%s` at commit %s, %s. Each test binary ran as one guest program '
-             'with up to %d s (`--timeout`).' %
-             (a.command, commit, datetime.date.today().isoformat(), a.timeout), '',
+             'with up to %d s (`--timeout`)%s.' %
+             (a.command, commit, datetime.date.today().isoformat(), a.timeout,
+              ', GoogleTest shard %s of each (the tests column counts that shard)' % a.shard
+              if a.shard else ''), '',
              '| library | test binary | tests | passed | failed | skipped | not reached |',
              '|---|---|---:|---:|---:|---:|---:|']
     totals = [0] * 5
@@ -100,7 +110,7 @@ def main():
         for b in built:
             if b not in cases:
                 continue
-            names = listed(os.path.join(bindir, b), filters.get(b))
+            names = listed(os.path.join(bindir, b), filters.get(b), shard)
             got = [c for c in cases[b] if c[0] != 'exit-status']
             p = sum(s == 'pass' for _, s, _ in got)
             f = sum(s == 'fail' for _, s, _ in got)

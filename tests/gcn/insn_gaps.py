@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Which opcodes the GCN interpreter implements have no per-instruction test.
 
-  scripts/lib/gcn_insn_gaps.py [--list] --known GAPS HEADER INSNS.S MEM.S ...
+  tests/gcn/insn_gaps.py [--list] --known GAPS HEADER INSNS.S MEM.S ...
 
 HEADER is hw/hsagpu/gcn/hsagpu-gcn-opcodes.h: its enum names are the
 opcodes the interpreter runs (it refuses every other one). An opcode is
