@@ -7,8 +7,8 @@
  * and the rate the runtime reports, device printf (hostcall: the device
  * writes a buffer and raises an interrupt the runtime's listener waits
  * for), device malloc/free, recursion, function pointers and virtual
- * calls (a 16 KiB private segment per lane), and the device library's
- * math. Every result against the CPU; exit status 0 only when all pass.
+ * calls (a 16 KiB private segment per lane), a cooperative launch refused
+ * cleanly (no GWS), and the device library's math. Every result against the CPU; exit status 0 only when all pass.
  *
  * The tests run in a child process; the parent then checks that the
  * child's exit (the runtime freeing its buffers, then its queues) made
@@ -355,6 +355,46 @@ static void test_calls(void)
 	HIP(hipFree(d));
 }
 
+/*
+ * ---- cooperative launches ----
+ * A grid-wide barrier needs every workgroup of the grid resident at once,
+ * and the runtime offers cooperative launches only on a device whose KFD
+ * reports global wave sync (num_gws). hsa-gpu has none (one workgroup in
+ * flight per queue), so the runtime must say so (the attribute is 0) and
+ * refuse the launch with an error, not run it or hang; plain launches go
+ * on working afterwards.
+ */
+__global__ void coop_add(int *v)
+{
+	v[blockIdx.x * blockDim.x + threadIdx.x] += 1;
+}
+
+static void test_cooperative(void)
+{
+	int attr = -1, *d, h[128];
+	void *args[] = { &d };
+	hipError_t e;
+
+	HIP(hipDeviceGetAttribute(&attr, hipDeviceAttributeCooperativeLaunch, 0));
+	CHECK(attr == 0, "cooperative launch attribute %d (no GWS: want 0)", attr);
+	HIP(hipMalloc(&d, sizeof(h)));
+	HIP(hipMemset(d, 0, sizeof(h)));
+	e = hipLaunchCooperativeKernel((const void *)coop_add, dim3(2), dim3(64),
+				       args, 0, 0);
+	CHECK(e != hipSuccess, "a cooperative launch without GWS succeeded");
+	printf("# cooperative launch: %s\n", hipGetErrorString(e));
+	(void)hipGetLastError();
+	hipLaunchKernelGGL(coop_add, dim3(2), dim3(64), 0, 0, d);
+	HIP(hipGetLastError());
+	HIP(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
+	for (int i = 0; i < 128; i++)
+		if (h[i] != 1) {
+			CHECK(h[i] == 1, "after the refused launch, v[%d] = %d", i, h[i]);
+			break;
+		}
+	HIP(hipFree(d));
+}
+
 /* ---- the device library's math ---- */
 
 __global__ void math(const float *x, const float *y, float *out, int n)
@@ -474,6 +514,7 @@ static int run_tests(void)
 	test_printf();
 	test_malloc();
 	test_calls();
+	test_cooperative();
 	test_math();
 	return failures;
 }
