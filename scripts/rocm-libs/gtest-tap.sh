@@ -2,8 +2,9 @@
 # Guest side of scripts/test-rocm-libs: run one GoogleTest program and
 # print its test cases as TAP, one line each, so that the boot harness
 # counts them (scripts/lib/hsagpu_harness.py). A test that started and
-# never ended (the program crashed or timed out) is "not ok"; the tests
-# after it never ran and are not reported (the host counts them).
+# never ended is "not ok", with why (timed out, the signal that killed the
+# program, its exit status); the tests after it never ran and are not
+# reported (the host counts them).
 #
 #   gtest-tap.sh [-t SECONDS] PROGRAM [GTEST ARGS]
 #
@@ -23,7 +24,10 @@ run() {
 		"$@"
 	fi
 }
-run "$prog" --gtest_color=no "$@" 2>&1 | awk '
+{
+	run "$prog" --gtest_color=no "$@"
+	echo "gtest-tap: exit status $?"
+} 2>&1 | awk -v secs="$secs" '
 function flush_running(why) {
 	if (running != "") {
 		n++
@@ -32,9 +36,20 @@ function flush_running(why) {
 	}
 }
 /^\[ RUN      \] / { flush_running("did not end"); running = $4; print "# " $0; next }
+/^gtest-tap: exit status / {
+	st = $4
+	if (st == 124 || st == 143)
+		flush_running("did not end: timed out after " secs " s")
+	else if (st > 128)
+		flush_running("did not end: crashed, signal " (st - 128))
+	else
+		flush_running("did not end: the program exited with status " st)
+	print "# " $0
+	next
+}
 /^\[       OK \] / { n++; printf "ok %d %s\n", n, $4; running = ""; next }
 /^\[  SKIPPED \] / && running != "" { n++; printf "ok %d %s # SKIP\n", n, $4; running = ""; next }
 /^\[  FAILED  \] / && running != "" { n++; printf "not ok %d %s\n", n, $4; running = ""; next }
 { print "# " $0 }
-END { flush_running("did not end: crashed or timed out"); printf "1..%d\n", n }
+END { flush_running("did not end"); printf "1..%d\n", n }
 '
