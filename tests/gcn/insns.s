@@ -744,3 +744,17 @@ ds_read_i8_d16 v0, v10 offset:2
 ds_read_i8_d16_hi v0, v10 offset:2
 ds_read_u16_d16 v0, v10 offset:2
 ds_read_u16_d16_hi v0, v10 offset:2
+// the saveexec and wrexec family: EXEC before is random (and all, none,
+// S0 itself), D and the EXEC after checked, SCC = EXEC != 0
+s_and_saveexec_b64 s[0:1], s[10:11]
+s_or_saveexec_b64 s[0:1], s[10:11]
+s_xor_saveexec_b64 s[0:1], s[10:11]
+s_andn2_saveexec_b64 s[0:1], s[10:11]
+s_orn2_saveexec_b64 s[0:1], s[10:11]
+s_nand_saveexec_b64 s[0:1], s[10:11]
+s_nor_saveexec_b64 s[0:1], s[10:11]
+s_xnor_saveexec_b64 s[0:1], s[10:11]
+s_orn1_saveexec_b64 s[0:1], s[10:11]
+s_andn1_saveexec_b64 s[0:1], s[10:11]
+s_andn1_wrexec_b64 s[0:1], s[10:11]
+s_andn2_wrexec_b64 s[0:1], s[10:11]

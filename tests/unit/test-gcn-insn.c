@@ -60,6 +60,11 @@ typedef uint64_t (*GcnExpect)(uint64_t a, uint64_t b, uint64_t c);
  * gives v[0:1], the scc slot v[2:3]
  */
 #define W4      (1u << 18)
+/*
+ * the saveexec/wrexec family: EXEC starts as a second input (b, random
+ * in every round), fn gives D, xec the EXEC after; SCC is EXEC != 0
+ */
+#define SXE     (1u << 19)
 
 #define OLD     0xdeadbeefu     /* v0 before the instruction */
 #define OLDHI   0x0badf00du     /* s1 (s0 is OLD) before a scalar one */
@@ -88,6 +93,7 @@ typedef struct GcnCase {
     GcnExpect scc;              /* scalar ones: the SCC expected */
     GcnLanes xfn;               /* XL */
     unsigned m0;                /* M0 before (s_movrels, s_movreld) */
+    GcnExpect xec;              /* SXE: EXEC after */
 } GcnCase;
 
 static float F(uint64_t v)
@@ -1800,6 +1806,21 @@ E(c_kgtu, U(a) > 0xffffu)
 E(c_kgeu, U(a) >= 0xffffu)
 E(c_kltu, U(a) < 0xffffu)
 
+/* saveexec: D the old EXEC (b); wrexec: D the new one */
+E(s_oldexec, b)
+E(x_and, a & b)
+E(x_or, a | b)
+E(x_xor, a ^ b)
+E(x_andn2, a & ~b)
+E(x_orn2, a | ~b)
+E(x_nand, ~(a & b))
+E(x_nor, ~(a | b))
+E(x_xnor, ~(a ^ b))
+E(x_orn1, ~a | b)
+E(x_andn1, ~a & b)
+E(s_andn1wr, ~a & b)
+E(s_andn2wr, a & ~b)
+
 /* LDS: integer atomics, writes, reads of every width and half */
 E(l_add_u32, U(U(a) + U(b)))
 E(l_sub_u32, U(U(a) - U(b)))
@@ -2618,6 +2639,30 @@ static const GcnCase cases[] = {
 	{ "ds_read_i8_d16_hi", 1, 'a', EXM, e_ds_i8d16hi, NULL },
 	{ "ds_read_u16_d16", 1, 'a', EXM, e_ds_u16d16, NULL },
 	{ "ds_read_u16_d16_hi", 1, 'a', EXM, e_ds_u16d16hi, NULL },
+	{ "s_and_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_and },
+	{ "s_or_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_or },
+	{ "s_xor_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_xor },
+	{ "s_andn2_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_andn2 },
+	{ "s_orn2_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_orn2 },
+	{ "s_nand_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_nand },
+	{ "s_nor_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_nor },
+	{ "s_xnor_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_xnor },
+	{ "s_orn1_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_orn1 },
+	{ "s_andn1_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_andn1 },
+	{ "s_andn1_wrexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_andn1wr, NULL,
+	  NULL, 0, x_andn1 },
+	{ "s_andn2_wrexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_andn2wr, NULL,
+	  NULL, 0, x_andn2 },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -2969,6 +3014,12 @@ static void run_case(unsigned i)
 				w.s[10 + 2 * k] = (uint32_t)in[k];
 				w.s[11 + 2 * k] = in[k] >> 32;
 			}
+			if (c->shape & SXE) {
+				/* EXEC before: all, none, the sources' */
+				in[1] = r == 1 ? ~0ULL : r == 2 ? 0 :
+					r == 3 ? in[0] : input('u', r, 1);
+				w.exec = in[1];
+			}
 			w.scc = r & 1;
 			in_scc = r & 1;
 			w.s[0] = OLD;
@@ -3087,6 +3138,11 @@ static void run_case(unsigned i)
 					want = (uint32_t)want;
 				if (c->scc && w.scc != c->scc(m[0], m[1], m[2]))
 					got ^= 1ULL << 63;  /* count it wrong */
+				/* SXE: EXEC after and SCC = EXEC != 0 */
+				if ((c->shape & SXE) &&
+				    (w.exec != c->xec(m[0], m[1], m[2]) ||
+				     w.scc != (c->xec(m[0], m[1], m[2]) != 0)))
+					got ^= 1ULL << 62;
 			} else if (c->shape & (CMP | CMPS)) {
 				uint64_t mask = c->shape & CMP ? w.vcc :
 						w.s[20] | (uint64_t)w.s[21] << 32;
