@@ -758,3 +758,13 @@ s_orn1_saveexec_b64 s[0:1], s[10:11]
 s_andn1_saveexec_b64 s[0:1], s[10:11]
 s_andn1_wrexec_b64 s[0:1], s[10:11]
 s_andn2_wrexec_b64 s[0:1], s[10:11]
+// v_div_scale (D, then VCC) and v_div_fixup on inputs made for them
+// (S0 one of S1 and S2; S0 near S2 / S1), v_rcp_iflag, v_rsq_f64
+v_div_scale_f32 v0, vcc, v10, v12, v14
+v_div_scale_f32 v0, vcc, v10, v12, v14
+v_div_scale_f64 v[0:1], vcc, v[10:11], v[12:13], v[14:15]
+v_div_scale_f64 v[0:1], vcc, v[10:11], v[12:13], v[14:15]
+v_div_fixup_f32 v0, v10, v12, v14
+v_div_fixup_f64 v[0:1], v[10:11], v[12:13], v[14:15]
+v_rcp_iflag_f32 v0, v10
+v_rsq_f64 v[0:1], v[10:11]

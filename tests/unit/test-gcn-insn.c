@@ -65,6 +65,8 @@ typedef uint64_t (*GcnExpect)(uint64_t a, uint64_t b, uint64_t c);
  * in every round), fn gives D, xec the EXEC after; SCC is EXEC != 0
  */
 #define SXE     (1u << 19)
+/* within 1 ulp of the correctly rounded value (the ISA's v_rsq_f64) */
+#define ULP     (1u << 20)
 
 #define OLD     0xdeadbeefu     /* v0 before the instruction */
 #define OLDHI   0x0badf00du     /* s1 (s0 is OLD) before a scalar one */
@@ -1821,6 +1823,108 @@ E(x_andn1, ~a & b)
 E(s_andn1wr, ~a & b)
 E(s_andn2wr, a & ~b)
 
+/*
+ * v_div_scale_f32/f64 (the ISA's pseudo-code): exponent() is the biased
+ * exponent field, DENORM a finite value below the least normal (0 too:
+ * the quotient underflowed); D = S0 unless a clause sets it. One
+ * departure from the text: where 1/S1 and S2/S1 are both denormal it
+ * says ldexp(S0, +64), which would send S1 (above 2^126) to infinity
+ * and the division with it; S1 goes down instead (x 2^-64), VCC set so
+ * v_div_fmas scales the quotient back.
+ */
+static int bexp(double x, int is64)
+{
+	return is64 ? (int)((UD(x) >> 52) & 0x7ff) :
+	       (int)((UF((float)x) >> 23) & 0xff);
+}
+
+static double ref_dscale(double s0, double s1, double s2, int is64,
+			 int *vcc)
+{
+	int bias = is64 ? 128 : 64, lim = is64 ? 768 : 96;
+	double tiny = is64 ? 0x1p-1022 : 0x1p-126;
+	double inv = is64 ? 1.0 / s1 : (float)(1.0f / (float)s1);
+	double q = is64 ? s2 / s1 : (float)((float)s2 / (float)s1);
+
+	*vcc = 0;
+	if (s2 == 0 || s1 == 0)
+		return NAN;
+	if (bexp(s2, is64) - bexp(s1, is64) >= lim) {
+		*vcc = 1;
+		return s0 == s1 ? ldexp(s0, bias) : s0;
+	}
+	if (fabs(s1) < tiny)
+		return ldexp(s0, bias);
+	if (fabs(inv) < tiny && fabs(q) < tiny) {
+		*vcc = 1;
+		return s0 == s1 ? ldexp(s0, -bias) : s0;
+	}
+	if (fabs(inv) < tiny)
+		return ldexp(s0, -bias);
+	if (fabs(q) < tiny) {
+		*vcc = 1;
+		return s0 == s2 ? ldexp(s0, bias) : s0;
+	}
+	if (bexp(s2, is64) <= (is64 ? 53 : 23))
+		return ldexp(s0, bias);
+	return s0;
+}
+
+static uint64_t e_dscalef(uint64_t a, uint64_t b, uint64_t c)
+{
+	int vcc;
+
+	return UF((float)ref_dscale(F(a), F(b), F(c), 0, &vcc));
+}
+
+static uint64_t c_dscalef(uint64_t a, uint64_t b, uint64_t c)
+{
+	int vcc;
+
+	ref_dscale(F(a), F(b), F(c), 0, &vcc);
+	return vcc;
+}
+
+static uint64_t e_dscaled(uint64_t a, uint64_t b, uint64_t c)
+{
+	int vcc;
+
+	return UD(ref_dscale(D(a), D(b), D(c), 1, &vcc));
+}
+
+static uint64_t c_dscaled(uint64_t a, uint64_t b, uint64_t c)
+{
+	int vcc;
+
+	ref_dscale(D(a), D(b), D(c), 1, &vcc);
+	return vcc;
+}
+
+/*
+ * v_div_fixup_f32/f64 (ISA): S0 the quotient, S1 the denominator, S2 the
+ * numerator; the inputs (dfix_in) keep S2/S1 within 2^+-100, away from
+ * the text's exponent-difference clauses
+ */
+static double ref_dfixup(double q, double den, double num)
+{
+	int neg = signbit(den) != signbit(num);
+
+	if (isnan(num) || isnan(den))
+		return NAN;
+	if ((den == 0 && num == 0) || (isinf(den) && isinf(num)))
+		return NAN;
+	if (den == 0 || isinf(num))
+		return neg ? -INFINITY : INFINITY;
+	if (isinf(den) || num == 0)
+		return neg ? -0.0 : 0.0;
+	return neg ? -fabs(q) : fabs(q);
+}
+
+E(e_dfixupf, UF((float)ref_dfixup(F(a), F(b), F(c))))
+E(e_dfixupd, UD(ref_dfixup(D(a), D(b), D(c))))
+/* 1 ulp in the ISA: the reference rounded once from long double */
+E(e_rsqd, UD((double)(1.0L / sqrtl((long double)D(a)))))
+
 /* LDS: integer atomics, writes, reads of every width and half */
 E(l_add_u32, U(U(a) + U(b)))
 E(l_sub_u32, U(U(a) - U(b)))
@@ -2663,6 +2767,15 @@ static const GcnCase cases[] = {
 	  NULL, 0, x_andn1 },
 	{ "s_andn2_wrexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_andn2wr, NULL,
 	  NULL, 0, x_andn2 },
+	{ "v_div_scale_f32", 3, 's', EXM, e_dscalef, NULL },
+	{ "v_div_scale_f32", 3, 's', CMP | EXM, c_dscalef, NULL },
+	{ "v_div_scale_f64", 3, 'S', W0 | W1 | W2 | WD | EXM, e_dscaled, NULL },
+	{ "v_div_scale_f64", 3, 'S', W0 | W1 | W2 | CMP | EXM, c_dscaled,
+	  NULL },
+	{ "v_div_fixup_f32", 3, 'x', EXM, e_dfixupf, NULL },
+	{ "v_div_fixup_f64", 3, 'X', W0 | W1 | W2 | WD | EXM, e_dfixupd, NULL },
+	{ "v_rcp_iflag_f32", 1, 'f', EXM, e_rcpf, NULL },
+	{ "v_rsq_f64", 1, 'd', W0 | WD | EXM | ULP, e_rsqd, NULL },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -2781,6 +2894,68 @@ static uint64_t fmas_in(int f64, unsigned lane, unsigned k)
 	return f64 ? UD(v[k]) : UF((float)v[k]);
 }
 
+
+/*
+ * v_div_scale (s: f32, S: f64) and v_div_fixup (x, X) inputs, from a
+ * hash of the lane (S0 depends on S1 and S2): div_scale S1 and S2 finite
+ * over the whole exponent range, denormals and zeros among them, S0 one
+ * of the two (the ISA's use); div_fixup S1 and S2 with zeros,
+ * infinities and NaNs in lanes 0..15, S0 near S2/S1 of either sign
+ */
+static uint64_t div_in(char type, unsigned lane, unsigned k)
+{
+	int f64 = type == 'S' || type == 'X', scale = type == 's' || type == 'S';
+	uint64_t h = (lane + 7) * 0x9e3779b97f4a7c15ULL, h2;
+	double v[3];
+	int emax = f64 ? 1023 : 127, emin = f64 ? -1074 : -149;
+	static const double sp[8] = { 0, -0.0, INFINITY, -INFINITY, NAN, 1, -3,
+				      0.5 };
+
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 29;
+	h2 = h * 0x94d049bb133111ebULL;
+	h2 ^= h2 >> 32;
+	for (unsigned j = 1; j < 3; j++) {
+		uint64_t r = j == 1 ? h : h2;
+		double m = 1.0 + (double)(r >> 12) * 0x1p-52;
+		int e;
+
+		if (scale)
+			e = emin + (int)((r & 0xfff) % (unsigned)(emax - emin + 1));
+		else
+			e = (int)((r & 0xff) % 201) - 100;
+		v[j] = ldexp(m, e) * ((r >> 8) & 1 ? -1 : 1);
+		if (!f64)
+			v[j] = (float)v[j];
+	}
+	if (scale) {
+		/* a few operands near each other's exponent, zeros */
+		if (lane % 5 == 1)
+			v[2] = ldexp(v[2], bexp(v[1], f64) - bexp(v[2], f64));
+		if (lane % 13 == 3)
+			v[1 + lane % 2] = 0;
+		if (lane % 9 == 4)
+			v[2] = ldexp(v[1], (f64 ? 768 : 96) + (int)(h % 5) - 2);
+		/* S1 above 2^(emax-1): 1/S1 denormal; S2/S1 too, or not */
+		if (lane % 11 == 6 || lane % 11 == 7) {
+			v[1] = ldexp(v[1], emax - 1 - ilogb(v[1]) +
+				     (int)(h2 % 2));
+			v[2] = ldexp(v[2], -ilogb(v[2]) + (lane % 11 == 6 ?
+				     -10 - (int)(h2 % 20) : (int)(h2 % 20)));
+		}
+		v[0] = lane & 1 ? v[1] : v[2];
+	} else {
+		if (lane < 16) {
+			v[1] = sp[lane % 8];
+			v[2] = sp[(lane / 2 + 3 * (lane & 1)) % 8];
+		}
+		v[0] = (v[2] / v[1]) * (1 + ((h2 >> 20) & 0xff) * 0x1p-30) *
+		       ((h2 >> 40) & 1 ? -1 : 1);
+	}
+	return f64 ? UD(v[k]) : UF((float)v[k]);
+}
+
 static const uint32_t usp8[8] = {
 	0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 0xffff, 0x10000,
 };
@@ -2864,6 +3039,11 @@ static uint64_t input(char type, unsigned lane, unsigned k)
 		if (lane < 16)
 			return hsp[s] | (uint64_t)(rnd() & 0xffff) << 16;
 		return r;
+	case 's':
+	case 'S':
+	case 'x':
+	case 'X':
+		return div_in(type, lane, k);
 	case 'q':                       /* v_div_fmas_f64 (see fmas_in) */
 	case 'r':                       /* v_div_fmas_f32 */
 		if (lane < 16)
@@ -2934,6 +3114,14 @@ static int half_nan(uint64_t h)
 /* Is @got the @want of a result of type @type (NaNs all alike) */
 static int same(char type, unsigned shape, uint64_t got, uint64_t want)
 {
+	if ((shape & ULP) && !isnan(D(want)) &&
+	    (got >> 63) == (want >> 63) &&
+	    (got > want ? got - want : want - got) <= 1)
+		return 1;
+	if (type == 's' || type == 'x')
+		type = 'f';
+	if (type == 'S' || type == 'X')
+		type = 'd';
 	if (shape & (CMP | CMPS | SCL | SCC))
 		return got == want;
 	/* a half NaN in either half of a dword: any NaN will do */
