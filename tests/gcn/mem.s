@@ -163,3 +163,14 @@ s_load_dwordx8 s[24:31], s[10:11], 0x24
 s_load_dwordx16 s[32:47], s[10:11], s12
 s_waitcnt lgkmcnt(0)
 s_endpgm
+// P21 LDS pair and wide writes: v1 = 4 l, v8 = 8 l, v9 = 16 l; the st64
+// offsets in 256 (b32) and 512 (b64) bytes, the others in elements
+ds_write2st64_b32 v1, v2, v3 offset0:1 offset1:3
+ds_wrxchg2st64_rtn_b32 v[10:11], v1, v4, v5 offset1:2
+ds_write2_b64 v9, v[12:13], v[14:15] offset1:1
+ds_write2st64_b64 v8, v[16:17], v[18:19] offset1:1
+ds_wrxchg2_rtn_b64 v[20:23], v9, v[14:15], v[12:13] offset0:1
+ds_wrxchg2st64_rtn_b64 v[24:27], v8, v[18:19], v[16:17] offset1:1
+ds_write_b96 v9, v[28:30] offset:4
+ds_write_b128 v9, v[12:15] offset:512
+s_endpgm

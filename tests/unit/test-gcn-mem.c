@@ -617,14 +617,136 @@ static void test_smem(void)
 	   "unaligned bases (%s)", st.what ? st.what : "");
 }
 
+/* the CPU's LDS for P21, written lane by lane in order */
+static uint8_t mlds[1024];
+
+static void lw(uint32_t a, const uint32_t *src, unsigned n)
+{
+	memcpy(mlds + a, src, 4 * n);
+}
+
+static void lr(uint32_t a, uint32_t *dst, unsigned n)
+{
+	memcpy(dst, mlds + a, 4 * n);
+}
+
+/*
+ * P21: ds_write2st64, wrxchg2st64_rtn (b32, b64), write2_b64,
+ * wrxchg2_rtn_b64, write_b96, write_b128 under a partial EXEC, against
+ * the same writes done here in the ISA's order (ADDR0 then ADDR1)
+ */
+static void test_ds_wide(void)
+{
+	static const uint64_t ex = 0xf7de1b3f00ff6ac5ULL;
+	uint32_t in[NV][HSAGPU_GCN_WAVE], want[NV][HSAGPU_GCN_WAVE];
+	int ok = 1;
+
+	fresh();
+	for (unsigned k = 0; k < sizeof(lds); k++)
+		lds[k] = mlds[k] = (uint8_t)(k * 29 + 7);
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+		for (unsigned r = 2; r < NV; r++)
+			v[r][l] = rnd();
+		v[1][l] = 4 * l;
+		v[8][l] = 8 * l;
+		v[9][l] = 16 * l;
+	}
+	memcpy(in, v, sizeof(in));
+	memcpy(want, v, sizeof(want));
+	w.exec = ex;
+	TM(run(21) == 0, "LDS pair and wide writes: run (%s)",
+	   st.what ? st.what : "");
+#define ON(l) ((ex >> (l)) & 1)
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			lw(4 * l + 256, &in[2][l], 1);
+			lw(4 * l + 768, &in[3][l], 1);
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			lr(4 * l, &want[10][l], 1);
+			lw(4 * l, &in[4][l], 1);
+			lr(4 * l + 512, &want[11][l], 1);
+			lw(4 * l + 512, &in[5][l], 1);
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			uint32_t a[2] = { in[12][l], in[13][l] };
+			uint32_t b[2] = { in[14][l], in[15][l] };
+
+			lw(16 * l, a, 2);
+			lw(16 * l + 8, b, 2);
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			uint32_t a[2] = { in[16][l], in[17][l] };
+			uint32_t b[2] = { in[18][l], in[19][l] };
+
+			lw(8 * l, a, 2);
+			lw(8 * l + 512, b, 2);
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			uint32_t a[2] = { in[14][l], in[15][l] };
+			uint32_t b[2] = { in[12][l], in[13][l] };
+			uint32_t o[4];
+
+			lr(16 * l + 8, o, 2);
+			lw(16 * l + 8, a, 2);
+			lr(16 * l, o + 2, 2);
+			lw(16 * l, b, 2);
+			for (unsigned k = 0; k < 4; k++)
+				want[20 + k][l] = o[k];
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			uint32_t a[2] = { in[18][l], in[19][l] };
+			uint32_t b[2] = { in[16][l], in[17][l] };
+			uint32_t o[4];
+
+			lr(8 * l, o, 2);
+			lw(8 * l, a, 2);
+			lr(8 * l + 512, o + 2, 2);
+			lw(8 * l + 512, b, 2);
+			for (unsigned k = 0; k < 4; k++)
+				want[24 + k][l] = o[k];
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			uint32_t a[3] = { in[28][l], in[29][l], in[30][l] };
+
+			lw(16 * l + 4, a, 3);
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l) && 16 * l + 512 + 16 <= sizeof(mlds)) {
+			uint32_t a[4] = { in[12][l], in[13][l], in[14][l],
+					  in[15][l] };
+
+			lw(16 * l + 512, a, 4);
+		}
+#undef ON
+	for (unsigned r = 0; r < NV; r++)
+		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+			if (v[r][l] != want[r][l] && ok) {
+				ok = 0;
+				TM(0, "LDS writes: v%u lane %u 0x%x, want 0x%x", r,
+				   l, v[r][l], want[r][l]);
+			}
+	TM(ok, "ds_wrxchg2st64_rtn_b32/b64, ds_wrxchg2_rtn_b64: the old "
+	   "values (EXEC's lanes; the others keep theirs)");
+	TM(!memcmp(lds, mlds, sizeof(lds)), "ds_write2st64_b32/b64, "
+	   "ds_write2_b64, ds_wrxchg2(st64), ds_write_b96/b128: the LDS "
+	   "after");
+}
+
 int main(void)
 {
 	for (unsigned k = 0; k < SIZE; k++)
 		mem[k] = (uint8_t)(k * 7 + 3);
 	read_programs();
 	memcpy(init, mem, SIZE);
-	TM(nprog == 21, "%u programs from llvm-mc", nprog);
-	if (nprog != 21)
+	TM(nprog == 22, "%u programs from llvm-mc", nprog);
+	if (nprog != 22)
 		return tap_done();
 	test_clocks();
 	test_control();
@@ -633,5 +755,6 @@ int main(void)
 	test_lanes();
 	test_branches();
 	test_smem();
+	test_ds_wide();
 	return tap_done();
 }
