@@ -768,3 +768,11 @@ v_div_fixup_f32 v0, v10, v12, v14
 v_div_fixup_f64 v[0:1], v[10:11], v[12:13], v[14:15]
 v_rcp_iflag_f32 v0, v10
 v_rsq_f64 v[0:1], v[10:11]
+// across lanes through the LDS unit: ds_swizzle's quad_perm and bitmask
+// modes (and a raw offset), ds_bpermute (pull) on random addresses,
+// ds_permute (push) on a permutation with the address's other bits set
+ds_swizzle_b32 v0, v10 offset:swizzle(QUAD_PERM,1,0,3,2)
+ds_swizzle_b32 v0, v10 offset:swizzle(BITMASK_PERM,"01pip")
+ds_swizzle_b32 v0, v10 offset:0x3c4a
+ds_bpermute_b32 v0, v10, v12 offset:8
+ds_permute_b32 v0, v10, v12 offset:4

@@ -1925,6 +1925,55 @@ E(e_dfixupd, UD(ref_dfixup(D(a), D(b), D(c))))
 /* 1 ulp in the ISA: the reference rounded once from long double */
 E(e_rsqd, UD((double)(1.0L / sqrtl((long double)D(a)))))
 
+/*
+ * ds_swizzle_b32 (data v10): offset[15] set, quad_perm: lane l reads lane
+ * (l & ~3) + offset[2(l&3)+1:2(l&3)]; clear, bitmask in each 32 lanes:
+ * ((l & and) | or) ^ xor, and offset[4:0], or [9:5], xor [14:10]
+ */
+static void swz(const uint32_t *a, uint32_t *out, unsigned off)
+{
+	for (unsigned l = 0; l < 64; l++) {
+		unsigned s;
+
+		if (off & 0x8000)
+			s = (l & ~3u) | ((off >> (2 * (l & 3))) & 3);
+		else
+			s = (l & 32) | ((((l & 31) & (off & 31)) |
+					 ((off >> 5) & 31)) ^ ((off >> 10) & 31));
+		out[l] = a[s];
+	}
+}
+
+static void x_swz_quad(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	swz(a, out, 0x8000 | 1 | 0 << 2 | 3 << 4 | 2 << 6);
+}
+
+/* "01pip": bit 4 0, bit 3 1, bits 2 and 0 kept, bit 1 inverted */
+static void x_swz_bits(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	swz(a, out, 7 | 8 << 5 | 2 << 10);
+}
+
+static void x_swz_raw(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	swz(a, out, 0x3c4a);
+}
+
+/* ds_bpermute_b32 v0, v10, v12 offset:8: lane l reads lane ((v10 + 8) >> 2) & 63 */
+static void x_bperm(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	for (unsigned l = 0; l < 64; l++)
+		out[l] = b[((a[l] + 8) >> 2) & 63];
+}
+
+/* ds_permute_b32 v0, v10, v12 offset:4: lane l writes its v12 there */
+static void x_perm(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	for (unsigned l = 0; l < 64; l++)
+		out[((a[l] + 4) >> 2) & 63] = b[l];
+}
+
 /* LDS: integer atomics, writes, reads of every width and half */
 E(l_add_u32, U(U(a) + U(b)))
 E(l_sub_u32, U(U(a) - U(b)))
@@ -2776,6 +2825,11 @@ static const GcnCase cases[] = {
 	{ "v_div_fixup_f64", 3, 'X', W0 | W1 | W2 | WD | EXM, e_dfixupd, NULL },
 	{ "v_rcp_iflag_f32", 1, 'f', EXM, e_rcpf, NULL },
 	{ "v_rsq_f64", 1, 'd', W0 | WD | EXM | ULP, e_rsqd, NULL },
+	{ "ds_swizzle_b32", 1, 'u', XL, NULL, NULL, x_swz_quad },
+	{ "ds_swizzle_b32", 1, 'u', XL, NULL, NULL, x_swz_bits },
+	{ "ds_swizzle_b32", 1, 'u', XL, NULL, NULL, x_swz_raw },
+	{ "ds_bpermute_b32", 2, 'u', XL, NULL, NULL, x_bperm },
+	{ "ds_permute_b32", 2, 'P', XL, NULL, NULL, x_perm },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -3039,6 +3093,10 @@ static uint64_t input(char type, unsigned lane, unsigned k)
 		if (lane < 16)
 			return hsp[s] | (uint64_t)(rnd() & 0xffff) << 16;
 		return r;
+	case 'P':                       /* ds_permute: a permutation */
+		if (k)
+			return r;
+		return 4 * ((lane * 37 + 11) & 63) | (r & 3) | rnd() << 8;
 	case 's':
 	case 'S':
 	case 'x':
