@@ -744,3 +744,35 @@ ds_read_i8_d16 v0, v10 offset:2
 ds_read_i8_d16_hi v0, v10 offset:2
 ds_read_u16_d16 v0, v10 offset:2
 ds_read_u16_d16_hi v0, v10 offset:2
+// the saveexec and wrexec family: EXEC before is random (and all, none,
+// S0 itself), D and the EXEC after checked, SCC = EXEC != 0
+s_and_saveexec_b64 s[0:1], s[10:11]
+s_or_saveexec_b64 s[0:1], s[10:11]
+s_xor_saveexec_b64 s[0:1], s[10:11]
+s_andn2_saveexec_b64 s[0:1], s[10:11]
+s_orn2_saveexec_b64 s[0:1], s[10:11]
+s_nand_saveexec_b64 s[0:1], s[10:11]
+s_nor_saveexec_b64 s[0:1], s[10:11]
+s_xnor_saveexec_b64 s[0:1], s[10:11]
+s_orn1_saveexec_b64 s[0:1], s[10:11]
+s_andn1_saveexec_b64 s[0:1], s[10:11]
+s_andn1_wrexec_b64 s[0:1], s[10:11]
+s_andn2_wrexec_b64 s[0:1], s[10:11]
+// v_div_scale (D, then VCC) and v_div_fixup on inputs made for them
+// (S0 one of S1 and S2; S0 near S2 / S1), v_rcp_iflag, v_rsq_f64
+v_div_scale_f32 v0, vcc, v10, v12, v14
+v_div_scale_f32 v0, vcc, v10, v12, v14
+v_div_scale_f64 v[0:1], vcc, v[10:11], v[12:13], v[14:15]
+v_div_scale_f64 v[0:1], vcc, v[10:11], v[12:13], v[14:15]
+v_div_fixup_f32 v0, v10, v12, v14
+v_div_fixup_f64 v[0:1], v[10:11], v[12:13], v[14:15]
+v_rcp_iflag_f32 v0, v10
+v_rsq_f64 v[0:1], v[10:11]
+// across lanes through the LDS unit: ds_swizzle's quad_perm and bitmask
+// modes (and a raw offset), ds_bpermute (pull) on random addresses,
+// ds_permute (push) on a permutation with the address's other bits set
+ds_swizzle_b32 v0, v10 offset:swizzle(QUAD_PERM,1,0,3,2)
+ds_swizzle_b32 v0, v10 offset:swizzle(BITMASK_PERM,"01pip")
+ds_swizzle_b32 v0, v10 offset:0x3c4a
+ds_bpermute_b32 v0, v10, v12 offset:8
+ds_permute_b32 v0, v10, v12 offset:4

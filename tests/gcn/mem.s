@@ -112,3 +112,65 @@ s_endpgm
 // P16 a packed format (10_11_11): refused
 tbuffer_load_format_x v8, v1, s[8:11], dfmt:6, nfmt:7, 0 offen
 s_endpgm
+// P17 across lanes: v_readlane with a constant, an SGPR and M0 as the
+// lane (bits [5:0]: -1 and 64 are 63 and 0), v_writelane (EXEC ignored;
+// one SGPR both value and lane: the constant bus),
+// v_readfirstlane (the first lane EXEC has, lane 0 when it has none)
+v_readlane_b32 s0, v2, 5
+v_readlane_b32 s1, v2, s4
+v_readlane_b32 s3, v2, -1
+v_readlane_b32 s7, v2, m0
+v_writelane_b32 v3, s5, s5
+v_writelane_b32 v4, s5, 64
+v_writelane_b32 v5, -7, s6
+v_readfirstlane_b32 s2, v2
+s_endpgm
+// P18 branches (offsets in dwords from the next instruction): each
+// s_mov_b32 s<n>, 1 runs only if the branch before it is not taken; a
+// backward s_cbranch_scc1 loops s7 up to 5
+s_branch 1
+s_mov_b32 s0, 1
+s_cmp_eq_u32 s10, 0
+s_cbranch_scc0 1
+s_mov_b32 s1, 1
+s_cbranch_scc1 1
+s_mov_b32 s2, 1
+s_cbranch_vccz 1
+s_mov_b32 s3, 1
+s_cbranch_vccnz 1
+s_mov_b32 s4, 1
+s_cbranch_execz 1
+s_mov_b32 s5, 1
+s_cbranch_execnz 1
+s_mov_b32 s6, 1
+s_add_u32 s7, s7, 1
+s_cmp_lt_u32 s7, 5
+s_cbranch_scc1 -3
+s_endpgm
+// P19 a call and its return: s_swappc_b64 to s[4:5] (this program's
+// +12), s_setpc_b64 back through the saved s[6:7]; s0 never set
+s_swappc_b64 s[6:7], s[4:5]
+s_mov_b32 s1, 3
+s_branch 3
+s_mov_b32 s2, 5
+s_setpc_b64 s[6:7]
+s_mov_b32 s0, 1
+s_endpgm
+// P20 wide SMEM loads: immediate and SGPR offsets, the address's low
+// two bits ignored
+s_load_dwordx4 s[16:19], s[10:11], 0x10
+s_load_dwordx8 s[24:31], s[10:11], 0x24
+s_load_dwordx16 s[32:47], s[10:11], s12
+s_waitcnt lgkmcnt(0)
+s_endpgm
+// P21 LDS pair and wide writes: v1 = 4 l, v8 = 8 l, v9 = 16 l; the st64
+// offsets in 256 (b32) and 512 (b64) bytes, the others in elements
+ds_write2st64_b32 v1, v2, v3 offset0:1 offset1:3
+ds_wrxchg2st64_rtn_b32 v[10:11], v1, v4, v5 offset1:2
+ds_write2_b64 v9, v[12:13], v[14:15] offset1:1
+ds_write2st64_b64 v8, v[16:17], v[18:19] offset1:1
+ds_wrxchg2_rtn_b64 v[20:23], v9, v[14:15], v[12:13] offset0:1
+ds_wrxchg2st64_rtn_b64 v[24:27], v8, v[18:19], v[16:17] offset1:1
+ds_write_b96 v9, v[28:30] offset:4
+ds_write_b128 v9, v[12:15] offset:512
+s_endpgm

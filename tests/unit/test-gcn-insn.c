@@ -60,6 +60,13 @@ typedef uint64_t (*GcnExpect)(uint64_t a, uint64_t b, uint64_t c);
  * gives v[0:1], the scc slot v[2:3]
  */
 #define W4      (1u << 18)
+/*
+ * the saveexec/wrexec family: EXEC starts as a second input (b, random
+ * in every round), fn gives D, xec the EXEC after; SCC is EXEC != 0
+ */
+#define SXE     (1u << 19)
+/* within 1 ulp of the correctly rounded value (the ISA's v_rsq_f64) */
+#define ULP     (1u << 20)
 
 #define OLD     0xdeadbeefu     /* v0 before the instruction */
 #define OLDHI   0x0badf00du     /* s1 (s0 is OLD) before a scalar one */
@@ -88,6 +95,7 @@ typedef struct GcnCase {
     GcnExpect scc;              /* scalar ones: the SCC expected */
     GcnLanes xfn;               /* XL */
     unsigned m0;                /* M0 before (s_movrels, s_movreld) */
+    GcnExpect xec;              /* SXE: EXEC after */
 } GcnCase;
 
 static float F(uint64_t v)
@@ -1800,6 +1808,172 @@ E(c_kgtu, U(a) > 0xffffu)
 E(c_kgeu, U(a) >= 0xffffu)
 E(c_kltu, U(a) < 0xffffu)
 
+/* saveexec: D the old EXEC (b); wrexec: D the new one */
+E(s_oldexec, b)
+E(x_and, a & b)
+E(x_or, a | b)
+E(x_xor, a ^ b)
+E(x_andn2, a & ~b)
+E(x_orn2, a | ~b)
+E(x_nand, ~(a & b))
+E(x_nor, ~(a | b))
+E(x_xnor, ~(a ^ b))
+E(x_orn1, ~a | b)
+E(x_andn1, ~a & b)
+E(s_andn1wr, ~a & b)
+E(s_andn2wr, a & ~b)
+
+/*
+ * v_div_scale_f32/f64 (the ISA's pseudo-code): exponent() is the biased
+ * exponent field, DENORM a finite value below the least normal (0 too:
+ * the quotient underflowed); D = S0 unless a clause sets it. One
+ * departure from the text: where 1/S1 and S2/S1 are both denormal it
+ * says ldexp(S0, +64), which would send S1 (above 2^126) to infinity
+ * and the division with it; S1 goes down instead (x 2^-64), VCC set so
+ * v_div_fmas scales the quotient back.
+ */
+static int bexp(double x, int is64)
+{
+	return is64 ? (int)((UD(x) >> 52) & 0x7ff) :
+	       (int)((UF((float)x) >> 23) & 0xff);
+}
+
+static double ref_dscale(double s0, double s1, double s2, int is64,
+			 int *vcc)
+{
+	int bias = is64 ? 128 : 64, lim = is64 ? 768 : 96;
+	double tiny = is64 ? 0x1p-1022 : 0x1p-126;
+	double inv = is64 ? 1.0 / s1 : (float)(1.0f / (float)s1);
+	double q = is64 ? s2 / s1 : (float)((float)s2 / (float)s1);
+
+	*vcc = 0;
+	if (s2 == 0 || s1 == 0)
+		return NAN;
+	if (bexp(s2, is64) - bexp(s1, is64) >= lim) {
+		*vcc = 1;
+		return s0 == s1 ? ldexp(s0, bias) : s0;
+	}
+	if (fabs(s1) < tiny)
+		return ldexp(s0, bias);
+	if (fabs(inv) < tiny && fabs(q) < tiny) {
+		*vcc = 1;
+		return s0 == s1 ? ldexp(s0, -bias) : s0;
+	}
+	if (fabs(inv) < tiny)
+		return ldexp(s0, -bias);
+	if (fabs(q) < tiny) {
+		*vcc = 1;
+		return s0 == s2 ? ldexp(s0, bias) : s0;
+	}
+	if (bexp(s2, is64) <= (is64 ? 53 : 23))
+		return ldexp(s0, bias);
+	return s0;
+}
+
+static uint64_t e_dscalef(uint64_t a, uint64_t b, uint64_t c)
+{
+	int vcc;
+
+	return UF((float)ref_dscale(F(a), F(b), F(c), 0, &vcc));
+}
+
+static uint64_t c_dscalef(uint64_t a, uint64_t b, uint64_t c)
+{
+	int vcc;
+
+	ref_dscale(F(a), F(b), F(c), 0, &vcc);
+	return vcc;
+}
+
+static uint64_t e_dscaled(uint64_t a, uint64_t b, uint64_t c)
+{
+	int vcc;
+
+	return UD(ref_dscale(D(a), D(b), D(c), 1, &vcc));
+}
+
+static uint64_t c_dscaled(uint64_t a, uint64_t b, uint64_t c)
+{
+	int vcc;
+
+	ref_dscale(D(a), D(b), D(c), 1, &vcc);
+	return vcc;
+}
+
+/*
+ * v_div_fixup_f32/f64 (ISA): S0 the quotient, S1 the denominator, S2 the
+ * numerator; the inputs (dfix_in) keep S2/S1 within 2^+-100, away from
+ * the text's exponent-difference clauses
+ */
+static double ref_dfixup(double q, double den, double num)
+{
+	int neg = signbit(den) != signbit(num);
+
+	if (isnan(num) || isnan(den))
+		return NAN;
+	if ((den == 0 && num == 0) || (isinf(den) && isinf(num)))
+		return NAN;
+	if (den == 0 || isinf(num))
+		return neg ? -INFINITY : INFINITY;
+	if (isinf(den) || num == 0)
+		return neg ? -0.0 : 0.0;
+	return neg ? -fabs(q) : fabs(q);
+}
+
+E(e_dfixupf, UF((float)ref_dfixup(F(a), F(b), F(c))))
+E(e_dfixupd, UD(ref_dfixup(D(a), D(b), D(c))))
+/* 1 ulp in the ISA: the reference rounded once from long double */
+E(e_rsqd, UD((double)(1.0L / sqrtl((long double)D(a)))))
+
+/*
+ * ds_swizzle_b32 (data v10): offset[15] set, quad_perm: lane l reads lane
+ * (l & ~3) + offset[2(l&3)+1:2(l&3)]; clear, bitmask in each 32 lanes:
+ * ((l & and) | or) ^ xor, and offset[4:0], or [9:5], xor [14:10]
+ */
+static void swz(const uint32_t *a, uint32_t *out, unsigned off)
+{
+	for (unsigned l = 0; l < 64; l++) {
+		unsigned s;
+
+		if (off & 0x8000)
+			s = (l & ~3u) | ((off >> (2 * (l & 3))) & 3);
+		else
+			s = (l & 32) | ((((l & 31) & (off & 31)) |
+					 ((off >> 5) & 31)) ^ ((off >> 10) & 31));
+		out[l] = a[s];
+	}
+}
+
+static void x_swz_quad(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	swz(a, out, 0x8000 | 1 | 0 << 2 | 3 << 4 | 2 << 6);
+}
+
+/* "01pip": bit 4 0, bit 3 1, bits 2 and 0 kept, bit 1 inverted */
+static void x_swz_bits(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	swz(a, out, 7 | 8 << 5 | 2 << 10);
+}
+
+static void x_swz_raw(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	swz(a, out, 0x3c4a);
+}
+
+/* ds_bpermute_b32 v0, v10, v12 offset:8: lane l reads lane ((v10 + 8) >> 2) & 63 */
+static void x_bperm(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	for (unsigned l = 0; l < 64; l++)
+		out[l] = b[((a[l] + 8) >> 2) & 63];
+}
+
+/* ds_permute_b32 v0, v10, v12 offset:4: lane l writes its v12 there */
+static void x_perm(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+	for (unsigned l = 0; l < 64; l++)
+		out[((a[l] + 4) >> 2) & 63] = b[l];
+}
+
 /* LDS: integer atomics, writes, reads of every width and half */
 E(l_add_u32, U(U(a) + U(b)))
 E(l_sub_u32, U(U(a) - U(b)))
@@ -2618,6 +2792,44 @@ static const GcnCase cases[] = {
 	{ "ds_read_i8_d16_hi", 1, 'a', EXM, e_ds_i8d16hi, NULL },
 	{ "ds_read_u16_d16", 1, 'a', EXM, e_ds_u16d16, NULL },
 	{ "ds_read_u16_d16_hi", 1, 'a', EXM, e_ds_u16d16hi, NULL },
+	{ "s_and_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_and },
+	{ "s_or_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_or },
+	{ "s_xor_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_xor },
+	{ "s_andn2_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_andn2 },
+	{ "s_orn2_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_orn2 },
+	{ "s_nand_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_nand },
+	{ "s_nor_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_nor },
+	{ "s_xnor_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_xnor },
+	{ "s_orn1_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_orn1 },
+	{ "s_andn1_saveexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_oldexec, NULL,
+	  NULL, 0, x_andn1 },
+	{ "s_andn1_wrexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_andn1wr, NULL,
+	  NULL, 0, x_andn1 },
+	{ "s_andn2_wrexec_b64", 1, 'u', SCL | SXE | W0 | WD, s_andn2wr, NULL,
+	  NULL, 0, x_andn2 },
+	{ "v_div_scale_f32", 3, 's', EXM, e_dscalef, NULL },
+	{ "v_div_scale_f32", 3, 's', CMP | EXM, c_dscalef, NULL },
+	{ "v_div_scale_f64", 3, 'S', W0 | W1 | W2 | WD | EXM, e_dscaled, NULL },
+	{ "v_div_scale_f64", 3, 'S', W0 | W1 | W2 | CMP | EXM, c_dscaled,
+	  NULL },
+	{ "v_div_fixup_f32", 3, 'x', EXM, e_dfixupf, NULL },
+	{ "v_div_fixup_f64", 3, 'X', W0 | W1 | W2 | WD | EXM, e_dfixupd, NULL },
+	{ "v_rcp_iflag_f32", 1, 'f', EXM, e_rcpf, NULL },
+	{ "v_rsq_f64", 1, 'd', W0 | WD | EXM | ULP, e_rsqd, NULL },
+	{ "ds_swizzle_b32", 1, 'u', XL, NULL, NULL, x_swz_quad },
+	{ "ds_swizzle_b32", 1, 'u', XL, NULL, NULL, x_swz_bits },
+	{ "ds_swizzle_b32", 1, 'u', XL, NULL, NULL, x_swz_raw },
+	{ "ds_bpermute_b32", 2, 'u', XL, NULL, NULL, x_bperm },
+	{ "ds_permute_b32", 2, 'P', XL, NULL, NULL, x_perm },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -2736,6 +2948,68 @@ static uint64_t fmas_in(int f64, unsigned lane, unsigned k)
 	return f64 ? UD(v[k]) : UF((float)v[k]);
 }
 
+
+/*
+ * v_div_scale (s: f32, S: f64) and v_div_fixup (x, X) inputs, from a
+ * hash of the lane (S0 depends on S1 and S2): div_scale S1 and S2 finite
+ * over the whole exponent range, denormals and zeros among them, S0 one
+ * of the two (the ISA's use); div_fixup S1 and S2 with zeros,
+ * infinities and NaNs in lanes 0..15, S0 near S2/S1 of either sign
+ */
+static uint64_t div_in(char type, unsigned lane, unsigned k)
+{
+	int f64 = type == 'S' || type == 'X', scale = type == 's' || type == 'S';
+	uint64_t h = (lane + 7) * 0x9e3779b97f4a7c15ULL, h2;
+	double v[3];
+	int emax = f64 ? 1023 : 127, emin = f64 ? -1074 : -149;
+	static const double sp[8] = { 0, -0.0, INFINITY, -INFINITY, NAN, 1, -3,
+				      0.5 };
+
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 29;
+	h2 = h * 0x94d049bb133111ebULL;
+	h2 ^= h2 >> 32;
+	for (unsigned j = 1; j < 3; j++) {
+		uint64_t r = j == 1 ? h : h2;
+		double m = 1.0 + (double)(r >> 12) * 0x1p-52;
+		int e;
+
+		if (scale)
+			e = emin + (int)((r & 0xfff) % (unsigned)(emax - emin + 1));
+		else
+			e = (int)((r & 0xff) % 201) - 100;
+		v[j] = ldexp(m, e) * ((r >> 8) & 1 ? -1 : 1);
+		if (!f64)
+			v[j] = (float)v[j];
+	}
+	if (scale) {
+		/* a few operands near each other's exponent, zeros */
+		if (lane % 5 == 1)
+			v[2] = ldexp(v[2], bexp(v[1], f64) - bexp(v[2], f64));
+		if (lane % 13 == 3)
+			v[1 + lane % 2] = 0;
+		if (lane % 9 == 4)
+			v[2] = ldexp(v[1], (f64 ? 768 : 96) + (int)(h % 5) - 2);
+		/* S1 above 2^(emax-1): 1/S1 denormal; S2/S1 too, or not */
+		if (lane % 11 == 6 || lane % 11 == 7) {
+			v[1] = ldexp(v[1], emax - 1 - ilogb(v[1]) +
+				     (int)(h2 % 2));
+			v[2] = ldexp(v[2], -ilogb(v[2]) + (lane % 11 == 6 ?
+				     -10 - (int)(h2 % 20) : (int)(h2 % 20)));
+		}
+		v[0] = lane & 1 ? v[1] : v[2];
+	} else {
+		if (lane < 16) {
+			v[1] = sp[lane % 8];
+			v[2] = sp[(lane / 2 + 3 * (lane & 1)) % 8];
+		}
+		v[0] = (v[2] / v[1]) * (1 + ((h2 >> 20) & 0xff) * 0x1p-30) *
+		       ((h2 >> 40) & 1 ? -1 : 1);
+	}
+	return f64 ? UD(v[k]) : UF((float)v[k]);
+}
+
 static const uint32_t usp8[8] = {
 	0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 0xffff, 0x10000,
 };
@@ -2819,6 +3093,15 @@ static uint64_t input(char type, unsigned lane, unsigned k)
 		if (lane < 16)
 			return hsp[s] | (uint64_t)(rnd() & 0xffff) << 16;
 		return r;
+	case 'P':                       /* ds_permute: a permutation */
+		if (k)
+			return r;
+		return 4 * ((lane * 37 + 11) & 63) | (r & 3) | rnd() << 8;
+	case 's':
+	case 'S':
+	case 'x':
+	case 'X':
+		return div_in(type, lane, k);
 	case 'q':                       /* v_div_fmas_f64 (see fmas_in) */
 	case 'r':                       /* v_div_fmas_f32 */
 		if (lane < 16)
@@ -2889,6 +3172,14 @@ static int half_nan(uint64_t h)
 /* Is @got the @want of a result of type @type (NaNs all alike) */
 static int same(char type, unsigned shape, uint64_t got, uint64_t want)
 {
+	if ((shape & ULP) && !isnan(D(want)) &&
+	    (got >> 63) == (want >> 63) &&
+	    (got > want ? got - want : want - got) <= 1)
+		return 1;
+	if (type == 's' || type == 'x')
+		type = 'f';
+	if (type == 'S' || type == 'X')
+		type = 'd';
 	if (shape & (CMP | CMPS | SCL | SCC))
 		return got == want;
 	/* a half NaN in either half of a dword: any NaN will do */
@@ -2968,6 +3259,12 @@ static void run_case(unsigned i)
 				in[k] = input(c->type, r, k);
 				w.s[10 + 2 * k] = (uint32_t)in[k];
 				w.s[11 + 2 * k] = in[k] >> 32;
+			}
+			if (c->shape & SXE) {
+				/* EXEC before: all, none, the sources' */
+				in[1] = r == 1 ? ~0ULL : r == 2 ? 0 :
+					r == 3 ? in[0] : input('u', r, 1);
+				w.exec = in[1];
 			}
 			w.scc = r & 1;
 			in_scc = r & 1;
@@ -3087,6 +3384,11 @@ static void run_case(unsigned i)
 					want = (uint32_t)want;
 				if (c->scc && w.scc != c->scc(m[0], m[1], m[2]))
 					got ^= 1ULL << 63;  /* count it wrong */
+				/* SXE: EXEC after and SCC = EXEC != 0 */
+				if ((c->shape & SXE) &&
+				    (w.exec != c->xec(m[0], m[1], m[2]) ||
+				     w.scc != (c->xec(m[0], m[1], m[2]) != 0)))
+					got ^= 1ULL << 62;
 			} else if (c->shape & (CMP | CMPS)) {
 				uint64_t mask = c->shape & CMP ? w.vcc :
 						w.s[20] | (uint64_t)w.s[21] << 32;

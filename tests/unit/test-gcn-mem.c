@@ -6,7 +6,10 @@
  * mem.enc, one per s_endpgm) run on one wave over a fake memory, a fake
  * clock and interrupt; each program's results are checked against values
  * worked out here from the ISA's definitions (buffer addressing, range
- * checks, d16 halves, formats). TAP output.
+ * checks, d16 halves, formats). Also what one instruction alone cannot
+ * show: v_readlane/writelane/readfirstlane on every lane number, the
+ * branches and s_setpc/s_swappc (which instructions ran), the wide SMEM
+ * loads. TAP output.
  */
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +29,7 @@
 #define BUF     (BASE + 0x4000)         /* the buffer the V#s describe */
 #define NV      32
 #define PRIV    256                     /* private bytes per lane */
-#define NPROG   32
+#define NPROG   64
 
 static uint8_t mem[SIZE];
 static uint8_t init[SIZE];
@@ -461,18 +464,297 @@ static void test_flat(void)
 	LANES("flat_atomic_umax in the private aperture", l, v[11][l]);
 }
 
+static uint32_t rs = 0x9e3779b9;
+
+static uint32_t rnd(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 17;
+	rs ^= rs << 5;
+	return rs;
+}
+
+/*
+ * v_readlane/v_writelane/v_readfirstlane: every lane number an SGPR can
+ * give (0..127 and a few large ones, bits [5:0] kept), under EXEC masks
+ * with none, one and many lanes (only v_readfirstlane looks at it)
+ */
+static void test_lanes(void)
+{
+	static const uint64_t execs[] = {
+		0, 1, 1ULL << 63, 0xf7de1b3f00ff6ac4ULL, ~0ULL,
+		0x0000010000000000ULL, 0x8000000080000000ULL,
+	};
+	unsigned bad = 0;
+
+	for (unsigned n = 0; n < 140; n++) {
+		uint32_t sel = n < 128 ? n : rnd(), wsel = rnd() % 7 ? rnd() : n;
+		uint32_t msel = rnd(), val = rnd();
+		uint64_t ex = n < 7 ? execs[n] : (uint64_t)rnd() << 32 | rnd();
+		uint32_t in2[HSAGPU_GCN_WAVE], in3[HSAGPU_GCN_WAVE];
+		uint32_t in4[HSAGPU_GCN_WAVE], in5[HSAGPU_GCN_WAVE];
+		unsigned first = ex ? (unsigned)__builtin_ctzll(ex) : 0;
+		int ok = 1;
+
+		fresh();
+		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+			v[2][l] = in2[l] = rnd();
+			v[3][l] = in3[l] = rnd();
+			v[4][l] = in4[l] = rnd();
+			v[5][l] = in5[l] = rnd();
+		}
+		w.exec = ex;
+		w.s[4] = sel;
+		w.s[5] = val;
+		w.s[6] = wsel;
+		w.m0 = msel;
+		if (run(17)) {
+			TM(0, "lanes: run (%s)", st.what ? st.what : "");
+			return;
+		}
+		ok &= w.s[0] == in2[5];
+		ok &= w.s[1] == in2[sel & 63];
+		ok &= w.s[3] == in2[63];
+		ok &= w.s[7] == in2[msel & 63];
+		ok &= w.s[2] == in2[first];
+		ok &= w.exec == ex;
+		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+			ok &= v[3][l] == (l == (val & 63) ? val : in3[l]);
+			ok &= v[5][l] == (l == (wsel & 63) ? 0xfffffff9u : in5[l]);
+			ok &= v[4][l] == (l == 0 ? val : in4[l]);
+			ok &= v[2][l] == in2[l];
+		}
+		if (!ok && !bad++)
+			TM(0, "lanes: sel 0x%x wsel 0x%x m0 0x%x exec 0x%llx: s0 "
+			   "0x%x s1 0x%x s2 0x%x s3 0x%x s7 0x%x", sel, wsel,
+			   msel, (unsigned long long)ex, w.s[0], w.s[1],
+			   w.s[2], w.s[3], w.s[7]);
+	}
+	TM(!bad, "v_readlane (constant, SGPR, M0; -1 is 63), v_writelane "
+	   "(SGPR lane, 64 is 0, an inline constant), v_readfirstlane: 140 runs, %u wrong", bad);
+}
+
+/* P18: which s<n> = 1 ran, for SCC (s10 == 0), VCC and EXEC */
+static void test_branches(void)
+{
+	static const uint64_t masks[] = { 0, 1, 1ULL << 63, ~0ULL };
+	unsigned bad = 0, runs = 0;
+
+	for (unsigned z = 0; z < 2; z++)
+		for (unsigned a = 0; a < 4; a++)
+			for (unsigned b = 0; b < 4; b++) {
+				uint32_t want[8];
+
+				fresh();
+				w.s[10] = z ? 0 : 0x100;
+				w.vcc = masks[a];
+				w.exec = masks[b];
+				w.s[7] = 0;
+				want[0] = 0;            /* s_branch: always */
+				want[1] = z;            /* scc0 not taken */
+				want[2] = !z;           /* scc1 not taken */
+				want[3] = masks[a] != 0;
+				want[4] = masks[a] == 0;
+				want[5] = masks[b] != 0;
+				want[6] = masks[b] == 0;
+				want[7] = 5;
+				runs++;
+				if (run(18) || w.vcc != masks[a] ||
+				    w.exec != masks[b] ||
+				    memcmp(w.s, want, sizeof(want))) {
+					if (!bad++)
+						TM(0, "branches: scc %u vcc 0x%llx "
+						   "exec 0x%llx: s0..s7 %u %u %u "
+						   "%u %u %u %u %u (%s)", z,
+						   (unsigned long long)masks[a],
+						   (unsigned long long)masks[b],
+						   w.s[0], w.s[1], w.s[2], w.s[3],
+						   w.s[4], w.s[5], w.s[6], w.s[7],
+						   st.what ? st.what : "");
+				}
+			}
+	TM(!bad, "s_branch, s_cbranch_scc0/scc1/vccz/vccnz/execz/execnz, a "
+	   "backward loop: %u runs, %u wrong", runs, bad);
+
+	fresh();
+	w.s[4] = (uint32_t)(prog[19] + 12);
+	w.s[5] = (prog[19] + 12) >> 32;
+	TM(run(19) == 0 && w.s[0] == 0 && w.s[1] == 3 && w.s[2] == 5 &&
+	   ((uint64_t)w.s[7] << 32 | w.s[6]) == prog[19] + 4,
+	   "s_swappc_b64 (return address), s_setpc_b64: s0 %u s1 %u s2 %u "
+	   "s[6:7] 0x%llx (%s)", w.s[0], w.s[1], w.s[2],
+	   (unsigned long long)((uint64_t)w.s[7] << 32 | w.s[6]),
+	   st.what ? st.what : "");
+}
+
+/* P20: s_load_dwordx4/x8/x16 from the loaded image */
+static void test_smem(void)
+{
+	int ok = 1;
+
+	for (unsigned n = 0; n < 4; n++) {
+		uint64_t base = BUF + 0x100 * n + n;   /* low bits ignored */
+		uint32_t off = 0x40 + 4 * n;
+
+		fresh();
+		w.s[10] = (uint32_t)base;
+		w.s[11] = base >> 32;
+		w.s[12] = off + (n & 1 ? 3 : 0);
+		ok = run(20) == 0;
+		for (unsigned k = 0; ok && k < 4; k++)
+			ok = w.s[16 + k] == b32((base & ~3ULL) + 0x10 - BUF +
+						4 * k);
+		for (unsigned k = 0; ok && k < 8; k++)
+			ok = w.s[24 + k] == b32((base & ~3ULL) + 0x24 - BUF +
+						4 * k);
+		for (unsigned k = 0; ok && k < 16; k++)
+			ok = w.s[32 + k] == b32(((base + w.s[12]) & ~3ULL) -
+						BUF + 4 * k);
+		if (!ok)
+			break;
+	}
+	TM(ok, "s_load_dwordx4/x8 (immediate offset), x16 (SGPR offset), "
+	   "unaligned bases (%s)", st.what ? st.what : "");
+}
+
+/* the CPU's LDS for P21, written lane by lane in order */
+static uint8_t mlds[1024];
+
+static void lw(uint32_t a, const uint32_t *src, unsigned n)
+{
+	memcpy(mlds + a, src, 4 * n);
+}
+
+static void lr(uint32_t a, uint32_t *dst, unsigned n)
+{
+	memcpy(dst, mlds + a, 4 * n);
+}
+
+/*
+ * P21: ds_write2st64, wrxchg2st64_rtn (b32, b64), write2_b64,
+ * wrxchg2_rtn_b64, write_b96, write_b128 under a partial EXEC, against
+ * the same writes done here in the ISA's order (ADDR0 then ADDR1)
+ */
+static void test_ds_wide(void)
+{
+	static const uint64_t ex = 0xf7de1b3f00ff6ac5ULL;
+	uint32_t in[NV][HSAGPU_GCN_WAVE], want[NV][HSAGPU_GCN_WAVE];
+	int ok = 1;
+
+	fresh();
+	for (unsigned k = 0; k < sizeof(lds); k++)
+		lds[k] = mlds[k] = (uint8_t)(k * 29 + 7);
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+		for (unsigned r = 2; r < NV; r++)
+			v[r][l] = rnd();
+		v[1][l] = 4 * l;
+		v[8][l] = 8 * l;
+		v[9][l] = 16 * l;
+	}
+	memcpy(in, v, sizeof(in));
+	memcpy(want, v, sizeof(want));
+	w.exec = ex;
+	TM(run(21) == 0, "LDS pair and wide writes: run (%s)",
+	   st.what ? st.what : "");
+#define ON(l) ((ex >> (l)) & 1)
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			lw(4 * l + 256, &in[2][l], 1);
+			lw(4 * l + 768, &in[3][l], 1);
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			lr(4 * l, &want[10][l], 1);
+			lw(4 * l, &in[4][l], 1);
+			lr(4 * l + 512, &want[11][l], 1);
+			lw(4 * l + 512, &in[5][l], 1);
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			uint32_t a[2] = { in[12][l], in[13][l] };
+			uint32_t b[2] = { in[14][l], in[15][l] };
+
+			lw(16 * l, a, 2);
+			lw(16 * l + 8, b, 2);
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			uint32_t a[2] = { in[16][l], in[17][l] };
+			uint32_t b[2] = { in[18][l], in[19][l] };
+
+			lw(8 * l, a, 2);
+			lw(8 * l + 512, b, 2);
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			uint32_t a[2] = { in[14][l], in[15][l] };
+			uint32_t b[2] = { in[12][l], in[13][l] };
+			uint32_t o[4];
+
+			lr(16 * l + 8, o, 2);
+			lw(16 * l + 8, a, 2);
+			lr(16 * l, o + 2, 2);
+			lw(16 * l, b, 2);
+			for (unsigned k = 0; k < 4; k++)
+				want[20 + k][l] = o[k];
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			uint32_t a[2] = { in[18][l], in[19][l] };
+			uint32_t b[2] = { in[16][l], in[17][l] };
+			uint32_t o[4];
+
+			lr(8 * l, o, 2);
+			lw(8 * l, a, 2);
+			lr(8 * l + 512, o + 2, 2);
+			lw(8 * l + 512, b, 2);
+			for (unsigned k = 0; k < 4; k++)
+				want[24 + k][l] = o[k];
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l)) {
+			uint32_t a[3] = { in[28][l], in[29][l], in[30][l] };
+
+			lw(16 * l + 4, a, 3);
+		}
+	for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+		if (ON(l) && 16 * l + 512 + 16 <= sizeof(mlds)) {
+			uint32_t a[4] = { in[12][l], in[13][l], in[14][l],
+					  in[15][l] };
+
+			lw(16 * l + 512, a, 4);
+		}
+#undef ON
+	for (unsigned r = 0; r < NV; r++)
+		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+			if (v[r][l] != want[r][l] && ok) {
+				ok = 0;
+				TM(0, "LDS writes: v%u lane %u 0x%x, want 0x%x", r,
+				   l, v[r][l], want[r][l]);
+			}
+	TM(ok, "ds_wrxchg2st64_rtn_b32/b64, ds_wrxchg2_rtn_b64: the old "
+	   "values (EXEC's lanes; the others keep theirs)");
+	TM(!memcmp(lds, mlds, sizeof(lds)), "ds_write2st64_b32/b64, "
+	   "ds_write2_b64, ds_wrxchg2(st64), ds_write_b96/b128: the LDS "
+	   "after");
+}
+
 int main(void)
 {
 	for (unsigned k = 0; k < SIZE; k++)
 		mem[k] = (uint8_t)(k * 7 + 3);
 	read_programs();
 	memcpy(init, mem, SIZE);
-	TM(nprog == 17, "%u programs from llvm-mc", nprog);
-	if (nprog != 17)
+	TM(nprog == 22, "%u programs from llvm-mc", nprog);
+	if (nprog != 22)
 		return tap_done();
 	test_clocks();
 	test_control();
 	test_buffer();
 	test_flat();
+	test_lanes();
+	test_branches();
+	test_smem();
+	test_ds_wide();
 	return tap_done();
 }
