@@ -776,3 +776,8 @@ ds_swizzle_b32 v0, v10 offset:swizzle(BITMASK_PERM,"01pip")
 ds_swizzle_b32 v0, v10 offset:0x3c4a
 ds_bpermute_b32 v0, v10, v12 offset:8
 ds_permute_b32 v0, v10, v12 offset:4
+// the same under a partial EXEC (rocPRIM's warp shuffles with inactive
+// lanes): a pull from an inactive lane reads 0, a push from one is lost
+// (its target reads 0), inactive destinations are left alone
+ds_bpermute_b32 v0, v10, v12 offset:8
+ds_permute_b32 v0, v10, v12 offset:4

@@ -1960,18 +1960,41 @@ static void x_swz_raw(const uint32_t *a, const uint32_t *b, uint32_t *out)
 	swz(a, out, 0x3c4a);
 }
 
+/*
+ * The EXEC the across-lanes instruction ran with (XL cases; EXM:
+ * EXEC_PAT): the ISA's DS_PERMUTE/DS_BPERMUTE read only active source
+ * lanes (an inactive one gives 0) and write only active destinations.
+ */
+static uint64_t xl_exec = ~0ULL;
+
+#define XL_ON(l) ((xl_exec >> (l)) & 1)
+
 /* ds_bpermute_b32 v0, v10, v12 offset:8: lane l reads lane ((v10 + 8) >> 2) & 63 */
 static void x_bperm(const uint32_t *a, const uint32_t *b, uint32_t *out)
 {
-	for (unsigned l = 0; l < 64; l++)
-		out[l] = b[((a[l] + 8) >> 2) & 63];
+	for (unsigned l = 0; l < 64; l++) {
+		unsigned s = ((a[l] + 8) >> 2) & 63;
+
+		if (XL_ON(l))
+			out[l] = XL_ON(s) ? b[s] : 0;
+	}
 }
 
-/* ds_permute_b32 v0, v10, v12 offset:4: lane l writes its v12 there */
+/*
+ * ds_permute_b32 v0, v10, v12 offset:4: lane l writes its v12 there; the
+ * highest active lane pushing to a lane wins, an active lane nobody
+ * pushes to gets 0
+ */
 static void x_perm(const uint32_t *a, const uint32_t *b, uint32_t *out)
 {
+	uint32_t tmp[64] = { 0 };
+
 	for (unsigned l = 0; l < 64; l++)
-		out[((a[l] + 4) >> 2) & 63] = b[l];
+		if (XL_ON(l))
+			tmp[((a[l] + 4) >> 2) & 63] = b[l];
+	for (unsigned l = 0; l < 64; l++)
+		if (XL_ON(l))
+			out[l] = tmp[l];
 }
 
 /* LDS: integer atomics, writes, reads of every width and half */
@@ -2830,6 +2853,8 @@ static const GcnCase cases[] = {
 	{ "ds_swizzle_b32", 1, 'u', XL, NULL, NULL, x_swz_raw },
 	{ "ds_bpermute_b32", 2, 'u', XL, NULL, NULL, x_bperm },
 	{ "ds_permute_b32", 2, 'P', XL, NULL, NULL, x_perm },
+	{ "ds_bpermute_b32", 2, 'u', XL | EXM, NULL, NULL, x_bperm },
+	{ "ds_permute_b32", 2, 'u', XL | EXM, NULL, NULL, x_perm },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -3316,6 +3341,7 @@ static void run_case(unsigned i)
 				xb[l] = v[12][l];
 				xo[l] = OLD;
 			}
+			xl_exec = c->shape & EXM ? EXEC_PAT : ~0ULL;
 			c->xfn(xa, xb, xo);
 		}
 		for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {

@@ -1077,25 +1077,33 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
     }
     if (cross) {
-        uint32_t out[HSAGPU_GCN_WAVE];
+        /*
+         * The ISA's two passes: EXEC gates the reads of the source
+         * lanes (an inactive one gives 0: a pull from it reads 0, a lane
+         * no active lane pushes to gets 0; the highest pushing lane
+         * wins), then the writes of the destination lanes.
+         */
+        uint32_t tmp[HSAGPU_GCN_WAVE] = { 0 };
 
-        memcpy(out, rd[0], sizeof(out));
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
             /* lanes from guest data: masked to the wave */
             unsigned t = ((ra[0][l] + off) >> 2) % HSAGPU_GCN_WAVE;
 
-            if (!((w->exec >> l) & 1)) {
-                continue;
-            }
             if (op == GCN_DS_SWIZZLE_B32) {
-                out[l] = ra[0][gcn_swizzle(off, l) % HSAGPU_GCN_WAVE];
+                tmp[l] = ra[0][gcn_swizzle(off, l) % HSAGPU_GCN_WAVE];
             } else if (op == GCN_DS_PERMUTE_B32) {  /* push */
-                out[t] = r0[0][l];
-            } else {                                /* ds_bpermute: pull */
-                out[l] = r0[0][t];
+                if ((w->exec >> l) & 1) {
+                    tmp[t] = r0[0][l];
+                }
+            } else if ((w->exec >> t) & 1) {        /* ds_bpermute: pull */
+                tmp[l] = r0[0][t];
             }
         }
-        memcpy(rd[0], out, sizeof(out));
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            if ((w->exec >> l) & 1) {
+                rd[0][l] = tmp[l];
+            }
+        }
         return 2;
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
