@@ -35,7 +35,7 @@ function flush_running(why) {
 		running = ""
 	}
 }
-/^\[ RUN      \] / { flush_running("did not end"); running = $4; print "# " $0; next }
+/^\[ RUN      \] / { flush_running("did not end"); running = name($4); print "# " $0; next }
 /^gtest-tap: exit status / {
 	st = $4
 	if (st == 124 || st == 143)
@@ -47,9 +47,11 @@ function flush_running(why) {
 	print "# " $0
 	next
 }
-/^\[       OK \] / { n++; printf "ok %d %s\n", n, $4; running = ""; next }
-/^\[  SKIPPED \] / && running != "" { n++; printf "ok %d %s # SKIP\n", n, $4; running = ""; next }
-/^\[  FAILED  \] / && running != "" { n++; printf "not ok %d %s\n", n, $4; running = ""; next }
+# the name, without the ", where TypeParam = ..." of typed tests
+function name(s) { sub(/,$/, "", s); return s }
+/^\[       OK \] / { n++; printf "ok %d %s\n", n, name($4); running = ""; next }
+/^\[  SKIPPED \] / && running != "" { n++; printf "ok %d %s # SKIP\n", n, name($4); running = ""; next }
+/^\[  FAILED  \] / && running != "" { n++; printf "not ok %d %s\n", n, name($4); running = ""; next }
 { print "# " $0 }
 END { flush_running("did not end"); printf "1..%d\n", n }
 '

@@ -77,6 +77,8 @@ def main():
     ap.add_argument('--command', required=True)
     ap.add_argument('--filter', action='append', default=[])
     ap.add_argument('--shard', help='K/N')
+    ap.add_argument('--test', dest='tests', action='append', default=[],
+                    help='the test binaries asked for (default: all)')
     ap.add_argument('runs', nargs='+')
     a = ap.parse_args()
     filters = dict(f.split('=', 1) for f in a.filter)
@@ -104,11 +106,13 @@ def main():
         bindir = os.path.join(os.path.dirname(os.path.dirname(builddir)), 'stage', pkg, 'bin')
         built = sorted(os.listdir(bindir)) if os.path.isdir(bindir) else []
         for t in build_targets(builddir):
+            if a.tests and t not in a.tests:
+                continue
             if t not in built:
                 notes.append('%s %s: `%s` did not build with this hipcc (see the build log)'
                              % (pkg, ver, t))
         for b in built:
-            if b not in cases:
+            if b not in cases or (a.tests and b not in a.tests):
                 continue
             names = listed(os.path.join(bindir, b), filters.get(b), shard)
             got = [c for c in cases[b] if c[0] != 'exit-status']
