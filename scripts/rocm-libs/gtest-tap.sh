@@ -3,20 +3,33 @@
 # print its test cases as TAP, one line each, so that the boot harness
 # counts them (scripts/lib/hsagpu_harness.py). A test that started and
 # never ended is "not ok", with why (timed out, the signal that killed the
-# program, its exit status); the tests after it never ran and are not
-# reported (the host counts them).
+# program, its exit status).
 #
-#   gtest-tap.sh [-t SECONDS] PROGRAM [GTEST ARGS]
+#   gtest-tap.sh [-t SECONDS] [-T SECONDS] [-l LIST] PROGRAM [GTEST ARGS]
 #
-# -t: stop the program after SECONDS (before the harness's own timeout,
-# so that the lines it did print are still counted).
+# -t: stop a run of the program after SECONDS (before the harness's own
+#     timeout, so that the lines it did print are still counted).
+# -l: run the tests named in LIST (one per line). After a test that did
+#     not end, the program starts again on the tests not yet run, so one
+#     slow or crashing test costs only itself; the tests never started are
+#     not reported (the host counts them).
+# -T: start no new run after SECONDS in all.
 secs=0
-if [ "$1" = -t ]; then
-	secs=$2
-	shift 2
-fi
+total=0
+list=
+while :; do
+	case $1 in
+	-t) secs=$2; shift 2 ;;
+	-T) total=$2; shift 2 ;;
+	-l) list=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
 prog=$1
 shift
+state=/tmp/gtest-tap.$$
+n=0
+
 run() {
 	if [ "$secs" -gt 0 ]; then
 		timeout "$secs" "$@"
@@ -24,14 +37,22 @@ run() {
 		"$@"
 	fi
 }
-{
-	run "$prog" --gtest_color=no "$@"
-	echo "gtest-tap: exit status $?"
-} 2>&1 | awk -v secs="$secs" '
+
+# one run: TAP numbered from $n; the names of the tests it reported go
+# to $state.done, the last number to $state.n
+tap_run() {
+	{
+		run "$prog" --gtest_color=no "$@"
+		echo "gtest-tap: exit status $?"
+	} 2>&1 | awk -v secs="$secs" -v n="$n" -v state="$state" '
+# the name, without the ", where TypeParam = ..." of typed tests
+function name(s) { sub(/,$/, "", s); return s }
+function done(s) { print s >> (state ".done") }
 function flush_running(why) {
 	if (running != "") {
 		n++
 		printf "not ok %d %s # %s\n", n, running, why
+		done(running)
 		running = ""
 	}
 }
@@ -47,11 +68,38 @@ function flush_running(why) {
 	print "# " $0
 	next
 }
-# the name, without the ", where TypeParam = ..." of typed tests
-function name(s) { sub(/,$/, "", s); return s }
-/^\[       OK \] / { n++; printf "ok %d %s\n", n, name($4); running = ""; next }
-/^\[  SKIPPED \] / && running != "" { n++; printf "ok %d %s # SKIP\n", n, name($4); running = ""; next }
-/^\[  FAILED  \] / && running != "" { n++; printf "not ok %d %s\n", n, name($4); running = ""; next }
+/^\[       OK \] / { n++; printf "ok %d %s\n", n, name($4); done(name($4)); running = ""; next }
+/^\[  SKIPPED \] / && running != "" {
+	n++; printf "ok %d %s # SKIP\n", n, name($4); done(name($4)); running = ""; next
+}
+/^\[  FAILED  \] / && running != "" {
+	n++; printf "not ok %d %s\n", n, name($4); done(name($4)); running = ""; next
+}
 { print "# " $0 }
-END { flush_running("did not end"); printf "1..%d\n", n }
+END { flush_running("did not end"); print n > (state ".n") }
 '
+	n=$(cat "$state.n")
+}
+
+rm -f "$state.done" "$state.n"
+# a line no test is named (busybox's grep -f of an empty file matches all)
+echo "gtest-tap: none" > "$state.done"
+if [ -z "$list" ]; then
+	tap_run "$@"
+else
+	start=$(date +%s)
+	while :; do
+		grep -v -x -F -f "$state.done" "$list" > "$state.left" || true
+		[ -s "$state.left" ] || break
+		before=$n
+		tap_run "$@" "--gtest_filter=$(tr '\n' ':' < "$state.left")"
+		# no test reported: the program fails before its first test
+		[ "$n" -gt "$before" ] || break
+		if [ "$total" -gt 0 ] && [ $(($(date +%s) - start)) -ge "$total" ]; then
+			echo "# gtest-tap: $total s spent, no further run"
+			break
+		fi
+	done
+fi
+echo "1..$n"
+rm -f "$state.done" "$state.n" "$state.left"

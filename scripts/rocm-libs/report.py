@@ -45,6 +45,23 @@ def listed(binary, gfilter, shard=None):
     return names
 
 
+def list_main(argv):
+    """--list BINARY [--filter F] [--shard K/N]: the test names the guest
+    runs, one per line."""
+    ap = argparse.ArgumentParser(prog='report.py --list')
+    ap.add_argument('binary')
+    ap.add_argument('--filter')
+    ap.add_argument('--shard')
+    a = ap.parse_args(argv)
+    shard = tuple(int(x) for x in a.shard.split('/')) if a.shard else None
+    names = listed(a.binary, a.filter, shard)
+    if names is None:
+        print('%s: cannot list its tests' % a.binary, file=sys.stderr)
+        return 1
+    sys.stdout.write(''.join(n + '\n' for n in names))
+    return 0
+
+
 def junit_cases(path):
     """{binary: [(name, state, message)]}, state in pass/fail/skip."""
     out = {}
@@ -71,6 +88,8 @@ def build_targets(builddir):
 
 
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == '--list':
+        return list_main(sys.argv[2:])
     ap = argparse.ArgumentParser()
     ap.add_argument('--out')
     ap.add_argument('--timeout', type=int, required=True)
@@ -85,8 +104,8 @@ def main():
     shard = tuple(int(x) for x in a.shard.split('/')) if a.shard else None
     commit = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'],
                             stdout=subprocess.PIPE, text=True).stdout.strip()
-    lines = ['Command: `%s` at commit %s, %s. Each test binary ran as one guest program '
-             'with up to %d s (`--timeout`)%s.' %
+    lines = ['Command: `%s` at commit %s, %s. Each test binary ran as one guest program, '
+             'up to %d s a run (`--timeout`)%s.' %
              (a.command, commit, datetime.date.today().isoformat(), a.timeout,
               ', GoogleTest shard %s of each (the tests column counts that shard)' % a.shard
               if a.shard else ''), '',
@@ -114,7 +133,11 @@ def main():
         for b in built:
             if b not in cases or (a.tests and b not in a.tests):
                 continue
-            names = listed(os.path.join(bindir, b), filters.get(b), shard)
+            try:
+                with open(os.path.join(bindir, b + '.tests')) as fh:
+                    names = fh.read().split()
+            except OSError:
+                names = listed(os.path.join(bindir, b), filters.get(b), shard)
             got = [c for c in cases[b] if c[0] != 'exit-status']
             p = sum(s == 'pass' for _, s, _ in got)
             f = sum(s == 'fail' for _, s, _ in got)
