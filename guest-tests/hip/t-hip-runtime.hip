@@ -14,6 +14,9 @@
  * child's exit (the runtime freeing its buffers, then its queues) made
  * the device report no VM fault: an idle queue's memory is not read
  * after the process unmapped it (debugfs vm_faults of every device).
+ * Before the fix a fault needed a scheduler pass inside that window, so
+ * this catches a regression only sometimes; test-queue's
+ * test_idle_untouched is the deterministic check.
  */
 #include <hip/hip_runtime.h>
 #include <math.h>
