@@ -77,6 +77,21 @@ def junit_cases(path):
     return out
 
 
+def reasons(console):
+    """{test: why} of the tests that did not end, from the guest's TAP
+    (gtest-tap.sh's directive: timed out, the signal, the exit status)."""
+    out = {}
+    try:
+        with open(console, errors='replace') as fh:
+            for line in fh:
+                m = re.match(r'^not ok \d+ (\S+) # (did not end.*)$', line.rstrip('\r\n'))
+                if m:
+                    out[m.group(1)] = m.group(2)
+    except OSError:
+        pass
+    return out
+
+
 def build_targets(builddir):
     """Names of the test_* targets the build defines."""
     try:
@@ -116,6 +131,8 @@ def main():
     for run in a.runs:
         pkg, ver, junit, builddir = run.split(':', 3)
         cases = junit_cases(junit)
+        why = reasons(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(builddir))),
+                                   'results', 'rocm-libs-%s.console.log' % pkg))
         try:
             with open(os.path.join(os.path.dirname(os.path.dirname(builddir)), 'src',
                                    os.path.basename(builddir), '.origin')) as fh:
@@ -147,10 +164,9 @@ def main():
             for i, v in enumerate((n, p, f, k, nr)):
                 totals[i] += v
             lines.append('| %s %s | %s | %d | %d | %d | %d | %d |' % (pkg, ver, b, n, p, f, k, nr))
-            for name, s, msg in got:
-                if s == 'fail':
-                    why = 'did not end' if 'did not end' in msg else 'failed'
-                    notes.append('%s: %s (%s)' % (b, name, why))
+            for name, st, _ in got:
+                if st == 'fail':
+                    notes.append('%s: %s (%s)' % (b, name, why.get(name, 'a check failed')))
     lines.append('| **all** | | %d | %d | %d | %d | %d |' % tuple(totals))
     text = '\n'.join(lines) + '\n'
     if origins:
