@@ -6,10 +6,19 @@
  * queue is destroyed (debugfs queues_active back to what it was), and a
  * new process gets a queue that works. The same with the process
  * exiting normally without destroying its queue or closing /dev/kfd.
+ *
+ * And a process killed while its queue reads and writes its own user
+ * memory (USERPTR, as libhsakmt allocates all host memory): the exit
+ * takes the registration out of the GPU space (the MMU notifier's
+ * release of interval notifiers comes before that of the address
+ * space), but the queue stops first, so the device takes no VM fault
+ * (debugfs vm_faults unchanged), as amdkfd stops a process's queues
+ * before its userptrs go.
  */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -87,6 +96,104 @@ static void round_trip(int do_exit)
 	      (unsigned long long)active0);
 }
 
+#define UP_SIZE         (64u << 20)
+#define UP_COPIES       (GTKFD_RING_PACKETS - 4)
+
+/*
+ * In the child: a queue copying half of a USERPTR buffer to its other
+ * half, UP_COPIES times; the read index when it told the parent, on the
+ * pipe (the parent kills it right away: far fewer copies are done).
+ */
+static void child_userptr(int wfd)
+{
+	struct kfd_ioctl_alloc_memory_of_gpu_args a = { 0 };
+	struct kfd_ioctl_map_memory_to_gpu_args m = { 0 };
+	struct hsagpu_kernel_dispatch_packet kd;
+	struct hsagpu_kargs_copy *ka;
+	struct gtkfd_queue q;
+	struct gtkfd k;
+	uint64_t rptr;
+	uint8_t *buf;
+	int i;
+
+	if (gtkfd_open(&k) || gtkfd_queue_create(&k, &q))
+		_exit(2);
+	buf = mmap(NULL, UP_SIZE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (buf == MAP_FAILED)
+		_exit(4);
+	memset(buf, 0x5a, UP_SIZE / 2);
+	a.va_addr = (uintptr_t)buf;
+	a.size = UP_SIZE;
+	a.mmap_offset = (uintptr_t)buf;
+	a.gpu_id = k.gpu_id;
+	a.flags = KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+	if (gtkfd_ioctl(k.fd, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a))
+		_exit(5);
+	m.handle = a.handle;
+	m.device_ids_array_ptr = (uintptr_t)&k.gpu_id;
+	m.n_devices = 1;
+	if (gtkfd_ioctl(k.fd, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &m))
+		_exit(6);
+	ka = (struct hsagpu_kargs_copy *)((uint8_t *)q.bo.p + 32768);
+	ka->dst = (uintptr_t)buf + UP_SIZE / 2;
+	ka->src = (uintptr_t)buf;
+	memset(&kd, 0, sizeof(kd));
+	kd.header = HSAGPU_PKT_TYPE_KERNEL_DISPATCH << HSAGPU_PKT_HDR_TYPE_SHIFT |
+		    HSAGPU_PKT_HDR_BARRIER;
+	kd.setup = 1;
+	kd.workgroup_size_x = 256;
+	kd.workgroup_size_y = kd.workgroup_size_z = 1;
+	kd.grid_size_x = UP_SIZE / 2 / 4;
+	kd.grid_size_y = kd.grid_size_z = 1;
+	kd.kernel_object = HSAGPU_KERNEL_COPY;
+	kd.kernarg_address = (uintptr_t)ka;
+	for (i = 0; i < UP_COPIES; i++)
+		gtkfd_queue_submit(&q, &kd);
+	/* under way: the first copy's data arrived */
+	for (i = 0; i < 100000 && buf[UP_SIZE / 2] != 0x5a; i++)
+		usleep(100);
+	rptr = gtkfd_queue_rptr(&q);
+	if (write(wfd, &rptr, sizeof(rptr)) != sizeof(rptr))
+		_exit(3);
+	for (;;)
+		pause();
+}
+
+static void kill_userptr(void)
+{
+	uint64_t faults0 = gtkfd_debugfs_sum("vm_faults"), rptr = ~0ULL;
+	uint64_t active0 = gtkfd_debugfs_sum("queues_active");
+	int fds[2], status;
+	pid_t pid;
+
+	if (pipe(fds))
+		return;
+	pid = fork();
+	if (!pid) {
+		close(fds[0]);
+		child_userptr(fds[1]);
+	}
+	close(fds[1]);
+	CHECK(read(fds[0], &rptr, sizeof(rptr)) == sizeof(rptr),
+	      "userptr: the child did not start its copies");
+	close(fds[0]);
+	kill(pid, SIGKILL);
+	CHECK(!gt_wait_child(pid, &status, 60000), "userptr: child not reaped");
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	      "userptr: child status 0x%x", status);
+	/* so that the kill did come while the queue worked */
+	CHECK(rptr < UP_COPIES / 2, "userptr: %llu of %u copies done before the kill",
+	      (unsigned long long)rptr, UP_COPIES);
+	CHECK(gtkfd_debugfs_sum("vm_faults") == faults0,
+	      "userptr: %llu VM faults from the killed process's queue",
+	      (unsigned long long)(gtkfd_debugfs_sum("vm_faults") - faults0));
+	CHECK(gtkfd_debugfs_sum("queues_active") == active0,
+	      "userptr: queues_active %llu after the child, was %llu",
+	      (unsigned long long)gtkfd_debugfs_sum("queues_active"),
+	      (unsigned long long)active0);
+}
+
 int main(void)
 {
 	struct hsagpu_barrier_packet b;
@@ -100,6 +207,7 @@ int main(void)
 	gtkfd_close(&k);
 	round_trip(0);
 	round_trip(1);
+	kill_userptr();
 
 	/* and the device still runs a new process's queue */
 	e = gtkfd_open(&k);

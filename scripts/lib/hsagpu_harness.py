@@ -383,8 +383,12 @@ def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None, kernel=None
         params['modparams'] = ','.join(filter(None, (params.get('modparams'), extra_mp)))
     for k, v in params.items():
         append.append('hsagpu_test.%s=%s' % (k, v))
+    # QEMU options of the user's for every boot, e.g. traces of the device:
+    # HSAGPU_QEMU_ARGS='-trace hsagpu_gcn_* -D /tmp/q.log' (split as a shell
+    # would split them)
+    user = shlex.split(os.environ.get('HSAGPU_QEMU_ARGS', ''))
     return (base_cmd(accel, mem or p.get('mem', 1024), kernel, initrd) +
-            ['-append', ' '.join(append)] + p['build'](devprops) + (extra or []))
+            ['-append', ' '.join(append)] + p['build'](devprops) + (extra or []) + user)
 
 
 def doc_cmd(cmd):

@@ -7,7 +7,8 @@
  * when the process gives the pages up (munmap, mremap, MADV_DONTNEED,
  * page migration, exit...) the whole registration leaves the GPU space
  * (entries cleared, TLB invalidated and acknowledged) before the
- * notifier returns, i.e. before the kernel can free or reuse anything.
+ * notifier returns, i.e. before the kernel can free or reuse anything;
+ * at exit the file's queues stop first.
  * Later device accesses to the range take a VM fault. The pins go at
  * FREE_MEM or close(), after the device lost the translations.
  *
@@ -53,6 +54,15 @@ static bool hsagpu_userptr_invalidate(struct mmu_interval_notifier *mni,
 	}
 	if (!mmu_notifier_range_blockable(range))
 		return false;
+	/*
+	 * The address space is going away, and the interval notifiers hear
+	 * it before the file's own release notifier (mn_itree_release()
+	 * runs first): stop the file's queues now, or a dispatch still
+	 * reading the range would fault once it is unmapped. amdkfd, too,
+	 * stops a process's queues before its userptrs go.
+	 */
+	if (range->event == MMU_NOTIFY_RELEASE)
+		hsagpu_queue_release(mem->owner);
 
 	mutex_lock(&vm->lock);
 	mmu_interval_set_seq(mni, cur_seq);
