@@ -15,6 +15,12 @@
  *    (PERMISSION, DMA client, write) and the memory is unchanged;
  *  - after unregistering, a device write is a VM fault (NOT_PRESENT)
  *    and the memory is unchanged;
+ *  - the process changing what is under a registration, as amdkfd's
+ *    userptrs allow: a huge page split (part of it unmapped: the same
+ *    pages stay, so does the GPU mapping), MADV_DONTNEED (new pages: the
+ *    registration moves to them, the device sees what the CPU writes
+ *    there next), munmap (the registration leaves the GPU space: a VM
+ *    fault), each in force before the syscall returns;
  *  - REGISTER_MEM's argument errors: empty, wrapping, unknown flags,
  *    beyond the user address range, not mapped, overlapping an
  *    allocation or another registration, and a file without GPU VM.
@@ -295,6 +301,84 @@ static void test_args(void)
 	munmap(p, 16384);
 }
 
+static uint64_t dbg(const char *name)
+{
+	uint64_t v = 0;
+
+	CHECK(gt_debugfs_u64(d.pci, name, &v) == 0, "no debugfs %s", name);
+	return v;
+}
+
+/* DMA @n bytes from @src to @dst; 1 when it completed. */
+static int dma_to(void *dst, const void *src, uint32_t n, const char *what)
+{
+	CHECK(hsagpu_dma_copy(q, NULL, dst, src, n, sig) >= 0, "%s: DMA copy", what);
+	return run_to(sig, what);
+}
+
+#define HUGE    (2u << 20)
+#define RSZ     65536u
+
+static void test_remap(void)
+{
+	uint8_t *raw, *p, *r, *out;
+	uint64_t inv0, rep0;
+	size_t i;
+
+	raw = mmap(NULL, 2 * HUGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	out = malloc(RSZ);
+	CHECK(raw != MAP_FAILED && out, "buffers");
+	if (raw == MAP_FAILED || !out)
+		return;
+	/* a huge page if the kernel gives one; small pages test the rest */
+	p = (uint8_t *)(((uintptr_t)raw + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+	madvise(p, HUGE, MADV_HUGEPAGE);
+	memset(p, 0x11, HUGE);
+	r = p + RSZ;
+	CHECK(hsagpu_memory_register(d.agent, r, RSZ, 0) == 0, "register");
+	CHECK(hsagpu_memory_register(d.agent, out, RSZ, 0) == 0, "register out");
+	inv0 = dbg("userptr_invalidations");
+	rep0 = dbg("userptr_repins");
+
+	/* 1: the huge page split; the registered pages stay */
+	CHECK(munmap(p + HUGE - 4096, 4096) == 0, "munmap the last page");
+	memset(out, 0, RSZ);
+	if (dma_to(out, r, RSZ, "copy from the registration after a split"))
+		CHECK(out[0] == 0x11 && out[RSZ - 1] == 0x11,
+		      "after a split: 0x%02x 0x%02x", out[0], out[RSZ - 1]);
+	CHECK(dbg("userptr_invalidations") == inv0 && dbg("userptr_repins") == rep0,
+	      "a split moved or took away the registration");
+
+	/* 2: MADV_DONTNEED: zero pages from now on, written by the CPU */
+	CHECK(madvise(r, RSZ, MADV_DONTNEED) == 0, "MADV_DONTNEED");
+	for (i = 0; i < RSZ; i++)
+		r[i] = (uint8_t)(i * 7 + 3);
+	memset(out, 0, RSZ);
+	if (dma_to(out, r, RSZ, "copy from the registration after MADV_DONTNEED"))
+		CHECK(!memcmp(out, r, RSZ),
+		      "after MADV_DONTNEED the device does not see the new pages");
+	memset(out, 0x5c, RSZ);
+	if (dma_to(r, out, RSZ, "copy into the registration after MADV_DONTNEED"))
+		CHECK(r[0] == 0x5c && r[RSZ - 1] == 0x5c,
+		      "device writes after MADV_DONTNEED do not reach the CPU");
+	CHECK(dbg("userptr_repins") == rep0 + 1, "userptr_repins +%llu, expected +1",
+	      (unsigned long long)(dbg("userptr_repins") - rep0));
+
+	/* 3: munmap: out of the GPU space before munmap() returns */
+	CHECK(munmap(r, RSZ) == 0, "munmap the registration");
+	CHECK(dbg("userptr_invalidations") == inv0 + 1,
+	      "userptr_invalidations +%llu after munmap, expected +1",
+	      (unsigned long long)(dbg("userptr_invalidations") - inv0));
+	expect_fault("write after munmap", (uintptr_t)r, (uintptr_t)arena.base,
+		     HSAGPU_VM_ACCESS_WRITE, HSAGPU_VM_REASON_NOT_PRESENT,
+		     (uintptr_t)r);
+	hsagpu_memory_unregister(d.agent, r);
+	hsagpu_memory_unregister(d.agent, out);
+	munmap(raw, 2 * HUGE);
+	free(out);
+}
+
 int main(void)
 {
 	int n = hsagpu_agent_count();
@@ -320,6 +404,7 @@ int main(void)
 		test_stack();
 		test_file();
 		test_readonly_and_unregister();
+		test_remap();
 		CHECK(hsagpu_queue_state(q, NULL, NULL) == HSAGPU_QSTATE_ACTIVE,
 		      "the main queue is not ACTIVE at the end");
 	}

@@ -126,8 +126,8 @@ void hsagpu_queue_failed(HsaGpuState *s, unsigned qi, const HsaGpuQueue *q)
         trace_hsagpu_gcn_error(qi, q->gcn_kernel, q->vm_fault_info,
                                q->vm_fault_addr);
     }
-    if ((q->error == HSAGPU_QERR_ADDRESS || q->error == HSAGPU_QERR_ATOMIC) &&
-        q->gcn_pc) {
+    if ((q->error == HSAGPU_QERR_ADDRESS || q->error == HSAGPU_QERR_ATOMIC ||
+         q->error == HSAGPU_QERR_VM_FAULT) && q->gcn_pc) {
         qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu: queue %u: kernel object "
                       "0x%" PRIx64 ": %s: address 0x%" PRIx64 " refused, "
                       "instruction at 0x%" PRIx64 "\n", qi, q->gcn_kernel,

@@ -175,6 +175,7 @@ struct hsagpu_device {
 	atomic_t queue_irqs;
 	atomic_t vm_faults;             /* VM faults reported by the device */
 	atomic_t userptr_invalidations; /* registrations the mm took away */
+	atomic_t userptr_repins;        /* registrations moved to new pages */
 	atomic_t *vector_irqs;          /* per MSI-X vector, msix_vectors */
 	struct dentry *debugfs;
 
@@ -367,6 +368,10 @@ struct hsagpu_mem {
 	bool readonly;                  /* USERPTR without write access */
 	bool pinned;                    /* USERPTR: sys.pages hold pins */
 	u64 user_addr;                  /* USERPTR: first byte's CPU address */
+	/* USERPTR: a check of the pins after an invalidation, queued */
+	unsigned long reval_pending;
+	struct callback_head reval_cb;
+	struct work_struct reval_work;
 };
 
 /* The queue flags the driver sets (hsagpu_queue_create()) */

@@ -12,6 +12,7 @@
  *   vector_irqs    "<vector> <interrupts>", one line per MSI-X vector
  *   vm_faults      VM faults the error interrupt reported
  *   userptr_invalidations  registrations the process's mm took away
+ *   userptr_repins registrations moved to the range's new pages
  *   sysmem_bytes   SYSTEM memory allocated by all open files, now
  *   userptr_pages  user pages registrations hold pinned, now
  *   vm             the device's page walks, TLB hits, invalidations and

@@ -5,21 +5,26 @@
  * (FOLL_LONGTERM), DMA-mapped and mapped in the file's GPU space at
  * their own CPU addresses. An MMU interval notifier watches the range:
  * when the process gives the pages up (munmap, mremap, MADV_DONTNEED,
- * page migration, exit...) the whole registration leaves the GPU space
- * (entries cleared, TLB invalidated and acknowledged) before the
- * notifier returns, i.e. before the kernel can free or reuse anything;
- * at exit the file's queues stop first.
- * Later device accesses to the range take a VM fault. The pins go at
- * FREE_MEM or close(), after the device lost the translations.
+ * page migration, exit...) the registration is checked again, as
+ * amdkfd revalidates its userptrs: the pins keep the old pages from
+ * being freed or reused meanwhile, so the GPU mapping stays until the
+ * check, which runs before the process returns to user space (or, for
+ * kernel threads, from a work item). The same pages still mapped there
+ * (a huge page split, a failed reclaim, migration or collapse of the
+ * pinned pages): nothing changes. Other pages (MADV_DONTNEED, a new
+ * mapping at the same address): the registration moves to them. No pages
+ * (munmap): the registration leaves the GPU space (entries cleared, TLB
+ * invalidated and acknowledged), and later device accesses to the range
+ * take a VM fault, as on amdkfd. At exit the file's queues stop first,
+ * then the registration leaves the GPU space.
+ * The pins go at FREE_MEM or close(), after the device lost the
+ * translations.
  *
  * Changes that leave the pages where they are do not unmap: fork()'s
  * write protection of the parent (the pinned pages stay the parent's:
  * the kernel copies them for the child), mprotect(), NUMA hinting and
  * soft-dirty tracking (MMU_NOTIFY_PROTECTION_VMA, _PROTECTION_PAGE,
- * _SOFT_DIRTY, on 6.1 and 6.12 alike). Reclaim or THP collapse may
- * still try (and fail) to unmap a pinned page: that also takes the
- * registration out of the GPU space, which is safe; the process
- * registers again.
+ * _SOFT_DIRTY, on 6.1 and 6.12 alike) are not even checked.
  *
  * A registration is an allocation (struct hsagpu_mem, HSAGPU_MEM_USERPTR)
  * with a handle: it counts against the file's limits like SYSTEM memory.
@@ -27,13 +32,20 @@
  */
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
+#include <linux/kthread.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 
 #include "hsagpu.h"
 
 /* An invalidation between pinning and mapping: try again that often. */
 #define HSAGPU_USERPTR_TRIES    8
+
+static void hsagpu_userptr_unpin(struct hsagpu_mem *mem);
+static int hsagpu_userptr_map_pinned(struct hsagpu_file *hf,
+				     struct hsagpu_mem *mem, u64 va,
+				     unsigned long seq);
 
 static bool hsagpu_userptr_invalidate(struct mmu_interval_notifier *mni,
 				      const struct mmu_notifier_range *range,
@@ -43,6 +55,7 @@ static bool hsagpu_userptr_invalidate(struct mmu_interval_notifier *mni,
 					      notifier);
 	struct hsagpu_vm *vm = mem->owner->vm;
 	LIST_HEAD(freed);
+	bool mapped;
 
 	switch (range->event) {
 	case MMU_NOTIFY_PROTECTION_VMA:
@@ -61,18 +74,117 @@ static bool hsagpu_userptr_invalidate(struct mmu_interval_notifier *mni,
 	 * reading the range would fault once it is unmapped. amdkfd, too,
 	 * stops a process's queues before its userptrs go.
 	 */
-	if (range->event == MMU_NOTIFY_RELEASE)
+	if (range->event == MMU_NOTIFY_RELEASE) {
 		hsagpu_queue_release(mem->owner);
+		mutex_lock(&vm->lock);
+		mmu_interval_set_seq(mni, cur_seq);
+		if (mem->map.mapped) {
+			hsagpu_vm_unmap_locked(vm, &mem->map, &freed);
+			atomic_inc(&mem->hdev->userptr_invalidations);
+		}
+		mutex_unlock(&vm->lock);
+		hsagpu_vm_free_tables(vm, &freed);
+		return true;
+	}
 
 	mutex_lock(&vm->lock);
 	mmu_interval_set_seq(mni, cur_seq);
-	if (mem->map.mapped) {
-		hsagpu_vm_unmap_locked(vm, &mem->map, &freed);
-		atomic_inc(&mem->hdev->userptr_invalidations);
-	}
+	mapped = mem->map.mapped;
 	mutex_unlock(&vm->lock);
-	hsagpu_vm_free_tables(vm, &freed);
+	if (!mapped || test_and_set_bit(0, &mem->reval_pending))
+		return true;
+	/*
+	 * The check, before the process sees the change's result (it may
+	 * write to the new pages and start the GPU on them at once); the
+	 * reference keeps the registration until then. Never the last put
+	 * here: that would remove this notifier from inside it.
+	 */
+	kref_get(&mem->ref);
+	if (current->mm != mni->mm || (current->flags & PF_KTHREAD) ||
+	    task_work_add(current, &mem->reval_cb, TWA_RESUME))
+		schedule_work(&mem->reval_work);
 	return true;
+}
+
+/*
+ * After an invalidation: are the pages under the range still the pinned
+ * ones? In the registering process, mmap lock not held. Holds a
+ * reference, which it drops.
+ */
+static void hsagpu_userptr_check(struct hsagpu_mem *mem)
+{
+	struct hsagpu_file *hf = mem->owner;
+	struct hsagpu_sysbuf *b = &mem->sys;
+	struct page **pages;
+	unsigned long seq;
+	long n = -EFAULT;
+	u64 va;
+
+	clear_bit(0, &mem->reval_pending);
+	pages = kvmalloc_array(b->npages, sizeof(*pages), GFP_KERNEL);
+	seq = mmu_interval_read_begin(&mem->notifier);
+	/* none (exit, or no memory for the array): out of the GPU space */
+	if (pages && current->mm == mem->notifier.mm)
+		n = pin_user_pages_fast(mem->user_addr, b->npages,
+					FOLL_LONGTERM |
+					(mem->readonly ? 0 : FOLL_WRITE), pages);
+	if (hsagpu_enter(hf->hdev))
+		goto out;
+	mutex_lock(&hf->lock);
+	/* unmapped or freed meanwhile: nothing to check */
+	if (!mem->map.mapped || !mem->pinned)
+		goto out_unlock;
+	if (n == b->npages && !memcmp(pages, b->pages, n * sizeof(*pages)))
+		goto out_unlock;
+	va = mem->map.it.start;
+	hsagpu_vm_unmap(hf->vm, &mem->map);
+	/*
+	 * Gone, or a queue's ring or pointers in it (the device holds their
+	 * pages): the registration stays out, pinned until freed.
+	 */
+	if (n != b->npages || mem->queue_users) {
+		atomic_inc(&hf->hdev->userptr_invalidations);
+		goto out_unlock;
+	}
+	hsagpu_userptr_unpin(mem);
+	swap(b->pages, pages);
+	n = 0;                  /* the new pins are the registration's now */
+	if (hsagpu_userptr_map_pinned(hf, mem, va, seq))
+		atomic_inc(&hf->hdev->userptr_invalidations);
+	else
+		atomic_inc(&hf->hdev->userptr_repins);
+out_unlock:
+	mutex_unlock(&hf->lock);
+	hsagpu_exit(hf->hdev);
+out:
+	if (n > 0)
+		unpin_user_pages(pages, n);
+	kvfree(pages);
+	hsagpu_mem_put(mem);
+}
+
+static void hsagpu_userptr_check_cb(struct callback_head *cb)
+{
+	hsagpu_userptr_check(container_of(cb, struct hsagpu_mem, reval_cb));
+}
+
+/* A kernel thread (reclaim, khugepaged...) or another process did it. */
+static void hsagpu_userptr_check_work(struct work_struct *work)
+{
+	struct hsagpu_mem *mem = container_of(work, struct hsagpu_mem,
+					      reval_work);
+	struct mm_struct *mm = mem->notifier.mm;
+
+	if (!mmget_not_zero(mm)) {
+		/* exiting: the release takes it out */
+		clear_bit(0, &mem->reval_pending);
+		hsagpu_mem_put(mem);
+		return;
+	}
+	kthread_use_mm(mm);
+	hsagpu_userptr_check(mem);
+	kthread_unuse_mm(mm);
+	mmput(mm);
 }
 
 static const struct mmu_interval_notifier_ops hsagpu_userptr_mn_ops = {
@@ -117,21 +229,50 @@ void hsagpu_userptr_free(struct hsagpu_mem *mem)
  * Pin the pages at @start, DMA-map them and map them in the GPU space at
  * @va: 0, -EAGAIN (invalidated meanwhile).
  */
-static int hsagpu_userptr_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
-			      u64 start, u64 va)
+/*
+ * DMA-map the pages pinned in sys.pages and map them in the GPU space at
+ * @va, unless the notifier saw an invalidation since @seq (-EAGAIN). On
+ * failure the pins go. Inside hsagpu_enter().
+ */
+static int hsagpu_userptr_map_pinned(struct hsagpu_file *hf,
+				     struct hsagpu_mem *mem, u64 va,
+				     unsigned long seq)
 {
 	struct hsagpu_sysbuf *b = &mem->sys;
 	struct hsagpu_vm_src src = {
 		.sgt = &b->sgt,
 		.flags = HSAGPU_PTE_SYSTEM | HSAGPU_PTE_SNOOPED,
 		.mni = &mem->notifier,
+		.seq = seq,
 	};
 	u64 perms = HSAGPU_PTE_READABLE |
 		    (mem->readonly ? 0 : HSAGPU_PTE_WRITEABLE);
+	int ret;
+
+	ret = hsagpu_sysbuf_map(hf->hdev, b);
+	if (ret) {
+		memset(&b->sgt, 0, sizeof(b->sgt));
+		unpin_user_pages(b->pages, b->npages);
+		return ret;
+	}
+	mem->map.kind = HSAGPU_VM_MAP_USERPTR;
+	mem->pinned = true;
+	atomic64_add(b->npages, &hf->hdev->userptr_pages);
+	ret = hsagpu_vm_map(hf->vm, &mem->map, va, mem->size, perms, &src);
+	if (ret)
+		hsagpu_userptr_unpin(mem);
+	return ret;
+}
+
+static int hsagpu_userptr_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
+			      u64 start, u64 va)
+{
+	struct hsagpu_sysbuf *b = &mem->sys;
+	unsigned long seq;
 	long pinned;
 	int ret;
 
-	src.seq = mmu_interval_read_begin(&mem->notifier);
+	seq = mmu_interval_read_begin(&mem->notifier);
 	pinned = pin_user_pages_fast(start, b->npages, FOLL_LONGTERM |
 				     (mem->readonly ? 0 : FOLL_WRITE),
 				     b->pages);
@@ -141,25 +282,12 @@ static int hsagpu_userptr_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 		return pinned < 0 ? pinned : -EFAULT;
 	}
 	ret = hsagpu_enter(hf->hdev);
-	if (ret)
-		goto out_unpin;
-	ret = hsagpu_sysbuf_map(hf->hdev, b);
 	if (ret) {
-		memset(&b->sgt, 0, sizeof(b->sgt));
-		hsagpu_exit(hf->hdev);
-		goto out_unpin;
+		unpin_user_pages(b->pages, b->npages);
+		return ret;
 	}
-	mem->map.kind = HSAGPU_VM_MAP_USERPTR;
-	mem->pinned = true;
-	atomic64_add(b->npages, &hf->hdev->userptr_pages);
-	ret = hsagpu_vm_map(hf->vm, &mem->map, va, mem->size, perms, &src);
+	ret = hsagpu_userptr_map_pinned(hf, mem, va, seq);
 	hsagpu_exit(hf->hdev);
-	if (!ret)
-		return 0;
-	hsagpu_userptr_unpin(mem);
-	return ret;
-out_unpin:
-	unpin_user_pages(b->pages, b->npages);
 	return ret;
 }
 
@@ -185,6 +313,8 @@ static struct hsagpu_mem *hsagpu_userptr_new(struct hsagpu_file *hf,
 	mem->readonly = readonly;
 	mem->user_addr = start;
 	mem->size = size;
+	init_task_work(&mem->reval_cb, hsagpu_userptr_check_cb);
+	INIT_WORK(&mem->reval_work, hsagpu_userptr_check_work);
 	mem->nsegs = 1;
 	mem->segs = &mem->seg0;
 	ret = hsagpu_mem_charge(mem);

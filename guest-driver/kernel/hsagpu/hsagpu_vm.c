@@ -769,5 +769,7 @@ void hsagpu_vm_debugfs_init(struct hsagpu_device *hdev, struct dentry *d)
 	debugfs_create_atomic_t("vm_faults", 0444, d, &hdev->vm_faults);
 	debugfs_create_atomic_t("userptr_invalidations", 0444, d,
 				&hdev->userptr_invalidations);
+	debugfs_create_atomic_t("userptr_repins", 0444, d,
+				&hdev->userptr_repins);
 	debugfs_create_file("vm", 0444, d, hdev, &vm_fops);
 }

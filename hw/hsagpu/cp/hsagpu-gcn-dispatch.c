@@ -160,6 +160,7 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
     total = hsagpu_kernel_workgroups(k, nwg);
     if (hsagpu_dispatch_begin(q, p)) {
         hsagpu_gcn_run_stop(q->gcn);    /* nothing of an earlier dispatch */
+        q->gcn_pc = 0;
     }
     if (!q->gcn) {
         q->gcn = hsagpu_gcn_run_new();
@@ -202,13 +203,11 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
             case HSAGPU_GCN_MEM_FAULT:
                 err = st.mem_err == HSAGPU_GCN_CONTENDED ? HSAGPU_QERR_ATOMIC :
                       c.err ? c.err : HSAGPU_QERR_ADDRESS;
-                if (!c.err) {
-                    /* no bus refusal to log it: say where the code was */
-                    q->gcn_kernel = k->kernel_object;
-                    q->gcn_what = st.what;
-                    q->gcn_pc = st.pc;
-                    q->gcn_addr = st.addr;
-                }
+                /* the log says which instruction of which kernel */
+                q->gcn_kernel = k->kernel_object;
+                q->gcn_what = st.what;
+                q->gcn_pc = st.pc;
+                q->gcn_addr = st.addr;
                 break;
             case HSAGPU_GCN_UNIMPLEMENTED:
             case HSAGPU_GCN_TRAP:
