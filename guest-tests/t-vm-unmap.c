@@ -18,8 +18,10 @@
  *     registration is given back, but no longer the registered range);
  *  3. free() of a large malloc'd block (glibc gives it back with
  *     munmap) while held packets target it;
- *  4. madvise(MADV_DONTNEED) of the range (the pages are replaced by
- *     zero pages on the next touch);
+ *  4. madvise(MADV_DONTNEED) of the range: the range stays, its pages
+ *     are replaced by zero pages; as amdkfd's userptrs, the registration
+ *     follows them, so the late packets complete without a fault and
+ *     their writes are what the process reads there;
  *  5. munmap during a long DMA copy into the range: whatever the timing,
  *     the canary at the same address is not written; the copy either
  *     finished before the munmap or faults inside the range.
@@ -177,10 +179,23 @@ static void held_case(enum how how, const char *what)
 		break;
 	case DONTNEED:
 		CHECK(madvise(r, LEN, MADV_DONTNEED) == 0, "%s: madvise", what);
-		/* the range keeps its address: new zero pages, now the canary */
+		/* the range keeps its address: new zero pages, written now */
 		memset(r, CANARY, LEN);
-		c = r;
 		break;
+	}
+	if (how == DONTNEED) {
+		hsagpu_signal_store_release(gate, 0);
+		CHECK(gtq_wait_eq(done, 0, MS), "%s: the late packets did not complete", what);
+		/* the last fill covers the range */
+		CHECK(gtd_check_fill(r, LEN, 0x33333333) == LEN,
+		      "%s: the process does not see the device's writes (byte %zu)",
+		      what, gtd_check_fill(r, LEN, 0x33333333));
+		CHECK(hsagpu_memory_unregister(d.agent, r) == 0, "%s: unregister", what);
+		CHECK(hsagpu_queue_destroy(q) == 0, "%s: destroy", what);
+		munmap(r, LEN);
+		hsagpu_signal_destroy(gate);
+		hsagpu_signal_destroy(done);
+		return;
 	}
 	CHECK(c != NULL, "%s: no new mapping at the old address %p", what, (void *)r);
 	hsagpu_signal_store_release(gate, 0);

@@ -5,18 +5,20 @@
  * (FOLL_LONGTERM), DMA-mapped and mapped in the file's GPU space at
  * their own CPU addresses. An MMU interval notifier watches the range:
  * when the process gives the pages up (munmap, mremap, MADV_DONTNEED,
- * page migration, exit...) the registration is checked again, as
- * amdkfd revalidates its userptrs: the pins keep the old pages from
- * being freed or reused meanwhile, so the GPU mapping stays until the
- * check, which runs before the process returns to user space (or, for
- * kernel threads, from a work item). The same pages still mapped there
- * (a huge page split, a failed reclaim, migration or collapse of the
- * pinned pages): nothing changes. Other pages (MADV_DONTNEED, a new
- * mapping at the same address): the registration moves to them. No pages
- * (munmap): the registration leaves the GPU space (entries cleared, TLB
- * invalidated and acknowledged), and later device accesses to the range
- * take a VM fault, as on amdkfd. At exit the file's queues stop first,
- * then the registration leaves the GPU space.
+ * page migration, exit...):
+ *  - the range goes (munmap, mremap: MMU_NOTIFY_UNMAP; exit): the whole
+ *    registration leaves the GPU space (entries cleared, TLB invalidated
+ *    and acknowledged) before the notifier returns, so that the device
+ *    never reaches what is mapped there next; later device accesses take
+ *    a VM fault. At exit the file's queues stop first.
+ *  - anything else (MADV_DONTNEED, a huge page split, reclaim, migration
+ *    or collapse trying a pinned page): the registration is checked
+ *    again, as amdkfd revalidates its userptrs, before the process
+ *    returns to user space (from a work item for kernel threads); the
+ *    pins keep the old pages from being freed or reused until then. The
+ *    same pages: nothing changes. New ones (MADV_DONTNEED): the
+ *    registration moves to them, and the device sees what the process
+ *    sees. None: it leaves the GPU space.
  * The pins go at FREE_MEM or close(), after the device lost the
  * translations.
  *
@@ -74,8 +76,14 @@ static bool hsagpu_userptr_invalidate(struct mmu_interval_notifier *mni,
 	 * reading the range would fault once it is unmapped. amdkfd, too,
 	 * stops a process's queues before its userptrs go.
 	 */
-	if (range->event == MMU_NOTIFY_RELEASE) {
-		hsagpu_queue_release(mem->owner);
+	/*
+	 * The range itself goes (munmap, mremap, exit): out of the GPU space
+	 * now, before anything else can be mapped at those addresses.
+	 */
+	if (range->event == MMU_NOTIFY_UNMAP ||
+	    range->event == MMU_NOTIFY_RELEASE) {
+		if (range->event == MMU_NOTIFY_RELEASE)
+			hsagpu_queue_release(mem->owner);
 		mutex_lock(&vm->lock);
 		mmu_interval_set_seq(mni, cur_seq);
 		if (mem->map.mapped) {
