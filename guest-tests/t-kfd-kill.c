@@ -63,23 +63,36 @@ static void child(int wfd, int do_exit)
 		pause();
 }
 
-static void round_trip(int do_exit)
+/* @fn(pipe's write end, @arg) in a child; the read end in *@rfd. */
+static pid_t spawn(void (*fn)(int wfd, int arg), int arg, int *rfd)
 {
-	uint64_t active0 = gtkfd_debugfs_sum("queues_active"), during;
-	int fds[2], status;
-	char c = 1;
+	int fds[2];
 	pid_t pid;
 
 	if (pipe(fds))
-		return;
+		return -1;
 	pid = fork();
 	if (!pid) {
 		close(fds[0]);
-		child(fds[1], do_exit);
+		fn(fds[1], arg);
 	}
 	close(fds[1]);
-	CHECK(read(fds[0], &c, 1) == 1 && c == 0, "child did not start its queue");
-	close(fds[0]);
+	*rfd = fds[0];
+	return pid;
+}
+
+static void round_trip(int do_exit)
+{
+	uint64_t active0 = gtkfd_debugfs_sum("queues_active"), during;
+	int rfd, status;
+	char c = 1;
+	pid_t pid;
+
+	pid = spawn(child, do_exit, &rfd);
+	if (pid < 0)
+		return;
+	CHECK(read(rfd, &c, 1) == 1 && c == 0, "child did not start its queue");
+	close(rfd);
 	during = gtkfd_debugfs_sum("queues_active");
 	if (!do_exit) {
 		CHECK(during == active0 + 1, "queues_active %llu while the child runs, was %llu",
@@ -104,7 +117,7 @@ static void round_trip(int do_exit)
  * half, UP_COPIES times; the read index when it told the parent, on the
  * pipe (the parent kills it right away: far fewer copies are done).
  */
-static void child_userptr(int wfd)
+static void child_userptr(int wfd, int unused __attribute__((unused)))
 {
 	struct kfd_ioctl_alloc_memory_of_gpu_args a = { 0 };
 	struct kfd_ioctl_map_memory_to_gpu_args m = { 0 };
@@ -164,20 +177,15 @@ static void kill_userptr(void)
 {
 	uint64_t faults0 = gtkfd_debugfs_sum("vm_faults"), rptr = ~0ULL;
 	uint64_t active0 = gtkfd_debugfs_sum("queues_active");
-	int fds[2], status;
+	int rfd, status;
 	pid_t pid;
 
-	if (pipe(fds))
+	pid = spawn(child_userptr, 0, &rfd);
+	if (pid < 0)
 		return;
-	pid = fork();
-	if (!pid) {
-		close(fds[0]);
-		child_userptr(fds[1]);
-	}
-	close(fds[1]);
-	CHECK(read(fds[0], &rptr, sizeof(rptr)) == sizeof(rptr),
+	CHECK(read(rfd, &rptr, sizeof(rptr)) == sizeof(rptr),
 	      "userptr: the child did not start its copies");
-	close(fds[0]);
+	close(rfd);
 	kill(pid, SIGKILL);
 	CHECK(!gt_wait_child(pid, &status, 60000), "userptr: child not reaped");
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,

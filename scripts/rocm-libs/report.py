@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Pass counts of scripts/test-rocm-libs: for each library and test
 binary, the test cases the binary has (its --gtest_list_tests, run on the
-host: listing needs no GPU), how many passed, failed, were skipped, and
+host where listing needs no GPU, else in a guest), how many passed, failed, were skipped, and
 how many the guest never reached (the binary crashed or ran out of time
 first). Binaries the build did not produce are listed by target name.
 
@@ -18,26 +18,39 @@ import xml.etree.ElementTree as ET
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def listed(binary, gfilter, shard=None):
+SUITE_LINE = re.compile(r'^(\S+\.)(\s+#.*)?$')
+TEST_LINE = re.compile(r'^  (\S+)(\s+#.*)?$')
+
+
+def listed(binary, gfilter, shard=None, text=None):
     """Test names (Suite.Name) of a GoogleTest binary; with shard (K, N)
     those GoogleTest's sharding runs in shard K: the K-th, (K+N)-th, ...
-    of the tests that match the filter."""
-    args = [binary, '--gtest_list_tests']
-    if gfilter:
-        args.append('--gtest_filter=' + gfilter)
-    try:
-        out = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                             timeout=120, text=True).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return None
+    of the tests that match the filter. text: its --gtest_list_tests
+    output (filter applied) taken elsewhere, instead of running it."""
+    if text is None:
+        args = [binary, '--gtest_list_tests']
+        if gfilter:
+            args.append('--gtest_filter=' + gfilter)
+        try:
+            r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               timeout=120, text=True)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        # some (rocSPARSE's) look for a GPU before they list
+        if r.returncode:
+            return None
+        text = r.stdout
     names, suite = [], None
-    for line in out.splitlines():
-        if not line.strip() or line.startswith('Running main'):
+    for line in text.splitlines():
+        m = SUITE_LINE.match(line)
+        if m:
+            suite = m.group(1)
             continue
-        if not line.startswith(' '):
-            suite = line.split('#')[0].strip()
-        elif suite:
-            names.append(suite + line.split('#')[0].strip())
+        m = TEST_LINE.match(line)
+        if m and suite:
+            names.append(suite + m.group(1))
+        elif line.strip():
+            suite = None        # a line of something else: no suite open
     # disabled tests are listed, never run, and not counted by the sharding
     names = [n for n in names if 'DISABLED_' not in n]
     if shard:
@@ -46,15 +59,21 @@ def listed(binary, gfilter, shard=None):
 
 
 def list_main(argv):
-    """--list BINARY [--filter F] [--shard K/N]: the test names the guest
-    runs, one per line."""
+    """--list BINARY [--filter F] [--shard K/N] [--from FILE]: the test
+    names the guest runs, one per line. FILE: the binary's
+    --gtest_list_tests output, taken in a guest."""
     ap = argparse.ArgumentParser(prog='report.py --list')
     ap.add_argument('binary')
     ap.add_argument('--filter')
     ap.add_argument('--shard')
+    ap.add_argument('--from', dest='src')
     a = ap.parse_args(argv)
     shard = tuple(int(x) for x in a.shard.split('/')) if a.shard else None
-    names = listed(a.binary, a.filter, shard)
+    text = None
+    if a.src:
+        with open(a.src, errors='replace') as fh:
+            text = fh.read()
+    names = listed(a.binary, a.filter, shard, text)
     if names is None:
         print('%s: cannot list its tests' % a.binary, file=sys.stderr)
         return 1
