@@ -138,7 +138,8 @@ def main():
     lines = ['Command: `%s` at commit %s, %s. Each test binary ran as one guest program, '
              'up to %d s a run (`--timeout`)%s.' %
              (a.command, commit, datetime.date.today().isoformat(), a.timeout,
-              ', GoogleTest shard %s of each (the tests column counts that shard)' % a.shard
+              ', shard %s of each (GoogleTest\'s numbering; rocSPARSE: of the cases its data '
+              'generator makes; the tests column counts that shard)' % a.shard
               if a.shard else ''), '',
              '| library | test binary | tests | passed | failed | skipped | not reached |',
              '|---|---|---:|---:|---:|---:|---:|']
