@@ -105,9 +105,14 @@ static bool hsagpu_userptr_invalidate(struct mmu_interval_notifier *mni,
 	 * The check, before the process sees the change's result (it may
 	 * write to the new pages and start the GPU on them at once); the
 	 * reference keeps the registration until then. Never the last put
-	 * here: that would remove this notifier from inside it.
+	 * here: that would remove this notifier from inside it. A
+	 * registration whose last reference is gone is being freed (its
+	 * removal waits for this callback): nothing to check.
 	 */
-	kref_get(&mem->ref);
+	if (!kref_get_unless_zero(&mem->ref)) {
+		clear_bit(0, &mem->reval_pending);
+		return true;
+	}
 	if (current->mm != mni->mm || (current->flags & PF_KTHREAD) ||
 	    task_work_add(current, &mem->reval_cb, TWA_RESUME))
 		schedule_work(&mem->reval_work);
