@@ -541,6 +541,8 @@ int hsagpu_ralias_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma,
 long hsagpu_ioctl_vram_dirty(struct hsagpu_file *hf, void *data);
 void hsagpu_ioctl_register_mem_undo(struct hsagpu_file *hf, void *data);
 void hsagpu_userptr_free(struct hsagpu_mem *mem);
+int hsagpu_userptr_init(void);
+void hsagpu_userptr_exit(void);
 int hsagpu_userptr_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 			   u64 va);
 int hsagpu_userptr_gpu_unmap(struct hsagpu_file *hf, struct hsagpu_mem *mem);

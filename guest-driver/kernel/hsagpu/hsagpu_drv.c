@@ -505,10 +505,15 @@ static int __init hsagpu_init(void)
 {
 	int ret;
 
+	ret = hsagpu_userptr_init();
+	if (ret)
+		return ret;
 	hsagpu_debugfs_register();
 	ret = pci_register_driver(&hsagpu_driver);
-	if (ret)
+	if (ret) {
 		hsagpu_debugfs_unregister();
+		hsagpu_userptr_exit();
+	}
 	return ret;
 }
 module_init(hsagpu_init);
@@ -517,6 +522,7 @@ static void __exit hsagpu_cleanup(void)
 {
 	pci_unregister_driver(&hsagpu_driver);
 	hsagpu_debugfs_unregister();
+	hsagpu_userptr_exit();
 }
 module_exit(hsagpu_cleanup);
 

@@ -38,11 +38,26 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
+#include <linux/workqueue.h>
 
 #include "hsagpu.h"
 
 /* An invalidation between pinning and mapping: try again that often. */
 #define HSAGPU_USERPTR_TRIES    8
+
+/* Checks for kernel threads' invalidations; drained at module exit. */
+static struct workqueue_struct *hsagpu_userptr_wq;
+
+int hsagpu_userptr_init(void)
+{
+	hsagpu_userptr_wq = alloc_workqueue("hsagpu_userptr", 0, 0);
+	return hsagpu_userptr_wq ? 0 : -ENOMEM;
+}
+
+void hsagpu_userptr_exit(void)
+{
+	destroy_workqueue(hsagpu_userptr_wq);
+}
 
 static void hsagpu_userptr_unpin(struct hsagpu_mem *mem);
 static int hsagpu_userptr_map_pinned(struct hsagpu_file *hf,
@@ -115,7 +130,7 @@ static bool hsagpu_userptr_invalidate(struct mmu_interval_notifier *mni,
 	}
 	if (current->mm != mni->mm || (current->flags & PF_KTHREAD) ||
 	    task_work_add(current, &mem->reval_cb, TWA_RESUME))
-		schedule_work(&mem->reval_work);
+		queue_work(hsagpu_userptr_wq, &mem->reval_work);
 	return true;
 }
 
