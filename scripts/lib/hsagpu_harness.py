@@ -633,9 +633,9 @@ USER_BEGIN = re.compile(r'# hsagpu-user-begin (\S+)\s*$')
 USER_END = re.compile(r'# hsagpu-user-end (\S+) (\d+)\s*$')
 
 
-def user_results(suite, text, names):
-    """Results of the user programs (scripts/test-boot --cmd/--run-program):
-    one JUnit suite per program, '<suite>/<name>'."""
+def user_blocks(text):
+    """What each user program printed on the console ({name: [line]}) and
+    its exit status ({name: status}, missing if it never finished)."""
     blocks, cur, ends = {}, None, {}
     for line in text.splitlines():
         line = line.rstrip('\r')
@@ -651,6 +651,13 @@ def user_results(suite, text, names):
             continue
         if cur is not None:
             blocks[cur].append(line)
+    return blocks, ends
+
+
+def user_results(suite, text, names):
+    """Results of the user programs (scripts/test-boot --cmd/--run-program):
+    one JUnit suite per program, '<suite>/<name>'."""
+    blocks, ends = user_blocks(text)
     out = []
     for name in names:
         s = '%s/%s' % (suite, name)

@@ -18,6 +18,7 @@ import xml.etree.ElementTree as ET
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+KERNEL_LINE = re.compile(r'^\[\s*\d+\.\d+\]')
 SUITE_LINE = re.compile(r'^(\S+\.)(\s+#.*)?$')
 TEST_LINE = re.compile(r'^  (\S+)(\s+#.*)?$')
 
@@ -59,20 +60,26 @@ def listed(binary, gfilter, shard=None, text=None):
 
 
 def list_main(argv):
-    """--list BINARY [--filter F] [--shard K/N] [--from FILE]: the test
-    names the guest runs, one per line. FILE: the binary's
-    --gtest_list_tests output, taken in a guest."""
+    """--list BINARY [--filter F] [--shard K/N] [--console LOG]: the test
+    names the guest runs, one per line. LOG: the console of a guest boot
+    in which the guest program named after BINARY printed its
+    --gtest_list_tests."""
     ap = argparse.ArgumentParser(prog='report.py --list')
     ap.add_argument('binary')
     ap.add_argument('--filter')
     ap.add_argument('--shard')
-    ap.add_argument('--from', dest='src')
+    ap.add_argument('--console')
     a = ap.parse_args(argv)
     shard = tuple(int(x) for x in a.shard.split('/')) if a.shard else None
     text = None
-    if a.src:
-        with open(a.src, errors='replace') as fh:
-            text = fh.read()
+    if a.console:
+        sys.path.insert(0, os.path.join(ROOT, 'scripts', 'lib'))
+        import hsagpu_harness as H
+        with open(a.console, errors='replace') as fh:
+            blocks, _ = H.user_blocks(fh.read())
+        # the guest kernel's messages may come in between
+        text = '\n'.join(line for line in blocks.get(os.path.basename(a.binary), [])
+                         if not KERNEL_LINE.match(line))
     names = listed(a.binary, a.filter, shard, text)
     if names is None:
         print('%s: cannot list its tests' % a.binary, file=sys.stderr)

@@ -59,11 +59,6 @@ void hsagpu_userptr_exit(void)
 	destroy_workqueue(hsagpu_userptr_wq);
 }
 
-static void hsagpu_userptr_unpin(struct hsagpu_mem *mem);
-static int hsagpu_userptr_map_pinned(struct hsagpu_file *hf,
-				     struct hsagpu_mem *mem, u64 va,
-				     unsigned long seq);
-
 static bool hsagpu_userptr_invalidate(struct mmu_interval_notifier *mni,
 				      const struct mmu_notifier_range *range,
 				      unsigned long cur_seq)
@@ -85,15 +80,12 @@ static bool hsagpu_userptr_invalidate(struct mmu_interval_notifier *mni,
 	if (!mmu_notifier_range_blockable(range))
 		return false;
 	/*
-	 * The address space is going away, and the interval notifiers hear
-	 * it before the file's own release notifier (mn_itree_release()
-	 * runs first): stop the file's queues now, or a dispatch still
-	 * reading the range would fault once it is unmapped. amdkfd, too,
-	 * stops a process's queues before its userptrs go.
-	 */
-	/*
 	 * The range itself goes (munmap, mremap, exit): out of the GPU space
-	 * now, before anything else can be mapped at those addresses.
+	 * now, before anything else can be mapped at those addresses. At
+	 * exit the interval notifiers hear it before the file's own release
+	 * notifier (mn_itree_release() runs first): the file's queues stop
+	 * first, or a dispatch still reading the range would fault. amdkfd,
+	 * too, stops a process's queues before its userptrs go.
 	 */
 	if (range->event == MMU_NOTIFY_UNMAP ||
 	    range->event == MMU_NOTIFY_RELEASE) {
@@ -132,6 +124,110 @@ static bool hsagpu_userptr_invalidate(struct mmu_interval_notifier *mni,
 	    task_work_add(current, &mem->reval_cb, TWA_RESUME))
 		queue_work(hsagpu_userptr_wq, &mem->reval_work);
 	return true;
+}
+
+static const struct mmu_interval_notifier_ops hsagpu_userptr_mn_ops = {
+	.invalidate = hsagpu_userptr_invalidate,
+};
+
+static void hsagpu_userptr_unpin(struct hsagpu_mem *mem)
+{
+	struct hsagpu_sysbuf *b = &mem->sys;
+
+	if (b->mapped || b->sgt.sgl)
+		hsagpu_sysbuf_unmap_table(mem->hdev, b);
+	memset(&b->sgt, 0, sizeof(b->sgt));
+	/* The device may have written them. */
+	unpin_user_pages_dirty_lock(b->pages, b->npages, !mem->readonly);
+	atomic64_sub(b->npages, &mem->hdev->userptr_pages);
+	mem->pinned = false;
+}
+
+/*
+ * The last reference is gone (FREE_MEM or close(); no queue uses it):
+ * out of the GPU space first, then the notifier, the DMA mapping and
+ * the pins.
+ */
+void hsagpu_userptr_free(struct hsagpu_mem *mem)
+{
+	struct hsagpu_sysbuf *b = &mem->sys;
+
+	if (mem->owner->vm)
+		hsagpu_vm_unmap(mem->owner->vm, &mem->map);
+	if (mem->notifier_live)
+		mmu_interval_notifier_remove(&mem->notifier);
+	if (b->pages) {
+		if (mem->pinned)
+			hsagpu_userptr_unpin(mem);
+		kvfree(b->pages);
+		b->pages = NULL;
+	}
+}
+
+/*
+ * DMA-map the pages pinned in sys.pages and map them in the GPU space at
+ * @va, unless the notifier saw an invalidation since @seq (-EAGAIN). On
+ * failure the pins go. Inside hsagpu_enter().
+ */
+static int hsagpu_userptr_map_pinned(struct hsagpu_file *hf,
+				     struct hsagpu_mem *mem, u64 va,
+				     unsigned long seq)
+{
+	struct hsagpu_sysbuf *b = &mem->sys;
+	struct hsagpu_vm_src src = {
+		.sgt = &b->sgt,
+		.flags = HSAGPU_PTE_SYSTEM | HSAGPU_PTE_SNOOPED,
+		.mni = &mem->notifier,
+		.seq = seq,
+	};
+	u64 perms = HSAGPU_PTE_READABLE |
+		    (mem->readonly ? 0 : HSAGPU_PTE_WRITEABLE);
+	int ret;
+
+	ret = hsagpu_sysbuf_map(hf->hdev, b);
+	if (ret) {
+		memset(&b->sgt, 0, sizeof(b->sgt));
+		unpin_user_pages(b->pages, b->npages);
+		return ret;
+	}
+	mem->map.kind = HSAGPU_VM_MAP_USERPTR;
+	mem->pinned = true;
+	atomic64_add(b->npages, &hf->hdev->userptr_pages);
+	ret = hsagpu_vm_map(hf->vm, &mem->map, va, mem->size, perms, &src);
+	if (ret)
+		hsagpu_userptr_unpin(mem);
+	return ret;
+}
+
+/*
+ * Pin the pages at @start, DMA-map them and map them in the GPU space at
+ * @va: 0, -EAGAIN (invalidated meanwhile).
+ */
+static int hsagpu_userptr_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
+			      u64 start, u64 va)
+{
+	struct hsagpu_sysbuf *b = &mem->sys;
+	unsigned long seq;
+	long pinned;
+	int ret;
+
+	seq = mmu_interval_read_begin(&mem->notifier);
+	pinned = pin_user_pages_fast(start, b->npages, FOLL_LONGTERM |
+				     (mem->readonly ? 0 : FOLL_WRITE),
+				     b->pages);
+	if (pinned != b->npages) {
+		if (pinned > 0)
+			unpin_user_pages(b->pages, pinned);
+		return pinned < 0 ? pinned : -EFAULT;
+	}
+	ret = hsagpu_enter(hf->hdev);
+	if (ret) {
+		unpin_user_pages(b->pages, b->npages);
+		return ret;
+	}
+	ret = hsagpu_userptr_map_pinned(hf, mem, va, seq);
+	hsagpu_exit(hf->hdev);
+	return ret;
 }
 
 /*
@@ -213,110 +309,6 @@ static void hsagpu_userptr_check_work(struct work_struct *work)
 	hsagpu_userptr_check(mem);
 	kthread_unuse_mm(mm);
 	mmput(mm);
-}
-
-static const struct mmu_interval_notifier_ops hsagpu_userptr_mn_ops = {
-	.invalidate = hsagpu_userptr_invalidate,
-};
-
-static void hsagpu_userptr_unpin(struct hsagpu_mem *mem)
-{
-	struct hsagpu_sysbuf *b = &mem->sys;
-
-	if (b->mapped || b->sgt.sgl)
-		hsagpu_sysbuf_unmap_table(mem->hdev, b);
-	memset(&b->sgt, 0, sizeof(b->sgt));
-	/* The device may have written them. */
-	unpin_user_pages_dirty_lock(b->pages, b->npages, !mem->readonly);
-	atomic64_sub(b->npages, &mem->hdev->userptr_pages);
-	mem->pinned = false;
-}
-
-/*
- * The last reference is gone (FREE_MEM or close(); no queue uses it):
- * out of the GPU space first, then the notifier, the DMA mapping and
- * the pins.
- */
-void hsagpu_userptr_free(struct hsagpu_mem *mem)
-{
-	struct hsagpu_sysbuf *b = &mem->sys;
-
-	if (mem->owner->vm)
-		hsagpu_vm_unmap(mem->owner->vm, &mem->map);
-	if (mem->notifier_live)
-		mmu_interval_notifier_remove(&mem->notifier);
-	if (b->pages) {
-		if (mem->pinned)
-			hsagpu_userptr_unpin(mem);
-		kvfree(b->pages);
-		b->pages = NULL;
-	}
-}
-
-/*
- * Pin the pages at @start, DMA-map them and map them in the GPU space at
- * @va: 0, -EAGAIN (invalidated meanwhile).
- */
-/*
- * DMA-map the pages pinned in sys.pages and map them in the GPU space at
- * @va, unless the notifier saw an invalidation since @seq (-EAGAIN). On
- * failure the pins go. Inside hsagpu_enter().
- */
-static int hsagpu_userptr_map_pinned(struct hsagpu_file *hf,
-				     struct hsagpu_mem *mem, u64 va,
-				     unsigned long seq)
-{
-	struct hsagpu_sysbuf *b = &mem->sys;
-	struct hsagpu_vm_src src = {
-		.sgt = &b->sgt,
-		.flags = HSAGPU_PTE_SYSTEM | HSAGPU_PTE_SNOOPED,
-		.mni = &mem->notifier,
-		.seq = seq,
-	};
-	u64 perms = HSAGPU_PTE_READABLE |
-		    (mem->readonly ? 0 : HSAGPU_PTE_WRITEABLE);
-	int ret;
-
-	ret = hsagpu_sysbuf_map(hf->hdev, b);
-	if (ret) {
-		memset(&b->sgt, 0, sizeof(b->sgt));
-		unpin_user_pages(b->pages, b->npages);
-		return ret;
-	}
-	mem->map.kind = HSAGPU_VM_MAP_USERPTR;
-	mem->pinned = true;
-	atomic64_add(b->npages, &hf->hdev->userptr_pages);
-	ret = hsagpu_vm_map(hf->vm, &mem->map, va, mem->size, perms, &src);
-	if (ret)
-		hsagpu_userptr_unpin(mem);
-	return ret;
-}
-
-static int hsagpu_userptr_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
-			      u64 start, u64 va)
-{
-	struct hsagpu_sysbuf *b = &mem->sys;
-	unsigned long seq;
-	long pinned;
-	int ret;
-
-	seq = mmu_interval_read_begin(&mem->notifier);
-	pinned = pin_user_pages_fast(start, b->npages, FOLL_LONGTERM |
-				     (mem->readonly ? 0 : FOLL_WRITE),
-				     b->pages);
-	if (pinned != b->npages) {
-		if (pinned > 0)
-			unpin_user_pages(b->pages, pinned);
-		return pinned < 0 ? pinned : -EFAULT;
-	}
-	ret = hsagpu_enter(hf->hdev);
-	if (ret) {
-		unpin_user_pages(b->pages, b->npages);
-		return ret;
-	}
-	ret = hsagpu_userptr_map_pinned(hf, mem, va, seq);
-	hsagpu_exit(hf->hdev);
-	return ret;
 }
 
 /*
