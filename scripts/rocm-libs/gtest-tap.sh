@@ -7,14 +7,17 @@
 #
 #   gtest-tap.sh [-t SECONDS] [-T SECONDS] [-l LIST] PROGRAM [GTEST ARGS]
 #
-# -t: stop a run of the program after SECONDS (before the harness's own
-#     timeout, so that the lines it did print are still counted).
+# -t: stop the program when one test (or its start-up before the first)
+#     has run for SECONDS: that test is "not ok, timed out". Per test, not
+#     per run: a run of thousands of quick tests is not cut in the middle
+#     of one of them.
 # -l: run the tests named in LIST (one per line). After a test that did
 #     not end, the program starts again on the tests not yet run, so one
 #     slow or crashing test costs only itself; the tests never started are
 #     not reported (the host counts them). A long list goes in runs of up
 #     to 64 KiB of names (the --gtest_filter argument's limit).
-# -T: start no new run after SECONDS in all.
+# -T: stop after SECONDS in all: the test then running is not reported
+#     (not reached, like those after it), and no new run starts.
 secs=0
 total=0
 list=
@@ -31,12 +34,40 @@ shift
 state=/tmp/gtest-tap.$$
 n=0
 
+# Run the program; a watchdog stops it when $secs pass with no test
+# starting or ending (the awk below touches $state.tick at each) or when
+# the -T budget is spent, and leaves why in $state.why.
 run() {
-	if [ "$secs" -gt 0 ]; then
-		timeout "$secs" "$@"
-	else
-		"$@"
-	fi
+	"$@" &
+	pid=$!
+	: > "$state.tick"
+	rm -f "$state.why"
+	(
+		while kill -0 "$pid" 2>/dev/null; do
+			sleep 1
+			now=$(date +%s)
+			last=$(stat -c %Y "$state.tick" 2>/dev/null || echo "$now")
+			why=
+			if [ "$secs" -gt 0 ] && [ $((now - last)) -ge "$secs" ]; then
+				why=timeout
+			elif [ "$total" -gt 0 ] && [ $((now - start)) -ge "$total" ]; then
+				why=budget
+			fi
+			if [ -n "$why" ]; then
+				echo "$why" > "$state.why"
+				kill -TERM "$pid" 2>/dev/null
+				sleep 5
+				kill -KILL "$pid" 2>/dev/null
+				break
+			fi
+		done
+	) > /dev/null 2>&1 &
+	dog=$!
+	wait "$pid"
+	st=$?
+	kill "$dog" 2>/dev/null
+	wait "$dog" 2>/dev/null
+	return "$st"
 }
 
 # one run: TAP numbered from $n; the names of the tests it reported go
@@ -44,7 +75,7 @@ run() {
 tap_run() {
 	{
 		run "$prog" --gtest_color=no "$@"
-		echo "gtest-tap: exit status $?"
+		echo "gtest-tap: exit status $? $(cat "$state.why" 2>/dev/null)"
 	} 2>&1 | awk -v secs="$secs" -v n="$n" -v state="$state" '
 # the name, without the ", where TypeParam = ..." of typed tests
 function name(s) { sub(/,$/, "", s); return s }
@@ -57,10 +88,16 @@ function flush_running(why) {
 		running = ""
 	}
 }
-/^\[ RUN      \] / { flush_running("did not end"); running = name($4); print "# " $0; next }
+# a test starts or ends: the watchdog counts from here
+function tick() { printf "" > (state ".tick"); close(state ".tick") }
+/^\[ RUN      \] / {
+	flush_running("did not end"); running = name($4); tick(); print "# " $0; next
+}
 /^gtest-tap: exit status / {
 	st = $4
-	if (st == 124 || st == 143)
+	if ($5 == "budget")
+		running = ""	# not reached: the host counts it
+	if ($5 == "timeout")
 		flush_running("did not end: timed out after " secs " s")
 	else if (st > 128)
 		flush_running("did not end: crashed, signal " (st - 128))
@@ -69,12 +106,12 @@ function flush_running(why) {
 	print "# " $0
 	next
 }
-/^\[       OK \] / { n++; printf "ok %d %s\n", n, name($4); done(name($4)); running = ""; next }
+/^\[       OK \] / { n++; printf "ok %d %s\n", n, name($4); done(name($4)); running = ""; tick(); next }
 /^\[  SKIPPED \] / && running != "" {
-	n++; printf "ok %d %s # SKIP\n", n, name($4); done(name($4)); running = ""; next
+	n++; printf "ok %d %s # SKIP\n", n, name($4); done(name($4)); running = ""; tick(); next
 }
 /^\[  FAILED  \] / && running != "" {
-	n++; printf "not ok %d %s\n", n, name($4); done(name($4)); running = ""; next
+	n++; printf "not ok %d %s\n", n, name($4); done(name($4)); running = ""; tick(); next
 }
 { print "# " $0 }
 END { flush_running("did not end"); print n > (state ".n") }
@@ -85,10 +122,10 @@ END { flush_running("did not end"); print n > (state ".n") }
 rm -f "$state.done" "$state.n"
 # a line no test is named (busybox's grep -f of an empty file matches all)
 echo "gtest-tap: none" > "$state.done"
+start=$(date +%s)
 if [ -z "$list" ]; then
 	tap_run "$@"
 else
-	start=$(date +%s)
 	while :; do
 		grep -v -x -F -f "$state.done" "$list" > "$state.left" || true
 		[ -s "$state.left" ] || break
@@ -106,4 +143,5 @@ else
 	done
 fi
 echo "1..$n"
-rm -f "$state.done" "$state.n" "$state.left" "$state.run"
+rm -f "$state.done" "$state.n" "$state.left" "$state.run" "$state.tick" \
+	"$state.why"

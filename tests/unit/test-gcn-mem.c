@@ -216,8 +216,9 @@ static unsigned run(unsigned p)
 	g.priv = &priv;
 	hsagpu_gcn_set_denorm(&g, w.denorm);
 	w.pc = prog[p];
+	/* a step that ends the wave's turn (s_sleep) is not an end */
 	for (unsigned n = 0; n < 100 && !w.done; n++)
-		if (!hsagpu_gcn_step(&g, &w))
+		if (!hsagpu_gcn_step(&g, &w) && (st.code || w.at_barrier))
 			break;
 	return w.done ? 0 : st.code ? st.code : 99;
 }

@@ -825,6 +825,49 @@ static void test_dyn_lds(void)
 	pkt_lds = 0;
 }
 
+/*
+ * Waves of a workgroup that wait for each other without a barrier
+ * (progress.cl): 200 hand-offs between two waves, spinning on global
+ * memory and on the LDS (with s_sleep). Each wave gets turns, as the
+ * hardware interleaves them; running one wave until it blocks at a
+ * barrier spun wave 0 until its instruction budget ran out.
+ */
+static void test_wave_progress(void)
+{
+	static const char *const names[] = { "handoff_global", "handoff_lds" };
+	uint32_t *turn = at(BUF(0)), *out = at(BUF(1)), rounds = 200;
+	uint8_t *ka = at(KARG);
+	uint64_t pturn = BUF(0), pout = BUF(1);
+
+	for (unsigned k = 0; k < 2; k++) {
+		uint64_t kd = load_kernel("progress", names[k]);
+		HsaGpuGcnStatus st;
+		unsigned bad = 0, err;
+
+		if (!kd)
+			return;
+		*turn = 0;
+		memset(out, 0, 128 * 4);
+		memset(ka, 0, 64);
+		if (k == 0) {
+			memcpy(ka, &pturn, 8);
+			memcpy(ka + 8, &pout, 8);
+			memcpy(ka + 16, &rounds, 4);
+		} else {
+			memcpy(ka, &pout, 8);
+			memcpy(ka + 8, &rounds, 4);
+		}
+		err = dispatch(kd, 128, 128, &st);
+		TM(!err, "%s: two waves hand over 200 times: %s", names[k],
+		   stop_why(err, &st));
+		for (unsigned i = 0; i < 128; i++)
+			bad += out[i] != (k == 0 ? rounds : 2 * rounds);
+		TM(!err && !bad && (k == 1 || *turn == 2 * rounds),
+		   "%s: %u of 128 items wrong, counter %u", names[k], bad,
+		   *turn);
+	}
+}
+
 /* bigpriv.cl's rec(), on the CPU */
 static uint32_t rec_cpu(uint32_t v, uint32_t depth)
 {
@@ -1029,6 +1072,7 @@ int main(void)
 	test_hostile();
 	test_hostile_dispatch();
 	test_dyn_lds();
+	test_wave_progress();
 	test_private_big();
 	test_private_budget();
 	test_private_device_budget();

@@ -65,6 +65,14 @@ typedef struct HsaGpuGcnPriv {
  */
 bool hsagpu_gcn_priv_charge(HsaGpuGcnPriv *pv, long n);
 
+/*
+ * A wave's turn: instructions it runs before the next wave of its
+ * workgroup does (hsagpu_gcn_run_resume). Long enough that switching
+ * costs nothing, short enough that a wave spinning on another's flag
+ * lets it run soon.
+ */
+#define HSAGPU_GCN_TURN         256
+
 /* A workgroup in flight (hsagpu-gcn-run.c) */
 struct HsaGpuGcnRun {
     bool active;

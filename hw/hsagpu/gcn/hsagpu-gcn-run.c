@@ -351,22 +351,27 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
         .st = st,
     };
     uint64_t used = 0;
-    unsigned running;
+    unsigned running, waiting;
 
     memset(st, 0, sizeof(*st));
     /*
-     * Round robin from wave r->cur: each wave runs until it ends, fails,
-     * reaches a barrier or the budget runs out (then it goes on from
-     * there next time). A pass where every running wave waits at the
-     * barrier opens it (a wave that ended no longer counts, as on gfx9).
+     * Round robin from wave r->cur: each wave runs for a turn of
+     * HSAGPU_GCN_TURN instructions or until it ends, fails, reaches a
+     * barrier or sleeps (s_sleep), then the next one; when the budget
+     * runs out the wave goes on from there next time. Turns, not "until
+     * the barrier", because waves of a workgroup may wait for each other
+     * through memory (a flag another wave sets), which on the hardware
+     * they do while interleaved. The barrier opens when every wave still
+     * running waits at it (a wave that ended no longer counts, as on
+     * gfx9).
      */
     do {
-        running = 0;
         for (; r->cur < r->nwaves; r->cur++) {
             HsaGpuGcnWave *w = &r->waves[r->cur];
+            unsigned turn = 0;
 
             hsagpu_gcn_set_denorm(&g, w->denorm);   /* its s_setreg's */
-            while (!w->done && !w->at_barrier) {
+            while (!w->done && !w->at_barrier && turn++ < HSAGPU_GCN_TURN) {
                 if (used >= budget) {
                     st->insns = used;
                     st->work = used + st->cleared / 1024;
@@ -390,10 +395,15 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
             }
         }
         r->cur = 0;
-        running = 0;
+        running = waiting = 0;
         for (unsigned n = 0; n < r->nwaves; n++) {
-            r->waves[n].at_barrier = false;
             running += !r->waves[n].done;
+            waiting += !r->waves[n].done && r->waves[n].at_barrier;
+        }
+        if (waiting == running) {
+            for (unsigned n = 0; n < r->nwaves; n++) {
+                r->waves[n].at_barrier = false;
+            }
         }
     } while (running);
     r->active = false;

@@ -811,7 +811,6 @@ static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     case GCN_SOPP_S_NOP:
     case GCN_SOPP_S_WAKEUP:
     case GCN_SOPP_S_TTRACEDATA: /* no thread trace: dropped */
-    case GCN_SOPP_S_SLEEP:
     case GCN_SOPP_S_SETPRIO:
     case GCN_SOPP_S_ICACHE_INV:
     case GCN_SOPP_S_INCPERFLEVEL:
@@ -819,6 +818,10 @@ static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         return 1;
     case GCN_SOPP_S_ENDPGM:
         w->done = true;
+        return 0;
+    case GCN_SOPP_S_SLEEP:
+        /* a wave that waits for another lets it run: its turn ends */
+        w->pc += 4;
         return 0;
     case GCN_SOPP_S_BARRIER:
         w->at_barrier = true;
