@@ -143,7 +143,7 @@ def main():
     commit = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'],
                             stdout=subprocess.PIPE, text=True).stdout.strip()
     lines = ['Command: `%s` at commit %s, %s. Each test binary ran as one guest program, '
-             'up to %d s a run (`--timeout`)%s.' %
+             'up to %d s a test case (`--timeout`)%s.' %
              (a.command, commit, datetime.date.today().isoformat(), a.timeout,
               ', shard %s of each (GoogleTest\'s numbering; rocSPARSE: of the cases its data '
               'generator makes; the tests column counts that shard)' % a.shard
