@@ -38,10 +38,10 @@ n=0
 # starting or ending (the awk below touches $state.tick at each) or when
 # the -T budget is spent, and leaves why in $state.why.
 run() {
-	"$@" &
-	pid=$!
 	: > "$state.tick"
 	rm -f "$state.why"
+	"$@" &
+	pid=$!
 	(
 		while kill -0 "$pid" 2>/dev/null; do
 			sleep 1

@@ -332,7 +332,11 @@ unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                           const unsigned src[3], unsigned vdst,
                           unsigned opsel, unsigned opsel_hi, unsigned neg_lo,
                           unsigned neg_hi, bool clamp);
-/* Fetch and run one instruction of @w (tests step single instructions) */
+/*
+ * Fetch and run one instruction of @w (tests step single instructions).
+ * false: the wave's turn ends there: it ended (s_endpgm), failed
+ * (g->st->code), waits at s_barrier or slept (s_sleep).
+ */
 bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w);
 
 /* hsagpu-gcn-vmem.c: FLAT/GLOBAL, MUBUF and DS instructions, as above */
