@@ -781,3 +781,7 @@ ds_permute_b32 v0, v10, v12 offset:4
 // (its target reads 0), inactive destinations are left alone
 ds_bpermute_b32 v0, v10, v12 offset:8
 ds_permute_b32 v0, v10, v12 offset:4
+// ds_swizzle too: a lane whose source lane is inactive reads 0, as gem5's
+// model of the instruction and the same crossbar's ds_bpermute do
+ds_swizzle_b32 v0, v10 offset:swizzle(QUAD_PERM,1,0,3,2)
+ds_swizzle_b32 v0, v10 offset:swizzle(BITMASK_PERM,"01pip")

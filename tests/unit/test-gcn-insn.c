@@ -1926,6 +1926,16 @@ E(e_dfixupd, UD(ref_dfixup(D(a), D(b), D(c))))
 E(e_rsqd, UD((double)(1.0L / sqrtl((long double)D(a)))))
 
 /*
+ * The EXEC the across-lanes instruction ran with (XL cases; EXM:
+ * EXEC_PAT): DS_SWIZZLE, DS_PERMUTE and DS_BPERMUTE read
+ * only active source lanes (an inactive one gives 0) and write only active
+ * destinations.
+ */
+static uint64_t xl_exec = ~0ULL;
+
+#define XL_ON(l) ((xl_exec >> (l)) & 1)
+
+/*
  * ds_swizzle_b32 (data v10): offset[15] set, quad_perm: lane l reads lane
  * (l & ~3) + offset[2(l&3)+1:2(l&3)]; clear, bitmask in each 32 lanes:
  * ((l & and) | or) ^ xor, and offset[4:0], or [9:5], xor [14:10]
@@ -1940,7 +1950,8 @@ static void swz(const uint32_t *a, uint32_t *out, unsigned off)
 		else
 			s = (l & 32) | ((((l & 31) & (off & 31)) |
 					 ((off >> 5) & 31)) ^ ((off >> 10) & 31));
-		out[l] = a[s];
+		if (XL_ON(l))
+			out[l] = XL_ON(s) ? a[s] : 0;
 	}
 }
 
@@ -1959,15 +1970,6 @@ static void x_swz_raw(const uint32_t *a, const uint32_t *b, uint32_t *out)
 {
 	swz(a, out, 0x3c4a);
 }
-
-/*
- * The EXEC the across-lanes instruction ran with (XL cases; EXM:
- * EXEC_PAT): the ISA's DS_PERMUTE/DS_BPERMUTE read only active source
- * lanes (an inactive one gives 0) and write only active destinations.
- */
-static uint64_t xl_exec = ~0ULL;
-
-#define XL_ON(l) ((xl_exec >> (l)) & 1)
 
 /* ds_bpermute_b32 v0, v10, v12 offset:8: lane l reads lane ((v10 + 8) >> 2) & 63 */
 static void x_bperm(const uint32_t *a, const uint32_t *b, uint32_t *out)
@@ -2855,6 +2857,8 @@ static const GcnCase cases[] = {
 	{ "ds_permute_b32", 2, 'P', XL, NULL, NULL, x_perm },
 	{ "ds_bpermute_b32", 2, 'u', XL | EXM, NULL, NULL, x_bperm },
 	{ "ds_permute_b32", 2, 'u', XL | EXM, NULL, NULL, x_perm },
+	{ "ds_swizzle_b32", 1, 'u', XL | EXM, NULL, NULL, x_swz_quad },
+	{ "ds_swizzle_b32", 1, 'u', XL | EXM, NULL, NULL, x_swz_bits },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))

@@ -1079,9 +1079,10 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     if (cross) {
         /*
          * The ISA's two passes: EXEC gates the reads of the source
-         * lanes (an inactive one gives 0: a pull from it reads 0, a lane
-         * no active lane pushes to gets 0; the highest pushing lane
-         * wins), then the writes of the destination lanes.
+         * lanes (an inactive one gives 0: a pull, swizzle's or
+         * bpermute's, from it reads 0, a lane no active lane pushes to
+         * gets 0; the highest pushing lane wins), then the writes of
+         * the destination lanes.
          */
         uint32_t tmp[HSAGPU_GCN_WAVE] = { 0 };
 
@@ -1089,8 +1090,10 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             /* lanes from guest data: masked to the wave */
             unsigned t = ((ra[0][l] + off) >> 2) % HSAGPU_GCN_WAVE;
 
-            if (op == GCN_DS_SWIZZLE_B32) {
-                tmp[l] = ra[0][gcn_swizzle(off, l) % HSAGPU_GCN_WAVE];
+            if (op == GCN_DS_SWIZZLE_B32) {             /* pull */
+                unsigned s = gcn_swizzle(off, l) % HSAGPU_GCN_WAVE;
+
+                tmp[l] = (w->exec >> s) & 1 ? ra[0][s] : 0;
             } else if (op == GCN_DS_PERMUTE_B32) {  /* push */
                 if ((w->exec >> l) & 1) {
                     tmp[t] = r0[0][l];
