@@ -29,6 +29,12 @@ static bool hsagpu_check_props(HsaGpuState *s, Error **errp)
                    "1 MiB and 64 GiB (got %" PRIu64 " bytes)", p->vram_size);
         return false;
     }
+    if (p->vram_size < s->pers->vram_min) {
+        error_setg(errp, "%s: vram-size must be at least %" PRIu64 " MiB "
+                   "(got %" PRIu64 " bytes)", s->pers->name,
+                   s->pers->vram_min >> 20, p->vram_size);
+        return false;
+    }
     if (p->num_queues < 1 || p->num_queues > HSAGPU_NUM_QUEUES_MAX) {
         error_setg(errp, "hsa-gpu: num-queues must be between 1 and %u "
                    "(got %u)", HSAGPU_NUM_QUEUES_MAX, p->num_queues);
@@ -95,11 +101,58 @@ static bool hsagpu_init_rom(HsaGpuState *s, Error **errp)
                                 HSAGPU_ROM_SIZE, errp)) {
         return false;
     }
-    hsagpu_rom_build(memory_region_get_ram_ptr(&s->rom), HSAGPU_ROM_SIZE,
-                     &s->ident, "QEMU HSA GPU");
+    if (!s->pers->rom_build(s, memory_region_get_ram_ptr(&s->rom),
+                            HSAGPU_ROM_SIZE, errp)) {
+        return false;
+    }
     pci_register_bar(pdev, PCI_ROM_SLOT, 0, &s->rom);
     return true;
 }
+
+static bool hsagpu_native_rom_build(HsaGpuState *s, uint8_t *rom,
+                                    uint32_t size, Error **errp)
+{
+    hsagpu_rom_build(rom, size, &s->ident, "QEMU HSA GPU");
+    return true;
+}
+
+/* MSI-X: its table and PBA in BAR5, every vector in use */
+static int hsagpu_native_irq_init(HsaGpuState *s, Error **errp)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    if (msix_init(pdev, s->ident.msix_vectors,
+                  &s->mmio, HSAGPU_BAR_MMIO, HSAGPU_MSIX_TABLE_OFFSET,
+                  &s->mmio, HSAGPU_BAR_MMIO, HSAGPU_MSIX_PBA_OFFSET,
+                  HSAGPU_CAP_MSIX_OFFSET, errp) < 0) {
+        return -1;
+    }
+    /* msix_notify() ignores vectors that are not marked in use. */
+    for (unsigned i = 0; i < s->ident.msix_vectors; i++) {
+        msix_vector_use(pdev, i);
+    }
+    return 0;
+}
+
+static void hsagpu_native_irq_exit(HsaGpuState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    if (msix_present(pdev)) {
+        msix_unuse_all_vectors(pdev);
+        msix_uninit(pdev, &s->mmio, &s->mmio);
+    }
+}
+
+const HsaGpuPersonality hsagpu_native = {
+    .name = "hsa-gpu",
+    .vram_min = HSAGPU_VRAM_SIZE_MIN,
+    .mmio_init = hsagpu_mmio_init,
+    .doorbell_init = hsagpu_doorbell_init,
+    .irq_init = hsagpu_native_irq_init,
+    .irq_exit = hsagpu_native_irq_exit,
+    .rom_build = hsagpu_native_rom_build,
+};
 
 static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
 {
@@ -134,15 +187,8 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
     pci_word_test_and_set_mask(pdev->wmask + pos + PCI_EXP_DEVCTL2,
                                PCI_EXP_DEVCTL2_ATOMIC_REQ);
 
-    if (msix_init(pdev, s->ident.msix_vectors,
-                  &s->mmio, HSAGPU_BAR_MMIO, HSAGPU_MSIX_TABLE_OFFSET,
-                  &s->mmio, HSAGPU_BAR_MMIO, HSAGPU_MSIX_PBA_OFFSET,
-                  HSAGPU_CAP_MSIX_OFFSET, errp) < 0) {
+    if (s->pers->irq_init(s, errp) < 0) {
         return -1;
-    }
-    /* msix_notify() ignores vectors that are not marked in use. */
-    for (unsigned i = 0; i < s->ident.msix_vectors; i++) {
-        msix_vector_use(pdev, i);
     }
     if (pcie_aer_init(pdev, PCI_ERR_VER, HSAGPU_EXT_CAP_AER_OFFSET,
                       PCI_ERR_SIZEOF, errp) < 0) {
@@ -165,10 +211,7 @@ static void hsagpu_fini_pcie(HsaGpuState *s)
 
     pcie_aer_exit(pdev);
     pdev->exp.aer_log.log = NULL;
-    if (msix_present(pdev)) {
-        msix_unuse_all_vectors(pdev);
-        msix_uninit(pdev, &s->mmio, &s->mmio);
-    }
+    s->pers->irq_exit(s);
     pcie_cap_exit(pdev);
     hsagpu_link_exit(s);
 }
@@ -197,8 +240,8 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
                                 s->params.vram_size, errp)) {
         return;
     }
-    hsagpu_doorbell_init(s);
-    hsagpu_mmio_init(s);
+    s->pers->doorbell_init(s);
+    s->pers->mmio_init(s);
 
     pci_register_bar(pdev, HSAGPU_BAR_VRAM,
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
@@ -208,7 +251,7 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64 |
                      PCI_BASE_ADDRESS_MEM_PREFETCH, &s->doorbell);
-    if (s->params.io_bar) {
+    if (s->params.io_bar && s->pers == &hsagpu_native) {
         pci_register_bar(pdev, HSAGPU_BAR_IO, PCI_BASE_ADDRESS_SPACE_IO,
                          &s->io);
     }
@@ -254,6 +297,9 @@ static void hsagpu_reset_hold(Object *obj, ResetType type)
     hsagpu_vm_reset_all(s);
     hsagpu_fault_reset(s);
     hsagpu_regs_reset(&s->regs);
+    if (s->pers->reset) {
+        s->pers->reset(s);
+    }
     hsagpu_doorbell_reset(s);
     pcie_cap_deverr_reset(PCI_DEVICE(s));
     hsagpu_link_reset(s);
@@ -420,6 +466,7 @@ static const VMStateDescription vmstate_hsagpu = {
         &vmstate_hsagpu_gcn_regs,
         /* cached read alias */
         &vmstate_hsagpu_vram_dir,
+        &vmstate_hsagpu_v10,
         NULL
     }
 };
@@ -511,6 +558,7 @@ static void hsagpu_instance_init(Object *obj)
 {
     HsaGpuState *s = HSA_GPU(obj);
 
+    s->pers = &hsagpu_native;
     /* How long the processor can keep qlock: a bound the tests check. */
     object_property_add_uint32_ptr(obj, "x-pass-max-slices",
                                    &s->pass_max_slices, OBJ_PROP_FLAG_READ);

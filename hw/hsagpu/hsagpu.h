@@ -124,6 +124,33 @@ typedef struct HsaGpuFault {
 #define HSAGPU_MAX_PORTS 16
 
 /*
+ * What the device presents to its driver (docs/vega10.md): the register
+ * BAR and doorbells, interrupts, the expansion ROM, the reset values.
+ * Behind any of them are the same engines (queues, VM, bus, SDMA, GCN).
+ * hsa-gpu is hsagpu_native; hsa-gpu-vega10 (vega10/vega10-pci.c) is
+ * what Linux's amdgpu binds.
+ */
+typedef struct HsaGpuPersonality {
+    const char *name;
+    uint64_t vram_min;          /* the least vram-size its driver needs */
+    /* BAR5 (and the optional I/O BAR), BAR2: s->mmio, s->doorbell */
+    void (*mmio_init)(HsaGpuState *s);
+    void (*doorbell_init)(HsaGpuState *s);
+    /* MSI or MSI-X, after the PCI Express capability */
+    int (*irq_init)(HsaGpuState *s, Error **errp);
+    void (*irq_exit)(HsaGpuState *s);
+    /* The expansion ROM image into @rom (@size bytes) */
+    bool (*rom_build)(HsaGpuState *s, uint8_t *rom, uint32_t size,
+                      Error **errp);
+    /* Device reset: the personality's registers (NULL: none) */
+    void (*reset)(HsaGpuState *s);
+} HsaGpuPersonality;
+
+extern const HsaGpuPersonality hsagpu_native;
+extern const HsaGpuPersonality hsagpu_vega10;
+extern const VMStateDescription vmstate_hsagpu_v10;
+
+/*
  * Link timing model (hsagpu-link.c): the device's way up to the root
  * complex, set at realize. Link i is named by the downstream or root
  * port above it, sw[i] is the switch (its upstream port) above that
@@ -281,6 +308,8 @@ struct HsaGpuState {
     HsaGpuLinkQueue *link_q;            /* link-model=on: per queue */
 
     HsaGpuParams params;
+    const HsaGpuPersonality *pers;
+    struct HsaGpuV10 *v10;              /* hsa-gpu-vega10's registers */
 
     /*
      * Cached read alias (hsagpu-vram-dir.c): BAR4 aliasing the first

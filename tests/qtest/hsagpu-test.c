@@ -29,5 +29,6 @@ int main(int argc, char **argv)
     hsagpu_qtest_add_vm();
     hsagpu_qtest_add_sdma();
     hsagpu_qtest_add_alias();
+    hsagpu_qtest_add_vega10();
     return g_test_run();
 }

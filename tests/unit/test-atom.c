@@ -293,7 +293,7 @@ static const HsaGpuAtomParams mi25 = {
 	.boot_sclk_10khz = 85200,
 	.boot_mclk_10khz = 94500,
 	.core_refclk_10khz = 10000,
-	.bios_scratch_reg = HSAGPU_VEGA10_BIOS_SCRATCH0,
+	.bios_scratch_reg = V10_BIOS_SCRATCH_0,
 	.vram_width = 2048,
 };
 

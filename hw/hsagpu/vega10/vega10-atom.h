@@ -12,19 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #endif
-
-/*
- * Vega10's BIOS_SCRATCH_0..15, as a dword index into the register BAR:
- * NBIO segment 1 (0x14) plus the register's 0x38. The image names them
- * (firmwareinfo), and the driver then reads them:
- *   BIOS_SCRATCH_7 & HSAGPU_ATOM_S7_ASIC_INIT_COMPLETE clear: amdgpu posts
- *     the card, which this image cannot do (no command tables), so the
- *     device keeps the bit set;
- *   BIOS_SCRATCH_4 bits 23:16: the vram_info module index, kept 0 (the one
- *     module the image describes).
- */
-#define HSAGPU_VEGA10_BIOS_SCRATCH0       0x4c
-#define HSAGPU_ATOM_S7_ASIC_INIT_COMPLETE 0x200
+#include "hsagpu/vega10_regs.h"
 
 /* The largest part number and name the kernel reads back whole. */
 #define HSAGPU_ATOM_PART_NUMBER_MAX 43
@@ -46,7 +34,7 @@ typedef struct HsaGpuAtomParams {
     uint32_t boot_sclk_10khz;   /* nonzero, e.g. 85200 */
     uint32_t boot_mclk_10khz;   /* nonzero, e.g. 94500 */
     uint32_t core_refclk_10khz; /* nonzero; 10000 = 100 MHz */
-    uint32_t bios_scratch_reg;  /* HSAGPU_VEGA10_BIOS_SCRATCH0 */
+    uint32_t bios_scratch_reg;  /* V10_BIOS_SCRATCH_0 */
     uint32_t vram_width;        /* bits, 128 per HBM channel: 2048 */
 } HsaGpuAtomParams;
 

@@ -244,5 +244,6 @@ void hsagpu_qtest_add_fault(void);
 void hsagpu_qtest_add_vm(void);
 void hsagpu_qtest_add_sdma(void);
 void hsagpu_qtest_add_alias(void);
+void hsagpu_qtest_add_vega10(void);
 
 #endif

@@ -1,0 +1,255 @@
+/*
+ * hsa-gpu-vega10: the Vega10 personality of hsa-gpu, the device Linux's
+ * own amdgpu binds (docs/vega10.md). A QOM subtype: the same device
+ * model, engines and properties, with an MI25's identity, Vega10's BAR
+ * layout, a 512 KiB register BAR decoded by vega10-regs.c, one MSI
+ * vector and a synthetic ATOM vBIOS in the expansion ROM.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/units.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "hw/pci/msi.h"
+#include "migration/vmstate.h"
+#include "hw/hsagpu/hsagpu.h"
+#include "hw/hsagpu/vega10/vega10.h"
+#include "hw/hsagpu/vega10/vega10-atom.h"
+#include "trace/trace-hw_hsagpu.h"
+
+#define TYPE_HSA_GPU_VEGA10 "hsa-gpu-vega10"
+
+static bool v10_vram_rw(void *opaque, uint64_t off, uint32_t *val, bool write)
+{
+    HsaGpuState *s = opaque;
+    uint8_t *p;
+
+    if (off > s->params.vram_size - 4 || (off & 3)) {
+        return false;
+    }
+    p = (uint8_t *)memory_region_get_ram_ptr(&s->vram) + off;
+    if (write) {
+        stl_le_p(p, *val);
+        memory_region_set_dirty(&s->vram, off, 4);
+    } else {
+        *val = ldl_le_p(p);
+    }
+    return true;
+}
+
+/* The GPU's reference clock, 100 MHz, from the virtual clock */
+static uint64_t v10_clock(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) / 10;
+}
+
+static uint64_t v10_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    HsaGpuState *s = opaque;
+    uint32_t val = hsagpu_v10_read(s->v10, addr / 4);
+
+    trace_hsagpu_v10_reg_read(addr / 4, val);
+    return val;
+}
+
+static void v10_mmio_write(void *opaque, hwaddr addr, uint64_t val,
+                           unsigned size)
+{
+    HsaGpuState *s = opaque;
+
+    trace_hsagpu_v10_reg_write(addr / 4, val);
+    hsagpu_v10_write(s->v10, addr / 4, val);
+}
+
+/* Registers are dwords; QEMU splits wider accesses, widens narrower */
+static const MemoryRegionOps v10_mmio_ops = {
+    .read = v10_mmio_read,
+    .write = v10_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 8 },
+    .impl = { .min_access_size = 4, .max_access_size = 4 },
+};
+
+static void v10_mmio_init(HsaGpuState *s)
+{
+    HsaGpuV10Ops ops = {
+        .vram_rw = v10_vram_rw,
+        .clock = v10_clock,
+        .opaque = s,
+    };
+
+    hsagpu_v10_init(s->v10, s->params.vram_size, s->params.revision, &ops);
+    memory_region_init_io(&s->mmio, OBJECT(s), &v10_mmio_ops, s,
+                          "hsa-gpu-vega10-mmio", V10_MMIO_BAR_SIZE);
+}
+
+static uint64_t v10_doorbell_read(void *opaque, hwaddr addr, unsigned size)
+{
+    return 0;
+}
+
+/*
+ * The engines behind doorbells (rings, queues, IH) are not modelled yet:
+ * a doorbell is seen in the trace and has no other effect.
+ */
+static void v10_doorbell_write(void *opaque, hwaddr addr, uint64_t val,
+                               unsigned size)
+{
+    trace_hsagpu_v10_doorbell(addr / 4, val);
+}
+
+static const MemoryRegionOps v10_doorbell_ops = {
+    .read = v10_doorbell_read,
+    .write = v10_doorbell_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 4, .max_access_size = 8 },
+    .impl = { .min_access_size = 4, .max_access_size = 8 },
+};
+
+static void v10_doorbell_init(HsaGpuState *s)
+{
+    memory_region_init_io(&s->doorbell, OBJECT(s), &v10_doorbell_ops, s,
+                          "hsa-gpu-vega10-doorbell", V10_DOORBELL_BAR_SIZE);
+}
+
+/* One MSI vector, 64-bit, as amdgpu asks for (it takes MSI or MSI-X) */
+static int v10_irq_init(HsaGpuState *s, Error **errp)
+{
+    return msi_init(PCI_DEVICE(s), HSAGPU_CAP_MSIX_OFFSET, 1, true, false,
+                    errp);
+}
+
+static void v10_irq_exit(HsaGpuState *s)
+{
+    msi_uninit(PCI_DEVICE(s));
+}
+
+static bool v10_rom_build(HsaGpuState *s, uint8_t *rom, uint32_t size,
+                          Error **errp)
+{
+    HsaGpuAtomParams p = {
+        .vendor_id = s->params.vendor_id,
+        .device_id = s->params.device_id,
+        .class_code = V10_PCI_CLASS_CODE,
+        .revision = s->params.revision,
+        .part_number = "HSAGPU-VEGA10",
+        .name = "hsa-gpu-vega10 synthetic vBIOS",
+        /* an MI25's boot clocks, 852 MHz and 945 MHz, on 100 MHz */
+        .boot_sclk_10khz = 85200,
+        .boot_mclk_10khz = 94500,
+        .core_refclk_10khz = 10000,
+        .bios_scratch_reg = V10_BIOS_SCRATCH_0,
+        .vram_width = 2048,     /* two HBM2 stacks, 16 channels */
+    };
+
+    if (!hsagpu_atom_build(rom, size, &p)) {
+        error_setg(errp, "hsa-gpu-vega10: the vBIOS does not fit the ROM");
+        return false;
+    }
+    return true;
+}
+
+static void v10_reset(HsaGpuState *s)
+{
+    hsagpu_v10_reset(s->v10);
+}
+
+const HsaGpuPersonality hsagpu_vega10 = {
+    .name = TYPE_HSA_GPU_VEGA10,
+    /*
+     * amdgpu reserves VRAM for itself (IB pool, firmware, the GART
+     * table, write-back) before any user gets some
+     */
+    .vram_min = 64 * MiB,
+    .mmio_init = v10_mmio_init,
+    .doorbell_init = v10_doorbell_init,
+    .irq_init = v10_irq_init,
+    .irq_exit = v10_irq_exit,
+    .rom_build = v10_rom_build,
+    .reset = v10_reset,
+};
+
+static const VMStateDescription vmstate_hsagpu_v10_regs = {
+    .name = "hsa-gpu-vega10/regs",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(reg, HsaGpuV10, V10_NREGS),
+        VMSTATE_UINT32_2DARRAY(hqd, HsaGpuV10, V10_NUM_HQD, V10_HQD_NREGS),
+        VMSTATE_UINT32_ARRAY(sh_mem_config, HsaGpuV10, V10_NUM_VMIDS),
+        VMSTATE_UINT32_ARRAY(sh_mem_bases, HsaGpuV10, V10_NUM_VMIDS),
+        VMSTATE_UINT64(clock_latch, HsaGpuV10),
+        VMSTATE_UINT32(hdp_flushes, HsaGpuV10),
+        VMSTATE_UINT32(tlb_invalidations, HsaGpuV10),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static bool v10_vmstate_needed(void *opaque)
+{
+    HsaGpuState *s = opaque;
+
+    return s->v10 != NULL;
+}
+
+const VMStateDescription vmstate_hsagpu_v10 = {
+    .name = "hsa-gpu/vega10",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = v10_vmstate_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT_POINTER(v10, HsaGpuState, vmstate_hsagpu_v10_regs,
+                               HsaGpuV10),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static void v10_instance_init(Object *obj)
+{
+    HsaGpuState *s = HSA_GPU(obj);
+
+    s->pers = &hsagpu_vega10;
+    s->v10 = g_new0(HsaGpuV10, 1);
+    /* defaults of the base type's properties that differ here */
+    s->params.vendor_id = V10_PCI_VENDOR_ID;
+    s->params.device_id = V10_PCI_DEVICE_ID;
+    s->params.revision = V10_PCI_REVISION;
+    s->params.vram_size = 1ULL << 30;
+}
+
+static void v10_instance_finalize(Object *obj)
+{
+    HsaGpuState *s = HSA_GPU(obj);
+
+    g_free(s->v10);
+    s->v10 = NULL;
+}
+
+static void v10_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+
+    k->vendor_id = V10_PCI_VENDOR_ID;
+    k->device_id = V10_PCI_DEVICE_ID;
+    k->revision = V10_PCI_REVISION;
+    k->class_id = V10_PCI_CLASS_CODE >> 8;
+    dc->desc = "hsa-gpu as a Vega10 (MI25) that Linux's amdgpu drives";
+}
+
+static const TypeInfo v10_info = {
+    .name = TYPE_HSA_GPU_VEGA10,
+    .parent = TYPE_HSA_GPU,
+    .instance_init = v10_instance_init,
+    .instance_finalize = v10_instance_finalize,
+    .class_init = v10_class_init,
+};
+
+static void v10_register_types(void)
+{
+    type_register_static(&v10_info);
+}
+
+type_init(v10_register_types)

@@ -1,0 +1,212 @@
+/*
+ * hsa-gpu, Vega10 personality: BAR5's register front end, independent
+ * of QEMU (vega10.h says what it models, docs/vega10.md why).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifdef HSAGPU_HOST_TEST
+#include <string.h>
+#else
+#include "qemu/osdep.h"
+#endif
+#include "vega10.h"
+
+void hsagpu_v10_init(HsaGpuV10 *v, uint64_t vram_size, uint8_t revision,
+                     const HsaGpuV10Ops *ops)
+{
+    v->vram_size = vram_size;
+    v->revision = revision;
+    v->ops = *ops;
+    hsagpu_v10_reset(v);
+}
+
+void hsagpu_v10_reset(HsaGpuV10 *v)
+{
+    uint32_t fb_top = V10_FB_LOCATION_BASE + (uint32_t)(v->vram_size >> 24)
+                      - 1;
+
+    memset(v->reg, 0, sizeof(v->reg));
+    memset(v->hqd, 0, sizeof(v->hqd));
+    memset(v->sh_mem_config, 0, sizeof(v->sh_mem_config));
+    memset(v->sh_mem_bases, 0, sizeof(v->sh_mem_bases));
+    v->clock_latch = 0;
+    v->hdp_flushes = 0;
+    v->tlb_invalidations = 0;
+
+    /*
+     * What a POSTed board shows: amdgpu skips the vBIOS's AsicInit when
+     * the vBIOS said it ran (BIOS_SCRATCH_7), sizes VRAM from
+     * CONFIG_MEMSIZE, and reads where the frame buffer is from the hubs
+     * (16 MiB units) instead of placing it.
+     */
+    v->reg[V10_BIOS_SCRATCH_7] = V10_S7_ASIC_INIT_COMPLETE;
+    v->reg[V10_RCC_CONFIG_MEMSIZE] = v->vram_size >> 20;
+    v->reg[V10_RCC_DEV0_EPF0_STRAP0] = (uint32_t)(v->revision & 0xf) << 24;
+    v->reg[V10_GFXHUB_FB_LOCATION_BASE] = V10_FB_LOCATION_BASE;
+    v->reg[V10_GFXHUB_FB_LOCATION_TOP] = fb_top;
+    v->reg[V10_MMHUB_FB_LOCATION_BASE] = V10_FB_LOCATION_BASE;
+    v->reg[V10_MMHUB_FB_LOCATION_TOP] = fb_top;
+}
+
+/* The invalidation engine register @dw belongs to: hub base, or 0 */
+static uint32_t v10_inv_base(uint32_t dw)
+{
+    if (dw >= V10_GFXHUB_INV_ENG0_SEM &&
+        dw < V10_GFXHUB_INV_ENG0_SEM + V10_HUB_INV_ACK + V10_HUB_INV_ENGINES) {
+        return V10_GFXHUB_INV_ENG0_SEM;
+    }
+    if (dw >= V10_MMHUB_INV_ENG0_SEM &&
+        dw < V10_MMHUB_INV_ENG0_SEM + V10_HUB_INV_ACK + V10_HUB_INV_ENGINES) {
+        return V10_MMHUB_INV_ENG0_SEM;
+    }
+    return 0;
+}
+
+uint32_t *hsagpu_v10_reg_slot(HsaGpuV10 *v, uint32_t dw)
+{
+    uint32_t cntl = v->reg[V10_GRBM_GFX_CNTL];
+
+    if (dw >= V10_NREGS) {
+        return NULL;
+    }
+    if (dw >= V10_HQD_FIRST && dw < V10_HQD_FIRST + V10_HQD_NREGS) {
+        unsigned me = V10_GRBM_GFX_CNTL_ME(cntl);
+
+        /* ME 1 and 2 are the MECs; ME 0's (gfx) bank is plain storage */
+        if (me == 1 || me == 2) {
+            return &v->hqd[V10_HQD_INDEX(me, V10_GRBM_GFX_CNTL_PIPE(cntl),
+                                         V10_GRBM_GFX_CNTL_QUEUE(cntl))]
+                          [dw - V10_HQD_FIRST];
+        }
+    }
+    if (dw == V10_SH_MEM_CONFIG) {
+        return &v->sh_mem_config[V10_GRBM_GFX_CNTL_VMID(cntl)];
+    }
+    if (dw == V10_SH_MEM_BASES) {
+        return &v->sh_mem_bases[V10_GRBM_GFX_CNTL_VMID(cntl)];
+    }
+    return &v->reg[dw];
+}
+
+/* MM_INDEX/MM_INDEX_HI: bit 31 set, a VRAM offset; clear, a register */
+static uint32_t v10_mm_data(HsaGpuV10 *v, uint32_t *val, bool write)
+{
+    uint32_t index = v->reg[V10_MM_INDEX];
+    uint32_t r = 0;
+
+    if (index & 0x80000000u) {
+        uint64_t off = (index & 0x7fffffffu) |
+                       (uint64_t)v->reg[V10_MM_INDEX_HI] << 31;
+
+        if (!write) {
+            val = &r;
+        }
+        if (!v->ops.vram_rw || !v->ops.vram_rw(v->ops.opaque, off, val,
+                                               write)) {
+            r = 0;
+        }
+        return r;
+    }
+    /* the register window does not reach itself */
+    if (index / 4 == V10_MM_INDEX || index / 4 == V10_MM_DATA ||
+        index / 4 == V10_MM_INDEX_HI) {
+        return 0;
+    }
+    if (write) {
+        hsagpu_v10_write(v, index / 4, *val);
+        return 0;
+    }
+    return hsagpu_v10_read(v, index / 4);
+}
+
+uint32_t hsagpu_v10_read(HsaGpuV10 *v, uint32_t dw)
+{
+    uint32_t *slot;
+
+    if (dw >= V10_MMIO_REMAP_OFFSET / 4) {
+        return 0;
+    }
+    switch (dw) {
+    case V10_MM_DATA:
+        return v10_mm_data(v, NULL, false);
+    case V10_PCIE_DATA:
+    case V10_PCIE_DATA2:
+        /* the SMN space: nothing there the driver needs back */
+        return 0;
+    case V10_GPU_HDP_FLUSH_DONE:
+        /* a flush is done when asked: nothing is cached between */
+        return v->reg[V10_GPU_HDP_FLUSH_REQ];
+    case V10_RLC_GPU_CLOCK_COUNT_LSB:
+        return (uint32_t)v->clock_latch;
+    case V10_RLC_GPU_CLOCK_COUNT_MSB:
+        return v->clock_latch >> 32;
+    }
+    if (v10_inv_base(dw) && dw - v10_inv_base(dw) < V10_HUB_INV_REQ) {
+        /* the semaphore is always free: reading takes it */
+        return 1;
+    }
+    slot = hsagpu_v10_reg_slot(v, dw);
+    return slot ? *slot : 0;
+}
+
+void hsagpu_v10_write(HsaGpuV10 *v, uint32_t dw, uint32_t val)
+{
+    uint32_t *slot, base;
+
+    if (dw >= V10_MMIO_REMAP_OFFSET / 4) {
+        /* REMAP_HDP_MEM/REG_FLUSH_CNTL's page: a flush, done at once */
+        v->hdp_flushes++;
+        return;
+    }
+    switch (dw) {
+    case V10_MM_DATA:
+        v10_mm_data(v, &val, true);
+        return;
+    case V10_PCIE_DATA:
+    case V10_PCIE_DATA2:
+    case V10_GRBM_STATUS:
+    case V10_GRBM_STATUS2:
+    case V10_RLC_SERDES_CU_MASTER_BUSY:
+    case V10_RLC_SERDES_NONCU_MASTER_BUSY:
+    case V10_GPU_HDP_FLUSH_DONE:
+    case V10_RLC_GPU_CLOCK_COUNT_LSB:
+    case V10_RLC_GPU_CLOCK_COUNT_MSB:
+        /* read-only: idle, not busy, nothing to store */
+        return;
+    case V10_GPU_HDP_FLUSH_REQ:
+        v->hdp_flushes++;
+        break;
+    case V10_RLC_SAFE_MODE:
+        /* the RLC takes the request (CMD) at once */
+        val &= ~1u;
+        break;
+    case V10_RLC_CAPTURE_GPU_CLOCK_COUNT:
+        if (val & 1) {
+            v->clock_latch = v->ops.clock ? v->ops.clock(v->ops.opaque) : 0;
+        }
+        val &= ~1u;
+        break;
+    }
+    base = v10_inv_base(dw);
+    if (base && dw - base < V10_HUB_INV_REQ) {
+        /* releasing the semaphore: nothing held */
+        return;
+    }
+    if (base && dw - base < V10_HUB_INV_ACK) {
+        /* an invalidation completes at once: its VMIDs acknowledge */
+        v->reg[dw + V10_HUB_INV_ACK - V10_HUB_INV_REQ] =
+            val & V10_HUB_INV_REQ_VMID_MASK;
+        v->tlb_invalidations++;
+    } else if (base) {
+        return;                 /* ACK is read-only */
+    }
+    slot = hsagpu_v10_reg_slot(v, dw);
+    if (!slot) {
+        return;
+    }
+    *slot = val;
+    if (dw == V10_CP_HQD_DEQUEUE_REQUEST && (val & 3)) {
+        /* nothing runs on the queue yet: it is off at once */
+        *(slot - (V10_CP_HQD_DEQUEUE_REQUEST - V10_CP_HQD_ACTIVE)) &= ~1u;
+    }
+}
