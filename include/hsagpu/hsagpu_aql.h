@@ -16,6 +16,7 @@
 #else
 #include <stdint.h>
 #endif
+#include "hsagpu_pm4.h"
 
 /*
  * Interface version: REG_ABI_VERSION, the ROM table and GET_INFO report it.
@@ -269,27 +270,7 @@ struct hsagpu_pm4_ib_packet {
 	uint64_t completion_signal;
 };
 
-/* PM4 type-3 packet header: count = body dwords - 1 */
-#define HSAGPU_PM4_TYPE_SHIFT           30
-#define HSAGPU_PM4_TYPE3                3U
-#define HSAGPU_PM4_COUNT_SHIFT          16
-#define HSAGPU_PM4_COUNT_MASK           0x3fffU
-#define HSAGPU_PM4_OPCODE_SHIFT         8
-#define HSAGPU_PM4_OPCODE_MASK          0xffU
-#define HSAGPU_PM4_HDR(op, ndw) \
-	((HSAGPU_PM4_TYPE3 << HSAGPU_PM4_TYPE_SHIFT) | \
-	 (((ndw) - 2U) << HSAGPU_PM4_COUNT_SHIFT) | \
-	 ((op) << HSAGPU_PM4_OPCODE_SHIFT))
-#define HSAGPU_PM4_OP_NOP               0x10U
-#define HSAGPU_PM4_OP_INDIRECT_BUFFER   0x3fU   /* 4 dwords */
-#define HSAGPU_PM4_OP_ACQUIRE_MEM       0x58U   /* 7 dwords on gfx9 */
-#define HSAGPU_PM4_ACQUIRE_MEM_DW       7U
-/* INDIRECT_BUFFER: dw1 base bits 31:2, dw2 base bits 47:32, dw3 size */
-#define HSAGPU_PM4_IB_BASE_HI_MASK      0xffffU
-#define HSAGPU_PM4_IB_SIZE_MASK         0xfffffU        /* dwords */
-#define HSAGPU_PM4_IB_VALID             (1U << 23)
-/* Longest IB the device takes: ROCr's PM4 IB buffer is 4 KiB. */
-#define HSAGPU_PM4_IB_MAX_DW            1024U
+/* The PM4 packets it carries: hsagpu_pm4.h */
 
 /*
  * AMD's BARRIER_VALUE vendor packet (format 2, hsa_ext_amd.h): holds the

@@ -591,6 +591,78 @@ unsigned hsagpu_pm4_ib_decode(const struct hsagpu_pm4_ib_packet *pk,
 unsigned hsagpu_pm4_exec(const struct hsagpu_pm4_ib_packet *pk,
                          const HsaGpuProc *p, unsigned *cache_invs);
 
+/*
+ * PM4 rings (hsagpu-pm4.c): the command processor's packet engine for
+ * the rings a driver hands it (the Vega10 personality's GFX ring, KIQ
+ * and compute rings; docs/vega10.md). It reaches memory, registers,
+ * interrupts and the KIQ's queue manager through HsaGpuPm4Ops only.
+ */
+typedef struct HsaGpuPm4Ops {
+    /* Memory at GPU address @addr of VMID @vmid: 0 or nonzero (fault) */
+    unsigned (*read)(void *opaque, uint32_t vmid, uint64_t addr, void *buf,
+                     uint32_t len);
+    unsigned (*write)(void *opaque, uint32_t vmid, uint64_t addr,
+                      const void *buf, uint32_t len);
+    /* Registers by dword offset; NULL: register packets are refused */
+    uint32_t (*reg_read)(void *opaque, uint32_t reg);
+    void (*reg_write)(void *opaque, uint32_t reg, uint32_t val);
+    /* RELEASE_MEM asked for an end-of-pipe interrupt with @ctx_id */
+    void (*eop)(void *opaque, uint32_t ctx_id);
+    uint64_t (*gpu_clock)(void *opaque);        /* the 100 MHz counter */
+    /*
+     * The KIQ's packets (SET_RESOURCES, MAP/UNMAP_QUEUES, QUERY_STATUS,
+     * INVALIDATE_TLBS), whole: 0 or HSAGPU_PM4_ERR_*. NULL on rings
+     * that are not a KIQ: those packets are refused there.
+     */
+    unsigned (*queue_packet)(void *opaque, const uint32_t *pkt, uint32_t ndw);
+    void *opaque;
+} HsaGpuPm4Ops;
+
+/* Why a ring stopped (HsaGpuPm4Ring.error); the ring does nothing more */
+#define HSAGPU_PM4_ERR_TYPE     1U  /* a type-0 or type-1 packet */
+#define HSAGPU_PM4_ERR_OPCODE   2U  /* an opcode the device does not run */
+#define HSAGPU_PM4_ERR_PACKET   3U  /* a field or length out of range */
+#define HSAGPU_PM4_ERR_MEMORY   4U  /* an address that does not translate */
+#define HSAGPU_PM4_ERR_IB       5U  /* a bad INDIRECT_BUFFER, or nested */
+
+/* Longest packet the engine buffers (a clear state is about 200) */
+#define HSAGPU_PM4_PKT_MAX_DW   1024U
+
+typedef struct HsaGpuPm4Ring {
+    uint64_t base;              /* GPU address of the ring's dword 0 */
+    uint32_t size_dw;           /* a power of two */
+    uint32_t vmid;
+    uint32_t rptr;              /* next dword to read, < size_dw */
+    /* The INDIRECT_BUFFER being run (one level, as gfx9's) */
+    uint32_t ib_active;
+    uint32_t ib_vmid;
+    uint64_t ib_base;
+    uint32_t ib_size;           /* dwords */
+    uint32_t ib_pos;            /* next dword of the IB */
+    /* A write-then-wait WAIT_REG_MEM made its write (once per packet) */
+    uint32_t wait_written;
+    /* Stopped: HSAGPU_PM4_ERR_*, and the header of the packet */
+    uint32_t error;
+    uint32_t error_hdr;
+    uint64_t packets;           /* packets run (counters, tracing) */
+} HsaGpuPm4Ring;
+
+typedef enum HsaGpuPm4Outcome {
+    HSAGPU_PM4_IDLE,            /* everything up to the write pointer ran */
+    HSAGPU_PM4_WAIT,            /* a WAIT_REG_MEM does not hold yet */
+    HSAGPU_PM4_BUDGET,          /* @budget packets ran; more are there */
+    HSAGPU_PM4_STOPPED,         /* r->error says why */
+} HsaGpuPm4Outcome;
+
+/*
+ * Run packets of @r from its read pointer up to @wptr (in dwords; taken
+ * modulo the ring's size), at most @budget of them. A packet that is not
+ * all below @wptr waits for the rest.
+ */
+HsaGpuPm4Outcome hsagpu_pm4_ring_run(HsaGpuPm4Ring *r, uint64_t wptr,
+                                     const HsaGpuPm4Ops *ops,
+                                     unsigned budget);
+
 /* Fill @len bytes with @pattern, starting at byte @phase of it. */
 void hsagpu_dma_fill_host(void *dst, uint64_t len, uint32_t pattern,
                           uint64_t phase);
