@@ -36,6 +36,7 @@
 #include "qapi/error.h"
 #include "qapi/visitor.h"
 #include "hw/pci/msix.h"
+#include "hw/pci/msi.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/pcie_aer.h"
 #include "hsagpu.h"
@@ -185,6 +186,8 @@ static void hsagpu_fault_msix_timer(void *opaque)
         /* Not hsagpu_irq_msix(): this message was injected already. */
         if (msix_enabled(pdev)) {
             msix_notify(pdev, v);
+        } else if (msi_enabled(pdev) && v == 0) {
+            msi_notify(pdev, v);
         }
         /* It reset the device (timer re-armed by nobody) or unplugged it. */
         if (s->gen != gen) {

@@ -13,6 +13,7 @@
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "hw/pci/msix.h"
+#include "hw/pci/msi.h"
 #include "hw/pci/pcie.h"
 #include "hsagpu.h"
 #include "trace.h"
@@ -63,8 +64,9 @@ void hsagpu_irq_msix(HsaGpuState *s, unsigned vector)
     if (!qdev_is_realized(DEVICE(s))) {
         return;
     }
-    trace_hsagpu_irq_msix(vector, msix_enabled(pdev));
-    if (!msix_enabled(pdev)) {
+    trace_hsagpu_irq_msix(vector, msix_enabled(pdev) || msi_enabled(pdev));
+    /* MSI (the Vega10 personality): its one vector */
+    if (!msix_enabled(pdev) && !(msi_enabled(pdev) && vector == 0)) {
         return;
     }
     /*
@@ -82,7 +84,11 @@ void hsagpu_irq_msix(HsaGpuState *s, unsigned vector)
     if (hsagpu_fault_msix(s, vector)) {
         return;
     }
-    msix_notify(pdev, vector);
+    if (msix_enabled(pdev)) {
+        msix_notify(pdev, vector);
+    } else {
+        msi_notify(pdev, vector);
+    }
 }
 
 void hsagpu_error_irq(HsaGpuState *s)

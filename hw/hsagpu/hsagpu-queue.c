@@ -136,6 +136,11 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
                           HSAGPU_QUANTUM,
                           hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER,
                           hsagpu_pass_failed, s, pass);
+        /* the personality's rings: none reaches memory without mastering */
+        if (s->pers->pass &&
+            (hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER)) {
+            s->pers->pass(s, &ctx, pass);
+        }
         hsagpu_ops_end(&ctx);
     }
     if (pass->progress || pass->ended) {
@@ -229,6 +234,12 @@ static bool hsagpu_msix_to_apic(HsaGpuState *s)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
 
+    if (!msix_present(pdev)) {
+        /* MSI (the Vega10 personality): its one message */
+        return !msi_enabled(pdev) ||
+               (msi_get_message(pdev, 0).address >> 20) ==
+               (HSAGPU_APIC_MSI_BASE >> 20);
+    }
     for (unsigned v = 0; v < s->ident.msix_vectors; v++) {
         if (!msix_is_masked(pdev, v) &&
             (msix_get_message(pdev, v).address >> 20) !=

@@ -142,6 +142,13 @@ typedef struct HsaGpuPersonality {
     /* The expansion ROM image into @rom (@size bytes) */
     bool (*rom_build)(HsaGpuState *s, uint8_t *rom, uint32_t size,
                       Error **errp);
+    /*
+     * A processor pass, qlock held, after the queues' (NULL: none): the
+     * personality's own rings, through @ctx's bus; sets pass->ended when
+     * work remains, pass->poll when it waits on memory or registers
+     */
+    void (*pass)(HsaGpuState *s, struct HsaGpuOpsCtx *ctx,
+                 struct HsaGpuPassResult *pass);
     /* Device reset: the personality's registers (NULL: none) */
     void (*reset)(HsaGpuState *s);
 } HsaGpuPersonality;

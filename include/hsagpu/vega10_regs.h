@@ -95,6 +95,43 @@
 #define V10_HQD_FIRST                   V10_CP_MQD_BASE_ADDR
 #define V10_HQD_NREGS                   (V10_CP_HQD_PQ_WPTR_HI - \
                                          V10_CP_MQD_BASE_ADDR + 1)
+/* The CP: the GFX ring (RB0), the MECs, their interrupts */
+#define V10_CP_ME_CNTL                  0x21b6
+#define V10_CP_ME_HALTS                 (1u << 24 | 1u << 26 | 1u << 28)
+#define V10_CP_RB0_RPTR                 0x21c0
+#define V10_CP_MEC_CNTL                 0x208d
+#define V10_CP_RB0_BASE                 0x3040  /* address >> 8 */
+#define V10_CP_RB0_CNTL                 0x3041  /* [5:0] RB_BUFSZ */
+#define V10_CP_RB0_RPTR_ADDR            0x3043
+#define V10_CP_RB0_RPTR_ADDR_HI         0x3044
+#define V10_CP_RB_WPTR_POLL_ADDR_LO     0x3046
+#define V10_CP_RB_WPTR_POLL_ADDR_HI     0x3047
+#define V10_CP_RB0_WPTR                 0x3054
+#define V10_CP_RB0_WPTR_HI              0x3055
+#define V10_CP_RB_DOORBELL_CONTROL      0x3059
+#define V10_CP_INT_CNTL_RING0           0x306a
+#define V10_CP_ME1_PIPE0_INT_CNTL       0x3085  /* 4 pipes, then ME2's */
+#define V10_CP_TIME_STAMP_INT_ENABLE    (1u << 26)
+#define V10_CP_RB0_BASE_HI              0x30b1
+#define V10_CPC_INT_STATUS              0x30b5
+/* doorbell control of a ring or queue: [27:2] dword offset, [30] on */
+#define V10_DOORBELL_OFFSET(v)          (((v) >> 2) & 0x3ffffff)
+#define V10_DOORBELL_EN                 (1u << 30)
+/* in the HQD bank */
+#define V10_CP_HQD_VMID                 0x3248
+#define V10_CP_HQD_PQ_BASE              0x324d  /* address >> 8, and _HI */
+#define V10_CP_HQD_PQ_RPTR              0x324f
+#define V10_CP_HQD_PQ_RPTR_REPORT_ADDR  0x3250  /* and _HI */
+#define V10_CP_HQD_PQ_WPTR_POLL_ADDR    0x3252  /* and _HI */
+#define V10_CP_HQD_PQ_DOORBELL_CONTROL  0x3254
+#define V10_CP_HQD_PQ_CONTROL           0x3256  /* [5:0] QUEUE_SIZE */
+#define V10_CP_HQD_AQL_CONTROL          0x327a
+#define V10_CP_HQD_PQ_WPTR_LO           0x327b
+/* where the v9 MQD keeps the HQD block (dword 128 on) */
+#define V10_MQD_HQD_DW                  128
+#define V10_RLC_CP_SCHEDULERS           0xecaa  /* the KIQ: [7] on, */
+                                                /* [6:5] me [4:3] pipe */
+                                                /* [2:0] queue */
 #define V10_SCRATCH_REG0                0xc040
 #define V10_SCRATCH_NREGS               8
 #define V10_GRBM_GFX_INDEX              0xc200

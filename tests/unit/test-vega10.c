@@ -264,6 +264,278 @@ static void test_every_register(void)
 	T(RD(v, V10_GPU_HDP_FLUSH_DONE) == 0xffffffff);
 }
 
+/*
+ * The CP's rings as gfx_v9_0.c starts them, on a fake GPU memory where
+ * VMID 0 addresses are offsets into one buffer
+ */
+#define GMEM            (1u << 20)
+static uint8_t gmem[GMEM];
+static unsigned n_eop, eop_me, eop_pipe, eop_queue, n_stopped, stop_err;
+static uint32_t eop_ctx;
+
+static unsigned g_read(void *o, uint32_t vmid, uint64_t a, void *buf,
+		       uint32_t len)
+{
+	if (vmid || a > GMEM || len > GMEM - a)
+		return 1;
+	memcpy(buf, gmem + a, len);
+	return 0;
+}
+
+static unsigned g_write(void *o, uint32_t vmid, uint64_t a, const void *buf,
+			uint32_t len)
+{
+	if (vmid || a > GMEM || len > GMEM - a)
+		return 1;
+	memcpy(gmem + a, buf, len);
+	return 0;
+}
+
+static void g_eop(void *o, unsigned me, unsigned pipe, unsigned queue,
+		  uint32_t ctx)
+{
+	n_eop++;
+	eop_me = me;
+	eop_pipe = pipe;
+	eop_queue = queue;
+	eop_ctx = ctx;
+}
+
+static void g_stopped(void *o, unsigned ri, uint32_t err, uint32_t hdr)
+{
+	n_stopped++;
+	stop_err = err;
+}
+
+static const HsaGpuV10CpOps cp_ops = {
+	.read = g_read, .write = g_write, .eop = g_eop, .stopped = g_stopped,
+};
+
+static uint64_t cp_ran;
+
+static unsigned cp_pass(HsaGpuV10 *v)
+{
+	return hsagpu_v10_cp_pass(v, &cp_ops, 64, &cp_ran);
+}
+
+static uint32_t *g32(uint64_t a)
+{
+	return (uint32_t *)(gmem + a);
+}
+
+/* A ring at @base written from dword @w on */
+static void put(uint64_t base, uint32_t *w, uint32_t val)
+{
+	g32(base)[(*w)++] = val;
+}
+
+#define GFX_RING        0x10000
+#define GFX_RPTR        0x20000
+#define KIQ_RING        0x30000
+#define KIQ_RPTR        0x20010
+#define KCQ_RING        0x40000
+#define KCQ_RPTR        0x20020
+#define KCQ_MQD         0x50000
+#define FENCE           0x20100
+
+static void test_cp_gfx_ring(void)
+{
+	HsaGpuV10 *v = dev();
+	uint32_t w = 0;
+
+	memset(gmem, 0, sizeof(gmem));
+	n_eop = n_stopped = 0;
+	/* gfx_v9_0_cp_gfx_resume: a 4 KiB ring on doorbell 0x8b * 2 */
+	WR(v, V10_CP_ME_CNTL, V10_CP_ME_HALTS);
+	WR(v, V10_CP_RB0_CNTL, 9);                  /* 2^10 dwords */
+	WR(v, V10_CP_RB0_WPTR, 0);
+	WR(v, V10_CP_RB0_RPTR_ADDR, GFX_RPTR);
+	WR(v, V10_CP_RB0_BASE, GFX_RING >> 8);
+	WR(v, V10_CP_RB_DOORBELL_CONTROL, 0x116 << 2 | V10_DOORBELL_EN);
+	T(!v->ring[V10_RING_GFX].active);
+	WR(v, V10_CP_ME_CNTL, 0);
+	T(v->ring[V10_RING_GFX].active);
+	T(v->ring[V10_RING_GFX].pm4.size_dw == 1024);
+	T(v->ring[V10_RING_GFX].doorbell == 0x116);
+
+	/* the ring test, and a fence with an interrupt */
+	WR(v, V10_SCRATCH_REG0, 0xcafedead);
+	put(GFX_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3));
+	put(GFX_RING, &w, V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START);
+	put(GFX_RING, &w, 0xdeadbeef);
+	put(GFX_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RELEASE_MEM, 8));
+	put(GFX_RING, &w, 0);
+	put(GFX_RING, &w, HSAGPU_PM4_DATA_32 << 29 |
+	    HSAGPU_PM4_INT_CONFIRMED << 24);
+	put(GFX_RING, &w, FENCE);
+	put(GFX_RING, &w, 0);
+	put(GFX_RING, &w, 7);
+	put(GFX_RING, &w, 0);
+	put(GFX_RING, &w, 0);
+	v->kick = false;
+	T(!hsagpu_v10_cp_doorbell(v, 0x117, w));
+	T(hsagpu_v10_cp_doorbell(v, 0x116, w));
+	T(v->kick);
+	cp_ran = 0;
+	T(cp_pass(v) == 0);
+	T(cp_ran == 2);
+	T(RD(v, V10_SCRATCH_REG0) == 0xdeadbeef);
+	T(*g32(FENCE) == 7);
+	T(*g32(GFX_RPTR) == w && RD(v, V10_CP_RB0_RPTR) == w);
+	/* the interrupt is off until the driver enables it */
+	T(n_eop == 0 && v->eops == 1);
+	WR(v, V10_CP_INT_CNTL_RING0, V10_CP_TIME_STAMP_INT_ENABLE);
+	for (int i = 0; i < 8; i++)
+		put(GFX_RING, &w, g32(GFX_RING)[3 + i]);
+	*g32(GFX_RING + (w - 3) * 4) = 8;
+	hsagpu_v10_cp_doorbell(v, 0x116, w);
+	cp_pass(v);
+	T(n_eop == 1 && eop_me == 0 && *g32(FENCE) == 8);
+
+	/* a bad packet stops the ring, reported once */
+	put(GFX_RING, &w, HSAGPU_PM4_HDR(0x15, 3));
+	put(GFX_RING, &w, 0);
+	put(GFX_RING, &w, 0);
+	hsagpu_v10_cp_doorbell(v, 0x116, w);
+	cp_pass(v);
+	cp_pass(v);
+	T(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_OPCODE);
+	/* halting the ME stops the ring; a new start latches afresh */
+	WR(v, V10_CP_ME_CNTL, V10_CP_ME_HALTS);
+	T(!v->ring[V10_RING_GFX].active);
+	WR(v, V10_CP_ME_CNTL, 0);
+	T(v->ring[V10_RING_GFX].active && !v->ring[V10_RING_GFX].pm4.error);
+	/* no ring of 2^64 dwords */
+	WR(v, V10_CP_ME_CNTL, V10_CP_ME_HALTS);
+	WR(v, V10_CP_RB0_CNTL, 63);
+	WR(v, V10_CP_ME_CNTL, 0);
+	T(!v->ring[V10_RING_GFX].active);
+}
+
+static uint32_t grbm(unsigned me, unsigned pipe, unsigned queue,
+		     unsigned vmid);
+
+/* An HQD programmed by MMIO, as gfx_v9_0_kiq_init_register does */
+static void hqd_mmio(HsaGpuV10 *v, unsigned me, unsigned pipe,
+		     unsigned queue, uint64_t ring, uint64_t rptr,
+		     uint32_t doorbell)
+{
+	WR(v, V10_GRBM_GFX_CNTL, grbm(me, pipe, queue, 0));
+	WR(v, V10_CP_HQD_PQ_BASE, ring >> 8);
+	WR(v, V10_CP_HQD_PQ_CONTROL, 9);
+	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR, rptr);
+	WR(v, V10_CP_HQD_PQ_DOORBELL_CONTROL, doorbell << 2 | V10_DOORBELL_EN);
+	WR(v, V10_CP_HQD_PQ_WPTR_LO, 0);
+	WR(v, V10_CP_HQD_ACTIVE, 1);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+}
+
+static void test_cp_kiq(void)
+{
+	HsaGpuV10 *v = dev();
+	unsigned kiq = V10_HQD_INDEX(2, 1, 7), kcq = V10_HQD_INDEX(1, 0, 0);
+	uint32_t w = 0, k = 0, *mqd;
+
+	memset(gmem, 0, sizeof(gmem));
+	n_eop = n_stopped = 0;
+	/* the KIQ: RLC_CP_SCHEDULERS names it, then its HQD registers */
+	WR(v, V10_RLC_CP_SCHEDULERS, 2 << 5 | 1 << 3 | 7 | 0x80);
+	hqd_mmio(v, 2, 1, 7, KIQ_RING, KIQ_RPTR, 0);
+	T(v->ring[kiq].active && v->ring[kiq].doorbell == 0);
+
+	/* a KCQ's MQD, as gfx_v9_0_mqd_init fills it */
+	mqd = g32(KCQ_MQD);
+	mqd[V10_MQD_HQD_DW + V10_CP_HQD_ACTIVE - V10_HQD_FIRST] = 1;
+	mqd[V10_MQD_HQD_DW + V10_CP_HQD_PQ_BASE - V10_HQD_FIRST] =
+		KCQ_RING >> 8;
+	mqd[V10_MQD_HQD_DW + V10_CP_HQD_PQ_CONTROL - V10_HQD_FIRST] = 9;
+	mqd[V10_MQD_HQD_DW + V10_CP_HQD_PQ_RPTR_REPORT_ADDR - V10_HQD_FIRST] =
+		KCQ_RPTR;
+	/* SET_RESOURCES, MAP_QUEUES (gfx_v9_0_kiq_map_queues) */
+	put(KIQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_RESOURCES, 8));
+	for (int i = 0; i < 7; i++)
+		put(KIQ_RING, &w, 0);
+	put(KIQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7));
+	put(KIQ_RING, &w, 0 << 13 | 0 << 16 | 0 << 18 | 1u << 29);
+	put(KIQ_RING, &w, 0x6 << 2);
+	put(KIQ_RING, &w, KCQ_MQD);
+	put(KIQ_RING, &w, 0);
+	put(KIQ_RING, &w, 0x20200);
+	put(KIQ_RING, &w, 0);
+	hsagpu_v10_cp_doorbell(v, 0, w);
+	cp_pass(v);
+	T(n_stopped == 0);
+	T(v->maps == 1 && v->ring[kcq].active);
+	T(v->ring[kcq].doorbell == 6 && v->ring[kcq].pm4.size_dw == 1024);
+	T(*g32(KIQ_RPTR) == w);
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
+	T(RD(v, V10_CP_HQD_ACTIVE) == 1);
+	T(RD(v, V10_CP_HQD_PQ_BASE) == KCQ_RING >> 8);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+
+	/* the KCQ runs its ring test; its fence interrupt names it */
+	WR(v, V10_CP_ME1_PIPE0_INT_CNTL, V10_CP_TIME_STAMP_INT_ENABLE);
+	put(KCQ_RING, &k, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3));
+	put(KCQ_RING, &k, V10_SCRATCH_REG0 + 1 - HSAGPU_PM4_UCONFIG_REG_START);
+	put(KCQ_RING, &k, 0x600d);
+	put(KCQ_RING, &k, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RELEASE_MEM, 8));
+	put(KCQ_RING, &k, 0);
+	put(KCQ_RING, &k, HSAGPU_PM4_DATA_32 << 29 |
+	    HSAGPU_PM4_INT_CONFIRMED << 24);
+	put(KCQ_RING, &k, FENCE);
+	put(KCQ_RING, &k, 0);
+	put(KCQ_RING, &k, 9);
+	put(KCQ_RING, &k, 0);
+	put(KCQ_RING, &k, 0);
+	hsagpu_v10_cp_doorbell(v, 6, k);
+	cp_pass(v);
+	T(RD(v, V10_SCRATCH_REG0 + 1) == 0x600d);
+	T(*g32(FENCE) == 9 && *g32(KCQ_RPTR) == k);
+	T(n_eop == 1 && eop_me == 1 && eop_pipe == 0 && eop_queue == 0);
+
+	/* UNMAP_QUEUES by doorbell: the KCQ stops, its rptr is kept */
+	put(KIQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_UNMAP_QUEUES, 6));
+	put(KIQ_RING, &w, 1u << 29);
+	put(KIQ_RING, &w, 6 << 2);
+	put(KIQ_RING, &w, 0);
+	put(KIQ_RING, &w, 0);
+	put(KIQ_RING, &w, 0);
+	hsagpu_v10_cp_doorbell(v, 0, w);
+	cp_pass(v);
+	T(!v->ring[kcq].active && v->unmaps == 1);
+	T(v->ring[kiq].active);
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
+	T(RD(v, V10_CP_HQD_ACTIVE) == 0);
+	T(RD(v, V10_CP_HQD_PQ_RPTR) == k);
+
+	/* MAP_QUEUES on a ring that is not the KIQ stops that ring */
+	WR(v, V10_CP_HQD_ACTIVE, 1);
+	T(v->ring[kcq].active);
+	put(KCQ_RING, &k, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7));
+	for (int i = 0; i < 6; i++)
+		put(KCQ_RING, &k, 0);
+	hsagpu_v10_cp_doorbell(v, 6, k);
+	cp_pass(v);
+	T(v->ring[kcq].pm4.error == HSAGPU_PM4_ERR_OPCODE);
+	/* kgd_gfx_v9_hqd_destroy: DEQUEUE_REQUEST stops it */
+	WR(v, V10_CP_HQD_DEQUEUE_REQUEST, 1);
+	T(RD(v, V10_CP_HQD_ACTIVE) == 0 && !v->ring[kcq].active);
+	/* a MAP_QUEUES the KIQ cannot do stops the KIQ */
+	put(KIQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7));
+	put(KIQ_RING, &w, 3 << 18 | 1u << 29);
+	for (int i = 0; i < 5; i++)
+		put(KIQ_RING, &w, 0);
+	hsagpu_v10_cp_doorbell(v, 0, w);
+	cp_pass(v);
+	T(v->ring[kiq].pm4.error == HSAGPU_PM4_ERR_PACKET);
+	/* an AQL queue is not a PM4 ring */
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 3, 3, 0));
+	WR(v, V10_CP_HQD_AQL_CONTROL, 1);
+	WR(v, V10_CP_HQD_PQ_CONTROL, 9);
+	WR(v, V10_CP_HQD_ACTIVE, 1);
+	T(!v->ring[V10_HQD_INDEX(1, 3, 3)].active && v->aql_refused == 1);
+}
+
 int main(void)
 {
 	test_post_values();
@@ -274,5 +546,7 @@ int main(void)
 	test_windows();
 	test_banks();
 	test_every_register();
+	test_cp_gfx_ring();
+	test_cp_kiq();
 	return tap_done();
 }

@@ -45,11 +45,30 @@ static uint64_t v10_clock(void *opaque)
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) / 10;
 }
 
+/*
+ * Registers are shared with the processor thread's rings (PM4 register
+ * packets): every access holds qlock. One that gave a ring work wakes
+ * the processor once the lock is dropped.
+ */
+static void v10_unlock_kick(HsaGpuState *s)
+{
+    bool kick = s->v10->kick;
+
+    s->v10->kick = false;
+    qemu_mutex_unlock(&s->qlock);
+    if (kick) {
+        hsagpu_queues_kick(s);
+    }
+}
+
 static uint64_t v10_mmio_read(void *opaque, hwaddr addr, unsigned size)
 {
     HsaGpuState *s = opaque;
-    uint32_t val = hsagpu_v10_read(s->v10, addr / 4);
+    uint32_t val;
 
+    hsagpu_qlock(s);
+    val = hsagpu_v10_read(s->v10, addr / 4);
+    v10_unlock_kick(s);
     trace_hsagpu_v10_reg_read(addr / 4, val);
     return val;
 }
@@ -60,7 +79,9 @@ static void v10_mmio_write(void *opaque, hwaddr addr, uint64_t val,
     HsaGpuState *s = opaque;
 
     trace_hsagpu_v10_reg_write(addr / 4, val);
+    hsagpu_qlock(s);
     hsagpu_v10_write(s->v10, addr / 4, val);
+    v10_unlock_kick(s);
 }
 
 /* Registers are dwords; QEMU splits wider accesses, widens narrower */
@@ -91,13 +112,20 @@ static uint64_t v10_doorbell_read(void *opaque, hwaddr addr, unsigned size)
 }
 
 /*
- * The engines behind doorbells (rings, queues, IH) are not modelled yet:
- * a doorbell is seen in the trace and has no other effect.
+ * A doorbell: the dword offset names a ring (the GFX ring's and each
+ * queue's doorbell control register say which), the value is its new
+ * write pointer. One that no ring has is dropped (traced).
  */
 static void v10_doorbell_write(void *opaque, hwaddr addr, uint64_t val,
                                unsigned size)
 {
-    trace_hsagpu_v10_doorbell(addr / 4, val);
+    HsaGpuState *s = opaque;
+    bool hit;
+
+    hsagpu_qlock(s);
+    hit = hsagpu_v10_cp_doorbell(s->v10, addr / 4, val);
+    v10_unlock_kick(s);
+    trace_hsagpu_v10_doorbell(addr / 4, val, hit);
 }
 
 static const MemoryRegionOps v10_doorbell_ops = {
@@ -151,6 +179,56 @@ static bool v10_rom_build(HsaGpuState *s, uint8_t *rom, uint32_t size,
     return true;
 }
 
+/* The CP's memory: GPU addresses of the GFXHUB, as the CP asks them */
+static unsigned v10_cp_rw(HsaGpuOpsCtx *c, uint32_t vmid, uint64_t addr,
+                          void *buf, uint32_t len, bool write)
+{
+    hsagpu_bus_ctx_select(&c->bus, -1);
+    c->bus.vmid = vmid;
+    c->bus.client = HSAGPU_VM_CLIENT_PACKET;
+    return hsagpu_bus_rw(&c->bus, addr, buf, len, write) != HSAGPU_BUS_OK;
+}
+
+static unsigned v10_cp_read(void *opaque, uint32_t vmid, uint64_t addr,
+                            void *buf, uint32_t len)
+{
+    return v10_cp_rw(opaque, vmid, addr, buf, len, false);
+}
+
+static unsigned v10_cp_write(void *opaque, uint32_t vmid, uint64_t addr,
+                             const void *buf, uint32_t len)
+{
+    return v10_cp_rw(opaque, vmid, addr, (void *)buf, len, true);
+}
+
+static void v10_cp_stopped(void *opaque, unsigned ri, uint32_t err,
+                           uint32_t hdr)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: CP ring %u stopped: "
+                  "error %u at a packet with header 0x%08x\n", ri, err, hdr);
+    trace_hsagpu_v10_ring_stopped(ri, err, hdr);
+}
+
+/* The processor's pass: the CP's rings (qlock held) */
+static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
+                     HsaGpuPassResult *pass)
+{
+    HsaGpuV10CpOps ops = {
+        .read = v10_cp_read,
+        .write = v10_cp_write,
+        .stopped = v10_cp_stopped,
+        .opaque = ctx,
+    };
+    uint64_t ran = 0;
+    unsigned more = hsagpu_v10_cp_pass(s->v10, &ops, HSAGPU_PASS_PACKETS,
+                                       &ran);
+
+    pass->progress += ran;
+    pass->ended |= !!(more & V10_CP_BUSY);
+    pass->poll |= !!(more & V10_CP_WAITING);
+    s->v10->kick = false;
+}
+
 static void v10_reset(HsaGpuState *s)
 {
     hsagpu_v10_reset(s->v10);
@@ -168,6 +246,7 @@ const HsaGpuPersonality hsagpu_vega10 = {
     .irq_init = v10_irq_init,
     .irq_exit = v10_irq_exit,
     .rom_build = v10_rom_build,
+    .pass = v10_pass,
     .reset = v10_reset,
 };
 

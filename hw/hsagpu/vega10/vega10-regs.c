@@ -27,6 +27,10 @@ void hsagpu_v10_reset(HsaGpuV10 *v)
 
     memset(v->reg, 0, sizeof(v->reg));
     memset(v->hqd, 0, sizeof(v->hqd));
+    memset(v->ring, 0, sizeof(v->ring));
+    v->kiq_ring = V10_NUM_RINGS;
+    v->eops = v->maps = v->unmaps = v->aql_refused = 0;
+    v->kick = false;
     memset(v->sh_mem_config, 0, sizeof(v->sh_mem_config));
     memset(v->sh_mem_bases, 0, sizeof(v->sh_mem_bases));
     v->clock_latch = 0;
@@ -119,6 +123,60 @@ static uint32_t v10_mm_data(HsaGpuV10 *v, uint32_t *val, bool write)
     return hsagpu_v10_read(v, index / 4);
 }
 
+/* The MEC queue GRBM_GFX_CNTL selects, or -1 (the gfx ME's bank) */
+static int v10_selected_hqd(HsaGpuV10 *v)
+{
+    uint32_t cntl = v->reg[V10_GRBM_GFX_CNTL];
+    unsigned me = V10_GRBM_GFX_CNTL_ME(cntl);
+
+    if (me != 1 && me != 2) {
+        return -1;
+    }
+    return V10_HQD_INDEX(me, V10_GRBM_GFX_CNTL_PIPE(cntl),
+                         V10_GRBM_GFX_CNTL_QUEUE(cntl));
+}
+
+/* Registers that start, stop or feed a CP ring (vega10-cp.c) */
+static void v10_cp_trigger(HsaGpuV10 *v, uint32_t dw, uint32_t val)
+{
+    int hqd;
+
+    switch (dw) {
+    case V10_CP_ME_CNTL:
+        /* the GFX ring runs while no micro engine is halted */
+        hsagpu_v10_cp_gfx_start(v, !(val & V10_CP_ME_HALTS));
+        return;
+    case V10_CP_RB0_WPTR:
+    case V10_CP_RB0_WPTR_HI:
+        hsagpu_v10_cp_wptr(v, V10_RING_GFX,
+                           (uint64_t)v->reg[V10_CP_RB0_WPTR_HI] << 32 |
+                           v->reg[V10_CP_RB0_WPTR]);
+        return;
+    }
+    hqd = v10_selected_hqd(v);
+    if (hqd < 0) {
+        return;
+    }
+    switch (dw) {
+    case V10_CP_HQD_ACTIVE:
+        hsagpu_v10_cp_hqd_start(v, hqd, val & 1);
+        break;
+    case V10_CP_HQD_DEQUEUE_REQUEST:
+        /* the queue stops at once: nothing runs long on a PM4 ring */
+        if (val & 7) {
+            hsagpu_v10_cp_hqd_start(v, hqd, false);
+        }
+        break;
+    case V10_CP_HQD_PQ_WPTR_LO:
+    case V10_CP_HQD_PQ_WPTR_LO + 1:
+        hsagpu_v10_cp_wptr(v, hqd,
+                           (uint64_t)v->hqd[hqd][V10_CP_HQD_PQ_WPTR_LO + 1 -
+                                                 V10_HQD_FIRST] << 32 |
+                           v->hqd[hqd][V10_CP_HQD_PQ_WPTR_LO - V10_HQD_FIRST]);
+        break;
+    }
+}
+
 uint32_t hsagpu_v10_read(HsaGpuV10 *v, uint32_t dw)
 {
     uint32_t *slot;
@@ -205,8 +263,5 @@ void hsagpu_v10_write(HsaGpuV10 *v, uint32_t dw, uint32_t val)
         return;
     }
     *slot = val;
-    if (dw == V10_CP_HQD_DEQUEUE_REQUEST && (val & 3)) {
-        /* nothing runs on the queue yet: it is off at once */
-        *(slot - (V10_CP_HQD_DEQUEUE_REQUEST - V10_CP_HQD_ACTIVE)) &= ~1u;
-    }
+    v10_cp_trigger(v, dw, val);
 }

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #endif
 #include "hsagpu/vega10_regs.h"
+#include "hw/hsagpu/cp/hsagpu-cp.h"
 
 /* MEC queues: 2 MECs (ME 1 and 2) of 4 pipes of 8 queues */
 #define V10_MEC_NUM                     2
@@ -31,6 +32,42 @@
 #define V10_HQD_INDEX(me, pipe, queue)  ((((me) - 1) * V10_MEC_PIPES + \
                                           (pipe)) * V10_MEC_QUEUES + (queue))
 #define V10_NUM_VMIDS                   16
+
+/*
+ * The CP's PM4 rings (vega10-cp.c): the MEC queues' (by HQD bank index),
+ * then the GFX ring
+ */
+#define V10_RING_GFX                    V10_NUM_HQD
+#define V10_NUM_RINGS                   (V10_NUM_HQD + 1)
+#define V10_NO_DOORBELL                 UINT32_MAX
+/* the largest ring: 2^22 dwords */
+#define V10_RING_DW_LOG2_MAX            22
+
+typedef struct HsaGpuV10Ring {
+    HsaGpuPm4Ring pm4;
+    uint32_t active;
+    uint32_t doorbell;          /* BAR2 dword offset, or V10_NO_DOORBELL */
+    uint64_t wptr;              /* dwords, as the driver last gave it */
+    uint64_t rptr_addr;         /* VMID 0: where the read pointer goes */
+    uint64_t wptr_addr;         /* VMID 0: write pointer to poll, or 0 */
+} HsaGpuV10Ring;
+
+/* What the CP's rings need from the device around them */
+typedef struct HsaGpuV10CpOps {
+    /* GFXHUB memory: 0 or nonzero (does not translate) */
+    unsigned (*read)(void *opaque, uint32_t vmid, uint64_t addr, void *buf,
+                     uint32_t len);
+    unsigned (*write)(void *opaque, uint32_t vmid, uint64_t addr,
+                      const void *buf, uint32_t len);
+    /* an end-of-pipe interrupt of ring (me, pipe, queue) */
+    void (*eop)(void *opaque, unsigned me, unsigned pipe, unsigned queue,
+                uint32_t ctx_id);
+    /* INVALIDATE_TLBS of @pasid (0: all), on both hubs or the GFXHUB */
+    void (*invalidate)(void *opaque, uint32_t pasid, bool all_hubs);
+    /* ring @ri stopped: HSAGPU_PM4_ERR_*, the packet's header */
+    void (*stopped)(void *opaque, unsigned ri, uint32_t err, uint32_t hdr);
+    void *opaque;
+} HsaGpuV10CpOps;
 
 /* What the front end needs from the device around it. */
 typedef struct HsaGpuV10Ops {
@@ -53,9 +90,16 @@ typedef struct HsaGpuV10 {
     uint32_t sh_mem_config[V10_NUM_VMIDS];
     uint32_t sh_mem_bases[V10_NUM_VMIDS];
     uint64_t clock_latch;       /* RLC_GPU_CLOCK_COUNT, as captured */
+    HsaGpuV10Ring ring[V10_NUM_RINGS];
+    uint32_t kiq_ring;          /* the KIQ's ring index, or V10_NUM_RINGS */
     /* Counters (tests and docs/vega10.md): no effect on behaviour */
     uint32_t hdp_flushes;
     uint32_t tlb_invalidations;
+    uint32_t eops;              /* RELEASE_MEMs that asked for one */
+    uint32_t maps, unmaps;      /* the KIQ's queue packets */
+    uint32_t aql_refused;       /* AQL queues started: not served yet */
+    /* A register or doorbell access gave a ring work: wake the CP */
+    bool kick;
 
     /* Not migrated: set at realize */
     uint64_t vram_size;
@@ -74,5 +118,22 @@ void hsagpu_v10_write(HsaGpuV10 *v, uint32_t dw, uint32_t val);
 
 /* The register an access to @dw stores into (bank selected), or NULL */
 uint32_t *hsagpu_v10_reg_slot(HsaGpuV10 *v, uint32_t dw);
+
+/* vega10-cp.c: start (latch from the registers) or stop a ring */
+void hsagpu_v10_cp_gfx_start(HsaGpuV10 *v, bool on);
+void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on);
+/* A new write pointer for ring @ri (dwords) */
+void hsagpu_v10_cp_wptr(HsaGpuV10 *v, unsigned ri, uint64_t wptr);
+/* A doorbell write at BAR2 dword @dw: true if a ring took it */
+bool hsagpu_v10_cp_doorbell(HsaGpuV10 *v, uint32_t dw, uint64_t val);
+/*
+ * Run every started ring, @budget packets each at most (*@ran counts
+ * them): V10_CP_BUSY if one has more packets, V10_CP_WAITING if one
+ * waits on a condition
+ */
+#define V10_CP_BUSY                     1u
+#define V10_CP_WAITING                  2u
+unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                            unsigned budget, uint64_t *ran);
 
 #endif /* HW_HSAGPU_VEGA10_H */
