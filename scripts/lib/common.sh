@@ -37,7 +37,10 @@ apt_security_uris() {
 }
 
 # A private apt configuration (its own sources and lists) that adds the
-# suites we need without touching the system's package sources.
+# suites we need without touching the system's package sources: bookworm's
+# updates and backports, trixie's sources (QEMU), and bookworm's
+# non-free-firmware component (firmware-amd-graphics, for Debian's stock
+# amdgpu driver in the --amdgpu boots: hsagpu_amd_firmware below).
 HSAGPU_APT_DIR=$HSAGPU_CACHE/apt
 hsagpu_apt_setup() {
     local uris suris
@@ -60,6 +63,12 @@ Types: deb-src
 URIs: $uris
 Suites: $QEMU_SUITE
 Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: $uris
+Suites: bookworm
+Components: non-free-firmware
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
     if [ -n "$suris" ]; then
@@ -135,6 +144,49 @@ hsagpu_qemu_source() {
         dsc=$(ls "$dl"/qemu_*.dsc | head -n1)
     fi
     echo "$dsc"
+}
+
+# The firmware of Debian's stock amdgpu driver for a Vega10 (scripts/test-boot
+# --amdgpu): the amdgpu/vega10_* files of bookworm's firmware-amd-graphics
+# (component non-free-firmware), in $HSAGPU_CACHE/firmware-amd/VERSION/
+# (amdgpu/vega10_*.bin as below /lib/firmware, and PACKAGE: "NAME
+# VERSION"); firmware-amd/version names the one boots use, the .deb stays
+# beside it. The boot prints the version: firmware changes the paths the
+# driver takes.
+HSAGPU_AMD_FW_PKG=firmware-amd-graphics
+HSAGPU_AMD_FW_SUITE=bookworm
+hsagpu_amd_firmware_dir() {  # the directory boots use, or nothing
+    local top=$HSAGPU_CACHE/firmware-amd ver
+    ver=$(cat "$top/version" 2>/dev/null || true)
+    if [ -n "$ver" ] && [ -f "$top/$ver/PACKAGE" ]; then echo "$top/$ver"; fi
+}
+# hsagpu_amd_firmware: that directory, downloaded and extracted when absent
+hsagpu_amd_firmware() {
+    local top=$HSAGPU_CACHE/firmware-amd dir tmp deb ver
+    dir=$(hsagpu_amd_firmware_dir)
+    if [ -n "$dir" ]; then echo "$dir"; return 0; fi
+    hsagpu_apt_update
+    log "downloading $HSAGPU_AMD_FW_PKG ($HSAGPU_AMD_FW_SUITE, non-free-firmware) for the Vega10 firmware"
+    tmp=$top/tmp.$BASHPID
+    rm -rf "$tmp" && mkdir -p "$tmp/x"
+    (cd "$tmp" && hsagpu_apt apt-get -qq download "$HSAGPU_AMD_FW_PKG/$HSAGPU_AMD_FW_SUITE") >/dev/null ||
+        { rm -rf "$tmp"; die "apt-get download $HSAGPU_AMD_FW_PKG/$HSAGPU_AMD_FW_SUITE failed"; }
+    deb=$(ls "$tmp"/*.deb)
+    ver=$(dpkg-deb -f "$deb" Version)
+    # only the Vega10 files (/lib/firmware in bookworm's, /usr/lib/firmware
+    # in later packages)
+    dpkg-deb --fsys-tarfile "$deb" |
+        tar -x -C "$tmp/x" --wildcards '*lib/firmware/amdgpu/vega10_*' ||
+        { rm -rf "$tmp"; die "$deb has no amdgpu/vega10_* files"; }
+    rm -rf "${top:?}/$ver"
+    mkdir -p "$top/$ver"
+    mv "$(dirname "$(find "$tmp/x" -name 'vega10_*' | head -n1)")" "$top/$ver/amdgpu"
+    echo "$HSAGPU_AMD_FW_PKG $ver" > "$top/$ver/PACKAGE"
+    mv "$deb" "$top/"
+    echo "$ver" > "$top/version"
+    rm -rf "$tmp"
+    log "$HSAGPU_AMD_FW_PKG $ver: $(find "$top/$ver/amdgpu" -type f | wc -l) vega10 files in $top/$ver"
+    echo "$top/$ver"
 }
 
 # need_root_or_sudo: apt needs root.

@@ -3,6 +3,8 @@ presets, guest test boots with TAP collection, KVM probing, JUnit XML.
 
 Used by scripts/test, scripts/test-boot and scripts/demo.
 """
+import gzip
+import lzma
 import os
 import re
 import resource
@@ -102,26 +104,31 @@ def dev_args(props):
 
 
 # Topology presets. Each returns the -device arguments for the fabric and
-# the devices, given one property string per hsa-gpu. The device always
-# sits below a pcie-root-port: on the root bus it would be a root-complex
-# integrated endpoint, which Linux treats differently for AtomicOps.
+# the devices, given one property string per hsa-gpu, and the device type
+# (hsa-gpu; another personality of it, e.g. hsa-gpu-vega10 for
+# scripts/test-boot --amdgpu). The device always sits below a
+# pcie-root-port: on the root bus it would be a root-complex integrated
+# endpoint, which Linux treats differently for AtomicOps.
 RP_ATOMICS = ',atomic-routing=on,atomic-comp32=on,atomic-comp64=on,atomic-comp128=on'
 # hsa-gpu link properties of the study preset (sw8-study)
 STUDY_LINK = ('link-model=on,link-speed=5,link-width=4,max-payload=512,'
               'link-host-write-ns=88')
 
 
-def _gpu(i, bus, props):
-    return ['-device', 'hsa-gpu,id=gpu%d,bus=%s%s' % (i, bus, (',' + props) if props else '')]
+DEVICE = 'hsa-gpu'
+
+
+def _gpu(i, bus, props, device=DEVICE):
+    return ['-device', '%s,id=gpu%d,bus=%s%s' % (device, i, bus, (',' + props) if props else '')]
 
 
 def _root_ports(rp_props=''):
-    def build(devprops):
+    def build(devprops, device=DEVICE):
         args = []
         for i, props in enumerate(devprops):
             args += ['-device', 'pcie-root-port,id=rp%d,bus=pcie.0,chassis=%d,addr=0x%x%s'
                      % (i, i + 1, 0x10 + i, rp_props)]
-            args += _gpu(i, 'rp%d' % i, props)
+            args += _gpu(i, 'rp%d' % i, props, device)
         return args
     return build
 
@@ -129,13 +136,13 @@ def _root_ports(rp_props=''):
 def _switch(down_routing):
     """Root port (completer, routing) -> x3130 upstream -> one downstream
     port per device; down_routing(i) says whether port i routes AtomicOps."""
-    def build(devprops):
+    def build(devprops, device=DEVICE):
         args = ['-device', 'pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10' + RP_ATOMICS,
                 '-device', 'x3130-upstream,id=up0,bus=rp0,atomic-routing=on']
         for i, props in enumerate(devprops):
             args += ['-device', 'xio3130-downstream,id=dn%d,bus=up0,chassis=%d,slot=%d%s'
                      % (i, 10 + i, i, ',atomic-routing=on' if down_routing(i) else '')]
-            args += _gpu(i, 'dn%d' % i, props)
+            args += _gpu(i, 'dn%d' % i, props, device)
         return args
     return build
 
@@ -147,7 +154,7 @@ def _switch_tree(groups, per_group, up_link='', dev_link=''):
     PLX-based box of 2 x 4 FPGAs below one common switch. @up_link: link
     properties (x-speed, x-width) of the links between switches and to
     the root port, @dev_link those of the devices' slots."""
-    def build(devprops):
+    def build(devprops, device=DEVICE):
         args = ['-device', 'pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10'
                 + RP_ATOMICS + up_link,
                 '-device', 'x3130-upstream,id=up0,bus=rp0,atomic-routing=on' + up_link]
@@ -160,7 +167,7 @@ def _switch_tree(groups, per_group, up_link='', dev_link=''):
             g, k = divmod(i, per_group)
             args += ['-device', 'xio3130-downstream,id=dn%d%d,bus=up%d,chassis=%d,slot=%d,'
                      'atomic-routing=on%s' % (g + 1, k, g + 1, 20 + g, k, dev_link)]
-            args += _gpu(i, 'dn%d%d' % (g + 1, k), props)
+            args += _gpu(i, 'dn%d%d' % (g + 1, k), props, device)
         return args
     return build
 
@@ -170,8 +177,9 @@ def _native_hotplug(build):
     ACPI hotplug of root ports: QMP device_del presses the slot's
     attention button, the guest powers the slot off, QEMU removes the
     device; the guest can power a slot off itself (t-hotplug)."""
-    def wrap(devprops):
-        return ['-global', 'ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off'] + build(devprops)
+    def wrap(devprops, device=DEVICE):
+        return (['-global', 'ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off'] +
+                build(devprops, device))
     return wrap
 
 
@@ -179,16 +187,16 @@ def _with_iommu(build):
     """QEMU's Intel VT-d in front of everything (listed first, so that it
     exists before the devices it translates for); no interrupt remapping,
     which TCG does not need."""
-    def wrap(devprops):
-        return ['-device', 'intel-iommu,intremap=off'] + build(devprops)
+    def wrap(devprops, device=DEVICE):
+        return ['-device', 'intel-iommu,intremap=off'] + build(devprops, device)
     return wrap
 
 
 def _with_edu(build):
     """Add QEMU's edu device on the root bus: a reference for the cost of
     a trapped MMIO access and of a round trip through a device thread."""
-    def wrap(devprops):
-        return build(devprops) + ['-device', 'edu,bus=pcie.0,addr=0x8']
+    def wrap(devprops, device=DEVICE):
+        return build(devprops, device) + ['-device', 'edu,bus=pcie.0,addr=0x8']
     return wrap
 
 
@@ -343,7 +351,10 @@ def base_cmd(accel, mem=1024, kernel=None, initrd=None):
 
 
 def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None, kernel=None,
-             initrd=None, clocksource=None, mem=None):
+             initrd=None, clocksource=None, mem=None, device=None, cmdline=None):
+    """The QEMU command of a boot of @preset. device: the device type of
+    every GPU (default hsa-gpu); cmdline: more words for the kernel
+    command line (an --amdgpu boot's module parameters)."""
     p = PRESETS[preset]
     defaults = p.get('devprops', [''] * p['ndev'])
     devprops = [','.join(filter(None, (d, u))) for d, u in
@@ -383,12 +394,14 @@ def boot_cmd(preset, devprops, accel='tcg', params=None, extra=None, kernel=None
         params['modparams'] = ','.join(filter(None, (params.get('modparams'), extra_mp)))
     for k, v in params.items():
         append.append('hsagpu_test.%s=%s' % (k, v))
+    append += cmdline or []
     # QEMU options of the user's for every boot, e.g. traces of the device:
     # HSAGPU_QEMU_ARGS='-trace hsagpu_gcn_* -D /tmp/q.log' (split as a shell
     # would split them)
     user = shlex.split(os.environ.get('HSAGPU_QEMU_ARGS', ''))
     return (base_cmd(accel, mem or p.get('mem', 1024), kernel, initrd) +
-            ['-append', ' '.join(append)] + p['build'](devprops) + (extra or []) + user)
+            ['-append', ' '.join(append)] + p['build'](devprops, device or DEVICE) +
+            (extra or []) + user)
 
 
 def doc_cmd(cmd):
@@ -681,10 +694,12 @@ def user_results(suite, text, names):
     return out
 
 
-def user_initrd(base, files, run, modules, out_path):
+def user_initrd(base, files, run, modules, out_path, archives=()):
     """The initramfs plus a second cpio archive (the kernel unpacks both)
     with the user's files: files = [(src, dest)], run = [(name, timeout,
-    command)], modules = [.ko paths] (/user/modules, loaded in order)."""
+    command)], modules = [.ko paths] (/user/modules, loaded in order);
+    archives: more cpio archives, appended as they are between the two
+    (an --amdgpu boot's modules)."""
     stage = tempfile.mkdtemp(prefix='hsagpu-user-')
     try:
         os.makedirs(os.path.join(stage, 'user'))
@@ -712,12 +727,316 @@ def user_initrd(base, files, run, modules, out_path):
                               input=listing, stdout=subprocess.PIPE, check=True).stdout
         gz = subprocess.run(['gzip', '-1'], input=cpio, stdout=subprocess.PIPE,
                             check=True).stdout
-        with open(out_path, 'wb') as f, open(base, 'rb') as b:
-            shutil.copyfileobj(b, f)
+        with open(out_path, 'wb') as f:
+            for a in [base] + list(archives):
+                with open(a, 'rb') as b:
+                    shutil.copyfileobj(b, f)
             f.write(gz)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
     return out_path
+
+
+# -- Debian's stock amdgpu driver (scripts/test-boot --amdgpu, docs/amdgpu.md)
+#
+# A boot with the Vega10 personality of the device (PCI 1002:6860) in
+# place of hsa-gpu, and no hsagpu.ko: the guest loads amdgpu.ko and what
+# it needs from our guest kernel's own module tree, with the Vega10 files
+# of Debian's firmware-amd-graphics, and reports TAP
+# (guest-tests/amdgpu.sh).
+
+AMDGPU_DEVICE = 'hsa-gpu-vega10'
+AMDGPU_SCRIPT = os.path.join(ROOT, 'guest-tests', 'amdgpu.sh')
+# where the guest finds the script, its files and amdgpu's modules
+AMDGPU_GUEST_DIR = '/tests/amdgpu'
+AMDGPU_GUEST_MODULES = '/lib/modules/%s/amdgpu'   # % kernel version
+
+# The module parameters of an --amdgpu boot, on the kernel command line
+# (MODULE.PARAM=VALUE): the guest hands each module's words to its insmod
+# (busybox's insmod does not read the command line as modprobe does).
+# scripts/test-boot --amdgpu-params adds more; a later word wins.
+AMDGPU_PARAMS = [
+    # direct microcode loading: the driver writes the CP (PFP, ME, CE, MEC),
+    # RLC and SDMA microcode through their ucode registers itself, with no
+    # PSP in the way (no PSP IP block, no sos/asd firmware)
+    'amdgpu.fw_load_type=0',
+    # no display: no DC/DM IP block and no display firmware; the device has
+    # no display engine
+    'amdgpu.dc=0',
+    # IP blocks 0-4 only. For CHIP_VEGA10 both kernels (6.1, 6.12) add them
+    # in amdgpu_discovery_set_ip_blocks() as: 0 soc15_common, 1 gmc_v9_0,
+    # 2 vega10_ih, (psp and smu here only with PSP loading, dm only with
+    # dc), 3 gfx_v9_0, 4 sdma_v4_0, 5 powerplay (the SMU, added after SDMA
+    # with direct loading), 6 uvd_v7_0, 7 vce_v4_0: masks the SMU, UVD and
+    # VCE, which the device does not model
+    'amdgpu.ip_block_mask=0x1f',
+    # no runtime power management: BACO needs the SMU masked above
+    'amdgpu.runpm=0',
+    # no ASPM programming of the link
+    'amdgpu.aspm=0',
+    # no RAS: its queries go to the PSP's RAS TA and ATOM firmware tables
+    'amdgpu.ras_enable=0',
+    # (amdgpu.gpu_recovery: the default; no amdgpu.emu_mode: the device is
+    # to work without it)
+    # DRM's core debug messages: "ring test on X succeeded", "ib test on X
+    # succeeded" (amdgpu-ring-tests, amdgpu-ib-tests) are DRM_DEV_DEBUG,
+    # category core, into the kernel log only (loglevel=4 keeps them off
+    # the console)
+    'drm.debug=0x1',
+    # a kernel log that keeps the whole probe with those messages
+    'log_buf_len=4M',
+]
+
+# Kernel messages from amdgpu or DRM at err level or worse that do not
+# fail amdgpu-dmesg: (extended regular expression as grep -E takes it,
+# why). Kept short: each entry hides a message for good.
+AMDGPU_DMESG_ALLOWED = [
+    ('disabled ip block: [0-9]+ <(powerplay|uvd_v7_0|vce_v4_0)>',
+     "6.1 reports each block amdgpu.ip_block_mask masks with DRM_ERROR (6.12 with "
+     "DRM_WARN); the mask is ours (AMDGPU_PARAMS)"),
+]
+
+# The firmware files amdgpu loads for CHIP_VEGA10 with AMDGPU_PARAMS, on
+# both kernels (amdgpu/NAME): amdgpu_device_parse_gpu_info_fw()
+# (gpu_info), gfx_v9_0_init_microcode() (pfp, me, ce, rlc, mec; mec2 is
+# optional but in the package), sdma_v4_0_init_microcode() (sdma, sdma1).
+AMDGPU_FIRMWARE = ['vega10_gpu_info.bin', 'vega10_pfp.bin', 'vega10_me.bin',
+                   'vega10_ce.bin', 'vega10_rlc.bin', 'vega10_mec.bin', 'vega10_mec2.bin',
+                   'vega10_sdma.bin', 'vega10_sdma1.bin']
+# ...and the rest of the vega10 files amdgpu.ko names (MODULE_FIRMWARE),
+# with why a boot does without them
+AMDGPU_FIRMWARE_UNUSED = {
+    'vega10_sos.bin': 'PSP: not with amdgpu.fw_load_type=0',
+    'vega10_asd.bin': 'PSP: not with amdgpu.fw_load_type=0',
+    'vega10_cap.bin': 'PSP: not with amdgpu.fw_load_type=0',
+    'vega10_smc.bin': 'SMU: masked by amdgpu.ip_block_mask',
+    'vega10_acg_smc.bin': 'SMU: masked by amdgpu.ip_block_mask',
+    'vega10_uvd.bin': 'UVD: masked by amdgpu.ip_block_mask',
+    'vega10_vce.bin': 'VCE: masked by amdgpu.ip_block_mask',
+    'vega10_ip_discovery.bin': '6.12 asks for it, optional (only for sysfs: '
+                               'amdgpu_discovery_set_ip_blocks()); not in bookworm\'s package',
+}
+AMDGPU_FIRMWARE_TOP = os.path.join(CACHE, 'firmware-amd')
+
+
+class AmdgpuSetupError(Exception):
+    """Something an --amdgpu boot needs is missing (the message says what
+    to run)."""
+
+
+def amdgpu_firmware():
+    """(directory whose amdgpu/ has the vega10 files, 'PACKAGE VERSION')
+    of the firmware scripts/deps unpacked (common.sh:
+    hsagpu_amd_firmware)."""
+    try:
+        ver = open(os.path.join(AMDGPU_FIRMWARE_TOP, 'version')).read().strip()
+        d = os.path.join(AMDGPU_FIRMWARE_TOP, ver)
+        return d, open(os.path.join(d, 'PACKAGE')).read().strip()
+    except OSError:
+        raise AmdgpuSetupError('no Vega10 firmware in %s: run scripts/deps'
+                               % AMDGPU_FIRMWARE_TOP) from None
+
+
+def kernel_modules_dir(kernel):
+    """lib/modules/VERSION of one of our guest kernels, as scripts/deps
+    unpacked it (with the modules.dep it makes)."""
+    ver = kernel_version(kernel)
+    if ver is None:
+        raise AmdgpuSetupError('guest kernel %s is missing: run scripts/deps' % kernel)
+    return os.path.join(CACHE, KERNELS[kernel], 'root', 'lib', 'modules', ver)
+
+
+def _module_name(path):
+    return os.path.basename(path).split('.ko')[0].replace('-', '_')
+
+
+def module_closure(tree, name):
+    """The modules @name needs by @tree's modules.dep, dependencies before
+    the modules that need them, @name last: paths relative to @tree."""
+    deps = {}
+    try:
+        with open(os.path.join(tree, 'modules.dep')) as f:
+            for line in f:
+                mod, sep, rest = line.partition(':')
+                if sep:
+                    deps[mod] = rest.split()
+    except OSError:
+        raise AmdgpuSetupError('%s/modules.dep is missing: run scripts/deps' % tree) from None
+    by_name = {_module_name(m): m for m in deps}
+    if name not in by_name:
+        raise AmdgpuSetupError('%s is not in %s/modules.dep' % (name, tree))
+    order = []
+
+    def visit(m, path):
+        if m in order:
+            return
+        if m in path:
+            raise AmdgpuSetupError('modules.dep: a dependency cycle through %s' % m)
+        for d in deps.get(m, []):
+            visit(d, path + [m])
+        order.append(m)
+    visit(by_name[name], [])
+    return order
+
+
+def _decompressed(path):
+    """A module file's contents, .ko.xz/.ko.zst/.ko.gz decompressed (the
+    guest's busybox insmod reads plain .ko only)."""
+    if path.endswith('.xz'):
+        return lzma.open(path).read()
+    if path.endswith('.gz'):
+        return gzip.open(path).read()
+    if path.endswith('.zst'):
+        return subprocess.run(['zstd', '-qdc', path], stdout=subprocess.PIPE,
+                              check=True).stdout
+    return open(path, 'rb').read()
+
+
+def amdgpu_modules(kernel):
+    """amdgpu.ko and the modules it needs (modules.dep) of one of our
+    guest kernels, decompressed, in a cpio archive for the guest's
+    AMDGPU_GUEST_MODULES with ORDER (load order, one file name a line):
+    (archive path, [file names]). Made once per kernel version (again
+    when modules.dep changes) in $CACHE/amdgpu-modules."""
+    tree = kernel_modules_dir(kernel)
+    ver = kernel_version(kernel)
+    top = os.path.join(CACHE, 'amdgpu-modules')
+    out = os.path.join(top, ver + '.cpio')
+    order_file = os.path.join(top, ver + '.order')
+    closure = module_closure(tree, 'amdgpu')
+    names = [os.path.basename(m).split('.ko')[0] + '.ko' for m in closure]
+    dep = os.path.join(tree, 'modules.dep')
+    try:
+        if (os.path.getmtime(out) >= os.path.getmtime(dep) and
+                open(order_file).read().split() == names):
+            return out, names
+    except OSError:
+        pass
+    os.makedirs(top, exist_ok=True)
+    stage = tempfile.mkdtemp(prefix='stage-', dir=top)
+    try:
+        md = os.path.join(stage, AMDGPU_GUEST_MODULES.lstrip('/') % ver)
+        os.makedirs(md)
+        for rel, n in zip(closure, names):
+            with open(os.path.join(md, n), 'wb') as f:
+                f.write(_decompressed(os.path.join(tree, rel)))
+        with open(os.path.join(md, 'ORDER'), 'w') as f:
+            f.write(''.join(n + '\n' for n in names))
+        listing = subprocess.run('find . | LC_ALL=C sort', shell=True, cwd=stage,
+                                 stdout=subprocess.PIPE, check=True).stdout
+        tmp = '%s.tmp.%d' % (out, os.getpid())
+        with open(tmp, 'wb') as f:
+            subprocess.run(['cpio', '-o', '-H', 'newc', '--quiet', '-R', '0:0'], cwd=stage,
+                           input=listing, stdout=f, check=True)
+        os.replace(tmp, out)
+        with open(order_file + '.tmp', 'w') as f:
+            f.write(''.join(n + '\n' for n in names))
+        os.replace(order_file + '.tmp', order_file)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return out, names
+
+
+def amdgpu_extra_params(words):
+    """--amdgpu-params 'emu_mode=1,drm.debug=0': MODULE.PARAM=VALUE words
+    for the kernel command line (amdgpu's when no module is named)."""
+    out = []
+    for w in filter(None, (words or '').split(',')):
+        k, sep, _ = w.partition('=')
+        if not sep or not k:
+            raise AmdgpuSetupError('--amdgpu-params %s: not PARAM=VALUE' % w)
+        out.append(w if '.' in k else 'amdgpu.' + w)
+    return out
+
+
+def amdgpu_boot(kernel, device=AMDGPU_DEVICE, extra_params=None, timeout=300,
+                work_dir=None):
+    """What an --amdgpu boot adds to one of ours (scripts/test-boot):
+    dict(device=TYPE, props=PROPS (for every GPU), cmdline=[words],
+    files=[(src, dest)], run=[(name, timeout, command)], archives=[cpio]).
+    device: TYPE[,PROPS], e.g. 'hsa-gpu,vendor-id=0x1002,device-id=0x6860'
+    (the existing device under Vega10 IDs: amdgpu probes it and fails on
+    its vBIOS). Raises AmdgpuSetupError when something is missing."""
+    if kernel not in KERNELS:
+        raise AmdgpuSetupError('--amdgpu boots one of our kernels (%s): their module '
+                               'trees have amdgpu.ko' % ', '.join(KERNELS))
+    dtype, _, props = (device or AMDGPU_DEVICE).partition(',')
+    fw_dir, fw_package = amdgpu_firmware()
+    missing = [f for f in AMDGPU_FIRMWARE
+               if not os.path.exists(os.path.join(fw_dir, 'amdgpu', f))]
+    if missing:
+        raise AmdgpuSetupError('%s in %s lacks %s' % (fw_package, fw_dir, ', '.join(missing)))
+    archive, _ = amdgpu_modules(kernel)
+    # the allow-list, one expression a line, for the guest's grep -E -f
+    work_dir = work_dir or os.path.join(CACHE, 'results')
+    os.makedirs(work_dir, exist_ok=True)
+    allow = os.path.join(work_dir, 'amdgpu-dmesg-allow')
+    with open(allow + '.tmp.%d' % os.getpid(), 'w') as f:
+        f.write(''.join(rx + '\n' for rx, _ in AMDGPU_DMESG_ALLOWED))
+    os.replace(allow + '.tmp.%d' % os.getpid(), allow)
+    g = AMDGPU_GUEST_DIR
+    return dict(device=dtype, props=props,
+                cmdline=AMDGPU_PARAMS + amdgpu_extra_params(extra_params),
+                files=[(AMDGPU_SCRIPT, g + '/amdgpu.sh'), (allow, g + '/dmesg-allow'),
+                       (os.path.join(fw_dir, 'PACKAGE'), g + '/firmware-package'),
+                       (os.path.join(fw_dir, 'amdgpu'), '/lib/firmware/amdgpu')],
+                run=[('amdgpu', timeout, 'sh %s/amdgpu.sh' % g)],
+                archives=[archive])
+
+
+def amdgpu_checks():
+    """scripts/test's config checks of the --amdgpu boots, without a boot:
+    [(name, ok, output)]. For each of our kernels: amdgpu.ko and every
+    module it needs are in the tree (modules.dep), every AMDGPU_PARAMS
+    parameter of a module is one that module has, every vega10 file
+    amdgpu.ko names is in AMDGPU_FIRMWARE or AMDGPU_FIRMWARE_UNUSED; and
+    the firmware package has every file of AMDGPU_FIRMWARE."""
+    out = []
+    for kernel in sorted(KERNELS):
+        why = []
+        try:
+            tree = kernel_modules_dir(kernel)
+            closure = module_closure(tree, 'amdgpu')
+            lost = [m for m in closure if not os.path.exists(os.path.join(tree, m))]
+            if lost:
+                why.append('in modules.dep but not in the tree: ' + ', '.join(lost))
+            paths = {_module_name(m): os.path.join(tree, m) for m in closure}
+            for w in AMDGPU_PARAMS:
+                mod, _, rest = w.partition('.')
+                param = rest.partition('=')[0]
+                if mod not in paths:
+                    continue        # a kernel parameter (log_buf_len)
+                have = subprocess.run(['modinfo', '-F', 'parm', paths[mod]],
+                                      stdout=subprocess.PIPE, universal_newlines=True).stdout
+                if param not in [l.partition(':')[0] for l in have.splitlines()]:
+                    why.append('%s: %s.ko has no parameter %s' % (w, mod, param))
+            fw = subprocess.run(['modinfo', '-F', 'firmware', paths['amdgpu']],
+                                stdout=subprocess.PIPE, universal_newlines=True).stdout.split()
+            vega10 = [os.path.basename(f) for f in fw if os.path.basename(f).startswith('vega10_')]
+            new = [f for f in vega10 if f not in AMDGPU_FIRMWARE and
+                   f not in AMDGPU_FIRMWARE_UNUSED]
+            if new:
+                why.append('amdgpu.ko names firmware the harness does not know '
+                           '(AMDGPU_FIRMWARE or AMDGPU_FIRMWARE_UNUSED): ' + ', '.join(new))
+            gone = [f for f in AMDGPU_FIRMWARE if f not in vega10]
+            if gone:
+                why.append('AMDGPU_FIRMWARE has files amdgpu.ko does not name: ' +
+                           ', '.join(gone))
+            about = '%s: %s' % (kernel_version(kernel),
+                                ' '.join(os.path.basename(m).split('.ko')[0] for m in closure))
+        except AmdgpuSetupError as e:
+            why.append(str(e))
+            about = kernel
+        out.append(('amdgpu-modules-' + kernel, not why, '\n'.join([about] + why)))
+    try:
+        fw_dir, fw_package = amdgpu_firmware()
+        missing = [f for f in AMDGPU_FIRMWARE
+                   if not os.path.exists(os.path.join(fw_dir, 'amdgpu', f))]
+        out.append(('amdgpu-firmware', not missing, '%s in %s%s' % (
+            fw_package, fw_dir, '; missing: ' + ', '.join(missing) if missing else '')))
+    except AmdgpuSetupError as e:
+        out.append(('amdgpu-firmware', False, str(e)))
+    return out
 
 
 TEST_GROUPS = {'all', 'fabric', 'rocm'}
@@ -726,12 +1045,13 @@ GUEST_INFO = re.compile(r'# hsagpu: (kernel|clocksource) (\S*)\s*$')
 
 def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
              log_dir=None, params=None, extra=None, echo=False, kernel=None,
-             clocksource=None, user=None, migrate_every=None, hip=False, mem=None):
+             clocksource=None, user=None, migrate_every=None, hip=False, mem=None,
+             device=None, cmdline=None):
     """Boot a guest, run the tests, return Results. Missing results, a
     timeout or kernel trouble are failures too. user: dict(files, run,
-    modules) from scripts/test-boot; run='none' runs none of our tests.
-    hip: boot the HIP initramfs (INITRD_HIP); mem: guest MiB instead of
-    the preset's."""
+    modules, archives) from scripts/test-boot; run='none' runs none of
+    our tests. hip: boot the HIP initramfs (INITRD_HIP); mem: guest MiB
+    instead of the preset's; device, cmdline: as boot_cmd() takes them."""
     params = dict(params or {})
     params['run'] = run
     clocksource = clocksource or CLOCKSOURCE
@@ -742,15 +1062,17 @@ def run_boot(suite, preset, devprops, run='all', accel='tcg', timeout=600,
         raise SystemExit('%s is missing: is hipcc installed (scripts/deps), and '
                          'scripts/build-guest run?' % INITRD_HIP)
     user_names = []
-    if user and (user.get('files') or user.get('run') or user.get('modules')):
+    if user and (user.get('files') or user.get('run') or user.get('modules') or
+                 user.get('archives')):
         initrd = user_initrd(base or INITRD, user.get('files', []), user.get('run', []),
                              user.get('modules', []),
-                             os.path.join(log_dir, suite + '.initrd.gz'))
+                             os.path.join(log_dir, suite + '.initrd.gz'),
+                             user.get('archives', ()))
         user_names = [n for n, _, _ in user.get('run', [])]
     # the harness serves the guest <-> host channel (hsagpu_guest.py)
     params['host'] = 1
     cmd = boot_cmd(preset, devprops, accel, params, extra, kernel, initrd, clocksource,
-                   mem)
+                   mem, device, cmdline)
     log_path = os.path.join(log_dir, suite + '.console.log')
     t0 = time.time()
     with open(log_path, 'wb') as log:

@@ -1,0 +1,326 @@
+#!/bin/sh
+# Debian's stock amdgpu driver on the device's Vega10 personality
+# (scripts/test-boot --amdgpu, docs/amdgpu.md), under the guest's busybox:
+# load amdgpu.ko and the modules it needs (/lib/modules/VERSION/amdgpu,
+# in the order of its ORDER), each with its MODULE.PARAM=VALUE words of
+# the kernel command line; wait for the probe (bounded); report TAP:
+#
+#   amdgpu-probe       amdgpu bound the PCI device, which has a card and a
+#                      render node
+#   amdgpu-dmesg       no kernel message from amdgpu or DRM at err level or
+#                      worse, but those of the harness's allow-list
+#   amdgpu-ring-tests  no ring test failed, and every ring with a fence
+#                      driver passed its ring test
+#   amdgpu-ib-tests    no IB test failed at the late init, and debugfs'
+#                      amdgpu_test_ib runs them again and they pass, on
+#                      every ring that has them (all but KIQ)
+#   amdgpu-ih          amdgpu's interrupt count rose across that IB test,
+#                      and no fence since the probe needed amdgpu's fallback
+#                      timer (which signals a fence the interrupt did not,
+#                      half a second late: "Fence fallback timer expired",
+#                      amdgpu_fence.c)
+#
+# It always prints amdgpu's and DRM's kernel messages, the firmware
+# package and the firmware versions the driver reports, so that a failing
+# boot explains itself. Files the harness adds (hsagpu_harness.py,
+# amdgpu_boot()): /tests/amdgpu/firmware-package ("NAME VERSION" of
+# /lib/firmware/amdgpu), /tests/amdgpu/dmesg-allow (AMDGPU_DMESG_ALLOWED:
+# one grep -E expression a line). Exit status 1 when a test failed.
+here=/tests/amdgpu
+kver=$(uname -r)
+md=/lib/modules/$kver/amdgpu
+# how long the probe (insmod amdgpu.ko), amdgpu's late init (its IB tests,
+# AMDGPU_RESUME_MS = 2 s after the probe) and a debugfs IB test may take
+probe_secs=180
+late_init_secs=30
+ib_secs=60
+
+# modparams MODULE: its PARAM=VALUE words of the kernel command line
+# ('-' and '_' alike in module names)
+modparams() {
+    m=$(echo "$1" | tr - _)
+    read -r words < /proc/cmdline
+    for w in $words; do
+        case $w in
+        *.*=*)
+            [ "$(echo "${w%%.*}" | tr - _)" = "$m" ] && echo "${w#*.}" ;;
+        esac
+    done
+}
+# wait_pid PID SECS: whether PID ended within SECS
+wait_pid() {
+    t=0
+    while kill -0 "$1" 2>/dev/null; do
+        [ "$t" -ge $(($2 * 10)) ] && return 1
+        sleep 0.1
+        t=$((t + 1))
+    done
+    return 0
+}
+# the kernel log's amdgpu and DRM lines: dmesg_drm [MAXLEVEL] (raw, with
+# their <level>; 0-7, default 6: no debug messages; not the command line,
+# which names amdgpu's parameters)
+dmesg_drm() {
+    dmesg -r | grep -E "^<[0-${1:-6}]>" | grep -iE 'amdgpu|drm|kfd|ttm|gpu.sched' |
+        grep -v '[Cc]ommand line: '
+}
+# irqs: amdgpu's interrupts in /proc/interrupts, all CPUs and vectors
+irqs() {
+    awk '/amdgpu/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i } END { print n + 0 }' \
+        /proc/interrupts
+}
+diag() { sed -e 's/^/# /'; }
+n=0
+failed=0
+result() {  # result ok|fail|skip NAME [WHY]
+    n=$((n + 1))
+    case $1 in
+    ok) echo "ok $n - $2" ;;
+    skip) echo "ok $n - $2 # SKIP $3" ;;
+    *) [ -z "$3" ] || echo "# $2: $3"
+       echo "not ok $n - $2"
+       failed=1 ;;
+    esac
+}
+
+echo "TAP version 13"
+echo "1..5"
+echo "# amdgpu: kernel $kver; firmware $(cat "$here/firmware-package" 2>/dev/null ||
+    echo 'package unknown')"
+echo "# amdgpu: modules $(tr '\n' ' ' < "$md/ORDER" 2>/dev/null)"
+while read -r ko; do
+    p=$(modparams "${ko%.ko}" | tr '\n' ' ')
+    [ -z "$p" ] || echo "# amdgpu: ${ko%.ko} parameters $p"
+done < "$md/ORDER"
+
+# the device: the first PCI function with AMD's vendor ID
+dev=
+for d in /sys/bus/pci/devices/*; do
+    if [ "$(cat "$d/vendor")" = 0x1002 ]; then
+        dev=$d
+        break
+    fi
+done
+bdf=${dev##*/}
+if [ -n "$dev" ]; then
+    echo "# amdgpu: device $bdf, $(cat "$dev/vendor"):$(cat "$dev/device") class $(cat "$dev/class")"
+else
+    echo "# amdgpu: no PCI device with vendor 0x1002"
+    lspci -nn 2>/dev/null | diag
+fi
+
+# the modules, dependencies first; amdgpu.ko in the background, waited
+# for up to $probe_secs (a probe that hangs is reported, not waited for)
+hung=
+while read -r ko; do
+    name=$(echo "${ko%.ko}" | tr - _)
+    grep -q "^$name " /proc/modules && continue
+    if [ "$name" != amdgpu ]; then
+        # shellcheck disable=SC2046 # one word per parameter
+        insmod "$md/$ko" $(modparams "$name") 2>&1 | diag
+        continue
+    fi
+    t0=$(date +%s)
+    # shellcheck disable=SC2046
+    insmod "$md/$ko" $(modparams amdgpu) > /tmp/amdgpu-insmod 2>&1 &
+    pid=$!
+    if wait_pid $pid $probe_secs; then
+        wait $pid
+        echo "# amdgpu: insmod amdgpu.ko: exit status $? after $(($(date +%s) - t0)) s"
+    else
+        hung=1
+        echo "# amdgpu: insmod amdgpu.ko has not returned after $probe_secs s: the probe hangs"
+    fi
+    diag < /tmp/amdgpu-insmod
+done < "$md/ORDER"
+
+driver=
+[ -z "$dev" ] || driver=$(basename "$(readlink "$dev/driver" 2>/dev/null)" 2>/dev/null)
+card=
+render=
+if [ -n "$dev" ]; then
+    for f in "$dev"/drm/card* "$dev"/drm/renderD*; do
+        [ -e "$f" ] || continue
+        f=${f##*/}
+        [ -c "/dev/dri/$f" ] || continue
+        case $f in card*) card=$f ;; renderD*) render=$f ;; esac
+    done
+fi
+bound=
+[ "$driver" = amdgpu ] && [ -n "$card" ] && [ -n "$render" ] && bound=1
+
+# debugfs: amdgpu's files are in the directory of the device's primary
+# minor, /sys/kernel/debug/dri/N; the rings with a fence driver, from its
+# amdgpu_fence_info; those with IB tests: all but KIQ (amdgpu_ib.c)
+dbg=
+rings=
+ibrings=
+if [ -n "$bound" ]; then
+    [ -d /sys/kernel/debug/dri ] || mount -t debugfs debugfs /sys/kernel/debug
+    for d in /sys/kernel/debug/dri/*; do
+        if [ -f "$d/amdgpu_firmware_info" ] && grep -q "$bdf" "$d/name" 2>/dev/null; then
+            dbg=$d
+            break
+        fi
+    done
+fi
+if [ -n "$dbg" ]; then
+    rings=$(sed -n 's/^--- ring [0-9]* (\(.*\)) ---$/\1/p' "$dbg/amdgpu_fence_info")
+    ibrings=$(echo "$rings" | grep -v '^kiq')
+fi
+# ib_tested RING: the number of "ib test on RING succeeded" in the kernel log
+ib_tested() { dmesg | grep -cF "ib test on $1 succeeded"; }
+# the late init's IB tests: wait (bounded) for a line of each ring's, or
+# for the gfx ring's failure, which ends them
+if [ -n "$bound" ]; then
+    t=0
+    while [ $t -lt $late_init_secs ]; do
+        dmesg > /tmp/amdgpu-log
+        grep -q 'ib ring test failed' /tmp/amdgpu-log && break
+        left=
+        for r in $ibrings; do
+            grep -qF -e "ib test on $r succeeded" -e "IB test failed on $r (" /tmp/amdgpu-log ||
+                left="$left $r"
+        done
+        [ -z "$left" ] && break
+        sleep 1
+        t=$((t + 1))
+    done
+    [ -z "$left" ] || echo "# amdgpu: after $late_init_secs s no late-init IB test line for:$left"
+fi
+
+# amdgpu-probe
+echo "# amdgpu: kernel messages of amdgpu and DRM:"
+dmesg_drm | diag
+if [ -n "$dbg" ]; then
+    echo "# amdgpu: $dbg/amdgpu_firmware_info:"
+    diag < "$dbg/amdgpu_firmware_info"
+fi
+if [ -n "$bound" ]; then
+    result ok amdgpu-probe
+elif [ -z "$dev" ]; then
+    result fail amdgpu-probe "no device with vendor 0x1002"
+elif [ -n "$hung" ]; then
+    result fail amdgpu-probe "the probe did not end in $probe_secs s"
+else
+    result fail amdgpu-probe "driver '${driver:-none}', card '${card:-none}', render node '${render:-none}'"
+fi
+
+# amdgpu-dmesg
+dmesg_drm 3 > /tmp/amdgpu-errors
+if [ -s "$here/dmesg-allow" ]; then
+    grep -vE -f "$here/dmesg-allow" /tmp/amdgpu-errors > /tmp/amdgpu-errors.left
+else
+    cp /tmp/amdgpu-errors /tmp/amdgpu-errors.left
+fi
+if [ -s /tmp/amdgpu-errors.left ]; then
+    echo "# amdgpu: err level or worse, not in the allow-list:"
+    diag < /tmp/amdgpu-errors.left
+    result fail amdgpu-dmesg "$(wc -l < /tmp/amdgpu-errors.left) messages"
+else
+    result ok amdgpu-dmesg
+fi
+
+# amdgpu-ring-tests: every ring with a fence driver (amdgpu_fence_info)
+# said "ring test on NAME succeeded" (a debug message: drm.debug=0x1)
+dmesg -r | grep -E 'ring [^ ]+ test failed|KCQ enable failed' > /tmp/amdgpu-ring-fail
+if [ -s /tmp/amdgpu-ring-fail ]; then
+    diag < /tmp/amdgpu-ring-fail
+    result fail amdgpu-ring-tests "$(wc -l < /tmp/amdgpu-ring-fail) ring tests failed"
+elif [ -z "$bound" ]; then
+    result skip amdgpu-ring-tests "amdgpu did not bind"
+elif [ -z "$dbg" ]; then
+    result fail amdgpu-ring-tests "no amdgpu debugfs directory"
+else
+    dmesg > /tmp/amdgpu-log
+    untested=
+    for r in $rings; do
+        grep -qF "ring test on $r succeeded" /tmp/amdgpu-log || untested="$untested $r"
+    done
+    echo "# amdgpu: rings: $(echo "$rings" | tr '\n' ' ')"
+    if [ -z "$rings" ]; then
+        result fail amdgpu-ring-tests "amdgpu_fence_info lists no ring"
+    elif [ -n "$untested" ]; then
+        result fail amdgpu-ring-tests "no 'ring test on NAME succeeded' (drm.debug=0x1?) for:$untested"
+    else
+        result ok amdgpu-ring-tests
+    fi
+fi
+
+# amdgpu-ib-tests: the late init's, then debugfs' amdgpu_test_ib
+dmesg -r | grep -E 'IB test failed on|ib ring test failed' > /tmp/amdgpu-ib-fail
+before=
+after=
+untested=
+if [ -n "$dbg" ]; then
+    for r in $ibrings; do
+        echo "$r $(ib_tested "$r")"
+    done > /tmp/amdgpu-ib-before
+    before=$(irqs)
+    cat "$dbg/amdgpu_test_ib" > /tmp/amdgpu-test-ib 2>&1 &
+    pid=$!
+    if wait_pid $pid $ib_secs; then
+        wait $pid
+        ibrc=$?
+    else
+        ibrc="none: still running after $ib_secs s"
+    fi
+    after=$(irqs)
+    echo "# amdgpu: $dbg/amdgpu_test_ib (exit status $ibrc):"
+    diag < /tmp/amdgpu-test-ib
+    echo "# amdgpu: $dbg/amdgpu_fence_info:"
+    diag < "$dbg/amdgpu_fence_info"
+    # the rings the debugfs run did not test (a ring whose test failed
+    # before is skipped: not ready)
+    while read -r r count; do
+        [ "$(ib_tested "$r")" -gt "$count" ] || untested="$untested $r"
+    done < /tmp/amdgpu-ib-before
+fi
+if [ -s /tmp/amdgpu-ib-fail ]; then
+    diag < /tmp/amdgpu-ib-fail
+    result fail amdgpu-ib-tests "IB tests failed"
+elif [ -z "$bound" ]; then
+    result skip amdgpu-ib-tests "amdgpu did not bind"
+elif [ -z "$dbg" ]; then
+    result fail amdgpu-ib-tests "no amdgpu debugfs directory"
+elif ! grep -q 'ib ring tests passed' /tmp/amdgpu-test-ib; then
+    result fail amdgpu-ib-tests "amdgpu_test_ib did not pass"
+elif [ -z "$ibrings" ] || [ -n "$untested" ]; then
+    result fail amdgpu-ib-tests "no 'ib test on NAME succeeded' (drm.debug=0x1?) from amdgpu_test_ib for:${untested:- any ring}"
+else
+    echo "# amdgpu: IB tests passed on: $(echo "$ibrings" | tr '\n' ' ')"
+    result ok amdgpu-ib-tests
+fi
+
+# amdgpu-ih
+if [ -z "$bound" ]; then
+    result skip amdgpu-ih "amdgpu did not bind"
+elif [ -z "$dbg" ]; then
+    result fail amdgpu-ih "no amdgpu debugfs directory"
+else
+    grep amdgpu /proc/interrupts | diag
+    fallbacks=$(dmesg | grep -c 'Fence fallback timer expired')
+    echo "# amdgpu: interrupts $before before the IB test, $after after; fence fallback" \
+        "timer expirations since the probe: $fallbacks"
+    dmesg | grep 'Fence fallback timer expired' | diag
+    if [ "$after" -le "$before" ]; then
+        result fail amdgpu-ih "no interrupt during the IB test"
+    elif [ "$fallbacks" -gt 0 ]; then
+        result fail amdgpu-ih "fences signalled by the fallback timer, not by interrupts"
+    else
+        result ok amdgpu-ih
+    fi
+fi
+
+# A kernel oops in amdgpu (taint D) can leave the device locked by the
+# insmod it killed: the init's power-off would wait for that lock in
+# device_shutdown() for ever. Once the init is in its power-off and still
+# there after 5 s, reboot without shutting devices down (QEMU runs with
+# -no-reboot: it exits).
+if [ $(($(cat /proc/sys/kernel/tainted) & 128)) -ne 0 ]; then
+    echo "# amdgpu: the kernel oopsed: a power-off that hangs becomes a reboot"
+    # shellcheck disable=SC2016 # for the inner shell
+    setsid sh -c 'until pidof poweroff > /dev/null; do sleep 1; done; sleep 5
+                  echo b > /proc/sysrq-trigger' < /dev/null > /dev/null 2>&1 &
+fi
+exit $failed
