@@ -226,7 +226,11 @@ HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
         r = HSAGPU_BUS_BAD_RANGE;
         goto out;
     }
-    if (c->vmid) {
+    /*
+     * Every GPU address of the Vega10 personality is translated, VMID 0
+     * (the kernel's apertures and GART) included
+     */
+    if (c->vmid || s->v10) {
         HsaGpuVmXlat x;
         uint64_t off;
 
