@@ -147,6 +147,8 @@ static void hsagpu_native_irq_exit(HsaGpuState *s)
 const HsaGpuPersonality hsagpu_native = {
     .name = "hsa-gpu",
     .vram_min = HSAGPU_VRAM_SIZE_MIN,
+    .ext_aer = HSAGPU_EXT_CAP_AER_OFFSET,
+    .ext_dsn = HSAGPU_EXT_CAP_DSN_OFFSET,
     .mmio_init = hsagpu_mmio_init,
     .doorbell_init = hsagpu_doorbell_init,
     .irq_init = hsagpu_native_irq_init,
@@ -190,7 +192,14 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
     if (s->pers->irq_init(s, errp) < 0) {
         return -1;
     }
-    if (pcie_aer_init(pdev, PCI_ERR_VER, HSAGPU_EXT_CAP_AER_OFFSET,
+    if (s->pers->ext_vsec) {
+        /* ID 1, revision 1, 16 bytes: what amdgpu looks for at 0x100 */
+        pcie_add_capability(pdev, PCI_EXT_CAP_ID_VNDR, 1, s->pers->ext_vsec,
+                            16);
+        pci_set_long(pdev->config + s->pers->ext_vsec + 4, 1 | 1 << 16 |
+                     16 << 20);
+    }
+    if (pcie_aer_init(pdev, PCI_ERR_VER, s->pers->ext_aer,
                       PCI_ERR_SIZEOF, errp) < 0) {
         return -1;
     }
@@ -200,7 +209,7 @@ static int hsagpu_init_pcie(HsaGpuState *s, Error **errp)
 
         s->params.serial = 0x4853410000000000ULL | g_str_hash(path);
     }
-    pcie_dev_ser_num_init(pdev, HSAGPU_EXT_CAP_DSN_OFFSET, s->params.serial);
+    pcie_dev_ser_num_init(pdev, s->pers->ext_dsn, s->params.serial);
     return 0;
 }
 

@@ -133,6 +133,8 @@ typedef struct HsaGpuFault {
 typedef struct HsaGpuPersonality {
     const char *name;
     uint64_t vram_min;          /* the least vram-size its driver needs */
+    /* extended capabilities: a vendor-specific one (0: none), AER, DSN */
+    uint16_t ext_vsec, ext_aer, ext_dsn;
     /* BAR5 (and the optional I/O BAR), BAR2: s->mmio, s->doorbell */
     void (*mmio_init)(HsaGpuState *s);
     void (*doorbell_init)(HsaGpuState *s);

@@ -241,6 +241,10 @@ const HsaGpuPersonality hsagpu_vega10 = {
      * table, write-back) before any user gets some
      */
     .vram_min = 64 * MiB,
+    /* as a Vega10's: a vendor-specific capability first, then AER */
+    .ext_vsec = 0x100,
+    .ext_aer = 0x150,
+    .ext_dsn = 0x1a0,
     .mmio_init = v10_mmio_init,
     .doorbell_init = v10_doorbell_init,
     .irq_init = v10_irq_init,

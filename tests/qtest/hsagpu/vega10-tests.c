@@ -50,6 +50,16 @@ static void test_v10_identity(void)
     g_assert_cmpint(find_cap(&f, PCI_CAP_ID_MSI), !=, 0);
     g_assert_cmpint(find_cap(&f, PCI_CAP_ID_MSIX), ==, 0);
     g_assert_cmpint(find_cap(&f, PCI_CAP_ID_EXP), !=, 0);
+    /* a vendor-specific extended capability at 0x100, then AER */
+    {
+        QPCIDevice *mch = qpci_device_find(f.bus, 0);
+
+        qpci_config_writel(mch, 0x60, ECAM_BASE | 1);
+        g_free(mch);
+    }
+    g_assert_cmphex(ecam_readl(&f, 0x100) & 0xffff, ==, PCI_EXT_CAP_ID_VNDR);
+    g_assert_cmphex(ecam_readl(&f, 0x100) >> 20, ==, 0x150);
+    g_assert_cmphex(ecam_readl(&f, 0x150) & 0xffff, ==, PCI_EXT_CAP_ID_ERR);
 
     qpci_config_writew(f.gpu, PCI_COMMAND, 0);
     g_assert_cmphex(bar_size(&f, 0, &flags), ==, 256 * 1024 * 1024);
