@@ -223,9 +223,9 @@ static void test_v10_migration_reset(void)
 
 void hsagpu_qtest_add_vega10(void)
 {
-    qtest_add_func("/hsagpu/vega10/identity", test_v10_identity);
-    qtest_add_func("/hsagpu/vega10/vbios", test_v10_vbios);
-    qtest_add_func("/hsagpu/vega10/handshakes", test_v10_handshakes);
-    qtest_add_func("/hsagpu/vega10/migration-reset",
+    qtest_add_func("/hsa-gpu/vega10/identity", test_v10_identity);
+    qtest_add_func("/hsa-gpu/vega10/vbios", test_v10_vbios);
+    qtest_add_func("/hsa-gpu/vega10/handshakes", test_v10_handshakes);
+    qtest_add_func("/hsa-gpu/vega10/migration-reset",
                    test_v10_migration_reset);
 }
