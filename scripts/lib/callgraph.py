@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Calls between the device's files: which file calls a function another
-one defines, the cycles among them, and calls against the folders' order.
+one defines, the cycles among them, and calls against the folders' order
+(vega10 -> glue -> cp -> gcn, all -> core).
 
   scripts/lib/callgraph.py [--check]
 
 Prints, per folder, "file -> callees" lines and a "cycles:" line, then a
 "layering:" line. --check exits 1 when the QEMU glue (hw/hsagpu/*.c) or
-the command processor (hw/hsagpu/cp/) has a cycle between its files, or
-when a call goes against the folders' order: glue -> cp -> gcn and
-glue/cp -> core, never back (scripts/test runs it with its configuration
+the command processor (hw/hsagpu/cp/) or the Vega10 personality
+(hw/hsagpu/vega10/) has a cycle between its files, or when a call goes
+against the folders' order: vega10 -> glue -> cp -> gcn and all ->
+core, never back (scripts/test runs it with its configuration
 checks, so that docs/architecture.md's statements stay true). The GCN
 interpreter's files call one another by design (step, decode, execute,
 register access): one unit, listed but not checked for cycles.
@@ -23,9 +25,11 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
 DEV = os.path.join(ROOT, 'hw', 'hsagpu')
 DEF = re.compile(r'^(?!static)[A-Za-z][\w \*]*?\b(hsagpu_\w+)\s*\([^;{]*\)\s*\{', re.M)
-# folder -> the folders its files may call (besides their own)
-FOLDERS = {'': {'core', 'cp', 'gcn'}, 'cp': {'core', 'gcn'}, 'core': set(), 'gcn': set()}
-CHECK_CYCLES = ('', 'cp')
+# folder -> the folders its files may call (besides their own); a
+# personality (vega10/) sits above the glue and the engines it presents
+FOLDERS = {'vega10': {'', 'core', 'cp', 'gcn'}, '': {'core', 'cp', 'gcn'},
+           'cp': {'core', 'gcn'}, 'core': set(), 'gcn': set()}
+CHECK_CYCLES = ('vega10', '', 'cp')
 
 
 def graph():
@@ -81,7 +85,8 @@ def main():
     against = sorted('%s -> %s' % (short(f), short(g)) for f, gs in edges.items() for g in gs
                      if folder_of(g) != folder_of(f) and
                      folder_of(g) not in FOLDERS[folder_of(f)])
-    print('layering: %s' % (', '.join(against) if against else 'glue -> cp -> gcn, all -> core'))
+    print('layering: %s' % (', '.join(against) if against else
+                            'vega10 -> glue -> cp -> gcn, all -> core'))
     bad += bool(against)
     return 1 if bad and '--check' in sys.argv[1:] else 0
 

@@ -307,14 +307,26 @@ static void g_stopped(void *o, unsigned ri, uint32_t err, uint32_t hdr)
 	stop_err = err;
 }
 
-static const HsaGpuV10CpOps cp_ops = {
-	.read = g_read, .write = g_write, .eop = g_eop, .stopped = g_stopped,
+static uint32_t g_reg_read(void *o, uint32_t dw)
+{
+	return hsagpu_v10_read(o, dw);
+}
+
+static void g_reg_write(void *o, uint32_t dw, uint32_t val)
+{
+	hsagpu_v10_write(o, dw, val);
+}
+
+static HsaGpuV10CpOps cp_ops = {
+	.read = g_read, .write = g_write, .reg_read = g_reg_read,
+	.reg_write = g_reg_write, .eop = g_eop, .stopped = g_stopped,
 };
 
 static uint64_t cp_ran;
 
 static unsigned cp_pass(HsaGpuV10 *v)
 {
+	cp_ops.opaque = v;
 	return hsagpu_v10_cp_pass(v, &cp_ops, 64, &cp_ran);
 }
 

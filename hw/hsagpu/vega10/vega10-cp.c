@@ -170,7 +170,7 @@ static uint32_t v10_pm4_reg_read(void *opaque, uint32_t reg)
 {
     V10RingCtx *c = opaque;
 
-    return reg < V10_NREGS ? hsagpu_v10_read(c->v, reg) : 0;
+    return reg < V10_NREGS ? c->ops->reg_read(c->ops->opaque, reg) : 0;
 }
 
 static void v10_pm4_reg_write(void *opaque, uint32_t reg, uint32_t val)
@@ -178,7 +178,7 @@ static void v10_pm4_reg_write(void *opaque, uint32_t reg, uint32_t val)
     V10RingCtx *c = opaque;
 
     if (reg < V10_NREGS) {
-        hsagpu_v10_write(c->v, reg, val);
+        c->ops->reg_write(c->ops->opaque, reg, val);
     }
 }
 

@@ -201,6 +201,22 @@ static unsigned v10_cp_write(void *opaque, uint32_t vmid, uint64_t addr,
     return v10_cp_rw(opaque, vmid, addr, (void *)buf, len, true);
 }
 
+/* Register packets of the rings: qlock is held by the pass */
+static uint32_t v10_cp_reg_read(void *opaque, uint32_t dw)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    return hsagpu_v10_read(c->bus.s->v10, dw);
+}
+
+static void v10_cp_reg_write(void *opaque, uint32_t dw, uint32_t val)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    trace_hsagpu_v10_reg_write(dw, val);
+    hsagpu_v10_write(c->bus.s->v10, dw, val);
+}
+
 static void v10_cp_stopped(void *opaque, unsigned ri, uint32_t err,
                            uint32_t hdr)
 {
@@ -216,6 +232,8 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
     HsaGpuV10CpOps ops = {
         .read = v10_cp_read,
         .write = v10_cp_write,
+        .reg_read = v10_cp_reg_read,
+        .reg_write = v10_cp_reg_write,
         .stopped = v10_cp_stopped,
         .opaque = ctx,
     };

@@ -59,6 +59,12 @@ typedef struct HsaGpuV10CpOps {
                      uint32_t len);
     unsigned (*write)(void *opaque, uint32_t vmid, uint64_t addr,
                       const void *buf, uint32_t len);
+    /*
+     * The front end's registers, for the rings' register packets (the
+     * front end starts rings; rings reach registers only through these)
+     */
+    uint32_t (*reg_read)(void *opaque, uint32_t dw);
+    void (*reg_write)(void *opaque, uint32_t dw, uint32_t val);
     /* an end-of-pipe interrupt of ring (me, pipe, queue) */
     void (*eop)(void *opaque, unsigned me, unsigned pipe, unsigned queue,
                 uint32_t ctx_id);
