@@ -189,6 +189,52 @@ hsagpu_amd_firmware() {
     echo "$top/$ver"
 }
 
+# The amdgpu register headers of Debian's kernel source packages, which
+# scripts/vega10-regs checks include/hsagpu/vega10_regs.h against: only
+# drivers/gpu/drm/amd/include of each (a few MB of a 140 MB package), in
+# $HSAGPU_CACHE/amd-regs/linux-source-VER/ (a tree the script takes).
+HSAGPU_AMD_REGS_PKGS=("linux-source-6.1/bookworm" "linux-source-6.12/bookworm-backports")
+# Vega10's IP versions (GC 9.0, MMHUB 1.0, OSSSYS 4.0, NBIO 6.1, ...)
+HSAGPU_AMD_REGS_HEADERS=(gc/gc_9_0_\* mmhub/mmhub_1_0_\* oss/osssys_4_0_\*
+    nbio/nbio_6_1_\* nbif/nbif_6_1_\* hdp/hdp_4_0_\* sdma0/sdma0_4_0_\*
+    sdma1/sdma1_4_0_\* athub/athub_1_0_\* mp/mp_9_0_\* smuio/smuio_9_0_\*
+    df/df_1_7_\* thm/thm_9_0_\*)
+hsagpu_amd_regs_dirs() {  # the trees present, one per line
+    local d
+    for d in "$HSAGPU_CACHE"/amd-regs/linux-source-*/; do
+        [ -f "$d/PACKAGE" ] && echo "${d%/}"
+    done
+    return 0
+}
+hsagpu_amd_regs() {
+    local top=$HSAGPU_CACHE/amd-regs spec pkg tmp deb ver inner
+    [ "$(hsagpu_amd_regs_dirs | wc -l)" -ge "${#HSAGPU_AMD_REGS_PKGS[@]}" ] && return 0
+    hsagpu_apt_update
+    for spec in "${HSAGPU_AMD_REGS_PKGS[@]}"; do
+        pkg=${spec%/*}
+        [ -f "$top/$pkg/PACKAGE" ] && continue
+        log "downloading $spec for amdgpu's register headers (scripts/vega10-regs)"
+        tmp=$top/tmp.$BASHPID
+        rm -rf "$tmp" && mkdir -p "$tmp/x"
+        (cd "$tmp" && hsagpu_apt apt-get -qq download "$spec") >/dev/null ||
+            { rm -rf "$tmp"; die "apt-get download $spec failed"; }
+        deb=$(ls "$tmp"/*.deb)
+        ver=$(dpkg-deb -f "$deb" Version)
+        dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards '*usr/src/linux-source-*.tar.xz' ||
+            { rm -rf "$tmp"; die "$deb has no source tarball"; }
+        inner=$(ls "$tmp"/usr/src/linux-source-*.tar.xz)
+        tar -xJf "$inner" -C "$tmp/x" --wildcards \
+            '*/amd/include/vega10_ip_offset.h' '*/amd/include/v9_structs.h' '*/amd/include/vega10_enum.h' \
+            '*/amd/include/soc15_ih_clientid.h' '*/amd/include/ivsrcid/*' \
+            "${HSAGPU_AMD_REGS_HEADERS[@]/#/*/amd/include/asic_reg/}" ||
+            { rm -rf "$tmp"; die "$inner has no drivers/gpu/drm/amd/include"; }
+        rm -rf "${top:?}/$pkg"
+        mv "$tmp/x/$(ls "$tmp/x")" "$top/$pkg"
+        echo "$pkg $ver" > "$top/$pkg/PACKAGE"
+        rm -rf "$tmp"
+    done
+}
+
 # need_root_or_sudo: apt needs root.
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
