@@ -550,7 +550,8 @@ static void test_layout_block_size(void)
 	setv(0x21040, 5, (LB + 0x2000000) | V | RW | HSAGPU_PDE_PTE);
 	setv(0x21040, 6, (LB + 0x2001000) | V | RW | HSAGPU_PDE_PTE);
 	setv(0x20000, 2, 0x1000 | V);			/* below the base */
-	setv(0x20000, 3, LB | V | RW | HSAGPU_PDE_PTE);	/* leaf at root */
+	/* a leaf at the root: never (an 8 GiB system page here) */
+	setv(0x20000, 3, (8ULL << 30) | V | SYSB | RW | HSAGPU_PDE_PTE);
 
 	reads = 0;
 	T(hsagpu_vm_translate_layout(&vm, 8, &l, va, HSAGPU_VM_ACCESS_READ,
@@ -585,6 +586,24 @@ static void test_layout_block_size(void)
 	T(hsagpu_vm_translate_layout(&vm, 8, &l, 1ULL << 36, 0, true, rd,
 				     NULL, &x, &level) ==
 	  HSAGPU_VM_REASON_RANGE);
+	/*
+	 * The walk cache is the layout's: block size 0 puts the cached
+	 * region's number on other addresses, which walk from the root.
+	 */
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, va, HSAGPU_VM_ACCESS_READ,
+				     true, rd, NULL, &x, &level) == 0);
+	l.block_size = 0;
+	reads = 0;
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, (va >> 24) << 21, 0, true,
+				     rd, NULL, &x, &level) ==
+	  HSAGPU_VM_REASON_NOT_PRESENT);
+	T(reads == 3 && level == 0);
+	l.block_size = 3;
+	/* indices cannot count from above the range */
+	l.index_base = 1;
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, 0xfff, 0, true, rd, NULL, &x,
+				     &level) == HSAGPU_VM_REASON_RANGE);
+	l.index_base = 0;
 	l.root = 0x20000;
 	hsagpu_vm_flush(&vm, 1U << 8);
 	T(hsagpu_vm_translate_layout(&vm, 8, &l, va, 0, true, rd, NULL, &x,

@@ -69,7 +69,7 @@ static unsigned hsagpu_vm_walk_from(const HsaGpuVmLayout *l, int level,
                                      l->block_size)) - 1;
         }
         addr = table + 8 * idx;
-        if (level == 0 && pde && l->depth) {
+        if (level == 0 && pde) {
             *pde = (HsaGpuVmPde) {
                 .region = rel >> hsagpu_vm_level_shift(l, 1),
                 .shift = hsagpu_vm_level_shift(l, 1),
@@ -106,9 +106,7 @@ static unsigned hsagpu_vm_walk_from(const HsaGpuVmLayout *l, int level,
                 return HSAGPU_VM_REASON_BAD_ENTRY;
             }
             if (!(e & HSAGPU_PTE_SYSTEM)) {
-                if (pa < l->local_base) {
-                    return HSAGPU_VM_REASON_BAD_ENTRY;
-                }
+                /* inside VRAM (one below its base wraps far past it) */
                 pa -= l->local_base;
                 if (pa >= vram_size || size > vram_size - pa) {
                     return HSAGPU_VM_REASON_BAD_ENTRY;
