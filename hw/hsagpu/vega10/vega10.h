@@ -20,6 +20,7 @@
 #include <stdint.h>
 #endif
 #include "hsagpu/vega10_regs.h"
+#include "hw/hsagpu/core/hsagpu-vm.h"
 
 /* MEC queues: 2 MECs (ME 1 and 2) of 4 pipes of 8 queues */
 #define V10_MEC_NUM                     2
@@ -31,6 +32,10 @@
 #define V10_HQD_INDEX(me, pipe, queue)  ((((me) - 1) * V10_MEC_PIPES + \
                                           (pipe)) * V10_MEC_QUEUES + (queue))
 #define V10_NUM_VMIDS                   16
+/* The VM hubs (vega10-gmc.h): GFXHUB (CP, shaders), MMHUB (SDMA, IH) */
+#define V10_GFXHUB                      0
+#define V10_MMHUB                       1
+#define V10_NUM_HUBS                    2
 
 /* What the front end needs from the device around it. */
 typedef struct HsaGpuV10Ops {
@@ -56,6 +61,8 @@ typedef struct HsaGpuV10 {
     /* Counters (tests and docs/vega10.md): no effect on behaviour */
     uint32_t hdp_flushes;
     uint32_t tlb_invalidations;
+    /* Each hub's TLBs and walk counters (vega10-gmc.c): not migrated */
+    HsaGpuVm hub_vm[V10_NUM_HUBS];
 
     /* Not migrated: set at realize */
     uint64_t vram_size;
