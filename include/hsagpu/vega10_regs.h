@@ -162,4 +162,117 @@
 /* where the frame buffer sits after "POST": 0xF4_0000_0000 */
 #define V10_FB_LOCATION_BASE            0xf400u
 
+/*
+ * GMC v9: apertures, contexts, faults (hw/hsagpu/vega10/vega10-gmc.c).
+ * The GFXHUB's numbers; the MMHUB has each at one of two distances: its
+ * MC_VM_* block (FB, AGP, system aperture) is V10_MMHUB_MC_DIST further
+ * on, its VM_L2_* and VM_CONTEXT* block (with the invalidation engines)
+ * V10_MMHUB_VM_DIST. Addresses: FB and AGP in 16 MiB units, the system
+ * aperture in 256 KiB units, everything else in 4 KiB pages.
+ */
+#define V10_MMHUB_MC_DIST               0x17eac
+#define V10_MMHUB_VM_DIST               0x17e40
+#define V10_GFXHUB_SYSTEM_DEFAULT_LSB   0x296c  /* physical page [31:0] */
+#define V10_GFXHUB_SYSTEM_DEFAULT_MSB   0x296d  /* ... [35:32] */
+#define V10_GFXHUB_AGP_TOP              0x2982
+#define V10_GFXHUB_AGP_BOT              0x2983
+#define V10_GFXHUB_AGP_BASE             0x2984
+#define V10_GFXHUB_SYSTEM_APERTURE_LOW  0x2985
+#define V10_GFXHUB_SYSTEM_APERTURE_HIGH 0x2986
+#define V10_GFXHUB_FAULT_CNTL           0x2847  /* VM_L2_PROTECTION_FAULT_ */
+#define V10_GFXHUB_FAULT_CNTL2          0x2848
+#define V10_GFXHUB_FAULT_STATUS         0x284b
+#define V10_GFXHUB_FAULT_ADDR_LO32      0x284c  /* logical page [31:0] */
+#define V10_GFXHUB_FAULT_ADDR_HI32      0x284d  /* ... [35:32] */
+#define V10_GFXHUB_FAULT_DEFAULT_LO32   0x284e  /* physical page [31:0] */
+#define V10_GFXHUB_FAULT_DEFAULT_HI32   0x284f  /* ... [35:32] */
+/* VM_CONTEXTn_CNTL at + n; the others at + 2 * n */
+#define V10_GFXHUB_CONTEXT0_CNTL        0x2880
+#define V10_GFXHUB_CONTEXT0_BASE_LO32   0x28eb  /* a PDE: the root table */
+#define V10_GFXHUB_CONTEXT0_BASE_HI32   0x28ec
+#define V10_GFXHUB_CONTEXT0_START_LO32  0x290b  /* first page [31:0] */
+#define V10_GFXHUB_CONTEXT0_START_HI32  0x290c  /* ... [35:32] */
+#define V10_GFXHUB_CONTEXT0_END_LO32    0x292b  /* last page */
+#define V10_GFXHUB_CONTEXT0_END_HI32    0x292c
+#define V10_HUB_CTX_CNTL_STRIDE         1
+#define V10_HUB_CTX_ADDR_STRIDE         2
+
+/*
+ * VM_CONTEXTn_CNTL. Per fault class c (V10_FAULT_CLASS_*): an interrupt
+ * enable at bit 9 + 2c, a default-page enable at bit 10 + 2c. Power-on
+ * value 0x007ffe80 (gc_9_0_default.h): all of them, and retry.
+ */
+#define V10_CTX_CNTL_ENABLE             0x00000001u
+#define V10_CTX_CNTL_DEPTH_MASK         0x00000006u
+#define V10_CTX_CNTL_DEPTH_SHIFT        1
+#define V10_CTX_CNTL_BLOCK_SIZE_MASK    0x00000078u
+#define V10_CTX_CNTL_BLOCK_SIZE_SHIFT   3
+#define V10_CTX_CNTL_RETRY_PERM_INVALID 0x00000080u /* permission, invalid */
+#define V10_CTX_CNTL_RETRY_OTHER        0x00000100u
+#define V10_CTX_CNTL_INT(c)             (1u << (9 + 2 * (c)))
+#define V10_CTX_CNTL_DEFAULT(c)         (1u << (10 + 2 * (c)))
+#define V10_CTX_CNTL_RESET              0x007ffe80u
+#define V10_FAULT_CLASS_RANGE           0
+#define V10_FAULT_CLASS_DUMMY_PAGE      1
+#define V10_FAULT_CLASS_PDE0            2
+#define V10_FAULT_CLASS_VALID           3
+#define V10_FAULT_CLASS_READ            4
+#define V10_FAULT_CLASS_WRITE           5
+#define V10_FAULT_CLASS_EXECUTE         6
+
+/* VM_L2_PROTECTION_FAULT_CNTL; power-on value 0x3ffffffc */
+#define V10_FAULT_CNTL_CLEAR            0x00000001u /* clears STATUS, ADDR */
+#define V10_FAULT_CNTL_ALLOW_UPDATES    0x00000002u /* later faults latch */
+#define V10_FAULT_CNTL_RANGE_DEFAULT    0x00000004u
+#define V10_FAULT_CNTL_PDE0_DEFAULT     0x00000008u /* PDE1: << 1, PDE2 */
+#define V10_FAULT_CNTL_NACK_DEFAULT     0x00000080u
+#define V10_FAULT_CNTL_VALID_DEFAULT    0x00000200u
+#define V10_FAULT_CNTL_READ_DEFAULT     0x00000400u
+#define V10_FAULT_CNTL_WRITE_DEFAULT    0x00000800u
+#define V10_FAULT_CNTL_EXECUTE_DEFAULT  0x00001000u
+#define V10_FAULT_CNTL_CID_INT_SHIFT    13  /* clients 0-15: interrupt */
+#define V10_FAULT_CNTL_OTHER_CID_INT    0x20000000u /* the other clients */
+#define V10_FAULT_CNTL_RESET            0x3ffffffcu
+/* VM_L2_PROTECTION_FAULT_CNTL2; power-on value 0x000a0000 */
+#define V10_FAULT_CNTL2_RETRY_INT       0x00080000u
+#define V10_FAULT_CNTL2_RESET           0x000a0000u
+
+/* VM_L2_PROTECTION_FAULT_STATUS */
+#define V10_FAULT_STATUS_MORE_FAULTS    0x00000001u
+#define V10_FAULT_STATUS_WALKER_SHIFT   1   /* WALKER_ERROR [3:1] */
+#define V10_FAULT_STATUS_WALKER_MASK    0x0000000eu
+#define V10_FAULT_STATUS_PERM_VALID     0x00000010u /* PERMISSION_FAULTS: */
+#define V10_FAULT_STATUS_PERM_READ      0x00000020u /* ... not present, */
+#define V10_FAULT_STATUS_PERM_WRITE     0x00000040u /* ... no read, write, */
+#define V10_FAULT_STATUS_PERM_EXECUTE   0x00000080u /* ... execute */
+#define V10_FAULT_STATUS_MAPPING_ERROR  0x00000100u
+#define V10_FAULT_STATUS_CID_SHIFT      9
+#define V10_FAULT_STATUS_CID_MASK       0x0003fe00u
+#define V10_FAULT_STATUS_RW             0x00040000u /* a write */
+#define V10_FAULT_STATUS_ATOMIC         0x00080000u
+#define V10_FAULT_STATUS_VMID_SHIFT     20
+#define V10_FAULT_STATUS_VMID_MASK      0x00f00000u
+
+/* VM_INVALIDATE_ENGn_REQ: also clears the fault status and address */
+#define V10_HUB_INV_REQ_CLEAR_FAULT     0x00800000u
+
+/*
+ * The hubs' client IDs (the status's CID) amdgpu names: GFXHUB's UTCL2
+ * clients; MMHUB's on Vega10 depend on the direction (read, write).
+ */
+#define V10_GFXHUB_CID_CPF              4
+#define V10_GFXHUB_CID_CPC              5
+#define V10_GFXHUB_CID_CPG              6
+#define V10_GFXHUB_CID_RLC              7
+#define V10_GFXHUB_CID_TCP              8
+#define V10_GFXHUB_CID_SQC_INST         9
+#define V10_GFXHUB_CID_SQC_DATA         10
+#define V10_MMHUB_CID_HDP_READ          3
+#define V10_MMHUB_CID_HDP_WRITE         4
+#define V10_MMHUB_CID_OSS               14  /* IH, both directions */
+#define V10_MMHUB_CID_SDMA0_READ        46
+#define V10_MMHUB_CID_SDMA0_WRITE       15
+#define V10_MMHUB_CID_SDMA1_READ        15
+#define V10_MMHUB_CID_SDMA1_WRITE       46
+
 #endif /* HSAGPU_VEGA10_REGS_H */

@@ -472,6 +472,145 @@ static void test_registers(void)
 	T(!hsagpu_vm_loaded_ok(&vm));
 }
 
+/*
+ * Layouts other than hsa-gpu's (hsagpu_vm_translate_layout, as the
+ * Vega10 hubs use it): one flat table indexed from the range's start.
+ */
+static void test_layout_flat(void)
+{
+	HsaGpuVm vm;
+	HsaGpuVmXlat x;
+	HsaGpuVmLayout l = {
+		.root = 0x10000, .depth = 0, .start = 0x100, .end = 0x1ff,
+		.index_base = 0x100, .dir_mask = HSAGPU_PTE_ADDR_MASK,
+	};
+	int level = -1;
+
+	hsagpu_vm_reset(&vm, VRAM_SIZE);
+	memset(vram + 0x10000, 0, 0x1000);
+	setv(0x10000, 0, 0x5000 | V | RW);
+	setv(0x10000, 0xff, SYS_BASE | V | SYSB | RW);
+	reads = 0;
+	T(hsagpu_vm_translate_layout(&vm, 0, &l, 0x100012,
+				     HSAGPU_VM_ACCESS_WRITE, true, rd, NULL,
+				     &x, &level) == 0);
+	T(reads == 1 && x.pa == 0x5000 && x.va == 0x100000 && x.size == 4096);
+	T(hsagpu_vm_translate_layout(&vm, 0, &l, 0x1fffff,
+				     HSAGPU_VM_ACCESS_READ, true, rd, NULL,
+				     &x, &level) == 0);
+	T(x.pa == SYS_BASE && (x.flags & SYSB) && x.va == 0x1ff000);
+	/* One page either side of the range */
+	T(hsagpu_vm_translate_layout(&vm, 0, &l, 0xfffff, 0, true, rd, NULL,
+				     &x, &level) == HSAGPU_VM_REASON_RANGE);
+	T(hsagpu_vm_translate_layout(&vm, 0, &l, 0x200000, 0, true, rd, NULL,
+				     &x, &level) == HSAGPU_VM_REASON_RANGE);
+	T(hsagpu_vm_translate_layout(&vm, 0, &l, 0x101000, 0, true, rd, NULL,
+				     &x, &level) ==
+	  HSAGPU_VM_REASON_NOT_PRESENT);
+	T(level == 0);
+	/* The flat table may end past VRAM: a clean fault there */
+	l.root = VRAM_SIZE - 0x400;
+	hsagpu_vm_flush(&vm, 1);
+	reads = 0;
+	T(hsagpu_vm_translate_layout(&vm, 0, &l, 0x17f000, 0, true, rd, NULL,
+				     &x, &level) ==
+	  HSAGPU_VM_REASON_NOT_PRESENT);
+	T(reads == 1);
+	T(hsagpu_vm_translate_layout(&vm, 0, &l, 0x180000, 0, true, rd, NULL,
+				     &x, &level) == HSAGPU_VM_REASON_WALK);
+	T(reads == 1);
+}
+
+/*
+ * Depth 2 and block size 3: page tables of 4096 entries, 16 MiB per
+ * directory entry, 8 GiB per root entry; local addresses in entries
+ * are VRAM offsets plus 16 MiB (a VRAM base, as Vega10's FB_OFFSET).
+ */
+#define LB	(16ULL << 20)
+
+static void test_layout_block_size(void)
+{
+	HsaGpuVm vm;
+	HsaGpuVmXlat x;
+	HsaGpuVmLayout l = {
+		.root = LB + 0x20000, .depth = 2, .block_size = 3,
+		.end = (1ULL << 24) - 1,
+		.dir_mask = 0x0000ffffffffffc0ULL, .local_base = LB,
+	};
+	uint64_t va = (1ULL << 33) + (2ULL << 24) + 3000 * 4096ULL + 5;
+	int level = -1;
+
+	hsagpu_vm_reset(&vm, VRAM_SIZE);
+	memset(vram + 0x20000, 0, 0x20000);
+	memset(vram + 0x30000, 0, 0x8000);
+	setv(0x20000, 1, (LB + 0x21040) | V);	/* 64-byte aligned table */
+	setv(0x21040, 2, (LB + 0x30000) | V);
+	setv(0x30000, 3000, (LB + 0x400000) | V | RW);
+	setv(0x30000, 3001, 0x5000 | V | RW);		/* below the base */
+	setv(0x21040, 5, (LB + 0x2000000) | V | RW | HSAGPU_PDE_PTE);
+	setv(0x21040, 6, (LB + 0x2001000) | V | RW | HSAGPU_PDE_PTE);
+	setv(0x20000, 2, 0x1000 | V);			/* below the base */
+	/* a leaf at the root: never (an 8 GiB system page here) */
+	setv(0x20000, 3, (8ULL << 30) | V | SYSB | RW | HSAGPU_PDE_PTE);
+
+	reads = 0;
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, va, HSAGPU_VM_ACCESS_READ,
+				     true, rd, NULL, &x, &level) == 0);
+	T(reads == 3 && x.pa == 0x400000 && x.size == 4096);
+	T(x.va == va - 5);
+	/* The 16 MiB region's page table is remembered */
+	reads = 0;
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, va + 4096, 0, true, rd,
+				     NULL, &x, &level) ==
+	  HSAGPU_VM_REASON_BAD_ENTRY);
+	T(reads == 1 && level == 0);
+	/* A 16 MiB page */
+	T(hsagpu_vm_translate_layout(&vm, 8, &l,
+				     (1ULL << 33) + (5ULL << 24) + 0x123456,
+				     HSAGPU_VM_ACCESS_WRITE, true, rd, NULL,
+				     &x, &level) == 0);
+	T(x.pa == 0x2000000 && x.size == 16ULL << 20);
+	T(x.va == (1ULL << 33) + (5ULL << 24));
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, (1ULL << 33) + (6ULL << 24),
+				     0, true, rd, NULL, &x, &level) ==
+	  HSAGPU_VM_REASON_BAD_ENTRY);
+	T(level == 1);
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, 2ULL << 33, 0, true, rd,
+				     NULL, &x, &level) == HSAGPU_VM_REASON_WALK);
+	T(level == 1);
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, 3ULL << 33, 0, true, rd,
+				     NULL, &x, &level) ==
+	  HSAGPU_VM_REASON_BAD_ENTRY);
+	T(level == 2);
+	/* A page number above END, and the root without the base */
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, 1ULL << 36, 0, true, rd,
+				     NULL, &x, &level) ==
+	  HSAGPU_VM_REASON_RANGE);
+	/*
+	 * The walk cache is the layout's: block size 0 puts the cached
+	 * region's number on other addresses, which walk from the root.
+	 */
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, va, HSAGPU_VM_ACCESS_READ,
+				     true, rd, NULL, &x, &level) == 0);
+	l.block_size = 0;
+	reads = 0;
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, (va >> 24) << 21, 0, true,
+				     rd, NULL, &x, &level) ==
+	  HSAGPU_VM_REASON_NOT_PRESENT);
+	T(reads == 3 && level == 0);
+	l.block_size = 3;
+	/* indices cannot count from above the range */
+	l.index_base = 1;
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, 0xfff, 0, true, rd, NULL, &x,
+				     &level) == HSAGPU_VM_REASON_RANGE);
+	l.index_base = 0;
+	l.root = 0x20000;
+	hsagpu_vm_flush(&vm, 1U << 8);
+	T(hsagpu_vm_translate_layout(&vm, 8, &l, va, 0, true, rd, NULL, &x,
+				     &level) == HSAGPU_VM_REASON_WALK);
+	T(level == 2);
+}
+
 int main(void)
 {
 	vram = calloc(1, VRAM_SIZE);
@@ -485,6 +624,8 @@ int main(void)
 	test_walk_cache();
 	test_faults();
 	test_registers();
+	test_layout_flat();
+	test_layout_block_size();
 	free(vram);
 	free(sys);
 	return tap_done();

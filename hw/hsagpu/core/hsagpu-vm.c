@@ -28,32 +28,63 @@ void hsagpu_vm_reset(HsaGpuVm *vm, uint64_t vram_size)
 
 /*
  * The tables are read the way the driver wrote them. A directory entry
- * names the next table (VRAM offset, or bus address with SYSTEM); in
- * levels 2 and 1 it may be a leaf (PDE_PTE): a 1 GiB or 2 MiB page.
+ * names the next table (a local address, or a bus address with SYSTEM);
+ * below the root it may be a leaf (PDE_PTE): a page as large as the
+ * entry maps (hsa-gpu: 1 GiB or 2 MiB).
+ *
+ * Level 0 is the page tables, of 2^(9 + block_size) entries; levels 1
+ * up to the depth are directories of 512 entries, except the root,
+ * whose size is the range's (hsa-gpu's 512 entries cover 2^48 bytes).
  */
+static unsigned hsagpu_vm_level_shift(const HsaGpuVmLayout *l, int level)
+{
+    return level ? HSAGPU_VM_PAGE_SHIFT + HSAGPU_VM_LEVEL_BITS * level +
+                   l->block_size
+                 : HSAGPU_VM_PAGE_SHIFT;
+}
+
 /*
- * Walk @va from the table of @level on (the root: level 3): 0 with *@x
- * set, or an HSAGPU_VM_REASON_*; no permission or range check. @pde
- * (optional) learns the level-0 table.
+ * Walk @rel (the address from the layout's index base) from the table
+ * of @level on: 0 with *@x set, or an HSAGPU_VM_REASON_*, *@where the
+ * level at fault; no permission or range check. @pde (optional) learns
+ * the level-0 table.
  */
-static unsigned hsagpu_vm_walk_from(int level, uint64_t table, bool system,
-                                    uint64_t vram_size, uint64_t va,
+static unsigned hsagpu_vm_walk_from(const HsaGpuVmLayout *l, int level,
+                                    uint64_t table, bool system,
+                                    uint64_t vram_size, uint64_t rel,
                                     HsaGpuVmReadFn rd, void *opaque,
-                                    HsaGpuVmXlat *x, HsaGpuVmPde *pde)
+                                    HsaGpuVmXlat *x, HsaGpuVmPde *pde,
+                                    int *where)
 {
     for (; level >= 0; level--) {
-        uint64_t e, size = 1ULL << HSAGPU_VM_LEVEL_SHIFT(level);
-        uint64_t addr = table + 8 * HSAGPU_VM_INDEX(va, level);
+        unsigned shift = hsagpu_vm_level_shift(l, level);
+        uint64_t e, size = 1ULL << shift;
+        uint64_t idx = rel >> shift, addr;
         bool leaf = level == 0;
 
+        *where = level;
+        if (level < (int)l->depth) {
+            idx &= level ? (1ULL << HSAGPU_VM_LEVEL_BITS) - 1
+                         : (1ULL << (HSAGPU_VM_LEVEL_BITS +
+                                     l->block_size)) - 1;
+        }
+        addr = table + 8 * idx;
         if (level == 0 && pde) {
             *pde = (HsaGpuVmPde) {
-                .region = va >> HSAGPU_VM_LEVEL_SHIFT(1),
+                .region = rel >> hsagpu_vm_level_shift(l, 1),
+                .shift = hsagpu_vm_level_shift(l, 1),
                 .table = table, .system = system, .valid = true,
             };
         }
-        if (!system && addr + 8 > vram_size) {
-            return HSAGPU_VM_REASON_WALK;
+        if (!system) {
+            /* A local table must lie inside VRAM. */
+            if (addr < l->local_base) {
+                return HSAGPU_VM_REASON_WALK;
+            }
+            addr -= l->local_base;
+            if (addr + 8 > vram_size) {
+                return HSAGPU_VM_REASON_WALK;
+            }
         }
         if (rd(opaque, system, addr, &e)) {
             return HSAGPU_VM_REASON_WALK;
@@ -62,8 +93,8 @@ static unsigned hsagpu_vm_walk_from(int level, uint64_t table, bool system,
             return HSAGPU_VM_REASON_NOT_PRESENT;
         }
         if (level > 0 && (e & HSAGPU_PDE_PTE)) {
-            /* Large pages exist at levels 2 and 1 only. */
-            if (level == HSAGPU_VM_LEVELS - 1) {
+            /* Large pages exist below the root only. */
+            if (level == (int)l->depth) {
                 return HSAGPU_VM_REASON_BAD_ENTRY;
             }
             leaf = true;
@@ -74,18 +105,22 @@ static unsigned hsagpu_vm_walk_from(int level, uint64_t table, bool system,
             if (pa & (size - 1)) {
                 return HSAGPU_VM_REASON_BAD_ENTRY;
             }
-            if (!(e & HSAGPU_PTE_SYSTEM) &&
-                (pa >= vram_size || size > vram_size - pa)) {
-                return HSAGPU_VM_REASON_BAD_ENTRY;
+            if (!(e & HSAGPU_PTE_SYSTEM)) {
+                /* inside VRAM (one below its base wraps far past it) */
+                pa -= l->local_base;
+                if (pa >= vram_size || size > vram_size - pa) {
+                    return HSAGPU_VM_REASON_BAD_ENTRY;
+                }
             }
-            x->va = va & ~(size - 1);
+            x->va = (rel & ~(size - 1)) +
+                    (l->index_base << HSAGPU_VM_PAGE_SHIFT);
             x->size = size;
             x->pa = pa;
             x->flags = e & (HSAGPU_PTE_SYSTEM | HSAGPU_PTE_SNOOPED |
                             HSAGPU_PTE_PERMS);
             return 0;
         }
-        table = e & HSAGPU_PTE_ADDR_MASK;
+        table = e & l->dir_mask;
         system = e & HSAGPU_PTE_SYSTEM;
     }
     return HSAGPU_VM_REASON_BAD_ENTRY;  /* not reached */
@@ -125,44 +160,45 @@ static void hsagpu_tlb_insert(HsaGpuTlb *t, const HsaGpuVmXlat *x)
     t->next = (i + 1) % HSAGPU_TLB_ENTRIES;
 }
 
-unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
-                             unsigned access, bool use_tlb,
-                             HsaGpuVmReadFn rd, void *opaque,
-                             HsaGpuVmXlat *x)
+unsigned hsagpu_vm_translate_layout(HsaGpuVm *vm, unsigned vmid,
+                                    const HsaGpuVmLayout *l, uint64_t va,
+                                    unsigned access, bool use_tlb,
+                                    HsaGpuVmReadFn rd, void *opaque,
+                                    HsaGpuVmXlat *x, int *level)
 {
-    const HsaGpuVmCtx *ctx;
     uint64_t page = va >> HSAGPU_VM_PAGE_SHIFT;
     unsigned reason;
 
-    if (vmid == 0 || vmid >= HSAGPU_VM_NUM_VMIDS) {
+    if (vmid >= HSAGPU_VM_NUM_VMIDS) {
         return HSAGPU_VM_REASON_CONTEXT;
     }
-    ctx = &vm->ctx[vmid];
-    if (!(ctx->cntl & HSAGPU_VM_CNTL_ENABLE)) {
-        return HSAGPU_VM_REASON_CONTEXT;
-    }
-    if (va >= VM_VA_LIMIT || page < ctx->start || page > ctx->end) {
+    if (va >= VM_VA_LIMIT || page < l->start || page > l->end ||
+        page < l->index_base) {
         return HSAGPU_VM_REASON_RANGE;
     }
     if (use_tlb && hsagpu_tlb_lookup(&vm->tlb[vmid], va, x)) {
         vm->tlb_hits++;
     } else {
         HsaGpuVmPde *pde = use_tlb ? &vm->tlb[vmid].pde : NULL;
+        uint64_t rel = va - (l->index_base << HSAGPU_VM_PAGE_SHIFT);
+        unsigned s1 = hsagpu_vm_level_shift(l, 1);
+        int where = 0;
 
         vm->walks++;
-        if (pde && pde->valid &&
-            pde->region == va >> HSAGPU_VM_LEVEL_SHIFT(1)) {
-            reason = hsagpu_vm_walk_from(0, pde->table, pde->system,
-                                         vm->vram_size, va, rd, opaque, x,
-                                         NULL);
+        if (pde && pde->valid && l->depth && pde->shift == s1 &&
+            pde->region == rel >> s1) {
+            reason = hsagpu_vm_walk_from(l, 0, pde->table, pde->system,
+                                         vm->vram_size, rel, rd, opaque, x,
+                                         NULL, &where);
         } else {
-            reason = hsagpu_vm_walk_from(HSAGPU_VM_LEVELS - 1,
-                                         ctx->pt_base & HSAGPU_PTE_ADDR_MASK,
-                                         ctx->pt_base & HSAGPU_VM_PT_SYSTEM,
-                                         vm->vram_size, va, rd, opaque, x,
-                                         pde);
+            reason = hsagpu_vm_walk_from(l, l->depth, l->root,
+                                         l->root_system, vm->vram_size, rel,
+                                         rd, opaque, x, pde, &where);
         }
         if (reason) {
+            if (level) {
+                *level = where;
+            }
             return reason;
         }
         if (use_tlb) {
@@ -171,6 +207,33 @@ unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
     }
     return hsagpu_vm_allows(x->flags, access) ? 0
                                               : HSAGPU_VM_REASON_PERMISSION;
+}
+
+unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
+                             unsigned access, bool use_tlb,
+                             HsaGpuVmReadFn rd, void *opaque,
+                             HsaGpuVmXlat *x)
+{
+    const HsaGpuVmCtx *ctx;
+    HsaGpuVmLayout l;
+
+    if (vmid == 0 || vmid >= HSAGPU_VM_NUM_VMIDS) {
+        return HSAGPU_VM_REASON_CONTEXT;
+    }
+    ctx = &vm->ctx[vmid];
+    if (!(ctx->cntl & HSAGPU_VM_CNTL_ENABLE)) {
+        return HSAGPU_VM_REASON_CONTEXT;
+    }
+    /* hsa-gpu's fixed format: four levels of 512 entries from VA 0 */
+    l = (HsaGpuVmLayout) {
+        .root = ctx->pt_base & HSAGPU_PTE_ADDR_MASK,
+        .root_system = ctx->pt_base & HSAGPU_VM_PT_SYSTEM,
+        .depth = HSAGPU_VM_LEVELS - 1,
+        .start = ctx->start, .end = ctx->end,
+        .dir_mask = HSAGPU_PTE_ADDR_MASK,
+    };
+    return hsagpu_vm_translate_layout(vm, vmid, &l, va, access, use_tlb, rd,
+                                      opaque, x, NULL);
 }
 
 

@@ -43,8 +43,9 @@ typedef struct HsaGpuVmXlat {
  * every invalidation of the VMID, as the TLB is.
  */
 typedef struct HsaGpuVmPde {
-    uint64_t region;            /* va >> 21 */
+    uint64_t region;            /* va >> shift (from the layout's base) */
     uint64_t table;             /* the level-0 table */
+    unsigned shift;             /* 21 + the layout's block size */
     bool system;
     bool valid;
 } HsaGpuVmPde;
@@ -83,6 +84,27 @@ typedef struct HsaGpuVm {
 typedef int (*HsaGpuVmReadFn)(void *opaque, bool system, uint64_t addr,
                               uint64_t *val);
 
+/*
+ * A context's tables as the walker sees them, whatever registers
+ * describe them: hsagpu_vm_translate() makes one from an HsaGpuVmCtx
+ * (depth 3, block size 0, indices from VA 0, directory addresses 47:12,
+ * VRAM offsets as they are); the Vega10 hubs from their VM_CONTEXTn
+ * registers (vega10-gmc.c).
+ */
+typedef struct HsaGpuVmLayout {
+    uint64_t root;              /* root table: local address or bus address */
+    bool root_system;           /* root is at a bus address */
+    unsigned depth;             /* directory levels above the page tables */
+                                /* (0..3; 0: the root is one flat table) */
+    unsigned block_size;        /* page tables of 2^(9 + block_size) PTEs */
+    uint64_t start;             /* first valid page number */
+    uint64_t end;               /* last valid page number */
+    uint64_t index_base;        /* the page number the root's entry 0 maps */
+    uint64_t dir_mask;          /* address bits of a directory entry */
+    uint64_t local_base;        /* local (not SYSTEM) addresses in entries */
+                                /* and root minus this are VRAM offsets */
+} HsaGpuVmLayout;
+
 /* Power-on state: every context disabled, TLBs and faults empty. */
 void hsagpu_vm_reset(HsaGpuVm *vm, uint64_t vram_size);
 
@@ -97,6 +119,20 @@ unsigned hsagpu_vm_translate(HsaGpuVm *vm, unsigned vmid, uint64_t va,
                              unsigned access, bool use_tlb,
                              HsaGpuVmReadFn rd, void *opaque,
                              HsaGpuVmXlat *x);
+
+/*
+ * Translate @va in @vmid (0..15) through the tables @l describes, with
+ * @vmid's TLB and the counters of @vm as hsagpu_vm_translate() does
+ * (whose context checks are the caller's): 0 with *@x set, or
+ * HSAGPU_VM_REASON_RANGE, _NOT_PRESENT, _BAD_ENTRY, _WALK or
+ * _PERMISSION. On a walk's failure *@level (if not NULL) learns the
+ * level of the entry at fault (0: a PTE, @l->depth: the root).
+ */
+unsigned hsagpu_vm_translate_layout(HsaGpuVm *vm, unsigned vmid,
+                                    const HsaGpuVmLayout *l, uint64_t va,
+                                    unsigned access, bool use_tlb,
+                                    HsaGpuVmReadFn rd, void *opaque,
+                                    HsaGpuVmXlat *x, int *level);
 
 /*
  * Does a page with PTE @flags allow an access of kind @access? Inline:

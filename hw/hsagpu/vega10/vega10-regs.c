@@ -10,6 +10,7 @@
 #include "qemu/osdep.h"
 #endif
 #include "vega10.h"
+#include "vega10-gmc.h"
 
 void hsagpu_v10_init(HsaGpuV10 *v, uint64_t vram_size, uint8_t revision,
                      const HsaGpuV10Ops *ops)
@@ -50,6 +51,7 @@ void hsagpu_v10_reset(HsaGpuV10 *v)
     v->reg[V10_GFXHUB_FB_LOCATION_TOP] = fb_top;
     v->reg[V10_MMHUB_FB_LOCATION_BASE] = V10_FB_LOCATION_BASE;
     v->reg[V10_MMHUB_FB_LOCATION_TOP] = fb_top;
+    hsagpu_v10_gmc_reset(v);
 }
 
 /* The invalidation engine register @dw belongs to: hub base, or 0 */
@@ -255,8 +257,13 @@ void hsagpu_v10_write(HsaGpuV10 *v, uint32_t dw, uint32_t val)
         v->reg[dw + V10_HUB_INV_ACK - V10_HUB_INV_REQ] =
             val & V10_HUB_INV_REQ_VMID_MASK;
         v->tlb_invalidations++;
+        hsagpu_v10_gmc_invalidate(v, base == V10_MMHUB_INV_ENG0_SEM ?
+                                     V10_MMHUB : V10_GFXHUB, val);
     } else if (base) {
         return;                 /* ACK is read-only */
+    }
+    if (hsagpu_v10_gmc_write(v, dw, val)) {
+        return;
     }
     slot = hsagpu_v10_reg_slot(v, dw);
     if (!slot) {

@@ -21,6 +21,7 @@
 #endif
 #include "hsagpu/vega10_regs.h"
 #include "hw/hsagpu/cp/hsagpu-cp.h"
+#include "hw/hsagpu/core/hsagpu-vm.h"
 
 /* MEC queues: 2 MECs (ME 1 and 2) of 4 pipes of 8 queues */
 #define V10_MEC_NUM                     2
@@ -32,6 +33,10 @@
 #define V10_HQD_INDEX(me, pipe, queue)  ((((me) - 1) * V10_MEC_PIPES + \
                                           (pipe)) * V10_MEC_QUEUES + (queue))
 #define V10_NUM_VMIDS                   16
+/* The VM hubs (vega10-gmc.h): GFXHUB (CP, shaders), MMHUB (SDMA, IH) */
+#define V10_GFXHUB                      0
+#define V10_MMHUB                       1
+#define V10_NUM_HUBS                    2
 
 /*
  * The CP's PM4 rings (vega10-cp.c): the MEC queues' (by HQD bank index),
@@ -106,6 +111,8 @@ typedef struct HsaGpuV10 {
     uint32_t aql_refused;       /* AQL queues started: not served yet */
     /* A register or doorbell access gave a ring work: wake the CP */
     bool kick;
+    /* Each hub's TLBs and walk counters (vega10-gmc.c): not migrated */
+    HsaGpuVm hub_vm[V10_NUM_HUBS];
 
     /* Not migrated: set at realize */
     uint64_t vram_size;
