@@ -83,6 +83,9 @@ bool hsagpu_vm_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
                       HSAGPU_VM_ACCESS_READ;
     unsigned reason;
 
+    if (s->pers->xlat) {
+        return s->pers->xlat(c, va, is_write, rd, x);
+    }
     if (c->xlat_vmid == c->vmid) {
         for (unsigned i = 0; i < c->xlat_n; i++) {
             if (va - c->xlat[i].va < c->xlat[i].size &&

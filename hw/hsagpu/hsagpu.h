@@ -151,6 +151,12 @@ typedef struct HsaGpuPersonality {
      */
     void (*pass)(HsaGpuState *s, struct HsaGpuOpsCtx *ctx,
                  struct HsaGpuPassResult *pass);
+    /*
+     * Translate @va of @c's VMID for its client (NULL: hsa-gpu's own GPU
+     * VM, VMIDs 1-15): true with @x, or false with the fault recorded
+     */
+    bool (*xlat)(struct HsaGpuBusCtx *c, uint64_t va, bool is_write,
+                 HsaGpuVmReadFn rd, HsaGpuVmXlat *x);
     /* Device reset: the personality's registers (NULL: none) */
     void (*reset)(HsaGpuState *s);
 } HsaGpuPersonality;
@@ -319,6 +325,7 @@ struct HsaGpuState {
     HsaGpuParams params;
     const HsaGpuPersonality *pers;
     struct HsaGpuV10 *v10;              /* hsa-gpu-vega10's registers */
+    uint32_t v10_inv_seen;              /* its TLB invalidations, seen */
 
     /*
      * Cached read alias (hsagpu-vram-dir.c): BAR4 aliasing the first

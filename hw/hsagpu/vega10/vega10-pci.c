@@ -17,6 +17,7 @@
 #include "hw/hsagpu/hsagpu.h"
 #include "hw/hsagpu/vega10/vega10.h"
 #include "hw/hsagpu/vega10/vega10-atom.h"
+#include "hw/hsagpu/vega10/vega10-gmc.h"
 #include "trace/trace-hw_hsagpu.h"
 
 #define TYPE_HSA_GPU_VEGA10 "hsa-gpu-vega10"
@@ -46,6 +47,18 @@ static uint64_t v10_clock(void *opaque)
 }
 
 /*
+ * A TLB invalidation (a hub's engine, a KIQ INVALIDATE_TLBS) also drops
+ * the processor's page mappings: they were made from translations
+ */
+static void v10_vm_changed(HsaGpuState *s)
+{
+    if (s->v10->tlb_invalidations != s->v10_inv_seen) {
+        s->v10_inv_seen = s->v10->tlb_invalidations;
+        qatomic_inc(&s->bus_map_gen);
+    }
+}
+
+/*
  * Registers are shared with the processor thread's rings (PM4 register
  * packets): every access holds qlock. One that gave a ring work wakes
  * the processor once the lock is dropped.
@@ -55,6 +68,7 @@ static void v10_unlock_kick(HsaGpuState *s)
     bool kick = s->v10->kick;
 
     s->v10->kick = false;
+    v10_vm_changed(s);
     qemu_mutex_unlock(&s->qlock);
     if (kick) {
         hsagpu_queues_kick(s);
@@ -201,6 +215,20 @@ static unsigned v10_cp_write(void *opaque, uint32_t vmid, uint64_t addr,
     return v10_cp_rw(opaque, vmid, addr, (void *)buf, len, true);
 }
 
+/* INVALIDATE_TLBS: the VMIDs of the PASID are not known yet, all go */
+static void v10_cp_invalidate(void *opaque, uint32_t pasid, bool all_hubs)
+{
+    HsaGpuOpsCtx *c = opaque;
+    HsaGpuState *s = c->bus.s;
+
+    qemu_mutex_lock(&s->vm_lock);
+    hsagpu_v10_gmc_invalidate(s->v10, V10_GFXHUB, 0xffff);
+    if (all_hubs) {
+        hsagpu_v10_gmc_invalidate(s->v10, V10_MMHUB, 0xffff);
+    }
+    qemu_mutex_unlock(&s->vm_lock);
+}
+
 /* Register packets of the rings: qlock is held by the pass */
 static uint32_t v10_cp_reg_read(void *opaque, uint32_t dw)
 {
@@ -234,6 +262,7 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
         .write = v10_cp_write,
         .reg_read = v10_cp_reg_read,
         .reg_write = v10_cp_reg_write,
+        .invalidate = v10_cp_invalidate,
         .stopped = v10_cp_stopped,
         .opaque = ctx,
     };
@@ -242,9 +271,53 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
                                        &ran);
 
     pass->progress += ran;
+    v10_vm_changed(s);
     pass->ended |= !!(more & V10_CP_BUSY);
     pass->poll |= !!(more & V10_CP_WAITING);
     s->v10->kick = false;
+}
+
+/*
+ * Translation (the bus resolver's first step, hsagpu_bus_resolve()):
+ * SDMA's accesses go through the MMHUB, everything else through the
+ * GFXHUB, in the requester's VMID. The hubs keep their own TLBs; the
+ * walk and the fault registers are shared state: vm_lock.
+ */
+static bool v10_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
+                     HsaGpuVmReadFn rd, HsaGpuVmXlat *x)
+{
+    HsaGpuState *s = c->s;
+    bool mm = c->client == HSAGPU_VM_CLIENT_DMA;
+    unsigned access = c->atomic ? HSAGPU_VM_ACCESS_ATOMIC :
+                      is_write ? HSAGPU_VM_ACCESS_WRITE :
+                      HSAGPU_VM_ACCESS_READ;
+    unsigned cid = mm ? (is_write ? V10_MMHUB_CID_SDMA0_WRITE
+                                  : V10_MMHUB_CID_SDMA0_READ)
+                      : V10_GFXHUB_CID_CPC;
+    HsaGpuV10Xlat t;
+    HsaGpuV10Fault f;
+    unsigned reason;
+
+    qemu_mutex_lock(&s->vm_lock);
+    reason = hsagpu_v10_gmc_translate(s->v10, mm ? V10_MMHUB : V10_GFXHUB,
+                                      c->vmid, va, access, cid, rd, s, &t,
+                                      &f);
+    qemu_mutex_unlock(&s->vm_lock);
+    if (reason && !c->map_probe) {
+        qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: VM fault: %s VMID "
+                      "%u %s at 0x%" PRIx64 " (reason %u, status 0x%08x)\n",
+                      mm ? "MMHUB" : "GFXHUB", c->vmid,
+                      is_write ? "write" : "read", va, reason, f.status);
+        trace_hsagpu_v10_vm_fault(mm, c->vmid, va, reason, f.status);
+    }
+    if (reason && !f.redirected) {
+        return false;
+    }
+    x->va = va;
+    x->size = t.len;
+    x->pa = t.addr;
+    x->flags = t.flags | (t.system ? HSAGPU_PTE_SYSTEM : 0);
+    return true;
 }
 
 static void v10_reset(HsaGpuState *s)
@@ -269,6 +342,7 @@ const HsaGpuPersonality hsagpu_vega10 = {
     .irq_exit = v10_irq_exit,
     .rom_build = v10_rom_build,
     .pass = v10_pass,
+    .xlat = v10_xlat,
     .reset = v10_reset,
 };
 
