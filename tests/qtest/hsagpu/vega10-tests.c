@@ -221,6 +221,161 @@ static void test_v10_migration_reset(void)
     fixture_fini(&f);
 }
 
+/* BAR2 (doorbells) in the root port's prefetchable window, mastering on */
+static void v10_doorbells(Fixture *f)
+{
+    qpci_config_writew(f->rp, PCI_PREF_MEMORY_BASE, DB_BASE >> 16);
+    qpci_config_writew(f->rp, PCI_PREF_MEMORY_LIMIT,
+                       (DB_BASE + V10_DOORBELL_BAR_SIZE - 1) >> 16);
+    qpci_config_writel(f->rp, PCI_PREF_BASE_UPPER32, 0);
+    qpci_config_writel(f->rp, PCI_PREF_LIMIT_UPPER32, 0);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_2, DB_BASE);
+    qpci_config_writel(f->gpu, PCI_BASE_ADDRESS_3, 0);
+    qpci_config_writew(f->gpu, PCI_COMMAND,
+                       PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+}
+
+static bool v10_wait_reg(Fixture *f, uint32_t dw, uint32_t want)
+{
+    for (int i = 0; i < 5000; i++) {
+        if (v10_rd(f, dw) == want) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+static bool v10_wait_mem(Fixture *f, uint64_t addr, uint32_t want)
+{
+    for (int i = 0; i < 5000; i++) {
+        if (qtest_readl(f->qts, addr) == want) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+#define V10_AGP         0xf500000000ULL     /* AGP aperture: bus 0 on */
+#define V10_RING        0x100000ULL
+#define V10_WB          0x120000ULL
+#define V10_GART_PAGE   0x130000ULL         /* GART page 0 maps here */
+#define V10_GART_TABLE  0x200000ULL         /* in VRAM */
+
+/*
+ * The GFX ring as gfx_v9_0_cp_gfx_resume starts it, fed through its
+ * doorbell, in the kernel's address space: the ring and write-back in
+ * the AGP aperture (bus addresses), a WRITE_DATA into the GART
+ */
+static void test_v10_gfx_ring(void)
+{
+    uint64_t pte = V10_GART_PAGE | HSAGPU_PTE_VALID | HSAGPU_PTE_SYSTEM |
+                   HSAGPU_PTE_SNOOPED | HSAGPU_PTE_READABLE |
+                   HSAGPU_PTE_WRITEABLE;
+    uint64_t ring = V10_AGP + V10_RING;
+    uint32_t w = 0;
+    Fixture f;
+
+#define RING(v) qtest_writel(f.qts, V10_RING + 4 * w++, (v))
+    v10_fixture(&f, ",vram-size=64M");
+    v10_doorbells(&f);
+    /* VMID 0's apertures: FB (at reset), AGP above it, the GART at 0 */
+    v10_wr(&f, V10_GFXHUB_AGP_BOT, V10_AGP >> 24);
+    v10_wr(&f, V10_GFXHUB_AGP_TOP, (V10_AGP >> 24) + 15);
+    v10_wr(&f, V10_GFXHUB_AGP_BASE, 0);
+    v10_wr(&f, V10_GFXHUB_SYSTEM_APERTURE_LOW, 0xf400000000ULL >> 18);
+    v10_wr(&f, V10_GFXHUB_SYSTEM_APERTURE_HIGH,
+           (V10_AGP + (256 << 20) - 1) >> 18);
+    /* a flat GART in VRAM: one entry, written through MM_INDEX/DATA */
+    v10_wr(&f, V10_MM_INDEX_HI, 0);
+    v10_wr(&f, V10_MM_INDEX, 0x80000000u | V10_GART_TABLE);
+    v10_wr(&f, V10_MM_DATA, (uint32_t)pte);
+    v10_wr(&f, V10_MM_INDEX, 0x80000000u | (V10_GART_TABLE + 4));
+    v10_wr(&f, V10_MM_DATA, pte >> 32);
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_BASE_LO32, V10_GART_TABLE | 1);
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_BASE_HI32, 0);
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_START_LO32, 0);
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_END_LO32, 0x1fff);
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_CNTL, V10_CTX_CNTL_ENABLE);
+
+    /* the ring: 1024 dwords, write-back, doorbell 0x116 */
+    v10_wr(&f, V10_CP_ME_CNTL, V10_CP_ME_HALTS);
+    v10_wr(&f, V10_CP_RB0_CNTL, 9);
+    v10_wr(&f, V10_CP_RB0_WPTR, 0);
+    v10_wr(&f, V10_CP_RB0_RPTR_ADDR, (uint32_t)(V10_AGP + V10_WB));
+    v10_wr(&f, V10_CP_RB0_RPTR_ADDR_HI, (V10_AGP + V10_WB) >> 32);
+    v10_wr(&f, V10_CP_RB0_BASE, ring >> 8);
+    v10_wr(&f, V10_CP_RB0_BASE_HI, ring >> 40);
+    v10_wr(&f, V10_CP_RB_DOORBELL_CONTROL, 0x116 << 2 | V10_DOORBELL_EN);
+    v10_wr(&f, V10_CP_ME_CNTL, 0);
+
+    /* gfx_v9_0_ring_test_ring, a fence, a write through the GART */
+    v10_wr(&f, V10_SCRATCH_REG0, 0xcafedead);
+    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3));
+    RING(V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START);
+    RING(0xdeadbeef);
+    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+    RING(HSAGPU_PM4_SEL_MEM << 8);
+    RING(0x40);
+    RING(0);
+    RING(0x600dda7a);
+    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RELEASE_MEM, 8));
+    RING(0);
+    RING(HSAGPU_PM4_DATA_32 << 29);
+    RING((uint32_t)(V10_AGP + V10_WB + 0x100));
+    RING((V10_AGP + V10_WB + 0x100) >> 32);
+    RING(42);
+    RING(0);
+    RING(0);
+    qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
+    g_assert_true(v10_wait_reg(&f, V10_SCRATCH_REG0, 0xdeadbeef));
+    g_assert_true(v10_wait_mem(&f, V10_WB + 0x100, 42));
+    g_assert_cmphex(qtest_readl(f.qts, V10_GART_PAGE + 0x40), ==,
+                    0x600dda7a);
+    g_assert_cmpuint(qtest_readl(f.qts, V10_WB), ==, w);
+
+    /*
+     * Outside every aperture and the GART: with the range class's
+     * default page on, the write goes there (amdgpu's dummy page)
+     */
+    v10_wr(&f, V10_GFXHUB_FAULT_DEFAULT_LO32, (V10_WB + 0x1000) >> 12);
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_CNTL, V10_CTX_CNTL_ENABLE |
+           V10_CTX_CNTL_DEFAULT(V10_FAULT_CLASS_RANGE));
+    v10_wr(&f, V10_GFXHUB_INV_ENG0_SEM + V10_HUB_INV_REQ, 1);
+    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+    RING(HSAGPU_PM4_SEL_MEM << 8);
+    RING(0x44);
+    RING(0x100);                    /* 0x100_0000_0044: no mapping */
+    RING(0xdefa);
+    qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
+    g_assert_true(v10_wait_mem(&f, V10_WB, w));
+    g_assert_cmphex(qtest_readl(f.qts, V10_WB + 0x1044), ==, 0xdefa);
+    /* the hub latched the fault: VMID 0, the page */
+    g_assert_cmphex(v10_rd(&f, V10_GFXHUB_FAULT_STATUS), !=, 0);
+    g_assert_cmphex(v10_rd(&f, V10_GFXHUB_FAULT_ADDR_LO32), ==,
+                    0x10000000000ULL >> 12);
+
+    /* without it the access is refused: the ring stops there */
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_CNTL, V10_CTX_CNTL_ENABLE);
+    v10_wr(&f, V10_GFXHUB_INV_ENG0_SEM + V10_HUB_INV_REQ, 1);
+    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+    RING(HSAGPU_PM4_SEL_MEM << 8);
+    RING(0x48);
+    RING(0x100);
+    RING(0xbad);
+    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3));
+    RING(V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START);
+    RING(0x1);
+    qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
+    g_usleep(100 * 1000);
+    g_assert_cmphex(v10_rd(&f, V10_SCRATCH_REG0), ==, 0xdeadbeef);
+    g_assert_cmpuint(qtest_readl(f.qts, V10_WB), ==, w - 8);
+    g_assert_cmphex(qtest_readl(f.qts, V10_WB + 0x1048), ==, 0);
+    fixture_fini(&f);
+#undef RING
+}
+
 void hsagpu_qtest_add_vega10(void)
 {
     qtest_add_func("/hsa-gpu/vega10/identity", test_v10_identity);
@@ -228,4 +383,5 @@ void hsagpu_qtest_add_vega10(void)
     qtest_add_func("/hsa-gpu/vega10/handshakes", test_v10_handshakes);
     qtest_add_func("/hsa-gpu/vega10/migration-reset",
                    test_v10_migration_reset);
+    qtest_add_func("/hsa-gpu/vega10/gfx-ring", test_v10_gfx_ring);
 }
