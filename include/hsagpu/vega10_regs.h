@@ -66,6 +66,32 @@
 #define V10_REMAP_HDP_MEM_FLUSH_CNTL    0x0e4d
 #define V10_REMAP_HDP_REG_FLUSH_CNTL    0x0e4e
 
+/*
+ * SDMA 4.0, two engines (SDMA1 is SDMA0's layout 0x200 further on). Each
+ * has four ring queues, GFX, PAGE, RLC0 and RLC1, with one register
+ * layout 0x60 apart; their numbers here are offsets into that block
+ * from its RB_CNTL.
+ */
+#define V10_SDMA0_STATUS_REG            0x1285  /* [0] IDLE */
+#define V10_SDMA0_F32_CNTL              0x128a  /* [0] HALT */
+#define V10_SDMA0_GFX_RB_CNTL           0x12e0
+#define V10_SDMA_ENGINE_STRIDE          0x200
+#define V10_SDMA_QUEUE_STRIDE           0x60
+#define V10_SDMA_QUEUES                 4       /* GFX, PAGE, RLC0, RLC1 */
+#define V10_SDMA_RB_CNTL                0x00    /* [0] enable */
+#define V10_SDMA_RB_SIZE(v)             (((v) >> 1) & 0x3f) /* log2 dw */
+#define V10_SDMA_RB_VMID(v)             (((v) >> 24) & 0xf)
+#define V10_SDMA_RB_BASE                0x01    /* address >> 8, _HI */
+#define V10_SDMA_RB_RPTR                0x03    /* bytes, _HI */
+#define V10_SDMA_RB_WPTR                0x05    /* bytes, _HI */
+#define V10_SDMA_RB_RPTR_ADDR_HI        0x08
+#define V10_SDMA_RB_RPTR_ADDR_LO        0x09
+#define V10_SDMA_DOORBELL               0x12    /* [28] enable */
+#define V10_SDMA_DOORBELL_ENABLE        (1u << 28)
+#define V10_SDMA_DOORBELL_OFFSET        0x2b    /* [27:2] dword offset */
+#define V10_SDMA_RB_WPTR_POLL_ADDR_HI   0x32
+#define V10_SDMA_RB_WPTR_POLL_ADDR_LO   0x33
+
 /* MP0 (PSP) and MP1 (SMU) mailboxes: nothing runs there */
 #define V10_MP0_C2PMSG_33               0x16061
 #define V10_MP0_C2PMSG_35               0x16063

@@ -548,6 +548,49 @@ static void test_cp_kiq(void)
 	T(!v->ring[V10_HQD_INDEX(1, 3, 3)].active && v->aql_refused == 1);
 }
 
+/* SDMA1's PAGE queue as sdma_v4_0_page_resume programs it */
+static void test_sdma_rings(void)
+{
+	HsaGpuV10 *v = dev();
+	HsaGpuV10SdmaRing r;
+#define SREG(off) hsagpu_v10_sdma_reg(1, 1, (off))
+
+	T(SREG(0) == 0x1540);
+	T(hsagpu_v10_sdma_is_reg(0x1540) && hsagpu_v10_sdma_is_reg(0x148a));
+	T(!hsagpu_v10_sdma_is_reg(0x1460) && !hsagpu_v10_sdma_is_reg(0x1660));
+	v->sdma_dirty = false;
+	WR(v, SREG(V10_SDMA_RB_CNTL), 9 << 1);          /* 2^9 dwords */
+	T(v->sdma_dirty);
+	WR(v, SREG(V10_SDMA_RB_RPTR), 0);
+	WR(v, SREG(V10_SDMA_RB_RPTR_ADDR_HI), 0x1);
+	WR(v, SREG(V10_SDMA_RB_RPTR_ADDR_LO), 0x2003);
+	WR(v, SREG(V10_SDMA_RB_BASE), 0x123400);
+	WR(v, SREG(V10_SDMA_RB_BASE + 1), 0x5);
+	WR(v, SREG(V10_SDMA_DOORBELL_OFFSET), 0x1e4 << 2);
+	WR(v, SREG(V10_SDMA_DOORBELL), V10_SDMA_DOORBELL_ENABLE);
+	WR(v, SREG(V10_SDMA_RB_WPTR_POLL_ADDR_LO), 0x3008);
+	WR(v, SREG(V10_SDMA_RB_CNTL), 9 << 1 | 1);
+	/* the engine is still halted (sdma_v4_0_enable comes last) */
+	WR(v, V10_SDMA0_F32_CNTL + V10_SDMA_ENGINE_STRIDE, 1);
+	T(!hsagpu_v10_sdma_ring(v, 1, 1, &r));
+	WR(v, V10_SDMA0_F32_CNTL + V10_SDMA_ENGINE_STRIDE, 0);
+	T(hsagpu_v10_sdma_ring(v, 1, 1, &r));
+	T(r.base == (0x123400ULL << 8 | 0x5ULL << 40));
+	T(r.size == 2048 && r.doorbell == 0x1e4);
+	T(r.rptr_addr == 0x100002000ULL && r.wptr_addr == 0x3008);
+	T(!hsagpu_v10_sdma_ring(v, 0, 1, &r));
+	/* no doorbell, or an absurd size: not a ring the device runs */
+	WR(v, SREG(V10_SDMA_DOORBELL), 0);
+	T(!hsagpu_v10_sdma_ring(v, 1, 1, &r));
+	WR(v, SREG(V10_SDMA_DOORBELL), V10_SDMA_DOORBELL_ENABLE);
+	WR(v, SREG(V10_SDMA_RB_CNTL), 63 << 1 | 1);
+	T(!hsagpu_v10_sdma_ring(v, 1, 1, &r) && r.size == 0);
+	/* both engines report idle */
+	T(RD(v, V10_SDMA0_STATUS_REG) & 1);
+	T(RD(v, V10_SDMA0_STATUS_REG + V10_SDMA_ENGINE_STRIDE) & 1);
+#undef SREG
+}
+
 int main(void)
 {
 	test_post_values();
@@ -560,5 +603,6 @@ int main(void)
 	test_every_register();
 	test_cp_gfx_ring();
 	test_cp_kiq();
+	test_sdma_rings();
 	return tap_done();
 }

@@ -196,6 +196,10 @@ uint32_t hsagpu_v10_read(HsaGpuV10 *v, uint32_t dw)
     case V10_GPU_HDP_FLUSH_DONE:
         /* a flush is done when asked: nothing is cached between */
         return v->reg[V10_GPU_HDP_FLUSH_REQ];
+    case V10_SDMA0_STATUS_REG:
+    case V10_SDMA0_STATUS_REG + V10_SDMA_ENGINE_STRIDE:
+        /* IDLE: the engines' work runs between two register accesses */
+        return 1;
     case V10_RLC_GPU_CLOCK_COUNT_LSB:
         return (uint32_t)v->clock_latch;
     case V10_RLC_GPU_CLOCK_COUNT_MSB:
@@ -271,4 +275,7 @@ void hsagpu_v10_write(HsaGpuV10 *v, uint32_t dw, uint32_t val)
     }
     *slot = val;
     v10_cp_trigger(v, dw, val);
+    if (hsagpu_v10_sdma_is_reg(dw)) {
+        v->sdma_dirty = true;
+    }
 }

@@ -80,6 +80,20 @@ typedef struct HsaGpuV10CpOps {
     void *opaque;
 } HsaGpuV10CpOps;
 
+/* The SDMA engines' ring queues (vega10-sdma.c) */
+#define V10_SDMA_ENGINES                2
+#define V10_SDMA_RINGS                  (V10_SDMA_ENGINES * V10_SDMA_QUEUES)
+
+typedef struct HsaGpuV10SdmaRing {
+    bool run;                   /* enabled, engine running, complete */
+    uint64_t base;              /* GPU address (MMHUB) */
+    uint32_t size;              /* bytes */
+    uint32_t vmid;
+    uint64_t rptr;              /* bytes, as RB_RPTR says */
+    uint64_t rptr_addr, wptr_addr;
+    uint32_t doorbell;          /* BAR2 dword offset, or V10_NO_DOORBELL */
+} HsaGpuV10SdmaRing;
+
 /* What the front end needs from the device around it. */
 typedef struct HsaGpuV10Ops {
     /*
@@ -111,6 +125,8 @@ typedef struct HsaGpuV10 {
     uint32_t aql_refused;       /* AQL queues started: not served yet */
     /* A register or doorbell access gave a ring work: wake the CP */
     bool kick;
+    /* An SDMA queue's registers or an engine's halt changed */
+    bool sdma_dirty;
     /* Each hub's TLBs and walk counters (vega10-gmc.c): not migrated */
     HsaGpuVm hub_vm[V10_NUM_HUBS];
 
@@ -131,6 +147,13 @@ void hsagpu_v10_write(HsaGpuV10 *v, uint32_t dw, uint32_t val);
 
 /* The register an access to @dw stores into (bank selected), or NULL */
 uint32_t *hsagpu_v10_reg_slot(HsaGpuV10 *v, uint32_t dw);
+
+/* vega10-sdma.c: SDMA @engine's @queue (0 GFX, 1 PAGE, 2-3 RLC) */
+uint32_t hsagpu_v10_sdma_reg(unsigned engine, unsigned queue, uint32_t off);
+bool hsagpu_v10_sdma_is_reg(uint32_t dw);
+/* What the queue is now: true if it runs */
+bool hsagpu_v10_sdma_ring(const HsaGpuV10 *v, unsigned engine,
+                          unsigned queue, HsaGpuV10SdmaRing *r);
 
 /* vega10-cp.c: start (latch from the registers) or stop a ring */
 void hsagpu_v10_cp_gfx_start(HsaGpuV10 *v, bool on);
