@@ -20,6 +20,7 @@
 #include <stdint.h>
 #endif
 #include "hsagpu/vega10_regs.h"
+#include "vega10-ih.h"
 
 /* MEC queues: 2 MECs (ME 1 and 2) of 4 pipes of 8 queues */
 #define V10_MEC_NUM                     2
@@ -53,6 +54,8 @@ typedef struct HsaGpuV10 {
     uint32_t sh_mem_config[V10_NUM_VMIDS];
     uint32_t sh_mem_bases[V10_NUM_VMIDS];
     uint64_t clock_latch;       /* RLC_GPU_CLOCK_COUNT, as captured */
+    /* The IH's own state (vega10-ih.c; hsagpu_v10_ih_reset) */
+    HsaGpuV10Ih ih;
     /* Counters (tests and docs/vega10.md): no effect on behaviour */
     uint32_t hdp_flushes;
     uint32_t tlb_invalidations;
