@@ -92,6 +92,62 @@
 #define V10_SDMA_RB_WPTR_POLL_ADDR_HI   0x32
 #define V10_SDMA_RB_WPTR_POLL_ADDR_LO   0x33
 
+/*
+ * OSSSYS 4.0: the IH (interrupt handler), ring 0 as vega10_ih.c programs
+ * it (hw/hsagpu/vega10/vega10-ih.c); rings 1 and 2 are only stored.
+ * Pointers are byte offsets into the ring in [17:2]: a ring holds at
+ * most 256 KiB (RB_SIZE 16, 64 Ki dwords).
+ */
+#define V10_IH_VMID_0_LUT               0x10a0  /* PASID of GFXHUB VMID n */
+#define V10_IH_VMID_0_LUT_MM            0x10b0  /* ... of MMHUB VMID n */
+#define V10_IH_RB_CNTL                  0x1120
+#define V10_IH_RB_BASE                  0x1121  /* address [39:8] */
+#define V10_IH_RB_BASE_HI               0x1122  /* address [47:40] */
+#define V10_IH_RB_RPTR                  0x1123
+#define V10_IH_RB_WPTR                  0x1124
+#define V10_IH_RB_WPTR_ADDR_HI          0x1125  /* write-back [47:32] */
+#define V10_IH_RB_WPTR_ADDR_LO          0x1126  /* write-back [31:2] */
+#define V10_IH_DOORBELL_RPTR            0x1127
+#define V10_IH_RB_CNTL_RING1            0x1128
+#define V10_IH_RB_BASE_RING1            0x1129
+#define V10_IH_RB_BASE_HI_RING1         0x112a
+#define V10_IH_RB_RPTR_RING1            0x112b
+#define V10_IH_RB_WPTR_RING1            0x112c
+#define V10_IH_DOORBELL_RPTR_RING1      0x112f
+#define V10_IH_RB_CNTL_RING2            0x1130
+#define V10_IH_RB_BASE_RING2            0x1131
+#define V10_IH_RB_BASE_HI_RING2         0x1132
+#define V10_IH_RB_RPTR_RING2            0x1133
+#define V10_IH_RB_WPTR_RING2            0x1134
+#define V10_IH_DOORBELL_RPTR_RING2      0x1137
+#define V10_IH_CNTL                     0x1160
+/* IH_RB_CNTL's fields (ENABLE_INTR: ring 0's interrupt, here) */
+#define V10_IH_RB_CNTL_RB_ENABLE        (1u << 0)
+#define V10_IH_RB_CNTL_RB_SIZE(v)       (((v) >> 1) & 0x1f) /* log2 dw */
+#define V10_IH_RB_CNTL_RB_GPU_TS_ENABLE (1u << 7)
+#define V10_IH_RB_CNTL_WPTR_WRITEBACK_ENABLE (1u << 8)
+#define V10_IH_RB_CNTL_WPTR_OVERFLOW_ENABLE (1u << 16)
+#define V10_IH_RB_CNTL_ENABLE_INTR      (1u << 17)
+#define V10_IH_RB_CNTL_MC_SWAP(v)       (((v) >> 18) & 3)
+#define V10_IH_RB_CNTL_MC_SNOOP         (1u << 20)
+#define V10_IH_RB_CNTL_RPTR_REARM       (1u << 21)
+#define V10_IH_RB_CNTL_MC_RO            (1u << 22)
+#define V10_IH_RB_CNTL_MC_VMID(v)       (((v) >> 24) & 0xf)
+#define V10_IH_RB_CNTL_MC_SPACE(v)      (((v) >> 28) & 7)
+#define V10_IH_RB_CNTL_WPTR_OVERFLOW_CLEAR (1u << 31)
+/* MC_SPACE: 1, a bus (guest physical) address (amdgpu's use_bus_addr) */
+#define V10_IH_MC_SPACE_BUS             1
+/* IH_RB_RPTR/IH_RB_WPTR: the offset; WPTR's RB_OVERFLOW */
+#define V10_IH_RB_PTR_OFFSET_MASK       0x0003fffcu
+#define V10_IH_RB_WPTR_RB_OVERFLOW      (1u << 0)
+#define V10_IH_RB_SIZE_MAX              16      /* log2 dwords */
+#define V10_IH_RB_BASE_HI_MASK          0xffu
+#define V10_IH_RB_WPTR_ADDR_LO_MASK     0xfffffffcu
+#define V10_IH_RB_WPTR_ADDR_HI_MASK     0xffffu
+/* IH_DOORBELL_RPTR: the doorbell (dword index in BAR2), enable */
+#define V10_IH_DOORBELL_RPTR_OFFSET(v)  ((v) & 0x03ffffff)
+#define V10_IH_DOORBELL_RPTR_ENABLE     (1u << 28)
+
 /* MP0 (PSP) and MP1 (SMU) mailboxes: nothing runs there */
 #define V10_MP0_C2PMSG_33               0x16061
 #define V10_MP0_C2PMSG_35               0x16063

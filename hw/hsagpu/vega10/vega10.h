@@ -22,6 +22,7 @@
 #include "hsagpu/vega10_regs.h"
 #include "hw/hsagpu/cp/hsagpu-cp.h"
 #include "hw/hsagpu/core/hsagpu-vm.h"
+#include "vega10-ih.h"
 
 /* MEC queues: 2 MECs (ME 1 and 2) of 4 pipes of 8 queues */
 #define V10_MEC_NUM                     2
@@ -117,6 +118,8 @@ typedef struct HsaGpuV10 {
     uint64_t clock_latch;       /* RLC_GPU_CLOCK_COUNT, as captured */
     HsaGpuV10Ring ring[V10_NUM_RINGS];
     uint32_t kiq_ring;          /* the KIQ's ring index, or V10_NUM_RINGS */
+    /* The IH's own state (vega10-ih.c; hsagpu_v10_ih_reset) */
+    HsaGpuV10Ih ih;
     /* Counters (tests and docs/vega10.md): no effect on behaviour */
     uint32_t hdp_flushes;
     uint32_t tlb_invalidations;
