@@ -230,7 +230,7 @@ HsaGpuBusRefusal hsagpu_bus_resolve(HsaGpuBusCtx *c, uint64_t addr,
      * Every GPU address of the Vega10 personality is translated, VMID 0
      * (the kernel's apertures and GART) included
      */
-    if (c->vmid || s->v10) {
+    if (c->vmid || (s->v10 && !c->untranslated)) {
         HsaGpuVmXlat x;
         uint64_t off;
 

@@ -326,6 +326,7 @@ struct HsaGpuState {
     const HsaGpuPersonality *pers;
     struct HsaGpuV10 *v10;              /* hsa-gpu-vega10's registers */
     uint32_t v10_inv_seen;              /* its TLB invalidations, seen */
+    bool v10_ih_busy;                   /* its IH is writing an entry */
 
     /*
      * Cached read alias (hsagpu-vram-dir.c): BAR4 aliasing the first
@@ -414,6 +415,11 @@ typedef struct HsaGpuBusCtx {
     HsaGpuState *cache_dev;     /* whose VRAM the cache holds (referenced) */
     unsigned cache_gen;         /* hsagpu_p2p_generation() when cached */
     bool map_on;                /* in a pass: s->bus_maps may be used */
+    /*
+     * Bus addresses even where the personality translates every address
+     * (hsa-gpu-vega10's IH ring: MC_SPACE says its address is physical)
+     */
+    bool untranslated;
     /*
      * Resolving without accessing (a page to map, where a transfer
      * goes): no VM fault is recorded, no generic-fuzz data.

@@ -65,13 +65,60 @@ static void v10_vm_changed(HsaGpuState *s)
  */
 static void v10_unlock_kick(HsaGpuState *s)
 {
-    bool kick = s->v10->kick;
+    bool kick = s->v10->kick, msi = s->v10->msi_due;
 
     s->v10->kick = false;
+    s->v10->msi_due = false;
     v10_vm_changed(s);
     qemu_mutex_unlock(&s->qlock);
     if (kick) {
         hsagpu_queues_kick(s);
+    }
+    /* the IH's MSI a register or doorbell access owes (BQL held) */
+    if (msi) {
+        hsagpu_irq_msix(s, 0);
+    }
+}
+
+/*
+ * The IH ring's memory: a bus address (MC_SPACE, as amdgpu sets it) or
+ * an address of the MMHUB in @vmid
+ */
+static bool v10_ih_mem_write(void *opaque, uint64_t addr, bool bus,
+                             unsigned vmid, const void *buf, uint32_t len)
+{
+    HsaGpuState *s = opaque;
+    HsaGpuBusCtx w;
+    bool ok;
+
+    hsagpu_bus_ctx_init(&w, s, -1);
+    w.untranslated = bus;
+    w.vmid = bus ? 0 : vmid;
+    w.client = HSAGPU_VM_CLIENT_DMA;
+    ok = hsagpu_bus_rw(&w, addr, (void *)buf, len, true) == HSAGPU_BUS_OK;
+    hsagpu_bus_ctx_end(&w);
+    return ok;
+}
+
+/*
+ * An interrupt source's entry into the IH ring (qlock held, in the
+ * processor's pass): its MSI goes out with the pass's other interrupts
+ */
+static void v10_ih_post(HsaGpuState *s, const HsaGpuV10Iv *iv)
+{
+    bool msi;
+
+    trace_hsagpu_v10_iv(iv->client_id, iv->src_id, iv->ring_id, iv->vmid,
+                        iv->src_data[0]);
+    /* a VM fault of the IH's own write is not posted into the IH */
+    if (s->v10_ih_busy) {
+        return;
+    }
+    s->v10_ih_busy = true;
+    msi = hsagpu_v10_ih_push(s->v10, iv, v10_clock(s), v10_ih_mem_write, s);
+    s->v10_ih_busy = false;
+    if (msi) {
+        hsagpu_deferred_raise(&s->pending, 0);
     }
 }
 
@@ -134,10 +181,12 @@ static void v10_doorbell_write(void *opaque, hwaddr addr, uint64_t val,
                                unsigned size)
 {
     HsaGpuState *s = opaque;
-    bool hit;
+    bool hit, msi = false;
 
     hsagpu_qlock(s);
-    hit = hsagpu_v10_cp_doorbell(s->v10, addr / 4, val);
+    hit = hsagpu_v10_cp_doorbell(s->v10, addr / 4, val) ||
+          hsagpu_v10_ih_doorbell(s->v10, addr / 4, val, &msi);
+    s->v10->msi_due |= msi;
     v10_unlock_kick(s);
     trace_hsagpu_v10_doorbell(addr / 4, val, hit);
 }
@@ -215,6 +264,17 @@ static unsigned v10_cp_write(void *opaque, uint32_t vmid, uint64_t addr,
     return v10_cp_rw(opaque, vmid, addr, (void *)buf, len, true);
 }
 
+/* RELEASE_MEM's interrupt: an end-of-pipe entry naming the ring */
+static void v10_cp_eop(void *opaque, unsigned me, unsigned pipe,
+                       unsigned queue, uint32_t ctx_id)
+{
+    HsaGpuOpsCtx *c = opaque;
+    HsaGpuV10Iv iv;
+
+    hsagpu_v10_iv_cp_eop(&iv, me, pipe, queue, 0, ctx_id);
+    v10_ih_post(c->bus.s, &iv);
+}
+
 /* INVALIDATE_TLBS: the VMIDs of the PASID are not known yet, all go */
 static void v10_cp_invalidate(void *opaque, uint32_t pasid, bool all_hubs)
 {
@@ -262,6 +322,7 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
         .write = v10_cp_write,
         .reg_read = v10_cp_reg_read,
         .reg_write = v10_cp_reg_write,
+        .eop = v10_cp_eop,
         .invalidate = v10_cp_invalidate,
         .stopped = v10_cp_stopped,
         .opaque = ctx,
@@ -309,6 +370,17 @@ static bool v10_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
                       mm ? "MMHUB" : "GFXHUB", c->vmid,
                       is_write ? "write" : "read", va, reason, f.status);
         trace_hsagpu_v10_vm_fault(mm, c->vmid, va, reason, f.status);
+    }
+    /* the hub's interrupt for the fault: an entry of its IH client */
+    if (reason && f.interrupt && !c->map_probe) {
+        HsaGpuV10Iv iv;
+
+        hsagpu_v10_iv_vm_fault(&iv, mm, c->vmid, va,
+                               (f.write ? V10_IV_FAULT_WRITE : 0) |
+                               (f.retry ? V10_IV_FAULT_RETRY : 0) |
+                               (reason == HSAGPU_VM_REASON_NOT_PRESENT ?
+                                V10_IV_FAULT_NOT_PRESENT : 0));
+        v10_ih_post(s, &iv);
     }
     if (reason && !f.redirected) {
         return false;

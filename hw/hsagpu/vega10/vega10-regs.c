@@ -30,6 +30,8 @@ void hsagpu_v10_reset(HsaGpuV10 *v)
     memset(v->hqd, 0, sizeof(v->hqd));
     memset(v->ring, 0, sizeof(v->ring));
     v->kiq_ring = V10_NUM_RINGS;
+    v->msi_due = false;
+    hsagpu_v10_ih_reset(v);
     v->eops = v->maps = v->unmaps = v->aql_refused = 0;
     v->kick = false;
     memset(v->sh_mem_config, 0, sizeof(v->sh_mem_config));
@@ -240,6 +242,12 @@ void hsagpu_v10_write(HsaGpuV10 *v, uint32_t dw, uint32_t val)
     case V10_GPU_HDP_FLUSH_REQ:
         v->hdp_flushes++;
         break;
+    case V10_IH_RB_CNTL:
+    case V10_IH_RB_RPTR:
+    case V10_IH_RB_WPTR:
+        /* the IH's own rules (overflow, rearm); may owe the MSI */
+        v->msi_due |= hsagpu_v10_ih_write(v, dw, val);
+        return;
     case V10_RLC_SAFE_MODE:
         /* the RLC takes the request (CMD) at once */
         val &= ~1u;

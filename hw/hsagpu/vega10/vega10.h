@@ -130,6 +130,8 @@ typedef struct HsaGpuV10 {
     bool kick;
     /* An SDMA queue's registers or an engine's halt changed */
     bool sdma_dirty;
+    /* The IH asked for its MSI (a register access): the glue sends it */
+    bool msi_due;
     /* Each hub's TLBs and walk counters (vega10-gmc.c): not migrated */
     HsaGpuVm hub_vm[V10_NUM_HUBS];
 
