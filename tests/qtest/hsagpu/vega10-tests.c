@@ -376,6 +376,107 @@ static void test_v10_gfx_ring(void)
 #undef RING
 }
 
+#define V10_IH_RING    0x140000ULL         /* bus address: MC_SPACE 1 */
+#define V10_IH_WPTR     0x121000ULL
+#define V10_MSI         0x150000ULL
+#define V10_MSI_DATA    0x4321
+
+/*
+ * Fences with interrupts: RELEASE_MEM's end-of-pipe entry in the IH ring
+ * (as vega10_ih_irq_init programs it), its write pointer written back,
+ * the MSI; with RPTR_REARM, the next MSI only after the driver's rptr
+ */
+static void test_v10_ih(void)
+{
+    uint64_t ring = V10_AGP + V10_RING;
+    uint8_t msi;
+    uint32_t w = 0, dw0;
+    Fixture f;
+
+#define RING(v) qtest_writel(f.qts, V10_RING + 4 * w++, (v))
+#define FENCE(seq, ctx) do { \
+        RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RELEASE_MEM, 8)); \
+        RING(0); \
+        RING(HSAGPU_PM4_DATA_32 << 29 | HSAGPU_PM4_INT_CONFIRMED << 24); \
+        RING((uint32_t)(V10_AGP + V10_WB + 0x100)); \
+        RING((V10_AGP + V10_WB + 0x100) >> 32); \
+        RING(seq); \
+        RING(0); \
+        RING(ctx); \
+        qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w); \
+    } while (0)
+    v10_fixture(&f, ",vram-size=64M");
+    v10_doorbells(&f);
+    /* the MSI lands in RAM */
+    msi = find_cap(&f, PCI_CAP_ID_MSI);
+    qpci_config_writel(f.gpu, msi + PCI_MSI_ADDRESS_LO, V10_MSI);
+    qpci_config_writel(f.gpu, msi + PCI_MSI_ADDRESS_HI, 0);
+    qpci_config_writew(f.gpu, msi + PCI_MSI_DATA_64, V10_MSI_DATA);
+    qpci_config_writew(f.gpu, msi + PCI_MSI_FLAGS, PCI_MSI_FLAGS_ENABLE |
+                       PCI_MSI_FLAGS_64BIT);
+    /* the IH: 4 KiB at a bus address, write-back, rptr by doorbell */
+    v10_wr(&f, V10_IH_RB_BASE, V10_IH_RING >> 8);
+    v10_wr(&f, V10_IH_RB_BASE_HI, 0);
+    v10_wr(&f, V10_IH_RB_WPTR_ADDR_LO, V10_IH_WPTR);
+    v10_wr(&f, V10_IH_RB_WPTR_ADDR_HI, 0);
+    v10_wr(&f, V10_IH_DOORBELL_RPTR, V10_IH_DOORBELL_RPTR_ENABLE | 0x1e8);
+    v10_wr(&f, V10_IH_RB_RPTR, 0);
+    v10_wr(&f, V10_IH_RB_WPTR, 0);
+    v10_wr(&f, V10_IH_RB_CNTL, V10_IH_RB_CNTL_RB_ENABLE | 10 << 1 |
+           V10_IH_RB_CNTL_WPTR_WRITEBACK_ENABLE |
+           V10_IH_RB_CNTL_WPTR_OVERFLOW_ENABLE |
+           V10_IH_RB_CNTL_ENABLE_INTR | V10_IH_RB_CNTL_RPTR_REARM |
+           V10_IH_MC_SPACE_BUS << 28);
+    /* the GFX ring in the AGP aperture, its EOP interrupt on */
+    v10_wr(&f, V10_GFXHUB_AGP_BOT, V10_AGP >> 24);
+    v10_wr(&f, V10_GFXHUB_AGP_TOP, (V10_AGP >> 24) + 15);
+    v10_wr(&f, V10_GFXHUB_SYSTEM_APERTURE_LOW, 0xf400000000ULL >> 18);
+    v10_wr(&f, V10_GFXHUB_SYSTEM_APERTURE_HIGH,
+           (V10_AGP + (256 << 20) - 1) >> 18);
+    v10_wr(&f, V10_CP_ME_CNTL, V10_CP_ME_HALTS);
+    v10_wr(&f, V10_CP_RB0_CNTL, 9);
+    v10_wr(&f, V10_CP_RB0_RPTR_ADDR, (uint32_t)(V10_AGP + V10_WB));
+    v10_wr(&f, V10_CP_RB0_RPTR_ADDR_HI, (V10_AGP + V10_WB) >> 32);
+    v10_wr(&f, V10_CP_RB0_BASE, ring >> 8);
+    v10_wr(&f, V10_CP_RB0_BASE_HI, ring >> 40);
+    v10_wr(&f, V10_CP_RB_DOORBELL_CONTROL, 0x116 << 2 | V10_DOORBELL_EN);
+    v10_wr(&f, V10_CP_INT_CNTL_RING0, V10_CP_TIME_STAMP_INT_ENABLE);
+    v10_wr(&f, V10_CP_ME_CNTL, 0);
+
+    /* a fence: one entry (client GRBM_CP, src 181, ME 0), one MSI */
+    FENCE(1, 0x77);
+    g_assert_true(v10_wait_mem(&f, V10_IH_WPTR, 32));
+    dw0 = qtest_readl(f.qts, V10_IH_RING);
+    g_assert_cmphex(dw0 & 0xff, ==, 0x14);
+    g_assert_cmpuint((dw0 >> 8) & 0xff, ==, 181);
+    g_assert_cmphex((dw0 >> 16) & 0xff, ==, 0);
+    g_assert_cmphex(qtest_readl(f.qts, V10_IH_RING + 16), ==, 0x77);
+    g_assert_true(v10_wait_mem(&f, V10_MSI, V10_MSI_DATA));
+    g_assert_cmpuint(qtest_readl(f.qts, V10_WB + 0x100), ==, 1);
+
+    /* a second fence before the driver read: an entry, no MSI yet */
+    qtest_writel(f.qts, V10_MSI, 0);
+    FENCE(2, 0x78);
+    g_assert_true(v10_wait_mem(&f, V10_IH_WPTR, 64));
+    g_usleep(50 * 1000);
+    g_assert_cmphex(qtest_readl(f.qts, V10_MSI), ==, 0);
+    /* the driver's rptr (doorbell) after the first: the second's MSI */
+    qtest_writel(f.qts, DB_BASE + 0x1e8 * 4, 32);
+    g_assert_true(v10_wait_mem(&f, V10_MSI, V10_MSI_DATA));
+    g_assert_cmphex(qtest_readl(f.qts, V10_IH_RING + 32 + 16), ==, 0x78);
+
+    /* EOP interrupts off: the fence, no entry */
+    v10_wr(&f, V10_CP_INT_CNTL_RING0, 0);
+    qtest_writel(f.qts, DB_BASE + 0x1e8 * 4, 64);
+    FENCE(3, 0x79);
+    g_assert_true(v10_wait_mem(&f, V10_WB + 0x100, 3));
+    g_usleep(50 * 1000);
+    g_assert_cmpuint(qtest_readl(f.qts, V10_IH_WPTR), ==, 64);
+    fixture_fini(&f);
+#undef FENCE
+#undef RING
+}
+
 void hsagpu_qtest_add_vega10(void)
 {
     qtest_add_func("/hsa-gpu/vega10/identity", test_v10_identity);
@@ -384,4 +485,5 @@ void hsagpu_qtest_add_vega10(void)
     qtest_add_func("/hsa-gpu/vega10/migration-reset",
                    test_v10_migration_reset);
     qtest_add_func("/hsa-gpu/vega10/gfx-ring", test_v10_gfx_ring);
+    qtest_add_func("/hsa-gpu/vega10/ih", test_v10_ih);
 }
