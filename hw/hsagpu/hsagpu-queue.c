@@ -601,6 +601,67 @@ static void hsagpu_queue_destroy(HsaGpuState *s, unsigned qi, HsaGpuQueue *q)
     hsagpu_queue_clear(q);
 }
 
+/*
+ * A queue a personality runs for rings of its own (hsa-gpu-vega10's SDMA
+ * rings), qlock held: registered and started as the ENABLE command does,
+ * minus hsa-gpu's doorbells (the personality routes its own and calls
+ * hsagpu_queue_own_ring()). Its queue registers are not the driver's.
+ */
+void hsagpu_queue_own_stop(HsaGpuState *s, unsigned qi)
+{
+    if (qi < s->params.num_queues &&
+        s->queues[qi].state != HSAGPU_QSTATE_DISABLED) {
+        hsagpu_queue_destroy(s, qi, &s->queues[qi]);
+    }
+}
+
+unsigned hsagpu_queue_own_start(HsaGpuState *s, unsigned qi,
+                                const HsaGpuQueue *reg, uint64_t read_index)
+{
+    HsaGpuQueue *q;
+    unsigned res;
+
+    if (qi >= s->params.num_queues) {
+        return HSAGPU_QRES_BAD_STATE;
+    }
+    q = &s->queues[qi];
+    if (q->state != HSAGPU_QSTATE_DISABLED) {
+        hsagpu_queue_own_stop(s, qi);
+    }
+    q->ring_lo = reg->ring_lo;
+    q->ring_hi = reg->ring_hi;
+    q->ring_size = reg->ring_size;
+    q->rptr_lo = reg->rptr_lo;
+    q->rptr_hi = reg->rptr_hi;
+    q->wptr_lo = reg->wptr_lo;
+    q->wptr_hi = reg->wptr_hi;
+    q->flags = reg->flags;
+    q->vmid = reg->vmid;
+    q->priority = reg->priority;
+    q->vector = 0;
+    q->doorbell = UINT32_MAX;
+    res = (q->flags & HSAGPU_QF_SDMA) ? hsagpu_sdma_check_ring(q)
+                                       : HSAGPU_QRES_BAD_FLAGS;
+    if (res == HSAGPU_QRES_OK && (read_index & 3)) {
+        res = HSAGPU_QRES_BAD_POINTER;
+    }
+    if (res != HSAGPU_QRES_OK) {
+        return res;
+    }
+    hsagpu_queue_start(q, read_index);
+    hsagpu_active_add(s, qi);
+    return HSAGPU_QRES_OK;
+}
+
+/* Its doorbell: the write pointer is fetched at the next pass */
+void hsagpu_queue_own_ring(HsaGpuState *s, unsigned qi)
+{
+    if (qi < s->params.num_queues &&
+        s->queues[qi].state != HSAGPU_QSTATE_DISABLED) {
+        hsagpu_queue_doorbell(&s->queues[qi]);
+    }
+}
+
 static unsigned hsagpu_queue_command(HsaGpuState *s, unsigned qi,
                                      uint32_t cmd)
 {

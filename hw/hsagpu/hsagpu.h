@@ -461,6 +461,11 @@ void hsagpu_queues_reset(HsaGpuState *s);
 void hsagpu_queues_pre_save(HsaGpuState *s);
 int hsagpu_queues_post_load(HsaGpuState *s);
 extern const VMStateDescription vmstate_hsagpu_pending;
+/* Queues of a personality's own rings (qlock held): see hsagpu-queue.c */
+unsigned hsagpu_queue_own_start(HsaGpuState *s, unsigned qi,
+                                const HsaGpuQueue *reg, uint64_t read_index);
+void hsagpu_queue_own_stop(HsaGpuState *s, unsigned qi);
+void hsagpu_queue_own_ring(HsaGpuState *s, unsigned qi);
 bool hsagpu_queue_mmio(HsaGpuState *s, uint32_t offset);
 unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
                                 uint64_t *val);
