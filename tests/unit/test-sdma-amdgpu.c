@@ -871,11 +871,41 @@ static void test_ib_poll_resume(void)
 	migrate();
 	r = srun(64);
 	T(r.poll && r.progress == 0 && sq.sdma_ib_pos == 5);
+	/* a drain waits for the IB too */
+	sq.state = HSAGPU_QSTATE_DRAINING;
+	r = srun(64);
+	T(r.poll && sq.state == HSAGPU_QSTATE_DRAINING);
 	*(uint32_t *)at(WB(8)) = 1;
 	r = srun(64);
 	T(!r.poll && rd32(WB(1)) == 0xbbbb && rd32(FENCE) == 2 &&
 	  !sq.sdma_ib_active && rptr() == 1024 && cur_vmid == 0 &&
-	  !xl_faults && traps == 1);
+	  !xl_faults && traps == 1 && sq.state == HSAGPU_QSTATE_SUSPENDED);
+
+	/*
+	 * The write pointer taken back to the INDIRECT while its IB waits:
+	 * the IB still ends, nothing stale after it runs, and the next
+	 * fetch is a ring overrun.
+	 */
+	s_setup(&kproc);
+	ib_begin(IB(1));
+	IW(8 | 3U << 28 | 1U << 31, LO(WB(8)), HI(WB(8)), 1, 0xffffffff,
+	   0xfffU << 16 | 4);
+	IW(5, LO(WB(1)), HI(WB(1)), 3);
+	pad_ib();
+	emit_ib(0, IB(1), ib_len);
+	emit_fence(FENCE, 4, 0);
+	commit();
+	r = srun(64);
+	T(r.poll && sq.sdma_ib_active && sq.read_index == 8);
+	*(uint64_t *)at(SWPTR) = 8;
+	hsagpu_queue_doorbell(&sq);
+	*(uint32_t *)at(WB(8)) = 1;
+	r = srun(64);
+	T(!r.error && rd32(WB(1)) == 3 && rd32(FENCE) == 0 &&
+	  sq.read_index == 32 && !sq.sdma_ib_active);
+	hsagpu_queue_doorbell(&sq);
+	srun(64);
+	T(failed_with(HSAGPU_QERR_RING_OVERRUN, 32) && rd32(FENCE) == 0);
 
 	/* A rect copy in slices inside an IB: both cursors, then done */
 	s_setup(&kproc);

@@ -915,6 +915,16 @@ static int hsagpu_sdma_ib_step(HsaGpuQueue *q, const HsaGpuProc *p,
                               4 * HSAGPU_SDMA_INDIRECT_DW, res, err);
 }
 
+/*
+ * Work at the read index: an IB that runs (to its end, whatever the write
+ * pointer does meanwhile), or ring packets below the write pointer (not
+ * when it went back under an IB: the next fetch refuses it).
+ */
+static bool hsagpu_sdma_work(const HsaGpuQueue *q, uint64_t wptr)
+{
+    return q->sdma_ib_active || wptr - q->read_index - 1 < q->ring_size;
+}
+
 void hsagpu_sdma_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
                      HsaGpuRunResult *res)
 {
@@ -931,8 +941,7 @@ void hsagpu_sdma_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
         err = HSAGPU_QERR_RING_OVERRUN;
         goto fail;
     }
-    /* An IB runs while its INDIRECT is at the read index, below wptr. */
-    while (res->progress < quantum && q->read_index != wptr &&
+    while (res->progress < quantum && hsagpu_sdma_work(q, wptr) &&
            !hsagpu_budget_spent(p)) {
         int r = q->sdma_ib_active ? hsagpu_sdma_ib_step(q, p, res, &err) :
                 hsagpu_sdma_step(q, p, wptr, res, &err);
@@ -944,7 +953,8 @@ void hsagpu_sdma_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
             break;
         }
     }
-    if (q->state == HSAGPU_QSTATE_DRAINING && q->read_index == wptr) {
+    if (q->state == HSAGPU_QSTATE_DRAINING && q->read_index == wptr &&
+        !q->sdma_ib_active) {
         q->state = HSAGPU_QSTATE_SUSPENDED;
     }
     return;
