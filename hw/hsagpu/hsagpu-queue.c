@@ -1344,6 +1344,34 @@ static const VMStateDescription vmstate_hsagpu_queue_sdma = {
     }
 };
 
+static bool hsagpu_queue_sdma_ib_needed(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->sdma_ib_active;
+}
+
+/*
+ * The IB an SDMA INDIRECT runs (amdgpu's kernel rings): as latched from
+ * the packet, and its next dword; the INDIRECT stays at read_index until
+ * the IB ends. Only while one runs, so streams without it load (no IB
+ * running) and ones with it are checked (hsagpu_sdma_cursor_ok).
+ */
+static const VMStateDescription vmstate_hsagpu_queue_sdma_ib = {
+    .name = "hsa-gpu/queue/sdma-ib",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_queue_sdma_ib_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(sdma_ib_active, HsaGpuQueue),
+        VMSTATE_UINT32(sdma_ib_vmid, HsaGpuQueue),
+        VMSTATE_UINT64(sdma_ib_base, HsaGpuQueue),
+        VMSTATE_UINT32(sdma_ib_size, HsaGpuQueue),
+        VMSTATE_UINT32(sdma_ib_pos, HsaGpuQueue),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 /*
  * The write index the device last fetched and whether a doorbell asks for
  * the next fetch (hsagpu_queue_wptr()): sent for every queue in use. A
@@ -1376,6 +1404,9 @@ static int hsagpu_queue_pre_load(void *opaque)
     HsaGpuQueue *q = opaque;
 
     q->fetch_wptr = HSAGPU_FETCH_UNSENT;
+    /* sent only while an IB runs; the poll's request is not sent */
+    q->sdma_ib_active = 0;
+    q->sdma_poll_written = 0;
     return 0;
 }
 
@@ -1424,6 +1455,7 @@ const VMStateDescription vmstate_hsagpu_queue = {
         &vmstate_hsagpu_queue_vm,
         &vmstate_hsagpu_queue_sdma,
         &vmstate_hsagpu_queue_fetch,
+        &vmstate_hsagpu_queue_sdma_ib,
         NULL
     }
 };

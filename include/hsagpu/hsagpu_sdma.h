@@ -2,7 +2,10 @@
 /*
  * hsagpu SDMA rings: the packet subset of AMD's SDMA v4 (gfx9) engine
  * that ROCr 5.2.3's BlitSdmaV4 emits for hsa_amd_memory_async_copy()
- * and hsa_amd_memory_async_copy_rect(), as the hsa-gpu device decodes it.
+ * and hsa_amd_memory_async_copy_rect(), as the hsa-gpu device decodes it;
+ * and, on the kernel rings of the Vega10 personality (the engine reaches
+ * registers there), what Linux's amdgpu (sdma_v4_0.c) emits besides:
+ * WRITE, INDIRECT, PTEPDE, SRBM_WRITE and register polls.
  *
  * A queue registered with HSAGPU_QF_SDMA is a byte ring of dwords, not an
  * AQL ring (docs/registers.md, "SDMA queues"): RING_SIZE is in bytes,
@@ -36,21 +39,30 @@
 /* Opcodes */
 #define HSAGPU_SDMA_OP_NOP              0U
 #define HSAGPU_SDMA_OP_COPY             1U
+#define HSAGPU_SDMA_OP_WRITE            2U      /* kernel rings */
+#define HSAGPU_SDMA_OP_INDIRECT         4U      /* kernel rings */
 #define HSAGPU_SDMA_OP_FENCE            5U
 #define HSAGPU_SDMA_OP_TRAP             6U
 #define HSAGPU_SDMA_OP_POLL_REGMEM      8U
 #define HSAGPU_SDMA_OP_ATOMIC           10U
 #define HSAGPU_SDMA_OP_CONST_FILL       11U
+#define HSAGPU_SDMA_OP_PTEPDE           12U     /* kernel rings */
 #define HSAGPU_SDMA_OP_TIMESTAMP        13U
+#define HSAGPU_SDMA_OP_SRBM_WRITE       14U     /* kernel rings */
 
 /* Sub-opcodes */
 #define HSAGPU_SDMA_SUBOP_COPY_LINEAR           0U
 #define HSAGPU_SDMA_SUBOP_COPY_LINEAR_RECT      4U
 #define HSAGPU_SDMA_SUBOP_TIMESTAMP_GET_GLOBAL  2U
+#define HSAGPU_SDMA_SUBOP_WRITE_LINEAR          0U
+#define HSAGPU_SDMA_SUBOP_PTEPDE_GEN            0U
 
 /*
  * NOP: 1 + count dwords, the rest ignored. ROCr pads the end of the ring
- * with zero dwords (1-dword NOPs) when a submission would not fit.
+ * with zero dwords (1-dword NOPs) when a submission would not fit; amdgpu
+ * pads rings and IBs with zero dwords, or (firmware feature version 20
+ * and later, "burst NOP") with one NOP whose count covers the zeros
+ * after it.
  */
 #define HSAGPU_SDMA_NOP_COUNT(h)        (((h) >> 16) & 0x3fffU)
 
@@ -107,8 +119,8 @@ struct hsagpu_sdma_copy_rect {
  * CONST_FILL: 5 dwords. fillsize (header bits 31:30) 2: dwords of data,
  * dst dword aligned, (count >> 2) + 1 dwords (ROCr writes (n - 1) * 4,
  * Linux's amdgpu n * 4 - 1: both mean n); fillsize 0: count + 1 bytes of
- * data's low byte. Other fillsizes and sw (header bits 17:16) are
- * refused.
+ * data's low byte (amdgpu's sdma_v4_0 fills: fillsize 0, count bytes - 1,
+ * data 0). Other fillsizes and sw (header bits 17:16) are refused.
  */
 #define HSAGPU_SDMA_FILL_SIZE(h)        (((h) >> 30) & 0x3U)
 #define HSAGPU_SDMA_FILL_SW(h)          (((h) >> 16) & 0x3U)
@@ -136,8 +148,11 @@ struct hsagpu_sdma_fence {
  * TRAP: 2 dwords. Raises the queue's MSI-X vector (QREG_VECTOR); the
  * driver then scans its event slots, as for an AQL completion with an
  * event mailbox (ROCr writes the event id to the mailbox with a FENCE
- * first). int_ctx is not interpreted.
+ * first). int_ctx is not interpreted. On the Vega10 personality the
+ * interrupt is an IH entry naming the engine and ring, with int_ctx
+ * (amdgpu: 0, after its fence).
  */
+#define HSAGPU_SDMA_TRAP_CTX_MASK       0x0fffffffU
 struct hsagpu_sdma_trap {
 	uint32_t header;
 	uint32_t int_ctx;           /* bits 27:0 */
@@ -149,9 +164,16 @@ struct hsagpu_sdma_trap {
  * aligned), re-reading it like a barrier packet's signals, without
  * holding up other queues; interval and retry_count are not used (it
  * waits as long as it takes, as ROCr's retry_count 0xfff asks).
- * Without mem_poll it is a register poll: with hdp_flush (bit 26), ROCr's
- * HDP flush, a no-op here (no HDP cache); with func ALWAYS a no-op (the
- * older HDP flush form); any other register poll is refused.
+ * Without mem_poll it is a register poll. On a kernel ring (the engine
+ * reaches registers) addr_lo is the byte address of the register to
+ * read (its dword offset << 2, below 1 << 20) and addr_hi 0: amdgpu's
+ * emit_reg_wait; with hdp_flush (bit 26) addr_hi is the byte address of
+ * a request register the engine first writes value to, once, and
+ * addr_lo the done register it then polls: amdgpu's HDP flush
+ * (GPU_HDP_FLUSH_REQ and _DONE, value = mask = the engine's bit). It
+ * waits as a memory poll does. Elsewhere (hsa-gpu) with hdp_flush,
+ * ROCr's HDP flush, a no-op (no HDP cache); with func ALWAYS a no-op
+ * (the older HDP flush form); any other register poll is refused.
  */
 #define HSAGPU_SDMA_POLL_HDP_FLUSH      (1U << 26)
 #define HSAGPU_SDMA_POLL_FUNC(h)        (((h) >> 28) & 0x7U)
@@ -164,6 +186,8 @@ struct hsagpu_sdma_trap {
 #define HSAGPU_SDMA_FUNC_NE             4U
 #define HSAGPU_SDMA_FUNC_GE             5U
 #define HSAGPU_SDMA_FUNC_GT             6U
+#define HSAGPU_SDMA_POLL_RETRY(v)       (((v) >> 16) & 0xfffU)
+#define HSAGPU_SDMA_POLL_INTERVAL(v)    ((v) & 0xffffU)
 struct hsagpu_sdma_poll_regmem {
 	uint32_t header;
 	uint32_t addr_lo, addr_hi;
@@ -196,6 +220,79 @@ struct hsagpu_sdma_timestamp {
 	uint32_t addr_lo, addr_hi;
 };
 
+/*
+ * Registers (kernel rings): dword offsets, 18 bits, as SRBM_WRITE's
+ * address field holds them.
+ */
+#define HSAGPU_SDMA_REG_MASK            0x3ffffU
+
+/*
+ * WRITE linear: 4 + count + 1 dwords. Stores the count + 1 data dwords
+ * that follow the packet's first 4 (in the ring or the IB) at dst, dword
+ * aligned: amdgpu's ring and IB tests (one dword) and write_pte (two per
+ * entry). encrypt, tmz (header bits 16, 18) and sw (bits 25:24 of the
+ * count dword) are refused.
+ */
+#define HSAGPU_SDMA_WRITE_COUNT_MASK    0xfffffU        /* dwords - 1 */
+struct hsagpu_sdma_write {
+	uint32_t header;
+	uint32_t dst_lo, dst_hi;
+	uint32_t count;             /* dwords - 1 in bits 19:0 */
+	/* the data follows */
+};
+
+/*
+ * INDIRECT: 6 dwords. Runs the indirect buffer (IB) of size dwords
+ * (1 .. 2^20 - 1) at base (32-byte aligned) in VMID vmid (header bits
+ * 19:16) to its end, then the ring goes on. The IB's packets are read,
+ * and access memory, in that VMID; they are any ring packet but
+ * INDIRECT (one level), and must end within the IB. csa (the context
+ * save area of a preemption) is not used: the engine does not preempt
+ * an IB. amdgpu's emit_ib puts one ending on an 8-dword boundary.
+ */
+#define HSAGPU_SDMA_IB_VMID(h)          (((h) >> 16) & 0xfU)
+#define HSAGPU_SDMA_IB_HDR_RSVD         0xfff00000U
+#define HSAGPU_SDMA_IB_SIZE_MASK        0xfffffU
+#define HSAGPU_SDMA_IB_ALIGN            32U
+struct hsagpu_sdma_indirect {
+	uint32_t header;            /* vmid in bits 19:16 */
+	uint32_t base_lo, base_hi;
+	uint32_t size;              /* dwords in bits 19:0 */
+	uint32_t csa_lo, csa_hi;
+};
+
+/*
+ * PTEPDE (generate): 10 dwords. Writes count + 1 64-bit entries from dst
+ * (8-byte aligned) on: entry i is (init + i * incr) | mask, the page
+ * table entries of a physically contiguous range (amdgpu's
+ * set_pte_pde: mask = the PTE flags, init = the first page's address,
+ * incr = the page size). Header bits 31:16 must be 0.
+ */
+#define HSAGPU_SDMA_PTEPDE_COUNT_MASK   0x7ffffU        /* entries - 1 */
+struct hsagpu_sdma_ptepde {
+	uint32_t header;
+	uint32_t dst_lo, dst_hi;
+	uint32_t mask_lo, mask_hi;
+	uint32_t init_lo, init_hi;
+	uint32_t incr_lo, incr_hi;
+	uint32_t count;             /* entries - 1 in bits 18:0 */
+};
+
+/*
+ * SRBM_WRITE: 3 dwords. Writes data to the register at dword offset addr
+ * (bits 17:0), the bytes byte_en (header bits 31:28) selects (a partial
+ * write keeps the other bytes): amdgpu's emit_wreg (byte_en 0xf), the VM
+ * flush's page table base and invalidation requests, HDP invalidates.
+ * Header bits 27:16 and addr bits 31:18 must be 0.
+ */
+#define HSAGPU_SDMA_SRBM_BYTE_EN(h)     (((h) >> 28) & 0xfU)
+#define HSAGPU_SDMA_SRBM_HDR_RSVD       0x0fff0000U
+struct hsagpu_sdma_srbm_write {
+	uint32_t header;
+	uint32_t addr;
+	uint32_t data;
+};
+
 /* Packet lengths in dwords (NOP: 1 + HSAGPU_SDMA_NOP_COUNT) */
 #define HSAGPU_SDMA_COPY_LINEAR_DW      7U
 #define HSAGPU_SDMA_COPY_RECT_DW        13U
@@ -205,5 +302,9 @@ struct hsagpu_sdma_timestamp {
 #define HSAGPU_SDMA_POLL_REGMEM_DW      6U
 #define HSAGPU_SDMA_ATOMIC_DW           8U
 #define HSAGPU_SDMA_TIMESTAMP_DW        3U
+#define HSAGPU_SDMA_WRITE_DW            4U      /* without the data */
+#define HSAGPU_SDMA_INDIRECT_DW         6U
+#define HSAGPU_SDMA_PTEPDE_DW           10U
+#define HSAGPU_SDMA_SRBM_WRITE_DW       3U
 
 #endif /* HSAGPU_SDMA_H */

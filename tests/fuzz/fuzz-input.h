@@ -130,5 +130,11 @@
 #define FS_F_WPTR       0x08    /* the write pointer from FS_H_WPTR */
 #define FS_F_START      0x10    /* start at FS_H_START, not 0 */
 #define FS_F_BUMP       0x20    /* the write pointer grows between calls */
+/*
+ * amdgpu's kernel ring (the Vega10 personality): register ops (WRITE,
+ * INDIRECT, PTEPDE, SRBM_WRITE, register polls) and set_vmid
+ */
+#define FS_F_KERNEL     0x40
+#define FS_F_TRAP       0x80    /* the trap op instead of the vector */
 
 #endif

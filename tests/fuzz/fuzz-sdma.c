@@ -1,14 +1,18 @@
 /*
  * libFuzzer harness: SDMA rings (hsagpu-sdma.c) through the queue
  * processor. A guest writes SDMA v4 packets (copies, rectangles, fills,
- * fences, polls, atomics, timestamps, NOP padding) into a byte ring and
+ * fences, polls, atomics, timestamps, NOP padding; on amdgpu's kernel
+ * rings, FS_F_KERNEL, also WRITE, INDIRECT buffers, PTEPDE, SRBM_WRITE
+ * and register polls) into a byte ring and
  * moves the write pointer; the device decodes them outside the BQL. The
  * fuzzer gives the ring's size and bytes, the read and write pointers
  * (anywhere, unaligned, behind, a ring ahead), and a data region the
  * packets point into (fuzz-input.h); the queue runs for a few calls or
  * scheduling passes, the write pointer moving between them, optionally
  * migrating. Besides ASan and UBSan: a live SDMA queue passes the checks
- * a migrated one must pass, interrupts go to the queue's vector.
+ * a migrated one must pass, interrupts go to the queue's vector, register
+ * numbers fit SRBM's 18 bits, trap contexts 28 bits, and after every
+ * turn the accesses are back in the queue's own VMID.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -24,6 +28,43 @@
 #include "fuzz-input.h"
 
 static FuzzMem fm;
+
+/*
+ * The kernel ring's registers: a small file (numbers wrap), where a
+ * write to register r also sets r + 1, as an HDP flush's done register
+ * follows its request; the VMID set_vmid() last named.
+ */
+#define FS_NREGS        64U
+static struct {
+    uint32_t reg[FS_NREGS];
+    uint32_t vmid;
+    unsigned traps;
+} fk;
+
+static uint32_t fs_reg_read(void *o, uint32_t reg)
+{
+    FUZZ_CHECK(reg <= HSAGPU_SDMA_REG_MASK);
+    return fk.reg[reg % FS_NREGS];
+}
+
+static void fs_reg_write(void *o, uint32_t reg, uint32_t val)
+{
+    FUZZ_CHECK(reg <= HSAGPU_SDMA_REG_MASK);
+    fk.reg[reg % FS_NREGS] = val;
+    fk.reg[(reg + 1) % FS_NREGS] = val;
+}
+
+static void fs_trap(void *o, uint32_t int_ctx)
+{
+    FUZZ_CHECK(int_ctx <= HSAGPU_SDMA_TRAP_CTX_MASK);
+    fk.traps++;
+}
+
+static void fs_set_vmid(void *o, uint32_t vmid)
+{
+    FUZZ_CHECK(vmid < HSAGPU_VM_NUM_VMIDS);
+    fk.vmid = vmid;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -52,6 +93,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bus.step = 8 * (uint64_t)h[FS_H_CLOCK];
     bus.poison = FS_DATA + FS_DATA_SIZE - 4096;
     fqb_ops(&ops, flags & FS_F_READ_DATA, false, false);
+    memset(&fk, 0, sizeof(fk));
+    if (flags & FS_F_KERNEL) {
+        ops.reg_read = fs_reg_read;
+        ops.reg_write = fs_reg_write;
+        ops.set_vmid = fs_set_vmid;
+    }
+    if (flags & FS_F_TRAP) {
+        ops.trap = fs_trap;
+    }
 
     /*
      * The ring's bytes from the read pointer on (wrapping), as a
@@ -94,6 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (unsigned i = 0; i < runs; i++) {
         fqb_turn(&bus, &q, &proc, quantum, &rr, flags & FS_F_BUDGET,
                  (flags & FS_F_MIGRATE) && i + 1 < runs);
+        FUZZ_CHECK(fk.vmid == q.as_vmid);
         if (flags & FS_F_BUMP) {
             memcpy(ptrs + 8, &wptr, sizeof(wptr));
         }

@@ -962,11 +962,16 @@ static void pm4_seeds(void)
 #define SD_ATOMIC       0x040
 #define SD_FENCE        0x080
 #define SD_TS           0x0c0
+#define SD_WB           0x100   /* amdgpu's write-back slots */
+#define SD_PT           0x400   /* a page table */
+#define SD_IB           0x800   /* an indirect buffer (sib) */
 #define SD_SRC          0x1000
 #define SD_DST          0x2000
 
 static uint8_t sring[4096];
 static size_t sring_len;
+static uint32_t sib[(SD_SRC - SD_IB) / 4];
+static size_t sib_len;
 
 static void sd(unsigned n, ...)
 {
@@ -984,6 +989,22 @@ static void sd(unsigned n, ...)
     va_end(ap);
 }
 
+/* dwords of the IB at SD_IB */
+static void si(unsigned n, ...)
+{
+    va_list ap;
+
+    va_start(ap, n);
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t v = va_arg(ap, uint32_t);
+
+        if (sib_len < sizeof(sib) / 4) {
+            sib[sib_len++] = v;
+        }
+    }
+    va_end(ap);
+}
+
 static void sdma_write(const char *name, uint8_t flags, unsigned ring)
 {
     static uint8_t data[0x3000];
@@ -993,6 +1014,9 @@ static void sdma_write(const char *name, uint8_t flags, unsigned ring)
     fuzz_put32(data + SD_POLL, 1);
     for (unsigned i = 0; i < 1024; i++) {
         fuzz_put32(data + SD_SRC + 4 * i, i * 7 + 1);
+    }
+    for (size_t i = 0; i < sib_len; i++) {
+        fuzz_put32(data + SD_IB + 4 * i, sib[i]);
     }
     memset(out, 0, FS_HEAD_SIZE);
     out[FS_H_FLAGS] = flags;
@@ -1009,6 +1033,7 @@ static void sdma_write(const char *name, uint8_t flags, unsigned ring)
     n += sizeof(data);
     seed_write("sdma", name, out, n);
     sring_len = 0;
+    sib_len = 0;
 }
 
 static void sdma_seeds(void)
@@ -1045,6 +1070,51 @@ static void sdma_seeds(void)
     sd(7, HSAGPU_SDMA_HDR(1, 0), 0x7f, 0, D + SD_SRC, 0, D + SD_DST, 0);
     sd(4, 5, D + SD_FENCE, 0, 1);
     sdma_write("nops-wrap", FS_F_START, 0);
+
+    /*
+     * amdgpu's kernel rings (test-sdma-amdgpu.c): the ring test and its
+     * padding (a burst NOP); the IB test through an INDIRECT, fence and
+     * trap; a frame with the HDP flush, a VM flush's register writes and
+     * waits, an IB of page table updates, copies and fills; an IB whose
+     * poll waits.
+     */
+    sd(5, 2, D + SD_WB, 0, 0, 0xdeadbeef);
+    sd(1, 250U << 16);
+    sdma_write("amdgpu-ring-test", FS_F_KERNEL | FS_F_TRAP, 0);
+    si(8, 2, D + SD_WB + 4, 0, 0, 0xdeadbeef, 0, 0, 0);
+    sd(2, 1U << 16, 0);
+    sd(6, 4, D + SD_IB, 0, 8, 0, 0);
+    sd(4, 5, D + SD_FENCE, 0, 1);
+    sd(2, 6, 0);
+    sdma_write("amdgpu-ib-test", FS_F_KERNEL | FS_F_TRAP, 1);
+    sd(6, 8 | 1U << 26 | 3U << 28, 0xe27 << 2, 0xe26 << 2, 0x400, 0x400,
+       0x0fff000a);
+    sd(6, 8 | 3U << 28, 0x1a6d2 << 2, 0, 0, 1, 0x0fff000a);
+    sd(3, 14 | 0xfU << 28, 0x1a731, 0xf400a001);
+    sd(3, 14 | 0xfU << 28, 0x1a732, 0);
+    sd(3, 14 | 0xfU << 28, 0x1a6e4, 0x007c0008);
+    sd(6, 8 | 3U << 28, 0x1a6e5 << 2, 0, 8, 8, 0x0fff000a);
+    sd(3, 14 | 0x3U << 28, 0x10b3, 0x8003);
+    si(10, 12, D + SD_PT, 0, 0x73, 0x400000, 0x12345000, 0xf4, 0x1000, 0,
+       15);
+    si(8, 2, D + SD_PT + 0x100, 0, 3, 0x1073, 0, 0x2073, 0);
+    si(7, 1, 0x3f, 0, D + SD_SRC, 0, D + SD_PT + 0x200, 0);
+    si(5, 11, D + SD_DST, 0, 0xd0bed0be, 0xfff);
+    si(2, 1U << 16, 0);
+    sd(6, 4 | 3U << 16, D + SD_IB, 0, 32, 0, 0);
+    sd(3, 14 | 0xfU << 28, 0xff1, 1);
+    sd(4, 5, D + SD_FENCE, 0, 2);
+    sd(4, 5, D + SD_FENCE + 4, 0, 0);
+    sd(2, 6, 0);
+    sdma_write("amdgpu-frame", FS_F_KERNEL | FS_F_MIGRATE | FS_F_BUDGET, 2);
+    si(5, 2, D + SD_WB, 0, 0, 1);
+    si(6, 8 | 3U << 28 | 1U << 31, D + SD_POLL, 0, 2, 0xffffffff,
+       0x0fff0004);
+    si(5, 2, D + SD_WB + 4, 0, 0, 2);
+    sd(2, 1U << 16, 0);
+    sd(6, 4, D + SD_IB, 0, 16, 0, 0);
+    sd(4, 5, D + SD_FENCE, 0, 3);
+    sdma_write("amdgpu-ib-poll", FS_F_KERNEL | FS_F_MIGRATE | FS_F_BUMP, 0);
 }
 
 int main(int argc, char **argv)

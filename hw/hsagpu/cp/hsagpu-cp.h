@@ -106,6 +106,33 @@ typedef struct HsaGpuQueueOps {
     unsigned (*atomic)(void *opaque, unsigned client, uint64_t addr,
                        uint32_t ctrl, uint64_t src0, uint64_t src1,
                        uint64_t *old);
+    /*
+     * Optional, both or neither: the device's registers by dword offset
+     * (at most HSAGPU_SDMA_REG_MASK), for a personality whose SDMA rings
+     * are amdgpu's kernel rings (hsa-gpu-vega10). With them an SDMA ring
+     * also runs WRITE, INDIRECT, PTEPDE, SRBM_WRITE and register polls
+     * (hsagpu_sdma.h); without them (hsa-gpu: rings fed by user space)
+     * those fail the queue as they always did: error 24, 25 for a
+     * register poll.
+     */
+    uint32_t (*reg_read)(void *opaque, uint32_t reg);
+    void (*reg_write)(void *opaque, uint32_t reg, uint32_t val);
+    /*
+     * Optional: an SDMA TRAP of the selected queue, with the packet's
+     * int_context (bits 27:0), instead of raising the queue's vector:
+     * the personality's interrupt (Vega10: an IH entry naming the engine
+     * and ring). NULL: irq(QREG_VECTOR).
+     */
+    void (*trap)(void *opaque, uint32_t int_ctx);
+    /*
+     * Optional: the accesses that follow (every operation above taking an
+     * address) are made in VMID @vmid's address space, not the selected
+     * queue's, until the next set_vmid() or select(): an SDMA IB's
+     * packets and what they access. Called around each packet of an IB
+     * whose VMID is not the queue's; the queue's own comes back before
+     * anything else is accessed. NULL: an IB must name the queue's VMID.
+     */
+    void (*set_vmid)(void *opaque, uint32_t vmid);
 } HsaGpuQueueOps;
 
 /* Slots of HsaGpuQueueOps.map: buffers a streaming kernel maps at once */
@@ -259,6 +286,23 @@ typedef struct HsaGpuQueue {
     uint32_t sdma_pkt[HSAGPU_SDMA_PKT_MAX_DW];
     uint64_t sdma_row;
     /*
+     * The INDIRECT at read_index whose IB runs (kernel rings): latched
+     * from the packet when it started, and the IB's next dword. The
+     * INDIRECT is consumed when its IB ends; a packet of the IB that
+     * waits (a poll) or runs in slices resumes from here.
+     */
+    uint32_t sdma_ib_active;
+    uint32_t sdma_ib_vmid;
+    uint64_t sdma_ib_base;
+    uint32_t sdma_ib_size;      /* dwords */
+    uint32_t sdma_ib_pos;       /* next dword to run */
+    /*
+     * A register poll with hdp_flush wrote its request (once per packet;
+     * not migrated: a destination requests the flush again, which is
+     * harmless).
+     */
+    uint32_t sdma_poll_written;
+    /*
      * amd_queue_t.queue_properties as read in this hsagpu_queue_run()
      * call (ROCr changes it between dispatches, not within a pass's
      * few microseconds); not migrated.
@@ -386,6 +430,8 @@ static inline void hsagpu_queue_fail(HsaGpuQueue *q, unsigned err,
     q->dma_active = 0;
     q->kern_active = 0;
     q->sdma_active = 0;
+    q->sdma_ib_active = 0;
+    q->sdma_poll_written = 0;
 }
 /*
  * A doorbell write for @q: its write index is fetched at the next run
@@ -677,7 +723,9 @@ unsigned hsagpu_sdma_check_ring(const HsaGpuQueue *q);
 /*
  * Serve up to @quantum packets of the SDMA queue @q (state ACTIVE or
  * DRAINING); never blocks. A POLL_REGMEM that does not hold yet sets
- * res->poll and ends the turn; a COPY_LINEAR_RECT runs in slices.
+ * res->poll and ends the turn; a COPY_LINEAR_RECT runs in slices. On a
+ * kernel ring (register ops) an INDIRECT's IB runs to its end before
+ * the ring goes on, each of its packets counting in the quantum.
  */
 void hsagpu_sdma_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
                      HsaGpuRunResult *res);

@@ -302,6 +302,8 @@ void hsagpu_queue_start(HsaGpuQueue *q, uint64_t read_index)
     q->dma_active = 0;
     q->kern_active = 0;
     q->sdma_active = 0;
+    q->sdma_ib_active = 0;
+    q->sdma_poll_written = 0;
     q->error = HSAGPU_QERR_NONE;
     q->error_id = 0;
     q->retired = 0;

@@ -10,6 +10,13 @@
  * on every turn (the doorbell only wakes it) and writes *RPTR after
  * every packet, which is what ROCr reads to reuse ring space.
  *
+ * When the ops reach registers (reg_read/reg_write: the Vega10
+ * personality) the ring is one of amdgpu's kernel rings and also runs
+ * what sdma_v4_0.c emits beyond ROCr's subset: WRITE, INDIRECT (an IB,
+ * fetched by the same loop as the ring, in its own VMID, one level),
+ * PTEPDE, SRBM_WRITE and register polls. A user-fed ring never gets
+ * them: SRBM_WRITE reaches any register and INDIRECT names any VMID.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifdef HSAGPU_HOST_TEST
@@ -26,13 +33,35 @@
 #define HSAGPU_SDMA_NOP_BATCH   256U
 /* Rows of a COPY_LINEAR_RECT per slice, besides the byte budget */
 #define HSAGPU_SDMA_RECT_ROWS   4096U
+/* Dwords a WRITE or PTEPDE moves per bus access */
+#define HSAGPU_SDMA_CHUNK_DW    256U
+/*
+ * A WRITE or PTEPDE storing more than this (up to 4 MiB) counts as a DMA
+ * slice in the pass's budget, like a copy; amdgpu's are a few entries.
+ */
+#define HSAGPU_SDMA_INLINE_BYTES 4096U
 
 typedef enum {
     SDMA_DONE,                  /* consumed */
     SDMA_WAIT,                  /* not consumed: wait (poll, or partial) */
     SDMA_PARTIAL,               /* not consumed: a slice was done */
+    SDMA_SHORT,                 /* not all there: in an IB, an error */
+    SDMA_IB,                    /* an INDIRECT latched its IB: run it */
     SDMA_ERROR,
 } HsaGpuSdmaOutcome;
+
+/* Where packets come from: the ring, or the IB being run */
+typedef struct HsaGpuSdmaSrc {
+    bool ib;
+    uint64_t off;               /* ring: read_index; IB: bytes into it */
+    uint64_t avail;             /* bytes there from off */
+} HsaGpuSdmaSrc;
+
+/* amdgpu's kernel rings: the ops reach the device's registers. */
+static bool hsagpu_sdma_kernel(const HsaGpuProc *p)
+{
+    return p->ops->reg_read && p->ops->reg_write;
+}
 
 unsigned hsagpu_sdma_check_ring(const HsaGpuQueue *q)
 {
@@ -70,12 +99,38 @@ static unsigned hsagpu_sdma_ring_read(const HsaGpuQueue *q, const HsaGpuProc *p,
                         (uint8_t *)buf + first, len - first);
 }
 
-/* Packet length in dwords for @hdr, or 0 for an unknown opcode. */
-static unsigned hsagpu_sdma_pkt_dw(uint32_t hdr)
+/* Read @len bytes at byte @pos of the packet at @s. */
+static unsigned hsagpu_sdma_src_read(const HsaGpuQueue *q,
+                                     const HsaGpuProc *p,
+                                     const HsaGpuSdmaSrc *s, uint64_t pos,
+                                     void *buf, uint32_t len)
+{
+    if (s->ib) {
+        return p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET,
+                            q->sdma_ib_base + s->off + pos, buf, len);
+    }
+    return hsagpu_sdma_ring_read(q, p, s->off + pos, buf, len);
+}
+
+/*
+ * Packet length in dwords for @hdr (WRITE: without its data), or 0 for an
+ * unknown opcode; @kernel: a kernel ring's packets too.
+ */
+static unsigned hsagpu_sdma_pkt_dw(uint32_t hdr, bool kernel)
 {
     unsigned sub = HSAGPU_SDMA_HDR_SUB_OP(hdr);
 
     switch (HSAGPU_SDMA_HDR_OP(hdr)) {
+    case HSAGPU_SDMA_OP_WRITE:
+        return kernel && sub == HSAGPU_SDMA_SUBOP_WRITE_LINEAR ?
+               HSAGPU_SDMA_WRITE_DW : 0;
+    case HSAGPU_SDMA_OP_INDIRECT:
+        return kernel && !sub ? HSAGPU_SDMA_INDIRECT_DW : 0;
+    case HSAGPU_SDMA_OP_PTEPDE:
+        return kernel && sub == HSAGPU_SDMA_SUBOP_PTEPDE_GEN ?
+               HSAGPU_SDMA_PTEPDE_DW : 0;
+    case HSAGPU_SDMA_OP_SRBM_WRITE:
+        return kernel && !sub ? HSAGPU_SDMA_SRBM_WRITE_DW : 0;
     case HSAGPU_SDMA_OP_NOP:
         return sub ? 0 : 1 + HSAGPU_SDMA_NOP_COUNT(hdr);
     case HSAGPU_SDMA_OP_COPY:
@@ -259,9 +314,71 @@ static unsigned hsagpu_sdma_rect(HsaGpuQueue *q, const HsaGpuProc *p,
     return 0;
 }
 
+/* A poll's condition: func((v & mask), value) */
+static bool hsagpu_sdma_compare(unsigned func, uint32_t v, uint32_t ref)
+{
+    switch (func) {
+    case HSAGPU_SDMA_FUNC_ALWAYS:
+        return true;
+    case HSAGPU_SDMA_FUNC_LT:
+        return v < ref;
+    case HSAGPU_SDMA_FUNC_LE:
+        return v <= ref;
+    case HSAGPU_SDMA_FUNC_EQ:
+        return v == ref;
+    case HSAGPU_SDMA_FUNC_NE:
+        return v != ref;
+    case HSAGPU_SDMA_FUNC_GE:
+        return v >= ref;
+    default:
+        return v > ref;
+    }
+}
+
+/* A register poll's byte address field: its dword offset, or -1. */
+static int64_t hsagpu_sdma_reg(uint32_t addr)
+{
+    if ((addr & 3) || (addr >> 2) > HSAGPU_SDMA_REG_MASK) {
+        return -1;
+    }
+    return addr >> 2;
+}
+
+/*
+ * A kernel ring's register poll: the HDP flush form writes its request
+ * (once per packet), then both read the register polled into *v. 0, or
+ * the queue error.
+ */
+static unsigned hsagpu_sdma_poll_reg(HsaGpuQueue *q, const HsaGpuProc *p,
+                                     const struct hsagpu_sdma_poll_regmem *pr,
+                                     uint32_t *v)
+{
+    int64_t reg = hsagpu_sdma_reg(pr->addr_lo), req;
+
+    if (reg < 0) {
+        return HSAGPU_QERR_SDMA_PACKET;
+    }
+    if (pr->header & HSAGPU_SDMA_POLL_HDP_FLUSH) {
+        req = hsagpu_sdma_reg(pr->addr_hi);
+        if (req < 0) {
+            return HSAGPU_QERR_SDMA_PACKET;
+        }
+        if (!q->sdma_poll_written) {
+            /* the flush must see every earlier packet's data */
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            p->ops->reg_write(p->opaque, req, pr->value);
+            q->sdma_poll_written = 1;
+        }
+    } else if (pr->addr_hi) {
+        return HSAGPU_QERR_SDMA_PACKET;
+    }
+    *v = p->ops->reg_read(p->opaque, reg);
+    return 0;
+}
+
 /* 1: the poll condition holds, 0: not yet, -1: error in *err. */
-static int hsagpu_sdma_poll(const HsaGpuProc *p, const uint32_t *dw,
-                            unsigned *err)
+static int hsagpu_sdma_poll(HsaGpuQueue *q, const HsaGpuProc *p,
+                            const uint32_t *dw, unsigned *err)
 {
     struct hsagpu_sdma_poll_regmem pr;
     unsigned func;
@@ -275,6 +392,13 @@ static int hsagpu_sdma_poll(const HsaGpuProc *p, const uint32_t *dw,
         return -1;
     }
     if (!(pr.header & HSAGPU_SDMA_POLL_MEM)) {
+        if (hsagpu_sdma_kernel(p)) {
+            *err = hsagpu_sdma_poll_reg(q, p, &pr, &v);
+            if (*err) {
+                return -1;
+            }
+            return hsagpu_sdma_compare(func, v & pr.mask, pr.value);
+        }
         /* Register polls: only the HDP flush forms, which need nothing. */
         if ((pr.header & HSAGPU_SDMA_POLL_HDP_FLUSH) ||
             func == HSAGPU_SDMA_FUNC_ALWAYS) {
@@ -297,23 +421,153 @@ static int hsagpu_sdma_poll(const HsaGpuProc *p, const uint32_t *dw,
     if (*err) {
         return -1;
     }
-    v &= pr.mask;
-    switch (func) {
-    case HSAGPU_SDMA_FUNC_ALWAYS:
-        return 1;
-    case HSAGPU_SDMA_FUNC_LT:
-        return v < pr.value;
-    case HSAGPU_SDMA_FUNC_LE:
-        return v <= pr.value;
-    case HSAGPU_SDMA_FUNC_EQ:
-        return v == pr.value;
-    case HSAGPU_SDMA_FUNC_NE:
-        return v != pr.value;
-    case HSAGPU_SDMA_FUNC_GE:
-        return v >= pr.value;
-    default:
-        return v > pr.value;
+    return hsagpu_sdma_compare(func, v & pr.mask, pr.value);
+}
+
+/*
+ * WRITE: the data dwords after the packet's first four at @s, stored at
+ * dst in chunks (the whole packet is there: checked by the caller).
+ */
+static unsigned hsagpu_sdma_write(const HsaGpuQueue *q, const HsaGpuProc *p,
+                                  const HsaGpuSdmaSrc *s, const uint32_t *dw,
+                                  HsaGpuRunResult *res)
+{
+    struct hsagpu_sdma_write w;
+    uint32_t buf[HSAGPU_SDMA_CHUNK_DW];
+    uint64_t dst, n, done, k;
+    unsigned err;
+
+    memcpy(&w, dw, sizeof(w));
+    dst = hsagpu_sdma_addr(w.dst_lo, w.dst_hi);
+    n = (uint64_t)w.count + 1;
+    if (dst & 3) {
+        return HSAGPU_QERR_ALIGNMENT;
     }
+    if (dst + 4 * n < dst) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    if (4 * n > HSAGPU_SDMA_INLINE_BYTES) {
+        hsagpu_budget_slice(p, res);
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (done = 0; done < n; done += k) {
+        k = MIN(n - done, HSAGPU_SDMA_CHUNK_DW);
+        err = hsagpu_sdma_src_read(q, p, s, 4 * (HSAGPU_SDMA_WRITE_DW + done),
+                                   buf, 4 * k);
+        if (err) {
+            return err;
+        }
+        err = p->ops->write(p->opaque, HSAGPU_VM_CLIENT_DMA, dst + 4 * done,
+                            buf, 4 * k);
+        if (err) {
+            return err;
+        }
+    }
+    return 0;
+}
+
+/* PTEPDE: count + 1 entries (init + i * incr) | mask from dst on. */
+static unsigned hsagpu_sdma_ptepde(const HsaGpuProc *p, const uint32_t *dw,
+                                   HsaGpuRunResult *res)
+{
+    struct hsagpu_sdma_ptepde g;
+    uint64_t buf[HSAGPU_SDMA_CHUNK_DW / 2];
+    uint64_t dst, n, done, k, val, incr, mask;
+    unsigned err;
+
+    memcpy(&g, dw, sizeof(g));
+    if ((g.header >> 16) || (g.count & ~HSAGPU_SDMA_PTEPDE_COUNT_MASK)) {
+        return HSAGPU_QERR_SDMA_PACKET;
+    }
+    dst = hsagpu_sdma_addr(g.dst_lo, g.dst_hi);
+    n = (uint64_t)g.count + 1;
+    if (dst & 7) {
+        return HSAGPU_QERR_ALIGNMENT;
+    }
+    if (dst + 8 * n < dst) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    if (8 * n > HSAGPU_SDMA_INLINE_BYTES) {
+        hsagpu_budget_slice(p, res);
+    }
+    val = hsagpu_sdma_addr(g.init_lo, g.init_hi);
+    incr = hsagpu_sdma_addr(g.incr_lo, g.incr_hi);
+    mask = hsagpu_sdma_addr(g.mask_lo, g.mask_hi);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (done = 0; done < n; done += k) {
+        k = MIN(n - done, HSAGPU_SDMA_CHUNK_DW / 2);
+        for (uint64_t i = 0; i < k; i++) {
+            buf[i] = val | mask;
+            val += incr;
+        }
+        err = p->ops->write(p->opaque, HSAGPU_VM_CLIENT_DMA, dst + 8 * done,
+                            buf, 8 * k);
+        if (err) {
+            return err;
+        }
+    }
+    return 0;
+}
+
+/* SRBM_WRITE: the enabled bytes of data into a register. */
+static unsigned hsagpu_sdma_srbm_write(const HsaGpuProc *p,
+                                       const uint32_t *dw)
+{
+    struct hsagpu_sdma_srbm_write w;
+    unsigned be;
+    uint32_t m = 0;
+
+    memcpy(&w, dw, sizeof(w));
+    if ((w.header & HSAGPU_SDMA_SRBM_HDR_RSVD) ||
+        (w.addr & ~HSAGPU_SDMA_REG_MASK)) {
+        return HSAGPU_QERR_SDMA_PACKET;
+    }
+    be = HSAGPU_SDMA_SRBM_BYTE_EN(w.header);
+    for (unsigned i = 0; i < 4; i++) {
+        if (be & (1U << i)) {
+            m |= 0xffU << (8 * i);
+        }
+    }
+    if (!m) {
+        return 0;
+    }
+    /* e.g. a page table base after the updates that built the table */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (m != UINT32_MAX) {
+        w.data = (p->ops->reg_read(p->opaque, w.addr) & ~m) | (w.data & m);
+    }
+    p->ops->reg_write(p->opaque, w.addr, w.data);
+    return 0;
+}
+
+/* INDIRECT on the ring: latch its IB, which the next steps run. */
+static unsigned hsagpu_sdma_ib_start(HsaGpuQueue *q, const HsaGpuProc *p,
+                                     const uint32_t *dw)
+{
+    struct hsagpu_sdma_indirect ib;
+    uint64_t base;
+    uint32_t vmid;
+
+    memcpy(&ib, dw, sizeof(ib));
+    base = hsagpu_sdma_addr(ib.base_lo, ib.base_hi);
+    vmid = HSAGPU_SDMA_IB_VMID(ib.header);
+    if ((ib.header & HSAGPU_SDMA_IB_HDR_RSVD) || !ib.size ||
+        (ib.size & ~HSAGPU_SDMA_IB_SIZE_MASK) ||
+        (vmid != q->as_vmid && !p->ops->set_vmid)) {
+        return HSAGPU_QERR_SDMA_PACKET;
+    }
+    if (base & (HSAGPU_SDMA_IB_ALIGN - 1)) {
+        return HSAGPU_QERR_ALIGNMENT;
+    }
+    if (base + 4 * (uint64_t)ib.size < base) {
+        return HSAGPU_QERR_ADDRESS;
+    }
+    q->sdma_ib_vmid = vmid;
+    q->sdma_ib_base = base;
+    q->sdma_ib_size = ib.size;
+    q->sdma_ib_pos = 0;
+    q->sdma_ib_active = 1;
+    return 0;
 }
 
 static unsigned hsagpu_sdma_atomic(const HsaGpuProc *p, const uint32_t *dw)
@@ -354,6 +608,7 @@ static unsigned hsagpu_sdma_store(const HsaGpuProc *p, uint32_t lo,
 }
 
 static HsaGpuSdmaOutcome hsagpu_sdma_exec(HsaGpuQueue *q, const HsaGpuProc *p,
+                                          const HsaGpuSdmaSrc *s,
                                           const uint32_t *dw, unsigned *err,
                                           HsaGpuRunResult *res)
 {
@@ -399,10 +654,14 @@ static HsaGpuSdmaOutcome hsagpu_sdma_exec(HsaGpuQueue *q, const HsaGpuProc *p,
     }
     case HSAGPU_SDMA_OP_TRAP:
         *err = 0;
-        p->ops->irq(p->opaque, q->vector);
+        if (p->ops->trap) {
+            p->ops->trap(p->opaque, dw[1] & HSAGPU_SDMA_TRAP_CTX_MASK);
+        } else {
+            p->ops->irq(p->opaque, q->vector);
+        }
         break;
     case HSAGPU_SDMA_OP_POLL_REGMEM:
-        ready = hsagpu_sdma_poll(p, dw, err);
+        ready = hsagpu_sdma_poll(q, p, dw, err);
         if (ready < 0) {
             return SDMA_ERROR;
         }
@@ -410,11 +669,26 @@ static HsaGpuSdmaOutcome hsagpu_sdma_exec(HsaGpuQueue *q, const HsaGpuProc *p,
             res->poll = true;
             return SDMA_WAIT;
         }
+        q->sdma_poll_written = 0;
         *err = 0;
         break;
     case HSAGPU_SDMA_OP_ATOMIC:
         *err = hsagpu_sdma_atomic(p, dw);
         break;
+    case HSAGPU_SDMA_OP_WRITE:
+        *err = hsagpu_sdma_write(q, p, s, dw, res);
+        break;
+    case HSAGPU_SDMA_OP_PTEPDE:
+        *err = hsagpu_sdma_ptepde(p, dw, res);
+        break;
+    case HSAGPU_SDMA_OP_SRBM_WRITE:
+        *err = hsagpu_sdma_srbm_write(p, dw);
+        break;
+    case HSAGPU_SDMA_OP_INDIRECT:
+        /* One level, as the hardware: an IB does not call another. */
+        *err = s->ib ? HSAGPU_QERR_SDMA_PACKET :
+               hsagpu_sdma_ib_start(q, p, dw);
+        return *err ? SDMA_ERROR : SDMA_IB;
     default:
         *err = 0;               /* NOP: nothing to do */
         break;
@@ -423,21 +697,24 @@ static HsaGpuSdmaOutcome hsagpu_sdma_exec(HsaGpuQueue *q, const HsaGpuProc *p,
 }
 
 /*
- * A run of NOPs from the read index, consumed as one packet: the ring's
- * padding up to its end can be a quarter million of them. The number of
- * dwords (0: the first NOP is not all there yet).
+ * A run of NOPs at @s, consumed as one packet: the ring's padding up to
+ * its end can be a quarter million of them. The number of dwords (0: the
+ * first NOP is not all there yet).
  */
 static unsigned hsagpu_sdma_nops(const HsaGpuQueue *q, const HsaGpuProc *p,
-                                 uint64_t wptr, unsigned *err)
+                                 const HsaGpuSdmaSrc *s, unsigned *err)
 {
     uint32_t buf[HSAGPU_SDMA_NOP_BATCH];
-    uint64_t avail = (wptr - q->read_index) / 4;
-    uint32_t pos = q->read_index & (q->ring_size - 1);
-    unsigned n = MIN(MIN(avail, HSAGPU_SDMA_NOP_BATCH),
-                     (q->ring_size - pos) / 4);
+    uint64_t avail = s->avail / 4;
+    unsigned n = MIN(avail, HSAGPU_SDMA_NOP_BATCH);
     uint64_t i = 0;
 
-    *err = hsagpu_sdma_ring_read(q, p, q->read_index, buf, n * 4);
+    if (!s->ib) {
+        uint32_t pos = s->off & (q->ring_size - 1);
+
+        n = MIN(n, (q->ring_size - pos) / 4);
+    }
+    *err = hsagpu_sdma_src_read(q, p, s, 0, buf, n * 4);
     if (*err) {
         return 0;
     }
@@ -466,13 +743,18 @@ static unsigned hsagpu_sdma_publish(const HsaGpuQueue *q, const HsaGpuProc *p)
                          sizeof(v));
 }
 
-/* The packet at the read index: 1 consumed, 0 stop, -1 error. */
-static int hsagpu_sdma_step(HsaGpuQueue *q, const HsaGpuProc *p,
-                            uint64_t wptr, HsaGpuRunResult *res,
-                            unsigned *err)
+/*
+ * Fetch and run the packet at @s (a packet in slices goes on as it was
+ * fetched). SDMA_DONE: consumed, *len bytes of it, *hdr its header.
+ */
+static HsaGpuSdmaOutcome hsagpu_sdma_packet(HsaGpuQueue *q,
+                                            const HsaGpuProc *p,
+                                            const HsaGpuSdmaSrc *s,
+                                            HsaGpuRunResult *res,
+                                            uint32_t *hdr, uint64_t *len,
+                                            unsigned *err)
 {
     uint32_t dw[HSAGPU_SDMA_PKT_MAX_DW];
-    uint64_t len;
     unsigned ndw;
 
     /*
@@ -482,52 +764,61 @@ static int hsagpu_sdma_step(HsaGpuQueue *q, const HsaGpuProc *p,
     if (q->sdma_active) {
         memcpy(dw, q->sdma_pkt, sizeof(dw));
     } else {
-        *err = hsagpu_sdma_ring_read(q, p, q->read_index, dw, 4);
+        *err = hsagpu_sdma_src_read(q, p, s, 0, dw, 4);
         if (*err) {
-            return -1;
+            return SDMA_ERROR;
         }
     }
-    ndw = hsagpu_sdma_pkt_dw(dw[0]);
+    *hdr = dw[0];
+    ndw = hsagpu_sdma_pkt_dw(dw[0], hsagpu_sdma_kernel(p));
     if (!ndw) {
         *err = HSAGPU_QERR_SDMA_OPCODE;
-        return -1;
+        return SDMA_ERROR;
     }
     if (HSAGPU_SDMA_HDR_OP(dw[0]) == HSAGPU_SDMA_OP_NOP) {
-        len = 4 * (uint64_t)hsagpu_sdma_nops(q, p, wptr, err);
+        *len = 4 * (uint64_t)hsagpu_sdma_nops(q, p, s, err);
         if (*err) {
-            return -1;
+            return SDMA_ERROR;
         }
-    } else {
-        len = 4 * (uint64_t)ndw;
-        /* Producers publish whole packets; a part means more is coming. */
-        if (len > wptr - q->read_index) {
-            len = 0;
-        } else {
-            HsaGpuSdmaOutcome o;
+        return *len ? SDMA_DONE : SDMA_SHORT;
+    }
+    /* Producers publish whole packets; a part means more is coming. */
+    *len = 4 * (uint64_t)ndw;
+    if (*len > s->avail) {
+        return SDMA_SHORT;
+    }
+    *err = q->sdma_active ? 0 : hsagpu_sdma_src_read(q, p, s, 0, dw, *len);
+    if (*err) {
+        return SDMA_ERROR;
+    }
+    if (HSAGPU_SDMA_HDR_OP(dw[0]) == HSAGPU_SDMA_OP_WRITE) {
+        struct hsagpu_sdma_write w;
 
-            *err = q->sdma_active ? 0 :
-                   hsagpu_sdma_ring_read(q, p, q->read_index, dw, len);
-            if (*err) {
-                return -1;
-            }
-            o = hsagpu_sdma_exec(q, p, dw, err, res);
-            if (o == SDMA_ERROR) {
-                return -1;
-            }
-            if (o == SDMA_PARTIAL) {
-                res->progress++;
-                return 0;
-            }
-            if (o == SDMA_WAIT) {
-                return 0;
-            }
+        memcpy(&w, dw, sizeof(w));
+        if ((w.header >> 16) || (w.count & ~HSAGPU_SDMA_WRITE_COUNT_MASK)) {
+            *err = HSAGPU_QERR_SDMA_PACKET;
+            return SDMA_ERROR;
+        }
+        *len += 4 * ((uint64_t)w.count + 1);
+        /* one longer than the ring would never be all there */
+        if (!s->ib && *len > q->ring_size) {
+            *err = HSAGPU_QERR_SDMA_PACKET;
+            return SDMA_ERROR;
+        }
+        if (*len > s->avail) {
+            return SDMA_SHORT;
         }
     }
-    if (!len) {
-        return 0;
-    }
+    return hsagpu_sdma_exec(q, p, s, dw, err, res);
+}
+
+/* The packet at the read index was consumed: @len bytes, header @hdr. */
+static int hsagpu_sdma_retire(HsaGpuQueue *q, const HsaGpuProc *p,
+                              uint32_t hdr, uint64_t len,
+                              HsaGpuRunResult *res, unsigned *err)
+{
     if (p->ops->sdma_packet) {
-        p->ops->sdma_packet(p->opaque, dw[0], q->read_index);
+        p->ops->sdma_packet(p->opaque, hdr, q->read_index);
     }
     q->read_index += len;
     q->retired++;
@@ -536,6 +827,102 @@ static int hsagpu_sdma_step(HsaGpuQueue *q, const HsaGpuProc *p,
     hsagpu_budget_packet(p);
     *err = hsagpu_sdma_publish(q, p);
     return *err ? -1 : 1;
+}
+
+/*
+ * The packet at the read index: 1 consumed (or its IB latched), 0 stop,
+ * -1 error.
+ */
+static int hsagpu_sdma_step(HsaGpuQueue *q, const HsaGpuProc *p,
+                            uint64_t wptr, HsaGpuRunResult *res,
+                            unsigned *err)
+{
+    HsaGpuSdmaSrc s = { false, q->read_index, wptr - q->read_index };
+    uint64_t len = 0;
+    uint32_t hdr;
+
+    switch (hsagpu_sdma_packet(q, p, &s, res, &hdr, &len, err)) {
+    case SDMA_ERROR:
+        return -1;
+    case SDMA_PARTIAL:
+        res->progress++;
+        return 0;
+    case SDMA_WAIT:
+    case SDMA_SHORT:
+        return 0;
+    case SDMA_IB:
+        return 1;
+    case SDMA_DONE:
+        break;
+    }
+    return hsagpu_sdma_retire(q, p, hdr, len, res, err);
+}
+
+/*
+ * The next packet of the IB being run, in the IB's VMID: 1 consumed, 0
+ * stop, -1 error. The INDIRECT is consumed with the IB's last packet.
+ */
+static int hsagpu_sdma_ib_step(HsaGpuQueue *q, const HsaGpuProc *p,
+                               HsaGpuRunResult *res, unsigned *err)
+{
+    HsaGpuSdmaSrc s = {
+        true, 4 * (uint64_t)q->sdma_ib_pos,
+        4 * (uint64_t)(q->sdma_ib_size - q->sdma_ib_pos),
+    };
+    bool other = q->sdma_ib_vmid != q->as_vmid;
+    HsaGpuSdmaOutcome o;
+    uint64_t len = 0;
+    uint32_t hdr;
+
+    if (other) {
+        /* a migrated IB, on a destination that cannot switch VMIDs */
+        if (!p->ops->set_vmid) {
+            *err = HSAGPU_QERR_SDMA_PACKET;
+            return -1;
+        }
+        p->ops->set_vmid(p->opaque, q->sdma_ib_vmid);
+    }
+    o = hsagpu_sdma_packet(q, p, &s, res, &hdr, &len, err);
+    if (other) {
+        p->ops->set_vmid(p->opaque, q->as_vmid);
+    }
+    switch (o) {
+    case SDMA_ERROR:
+        return -1;
+    case SDMA_SHORT:
+        /* nothing more will come: the packet runs past the IB's end */
+        *err = HSAGPU_QERR_SDMA_PACKET;
+        return -1;
+    case SDMA_PARTIAL:
+        res->progress++;
+        return 0;
+    case SDMA_WAIT:
+        return 0;
+    case SDMA_IB:               /* refused in an IB */
+    case SDMA_DONE:
+        break;
+    }
+    q->sdma_ib_pos += len / 4;
+    res->progress++;
+    hsagpu_budget_packet(p);
+    if (q->sdma_ib_pos < q->sdma_ib_size) {
+        return 1;
+    }
+    q->sdma_ib_active = 0;
+    return hsagpu_sdma_retire(q, p,
+                              HSAGPU_SDMA_HDR(HSAGPU_SDMA_OP_INDIRECT, 0) |
+                              q->sdma_ib_vmid << 16,
+                              4 * HSAGPU_SDMA_INDIRECT_DW, res, err);
+}
+
+/*
+ * Work at the read index: an IB that runs (to its end, whatever the write
+ * pointer does meanwhile), or ring packets below the write pointer (not
+ * when it went back under an IB: the next fetch refuses it).
+ */
+static bool hsagpu_sdma_work(const HsaGpuQueue *q, uint64_t wptr)
+{
+    return q->sdma_ib_active || wptr - q->read_index - 1 < q->ring_size;
 }
 
 void hsagpu_sdma_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
@@ -554,9 +941,10 @@ void hsagpu_sdma_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
         err = HSAGPU_QERR_RING_OVERRUN;
         goto fail;
     }
-    while (res->progress < quantum && q->read_index != wptr &&
+    while (res->progress < quantum && hsagpu_sdma_work(q, wptr) &&
            !hsagpu_budget_spent(p)) {
-        int r = hsagpu_sdma_step(q, p, wptr, res, &err);
+        int r = q->sdma_ib_active ? hsagpu_sdma_ib_step(q, p, res, &err) :
+                hsagpu_sdma_step(q, p, wptr, res, &err);
 
         if (r < 0) {
             goto fail;
@@ -565,14 +953,26 @@ void hsagpu_sdma_run(HsaGpuQueue *q, const HsaGpuProc *p, unsigned quantum,
             break;
         }
     }
-    if (q->state == HSAGPU_QSTATE_DRAINING && q->read_index == wptr) {
+    if (q->state == HSAGPU_QSTATE_DRAINING && q->read_index == wptr &&
+        !q->sdma_ib_active) {
         q->state = HSAGPU_QSTATE_SUSPENDED;
     }
     return;
 fail:
-    /* ERROR_ID: the byte offset of the packet that failed. */
+    /* ERROR_ID: the byte offset of the packet that failed (an IB's INDIRECT) */
     hsagpu_queue_fail(q, err, q->read_index);
     res->error = true;
+}
+
+/* An IB cursor the engine could have made (migration). */
+static bool hsagpu_sdma_ib_ok(const HsaGpuQueue *q)
+{
+    return q->sdma_ib_active == 1 &&
+           q->sdma_ib_vmid < HSAGPU_VM_NUM_VMIDS &&
+           q->sdma_ib_size && q->sdma_ib_size <= HSAGPU_SDMA_IB_SIZE_MASK &&
+           q->sdma_ib_pos < q->sdma_ib_size &&
+           !(q->sdma_ib_base & (HSAGPU_SDMA_IB_ALIGN - 1)) &&
+           q->sdma_ib_base + 4 * (uint64_t)q->sdma_ib_size > q->sdma_ib_base;
 }
 
 bool hsagpu_sdma_cursor_ok(const HsaGpuQueue *q)
@@ -580,6 +980,9 @@ bool hsagpu_sdma_cursor_ok(const HsaGpuQueue *q)
     struct hsagpu_sdma_copy_rect r;
 
     if (q->read_index & 3) {
+        return false;
+    }
+    if (q->sdma_ib_active && !hsagpu_sdma_ib_ok(q)) {
         return false;
     }
     if (!q->sdma_active) {
