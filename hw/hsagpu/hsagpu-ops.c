@@ -234,6 +234,36 @@ static bool hsagpu_ops_link_when(void *opaque, uint64_t mark[2],
     return hsagpu_link_when(&c->bus, mark, end_ns);
 }
 
+/* An SDMA IB's accesses, in its own VMID (the queue's comes back) */
+static void hsagpu_ops_set_vmid(void *opaque, uint32_t vmid)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    c->bus.vmid = vmid;
+}
+
+/* The personality's registers and interrupts (qlock held: a pass) */
+static uint32_t hsagpu_ops_reg_read(void *opaque, uint32_t reg)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    return c->bus.s->pers->reg_read(c->bus.s, reg);
+}
+
+static void hsagpu_ops_reg_write(void *opaque, uint32_t reg, uint32_t val)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    c->bus.s->pers->reg_write(c->bus.s, reg, val);
+}
+
+static void hsagpu_ops_trap(void *opaque, uint32_t int_ctx)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    c->bus.s->pers->trap(c->bus.s, c->bus.queue, int_ctx);
+}
+
 const HsaGpuQueueOps hsagpu_queue_ops = {
     .read = hsagpu_ops_read,
     .write = hsagpu_ops_write,
@@ -251,6 +281,35 @@ const HsaGpuQueueOps hsagpu_queue_ops = {
     .link_begin = hsagpu_ops_link_begin,
     .link_end = hsagpu_ops_link_end,
     .link_when = hsagpu_ops_link_when,
+    .set_vmid = hsagpu_ops_set_vmid,
+};
+
+/*
+ * The same, for a personality whose own SDMA rings are a kernel driver's
+ * (hsa-gpu-vega10): registers (SRBM_WRITE, register polls) and the
+ * personality's trap interrupt
+ */
+const HsaGpuQueueOps hsagpu_queue_ops_regs = {
+    .read = hsagpu_ops_read,
+    .write = hsagpu_ops_write,
+    .fetch_add64 = hsagpu_ops_fetch_add64,
+    .atomic = hsagpu_ops_atomic,
+    .now_ns = hsagpu_ops_now,
+    .irq = hsagpu_ops_irq,
+    .dma = hsagpu_ops_dma,
+    .dma_done = hsagpu_ops_dma_done,
+    .select = hsagpu_ops_select,
+    .read_data = hsagpu_ops_read_data,
+    .sdma_packet = hsagpu_ops_sdma_packet,
+    .map = hsagpu_ops_map,
+    .unmap = hsagpu_ops_unmap,
+    .link_begin = hsagpu_ops_link_begin,
+    .link_end = hsagpu_ops_link_end,
+    .link_when = hsagpu_ops_link_when,
+    .set_vmid = hsagpu_ops_set_vmid,
+    .reg_read = hsagpu_ops_reg_read,
+    .reg_write = hsagpu_ops_reg_write,
+    .trap = hsagpu_ops_trap,
 };
 
 /* A pass starts: the device is the requester until a queue is selected. */

@@ -111,7 +111,8 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
         .yield = hsagpu_pass_yield, .opaque = s,
     };
     HsaGpuProc proc = {
-        .ops = &hsagpu_queue_ops, .opaque = &ctx, .ident = &s->ident,
+        .ops = s->pers->reg_read ? &hsagpu_queue_ops_regs : &hsagpu_queue_ops,
+        .opaque = &ctx, .ident = &s->ident,
         .budget = &budget, .gcn_priv = &s->gcn_priv,
     };
 

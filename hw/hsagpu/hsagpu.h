@@ -157,6 +157,13 @@ typedef struct HsaGpuPersonality {
      */
     bool (*xlat)(struct HsaGpuBusCtx *c, uint64_t va, bool is_write,
                  HsaGpuVmReadFn rd, HsaGpuVmXlat *x);
+    /*
+     * The queues' register packets and SDMA traps (NULL, all three: they
+     * fail the queue, and a trap raises its vector), qlock held
+     */
+    uint32_t (*reg_read)(HsaGpuState *s, uint32_t reg);
+    void (*reg_write)(HsaGpuState *s, uint32_t reg, uint32_t val);
+    void (*trap)(HsaGpuState *s, int qi, uint32_t int_ctx);
     /* Device reset: the personality's registers (NULL: none) */
     void (*reset)(HsaGpuState *s);
 } HsaGpuPersonality;
@@ -484,6 +491,7 @@ typedef struct HsaGpuOpsCtx {
 } HsaGpuOpsCtx;
 
 extern const HsaGpuQueueOps hsagpu_queue_ops;
+extern const HsaGpuQueueOps hsagpu_queue_ops_regs;
 void hsagpu_ops_begin(HsaGpuOpsCtx *c, HsaGpuState *s, HsaGpuDeferred *d);
 void hsagpu_ops_end(HsaGpuOpsCtx *c);
 void hsagpu_ops_deliver(HsaGpuState *s, HsaGpuDeferred *d);

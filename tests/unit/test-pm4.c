@@ -343,6 +343,16 @@ static void test_wait_reg_mem(void)
 	regs[0x201] = 1;
 	T(run() == HSAGPU_PM4_IDLE);
 	T(reg_writes[0x200] == 1);
+	/*
+	 * amdgpu's TLB flush through the KIQ: the request is written whole,
+	 * the wait is for its VMID's bit of the acknowledgement
+	 */
+	wait_pkt(HSAGPU_PM4_FUNC_EQ | HSAGPU_PM4_WAIT_WRITE_FIRST, 0x400,
+		 0x401, 0x00f80100 | 1u << 8, 1u << 8);
+	T(run() == HSAGPU_PM4_WAIT);
+	T(regs[0x400] == (0x00f80100 | 1u << 8));
+	regs[0x401] = 1u << 8;
+	T(run() == HSAGPU_PM4_IDLE);
 	/* functions: greater-or-equal on a register */
 	regs[0x300] = 10;
 	wait_pkt(HSAGPU_PM4_FUNC_GE, 0x300, 0, 11, ~0u);

@@ -305,7 +305,12 @@ static HsaGpuPm4Step hsagpu_pm4_wait(HsaGpuPm4Ring *r, const HsaGpuPm4Ops *ops,
         }
         v = ops->reg_read(ops->opaque, write_first ? pk[3] : pk[2]);
     }
-    if (!hsagpu_pm4_compare(func, v & pk[5], pk[4])) {
+    /*
+     * Both sides masked: a write-then-wait's reference is the value it
+     * writes (amdgpu's TLB flush writes the whole request and waits for
+     * its VMID's bit of the acknowledgement)
+     */
+    if (!hsagpu_pm4_compare(func, v & pk[5], pk[4] & pk[5])) {
         return PM4_WAIT;
     }
     r->wait_written = 0;

@@ -9,6 +9,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/error-report.h"
 #include "qemu/units.h"
 #include "qemu/timer.h"
 #include "qapi/error.h"
@@ -63,9 +64,69 @@ static void v10_vm_changed(HsaGpuState *s)
  * packets): every access holds qlock. One that gave a ring work wakes
  * the processor once the lock is dropped.
  */
+/*
+ * The SDMA ring queues follow their registers (qlock held): one that
+ * should run and does not, or runs as it was before a change, is
+ * (re)started from the registers on the processor; one that should not
+ * run is stopped. Only the kernel's GFX and PAGE queues for now.
+ */
+static void v10_sdma_sync(HsaGpuState *s)
+{
+    HsaGpuV10 *v = s->v10;
+
+    if (!v->sdma_dirty) {
+        return;
+    }
+    v->sdma_dirty = false;
+    for (unsigned e = 0; e < V10_SDMA_ENGINES; e++) {
+        for (unsigned q = 0; q < 2; q++) {
+            unsigned qi = e * V10_SDMA_QUEUES + q;
+            HsaGpuV10SdmaRing r, *cur = &v->sdma_running[qi];
+            HsaGpuQueue reg = { 0 };
+            unsigned res;
+
+            hsagpu_v10_sdma_ring(v, e, q, &r);
+            if (r.run && cur->run && r.base == cur->base &&
+                r.size == cur->size && r.rptr_addr == cur->rptr_addr &&
+                r.wptr_addr == cur->wptr_addr && r.vmid == cur->vmid) {
+                cur->doorbell = r.doorbell;
+                continue;
+            }
+            if (cur->run) {
+                hsagpu_queue_own_stop(s, qi);
+                cur->run = false;
+            }
+            if (!r.run) {
+                continue;
+            }
+            reg.ring_lo = r.base;
+            reg.ring_hi = r.base >> 32;
+            reg.ring_size = r.size;
+            reg.rptr_lo = r.rptr_addr;
+            reg.rptr_hi = r.rptr_addr >> 32;
+            reg.wptr_lo = r.wptr_addr;
+            reg.wptr_hi = r.wptr_addr >> 32;
+            reg.vmid = r.vmid;
+            reg.flags = HSAGPU_QF_SDMA;
+            /* the driver's RB_RPTR is where the engine starts */
+            res = hsagpu_queue_own_start(s, qi, &reg, r.rptr);
+            if (res != HSAGPU_QRES_OK) {
+                qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: SDMA%u queue "
+                              "%u not started: result %u\n", e, q, res);
+                continue;
+            }
+            *cur = r;
+            v->kick = true;
+        }
+    }
+}
+
 static void v10_unlock_kick(HsaGpuState *s)
 {
-    bool kick = s->v10->kick, msi = s->v10->msi_due;
+    bool kick, msi = s->v10->msi_due;
+
+    v10_sdma_sync(s);
+    kick = s->v10->kick;
 
     s->v10->kick = false;
     s->v10->msi_due = false;
@@ -186,6 +247,14 @@ static void v10_doorbell_write(void *opaque, hwaddr addr, uint64_t val,
     hsagpu_qlock(s);
     hit = hsagpu_v10_cp_doorbell(s->v10, addr / 4, val) ||
           hsagpu_v10_ih_doorbell(s->v10, addr / 4, val, &msi);
+    /* an SDMA queue's: its write pointer is in memory, fetch it */
+    for (unsigned qi = 0; qi < V10_SDMA_RINGS; qi++) {
+        if (s->v10->sdma_running[qi].run &&
+            s->v10->sdma_running[qi].doorbell == addr / 4) {
+            hsagpu_queue_own_ring(s, qi);
+            s->v10->kick = hit = true;
+        }
+    }
     s->v10->msi_due |= msi;
     v10_unlock_kick(s);
     trace_hsagpu_v10_doorbell(addr / 4, val, hit);
@@ -333,6 +402,8 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
 
     pass->progress += ran;
     v10_vm_changed(s);
+    /* a register packet may have started or stopped an SDMA queue */
+    v10_sdma_sync(s);
     pass->ended |= !!(more & V10_CP_BUSY);
     pass->poll |= !!(more & V10_CP_WAITING);
     s->v10->kick = false;
@@ -348,7 +419,9 @@ static bool v10_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
                      HsaGpuVmReadFn rd, HsaGpuVmXlat *x)
 {
     HsaGpuState *s = c->s;
-    bool mm = c->client == HSAGPU_VM_CLIENT_DMA;
+    /* the SDMA engines (their rings and data), and the IH: the MMHUB */
+    bool mm = c->client == HSAGPU_VM_CLIENT_DMA ||
+              (c->queue >= 0 && (s->queues[c->queue].flags & HSAGPU_QF_SDMA));
     unsigned access = c->atomic ? HSAGPU_VM_ACCESS_ATOMIC :
                       is_write ? HSAGPU_VM_ACCESS_WRITE :
                       HSAGPU_VM_ACCESS_READ;
@@ -392,6 +465,38 @@ static bool v10_xlat(HsaGpuBusCtx *c, uint64_t va, bool is_write,
     return true;
 }
 
+/* The SDMA rings' register packets and traps (a pass: qlock held) */
+static uint32_t v10_reg_read(HsaGpuState *s, uint32_t reg)
+{
+    return reg < V10_NREGS ? hsagpu_v10_read(s->v10, reg) : 0;
+}
+
+static void v10_reg_write(HsaGpuState *s, uint32_t reg, uint32_t val)
+{
+    if (reg < V10_NREGS) {
+        trace_hsagpu_v10_reg_write(reg, val);
+        hsagpu_v10_write(s->v10, reg, val);
+    }
+}
+
+/* TRAP: an IH entry naming the engine and its ring (0 GFX, 3 PAGE) */
+static void v10_trap(HsaGpuState *s, int qi, uint32_t int_ctx)
+{
+    HsaGpuV10Iv iv;
+    unsigned e, q;
+
+    if (qi < 0 || qi >= V10_SDMA_RINGS) {
+        return;
+    }
+    e = qi / V10_SDMA_QUEUES;
+    q = qi % V10_SDMA_QUEUES;
+    hsagpu_v10_iv_sdma_trap(&iv, e, q == 0 ? V10_IV_SDMA_RING_GFX :
+                            q == 1 ? V10_IV_SDMA_RING_PAGE :
+                            V10_IV_SDMA_RING_RLC,
+                            s->queues[qi].as_vmid, int_ctx);
+    v10_ih_post(s, &iv);
+}
+
 static void v10_reset(HsaGpuState *s)
 {
     hsagpu_v10_reset(s->v10);
@@ -415,13 +520,93 @@ const HsaGpuPersonality hsagpu_vega10 = {
     .rom_build = v10_rom_build,
     .pass = v10_pass,
     .xlat = v10_xlat,
+    .reg_read = v10_reg_read,
+    .reg_write = v10_reg_write,
+    .trap = v10_trap,
     .reset = v10_reset,
 };
+
+static const VMStateDescription vmstate_hsagpu_v10_pm4 = {
+    .name = "hsa-gpu-vega10/pm4-ring",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(base, HsaGpuPm4Ring),
+        VMSTATE_UINT32(size_dw, HsaGpuPm4Ring),
+        VMSTATE_UINT32(vmid, HsaGpuPm4Ring),
+        VMSTATE_UINT32(rptr, HsaGpuPm4Ring),
+        VMSTATE_UINT32(ib_active, HsaGpuPm4Ring),
+        VMSTATE_UINT32(ib_vmid, HsaGpuPm4Ring),
+        VMSTATE_UINT64(ib_base, HsaGpuPm4Ring),
+        VMSTATE_UINT32(ib_size, HsaGpuPm4Ring),
+        VMSTATE_UINT32(ib_pos, HsaGpuPm4Ring),
+        VMSTATE_UINT32(wait_written, HsaGpuPm4Ring),
+        VMSTATE_UINT32(error, HsaGpuPm4Ring),
+        VMSTATE_UINT32(error_hdr, HsaGpuPm4Ring),
+        VMSTATE_UINT64(packets, HsaGpuPm4Ring),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const VMStateDescription vmstate_hsagpu_v10_ring = {
+    .name = "hsa-gpu-vega10/ring",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT(pm4, HsaGpuV10Ring, 1, vmstate_hsagpu_v10_pm4,
+                       HsaGpuPm4Ring),
+        VMSTATE_UINT32(active, HsaGpuV10Ring),
+        VMSTATE_UINT32(doorbell, HsaGpuV10Ring),
+        VMSTATE_UINT64(wptr, HsaGpuV10Ring),
+        VMSTATE_UINT64(rptr_addr, HsaGpuV10Ring),
+        VMSTATE_UINT64(wptr_addr, HsaGpuV10Ring),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const VMStateDescription vmstate_hsagpu_v10_sdma = {
+    .name = "hsa-gpu-vega10/sdma-ring",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(run, HsaGpuV10SdmaRing),
+        VMSTATE_UINT64(base, HsaGpuV10SdmaRing),
+        VMSTATE_UINT32(size, HsaGpuV10SdmaRing),
+        VMSTATE_UINT32(vmid, HsaGpuV10SdmaRing),
+        VMSTATE_UINT64(rptr, HsaGpuV10SdmaRing),
+        VMSTATE_UINT64(rptr_addr, HsaGpuV10SdmaRing),
+        VMSTATE_UINT64(wptr_addr, HsaGpuV10SdmaRing),
+        VMSTATE_UINT32(doorbell, HsaGpuV10SdmaRing),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+/* A stream is guest data too: cursors the device could have made */
+static int v10_post_load(void *opaque, int version_id)
+{
+    HsaGpuV10 *v = opaque;
+
+    for (unsigned ri = 0; ri < V10_NUM_RINGS; ri++) {
+        const HsaGpuPm4Ring *r = &v->ring[ri].pm4;
+
+        if (r->ib_active && r->ib_pos > r->ib_size) {
+            error_report("hsa-gpu-vega10: migrated ring %u: IB cursor %u "
+                         "past its %u dwords", ri, r->ib_pos, r->ib_size);
+            return -EINVAL;
+        }
+    }
+    if (v->kiq_ring > V10_NUM_RINGS) {
+        error_report("hsa-gpu-vega10: migrated KIQ ring %u", v->kiq_ring);
+        return -EINVAL;
+    }
+    return 0;
+}
 
 static const VMStateDescription vmstate_hsagpu_v10_regs = {
     .name = "hsa-gpu-vega10/regs",
     .version_id = 1,
     .minimum_version_id = 1,
+    .post_load = v10_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32_ARRAY(reg, HsaGpuV10, V10_NREGS),
         VMSTATE_UINT32_2DARRAY(hqd, HsaGpuV10, V10_NUM_HQD, V10_HQD_NREGS),
@@ -430,6 +615,12 @@ static const VMStateDescription vmstate_hsagpu_v10_regs = {
         VMSTATE_UINT64(clock_latch, HsaGpuV10),
         VMSTATE_UINT32(hdp_flushes, HsaGpuV10),
         VMSTATE_UINT32(tlb_invalidations, HsaGpuV10),
+        VMSTATE_STRUCT_ARRAY(ring, HsaGpuV10, V10_NUM_RINGS, 1,
+                             vmstate_hsagpu_v10_ring, HsaGpuV10Ring),
+        VMSTATE_UINT32(kiq_ring, HsaGpuV10),
+        VMSTATE_STRUCT_ARRAY(sdma_running, HsaGpuV10, V10_SDMA_RINGS, 1,
+                             vmstate_hsagpu_v10_sdma, HsaGpuV10SdmaRing),
+        VMSTATE_BOOL(ih.msi_outstanding, HsaGpuV10),
         VMSTATE_END_OF_LIST()
     }
 };

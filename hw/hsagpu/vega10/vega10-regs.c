@@ -31,6 +31,8 @@ void hsagpu_v10_reset(HsaGpuV10 *v)
     memset(v->ring, 0, sizeof(v->ring));
     v->kiq_ring = V10_NUM_RINGS;
     v->msi_due = false;
+    v->sdma_dirty = false;
+    memset(v->sdma_running, 0, sizeof(v->sdma_running));
     hsagpu_v10_ih_reset(v);
     v->eops = v->maps = v->unmaps = v->aql_refused = 0;
     v->kick = false;

@@ -132,6 +132,11 @@ typedef struct HsaGpuV10 {
     bool sdma_dirty;
     /* The IH asked for its MSI (a register access): the glue sends it */
     bool msi_due;
+    /*
+     * The SDMA ring queues running on the processor (queue slot = ring
+     * index, engine * V10_SDMA_QUEUES + queue), as they were started
+     */
+    HsaGpuV10SdmaRing sdma_running[V10_SDMA_RINGS];
     /* Each hub's TLBs and walk counters (vega10-gmc.c): not migrated */
     HsaGpuVm hub_vm[V10_NUM_HUBS];
 
