@@ -459,6 +459,16 @@ static void test_indirect_buffer(void)
 	T(run() == HSAGPU_PM4_IDLE);
 	T(regs[0xc040] == 3 && !ring.ib_active);
 
+	/* gfx_v9_0_ring_emit_ib_gfx: the graphics ME's IB has no VALID */
+	reset();
+	ring.gfx_me = 1;
+	ib = (uint32_t *)at(0, MEM_BASE + 0x8000, 64);
+	ib[0] = HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3);
+	ib[1] = 0x40;
+	ib[2] = 4;
+	ib_pkt(HSAGPU_PM4_OP_INDIRECT_BUFFER, MEM_BASE + 0x8000, 3, 0, false);
+	T(run() == HSAGPU_PM4_IDLE && regs[0xc040] == 4);
+
 	/* the constant engine's IB is skipped; invalid and nested stop */
 	reset();
 	ib_pkt(HSAGPU_PM4_OP_INDIRECT_BUFFER_CONST, 0xdead0000, 100, 0, true);

@@ -532,6 +532,17 @@ static void test_cp_kiq(void)
 	/* kgd_gfx_v9_hqd_destroy: DEQUEUE_REQUEST stops it */
 	WR(v, V10_CP_HQD_DEQUEUE_REQUEST, 1);
 	T(RD(v, V10_CP_HQD_ACTIVE) == 0 && !v->ring[kcq].active);
+	/* kgd_gfx_v9_hiq_mqd_load: amdkfd's HIQ (engine 1) is mapped too */
+	put(KIQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7));
+	put(KIQ_RING, &w, 1 << 13 | 0 << 16 | 0 << 18 | 1 << 26 | 1u << 29);
+	put(KIQ_RING, &w, 0x8 << 2);
+	put(KIQ_RING, &w, KCQ_MQD);
+	put(KIQ_RING, &w, 0);
+	put(KIQ_RING, &w, 0x20200);
+	put(KIQ_RING, &w, 0);
+	hsagpu_v10_cp_doorbell(v, 0, w);
+	cp_pass(v);
+	T(v->ring[V10_HQD_INDEX(1, 0, 1)].active && !v->ring[kiq].pm4.error);
 	/* a MAP_QUEUES the KIQ cannot do stops the KIQ */
 	put(KIQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7));
 	put(KIQ_RING, &w, 3 << 18 | 1u << 29);

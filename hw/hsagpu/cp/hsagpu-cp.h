@@ -678,6 +678,11 @@ typedef struct HsaGpuPm4Ring {
     uint64_t base;              /* GPU address of the ring's dword 0 */
     uint32_t size_dw;           /* a power of two */
     uint32_t vmid;
+    /*
+     * The graphics ME's ring: its INDIRECT_BUFFER has no VALID bit (the
+     * MEC's compute rings set it)
+     */
+    uint32_t gfx_me;
     uint32_t rptr;              /* next dword to read, < size_dw */
     /* The INDIRECT_BUFFER being run (one level, as gfx9's) */
     uint32_t ib_active;

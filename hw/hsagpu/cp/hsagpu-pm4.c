@@ -416,7 +416,7 @@ static HsaGpuPm4Step hsagpu_pm4_ib(HsaGpuPm4Ring *r, const uint32_t *pk,
 
     if (n != 4 || r->ib_active || (pk[1] & 3) ||
         (pk[2] & ~HSAGPU_PM4_IB_BASE_HI_MASK) ||
-        !(pk[3] & HSAGPU_PM4_IB_VALID)) {
+        (!r->gfx_me && !(pk[3] & HSAGPU_PM4_IB_VALID))) {
         return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_IB);
     }
     /*

@@ -74,6 +74,7 @@ void hsagpu_v10_cp_gfx_start(HsaGpuV10 *v, bool on)
     r->pm4.base = (uint64_t)v->reg[V10_CP_RB0_BASE] << 8 |
                   (uint64_t)v->reg[V10_CP_RB0_BASE_HI] << 40;
     r->pm4.size_dw = v10_ring_dw(v->reg[V10_CP_RB0_CNTL]);
+    r->pm4.gfx_me = 1;
     r->rptr_addr = v10_reg64(&v->reg[V10_CP_RB0_RPTR_ADDR]) & ~3ULL;
     r->wptr = v10_reg64(&v->reg[V10_CP_RB0_WPTR]);
     r->doorbell = db & V10_DOORBELL_EN ? V10_DOORBELL_OFFSET(db)
@@ -215,8 +216,11 @@ static unsigned v10_map_queues(V10RingCtx *c, const uint32_t *pk)
     uint64_t mqd = (uint64_t)pk[4] << 32 | pk[3];
     unsigned ri;
 
-    /* one compute queue at a time, as amdgpu maps them */
-    if (engine != 0 || ((pk[1] >> 29) & 7) != 1 || me > V10_MEC_NUM ||
+    /*
+     * One compute queue at a time, as amdgpu maps its rings (engine 0)
+     * and amdkfd its HIQ (engine 1, a PM4 ring too)
+     */
+    if (engine > 1 || ((pk[1] >> 29) & 7) != 1 || me > V10_MEC_NUM ||
         (pk[1] & 0x30) || (mqd & 3)) {
         return HSAGPU_PM4_ERR_PACKET;
     }

@@ -534,6 +534,7 @@ static const VMStateDescription vmstate_hsagpu_v10_pm4 = {
         VMSTATE_UINT64(base, HsaGpuPm4Ring),
         VMSTATE_UINT32(size_dw, HsaGpuPm4Ring),
         VMSTATE_UINT32(vmid, HsaGpuPm4Ring),
+        VMSTATE_UINT32(gfx_me, HsaGpuPm4Ring),
         VMSTATE_UINT32(rptr, HsaGpuPm4Ring),
         VMSTATE_UINT32(ib_active, HsaGpuPm4Ring),
         VMSTATE_UINT32(ib_vmid, HsaGpuPm4Ring),
