@@ -191,7 +191,8 @@ hsagpu_amd_firmware() {
 
 # The amdgpu register headers of Debian's kernel source packages, which
 # scripts/vega10-regs checks include/hsagpu/vega10_regs.h against: only
-# drivers/gpu/drm/amd/include of each (a few MB of a 140 MB package), in
+# drivers/gpu/drm/amd/include of each (and gmc_v9_0.c, whose client-ID
+# tables it reads; 25 MB of a 140 MB package), in
 # $HSAGPU_CACHE/amd-regs/linux-source-VER/ (a tree the script takes).
 HSAGPU_AMD_REGS_PKGS=("linux-source-6.1/bookworm" "linux-source-6.12/bookworm-backports")
 # Vega10's IP versions (GC 9.0, MMHUB 1.0, OSSSYS 4.0, NBIO 6.1, ...)
@@ -225,7 +226,7 @@ hsagpu_amd_regs() {
         inner=$(ls "$tmp"/usr/src/linux-source-*.tar.xz)
         tar -xJf "$inner" -C "$tmp/x" --wildcards \
             '*/amd/include/vega10_ip_offset.h' '*/amd/include/v9_structs.h' '*/amd/include/vega10_enum.h' \
-            '*/amd/include/soc15_ih_clientid.h' '*/amd/include/ivsrcid/*' \
+            '*/amd/include/soc15_ih_clientid.h' '*/amd/include/ivsrcid/*' '*/amd/amdgpu/gmc_v9_0.c' \
             "${HSAGPU_AMD_REGS_HEADERS[@]/#/*/amd/include/asic_reg/}" ||
             { rm -rf "$tmp"; die "$inner has no drivers/gpu/drm/amd/include"; }
         rm -rf "${top:?}/$pkg"
