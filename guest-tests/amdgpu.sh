@@ -84,7 +84,7 @@ result() {  # result ok|fail|skip NAME [WHY]
 }
 
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 echo "# amdgpu: kernel $kver; firmware $(cat "$here/firmware-package" 2>/dev/null ||
     echo 'package unknown')"
 echo "# amdgpu: modules $(tr '\n' ' ' < "$md/ORDER" 2>/dev/null)"
@@ -315,6 +315,36 @@ else
         result fail amdgpu-ih "fences signalled by the fallback timer, not by interrupts"
     else
         result ok amdgpu-ih
+    fi
+fi
+
+# amdgpu-reset: the GPU reset through amdgpu's own recovery (debugfs
+# amdgpu_gpu_recover), twice, and the IB tests after each: the recovery
+# says "GPU reset(N) succeeded" and every ring runs an IB again
+if [ -z "$bound" ]; then
+    result skip amdgpu-reset "amdgpu did not bind"
+elif [ -z "$dbg" ] || [ ! -e "$dbg/amdgpu_gpu_recover" ]; then
+    result fail amdgpu-reset "no amdgpu_gpu_recover in debugfs"
+else
+    why=
+    for n in 1 2; do
+        cat "$dbg/amdgpu_gpu_recover" > /tmp/amdgpu-recover 2>&1
+        if ! dmesg | grep -q "GPU reset($n) succeeded"; then
+            why="reset $n did not succeed"
+            break
+        fi
+        cat "$dbg/amdgpu_test_ib" > /tmp/amdgpu-test-ib 2>&1
+        if ! grep -q 'ib ring tests passed' /tmp/amdgpu-test-ib; then
+            diag < /tmp/amdgpu-test-ib
+            why="the IB tests after reset $n failed"
+            break
+        fi
+    done
+    dmesg | grep -E 'GPU reset|asic|VRAM is lost' | diag
+    if [ -n "$why" ]; then
+        result fail amdgpu-reset "$why"
+    else
+        result ok amdgpu-reset
     fi
 fi
 

@@ -246,8 +246,16 @@ static void check_image(const HsaGpuAtomParams *p)
 			n++;
 	}
 	TM(n == 0, "%zu data tables outside the image", n);
-	/* No command tables: asic_init (0) and every other is absent */
-	for (i = 0, n = 0; i < 81; i++)
+	/*
+	 * Command tables: asic_init (0) alone, as amdgpu_atom_execute_table
+	 * reads it after a GPU reset: size, workspace, parameter space, then
+	 * code whose first opcode is EOT (0x5b): it returns at once
+	 */
+	t = b16(cmd + 4);
+	T(t > 0 && t + 7 <= len && b16(t) >= 7);
+	T(t > 0 && b8(t + 4) == 0 && (b8(t + 5) & 0x7f) == 0);
+	T(t > 0 && b8(t + 6) == 0x5b);
+	for (i = 1, n = 0; i < 81; i++)
 		n += b16(cmd + 4 + 2 * i) != 0;
 	T(n == 0);
 

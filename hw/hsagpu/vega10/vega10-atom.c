@@ -35,8 +35,10 @@
  *   umc_info, absent here (off); sram_ecc_supported the capability bit.
  * Without emu_mode only:
  * - amdgpu_device_need_post: BIOS_SCRATCH_7's ASIC_INIT_COMPLETE (the
- *   device sets it: a POST would need an asic_init command table, and the
- *   master command table here is empty).
+ *   device sets it at reset: no POST at probe).
+ * After a GPU reset (amdgpu_device_gpu_recover): command table 0,
+ *   ASIC_Init, run by the ATOM interpreter (amdgpu_atom_asic_init); here
+ *   it ends at once.
  * - amdgpu_atomfirmware_get_clock_info (fatal without firmwareinfo): boot
  *   sclk/mclk (AMDGPU_INFO_DEV_INFO's clocks without dpm); smu_info v3.1
  *   core_refclk_10khz -> soc15_get_xclk -> gpu_counter_freq. The umc_info
@@ -128,6 +130,19 @@
 #define VA_HBM_CHANNEL_BITS     128
 #define VA_HBM_CHANNEL_LOG2     7
 
+/*
+ * Command table 0, ASIC_Init: what amdgpu runs to POST the card after a
+ * GPU reset (amdgpu_atom_asic_init, with firmwareinfo's boot clocks as
+ * its parameters). The device is ready as soon as it is reset, so the
+ * table's code is its end (ATOM's EOT): no workspace, no parameters.
+ */
+#define VA_CMD_ASIC_INIT        0
+#define VA_CT_LEN               7
+#define VA_CT_WS                4
+#define VA_CT_PS                5
+#define VA_CT_CODE              6
+#define VA_OP_EOT               0x5b
+
 /* Indirect-IO table: no programs; its first byte is not IIO start (1). */
 #define VA_IIO_LEN              5
 #define VA_IIO_END              9
@@ -181,7 +196,7 @@ static size_t place(size_t *pos, size_t len)
 size_t hsagpu_atom_build(uint8_t *rom, size_t size, const HsaGpuAtomParams *p)
 {
     size_t pn_len, name_len, pos, len;
-    size_t ver, pcir, hdr, cmd, data, fwi, smu, vram, iio;
+    size_t ver, pcir, hdr, cmd, data, fwi, smu, vram, iio, init;
     uint8_t *t;
 
     if (!text_ok(p->part_number, HSAGPU_ATOM_PART_NUMBER_MAX, ' ', 'z') ||
@@ -210,6 +225,7 @@ size_t hsagpu_atom_build(uint8_t *rom, size_t size, const HsaGpuAtomParams *p)
     smu = place(&pos, VA_SMU_LEN);
     vram = place(&pos, VA_VRAM_LEN);
     iio = place(&pos, VA_IIO_LEN);
+    init = place(&pos, VA_CT_LEN);
     len = (pos > VA_MIN_LEN ? pos : VA_MIN_LEN);
     len = (len + 511) & ~(size_t)511;
     if (len > size || len / 512 > 255) {
@@ -257,8 +273,14 @@ size_t hsagpu_atom_build(uint8_t *rom, size_t size, const HsaGpuAtomParams *p)
     put16(t + VA_HDR_MASTER_CMD, cmd);
     put16(t + VA_HDR_MASTER_DATA, data);
 
-    /* No command tables: nothing here posts or reclocks the card. */
+    /* One command table, ASIC_Init; nothing here reclocks the card. */
     put_table_header(rom + cmd, 4 + 2 * VA_CMD_COUNT, 2, 1);
+    put16(rom + cmd + 4 + 2 * VA_CMD_ASIC_INIT, init);
+    t = rom + init;
+    put_table_header(t, VA_CT_LEN, 1, 1);
+    t[VA_CT_WS] = 0;
+    t[VA_CT_PS] = 0;
+    t[VA_CT_CODE] = VA_OP_EOT;
 
     t = rom + data;
     put_table_header(t, 4 + 2 * VA_DATA_COUNT, 2, 1);
