@@ -264,24 +264,28 @@ static void hsagpu_ops_trap(void *opaque, uint32_t int_ctx)
     c->bus.s->pers->trap(c->bus.s, c->bus.queue, int_ctx);
 }
 
+/* What every queue of the processor reaches the device through */
+#define HSAGPU_QUEUE_OPS_COMMON \
+    .read = hsagpu_ops_read, \
+    .write = hsagpu_ops_write, \
+    .fetch_add64 = hsagpu_ops_fetch_add64, \
+    .atomic = hsagpu_ops_atomic, \
+    .now_ns = hsagpu_ops_now, \
+    .irq = hsagpu_ops_irq, \
+    .dma = hsagpu_ops_dma, \
+    .dma_done = hsagpu_ops_dma_done, \
+    .select = hsagpu_ops_select, \
+    .read_data = hsagpu_ops_read_data, \
+    .sdma_packet = hsagpu_ops_sdma_packet, \
+    .map = hsagpu_ops_map, \
+    .unmap = hsagpu_ops_unmap, \
+    .link_begin = hsagpu_ops_link_begin, \
+    .link_end = hsagpu_ops_link_end, \
+    .link_when = hsagpu_ops_link_when, \
+    .set_vmid = hsagpu_ops_set_vmid
+
 const HsaGpuQueueOps hsagpu_queue_ops = {
-    .read = hsagpu_ops_read,
-    .write = hsagpu_ops_write,
-    .fetch_add64 = hsagpu_ops_fetch_add64,
-    .atomic = hsagpu_ops_atomic,
-    .now_ns = hsagpu_ops_now,
-    .irq = hsagpu_ops_irq,
-    .dma = hsagpu_ops_dma,
-    .dma_done = hsagpu_ops_dma_done,
-    .select = hsagpu_ops_select,
-    .read_data = hsagpu_ops_read_data,
-    .sdma_packet = hsagpu_ops_sdma_packet,
-    .map = hsagpu_ops_map,
-    .unmap = hsagpu_ops_unmap,
-    .link_begin = hsagpu_ops_link_begin,
-    .link_end = hsagpu_ops_link_end,
-    .link_when = hsagpu_ops_link_when,
-    .set_vmid = hsagpu_ops_set_vmid,
+    HSAGPU_QUEUE_OPS_COMMON,
 };
 
 /*
@@ -290,23 +294,7 @@ const HsaGpuQueueOps hsagpu_queue_ops = {
  * personality's trap interrupt
  */
 const HsaGpuQueueOps hsagpu_queue_ops_regs = {
-    .read = hsagpu_ops_read,
-    .write = hsagpu_ops_write,
-    .fetch_add64 = hsagpu_ops_fetch_add64,
-    .atomic = hsagpu_ops_atomic,
-    .now_ns = hsagpu_ops_now,
-    .irq = hsagpu_ops_irq,
-    .dma = hsagpu_ops_dma,
-    .dma_done = hsagpu_ops_dma_done,
-    .select = hsagpu_ops_select,
-    .read_data = hsagpu_ops_read_data,
-    .sdma_packet = hsagpu_ops_sdma_packet,
-    .map = hsagpu_ops_map,
-    .unmap = hsagpu_ops_unmap,
-    .link_begin = hsagpu_ops_link_begin,
-    .link_end = hsagpu_ops_link_end,
-    .link_when = hsagpu_ops_link_when,
-    .set_vmid = hsagpu_ops_set_vmid,
+    HSAGPU_QUEUE_OPS_COMMON,
     .reg_read = hsagpu_ops_reg_read,
     .reg_write = hsagpu_ops_reg_write,
     .trap = hsagpu_ops_trap,

@@ -37,7 +37,7 @@ bool hsagpu_v10_sdma_is_reg(uint32_t dw)
 bool hsagpu_v10_sdma_ring(const HsaGpuV10 *v, unsigned engine,
                           unsigned queue, HsaGpuV10SdmaRing *r)
 {
-#define REG(off) v->reg[hsagpu_v10_sdma_reg(engine, queue, (off))]
+#define REG(off) (v->reg[hsagpu_v10_sdma_reg(engine, queue, (off))])
     uint32_t cntl = REG(V10_SDMA_RB_CNTL);
     uint32_t db = REG(V10_SDMA_DOORBELL);
     uint32_t size = V10_SDMA_RB_SIZE(cntl);
