@@ -84,7 +84,7 @@ result() {  # result ok|fail|skip NAME [WHY]
 }
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..7"
 echo "# amdgpu: kernel $kver; firmware $(cat "$here/firmware-package" 2>/dev/null ||
     echo 'package unknown')"
 echo "# amdgpu: modules $(tr '\n' ' ' < "$md/ORDER" 2>/dev/null)"
@@ -345,6 +345,41 @@ else
         result fail amdgpu-reset "$why"
     else
         result ok amdgpu-reset
+    fi
+fi
+
+# amdgpu-rebind: the driver unbound from the device and bound again
+# (sysfs), as a developer reloading it does: the new instance probes the
+# device as left by the old one, and runs every ring's IB test
+if [ -z "$bound" ]; then
+    result skip amdgpu-rebind "amdgpu did not bind"
+else
+    why=
+    echo "$bdf" > /sys/bus/pci/drivers/amdgpu/unbind 2>/tmp/amdgpu-rebind ||
+        why="unbind failed: $(cat /tmp/amdgpu-rebind)"
+    if [ -z "$why" ]; then
+        echo "$bdf" > /sys/bus/pci/drivers/amdgpu/bind 2>/tmp/amdgpu-rebind ||
+            why="bind failed: $(cat /tmp/amdgpu-rebind)"
+    fi
+    dbg2=
+    for d in /sys/kernel/debug/dri/*; do
+        if [ -f "$d/amdgpu_test_ib" ] && grep -q "$bdf" "$d/name" 2>/dev/null; then
+            dbg2=$d
+        fi
+    done
+    if [ -z "$why" ] && [ -z "$dbg2" ]; then
+        why="no amdgpu debugfs directory after the bind"
+    fi
+    if [ -z "$why" ]; then
+        cat "$dbg2/amdgpu_test_ib" > /tmp/amdgpu-test-ib 2>&1
+        grep -q 'ib ring tests passed' /tmp/amdgpu-test-ib ||
+            why="the IB tests after the bind failed"
+    fi
+    if [ -n "$why" ]; then
+        dmesg | tail -n 30 | diag
+        result fail amdgpu-rebind "$why"
+    else
+        result ok amdgpu-rebind
     fi
 fi
 
