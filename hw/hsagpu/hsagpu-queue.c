@@ -636,11 +636,11 @@ unsigned hsagpu_queue_own_start(HsaGpuState *s, unsigned qi,
     q->rptr_hi = reg->rptr_hi;
     q->wptr_lo = reg->wptr_lo;
     q->wptr_hi = reg->wptr_hi;
-    q->flags = reg->flags;
+    q->flags = reg->flags | HSAGPU_QF_OWN;
     q->vmid = reg->vmid;
     q->priority = reg->priority;
     q->vector = 0;
-    q->doorbell = UINT32_MAX;
+    q->doorbell = HSAGPU_DOORBELL_NONE;
     res = (q->flags & HSAGPU_QF_SDMA) ? hsagpu_sdma_check_ring(q)
                                        : HSAGPU_QRES_BAD_FLAGS;
     if (res == HSAGPU_QRES_OK && (read_index & 3)) {

@@ -531,6 +531,28 @@ static void test_registration(void)
 	all[1].flags = 0;
 	T(hsagpu_queue_check_registration(&all[0], &ident, all, 2) ==
 	  HSAGPU_QRES_OK);
+	/*
+	 * A personality's own queue (a Vega10 SDMA ring): no doorbell of
+	 * hsa-gpu's, which its registration and a migrated stream accept
+	 * (a live migration with amdgpu loaded failed here); a driver's
+	 * registration never makes one
+	 */
+	all[1].flags = HSAGPU_QF_SDMA | HSAGPU_QF_OWN;
+	all[1].ring_size = 1024;
+	all[1].doorbell = HSAGPU_DOORBELL_NONE;
+	T(hsagpu_queue_check_registration(&all[1], &ident, all, 2) ==
+	  HSAGPU_QRES_OK);
+	T(hsagpu_queue_check(&all[1], &ident, all, 2) == HSAGPU_QRES_BAD_FLAGS);
+	all[1].doorbell = 10;
+	T(hsagpu_queue_check_registration(&all[1], &ident, all, 2) ==
+	  HSAGPU_QRES_BAD_DOORBELL);
+	all[1].flags = HSAGPU_QF_SDMA;
+	all[1].doorbell = HSAGPU_DOORBELL_NONE;
+	T(hsagpu_queue_check_registration(&all[1], &ident, all, 2) ==
+	  HSAGPU_QRES_BAD_DOORBELL);
+	all[1].flags = 0;
+	all[1].ring_size = 64;
+	all[1].doorbell = 10;
 	/* Registers: frozen while enabled, status read-only, holes */
 	T(hsagpu_queue_reg_write(&all[0], HSAGPU_QREG_RING_SIZE, 8) ==
 	  HSAGPU_BAD_REASON_READONLY && all[0].ring_size == 64);

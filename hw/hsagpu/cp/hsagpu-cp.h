@@ -221,6 +221,14 @@ typedef struct HsaGpuInflight {
     bool link_timed;
 } HsaGpuInflight;
 
+/*
+ * A queue the device runs for a personality's own ring (hsa-gpu-vega10's
+ * SDMA rings, hsagpu_queue_own_start()): never set by a driver's
+ * registration (ENABLE refuses it), it has no doorbell of hsa-gpu's
+ */
+#define HSAGPU_QF_OWN           (1U << 31)
+#define HSAGPU_DOORBELL_NONE    UINT32_MAX
+
 typedef struct HsaGpuQueue {
     /* Registration registers, as written by the driver */
     uint32_t ring_lo, ring_hi, ring_size, doorbell;

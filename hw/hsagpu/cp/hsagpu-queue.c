@@ -169,12 +169,17 @@ unsigned hsagpu_queue_check_registration(const HsaGpuQueue *q,
          ((rptr - HSAGPU_QUEUE_DESC_RPTR) & (HSAGPU_AMD_QUEUE_ALIGN - 1)))) {
         return HSAGPU_QRES_BAD_POINTER;
     }
-    if (q->doorbell >= HSAGPU_DOORBELL_COUNT) {
+    if (q->flags & HSAGPU_QF_OWN) {
+        /* a personality's own ring: its doorbells are its own */
+        if (q->doorbell != HSAGPU_DOORBELL_NONE) {
+            return HSAGPU_QRES_BAD_DOORBELL;
+        }
+    } else if (q->doorbell >= HSAGPU_DOORBELL_COUNT) {
         return HSAGPU_QRES_BAD_DOORBELL;
     }
     for (unsigned i = 0; i < nqueues; i++) {
         if (&all[i] != q && all[i].state != HSAGPU_QSTATE_DISABLED &&
-            all[i].doorbell == q->doorbell) {
+            !(q->flags & HSAGPU_QF_OWN) && all[i].doorbell == q->doorbell) {
             return HSAGPU_QRES_BAD_DOORBELL;
         }
     }
@@ -184,7 +189,7 @@ unsigned hsagpu_queue_check_registration(const HsaGpuQueue *q,
     if (q->priority > HSAGPU_QUEUE_PRIORITY_MAX) {
         return HSAGPU_QRES_BAD_PRIORITY;
     }
-    if (q->flags & ~HSAGPU_QF_ALL) {
+    if (q->flags & ~(HSAGPU_QF_ALL | HSAGPU_QF_OWN)) {
         return HSAGPU_QRES_BAD_FLAGS;
     }
     return HSAGPU_QRES_OK;
@@ -195,6 +200,10 @@ unsigned hsagpu_queue_check(const HsaGpuQueue *q, const HsaGpuIdent *id,
 {
     if (q->state != HSAGPU_QSTATE_DISABLED) {
         return HSAGPU_QRES_BAD_STATE;
+    }
+    /* a driver's queue is never one of the device's own */
+    if (q->flags & HSAGPU_QF_OWN) {
+        return HSAGPU_QRES_BAD_FLAGS;
     }
     /* Latched at ENABLE (as_vmid): later writes do not matter. */
     if (q->vmid >= HSAGPU_VM_NUM_VMIDS) {
