@@ -252,8 +252,9 @@ static void fqb_failed(void *opaque, unsigned qi)
  * device's pass budget (@pass) or a plain hsagpu_queue_run, the checks
  * of a pass's end, then a migration if @migrate.
  */
-static void fqb_turn(FuzzBus *b, HsaGpuQueue *q, HsaGpuProc *proc,
-                     unsigned quantum, unsigned *rr, bool pass, bool migrate)
+static inline void fqb_turn(FuzzBus *b, HsaGpuQueue *q, HsaGpuProc *proc,
+                            unsigned quantum, unsigned *rr, bool pass,
+                            bool migrate)
 {
     static const uint16_t active[1] = { 0 };
 

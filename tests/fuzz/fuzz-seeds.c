@@ -11,7 +11,12 @@
  * and the snippets of tests/fuzz/gcn-snippets.s (memory, LDS, private,
  * lane and hostile accesses). OUTDIR/gcn-load: workgroups of those,
  * stopped part-way and saved. OUTDIR/pm4 and OUTDIR/sdma: the packets
- * the unit tests (test-vendor.c, test-sdma.c) and ROCr use. Layouts:
+ * the unit tests (test-vendor.c, test-sdma.c) and ROCr use.
+ * OUTDIR/pm4-ring: the PM4 rings amdgpu's gfx_v9_0.c fills (ring and
+ * IB tests, fences, a compute frame, the KIQ's packets). OUTDIR/vega10:
+ * amdgpu's register sequences (tests/unit/test-vega10*.c): the GFX
+ * ring, the KIQ mapping a compute queue, the GART and a VMID's tables,
+ * the IH, the SDMA queues, the registers with a behaviour. Layouts:
  * fuzz-input.h.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -27,6 +32,7 @@
 
 #include "hw/hsagpu/cp/hsagpu-cp.h"
 #include "hw/hsagpu/gcn/hsagpu-gcn.h"
+#include "hw/hsagpu/vega10/vega10.h"
 #include "gcn-elf.h"
 #include "gcn-corpus.h"
 #include "fuzz-mem.h"
@@ -1117,6 +1123,731 @@ static void sdma_seeds(void)
     sdma_write("amdgpu-ib-poll", FS_F_KERNEL | FS_F_MIGRATE | FS_F_BUMP, 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* fuzz-pm4-ring: PM4 rings as amdgpu's gfx_v9_0.c fills them          */
+/* ------------------------------------------------------------------ */
+
+/* Offsets in the data region (FR_DATA) */
+#define RD_FENCE        0x000   /* fences, RELEASE_MEM's and QUERY_STATUS' */
+#define RD_COND         0x040   /* COND_EXEC's word, 1 */
+#define RD_WAIT         0x080   /* WAIT_REG_MEM's memory word, 1 */
+#define RD_IB           0x100   /* an indirect buffer */
+#define RD_MQD          0x1000  /* a compute queue's MQD */
+
+static uint32_t rring[2048], rib[256];
+static size_t rring_len, rib_len;
+
+/* dwords of the ring (w: 0) or of the IB at RD_IB (w: 1) */
+static void rp(int w, unsigned n, ...)
+{
+    va_list ap;
+
+    va_start(ap, n);
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t v = va_arg(ap, uint32_t);
+
+        if (!w && rring_len < sizeof(rring) / 4) {
+            rring[rring_len++] = v;
+        } else if (w && rib_len < sizeof(rib) / 4) {
+            rib[rib_len++] = v;
+        }
+    }
+    va_end(ap);
+}
+
+/* RELEASE_MEM of @seq to @addr, with an interrupt (amdgpu's fence) */
+static void rp_fence(int w, uint64_t addr, uint32_t seq)
+{
+    rp(w, 8, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RELEASE_MEM, 8), 0x14 | 5 << 8,
+       HSAGPU_PM4_DATA_32 << 29 | HSAGPU_PM4_INT_CONFIRMED << 24,
+       (uint32_t)addr, (uint32_t)(addr >> 32), seq, 0, seq);
+}
+
+/* @flags, a ring of 2^@log2 dwords starting at @rptr, @vmid */
+static void ring_write(const char *name, uint8_t flags, unsigned log2,
+                       uint32_t rptr, unsigned vmid, uint16_t grow)
+{
+    static uint8_t data[0x1400];
+    size_t n;
+
+    memset(data, 0, sizeof(data));
+    fuzz_put32(data + RD_COND, 1);
+    fuzz_put32(data + RD_WAIT, 1);
+    for (size_t i = 0; i < rib_len; i++) {
+        fuzz_put32(data + RD_IB + 4 * i, rib[i]);
+    }
+    /* an MQD's HQD block: a 1024-dword ring, as gfx_v9_0_mqd_init */
+    fuzz_put32(data + RD_MQD + 4 * (V10_MQD_HQD_DW + V10_CP_HQD_PQ_CONTROL -
+                                    V10_HQD_FIRST), 9);
+    memset(out, 0, FR_HEAD_SIZE);
+    out[FR_H_FLAGS] = flags;
+    out[FR_H_RING] = log2;
+    out[FR_H_RUNS] = 3;
+    out[FR_H_BUDGET] = 63;
+    out[FR_H_VMID] = vmid;
+    put16(out + FR_H_RING_LEN, rring_len * 4);
+    fuzz_put32(out + FR_H_RPTR, rptr);
+    put16(out + FR_H_GROW, grow);
+    n = FR_HEAD_SIZE;
+    for (size_t i = 0; i < rring_len; i++, n += 4) {
+        fuzz_put32(out + n, rring[i]);
+    }
+    memcpy(out + n, data, sizeof(data));
+    n += sizeof(data);
+    seed_write("pm4-ring", name, out, n);
+    rring_len = rib_len = 0;
+}
+
+static void pm4_ring_seeds(void)
+{
+    const uint64_t D = FR_DATA;
+    const uint32_t scratch = V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START;
+
+    /* gfx_v9_0_ring_test_ring, then a fence (gfx_v9_0_ring_emit_fence) */
+    rp(0, 3, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3), scratch,
+       0xdeadbeef);
+    rp_fence(0, D + RD_FENCE, 1);
+    rp(0, 2, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_NOP, 2), 0);
+    ring_write("gfx-ring-test", FR_F_REGS | FR_F_EOP | FR_F_GFX_ME, 10, 0, 0,
+               0);
+    /*
+     * gfx_v9_0_ring_test_ib on the graphics ME (no VALID bit): an IB
+     * with a WRITE_DATA, the frame around it (CONTEXT_CONTROL, the CE's
+     * IB, SWITCH_BUFFER, a NOP filler run) and its fence
+     */
+    rp(1, 5, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5), 5 << 8 | 1 << 20,
+       (uint32_t)(D + RD_FENCE + 8), 0, 0xdeadbeef);
+    rp(0, 3, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_CONTEXT_CONTROL, 3), 0x80000000,
+       0x80000000);
+    rp(0, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER_CONST, 4),
+       (uint32_t)(D + RD_IB), 0, 5);
+    rp(0, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER, 4),
+       (uint32_t)(D + RD_IB), 0, 5);
+    rp(0, 2, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SWITCH_BUFFER, 2), 0);
+    rp_fence(0, D + RD_FENCE, 2);
+    for (unsigned i = 0; i < 6; i++) {
+        rp(0, 1, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_NOP, HSAGPU_PM4_NOP_FILLER + 2));
+    }
+    ring_write("gfx-ib-test", FR_F_REGS | FR_F_EOP | FR_F_GFX_ME, 8, 250, 0,
+               0);
+    /*
+     * A compute ring's frame: the IB (VALID, its VMID) with COPY_DATA,
+     * WAIT_REG_MEM on memory, a COND_EXEC that skips, ACQUIRE_MEM, the
+     * TLB flush's write-then-wait (gmc_v9_0_emit_flush_gpu_tlb: request
+     * written, the acknowledgement waited for), a fence with a 64-bit
+     * value and a clock
+     */
+    rp(1, 6, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_COPY_DATA, 6),
+       HSAGPU_PM4_SEL_IMM | HSAGPU_PM4_SEL_MEM << 8 | HSAGPU_PM4_CD_64,
+       0x11223344, 0x55667788, (uint32_t)(D + RD_FENCE + 16), 0);
+    rp(1, 6, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_COPY_DATA, 6),
+       HSAGPU_PM4_SEL_GPU_CLOCK | HSAGPU_PM4_SEL_REG << 8 | HSAGPU_PM4_CD_64,
+       0, 0, V10_SCRATCH_REG0, 0);
+    rp(1, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WAIT_REG_MEM, 7),
+       HSAGPU_PM4_FUNC_EQ | HSAGPU_PM4_WAIT_MEM, (uint32_t)(D + RD_WAIT), 0,
+       1, 0xffffffff, 4);
+    rp(1, 5, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_COND_EXEC, 5),
+       (uint32_t)(D + RD_FENCE + 24), 0, 0, 3);
+    rp(1, 3, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_SH_REG, 3), 0x200, 1);
+    rp(1, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_ACQUIRE_MEM, 7), 0x28c00000,
+       0xffffffff, 0xff, 0, 0, 0xa);
+    rp(0, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER, 4),
+       (uint32_t)(D + RD_IB), 0, rib_len | HSAGPU_PM4_IB_VALID | 3 << 24);
+    rp(0, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WAIT_REG_MEM, 7),
+       HSAGPU_PM4_FUNC_EQ | HSAGPU_PM4_WAIT_WRITE_FIRST,
+       V10_GFXHUB_INV_ENG0_SEM + V10_HUB_INV_REQ + 17,
+       V10_GFXHUB_INV_ENG0_SEM + V10_HUB_INV_REQ + 17, 1 << 3, 1 << 3, 0x20);
+    rp(0, 8, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RELEASE_MEM, 8), 0x14 | 5 << 8,
+       HSAGPU_PM4_DATA_64 << 29 | HSAGPU_PM4_INT_ONLY << 24,
+       (uint32_t)(D + RD_FENCE + 32), 0, 0x1234, 0x5678, 3);
+    rp(0, 8, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RELEASE_MEM, 8), 0x14 | 5 << 8,
+       HSAGPU_PM4_DATA_GPU_CLOCK << 29, (uint32_t)(D + RD_FENCE + 40), 0, 0,
+       0, 0);
+    rp(0, 5, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_COND_EXEC, 5),
+       (uint32_t)(D + RD_COND), 0, 0, 2);
+    rp(0, 2, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_EVENT_WRITE, 2), 0x516);
+    ring_write("compute-frame", FR_F_REGS | FR_F_EOP, 9, 0x1f0, 3, 0);
+    /*
+     * The KIQ (gfx_v9_0_kiq_kcq_enable, the KFD's HIQ map, the TLB
+     * flush through the KIQ, a preemption and the queues' unmap)
+     */
+    rp(0, 8, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_RESOURCES, 8), 0, 0xff, 0,
+       0, 0, 0, 0);
+    rp(0, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7), 1u << 29,
+       0x6 << 2, (uint32_t)(D + RD_MQD), 0, (uint32_t)(D + RD_FENCE + 48), 0);
+    rp(0, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_QUERY_STATUS, 7), 0, 0,
+       (uint32_t)(D + RD_FENCE + 56), 0, 5, 0);
+    rp(0, 2, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INVALIDATE_TLBS, 2),
+       1 | 0x8000 << 5 | 1 << 4);
+    rp(0, 6, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_UNMAP_QUEUES, 6), 3 | 1u << 29,
+       0x6 << 2, (uint32_t)(D + RD_FENCE), 0, 9);
+    rp(0, 6, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_UNMAP_QUEUES, 6), 1u << 29,
+       0x6 << 2, 0, 0, 0);
+    ring_write("kiq", FR_F_REGS | FR_F_QUEUE, 10, 0, 0, 0);
+    /* the same packets on a ring that is not a KIQ: refused */
+    rp(0, 8, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_RESOURCES, 8), 0, 0xff, 0,
+       0, 0, 0, 0);
+    ring_write("not-kiq", FR_F_REGS, 10, 0, 0, 0);
+    /*
+     * Packets split across the write pointer (the rest comes later) and
+     * wrapping around the ring's end: SET_CONFIG/CONTEXT_REG runs,
+     * PM4 type-2 fillers, the clear state, a preamble
+     */
+    rp(0, 6, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_CONFIG_REG, 6),
+       0x100, 1, 2, 3, 4);
+    rp(0, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_CONTEXT_REG, 4), 0x10, 1, 2);
+    rp(0, 2, 0x80000000, 0x80000000);
+    rp(0, 2, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_CLEAR_STATE, 2), 0);
+    rp(0, 2, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_PREAMBLE_CNTL, 2), 0x10000000);
+    rp(0, 2, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_PFP_SYNC_ME, 2), 0);
+    rp(0, 2, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_FRAME_CONTROL, 2), 0);
+    rp(0, 3, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_BASE, 3), 0, 0);
+    rp(0, 3, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3), scratch, 1);
+    ring_write("wrap-partial", FR_F_REGS | FR_F_WPTR | FR_F_GFX_ME, 5, 25, 0,
+               4);
+    /* the same on a ring whose memory faults now and then */
+    rp(1, 5, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5), 5 << 8,
+       (uint32_t)(D + RD_FENCE + 8), 0, 1);
+    rp(0, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER, 4),
+       (uint32_t)(D + RD_IB), 0, rib_len | HSAGPU_PM4_IB_VALID);
+    rp_fence(0, D + RD_FENCE, 3);
+    ring_write("faults", FR_F_REGS | FR_F_EOP | FR_F_MEM_FAIL |
+               FR_F_VMID_ONLY, 6, 0, 0, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* fuzz-vega10: register sequences of amdgpu (tests/unit/test-vega10*) */
+/* ------------------------------------------------------------------ */
+
+/*
+ * System memory (bus addresses, identity below 256 KiB at reset): rings
+ * of 256 dwords (CP) and 1 KiB (SDMA, IH), small to keep seeds small
+ */
+#define VS_GFX_RPTR     0x000
+#define VS_KIQ_RPTR     0x010
+#define VS_KCQ_RPTR     0x020
+#define VS_KCQ_WPTR     0x030
+#define VS_FENCE        0x100
+#define VS_SDMA_RPTR    0x200
+#define VS_SDMA_WPTR    0x208
+#define VS_SDMA_WB      0x210
+#define VS_IH_WB        0x300
+#define VS_GFX_RING     0x400
+#define VS_KIQ_RING     0x800
+#define VS_KCQ_RING     0xc00
+#define VS_KCQ_MQD      0x1000
+#define VS_IB           0x1400
+#define VS_SDMA_RING    0x1800
+#define VS_IH_RING      0x1c00
+#define VS_SYS_LEN      0x2000
+#define VS_RING_CNTL    7       /* CP rings: 2^(7 + 1) dwords */
+#define VS_RB_SIZE      8       /* SDMA and IH rings: 2^8 dwords */
+/*
+ * VRAM offsets: a flat GART table (its page 2 maps VRAM's first page),
+ * VMID 8's four levels (tables of which only entries 0 and 1 are used,
+ * so 64 bytes apart), a ring
+ */
+#define VS_GART         0x000
+#define VS_PT_ROOT      0x100
+#define VS_VRAM_RING    0x400
+#define VS_VRAM_LEN     0x800
+/* amdgpu's placement on this board (gmc_v9_0_vram_gtt_location) */
+#define VS_FB_START     0xf400000000ULL
+#define VS_AGP_START    0xf800000000ULL
+#define VS_GART_END     ((512ULL << 20) - 1)
+#define VS_PTE_SYS      (HSAGPU_PTE_VALID | HSAGPU_PTE_SYSTEM | \
+                         HSAGPU_PTE_SNOOPED | HSAGPU_PTE_READABLE | \
+                         HSAGPU_PTE_WRITEABLE | HSAGPU_PTE_EXECUTABLE)
+
+static struct {
+    uint8_t flags;
+    uint8_t ops[0x4000];
+    size_t ops_len;
+    uint8_t sys[VS_SYS_LEN];
+    uint8_t vram[VS_VRAM_LEN];
+} vs;
+
+static void vs_new(uint8_t flags)
+{
+    memset(&vs, 0, sizeof(vs));
+    vs.flags = flags;
+}
+
+static void vs_op(unsigned op, uint8_t a, uint16_t b, uint32_t val)
+{
+    uint8_t *p = vs.ops + vs.ops_len;
+
+    if (vs.ops_len + FV_OP_SIZE > sizeof(vs.ops)) {
+        fprintf(stderr, "fuzz-seeds: vega10 seed too long\n");
+        exit(1);
+    }
+    p[0] = op;
+    p[1] = a;
+    put16(p + 2, b);
+    fuzz_put32(p + 4, val);
+    vs.ops_len += FV_OP_SIZE;
+}
+
+/* (a, b) naming register @dw: its block's, else the raw number */
+static void vs_reg(unsigned op, uint32_t dw, uint32_t val)
+{
+    for (unsigned i = 0; i < FV_NBLOCKS; i++) {
+        if (dw >= fv_blocks[i].base &&
+            dw - fv_blocks[i].base < fv_blocks[i].span) {
+            vs_op(op, i, dw - fv_blocks[i].base, val);
+            return;
+        }
+    }
+    vs_op(op, FV_NBLOCKS + (dw >> 16), dw & 0xffff, val);
+}
+
+#define VW(dw, val)     vs_reg(FV_OP_WRITE, (dw), (val))
+#define VR(dw)          vs_reg(FV_OP_READ, (dw), 0)
+
+static void vs_sys32(uint64_t addr, uint32_t val)
+{
+    fuzz_put32(vs.sys + addr, val);
+}
+
+static void vs_vram64(uint64_t off, uint64_t val)
+{
+    put64(vs.vram + off, val);
+}
+
+/* Register @dw of the HQD block of the MQD at VS_KCQ_MQD */
+static void vs_mqd(uint32_t dw, uint32_t val)
+{
+    vs_sys32(VS_KCQ_MQD + 4 * (V10_MQD_HQD_DW + dw - V10_HQD_FIRST), val);
+}
+
+/* Dwords at @addr (system memory) from *@w on */
+static void vs_ring(uint64_t addr, uint32_t *w, unsigned n, ...)
+{
+    va_list ap;
+
+    va_start(ap, n);
+    for (unsigned i = 0; i < n; i++) {
+        vs_sys32(addr + 4 * (*w)++, va_arg(ap, uint32_t));
+    }
+    va_end(ap);
+}
+
+static void vs_write(const char *name)
+{
+    size_t n = FV_HEAD_SIZE;
+
+    memset(out, 0, FV_HEAD_SIZE);
+    out[FV_H_FLAGS] = vs.flags;
+    put16(out + FV_H_OPS_LEN, vs.ops_len);
+    put16(out + FV_H_SYS_LEN, VS_SYS_LEN);
+    memcpy(out + n, vs.ops, vs.ops_len);
+    n += vs.ops_len;
+    memcpy(out + n, vs.sys, VS_SYS_LEN);
+    n += VS_SYS_LEN;
+    memcpy(out + n, vs.vram, VS_VRAM_LEN);
+    n += VS_VRAM_LEN;
+    seed_write("vega10", name, out, n);
+}
+
+static uint32_t vs_grbm(unsigned me, unsigned pipe, unsigned queue,
+                        unsigned vmid)
+{
+    return pipe | me << 2 | vmid << 4 | queue << 8;
+}
+
+/*
+ * vega10_ih_irq_init with use_bus_addr and MSI: ring 0 of 4 KiB at
+ * VS_IH_RING, write-back, the rptr doorbell, interrupts on
+ */
+static void vs_ih_init(void)
+{
+    uint32_t cntl = 1u << 28 | V10_IH_RB_CNTL_WPTR_OVERFLOW_CLEAR |
+                    V10_IH_RB_CNTL_WPTR_OVERFLOW_ENABLE | VS_RB_SIZE << 1 |
+                    V10_IH_RB_CNTL_WPTR_WRITEBACK_ENABLE |
+                    V10_IH_RB_CNTL_MC_SNOOP | V10_IH_RB_CNTL_RPTR_REARM;
+
+    VW(V10_IH_RB_BASE, VS_IH_RING >> 8);
+    VW(V10_IH_RB_BASE_HI, 0);
+    VW(V10_IH_RB_CNTL, cntl);
+    VW(V10_IH_RB_WPTR_ADDR_LO, VS_IH_WB);
+    VW(V10_IH_RB_WPTR_ADDR_HI, 0);
+    VW(V10_IH_RB_WPTR, 0);
+    VW(V10_IH_RB_RPTR, 0);
+    VW(V10_IH_DOORBELL_RPTR, 0x30 | V10_IH_DOORBELL_RPTR_ENABLE);
+    VW(V10_IH_VMID_0_LUT + 8, 0x8001);
+    VW(V10_IH_RB_CNTL, (cntl & ~V10_IH_RB_CNTL_WPTR_OVERFLOW_CLEAR) |
+       V10_IH_RB_CNTL_RB_ENABLE | V10_IH_RB_CNTL_ENABLE_INTR);
+}
+
+/* gfx_v9_0_cp_gfx_resume: the GFX ring at GPU address @ring */
+static void vs_gfx_start(uint64_t ring, uint64_t rptr)
+{
+    VW(V10_CP_ME_CNTL, V10_CP_ME_HALTS);
+    VW(V10_CP_RB0_CNTL, VS_RING_CNTL);
+    VW(V10_CP_RB0_WPTR, 0);
+    VW(V10_CP_RB0_WPTR_HI, 0);
+    VW(V10_CP_RB0_RPTR_ADDR, (uint32_t)rptr);
+    VW(V10_CP_RB0_RPTR_ADDR_HI, rptr >> 32);
+    VW(V10_CP_RB0_BASE, (uint32_t)(ring >> 8));
+    VW(V10_CP_RB0_BASE_HI, (uint32_t)(ring >> 40));
+    VW(V10_CP_RB_DOORBELL_CONTROL, 0x116 << 2 | V10_DOORBELL_EN);
+    VW(V10_CP_INT_CNTL_RING0, V10_CP_TIME_STAMP_INT_ENABLE);
+    VW(V10_CP_ME_CNTL, 0);
+}
+
+/* The ring test, the IB test and fences on the GFX ring at @ring */
+static uint32_t vs_gfx_packets(uint64_t ring_sys, uint64_t fence)
+{
+    uint32_t w = 0, i = 0;
+
+    vs_ring(VS_IB, &i, 5, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5),
+            5 << 8 | 1 << 20, (uint32_t)fence + 8, (uint32_t)(fence >> 32),
+            0xdeadbeef);
+    vs_ring(ring_sys, &w, 3, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3),
+            V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START, 0xdeadbeef);
+    vs_ring(ring_sys, &w, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER, 4),
+            VS_IB, 0, i);
+    vs_ring(ring_sys, &w, 8, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RELEASE_MEM, 8),
+            0x14 | 5 << 8,
+            HSAGPU_PM4_DATA_32 << 29 | HSAGPU_PM4_INT_CONFIRMED << 24,
+            (uint32_t)fence, (uint32_t)(fence >> 32), 7, 0, 7);
+    return w;
+}
+
+/* An HQD programmed by MMIO (gfx_v9_0_kiq_init_register) */
+static void vs_hqd(unsigned me, unsigned pipe, unsigned queue, uint64_t ring,
+                   uint64_t rptr, uint32_t doorbell)
+{
+    VW(V10_GRBM_GFX_CNTL, vs_grbm(me, pipe, queue, 0));
+    VW(V10_CP_HQD_PQ_BASE, ring >> 8);
+    VW(V10_CP_HQD_PQ_CONTROL, VS_RING_CNTL);
+    VW(V10_CP_HQD_PQ_RPTR_REPORT_ADDR, rptr);
+    VW(V10_CP_HQD_PQ_DOORBELL_CONTROL, doorbell << 2 | V10_DOORBELL_EN);
+    VW(V10_CP_HQD_PQ_WPTR_LO, 0);
+    VW(V10_CP_HQD_ACTIVE, 1);
+    VW(V10_GRBM_GFX_CNTL, 0);
+}
+
+/*
+ * gfxhub_v1_0_gart_enable / mmhub_v1_0_gart_enable on this board (6.1's
+ * AGP aperture): a flat GART in VRAM, VMIDs 1-15 four levels deep, the
+ * fault defaults and interrupts
+ */
+static void vs_gart(unsigned hub)
+{
+    uint32_t mc = hub ? V10_MMHUB_MC_DIST : 0, vm = hub ? V10_MMHUB_VM_DIST
+                                                         : 0;
+    uint32_t all = 0;
+
+    VW(vm + V10_GFXHUB_CONTEXT0_BASE_LO32, VS_GART | HSAGPU_PTE_VALID);
+    VW(vm + V10_GFXHUB_CONTEXT0_BASE_HI32, 0);
+    VW(vm + V10_GFXHUB_CONTEXT0_START_LO32, 0);
+    VW(vm + V10_GFXHUB_CONTEXT0_START_HI32, 0);
+    VW(vm + V10_GFXHUB_CONTEXT0_END_LO32, VS_GART_END >> 12);
+    VW(vm + V10_GFXHUB_CONTEXT0_END_HI32, 0);
+    VW(mc + V10_GFXHUB_AGP_BASE, 0);
+    VW(mc + V10_GFXHUB_AGP_BOT, VS_AGP_START >> 24);
+    VW(mc + V10_GFXHUB_AGP_TOP, 0xffffff);
+    VW(mc + V10_GFXHUB_SYSTEM_APERTURE_LOW, VS_FB_START >> 18);
+    VW(mc + V10_GFXHUB_SYSTEM_APERTURE_HIGH, 0xffffffffffffULL >> 18);
+    VW(mc + V10_GFXHUB_SYSTEM_DEFAULT_LSB, 7);
+    VW(vm + V10_GFXHUB_FAULT_DEFAULT_LO32, 3);
+    VW(vm + V10_GFXHUB_CONTEXT0_CNTL, (V10_CTX_CNTL_RESET &
+       ~V10_CTX_CNTL_RETRY_PERM_INVALID) | V10_CTX_CNTL_ENABLE);
+    for (unsigned c = V10_FAULT_CLASS_RANGE; c <= V10_FAULT_CLASS_EXECUTE;
+         c++) {
+        all |= V10_CTX_CNTL_DEFAULT(c) | V10_CTX_CNTL_INT(c);
+    }
+    for (unsigned n = 1; n < 16; n++) {
+        VW(vm + V10_GFXHUB_CONTEXT0_CNTL + n, V10_CTX_CNTL_ENABLE |
+           3 << V10_CTX_CNTL_DEPTH_SHIFT | all);
+        VW(vm + V10_GFXHUB_CONTEXT0_START_LO32 + 2 * n, 0);
+        VW(vm + V10_GFXHUB_CONTEXT0_END_LO32 + 2 * n, 0xffffffff);
+        VW(vm + V10_GFXHUB_CONTEXT0_END_HI32 + 2 * n, 0xf);
+    }
+    VW(vm + V10_GFXHUB_FAULT_CNTL, V10_FAULT_CNTL_RESET);
+}
+
+/*
+ * The GART's entries: pages 0 and 1 map the system memory image one to
+ * one (GPU addresses are bus addresses there), page 2 VRAM's first
+ * page; the others are invalid
+ */
+static void vs_gart_ptes(void)
+{
+    vs_vram64(VS_GART, 0 | VS_PTE_SYS);
+    vs_vram64(VS_GART + 8, 0x1000 | VS_PTE_SYS);
+    vs_vram64(VS_GART + 16, 0 | HSAGPU_PTE_VALID | HSAGPU_PTE_READABLE |
+              HSAGPU_PTE_WRITEABLE);
+}
+
+static void vega10_seeds(void)
+{
+    uint32_t w, k;
+    const uint32_t sdma = hsagpu_v10_sdma_reg(0, 0, 0);
+
+    /* The GFX ring, with the IH taking its fences' interrupts */
+    vs_new(0);
+    vs_ih_init();
+    vs_gfx_start(VS_GFX_RING, VS_GFX_RPTR);
+    VW(V10_SCRATCH_REG0, 0xcafedead);
+    w = vs_gfx_packets(VS_GFX_RING, VS_FENCE);
+    vs_op(FV_OP_DOORBELL, 0, 0x116, w);
+    vs_op(FV_OP_PASS, 0, 63, 0);
+    VR(V10_SCRATCH_REG0);
+    VR(V10_CP_RB0_RPTR);
+    vs_op(FV_OP_DOORBELL, 0, 0x30, 0x20);
+    vs_op(FV_OP_DOORBELL, 0, 0x116, w + 3);
+    vs_op(FV_OP_PASS, 0, 63, 0);
+    VW(V10_CP_ME_CNTL, V10_CP_ME_HALTS);
+    vs_write("gfx-ring");
+
+    /*
+     * The KIQ (RLC_CP_SCHEDULERS, its HQD by MMIO), a KCQ mapped from
+     * its MQD, the KCQ's ring test and fence, then its unmap, a TLB
+     * flush and a query through the KIQ, a dequeue
+     */
+    vs_new(0);
+    vs_ih_init();
+    VW(V10_RLC_CP_SCHEDULERS, 2 << 5 | 1 << 3 | 7 | 0x80);
+    vs_hqd(2, 1, 7, VS_KIQ_RING, VS_KIQ_RPTR, 0);
+    vs_mqd(V10_CP_HQD_ACTIVE, 1);
+    vs_mqd(V10_CP_HQD_PQ_BASE, VS_KCQ_RING >> 8);
+    vs_mqd(V10_CP_HQD_PQ_CONTROL, VS_RING_CNTL);
+    vs_mqd(V10_CP_HQD_PQ_RPTR_REPORT_ADDR, VS_KCQ_RPTR);
+    w = k = 0;
+    vs_ring(VS_KIQ_RING, &w, 8,
+            HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_RESOURCES, 8), 0, 0xff, 0, 0,
+            0, 0, 0);
+    vs_ring(VS_KIQ_RING, &w, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7),
+            1u << 29, 0x6 << 2, VS_KCQ_MQD, 0, VS_KCQ_WPTR, 0);
+    vs_op(FV_OP_DOORBELL, 0, 0, w);
+    vs_op(FV_OP_PASS, 0, 63, 0);
+    VW(V10_CP_ME1_PIPE0_INT_CNTL, V10_CP_TIME_STAMP_INT_ENABLE);
+    vs_ring(VS_KCQ_RING, &k, 3,
+            HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3),
+            V10_SCRATCH_REG0 + 1 - HSAGPU_PM4_UCONFIG_REG_START, 0x600d);
+    /*
+     * gmc_v9_0_emit_flush_gpu_tlb on a compute ring: the request written,
+     * its acknowledgement waited for; a register copied to memory, the
+     * GPU clock in a fence
+     */
+    vs_ring(VS_KCQ_RING, &k, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WAIT_REG_MEM, 7),
+            HSAGPU_PM4_FUNC_EQ | HSAGPU_PM4_WAIT_WRITE_FIRST,
+            V10_GFXHUB_INV_ENG0_SEM + V10_HUB_INV_REQ + 17,
+            V10_GFXHUB_INV_ENG0_SEM + V10_HUB_INV_ACK + 17, 1 << 8, 1 << 8,
+            0x20);
+    vs_ring(VS_KCQ_RING, &k, 6, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_COPY_DATA, 6),
+            HSAGPU_PM4_SEL_REG | HSAGPU_PM4_SEL_MEM << 8,
+            V10_SCRATCH_REG0 + 1, 0, VS_FENCE + 0x20, 0);
+    vs_ring(VS_KCQ_RING, &k, 8, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RELEASE_MEM, 8),
+            0x14 | 5 << 8, HSAGPU_PM4_DATA_GPU_CLOCK << 29, VS_FENCE + 0x28,
+            0, 0, 0, 0);
+    vs_ring(VS_KCQ_RING, &k, 8, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RELEASE_MEM, 8),
+            0x14 | 5 << 8,
+            HSAGPU_PM4_DATA_32 << 29 | HSAGPU_PM4_INT_CONFIRMED << 24,
+            VS_FENCE, 0, 9, 0, 9);
+    vs_op(FV_OP_DOORBELL, 0, 6, k);
+    vs_op(FV_OP_PASS, 0, 63, 0);
+    vs_ring(VS_KIQ_RING, &w, 7,
+            HSAGPU_PM4_HDR(HSAGPU_PM4_OP_QUERY_STATUS, 7), 0, 0,
+            VS_FENCE + 0x10, 0, 5, 0);
+    vs_ring(VS_KIQ_RING, &w, 2,
+            HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INVALIDATE_TLBS, 2),
+            1 | 0x8001 << 5 | 1 << 4);
+    vs_ring(VS_KIQ_RING, &w, 6,
+            HSAGPU_PM4_HDR(HSAGPU_PM4_OP_UNMAP_QUEUES, 6), 1u << 29,
+            6 << 2, 0, 0, 0);
+    vs_op(FV_OP_DOORBELL, 0, 0, w);
+    vs_op(FV_OP_PASS, 0, 63, 0);
+    VW(V10_GRBM_GFX_CNTL, vs_grbm(1, 0, 0, 0));
+    VR(V10_CP_HQD_ACTIVE);
+    VR(V10_CP_HQD_PQ_RPTR);
+    VW(V10_CP_HQD_ACTIVE, 1);
+    VW(V10_CP_HQD_DEQUEUE_REQUEST, 1);
+    VW(V10_GRBM_GFX_CNTL, 0);
+    vs_write("kiq-map");
+
+    /*
+     * The GART: both hubs as amdgpu sets them up, a flat table in VRAM
+     * (vs_gart_ptes), VMID 8's four levels; translations through the FB
+     * and AGP apertures, the GART, VMID 8 and faults (page 0 of the
+     * GART, VMID 8's missing pages); the GFX ring then runs from its
+     * GART address
+     */
+    vs_new(0);
+    vs_ih_init();
+    vs_gart(V10_GFXHUB);
+    vs_gart(V10_MMHUB);
+    vs_gart_ptes();
+    vs_vram64(VS_PT_ROOT, (VS_PT_ROOT + 0x40) | HSAGPU_PTE_VALID);
+    vs_vram64(VS_PT_ROOT + 0x40, (VS_PT_ROOT + 0x80) | HSAGPU_PTE_VALID);
+    vs_vram64(VS_PT_ROOT + 0x80, (VS_PT_ROOT + 0xc0) | HSAGPU_PTE_VALID);
+    vs_vram64(VS_PT_ROOT + 0xc0, 0 | VS_PTE_SYS);
+    vs_vram64(VS_PT_ROOT + 0xc8, 0x1000 | HSAGPU_PTE_VALID |
+              HSAGPU_PTE_SYSTEM | HSAGPU_PTE_READABLE);
+    VW(V10_GFXHUB_CONTEXT0_BASE_LO32 + 16, VS_PT_ROOT | HSAGPU_PTE_VALID);
+    vs_op(FV_OP_XLAT, V10_GFXHUB | 0 << 1, 0, 0x10);
+    vs_op(FV_OP_XLAT, V10_GFXHUB | 0 << 1, 0, 0x1008);
+    vs_op(FV_OP_XLAT, V10_GFXHUB | 0 << 1 | 1 << 6, 0, 0x2010);
+    vs_op(FV_OP_XLAT, V10_GFXHUB | 0 << 1, 0, 0x5000);
+    vs_op(FV_OP_XLAT, V10_GFXHUB | 0 << 1, 0, 0x20000000);
+    vs_op(FV_OP_XLAT, V10_MMHUB | 0 << 1, VS_FB_START >> 32, 0x1000);
+    vs_op(FV_OP_XLAT, V10_MMHUB | 0 << 1, VS_AGP_START >> 32, 0x1000);
+    vs_op(FV_OP_XLAT, V10_GFXHUB | 8 << 1, 0, 0x1000);
+    vs_op(FV_OP_XLAT, V10_GFXHUB | 8 << 1 | 1 << 6, 0, 0x1000);
+    vs_op(FV_OP_XLAT, V10_GFXHUB | 8 << 1 | 3u << 6, 0, 0x2000);
+    vs_op(FV_OP_XLAT, V10_MMHUB | 8 << 1, 0, 0x1000);
+    VR(V10_GFXHUB_FAULT_STATUS);
+    VR(V10_GFXHUB_FAULT_ADDR_LO32);
+    VW(V10_GFXHUB_FAULT_CNTL, V10_FAULT_CNTL_RESET | V10_FAULT_CNTL_CLEAR);
+    VR(V10_GFXHUB_INV_ENG0_SEM + 17);
+    VW(V10_GFXHUB_INV_ENG0_SEM + V10_HUB_INV_REQ + 17, 1 << 8 | 0x7c0000 |
+       V10_HUB_INV_REQ_CLEAR_FAULT);
+    VR(V10_GFXHUB_INV_ENG0_SEM + V10_HUB_INV_ACK + 17);
+    VW(V10_GFXHUB_INV_ENG0_SEM + 17, 0);
+    vs_gfx_start(VS_GFX_RING, VS_GFX_RPTR);
+    w = vs_gfx_packets(VS_GFX_RING, VS_FENCE);
+    vs_op(FV_OP_DOORBELL, 0, 0x116, w);
+    vs_op(FV_OP_PASS, 0, 63, 0);
+    vs_write("gart");
+
+    /* The GFX ring in VRAM, through the FB aperture */
+    vs_new(0);
+    vs_gart(V10_GFXHUB);
+    vs_gart_ptes();
+    w = vs_gfx_packets(VS_GFX_RING, VS_FENCE);
+    memcpy(vs.vram + VS_VRAM_RING, vs.sys + VS_GFX_RING, 4 * w);
+    vs_gfx_start(VS_FB_START + VS_VRAM_RING, VS_FB_START + 0x300);
+    vs_op(FV_OP_DOORBELL, 0, 0x116, w);
+    vs_op(FV_OP_PASS, 0, 63, 0);
+    vs_write("gfx-ring-vram");
+
+    /*
+     * The IH: entries until the ring overflows, the driver's rptr
+     * doorbell and OVERFLOW_CLEAR, then the ring as a GPU address
+     * (MC_SPACE 0) through the MMHUB
+     */
+    vs_new(0);
+    vs_ih_init();
+    for (unsigned i = 0; i < 34; i++) {
+        vs_op(FV_OP_IH_PUSH, V10_IV_CLIENT_GRBM_CP,
+              V10_IV_SRC_CP_EOP | (i & 7) << 8, i << 8 | (i % 16));
+    }
+    VR(V10_IH_RB_WPTR);
+    vs_op(FV_OP_DOORBELL, 0, 0x30, 0x200);
+    VW(V10_IH_RB_CNTL, 1u << 28 | V10_IH_RB_CNTL_WPTR_OVERFLOW_CLEAR |
+       V10_IH_RB_CNTL_WPTR_OVERFLOW_ENABLE | VS_RB_SIZE << 1 |
+       V10_IH_RB_CNTL_WPTR_WRITEBACK_ENABLE | V10_IH_RB_CNTL_RPTR_REARM |
+       V10_IH_RB_CNTL_RB_ENABLE | V10_IH_RB_CNTL_ENABLE_INTR);
+    VW(V10_IH_RB_RPTR, 0x3e0);
+    vs_op(FV_OP_IH_PUSH, V10_IV_CLIENT_SDMA0, V10_IV_SRC_SDMA_TRAP, 0x18);
+    VW(V10_IH_RB_CNTL, 0 << 28 | 3 << 24 | VS_RB_SIZE << 1 |
+       V10_IH_RB_CNTL_WPTR_WRITEBACK_ENABLE | V10_IH_RB_CNTL_RB_ENABLE |
+       V10_IH_RB_CNTL_ENABLE_INTR);
+    vs_op(FV_OP_IH_PUSH, V10_IV_CLIENT_VMC, 0, 0x1);
+    VW(V10_IH_DOORBELL_RPTR_RING1, 0x32 | V10_IH_DOORBELL_RPTR_ENABLE);
+    vs_op(FV_OP_DOORBELL, 0, 0x32, 0x40);
+    vs_write("ih");
+
+    /*
+     * SDMA0's GFX queue as sdma_v4_0_gfx_resume starts it: the ring test
+     * (WRITE), a fence, a trap into the IH, an SRBM_WRITE and a register
+     * poll, published through the write pointer in memory and the
+     * doorbell; SDMA1's PAGE queue started and stopped
+     */
+    vs_new(0);
+    vs_ih_init();
+    VW(sdma + V10_SDMA_RB_CNTL, VS_RB_SIZE << 1);
+    VW(sdma + V10_SDMA_RB_RPTR, 0);
+    VW(sdma + V10_SDMA_RB_RPTR_ADDR_HI, 0);
+    VW(sdma + V10_SDMA_RB_RPTR_ADDR_LO, VS_SDMA_RPTR);
+    VW(sdma + V10_SDMA_RB_BASE, VS_SDMA_RING >> 8);
+    VW(sdma + V10_SDMA_RB_BASE + 1, 0);
+    VW(sdma + V10_SDMA_DOORBELL_OFFSET, 0x1e0 << 2);
+    VW(sdma + V10_SDMA_DOORBELL, V10_SDMA_DOORBELL_ENABLE);
+    VW(sdma + V10_SDMA_RB_WPTR_POLL_ADDR_LO, VS_SDMA_WPTR);
+    VW(sdma + V10_SDMA_RB_CNTL, VS_RB_SIZE << 1 | 1);
+    VW(V10_SDMA0_F32_CNTL, 0);
+    w = 0;
+    vs_ring(VS_SDMA_RING, &w, 5, HSAGPU_SDMA_OP_WRITE, VS_SDMA_WB, 0, 0,
+            0xdeadbeef);
+    vs_ring(VS_SDMA_RING, &w, 4, HSAGPU_SDMA_OP_FENCE, VS_FENCE, 0, 1);
+    vs_ring(VS_SDMA_RING, &w, 2, HSAGPU_SDMA_OP_TRAP, 0);
+    vs_ring(VS_SDMA_RING, &w, 3, HSAGPU_SDMA_OP_SRBM_WRITE | 0xfu << 28,
+            V10_SCRATCH_REG0, 1);
+    vs_ring(VS_SDMA_RING, &w, 6, HSAGPU_SDMA_OP_POLL_REGMEM | 3u << 28,
+            V10_SCRATCH_REG0 << 2, 0, 1, 1, 0x0fff000a);
+    vs_ring(VS_SDMA_RING, &w, 3, HSAGPU_SDMA_OP_SRBM_WRITE | 0xfu << 28,
+            V10_CP_ME_CNTL, V10_CP_ME_HALTS);
+    vs_sys32(VS_SDMA_WPTR, 4 * w);
+    vs_op(FV_OP_DOORBELL, 0, 0x1e0, 4 * w);
+    vs_op(FV_OP_SDMA, 0, 31, 0);
+    vs_op(FV_OP_SDMA, 0, 31, 0);
+    VR(sdma + V10_SDMA_RB_RPTR);
+    VR(V10_SDMA0_STATUS_REG);
+    VW(hsagpu_v10_sdma_reg(1, 1, V10_SDMA_RB_CNTL), VS_RB_SIZE << 1);
+    VW(hsagpu_v10_sdma_reg(1, 1, V10_SDMA_RB_RPTR_ADDR_LO), VS_SDMA_RPTR + 16);
+    VW(hsagpu_v10_sdma_reg(1, 1, V10_SDMA_RB_BASE), VS_SDMA_RING >> 8);
+    VW(hsagpu_v10_sdma_reg(1, 1, V10_SDMA_DOORBELL_OFFSET), 0x1e4 << 2);
+    VW(hsagpu_v10_sdma_reg(1, 1, V10_SDMA_DOORBELL),
+       V10_SDMA_DOORBELL_ENABLE);
+    VW(hsagpu_v10_sdma_reg(1, 1, V10_SDMA_RB_WPTR_POLL_ADDR_LO),
+       VS_SDMA_WPTR + 16);
+    VW(hsagpu_v10_sdma_reg(1, 1, V10_SDMA_RB_CNTL), VS_RB_SIZE << 1 | 1);
+    vs_op(FV_OP_SDMA, 5, 31, 0);
+    VW(V10_SDMA0_F32_CNTL + V10_SDMA_ENGINE_STRIDE, 1);
+    vs_op(FV_OP_RESET, 0, 0, 0);
+    vs_write("sdma");
+
+    /*
+     * Registers with a behaviour: the VRAM and register windows, the HDP
+     * flush and its remap page, the RLC's handshakes and clock capture,
+     * both hubs' invalidation engines, the banks, read-only registers
+     */
+    vs_new(0);
+    VW(V10_MM_INDEX, 0x80000000u | 0x100);
+    VW(V10_MM_INDEX_HI, 0);
+    VW(V10_MM_DATA, 0x11223344);
+    VR(V10_MM_DATA);
+    VW(V10_MM_INDEX, V10_SCRATCH_REG0 * 4 + 4);
+    VW(V10_MM_DATA, 0xabcd);
+    VR(V10_MM_DATA);
+    VW(V10_MM_INDEX, V10_MM_DATA * 4);
+    VR(V10_MM_DATA);
+    VW(V10_PCIE_INDEX2, 0x11180);
+    VR(V10_PCIE_DATA2);
+    VW(V10_GPU_HDP_FLUSH_REQ, 1 << 5);
+    VR(V10_GPU_HDP_FLUSH_DONE);
+    VW(V10_MMIO_REMAP_OFFSET / 4, 0);
+    VW(V10_RLC_SAFE_MODE, 3);
+    VR(V10_RLC_SAFE_MODE);
+    vs_op(FV_OP_CLOCK, 0, 0, 123456);
+    VW(V10_RLC_CAPTURE_GPU_CLOCK_COUNT, 1);
+    VR(V10_RLC_GPU_CLOCK_COUNT_LSB);
+    VR(V10_RLC_GPU_CLOCK_COUNT_MSB);
+    for (unsigned hub = 0; hub < V10_NUM_HUBS; hub++) {
+        uint32_t sem = hub ? V10_MMHUB_INV_ENG0_SEM : V10_GFXHUB_INV_ENG0_SEM;
+
+        VR(sem + 3);
+        VW(sem + V10_HUB_INV_REQ + 3, 0xffff | 0x7c0000);
+        VR(sem + V10_HUB_INV_ACK + 3);
+        VW(sem + 3, 0);
+    }
+    for (unsigned i = 0; i < 8; i++) {
+        VW(V10_GRBM_GFX_CNTL, vs_grbm(1 + i % 2, i % 4, i, i * 2));
+        VW(V10_SH_MEM_CONFIG, i);
+        VW(V10_CP_HQD_PQ_BASE, i);
+        VR(V10_SH_MEM_BASES);
+    }
+    VW(V10_GRBM_STATUS, 0xffffffff);
+    VR(V10_GRBM_STATUS);
+    VR(V10_SDMA0_STATUS_REG + V10_SDMA_ENGINE_STRIDE);
+    vs_op(FV_OP_RESET, 0, 0, 0);
+    VR(V10_RCC_CONFIG_MEMSIZE);
+    vs_write("regs");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 5) {
@@ -1152,6 +1883,8 @@ int main(int argc, char **argv)
     }
     pm4_seeds();
     sdma_seeds();
+    pm4_ring_seeds();
+    vega10_seeds();
     printf("fuzz-seeds: %u seeds (%u instructions, %u snippets) in %s\n",
            written, ninsns, nsnips, outdir);
     return 0;
