@@ -559,6 +559,76 @@ static void test_cp_kiq(void)
 	T(!v->ring[V10_HQD_INDEX(1, 3, 3)].active && v->aql_refused == 1);
 }
 
+/*
+ * A ring's packet that restarts that very ring (found by the vega10
+ * fuzzer): the run ends there and the new ring is left as started, its
+ * read pointer inside it, instead of the old run going on over it
+ */
+static void test_cp_self_restart(void)
+{
+	HsaGpuV10 *v = dev();
+	unsigned kiq = V10_HQD_INDEX(2, 1, 7);
+	uint32_t w = 0, *mqd;
+
+	memset(gmem, 0, sizeof(gmem));
+	n_stopped = 0;
+	/* the GFX ring shrinks and restarts itself through CP_ME_CNTL */
+	WR(v, V10_CP_ME_CNTL, V10_CP_ME_HALTS);
+	WR(v, V10_CP_RB0_CNTL, 9);
+	WR(v, V10_CP_RB0_RPTR_ADDR, GFX_RPTR);
+	WR(v, V10_CP_RB0_BASE, GFX_RING >> 8);
+	WR(v, V10_CP_RB_DOORBELL_CONTROL, 0x116 << 2 | V10_DOORBELL_EN);
+	WR(v, V10_CP_ME_CNTL, 0);
+	for (int i = 0; i < 40; i++)
+		put(GFX_RING, &w, 0x80000000u);
+	put(GFX_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+	put(GFX_RING, &w, HSAGPU_PM4_SEL_REG << 8);
+	put(GFX_RING, &w, V10_CP_RB0_CNTL);
+	put(GFX_RING, &w, 0);
+	put(GFX_RING, &w, 2);                   /* 8 dwords */
+	put(GFX_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 6));
+	put(GFX_RING, &w, HSAGPU_PM4_SEL_REG << 8 | HSAGPU_PM4_WD_ONE_ADDR);
+	put(GFX_RING, &w, V10_CP_ME_CNTL);
+	put(GFX_RING, &w, 0);
+	put(GFX_RING, &w, V10_CP_ME_HALTS);
+	put(GFX_RING, &w, 0);
+	for (int i = 0; i < 20; i++)
+		put(GFX_RING, &w, 0x80000000u);
+	hsagpu_v10_cp_doorbell(v, 0x116, w);
+	cp_pass(v);
+	cp_pass(v);
+	T(v->ring[V10_RING_GFX].active);
+	T(v->ring[V10_RING_GFX].pm4.size_dw == 8);
+	T(v->ring[V10_RING_GFX].pm4.rptr < 8);
+
+	/* the KIQ maps a queue onto itself */
+	w = 0;
+	WR(v, V10_RLC_CP_SCHEDULERS, 2 << 5 | 1 << 3 | 7 | 0x80);
+	hqd_mmio(v, 2, 1, 7, KIQ_RING, KIQ_RPTR, 0);
+	mqd = g32(KCQ_MQD);
+	memset(mqd, 0, 512 * 4);
+	mqd[V10_MQD_HQD_DW + V10_CP_HQD_PQ_BASE - V10_HQD_FIRST] =
+		KCQ_RING >> 8;
+	mqd[V10_MQD_HQD_DW + V10_CP_HQD_PQ_CONTROL - V10_HQD_FIRST] = 1;
+	for (int i = 0; i < 30; i++)
+		put(KIQ_RING, &w, 0x80000000u);
+	put(KIQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7));
+	put(KIQ_RING, &w, 7 << 13 | 1 << 16 | 1 << 18 | 1u << 29);
+	put(KIQ_RING, &w, 0);
+	put(KIQ_RING, &w, KCQ_MQD);
+	put(KIQ_RING, &w, 0);
+	put(KIQ_RING, &w, 0x20200);
+	put(KIQ_RING, &w, 0);
+	for (int i = 0; i < 30; i++)
+		put(KIQ_RING, &w, 0x80000000u);
+	hsagpu_v10_cp_doorbell(v, 0, w);
+	cp_pass(v);
+	cp_pass(v);
+	T(v->ring[kiq].pm4.size_dw == 4);
+	T(v->ring[kiq].pm4.rptr < 4);
+	T(v->ring[kiq].pm4.base == KCQ_RING);
+}
+
 /* SDMA1's PAGE queue as sdma_v4_0_page_resume programs it */
 static void test_sdma_rings(void)
 {
@@ -614,6 +684,7 @@ int main(void)
 	test_every_register();
 	test_cp_gfx_ring();
 	test_cp_kiq();
+	test_cp_self_restart();
 	test_sdma_rings();
 	return tap_done();
 }

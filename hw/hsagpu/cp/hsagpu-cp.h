@@ -704,6 +704,12 @@ typedef struct HsaGpuPm4Ring {
     uint32_t error;
     uint32_t error_hdr;
     uint64_t packets;           /* packets run (counters, tracing) */
+    /*
+     * Bumped by whoever restarts the ring from its registers: a packet
+     * that restarts its own ring (a register write, a MAP_QUEUES of
+     * itself) ends the run there, the new ring left as started
+     */
+    uint32_t epoch;
 } HsaGpuPm4Ring;
 
 typedef enum HsaGpuPm4Outcome {

@@ -581,9 +581,14 @@ HsaGpuPm4Outcome hsagpu_pm4_ring_run(HsaGpuPm4Ring *r, uint64_t wptr,
             st = PM4_DONE;
         } else {
             bool was_ib = r->ib_active;
+            uint32_t epoch = r->epoch;
 
             st = hsagpu_pm4_packet(r, ops, was_ib ? r->ib_vmid : r->vmid,
                                    pk, n);
+            if (r->epoch != epoch) {
+                /* the packet restarted this very ring: it is not ours */
+                return HSAGPU_PM4_BUDGET;
+            }
             if (st == PM4_DONE && !was_ib && r->ib_active) {
                 /* the ring moves past the IB packet; the IB runs next */
                 r->rptr = (r->rptr + n) & mask;

@@ -58,6 +58,15 @@ static uint32_t v10_ring_dw(uint32_t field)
     return field < V10_RING_DW_LOG2_MAX ? 2u << field : 0;
 }
 
+/* A ring about to start afresh: a run of it in progress must notice */
+static void v10_ring_clear(HsaGpuV10Ring *r)
+{
+    uint32_t epoch = r->pm4.epoch + 1;
+
+    memset(r, 0, sizeof(*r));
+    r->pm4.epoch = epoch;
+}
+
 void hsagpu_v10_cp_gfx_start(HsaGpuV10 *v, bool on)
 {
     HsaGpuV10Ring *r = &v->ring[V10_RING_GFX];
@@ -65,12 +74,13 @@ void hsagpu_v10_cp_gfx_start(HsaGpuV10 *v, bool on)
 
     if (!on) {
         r->active = 0;
+        r->pm4.epoch++;
         return;
     }
     if (r->active) {
         return;
     }
-    memset(r, 0, sizeof(*r));
+    v10_ring_clear(r);
     r->pm4.base = (uint64_t)v->reg[V10_CP_RB0_BASE] << 8 |
                   (uint64_t)v->reg[V10_CP_RB0_BASE_HI] << 40;
     r->pm4.size_dw = v10_ring_dw(v->reg[V10_CP_RB0_CNTL]);
@@ -95,6 +105,7 @@ void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
             /* the queue's state goes back to its registers */
             V10_HQD(b, V10_CP_HQD_PQ_RPTR) = r->pm4.rptr;
             r->active = 0;
+            r->pm4.epoch++;
         }
         V10_HQD(b, V10_CP_HQD_ACTIVE) &= ~1u;
         return;
@@ -103,7 +114,7 @@ void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
     if (r->active) {
         return;
     }
-    memset(r, 0, sizeof(*r));
+    v10_ring_clear(r);
     /*
      * AQL queues (amdkfd's user queues) have a packet processor of their
      * own; they are not PM4 rings and are not served yet (docs/vega10.md)
