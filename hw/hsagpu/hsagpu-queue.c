@@ -616,6 +616,7 @@ void hsagpu_queue_own_stop(HsaGpuState *s, unsigned qi)
     }
 }
 
+/* @reg: the ring, pointers, flags and VMID; @read_index: where it starts */
 unsigned hsagpu_queue_own_start(HsaGpuState *s, unsigned qi,
                                 const HsaGpuQueue *reg, uint64_t read_index)
 {
