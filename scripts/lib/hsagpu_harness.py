@@ -971,9 +971,12 @@ def amdgpu_boot(kernel, device=AMDGPU_DEVICE, extra_params=None, timeout=300,
     work_dir = work_dir or os.path.join(CACHE, 'results')
     os.makedirs(work_dir, exist_ok=True)
     allow = os.path.join(work_dir, 'amdgpu-dmesg-allow')
-    with open(allow + '.tmp.%d' % os.getpid(), 'w') as f:
+    # scripts/test runs several boots at once from threads of one process:
+    # each writes its own temporary file, the last rename wins (same bytes)
+    fd, tmp = tempfile.mkstemp(prefix='amdgpu-dmesg-allow.', dir=work_dir)
+    with os.fdopen(fd, 'w') as f:
         f.write(''.join(rx + '\n' for rx, _ in AMDGPU_DMESG_ALLOWED))
-    os.replace(allow + '.tmp.%d' % os.getpid(), allow)
+    os.replace(tmp, allow)
     g = AMDGPU_GUEST_DIR
     return dict(device=dtype, props=props,
                 cmdline=AMDGPU_PARAMS + amdgpu_extra_params(extra_params),
