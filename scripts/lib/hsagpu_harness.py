@@ -770,12 +770,6 @@ AMDGPU_PARAMS = [
     # with direct loading), 6 uvd_v7_0, 7 vce_v4_0: masks the SMU, UVD and
     # VCE, which the device does not model
     'amdgpu.ip_block_mask=0x1f',
-    # no runtime power management: BACO needs the SMU masked above
-    'amdgpu.runpm=0',
-    # no ASPM programming of the link
-    'amdgpu.aspm=0',
-    # no RAS: its queries go to the PSP's RAS TA and ATOM firmware tables
-    'amdgpu.ras_enable=0',
     # (amdgpu.gpu_recovery: the default; no amdgpu.emu_mode: the device is
     # to work without it)
     # DRM's core debug messages: "ring test on X succeeded", "ib test on X
