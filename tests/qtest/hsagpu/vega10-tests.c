@@ -472,6 +472,35 @@ static void test_v10_ih(void)
     g_assert_true(v10_wait_mem(&f, V10_WB + 0x100, 3));
     g_usleep(50 * 1000);
     g_assert_cmpuint(qtest_readl(f.qts, V10_IH_WPTR), ==, 64);
+
+    /*
+     * A VM fault: VMID 0's context with the range class's interrupt on;
+     * a write outside every aperture and the GART is the GFXHUB's entry
+     * (client UTCL2, source 0), with the page as gmc_v9_0_process_
+     * interrupt reads it back (bits 43:12 in data 0, 47:44 in data 1)
+     */
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_CNTL, V10_CTX_CNTL_ENABLE |
+           V10_CTX_CNTL_INT(V10_FAULT_CLASS_RANGE));
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_START_LO32, 0);
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_END_LO32, 0xff);
+    v10_wr(&f, V10_GFXHUB_INV_ENG0_SEM + V10_HUB_INV_REQ, 1);
+    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+    RING(HSAGPU_PM4_SEL_MEM << 8);
+    RING(0x3456000);
+    RING(0x1002);                   /* 0x1002_0345_6000 */
+    RING(0xbad);
+    qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
+    g_assert_true(v10_wait_mem(&f, V10_IH_WPTR, 96));
+    dw0 = qtest_readl(f.qts, V10_IH_RING + 64);
+    g_assert_cmphex(dw0 & 0xff, ==, 0x1b);
+    g_assert_cmpuint((dw0 >> 8) & 0xff, ==, 0);
+    g_assert_cmpuint((dw0 >> 24) & 0xf, ==, 0);
+    g_assert_cmphex(qtest_readl(f.qts, V10_IH_RING + 64 + 16), ==,
+                    (uint32_t)(0x100203456000ULL >> 12));
+    g_assert_cmphex(qtest_readl(f.qts, V10_IH_RING + 64 + 20) & 0xf, ==,
+                    0x100203456000ULL >> 44);
+    g_assert_cmphex(v10_rd(&f, V10_GFXHUB_FAULT_ADDR_LO32), ==,
+                    (uint32_t)(0x100203456000ULL >> 12));
     fixture_fini(&f);
 #undef FENCE
 #undef RING
