@@ -309,61 +309,42 @@ static void fv_sdma_set_vmid(void *o, uint32_t vmid)
     FUZZ_CHECK(vmid < HSAGPU_VM_NUM_VMIDS);
 }
 
-/*
- * The SDMA queues follow their registers (v10_sdma_sync): started from
- * them when they should run and do not (or run as they were before a
- * change), stopped when they should not
- */
+/* The SDMA queues follow their registers, as the device's do */
+static void fv_sdma_stop(void *o, unsigned qi)
+{
+    hsagpu_queue_clear(&fv.sq[qi]);
+}
+
+static bool fv_sdma_start(void *o, unsigned qi, const HsaGpuV10SdmaRing *r)
+{
+    HsaGpuQueue *sq = &fv.sq[qi];
+
+    FUZZ_CHECK(r->size >= 4 && !(r->size & (r->size - 1)) &&
+               r->size <= 4u << V10_RING_DW_LOG2_MAX);
+    FUZZ_CHECK(r->doorbell != V10_NO_DOORBELL);
+    memset(sq, 0, sizeof(*sq));
+    sq->ring_lo = r->base;
+    sq->ring_hi = r->base >> 32;
+    sq->ring_size = r->size;
+    sq->rptr_lo = r->rptr_addr;
+    sq->rptr_hi = r->rptr_addr >> 32;
+    sq->wptr_lo = r->wptr_addr;
+    sq->wptr_hi = r->wptr_addr >> 32;
+    sq->vmid = r->vmid;
+    sq->flags = HSAGPU_QF_SDMA;
+    sq->doorbell = UINT32_MAX;
+    if (hsagpu_sdma_check_ring(sq) != HSAGPU_QRES_OK || (r->rptr & 3)) {
+        return false;
+    }
+    hsagpu_queue_start(sq, r->rptr);
+    return true;
+}
+
 static void fv_sdma_sync(void)
 {
-    if (!v->sdma_dirty) {
-        return;
-    }
-    v->sdma_dirty = false;
-    for (unsigned e = 0; e < V10_SDMA_ENGINES; e++) {
-        for (unsigned q = 0; q < 2; q++) {
-            unsigned qi = e * V10_SDMA_QUEUES + q;
-            HsaGpuV10SdmaRing r, *cur = &v->sdma_running[qi];
-            HsaGpuQueue *sq = &fv.sq[qi];
+    HsaGpuV10SdmaSync ops = { .stop = fv_sdma_stop, .start = fv_sdma_start };
 
-            hsagpu_v10_sdma_ring(v, e, q, &r);
-            if (r.run) {
-                FUZZ_CHECK(r.size >= 4 && !(r.size & (r.size - 1)) &&
-                           r.size <= 4u << V10_RING_DW_LOG2_MAX);
-                FUZZ_CHECK(r.doorbell != V10_NO_DOORBELL);
-            }
-            if (r.run && cur->run && r.base == cur->base &&
-                r.size == cur->size && r.rptr_addr == cur->rptr_addr &&
-                r.wptr_addr == cur->wptr_addr && r.vmid == cur->vmid) {
-                cur->doorbell = r.doorbell;
-                continue;
-            }
-            if (cur->run) {
-                hsagpu_queue_clear(sq);
-                cur->run = false;
-            }
-            if (!r.run) {
-                continue;
-            }
-            memset(sq, 0, sizeof(*sq));
-            sq->ring_lo = r.base;
-            sq->ring_hi = r.base >> 32;
-            sq->ring_size = r.size;
-            sq->rptr_lo = r.rptr_addr;
-            sq->rptr_hi = r.rptr_addr >> 32;
-            sq->wptr_lo = r.wptr_addr;
-            sq->wptr_hi = r.wptr_addr >> 32;
-            sq->vmid = r.vmid;
-            sq->flags = HSAGPU_QF_SDMA;
-            sq->doorbell = UINT32_MAX;
-            if (hsagpu_sdma_check_ring(sq) != HSAGPU_QRES_OK ||
-                (r.rptr & 3)) {
-                continue;
-            }
-            hsagpu_queue_start(sq, r.rptr);
-            *cur = r;
-        }
-    }
+    hsagpu_v10_sdma_sync(v, &ops);
 }
 
 /*

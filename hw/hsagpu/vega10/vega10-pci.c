@@ -64,61 +64,40 @@ static void v10_vm_changed(HsaGpuState *s)
  * packets): every access holds qlock. One that gave a ring work wakes
  * the processor once the lock is dropped.
  */
-/*
- * The SDMA ring queues follow their registers (qlock held): one that
- * should run and does not, or runs as it was before a change, is
- * (re)started from the registers on the processor; one that should not
- * run is stopped. Only the kernel's GFX and PAGE queues for now.
- */
+/* An SDMA ring queue on the processor (qlock held) */
+static void v10_sdma_stop(void *opaque, unsigned qi)
+{
+    hsagpu_queue_own_stop(opaque, qi);
+}
+
+static bool v10_sdma_start(void *opaque, unsigned qi,
+                           const HsaGpuV10SdmaRing *r)
+{
+    HsaGpuQueue reg = {
+        .ring_lo = r->base, .ring_hi = r->base >> 32, .ring_size = r->size,
+        .rptr_lo = r->rptr_addr, .rptr_hi = r->rptr_addr >> 32,
+        .wptr_lo = r->wptr_addr, .wptr_hi = r->wptr_addr >> 32,
+        .vmid = r->vmid, .flags = HSAGPU_QF_SDMA,
+    };
+    /* the driver's RB_RPTR is where the engine starts */
+    unsigned res = hsagpu_queue_own_start(opaque, qi, &reg, r->rptr);
+
+    if (res != HSAGPU_QRES_OK) {
+        qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: SDMA%u queue %u not "
+                      "started: result %u\n", qi / V10_SDMA_QUEUES,
+                      qi % V10_SDMA_QUEUES, res);
+        return false;
+    }
+    return true;
+}
+
 static void v10_sdma_sync(HsaGpuState *s)
 {
-    HsaGpuV10 *v = s->v10;
+    HsaGpuV10SdmaSync ops = {
+        .stop = v10_sdma_stop, .start = v10_sdma_start, .opaque = s,
+    };
 
-    if (!v->sdma_dirty) {
-        return;
-    }
-    v->sdma_dirty = false;
-    for (unsigned e = 0; e < V10_SDMA_ENGINES; e++) {
-        for (unsigned q = 0; q < 2; q++) {
-            unsigned qi = e * V10_SDMA_QUEUES + q;
-            HsaGpuV10SdmaRing r, *cur = &v->sdma_running[qi];
-            HsaGpuQueue reg = { 0 };
-            unsigned res;
-
-            hsagpu_v10_sdma_ring(v, e, q, &r);
-            if (r.run && cur->run && r.base == cur->base &&
-                r.size == cur->size && r.rptr_addr == cur->rptr_addr &&
-                r.wptr_addr == cur->wptr_addr && r.vmid == cur->vmid) {
-                cur->doorbell = r.doorbell;
-                continue;
-            }
-            if (cur->run) {
-                hsagpu_queue_own_stop(s, qi);
-                cur->run = false;
-            }
-            if (!r.run) {
-                continue;
-            }
-            reg.ring_lo = r.base;
-            reg.ring_hi = r.base >> 32;
-            reg.ring_size = r.size;
-            reg.rptr_lo = r.rptr_addr;
-            reg.rptr_hi = r.rptr_addr >> 32;
-            reg.wptr_lo = r.wptr_addr;
-            reg.wptr_hi = r.wptr_addr >> 32;
-            reg.vmid = r.vmid;
-            reg.flags = HSAGPU_QF_SDMA;
-            /* the driver's RB_RPTR is where the engine starts */
-            res = hsagpu_queue_own_start(s, qi, &reg, r.rptr);
-            if (res != HSAGPU_QRES_OK) {
-                qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: SDMA%u queue "
-                              "%u not started: result %u\n", e, q, res);
-                continue;
-            }
-            *cur = r;
-            v->kick = true;
-        }
-    }
+    hsagpu_v10_sdma_sync(s->v10, &ops);
 }
 
 static void v10_unlock_kick(HsaGpuState *s)

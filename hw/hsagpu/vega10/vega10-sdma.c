@@ -69,3 +69,34 @@ bool hsagpu_v10_sdma_ring(const HsaGpuV10 *v, unsigned engine,
     return r->run;
 #undef REG
 }
+
+void hsagpu_v10_sdma_sync(HsaGpuV10 *v, const HsaGpuV10SdmaSync *ops)
+{
+    if (!v->sdma_dirty) {
+        return;
+    }
+    v->sdma_dirty = false;
+    /* the kernel's GFX and PAGE queues; the RLC (user) ones are not yet */
+    for (unsigned e = 0; e < V10_SDMA_ENGINES; e++) {
+        for (unsigned q = 0; q < 2; q++) {
+            unsigned qi = e * V10_SDMA_QUEUES + q;
+            HsaGpuV10SdmaRing r, *cur = &v->sdma_running[qi];
+
+            hsagpu_v10_sdma_ring(v, e, q, &r);
+            if (r.run && cur->run && r.base == cur->base &&
+                r.size == cur->size && r.rptr_addr == cur->rptr_addr &&
+                r.wptr_addr == cur->wptr_addr && r.vmid == cur->vmid) {
+                cur->doorbell = r.doorbell;
+                continue;
+            }
+            if (cur->run) {
+                ops->stop(ops->opaque, qi);
+                cur->run = false;
+            }
+            if (r.run && ops->start(ops->opaque, qi, &r)) {
+                *cur = r;
+                v->kick = true;
+            }
+        }
+    }
+}

@@ -164,6 +164,19 @@ bool hsagpu_v10_sdma_is_reg(uint32_t dw);
 /* What the queue is now: true if it runs */
 bool hsagpu_v10_sdma_ring(const HsaGpuV10 *v, unsigned engine,
                           unsigned queue, HsaGpuV10SdmaRing *r);
+/* Where the device runs the queues (queue slot = engine * 4 + queue) */
+typedef struct HsaGpuV10SdmaSync {
+    void (*stop)(void *opaque, unsigned qi);
+    /* false: the device refused to start it (the queue stays off) */
+    bool (*start)(void *opaque, unsigned qi, const HsaGpuV10SdmaRing *r);
+    void *opaque;
+} HsaGpuV10SdmaSync;
+/*
+ * After registers changed (sdma_dirty): a queue that should run and does
+ * not, or runs as it was before a change, is (re)started; one that
+ * should not run is stopped
+ */
+void hsagpu_v10_sdma_sync(HsaGpuV10 *v, const HsaGpuV10SdmaSync *ops);
 
 /* vega10-cp.c: start (latch from the registers) or stop a ring */
 void hsagpu_v10_cp_gfx_start(HsaGpuV10 *v, bool on);
