@@ -19,6 +19,18 @@
 #                      timer (which signals a fence the interrupt did not,
 #                      half a second late: "Fence fallback timer expired",
 #                      amdgpu_fence.c)
+#   amdgpu-reset       debugfs amdgpu_gpu_recover twice, IB tests after each
+#   amdgpu-vmfault     a process's GFX IB writes where it mapped nothing
+#                      (t-amdgpu-cs fault): amdgpu's fault handler reports
+#                      that page, a user VMID (the same in the IV and in the
+#                      hub's fault status) and the process (by the PASID
+#                      the device put in the IV); the job completes
+#   amdgpu-hang        inject-queue-hang holds the GFX ring under a
+#                      process's job (t-amdgpu-cs hang): amdgpu's job
+#                      timeout recovers the GPU, the job fails, a new job
+#                      runs, every ring's IB test passes again
+#   amdgpu-rebind      unbind and bind through sysfs, IB tests after
+#   amdgpu-reload      rmmod amdgpu and insmod again, IB tests after
 #
 # It always prints amdgpu's and DRM's kernel messages, the firmware
 # package and the firmware versions the driver reports, so that a failing
@@ -84,7 +96,7 @@ result() {  # result ok|fail|skip NAME [WHY]
 }
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..10"
 echo "# amdgpu: kernel $kver; firmware $(cat "$here/firmware-package" 2>/dev/null ||
     echo 'package unknown')"
 echo "# amdgpu: modules $(tr '\n' ' ' < "$md/ORDER" 2>/dev/null)"
@@ -348,6 +360,96 @@ else
     fi
 fi
 
+# new_dmesg FROM: the kernel log's lines after the first FROM
+new_dmesg() { dmesg | tail -n +$(($1 + 1)); }
+# test_ib_now: debugfs amdgpu_test_ib of the device's current amdgpu
+# instance passes (a new instance after a bind or reload)
+test_ib_now() {
+    for d in /sys/kernel/debug/dri/*; do
+        if [ -f "$d/amdgpu_test_ib" ] && grep -q "$bdf" "$d/name" 2>/dev/null; then
+            dbg=$d
+        fi
+    done
+    cat "$dbg/amdgpu_test_ib" > /tmp/amdgpu-test-ib 2>&1
+    grep -q 'ib ring tests passed' /tmp/amdgpu-test-ib
+}
+
+# amdgpu-vmfault: the device's VM fault as amdgpu reports it
+# (gmc_v9_0_process_interrupt): "[gfxhub0] no-retry page fault (src_id:0
+# ring:R vmid:V pasid:P)", " for process NAME pid PID thread ...", "  in
+# page starting at address 0x... from IH client 0x1b (UTCL2)", and
+# VM_L2_PROTECTION_FAULT_STATUS, whose VMID field is [23:20]
+if [ -z "$bound" ]; then
+    result skip amdgpu-vmfault "amdgpu did not bind"
+else
+    from=$(dmesg | wc -l)
+    /tests/t-amdgpu-cs fault "/dev/dri/$render" > /tmp/amdgpu-cs 2>&1
+    rc=$?
+    diag < /tmp/amdgpu-cs
+    new_dmesg "$from" > /tmp/amdgpu-fault
+    diag < /tmp/amdgpu-fault
+    va=$(sed -n 's/^fault-va //p' /tmp/amdgpu-cs)
+    pid=$(sed -n 's/^pid //p' /tmp/amdgpu-cs)
+    iv=$(sed -n 's/.*\[gfxhub0\] no-retry page fault (src_id:0 ring:[0-9]* vmid:\([0-9]*\) pasid:\([0-9]*\)[,)].*/\1 \2/p' \
+        /tmp/amdgpu-fault | head -n 1)
+    vmid=${iv% *}
+    pasid=${iv#* }
+    status=$(sed -n 's/.*VM_L2_PROTECTION_FAULT_STATUS:0x\([0-9A-Fa-f]*\).*/\1/p' /tmp/amdgpu-fault |
+        head -n 1)
+    why=
+    if [ "$rc" -ne 0 ]; then
+        why="t-amdgpu-cs fault: exit status $rc"
+    elif [ -z "$iv" ]; then
+        why="no gfxhub0 no-retry page fault reported"
+    elif [ "$vmid" -lt 1 ] || [ "$vmid" -gt 15 ] || [ "$pasid" -eq 0 ]; then
+        why="the fault's VMID $vmid or PASID $pasid is not a process's"
+    elif ! grep -qF " for process t-amdgpu-cs pid $pid " /tmp/amdgpu-fault; then
+        why="the fault was not traced to t-amdgpu-cs, pid $pid (its PASID)"
+    elif ! grep -qF "in page starting at address $va from IH client 0x1b" /tmp/amdgpu-fault; then
+        why="no fault reported at $va from the UTCL2"
+    elif [ -z "$status" ] || [ $(((0x$status >> 20) & 15)) -ne "$vmid" ]; then
+        why="VM_L2_PROTECTION_FAULT_STATUS 0x$status does not name VMID $vmid"
+    fi
+    if [ -n "$why" ]; then
+        result fail amdgpu-vmfault "$why"
+    else
+        echo "# amdgpu: the fault at $va: VMID $vmid, PASID $pasid, pid $pid, status 0x$status"
+        result ok amdgpu-vmfault
+    fi
+fi
+
+# amdgpu-hang: a hang injected on the GFX ring under a job; amdgpu's own
+# timeout ("ring gfx... timeout") and recovery ("GPU reset(N) succeeded")
+if [ -z "$bound" ]; then
+    result skip amdgpu-hang "amdgpu did not bind"
+else
+    from=$(dmesg | wc -l)
+    /tests/t-amdgpu-cs hang "/dev/dri/$render" > /tmp/amdgpu-cs 2>&1
+    rc=$?
+    diag < /tmp/amdgpu-cs
+    new_dmesg "$from" | grep -E 'timeout|GPU reset|reset begin|ring .* test|VRAM' | diag
+    why=
+    if [ "$rc" -eq 77 ]; then
+        result skip amdgpu-hang "$(sed -n 's/^# SKIP: //p' /tmp/amdgpu-cs)"
+    else
+        if [ "$rc" -ne 0 ]; then
+            why="t-amdgpu-cs hang: exit status $rc"
+        elif ! new_dmesg "$from" | grep -qE 'ring gfx[^ ]* timeout'; then
+            why="no GFX ring timeout reported by amdgpu"
+        elif ! new_dmesg "$from" | grep -qE 'GPU reset\([0-9]+\) succeeded'; then
+            why="no successful GPU reset after the timeout"
+        elif ! test_ib_now; then
+            diag < /tmp/amdgpu-test-ib
+            why="the IB tests after the recovery failed"
+        fi
+        if [ -n "$why" ]; then
+            result fail amdgpu-hang "$why"
+        else
+            result ok amdgpu-hang
+        fi
+    fi
+fi
+
 # amdgpu-rebind: the driver unbound from the device and bound again
 # (sysfs), as a developer reloading it does: the new instance probes the
 # device as left by the old one, and runs every ring's IB test
@@ -380,6 +482,52 @@ else
         result fail amdgpu-rebind "$why"
     else
         result ok amdgpu-rebind
+    fi
+fi
+
+# amdgpu-reload: the module removed and loaded again, as a developer
+# trying a new build does: amdgpu's exit tears every block down, the new
+# module probes the device as the old one left it
+if [ -z "$bound" ]; then
+    result skip amdgpu-reload "amdgpu did not bind"
+else
+    why=
+    # each GPU reset above left a device coredump (amdgpu_coredump), which
+    # holds a reference to the module until it is read or dismissed (or
+    # for 5 minutes): dismissed, as a developer does before an rmmod (not
+    # read: 6.12's amdgpu_devcoredump_read dereferences NULL reading the
+    # dump of a reset without a job, debugfs amdgpu_gpu_recover's)
+    for d in /sys/class/devcoredump/devcd*; do
+        [ -e "$d/data" ] || continue
+        echo "# amdgpu: $(grep PCI_SLOT_NAME "$d/failing_device/uevent" 2>/dev/null) coredump $d dismissed"
+        echo 1 > "$d/data"
+    done
+    rmmod amdgpu > /tmp/amdgpu-rmmod 2>&1 || why="rmmod amdgpu failed: $(cat /tmp/amdgpu-rmmod)"
+    if [ -z "$why" ] && [ -e "$dev/driver" ]; then
+        why="the device is still bound after rmmod"
+    fi
+    if [ -z "$why" ]; then
+        # shellcheck disable=SC2046 # one word per parameter
+        insmod "$md/amdgpu.ko" $(modparams amdgpu) \
+            > /tmp/amdgpu-insmod 2>&1 &
+        pid=$!
+        if ! wait_pid $pid $probe_secs; then
+            why="insmod after rmmod has not returned after $probe_secs s"
+        elif ! wait $pid; then
+            why="insmod after rmmod failed: $(cat /tmp/amdgpu-insmod)"
+        elif [ "$(basename "$(readlink "$dev/driver" 2>/dev/null)" 2>/dev/null)" != amdgpu ]; then
+            why="the reloaded amdgpu did not bind the device"
+        else
+            # its late init's IB tests run 2 s after the probe
+            sleep 3
+            test_ib_now || why="the IB tests after the reload failed"
+        fi
+    fi
+    if [ -n "$why" ]; then
+        dmesg | tail -n 30 | diag
+        result fail amdgpu-reload "$why"
+    else
+        result ok amdgpu-reload
     fi
 fi
 

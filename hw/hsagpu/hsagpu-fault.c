@@ -300,9 +300,9 @@ static void hsagpu_fault_set_hang(Object *obj, Visitor *v, const char *name,
         error_setg(errp, "hsa-gpu: %s is set on a running device", name);
         return;
     }
-    if (val < -1 || val >= (int32_t)s->params.num_queues) {
+    if (val < -1 || val >= (int32_t)s->fault.hang_ids) {
         error_setg(errp, "hsa-gpu: %s must be a queue id below %u, or -1",
-                   name, s->params.num_queues);
+                   name, s->fault.hang_ids);
         return;
     }
     trace_hsagpu_fault_set(name, val);

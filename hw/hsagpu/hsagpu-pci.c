@@ -269,8 +269,9 @@ static void hsagpu_realize(PCIDevice *pdev, Error **errp)
     /* cached read alias: BAR4 when read-alias-size is set */
     hsagpu_vram_dir_realize(s);
 
-    s->fault.queue_hold = hsagpu_queue_hold;
-    s->fault.queue_held = hsagpu_queue_held;
+    s->fault.queue_hold = s->pers->queue_hold ?: hsagpu_queue_hold;
+    s->fault.queue_held = s->pers->queue_held ?: hsagpu_queue_held;
+    s->fault.hang_ids = s->pers->hang_ids ?: s->params.num_queues;
     s->fault.queues_fatal = hsagpu_queues_fatal;
     hsagpu_fault_init(s);
     /* On failure, undo what was set up: the user may try again. */

@@ -116,6 +116,7 @@ typedef struct HsaGpuFault {
     void (*queue_hold)(HsaGpuState *s, int qi);
     int (*queue_held)(HsaGpuState *s);
     void (*queues_fatal)(HsaGpuState *s);
+    unsigned hang_ids;          /* inject-queue-hang: ids below this */
 } HsaGpuFault;
 
 /* x86 MSI messages to the local APICs: address 0xfeeXXXXX */
@@ -166,6 +167,13 @@ typedef struct HsaGpuPersonality {
     void (*trap)(HsaGpuState *s, int qi, uint32_t int_ctx);
     /* Device reset: the personality's registers (NULL: none) */
     void (*reset)(HsaGpuState *s);
+    /*
+     * inject-queue-hang over the personality's own rings as well (NULL:
+     * the processor's queues, ids below num-queues): ids below hang_ids
+     */
+    void (*queue_hold)(HsaGpuState *s, int id);
+    int (*queue_held)(HsaGpuState *s);
+    unsigned hang_ids;
 } HsaGpuPersonality;
 
 extern const HsaGpuPersonality hsagpu_native;

@@ -87,6 +87,8 @@
 #define HSAGPU_PM4_SEL_MEM_GRBM         1U  /* memory, through GRBM */
 #define HSAGPU_PM4_SEL_TC_L2            2U  /* memory, through L2 */
 #define HSAGPU_PM4_SEL_MEM              5U  /* memory, directly */
+/* memory: gfx9's preemption meta data (the CE/DE payloads in the CSA) */
+#define HSAGPU_PM4_SEL_PREEMPT_META     8U
 
 /*
  * WAIT_REG_MEM (7 dwords): dw1 [2:0] function, [4] memory (else a

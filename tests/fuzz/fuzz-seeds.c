@@ -1231,6 +1231,25 @@ static void pm4_ring_seeds(void)
     ring_write("gfx-ib-test", FR_F_REGS | FR_F_EOP | FR_F_GFX_ME, 8, 250, 0,
                0);
     /*
+     * 6.12's frame of a process's job on the graphics ME: the CE and DE
+     * payloads to the preemption meta memory (WRITE_DATA, DST_SEL 8),
+     * written in the VMID of the IB that follows (3)
+     */
+    rp(1, 5, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5), 5 << 8 | 1 << 20,
+       (uint32_t)(D + RD_FENCE + 8), 0, 0x600d);
+    rp(0, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 7),
+       2u << 30 | HSAGPU_PM4_SEL_PREEMPT_META << 8 | 1 << 20,
+       (uint32_t)(D + RD_FENCE + 16), 0, 0, 0, 0);
+    rp(0, 3, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_CONTEXT_CONTROL, 3), 0x80000000, 0);
+    rp(0, 6, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 6),
+       1u << 30 | HSAGPU_PM4_SEL_PREEMPT_META << 8 | 1 << 20,
+       (uint32_t)(D + RD_FENCE + 32), 0, 1, 2);
+    rp(0, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER, 4),
+       (uint32_t)(D + RD_IB), 0, rib_len | 3 << 24);
+    rp_fence(0, D + RD_FENCE, 3);
+    ring_write("gfx-user-frame", FR_F_REGS | FR_F_EOP | FR_F_GFX_ME, 8, 0, 0,
+               0);
+    /*
      * A compute ring's frame: the IB (VALID, its VMID) with COPY_DATA,
      * WAIT_REG_MEM on memory, a COND_EXEC that skips, ACQUIRE_MEM, the
      * TLB flush's write-then-wait (gmc_v9_0_emit_flush_gpu_tlb: request

@@ -469,6 +469,60 @@ static void test_indirect_buffer(void)
 	ib_pkt(HSAGPU_PM4_OP_INDIRECT_BUFFER, MEM_BASE + 0x8000, 3, 0, false);
 	T(run() == HSAGPU_PM4_IDLE && regs[0xc040] == 4);
 
+	/*
+	 * 6.12's frame of a user job: the CE payload (gfx_v9_ring_emit_
+	 * cntxcntl) and the DE payload (gfx_v9_0_ring_emit_de_meta) to the
+	 * preemption meta memory, an address of the process's VM: written
+	 * in the VMID of the IB that follows, when it starts
+	 */
+	reset();
+	ring.gfx_me = 1;
+	ib = (uint32_t *)at(3, MEM_BASE + 0x8000, 64);
+	ib[0] = HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3);
+	ib[1] = 0x40;
+	ib[2] = 5;
+	emit(HDR(HSAGPU_PM4_OP_WRITE_DATA, 7));
+	emit(2u << 30 | HSAGPU_PM4_SEL_PREEMPT_META << 8 | 1u << 20);
+	emit((uint32_t)(MEM_BASE + 0x400));
+	emit(0);
+	emit(0xce00);
+	emit(0xce01);
+	emit(0xce02);
+	emit(HDR(HSAGPU_PM4_OP_WRITE_DATA, 14));
+	emit(1u << 30 | HSAGPU_PM4_SEL_PREEMPT_META << 8 | 1u << 20);
+	emit((uint32_t)(MEM_BASE + 0x440));
+	emit(0);
+	for (uint32_t i = 0; i < 10; i++)
+		emit(0xde00 + i);
+	T(run() == HSAGPU_PM4_IDLE && ring.meta_n == 2);
+	T(*m32(0, MEM_BASE + 0x400) == 0 && *m32(3, MEM_BASE + 0x400) == 0);
+	ib_pkt(HSAGPU_PM4_OP_INDIRECT_BUFFER, MEM_BASE + 0x8000, 3, 3, false);
+	T(run() == HSAGPU_PM4_IDLE && regs[0xc040] == 5 && ring.meta_n == 0);
+	T(*m32(3, MEM_BASE + 0x400) == 0xce00 &&
+	  *m32(3, MEM_BASE + 0x408) == 0xce02);
+	T(*m32(3, MEM_BASE + 0x440) == 0xde00 &&
+	  *m32(3, MEM_BASE + 0x464) == 0xde09);
+	T(*m32(0, MEM_BASE + 0x400) == 0 && *m32(0, MEM_BASE + 0x440) == 0);
+	/* more than the engine keeps for one IB stops the ring */
+	for (int k = 0; k < 5; k++) {
+		emit(HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+		emit(HSAGPU_PM4_SEL_PREEMPT_META << 8);
+		emit((uint32_t)(MEM_BASE + 0x400));
+		emit(0);
+		emit(k);
+	}
+	T(run() == HSAGPU_PM4_STOPPED && ring.error == HSAGPU_PM4_ERR_PACKET);
+	/* an IB whose VMID cannot take the meta data stops there */
+	reset();
+	ring.gfx_me = 1;
+	emit(HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+	emit(HSAGPU_PM4_SEL_PREEMPT_META << 8);
+	emit(0x100);
+	emit(0);
+	emit(1);
+	ib_pkt(HSAGPU_PM4_OP_INDIRECT_BUFFER, MEM_BASE + 0x8000, 3, 3, false);
+	T(run() == HSAGPU_PM4_STOPPED && ring.error == HSAGPU_PM4_ERR_MEMORY);
+
 	/* the constant engine's IB is skipped; invalid and nested stop */
 	reset();
 	ib_pkt(HSAGPU_PM4_OP_INDIRECT_BUFFER_CONST, 0xdead0000, 100, 0, true);

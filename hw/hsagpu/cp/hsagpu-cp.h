@@ -681,6 +681,12 @@ typedef struct HsaGpuPm4Ops {
 
 /* Longest packet the engine buffers (a clear state is about 200) */
 #define HSAGPU_PM4_PKT_MAX_DW   1024U
+/*
+ * Preemption meta data waiting for its IB: writes, and their dwords in
+ * all (gfx9's CE and DE payloads, one each per IB: 24 dwords)
+ */
+#define HSAGPU_PM4_META_MAX     4U
+#define HSAGPU_PM4_META_DW      64U
 
 typedef struct HsaGpuPm4Ring {
     uint64_t base;              /* GPU address of the ring's dword 0 */
@@ -704,6 +710,16 @@ typedef struct HsaGpuPm4Ring {
     uint32_t error;
     uint32_t error_hdr;
     uint64_t packets;           /* packets run (counters, tracing) */
+    /*
+     * Preemption meta data (WRITE_DATA to DST_SEL 8: the payloads amdgpu
+     * keeps in the context save area it maps into every process's VM)
+     * belongs to the IB it precedes: it is written in that IB's VMID
+     * when the IB starts
+     */
+    uint32_t meta_n;
+    uint64_t meta_addr[HSAGPU_PM4_META_MAX];
+    uint32_t meta_len[HSAGPU_PM4_META_MAX];     /* dwords */
+    uint32_t meta[HSAGPU_PM4_META_DW];          /* the writes' data */
     /*
      * Bumped by whoever restarts the ring from its registers: a packet
      * that restarts its own ring (a register write, a MAP_QUEUES of

@@ -240,6 +240,43 @@ static HsaGpuPm4Step hsagpu_pm4_set_reg(HsaGpuPm4Ring *r,
     return PM4_DONE;
 }
 
+/* Preemption meta data, kept until its IB starts (HsaGpuPm4Ring.meta) */
+static HsaGpuPm4Step hsagpu_pm4_meta_queue(HsaGpuPm4Ring *r, uint64_t a,
+                                           const uint32_t *data, uint32_t n)
+{
+    uint32_t used = 0;
+
+    for (uint32_t i = 0; i < r->meta_n; i++) {
+        used += r->meta_len[i];
+    }
+    if (r->meta_n >= HSAGPU_PM4_META_MAX || n > HSAGPU_PM4_META_DW - used) {
+        return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_PACKET);
+    }
+    r->meta_addr[r->meta_n] = a;
+    r->meta_len[r->meta_n++] = n;
+    memcpy(&r->meta[used], data, n * 4);
+    return PM4_DONE;
+}
+
+/* An IB starts in @vmid: the meta data before it is written there */
+static HsaGpuPm4Step hsagpu_pm4_meta_write(HsaGpuPm4Ring *r,
+                                           const HsaGpuPm4Ops *ops,
+                                           uint32_t vmid)
+{
+    uint32_t used = 0, n = r->meta_n;
+
+    r->meta_n = 0;
+    for (uint32_t i = 0; i < n && i < HSAGPU_PM4_META_MAX; i++) {
+        if (r->meta_len[i] > HSAGPU_PM4_META_DW - used ||
+            ops->write(ops->opaque, vmid, r->meta_addr[i], &r->meta[used],
+                       r->meta_len[i] * 4)) {
+            return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_MEMORY);
+        }
+        used += r->meta_len[i];
+    }
+    return PM4_DONE;
+}
+
 static HsaGpuPm4Step hsagpu_pm4_write_data(HsaGpuPm4Ring *r,
                                            const HsaGpuPm4Ops *ops,
                                            uint32_t vmid, const uint32_t *pk,
@@ -262,8 +299,13 @@ static HsaGpuPm4Step hsagpu_pm4_write_data(HsaGpuPm4Ring *r,
         return PM4_DONE;
     }
     a = hsagpu_pm4_addr(pk[2], pk[3], 4);
-    if (!hsagpu_pm4_mem_sel(sel) || a == ~0ULL) {
+    if ((!hsagpu_pm4_mem_sel(sel) && sel != HSAGPU_PM4_SEL_PREEMPT_META) ||
+        a == ~0ULL) {
         return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_PACKET);
+    }
+    if (sel == HSAGPU_PM4_SEL_PREEMPT_META) {
+        return hsagpu_pm4_meta_queue(r, a, one ? &pk[n - 1] : &pk[4],
+                                     one ? 1 : n - 4);
     }
     /* to one address, the writes leave the last value */
     if (one ? ops->write(ops->opaque, vmid, a, &pk[n - 1], 4)
@@ -409,8 +451,8 @@ static HsaGpuPm4Step hsagpu_pm4_copy_data(HsaGpuPm4Ring *r,
 }
 
 /* INDIRECT_BUFFER: the IB runs next (a CONST one is the CE's: none) */
-static HsaGpuPm4Step hsagpu_pm4_ib(HsaGpuPm4Ring *r, const uint32_t *pk,
-                                   uint32_t n, bool ce)
+static HsaGpuPm4Step hsagpu_pm4_ib(HsaGpuPm4Ring *r, const HsaGpuPm4Ops *ops,
+                                   const uint32_t *pk, uint32_t n, bool ce)
 {
     uint32_t size = pk[3] & HSAGPU_PM4_IB_SIZE_MASK;
 
@@ -418,6 +460,10 @@ static HsaGpuPm4Step hsagpu_pm4_ib(HsaGpuPm4Ring *r, const uint32_t *pk,
         (pk[2] & ~HSAGPU_PM4_IB_BASE_HI_MASK) ||
         (!r->gfx_me && !(pk[3] & HSAGPU_PM4_IB_VALID))) {
         return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_IB);
+    }
+    if (r->meta_n &&
+        hsagpu_pm4_meta_write(r, ops, HSAGPU_PM4_IB_VMID(pk[3])) != PM4_DONE) {
+        return PM4_ERROR;
     }
     /*
      * The constant engine's IBs fill its constant RAM for graphics
@@ -462,9 +508,9 @@ static HsaGpuPm4Step hsagpu_pm4_packet(HsaGpuPm4Ring *r,
     case HSAGPU_PM4_OP_COPY_DATA:
         return hsagpu_pm4_copy_data(r, ops, vmid, pk, n);
     case HSAGPU_PM4_OP_INDIRECT_BUFFER:
-        return hsagpu_pm4_ib(r, pk, n, false);
+        return hsagpu_pm4_ib(r, ops, pk, n, false);
     case HSAGPU_PM4_OP_INDIRECT_BUFFER_CONST:
-        return hsagpu_pm4_ib(r, pk, n, true);
+        return hsagpu_pm4_ib(r, ops, pk, n, true);
     case HSAGPU_PM4_OP_ACQUIRE_MEM:
         return n == HSAGPU_PM4_ACQUIRE_MEM_DW ? PM4_DONE :
                hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_PACKET);

@@ -74,6 +74,7 @@ void hsagpu_v10_cp_gfx_start(HsaGpuV10 *v, bool on)
 
     if (!on) {
         r->active = 0;
+        r->held = false;
         r->pm4.epoch++;
         return;
     }
@@ -107,6 +108,7 @@ void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
             r->active = 0;
             r->pm4.epoch++;
         }
+        r->held = false;
         V10_HQD(b, V10_CP_HQD_ACTIVE) &= ~1u;
         return;
     }
@@ -353,7 +355,8 @@ unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
         uint32_t rptr, err;
         uint64_t packets;
 
-        if (!r->active || r->pm4.error) {
+        /* a held ring takes write pointers and runs nothing */
+        if (!r->active || r->pm4.error || r->held) {
             continue;
         }
         /* a ring without a doorbell is polled */

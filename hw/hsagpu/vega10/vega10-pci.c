@@ -481,6 +481,35 @@ static void v10_reset(HsaGpuState *s)
     hsagpu_v10_reset(s->v10);
 }
 
+/*
+ * inject-queue-hang (V10_HANG_*): an SDMA ring is the processor's queue;
+ * a CP ring is held here, until the driver stops it (its reset does)
+ */
+static void v10_queue_hold(HsaGpuState *s, int id)
+{
+    hsagpu_queue_hold(s, id < V10_SDMA_RINGS ? id : -1);
+    hsagpu_qlock(s);
+    for (unsigned ri = 0; ri < V10_NUM_RINGS; ri++) {
+        s->v10->ring[ri].held = s->v10->ring[ri].active &&
+                                id == V10_HANG_RING(ri);
+    }
+    /* write pointers given meanwhile were taken: run the rest */
+    s->v10->kick = true;
+    v10_unlock_kick(s);
+}
+
+static int v10_queue_held(HsaGpuState *s)
+{
+    int id = hsagpu_queue_held(s);
+
+    hsagpu_qlock(s);
+    for (unsigned ri = 0; ri < V10_NUM_RINGS && id < 0; ri++) {
+        id = s->v10->ring[ri].held ? V10_HANG_RING(ri) : -1;
+    }
+    qemu_mutex_unlock(&s->qlock);
+    return id;
+}
+
 const HsaGpuPersonality hsagpu_vega10 = {
     .name = TYPE_HSA_GPU_VEGA10,
     /*
@@ -503,11 +532,14 @@ const HsaGpuPersonality hsagpu_vega10 = {
     .reg_write = v10_reg_write,
     .trap = v10_trap,
     .reset = v10_reset,
+    .queue_hold = v10_queue_hold,
+    .queue_held = v10_queue_held,
+    .hang_ids = V10_HANG_IDS,
 };
 
 static const VMStateDescription vmstate_hsagpu_v10_pm4 = {
     .name = "hsa-gpu-vega10/pm4-ring",
-    .version_id = 1,
+    .version_id = 2,
     .minimum_version_id = 1,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT64(base, HsaGpuPm4Ring),
@@ -524,6 +556,13 @@ static const VMStateDescription vmstate_hsagpu_v10_pm4 = {
         VMSTATE_UINT32(error, HsaGpuPm4Ring),
         VMSTATE_UINT32(error_hdr, HsaGpuPm4Ring),
         VMSTATE_UINT64(packets, HsaGpuPm4Ring),
+        /* 2: preemption meta data waiting for its IB */
+        VMSTATE_UINT32_V(meta_n, HsaGpuPm4Ring, 2),
+        VMSTATE_UINT64_ARRAY_V(meta_addr, HsaGpuPm4Ring, HSAGPU_PM4_META_MAX,
+                               2),
+        VMSTATE_UINT32_ARRAY_V(meta_len, HsaGpuPm4Ring, HSAGPU_PM4_META_MAX,
+                               2),
+        VMSTATE_UINT32_ARRAY_V(meta, HsaGpuPm4Ring, HSAGPU_PM4_META_DW, 2),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -569,9 +608,19 @@ static int v10_post_load(void *opaque, int version_id)
     for (unsigned ri = 0; ri < V10_NUM_RINGS; ri++) {
         const HsaGpuPm4Ring *r = &v->ring[ri].pm4;
 
+        uint32_t meta_dw = 0;
+
         if (r->ib_active && r->ib_pos > r->ib_size) {
             error_report("hsa-gpu-vega10: migrated ring %u: IB cursor %u "
                          "past its %u dwords", ri, r->ib_pos, r->ib_size);
+            return -EINVAL;
+        }
+        for (unsigned i = 0; i < r->meta_n && i < HSAGPU_PM4_META_MAX; i++) {
+            meta_dw += MIN(r->meta_len[i], HSAGPU_PM4_META_DW + 1);
+        }
+        if (r->meta_n > HSAGPU_PM4_META_MAX || meta_dw > HSAGPU_PM4_META_DW) {
+            error_report("hsa-gpu-vega10: migrated ring %u: %u meta data "
+                         "writes of %u dwords", ri, r->meta_n, meta_dw);
             return -EINVAL;
         }
     }

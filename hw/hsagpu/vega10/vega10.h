@@ -56,7 +56,22 @@ typedef struct HsaGpuV10Ring {
     uint64_t wptr;              /* dwords, as the driver last gave it */
     uint64_t rptr_addr;         /* VMID 0: where the read pointer goes */
     uint64_t wptr_addr;         /* VMID 0: write pointer to poll, or 0 */
+    /*
+     * inject-queue-hang: no progress until the ring stops (not migrated,
+     * as no injection is)
+     */
+    bool held;
 } HsaGpuV10Ring;
+
+/*
+ * inject-queue-hang's ids on this personality: the SDMA rings first, as
+ * the queue processor numbers them (engine * V10_SDMA_QUEUES + queue),
+ * then the GFX ring, then the MEC queues by HQD index
+ */
+#define V10_HANG_GFX                    V10_SDMA_RINGS
+#define V10_HANG_RING(ri)               ((ri) == V10_RING_GFX ? V10_HANG_GFX \
+                                         : V10_HANG_GFX + 1 + (ri))
+#define V10_HANG_IDS                    (V10_HANG_GFX + 1 + V10_NUM_HQD)
 
 /* What the CP's rings need from the device around them */
 typedef struct HsaGpuV10CpOps {

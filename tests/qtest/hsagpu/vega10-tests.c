@@ -336,6 +336,56 @@ static void test_v10_gfx_ring(void)
     g_assert_cmpuint(qtest_readl(f.qts, V10_WB), ==, w);
 
     /*
+     * inject-queue-hang on the GFX ring (V10_HANG_GFX: after the eight
+     * SDMA rings): its doorbell is taken, nothing runs; halting the ME,
+     * as amdgpu's reset does, ends the hang, and the restarted ring runs
+     */
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, -1);
+    qom_set_int(&f, "inject-queue-hang", 8);
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, 8);
+    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3));
+    RING(V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START);
+    RING(0x4a96);
+    qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
+    g_usleep(100 * 1000);
+    g_assert_cmphex(v10_rd(&f, V10_SCRATCH_REG0), ==, 0xdeadbeef);
+    g_assert_cmpuint(qtest_readl(f.qts, V10_WB), ==, w - 3);
+    v10_wr(&f, V10_CP_ME_CNTL, V10_CP_ME_HALTS);
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, -1);
+    /* a ring that does not run cannot be held */
+    qom_set_int(&f, "inject-queue-hang", 8);
+    g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, -1);
+    /* restarted where the registers say, as amdgpu's resume does */
+    w = 0;
+    v10_wr(&f, V10_CP_RB0_WPTR, 0);
+    v10_wr(&f, V10_CP_ME_CNTL, 0);
+    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3));
+    RING(V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START);
+    RING(0x4a97);
+    qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
+    g_assert_true(v10_wait_reg(&f, V10_SCRATCH_REG0, 0x4a97));
+    /* held while it runs, then let go: it goes on where it was */
+    qom_set_int(&f, "inject-queue-hang", 8);
+    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3));
+    RING(V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START);
+    RING(0x4a98);
+    qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
+    g_usleep(50 * 1000);
+    g_assert_cmphex(v10_rd(&f, V10_SCRATCH_REG0), ==, 0x4a97);
+    qom_set_int(&f, "inject-queue-hang", -1);
+    g_assert_true(v10_wait_reg(&f, V10_SCRATCH_REG0, 0x4a98));
+    /* an id past the last MEC queue is refused */
+    {
+        QDict *rsp = qtest_qmp(f.qts, "{ 'execute': 'qom-set', 'arguments':"
+                               " { 'path': '/machine/peripheral/gpu0', "
+                               "'property': 'inject-queue-hang', "
+                               "'value': 73 } }");
+
+        g_assert_true(qdict_haskey(rsp, "error"));
+        qobject_unref(rsp);
+    }
+
+    /*
      * Outside every aperture and the GART: with the range class's
      * default page on, the write goes there (amdgpu's dummy page)
      */
@@ -369,7 +419,7 @@ static void test_v10_gfx_ring(void)
     RING(0x1);
     qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
     g_usleep(100 * 1000);
-    g_assert_cmphex(v10_rd(&f, V10_SCRATCH_REG0), ==, 0xdeadbeef);
+    g_assert_cmphex(v10_rd(&f, V10_SCRATCH_REG0), ==, 0x4a98);
     g_assert_cmpuint(qtest_readl(f.qts, V10_WB), ==, w - 8);
     g_assert_cmphex(qtest_readl(f.qts, V10_WB + 0x1048), ==, 0);
     fixture_fini(&f);
