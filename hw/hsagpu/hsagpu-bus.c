@@ -123,6 +123,11 @@ static int hsagpu_bus_read_entry(void *opaque, bool system, uint64_t addr,
         return 0;
     }
     hsagpu_bus_ctx_init(&w, s, -1);
+    /*
+     * A bus address: the walk that wants it holds the hubs' lock, and a
+     * table is not reached through a translation of its own
+     */
+    w.untranslated = true;
     r = hsagpu_bus_rw(&w, addr, &le, sizeof(le), false);
     hsagpu_bus_ctx_end(&w);
     *val = le64_to_cpu(le);

@@ -426,6 +426,62 @@ static void test_v10_gfx_ring(void)
 #undef RING
 }
 
+/*
+ * A page table in system memory (a PDE with SYSTEM: a bus address): the
+ * hub reads its entries from the bus as they are, not through a
+ * translation of their own (which took the hubs' lock a second time: a
+ * guest could hang QEMU with one register write)
+ */
+static void test_v10_gart_in_system_memory(void)
+{
+    uint64_t pte = V10_GART_PAGE | HSAGPU_PTE_VALID | HSAGPU_PTE_SYSTEM |
+                   HSAGPU_PTE_SNOOPED | HSAGPU_PTE_READABLE |
+                   HSAGPU_PTE_WRITEABLE;
+    uint64_t ring = V10_AGP + V10_RING, table = 0x160000ULL;
+    uint32_t w = 0;
+    Fixture f;
+
+#define RING(v) qtest_writel(f.qts, V10_RING + 4 * w++, (v))
+    v10_fixture(&f, ",vram-size=64M");
+    v10_doorbells(&f);
+    v10_wr(&f, V10_GFXHUB_AGP_BOT, V10_AGP >> 24);
+    v10_wr(&f, V10_GFXHUB_AGP_TOP, (V10_AGP >> 24) + 15);
+    v10_wr(&f, V10_GFXHUB_AGP_BASE, 0);
+    v10_wr(&f, V10_GFXHUB_SYSTEM_APERTURE_LOW, 0xf400000000ULL >> 18);
+    v10_wr(&f, V10_GFXHUB_SYSTEM_APERTURE_HIGH,
+           (V10_AGP + (256 << 20) - 1) >> 18);
+    /* the flat GART's one entry in guest RAM, its base a bus address */
+    qtest_writeq(f.qts, table, pte);
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_BASE_LO32,
+           table | HSAGPU_PTE_VALID | HSAGPU_PTE_SYSTEM);
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_BASE_HI32, 0);
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_START_LO32, 0);
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_END_LO32, 0x1fff);
+    v10_wr(&f, V10_GFXHUB_CONTEXT0_CNTL, V10_CTX_CNTL_ENABLE);
+    v10_wr(&f, V10_CP_ME_CNTL, V10_CP_ME_HALTS);
+    v10_wr(&f, V10_CP_RB0_CNTL, 9);
+    v10_wr(&f, V10_CP_RB0_WPTR, 0);
+    v10_wr(&f, V10_CP_RB0_RPTR_ADDR, (uint32_t)(V10_AGP + V10_WB));
+    v10_wr(&f, V10_CP_RB0_RPTR_ADDR_HI, (V10_AGP + V10_WB) >> 32);
+    v10_wr(&f, V10_CP_RB0_BASE, ring >> 8);
+    v10_wr(&f, V10_CP_RB0_BASE_HI, ring >> 40);
+    v10_wr(&f, V10_CP_RB_DOORBELL_CONTROL, 0x116 << 2 | V10_DOORBELL_EN);
+    v10_wr(&f, V10_CP_ME_CNTL, 0);
+    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+    RING(HSAGPU_PM4_SEL_MEM << 8);
+    RING(0x80);
+    RING(0);
+    RING(0x5157e3);
+    qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
+    g_assert_true(v10_wait_mem(&f, V10_WB, w));
+    g_assert_cmphex(qtest_readl(f.qts, V10_GART_PAGE + 0x80), ==, 0x5157e3);
+    /* and the registers still answer: the hubs' lock is free */
+    g_assert_cmphex(v10_rd(&f, V10_GFXHUB_CONTEXT0_CNTL), ==,
+                    V10_CTX_CNTL_ENABLE);
+    fixture_fini(&f);
+#undef RING
+}
+
 #define V10_IH_RING    0x140000ULL         /* bus address: MC_SPACE 1 */
 #define V10_IH_WPTR     0x121000ULL
 #define V10_MSI         0x150000ULL
@@ -565,4 +621,6 @@ void hsagpu_qtest_add_vega10(void)
                    test_v10_migration_reset);
     qtest_add_func("/hsa-gpu/vega10/gfx-ring", test_v10_gfx_ring);
     qtest_add_func("/hsa-gpu/vega10/ih", test_v10_ih);
+    qtest_add_func("/hsa-gpu/vega10/gart-in-system-memory",
+                   test_v10_gart_in_system_memory);
 }
