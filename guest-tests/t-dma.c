@@ -903,7 +903,7 @@ int main(void)
 	int n = hsagpu_agent_count();
 	struct gtq_dev devs[GT_MAX_DEVS];
 	struct env e = { 0 };
-	uint64_t vram;
+	uint64_t vram, cap;
 	int ok;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);      /* lines survive a crash */
@@ -926,6 +926,13 @@ int main(void)
 	test_info(e.d, 0);
 	vram = e.d->info->vram_size;
 	e.big = BIG_MAX;
+	/*
+	 * hsagpu_test.dma_big=SIZE: the topology boots' cap (the 64 MiB
+	 * copies are the reference boots'; a topology changes the path, not
+	 * how the engine cuts a large copy)
+	 */
+	if (gt_param_u64("dma_big", 0, &cap) == 0 && cap >= (4 << 20) && cap < e.big)
+		e.big = cap;
 	while (e.big > (4 << 20) && 2 * (e.big + 3 * G) + (4 << 20) > vram)
 		e.big /= 2;
 	e.q = gtq_queue(e.d, 256, 0);
