@@ -339,16 +339,17 @@ elif [ -z "$dbg" ] || [ ! -e "$dbg/amdgpu_gpu_recover" ]; then
     result fail amdgpu-reset "no amdgpu_gpu_recover in debugfs"
 else
     why=
-    for n in 1 2; do
+    # (k, not n: n numbers the TAP lines)
+    for k in 1 2; do
         cat "$dbg/amdgpu_gpu_recover" > /tmp/amdgpu-recover 2>&1
-        if ! dmesg | grep -q "GPU reset($n) succeeded"; then
-            why="reset $n did not succeed"
+        if ! dmesg | grep -q "GPU reset($k) succeeded"; then
+            why="reset $k did not succeed"
             break
         fi
         cat "$dbg/amdgpu_test_ib" > /tmp/amdgpu-test-ib 2>&1
         if ! grep -q 'ib ring tests passed' /tmp/amdgpu-test-ib; then
             diag < /tmp/amdgpu-test-ib
-            why="the IB tests after reset $n failed"
+            why="the IB tests after reset $k failed"
             break
         fi
     done

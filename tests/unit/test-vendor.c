@@ -118,8 +118,8 @@ static void test_pm4_errors(void)
 		{ "IB runs past memory", HSAGPU_QERR_ADDRESS },
 		{ "IB not mapped in the VM", HSAGPU_QERR_VM_FAULT },
 		{ "type-0 register write", HSAGPU_QERR_PM4_PACKET },
-		{ "type-2 filler", HSAGPU_QERR_PM4_PACKET },
-		{ "RELEASE_MEM", HSAGPU_QERR_PM4_PACKET },
+		{ "type-1 packet", HSAGPU_QERR_PM4_PACKET },
+		{ "SET_UCONFIG_REG: no registers", HSAGPU_QERR_PM4_PACKET },
 		{ "unknown opcode 0xff", HSAGPU_QERR_PM4_PACKET },
 		{ "gfx10 ACQUIRE_MEM (8 dwords)", HSAGPU_QERR_PM4_PACKET },
 		{ "packet longer than the IB", HSAGPU_QERR_PM4_PACKET },
@@ -152,11 +152,15 @@ static void test_pm4_errors(void)
 		case 7: p.ib_jump_cmd[2] |= 0x10000; break;
 		case 8: p.ib_jump_cmd[1] = 0; p.ib_jump_cmd[2] = 0; break;
 		case 9: p.ib_jump_cmd[1] = 0x8000; break;
-		case 10: p = pm4_pkt(MEM_BASE + MEM_SIZE - 8, 7, SIG(0)); break;
+		case 10: /* an ACQUIRE_MEM whose body is past memory */
+			*(uint32_t *)at(MEM_BASE + MEM_SIZE - 8) =
+				rocr_acquire_mem[0];
+			p = pm4_pkt(MEM_BASE + MEM_SIZE - 8, 7, SIG(0)); break;
 		case 11: vmf_page = IB + 0x1000; break;
 		case 12: ib[0] = 0x00001234; break;
-		case 13: ib[0] = 0x80000000; break;
-		case 14: ib[0] = HSAGPU_PM4_HDR(0x49, 7); break;
+		case 13: ib[0] = 0x40000000; break;
+		case 14: ib[0] = HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3);
+			ib[1] = 0x40; break;
 		case 15: ib[0] = HSAGPU_PM4_HDR(0xff, 7); break;
 		case 16: ib[0] = HSAGPU_PM4_HDR(HSAGPU_PM4_OP_ACQUIRE_MEM, 8);
 			p.ib_jump_cmd[3] = HSAGPU_PM4_IB_VALID | 8; break;
@@ -176,6 +180,103 @@ static void test_pm4_errors(void)
 		/* The bad packet is still in its slot: it was not consumed. */
 		T(*(uint16_t *)at(RING + 64) != HSAGPU_PKT_TYPE_INVALID);
 	}
+}
+
+/*
+ * The buffer runs on the device's one PM4 engine, as a compute ring's IB:
+ * memory packets in the queue's space work (a WRITE_DATA, a COPY_DATA of
+ * an immediate, a RELEASE_MEM fence without interrupt, a type-2 filler,
+ * a COND_EXEC that skips), packets before a refused one have run, and a
+ * wait that does not hold yet fails the queue instead of blocking it.
+ */
+static void test_pm4_engine(void)
+{
+	uint32_t *ib = at(IB + 0x200);
+	struct hsagpu_pm4_ib_packet p;
+	HsaGpuRunResult r;
+	uint32_t n = 0;
+
+	q_setup(0);
+	sig_init(0, 1);
+	memset(at(IB + 0x800), 0, 64);
+	ib[n++] = HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5);
+	ib[n++] = HSAGPU_PM4_SEL_MEM << 8 | 1u << 20;
+	ib[n++] = (uint32_t)(IB + 0x800);
+	ib[n++] = (uint32_t)((IB + 0x800) >> 32);
+	ib[n++] = 0x600d;
+	ib[n++] = 0x80000000;                   /* type-2 filler */
+	ib[n++] = HSAGPU_PM4_HDR(HSAGPU_PM4_OP_COPY_DATA, 6);
+	ib[n++] = HSAGPU_PM4_SEL_IMM | HSAGPU_PM4_SEL_MEM << 8;
+	ib[n++] = 0xc0de;
+	ib[n++] = 0;
+	ib[n++] = (uint32_t)(IB + 0x808);
+	ib[n++] = (uint32_t)((IB + 0x808) >> 32);
+	/* COND_EXEC on a zero word: the next 5 dwords (a WRITE_DATA) skipped */
+	ib[n++] = HSAGPU_PM4_HDR(HSAGPU_PM4_OP_COND_EXEC, 5);
+	ib[n++] = (uint32_t)(IB + 0x830);
+	ib[n++] = (uint32_t)((IB + 0x830) >> 32);
+	ib[n++] = 0;
+	ib[n++] = 5;
+	ib[n++] = HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5);
+	ib[n++] = HSAGPU_PM4_SEL_MEM << 8;
+	ib[n++] = (uint32_t)(IB + 0x80c);
+	ib[n++] = (uint32_t)((IB + 0x80c) >> 32);
+	ib[n++] = 0xbad;
+	ib[n++] = HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RELEASE_MEM, 8);
+	ib[n++] = 0x14 | 5 << 8;
+	ib[n++] = HSAGPU_PM4_DATA_32 << 29;
+	ib[n++] = (uint32_t)(IB + 0x810);
+	ib[n++] = (uint32_t)((IB + 0x810) >> 32);
+	ib[n++] = 42;
+	ib[n++] = 0;
+	ib[n++] = 0;
+	memcpy(&ib[n], rocr_acquire_mem, sizeof(rocr_acquire_mem));
+	n += 7;
+	p = pm4_pkt(IB + 0x200, n, SIG(0));
+	submit(&p);
+	r = run();
+	T(!r.error && q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0);
+	T(*(uint32_t *)at(IB + 0x800) == 0x600d &&
+	  *(uint32_t *)at(IB + 0x808) == 0xc0de &&
+	  *(uint32_t *)at(IB + 0x80c) == 0 &&
+	  *(uint32_t *)at(IB + 0x810) == 42);
+	T(r.pm4_ibs == 1 && r.cache_invs == 1);
+
+	/* a wait on memory that does not hold: error 22, the write ran */
+	q_setup(0);
+	sig_init(0, 1);
+	memset(at(IB + 0x800), 0, 64);
+	n = 0;
+	ib[n++] = HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5);
+	ib[n++] = HSAGPU_PM4_SEL_MEM << 8;
+	ib[n++] = (uint32_t)(IB + 0x800);
+	ib[n++] = (uint32_t)((IB + 0x800) >> 32);
+	ib[n++] = 7;
+	ib[n++] = HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WAIT_REG_MEM, 7);
+	ib[n++] = HSAGPU_PM4_FUNC_EQ | HSAGPU_PM4_WAIT_MEM;
+	ib[n++] = (uint32_t)(IB + 0x820);
+	ib[n++] = (uint32_t)((IB + 0x820) >> 32);
+	ib[n++] = 1;
+	ib[n++] = 0xffffffff;
+	ib[n++] = 4;
+	p = pm4_pkt(IB + 0x200, n, SIG(0));
+	submit(&p);
+	r = run();
+	T(r.error && q.error == HSAGPU_QERR_PM4_PACKET && sig_val(0) == 1);
+	T(*(uint32_t *)at(IB + 0x800) == 7);
+	/* the same wait, its condition holding: it goes on */
+	{
+		uint32_t saved[16];
+
+		memcpy(saved, ib, n * 4);
+		q_setup(0);
+		memcpy(ib, saved, n * 4);
+	}
+	sig_init(0, 1);
+	*(uint32_t *)at(IB + 0x820) = 1;
+	submit(&p);
+	r = run();
+	T(!r.error && sig_val(0) == 0);
 }
 
 static struct hsagpu_barrier_value_packet bv_pkt(uint64_t signal, int64_t value,
@@ -505,6 +606,7 @@ int main(void)
 	test_pm4_layout();
 	test_pm4_rocr();
 	test_pm4_errors();
+	test_pm4_engine();
 	test_barrier_value_conditions();
 	test_barrier_value_errors();
 	test_barrier_value_fairness();

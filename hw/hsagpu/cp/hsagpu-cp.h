@@ -710,6 +710,7 @@ typedef struct HsaGpuPm4Ring {
     uint32_t error;
     uint32_t error_hdr;
     uint64_t packets;           /* packets run (counters, tracing) */
+    uint32_t cache_actions;     /* ACQUIRE_MEMs run (not migrated) */
     /*
      * Preemption meta data (WRITE_DATA to DST_SEL 8: the payloads amdgpu
      * keeps in the context save area it maps into every process's VM)

@@ -1,19 +1,17 @@
 /*
- * hsa-gpu: AMD's PM4_IB vendor AQL packet, independent of QEMU.
+ * hsa-gpu: the PM4 command processor, independent of QEMU: one packet
+ * engine for every PM4 stream the device runs, the Vega10 personality's
+ * rings (amdgpu's GFX ring, KIQ and compute queues) and AMD's PM4_IB
+ * vendor AQL packet on hsa-gpu's queues.
  *
  * ROCr (AqlQueue::ExecutePM4, gfx9 and later) puts a PM4 INDIRECT_BUFFER
  * packet into an AQL packet of format 1 and points it at a small buffer
- * of PM4 commands; the only commands it sends are cache actions
- * (ACQUIRE_MEM, from GpuAgent::InvalidateCodeCaches). This device has
- * no caches that could hold stale lines, so an ACQUIRE_MEM has nothing
- * to do but is checked and counted. Anything else a real command
- * processor would run (type-0 register writes, type-2 fillers, other
- * opcodes) fails the queue with a code that says what was wrong, so
- * that a runtime that relies on more than this fails loudly instead of
+ * of PM4 commands (ACQUIRE_MEM, from GpuAgent::InvalidateCodeCaches).
+ * That buffer runs on the engine as a compute ring's IB would, in the
+ * queue's address space, without registers or interrupts; a packet the
+ * engine refuses there fails the queue with a code that says what was
+ * wrong, so that a runtime relying on more fails loudly instead of
  * silently getting nothing done.
- *
- * The buffer is read through the queue's address space, like every
- * other access of the queue.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -73,56 +71,86 @@ unsigned hsagpu_pm4_ib_decode(const struct hsagpu_pm4_ib_packet *pk,
     return 0;
 }
 
+/*
+ * The AQL packet's buffer runs on the PM4 engine below, as the IB of a
+ * compute ring would, in the queue's address space: one command
+ * processor for hsa-gpu's queues and the Vega10 personality's rings.
+ */
+typedef struct HsaGpuPm4Aql {
+    const HsaGpuProc *p;
+    unsigned err;               /* the queue error of the access that failed */
+} HsaGpuPm4Aql;
+
+static unsigned hsagpu_pm4_aql_read(void *opaque, uint32_t vmid,
+                                    uint64_t addr, void *buf, uint32_t len)
+{
+    HsaGpuPm4Aql *a = opaque;
+
+    a->err = hsagpu_read_data(a->p, HSAGPU_VM_CLIENT_PACKET, addr, buf, len);
+    return a->err;
+}
+
+static unsigned hsagpu_pm4_aql_write(void *opaque, uint32_t vmid,
+                                     uint64_t addr, const void *buf,
+                                     uint32_t len)
+{
+    HsaGpuPm4Aql *a = opaque;
+
+    a->err = a->p->ops->write(a->p->opaque, HSAGPU_VM_CLIENT_PACKET, addr,
+                              buf, len);
+    return a->err;
+}
+
+/* The 100 MHz GPU clock */
+static uint64_t hsagpu_pm4_aql_clock(void *opaque)
+{
+    HsaGpuPm4Aql *a = opaque;
+
+    return a->p->ops->now_ns ? a->p->ops->now_ns(a->p->opaque) / 10 : 0;
+}
+
 unsigned hsagpu_pm4_exec(const struct hsagpu_pm4_ib_packet *pk,
                          const HsaGpuProc *p, unsigned *cache_invs)
 {
-    /* On the stack: each device has its own processor thread. */
-    uint32_t ib[HSAGPU_PM4_IB_MAX_DW];
+    HsaGpuPm4Aql a = { .p = p };
+    /*
+     * No registers, no end-of-pipe interrupt (an AQL packet completes
+     * through its signal), no KIQ packets: those stop it
+     */
+    HsaGpuPm4Ops ops = {
+        .read = hsagpu_pm4_aql_read, .write = hsagpu_pm4_aql_write,
+        .gpu_clock = hsagpu_pm4_aql_clock, .opaque = &a,
+    };
+    /* a ring with nothing on it, its IB started: the IB runs, then idle */
+    HsaGpuPm4Ring r = { .size_dw = 1 };
+    HsaGpuPm4Outcome o;
     uint64_t base;
-    uint32_t ndw, i, len;
-    unsigned err, invs = 0;
+    uint32_t ndw;
+    unsigned err;
 
     *cache_invs = 0;
     err = hsagpu_pm4_ib_decode(pk, &base, &ndw);
     if (err) {
         return err;
     }
-    err = hsagpu_read_data(p, HSAGPU_VM_CLIENT_PACKET, base, ib,
-                           (uint64_t)ndw * sizeof(ib[0]));
-    if (err) {
-        return err;
+    r.ib_active = 1;
+    r.ib_base = base;
+    r.ib_size = ndw;
+    /* a packet is at least a dword: one more for the IB's end */
+    o = hsagpu_pm4_ring_run(&r, 0, &ops, ndw + 1);
+    *cache_invs = r.cache_actions;
+    switch (o) {
+    case HSAGPU_PM4_IDLE:
+        return 0;
+    case HSAGPU_PM4_STOPPED:
+        if (r.error == HSAGPU_PM4_ERR_MEMORY) {
+            return a.err ? a.err : HSAGPU_QERR_ADDRESS;
+        }
+        return HSAGPU_QERR_PM4_PACKET;
+    default:
+        /* a WAIT_REG_MEM whose condition does not hold yet */
+        return HSAGPU_QERR_PM4_PACKET;
     }
-    /* Check the whole buffer before acting on any of it. */
-    for (i = 0; i < ndw; i += len) {
-        uint32_t h = ib[i];
-
-        if (hsagpu_pm4_type(h) != HSAGPU_PM4_TYPE3) {
-            return HSAGPU_QERR_PM4_PACKET;
-        }
-        len = hsagpu_pm4_len(h);
-        if (len > ndw - i) {
-            return HSAGPU_QERR_PM4_PACKET;
-        }
-        switch (hsagpu_pm4_opcode(h)) {
-        case HSAGPU_PM4_OP_NOP:
-            break;
-        case HSAGPU_PM4_OP_ACQUIRE_MEM:
-            /* gfx9's form; gfx10's is 8 dwords with other fields. */
-            if (len != HSAGPU_PM4_ACQUIRE_MEM_DW) {
-                return HSAGPU_QERR_PM4_PACKET;
-            }
-            /*
-             * Caches: none to invalidate or write back, since every
-             * access of the device goes straight to memory.
-             */
-            invs++;
-            break;
-        default:
-            return HSAGPU_QERR_PM4_PACKET;
-        }
-    }
-    *cache_invs = invs;
-    return 0;
 }
 
 /*
@@ -512,8 +540,15 @@ static HsaGpuPm4Step hsagpu_pm4_packet(HsaGpuPm4Ring *r,
     case HSAGPU_PM4_OP_INDIRECT_BUFFER_CONST:
         return hsagpu_pm4_ib(r, ops, pk, n, true);
     case HSAGPU_PM4_OP_ACQUIRE_MEM:
-        return n == HSAGPU_PM4_ACQUIRE_MEM_DW ? PM4_DONE :
-               hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_PACKET);
+        /*
+         * gfx9's form (gfx10's is 8 dwords with other fields); no caches
+         * to invalidate or write back: every access goes to memory
+         */
+        if (n != HSAGPU_PM4_ACQUIRE_MEM_DW) {
+            return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_PACKET);
+        }
+        r->cache_actions++;
+        return PM4_DONE;
     case HSAGPU_PM4_OP_NOP:
     case HSAGPU_PM4_OP_SET_BASE:
     case HSAGPU_PM4_OP_CLEAR_STATE:
