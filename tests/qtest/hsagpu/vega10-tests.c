@@ -221,6 +221,58 @@ static void test_v10_migration_reset(void)
     fixture_fini(&f);
 }
 
+/*
+ * A live migration under TCG while the device dirties its VRAM, a RAM
+ * block larger than the guest's RAM (1 GiB against 512 MiB): each sync of
+ * the VRAM's dirty bitmap must re-arm the TLB dirty tracking of the VRAM,
+ * not of the block at ram_addr 0. QEMU 10.0 passed the block-relative
+ * offset (patches/0008): the range crossed the RAM block's end and QEMU
+ * aborted (tlb_reset_dirty_range_all's assertion), as it did under the
+ * amdgpu boot with 512 MiB of guest memory.
+ */
+static void test_v10_migrate_dirty_vram(void)
+{
+    g_autofree char *path = g_strdup_printf("%s/hsagpu-v10-dirty-%d",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri = g_strdup_printf("file:%s", path);
+    g_autofree char *st = NULL;
+    Fixture f;
+
+    /* TCG, not qtest's accelerator: the TLB dirty tracking is TCG's */
+    v10_fixture(&f, " -accel tcg -m 512");
+    /* slow enough for several dirty-bitmap syncs while VRAM changes */
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'migrate-set-parameters',"
+                             " 'arguments': { 'max-bandwidth': 33554432 } }");
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'migrate', "
+                             "'arguments': { 'uri': %s } }", uri);
+    for (int i = 0; i < 400; i++) {
+        QDict *rsp;
+        const char *status;
+        bool active;
+
+        /* a VRAM page dirtied by the device (MM_INDEX/MM_DATA) */
+        v10_wr(&f, V10_MM_INDEX_HI, 0);
+        v10_wr(&f, V10_MM_INDEX, 0x80000000u | ((i * 4096u) & 0x3ffff000));
+        v10_wr(&f, V10_MM_DATA, i);
+        rsp = qtest_qmp(f.qts, "{ 'execute': 'query-migrate' }");
+        status = qdict_get_try_str(qdict_get_qdict(rsp, "return"), "status");
+        active = status && (!strcmp(status, "active") ||
+                            !strcmp(status, "setup") ||
+                            !strcmp(status, "device"));
+        qobject_unref(rsp);
+        if (!active) {
+            break;
+        }
+        g_usleep(20 * 1000);
+    }
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'migrate-set-parameters',"
+                             " 'arguments': { 'max-bandwidth': 0 } }");
+    st = migrate_wait(f.qts);
+    g_assert_cmpstr(st, ==, "completed");
+    unlink(path);
+    fixture_fini(&f);
+}
+
 /* BAR2 (doorbells) in the root port's prefetchable window, mastering on */
 static void v10_doorbells(Fixture *f)
 {
@@ -623,4 +675,6 @@ void hsagpu_qtest_add_vega10(void)
     qtest_add_func("/hsa-gpu/vega10/ih", test_v10_ih);
     qtest_add_func("/hsa-gpu/vega10/gart-in-system-memory",
                    test_v10_gart_in_system_memory);
+    qtest_add_func("/hsa-gpu/vega10/migrate-dirty-vram",
+                   test_v10_migrate_dirty_vram);
 }
