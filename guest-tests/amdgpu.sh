@@ -373,6 +373,15 @@ fi
 
 # new_dmesg FROM: the kernel log's lines after the first FROM
 new_dmesg() { dmesg | tail -n +$(($1 + 1)); }
+# run_cs CASE: t-amdgpu-cs CASE on the render node, its output in
+# /tmp/amdgpu-cs (printed); sets rc, and from (the kernel log's length
+# before it)
+run_cs() {
+    from=$(dmesg | wc -l)
+    /tests/t-amdgpu-cs "$1" "/dev/dri/$render" > /tmp/amdgpu-cs 2>&1
+    rc=$?
+    diag < /tmp/amdgpu-cs
+}
 # test_ib_now: debugfs amdgpu_test_ib of the device's current amdgpu
 # instance passes (a new instance after a bind or reload)
 test_ib_now() {
@@ -393,10 +402,7 @@ test_ib_now() {
 if [ -z "$bound" ]; then
     result skip amdgpu-vmfault "amdgpu did not bind"
 else
-    from=$(dmesg | wc -l)
-    /tests/t-amdgpu-cs fault "/dev/dri/$render" > /tmp/amdgpu-cs 2>&1
-    rc=$?
-    diag < /tmp/amdgpu-cs
+    run_cs fault
     new_dmesg "$from" > /tmp/amdgpu-fault
     diag < /tmp/amdgpu-fault
     va=$(sed -n 's/^fault-va //p' /tmp/amdgpu-cs)
@@ -434,10 +440,7 @@ fi
 if [ -z "$bound" ]; then
     result skip amdgpu-hang "amdgpu did not bind"
 else
-    from=$(dmesg | wc -l)
-    /tests/t-amdgpu-cs hang "/dev/dri/$render" > /tmp/amdgpu-cs 2>&1
-    rc=$?
-    diag < /tmp/amdgpu-cs
+    run_cs hang
     new_dmesg "$from" | grep -E 'timeout|GPU reset|reset begin|ring .* test|VRAM' | diag
     why=
     if [ "$rc" -eq 77 ]; then

@@ -315,6 +315,38 @@ static bool v10_wait_mem(Fixture *f, uint64_t addr, uint32_t want)
 #define V10_GART_PAGE   0x130000ULL         /* GART page 0 maps here */
 #define V10_GART_TABLE  0x200000ULL         /* in VRAM */
 
+/* VMID 0's apertures as amdgpu sets them: AGP above the FB, bus 0 on */
+static void v10_kernel_apertures(Fixture *f)
+{
+    v10_wr(f, V10_GFXHUB_AGP_BOT, V10_AGP >> 24);
+    v10_wr(f, V10_GFXHUB_AGP_TOP, (V10_AGP >> 24) + 15);
+    v10_wr(f, V10_GFXHUB_AGP_BASE, 0);
+    v10_wr(f, V10_GFXHUB_SYSTEM_APERTURE_LOW, 0xf400000000ULL >> 18);
+    v10_wr(f, V10_GFXHUB_SYSTEM_APERTURE_HIGH,
+           (V10_AGP + (256 << 20) - 1) >> 18);
+}
+
+/*
+ * The GFX ring started as gfx_v9_0_cp_gfx_resume does: 1024 dwords at
+ * V10_RING in the AGP aperture, its read pointer written back to
+ * V10_WB, doorbell 0x116; @int_cntl: CP_INT_CNTL_RING0 before it starts
+ */
+static void v10_gfx_ring_start(Fixture *f, uint32_t int_cntl)
+{
+    uint64_t ring = V10_AGP + V10_RING;
+
+    v10_wr(f, V10_CP_ME_CNTL, V10_CP_ME_HALTS);
+    v10_wr(f, V10_CP_RB0_CNTL, 9);
+    v10_wr(f, V10_CP_RB0_WPTR, 0);
+    v10_wr(f, V10_CP_RB0_RPTR_ADDR, (uint32_t)(V10_AGP + V10_WB));
+    v10_wr(f, V10_CP_RB0_RPTR_ADDR_HI, (V10_AGP + V10_WB) >> 32);
+    v10_wr(f, V10_CP_RB0_BASE, ring >> 8);
+    v10_wr(f, V10_CP_RB0_BASE_HI, ring >> 40);
+    v10_wr(f, V10_CP_RB_DOORBELL_CONTROL, 0x116 << 2 | V10_DOORBELL_EN);
+    v10_wr(f, V10_CP_INT_CNTL_RING0, int_cntl);
+    v10_wr(f, V10_CP_ME_CNTL, 0);
+}
+
 /*
  * The GFX ring as gfx_v9_0_cp_gfx_resume starts it, fed through its
  * doorbell, in the kernel's address space: the ring and write-back in
@@ -325,7 +357,6 @@ static void test_v10_gfx_ring(void)
     uint64_t pte = V10_GART_PAGE | HSAGPU_PTE_VALID | HSAGPU_PTE_SYSTEM |
                    HSAGPU_PTE_SNOOPED | HSAGPU_PTE_READABLE |
                    HSAGPU_PTE_WRITEABLE;
-    uint64_t ring = V10_AGP + V10_RING;
     uint32_t w = 0;
     Fixture f;
 
@@ -333,12 +364,7 @@ static void test_v10_gfx_ring(void)
     v10_fixture(&f, ",vram-size=64M");
     v10_doorbells(&f);
     /* VMID 0's apertures: FB (at reset), AGP above it, the GART at 0 */
-    v10_wr(&f, V10_GFXHUB_AGP_BOT, V10_AGP >> 24);
-    v10_wr(&f, V10_GFXHUB_AGP_TOP, (V10_AGP >> 24) + 15);
-    v10_wr(&f, V10_GFXHUB_AGP_BASE, 0);
-    v10_wr(&f, V10_GFXHUB_SYSTEM_APERTURE_LOW, 0xf400000000ULL >> 18);
-    v10_wr(&f, V10_GFXHUB_SYSTEM_APERTURE_HIGH,
-           (V10_AGP + (256 << 20) - 1) >> 18);
+    v10_kernel_apertures(&f);
     /* a flat GART in VRAM: one entry, written through MM_INDEX/DATA */
     v10_wr(&f, V10_MM_INDEX_HI, 0);
     v10_wr(&f, V10_MM_INDEX, 0x80000000u | V10_GART_TABLE);
@@ -352,15 +378,7 @@ static void test_v10_gfx_ring(void)
     v10_wr(&f, V10_GFXHUB_CONTEXT0_CNTL, V10_CTX_CNTL_ENABLE);
 
     /* the ring: 1024 dwords, write-back, doorbell 0x116 */
-    v10_wr(&f, V10_CP_ME_CNTL, V10_CP_ME_HALTS);
-    v10_wr(&f, V10_CP_RB0_CNTL, 9);
-    v10_wr(&f, V10_CP_RB0_WPTR, 0);
-    v10_wr(&f, V10_CP_RB0_RPTR_ADDR, (uint32_t)(V10_AGP + V10_WB));
-    v10_wr(&f, V10_CP_RB0_RPTR_ADDR_HI, (V10_AGP + V10_WB) >> 32);
-    v10_wr(&f, V10_CP_RB0_BASE, ring >> 8);
-    v10_wr(&f, V10_CP_RB0_BASE_HI, ring >> 40);
-    v10_wr(&f, V10_CP_RB_DOORBELL_CONTROL, 0x116 << 2 | V10_DOORBELL_EN);
-    v10_wr(&f, V10_CP_ME_CNTL, 0);
+    v10_gfx_ring_start(&f, 0);
 
     /* gfx_v9_0_ring_test_ring, a fence, a write through the GART */
     v10_wr(&f, V10_SCRATCH_REG0, 0xcafedead);
@@ -489,19 +507,14 @@ static void test_v10_gart_in_system_memory(void)
     uint64_t pte = V10_GART_PAGE | HSAGPU_PTE_VALID | HSAGPU_PTE_SYSTEM |
                    HSAGPU_PTE_SNOOPED | HSAGPU_PTE_READABLE |
                    HSAGPU_PTE_WRITEABLE;
-    uint64_t ring = V10_AGP + V10_RING, table = 0x160000ULL;
+    uint64_t table = 0x160000ULL;
     uint32_t w = 0;
     Fixture f;
 
 #define RING(v) qtest_writel(f.qts, V10_RING + 4 * w++, (v))
     v10_fixture(&f, ",vram-size=64M");
     v10_doorbells(&f);
-    v10_wr(&f, V10_GFXHUB_AGP_BOT, V10_AGP >> 24);
-    v10_wr(&f, V10_GFXHUB_AGP_TOP, (V10_AGP >> 24) + 15);
-    v10_wr(&f, V10_GFXHUB_AGP_BASE, 0);
-    v10_wr(&f, V10_GFXHUB_SYSTEM_APERTURE_LOW, 0xf400000000ULL >> 18);
-    v10_wr(&f, V10_GFXHUB_SYSTEM_APERTURE_HIGH,
-           (V10_AGP + (256 << 20) - 1) >> 18);
+    v10_kernel_apertures(&f);
     /* the flat GART's one entry in guest RAM, its base a bus address */
     qtest_writeq(f.qts, table, pte);
     v10_wr(&f, V10_GFXHUB_CONTEXT0_BASE_LO32,
@@ -510,15 +523,7 @@ static void test_v10_gart_in_system_memory(void)
     v10_wr(&f, V10_GFXHUB_CONTEXT0_START_LO32, 0);
     v10_wr(&f, V10_GFXHUB_CONTEXT0_END_LO32, 0x1fff);
     v10_wr(&f, V10_GFXHUB_CONTEXT0_CNTL, V10_CTX_CNTL_ENABLE);
-    v10_wr(&f, V10_CP_ME_CNTL, V10_CP_ME_HALTS);
-    v10_wr(&f, V10_CP_RB0_CNTL, 9);
-    v10_wr(&f, V10_CP_RB0_WPTR, 0);
-    v10_wr(&f, V10_CP_RB0_RPTR_ADDR, (uint32_t)(V10_AGP + V10_WB));
-    v10_wr(&f, V10_CP_RB0_RPTR_ADDR_HI, (V10_AGP + V10_WB) >> 32);
-    v10_wr(&f, V10_CP_RB0_BASE, ring >> 8);
-    v10_wr(&f, V10_CP_RB0_BASE_HI, ring >> 40);
-    v10_wr(&f, V10_CP_RB_DOORBELL_CONTROL, 0x116 << 2 | V10_DOORBELL_EN);
-    v10_wr(&f, V10_CP_ME_CNTL, 0);
+    v10_gfx_ring_start(&f, 0);
     RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
     RING(HSAGPU_PM4_SEL_MEM << 8);
     RING(0x80);
@@ -546,7 +551,6 @@ static void test_v10_gart_in_system_memory(void)
  */
 static void test_v10_ih(void)
 {
-    uint64_t ring = V10_AGP + V10_RING;
     uint8_t msi;
     uint32_t w = 0, dw0;
     Fixture f;
@@ -586,20 +590,8 @@ static void test_v10_ih(void)
            V10_IH_RB_CNTL_ENABLE_INTR | V10_IH_RB_CNTL_RPTR_REARM |
            V10_IH_MC_SPACE_BUS << 28);
     /* the GFX ring in the AGP aperture, its EOP interrupt on */
-    v10_wr(&f, V10_GFXHUB_AGP_BOT, V10_AGP >> 24);
-    v10_wr(&f, V10_GFXHUB_AGP_TOP, (V10_AGP >> 24) + 15);
-    v10_wr(&f, V10_GFXHUB_SYSTEM_APERTURE_LOW, 0xf400000000ULL >> 18);
-    v10_wr(&f, V10_GFXHUB_SYSTEM_APERTURE_HIGH,
-           (V10_AGP + (256 << 20) - 1) >> 18);
-    v10_wr(&f, V10_CP_ME_CNTL, V10_CP_ME_HALTS);
-    v10_wr(&f, V10_CP_RB0_CNTL, 9);
-    v10_wr(&f, V10_CP_RB0_RPTR_ADDR, (uint32_t)(V10_AGP + V10_WB));
-    v10_wr(&f, V10_CP_RB0_RPTR_ADDR_HI, (V10_AGP + V10_WB) >> 32);
-    v10_wr(&f, V10_CP_RB0_BASE, ring >> 8);
-    v10_wr(&f, V10_CP_RB0_BASE_HI, ring >> 40);
-    v10_wr(&f, V10_CP_RB_DOORBELL_CONTROL, 0x116 << 2 | V10_DOORBELL_EN);
-    v10_wr(&f, V10_CP_INT_CNTL_RING0, V10_CP_TIME_STAMP_INT_ENABLE);
-    v10_wr(&f, V10_CP_ME_CNTL, 0);
+    v10_kernel_apertures(&f);
+    v10_gfx_ring_start(&f, V10_CP_TIME_STAMP_INT_ENABLE);
 
     /* a fence: one entry (client GRBM_CP, src 181, ME 0), one MSI */
     FENCE(1, 0x77);
