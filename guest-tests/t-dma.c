@@ -382,8 +382,9 @@ static void test_order(struct env *e)
 	volatile uint8_t *b = e->vdst + G;        /* VRAM */
 	uint8_t *c = e->sg_dst;                   /* system */
 	uint8_t *big_src = (uint8_t *)e->vsrc + G;
-	volatile uint8_t *big_dst = e->vdst + G + (8 << 20);
-	size_t big = e->big / 2 - (8 << 20);
+	/* after b's n bytes and a guard; at most 24 MiB (the reference's) */
+	volatile uint8_t *big_dst = e->vdst + 2 * G + n;
+	size_t big = e->big > n + G ? e->big - n - G : 0;
 
 	if (!q2)
 		return;
@@ -402,6 +403,8 @@ static void test_order(struct env *e)
 	CHECK(gtd_check_fill(b, n, 0x01020304) == n, "fill after the copies lost");
 
 	/* two queues with long copies at once: slices interleave, both right */
+	if (big > (24 << 20))
+		big = 24 << 20;
 	if (big > (1 << 20)) {
 		hsagpu_signal_store_release(s1, 1);
 		memset((void *)big_dst, 0, big);
