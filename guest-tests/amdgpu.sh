@@ -19,6 +19,8 @@
 #                      timer (which signals a fence the interrupt did not,
 #                      half a second late: "Fence fallback timer expired",
 #                      amdgpu_fence.c)
+#   amdkfd-rocminfo    amdkfd's /dev/kfd, and Debian's rocminfo lists the
+#                      device as a gfx900 agent with its chip ID and VRAM
 #   amdgpu-reset       debugfs amdgpu_gpu_recover twice, IB tests after each
 #   amdgpu-vmfault     a process's GFX IB writes where it mapped nothing
 #                      (t-amdgpu-cs fault): amdgpu's fault handler reports
@@ -106,7 +108,7 @@ result() {  # result ok|fail|skip NAME [WHY]
 }
 
 echo "TAP version 13"
-echo "1..10"
+echo "1..11"
 echo "# amdgpu: kernel $kver; firmware $(cat "$here/firmware-package" 2>/dev/null ||
     echo 'package unknown')"
 echo "# amdgpu: modules $(tr '\n' ' ' < "$md/ORDER" 2>/dev/null)"
@@ -337,6 +339,37 @@ else
         result fail amdgpu-ih "fences signalled by the fallback timer, not by interrupts"
     else
         result ok amdgpu-ih
+    fi
+fi
+
+# amdkfd-rocminfo: Linux's own amdkfd (part of amdgpu.ko) came up on the
+# device: /dev/kfd, and Debian's rocminfo (ROCr 5.2.3 through libhsakmt,
+# no hsagpu code) lists it as a gfx900 GPU agent with its PCI device ID as
+# chip ID and a first memory pool of the size of its VRAM (BAR0)
+if [ -z "$bound" ]; then
+    result skip amdkfd-rocminfo "amdgpu did not bind"
+else
+    why=
+    if [ ! -c /dev/kfd ]; then
+        why="no /dev/kfd"
+    elif ! timeout 120 rocminfo > /tmp/rocminfo 2>&1; then
+        why="rocminfo failed"
+    else
+        sed -n '/^Agent 2/,/^Agent 3/p' /tmp/rocminfo > /tmp/rocminfo.gpu
+        chip=$(printf '%d' "$(cat "$dev/device")")
+        vram_kb=$(($(stat -c %s "$dev/resource0") / 1024))
+        grep -qE '^ +Name: +gfx900 *$' /tmp/rocminfo.gpu || why="agent 2 is not gfx900"
+        grep -qE '^ +Device Type: +GPU *$' /tmp/rocminfo.gpu || why="${why:-agent 2 is not a GPU}"
+        grep -qE "^ +Chip ID: +$chip\(" /tmp/rocminfo.gpu || why="${why:-chip ID is not $chip}"
+        [ "$(sed -n 's/^ *Size: *\([0-9]*\)(.*/\1/p' /tmp/rocminfo.gpu | head -n 1)" = "$vram_kb" ] ||
+            why="${why:-the first pool is not the ${vram_kb} KB of VRAM}"
+    fi
+    grep -E '^ +(Name|Marketing Name|Device Type|Chip ID|Compute Unit|Size):' /tmp/rocminfo.gpu 2>/dev/null | diag
+    if [ -n "$why" ]; then
+        [ -f /tmp/rocminfo ] && tail -n 20 /tmp/rocminfo | diag
+        result fail amdkfd-rocminfo "$why"
+    else
+        result ok amdkfd-rocminfo
     fi
 fi
 
