@@ -604,7 +604,7 @@ static void hsagpu_queue_destroy(HsaGpuState *s, unsigned qi, HsaGpuQueue *q)
 
 /*
  * A queue a personality runs for rings of its own (hsa-gpu-vega10's SDMA
- * rings), qlock held: registered and started as the ENABLE command does,
+ * rings and its MEC's AQL queues), qlock held: registered and started as the ENABLE command does,
  * minus hsa-gpu's doorbells (the personality routes its own and calls
  * hsagpu_queue_own_ring()). Its queue registers are not the driver's.
  */
@@ -642,8 +642,10 @@ unsigned hsagpu_queue_own_start(HsaGpuState *s, unsigned qi,
     q->priority = reg->priority;
     q->vector = 0;
     q->doorbell = HSAGPU_DOORBELL_NONE;
+    /* an SDMA ring may have no write pointer in memory (doorbells) */
     res = (q->flags & HSAGPU_QF_SDMA) ? hsagpu_sdma_check_ring(q)
-                                       : HSAGPU_QRES_BAD_FLAGS;
+          : hsagpu_queue_check_registration(q, &s->ident, s->queues,
+                                            s->params.num_queues);
     if (res == HSAGPU_QRES_OK && (read_index & 3)) {
         res = HSAGPU_QRES_BAD_POINTER;
     }

@@ -551,12 +551,29 @@ static void test_cp_kiq(void)
 	hsagpu_v10_cp_doorbell(v, 0, w);
 	cp_pass(v);
 	T(v->ring[kiq].pm4.error == HSAGPU_PM4_ERR_PACKET);
-	/* an AQL queue is not a PM4 ring */
+	/*
+	 * An AQL queue is not a PM4 ring: the CP's pass leaves it alone, its
+	 * doorbell is not the CP's, and the glue is told to start it on the
+	 * queue processor (aql_dirty); its dequeue tells it to stop it
+	 */
 	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 3, 3, 0));
 	WR(v, V10_CP_HQD_AQL_CONTROL, 1);
 	WR(v, V10_CP_HQD_PQ_CONTROL, 9);
+	WR(v, V10_CP_HQD_PQ_DOORBELL_CONTROL, 0x40 << 2 | V10_DOORBELL_EN);
+	v->aql_dirty = false;
 	WR(v, V10_CP_HQD_ACTIVE, 1);
-	T(!v->ring[V10_HQD_INDEX(1, 3, 3)].active && v->aql_refused == 1);
+	{
+		HsaGpuV10Ring *r = &v->ring[V10_HQD_INDEX(1, 3, 3)];
+		uint64_t packets = r->pm4.packets;
+
+		T(r->active && r->aql && v->aql_dirty);
+		T(!hsagpu_v10_cp_doorbell(v, 0x40, 5));
+		cp_pass(v);
+		T(r->pm4.packets == packets && !r->pm4.error);
+		v->aql_dirty = false;
+		WR(v, V10_CP_HQD_DEQUEUE_REQUEST, 1);
+		T(!r->active && v->aql_dirty);
+	}
 }
 
 /*

@@ -383,6 +383,21 @@ uint32_t hsagpu_amd_queue_code(unsigned qerr)
     }
 }
 
+/*
+ * A signal's event: the queue's MSI-X vector, or with a personality's
+ * interrupt (trap: hsa-gpu-vega10's IH) an entry naming the event, as
+ * amdkfd reads a gfx9 end-of-pipe's context id
+ */
+static void hsagpu_queue_event(const HsaGpuProc *p, const HsaGpuQueue *q,
+                               uint64_t id)
+{
+    if (p->ops->trap) {
+        p->ops->trap(p->opaque, (uint32_t)id);
+    } else {
+        p->ops->irq(p->opaque, q->vector);
+    }
+}
+
 /* amd_queue_t.queue_properties (read once per run), or 0 on an error */
 static uint32_t hsagpu_amd_queue_props(HsaGpuQueue *q, const HsaGpuProc *p,
                                        unsigned *err)
@@ -434,7 +449,7 @@ void hsagpu_amd_queue_inactive(HsaGpuQueue *q, const HsaGpuProc *p)
 
         if (!p->ops->write(p->opaque, HSAGPU_VM_CLIENT_SIGNAL,
                            sig.event_mailbox_ptr, &id, sizeof(id))) {
-            p->ops->irq(p->opaque, q->vector);
+            hsagpu_queue_event(p, q, id);
         }
     }
 }
@@ -511,7 +526,7 @@ static unsigned hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p,
         if (err) {
             return err;
         }
-        p->ops->irq(p->opaque, q->vector);
+        hsagpu_queue_event(p, q, id);
     }
     return 0;
 }

@@ -38,7 +38,7 @@ static uint32_t *v10_bank(HsaGpuV10 *v, unsigned ri)
 #define V10_HQD(bank, reg)      ((bank)[(reg) - V10_HQD_FIRST])
 
 /* Ring @ri's ME/pipe/queue, as the EOP interrupt names it */
-static void v10_ring_id(unsigned ri, unsigned *me, unsigned *pipe,
+void hsagpu_v10_ring_id(unsigned ri, unsigned *me, unsigned *pipe,
                         unsigned *queue)
 {
     if (ri == V10_RING_GFX) {
@@ -104,7 +104,10 @@ void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
     if (!on) {
         if (r->active) {
             /* the queue's state goes back to its registers */
-            V10_HQD(b, V10_CP_HQD_PQ_RPTR) = r->pm4.rptr;
+            if (!r->aql) {
+                V10_HQD(b, V10_CP_HQD_PQ_RPTR) = r->pm4.rptr;
+            }
+            v->aql_dirty |= r->aql;
             r->active = 0;
             r->pm4.epoch++;
         }
@@ -117,14 +120,6 @@ void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
         return;
     }
     v10_ring_clear(r);
-    /*
-     * AQL queues (amdkfd's user queues) have a packet processor of their
-     * own; they are not PM4 rings and are not served yet (docs/vega10.md)
-     */
-    if (V10_HQD(b, V10_CP_HQD_AQL_CONTROL) & 1) {
-        v->aql_refused++;
-        return;
-    }
     r->pm4.base = (uint64_t)V10_HQD(b, V10_CP_HQD_PQ_BASE) << 8 |
                   (uint64_t)V10_HQD(b, V10_CP_HQD_PQ_BASE + 1) << 40;
     r->pm4.size_dw = v10_ring_dw(V10_HQD(b, V10_CP_HQD_PQ_CONTROL));
@@ -139,6 +134,17 @@ void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
     r->doorbell = db & V10_DOORBELL_EN ? V10_DOORBELL_OFFSET(db)
                                        : V10_NO_DOORBELL;
     r->active = r->pm4.size_dw != 0;
+    /*
+     * AQL queues (amdkfd's user queues) are the queue processor's: the
+     * device starts one from these fields (aql_dirty); the read pointer
+     * report is the queue's read_dispatch_id, 8-byte aligned
+     */
+    if (V10_HQD(b, V10_CP_HQD_AQL_CONTROL) & 1) {
+        r->aql = 1;
+        r->rptr_addr = v10_reg64(&V10_HQD(b, V10_CP_HQD_PQ_RPTR_REPORT_ADDR));
+        v->aql_dirty = true;
+        return;
+    }
     v->kick = true;
 }
 
@@ -155,7 +161,9 @@ bool hsagpu_v10_cp_doorbell(HsaGpuV10 *v, uint32_t dw, uint64_t val)
     bool hit = false;
 
     for (unsigned ri = 0; ri < V10_NUM_RINGS; ri++) {
-        if (v->ring[ri].active && v->ring[ri].doorbell == dw) {
+        /* (an AQL queue's doorbell is the processor's: the glue's) */
+        if (v->ring[ri].active && !v->ring[ri].aql &&
+            v->ring[ri].doorbell == dw) {
             hsagpu_v10_cp_wptr(v, ri, val);
             hit = true;
         }
@@ -210,7 +218,7 @@ static void v10_pm4_eop(void *opaque, uint32_t ctx_id)
     unsigned me, pipe, queue;
     uint32_t cntl;
 
-    v10_ring_id(c->ri, &me, &pipe, &queue);
+    hsagpu_v10_ring_id(c->ri, &me, &pipe, &queue);
     cntl = me ? c->v->reg[V10_CP_ME1_PIPE0_INT_CNTL +
                           (me - 1) * V10_MEC_PIPES + pipe]
               : c->v->reg[V10_CP_INT_CNTL_RING0];
@@ -356,7 +364,7 @@ unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
         uint64_t packets;
 
         /* a held ring takes write pointers and runs nothing */
-        if (!r->active || r->pm4.error || r->held) {
+        if (!r->active || r->pm4.error || r->held || r->aql) {
             continue;
         }
         /* a ring without a doorbell is polled */

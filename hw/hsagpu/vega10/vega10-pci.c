@@ -100,11 +100,68 @@ static void v10_sdma_sync(HsaGpuState *s)
     hsagpu_v10_sdma_sync(s->v10, &ops);
 }
 
+/*
+ * The MEC's AQL queues on the processor (qlock held): started from the
+ * HQD's latched fields, where its read_dispatch_id says; stopped when
+ * the HQD is. One the processor refuses (a ring it cannot run, no queue
+ * slot left) stays off, logged.
+ */
+static void v10_aql_sync(HsaGpuState *s)
+{
+    HsaGpuV10 *v = s->v10;
+
+    if (!v->aql_dirty) {
+        return;
+    }
+    v->aql_dirty = false;
+    for (unsigned ri = 0; ri < V10_NUM_HQD; ri++) {
+        HsaGpuV10Ring *r = &v->ring[ri];
+        unsigned qi = V10_AQL_QI(ri), res = HSAGPU_QRES_BAD_STATE;
+        bool want = r->active && r->aql;
+        uint64_t read_index = 0;
+        HsaGpuBusCtx c;
+
+        if (r->aql_run && !want) {
+            hsagpu_queue_own_stop(s, qi);
+            r->aql_run = 0;
+        }
+        if (!want || r->aql_run) {
+            continue;
+        }
+        if (qi < s->params.num_queues) {
+            HsaGpuQueue reg = {
+                .ring_lo = r->pm4.base, .ring_hi = r->pm4.base >> 32,
+                /* 16 dwords an AQL packet */
+                .ring_size = r->pm4.size_dw / 16,
+                .rptr_lo = r->rptr_addr, .rptr_hi = r->rptr_addr >> 32,
+                .wptr_lo = r->wptr_addr, .wptr_hi = r->wptr_addr >> 32,
+                .vmid = r->pm4.vmid,
+            };
+
+            hsagpu_bus_ctx_init(&c, s, -1);
+            c.vmid = r->pm4.vmid;
+            res = hsagpu_bus_rw(&c, r->rptr_addr, &read_index, 8, false) ?
+                  HSAGPU_QRES_BAD_ADDRESS :
+                  hsagpu_queue_own_start(s, qi, &reg, read_index);
+            hsagpu_bus_ctx_end(&c);
+        }
+        if (res != HSAGPU_QRES_OK) {
+            qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: AQL queue of HQD "
+                          "%u not started: result %u\n", ri, res);
+            v->aql_refused++;
+            r->active = 0;
+            continue;
+        }
+        r->aql_run = 1;
+    }
+}
+
 static void v10_unlock_kick(HsaGpuState *s)
 {
     bool kick, msi = s->v10->msi_due;
 
     v10_sdma_sync(s);
+    v10_aql_sync(s);
     kick = s->v10->kick;
 
     s->v10->kick = false;
@@ -231,6 +288,14 @@ static void v10_doorbell_write(void *opaque, hwaddr addr, uint64_t val,
         if (s->v10->sdma_running[qi].run &&
             s->v10->sdma_running[qi].doorbell == addr / 4) {
             hsagpu_queue_own_ring(s, qi);
+            s->v10->kick = hit = true;
+        }
+    }
+    /* an AQL queue's: the same, its write_dispatch_id */
+    for (unsigned ri = 0; ri < V10_NUM_HQD; ri++) {
+        if (s->v10->ring[ri].aql_run &&
+            s->v10->ring[ri].doorbell == addr / 4) {
+            hsagpu_queue_own_ring(s, V10_AQL_QI(ri));
             s->v10->kick = hit = true;
         }
     }
@@ -381,8 +446,9 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
 
     pass->progress += ran;
     v10_vm_changed(s);
-    /* a register packet may have started or stopped an SDMA queue */
+    /* a queue packet may have started or stopped a processor queue */
     v10_sdma_sync(s);
+    v10_aql_sync(s);
     pass->ended |= !!(more & V10_CP_BUSY);
     pass->poll |= !!(more & V10_CP_WAITING);
     s->v10->kick = false;
@@ -464,6 +530,16 @@ static void v10_trap(HsaGpuState *s, int qi, uint32_t int_ctx)
     HsaGpuV10Iv iv;
     unsigned e, q;
 
+    if (qi >= V10_AQL_QI(0) && qi < V10_AQL_QI(V10_NUM_HQD)) {
+        unsigned me, pipe, queue;
+
+        /* an AQL queue's signal event: an end-of-pipe naming the event */
+        hsagpu_v10_ring_id(qi - V10_AQL_QI(0), &me, &pipe, &queue);
+        hsagpu_v10_iv_cp_eop(&iv, me, pipe, queue, s->queues[qi].as_vmid,
+                             int_ctx);
+        v10_ih_post(s, &iv);
+        return;
+    }
     if (qi < 0 || qi >= V10_SDMA_RINGS) {
         return;
     }
@@ -487,10 +563,19 @@ static void v10_reset(HsaGpuState *s)
  */
 static void v10_queue_hold(HsaGpuState *s, int id)
 {
-    hsagpu_queue_hold(s, id < V10_SDMA_RINGS ? id : -1);
+    int qi = id < V10_SDMA_RINGS ? id : -1;
+
+    /* an MEC queue that is an AQL queue: the processor's queue is held */
+    for (unsigned ri = 0; ri < V10_NUM_HQD; ri++) {
+        if (s->v10->ring[ri].aql_run && id == V10_HANG_RING(ri)) {
+            qi = V10_AQL_QI(ri);
+        }
+    }
+    hsagpu_queue_hold(s, qi);
     hsagpu_qlock(s);
     for (unsigned ri = 0; ri < V10_NUM_RINGS; ri++) {
         s->v10->ring[ri].held = s->v10->ring[ri].active &&
+                                !s->v10->ring[ri].aql &&
                                 id == V10_HANG_RING(ri);
     }
     /* write pointers given meanwhile were taken: run the rest */
@@ -501,6 +586,10 @@ static void v10_queue_hold(HsaGpuState *s, int id)
 static int v10_queue_held(HsaGpuState *s)
 {
     int id = hsagpu_queue_held(s);
+
+    if (id >= V10_AQL_QI(0)) {
+        id = V10_HANG_RING(id - V10_AQL_QI(0));
+    }
 
     hsagpu_qlock(s);
     for (unsigned ri = 0; ri < V10_NUM_RINGS && id < 0; ri++) {
@@ -569,7 +658,7 @@ static const VMStateDescription vmstate_hsagpu_v10_pm4 = {
 
 static const VMStateDescription vmstate_hsagpu_v10_ring = {
     .name = "hsa-gpu-vega10/ring",
-    .version_id = 1,
+    .version_id = 2,
     .minimum_version_id = 1,
     .fields = (const VMStateField[]) {
         VMSTATE_STRUCT(pm4, HsaGpuV10Ring, 1, vmstate_hsagpu_v10_pm4,
@@ -579,6 +668,9 @@ static const VMStateDescription vmstate_hsagpu_v10_ring = {
         VMSTATE_UINT64(wptr, HsaGpuV10Ring),
         VMSTATE_UINT64(rptr_addr, HsaGpuV10Ring),
         VMSTATE_UINT64(wptr_addr, HsaGpuV10Ring),
+        /* 2: an AQL queue, and whether the processor runs it */
+        VMSTATE_UINT32_V(aql, HsaGpuV10Ring, 2),
+        VMSTATE_UINT32_V(aql_run, HsaGpuV10Ring, 2),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -621,6 +713,13 @@ static int v10_post_load(void *opaque, int version_id)
         if (r->meta_n > HSAGPU_PM4_META_MAX || meta_dw > HSAGPU_PM4_META_DW) {
             error_report("hsa-gpu-vega10: migrated ring %u: %u meta data "
                          "writes of %u dwords", ri, r->meta_n, meta_dw);
+            return -EINVAL;
+        }
+    }
+    for (unsigned ri = 0; ri < V10_NUM_RINGS; ri++) {
+        if (v->ring[ri].aql_run && (ri >= V10_NUM_HQD || !v->ring[ri].aql)) {
+            error_report("hsa-gpu-vega10: migrated ring %u: an AQL queue "
+                         "that is not one", ri);
             return -EINVAL;
         }
     }

@@ -61,7 +61,17 @@ typedef struct HsaGpuV10Ring {
      * as no injection is)
      */
     bool held;
+    /*
+     * An MEC queue with CP_HQD_AQL_CONTROL set (amdkfd's user queues):
+     * not a PM4 ring but AQL packets, run by the device's queue
+     * processor as its own queue V10_AQL_QI(ri) (aql_run: started)
+     */
+    uint32_t aql;
+    uint32_t aql_run;
 } HsaGpuV10Ring;
+
+/* The processor's queue of MEC queue (HQD) @ri: after the SDMA rings */
+#define V10_AQL_QI(ri)                  (V10_SDMA_RINGS + (ri))
 
 /*
  * inject-queue-hang's ids on this personality: the SDMA rings first, as
@@ -140,11 +150,13 @@ typedef struct HsaGpuV10 {
     uint32_t tlb_invalidations;
     uint32_t eops;              /* RELEASE_MEMs that asked for one */
     uint32_t maps, unmaps;      /* the KIQ's queue packets */
-    uint32_t aql_refused;       /* AQL queues started: not served yet */
+    uint32_t aql_refused;       /* AQL queues the processor refused */
     /* A register or doorbell access gave a ring work: wake the CP */
     bool kick;
     /* An SDMA queue's registers or an engine's halt changed */
     bool sdma_dirty;
+    /* An AQL queue started or stopped: the processor's queues follow */
+    bool aql_dirty;
     /* The IH asked for its MSI (a register access): the glue sends it */
     bool msi_due;
     /*
@@ -193,6 +205,9 @@ typedef struct HsaGpuV10SdmaSync {
  */
 void hsagpu_v10_sdma_sync(HsaGpuV10 *v, const HsaGpuV10SdmaSync *ops);
 
+/* Ring @ri's ME/pipe/queue (0/0/0: the GFX ring), as interrupts name it */
+void hsagpu_v10_ring_id(unsigned ri, unsigned *me, unsigned *pipe,
+                        unsigned *queue);
 /* vega10-cp.c: start (latch from the registers) or stop a ring */
 void hsagpu_v10_cp_gfx_start(HsaGpuV10 *v, bool on);
 void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on);

@@ -545,13 +545,122 @@ static void test_v10_gart_in_system_memory(void)
 #define V10_MSI_DATA    0x4321
 
 /*
+ * The IH as vega10_ih_irq_init programs it: 4 KiB at a bus address
+ * (V10_IH_RING), the write pointer written back (V10_IH_WPTR), the read
+ * pointer by doorbell 0x1e8; its MSI lands in RAM (V10_MSI)
+ */
+static void v10_ih_start(Fixture *f)
+{
+    uint8_t msi = find_cap(f, PCI_CAP_ID_MSI);
+
+    qpci_config_writel(f->gpu, msi + PCI_MSI_ADDRESS_LO, V10_MSI);
+    qpci_config_writel(f->gpu, msi + PCI_MSI_ADDRESS_HI, 0);
+    qpci_config_writew(f->gpu, msi + PCI_MSI_DATA_64, V10_MSI_DATA);
+    qpci_config_writew(f->gpu, msi + PCI_MSI_FLAGS, PCI_MSI_FLAGS_ENABLE |
+                       PCI_MSI_FLAGS_64BIT);
+    v10_wr(f, V10_IH_RB_BASE, V10_IH_RING >> 8);
+    v10_wr(f, V10_IH_RB_BASE_HI, 0);
+    v10_wr(f, V10_IH_RB_WPTR_ADDR_LO, V10_IH_WPTR);
+    v10_wr(f, V10_IH_RB_WPTR_ADDR_HI, 0);
+    v10_wr(f, V10_IH_DOORBELL_RPTR, V10_IH_DOORBELL_RPTR_ENABLE | 0x1e8);
+    v10_wr(f, V10_IH_RB_RPTR, 0);
+    v10_wr(f, V10_IH_RB_WPTR, 0);
+    v10_wr(f, V10_IH_RB_CNTL, V10_IH_RB_CNTL_RB_ENABLE | 10 << 1 |
+           V10_IH_RB_CNTL_WPTR_WRITEBACK_ENABLE |
+           V10_IH_RB_CNTL_WPTR_OVERFLOW_ENABLE |
+           V10_IH_RB_CNTL_ENABLE_INTR | V10_IH_RB_CNTL_RPTR_REARM |
+           V10_IH_MC_SPACE_BUS << 28);
+}
+
+/*
+ * An AQL queue of amdkfd's loaded through the HQD registers, as
+ * kgd_gfx_v9_hqd_load does without the hardware scheduler (ME1 pipe 1
+ * queue 2, CP_HQD_AQL_CONTROL set, here in VMID 0's AGP aperture): the
+ * device's queue processor runs its packets; the read_dispatch_id is
+ * written back; a completion signal with an event is decremented, the
+ * event id goes to the mailbox and the IH gets the end-of-pipe entry
+ * naming the queue and the event; CP_HQD_DEQUEUE_REQUEST stops it
+ */
+#define V10_AQL_RING    0x170000ULL
+#define V10_AQL_DESC    0x171000ULL         /* read, write dispatch ids */
+#define V10_AQL_SIG     0x172000ULL
+#define V10_AQL_MBOX    0x172100ULL
+
+static void test_v10_aql_hqd(void)
+{
+    struct hsagpu_barrier_packet b;
+    uint32_t dw0;
+    Fixture f;
+
+    v10_fixture(&f, ",vram-size=64M");
+    v10_doorbells(&f);
+    v10_ih_start(&f);
+    v10_kernel_apertures(&f);
+    /* ME1 pipe 1 queue 2's HQD bank, as amdkfd's acquire_queue selects */
+    v10_wr(&f, V10_GRBM_GFX_CNTL, 1 | 1 << 2 | 2 << 8);
+    v10_wr(&f, V10_CP_HQD_PQ_BASE, (V10_AGP + V10_AQL_RING) >> 8);
+    v10_wr(&f, V10_CP_HQD_PQ_BASE + 1, (V10_AGP + V10_AQL_RING) >> 40);
+    v10_wr(&f, V10_CP_HQD_PQ_CONTROL, 9);      /* 1024 dwords: 64 packets */
+    v10_wr(&f, V10_CP_HQD_PQ_RPTR_REPORT_ADDR, (uint32_t)(V10_AGP + V10_AQL_DESC));
+    v10_wr(&f, V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1,
+           (V10_AGP + V10_AQL_DESC) >> 32);
+    v10_wr(&f, V10_CP_HQD_PQ_WPTR_POLL_ADDR,
+           (uint32_t)(V10_AGP + V10_AQL_DESC + 8));
+    v10_wr(&f, V10_CP_HQD_PQ_WPTR_POLL_ADDR + 1,
+           (V10_AGP + V10_AQL_DESC + 8) >> 32);
+    v10_wr(&f, V10_CP_HQD_PQ_DOORBELL_CONTROL,
+           0x30 << 2 | V10_DOORBELL_EN);
+    v10_wr(&f, V10_CP_HQD_VMID, 0);
+    v10_wr(&f, V10_CP_HQD_AQL_CONTROL, 1);
+    qtest_writeq(f.qts, V10_AQL_DESC, 0);
+    qtest_writeq(f.qts, V10_AQL_DESC + 8, 0);
+    v10_wr(&f, V10_CP_HQD_ACTIVE, 1);
+
+    /* a barrier with a completion signal carrying an event */
+    qtest_writeq(f.qts, V10_AQL_SIG, 1);                /* kind: user */
+    qtest_writeq(f.qts, V10_AQL_SIG + 8, 1);
+    qtest_writeq(f.qts, V10_AQL_SIG + 16, V10_AGP + V10_AQL_MBOX);
+    qtest_writel(f.qts, V10_AQL_SIG + 24, 0x42);
+    barrier_packet(&b, 0);
+    b.completion_signal = V10_AGP + V10_AQL_SIG;
+    qtest_memwrite(f.qts, V10_AQL_RING + 4, (uint8_t *)&b + 4,
+                   sizeof(b) - 4);
+    qtest_writew(f.qts, V10_AQL_RING, b.header);
+    qtest_writeq(f.qts, V10_AQL_DESC + 8, 1);           /* write_dispatch_id */
+    qtest_writeq(f.qts, DB_BASE + 0x30 * 4, 1);
+    g_assert_true(v10_wait_mem(&f, V10_AQL_DESC, 1));
+    g_assert_true(v10_wait_mem(&f, V10_AQL_SIG + 8, 0));
+    g_assert_cmphex(qtest_readq(f.qts, V10_AQL_MBOX), ==, 0x42);
+    /* the end-of-pipe entry: client GRBM_CP, source 181, ME1 pipe 1 queue 2 */
+    g_assert_true(v10_wait_mem(&f, V10_IH_WPTR, 32));
+    dw0 = qtest_readl(f.qts, V10_IH_RING);
+    g_assert_cmphex(dw0 & 0xff, ==, 0x14);
+    g_assert_cmpuint((dw0 >> 8) & 0xff, ==, 181);
+    g_assert_cmphex((dw0 >> 16) & 0xff, ==, 2 << 4 | 1 << 2 | 1);
+    g_assert_cmphex(qtest_readl(f.qts, V10_IH_RING + 16), ==, 0x42);
+
+    /* dequeued: a packet written then is not run */
+    v10_wr(&f, V10_CP_HQD_DEQUEUE_REQUEST, 1);
+    g_assert_cmphex(v10_rd(&f, V10_CP_HQD_ACTIVE) & 1, ==, 0);
+    qtest_writeq(f.qts, V10_AQL_SIG + 8, 1);
+    qtest_memwrite(f.qts, V10_AQL_RING + 64 + 4, (uint8_t *)&b + 4,
+                   sizeof(b) - 4);
+    qtest_writew(f.qts, V10_AQL_RING + 64, b.header);
+    qtest_writeq(f.qts, V10_AQL_DESC + 8, 2);
+    qtest_writeq(f.qts, DB_BASE + 0x30 * 4, 2);
+    g_usleep(50 * 1000);
+    g_assert_cmpuint(qtest_readq(f.qts, V10_AQL_DESC), ==, 1);
+    g_assert_cmpuint(qtest_readq(f.qts, V10_AQL_SIG + 8), ==, 1);
+    fixture_fini(&f);
+}
+
+/*
  * Fences with interrupts: RELEASE_MEM's end-of-pipe entry in the IH ring
  * (as vega10_ih_irq_init programs it), its write pointer written back,
  * the MSI; with RPTR_REARM, the next MSI only after the driver's rptr
  */
 static void test_v10_ih(void)
 {
-    uint8_t msi;
     uint32_t w = 0, dw0;
     Fixture f;
 
@@ -569,26 +678,7 @@ static void test_v10_ih(void)
     } while (0)
     v10_fixture(&f, ",vram-size=64M");
     v10_doorbells(&f);
-    /* the MSI lands in RAM */
-    msi = find_cap(&f, PCI_CAP_ID_MSI);
-    qpci_config_writel(f.gpu, msi + PCI_MSI_ADDRESS_LO, V10_MSI);
-    qpci_config_writel(f.gpu, msi + PCI_MSI_ADDRESS_HI, 0);
-    qpci_config_writew(f.gpu, msi + PCI_MSI_DATA_64, V10_MSI_DATA);
-    qpci_config_writew(f.gpu, msi + PCI_MSI_FLAGS, PCI_MSI_FLAGS_ENABLE |
-                       PCI_MSI_FLAGS_64BIT);
-    /* the IH: 4 KiB at a bus address, write-back, rptr by doorbell */
-    v10_wr(&f, V10_IH_RB_BASE, V10_IH_RING >> 8);
-    v10_wr(&f, V10_IH_RB_BASE_HI, 0);
-    v10_wr(&f, V10_IH_RB_WPTR_ADDR_LO, V10_IH_WPTR);
-    v10_wr(&f, V10_IH_RB_WPTR_ADDR_HI, 0);
-    v10_wr(&f, V10_IH_DOORBELL_RPTR, V10_IH_DOORBELL_RPTR_ENABLE | 0x1e8);
-    v10_wr(&f, V10_IH_RB_RPTR, 0);
-    v10_wr(&f, V10_IH_RB_WPTR, 0);
-    v10_wr(&f, V10_IH_RB_CNTL, V10_IH_RB_CNTL_RB_ENABLE | 10 << 1 |
-           V10_IH_RB_CNTL_WPTR_WRITEBACK_ENABLE |
-           V10_IH_RB_CNTL_WPTR_OVERFLOW_ENABLE |
-           V10_IH_RB_CNTL_ENABLE_INTR | V10_IH_RB_CNTL_RPTR_REARM |
-           V10_IH_MC_SPACE_BUS << 28);
+    v10_ih_start(&f);
     /* the GFX ring in the AGP aperture, its EOP interrupt on */
     v10_kernel_apertures(&f);
     v10_gfx_ring_start(&f, V10_CP_TIME_STAMP_INT_ENABLE);
@@ -669,4 +759,5 @@ void hsagpu_qtest_add_vega10(void)
                    test_v10_gart_in_system_memory);
     qtest_add_func("/hsa-gpu/vega10/migrate-dirty-vram",
                    test_v10_migrate_dirty_vram);
+    qtest_add_func("/hsa-gpu/vega10/aql-hqd", test_v10_aql_hqd);
 }
