@@ -21,6 +21,8 @@
 #                      amdgpu_fence.c)
 #   amdkfd-rocminfo    amdkfd's /dev/kfd, and Debian's rocminfo lists the
 #                      device as a gfx900 agent with its chip ID and VRAM
+#   amdkfd-dispatch    Debian's ROCr on amdkfd runs kernels: t-hsa-basic
+#                      and t-hsa-codeobj pass
 #   amdgpu-reset       debugfs amdgpu_gpu_recover twice, IB tests after each
 #   amdgpu-vmfault     a process's GFX IB writes where it mapped nothing
 #                      (t-amdgpu-cs fault): amdgpu's fault handler reports
@@ -108,7 +110,7 @@ result() {  # result ok|fail|skip NAME [WHY]
 }
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..12"
 echo "# amdgpu: kernel $kver; firmware $(cat "$here/firmware-package" 2>/dev/null ||
     echo 'package unknown')"
 echo "# amdgpu: modules $(tr '\n' ' ' < "$md/ORDER" 2>/dev/null)"
@@ -370,6 +372,35 @@ else
         result fail amdkfd-rocminfo "$why"
     else
         result ok amdkfd-rocminfo
+    fi
+fi
+
+# amdkfd-dispatch: Debian's ROCr on amdkfd runs GPU work: the guest's ROCm
+# programs t-hsa-basic (queues, built-in kernels, blocked and active
+# signal waits, whose interrupts come through amdkfd's events) and
+# t-hsa-codeobj (code objects compiled by clang, dispatched through ROCr
+# and checked item by item); without SDMA user queues (HSA_ENABLE_SDMA=0:
+# amdkfd's SDMA queues are not run yet). Skipped where the initramfs has
+# no ROCm programs (built only where Debian's ROCr is installed).
+if not_here amdkfd-dispatch; then
+    :
+elif [ -z "$bound" ]; then
+    result skip amdkfd-dispatch "amdgpu did not bind"
+elif [ ! -x /tests/t-hsa-basic ] || [ ! -x /tests/t-hsa-codeobj ]; then
+    result skip amdkfd-dispatch "no ROCm programs in the initramfs"
+else
+    why=
+    for t in t-hsa-basic t-hsa-codeobj; do
+        HSA_ENABLE_SDMA=0 timeout 120 "/tests/$t" > "/tmp/amdkfd-$t" 2>&1
+        rc=$?
+        diag < "/tmp/amdkfd-$t"
+        [ "$rc" -eq 0 ] || why="${why:+$why; }$t: exit status $rc"
+    done
+    if [ -n "$why" ]; then
+        dmesg | grep -iE 'kfd|fault|timeout' | tail -n 20 | diag
+        result fail amdkfd-dispatch "$why"
+    else
+        result ok amdkfd-dispatch
     fi
 fi
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "gt.h"
+#include "hsagpu/vega10_regs.h"
 
 int gt_failures;
 
@@ -113,6 +114,8 @@ static int cmpstr(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
+int gt_find_vega10;
+
 int gt_find_devices(char names[GT_MAX_DEVS][16])
 {
 	DIR *d = opendir("/sys/bus/pci/devices");
@@ -129,7 +132,9 @@ int gt_find_devices(char names[GT_MAX_DEVS][16])
 		if (gt_sysfs_u64(e->d_name, "vendor", &ven) ||
 		    gt_sysfs_u64(e->d_name, "device", &dev))
 			continue;
-		if (ven == HSAGPU_PCI_VENDOR_ID && dev == HSAGPU_PCI_DEVICE_ID)
+		if ((ven == HSAGPU_PCI_VENDOR_ID && dev == HSAGPU_PCI_DEVICE_ID) ||
+		    (gt_find_vega10 && ven == V10_PCI_VENDOR_ID &&
+		     dev == V10_PCI_DEVICE_ID))
 			strcpy(names[n++], e->d_name);
 	}
 	closedir(d);

@@ -53,7 +53,11 @@ const char *gt_param(const char *key);
 /* Element @idx of a comma-separated parameter, with K/M/G suffixes. */
 int gt_param_u64(const char *key, int idx, uint64_t *val);
 
-/* hsa-gpu PCI functions in address order: "0000:01:00.0" etc. */
+/*
+ * hsa-gpu PCI functions in address order: "0000:01:00.0" etc.; with
+ * gt_find_vega10 set, the Vega10 personality's (1002:6860) as well
+ */
+extern int gt_find_vega10;
 int gt_find_devices(char names[GT_MAX_DEVS][16]);
 
 /* Read a sysfs file of a PCI device into @buf (newline stripped). */

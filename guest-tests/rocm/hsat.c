@@ -134,9 +134,13 @@ int64_t hsat_sysfs(const char *pci, const char *name)
 	uint64_t v;
 
 	snprintf(file, sizeof(file), "hsagpu/%s", name);
-	if (gt_sysfs_u64(pci, file, &v))
-		return -1;
-	return (int64_t)v;
+	if (!gt_sysfs_u64(pci, file, &v))
+		return (int64_t)v;
+	/* bound to Linux's amdgpu: its own attribute, where it has one */
+	if (!strcmp(name, "vram_size") &&
+	    !gt_sysfs_u64(pci, "mem_info_vram_total", &v))
+		return (int64_t)v;
+	return -1;
 }
 
 int hsat_engines(const char *pci, struct hsat_engines *e)
@@ -169,10 +173,18 @@ int hsat_engines(const char *pci, struct hsat_engines *e)
 	return 0;
 }
 
+/*
+ * The GPUs ROCr should see: hsa-gpus bound to the KFD facade (hsagpu),
+ * or the Vega10 personality bound to Linux's own amdgpu (its amdkfd)
+ */
 int hsat_count_devices(char names[GT_MAX_DEVS][16])
 {
 	char all[GT_MAX_DEVS][16];
-	int n = gt_find_devices(all), k = 0;
+	int n, k = 0;
+
+	gt_find_vega10 = 1;
+	n = gt_find_devices(all);
+	gt_find_vega10 = 0;
 
 	for (int i = 0; i < n; i++) {
 		char link[300], target[256];
@@ -183,9 +195,13 @@ int hsat_count_devices(char names[GT_MAX_DEVS][16])
 		if (r <= 0)
 			continue;
 		target[r] = 0;
-		if (strcmp(strrchr(target, '/') ? strrchr(target, '/') + 1 : target,
-			   "hsagpu"))
-			continue;
+		{
+			const char *drv = strrchr(target, '/') ?
+					  strrchr(target, '/') + 1 : target;
+
+			if (strcmp(drv, "hsagpu") && strcmp(drv, "amdgpu"))
+				continue;
+		}
 		strcpy(names[k++], all[i]);
 	}
 	return k;
@@ -286,7 +302,7 @@ int hsat_init(struct hsat *h)
 	CHECK(h->has_sys, "the CPU agent has no fine-grained GLOBAL pool");
 	CHECK(h->has_kernarg, "the CPU agent has no KERNARG_INIT pool");
 	ndev = hsat_count_devices(devs);
-	CHECK(h->ngpu == ndev, "%d GPU agents for %d hsa-gpus bound to hsagpu", h->ngpu, ndev);
+	CHECK(h->ngpu == ndev, "%d GPU agents for %d GPUs bound to hsagpu or amdgpu", h->ngpu, ndev);
 	for (int i = 0; i < h->ngpu; i++) {
 		struct hsat_gpu *g = &h->gpu[i];
 

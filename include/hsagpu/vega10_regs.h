@@ -98,6 +98,15 @@
  * Pointers are byte offsets into the ring in [17:2]: a ring holds at
  * most 256 KiB (RB_SIZE 16, 64 Ki dwords).
  */
+/*
+ * ATHUB 1.0: the PASID of each VMID (amdkfd's set_pasid_vmid_mapping);
+ * a write is acknowledged in UPDATE_STATUS (bit n: GFXHUB VMID n, bit
+ * 16 + n: MMHUB's), which the driver waits for and clears (1 to clear)
+ */
+#define V10_ATC_VMID_PASID_MAPPING_UPDATE_STATUS 0x0c2b
+#define V10_ATC_VMID0_PASID_MAPPING     0x0c2c  /* ... VMID15: + n */
+#define V10_ATC_VMID16_PASID_MAPPING    0x0c5d  /* MMHUB VMID n: + n */
+#define V10_ATC_PASID_MAPPING_VALID     (1u << 31)
 #define V10_IH_VMID_0_LUT               0x10a0  /* PASID of GFXHUB VMID n */
 #define V10_IH_VMID_0_LUT_MM            0x10b0  /* ... of MMHUB VMID n */
 #define V10_IH_RB_CNTL                  0x1120

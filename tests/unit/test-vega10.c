@@ -113,6 +113,30 @@ static void test_hdp_flush(void)
 	T(v->hdp_flushes == n + 4);
 }
 
+/*
+ * kgd_gfx_v9_set_pasid_vmid_mapping (6.1 waits for ever, without a
+ * timeout): each VMID's mapping is acknowledged in UPDATE_STATUS, GFXHUB
+ * VMID n in bit n, MMHUB's in bit 16 + n; the driver clears it by
+ * writing the bit; the mapping reads back
+ */
+static void test_pasid_mapping(void)
+{
+	HsaGpuV10 *v = dev();
+	uint32_t map = V10_ATC_PASID_MAPPING_VALID | 0x8001;
+
+	T(RD(v, V10_ATC_VMID_PASID_MAPPING_UPDATE_STATUS) == 0);
+	WR(v, V10_ATC_VMID0_PASID_MAPPING + 9, map);
+	T(RD(v, V10_ATC_VMID_PASID_MAPPING_UPDATE_STATUS) == 1u << 9);
+	WR(v, V10_ATC_VMID_PASID_MAPPING_UPDATE_STATUS, 1u << 9);
+	T(RD(v, V10_ATC_VMID_PASID_MAPPING_UPDATE_STATUS) == 0);
+	WR(v, V10_ATC_VMID16_PASID_MAPPING + 9, map);
+	T(RD(v, V10_ATC_VMID_PASID_MAPPING_UPDATE_STATUS) == 1u << 25);
+	WR(v, V10_ATC_VMID_PASID_MAPPING_UPDATE_STATUS, 1u << 25);
+	T(RD(v, V10_ATC_VMID_PASID_MAPPING_UPDATE_STATUS) == 0);
+	T(RD(v, V10_ATC_VMID0_PASID_MAPPING + 9) == map &&
+	  RD(v, V10_ATC_VMID16_PASID_MAPPING + 9) == map);
+}
+
 static void test_invalidation(void)
 {
 	static const uint32_t hub[2] = {
@@ -694,6 +718,7 @@ int main(void)
 	test_post_values();
 	test_plain_storage();
 	test_hdp_flush();
+	test_pasid_mapping();
 	test_invalidation();
 	test_rlc();
 	test_windows();

@@ -260,6 +260,20 @@ void hsagpu_v10_write(HsaGpuV10 *v, uint32_t dw, uint32_t val)
         }
         val &= ~1u;
         break;
+    case V10_ATC_VMID_PASID_MAPPING_UPDATE_STATUS:
+        /* write 1 to clear: the driver's acknowledgement */
+        v->reg[dw] &= ~val;
+        return;
+    }
+    /* a VMID's PASID mapping is taken at once, and says so */
+    if (dw >= V10_ATC_VMID0_PASID_MAPPING &&
+        dw < V10_ATC_VMID0_PASID_MAPPING + 16) {
+        v->reg[V10_ATC_VMID_PASID_MAPPING_UPDATE_STATUS] |=
+            1u << (dw - V10_ATC_VMID0_PASID_MAPPING);
+    } else if (dw >= V10_ATC_VMID16_PASID_MAPPING &&
+               dw < V10_ATC_VMID16_PASID_MAPPING + 16) {
+        v->reg[V10_ATC_VMID_PASID_MAPPING_UPDATE_STATUS] |=
+            1u << (16 + dw - V10_ATC_VMID16_PASID_MAPPING);
     }
     base = v10_inv_base(dw);
     if (base && dw - base < V10_HUB_INV_REQ) {
