@@ -604,9 +604,10 @@ static void hsagpu_queue_destroy(HsaGpuState *s, unsigned qi, HsaGpuQueue *q)
 
 /*
  * A queue a personality runs for rings of its own (hsa-gpu-vega10's SDMA
- * rings and its MEC's AQL queues), qlock held: registered and started as the ENABLE command does,
- * minus hsa-gpu's doorbells (the personality routes its own and calls
- * hsagpu_queue_own_ring()). Its queue registers are not the driver's.
+ * rings and its MEC's AQL queues), qlock held: registered and started as
+ * the ENABLE command does, minus hsa-gpu's doorbells (the personality
+ * routes its own and calls hsagpu_queue_own_ring()). Its queue registers
+ * are not the driver's.
  */
 void hsagpu_queue_own_stop(HsaGpuState *s, unsigned qi)
 {

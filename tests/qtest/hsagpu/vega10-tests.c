@@ -361,6 +361,12 @@ static void test_v10_gfx_ring(void)
     Fixture f;
 
 #define RING(v) qtest_writel(f.qts, V10_RING + 4 * w++, (v))
+/* SET_UCONFIG_REG of SCRATCH_REG0, as gfx_v9_0_ring_test_ring writes it */
+#define SCRATCH(v) do { \
+        RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3)); \
+        RING(V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START); \
+        RING(v); \
+    } while (0)
     v10_fixture(&f, ",vram-size=64M");
     v10_doorbells(&f);
     /* VMID 0's apertures: FB (at reset), AGP above it, the GART at 0 */
@@ -382,9 +388,7 @@ static void test_v10_gfx_ring(void)
 
     /* gfx_v9_0_ring_test_ring, a fence, a write through the GART */
     v10_wr(&f, V10_SCRATCH_REG0, 0xcafedead);
-    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3));
-    RING(V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START);
-    RING(0xdeadbeef);
+    SCRATCH(0xdeadbeef);
     RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
     RING(HSAGPU_PM4_SEL_MEM << 8);
     RING(0x40);
@@ -413,9 +417,7 @@ static void test_v10_gfx_ring(void)
     g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, -1);
     qom_set_int(&f, "inject-queue-hang", 8);
     g_assert_cmpint(qom_get_int(&f, "inject-queue-hang"), ==, 8);
-    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3));
-    RING(V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START);
-    RING(0x4a96);
+    SCRATCH(0x4a96);
     qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
     g_usleep(100 * 1000);
     g_assert_cmphex(v10_rd(&f, V10_SCRATCH_REG0), ==, 0xdeadbeef);
@@ -429,16 +431,12 @@ static void test_v10_gfx_ring(void)
     w = 0;
     v10_wr(&f, V10_CP_RB0_WPTR, 0);
     v10_wr(&f, V10_CP_ME_CNTL, 0);
-    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3));
-    RING(V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START);
-    RING(0x4a97);
+    SCRATCH(0x4a97);
     qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
     g_assert_true(v10_wait_reg(&f, V10_SCRATCH_REG0, 0x4a97));
     /* held while it runs, then let go: it goes on where it was */
     qom_set_int(&f, "inject-queue-hang", 8);
-    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3));
-    RING(V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START);
-    RING(0x4a98);
+    SCRATCH(0x4a98);
     qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
     g_usleep(50 * 1000);
     g_assert_cmphex(v10_rd(&f, V10_SCRATCH_REG0), ==, 0x4a97);
@@ -484,15 +482,14 @@ static void test_v10_gfx_ring(void)
     RING(0x48);
     RING(0x100);
     RING(0xbad);
-    RING(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_UCONFIG_REG, 3));
-    RING(V10_SCRATCH_REG0 - HSAGPU_PM4_UCONFIG_REG_START);
-    RING(0x1);
+    SCRATCH(0x1);
     qtest_writeq(f.qts, DB_BASE + 0x116 * 4, w);
     g_usleep(100 * 1000);
     g_assert_cmphex(v10_rd(&f, V10_SCRATCH_REG0), ==, 0x4a98);
     g_assert_cmpuint(qtest_readl(f.qts, V10_WB), ==, w - 8);
     g_assert_cmphex(qtest_readl(f.qts, V10_WB + 0x1048), ==, 0);
     fixture_fini(&f);
+#undef SCRATCH
 #undef RING
 }
 
@@ -601,7 +598,8 @@ static void test_v10_aql_hqd(void)
     v10_wr(&f, V10_CP_HQD_PQ_BASE, (V10_AGP + V10_AQL_RING) >> 8);
     v10_wr(&f, V10_CP_HQD_PQ_BASE + 1, (V10_AGP + V10_AQL_RING) >> 40);
     v10_wr(&f, V10_CP_HQD_PQ_CONTROL, 9);      /* 1024 dwords: 64 packets */
-    v10_wr(&f, V10_CP_HQD_PQ_RPTR_REPORT_ADDR, (uint32_t)(V10_AGP + V10_AQL_DESC));
+    v10_wr(&f, V10_CP_HQD_PQ_RPTR_REPORT_ADDR,
+           (uint32_t)(V10_AGP + V10_AQL_DESC));
     v10_wr(&f, V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1,
            (V10_AGP + V10_AQL_DESC) >> 32);
     v10_wr(&f, V10_CP_HQD_PQ_WPTR_POLL_ADDR,
