@@ -238,8 +238,11 @@ static void test_v10_migrate_dirty_vram(void)
     g_autofree char *st = NULL;
     Fixture f;
 
-    /* TCG, not qtest's accelerator: the TLB dirty tracking is TCG's */
-    v10_fixture(&f, " -accel tcg -m 512");
+    /*
+     * TCG, not qtest's accelerator: the TLB dirty tracking is TCG's; -S:
+     * the CPU never runs, so no firmware reprograms the PCI set-up
+     */
+    v10_fixture(&f, " -accel tcg -m 512 -S");
     /* slow enough for several dirty-bitmap syncs while VRAM changes */
     qtest_qmp_assert_success(f.qts, "{ 'execute': 'migrate-set-parameters',"
                              " 'arguments': { 'max-bandwidth': 33554432 } }");
