@@ -488,8 +488,17 @@ else
         why="the fault was not traced to t-amdgpu-cs, pid $pid (its PASID)"
     elif ! grep -qF "in page starting at address $va from IH client 0x1b" /tmp/amdgpu-fault; then
         why="no fault reported at $va from the UTCL2"
-    elif [ -z "$status" ] || [ $(((0x$status >> 20) & 15)) -ne "$vmid" ]; then
-        why="VM_L2_PROTECTION_FAULT_STATUS 0x$status does not name VMID $vmid"
+    elif [ -z "$status" ]; then
+        why="no VM_L2_PROTECTION_FAULT_STATUS reported"
+    elif [ $(((0x$status >> 20) & 15)) -ne "$vmid" ]; then
+        # the hub keeps the first fault until the driver clears it: with
+        # MORE_FAULTS set the status is an earlier fault's, whose VMID it
+        # names; without, it must be this one's
+        if [ $((0x$status & 1)) -eq 0 ]; then
+            why="VM_L2_PROTECTION_FAULT_STATUS 0x$status does not name VMID $vmid"
+        else
+            echo "# amdgpu: the hub's status 0x$status is an earlier fault's (MORE_FAULTS)"
+        fi
     fi
     if [ -n "$why" ]; then
         result fail amdgpu-vmfault "$why"
