@@ -388,6 +388,8 @@ elif [ -z "$bound" ]; then
     result skip amdkfd-dispatch "amdgpu did not bind"
 elif [ ! -x /tests/t-hsa-basic ] || [ ! -x /tests/t-hsa-codeobj ]; then
     result skip amdkfd-dispatch "no ROCm programs in the initramfs"
+elif [ "$(cat /sys/module/amdgpu/parameters/sched_policy 2>/dev/null)" != 2 ]; then
+    result skip amdkfd-dispatch "amdkfd's user queues run only with amdgpu.sched_policy=2"
 else
     why=
     for t in t-hsa-basic t-hsa-codeobj; do

@@ -770,10 +770,6 @@ AMDGPU_PARAMS = [
     # with direct loading), 6 uvd_v7_0, 7 vce_v4_0: masks the SMU, UVD and
     # VCE, which the device does not model
     'amdgpu.ip_block_mask=0x1f',
-    # amdkfd without the hardware scheduler: it loads user queues through
-    # the HQD registers, which the device runs (issue 30); with the
-    # default (the HIQ's runlist packets) no user queue runs yet
-    'amdgpu.sched_policy=2',
     # (amdgpu.gpu_recovery: the default; no amdgpu.emu_mode: the device is
     # to work without it)
     # DRM's core debug messages: "ring test on X succeeded", "ib test on X
