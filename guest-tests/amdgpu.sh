@@ -98,6 +98,14 @@ not_here() {
     esac
     return 1
 }
+# verdict NAME: NAME passed unless $why says why not
+verdict() {
+    if [ -n "$why" ]; then
+        result fail "$1" "$why"
+    else
+        result ok "$1"
+    fi
+}
 result() {  # result ok|fail|skip NAME [WHY]
     n=$((n + 1))
     case $1 in
@@ -367,12 +375,8 @@ else
             why="${why:-the first pool is not the ${vram_kb} KB of VRAM}"
     fi
     grep -E '^ +(Name|Marketing Name|Device Type|Chip ID|Compute Unit|Size):' /tmp/rocminfo.gpu 2>/dev/null | diag
-    if [ -n "$why" ]; then
-        [ -f /tmp/rocminfo ] && tail -n 20 /tmp/rocminfo | diag
-        result fail amdkfd-rocminfo "$why"
-    else
-        result ok amdkfd-rocminfo
-    fi
+    [ -z "$why" ] || tail -n 20 /tmp/rocminfo 2>/dev/null | diag
+    verdict amdkfd-rocminfo
 fi
 
 # amdkfd-dispatch: Debian's ROCr on amdkfd runs GPU work: the guest's ROCm
@@ -398,12 +402,8 @@ else
         diag < "/tmp/amdkfd-$t"
         [ "$rc" -eq 0 ] || why="${why:+$why; }$t: exit status $rc"
     done
-    if [ -n "$why" ]; then
-        dmesg | grep -iE 'kfd|fault|timeout' | tail -n 20 | diag
-        result fail amdkfd-dispatch "$why"
-    else
-        result ok amdkfd-dispatch
-    fi
+    [ -z "$why" ] || dmesg | grep -iE 'kfd|fault|timeout' | tail -n 20 | diag
+    verdict amdkfd-dispatch
 fi
 
 # amdgpu-reset: the GPU reset through amdgpu's own recovery (debugfs
@@ -430,11 +430,7 @@ else
         fi
     done
     dmesg | grep -E 'GPU reset|asic|VRAM is lost' | diag
-    if [ -n "$why" ]; then
-        result fail amdgpu-reset "$why"
-    else
-        result ok amdgpu-reset
-    fi
+    verdict amdgpu-reset
 fi
 
 # new_dmesg FROM: the kernel log's lines after the first FROM
@@ -566,12 +562,8 @@ else
         grep -q 'ib ring tests passed' /tmp/amdgpu-test-ib ||
             why="the IB tests after the bind failed"
     fi
-    if [ -n "$why" ]; then
-        dmesg | tail -n 30 | diag
-        result fail amdgpu-rebind "$why"
-    else
-        result ok amdgpu-rebind
-    fi
+    [ -z "$why" ] || dmesg | tail -n 30 | diag
+    verdict amdgpu-rebind
 fi
 
 # amdgpu-reload: the module removed and loaded again, as a developer
@@ -612,12 +604,8 @@ else
             test_ib_now || why="the IB tests after the reload failed"
         fi
     fi
-    if [ -n "$why" ]; then
-        dmesg | tail -n 30 | diag
-        result fail amdgpu-reload "$why"
-    else
-        result ok amdgpu-reload
-    fi
+    [ -z "$why" ] || dmesg | tail -n 30 | diag
+    verdict amdgpu-reload
 fi
 
 # A kernel oops in amdgpu (taint D) can leave the device locked by the
