@@ -643,11 +643,14 @@ unsigned hsagpu_queue_own_start(HsaGpuState *s, unsigned qi,
     q->priority = reg->priority;
     q->vector = 0;
     q->doorbell = HSAGPU_DOORBELL_NONE;
-    /* an SDMA ring may have no write pointer in memory (doorbells) */
-    res = (q->flags & HSAGPU_QF_SDMA) ? hsagpu_sdma_check_ring(q)
-          : hsagpu_queue_check_registration(q, &s->ident, s->queues,
-                                            s->params.num_queues);
-    if (res == HSAGPU_QRES_OK && (read_index & 3)) {
+    res = hsagpu_queue_check_registration(q, &s->ident, s->queues,
+                                          s->params.num_queues);
+    /*
+     * an SDMA ring's read pointer is in bytes, dword aligned; an AQL
+     * queue's read index counts packets and may be any number
+     */
+    if (res == HSAGPU_QRES_OK && (q->flags & HSAGPU_QF_SDMA) &&
+        (read_index & 3)) {
         res = HSAGPU_QRES_BAD_POINTER;
     }
     if (res != HSAGPU_QRES_OK) {
@@ -665,6 +668,45 @@ void hsagpu_queue_own_ring(HsaGpuState *s, unsigned qi)
         s->queues[qi].state != HSAGPU_QSTATE_DISABLED) {
         hsagpu_queue_doorbell(&s->queues[qi]);
     }
+}
+
+/*
+ * A queue with HSAGPU_QF_OWN_WPTR: its new write index (a doorbell's
+ * value), served from the next pass. One an SDMA ring cannot take (not
+ * whole dwords, behind the read index or a ring ahead of it) fails the
+ * queue now, as its run would: a queue never holds a write index it
+ * refuses (a migration would find it inconsistent).
+ */
+void hsagpu_queue_own_wptr(HsaGpuState *s, unsigned qi, uint64_t wptr)
+{
+    HsaGpuQueue *q;
+
+    if (qi >= s->params.num_queues) {
+        return;
+    }
+    q = &s->queues[qi];
+    if (!(q->flags & HSAGPU_QF_OWN_WPTR) ||
+        q->state == HSAGPU_QSTATE_DISABLED ||
+        q->state == HSAGPU_QSTATE_ERROR) {
+        return;
+    }
+    if ((q->flags & HSAGPU_QF_SDMA) &&
+        ((wptr & 3) || wptr - q->read_index > q->ring_size)) {
+        hsagpu_queue_fail(q, HSAGPU_QERR_RING_OVERRUN, q->read_index);
+        hsagpu_queue_failed(s, qi, q);
+        return;
+    }
+    q->seen_wptr = wptr;
+}
+
+/* Where it is: its read index (bytes for an SDMA ring), 0 when off */
+uint64_t hsagpu_queue_own_rptr(HsaGpuState *s, unsigned qi)
+{
+    if (qi < s->params.num_queues &&
+        s->queues[qi].state != HSAGPU_QSTATE_DISABLED) {
+        return s->queues[qi].read_index;
+    }
+    return 0;
 }
 
 static unsigned hsagpu_queue_command(HsaGpuState *s, unsigned qi,

@@ -481,6 +481,8 @@ unsigned hsagpu_queue_own_start(HsaGpuState *s, unsigned qi,
                                 const HsaGpuQueue *reg, uint64_t read_index);
 void hsagpu_queue_own_stop(HsaGpuState *s, unsigned qi);
 void hsagpu_queue_own_ring(HsaGpuState *s, unsigned qi);
+void hsagpu_queue_own_wptr(HsaGpuState *s, unsigned qi, uint64_t wptr);
+uint64_t hsagpu_queue_own_rptr(HsaGpuState *s, unsigned qi);
 bool hsagpu_queue_mmio(HsaGpuState *s, uint32_t offset);
 unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
                                 uint64_t *val);

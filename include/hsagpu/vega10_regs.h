@@ -91,6 +91,45 @@
 #define V10_SDMA_DOORBELL_OFFSET        0x2b    /* [27:2] dword offset */
 #define V10_SDMA_RB_WPTR_POLL_ADDR_HI   0x32
 #define V10_SDMA_RB_WPTR_POLL_ADDR_LO   0x33
+#define V10_SDMA_CONTEXT_STATUS         0x11    /* [2] IDLE */
+#define V10_SDMA_CONTEXT_STATUS_IDLE    (1u << 2)
+#define V10_SDMA_MINOR_PTR_UPDATE       0x35    /* [0]: hold RB_WPTR */
+/*
+ * The RLC queues (2 and 3: RLC0, RLC1) are amdkfd's user queues: their
+ * write pointer comes with the doorbell write (64 bits, bytes) or in
+ * RB_WPTR, never from a poll address
+ */
+#define V10_SDMA_QUEUE_RLC0             2
+#define V10_SDMA_RB_CNTL_ENABLE         (1u << 0)
+#define V10_SDMA_RB_CNTL_VMID_SHIFT     24
+#define V10_SDMA_RB_CNTL_VMID_MASK      (0xfu << 24)
+
+/*
+ * The SDMA MQD (v9_structs.h's struct v9_sdma_mqd, 128 dwords): an RLC
+ * queue's registers as the scheduler loads them, and saves them back on
+ * unmap. Dword indices of the fields the device gives a meaning; the
+ * image holds the queue's registers in runs of consecutive ones
+ * (V10_SDMA_MQD_RUNS: MQD dword, register offset, count), the rest is
+ * the driver's.
+ */
+#define V10_SDMA_MQD_DW                 128
+#define V10_SDMA_MQD_RB_CNTL            0
+#define V10_SDMA_MQD_RB_BASE            1
+#define V10_SDMA_MQD_RB_BASE_HI         2
+#define V10_SDMA_MQD_RB_RPTR            3
+#define V10_SDMA_MQD_RB_RPTR_HI         4
+#define V10_SDMA_MQD_RB_WPTR            5
+#define V10_SDMA_MQD_RB_WPTR_HI         6
+#define V10_SDMA_MQD_RB_RPTR_ADDR_HI    8
+#define V10_SDMA_MQD_RB_RPTR_ADDR_LO    9
+#define V10_SDMA_MQD_CONTEXT_STATUS     17
+#define V10_SDMA_MQD_DOORBELL           18
+#define V10_SDMA_MQD_DOORBELL_OFFSET    22
+#define V10_SDMA_MQD_MINOR_PTR_UPDATE   31
+#define V10_SDMA_MQD_ENGINE_ID          126     /* amdkfd's own */
+#define V10_SDMA_MQD_QUEUE_ID           127
+#define V10_SDMA_MQD_RUNS               { { 0, 0x00, 19 }, { 19, 0x28, 6 }, \
+                                          { 25, 0x2f, 7 }, { 32, 0x40, 10 } }
 
 /*
  * OSSSYS 4.0: the IH (interrupt handler), ring 0 as vega10_ih.c programs

@@ -227,6 +227,17 @@ typedef struct HsaGpuInflight {
  * registration (ENABLE refuses it), it has no doorbell of hsa-gpu's
  */
 #define HSAGPU_QF_OWN           (1U << 31)
+/*
+ * With HSAGPU_QF_OWN: the write index is the personality's to give
+ * (hsagpu_queue_own_wptr(): a doorbell's value), none is in memory
+ */
+#define HSAGPU_QF_OWN_WPTR      (1U << 30)
+/*
+ * With HSAGPU_QF_OWN and HSAGPU_QF_SDMA: a user process's ring (amdkfd's
+ * RLC queues): only the packets a user ring may send, none that reach
+ * the personality's registers or name another VMID
+ */
+#define HSAGPU_QF_OWN_USER      (1U << 29)
 #define HSAGPU_DOORBELL_NONE    UINT32_MAX
 
 typedef struct HsaGpuQueue {
@@ -466,6 +477,10 @@ static inline unsigned hsagpu_queue_wptr(HsaGpuQueue *q, const HsaGpuProc *p,
      * packet in slices, a barrier, a slot not yet published) goes on
      * from the copy; an idle queue is not touched at all.
      */
+    if (q->flags & HSAGPU_QF_OWN_WPTR) {
+        /* ... unless the personality gives it (a doorbell's value) */
+        q->fetch_wptr = 0;
+    }
     if (q->fetch_wptr) {
         q->fetch_wptr = 0;
         err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_PACKET, q->wptr_addr,

@@ -160,7 +160,18 @@ unsigned hsagpu_queue_check_registration(const HsaGpuQueue *q,
                ring + (uint64_t)q->ring_size * HSAGPU_AQL_PACKET_SIZE < ring) {
         return HSAGPU_QRES_BAD_RING;
     }
-    if (!rptr || !wptr || (rptr & 7) || (wptr & 7)) {
+    if ((q->flags & HSAGPU_QF_OWN) && (q->flags & HSAGPU_QF_SDMA)) {
+        /*
+         * A personality's SDMA ring, as its registers give it: a read
+         * pointer address of dwords, the write pointer polled at 8 bytes
+         * or given by the personality (none in memory)
+         */
+        if (!rptr || (rptr & 3) ||
+            ((q->flags & HSAGPU_QF_OWN_WPTR) ? wptr != 0
+                                               : !wptr || (wptr & 7))) {
+            return HSAGPU_QRES_BAD_POINTER;
+        }
+    } else if (!rptr || !wptr || (rptr & 7) || (wptr & 7)) {
         return HSAGPU_QRES_BAD_POINTER;
     }
     /* amd_queue_t around the read index: aligned, and not below 0 */
@@ -189,7 +200,10 @@ unsigned hsagpu_queue_check_registration(const HsaGpuQueue *q,
     if (q->priority > HSAGPU_QUEUE_PRIORITY_MAX) {
         return HSAGPU_QRES_BAD_PRIORITY;
     }
-    if (q->flags & ~(HSAGPU_QF_ALL | HSAGPU_QF_OWN)) {
+    if (q->flags & ~(HSAGPU_QF_ALL | HSAGPU_QF_OWN | HSAGPU_QF_OWN_WPTR |
+                     HSAGPU_QF_OWN_USER) ||
+        ((q->flags & (HSAGPU_QF_OWN_WPTR | HSAGPU_QF_OWN_USER)) &&
+         !(q->flags & HSAGPU_QF_OWN))) {
         return HSAGPU_QRES_BAD_FLAGS;
     }
     return HSAGPU_QRES_OK;

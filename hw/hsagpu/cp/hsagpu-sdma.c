@@ -15,7 +15,8 @@
  * what sdma_v4_0.c emits beyond ROCr's subset: WRITE, INDIRECT (an IB,
  * fetched by the same loop as the ring, in its own VMID, one level),
  * PTEPDE, SRBM_WRITE and register polls. A user-fed ring never gets
- * them: SRBM_WRITE reaches any register and INDIRECT names any VMID.
+ * them (the personality's too: HSAGPU_QF_OWN_USER, amdkfd's RLC queues):
+ * SRBM_WRITE reaches any register and INDIRECT names any VMID.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -57,10 +58,14 @@ typedef struct HsaGpuSdmaSrc {
     uint64_t avail;             /* bytes there from off */
 } HsaGpuSdmaSrc;
 
-/* amdgpu's kernel rings: the ops reach the device's registers. */
-static bool hsagpu_sdma_kernel(const HsaGpuProc *p)
+/*
+ * amdgpu's kernel rings: the ops reach the device's registers; not a
+ * user process's ring of the same personality (amdkfd's RLC queues).
+ */
+static bool hsagpu_sdma_kernel(const HsaGpuQueue *q, const HsaGpuProc *p)
 {
-    return p->ops->reg_read && p->ops->reg_write;
+    return p->ops->reg_read && p->ops->reg_write &&
+           !(q->flags & HSAGPU_QF_OWN_USER);
 }
 
 unsigned hsagpu_sdma_check_ring(const HsaGpuQueue *q)
@@ -392,7 +397,7 @@ static int hsagpu_sdma_poll(HsaGpuQueue *q, const HsaGpuProc *p,
         return -1;
     }
     if (!(pr.header & HSAGPU_SDMA_POLL_MEM)) {
-        if (hsagpu_sdma_kernel(p)) {
+        if (hsagpu_sdma_kernel(q, p)) {
             *err = hsagpu_sdma_poll_reg(q, p, &pr, &v);
             if (*err) {
                 return -1;
@@ -770,7 +775,7 @@ static HsaGpuSdmaOutcome hsagpu_sdma_packet(HsaGpuQueue *q,
         }
     }
     *hdr = dw[0];
-    ndw = hsagpu_sdma_pkt_dw(dw[0], hsagpu_sdma_kernel(p));
+    ndw = hsagpu_sdma_pkt_dw(dw[0], hsagpu_sdma_kernel(q, p));
     if (!ndw) {
         *err = HSAGPU_QERR_SDMA_OPCODE;
         return SDMA_ERROR;

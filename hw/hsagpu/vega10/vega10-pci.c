@@ -73,11 +73,18 @@ static void v10_sdma_stop(void *opaque, unsigned qi)
 static bool v10_sdma_start(void *opaque, unsigned qi,
                            const HsaGpuV10SdmaRing *r)
 {
+    /*
+     * an RLC queue is a user process's: its write pointer comes with its
+     * doorbell, and it sends no packet only the kernel may
+     */
+    bool rlc = qi % V10_SDMA_QUEUES >= V10_SDMA_QUEUE_RLC0;
     HsaGpuQueue reg = {
         .ring_lo = r->base, .ring_hi = r->base >> 32, .ring_size = r->size,
         .rptr_lo = r->rptr_addr, .rptr_hi = r->rptr_addr >> 32,
         .wptr_lo = r->wptr_addr, .wptr_hi = r->wptr_addr >> 32,
-        .vmid = r->vmid, .flags = HSAGPU_QF_SDMA,
+        .vmid = r->vmid,
+        .flags = HSAGPU_QF_SDMA |
+                 (rlc ? HSAGPU_QF_OWN_WPTR | HSAGPU_QF_OWN_USER : 0),
     };
     /* the driver's RB_RPTR is where the engine starts */
     unsigned res = hsagpu_queue_own_start(opaque, qi, &reg, r->rptr);
@@ -88,13 +95,35 @@ static bool v10_sdma_start(void *opaque, unsigned qi,
                       qi % V10_SDMA_QUEUES, res);
         return false;
     }
+    if (rlc) {
+        hsagpu_queue_own_wptr(opaque, qi, r->wptr);
+    }
     return true;
+}
+
+static void v10_sdma_wptr(void *opaque, unsigned qi, uint64_t wptr)
+{
+    hsagpu_queue_own_wptr(opaque, qi, wptr);
+}
+
+static void v10_sdma_refused(void *opaque, unsigned qi, const char *why)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: SDMA%u queue %u not "
+                  "started: %s\n", qi / V10_SDMA_QUEUES, qi % V10_SDMA_QUEUES,
+                  why);
+}
+
+/* Where an SDMA queue is (qlock held: the front end asks) */
+static uint64_t v10_sdma_rptr(void *opaque, unsigned qi)
+{
+    return hsagpu_queue_own_rptr(opaque, qi);
 }
 
 static void v10_sdma_sync(HsaGpuState *s)
 {
     HsaGpuV10SdmaSync ops = {
-        .stop = v10_sdma_stop, .start = v10_sdma_start, .opaque = s,
+        .stop = v10_sdma_stop, .start = v10_sdma_start,
+        .wptr = v10_sdma_wptr, .refused = v10_sdma_refused, .opaque = s,
     };
 
     hsagpu_v10_sdma_sync(s->v10, &ops);
@@ -256,6 +285,7 @@ static void v10_mmio_init(HsaGpuState *s)
     HsaGpuV10Ops ops = {
         .vram_rw = v10_vram_rw,
         .clock = v10_clock,
+        .sdma_rptr = v10_sdma_rptr,
         .opaque = s,
     };
 
@@ -283,9 +313,12 @@ static void v10_doorbell_write(void *opaque, hwaddr addr, uint64_t val,
     hsagpu_qlock(s);
     hit = hsagpu_v10_cp_doorbell(s->v10, addr / 4, val) ||
           hsagpu_v10_ih_doorbell(s->v10, addr / 4, val, &msi);
-    /* an SDMA queue's: its write pointer is in memory, fetch it */
+    /* an RLC queue's: the value is its write pointer (the sync gives it) */
+    hit |= hsagpu_v10_sdma_doorbell(s->v10, addr / 4, val, size);
+    /* a GFX or PAGE queue's: its write pointer is in memory, fetch it */
     for (unsigned qi = 0; qi < V10_SDMA_RINGS; qi++) {
         if (s->v10->sdma_running[qi].run &&
+            s->v10->sdma_running[qi].wptr_addr &&
             s->v10->sdma_running[qi].doorbell == addr / 4) {
             hsagpu_queue_own_ring(s, qi);
             s->v10->kick = hit = true;
@@ -677,7 +710,7 @@ static const VMStateDescription vmstate_hsagpu_v10_ring = {
 
 static const VMStateDescription vmstate_hsagpu_v10_sdma = {
     .name = "hsa-gpu-vega10/sdma-ring",
-    .version_id = 1,
+    .version_id = 2,
     .minimum_version_id = 1,
     .fields = (const VMStateField[]) {
         VMSTATE_BOOL(run, HsaGpuV10SdmaRing),
@@ -688,6 +721,8 @@ static const VMStateDescription vmstate_hsagpu_v10_sdma = {
         VMSTATE_UINT64(rptr_addr, HsaGpuV10SdmaRing),
         VMSTATE_UINT64(wptr_addr, HsaGpuV10SdmaRing),
         VMSTATE_UINT32(doorbell, HsaGpuV10SdmaRing),
+        /* 2: an RLC queue's write pointer, as its doorbell gave it */
+        VMSTATE_UINT64_V(wptr, HsaGpuV10SdmaRing, 2),
         VMSTATE_END_OF_LIST()
     }
 };

@@ -33,6 +33,8 @@ void hsagpu_v10_reset(HsaGpuV10 *v)
     v->msi_due = false;
     v->sdma_dirty = false;
     memset(v->sdma_running, 0, sizeof(v->sdma_running));
+    memset(v->sdma_bad, 0, sizeof(v->sdma_bad));
+    memset(v->sdma_load_bad, 0, sizeof(v->sdma_load_bad));
     hsagpu_v10_ih_reset(v);
     v->eops = v->maps = v->unmaps = v->aql_refused = 0;
     v->kick = false;
@@ -185,10 +187,14 @@ static void v10_cp_trigger(HsaGpuV10 *v, uint32_t dw, uint32_t val)
 
 uint32_t hsagpu_v10_read(HsaGpuV10 *v, uint32_t dw)
 {
-    uint32_t *slot;
+    uint32_t *slot, val;
 
     if (dw >= V10_MMIO_REMAP_OFFSET / 4) {
         return 0;
+    }
+    /* SDMA queues: a context's idle state, where a running one is */
+    if (hsagpu_v10_sdma_is_reg(dw) && hsagpu_v10_sdma_read(v, dw, &val)) {
+        return val;
     }
     switch (dw) {
     case V10_MM_DATA:

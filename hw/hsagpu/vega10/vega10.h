@@ -118,7 +118,19 @@ typedef struct HsaGpuV10SdmaRing {
     uint64_t rptr;              /* bytes, as RB_RPTR says */
     uint64_t rptr_addr, wptr_addr;
     uint32_t doorbell;          /* BAR2 dword offset, or V10_NO_DOORBELL */
+    /* an RLC queue's write pointer (bytes): its doorbell's, RB_WPTR */
+    uint64_t wptr;
+    /* why an enabled queue does not run (V10_SDMA_BAD_*): not migrated */
+    uint32_t bad;
 } HsaGpuV10SdmaRing;
+
+#define V10_SDMA_BAD_SIZE               1   /* RB_SIZE past the largest */
+#define V10_SDMA_BAD_BASE               2   /* no ring base */
+#define V10_SDMA_BAD_RPTR_ADDR          3   /* no read pointer address */
+#define V10_SDMA_BAD_WPTR_ADDR          4   /* GFX/PAGE: no poll address */
+#define V10_SDMA_BAD_DOORBELL           5   /* outside BAR2 */
+#define V10_SDMA_BAD_VMID               6   /* the scheduler's, past 15 */
+#define V10_SDMA_BAD_COUNT              7
 
 /* What the front end needs from the device around it. */
 typedef struct HsaGpuV10Ops {
@@ -129,6 +141,11 @@ typedef struct HsaGpuV10Ops {
     bool (*vram_rw)(void *opaque, uint64_t off, uint32_t *val, bool write);
     /* The GPU clock, in ticks of 100 MHz (RLC_GPU_CLOCK_COUNT) */
     uint64_t (*clock)(void *opaque);
+    /*
+     * Where SDMA queue @qi (engine * 4 + queue), running on the device,
+     * has got to: its read pointer in bytes (RB_RPTR while it runs)
+     */
+    uint64_t (*sdma_rptr)(void *opaque, unsigned qi);
     void *opaque;
 } HsaGpuV10Ops;
 
@@ -164,6 +181,13 @@ typedef struct HsaGpuV10 {
      * index, engine * V10_SDMA_QUEUES + queue), as they were started
      */
     HsaGpuV10SdmaRing sdma_running[V10_SDMA_RINGS];
+    /*
+     * Not migrated: the refusal last reported for each SDMA queue
+     * (V10_SDMA_BAD_*, so that it is told once), and one of the
+     * scheduler's loads still to tell
+     */
+    uint8_t sdma_bad[V10_SDMA_RINGS];
+    uint8_t sdma_load_bad[V10_SDMA_RINGS];
     /* Each hub's TLBs and walk counters (vega10-gmc.c): not migrated */
     HsaGpuVm hub_vm[V10_NUM_HUBS];
 
@@ -196,6 +220,10 @@ typedef struct HsaGpuV10SdmaSync {
     void (*stop)(void *opaque, unsigned qi);
     /* false: the device refused to start it (the queue stays off) */
     bool (*start)(void *opaque, unsigned qi, const HsaGpuV10SdmaRing *r);
+    /* an RLC queue's new write pointer (bytes), from a doorbell */
+    void (*wptr)(void *opaque, unsigned qi, uint64_t wptr);
+    /* optional: the driver enabled a queue that cannot run, and why */
+    void (*refused)(void *opaque, unsigned qi, const char *why);
     void *opaque;
 } HsaGpuV10SdmaSync;
 /*
@@ -204,6 +232,31 @@ typedef struct HsaGpuV10SdmaSync {
  * should not run is stopped
  */
 void hsagpu_v10_sdma_sync(HsaGpuV10 *v, const HsaGpuV10SdmaSync *ops);
+/*
+ * The scheduler maps SDMA @engine's RLC queue @queue (2 or 3) from an MQD
+ * image (struct v9_sdma_mqd, V10_SDMA_MQD_DW dwords), in @vmid, with the
+ * MAP_QUEUES packet's @doorbell (BAR2 dword offset) and write pointer
+ * @wptr (its current value, which the caller has read from the packet's
+ * write pointer address)
+ */
+void hsagpu_v10_sdma_mqd_load(HsaGpuV10 *v, unsigned engine, unsigned queue,
+                              const uint32_t *mqd, unsigned vmid,
+                              uint32_t doorbell, uint64_t wptr);
+/*
+ * The scheduler unmaps it: the queue stops; where it stopped (RB_RPTR/HI,
+ * and what else the hardware saves) goes back into @mqd
+ */
+void hsagpu_v10_sdma_mqd_save(HsaGpuV10 *v, unsigned engine, unsigned queue,
+                              uint32_t *mqd);
+/*
+ * A doorbell write at BAR2 dword @dw of @size bytes: an RLC queue's new
+ * write pointer (RB_WPTR; a 4-byte write is its low half). True if a
+ * queue took it
+ */
+bool hsagpu_v10_sdma_doorbell(HsaGpuV10 *v, uint32_t dw, uint64_t val,
+                              unsigned size);
+/* A read of SDMA register @dw with a behaviour: true, *@val */
+bool hsagpu_v10_sdma_read(const HsaGpuV10 *v, uint32_t dw, uint32_t *val);
 
 /* Ring @ri's ME/pipe/queue (0/0/0: the GFX ring), as interrupts name it */
 void hsagpu_v10_ring_id(unsigned ri, unsigned *me, unsigned *pipe,
