@@ -205,8 +205,9 @@
 #define FV_OP_SIZE      8U
 #define FV_OP_WRITE     0       /* register (a, b) = val */
 #define FV_OP_READ      1       /* register (a, b) */
-#define FV_OP_DOORBELL  2       /* dword b (a & 0x80: (a & 0x3f) << 16 | b) */
-                                /* = val (a & 0x40: val in the high half) */
+#define FV_OP_DOORBELL  2       /* dword b (a & 0x80: (a & 0x1f) << 16 | b) */
+                                /* = val (a & 0x40: val in the high half), */
+                                /* 8 bytes (a & 0x20: 4) */
 #define FV_OP_PASS      3       /* a CP pass of 1 + b % 64 packets a ring */
 #define FV_OP_XLAT      4       /* translate b << 32 | val: hub a & 1, */
                                 /* VMID a >> 1 & 31, access a >> 6 */

@@ -1820,6 +1820,85 @@ static void vega10_seeds(void)
     vs_write("sdma");
 
     /*
+     * amdkfd's SDMA queues without the scheduler: SDMA0's RLC0 loaded as
+     * kgd_hqd_sdma_load does (no write pointer in memory: the doorbell's
+     * 64-bit value is it), a fence and a trap run; RB_RPTR and
+     * CONTEXT_STATUS as it runs, the write pointer held by
+     * MINOR_PTR_UPDATE; destroyed as kgd_hqd_sdma_destroy does and
+     * loaded again from where it stopped; then a doorbell value it
+     * refuses, a 4-byte doorbell, a ring size past the largest, SDMA1's
+     * RLC1 with a doorbell outside BAR2, a reset
+     */
+    vs_new(0);
+    vs_ih_init();
+    {
+        const uint32_t rlc = hsagpu_v10_sdma_reg(0, V10_SDMA_QUEUE_RLC0, 0);
+        const uint32_t rlc1 = hsagpu_v10_sdma_reg(1, V10_SDMA_QUEUE_RLC0 + 1,
+                                                  0);
+        const unsigned qi = V10_SDMA_QUEUE_RLC0;
+
+        VW(V10_SDMA0_F32_CNTL, 0);
+        VW(rlc + V10_SDMA_RB_CNTL, VS_RB_SIZE << 1 | 1 << 12 | 6 << 16);
+        VR(rlc + V10_SDMA_CONTEXT_STATUS);
+        VW(rlc + V10_SDMA_DOORBELL_OFFSET, 0x1804 << 2);
+        VW(rlc + V10_SDMA_DOORBELL, V10_SDMA_DOORBELL_ENABLE);
+        VW(rlc + V10_SDMA_RB_RPTR, 0);
+        VW(rlc + V10_SDMA_RB_RPTR + 1, 0);
+        VW(rlc + V10_SDMA_MINOR_PTR_UPDATE, 1);
+        VW(rlc + V10_SDMA_RB_WPTR, 0);
+        VW(rlc + V10_SDMA_RB_WPTR + 1, 0);
+        VW(rlc + V10_SDMA_MINOR_PTR_UPDATE, 0);
+        VW(rlc + V10_SDMA_RB_BASE, VS_SDMA_RING >> 8);
+        VW(rlc + V10_SDMA_RB_BASE + 1, 0);
+        VW(rlc + V10_SDMA_RB_RPTR_ADDR_LO, VS_SDMA_RPTR);
+        VW(rlc + V10_SDMA_RB_RPTR_ADDR_HI, 0);
+        VW(rlc + V10_SDMA_RB_CNTL, VS_RB_SIZE << 1 | 1 << 12 | 6 << 16 | 1);
+        w = 0;
+        vs_ring(VS_SDMA_RING, &w, 4, HSAGPU_SDMA_OP_FENCE, VS_FENCE, 0, 1);
+        vs_ring(VS_SDMA_RING, &w, 2, HSAGPU_SDMA_OP_TRAP, 7);
+        vs_ring(VS_SDMA_RING, &w, 4, HSAGPU_SDMA_OP_FENCE, VS_FENCE, 0, 2);
+        vs_op(FV_OP_DOORBELL, 0, 0x1804, 4 * 6);
+        vs_op(FV_OP_SDMA, qi, 31, 0);
+        VR(rlc + V10_SDMA_RB_RPTR);
+        VR(rlc + V10_SDMA_RB_RPTR + 1);
+        VR(rlc + V10_SDMA_CONTEXT_STATUS);
+        VW(rlc + V10_SDMA_MINOR_PTR_UPDATE, 1);
+        VW(rlc + V10_SDMA_RB_WPTR, 4 * w);
+        VW(rlc + V10_SDMA_MINOR_PTR_UPDATE, 0);
+        vs_op(FV_OP_SDMA, qi, 31, 0);
+        /* destroyed, and loaded again from RB_RPTR */
+        VW(rlc + V10_SDMA_RB_CNTL, VS_RB_SIZE << 1 | 1 << 12 | 6 << 16);
+        VR(rlc + V10_SDMA_CONTEXT_STATUS);
+        VW(rlc + V10_SDMA_DOORBELL, 0);
+        VW(rlc + V10_SDMA_RB_CNTL, VS_RB_SIZE << 1 | 1 << 12 | 6 << 16 | 1);
+        VR(rlc + V10_SDMA_RB_RPTR);
+        vs_op(FV_OP_DOORBELL, 0, 0x1804, 4 * w);
+        VW(rlc + V10_SDMA_RB_CNTL, VS_RB_SIZE << 1 | 1 << 12 | 6 << 16);
+        VW(rlc + V10_SDMA_DOORBELL, V10_SDMA_DOORBELL_ENABLE);
+        VW(rlc + V10_SDMA_RB_CNTL, VS_RB_SIZE << 1 | 1 << 12 | 6 << 16 | 1);
+        vs_ring(VS_SDMA_RING, &w, 4, HSAGPU_SDMA_OP_FENCE, VS_FENCE, 0, 3);
+        vs_op(FV_OP_DOORBELL, 0, 0x1804, 4 * w);
+        vs_op(FV_OP_SDMA, qi, 31, 0);
+        /* what the queue cannot take */
+        vs_op(FV_OP_DOORBELL, 0, 0x1804, 4 * w + 2);
+        vs_op(FV_OP_SDMA, qi, 31, 0);
+        vs_op(FV_OP_DOORBELL, 0x20, 0x1804, 4 * w);
+        VW(rlc + V10_SDMA_RB_CNTL, 40 << 1 | 1);
+        VW(V10_SDMA0_F32_CNTL + V10_SDMA_ENGINE_STRIDE, 0);
+        VW(rlc1 + V10_SDMA_RB_RPTR_ADDR_LO, VS_SDMA_RPTR + 16);
+        VW(rlc1 + V10_SDMA_RB_BASE, VS_SDMA_RING >> 8);
+        VW(rlc1 + V10_SDMA_DOORBELL_OFFSET, 0x90000 << 2);
+        VW(rlc1 + V10_SDMA_DOORBELL, V10_SDMA_DOORBELL_ENABLE);
+        VW(rlc1 + V10_SDMA_RB_CNTL, VS_RB_SIZE << 1 | 1);
+        VW(rlc1 + V10_SDMA_DOORBELL_OFFSET, 0x1806 << 2);
+        vs_op(FV_OP_DOORBELL, 0, 0x1806, 16);
+        vs_op(FV_OP_SDMA, 7, 31, 0);
+        vs_op(FV_OP_RESET, 0, 0, 0);
+        vs_op(FV_OP_DOORBELL, 0, 0x1806, 16);
+    }
+    vs_write("sdma-rlc");
+
+    /*
      * Registers with a behaviour: the VRAM and register windows, the HDP
      * flush and its remap page, the RLC's handshakes and clock capture,
      * both hubs' invalidation engines, the banks, read-only registers

@@ -22,7 +22,8 @@
  * page) covers at least one byte and, in VRAM, stays inside it; a bad
  * hub or VMID latches nothing; a started ring has a size the engine
  * takes, its read pointer inside it; the KIQ index stays in range; an
- * SDMA queue that runs has a ring the processor accepts; register
+ * SDMA queue that runs has a ring the processor accepts and would
+ * migrate (an RLC queue's doorbell value included); register
  * numbers from SDMA fit SRBM's 18 bits; end-of-pipe interrupts name a
  * ring that exists.
  *
@@ -315,13 +316,43 @@ static void fv_sdma_stop(void *o, unsigned qi)
     hsagpu_queue_clear(&fv.sq[qi]);
 }
 
-static bool fv_sdma_start(void *o, unsigned qi, const HsaGpuV10SdmaRing *r)
+/* an RLC queue's write pointer, as the device takes it (own_wptr) */
+static void fv_sdma_wptr(void *o, unsigned qi, uint64_t wptr)
 {
     HsaGpuQueue *sq = &fv.sq[qi];
 
+    FUZZ_CHECK(qi % V10_SDMA_QUEUES >= V10_SDMA_QUEUE_RLC0);
+    if (sq->state == HSAGPU_QSTATE_DISABLED ||
+        sq->state == HSAGPU_QSTATE_ERROR) {
+        return;
+    }
+    if ((wptr & 3) || wptr - sq->read_index > sq->ring_size) {
+        hsagpu_queue_fail(sq, HSAGPU_QERR_RING_OVERRUN, sq->read_index);
+        return;
+    }
+    sq->seen_wptr = wptr;
+}
+
+static uint64_t fv_sdma_rptr(void *o, unsigned qi)
+{
+    FUZZ_CHECK(qi < V10_SDMA_RINGS && v->sdma_running[qi].run);
+    return fv.sq[qi].read_index;
+}
+
+static void fv_sdma_refused(void *o, unsigned qi, const char *why)
+{
+    FUZZ_CHECK(qi < V10_SDMA_RINGS && why);
+}
+
+static bool fv_sdma_start(void *o, unsigned qi, const HsaGpuV10SdmaRing *r)
+{
+    HsaGpuQueue *sq = &fv.sq[qi];
+    bool rlc = qi % V10_SDMA_QUEUES >= V10_SDMA_QUEUE_RLC0;
+
     FUZZ_CHECK(r->size >= 4 && !(r->size & (r->size - 1)) &&
                r->size <= 4u << V10_RING_DW_LOG2_MAX);
-    FUZZ_CHECK(r->doorbell != V10_NO_DOORBELL);
+    FUZZ_CHECK(r->doorbell != V10_NO_DOORBELL && !r->bad);
+    FUZZ_CHECK(rlc ? !r->wptr_addr : r->wptr_addr != 0);
     memset(sq, 0, sizeof(*sq));
     sq->ring_lo = r->base;
     sq->ring_hi = r->base >> 32;
@@ -331,18 +362,28 @@ static bool fv_sdma_start(void *o, unsigned qi, const HsaGpuV10SdmaRing *r)
     sq->wptr_lo = r->wptr_addr;
     sq->wptr_hi = r->wptr_addr >> 32;
     sq->vmid = r->vmid;
-    sq->flags = HSAGPU_QF_SDMA;
-    sq->doorbell = UINT32_MAX;
-    if (hsagpu_sdma_check_ring(sq) != HSAGPU_QRES_OK || (r->rptr & 3)) {
+    sq->flags = HSAGPU_QF_SDMA | HSAGPU_QF_OWN |
+                (rlc ? HSAGPU_QF_OWN_WPTR | HSAGPU_QF_OWN_USER : 0);
+    sq->doorbell = HSAGPU_DOORBELL_NONE;
+    /* as hsagpu_queue_own_start() */
+    if (hsagpu_queue_check_registration(sq, &fqb_ident, fv.sq,
+                                        V10_SDMA_RINGS) != HSAGPU_QRES_OK ||
+        (r->rptr & 3)) {
         return false;
     }
     hsagpu_queue_start(sq, r->rptr);
+    if (rlc) {
+        fv_sdma_wptr(o, qi, r->wptr);
+    }
     return true;
 }
 
 static void fv_sdma_sync(void)
 {
-    HsaGpuV10SdmaSync ops = { .stop = fv_sdma_stop, .start = fv_sdma_start };
+    HsaGpuV10SdmaSync ops = {
+        .stop = fv_sdma_stop, .start = fv_sdma_start, .wptr = fv_sdma_wptr,
+        .refused = fv_sdma_refused,
+    };
 
     hsagpu_v10_sdma_sync(v, &ops);
 }
@@ -379,6 +420,10 @@ static void fv_check(void)
     for (unsigned qi = 0; qi < V10_SDMA_RINGS; qi++) {
         FUZZ_CHECK(!v->sdma_running[qi].run ||
                    fv.sq[qi].state != HSAGPU_QSTATE_DISABLED);
+        /* a queue the device runs would migrate: nothing it refuses */
+        FUZZ_CHECK(fv.sq[qi].state == HSAGPU_QSTATE_DISABLED ||
+                   hsagpu_queue_loaded_ok(&fv.sq[qi], &fqb_ident, fv.sq,
+                                          V10_SDMA_RINGS));
     }
 }
 
@@ -397,7 +442,7 @@ static void fv_op(const uint8_t *op, const HsaGpuV10CpOps *cp)
         (void)hsagpu_v10_read(v, fv_reg(a, b));
         break;
     case FV_OP_DOORBELL: {
-        uint32_t dw = a & 0x80 ? (uint32_t)(a & 0x3f) << 16 | b : b;
+        uint32_t dw = a & 0x80 ? (uint32_t)(a & 0x1f) << 16 | b : b;
         uint64_t x = a & 0x40 ? (uint64_t)val << 32 : val;
         bool msi;
 
@@ -405,8 +450,9 @@ static void fv_op(const uint8_t *op, const HsaGpuV10CpOps *cp)
         if (!hsagpu_v10_cp_doorbell(v, dw, x)) {
             hsagpu_v10_ih_doorbell(v, dw, (uint32_t)x, &msi);
         }
+        hsagpu_v10_sdma_doorbell(v, dw, x, a & 0x20 ? 4 : 8);
         for (unsigned qi = 0; qi < V10_SDMA_RINGS; qi++) {
-            if (v->sdma_running[qi].run &&
+            if (v->sdma_running[qi].run && v->sdma_running[qi].wptr_addr &&
                 v->sdma_running[qi].doorbell == dw) {
                 hsagpu_queue_doorbell(&fv.sq[qi]);
             }
@@ -515,6 +561,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     vops.vram_rw = fv.flags & FV_F_NO_VRAM ? NULL : fv_vram_rw;
     vops.clock = fv.flags & FV_F_NO_CLOCK ? NULL : fv_clock;
+    vops.sdma_rptr = fv_sdma_rptr;
     /* the SDMA queues' bus: system memory, registers of the front end */
     fv.bus = (FuzzBus) { .m = &sysm, .now = 1000, .step = 8,
                          .poison = UINT64_MAX - 4096,

@@ -1196,6 +1196,94 @@ static void test_no_reg_ops(void)
 }
 
 /*
+ * amdkfd's RLC queue on the same personality (HSAGPU_QF_OWN_USER, with
+ * the register ops there): ROCr's packets run, its HDP flush touches no
+ * register; the kernel-ring packets are refused as on hsa-gpu's user
+ * rings. Its write pointer is given (HSAGPU_QF_OWN_WPTR), never read
+ * from memory: the queue has no address for it.
+ */
+static void u_setup(void)
+{
+	s_setup(&kproc);
+	memset(&sq, 0, sizeof(sq));
+	sq.ring_lo = (uint32_t)SRING;
+	sq.ring_size = SRING_SZ;
+	sq.rptr_lo = (uint32_t)SRPTR;
+	sq.doorbell = HSAGPU_DOORBELL_NONE;
+	sq.flags = HSAGPU_QF_SDMA | HSAGPU_QF_OWN | HSAGPU_QF_OWN_WPTR |
+		   HSAGPU_QF_OWN_USER;
+	T(hsagpu_queue_check_registration(&sq, &ident, &sq, 1) ==
+	  HSAGPU_QRES_OK);
+	hsagpu_queue_start(&sq, 0);
+}
+
+/* the doorbell's value, as hsagpu_queue_own_wptr() gives it */
+static void u_ring(void)
+{
+	sq.seen_wptr = swp;
+	hsagpu_queue_doorbell(&sq);
+}
+
+static void test_user_ring(void)
+{
+	static const struct {
+		const char *what;
+		uint32_t dw[10];
+		unsigned n, err;
+	} c[] = {
+		{ "WRITE", { 2, LO(WB(0)), 0, 0, 1 }, 5,
+		  HSAGPU_QERR_SDMA_OPCODE },
+		{ "INDIRECT", { 4, LO(IB(1)), 0, 8, 0, 0 }, 6,
+		  HSAGPU_QERR_SDMA_OPCODE },
+		{ "PTEPDE", { 12, LO(BUF(0)), 0, 0, 0, 0, 0, 0, 0, 0 }, 10,
+		  HSAGPU_QERR_SDMA_OPCODE },
+		{ "SRBM_WRITE", { 0xf000000e, 0x10, 1 }, 3,
+		  HSAGPU_QERR_SDMA_OPCODE },
+		{ "reg wait", { 0x30000008, 0x1234 << 2, 0, 0, ~0U,
+		  0x0fff000a }, 6, HSAGPU_QERR_SDMA_PACKET },
+	};
+	HsaGpuQueue d;
+
+	/* BlitSdma's HDP flush (a register poll's flush form), fences, trap */
+	u_setup();
+	RW(8 | 1U << 26 | 3U << 28, 0, 0, 0, 0, 0xfffU << 16 | 10);
+	emit_fence(WB(7), 5, 0);
+	RW(6, 0x1234);
+	u_ring();
+	srun_all();
+	TM(sq.state == HSAGPU_QSTATE_ACTIVE && rptr() == swp &&
+	   rd32(WB(7)) == 5 && traps == 2 && trap_ctx == 0x1234,
+	   "user ring: state %u error %u", sq.state, sq.error);
+	T(nwlog == 0 && reg_reads == 0 && xl_faults == 0);
+	/* nothing new without a new write pointer */
+	hsagpu_queue_doorbell(&sq);
+	srun_all();
+	T(rptr() == swp && traps == 2);
+	/* it migrates without a write pointer address, and only so */
+	d = sq;
+	T(hsagpu_queue_loaded_ok(&d, &ident, &d, 1));
+	d.wptr_lo = (uint32_t)SWPTR;
+	T(!hsagpu_queue_loaded_ok(&d, &ident, &d, 1));
+	d = sq;
+	d.flags &= ~HSAGPU_QF_OWN;
+	T(!hsagpu_queue_loaded_ok(&d, &ident, &d, 1));
+
+	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		u_setup();
+		emit_fence(WB(7), 1, 0);
+		for (unsigned k = 0; k < c[i].n; k++)
+			rw(c[i].dw[k]);
+		emit_fence(WB(7), 2, 0);
+		u_ring();
+		srun_all();
+		TM(failed_with(c[i].err, 24) && rd32(WB(7)) == 1 &&
+		   nwlog == 0 && reg_reads == 0,
+		   "%s: error %u at %llu (want %u at 24)", c[i].what, sq.error,
+		   (unsigned long long)sq.error_id, c[i].err);
+	}
+}
+
+/*
  * A whole frame of amdgpu_ib_schedule for a user job with a VM flush
  * (the same in 6.1 and 6.12): amdgpu_vm_flush (pipeline sync, VM flush,
  * PASID mapping, its fence), the HDP flush, the IB (VMID 3: a copy, a
@@ -1325,6 +1413,7 @@ int main(void)
 	test_hostile();
 	test_hostile_ib();
 	test_no_reg_ops();
+	test_user_ring();
 	test_frame();
 	test_sched();
 	free(mem);

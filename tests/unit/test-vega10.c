@@ -713,6 +713,371 @@ static void test_sdma_rings(void)
 #undef SREG
 }
 
+/*
+ * The device around the SDMA queues, as vega10-pci.c is: which queues
+ * run, with what, the write pointers given to them, the refusals told;
+ * fake_rptr[qi] is where a running queue has got to
+ */
+static struct {
+	unsigned starts, stops, wptrs, refusals;
+	HsaGpuV10SdmaRing r[V10_SDMA_RINGS];
+	uint64_t wptr[V10_SDMA_RINGS];
+	const char *why;
+	unsigned why_qi;
+} sd;
+static uint64_t fake_rptr[V10_SDMA_RINGS];
+
+static void sd_stop(void *o, unsigned qi)
+{
+	sd.stops++;
+	sd.r[qi].run = false;
+}
+
+static bool sd_start(void *o, unsigned qi, const HsaGpuV10SdmaRing *r)
+{
+	sd.starts++;
+	sd.r[qi] = *r;
+	sd.wptr[qi] = r->wptr;
+	fake_rptr[qi] = r->rptr;
+	return true;
+}
+
+static void sd_wptr(void *o, unsigned qi, uint64_t wptr)
+{
+	sd.wptrs++;
+	sd.wptr[qi] = wptr;
+}
+
+static void sd_refused(void *o, unsigned qi, const char *why)
+{
+	sd.refusals++;
+	sd.why = why;
+	sd.why_qi = qi;
+}
+
+static uint64_t sd_rptr(void *o, unsigned qi)
+{
+	return fake_rptr[qi];
+}
+
+static void sd_sync(HsaGpuV10 *v)
+{
+	HsaGpuV10SdmaSync ops = {
+		.stop = sd_stop, .start = sd_start, .wptr = sd_wptr,
+		.refused = sd_refused,
+	};
+
+	hsagpu_v10_sdma_sync(v, &ops);
+}
+
+static HsaGpuV10 *sd_dev(void)
+{
+	HsaGpuV10 *v = dev();
+
+	memset(&sd, 0, sizeof(sd));
+	memset(fake_rptr, 0, sizeof(fake_rptr));
+	v->ops.sdma_rptr = sd_rptr;
+	return v;
+}
+
+/* SDMA1's RLC1 queue (3): the queue kgd_hqd_sdma_load loads */
+#define RREG(off) hsagpu_v10_sdma_reg(1, 3, (off))
+#define RQI	(1 * V10_SDMA_QUEUES + 3)
+#define RLC_CNTL (10 << 1 | 1 << 12 | 6 << 16 | 7 << 24)	/* VMID 7 */
+#define RLC_DB	0x1804		/* a process's doorbell page, slot 2 */
+
+/*
+ * kgd_hqd_sdma_load (6.1 and 6.12): RB_CNTL without enable, the idle
+ * wait, doorbell, RB_RPTR, RB_WPTR (the user's) inside MINOR_PTR_UPDATE,
+ * the ring, the read pointer's address, RB_CNTL with enable
+ */
+static void sd_kfd_load(HsaGpuV10 *v, uint64_t rptr, uint64_t wptr)
+{
+	WR(v, RREG(V10_SDMA_RB_CNTL), RLC_CNTL);
+	sd_sync(v);
+	T(RD(v, RREG(V10_SDMA_CONTEXT_STATUS)) & V10_SDMA_CONTEXT_STATUS_IDLE);
+	WR(v, RREG(V10_SDMA_DOORBELL_OFFSET), RLC_DB << 2);
+	WR(v, RREG(V10_SDMA_DOORBELL), V10_SDMA_DOORBELL_ENABLE);
+	WR(v, RREG(V10_SDMA_RB_RPTR), rptr);
+	WR(v, RREG(V10_SDMA_RB_RPTR + 1), rptr >> 32);
+	WR(v, RREG(V10_SDMA_MINOR_PTR_UPDATE), 1);
+	WR(v, RREG(V10_SDMA_RB_WPTR), wptr);
+	WR(v, RREG(V10_SDMA_RB_WPTR + 1), wptr >> 32);
+	WR(v, RREG(V10_SDMA_MINOR_PTR_UPDATE), 0);
+	WR(v, RREG(V10_SDMA_RB_BASE), 0x7f001234);
+	WR(v, RREG(V10_SDMA_RB_BASE + 1), 0);
+	WR(v, RREG(V10_SDMA_RB_RPTR_ADDR_LO), 0x5000);
+	WR(v, RREG(V10_SDMA_RB_RPTR_ADDR_HI), 0x7f);
+	WR(v, RREG(V10_SDMA_RB_CNTL), RLC_CNTL | 1);
+	sd_sync(v);
+}
+
+/*
+ * kgd_hqd_sdma_destroy: RB_CNTL's enable cleared, the idle wait, the
+ * doorbell off, the enable set again, RB_RPTR read back into the MQD
+ */
+static uint64_t sd_kfd_destroy(HsaGpuV10 *v)
+{
+	uint32_t cntl = RD(v, RREG(V10_SDMA_RB_CNTL));
+
+	WR(v, RREG(V10_SDMA_RB_CNTL), cntl & ~1u);
+	T(RD(v, RREG(V10_SDMA_CONTEXT_STATUS)) & V10_SDMA_CONTEXT_STATUS_IDLE);
+	sd_sync(v);
+	T(RD(v, RREG(V10_SDMA_CONTEXT_STATUS)) & V10_SDMA_CONTEXT_STATUS_IDLE);
+	WR(v, RREG(V10_SDMA_DOORBELL), 0);
+	sd_sync(v);
+	WR(v, RREG(V10_SDMA_RB_CNTL), RD(v, RREG(V10_SDMA_RB_CNTL)) | 1);
+	sd_sync(v);
+	return (uint64_t)RD(v, RREG(V10_SDMA_RB_RPTR + 1)) << 32 |
+	       RD(v, RREG(V10_SDMA_RB_RPTR));
+}
+
+/*
+ * An RLC queue loaded as amdkfd does without the scheduler: it runs with
+ * no write pointer in memory, from RB_WPTR; its doorbell's 64-bit value
+ * is its write pointer; destroy leaves in RB_RPTR where it stopped
+ */
+static void test_sdma_rlc_load(void)
+{
+	HsaGpuV10 *v = sd_dev();
+	const HsaGpuV10SdmaRing *r = &sd.r[RQI];
+
+	T(RREG(0) == 0x1600);		/* SDMA1_RLC1_RB_CNTL */
+	WR(v, V10_SDMA0_F32_CNTL + V10_SDMA_ENGINE_STRIDE, 0);
+	sd_kfd_load(v, 0x100, 0x180);
+	T(sd.starts == 1 && sd.stops == 0 && v->sdma_running[RQI].run);
+	T(r->base == 0x7f00123400ULL && r->size == 4096 && r->vmid == 7);
+	T(r->rptr == 0x100 && r->wptr == 0x180 && r->wptr_addr == 0);
+	T(r->rptr_addr == 0x7f00005000ULL && r->doorbell == RLC_DB);
+	T(v->kick);
+	/* running: not idle, RB_RPTR where it is */
+	T(!(RD(v, RREG(V10_SDMA_CONTEXT_STATUS)) &
+	    V10_SDMA_CONTEXT_STATUS_IDLE));
+	fake_rptr[RQI] = 0x140;
+	T(RD(v, RREG(V10_SDMA_RB_RPTR)) == 0x140);
+	T(RD(v, RREG(V10_SDMA_RB_RPTR + 1)) == 0);
+
+	/* ROCr's doorbell: 64 bits, bytes; not a restart */
+	T(hsagpu_v10_sdma_doorbell(v, RLC_DB, 0x1c0, 8));
+	T(RD(v, RREG(V10_SDMA_RB_WPTR)) == 0x1c0);
+	sd_sync(v);
+	T(sd.wptrs == 1 && sd.wptr[RQI] == 0x1c0 && sd.starts == 1 &&
+	  sd.stops == 0);
+	T(hsagpu_v10_sdma_doorbell(v, RLC_DB, 0x100000000ULL | 0x40, 8));
+	T(RD(v, RREG(V10_SDMA_RB_WPTR + 1)) == 1);
+	/* a 4-byte write is the low half */
+	T(hsagpu_v10_sdma_doorbell(v, RLC_DB, 0x80, 4));
+	sd_sync(v);
+	T(sd.wptr[RQI] == 0x100000080ULL && sd.wptrs == 2);
+	/* another doorbell is not this queue's; nor is a GFX queue's value */
+	T(!hsagpu_v10_sdma_doorbell(v, RLC_DB + 2, 0x300, 8));
+	/* MINOR_PTR_UPDATE holds RB_WPTR's halves back until cleared */
+	WR(v, RREG(V10_SDMA_MINOR_PTR_UPDATE), 1);
+	WR(v, RREG(V10_SDMA_RB_WPTR), 0x200);
+	sd_sync(v);
+	WR(v, RREG(V10_SDMA_RB_WPTR + 1), 0);
+	sd_sync(v);
+	T(sd.wptrs == 2);
+	WR(v, RREG(V10_SDMA_MINOR_PTR_UPDATE), 0);
+	sd_sync(v);
+	T(sd.wptrs == 3 && sd.wptr[RQI] == 0x200 && sd.stops == 0);
+
+	/* destroy: stopped at 0x1e0, which RB_RPTR keeps */
+	fake_rptr[RQI] = 0x1e0;
+	T(sd_kfd_destroy(v) == 0x1e0);
+	T(sd.stops == 1 && sd.starts == 1 && !v->sdma_running[RQI].run);
+	/* enabled without its doorbell: parked, not refused */
+	T(RD(v, RREG(V10_SDMA_RB_CNTL)) & 1);
+	T(sd.refusals == 0);
+	T(!hsagpu_v10_sdma_doorbell(v, RLC_DB, 0x240, 8));
+	T(RD(v, RREG(V10_SDMA_RB_RPTR)) == 0x1e0);
+	/* restored (amdkfd's eviction and restore): on from there */
+	sd_kfd_load(v, 0x1e0, 0x240);
+	T(sd.starts == 2 && r->rptr == 0x1e0 && r->wptr == 0x240);
+	/* the engine halted stops it too, keeping where it was */
+	fake_rptr[RQI] = 0x220;
+	WR(v, V10_SDMA0_F32_CNTL + V10_SDMA_ENGINE_STRIDE, 1);
+	sd_sync(v);
+	T(sd.stops == 2 && RD(v, RREG(V10_SDMA_RB_RPTR)) == 0x220);
+	T(RD(v, RREG(V10_SDMA_CONTEXT_STATUS)) & V10_SDMA_CONTEXT_STATUS_IDLE);
+	/* a reset forgets every queue */
+	WR(v, V10_SDMA0_F32_CNTL + V10_SDMA_ENGINE_STRIDE, 0);
+	sd_sync(v);
+	T(v->sdma_running[RQI].run);
+	hsagpu_v10_reset(v);
+	T(!v->sdma_running[RQI].run && RD(v, RREG(V10_SDMA_RB_CNTL)) == 0);
+	T(!hsagpu_v10_sdma_doorbell(v, RLC_DB, 0x240, 8));
+}
+
+/*
+ * The kernel's GFX queue next to an RLC queue on the same doorbell: the
+ * GFX queue still polls its write pointer (the doorbell's value is not
+ * its), and needs the poll address
+ */
+static void test_sdma_rlc_gfx(void)
+{
+	HsaGpuV10 *v = sd_dev();
+	uint32_t g = hsagpu_v10_sdma_reg(1, 0, 0);
+
+	WR(v, V10_SDMA0_F32_CNTL + V10_SDMA_ENGINE_STRIDE, 0);
+	WR(v, g + V10_SDMA_RB_RPTR_ADDR_LO, 0x2000);
+	WR(v, g + V10_SDMA_RB_BASE, 0x1000);
+	WR(v, g + V10_SDMA_DOORBELL_OFFSET, 0x1e2 << 2);
+	WR(v, g + V10_SDMA_DOORBELL, V10_SDMA_DOORBELL_ENABLE);
+	WR(v, g + V10_SDMA_RB_CNTL, 8 << 1 | 1);
+	sd_sync(v);
+	T(sd.starts == 0 && sd.refusals == 1 && sd.why_qi == 4 &&
+	  strstr(sd.why, "poll"));
+	WR(v, g + V10_SDMA_RB_WPTR_POLL_ADDR_LO, 0x2008);
+	sd_sync(v);
+	T(sd.starts == 1 && sd.r[4].wptr_addr == 0x2008 && sd.r[4].wptr == 0);
+	T(!hsagpu_v10_sdma_doorbell(v, 0x1e2, 0x40, 8));
+	T(RD(v, g + V10_SDMA_RB_WPTR) == 0);
+	sd_kfd_load(v, 0, 0);
+	T(sd.starts == 2 && sd.refusals == 1);
+}
+
+/*
+ * What the driver (or a guest) can get wrong: each refused with its
+ * reason, told once; none runs
+ */
+static void test_sdma_rlc_hostile(void)
+{
+	HsaGpuV10 *v = sd_dev();
+
+	WR(v, V10_SDMA0_F32_CNTL + V10_SDMA_ENGINE_STRIDE, 0);
+	sd_kfd_load(v, 0, 0);
+	T(sd.starts == 1);
+	/* RB_SIZE 40: no such ring */
+	WR(v, RREG(V10_SDMA_RB_CNTL), (RLC_CNTL & ~0x7eu) | 40 << 1 | 1);
+	sd_sync(v);
+	T(sd.stops == 1 && sd.starts == 1 && sd.refusals == 1 &&
+	  sd.why_qi == RQI && strstr(sd.why, "RB_SIZE"));
+	WR(v, RREG(V10_SDMA_RB_BASE), 0x7f001234);
+	sd_sync(v);
+	T(sd.refusals == 1);
+	/* a ring at 0, then no read pointer address */
+	WR(v, RREG(V10_SDMA_RB_CNTL), RLC_CNTL | 1);
+	WR(v, RREG(V10_SDMA_RB_BASE), 0);
+	sd_sync(v);
+	T(sd.refusals == 2 && strstr(sd.why, "base") && sd.starts == 1);
+	WR(v, RREG(V10_SDMA_RB_BASE), 0x7f001234);
+	WR(v, RREG(V10_SDMA_RB_RPTR_ADDR_LO), 0);
+	WR(v, RREG(V10_SDMA_RB_RPTR_ADDR_HI), 0);
+	sd_sync(v);
+	T(sd.refusals == 3 && strstr(sd.why, "read pointer"));
+	/* a doorbell past BAR2 (2 MiB: dword 0x80000) */
+	WR(v, RREG(V10_SDMA_RB_RPTR_ADDR_LO), 0x5000);
+	WR(v, RREG(V10_SDMA_DOORBELL_OFFSET), 0x80000 << 2);
+	sd_sync(v);
+	T(sd.refusals == 4 && strstr(sd.why, "BAR2") && sd.starts == 1);
+	WR(v, RREG(V10_SDMA_DOORBELL_OFFSET), RLC_DB << 2);
+	sd_sync(v);
+	T(sd.starts == 2 && v->sdma_running[RQI].run);
+	/* disabled, then the same mistake again: told again */
+	WR(v, RREG(V10_SDMA_RB_CNTL), RLC_CNTL);
+	sd_sync(v);
+	WR(v, RREG(V10_SDMA_RB_BASE), 0);
+	WR(v, RREG(V10_SDMA_RB_CNTL), RLC_CNTL | 1);
+	sd_sync(v);
+	T(sd.refusals == 5 && !v->sdma_running[RQI].run);
+	/* a doorbell value the queue cannot take is the processor's to refuse */
+	WR(v, RREG(V10_SDMA_RB_BASE), 0x7f001234);
+	sd_sync(v);
+	T(hsagpu_v10_sdma_doorbell(v, RLC_DB, 0x3, 8));
+	sd_sync(v);
+	T(sd.wptr[RQI] == 3);
+}
+
+/* An MQD as amdkfd's update_mqd_sdma fills it, on SDMA0's RLC0 (2) */
+static void sd_mqd(uint32_t *m)
+{
+	memset(m, 0, 4 * V10_SDMA_MQD_DW);
+	m[V10_SDMA_MQD_RB_CNTL] = 10 << 1 | 1 << 12 | 6 << 16;
+	m[V10_SDMA_MQD_RB_BASE] = 0x7f002000;
+	m[V10_SDMA_MQD_RB_BASE_HI] = 0;
+	m[V10_SDMA_MQD_RB_RPTR_ADDR_LO] = 0x6000;
+	m[V10_SDMA_MQD_RB_RPTR_ADDR_HI] = 0x7f;
+	m[V10_SDMA_MQD_DOORBELL_OFFSET] = 0x1000 << 2;
+	m[27] = 0xf;				/* dummy_reg */
+	m[V10_SDMA_MQD_ENGINE_ID] = 0;
+	m[V10_SDMA_MQD_QUEUE_ID] = 0;
+}
+
+/*
+ * The hardware scheduler's MAP_QUEUES and UNMAP_QUEUES of an SDMA queue
+ * (vega10-hws.c): the image loaded into RLC0's registers with the
+ * packet's VMID, doorbell and write pointer; on unmap the queue stops
+ * and the MQD gets where it stopped
+ */
+static void test_sdma_mqd(void)
+{
+	HsaGpuV10 *v = sd_dev();
+	uint32_t m[V10_SDMA_MQD_DW], keep[V10_SDMA_MQD_DW];
+	const HsaGpuV10SdmaRing *r = &sd.r[2];
+#define QREG(off) hsagpu_v10_sdma_reg(0, 2, (off))
+
+	WR(v, V10_SDMA0_F32_CNTL, 0);
+	sd_mqd(m);
+	m[V10_SDMA_MQD_RB_RPTR] = 0x40;
+	hsagpu_v10_sdma_mqd_load(v, 0, 2, m, 9, 0x1802, 0x80);
+	T(v->sdma_dirty);
+	T(RD(v, QREG(V10_SDMA_RB_CNTL)) == (m[0] | 9 << 24 | 1));
+	T(RD(v, QREG(V10_SDMA_DOORBELL_OFFSET)) == 0x1802 << 2);
+	T(RD(v, QREG(0x31)) == 0xf);		/* DUMMY_REG, from dword 27 */
+	T(RD(v, QREG(V10_SDMA_RB_WPTR)) == 0x80);
+	sd_sync(v);
+	T(sd.starts == 1 && r->vmid == 9 && r->doorbell == 0x1802 &&
+	  r->rptr == 0x40 && r->wptr == 0x80 && r->size == 4096 &&
+	  r->base == 0x7f00200000ULL && r->rptr_addr == 0x7f00006000ULL);
+	T(hsagpu_v10_sdma_doorbell(v, 0x1802, 0xc0, 8));
+	sd_sync(v);
+	T(sd.wptr[2] == 0xc0);
+
+	/* unmapped where it got to: the MQD has it, the queue stops */
+	fake_rptr[2] = 0xa0;
+	memcpy(keep, m, sizeof(m));
+	hsagpu_v10_sdma_mqd_save(v, 0, 2, m);
+	T(m[V10_SDMA_MQD_RB_RPTR] == 0xa0 && m[V10_SDMA_MQD_RB_RPTR_HI] == 0);
+	T(m[V10_SDMA_MQD_RB_WPTR] == 0xc0 && m[V10_SDMA_MQD_RB_WPTR_HI] == 0);
+	T(m[V10_SDMA_MQD_CONTEXT_STATUS] & V10_SDMA_CONTEXT_STATUS_IDLE);
+	/* the driver's fields are left alone */
+	T(m[V10_SDMA_MQD_RB_CNTL] == keep[V10_SDMA_MQD_RB_CNTL] &&
+	  m[V10_SDMA_MQD_DOORBELL_OFFSET] ==
+	  keep[V10_SDMA_MQD_DOORBELL_OFFSET] && m[27] == 0xf);
+	sd_sync(v);
+	T(sd.stops == 1 && !v->sdma_running[2].run);
+	T(RD(v, QREG(V10_SDMA_RB_RPTR)) == 0xa0);
+	T(!hsagpu_v10_sdma_doorbell(v, 0x1802, 0x100, 8));
+	/* mapped again, on from there */
+	hsagpu_v10_sdma_mqd_load(v, 0, 2, m, 9, 0x1802, 0x100);
+	sd_sync(v);
+	T(sd.starts == 2 && r->rptr == 0xa0 && r->wptr == 0x100);
+
+	/* a VMID past 15, a doorbell DOORBELL_OFFSET cannot hold: off */
+	hsagpu_v10_sdma_mqd_load(v, 0, 2, m, 16, 0x1802, 0x100);
+	sd_sync(v);
+	T(sd.stops == 2 && sd.refusals == 1 && sd.why_qi == 2 &&
+	  strstr(sd.why, "VMID") && !v->sdma_running[2].run);
+	sd_sync(v);
+	T(sd.refusals == 1);
+	hsagpu_v10_sdma_mqd_load(v, 0, 2, m, 3, 1u << 26, 0x100);
+	v->sdma_dirty = true;
+	sd_sync(v);
+	T(sd.refusals == 2 && strstr(sd.why, "BAR2") &&
+	  !v->sdma_running[2].run);
+	/* no such queue: nothing happens */
+	v->sdma_dirty = false;
+	hsagpu_v10_sdma_mqd_load(v, 2, 2, m, 3, 0x10, 0);
+	hsagpu_v10_sdma_mqd_load(v, 0, 1, m, 3, 0x10, 0);
+	hsagpu_v10_sdma_mqd_load(v, 0, 4, m, 3, 0x10, 0);
+	hsagpu_v10_sdma_mqd_save(v, 0, 0, m);
+	T(!v->sdma_dirty && m[V10_SDMA_MQD_RB_RPTR] == 0xa0);
+#undef QREG
+}
+#undef RREG
+#undef RQI
+
 int main(void)
 {
 	test_post_values();
@@ -728,5 +1093,9 @@ int main(void)
 	test_cp_kiq();
 	test_cp_self_restart();
 	test_sdma_rings();
+	test_sdma_rlc_load();
+	test_sdma_rlc_gfx();
+	test_sdma_rlc_hostile();
+	test_sdma_mqd();
 	return tap_done();
 }

@@ -747,6 +747,196 @@ static void test_v10_ih(void)
 #undef RING
 }
 
+/*
+ * An SDMA user queue (RLC0 of SDMA0) loaded as amdkfd's
+ * kgd_hqd_sdma_load does without the hardware scheduler, in VMID 0's AGP
+ * aperture: its write pointer is the 64-bit doorbell's value (there is
+ * no poll address); a copy, a fence and a trap (an IH entry of client
+ * SDMA0, source 224, the RLC ring); RB_RPTR and CONTEXT_STATUS as it
+ * runs; migrated while it runs, it goes on where it was; destroyed as
+ * kgd_hqd_sdma_destroy does, RB_RPTR holds where it stopped and a
+ * doorbell runs nothing; a write pointer it cannot take fails it; a
+ * Function Level Reset stops it
+ */
+#define V10_RLC_RING    0x180000ULL         /* 4 KiB */
+#define V10_RLC_RPTR    0x181000ULL
+#define V10_RLC_FENCE   0x181100ULL
+#define V10_RLC_SRC     0x182000ULL
+#define V10_RLC_DST     0x183000ULL
+#define V10_RLC_DB      0x1804              /* BAR2 dword */
+
+static uint32_t v10_rlc_reg(uint32_t off)
+{
+    return V10_SDMA0_GFX_RB_CNTL + V10_SDMA_QUEUE_RLC0 *
+           V10_SDMA_QUEUE_STRIDE + off;
+}
+
+/* The MMHUB's apertures as the GFXHUB's (SDMA reaches memory through it) */
+static void v10_mm_apertures(Fixture *f)
+{
+    v10_wr(f, V10_GFXHUB_AGP_BOT + V10_MMHUB_MC_DIST, V10_AGP >> 24);
+    v10_wr(f, V10_GFXHUB_AGP_TOP + V10_MMHUB_MC_DIST, (V10_AGP >> 24) + 15);
+    v10_wr(f, V10_GFXHUB_AGP_BASE + V10_MMHUB_MC_DIST, 0);
+    v10_wr(f, V10_GFXHUB_SYSTEM_APERTURE_LOW + V10_MMHUB_MC_DIST,
+           0xf400000000ULL >> 18);
+    v10_wr(f, V10_GFXHUB_SYSTEM_APERTURE_HIGH + V10_MMHUB_MC_DIST,
+           (V10_AGP + (256 << 20) - 1) >> 18);
+}
+
+static void test_v10_sdma_rlc(void)
+{
+    g_autofree char *path = g_strdup_printf("%s/hsagpu-v10-rlc-%d",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri = g_strdup_printf("file:%s", path);
+    g_autofree char *st = NULL;
+    uint32_t cntl = 10 << 1 | 1 << 12 | 6 << 16;    /* 1024 dwords */
+    uint64_t ring = V10_AGP + V10_RLC_RING;
+    uint32_t w = 0, dw0;
+    Fixture f;
+
+#define RING(v) qtest_writel(f.qts, V10_RLC_RING + 4 * (w++ % 1024), (v))
+#define FENCE(seq) do { \
+        RING(HSAGPU_SDMA_OP_FENCE); \
+        RING((uint32_t)(V10_AGP + V10_RLC_FENCE)); \
+        RING((V10_AGP + V10_RLC_FENCE) >> 32); \
+        RING(seq); \
+    } while (0)
+    v10_fixture(&f, ",vram-size=64M");
+    v10_doorbells(&f);
+    v10_ih_start(&f);
+    v10_kernel_apertures(&f);
+    v10_mm_apertures(&f);
+    v10_wr(&f, V10_SDMA0_F32_CNTL, 0);
+
+    /* kgd_hqd_sdma_load */
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_CNTL), cntl);
+    g_assert_cmphex(v10_rd(&f, v10_rlc_reg(V10_SDMA_CONTEXT_STATUS)) &
+                    V10_SDMA_CONTEXT_STATUS_IDLE, ==,
+                    V10_SDMA_CONTEXT_STATUS_IDLE);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_DOORBELL_OFFSET), V10_RLC_DB << 2);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_DOORBELL), V10_SDMA_DOORBELL_ENABLE);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_RPTR), 0);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_RPTR + 1), 0);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_MINOR_PTR_UPDATE), 1);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_WPTR), 0);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_WPTR + 1), 0);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_MINOR_PTR_UPDATE), 0);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_BASE), ring >> 8);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_BASE + 1), ring >> 40);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_RPTR_ADDR_LO),
+           (uint32_t)(V10_AGP + V10_RLC_RPTR));
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_RPTR_ADDR_HI),
+           (V10_AGP + V10_RLC_RPTR) >> 32);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_CNTL), cntl | 1);
+
+    /* ROCr's copy, fence and trap; the doorbell's value is the wptr */
+    for (int i = 0; i < 256; i++) {
+        qtest_writeb(f.qts, V10_RLC_SRC + i, i ^ 0x5a);
+    }
+    RING(HSAGPU_SDMA_OP_COPY);
+    RING(255);
+    RING(0);
+    RING((uint32_t)(V10_AGP + V10_RLC_SRC));
+    RING((V10_AGP + V10_RLC_SRC) >> 32);
+    RING((uint32_t)(V10_AGP + V10_RLC_DST));
+    RING((V10_AGP + V10_RLC_DST) >> 32);
+    FENCE(1);
+    RING(HSAGPU_SDMA_OP_TRAP);
+    RING(0x99);
+    qtest_writeq(f.qts, DB_BASE + V10_RLC_DB * 4, 4 * w);
+    g_assert_true(v10_wait_mem(&f, V10_RLC_FENCE, 1));
+    g_assert_cmphex(qtest_readl(f.qts, V10_RLC_DST + 0x80), ==,
+                    qtest_readl(f.qts, V10_RLC_SRC + 0x80));
+    g_assert_true(v10_wait_mem(&f, V10_RLC_RPTR, 4 * w));
+    g_assert_cmpuint(v10_rd(&f, v10_rlc_reg(V10_SDMA_RB_RPTR)), ==, 4 * w);
+    g_assert_cmpuint(v10_rd(&f, v10_rlc_reg(V10_SDMA_RB_WPTR)), ==, 4 * w);
+    g_assert_cmphex(v10_rd(&f, v10_rlc_reg(V10_SDMA_CONTEXT_STATUS)) &
+                    V10_SDMA_CONTEXT_STATUS_IDLE, ==, 0);
+    g_assert_true(v10_wait_mem(&f, V10_IH_WPTR, 32));
+    dw0 = qtest_readl(f.qts, V10_IH_RING);
+    g_assert_cmphex(dw0 & 0xff, ==, 0x08);          /* SDMA0 */
+    g_assert_cmpuint((dw0 >> 8) & 0xff, ==, 224);   /* trap */
+    g_assert_cmpuint((dw0 >> 16) & 0xff, ==, 2);    /* an RLC queue's */
+    g_assert_cmphex(qtest_readl(f.qts, V10_IH_RING + 16), ==, 0x99);
+
+    /* migrated while it runs: it goes on where it was */
+    migrate_to_file(&f, path);
+    g_free(f.gpu);
+    g_free(f.rp);
+    qpci_free_pc(f.bus);
+    qtest_quit(f.qts);
+    f.qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
+                        "bus=pcie.0,chassis=1,addr=0x4 " V10_DEV
+                        ",vram-size=64M -incoming defer");
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'migrate-incoming', "
+                             "'arguments': { 'uri': %s, "
+                             "'exit-on-error': false } }", uri);
+    st = migrate_wait(f.qts);
+    g_assert_cmpstr(st, ==, "completed");
+    unlink(path);
+    f.bus = qpci_new_pc(f.qts, NULL);
+    f.rp = qpci_device_find(f.bus, RP_DEVFN);
+    f.gpu = qpci_device_find(f.bus, (GPU_BUS << 8) | QPCI_DEVFN(0, 0));
+    g_assert(f.gpu);
+    /* the source was stopped for the file: so is the destination */
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'cont' }");
+    FENCE(2);
+    qtest_writeq(f.qts, DB_BASE + V10_RLC_DB * 4, 4 * w);
+    g_assert_true(v10_wait_mem(&f, V10_RLC_FENCE, 2));
+    g_assert_true(v10_wait_mem(&f, V10_RLC_RPTR, 4 * w));
+
+    /* kgd_hqd_sdma_destroy: RB_RPTR keeps where it stopped */
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_CNTL), cntl);
+    g_assert_cmphex(v10_rd(&f, v10_rlc_reg(V10_SDMA_CONTEXT_STATUS)) &
+                    V10_SDMA_CONTEXT_STATUS_IDLE, ==,
+                    V10_SDMA_CONTEXT_STATUS_IDLE);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_DOORBELL), 0);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_CNTL), cntl | 1);
+    g_assert_cmpuint(v10_rd(&f, v10_rlc_reg(V10_SDMA_RB_RPTR)), ==, 4 * w);
+    FENCE(3);
+    qtest_writeq(f.qts, DB_BASE + V10_RLC_DB * 4, 4 * w);
+    g_usleep(50 * 1000);
+    g_assert_cmpuint(qtest_readl(f.qts, V10_RLC_FENCE), ==, 2);
+
+    /* loaded again from there (amdkfd's restore): the fence waiting runs */
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_CNTL), cntl);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_DOORBELL), V10_SDMA_DOORBELL_ENABLE);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_WPTR), 4 * w);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_CNTL), cntl | 1);
+    g_assert_true(v10_wait_mem(&f, V10_RLC_FENCE, 3));
+
+    /* a write pointer that is no dword: the queue fails, nothing runs */
+    FENCE(4);
+    qtest_writeq(f.qts, DB_BASE + V10_RLC_DB * 4, 4 * w + 2);
+    g_usleep(50 * 1000);
+    g_assert_cmpuint(qtest_readl(f.qts, V10_RLC_FENCE), ==, 3);
+    qtest_writeq(f.qts, DB_BASE + V10_RLC_DB * 4, 4 * w);
+    g_usleep(50 * 1000);
+    g_assert_cmpuint(qtest_readl(f.qts, V10_RLC_FENCE), ==, 3);
+    /* a ring size past the largest: refused, not run */
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_CNTL), cntl | 40 << 1 | 1);
+    qtest_writeq(f.qts, DB_BASE + V10_RLC_DB * 4, 4 * w);
+    g_usleep(50 * 1000);
+    g_assert_cmpuint(qtest_readl(f.qts, V10_RLC_FENCE), ==, 3);
+
+    /* restarted, then a Function Level Reset: stopped, registers gone */
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_CNTL), cntl);
+    v10_wr(&f, v10_rlc_reg(V10_SDMA_RB_CNTL), cntl | 1);
+    g_assert_true(v10_wait_mem(&f, V10_RLC_FENCE, 4));
+    qpci_config_writew(f.gpu, find_cap(&f, PCI_CAP_ID_EXP) + PCI_EXP_DEVCTL,
+                       PCI_EXP_DEVCTL_BCR_FLR);
+    setup_bridge_and_bars(&f);
+    v10_doorbells(&f);
+    g_assert_cmphex(v10_rd(&f, v10_rlc_reg(V10_SDMA_RB_CNTL)), ==, 0);
+    FENCE(5);
+    qtest_writeq(f.qts, DB_BASE + V10_RLC_DB * 4, 4 * w);
+    g_usleep(50 * 1000);
+    g_assert_cmpuint(qtest_readl(f.qts, V10_RLC_FENCE), ==, 4);
+    fixture_fini(&f);
+#undef FENCE
+#undef RING
+}
+
 void hsagpu_qtest_add_vega10(void)
 {
     qtest_add_func("/hsa-gpu/vega10/identity", test_v10_identity);
@@ -761,4 +951,5 @@ void hsagpu_qtest_add_vega10(void)
     qtest_add_func("/hsa-gpu/vega10/migrate-dirty-vram",
                    test_v10_migrate_dirty_vram);
     qtest_add_func("/hsa-gpu/vega10/aql-hqd", test_v10_aql_hqd);
+    qtest_add_func("/hsa-gpu/vega10/sdma-rlc", test_v10_sdma_rlc);
 }
