@@ -7,6 +7,14 @@
  * each step depending on the previous one); every word is checked. Both
  * agents also run a built-in kernel at the same time, each writing its
  * own buffer. Skips with fewer than two devices.
+ *
+ * First, ROCr's view: each GPU agent sees the other's VRAM pool as a
+ * peer's (HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS not NEVER_ALLOWED: what
+ * hipDeviceCanAccessPeer asks), one PCIe hop away. ROCr calls a pool
+ * never accessible when libhsakmt found no GPU-GPU link in the KFD
+ * topology. Every dual preset of the ROCm boots has peers that reach
+ * each other; with the preset's p2p=limit (BARs above the devices'
+ * address limit) the answer must be NEVER_ALLOWED instead.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +23,45 @@
 #include "hsat.h"
 
 static struct hsat h;
+
+/*
+ * Does @a's agent see @b's VRAM pool as a reachable peer's? Returns
+ * whether it may be made accessible.
+ */
+static int peer_seen(struct hsat_gpu *a, struct hsat_gpu *b)
+{
+	const char *mode = gt_param("p2p");
+	int want = !mode || strcmp(mode, "limit");
+	hsa_amd_memory_pool_access_t access = HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
+	hsa_amd_memory_pool_link_info_t link;
+	uint32_t hops = 0;
+
+	hsat_phase("peer access info");
+	memset(&link, 0, sizeof(link));
+	HSAT_CHECK(hsa_amd_agent_memory_pool_get_info(a->agent, b->vram,
+			HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access));
+	HSAT_CHECK(hsa_amd_agent_memory_pool_get_info(a->agent, b->vram,
+			HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS, &hops));
+	if (hops)
+		HSAT_CHECK(hsa_amd_agent_memory_pool_get_info(a->agent, b->vram,
+				HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO, &link));
+	DIAG("%s -> %s VRAM: access %d, %u hop(s), link type %d", a->pci, b->pci,
+	     (int)access, hops, (int)link.link_type);
+	if (!want) {
+		CHECK(access == HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED,
+		      "%s -> %s: peer access %d beyond the P2P limit", a->pci, b->pci,
+		      (int)access);
+		return 0;
+	}
+	/* VRAM is coarse grained: allowed once allow_access says so */
+	CHECK(access == HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT,
+	      "%s -> %s: VRAM pool access %d, not a peer's (%d)", a->pci, b->pci,
+	      (int)access, (int)HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT);
+	CHECK(hops == 1, "%s -> %s: %u link hops", a->pci, b->pci, hops);
+	CHECK(link.link_type == HSA_AMD_LINK_INFO_TYPE_PCIE,
+	      "%s -> %s: link type %d", a->pci, b->pci, (int)link.link_type);
+	return access != HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
+}
 
 static void peer_copy(struct hsat_gpu *a, struct hsat_gpu *b, size_t size, uint32_t seed)
 {
@@ -116,8 +163,11 @@ int main(void)
 	hsat_watchdog(180);
 	if (hsat_init(&h))
 		return gt_result();
-	peer_copy(&h.gpu[0], &h.gpu[1], 256 * 1024, 0x1234);
-	peer_copy(&h.gpu[1], &h.gpu[0], 2 << 20, 0xbeef);
+	/* no peer copies where ROCr says the pools are never accessible */
+	if (peer_seen(&h.gpu[0], &h.gpu[1]) & peer_seen(&h.gpu[1], &h.gpu[0])) {
+		peer_copy(&h.gpu[0], &h.gpu[1], 256 * 1024, 0x1234);
+		peer_copy(&h.gpu[1], &h.gpu[0], 2 << 20, 0xbeef);
+	}
 	both_kernels();
 	hsat_phase("hsa_shut_down");
 	HSAT_CHECK(hsa_shut_down());

@@ -15,6 +15,13 @@
  *    of exactly the device's VRAM, lds > 0, caches, a render node
  *    /dev/dri/renderD<drm_render_minor> whose sysfs parent is the
  *    device, and one io_link from itself to node 0;
+ *  - GPU to GPU: a P2P link (p2p_links/M, counted in p2p_links_count)
+ *    from node A to node B exactly when A's DMA reaches B's VRAM: B's
+ *    BAR below A's P2P address limit (and GPUVM's 48 bits), or A
+ *    behind an IOMMU with no common switch (dma_map_resource() gives an
+ *    address A can emit); type PCIe, weight of two links, atomics only
+ *    when A may issue them and B completes them. libhsakmt 5.2.3 then
+ *    takes the GPU-GPU paths from there (ROCr's peer access);
  *  - the facade came to the device through the auxiliary bus: the
  *    device's hsagpu.kfd.N (N of /dev/hsagpuN), a child of the PCI
  *    function, is bound to the facade's driver hsagpu_amdgpu.kfd;
@@ -27,10 +34,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "gt.h"
+#include "gtdev.h"
+#include "gtdma.h"
+#include "hsagpu/hsagpu_uapi.h"
 
 #define TOPO "/sys/devices/virtual/kfd/kfd/topology"
 #define AUX_DEVS "/sys/bus/auxiliary/devices"
@@ -131,6 +142,83 @@ static unsigned int rom_compute_units(const char *pci)
 	return cu ? cu : 8;
 }
 
+/* GET_INFO of the device's own /dev/hsagpuN; -1 if unavailable. */
+static int dev_info(const char *pci, struct hsagpu_device_info *info)
+{
+	int fd = gtd_open(pci), ret;
+
+	if (fd < 0)
+		return -1;
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	ret = ioctl(fd, HSAGPU_IOC_GET_INFO, info);
+	close(fd);
+	return ret;
+}
+
+/*
+ * Whether a's DMA reaches b's VRAM (hsagpu_peer_reachable()): through
+ * the IOMMU unless a common switch routes the request, else at b's BAR
+ * bus address, which a must be able to emit (and a GPUVM entry hold).
+ */
+static int peer_expected(const struct hsagpu_device_info *a,
+			 const struct hsagpu_device_info *b)
+{
+	unsigned int bits = a->p2p_addr_bits < 48 ? a->p2p_addr_bits : 48;
+
+	if ((a->dma_flags & HSAGPU_DMA_INFO_IOMMU) &&
+	    strcmp(gtd_p2p_mode(), "switch"))
+		return 1;
+	return b->vram_bus_addr + b->vram_size <= 1ULL << bits;
+}
+
+/* The P2P links of GPU node @node against the devices' own view. */
+static void check_p2p(int node, int nodes, const int *node_dev,
+		      const struct hsagpu_device_info *info,
+		      const unsigned long long *caps)
+{
+	char path[PATH_MAX], sub[64];
+	int n = 0, to, m, want, seen[GT_MAX_DEVS + 1] = { 0 };
+	unsigned long long count = nprop(node, "", "p2p_links_count");
+
+	snprintf(path, sizeof(path), TOPO "/nodes/%d/p2p_links", node);
+	CHECK_EQ_U64(count_dirs(path), count);
+	for (m = 0; m < (int)count; m++) {
+		unsigned long long flags, atomics;
+
+		snprintf(sub, sizeof(sub), "p2p_links/%d/", m);
+		CHECK_EQ_U64(nprop(node, sub, "node_from"), node);
+		to = nprop(node, sub, "node_to");
+		CHECK(to >= 1 && to < nodes && to != node,
+		      "node %d P2P link %d to node %d", node, m, to);
+		if (to < 1 || to >= nodes || to == node)
+			continue;
+		CHECK(!seen[to]++, "node %d: two P2P links to node %d", node, to);
+		CHECK_EQ_U64(nprop(node, sub, "type"), 2);   /* PCIe */
+		CHECK_EQ_U64(nprop(node, sub, "weight"), 40);
+		flags = nprop(node, sub, "flags");
+		CHECK(flags & 1, "node %d P2P link %d not enabled", node, m);
+		atomics = info[node_dev[node]].atomics_errno == 0 &&
+			  (caps[node_dev[to]] & (HSAGPU_CAP_ATOMIC_COMP32 |
+						 HSAGPU_CAP_ATOMIC_COMP64));
+		CHECK(!(flags & 0xc) == !!atomics,
+		      "node %d -> %d: flags 0x%llx, atomics expected %llu",
+		      node, to, flags, atomics);
+	}
+	for (to = 1; to < nodes; to++) {
+		if (to == node || node_dev[to] < 0)
+			continue;
+		want = peer_expected(&info[node_dev[node]], &info[node_dev[to]]);
+		n += want;
+		DIAG("node %d -> node %d: P2P link %s, %s", node, to,
+		     seen[to] ? "present" : "absent",
+		     want ? "expected" : "not expected");
+		CHECK(!!seen[to] == want, "node %d -> node %d: P2P link %s",
+		      node, to, want ? "missing" : "where the device cannot reach");
+	}
+	CHECK_EQ_U64(count, n);
+}
+
 static unsigned long long mem_total(void)
 {
 	char buf[4096], *p;
@@ -146,7 +234,9 @@ int main(void)
 	char devs[GT_MAX_DEVS][16], path[PATH_MAX], buf[256], link[PATH_MAX];
 	unsigned long long v, gpu_ids[GT_MAX_DEVS + 1] = { 0 };
 	int ndev = gt_find_devices(devs), nodes, node, i, j, found;
-	unsigned long long g1, g2;
+	struct hsagpu_device_info info[GT_MAX_DEVS];
+	int node_dev[GT_MAX_DEVS + 1];
+	unsigned long long g1, g2, caps[GT_MAX_DEVS];
 
 	if (access(TOPO, F_OK))
 		return gt_skip("no KFD topology (boot with hsagpu_test.kfd=1)");
@@ -158,6 +248,8 @@ int main(void)
 	nodes = count_dirs(TOPO "/nodes");
 	DIAG("%d nodes, %d hsa-gpus", nodes, ndev);
 	CHECK(nodes == ndev + 1, "%d nodes for %d devices", nodes, ndev);
+	if (nodes > GT_MAX_DEVS + 1)
+		nodes = GT_MAX_DEVS + 1;
 
 	/* the CPU node */
 	CHECK(read_file(TOPO "/nodes/0/gpu_id", buf, sizeof(buf)) > 0 &&
@@ -170,6 +262,13 @@ int main(void)
 	CHECK(nprop(0, "", "caches_count") >= 1, "CPU node without caches");
 	CHECK(nprop(0, "caches/0/", "size") > 0, "CPU cache of size 0");
 	CHECK_EQ_U64(nprop(0, "", "io_links_count"), ndev);
+	CHECK_EQ_U64(nprop(0, "", "p2p_links_count"), 0);
+	for (i = 0; i < ndev; i++) {
+		CHECK(!dev_info(devs[i], &info[i]), "%s: GET_INFO", devs[i]);
+		caps[i] = info[i].caps;
+	}
+	for (i = 0; i <= GT_MAX_DEVS; i++)
+		node_dev[i] = -1;
 	for (i = 0; i < ndev; i++) {
 		snprintf(path, sizeof(path), "io_links/%d/", i);
 		CHECK_EQ_U64(nprop(0, path, "node_from"), 0);
@@ -204,6 +303,7 @@ int main(void)
 		CHECK(found >= 0, "node %d location_id 0x%llx is no hsa-gpu", node, loc);
 		if (found < 0)
 			continue;
+		node_dev[node] = found;
 		DIAG("node %d: %s gpu_id %llu render minor %llu", node,
 		     devs[found], gpu_ids[node], minor);
 		gt_sysfs_u64(devs[found], "vendor", &vendor);
@@ -256,6 +356,9 @@ int main(void)
 			 buf + 6);
 		CHECK(!access(path, F_OK), "%s: %s", path, strerror(errno));
 	}
+	for (node = 1; node < nodes; node++)
+		if (node_dev[node] >= 0)
+			check_p2p(node, nodes, node_dev, info, caps);
 	CHECK(read_file(TOPO "/generation_id", buf, sizeof(buf)) > 0, "generation_id");
 	g2 = strtoull(buf, NULL, 10);
 	CHECK(g1 == g2, "generation changed during the test: %llu %llu", g1, g2);

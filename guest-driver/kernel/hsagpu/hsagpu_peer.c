@@ -84,6 +84,30 @@ static bool hsagpu_common_switch(struct pci_dev *a, struct pci_dev *b)
 	return false;
 }
 
+/*
+ * Whether @hdev's DMA reaches @peer's VRAM the way hsagpu_peer_new()
+ * would send it: through an IOMMU mapping (an address in the device's DMA
+ * mask), else at the peer's BAR bus address, which must lie below what
+ * the device can emit (p2p_addr_bits) and, with GPUVM, what a page-table
+ * entry holds. amdgpu asks the same for the KFD topology's P2P links
+ * (amdgpu_device_is_peer_accessible(): the BAR against the DMA mask).
+ */
+bool hsagpu_peer_reachable(struct hsagpu_device *hdev,
+			   struct hsagpu_device *peer)
+{
+	u32 bits = hdev->p2p_addr_bits;
+
+	if (hdev == peer || READ_ONCE(hdev->dead) || READ_ONCE(peer->dead))
+		return false;
+	if (hdev->dma_iommu && !hsagpu_common_switch(hdev->pdev, peer->pdev))
+		return true;
+	if (hdev->caps & HSAGPU_CAP_VM)
+		bits = min(bits, HSAGPU_VM_VA_BITS);
+	return bits >= 64 ||
+	       peer->vram_bus + peer->vram_size <= BIT_ULL(bits);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_peer_reachable, HSAGPU);
+
 /* This file's entry for @peer; hdev->lock held. */
 static struct hsagpu_peer *hsagpu_peer_find(struct hsagpu_file *hf,
 					    struct hsagpu_device *peer)

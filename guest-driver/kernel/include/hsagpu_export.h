@@ -107,6 +107,13 @@ int hsagpu_mem_gpu_map(struct hsagpu_file *hf, struct hsagpu_mem *mem,
 		       u64 va, u64 perms);
 int hsagpu_mem_gpu_unmap(struct hsagpu_file *hf, struct hsagpu_mem *mem);
 int hsagpu_mem_mmap_cpu(struct hsagpu_file *hf, struct vm_area_struct *vma);
+/*
+ * Whether @hdev's DMA reaches @peer's VRAM (its BAR within the device's
+ * address limit, or through an IOMMU): what the KFD topology calls a
+ * P2P link from @hdev to @peer.
+ */
+bool hsagpu_peer_reachable(struct hsagpu_device *hdev,
+			   struct hsagpu_device *peer);
 /* VRAM of another device, through PCIe peer-to-peer. */
 struct hsagpu_peer *hsagpu_peer_map_mem(struct hsagpu_file *hf,
 					struct hsagpu_mem *mem, u64 va,

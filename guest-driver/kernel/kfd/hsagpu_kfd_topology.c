@@ -13,11 +13,20 @@
  *                            a gfx900 agent (gfx_target_version 90000)
  *                            with the device's PCI ids, compute units,
  *                            VRAM (one public frame-buffer bank), render
- *                            node, two (nominal) caches, and a PCIe link
- *                            to node 0
+ *                            node, two (nominal) caches, a PCIe link
+ *                            to node 0, and a P2P link to every other
+ *                            GPU whose VRAM its DMA reaches
  *
  * Each node has gpu_id, name and properties, and mem_banks/M,
- * caches/M and io_links/M with a properties file each. The whole node
+ * caches/M, io_links/M and p2p_links/M with a properties file each.
+ *
+ * P2P links are amdkfd's (6.1 kfd_dev_create_p2p_links()): a link from
+ * GPU A to GPU B in A's p2p_links/ when A can reach B's VRAM through the
+ * PCIe BAR, counted in p2p_links_count. libhsakmt 5.2.3 takes a node
+ * that prints p2p_links_count as a kernel that lists every GPU-GPU link
+ * itself (it then builds no indirect GPU-CPU-GPU links): without these,
+ * ROCr sees no path between two GPUs and calls their memory never
+ * accessible to each other (hipDeviceCanAccessPeer 0). The whole node
  * tree is rebuilt on every change (under hsagpu_kfd.lock), after the
  * generation is bumped: libhsakmt reads the generation before and after
  * its snapshot and starts again when they differ. The texts are made at
@@ -171,7 +180,15 @@ struct hsagpu_kfd_node {
 	u32 id;
 	struct hsagpu_kfd_dev *kdev;    /* NULL: the CPU node */
 	u32 ngpus;                      /* the CPU node's links */
+	u32 npeers;                     /* a GPU node's P2P links, */
+	u32 peers[HSAGPU_KFD_MAX_DEVICES];      /* to these nodes */
 };
+
+/* A node's direct links: a GPU's to the CPU node, the CPUs' to each GPU. */
+static u32 hsagpu_kfd_io_links(const struct hsagpu_kfd_node *n)
+{
+	return n->kdev ? 1 : n->ngpus;
+}
 
 static void hsagpu_kfd_node_props(struct hsagpu_kfd_text *t,
 				  const struct hsagpu_kfd_node *n)
@@ -184,8 +201,8 @@ static void hsagpu_kfd_node_props(struct hsagpu_kfd_text *t,
 	hsagpu_kfd_prop(t, "simd_count", cus * HSAGPU_KFD_SIMD_PER_CU);
 	hsagpu_kfd_prop(t, "mem_banks_count", 1);
 	hsagpu_kfd_prop(t, "caches_count", kdev ? HSAGPU_KFD_GPU_CACHES : 1);
-	hsagpu_kfd_prop(t, "io_links_count", kdev ? 1 : n->ngpus);
-	hsagpu_kfd_prop(t, "p2p_links_count", 0);
+	hsagpu_kfd_prop(t, "io_links_count", hsagpu_kfd_io_links(n));
+	hsagpu_kfd_prop(t, "p2p_links_count", n->npeers);
 	hsagpu_kfd_prop(t, "cpu_core_id_base", 0);
 	/* amdkfd's first GPU SIMD id; distinct per node */
 	hsagpu_kfd_prop(t, "simd_id_base", kdev ? 0x80001000 + n->id * 0x100 : 0);
@@ -267,17 +284,26 @@ static void hsagpu_kfd_cache_props(struct hsagpu_kfd_text *t,
 	hsagpu_kfd_printf(t, "sibling_map 1\n");
 }
 
+/* Weight of a GPU's link to the CPUs; a P2P link crosses two. */
+#define HSAGPU_KFD_LINK_WEIGHT  20
+
 /*
  * A PCIe link between node @from and node @to; @kdev is the GPU end.
  * Without AtomicOps routed to the root complex the link has no 32/64-bit
- * atomics (ROCr reads these flags for the agents' atomic support).
+ * atomics (ROCr reads these flags for the agents' atomic support). A P2P
+ * link (@peer: the GPU at the other end) has them when @kdev may issue
+ * AtomicOps and @peer completes them, as amdkfd's
+ * kfd_set_iolink_no_atomics() decides for the two directions.
  */
 static void hsagpu_kfd_link_props(struct hsagpu_kfd_text *t, u32 from, u32 to,
-				  struct hsagpu_kfd_dev *kdev)
+				  struct hsagpu_kfd_dev *kdev,
+				  struct hsagpu_kfd_dev *peer)
 {
 	u32 flags = HSA_IOLINK_FLAGS_ENABLED;
 
-	if (kdev->props.atomics_errno)
+	if (kdev->props.atomics_errno ||
+	    (peer && !(peer->props.caps & (HSAGPU_CAP_ATOMIC_COMP32 |
+					   HSAGPU_CAP_ATOMIC_COMP64))))
 		flags |= HSA_IOLINK_FLAGS_NO_ATOMICS_32_BIT |
 			 HSA_IOLINK_FLAGS_NO_ATOMICS_64_BIT;
 	hsagpu_kfd_prop(t, "type", HSA_IOLINK_TYPE_PCIEXPRESS);
@@ -285,7 +311,8 @@ static void hsagpu_kfd_link_props(struct hsagpu_kfd_text *t, u32 from, u32 to,
 	hsagpu_kfd_prop(t, "version_minor", 0);
 	hsagpu_kfd_prop(t, "node_from", from);
 	hsagpu_kfd_prop(t, "node_to", to);
-	hsagpu_kfd_prop(t, "weight", 20);
+	hsagpu_kfd_prop(t, "weight", peer ? 2 * HSAGPU_KFD_LINK_WEIGHT :
+			HSAGPU_KFD_LINK_WEIGHT);
 	hsagpu_kfd_prop(t, "min_latency", 0);
 	hsagpu_kfd_prop(t, "max_latency", 0);
 	hsagpu_kfd_prop(t, "min_bandwidth", 0);
@@ -308,9 +335,9 @@ static struct hsagpu_kfd_tobj *hsagpu_kfd_topo_dir(struct kobject *parent,
 static int hsagpu_kfd_topo_node(const struct hsagpu_kfd_node *n,
 				struct hsagpu_kfd_dev **gpus)
 {
-	struct hsagpu_kfd_tobj *node, *dir, *sub;
+	struct hsagpu_kfd_tobj *node, *dir, *p2p, *sub;
 	struct hsagpu_kfd_text t;
-	u32 i, nlinks = n->kdev ? 1 : n->ngpus;
+	u32 i, nlinks = hsagpu_kfd_io_links(n);
 	int ret;
 
 	node = hsagpu_kfd_topo_dir(&hsagpu_kfd_topo_nodes->kobj, "%u", n->id);
@@ -357,7 +384,8 @@ static int hsagpu_kfd_topo_node(const struct hsagpu_kfd_node *n,
 	}
 
 	dir = hsagpu_kfd_topo_dir(&node->kobj, "io_links", 0);
-	if (!dir || !hsagpu_kfd_topo_dir(&node->kobj, "p2p_links", 0))
+	p2p = hsagpu_kfd_topo_dir(&node->kobj, "p2p_links", 0);
+	if (!dir || !p2p)
 		return -ENOMEM;
 	for (i = 0; i < nlinks; i++) {
 		sub = hsagpu_kfd_topo_dir(&dir->kobj, "%u", i);
@@ -365,10 +393,23 @@ static int hsagpu_kfd_topo_node(const struct hsagpu_kfd_node *n,
 			return -ENOMEM;
 		if (hsagpu_kfd_text_new(&t)) {
 			if (n->kdev)
-				hsagpu_kfd_link_props(&t, n->id, 0, n->kdev);
+				hsagpu_kfd_link_props(&t, n->id, 0, n->kdev,
+						      NULL);
 			else
-				hsagpu_kfd_link_props(&t, 0, i + 1, gpus[i]);
+				hsagpu_kfd_link_props(&t, 0, i + 1, gpus[i],
+						      NULL);
 		}
+		ret = hsagpu_kfd_tobj_file(sub, "properties", t.buf, false);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < n->npeers; i++) {
+		sub = hsagpu_kfd_topo_dir(&p2p->kobj, "%u", i);
+		if (!sub)
+			return -ENOMEM;
+		if (hsagpu_kfd_text_new(&t))
+			hsagpu_kfd_link_props(&t, n->id, n->peers[i], n->kdev,
+					      gpus[n->peers[i] - 1]);
 		ret = hsagpu_kfd_tobj_file(sub, "properties", t.buf, false);
 		if (ret)
 			return ret;
@@ -398,21 +439,26 @@ static void hsagpu_kfd_topo_clear(void)
 void hsagpu_kfd_topology_update(void)
 {
 	struct hsagpu_kfd_dev *gpus[HSAGPU_KFD_MAX_DEVICES], *kdev;
-	struct hsagpu_kfd_node n = { };
+	static struct hsagpu_kfd_node n, g;     /* under hsagpu_kfd.lock */
 	int ret;
-	u32 i;
+	u32 i, j;
 
 	lockdep_assert_held(&hsagpu_kfd.lock);
 	if (!hsagpu_kfd_topo_nodes)
 		return;
 	hsagpu_kfd_topo_clear();
+	memset(&n, 0, sizeof(n));
 	list_for_each_entry(kdev, &hsagpu_kfd.devices, node)
 		if (n.ngpus < ARRAY_SIZE(gpus))
 			gpus[n.ngpus++] = kdev;
 	ret = hsagpu_kfd_topo_node(&n, gpus);
 	for (i = 0; !ret && i < n.ngpus; i++) {
-		struct hsagpu_kfd_node g = { .id = i + 1, .kdev = gpus[i] };
-
+		memset(&g, 0, sizeof(g));
+		g.id = i + 1;
+		g.kdev = gpus[i];
+		for (j = 0; j < n.ngpus; j++)
+			if (hsagpu_peer_reachable(gpus[i]->hdev, gpus[j]->hdev))
+				g.peers[g.npeers++] = j + 1;
 		ret = hsagpu_kfd_topo_node(&g, gpus);
 	}
 	if (ret)
