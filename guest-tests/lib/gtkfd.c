@@ -97,6 +97,12 @@ void gtkfd_close(struct gtkfd *k)
 
 int gtkfd_bo_alloc(struct gtkfd *k, uint64_t size, struct gtkfd_bo *bo)
 {
+	return gtkfd_bo_alloc_in(k, size, KFD_IOC_ALLOC_MEM_FLAGS_GTT, bo);
+}
+
+int gtkfd_bo_alloc_in(struct gtkfd *k, uint64_t size, uint32_t domain,
+		      struct gtkfd_bo *bo)
+{
 	struct kfd_ioctl_alloc_memory_of_gpu_args a = { 0 };
 	struct kfd_ioctl_map_memory_to_gpu_args m = { 0 };
 	uint32_t ids[1] = { k->gpu_id };
@@ -110,7 +116,7 @@ int gtkfd_bo_alloc(struct gtkfd *k, uint64_t size, struct gtkfd_bo *bo)
 	a.va_addr = (uintptr_t)va;
 	a.size = size;
 	a.gpu_id = k->gpu_id;
-	a.flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE |
+	a.flags = domain | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE |
 		  KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE | KFD_IOC_ALLOC_MEM_FLAGS_COHERENT;
 	e = gtkfd_ioctl(k->fd, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a);
 	if (e) {

@@ -52,6 +52,9 @@ int gtkfd_open(struct gtkfd *k);
 void gtkfd_close(struct gtkfd *k);
 /* GTT (flags | GTT | WRITABLE | EXECUTABLE), mapped for CPU and GPU */
 int gtkfd_bo_alloc(struct gtkfd *k, uint64_t size, struct gtkfd_bo *bo);
+/* The same in @domain (KFD_IOC_ALLOC_MEM_FLAGS_GTT or _VRAM) */
+int gtkfd_bo_alloc_in(struct gtkfd *k, uint64_t size, uint32_t domain,
+		      struct gtkfd_bo *bo);
 int gtkfd_bo_free(struct gtkfd *k, struct gtkfd_bo *bo);
 /* AQL queue of ring size GTKFD_RING_PACKETS, doorbell mapped */
 int gtkfd_queue_create(struct gtkfd *k, struct gtkfd_queue *q);

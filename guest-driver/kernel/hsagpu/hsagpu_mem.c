@@ -631,10 +631,51 @@ static vm_fault_t hsagpu_vram_fault(struct vm_fault *vmf)
 	return ret;
 }
 
+/*
+ * ptrace() and /proc/PID/mem (a debugger reading a hipMalloc() pointer):
+ * get_user_pages() takes no page of a VM_PFNMAP mapping, so the core asks
+ * the mapping. Through the kernel's mapping of BAR0, bounded by the
+ * allocation, under the removal lock as a fault; as amdgpu's
+ * ttm_bo_vm_access(). A forced write (ptrace) needs a writable mapping:
+ * there is no private copy of VRAM to write instead.
+ */
+static int hsagpu_vram_access(struct vm_area_struct *vma, unsigned long addr,
+			      void *buf, int len, int write)
+{
+	struct hsagpu_mem *mem = vma->vm_private_data;
+	struct hsagpu_device *hdev = mem->hdev;
+	u64 off = addr - vma->vm_start +
+		  ((u64)vma->vm_pgoff << PAGE_SHIFT) - mem->mmap_offset;
+	void __iomem *p;
+	int ret = -EIO;
+
+	if (len <= 0 || addr < vma->vm_start || addr >= vma->vm_end ||
+	    off >= mem->size)
+		return -EIO;
+	if (write ? !(vma->vm_flags & VM_WRITE) :
+		    !(vma->vm_flags & (VM_READ | VM_MAYREAD)))
+		return -EIO;
+	len = min3((u64)len, mem->size - off, (u64)(vma->vm_end - addr));
+	down_read(&hdev->remove_sem);
+	if (!hdev->dead && !READ_ONCE(mem->owner->lost)) {
+		p = hdev->vram + mem->vram_offset + off;
+		if (write) {
+			memcpy_toio(p, buf, len);
+			wmb();  /* out of the write-combining buffers */
+		} else {
+			memcpy_fromio(buf, p, len);
+		}
+		ret = len;
+	}
+	up_read(&hdev->remove_sem);
+	return ret;
+}
+
 static const struct vm_operations_struct hsagpu_vram_vm_ops = {
 	.open = hsagpu_mem_vm_open,
 	.close = hsagpu_mem_vm_close,
 	.fault = hsagpu_vram_fault,
+	.access = hsagpu_vram_access,
 };
 
 /*
@@ -692,6 +733,7 @@ static const struct vm_operations_struct hsagpu_vram_gpu_vm_ops = {
 	.may_split = hsagpu_mem_may_split,
 	.mremap = hsagpu_mem_mremap,
 	.fault = hsagpu_vram_fault,
+	.access = hsagpu_vram_access,
 };
 
 static const struct vm_operations_struct hsagpu_sysmem_gpu_vm_ops = {
