@@ -15,6 +15,9 @@
  *    of exactly the device's VRAM, lds > 0, caches, a render node
  *    /dev/dri/renderD<drm_render_minor> whose sysfs parent is the
  *    device, and one io_link from itself to node 0;
+ *  - fw_version and sdma_fw_version (amdkfd: the MEC and SDMA firmware
+ *    versions) are what the device reports for its packet processor,
+ *    which runs both kinds of queue: its ABI_VERSION (GET_INFO), not 0;
  *  - GPU to GPU: a P2P link (p2p_links/M, counted in p2p_links_count)
  *    from node A to node B exactly when A's DMA reaches B's VRAM: B's
  *    BAR below A's P2P address limit (and GPUVM's 48 bits), or A
@@ -321,6 +324,9 @@ int main(void)
 			     nprop(node, "", "simd_arrays_per_engine") *
 			     nprop(node, "", "array_count"), cu);
 		CHECK_EQ_U64(nprop(node, "", "simd_per_cu"), 4);
+		CHECK(info[found].abi_version, "%s: ABI version 0", devs[found]);
+		CHECK_EQ_U64(nprop(node, "", "fw_version"), info[found].abi_version);
+		CHECK_EQ_U64(nprop(node, "", "sdma_fw_version"), info[found].abi_version);
 		CHECK(nprop(node, "", "lds_size_in_kb") > 0, "no LDS");
 		CHECK(nprop(node, "", "caches_count") >= 1, "GPU without caches");
 		CHECK_EQ_U64(nprop(node, "", "mem_banks_count"), 1);

@@ -282,6 +282,7 @@ void hsagpu_device_props(struct hsagpu_device *hdev,
 	props->caps = hdev->caps;
 	props->num_queues = hdev->num_queues;
 	props->compute_units = hdev->compute_units;
+	props->abi_version = hdev->abi_version;
 	props->vram_size = hdev->vram_size;
 	props->atomics_errno = hdev->atomics_errno;
 	strscpy(props->name, hdev->name, sizeof(props->name));

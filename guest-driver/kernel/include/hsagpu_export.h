@@ -52,6 +52,12 @@ struct hsagpu_device_props {
 	u32 caps;                       /* HSAGPU_CAP_* */
 	u32 num_queues;                 /* hardware queues */
 	u32 compute_units;
+	/*
+	 * ABI_VERSION (major << 16 | minor): the interface of the device's
+	 * packet processor and SDMA engine, what firmware versions tell
+	 * of an AMD GPU's (the device runs no firmware of its own)
+	 */
+	u32 abi_version;
 	u64 vram_size;                  /* bytes, all of BAR0 */
 	int atomics_errno;              /* 0: PCIe AtomicOps reach the root */
 	char name[32];                  /* product name (ROM) */

@@ -231,9 +231,16 @@ static void hsagpu_kfd_node_props(struct hsagpu_kfd_text *t,
 	if (kdev) {
 		hsagpu_kfd_prop(t, "max_engine_clk_fcompute", 1000);
 		hsagpu_kfd_prop(t, "local_mem_size", 0);
-		hsagpu_kfd_prop(t, "fw_version", 0);
+		/*
+		 * amdkfd: the MEC and SDMA firmware versions. The engines
+		 * behind both here are the device's packet processor,
+		 * versioned by its ABI_VERSION register (libhsakmt keeps
+		 * the low 10 bits: the minor).
+		 */
+		hsagpu_kfd_prop(t, "fw_version", kdev->props.abi_version);
 		hsagpu_kfd_prop(t, "capability", HSAGPU_KFD_CAPABILITY);
-		hsagpu_kfd_prop(t, "sdma_fw_version", 0);
+		hsagpu_kfd_prop(t, "sdma_fw_version",
+				kdev->props.abi_version);
 		/* the agent's UUID: the gpu_id and the PCI location */
 		hsagpu_kfd_prop(t, "unique_id", (u64)kdev->gpu_id << 32 |
 				(u32)pci_domain_nr(pdev->bus) << 16 |
