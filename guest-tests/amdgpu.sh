@@ -21,8 +21,10 @@
 #                      amdgpu_fence.c)
 #   amdkfd-rocminfo    amdkfd's /dev/kfd, and Debian's rocminfo lists the
 #                      device as a gfx900 agent with its chip ID and VRAM
-#   amdkfd-dispatch    Debian's ROCr on amdkfd runs kernels: t-hsa-basic
-#                      and t-hsa-codeobj pass
+#   amdkfd-dispatch    Debian's ROCr on amdkfd runs kernels: t-hsa-basic,
+#                      t-hsa-codeobj, t-hsa-evict (queues evicted and
+#                      restored) and t-hsa-kill (a process killed
+#                      mid-kernel) pass, with either scheduling policy
 #   amdgpu-reset       debugfs amdgpu_gpu_recover twice, IB tests after each
 #   amdgpu-vmfault     a process's GFX IB writes where it mapped nothing
 #                      (t-amdgpu-cs fault): amdgpu's fault handler reports
@@ -89,7 +91,8 @@ diag() { sed -e 's/^/# /'; }
 n=0
 failed=0
 # hsagpu_test.amdgpu_skip=NAME[,NAME]: checks this boot leaves out (the
-# harness's choice, each reported as a SKIP that says so)
+# harness's choice, or scripts/test-boot --amdgpu-skip; each reported as
+# a SKIP that says so)
 skipped=$(sed -n 's/.*hsagpu_test\.amdgpu_skip=\([^ ]*\).*/,\1,/p' /proc/cmdline)
 # not_here NAME: NAME is left out of this boot (reported)
 not_here() {
@@ -333,7 +336,9 @@ else
 fi
 
 # amdgpu-ih
-if [ -z "$bound" ]; then
+if not_here amdgpu-ih; then
+    :
+elif [ -z "$bound" ]; then
     result skip amdgpu-ih "amdgpu did not bind"
 elif [ -z "$dbg" ]; then
     result fail amdgpu-ih "no amdgpu debugfs directory"
@@ -356,7 +361,9 @@ fi
 # device: /dev/kfd, and Debian's rocminfo (ROCr 5.2.3 through libhsakmt,
 # no hsagpu code) lists it as a gfx900 GPU agent with its PCI device ID as
 # chip ID and a first memory pool of the size of its VRAM (BAR0)
-if [ -z "$bound" ]; then
+if not_here amdkfd-rocminfo; then
+    :
+elif [ -z "$bound" ]; then
     result skip amdkfd-rocminfo "amdgpu did not bind"
 else
     why=
@@ -383,20 +390,26 @@ fi
 # programs t-hsa-basic (queues, built-in kernels, blocked and active
 # signal waits, whose interrupts come through amdkfd's events) and
 # t-hsa-codeobj (code objects compiled by clang, dispatched through ROCr
-# and checked item by item); without SDMA user queues (HSA_ENABLE_SDMA=0:
-# amdkfd's SDMA queues are not run yet). Skipped where the initramfs has
-# no ROCm programs (built only where Debian's ROCr is installed).
+# and checked item by item), t-hsa-evict (the process's queues evicted by
+# amdkfd under it and restored: its next kernel runs), t-hsa-kill (a
+# process killed mid-kernel: amdkfd removes its queues, a new process
+# runs); without SDMA user
+# queues (HSA_ENABLE_SDMA=0: amdkfd's SDMA queues are not run yet).
+# Skipped where the initramfs has no ROCm programs (built only where
+# Debian's ROCr is installed).
 if not_here amdkfd-dispatch; then
     :
 elif [ -z "$bound" ]; then
     result skip amdkfd-dispatch "amdgpu did not bind"
-elif [ ! -x /tests/t-hsa-basic ] || [ ! -x /tests/t-hsa-codeobj ]; then
+elif [ ! -x /tests/t-hsa-basic ] || [ ! -x /tests/t-hsa-codeobj ] ||
+     [ ! -x /tests/t-hsa-evict ] || [ ! -x /tests/t-hsa-kill ]; then
     result skip amdkfd-dispatch "no ROCm programs in the initramfs"
-elif [ "$(cat /sys/module/amdgpu/parameters/sched_policy 2>/dev/null)" != 2 ]; then
-    result skip amdkfd-dispatch "amdkfd's user queues run only with amdgpu.sched_policy=2"
 else
+    # 0: the hardware scheduler (the HIQ's runlist), 2: amdkfd loads the
+    # queues into the HQD registers itself
+    echo "amdgpu.sched_policy=$(cat /sys/module/amdgpu/parameters/sched_policy)" | diag
     why=
-    for t in t-hsa-basic t-hsa-codeobj; do
+    for t in t-hsa-basic t-hsa-codeobj t-hsa-evict t-hsa-kill; do
         HSA_ENABLE_SDMA=0 timeout 120 "/tests/$t" > "/tmp/amdkfd-$t" 2>&1
         rc=$?
         diag < "/tmp/amdkfd-$t"
@@ -409,7 +422,9 @@ fi
 # amdgpu-reset: the GPU reset through amdgpu's own recovery (debugfs
 # amdgpu_gpu_recover), twice, and the IB tests after each: the recovery
 # says "GPU reset(N) succeeded" and every ring runs an IB again
-if [ -z "$bound" ]; then
+if not_here amdgpu-reset; then
+    :
+elif [ -z "$bound" ]; then
     result skip amdgpu-reset "amdgpu did not bind"
 elif [ -z "$dbg" ] || [ ! -e "$dbg/amdgpu_gpu_recover" ]; then
     result fail amdgpu-reset "no amdgpu_gpu_recover in debugfs"
@@ -461,7 +476,9 @@ test_ib_now() {
 # ring:R vmid:V pasid:P)", " for process NAME pid PID thread ...", "  in
 # page starting at address 0x... from IH client 0x1b (UTCL2)", and
 # VM_L2_PROTECTION_FAULT_STATUS, whose VMID field is [23:20]
-if [ -z "$bound" ]; then
+if not_here amdgpu-vmfault; then
+    :
+elif [ -z "$bound" ]; then
     result skip amdgpu-vmfault "amdgpu did not bind"
 else
     run_cs fault
@@ -508,7 +525,9 @@ fi
 
 # amdgpu-hang: a hang injected on the GFX ring under a job; amdgpu's own
 # timeout ("ring gfx... timeout") and recovery ("GPU reset(N) succeeded")
-if [ -z "$bound" ]; then
+if not_here amdgpu-hang; then
+    :
+elif [ -z "$bound" ]; then
     result skip amdgpu-hang "amdgpu did not bind"
 else
     run_cs hang
@@ -538,7 +557,9 @@ fi
 # amdgpu-rebind: the driver unbound from the device and bound again
 # (sysfs), as a developer reloading it does: the new instance probes the
 # device as left by the old one, and runs every ring's IB test
-if [ -z "$bound" ]; then
+if not_here amdgpu-rebind; then
+    :
+elif [ -z "$bound" ]; then
     result skip amdgpu-rebind "amdgpu did not bind"
 else
     why=

@@ -54,9 +54,11 @@
 #define HSAGPU_PM4_OP_FRAME_CONTROL     0x90U
 #define HSAGPU_PM4_OP_INVALIDATE_TLBS   0x98U
 #define HSAGPU_PM4_OP_SET_RESOURCES     0xa0U
+#define HSAGPU_PM4_OP_MAP_PROCESS       0xa1U
 #define HSAGPU_PM4_OP_MAP_QUEUES        0xa2U
 #define HSAGPU_PM4_OP_UNMAP_QUEUES      0xa3U
 #define HSAGPU_PM4_OP_QUERY_STATUS      0xa4U
+#define HSAGPU_PM4_OP_RUN_LIST          0xa5U
 
 #define HSAGPU_PM4_ACQUIRE_MEM_DW       7U
 
@@ -139,5 +141,73 @@
 /* COND_EXEC (5 dwords): dw1-2 address, dw4 dwords to skip when 0 */
 #define HSAGPU_PM4_COND_EXEC_DW         5U
 #define HSAGPU_PM4_COND_EXEC_COUNT_MASK 0x3fffU
+
+/*
+ * The queue packets of the KIQ (amdgpu) and of the HIQ (amdkfd's
+ * hardware scheduler), gfx9 layouts:
+ *
+ * SET_RESOURCES (8 dwords): dw1 [15:0] the VMIDs the scheduler may
+ * use, [31:29] the queue it talks to (1: HIQ); dw2-3 the MEC queues
+ * it may use (bit (me - 1) * 32 + pipe * 8 + queue).
+ */
+#define HSAGPU_PM4_SET_RESOURCES_DW     8U
+#define HSAGPU_PM4_SR_VMID_MASK(dw1)    ((dw1) & 0xffffU)
+/*
+ * MAP_QUEUES (7 dwords): dw1 [5:4] queue_sel (0: the slot named in
+ * [15:13] queue, [17:16] pipe, [19:18] me - 1 (the KIQ's form); 1: a
+ * slot the scheduler picks), [23:21] queue type (2, 3: static), [28:26]
+ * engine (0 compute, 1 HIQ, 2-3 SDMA0-1), [31:29] number of queues;
+ * dw2 [27:2] the doorbell's dword offset; dw3-4 the MQD; dw5-6 the
+ * write pointer's address.
+ */
+#define HSAGPU_PM4_MAP_QUEUES_DW        7U
+#define HSAGPU_PM4_MQ_QUEUE_SEL(dw1)    (((dw1) >> 4) & 3U)
+#define HSAGPU_PM4_MQ_QUEUE_TYPE(dw1)   (((dw1) >> 21) & 7U)
+#define HSAGPU_PM4_MQ_ENGINE(dw1)       (((dw1) >> 26) & 7U)
+#define HSAGPU_PM4_MQ_NUM(dw1)          (((dw1) >> 29) & 7U)
+#define HSAGPU_PM4_ENGINE_COMPUTE       0U
+#define HSAGPU_PM4_ENGINE_HIQ           1U
+#define HSAGPU_PM4_ENGINE_SDMA0         2U
+#define HSAGPU_PM4_ENGINE_SDMA1         3U
+/*
+ * UNMAP_QUEUES (6 dwords): dw1 [1:0] action (0 preempt, 1 reset,
+ * 2 disable the process's queues, 3 preempt without unmapping (KIQ)),
+ * [5:4] queue_sel (0 by doorbell: dw2-5 [27:2], [31:29] of them; 1 the
+ * PASID in dw2 [15:0]; 2 all; 3 all but static queues), [28:26]
+ * engine; with action 3, dw3-4 a fence address and dw5 its value.
+ */
+#define HSAGPU_PM4_UNMAP_QUEUES_DW      6U
+#define HSAGPU_PM4_UQ_ACTION(dw1)       ((dw1) & 3U)
+#define HSAGPU_PM4_UQ_QUEUE_SEL(dw1)    (((dw1) >> 4) & 3U)
+#define HSAGPU_PM4_UQ_ENGINE(dw1)       (((dw1) >> 26) & 7U)
+#define HSAGPU_PM4_UQ_NUM(dw1)          (((dw1) >> 29) & 7U)
+#define HSAGPU_PM4_UQ_PREEMPT           0U
+#define HSAGPU_PM4_UQ_RESET             1U
+#define HSAGPU_PM4_UQ_DISABLE_PROCESS   2U
+#define HSAGPU_PM4_UQ_NO_UNMAP          3U
+#define HSAGPU_PM4_UQ_BY_DOORBELL       0U
+#define HSAGPU_PM4_UQ_BY_PASID          1U
+#define HSAGPU_PM4_UQ_ALL               2U
+#define HSAGPU_PM4_UQ_ALL_DYNAMIC       3U
+/* QUERY_STATUS (7 dwords): dw3-4 the fence's address, dw5-6 its value */
+#define HSAGPU_PM4_QUERY_STATUS_DW      7U
+/*
+ * MAP_PROCESS (16 dwords on gfx9): dw1 [15:0] the PASID; dw2-3 the
+ * page directory (a PDE, as VM_CONTEXTn_PAGE_TABLE_BASE takes it);
+ * dw4 SH_MEM_BASES, dw5 SH_MEM_CONFIG; dw6-9 the trap handler's TBA
+ * and TMA; dw13 [31:22] the process's queues, which follow it.
+ */
+#define HSAGPU_PM4_MAP_PROCESS_DW       16U
+#define HSAGPU_PM4_MP_PASID(dw1)        ((dw1) & 0xffffU)
+#define HSAGPU_PM4_MP_NUM_QUEUES(dw13)  (((dw13) >> 22) & 0x3ffU)
+/*
+ * RUN_LIST (4 dwords): dw1 [31:2] and dw2 [15:0] the runlist IB (the
+ * processes' MAP_PROCESS and MAP_QUEUES packets), dw3 [19:0] its
+ * dwords, [20] chained (the IB ends in a RUN_LIST of itself), [23]
+ * valid
+ */
+#define HSAGPU_PM4_RUN_LIST_DW          4U
+#define HSAGPU_PM4_RL_CHAIN             (1U << 20)
+#define HSAGPU_PM4_RL_VALID             (1U << 23)
 
 #endif /* HSAGPU_PM4_H */

@@ -1688,6 +1688,79 @@ static void vega10_seeds(void)
     vs_write("kiq-map");
 
     /*
+     * amdkfd's hardware scheduler: the KIQ maps the HIQ (engine 1) from
+     * its MQD; on the HIQ, SET_RESOURCES, a runlist of one process with
+     * an AQL queue and an SDMA queue, a query, the process preempted by
+     * PASID, the runlist again, everything reset (vega10-hws.c)
+     */
+    vs_new(0);
+    vs_ih_init();
+    VW(V10_RLC_CP_SCHEDULERS, 2 << 5 | 1 << 3 | 7 | 0x80);
+    vs_hqd(2, 1, 7, VS_KIQ_RING, VS_KIQ_RPTR, 0);
+    vs_mqd(V10_CP_HQD_PQ_BASE, VS_KCQ_RING >> 8);
+    vs_mqd(V10_CP_HQD_PQ_CONTROL, VS_RING_CNTL);
+    vs_mqd(V10_CP_HQD_PQ_RPTR_REPORT_ADDR, VS_KCQ_RPTR);
+    w = k = 0;
+    vs_ring(VS_KIQ_RING, &w, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7),
+            2 << 13 | HSAGPU_PM4_ENGINE_HIQ << 26 | 1u << 29, 0x6 << 2,
+            VS_KCQ_MQD, 0, 0, 0);
+    vs_op(FV_OP_DOORBELL, 0, 0, w);
+    vs_op(FV_OP_PASS, 0, 63, 0);
+    /* the process's AQL queue (MQD at VS_SDMA_RING), its SDMA queue's */
+    vs_sys32(VS_SDMA_RING + 4 * (V10_MQD_HQD_DW + V10_CP_HQD_PQ_BASE -
+                                 V10_HQD_FIRST), VS_GFX_RING >> 8);
+    vs_sys32(VS_SDMA_RING + 4 * (V10_MQD_HQD_DW + V10_CP_HQD_PQ_CONTROL -
+                                 V10_HQD_FIRST), VS_RING_CNTL);
+    vs_sys32(VS_SDMA_RING + 4 * (V10_MQD_HQD_DW +
+                                 V10_CP_HQD_PQ_RPTR_REPORT_ADDR -
+                                 V10_HQD_FIRST), 0x40);
+    vs_sys32(VS_SDMA_RING + 4 * (V10_MQD_HQD_DW + V10_CP_HQD_AQL_CONTROL -
+                                 V10_HQD_FIRST), 1);
+    vs_sys32(VS_IH_RING + 4 * V10_SDMA_MQD_RB_CNTL, VS_RB_SIZE << 1);
+    vs_sys32(VS_IH_RING + 4 * V10_SDMA_MQD_RB_BASE, VS_GFX_RING >> 8);
+    vs_sys32(VS_IH_RING + 4 * V10_SDMA_MQD_RB_RPTR_ADDR_LO, 0x60);
+    {
+        uint32_t i = 0;
+
+        vs_ring(VS_IB, &i, 16, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_PROCESS, 16),
+                0x8001 | 10u << 25, 0, 0, 0x20001, 0x1000, 0, 0, 0, 0, 0,
+                0, 0, 2u << 22, 0, 0);
+        vs_ring(VS_IB, &i, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7),
+                1 << 4 | HSAGPU_PM4_ENGINE_COMPUTE << 26 | 1u << 29,
+                0x400 << 2, VS_SDMA_RING, 0, 0x48, 0);
+        vs_ring(VS_IB, &i, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7),
+                1 << 4 | HSAGPU_PM4_ENGINE_SDMA1 << 26 | 1u << 29,
+                0x402 << 2, VS_IH_RING, 0, 0x68, 0);
+        vs_ring(VS_KCQ_RING, &k, 8,
+                HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_RESOURCES, 8),
+                0xff00 | 1u << 29, 0xffffff7b, 0, 0, 0, 0, 0);
+        vs_ring(VS_KCQ_RING, &k, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RUN_LIST, 4),
+                VS_IB, 0, i | HSAGPU_PM4_RL_VALID | 1 << 24);
+        vs_ring(VS_KCQ_RING, &k, 7,
+                HSAGPU_PM4_HDR(HSAGPU_PM4_OP_QUERY_STATUS, 7), 2u << 30, 0,
+                VS_FENCE, 0, 1, 0);
+        vs_op(FV_OP_DOORBELL, 0, 6, k);
+        vs_op(FV_OP_PASS, 0, 63, 0);
+        vs_op(FV_OP_DOORBELL, 0, 0x400, 1);
+        vs_op(FV_OP_PASS, 0, 63, 0);
+        vs_ring(VS_KCQ_RING, &k, 6,
+                HSAGPU_PM4_HDR(HSAGPU_PM4_OP_UNMAP_QUEUES, 6),
+                HSAGPU_PM4_UQ_BY_PASID << 4 | 1u << 29, 0x8001, 0, 0, 0);
+        vs_ring(VS_KCQ_RING, &k, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RUN_LIST, 4),
+                VS_IB, 0, i | HSAGPU_PM4_RL_VALID | 1 << 24);
+        vs_ring(VS_KCQ_RING, &k, 6,
+                HSAGPU_PM4_HDR(HSAGPU_PM4_OP_UNMAP_QUEUES, 6),
+                HSAGPU_PM4_UQ_RESET | HSAGPU_PM4_UQ_ALL << 4 | 1u << 29, 0,
+                0, 0, 0);
+        vs_ring(VS_KCQ_RING, &k, 7,
+                HSAGPU_PM4_HDR(HSAGPU_PM4_OP_QUERY_STATUS, 7), 2u << 30, 0,
+                VS_FENCE, 0, 2, 0);
+        vs_op(FV_OP_DOORBELL, 0, 6, k);
+        vs_op(FV_OP_PASS, 0, 63, 0);
+    }
+    vs_write("hws-runlist");
+
+    /*
      * The GART: both hubs as amdgpu sets them up, a flat table in VRAM
      * (vs_gart_ptes), VMID 8's four levels; translations through the FB
      * and AGP apertures, the GART, VMID 8 and faults (page 0 of the

@@ -679,9 +679,9 @@ typedef struct HsaGpuPm4Ops {
     void (*eop)(void *opaque, uint32_t ctx_id);
     uint64_t (*gpu_clock)(void *opaque);        /* the 100 MHz counter */
     /*
-     * The KIQ's packets (SET_RESOURCES, MAP/UNMAP_QUEUES, QUERY_STATUS,
-     * INVALIDATE_TLBS), whole: 0 or HSAGPU_PM4_ERR_*. NULL on rings
-     * that are not a KIQ: those packets are refused there.
+     * The queue packets of a KIQ or a HIQ (SET_RESOURCES, MAP_PROCESS,
+     * MAP/UNMAP_QUEUES, QUERY_STATUS, RUN_LIST, INVALIDATE_TLBS), whole:
+     * 0 or HSAGPU_PM4_ERR_*. NULL on other rings: refused there.
      */
     unsigned (*queue_packet)(void *opaque, const uint32_t *pkt, uint32_t ndw);
     void *opaque;

@@ -564,9 +564,11 @@ static HsaGpuPm4Step hsagpu_pm4_packet(HsaGpuPm4Ring *r,
          */
         return PM4_DONE;
     case HSAGPU_PM4_OP_SET_RESOURCES:
+    case HSAGPU_PM4_OP_MAP_PROCESS:
     case HSAGPU_PM4_OP_MAP_QUEUES:
     case HSAGPU_PM4_OP_UNMAP_QUEUES:
     case HSAGPU_PM4_OP_QUERY_STATUS:
+    case HSAGPU_PM4_OP_RUN_LIST:
     case HSAGPU_PM4_OP_INVALIDATE_TLBS:
         if (!ops->queue_packet) {
             return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_OPCODE);

@@ -241,11 +241,17 @@ static unsigned v10_map_queues(V10RingCtx *c, const uint32_t *pk)
      * One compute queue at a time, as amdgpu maps its rings (engine 0)
      * and amdkfd its HIQ (engine 1, a PM4 ring too)
      */
-    if (engine > 1 || ((pk[1] >> 29) & 7) != 1 || me > V10_MEC_NUM ||
-        (pk[1] & 0x30) || (mqd & 3)) {
+    if (engine > HSAGPU_PM4_ENGINE_HIQ || HSAGPU_PM4_MQ_NUM(pk[1]) != 1 ||
+        me > V10_MEC_NUM || HSAGPU_PM4_MQ_QUEUE_SEL(pk[1]) || (mqd & 3)) {
         return HSAGPU_PM4_ERR_PACKET;
     }
     ri = V10_HQD_INDEX(me, pipe, queue);
+    /* the HIQ's packets are the scheduler's (vega10-hws.c) */
+    if (engine == HSAGPU_PM4_ENGINE_HIQ) {
+        v->hws.hiq_ring = ri;
+    } else if (v->hws.hiq_ring == ri) {
+        v->hws.hiq_ring = V10_NUM_RINGS;
+    }
     hsagpu_v10_cp_hqd_start(v, ri, false);
     if (c->ops->read(c->ops->opaque, 0, mqd + V10_MQD_HQD_DW * 4,
                      v10_bank(v, ri), V10_HQD_NREGS * 4)) {
@@ -300,11 +306,33 @@ static unsigned v10_unmap_queues(V10RingCtx *c, const uint32_t *pk)
     return 0;
 }
 
+unsigned hsagpu_v10_query_status(const HsaGpuV10CpOps *ops, const uint32_t *pk,
+                                 uint32_t n)
+{
+    uint64_t a = (uint64_t)pk[4] << 32 | pk[3];
+    uint64_t d;
+
+    /* every packet before it has completed: the fence holds at once */
+    if (n != HSAGPU_PM4_QUERY_STATUS_DW) {
+        return HSAGPU_PM4_ERR_PACKET;
+    }
+    d = (uint64_t)pk[6] << 32 | pk[5];
+    return (a & 7) || ops->write(ops->opaque, 0, a, &d, 8) ?
+           HSAGPU_PM4_ERR_MEMORY : 0;
+}
+
+/* The HIQ's packets: the hardware scheduler's */
+static unsigned v10_hiq_packet(void *opaque, const uint32_t *pk, uint32_t n)
+{
+    V10RingCtx *c = opaque;
+
+    return hsagpu_v10_hws_packet(c->v, c->ops, pk, n);
+}
+
 static unsigned v10_queue_packet(void *opaque, const uint32_t *pk,
                                  uint32_t n)
 {
     V10RingCtx *c = opaque;
-    uint64_t a, d;
 
     switch ((pk[0] >> HSAGPU_PM4_OPCODE_SHIFT) & HSAGPU_PM4_OPCODE_MASK) {
     case HSAGPU_PM4_OP_SET_RESOURCES:
@@ -315,14 +343,7 @@ static unsigned v10_queue_packet(void *opaque, const uint32_t *pk,
     case HSAGPU_PM4_OP_UNMAP_QUEUES:
         return n == 6 ? v10_unmap_queues(c, pk) : HSAGPU_PM4_ERR_PACKET;
     case HSAGPU_PM4_OP_QUERY_STATUS:
-        /* every queue's status is settled: write the fence */
-        if (n != 7) {
-            return HSAGPU_PM4_ERR_PACKET;
-        }
-        a = (uint64_t)pk[4] << 32 | pk[3];
-        d = (uint64_t)pk[6] << 32 | pk[5];
-        return (a & 7) || c->ops->write(c->ops->opaque, 0, a, &d, 8) ?
-               HSAGPU_PM4_ERR_MEMORY : 0;
+        return hsagpu_v10_query_status(c->ops, pk, n);
     case HSAGPU_PM4_OP_INVALIDATE_TLBS:
         if (n != 2) {
             return HSAGPU_PM4_ERR_PACKET;
@@ -356,7 +377,8 @@ unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
             .read = v10_pm4_read, .write = v10_pm4_write,
             .reg_read = v10_pm4_reg_read, .reg_write = v10_pm4_reg_write,
             .eop = v10_pm4_eop, .gpu_clock = v10_pm4_clock,
-            .queue_packet = ri == v->kiq_ring ? v10_queue_packet : NULL,
+            .queue_packet = ri == v->kiq_ring ? v10_queue_packet :
+                            ri == v->hws.hiq_ring ? v10_hiq_packet : NULL,
             .opaque = &c,
         };
         HsaGpuPm4Outcome o;

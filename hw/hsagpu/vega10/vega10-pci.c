@@ -158,6 +158,15 @@ static void v10_aql_sync(HsaGpuState *s)
             continue;
         }
         if (qi < s->params.num_queues) {
+            /*
+             * ROCr reports amd_queue_t's read_dispatch_id: as gfx9's CP
+             * does, the queue then follows amd_queue_t (profiling
+             * timestamps when it asks, its queue_inactive_signal set on
+             * an error). Another user's queue is a plain AQL queue.
+             */
+            bool amd = r->rptr_addr >= HSAGPU_QUEUE_DESC_RPTR &&
+                       !((r->rptr_addr - HSAGPU_QUEUE_DESC_RPTR) &
+                         (HSAGPU_AMD_QUEUE_ALIGN - 1));
             HsaGpuQueue reg = {
                 .ring_lo = r->pm4.base, .ring_hi = r->pm4.base >> 32,
                 /* 16 dwords an AQL packet */
@@ -165,6 +174,7 @@ static void v10_aql_sync(HsaGpuState *s)
                 .rptr_lo = r->rptr_addr, .rptr_hi = r->rptr_addr >> 32,
                 .wptr_lo = r->wptr_addr, .wptr_hi = r->wptr_addr >> 32,
                 .vmid = r->pm4.vmid,
+                .flags = amd ? HSAGPU_QF_AMD_QUEUE : 0,
             };
 
             hsagpu_bus_ctx_init(&c, s, -1);
@@ -727,6 +737,48 @@ static const VMStateDescription vmstate_hsagpu_v10_sdma = {
     }
 };
 
+/* The scheduler: which HQDs and RLC queues are its own, for whom */
+static bool v10_hws_needed(void *opaque)
+{
+    HsaGpuV10 *v = opaque;
+
+    return v->hws.hiq_ring != V10_NUM_RINGS || v->hws.vmid_mask;
+}
+
+static int v10_hws_post_load(void *opaque, int version_id)
+{
+    HsaGpuV10 *v = opaque;
+
+    if (v->hws.hiq_ring > V10_NUM_RINGS) {
+        error_report("hsa-gpu-vega10: migrated HIQ ring %u", v->hws.hiq_ring);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static const VMStateDescription vmstate_hsagpu_v10_hws = {
+    .name = "hsa-gpu-vega10/regs/hws",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = v10_hws_needed,
+    .post_load = v10_hws_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(hws.hiq_ring, HsaGpuV10),
+        VMSTATE_UINT32(hws.vmid_mask, HsaGpuV10),
+        VMSTATE_UINT64(hws.queue_mask, HsaGpuV10),
+        VMSTATE_UINT32_ARRAY(hws.pasid, HsaGpuV10, V10_NUM_VMIDS),
+        VMSTATE_UINT64_ARRAY(hws.mqd, HsaGpuV10, V10_NUM_HQD),
+        VMSTATE_UINT64(hws.static_mask, HsaGpuV10),
+        VMSTATE_UINT64_ARRAY(hws.sdma_mqd, HsaGpuV10, V10_SDMA_RINGS),
+        VMSTATE_UINT32_ARRAY(hws.sdma_pasid, HsaGpuV10, V10_SDMA_RINGS),
+        VMSTATE_UINT32(hws.runlists, HsaGpuV10),
+        VMSTATE_UINT32(hws.maps, HsaGpuV10),
+        VMSTATE_UINT32(hws.unmaps, HsaGpuV10),
+        VMSTATE_UINT32(hws.refused, HsaGpuV10),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 /* A stream is guest data too: cursors the device could have made */
 static int v10_post_load(void *opaque, int version_id)
 {
@@ -785,6 +837,10 @@ static const VMStateDescription vmstate_hsagpu_v10_regs = {
                              vmstate_hsagpu_v10_sdma, HsaGpuV10SdmaRing),
         VMSTATE_BOOL(ih.msi_outstanding, HsaGpuV10),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_hsagpu_v10_hws,
+        NULL
     }
 };
 

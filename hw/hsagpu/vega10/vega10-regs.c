@@ -36,6 +36,7 @@ void hsagpu_v10_reset(HsaGpuV10 *v)
     memset(v->sdma_bad, 0, sizeof(v->sdma_bad));
     memset(v->sdma_load_bad, 0, sizeof(v->sdma_load_bad));
     hsagpu_v10_ih_reset(v);
+    hsagpu_v10_hws_reset(v);
     v->eops = v->maps = v->unmaps = v->aql_refused = 0;
     v->kick = false;
     memset(v->sh_mem_config, 0, sizeof(v->sh_mem_config));

@@ -149,6 +149,25 @@ typedef struct HsaGpuV10Ops {
     void *opaque;
 } HsaGpuV10Ops;
 
+/*
+ * The hardware scheduler (vega10-hws.c), which amdkfd's HIQ drives by
+ * default (sched_policy 0): the resources SET_RESOURCES gave it, the
+ * processes of the last runlist on their VMIDs, and the queues it
+ * loaded from their MQDs (so that unmapping writes them back)
+ */
+typedef struct HsaGpuV10Hws {
+    uint32_t hiq_ring;          /* the HIQ's ring index, or V10_NUM_RINGS */
+    uint32_t vmid_mask;         /* VMIDs the scheduler may use */
+    uint64_t queue_mask;        /* HQDs it may use (bit = HQD index) */
+    uint32_t pasid[V10_NUM_VMIDS];      /* the VMID's process, or 0 */
+    uint64_t mqd[V10_NUM_HQD];          /* an HQD's MQD, 0: not ours */
+    uint64_t static_mask;       /* HQDs of static queues (kept by [3]) */
+    uint64_t sdma_mqd[V10_SDMA_RINGS];    /* an RLC queue's MQD, or 0 */
+    uint32_t sdma_pasid[V10_SDMA_RINGS];
+    /* Counters (tests, docs): no effect on behaviour */
+    uint32_t runlists, maps, unmaps, refused;
+} HsaGpuV10Hws;
+
 typedef struct HsaGpuV10 {
     /* Every register's stored value (banked ones: see below) */
     uint32_t reg[V10_NREGS];
@@ -168,6 +187,7 @@ typedef struct HsaGpuV10 {
     uint32_t eops;              /* RELEASE_MEMs that asked for one */
     uint32_t maps, unmaps;      /* the KIQ's queue packets */
     uint32_t aql_refused;       /* AQL queues the processor refused */
+    HsaGpuV10Hws hws;
     /* A register or doorbell access gave a ring work: wake the CP */
     bool kick;
     /* An SDMA queue's registers or an engine's halt changed */
@@ -277,5 +297,17 @@ bool hsagpu_v10_cp_doorbell(HsaGpuV10 *v, uint32_t dw, uint64_t val);
 #define V10_CP_WAITING                  2u
 unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
                             unsigned budget, uint64_t *ran);
+
+/*
+ * vega10-hws.c: the HIQ's queue packets (the scheduler's firmware),
+ * called by the CP's pass for ring hws.hiq_ring; 0 or HSAGPU_PM4_ERR_*
+ */
+unsigned hsagpu_v10_hws_packet(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                               const uint32_t *pk, uint32_t n);
+/* vega10-cp.c: QUERY_STATUS of a KIQ or HIQ (the fence) */
+unsigned hsagpu_v10_query_status(const HsaGpuV10CpOps *ops, const uint32_t *pk,
+                                 uint32_t n);
+/* The scheduler forgets everything (a device reset) */
+void hsagpu_v10_hws_reset(HsaGpuV10 *v);
 
 #endif /* HW_HSAGPU_VEGA10_H */

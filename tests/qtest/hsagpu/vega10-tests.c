@@ -652,6 +652,43 @@ static void test_v10_aql_hqd(void)
     g_usleep(50 * 1000);
     g_assert_cmpuint(qtest_readq(f.qts, V10_AQL_DESC), ==, 1);
     g_assert_cmpuint(qtest_readq(f.qts, V10_AQL_SIG + 8), ==, 1);
+
+    /*
+     * loaded again (amdkfd restoring it after an eviction): it resumes
+     * where its read_dispatch_id says, packet 1 (an AQL queue's read
+     * index is a packet count, not a multiple of anything), and runs
+     * the packet written while it was off
+     */
+    v10_wr(&f, V10_CP_HQD_ACTIVE, 1);
+    g_assert_cmphex(v10_rd(&f, V10_CP_HQD_ACTIVE) & 1, ==, 1);
+    qtest_writeq(f.qts, DB_BASE + 0x30 * 4, 2);
+    g_assert_true(v10_wait_mem(&f, V10_AQL_DESC, 2));
+    g_assert_true(v10_wait_mem(&f, V10_AQL_SIG + 8, 0));
+
+    /*
+     * ROCr's queue (its read_dispatch_id inside an amd_queue_t) fails on
+     * a packet of a reserved type: as gfx9 with ROCr's trap handler, the
+     * queue_inactive_signal says why, and its event reaches the driver
+     * as an end-of-pipe entry, so ROCr's error callback runs instead of
+     * the process waiting for ever
+     */
+    qtest_writeq(f.qts, V10_AQL_DESC - HSAGPU_QUEUE_DESC_RPTR +
+                 HSAGPU_AMD_QUEUE_INACTIVE_SIGNAL, V10_AGP + V10_AQL_SIG + 64);
+    qtest_writeq(f.qts, V10_AQL_SIG + 64, 1);
+    qtest_writeq(f.qts, V10_AQL_SIG + 72, 0);
+    qtest_writeq(f.qts, V10_AQL_SIG + 80, V10_AGP + V10_AQL_MBOX + 8);
+    qtest_writel(f.qts, V10_AQL_SIG + 88, 0x43);
+    qtest_writel(f.qts, V10_AQL_RING + 128 + 4, 0);
+    qtest_writew(f.qts, V10_AQL_RING + 128, 7);        /* a reserved type */
+    qtest_writeq(f.qts, V10_AQL_DESC + 8, 3);
+    qtest_writeq(f.qts, DB_BASE + 0x30 * 4, 3);
+    g_assert_true(v10_wait_mem(&f, V10_AQL_MBOX + 8, 0x43));
+    g_assert_cmphex(qtest_readq(f.qts, V10_AQL_SIG + 72), ==,
+                    HSAGPU_AMD_QUEUE_ERROR | HSAGPU_AMD_QERR_PACKET_FORMAT);
+    /* (the third entry: the reloaded queue's barrier made the second) */
+    g_assert_true(v10_wait_mem(&f, V10_IH_WPTR, 96));
+    g_assert_cmphex(qtest_readl(f.qts, V10_IH_RING + 64) & 0xff, ==, 0x14);
+    g_assert_cmphex(qtest_readl(f.qts, V10_IH_RING + 80), ==, 0x43);
     fixture_fini(&f);
 }
 

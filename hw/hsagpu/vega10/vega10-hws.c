@@ -1,0 +1,367 @@
+/*
+ * hsa-gpu, Vega10 personality: the hardware scheduler (HWS), as
+ * amdkfd's packet manager (kfd_packet_manager_v9.c) drives it through
+ * the HIQ by default (amdgpu.sched_policy=0), independent of QEMU.
+ *
+ * On a real gfx9 this is MEC firmware. amdkfd gives it VMIDs and queue
+ * slots (SET_RESOURCES), then a runlist (RUN_LIST): an IB of one
+ * MAP_PROCESS per process followed by a MAP_QUEUES per queue. The
+ * scheduler puts each process on a VMID of its own (page directory,
+ * SH_MEM, the PASID in the IH's and ATC's tables), loads each compute
+ * queue's MQD into a free HQD and each SDMA queue's into a free RLC
+ * queue. UNMAP_QUEUES takes queues off again, writing their state back
+ * into their MQDs, so that the next runlist resumes them where they
+ * stopped; QUERY_STATUS's fence tells amdkfd that all of it is done.
+ *
+ * Every packet completes before the next one runs, so a fence after an
+ * unmap is always true. The runlist maps as many processes as there are
+ * VMIDs and as many queues as there are free slots; what does not fit
+ * is logged (hws.refused) and does not run: a real HWS would time-slice
+ * (oversubscription), which this scheduler does not.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifdef HSAGPU_HOST_TEST
+#include <stdio.h>
+#include <string.h>
+#define qemu_log_mask(mask, ...) ((void)0)
+#else
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#endif
+#include "hsagpu/hsagpu_pm4.h"
+#include "vega10.h"
+
+#define V10_HQD(v, ri, reg)     ((v)->hqd[ri][(reg) - V10_HQD_FIRST])
+
+void hsagpu_v10_hws_reset(HsaGpuV10 *v)
+{
+    memset(&v->hws, 0, sizeof(v->hws));
+    v->hws.hiq_ring = V10_NUM_RINGS;
+}
+
+/* @vmid's process: page directory on both hubs, apertures, PASID tables */
+static void v10_hws_vmid_set(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                             unsigned vmid, uint32_t pasid,
+                             const uint32_t *mp)
+{
+    uint32_t atc = pasid ? pasid | V10_ATC_PASID_MAPPING_VALID : 0;
+
+    for (unsigned hub = 0; hub < V10_NUM_HUBS; hub++) {
+        uint32_t base = V10_GFXHUB_CONTEXT0_BASE_LO32 +
+                        vmid * V10_HUB_CTX_ADDR_STRIDE +
+                        (hub == V10_MMHUB ? V10_MMHUB_VM_DIST : 0);
+
+        /* through the front end: the hub forgets the VMID's old walks */
+        ops->reg_write(ops->opaque, base, mp ? mp[2] : 0);
+        ops->reg_write(ops->opaque, base + 1, mp ? mp[3] : 0);
+    }
+    v->sh_mem_bases[vmid] = mp ? mp[4] : 0;
+    v->sh_mem_config[vmid] = mp ? mp[5] : 0;
+    v->reg[V10_IH_VMID_0_LUT + vmid] = pasid;
+    v->reg[V10_IH_VMID_0_LUT_MM + vmid] = pasid;
+    v->reg[V10_ATC_VMID0_PASID_MAPPING + vmid] = atc;
+    v->reg[V10_ATC_VMID16_PASID_MAPPING + vmid] = atc;
+    v->hws.pasid[vmid] = pasid;
+    /* the device's cached translations go too */
+    v->tlb_invalidations++;
+}
+
+/* The VMID of a mapped queue */
+static unsigned v10_hws_hqd_vmid(HsaGpuV10 *v, unsigned ri)
+{
+    return V10_HQD(v, ri, V10_CP_HQD_VMID) & 0xf;
+}
+
+/*
+ * Take the scheduler's queues of @pasid (0: any) off, but static ones
+ * when @dynamic; with @doorbells, only those; @save: their state goes
+ * back into their MQDs
+ */
+static unsigned v10_hws_unmap(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                              uint32_t pasid, bool dynamic,
+                              const uint32_t *doorbells, unsigned ndb,
+                              unsigned engines, bool save)
+{
+    unsigned err = 0;
+
+    for (unsigned ri = 0; ri < V10_NUM_HQD && (engines & 1); ri++) {
+        uint64_t mqd = v->hws.mqd[ri];
+        unsigned vmid;
+        bool hit = !doorbells;
+
+        if (!mqd) {
+            continue;
+        }
+        vmid = v10_hws_hqd_vmid(v, ri);
+        for (unsigned i = 0; i < ndb; i++) {
+            hit |= v->ring[ri].doorbell == V10_DOORBELL_OFFSET(doorbells[i]);
+        }
+        if (!hit || (pasid && v->hws.pasid[vmid] != pasid) ||
+            (dynamic && (v->hws.static_mask >> ri & 1))) {
+            continue;
+        }
+        hsagpu_v10_cp_hqd_start(v, ri, false);
+        /* what the HQD holds goes back where it came from */
+        if (save && ops->write(ops->opaque, 0, mqd + V10_MQD_HQD_DW * 4,
+                               v->hqd[ri], V10_HQD_NREGS * 4)) {
+            err = HSAGPU_PM4_ERR_MEMORY;
+        }
+        v->hws.mqd[ri] = 0;
+        v->hws.static_mask &= ~(1ULL << ri);
+        v->hws.unmaps++;
+    }
+    for (unsigned qi = 0; qi < V10_SDMA_RINGS; qi++) {
+        unsigned e = qi / V10_SDMA_QUEUES, q = qi % V10_SDMA_QUEUES;
+        uint32_t img[V10_SDMA_MQD_DW];
+        uint64_t mqd = v->hws.sdma_mqd[qi];
+        bool hit = !doorbells;
+
+        if (!mqd || !(engines >> (HSAGPU_PM4_ENGINE_SDMA0 + e) & 1) ||
+            (pasid && v->hws.sdma_pasid[qi] != pasid)) {
+            continue;
+        }
+        for (unsigned i = 0; i < ndb; i++) {
+            hit |= V10_DOORBELL_OFFSET(doorbells[i]) ==
+                   V10_DOORBELL_OFFSET(v->reg[hsagpu_v10_sdma_reg(e, q,
+                                              V10_SDMA_DOORBELL_OFFSET)]);
+        }
+        if (!hit) {
+            continue;
+        }
+        /* the MQD's other fields stay as amdkfd wrote them */
+        if (save && ops->read(ops->opaque, 0, mqd, img, sizeof(img))) {
+            err = HSAGPU_PM4_ERR_MEMORY;
+            save = false;
+        }
+        hsagpu_v10_sdma_mqd_save(v, e, q, img);
+        if (save && ops->write(ops->opaque, 0, mqd, img, sizeof(img))) {
+            err = HSAGPU_PM4_ERR_MEMORY;
+        }
+        v->hws.sdma_mqd[qi] = 0;
+        v->hws.sdma_pasid[qi] = 0;
+        v->hws.unmaps++;
+    }
+    /* a VMID whose process has no queue left is free again */
+    for (unsigned vmid = 0; vmid < V10_NUM_VMIDS; vmid++) {
+        bool used = false;
+
+        if (!v->hws.pasid[vmid]) {
+            continue;
+        }
+        for (unsigned ri = 0; ri < V10_NUM_HQD; ri++) {
+            used |= v->hws.mqd[ri] && v10_hws_hqd_vmid(v, ri) == vmid;
+        }
+        for (unsigned qi = 0; qi < V10_SDMA_RINGS; qi++) {
+            used |= v->hws.sdma_mqd[qi] &&
+                    v->hws.sdma_pasid[qi] == v->hws.pasid[vmid];
+        }
+        if (!used) {
+            v10_hws_vmid_set(v, ops, vmid, 0, NULL);
+        }
+    }
+    return err;
+}
+
+/* A compute queue of the process on @vmid into a free HQD */
+static unsigned v10_hws_map_compute(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                                    const uint32_t *pk, unsigned vmid)
+{
+    uint64_t mqd = (uint64_t)pk[4] << 32 | pk[3];
+    unsigned ri;
+
+    for (ri = 0; ri < V10_NUM_HQD; ri++) {
+        if ((v->hws.queue_mask >> ri & 1) && !v->ring[ri].active &&
+            ri != v->kiq_ring && ri != v->hws.hiq_ring) {
+            break;
+        }
+    }
+    if (ri == V10_NUM_HQD) {
+        qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: HWS: no free HQD "
+                      "for a queue of VMID %u\n", vmid);
+        v->hws.refused++;
+        return 0;
+    }
+    if (!mqd || (mqd & 3) ||
+        ops->read(ops->opaque, 0, mqd + V10_MQD_HQD_DW * 4, v->hqd[ri],
+                  V10_HQD_NREGS * 4)) {
+        return HSAGPU_PM4_ERR_MEMORY;
+    }
+    /* the packet's doorbell and write pointer, the scheduler's VMID */
+    V10_HQD(v, ri, V10_CP_HQD_PQ_DOORBELL_CONTROL) =
+        (pk[2] & 0x0ffffffc) | V10_DOORBELL_EN;
+    V10_HQD(v, ri, V10_CP_HQD_PQ_WPTR_POLL_ADDR) = pk[5];
+    V10_HQD(v, ri, V10_CP_HQD_PQ_WPTR_POLL_ADDR + 1) = pk[6];
+    V10_HQD(v, ri, V10_CP_HQD_VMID) = vmid;
+    V10_HQD(v, ri, V10_CP_HQD_ACTIVE) = 0;
+    hsagpu_v10_cp_hqd_start(v, ri, true);
+    v->hws.mqd[ri] = mqd;
+    if (HSAGPU_PM4_MQ_QUEUE_TYPE(pk[1]) >= 2) {
+        v->hws.static_mask |= 1ULL << ri;
+    }
+    v->hws.maps++;
+    return 0;
+}
+
+/* An SDMA queue of the process on @vmid into a free RLC queue */
+static unsigned v10_hws_map_sdma(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                                 const uint32_t *pk, unsigned vmid)
+{
+    unsigned e = HSAGPU_PM4_MQ_ENGINE(pk[1]) - HSAGPU_PM4_ENGINE_SDMA0;
+    uint64_t mqd = (uint64_t)pk[4] << 32 | pk[3];
+    uint64_t wptr_addr = (uint64_t)pk[6] << 32 | pk[5], wptr = 0;
+    uint32_t img[V10_SDMA_MQD_DW];
+    unsigned q;
+
+    for (q = V10_SDMA_QUEUE_RLC0; q < V10_SDMA_QUEUES; q++) {
+        if (!v->hws.sdma_mqd[e * V10_SDMA_QUEUES + q]) {
+            break;
+        }
+    }
+    if (q == V10_SDMA_QUEUES) {
+        qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: HWS: no free RLC "
+                      "queue on SDMA%u for VMID %u\n", e, vmid);
+        v->hws.refused++;
+        return 0;
+    }
+    if (!mqd || (mqd & 3) || (wptr_addr & 7) ||
+        ops->read(ops->opaque, 0, mqd, img, sizeof(img))) {
+        return HSAGPU_PM4_ERR_MEMORY;
+    }
+    /* where the process has written up to, in its own space */
+    if (wptr_addr && ops->read(ops->opaque, vmid, wptr_addr, &wptr, 8)) {
+        wptr = 0;
+    }
+    hsagpu_v10_sdma_mqd_load(v, e, q, img, vmid, V10_DOORBELL_OFFSET(pk[2]),
+                             wptr);
+    v->hws.sdma_mqd[e * V10_SDMA_QUEUES + q] = mqd;
+    v->hws.sdma_pasid[e * V10_SDMA_QUEUES + q] = v->hws.pasid[vmid];
+    v->hws.maps++;
+    return 0;
+}
+
+/*
+ * RUN_LIST: the runlist replaces what ran before; its processes go on
+ * the scheduler's VMIDs in order, their queues on free slots. The IB is
+ * read a packet at a time: it holds only MAP_PROCESS and MAP_QUEUES
+ * (and, chained, a RUN_LIST of itself at its end).
+ */
+static unsigned v10_hws_run_list(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                                 const uint32_t *pk)
+{
+    uint64_t ib = (uint64_t)(pk[2] & 0xffff) << 32 | (pk[1] & ~3u);
+    uint32_t size = pk[3] & HSAGPU_PM4_IB_SIZE_MASK, pos = 0;
+    unsigned vmid = V10_NUM_VMIDS, err;
+    uint32_t used = 0, p[HSAGPU_PM4_MAP_PROCESS_DW];
+    bool process = false;
+
+    if (!(pk[3] & HSAGPU_PM4_RL_VALID)) {
+        return 0;
+    }
+    err = v10_hws_unmap(v, ops, 0, false, NULL, 0, ~0u, true);
+    v->hws.runlists++;
+    while (pos < size && !err) {
+        uint32_t op, n;
+
+        if (ops->read(ops->opaque, 0, ib + pos * 4ULL, p, 4)) {
+            return HSAGPU_PM4_ERR_MEMORY;
+        }
+        op = (p[0] >> HSAGPU_PM4_OPCODE_SHIFT) & HSAGPU_PM4_OPCODE_MASK;
+        n = ((p[0] >> HSAGPU_PM4_COUNT_SHIFT) & HSAGPU_PM4_COUNT_MASK) + 2;
+        if (p[0] >> HSAGPU_PM4_TYPE_SHIFT != HSAGPU_PM4_TYPE3 ||
+            n > size - pos || n > HSAGPU_PM4_MAP_PROCESS_DW) {
+            return HSAGPU_PM4_ERR_IB;
+        }
+        if (ops->read(ops->opaque, 0, ib + pos * 4ULL, p, n * 4)) {
+            return HSAGPU_PM4_ERR_MEMORY;
+        }
+        pos += n;
+        if (op == HSAGPU_PM4_OP_RUN_LIST) {
+            /* a chained runlist ends in itself: nothing more to map */
+            break;
+        }
+        if (op == HSAGPU_PM4_OP_MAP_PROCESS &&
+            n == HSAGPU_PM4_MAP_PROCESS_DW) {
+            uint32_t free = v->hws.vmid_mask & ~used;
+
+            process = true;
+            vmid = free ? __builtin_ctz(free) : V10_NUM_VMIDS;
+            if (vmid == V10_NUM_VMIDS) {
+                qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: HWS: no "
+                              "VMID for PASID %u (time-slicing processes "
+                              "is not modelled)\n", HSAGPU_PM4_MP_PASID(p[1]));
+                v->hws.refused++;
+                continue;
+            }
+            used |= 1u << vmid;
+            v10_hws_vmid_set(v, ops, vmid, HSAGPU_PM4_MP_PASID(p[1]), p);
+        } else if (op == HSAGPU_PM4_OP_MAP_QUEUES &&
+                   n == HSAGPU_PM4_MAP_QUEUES_DW && process &&
+                   HSAGPU_PM4_MQ_NUM(p[1]) == 1 &&
+                   HSAGPU_PM4_MQ_QUEUE_SEL(p[1]) == 1) {
+            unsigned eng = HSAGPU_PM4_MQ_ENGINE(p[1]);
+
+            if (vmid == V10_NUM_VMIDS) {
+                /* its process got no VMID: refused with it */
+                v->hws.refused++;
+            } else if (eng == HSAGPU_PM4_ENGINE_COMPUTE) {
+                err = v10_hws_map_compute(v, ops, p, vmid);
+            } else if (eng == HSAGPU_PM4_ENGINE_SDMA0 ||
+                       eng == HSAGPU_PM4_ENGINE_SDMA1) {
+                err = v10_hws_map_sdma(v, ops, p, vmid);
+            } else {
+                err = HSAGPU_PM4_ERR_IB;
+            }
+        } else {
+            err = HSAGPU_PM4_ERR_IB;
+        }
+    }
+    return err;
+}
+
+unsigned hsagpu_v10_hws_packet(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                               const uint32_t *pk, uint32_t n)
+{
+    uint32_t op = (pk[0] >> HSAGPU_PM4_OPCODE_SHIFT) & HSAGPU_PM4_OPCODE_MASK;
+
+    switch (op) {
+    case HSAGPU_PM4_OP_SET_RESOURCES:
+        if (n != HSAGPU_PM4_SET_RESOURCES_DW) {
+            return HSAGPU_PM4_ERR_PACKET;
+        }
+        /* VMID 0 is the kernel's, never a process's */
+        v->hws.vmid_mask = HSAGPU_PM4_SR_VMID_MASK(pk[1]) & 0xfffe;
+        v->hws.queue_mask = (uint64_t)pk[3] << 32 | pk[2];
+        return 0;
+    case HSAGPU_PM4_OP_RUN_LIST:
+        return n == HSAGPU_PM4_RUN_LIST_DW ? v10_hws_run_list(v, ops, pk)
+                                          : HSAGPU_PM4_ERR_PACKET;
+    case HSAGPU_PM4_OP_UNMAP_QUEUES: {
+        unsigned sel = HSAGPU_PM4_UQ_QUEUE_SEL(pk[1]);
+        unsigned eng = HSAGPU_PM4_UQ_ENGINE(pk[1]);
+        unsigned nq = HSAGPU_PM4_UQ_NUM(pk[1]);
+        /* the compute engine's unmaps are the process's SDMA queues' too */
+        unsigned engines = eng == HSAGPU_PM4_ENGINE_COMPUTE ? ~0u :
+                           eng == HSAGPU_PM4_ENGINE_SDMA0 ||
+                           eng == HSAGPU_PM4_ENGINE_SDMA1 ? 1u << eng : 0;
+
+        if (n != HSAGPU_PM4_UNMAP_QUEUES_DW || !engines ||
+            (sel == HSAGPU_PM4_UQ_BY_DOORBELL && (nq < 1 || nq > 4)) ||
+            (sel == HSAGPU_PM4_UQ_BY_PASID && !(pk[2] & 0xffff))) {
+            return HSAGPU_PM4_ERR_PACKET;
+        }
+        return v10_hws_unmap(v, ops,
+                             sel == HSAGPU_PM4_UQ_BY_PASID ? pk[2] & 0xffff : 0,
+                             sel == HSAGPU_PM4_UQ_ALL_DYNAMIC,
+                             sel == HSAGPU_PM4_UQ_BY_DOORBELL ? pk + 2 : NULL,
+                             sel == HSAGPU_PM4_UQ_BY_DOORBELL ? nq : 0,
+                             engines,
+                             HSAGPU_PM4_UQ_ACTION(pk[1]) !=
+                             HSAGPU_PM4_UQ_RESET);
+    }
+    case HSAGPU_PM4_OP_QUERY_STATUS:
+        return hsagpu_v10_query_status(ops, pk, n);
+    }
+    /* MAP_PROCESS and MAP_QUEUES come in a runlist, not on the ring */
+    return HSAGPU_PM4_ERR_OPCODE;
+}

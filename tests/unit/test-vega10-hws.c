@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host unit tests for the Vega10 personality's hardware scheduler
+ * (hw/hsagpu/vega10/vega10-hws.c), driven the way amdkfd's packet
+ * manager drives it (kfd_packet_manager_v9.c): the KIQ maps the HIQ,
+ * the HIQ gets SET_RESOURCES, runlists, UNMAP_QUEUES and QUERY_STATUS.
+ * Checks what each process and queue gets (VMID, page directory,
+ * SH_MEM, the PASID tables, the HQD), what unmapping writes back, and
+ * that malformed runlists stop the HIQ instead of mapping garbage.
+ * TAP output.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/hsagpu/vega10/vega10.h"
+
+#include "tap.h"
+
+#define VRAM (64u << 20)
+
+static bool fake_vram_rw(void *opaque, uint64_t off, uint32_t *val,
+			 bool write)
+{
+	return false;
+}
+
+static HsaGpuV10 *dev(void)
+{
+	static HsaGpuV10 *v;
+	HsaGpuV10Ops ops = { .vram_rw = fake_vram_rw };
+
+	if (!v)
+		v = calloc(1, sizeof(*v));
+	hsagpu_v10_init(v, VRAM, 0x3, &ops);
+	return v;
+}
+
+#define RD(v, r) hsagpu_v10_read(v, r)
+#define WR(v, r, x) hsagpu_v10_write(v, r, x)
+
+/* GPU memory: VMID 0 addresses are offsets into one buffer */
+#define GMEM            (1u << 20)
+static uint8_t gmem[GMEM];
+static unsigned n_stopped, stop_err;
+
+static unsigned g_read(void *o, uint32_t vmid, uint64_t a, void *buf,
+		       uint32_t len)
+{
+	if (vmid || a > GMEM || len > GMEM - a)
+		return 1;
+	memcpy(buf, gmem + a, len);
+	return 0;
+}
+
+static unsigned g_write(void *o, uint32_t vmid, uint64_t a, const void *buf,
+			uint32_t len)
+{
+	if (vmid || a > GMEM || len > GMEM - a)
+		return 1;
+	memcpy(gmem + a, buf, len);
+	return 0;
+}
+
+static void g_stopped(void *o, unsigned ri, uint32_t err, uint32_t hdr)
+{
+	n_stopped++;
+	stop_err = err;
+}
+
+static uint32_t g_reg_read(void *o, uint32_t dw)
+{
+	return hsagpu_v10_read(o, dw);
+}
+
+static void g_reg_write(void *o, uint32_t dw, uint32_t val)
+{
+	hsagpu_v10_write(o, dw, val);
+}
+
+static HsaGpuV10CpOps cp_ops = {
+	.read = g_read, .write = g_write, .reg_read = g_reg_read,
+	.reg_write = g_reg_write, .stopped = g_stopped,
+};
+
+static void cp_pass(HsaGpuV10 *v)
+{
+	uint64_t ran = 0;
+
+	cp_ops.opaque = v;
+	for (int i = 0; i < 4; i++)
+		hsagpu_v10_cp_pass(v, &cp_ops, 64, &ran);
+}
+
+static uint32_t *g32(uint64_t a)
+{
+	return (uint32_t *)(gmem + a);
+}
+
+#define KIQ_RING        0x10000
+#define HIQ_RING        0x11000
+#define RPTRS           0x12000         /* KIQ +0, HIQ +0x10 */
+#define HIQ_MQD         0x13000
+#define FENCE           0x14000
+#define IB              0x15000
+#define MQD(i)          (0x20000 + (i) * 0x1000)
+#define AQL_RING(i)     (0x40000 + (i) * 0x1000)
+#define READ_INDEX(i)   (0x60000 + (i) * 0x100)
+
+#define KIQ_DB          0
+#define HIQ_DB          2
+#define HQD(m, r)       (m)[V10_MQD_HQD_DW + (r) - V10_HQD_FIRST]
+
+static uint32_t kiq_w, hiq_w;
+/* the HIQ's HQD (the KIQ is ME2 pipe 1 queue 7, as amdgpu has it) */
+static const unsigned hiq = V10_HQD_INDEX(1, 0, 2);
+
+static void kiq_put(uint32_t val)
+{
+	g32(KIQ_RING)[kiq_w++] = val;
+}
+
+static void hiq_put(uint32_t val)
+{
+	g32(HIQ_RING)[hiq_w++] = val;
+}
+
+static void hiq_go(HsaGpuV10 *v)
+{
+	hsagpu_v10_cp_doorbell(v, HIQ_DB, hiq_w);
+	cp_pass(v);
+}
+
+/*
+ * amdgpu's KIQ, then amdkfd's HIQ mapped through it
+ * (kgd_gfx_v9_hiq_mqd_load), then SET_RESOURCES on the HIQ
+ * (pm_set_resources_v9): VMIDs 8-15, the queues of ME1 but the HIQ
+ */
+static HsaGpuV10 *boot(uint32_t vmid_mask)
+{
+	HsaGpuV10 *v = dev();
+	uint32_t *m = g32(HIQ_MQD);
+
+	memset(gmem, 0, sizeof(gmem));
+	n_stopped = 0;
+	kiq_w = hiq_w = 0;
+	WR(v, V10_RLC_CP_SCHEDULERS, 2 << 5 | 1 << 3 | 7 | 0x80);
+	WR(v, V10_GRBM_GFX_CNTL, 1 | 2 << 2 | 7 << 8);      /* ME2 pipe 1 queue 7 */
+	WR(v, V10_CP_HQD_PQ_BASE, KIQ_RING >> 8);
+	WR(v, V10_CP_HQD_PQ_CONTROL, 9);
+	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR, RPTRS);
+	WR(v, V10_CP_HQD_PQ_DOORBELL_CONTROL, KIQ_DB << 2 | V10_DOORBELL_EN);
+	WR(v, V10_CP_HQD_ACTIVE, 1);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+
+	HQD(m, V10_CP_HQD_PQ_BASE) = HIQ_RING >> 8;
+	HQD(m, V10_CP_HQD_PQ_CONTROL) = 9;
+	HQD(m, V10_CP_HQD_PQ_RPTR_REPORT_ADDR) = RPTRS + 0x10;
+	kiq_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7));
+	kiq_put(2 << 13 | 0 << 16 | 0 << 18 | HSAGPU_PM4_ENGINE_HIQ << 26 |
+		1u << 29);
+	kiq_put(HIQ_DB << 2);
+	kiq_put(HIQ_MQD);
+	kiq_put(0);
+	kiq_put(0);
+	kiq_put(0);
+	hsagpu_v10_cp_doorbell(v, KIQ_DB, kiq_w);
+	cp_pass(v);
+
+	hiq_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_RESOURCES, 8));
+	hiq_put(vmid_mask | 1u << 29);
+	hiq_put(0xffffffffu & ~(1u << hiq));
+	hiq_put(0);
+	for (int i = 0; i < 4; i++)
+		hiq_put(0);
+	hiq_go(v);
+	return v;
+}
+
+/* An AQL queue's MQD, as amdkfd's init_mqd/update_mqd (v9) leave it */
+static void aql_mqd(unsigned i)
+{
+	uint32_t *m = g32(MQD(i));
+
+	memset(m, 0, 512 * 4);
+	HQD(m, V10_CP_MQD_BASE_ADDR) = MQD(i);
+	HQD(m, V10_CP_HQD_PQ_BASE) = AQL_RING(i) >> 8;
+	HQD(m, V10_CP_HQD_PQ_CONTROL) = 9;      /* 2^10 dwords: 64 packets */
+	HQD(m, V10_CP_HQD_PQ_RPTR_REPORT_ADDR) = READ_INDEX(i);
+	HQD(m, V10_CP_HQD_AQL_CONTROL) = 1;
+}
+
+static uint32_t ib_w;
+
+static void ib_put(uint32_t val)
+{
+	g32(IB)[ib_w++] = val;
+}
+
+/* pm_map_process_v9 */
+static void ib_process(uint32_t pasid, uint64_t pd, unsigned nq)
+{
+	ib_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_PROCESS, 16));
+	ib_put(pasid | 10u << 25);
+	ib_put(pd);
+	ib_put(pd >> 32);
+	ib_put(0x00020001 + pasid);     /* SH_MEM_BASES */
+	ib_put(0x1000 + pasid);         /* SH_MEM_CONFIG */
+	for (int i = 0; i < 7; i++)
+		ib_put(0);
+	ib_put(nq << 22 | 1 << 7);
+	ib_put(0);
+	ib_put(0);
+}
+
+/* pm_map_queues_v9: a queue the scheduler places */
+static void ib_queue(unsigned engine, uint64_t mqd, uint32_t doorbell,
+		     unsigned type)
+{
+	ib_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7));
+	ib_put(1 << 4 | type << 21 | engine << 26 | 1u << 29);
+	ib_put(doorbell << 2);
+	ib_put(mqd);
+	ib_put(mqd >> 32);
+	ib_put(0x7000 + doorbell * 8);   /* the write pointer (user VA) */
+	ib_put(0);
+}
+
+static void hiq_run_list(uint32_t size)
+{
+	hiq_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RUN_LIST, 4));
+	hiq_put(IB);
+	hiq_put(0);
+	hiq_put(size | HSAGPU_PM4_RL_VALID | 2u << 24);
+}
+
+static void hiq_query(uint32_t seq)
+{
+	hiq_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_QUERY_STATUS, 7));
+	hiq_put(2u << 30);
+	hiq_put(0);
+	hiq_put(FENCE);
+	hiq_put(0);
+	hiq_put(seq);
+	hiq_put(0);
+}
+
+static void hiq_unmap(unsigned action, unsigned sel, uint32_t arg)
+{
+	hiq_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_UNMAP_QUEUES, 6));
+	hiq_put(action | sel << 4 | 1u << 29);
+	hiq_put(sel == HSAGPU_PM4_UQ_BY_DOORBELL ? arg << 2 : arg);
+	hiq_put(0);
+	hiq_put(0);
+	hiq_put(0);
+}
+
+/* The HQD the scheduler put the queue with @doorbell on, or -1 */
+static int hqd_of(HsaGpuV10 *v, uint32_t doorbell)
+{
+	for (unsigned ri = 0; ri < V10_NUM_HQD; ri++)
+		if (v->ring[ri].active && v->ring[ri].doorbell == doorbell)
+			return ri;
+	return -1;
+}
+
+static unsigned vmid_of(HsaGpuV10 *v, int ri)
+{
+	return v->hqd[ri][V10_CP_HQD_VMID - V10_HQD_FIRST];
+}
+
+#define PD(i)   (0x0000008000001001ULL + ((uint64_t)(i) << 12))
+
+static void test_hiq_mapped(void)
+{
+	HsaGpuV10 *v = boot(0xff00);
+
+	T(v->hws.hiq_ring == hiq && v->ring[hiq].active);
+	T(v->hws.vmid_mask == 0xff00);
+	T(v->hws.queue_mask == (0xffffffffu & ~(1u << hiq)));
+	T(n_stopped == 0);
+	/* a HIQ packet on the KIQ, and a MAP_PROCESS on the HIQ: refused */
+	hiq_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_PROCESS, 16));
+	for (int i = 0; i < 15; i++)
+		hiq_put(0);
+	hiq_go(v);
+	T(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_OPCODE);
+	T(v->hws.maps == 0);
+	kiq_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RUN_LIST, 4));
+	kiq_put(IB);
+	kiq_put(0);
+	kiq_put(HSAGPU_PM4_RL_VALID);
+	hsagpu_v10_cp_doorbell(v, KIQ_DB, kiq_w);
+	cp_pass(v);
+	T(n_stopped == 2 && stop_err == HSAGPU_PM4_ERR_OPCODE);
+	T(v->hws.runlists == 0);
+}
+
+/* Two processes, three queues: each process its own VMID */
+static void test_runlist(void)
+{
+	HsaGpuV10 *v = boot(0xff00);
+	int q0, q1, q2;
+
+	for (unsigned i = 0; i < 3; i++)
+		aql_mqd(i);
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 2);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(0), 0x400, 0);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(1), 0x402, 2);
+	ib_process(0x8002, PD(2), 1);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(2), 0x404, 0);
+	hiq_run_list(ib_w);
+	hiq_query(41);
+	hiq_go(v);
+	T(n_stopped == 0);
+	T(*g32(FENCE) == 41);
+	T(v->hws.runlists == 1 && v->hws.maps == 3 && v->hws.refused == 0);
+	q0 = hqd_of(v, 0x400);
+	q1 = hqd_of(v, 0x402);
+	q2 = hqd_of(v, 0x404);
+	T(q0 >= 0 && q1 >= 0 && q2 >= 0);
+	if (q0 < 0 || q1 < 0 || q2 < 0)
+		return;
+	/* on the queues SET_RESOURCES gave, not the KIQ's or the HIQ's */
+	T(q0 != hiq && q1 != hiq && q2 != hiq && q0 != q1 && q1 != q2);
+	T((v->hws.queue_mask >> q0 & 1) && (v->hws.queue_mask >> q2 & 1));
+	/* AQL queues, for the queue processor, in their process's VMID */
+	T(v->ring[q0].aql && v->ring[q2].aql && v->aql_dirty);
+	T(vmid_of(v, q0) == 8 && vmid_of(v, q1) == 8 && vmid_of(v, q2) == 9);
+	T(v->ring[q0].pm4.vmid == 8 && v->ring[q2].pm4.vmid == 9);
+	T(v->ring[q0].pm4.base == AQL_RING(0));
+	T(v->ring[q2].wptr_addr == 0x7000 + 0x404 * 8);
+	T(v->ring[q0].rptr_addr == READ_INDEX(0));
+	/* each VMID: the process's page directory on both hubs ... */
+	T(RD(v, V10_GFXHUB_CONTEXT0_BASE_LO32 + 8 * 2) == (uint32_t)PD(1));
+	T(RD(v, V10_GFXHUB_CONTEXT0_BASE_HI32 + 8 * 2) == PD(1) >> 32);
+	T(RD(v, V10_GFXHUB_CONTEXT0_BASE_LO32 + 9 * 2) == (uint32_t)PD(2));
+	T(RD(v, V10_GFXHUB_CONTEXT0_BASE_LO32 + V10_MMHUB_VM_DIST + 9 * 2) ==
+	  (uint32_t)PD(2));
+	/* ... its apertures, and its PASID where interrupts and ATS look */
+	T(v->sh_mem_config[8] == 0x1000 + 0x8001);
+	T(v->sh_mem_bases[9] == 0x00020001 + 0x8002);
+	T(RD(v, V10_IH_VMID_0_LUT + 8) == 0x8001);
+	T(RD(v, V10_IH_VMID_0_LUT_MM + 9) == 0x8002);
+	T(RD(v, V10_ATC_VMID0_PASID_MAPPING + 9) ==
+	  (0x8002 | V10_ATC_PASID_MAPPING_VALID));
+	T(RD(v, V10_IH_VMID_0_LUT + 10) == 0);
+
+	/* preempting process 1: its queues go, their state into the MQDs */
+	v->hqd[q0][V10_CP_HQD_PQ_RPTR - V10_HQD_FIRST] = 0x33;
+	hiq_unmap(HSAGPU_PM4_UQ_PREEMPT, HSAGPU_PM4_UQ_BY_PASID, 0x8001);
+	hiq_query(42);
+	hiq_go(v);
+	T(n_stopped == 0 && *g32(FENCE) == 42);
+	T(!v->ring[q0].active && !v->ring[q1].active && v->ring[q2].active);
+	T(HQD(g32(MQD(0)), V10_CP_HQD_VMID) == 8);
+	T(HQD(g32(MQD(0)), V10_CP_HQD_PQ_RPTR) == 0x33);
+	T((HQD(g32(MQD(1)), V10_CP_HQD_PQ_DOORBELL_CONTROL) >> 2 & 0x3ffffff) ==
+	  0x402);
+	T(!(HQD(g32(MQD(0)), V10_CP_HQD_ACTIVE) & 1));
+	/* its VMID is free again, and no longer names it */
+	T(RD(v, V10_IH_VMID_0_LUT + 8) == 0);
+	T(RD(v, V10_ATC_VMID0_PASID_MAPPING + 8) == 0);
+	T(v->hws.pasid[8] == 0 && v->hws.pasid[9] == 0x8002);
+
+	/* the static queue stays through an unmap of dynamic queues */
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 2);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(0), 0x400, 0);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(1), 0x402, 2);
+	hiq_run_list(ib_w);
+	hsagpu_v10_cp_doorbell(v, HIQ_DB, hiq_w);
+	cp_pass(v);
+	/* (a new runlist replaced the old: process 2 is off now) */
+	T(hqd_of(v, 0x404) < 0 && hqd_of(v, 0x400) >= 0);
+	T(v->hws.pasid[8] == 0x8001 && v->hws.pasid[9] == 0);
+	/* the saved read pointer came back with the MQD */
+	q0 = hqd_of(v, 0x400);
+	T(q0 >= 0 && v->hqd[q0][V10_CP_HQD_PQ_RPTR - V10_HQD_FIRST] == 0x33);
+	hiq_unmap(HSAGPU_PM4_UQ_PREEMPT, HSAGPU_PM4_UQ_ALL_DYNAMIC, 0);
+	hiq_go(v);
+	T(hqd_of(v, 0x400) < 0 && hqd_of(v, 0x402) >= 0);
+	T(v->hws.pasid[8] == 0x8001);
+	/* by another doorbell: it stays */
+	hiq_unmap(HSAGPU_PM4_UQ_PREEMPT, HSAGPU_PM4_UQ_BY_DOORBELL, 0x406);
+	hiq_go(v);
+	T(hqd_of(v, 0x402) >= 0);
+	/* everything, with a reset: nothing written back */
+	HQD(g32(MQD(1)), V10_CP_HQD_PQ_RPTR) = 0x55;
+	hiq_unmap(HSAGPU_PM4_UQ_RESET, HSAGPU_PM4_UQ_ALL, 0);
+	hiq_go(v);
+	T(hqd_of(v, 0x402) < 0);
+	T(HQD(g32(MQD(1)), V10_CP_HQD_PQ_RPTR) == 0x55);
+	T(v->hws.pasid[8] == 0 && v->hws.unmaps == 5);
+	T(n_stopped == 0);
+}
+
+/* More processes than VMIDs, more queues than slots: refused, not run */
+static void test_oversubscribed(void)
+{
+	HsaGpuV10 *v = boot(0x0300);
+
+	for (unsigned i = 0; i < 3; i++)
+		aql_mqd(i);
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 1);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(0), 0x400, 0);
+	ib_process(0x8002, PD(2), 1);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(1), 0x402, 0);
+	ib_process(0x8003, PD(3), 1);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(2), 0x404, 0);
+	/* chained: the runlist ends in a RUN_LIST of itself */
+	ib_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RUN_LIST, 4));
+	ib_put(IB);
+	ib_put(0);
+	ib_put((ib_w + 1) | HSAGPU_PM4_RL_VALID | HSAGPU_PM4_RL_CHAIN);
+	hiq_run_list(ib_w);
+	hiq_query(7);
+	hiq_go(v);
+	T(n_stopped == 0 && *g32(FENCE) == 7);
+	T(v->hws.runlists == 1);
+	T(hqd_of(v, 0x400) >= 0 && hqd_of(v, 0x402) >= 0);
+	T(hqd_of(v, 0x404) < 0);
+	T(v->hws.refused == 2);
+	T(v->hws.pasid[8] == 0x8001 && v->hws.pasid[9] == 0x8002);
+}
+
+/* Malformed runlists and packets stop the HIQ; nothing half-mapped */
+static void test_bad_runlists(void)
+{
+	static const struct {
+		const char *what;
+		uint32_t dw0;
+		unsigned err;
+	} bad[] = {
+		{ "a type-2 packet", 0x80000000u, HSAGPU_PM4_ERR_IB },
+		{ "an opcode no runlist has",
+		  HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5),
+		  HSAGPU_PM4_ERR_IB },
+		{ "a packet longer than the runlist",
+		  HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7) + (100u << 16),
+		  HSAGPU_PM4_ERR_IB },
+		{ "a MAP_PROCESS of the wrong size",
+		  HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_PROCESS, 12),
+		  HSAGPU_PM4_ERR_IB },
+	};
+	HsaGpuV10 *v;
+
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = boot(0xff00);
+		aql_mqd(0);
+		ib_w = 0;
+		ib_put(bad[i].dw0);
+		for (int k = 0; k < 15; k++)
+			ib_put(0);
+		hiq_run_list(ib_w);
+		hiq_go(v);
+		TM(n_stopped == 1 && stop_err == bad[i].err, "%s: stopped, "
+		   "error %u", bad[i].what, stop_err);
+		T(v->hws.maps == 0 && hqd_of(v, 0x400) < 0);
+	}
+
+	/* a MAP_QUEUES before any MAP_PROCESS */
+	v = boot(0xff00);
+	aql_mqd(0);
+	ib_w = 0;
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(0), 0x400, 0);
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	T(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_IB);
+	T(hqd_of(v, 0x400) < 0);
+
+	/* a runlist (or an MQD) outside memory: a memory error */
+	v = boot(0xff00);
+	hiq_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RUN_LIST, 4));
+	hiq_put(GMEM - 8);
+	hiq_put(0xffff);
+	hiq_put(0xfffff | HSAGPU_PM4_RL_VALID);
+	hiq_go(v);
+	T(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_MEMORY);
+	v = boot(0xff00);
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 1);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, 0xfff0000000ULL, 0x400, 0);
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	T(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_MEMORY);
+	T(hqd_of(v, 0x400) < 0);
+
+	/* an unmap by doorbell of no doorbell, or of PASID 0 */
+	v = boot(0xff00);
+	hiq_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_UNMAP_QUEUES, 6));
+	hiq_put(HSAGPU_PM4_UQ_BY_DOORBELL << 4);
+	for (int k = 0; k < 4; k++)
+		hiq_put(0);
+	hiq_go(v);
+	T(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_PACKET);
+	v = boot(0xff00);
+	hiq_unmap(HSAGPU_PM4_UQ_PREEMPT, HSAGPU_PM4_UQ_BY_PASID, 0);
+	hiq_go(v);
+	T(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_PACKET);
+
+	/* an invalid runlist maps nothing and unmaps nothing */
+	v = boot(0xff00);
+	hiq_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RUN_LIST, 4));
+	hiq_put(IB);
+	hiq_put(0);
+	hiq_put(4);
+	hiq_go(v);
+	T(n_stopped == 0 && v->hws.runlists == 0);
+}
+
+/* A device reset forgets the scheduler */
+static void test_reset(void)
+{
+	HsaGpuV10 *v = boot(0xff00);
+
+	aql_mqd(0);
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 1);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(0), 0x400, 0);
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	T(hqd_of(v, 0x400) >= 0 && v->hws.pasid[8] == 0x8001);
+	hsagpu_v10_reset(v);
+	T(v->hws.hiq_ring == V10_NUM_RINGS && v->hws.vmid_mask == 0);
+	T(v->hws.pasid[8] == 0 && v->hws.maps == 0);
+	T(hqd_of(v, 0x400) < 0);
+}
+
+int main(void)
+{
+	test_hiq_mapped();
+	test_runlist();
+	test_oversubscribed();
+	test_bad_runlists();
+	test_reset();
+	return tap_done();
+}
