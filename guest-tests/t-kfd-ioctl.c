@@ -5,7 +5,9 @@
  * outside its table (upstream 57af162bfc8c "drm/amdkfd: return -ENOTTY
  * for unsupported IOCTLs", EINVAL before it; the kfd_ioctl() in both
  * kernels' amdgpu.ko has it), including ROCm 5.2.3's non-upstream
- * DBG_TRAP 0x82, which libhsakmt probes and must see fail. GET_VERSION
+ * DBG_TRAP 0x82, which libhsakmt probes and must see fail; ROCm's IPC
+ * ioctls 0x80 and 0x81 (the DKMS amdkfd's) are there, and refuse
+ * a share handle or buffer that does not exist (EINVAL). GET_VERSION
  * reports interface 1.x, and a file descriptor inherited across fork()
  * is refused with EBADF in the child (amdkfd: only the process that
  * opened /dev/kfd may use it).
@@ -43,7 +45,13 @@ int main(void)
 	CHECK(ver.major_version == 1, "major version %u", ver.major_version);
 	/* ROCm 5.2.3's DBG_TRAP (0x82, 40 bytes): not upstream */
 	EXPECT(errno_of(fd, _IOWR('K', 0x82, char[40]), big), ENOTTY, "ioctl 0x82 (DBG_TRAP)");
-	EXPECT(errno_of(fd, _IOWR('K', 0x80, char[16]), big), ENOTTY, "ioctl 0x80");
+	EXPECT(errno_of(fd, _IOWR('K', 0x83, char[16]), big), ENOTTY, "ioctl 0x83");
+	EXPECT(errno_of(fd, _IOWR('K', 0x84, char[16]), big), ENOTTY, "ioctl 0x84");
+	/* IPC_IMPORT_HANDLE (48 bytes), IPC_EXPORT_HANDLE (32): nothing to find */
+	EXPECT(errno_of(fd, _IOWR('K', 0x80, char[48]), big), EINVAL, "IPC_IMPORT_HANDLE 0");
+	EXPECT(errno_of(fd, _IOWR('K', 0x80, char[16]), big), EINVAL,
+	       "IPC_IMPORT_HANDLE, short");
+	EXPECT(errno_of(fd, _IOWR('K', 0x81, char[32]), big), EINVAL, "IPC_EXPORT_HANDLE 0");
 	EXPECT(errno_of(fd, _IOWR('K', 0xff, char[8]), big), ENOTTY, "ioctl 0xff");
 	EXPECT(errno_of(fd, _IOWR('K', AMDKFD_COMMAND_END + 0x20, char[8]), big), ENOTTY,
 	       "ioctl past the table");

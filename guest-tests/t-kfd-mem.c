@@ -18,6 +18,13 @@
  *    (the driver's debugfs "vm" line of this process counts mappings),
  *    n_success semantics, overlapping VAs, FREE of a mapped buffer,
  *    unknown and foreign handles;
+ *  - IPC handles (ROCm's IPC_EXPORT_HANDLE / IPC_IMPORT_HANDLE): GTT and
+ *    VRAM buffers exported (the same share handle twice), imported by
+ *    this process and by a child at a VA of their own, mmap()ed and
+ *    mapped there, the same memory both ways; hostile arguments (unknown
+ *    handle, gpu_id or share handle, USERPTR, VA unaligned or out of
+ *    range, no ACQUIRE_VM) refused with EINVAL; the memory outlives the
+ *    exporter's FREE while imported, and is gone with the last buffer;
  *  - a child that exits with allocations mapped leaves nothing behind
  *    (VRAM available again, no context of its pid), and the kernel logs
  *    no problem.
@@ -36,6 +43,7 @@
 
 #include "gt.h"
 #include "gtdev.h"
+#include "gtkfd.h"
 
 #define TOPO "/sys/devices/virtual/kfd/kfd/topology/nodes"
 #define SZ (64 * 1024)
@@ -420,6 +428,173 @@ static void test_alloc_args(int kfd)
  * GPU spaces (each device's context gains a mapping; VRAM reaches the
  * second device as peer memory).
  */
+static int ipc_export(int kfd, uint64_t handle, uint32_t gpu, uint32_t flags,
+		      uint32_t *share)
+{
+	struct gtkfd_ipc_export_args a = {
+		.handle = handle, .gpu_id = gpu, .flags = flags,
+	};
+	int e = kioctl(kfd, GTKFD_IOC_IPC_EXPORT_HANDLE, &a);
+
+	if (share)
+		memcpy(share, a.share_handle, sizeof(a.share_handle));
+	return e;
+}
+
+static int ipc_import(int kfd, const uint32_t *share, uint32_t gpu, uint64_t va,
+		      struct gtkfd_ipc_import_args *out)
+{
+	struct gtkfd_ipc_import_args a = { .gpu_id = gpu, .va_addr = va };
+	int e;
+
+	memcpy(a.share_handle, share, sizeof(a.share_handle));
+	e = kioctl(kfd, GTKFD_IOC_IPC_IMPORT_HANDLE, &a);
+	if (out)
+		*out = a;
+	return e;
+}
+
+/* Import @share at a fresh VA, mmap it there; the words, or NULL. */
+static uint32_t *ipc_attach(int kfd, int render, const uint32_t *share,
+			    uint32_t flags, uint64_t *handle)
+{
+	struct gtkfd_ipc_import_args a;
+	uint32_t *p = reserve(SZ), *q;
+
+	EXPECT(ipc_import(kfd, share, gpu_id, (uintptr_t)p, &a), 0, "IMPORT");
+	*handle = a.handle;
+	CHECK(a.handle >> 32 == gpu_id, "imported handle 0x%llx",
+	      (unsigned long long)a.handle);
+	CHECK(a.flags == flags, "imported flags 0x%x, exported 0x%x", a.flags, flags);
+	q = mmap(p, SZ, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, render,
+		 a.mmap_offset);
+	CHECK(q == p, "mmap of the import: %s", strerror(errno));
+	return q == p ? q : NULL;
+}
+
+/* A child's process (its own /dev/kfd and render node) imports @share. */
+static int ipc_child(const uint32_t *share, uint32_t flags, uint32_t seed)
+{
+	int kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC), render = open_render(), i;
+	uint32_t ids[1] = { gpu_id }, ns = 0, *p;
+	uint64_t h;
+
+	EXPECT(ipc_import(kfd, share, gpu_id, 1ULL << 30, NULL), EINVAL,
+	       "child: IMPORT before ACQUIRE_VM");
+	EXPECT(acquire(kfd, render), 0, "child: ACQUIRE_VM");
+	p = ipc_attach(kfd, render, share, flags, &h);
+	if (p) {
+		for (i = 0; i < SZ / 4 && p[i] == (seed ^ i); i++)
+			;
+		CHECK(i == SZ / 4, "child: word %d of the import reads 0x%x", i, p[i]);
+		for (i = 0; i < SZ / 4; i++)
+			p[i] = ~seed ^ i;
+	}
+	EXPECT(map(kfd, h, ids, 1, &ns, 0), 0, "child: MAP the import");
+	/* exits with it mapped: the teardown unmaps and frees it */
+	return gt_result();
+}
+
+static void test_ipc_one(int kfd, int render, uint32_t domain, const char *what)
+{
+	uint32_t share[4], share2[4], bad[4], ids[1] = { gpu_id }, ns = 0;
+	uint32_t *p = reserve(SZ), *q, *r;
+	uint64_t h, hi, off, a0 = available(kfd);
+	int i, st = 0;
+	pid_t pid;
+
+	EXPECT(alloc(kfd, domain | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, (uintptr_t)p, SZ, 0,
+		     &h, &off), 0, what);
+	q = mmap(p, SZ, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, render, off);
+	CHECK(q == p, "%s: mmap: %s", what, strerror(errno));
+	if (q != p)
+		return;
+	for (i = 0; i < SZ / 4; i++)
+		p[i] = 0x1c0000 ^ i;
+	EXPECT(ipc_export(kfd, h, gpu_id ^ 0x8000, 7, share), EINVAL, "EXPORT, unknown gpu_id");
+	EXPECT(ipc_export(kfd, h ^ (1ULL << 20), gpu_id, 7, share), EINVAL,
+	       "EXPORT, unknown handle");
+	EXPECT(ipc_export(kfd, h, gpu_id, 0x5eed, share), 0, what);
+	EXPECT(ipc_export(kfd, h, gpu_id, 0x5eed, share2), 0, "EXPORT again");
+	CHECK(!memcmp(share, share2, sizeof(share)), "%s: two share handles", what);
+
+	memcpy(bad, share, sizeof(bad));
+	bad[3] ^= 1;
+	EXPECT(ipc_import(kfd, bad, gpu_id, (uintptr_t)p, NULL), EINVAL,
+	       "IMPORT, unknown share handle");
+	memset(bad, 0, sizeof(bad));
+	EXPECT(ipc_import(kfd, bad, gpu_id, (uintptr_t)p, NULL), EINVAL,
+	       "IMPORT, share handle 0");
+	EXPECT(ipc_import(kfd, share, gpu_id ^ 0x8000, (uintptr_t)p, NULL), EINVAL,
+	       "IMPORT, unknown gpu_id");
+	EXPECT(ipc_import(kfd, share, gpu_id, (uintptr_t)p + 8, NULL), EINVAL,
+	       "IMPORT, unaligned VA");
+	EXPECT(ipc_import(kfd, share, gpu_id, ~0ULL & ~4095ULL, NULL), EINVAL,
+	       "IMPORT, VA wrapping");
+	EXPECT(ipc_import(kfd, share, gpu_id, 1ULL << 47, NULL), EINVAL,
+	       "IMPORT, VA beyond the GPU space");
+
+	/* this process: the same memory at another address */
+	r = ipc_attach(kfd, render, share, 0x5eed, &hi);
+	if (r) {
+		CHECK(r[5] == (0x1c0000u ^ 5), "%s: the import reads 0x%x", what, r[5]);
+		r[6] = 0xabcdef;
+		CHECK(p[6] == 0xabcdef, "%s: a write to the import is not seen", what);
+		p[6] = 0x1c0000 ^ 6;
+	}
+	EXPECT(map(kfd, hi, ids, 1, &ns, 0), 0, "MAP the import");
+	ns = 0;
+	EXPECT(map(kfd, hi, ids, 1, &ns, 1), 0, "UNMAP the import");
+	if (r)
+		munmap(r, SZ);
+	EXPECT(free_bo(kfd, hi), 0, "FREE the import");
+
+	/* another process */
+	fflush(stdout);
+	pid = fork();
+	if (!pid)
+		_exit(ipc_child(share, 0x5eed, 0x1c0000));
+	CHECK(!gt_wait_child(pid, &st, 30000) && WIFEXITED(st) && !WEXITSTATUS(st),
+	      "%s: the importing child failed (0x%x)", what, st);
+	for (i = 0; i < SZ / 4 && p[i] == (~0x1c0000u ^ i); i++)
+		;
+	CHECK(i == SZ / 4, "%s: word %d is not what the child wrote: 0x%x", what, i, p[i]);
+
+	/* the exporter frees; an import made before keeps the memory */
+	r = ipc_attach(kfd, render, share, 0x5eed, &hi);
+	munmap(p, SZ);
+	EXPECT(free_bo(kfd, h), 0, "FREE the exported buffer");
+	if (r) {
+		CHECK(r[7] == (~0x1c0000u ^ 7), "%s: the import after the exporter's FREE: 0x%x",
+		      what, r[7]);
+		munmap(r, SZ);
+	}
+	EXPECT(free_bo(kfd, hi), 0, "FREE the last import");
+	/* every buffer gone: the handle names nothing */
+	p = reserve(SZ);
+	EXPECT(ipc_import(kfd, share, gpu_id, (uintptr_t)p, NULL), EINVAL,
+	       "IMPORT of a freed buffer's handle");
+	munmap(p, SZ);
+	CHECK_EQ_U64(available(kfd), a0);
+}
+
+static void test_ipc(int kfd, int render)
+{
+	uint32_t share[4];
+	uint64_t h;
+	char *u = mmap(NULL, SZ, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	test_ipc_one(kfd, render, KFD_IOC_ALLOC_MEM_FLAGS_GTT, "IPC of GTT");
+	test_ipc_one(kfd, render, KFD_IOC_ALLOC_MEM_FLAGS_VRAM, "IPC of VRAM");
+	/* registered memory is the process's own */
+	memset(u, 1, SZ);
+	EXPECT(alloc(kfd, KFD_IOC_ALLOC_MEM_FLAGS_USERPTR, (uintptr_t)u, SZ, (uintptr_t)u,
+		     &h, NULL), 0, "ALLOC USERPTR");
+	EXPECT(ipc_export(kfd, h, gpu_id, 0, share), EINVAL, "EXPORT of a USERPTR");
+	EXPECT(free_bo(kfd, h), 0, "FREE USERPTR");
+	munmap(u, SZ);
+}
+
 static void test_multi(int kfd)
 {
 	unsigned int loc = node_prop(2, "location_id"), gpu2;
@@ -559,6 +734,7 @@ int main(void)
 	test_gtt(kfd, render, render2);
 	test_vram(kfd, render, vram);
 	test_userptr(kfd);
+	test_ipc(kfd, render);
 	if (node_prop(2, "gfx_target_version"))
 		test_multi(kfd);
 

@@ -7,7 +7,9 @@
  * foreign and garbage handles and VAs, render-node mmap/munmap,
  * CREATE/DESTROY/UPDATE_QUEUE with rings in mapped, unmapped and freed
  * memory, doorbell mmap and writes, events (CREATE/SET/RESET/DESTROY,
- * WAIT_EVENTS with short timeouts), random bytes into rings and
+ * WAIT_EVENTS with short timeouts), ROCm's IPC_EXPORT_HANDLE and
+ * IPC_IMPORT_HANDLE (own, stale, a parent's and garbage share handles,
+ * imports mapped and freed like other buffers), random bytes into rings and
  * amd_queue_t, children that open /dev/kfd and exit or are killed, close
  * of /dev/kfd and munmap of everything at random times. Afterwards, with
  * every file closed, the checks of hsagpu-fuzz: queues_active back to the
@@ -115,6 +117,12 @@ static struct bo bos[MAX_BOS];
 static struct queue qs[MAX_QUEUES];
 static struct event evs[MAX_EVENTS];
 static uint64_t stale_handles[16];
+/* share handles exported here (a child inherits its parent's) */
+static struct {
+	uint32_t share[4];
+	uint64_t size;
+	uint32_t flags;
+} shares[8];
 static uint32_t stale_queues[8], stale_events[8];
 static int have_event_page;
 static uint64_t alloc_bytes;
@@ -126,17 +134,17 @@ static int ndevs;
 static unsigned long nops, nerr, nok, nfault, nforks, nkills, npackets, nresets;
 enum { O_OPEN, O_CLOSE, O_ALLOC, O_FREE, O_MAP, O_UNMAP, O_MMAP, O_MUNMAP,
        O_QCREATE, O_QDESTROY, O_QUPDATE, O_DOORBELL, O_SCRIBBLE, O_EVENT,
-       O_WAIT, O_MISC, O_FORK, O_NUM };
+       O_WAIT, O_MISC, O_FORK, O_IPC, O_NUM };
 static const char *const op_name[O_NUM] = {
 	"open", "close", "alloc", "free", "map", "unmap", "mmap", "munmap",
 	"qcreate", "qdestroy", "qupdate", "doorbell", "scribble", "event",
-	"wait", "misc", "fork",
+	"wait", "misc", "fork", "ipc",
 };
 static unsigned int weight[O_NUM] = {
 	[O_OPEN] = 2, [O_CLOSE] = 1, [O_ALLOC] = 12, [O_FREE] = 6, [O_MAP] = 8,
 	[O_UNMAP] = 5, [O_MMAP] = 6, [O_MUNMAP] = 5, [O_QCREATE] = 8,
 	[O_QDESTROY] = 4, [O_QUPDATE] = 4, [O_DOORBELL] = 12, [O_SCRIBBLE] = 8,
-	[O_EVENT] = 8, [O_WAIT] = 4, [O_MISC] = 4, [O_FORK] = 1,
+	[O_EVENT] = 8, [O_WAIT] = 4, [O_MISC] = 4, [O_FORK] = 1, [O_IPC] = 5,
 };
 static unsigned long op_count[O_NUM];
 
@@ -792,6 +800,68 @@ static void op_wait(void)
 	kioctl(k.fd, AMDKFD_IOC_WAIT_EVENTS, &w, "wait_events");
 }
 
+/* --- IPC: export buffers, import share handles -------------------------- */
+static void op_ipc(void)
+{
+	struct gtkfd_ipc_import_args im = { 0 };
+	struct gtkfd_ipc_export_args ex = { 0 };
+	int s = rnd(8), b, own = 0, e;
+	uint64_t size = 0;
+	void *va = MAP_FAILED;
+
+	if (chance(40)) {
+		ex.handle = pick_handle();
+		ex.gpu_id = pick_gpu_id();
+		ex.flags = (uint32_t)rnd64();
+		if (!kioctl(k.fd, GTKFD_IOC_IPC_EXPORT_HANDLE, &ex, "ipc_export")) {
+			memcpy(shares[s].share, ex.share_handle, sizeof(ex.share_handle));
+			shares[s].flags = ex.flags;
+			shares[s].size = 0;
+			for (int i = 0; i < MAX_BOS; i++)
+				if (bos[i].live && bos[i].handle == ex.handle)
+					shares[s].size = bos[i].size;
+		}
+		return;
+	}
+	b = pick_bo(0);
+	if (b < 0 || alloc_bytes > ALLOC_BUDGET)
+		return;
+	if (chance(85)) {
+		memcpy(im.share_handle, shares[s].share, sizeof(im.share_handle));
+		size = shares[s].size;
+		if (chance(10))
+			im.share_handle[rnd(4)] ^= 1U << rnd(32);
+	} else {
+		for (int i = 0; i < 4; i++)
+			im.share_handle[i] = (uint32_t)rnd_interesting();
+	}
+	if (size && size <= (8ULL << 20)) {
+		va = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			  -1, 0);
+		own = va != MAP_FAILED;
+	}
+	im.va_addr = own && chance(90) ? (uintptr_t)va :
+		     rnd_interesting() & ~(chance(90) ? 4095ULL : 0);
+	im.gpu_id = pick_gpu_id();
+	e = kioctl(k.fd, GTKFD_IOC_IPC_IMPORT_HANDLE, &im, "ipc_import");
+	if (e) {
+		if (own)
+			munmap(va, size);
+		return;
+	}
+	/* a buffer like any other: mapped, mmap()ed, freed by the other ops */
+	bos[b].live = 1;
+	bos[b].handle = im.handle;
+	bos[b].va = im.va_addr;
+	bos[b].size = size ? size : PAGE;
+	bos[b].flags = 0;
+	bos[b].mmap_offset = im.mmap_offset;
+	bos[b].reserved = own && im.va_addr == (uintptr_t)va;
+	if (own && !bos[b].reserved)
+		munmap(va, size);
+	alloc_bytes += size;
+}
+
 /* --- the rest: ioctls with random arguments ---------------------------- */
 static void op_misc(void)
 {
@@ -956,6 +1026,7 @@ static void run_ops(uint64_t deadline, unsigned long maxops, int depth)
 		case O_EVENT: op_event(); break;
 		case O_WAIT: op_wait(); break;
 		case O_MISC: op_misc(); break;
+		case O_IPC: op_ipc(); break;
 		case O_FORK:
 			if (!depth && !no_fork)
 				op_fork();

@@ -41,6 +41,31 @@ struct gtkfd_queue {
 	uint64_t wptr;
 };
 
+/*
+ * ROCm 5.2.3's IPC ioctls (libhsakmt's kfd_ioctl.h; not in the kernel's
+ * uapi header): what hsaKmtShareMemory / hsaKmtRegisterSharedHandle use.
+ */
+struct gtkfd_ipc_export_args {
+	uint64_t handle;
+	uint32_t share_handle[4];
+	uint32_t gpu_id;
+	uint32_t flags;
+};
+
+struct gtkfd_ipc_import_args {
+	uint64_t handle;
+	uint64_t va_addr;
+	uint64_t mmap_offset;
+	uint32_t share_handle[4];
+	uint32_t gpu_id;
+	uint32_t flags;
+};
+
+#define GTKFD_IOC_IPC_IMPORT_HANDLE \
+	_IOWR(AMDKFD_IOCTL_BASE, 0x80, struct gtkfd_ipc_import_args)
+#define GTKFD_IOC_IPC_EXPORT_HANDLE \
+	_IOWR(AMDKFD_IOCTL_BASE, 0x81, struct gtkfd_ipc_export_args)
+
 #define GTKFD_SLICE             8192
 #define GTKFD_AQ_WPTR           0x38
 #define GTKFD_AQ_RPTR           0x80

@@ -344,6 +344,8 @@ struct hsagpu_mem {
 	size_t size;                    /* page aligned */
 	u64 bus_addr;                   /* of the first byte */
 	unsigned long vram_offset;      /* VRAM: offset in BAR0 */
+	/* VRAM of another context's allocation (KFD IPC), referenced */
+	struct hsagpu_mem *shared;
 	unsigned int queue_users;       /* under hsagpu_file.lock */
 
 	/* Device-contiguous pieces, fixed at allocation: segs[nsegs]. */

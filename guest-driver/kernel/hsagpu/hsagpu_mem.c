@@ -79,6 +79,11 @@ static void hsagpu_mem_free_backing(struct hsagpu_device *hdev,
 		hsagpu_userptr_free(mem);
 		return;
 	}
+	/* the VRAM is the sharer's: it goes with the last of them */
+	if (mem->shared) {
+		hsagpu_mem_put(mem->shared);
+		return;
+	}
 	if (mem->segs != &mem->seg0)
 		kvfree(mem->segs);
 	if (mem->flags & HSAGPU_MEM_SYSTEM)
@@ -1079,3 +1084,64 @@ out_free:
 	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_mem_alias, HSAGPU);
+
+/*
+ * KFD IPC: allocation @src of another context on the same device, as an
+ * allocation of @hf (its handle, mmap offset, GPU mappings, limits): VRAM
+ * by reference to the same range, which stays allocated until both are
+ * gone; SYSTEM pages as hsagpu_mem_alias() shares them. Registered user
+ * memory belongs to its process alone: -EINVAL. The caller gets a
+ * reference besides the handle's.
+ */
+struct hsagpu_mem *hsagpu_mem_share(struct hsagpu_file *hf,
+				    struct hsagpu_mem *src)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_mem *mem;
+	int ret;
+
+	if (src->hdev != hdev)
+		return ERR_PTR(-EINVAL);
+	if (src->flags & HSAGPU_MEM_SYSTEM)
+		return hsagpu_mem_alias(hf, src);
+	if (!(src->flags & HSAGPU_MEM_VRAM))
+		return ERR_PTR(-EINVAL);
+	ret = hsagpu_file_usable(hf);
+	if (ret)
+		return ERR_PTR(ret);
+	mem = kzalloc(sizeof(*mem), HSAGPU_GFP_ACCOUNT);
+	if (!mem)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&mem->ref);
+	INIT_LIST_HEAD(&mem->node);
+	mem->hdev = hdev;
+	mem->owner = hf;
+	mem->flags = HSAGPU_MEM_VRAM;
+	mem->size = src->size;
+	ret = hsagpu_mem_charge(mem);
+	if (ret) {
+		kfree(mem);
+		return ERR_PTR(ret);
+	}
+	/* a share of a share is a share of the allocation */
+	while (src->shared)
+		src = src->shared;
+	kref_get(&src->ref);
+	mem->shared = src;
+	mem->vram_offset = src->vram_offset;
+	mem->bus_addr = src->bus_addr;
+	mem->nsegs = 1;
+	mem->segs = &mem->seg0;
+	mem->seg0 = src->seg0;
+	kref_get(&hdev->ref);
+	hsagpu_file_get(hf);
+	return hsagpu_mem_publish_get(hf, mem);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_share, HSAGPU);
+
+/* Another reference to @mem (the caller holds one). */
+void hsagpu_mem_get(struct hsagpu_mem *mem)
+{
+	kref_get(&mem->ref);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_mem_get, HSAGPU);

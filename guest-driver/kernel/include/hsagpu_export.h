@@ -99,7 +99,15 @@ struct hsagpu_mem *hsagpu_mem_alias(struct hsagpu_file *hf,
 				    struct hsagpu_mem *src);
 struct hsagpu_mem *hsagpu_mem_get_handle(struct hsagpu_file *hf, u64 handle);
 int hsagpu_mem_free_handle(struct hsagpu_file *hf, struct hsagpu_mem *mem);
+void hsagpu_mem_get(struct hsagpu_mem *mem);
 void hsagpu_mem_put(struct hsagpu_mem *mem);
+/*
+ * Allocation @src of another context of the same device as an allocation
+ * of @hf (KFD IPC): VRAM shared by reference, SYSTEM pages as
+ * hsagpu_mem_alias(); the caller gets a reference besides the handle's.
+ */
+struct hsagpu_mem *hsagpu_mem_share(struct hsagpu_file *hf,
+				    struct hsagpu_mem *src);
 /* The mmap() offset of the allocation (on the context's mapping). */
 u64 hsagpu_mem_mmap_offset(struct hsagpu_mem *mem);
 /*

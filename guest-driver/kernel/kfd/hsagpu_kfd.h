@@ -84,10 +84,37 @@
 #define HSAGPU_KFD_MAX_DEVICE_QUEUES    127     /* per process and device */
 #define HSAGPU_KFD_MAX_CU_MASK          1024U   /* bits amdkfd looks at */
 
+/*
+ * ROCm 5.2.3's IPC ioctls (its kfd_ioctl.h, the DKMS amdkfd's kfd_ipc.c;
+ * never upstream): hsagpu_kfd_ipc.c. Number and layout are libhsakmt's.
+ */
+struct hsagpu_kfd_ipc_export_handle_args {
+	__u64 handle;           /* to KFD */
+	__u32 share_handle[4];  /* from KFD */
+	__u32 gpu_id;           /* to KFD */
+	__u32 flags;            /* to KFD */
+};
+
+struct hsagpu_kfd_ipc_import_handle_args {
+	__u64 handle;           /* from KFD */
+	__u64 va_addr;          /* to KFD */
+	__u64 mmap_offset;      /* from KFD */
+	__u32 share_handle[4];  /* to KFD */
+	__u32 gpu_id;           /* to KFD */
+	__u32 flags;            /* from KFD */
+};
+
+#define HSAGPU_KFD_IOC_IPC_IMPORT_HANDLE	\
+	AMDKFD_IOWR(0x80, struct hsagpu_kfd_ipc_import_handle_args)
+#define HSAGPU_KFD_IOC_IPC_EXPORT_HANDLE	\
+	AMDKFD_IOWR(0x81, struct hsagpu_kfd_ipc_export_handle_args)
+
 /* Handles: gpu_id in the upper half (amdkfd's MAKE_HANDLE). */
 #define HSAGPU_KFD_HANDLE(gpu_id, id)   ((u64)(gpu_id) << 32 | (u32)(id))
 #define HSAGPU_KFD_HANDLE_GPU(h)        ((u32)((h) >> 32))
 #define HSAGPU_KFD_HANDLE_ID(h)         ((u32)(h))
+
+struct hsagpu_kfd_ipc;          /* hsagpu_kfd_ipc.c */
 
 /* One bound hsa-gpu as the facade presents it. */
 struct hsagpu_kfd_dev {
@@ -121,6 +148,8 @@ struct hsagpu_kfd_bo {
 	u64 cpu_addr;                   /* USERPTR: the user address */
 	struct hsagpu_mem *mem;         /* backing on pdd's context */
 	struct list_head maps;          /* struct hsagpu_kfd_bo_map */
+	/* exported, or imported: its IPC export, referenced */
+	struct hsagpu_kfd_ipc *ipc;
 };
 
 /* @bo in the GPU space of @pdd (its own device or another). */
@@ -211,6 +240,11 @@ void hsagpu_kfd_mem_release(struct hsagpu_kfd_process *p);
 struct hsagpu_kfd_bo *hsagpu_kfd_bo_find(struct hsagpu_kfd_process *p,
 					 u64 handle);
 int hsagpu_kfd_mem_mmap(struct hsagpu_file *hf, struct vm_area_struct *vma);
+
+/* hsagpu_kfd_ipc.c: IPC handles (p->lock taken inside) */
+int hsagpu_kfd_ioctl_ipc_export(struct hsagpu_kfd_process *p, void *data);
+int hsagpu_kfd_ioctl_ipc_import(struct hsagpu_kfd_process *p, void *data);
+void hsagpu_kfd_ipc_put(struct hsagpu_kfd_ipc *ipc);
 
 /*
  * hsagpu_kfd_queue.c (kfdq): queues, doorbells, /dev/kfd mmap.

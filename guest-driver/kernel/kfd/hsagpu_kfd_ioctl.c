@@ -4,9 +4,11 @@
  * numbers and structures of Linux's <linux/kfd_ioctl.h>, dispatched the
  * way amdkfd's kfd_ioctl() does it, so that ROCm user space sees the
  * same errors:
- *  - a number outside the table (ROCm 5.2.3's non-upstream 0x80-0x84,
+ *  - a number outside the table (ROCm 5.2.3's non-upstream 0x82-0x84,
  *    e.g. the DBG_TRAP probe libhsakmt expects to fail, and the numbers
- *    newer kernels added past AVAILABLE_MEMORY): -ENOTTY;
+ *    newer kernels added past AVAILABLE_MEMORY): -ENOTTY; ROCm's own
+ *    IPC_IMPORT_HANDLE (0x80) and IPC_EXPORT_HANDLE (0x81) are served
+ *    from a second table, as ROCm's DKMS amdkfd serves them;
  *  - the file used by another process than the one that opened it
  *    (a child after fork()): -EBADF;
  *  - the type and direction bits are the table's, not the caller's; the
@@ -393,6 +395,35 @@ static const struct hsagpu_kfd_ioctl_desc hsagpu_kfd_ioctls[] = {
 /* Linux 6.1's table ends there; later numbers are unknown here. */
 static_assert(ARRAY_SIZE(hsagpu_kfd_ioctls) == 0x24);
 
+/* ROCm 5.2.3's numbers from 0x80 that the facade serves: IPC. */
+#define HSAGPU_KFD_ROCM_BASE    0x80
+#define HSAGPU_KFD_ROCM_IOCTL(_cmd, _func)				\
+	[_IOC_NR(_cmd) - HSAGPU_KFD_ROCM_BASE] = { .cmd = _cmd, .func = _func }
+
+static const struct hsagpu_kfd_ioctl_desc hsagpu_kfd_rocm_ioctls[] = {
+	HSAGPU_KFD_ROCM_IOCTL(HSAGPU_KFD_IOC_IPC_IMPORT_HANDLE,
+			      hsagpu_kfd_ioctl_ipc_import),
+	HSAGPU_KFD_ROCM_IOCTL(HSAGPU_KFD_IOC_IPC_EXPORT_HANDLE,
+			      hsagpu_kfd_ioctl_ipc_export),
+};
+
+/* The table entry of @nr, or NULL (-ENOTTY). */
+static const struct hsagpu_kfd_ioctl_desc *hsagpu_kfd_ioctl_find(unsigned int nr)
+{
+	const struct hsagpu_kfd_ioctl_desc *ioctl = NULL;
+
+	if (nr >= AMDKFD_COMMAND_START && nr < ARRAY_SIZE(hsagpu_kfd_ioctls)) {
+		nr = array_index_nospec(nr, ARRAY_SIZE(hsagpu_kfd_ioctls));
+		ioctl = &hsagpu_kfd_ioctls[nr];
+	} else if (nr >= HSAGPU_KFD_ROCM_BASE &&
+		   nr - HSAGPU_KFD_ROCM_BASE < ARRAY_SIZE(hsagpu_kfd_rocm_ioctls)) {
+		nr = array_index_nospec(nr - HSAGPU_KFD_ROCM_BASE,
+					ARRAY_SIZE(hsagpu_kfd_rocm_ioctls));
+		ioctl = &hsagpu_kfd_rocm_ioctls[nr];
+	}
+	return ioctl && ioctl->func ? ioctl : NULL;
+}
+
 long hsagpu_kfd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct hsagpu_kfd_process *p = file->private_data;
@@ -402,11 +433,8 @@ long hsagpu_kfd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	char *kdata = stack_kdata;
 	int ret;
 
-	if (nr < AMDKFD_COMMAND_START || nr >= ARRAY_SIZE(hsagpu_kfd_ioctls))
-		return HSAGPU_KFD_ENOIOCTL;
-	nr = array_index_nospec(nr, ARRAY_SIZE(hsagpu_kfd_ioctls));
-	ioctl = &hsagpu_kfd_ioctls[nr];
-	if (!ioctl->func)
+	ioctl = hsagpu_kfd_ioctl_find(nr);
+	if (!ioctl)
 		return HSAGPU_KFD_ENOIOCTL;
 
 	/* Only the process that opened /dev/kfd (as amdkfd). */

@@ -173,6 +173,8 @@ static void hsagpu_kfd_bo_destroy(struct hsagpu_kfd_process *p,
 	idr_remove(&p->bos, bo->id);
 	hsagpu_mem_free_handle(bo->pdd->hf, bo->mem);
 	hsagpu_mem_put(bo->mem);
+	if (bo->ipc)
+		hsagpu_kfd_ipc_put(bo->ipc);
 	kfree(bo);
 }
 
