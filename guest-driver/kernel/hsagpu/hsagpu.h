@@ -117,6 +117,9 @@ struct hsagpu_vm {
 	u32 vmid;
 };
 
+/* Work counters of the device the watchdog watches (hsagpu_recover.c) */
+#define HSAGPU_WD_COUNTERS      11
+
 /*
  * Lifetime: the structure is reference counted. Probe holds one reference
  * (dropped by devres after remove()), every open file and every memory
@@ -192,6 +195,9 @@ struct hsagpu_device {
 	bool resetting;
 	wait_queue_head_t recover_wq;
 	struct delayed_work watchdog;   /* hung-queue detection */
+	/* the watchdog's last look: when, and the device's work counters */
+	unsigned long wd_last;
+	u32 wd_counters[HSAGPU_WD_COUNTERS];
 	struct delayed_work fatal_work; /* reset after a fatal error */
 	struct pci_saved_state *good_state; /* config space that worked */
 	/*
@@ -392,7 +398,7 @@ struct hsagpu_queue {
 	const u64 *rptr;
 	const u64 *wptr;
 	u64 wd_rptr;
-	unsigned long wd_stamp;         /* jiffies */
+	unsigned long wd_stalled;       /* jiffies with work, no progress */
 };
 
 /*

@@ -146,6 +146,13 @@ void hsagpu_file_put(struct hsagpu_file *hf)
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_file_put, HSAGPU);
 
+/* Set once, under hdev->lock, before the context's waiters are woken. */
+bool hsagpu_file_lost(struct hsagpu_file *hf)
+{
+	return READ_ONCE(hf->lost);
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_file_lost, HSAGPU);
+
 /*
  * Tear a context down: queues first, so that the device stops touching
  * the memory freed after them, then events, allocation handles,

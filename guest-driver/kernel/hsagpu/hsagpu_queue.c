@@ -368,7 +368,7 @@ int hsagpu_queue_create(struct hsagpu_file *hf,
 	q->rptr = rptr;
 	q->wptr = wptr;
 	q->wd_rptr = U64_MAX;
-	q->wd_stamp = jiffies;
+	q->wd_stalled = 0;
 	spin_lock_irq(&hdev->wake_lock);
 	hdev->queues[q->hw_id] = q;
 	spin_unlock_irq(&hdev->wake_lock);
@@ -509,9 +509,10 @@ EXPORT_SYMBOL_NS_GPL(hsagpu_queue_destroy, HSAGPU);
 
 /*
  * KFD (UPDATE_QUEUE, exported): stop or restart fetching packets. A
- * queue that is not running (suspended, in error) is already stopped:
- * stopping it again is not an error, ROCr suspends queues that failed.
- * Restarting a queue in error: -EIO.
+ * queue that is not running (suspended, in error, or taken away by
+ * recovery or the watchdog) is already stopped: stopping it again is not
+ * an error, ROCr suspends queues that failed. Restarting a queue in
+ * error or taken away: -EIO.
  */
 int hsagpu_queue_set_active(struct hsagpu_file *hf, u32 queue_id,
 			    bool active)
@@ -531,6 +532,12 @@ int hsagpu_queue_set_active(struct hsagpu_file *hf, u32 queue_id,
 		goto out;
 	}
 	mutex_lock(&hdev->lock);
+	/* Its hardware queue destroyed, the number may be another's now. */
+	if (hdev->queues[q->hw_id] != q) {
+		ret = active ? -EIO : 0;
+		mutex_unlock(&hdev->lock);
+		goto out;
+	}
 	st = hsagpu_rd(hdev, HSAGPU_REG_QUEUE(q->hw_id) + HSAGPU_QREG_STATE) &
 	     HSAGPU_QSTATE_MASK;
 	if (active && st == HSAGPU_QSTATE_SUSPENDED)
@@ -552,7 +559,9 @@ EXPORT_SYMBOL_NS_GPL(hsagpu_queue_set_active, HSAGPU);
 
 /*
  * The queue's state as the device reports it; -ENOENT if not the file's.
- * Exported: the KFD facade reads a faulting queue's address.
+ * A queue recovery or the watchdog destroyed reads DISABLED (its number
+ * may be another queue's now). Exported: the KFD facade reads a faulting
+ * queue's address.
  */
 int hsagpu_queue_status_get(struct hsagpu_file *hf,
 			    struct hsagpu_queue_status *args)
@@ -570,6 +579,16 @@ int hsagpu_queue_status_get(struct hsagpu_file *hf,
 	if (q) {
 		base = HSAGPU_REG_QUEUE(q->hw_id);
 		mutex_lock(&hdev->lock);
+		if (hdev->queues[q->hw_id] != q) {
+			args->state = HSAGPU_QSTATE_DISABLED;
+			args->error = HSAGPU_QERR_NONE;
+			args->error_dispatch_id = 0;
+			args->retired = 0;
+			args->fault_addr = 0;
+			args->fault_info = 0;
+			mutex_unlock(&hdev->lock);
+			goto out_unlock;
+		}
 		st = hsagpu_rd(hdev, base + HSAGPU_QREG_STATE);
 		args->error_dispatch_id =
 			hsagpu_rd(hdev, base + HSAGPU_QREG_ERROR_ID_LO) |
@@ -595,6 +614,7 @@ int hsagpu_queue_status_get(struct hsagpu_file *hf,
 		}
 		mutex_unlock(&hdev->lock);
 	}
+out_unlock:
 	mutex_unlock(&hf->lock);
 	hsagpu_exit(hdev);
 	return q ? 0 : -ENOENT;

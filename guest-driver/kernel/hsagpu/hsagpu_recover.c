@@ -4,9 +4,18 @@
  *
  *  - the queue watchdog: a queue that has pending work (write index
  *    ahead of the read index) and whose read index has not moved for
- *    queue_timeout_ms is hung. Its file loses its queues and VRAM
- *    (hsagpu_file_lose(): the hardware queues are destroyed); only when
- *    the device does not confirm that is the device reset;
+ *    queue_timeout_ms of the device's time is hung. Its file loses its
+ *    queues and VRAM (hsagpu_file_lose(): the hardware queues are
+ *    destroyed); only when the device does not confirm that is the
+ *    device reset. Slow is not hung: the read index stays put for the
+ *    whole of a long kernel, and on a loaded host the VM (the guest and
+ *    the device with it) may get no CPU for a while. So a stall is
+ *    counted only while the device does no work at all (its packet,
+ *    GCN and DMA counters stand still: a kernel that runs moves them),
+ *    and a look that comes late (the guest was not running) counts for
+ *    two periods at most. A queue held up behind another one's work is
+ *    not counted either: the device serves every queue in turn, and a
+ *    busy device cannot tell which queue it is busy for;
  *  - a device reset: pci_reset_function() (sysfs "reset", the
  *    watchdog's escalation) calls reset_prepare()/reset_done(); a secondary
  *    bus reset of the parent (AER) does too;
@@ -34,7 +43,7 @@
 static unsigned int queue_timeout_ms = 30000;
 module_param(queue_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(queue_timeout_ms,
-		 "A queue with pending work whose read index does not move for this long is hung: its file loses its queues and VRAM (EIO). 0 disables the watchdog (default 30000)");
+		 "A queue with pending work whose read index does not move for this long while the device does no other work is hung: its file loses its queues and VRAM (EIO). 0 disables the watchdog (default 30000)");
 
 static void hsagpu_recover_begin(struct hsagpu_device *hdev, const char *why);
 static bool hsagpu_recover_end(struct hsagpu_device *hdev);
@@ -82,28 +91,67 @@ void hsagpu_file_lose(struct hsagpu_device *hdev, struct hsagpu_file *hf)
 	mutex_unlock(&hdev->lock);
 }
 
+/*
+ * Whether the device did any work since the last look: packets retired,
+ * GCN instructions or waves, DMA or SDMA packets, bytes moved (the
+ * counters wrap; any change is work). Registers the device lacks are
+ * not read (that would be a bad access). hdev->lock held.
+ */
+static bool hsagpu_watchdog_busy(struct hsagpu_device *hdev)
+{
+	u32 c[HSAGPU_WD_COUNTERS] = { }, n = 0, cls;
+	bool busy;
+
+	c[n++] = hsagpu_rd(hdev, HSAGPU_REG_PKT_PROCESSED);
+	/* the GCN interpreter's counters came with ABI 1.4 */
+	if ((hdev->abi_version & 0xffff) >= 4) {
+		c[n++] = hsagpu_rd(hdev, HSAGPU_REG_GCN_INSNS_LO);
+		c[n++] = hsagpu_rd(hdev, HSAGPU_REG_GCN_WAVES);
+	}
+	if (hdev->caps & HSAGPU_CAP_DMA) {
+		c[n++] = hsagpu_rd(hdev, HSAGPU_REG_DMA_PACKETS);
+		c[n++] = hsagpu_rd(hdev, HSAGPU_REG_SDMA_PACKETS);
+		for (cls = 0; cls < HSAGPU_DMA_CLASS_COUNT; cls++) {
+			c[n++] = hsagpu_rd(hdev, HSAGPU_REG_DMA_CNT(cls,
+					   HSAGPU_DMA_CNT_RD_BYTES));
+			c[n++] = hsagpu_rd(hdev, HSAGPU_REG_DMA_CNT(cls,
+					   HSAGPU_DMA_CNT_WR_BYTES));
+		}
+	}
+	BUILD_BUG_ON(3 + 2 + 2 * HSAGPU_DMA_CLASS_COUNT > HSAGPU_WD_COUNTERS);
+	busy = memcmp(c, hdev->wd_counters, sizeof(c));
+	memcpy(hdev->wd_counters, c, sizeof(c));
+	return busy;
+}
+
 /* The first hung queue, or NULL; hdev->lock held. */
 static struct hsagpu_queue *hsagpu_watchdog_scan(struct hsagpu_device *hdev,
 						 unsigned int timeout_ms)
 {
 	unsigned long limit = msecs_to_jiffies(timeout_ms);
+	unsigned long now = jiffies, elapsed = now - hdev->wd_last;
+	bool busy = hsagpu_watchdog_busy(hdev);
 	struct hsagpu_queue *q;
 	u64 r, w;
 	u32 i, st;
 
+	/* Late: the guest did not run (and the device could not either). */
+	hdev->wd_last = now;
+	elapsed = min(elapsed, 2 * hsagpu_watchdog_period());
 	for (i = 0; i < hdev->num_queues; i++) {
 		q = hdev->queues[i];
 		if (!q || !q->rptr || !q->wptr)
 			continue;
 		r = READ_ONCE(*q->rptr);
 		w = READ_ONCE(*q->wptr);
-		if (w <= r || r != q->wd_rptr) {
-			/* Idle, or moving: start counting afresh. */
+		if (w <= r || r != q->wd_rptr || busy) {
+			/* Idle, moving, or the device at work: count afresh. */
 			q->wd_rptr = r;
-			q->wd_stamp = jiffies;
+			q->wd_stalled = 0;
 			continue;
 		}
-		if (time_before(jiffies, q->wd_stamp + limit))
+		q->wd_stalled += elapsed;
+		if (q->wd_stalled < limit)
 			continue;
 		/* Suspended queues and queues in error are not hung. */
 		st = hsagpu_rd(hdev, HSAGPU_REG_QUEUE(i) + HSAGPU_QREG_STATE) &
@@ -111,7 +159,7 @@ static struct hsagpu_queue *hsagpu_watchdog_scan(struct hsagpu_device *hdev,
 		if (st == HSAGPU_QSTATE_ACTIVE ||
 		    st == HSAGPU_QSTATE_DRAINING)
 			return q;
-		q->wd_stamp = jiffies;
+		q->wd_stalled = 0;
 	}
 	return NULL;
 }
@@ -136,7 +184,7 @@ static void hsagpu_watchdog_fn(struct work_struct *work)
 				w = READ_ONCE(*q->wptr);
 				atomic_inc(&hdev->watchdog_firings);
 				dev_err(&hdev->pdev->dev,
-					"queue %u hung: read index %llu, write index %llu, no progress for %u ms; its file loses its queues\n",
+					"queue %u hung: read index %llu, write index %llu, no progress for %u ms of an idle device; its file loses its queues\n",
 					q->hw_id, r, w, timeout);
 				reset = !hsagpu_file_lose_locked(hdev, q->hf);
 			}
@@ -209,6 +257,7 @@ void hsagpu_recover_fatal(struct hsagpu_device *hdev)
 
 void hsagpu_recover_init(struct hsagpu_device *hdev)
 {
+	hdev->wd_last = jiffies;
 	INIT_DELAYED_WORK(&hdev->watchdog, hsagpu_watchdog_fn);
 	INIT_DELAYED_WORK(&hdev->fatal_work, hsagpu_fatal_fn);
 	schedule_delayed_work(&hdev->watchdog, hsagpu_watchdog_period());

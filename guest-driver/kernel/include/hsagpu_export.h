@@ -86,6 +86,12 @@ void hsagpu_file_get(struct hsagpu_file *hf);
 void hsagpu_file_put(struct hsagpu_file *hf);
 /* The process address space the context belongs to. */
 struct mm_struct *hsagpu_file_mm(struct hsagpu_file *hf);
+/*
+ * Whether recovery or the queue watchdog took the context's device state
+ * away (its queues destroyed, its VRAM and doorbells gone); its waiters
+ * were woken then.
+ */
+bool hsagpu_file_lost(struct hsagpu_file *hf);
 /* Where WAIT_EVENTS sleeps; set before the context's first queue. */
 void hsagpu_file_set_event_wq(struct hsagpu_file *hf, wait_queue_head_t *wq);
 

@@ -173,6 +173,15 @@ struct hsagpu_kfd_pdd {
 	u64 tba_addr, tma_addr;
 	u32 default_policy, alternate_policy;
 	/* queues, doorbells: hsagpu_kfd_queue.c */
+	/*
+	 * Its context taken away (hsagpu_kfd_queue_lost()): 0 not reported
+	 * yet, 1 the queues with work reported, 2 all of them; when the
+	 * first report was made, and whether ROCr answered it.
+	 */
+	u8 lost_stage;
+	bool lost_acked;
+	bool lost_told;                 /* some queue's report was made */
+	unsigned long lost_at;          /* jiffies */
 };
 
 struct hsagpu_kfd_process {
@@ -264,6 +273,19 @@ void hsagpu_kfd_queue_init(struct hsagpu_kfd_process *p);
 void hsagpu_kfd_queue_release(struct hsagpu_kfd_process *p);
 int hsagpu_kfd_queue_fault(struct hsagpu_kfd_process *p,
 			   struct kfd_hsa_memory_exception_data *mem);
+
+/* Queues taken away with their context (hsagpu_kfd_queue_lost()). */
+#define HSAGPU_KFD_LOST_MAX     64
+struct hsagpu_kfd_lost {
+	u32 nevents;                    /* inactive-signal events to set */
+	u32 events[HSAGPU_KFD_LOST_MAX];
+	u32 nhung;                      /* devices with nothing to tell */
+	u32 hung_gpu[HSAGPU_KFD_MAX_DEVICES];
+};
+
+bool hsagpu_kfd_queue_lost_pending(struct hsagpu_kfd_process *p);
+void hsagpu_kfd_queue_lost(struct hsagpu_kfd_process *p,
+			   struct hsagpu_kfd_lost *lost);
 
 int hsagpu_kfd_ioctl_create_event(struct hsagpu_kfd_process *p, void *data);
 int hsagpu_kfd_ioctl_destroy_event(struct hsagpu_kfd_process *p, void *data);

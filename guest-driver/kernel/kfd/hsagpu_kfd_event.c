@@ -24,6 +24,13 @@
  * process takes a VM fault, with the faulting page, the device and the
  * kind of fault, which WAIT_EVENTS copies out for them.
  *
+ * Queues hsagpu.ko takes away (its watchdog found one hung: the context
+ * loses them all) end the process's waits as a failed queue does: their
+ * inactive signals say ERROR and their events are set, so that ROCr calls
+ * the queues' error callbacks (hsagpu_kfd_queue_lost()); a context with
+ * no AQL queue to tell through sets the memory events instead, with
+ * ErrorType GPU hang (ROCr: "Generic hang recovery", then it aborts).
+ *
  * Other non-signal types can be created and waited on (amdkfd does not
  * check the type either) but nothing sets them. Ids of non-signal
  * events start at 2^30, as amdkfd's.
@@ -114,10 +121,41 @@ static u32 hsagpu_kfd_event_fault_count(struct hsagpu_kfd_process *p)
 	return n;
 }
 
+/* Contexts of the process taken away: tell ROCr (see above). */
+static void hsagpu_kfd_event_lost(struct hsagpu_kfd_process *p)
+{
+	struct hsagpu_kfd_lost *lost = kzalloc(sizeof(*lost), GFP_KERNEL);
+	struct hsagpu_kfd_event *ev;
+	u32 i;
+	int id;
+
+	if (!lost)
+		return;         /* the next look tries again */
+	hsagpu_kfd_queue_lost(p, lost);
+	for (i = 0; i < lost->nevents; i++) {
+		ev = lost->events[i] > INT_MAX ? NULL :
+		     idr_find(&p->events, lost->events[i]);
+		if (ev && ev->type == KFD_IOC_EVENT_SIGNAL)
+			hsagpu_kfd_event_set(p, ev);
+	}
+	for (i = 0; i < lost->nhung; i++) {
+		idr_for_each_entry(&p->events, ev, id) {
+			if (ev->type != KFD_IOC_EVENT_MEMORY)
+				continue;
+			memset(&ev->mem, 0, sizeof(ev->mem));
+			ev->mem.gpu_id = lost->hung_gpu[i];
+			ev->mem.failure.imprecise = 1;
+			ev->mem.ErrorType = KFD_MEM_ERR_GPU_HANG;
+			hsagpu_kfd_event_set(p, ev);
+		}
+	}
+	kfree(lost);
+}
+
 /*
  * What the interrupt handler of amdkfd does: acknowledge written slots
  * and set their events; set the memory events on each new VM fault of a
- * queue of the process. p->event_lock held.
+ * queue of the process; report queues taken away. p->event_lock held.
  */
 static void hsagpu_kfd_event_poll(struct hsagpu_kfd_process *p)
 {
@@ -127,6 +165,9 @@ static void hsagpu_kfd_event_poll(struct hsagpu_kfd_process *p)
 	int id;
 
 	lockdep_assert_held(&p->event_lock);
+	/* first: a queue's inactive signal is set before its slot is seen */
+	if (hsagpu_kfd_queue_lost_pending(p))
+		hsagpu_kfd_event_lost(p);
 	if (p->event_slots) {
 		idr_for_each_entry(&p->events, ev, id) {
 			if (id >= p->event_nslots)
@@ -382,6 +423,8 @@ static bool hsagpu_kfd_wait_pending(struct hsagpu_kfd_process *p,
 		    READ_ONCE(slots[w[i].id]) != HSAGPU_KFD_SLOT_IDLE)
 			return true;
 	}
+	if (hsagpu_kfd_queue_lost_pending(p))
+		return true;
 	return READ_ONCE(p->nmemory_events) &&
 	       hsagpu_kfd_event_fault_count(p) != faults;
 }

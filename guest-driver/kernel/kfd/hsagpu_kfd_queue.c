@@ -34,6 +34,7 @@
  * GPU space), the answer is 6.12's: -EINVAL.
  */
 #include <linux/mm.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -45,11 +46,16 @@ struct hsagpu_kfd_queue {
 	u32 hw_id;                      /* hsagpu.ko's queue number */
 	u32 type;                       /* KFD_IOC_QUEUE_TYPE_* */
 	u64 ring_addr;
+	u64 rptr_addr;                  /* AQL: in ROCr's amd_queue_t */
 	u32 ring_size;                  /* bytes */
 	u32 priority;                   /* recorded: see UPDATE_QUEUE */
 	u32 percentage;
 	bool fault_seen;                /* its VM fault was reported */
+	bool lost_told;                 /* its loss was reported */
 };
+
+static void hsagpu_kfd_queue_lost_ack(struct hsagpu_kfd_process *p,
+				      struct hsagpu_kfd_queue *q);
 
 void hsagpu_kfd_queue_init(struct hsagpu_kfd_process *p)
 {
@@ -212,6 +218,7 @@ int hsagpu_kfd_ioctl_create_queue(struct hsagpu_kfd_process *p, void *data)
 	q->hw_id = hw_id;
 	q->type = args->queue_type;
 	q->ring_addr = args->ring_base_address;
+	q->rptr_addr = args->read_pointer_address;
 	q->ring_size = args->ring_size;
 	q->priority = args->queue_priority;
 	q->percentage = args->queue_percentage;
@@ -250,10 +257,12 @@ int hsagpu_kfd_ioctl_destroy_queue(struct hsagpu_kfd_process *p, void *data)
 
 	mutex_lock(&p->lock);
 	q = hsagpu_kfd_queue_find(p, args->queue_id);
-	if (q)
+	if (q) {
+		hsagpu_kfd_queue_lost_ack(p, q);
 		hsagpu_kfd_queue_free(p, args->queue_id, q);
-	else
+	} else {
 		ret = -EINVAL;
+	}
 	mutex_unlock(&p->lock);
 	return ret;
 }
@@ -287,6 +296,7 @@ int hsagpu_kfd_ioctl_update_queue(struct hsagpu_kfd_process *p, void *data)
 		ret = -EFAULT;
 		goto out;
 	}
+	hsagpu_kfd_queue_lost_ack(p, q);
 	active = args->queue_percentage && args->ring_base_address &&
 		 args->ring_size;
 	if (active && (args->ring_base_address != q->ring_addr ||
@@ -398,6 +408,163 @@ int hsagpu_kfd_queue_fault(struct hsagpu_kfd_process *p,
 	}
 	mutex_unlock(&p->lock);
 	return found;
+}
+
+/*
+ * How long the queues of a lost context that had no work wait for their
+ * report after those with work (unless ROCr answers before): ROCr handles
+ * its queues' errors in the order it made them, and its own internal
+ * queues abort the process, so the application's queue that hung must be
+ * told first, and alone, for its error callback to run.
+ */
+#define HSAGPU_KFD_LOST_GRACE   (2 * HZ)
+
+/* Is a report due for a context of @p hsagpu.ko took away? Lockless. */
+bool hsagpu_kfd_queue_lost_pending(struct hsagpu_kfd_process *p)
+{
+	struct hsagpu_kfd_pdd *pdd;
+
+	list_for_each_entry(pdd, &p->pdds, node) {
+		if (!hsagpu_file_lost(pdd->hf))
+			continue;
+		switch (READ_ONCE(pdd->lost_stage)) {
+		case 0:
+			return true;
+		case 1:
+			if (READ_ONCE(pdd->lost_acked) ||
+			    time_after(jiffies, READ_ONCE(pdd->lost_at) +
+				       HSAGPU_KFD_LOST_GRACE))
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+/* ROCr's amd_queue_t of an AQL queue: read_pointer_address points into it */
+static u64 hsagpu_kfd_queue_desc(struct hsagpu_kfd_queue *q)
+{
+	return q->rptr_addr - HSAGPU_QUEUE_DESC_RPTR;
+}
+
+/* Had @q packets the device had not consumed (it was waiting on it)? */
+static bool hsagpu_kfd_queue_had_work(struct hsagpu_kfd_queue *q)
+{
+	u64 desc = hsagpu_kfd_queue_desc(q), r, w;
+
+	if (get_user(r, (u64 __user *)u64_to_user_ptr(desc +
+						       HSAGPU_QUEUE_DESC_RPTR)) ||
+	    get_user(w, (u64 __user *)u64_to_user_ptr(desc +
+						       HSAGPU_QUEUE_DESC_WPTR)))
+		return false;
+	return w > r;
+}
+
+/*
+ * What the device does for an AQL queue that fails, for a queue that was
+ * taken away: ERROR | FATAL into the value of ROCr's queue_inactive_signal
+ * (the amd_queue_t holds its handle), the signal's event to be set. ROCr's
+ * error handler (AqlQueue::DynamicScratchHandler) then suspends the queue
+ * and calls the queue's error callback with HSA_STATUS_ERROR_EXCEPTION
+ * (HIP's aborts). The memory is the process's own, written in its context
+ * (a thread of it is in WAIT_EVENTS or RESET_EVENT): a bad address only
+ * means nothing to report through.
+ */
+static int hsagpu_kfd_queue_report_lost(struct hsagpu_kfd_queue *q,
+					u32 *event_id)
+{
+	u64 desc = hsagpu_kfd_queue_desc(q), handle;
+	s64 v = (s64)(HSAGPU_AMD_QUEUE_ERROR | HSAGPU_AMD_QERR_FATAL);
+	struct hsagpu_signal __user *sig;
+
+	q->lost_told = true;
+	if (q->rptr_addr < HSAGPU_QUEUE_DESC_RPTR ||
+	    get_user(handle, (u64 __user *)u64_to_user_ptr(desc +
+					HSAGPU_AMD_QUEUE_INACTIVE_SIGNAL)) ||
+	    !handle || !IS_ALIGNED(handle, sizeof(u64)))
+		return -EFAULT;
+	sig = u64_to_user_ptr(handle);
+	if (put_user(v, &sig->value) || get_user(*event_id, &sig->event_id))
+		return -EFAULT;
+	return 0;
+}
+
+/* Report @pdd's AQL queues not told yet (@busy: those with work only). */
+static u32 hsagpu_kfd_queue_tell(struct hsagpu_kfd_process *p,
+				 struct hsagpu_kfd_pdd *pdd, bool busy,
+				 struct hsagpu_kfd_lost *lost)
+{
+	struct hsagpu_kfd_queue *q;
+	u32 told = 0, ev;
+	int id;
+
+	idr_for_each_entry(&p->queues, q, id) {
+		if (q->pdd != pdd || q->lost_told ||
+		    q->type != KFD_IOC_QUEUE_TYPE_COMPUTE_AQL ||
+		    (busy && !hsagpu_kfd_queue_had_work(q)) ||
+		    lost->nevents >= ARRAY_SIZE(lost->events) ||
+		    hsagpu_kfd_queue_report_lost(q, &ev))
+			continue;
+		lost->events[lost->nevents++] = ev;
+		told++;
+	}
+	if (told)
+		pdd->lost_told = true;
+	return told;
+}
+
+/*
+ * Contexts of @p whose queues hsagpu.ko took away (the watchdog found one
+ * hung, or a reset) are reported in their AQL queues' inactive signals
+ * (@lost->events: their events to set): first, alone, the queues that
+ * had work (the one that hung among them), then the others once ROCr
+ * answered (UPDATE_QUEUE or DESTROY_QUEUE of a reported queue) or after
+ * HSAGPU_KFD_LOST_GRACE. A context with no AQL queue to tell through
+ * (SDMA queues only) is named in @lost->hung_gpu, for a memory exception
+ * of a GPU hang. p->event_lock held; takes p->lock.
+ */
+void hsagpu_kfd_queue_lost(struct hsagpu_kfd_process *p,
+			   struct hsagpu_kfd_lost *lost)
+{
+	struct hsagpu_kfd_pdd *pdd;
+	u32 told;
+
+	mutex_lock(&p->lock);
+	list_for_each_entry(pdd, &p->pdds, node) {
+		if (!hsagpu_file_lost(pdd->hf) || pdd->lost_stage == 2)
+			continue;
+		if (pdd->lost_stage == 0) {
+			told = hsagpu_kfd_queue_tell(p, pdd, true, lost);
+			WRITE_ONCE(pdd->lost_at, jiffies);
+			WRITE_ONCE(pdd->lost_stage, 1);
+			dev_info(&pdd->kdev->props.pdev->dev,
+				 "KFD: process %d lost its queues on gpu_id %u: %u with work reported\n",
+				 p->pid, pdd->kdev->gpu_id, told);
+			if (told)
+				continue;
+		} else if (!pdd->lost_acked &&
+			   time_before_eq(jiffies, pdd->lost_at +
+					  HSAGPU_KFD_LOST_GRACE)) {
+			continue;
+		}
+		hsagpu_kfd_queue_tell(p, pdd, false, lost);
+		WRITE_ONCE(pdd->lost_stage, 2);
+		if (!pdd->lost_told &&
+		    lost->nhung < ARRAY_SIZE(lost->hung_gpu))
+			lost->hung_gpu[lost->nhung++] = pdd->kdev->gpu_id;
+	}
+	mutex_unlock(&p->lock);
+}
+
+/* ROCr answered a report (it suspends or destroys the queue). p->lock held. */
+static void hsagpu_kfd_queue_lost_ack(struct hsagpu_kfd_process *p,
+				      struct hsagpu_kfd_queue *q)
+{
+	if (!q->lost_told || READ_ONCE(q->pdd->lost_acked))
+		return;
+	WRITE_ONCE(q->pdd->lost_acked, true);
+	/* the other queues' report is due now: let a waiter make it */
+	wake_up_all(&p->event_wq);
 }
 
 /*
