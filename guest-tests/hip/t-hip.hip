@@ -7,12 +7,15 @@
  * add over a partial last block, a reduction through shared memory with
  * __syncthreads and atomicAdd, a 2-D transpose with partial blocks in
  * both dimensions, events. Every result against the CPU; exit status 0
- * only when all checks pass.
+ * only when all checks pass. The tests run in a child process, and its
+ * exit must leave no VM fault behind (hipt-teardown.h).
  */
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <string.h>
 #include <vector>
+
+#include "hipt-teardown.h"
 
 static int failures;
 
@@ -64,7 +67,7 @@ __global__ void transpose(const float *in, float *out, int rows, int cols)
 		out[x * rows + y] = in[y * cols + x];
 }
 
-int main()
+static int run_tests(void)
 {
 	hipDeviceProp_t prop;
 	int count = 0;
@@ -185,4 +188,15 @@ int main()
 	printf("# %s (%d failed checks)\n", failures ? "FAILED" : "passed",
 	       failures);
 	return failures ? 1 : 0;
+}
+
+int main()
+{
+	int f;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* HIP is initialised in the child only: no runtime state is forked */
+	f = hipt_run_checked(run_tests, "t-hip");
+	printf("%s t-hip\n", f ? "FAIL" : "PASS");
+	return f ? 1 : 0;
 }
