@@ -21,10 +21,11 @@
 #                      amdgpu_fence.c)
 #   amdkfd-rocminfo    amdkfd's /dev/kfd, and Debian's rocminfo lists the
 #                      device as a gfx900 agent with its chip ID and VRAM
-#   amdkfd-dispatch    Debian's ROCr on amdkfd runs kernels: t-hsa-basic,
-#                      t-hsa-codeobj, t-hsa-evict (queues evicted and
-#                      restored) and t-hsa-kill (a process killed
-#                      mid-kernel) pass, with either scheduling policy
+#   amdkfd-dispatch    Debian's ROCr on amdkfd runs kernels and copies:
+#                      t-hsa-basic, t-hsa-codeobj, t-hsa-copy, t-hsa-evict
+#                      (queues evicted and restored) and t-hsa-kill (a
+#                      process killed mid-kernel) pass, with either
+#                      scheduling policy
 #   amdgpu-reset       debugfs amdgpu_gpu_recover twice, IB tests after each
 #   amdgpu-vmfault     a process's GFX IB writes where it mapped nothing
 #                      (t-amdgpu-cs fault): amdgpu's fault handler reports
@@ -388,29 +389,29 @@ fi
 
 # amdkfd-dispatch: Debian's ROCr on amdkfd runs GPU work: the guest's ROCm
 # programs t-hsa-basic (queues, built-in kernels, blocked and active
-# signal waits, whose interrupts come through amdkfd's events) and
+# signal waits, whose interrupts come through amdkfd's events),
 # t-hsa-codeobj (code objects compiled by clang, dispatched through ROCr
-# and checked item by item), t-hsa-evict (the process's queues evicted by
-# amdkfd under it and restored: its next kernel runs), t-hsa-kill (a
-# process killed mid-kernel: amdkfd removes its queues, a new process
-# runs); without SDMA user
-# queues (HSA_ENABLE_SDMA=0: amdkfd's SDMA queues are not run yet).
-# Skipped where the initramfs has no ROCm programs (built only where
-# Debian's ROCr is installed).
+# and checked item by item), t-hsa-copy (ROCr's copies on amdkfd's SDMA
+# queues and on its blit kernels), t-hsa-evict (the process's queues
+# evicted by amdkfd under it and restored: its next kernel runs),
+# t-hsa-kill (a process killed mid-kernel: amdkfd removes its queues, a
+# new process runs). Skipped where the initramfs has no ROCm programs
+# (built only where Debian's ROCr is installed).
 if not_here amdkfd-dispatch; then
     :
 elif [ -z "$bound" ]; then
     result skip amdkfd-dispatch "amdgpu did not bind"
 elif [ ! -x /tests/t-hsa-basic ] || [ ! -x /tests/t-hsa-codeobj ] ||
-     [ ! -x /tests/t-hsa-evict ] || [ ! -x /tests/t-hsa-kill ]; then
+     [ ! -x /tests/t-hsa-copy ] || [ ! -x /tests/t-hsa-evict ] ||
+     [ ! -x /tests/t-hsa-kill ]; then
     result skip amdkfd-dispatch "no ROCm programs in the initramfs"
 else
     # 0: the hardware scheduler (the HIQ's runlist), 2: amdkfd loads the
     # queues into the HQD registers itself
     echo "amdgpu.sched_policy=$(cat /sys/module/amdgpu/parameters/sched_policy)" | diag
     why=
-    for t in t-hsa-basic t-hsa-codeobj t-hsa-evict t-hsa-kill; do
-        HSA_ENABLE_SDMA=0 timeout 120 "/tests/$t" > "/tmp/amdkfd-$t" 2>&1
+    for t in t-hsa-basic t-hsa-codeobj t-hsa-copy t-hsa-evict t-hsa-kill; do
+        timeout 120 "/tests/$t" > "/tmp/amdkfd-$t" 2>&1
         rc=$?
         diag < "/tmp/amdkfd-$t"
         [ "$rc" -eq 0 ] || why="${why:+$why; }$t: exit status $rc"

@@ -10,6 +10,8 @@
  * move before the gate opens; the data that comes back is checked word
  * by word, and so is what hsa_amd_memory_fill writes into VRAM. Then the
  * chains once more with HSA_ENABLE_SDMA=0 (ROCr's blit kernels only).
+ * Which engines ROCr used: the device's queue registers on the facade,
+ * amdkfd's list of the process's queues on Linux's amdkfd.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,6 +188,15 @@ int main(int argc, char **argv)
 		if (child) {
 			CHECK(e.sdma == 0, "%s: %d SDMA rings with HSA_ENABLE_SDMA=0",
 			      h.gpu[i].pci, e.sdma);
+		} else if (hsat_sysfs(h.gpu[i].pci, "num_queues") < 0) {
+			/*
+			 * Linux's amdkfd: ROCr's SDMA queues exist (it copies
+			 * host<->VRAM on them whenever it could make them); how
+			 * much they did (amdkfd's sdma_GPUID, the counter SDMA
+			 * firmware keeps after the read pointer) is not modelled
+			 */
+			CHECK(e.sdma >= 1, "%s: ROCr made no SDMA queue on amdkfd",
+			      h.gpu[i].pci);
 		} else {
 			CHECK(e.sdma >= 1 && e.sdma_retired > 0,
 			      "%s: the host<->VRAM copies ran on no SDMA ring (ROCr fell "

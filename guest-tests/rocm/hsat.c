@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,13 +144,100 @@ int64_t hsat_sysfs(const char *pci, const char *name)
 	return -1;
 }
 
+/* A number in a sysfs file (the first one), -1 if unreadable */
+static int64_t hsat_read_num(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* Linux's amdkfd: the gpu_id of the topology node at @pci, 0 if none */
+static uint32_t hsat_kfd_gpu_id(const char *pci)
+{
+	unsigned int dom, bus, dev, fn;
+	unsigned long long val;
+	char path[96], key[64];
+
+	if (sscanf(pci, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
+		return 0;
+	for (int n = 0; n < 64; n++) {
+		FILE *f;
+		int match = 0;
+
+		snprintf(path, sizeof(path),
+			 "/sys/class/kfd/kfd/topology/nodes/%d/properties", n);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		while (fscanf(f, "%63s %llu", key, &val) == 2)
+			match |= !strcmp(key, "location_id") &&
+				 val == (bus << 8 | dev << 3 | fn);
+		fclose(f);
+		if (match) {
+			snprintf(path, sizeof(path),
+				 "/sys/class/kfd/kfd/topology/nodes/%d/gpu_id", n);
+			return (uint32_t)hsat_read_num(path);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Linux's amdkfd (a GPU that is not hsagpu's): this process's queues on
+ * @pci as amdkfd lists them (proc/PID/queues/N: type 0 compute, 1 and 4
+ * SDMA), and its SDMA activity (proc/PID/sdma_GPUID: the SDMA queues'
+ * read pointers, in hundreds of bytes) as "retired"
+ */
+static int hsat_engines_amdkfd(const char *pci, struct hsat_engines *e)
+{
+	uint32_t gpu_id = hsat_kfd_gpu_id(pci);
+	char path[128];
+	glob_t g;
+
+	if (!gpu_id)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/class/kfd/kfd/proc/%d/queues/*",
+		 (int)getpid());
+	if (glob(path, 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			int64_t type, id;
+
+			snprintf(path, sizeof(path), "%s/gpuid", g.gl_pathv[i]);
+			id = hsat_read_num(path);
+			snprintf(path, sizeof(path), "%s/type", g.gl_pathv[i]);
+			type = hsat_read_num(path);
+			if (id != gpu_id)
+				continue;
+			if (type == 0)
+				e->aql++;
+			else if (type == 1 || type == 4)
+				e->sdma++;
+		}
+		globfree(&g);
+	}
+	snprintf(path, sizeof(path), "/sys/class/kfd/kfd/proc/%d/sdma_%u",
+		 (int)getpid(), gpu_id);
+	e->sdma_retired = hsat_read_num(path) > 0 ? hsat_read_num(path) : 0;
+	return 0;
+}
+
 int hsat_engines(const char *pci, struct hsat_engines *e)
 {
 	int64_t nq = hsat_sysfs(pci, "num_queues");
 	size_t len = 0;
-	volatile uint32_t *regs = gt_map_resource(pci, 5, &len);
+	volatile uint32_t *regs;
 
 	memset(e, 0, sizeof(*e));
+	if (nq < 0)
+		return hsat_engines_amdkfd(pci, e);
+	regs = gt_map_resource(pci, 5, &len);
 	if (!regs || nq <= 0)
 		return -1;
 	for (int64_t q = 0; q < nq; q++) {

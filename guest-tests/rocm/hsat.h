@@ -104,8 +104,10 @@ uint16_t hsat_header(hsa_packet_type_t type, int barrier);
  * many are SDMA rings (HSAGPU_QF_SDMA) and how many packets those
  * retired, how many are ROCr AQL queues (HSAGPU_QF_AMD_QUEUE). Which
  * engine ROCr really used is invisible through the HSA API (it falls
- * back to its blit kernels when an SDMA queue cannot be made). -1 if
- * BAR5 cannot be mapped.
+ * back to its blit kernels when an SDMA queue cannot be made). On Linux's
+ * amdkfd (a GPU without hsagpu's sysfs): this process's queues on the
+ * GPU as amdkfd lists them, and its SDMA activity as sdma_retired. -1 if
+ * neither can be read.
  */
 struct hsat_engines {
 	int sdma, aql;

@@ -506,6 +506,11 @@ static void build_vmid8(HsaGpuV10 *v, unsigned hub)
 	     P_PDE_PTE | P_FRAG(9) | P_MTYPE(0));
 	setv(PT_PDB0, 5, P_PDE_PTE);			/* cleared PDB0 entry */
 	setv(PT_PDB0, 6, (DATA + 0x1000) | P_VALID | P_READ | P_PDE_PTE);
+	/* a run of system pages, contiguous from off a 2 MiB boundary */
+	setv(PT_PDB0, 7, (SYS_BASE + 0x52000) | P_VALID | P_SYSTEM | P_SNOOPED |
+	     P_READ | P_WRITE | P_PDE_PTE | P_FRAG(9) | P_MTYPE(MTYPE_UC));
+	/* one whose page would end past VRAM */
+	setv(PT_PDB0, 8, (VRAM - 0x1000) | P_VALID | P_READ | P_PDE_PTE);
 	setv(PT_PTB, 0, (DATA + 0x400000) | P_VALID | P_READ | P_WRITE);
 	setv(PT_PTB, 1, (SYS_BASE + 0x2000) | P_VALID | P_SYSTEM |
 	     P_SNOOPED | P_READ | P_WRITE);
@@ -627,8 +632,18 @@ static void test_faults(void)
 	T(xl(v, V10_GFXHUB, 8, VA8(1, 2, 3, 4, 0), A_R, &x, &f) ==
 	  HSAGPU_VM_REASON_NOT_PRESENT && f.fault_class ==
 	  V10_FAULT_CLASS_VALID);
-	/* a misaligned 2 MiB page: the walker's error */
-	T(xl(v, V10_GFXHUB, 8, VA8(1, 2, 6, 0, 0), A_R, &x, &f) ==
+	/*
+	 * a 2 MiB page whose base is not 2 MiB aligned: base + offset (as
+	 * amdgpu maps a contiguous run of system pages that starts off a
+	 * 2 MiB boundary); the whole page must still lie in VRAM
+	 */
+	T(xl(v, V10_GFXHUB, 8, VA8(1, 2, 6, 0, 0), A_R, &x, &f) == 0);
+	T(!x.system && x.addr == DATA + 0x1000 && x.len == 2ULL << 20);
+	T(xl(v, V10_GFXHUB, 8, VA8(1, 2, 6, 511, 0xffc), A_R, &x, &f) == 0);
+	T(x.addr == DATA + 0x1000 + (2ULL << 20) - 4 && x.len == 4);
+	T(xl(v, V10_GFXHUB, 8, VA8(1, 2, 7, 3, 8), A_W, &x, &f) == 0);
+	T(x.system && x.addr == SYS_BASE + 0x52000 + 0x3008);
+	T(xl(v, V10_GFXHUB, 8, VA8(1, 2, 8, 0, 0), A_R, &x, &f) ==
 	  HSAGPU_VM_REASON_BAD_ENTRY);
 	T((f.status & 0x1ff) == 2 << V10_FAULT_STATUS_WALKER_SHIFT &&
 	  f.fault_class == V10_FAULT_CLASS_PDE0);

@@ -102,7 +102,7 @@ static unsigned hsagpu_vm_walk_from(const HsaGpuVmLayout *l, int level,
         if (leaf) {
             uint64_t pa = e & HSAGPU_PTE_ADDR_MASK;
 
-            if (pa & (size - 1)) {
+            if ((pa & (size - 1)) && !(level > 0 && l->large_any_base)) {
                 return HSAGPU_VM_REASON_BAD_ENTRY;
             }
             if (!(e & HSAGPU_PTE_SYSTEM)) {

@@ -103,6 +103,14 @@ typedef struct HsaGpuVmLayout {
     uint64_t dir_mask;          /* address bits of a directory entry */
     uint64_t local_base;        /* local (not SYSTEM) addresses in entries */
                                 /* and root minus this are VRAM offsets */
+    /*
+     * A large page (a directory entry with PDE_PTE) at any base: the
+     * base plus the offset into it, as gfx9 does with what amdgpu maps
+     * (a run of contiguous system pages that starts off a 2 MiB
+     * boundary becomes one 2 MiB page). Without it, a base not aligned
+     * to the page's size is a bad entry.
+     */
+    bool large_any_base;
 } HsaGpuVmLayout;
 
 /* Power-on state: every context disabled, TLBs and faults empty. */

@@ -176,6 +176,7 @@ static unsigned v10_gmc_walk(HsaGpuV10 *v, unsigned hub, unsigned vmid,
         .end = v10_page(v, v10_vm(hub, V10_GFXHUB_CONTEXT0_END_LO32 + n)),
         .dir_mask = V10_PDE_ADDR_MASK,
         .local_base = v10_fb_offset(v, hub),
+        .large_any_base = true,
     };
     l.index_base = l.start;
     if (!(base & HSAGPU_PTE_VALID)) {
