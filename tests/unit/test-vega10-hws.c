@@ -17,6 +17,7 @@
 #include "hw/hsagpu/vega10/vega10.h"
 
 #include "tap.h"
+#include "v10-fakemem.h"
 
 #define VRAM (64u << 20)
 
@@ -40,45 +41,6 @@ static HsaGpuV10 *dev(void)
 #define RD(v, r) hsagpu_v10_read(v, r)
 #define WR(v, r, x) hsagpu_v10_write(v, r, x)
 
-/* GPU memory: VMID 0 addresses are offsets into one buffer */
-#define GMEM            (1u << 20)
-static uint8_t gmem[GMEM];
-static unsigned n_stopped, stop_err;
-
-static unsigned g_read(void *o, uint32_t vmid, uint64_t a, void *buf,
-		       uint32_t len)
-{
-	if (vmid || a > GMEM || len > GMEM - a)
-		return 1;
-	memcpy(buf, gmem + a, len);
-	return 0;
-}
-
-static unsigned g_write(void *o, uint32_t vmid, uint64_t a, const void *buf,
-			uint32_t len)
-{
-	if (vmid || a > GMEM || len > GMEM - a)
-		return 1;
-	memcpy(gmem + a, buf, len);
-	return 0;
-}
-
-static void g_stopped(void *o, unsigned ri, uint32_t err, uint32_t hdr)
-{
-	n_stopped++;
-	stop_err = err;
-}
-
-static uint32_t g_reg_read(void *o, uint32_t dw)
-{
-	return hsagpu_v10_read(o, dw);
-}
-
-static void g_reg_write(void *o, uint32_t dw, uint32_t val)
-{
-	hsagpu_v10_write(o, dw, val);
-}
-
 static HsaGpuV10CpOps cp_ops = {
 	.read = g_read, .write = g_write, .reg_read = g_reg_read,
 	.reg_write = g_reg_write, .stopped = g_stopped,
@@ -91,11 +53,6 @@ static void cp_pass(HsaGpuV10 *v)
 	cp_ops.opaque = v;
 	for (int i = 0; i < 4; i++)
 		hsagpu_v10_cp_pass(v, &cp_ops, 64, &ran);
-}
-
-static uint32_t *g32(uint64_t a)
-{
-	return (uint32_t *)(gmem + a);
 }
 
 #define KIQ_RING        0x10000

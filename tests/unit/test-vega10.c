@@ -15,6 +15,7 @@
 #include "hw/hsagpu/vega10/vega10.h"
 
 #include "tap.h"
+#include "v10-fakemem.h"
 
 #define VRAM (64u << 20)
 
@@ -292,28 +293,8 @@ static void test_every_register(void)
  * The CP's rings as gfx_v9_0.c starts them, on a fake GPU memory where
  * VMID 0 addresses are offsets into one buffer
  */
-#define GMEM            (1u << 20)
-static uint8_t gmem[GMEM];
-static unsigned n_eop, eop_me, eop_pipe, eop_queue, n_stopped, stop_err;
+static unsigned n_eop, eop_me, eop_pipe, eop_queue;
 static uint32_t eop_ctx;
-
-static unsigned g_read(void *o, uint32_t vmid, uint64_t a, void *buf,
-		       uint32_t len)
-{
-	if (vmid || a > GMEM || len > GMEM - a)
-		return 1;
-	memcpy(buf, gmem + a, len);
-	return 0;
-}
-
-static unsigned g_write(void *o, uint32_t vmid, uint64_t a, const void *buf,
-			uint32_t len)
-{
-	if (vmid || a > GMEM || len > GMEM - a)
-		return 1;
-	memcpy(gmem + a, buf, len);
-	return 0;
-}
 
 static void g_eop(void *o, unsigned me, unsigned pipe, unsigned queue,
 		  uint32_t ctx)
@@ -323,22 +304,6 @@ static void g_eop(void *o, unsigned me, unsigned pipe, unsigned queue,
 	eop_pipe = pipe;
 	eop_queue = queue;
 	eop_ctx = ctx;
-}
-
-static void g_stopped(void *o, unsigned ri, uint32_t err, uint32_t hdr)
-{
-	n_stopped++;
-	stop_err = err;
-}
-
-static uint32_t g_reg_read(void *o, uint32_t dw)
-{
-	return hsagpu_v10_read(o, dw);
-}
-
-static void g_reg_write(void *o, uint32_t dw, uint32_t val)
-{
-	hsagpu_v10_write(o, dw, val);
 }
 
 static HsaGpuV10CpOps cp_ops = {
@@ -352,11 +317,6 @@ static unsigned cp_pass(HsaGpuV10 *v)
 {
 	cp_ops.opaque = v;
 	return hsagpu_v10_cp_pass(v, &cp_ops, 64, &cp_ran);
-}
-
-static uint32_t *g32(uint64_t a)
-{
-	return (uint32_t *)(gmem + a);
 }
 
 /* A ring at @base written from dword @w on */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The GPU memory and register callbacks the Vega10 front end's unit
+ * tests give its CP (HsaGpuV10CpOps): VMID 0 addresses are offsets into
+ * one buffer, other VMIDs do not translate; registers are the front
+ * end's own; a stopped ring is counted with its error.
+ */
+#ifndef HSAGPU_V10_FAKEMEM_H
+#define HSAGPU_V10_FAKEMEM_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "hw/hsagpu/vega10/vega10.h"
+
+#define GMEM            (1u << 20)
+static uint8_t gmem[GMEM];
+static unsigned n_stopped, stop_err;
+
+static unsigned g_read(void *o, uint32_t vmid, uint64_t a, void *buf,
+		       uint32_t len)
+{
+	if (vmid || a > GMEM || len > GMEM - a)
+		return 1;
+	memcpy(buf, gmem + a, len);
+	return 0;
+}
+
+static unsigned g_write(void *o, uint32_t vmid, uint64_t a, const void *buf,
+			uint32_t len)
+{
+	if (vmid || a > GMEM || len > GMEM - a)
+		return 1;
+	memcpy(gmem + a, buf, len);
+	return 0;
+}
+
+static void g_stopped(void *o, unsigned ri, uint32_t err, uint32_t hdr)
+{
+	n_stopped++;
+	stop_err = err;
+}
+
+static uint32_t g_reg_read(void *o, uint32_t dw)
+{
+	return hsagpu_v10_read(o, dw);
+}
+
+static void g_reg_write(void *o, uint32_t dw, uint32_t val)
+{
+	hsagpu_v10_write(o, dw, val);
+}
+
+static uint32_t *g32(uint64_t a)
+{
+	return (uint32_t *)(gmem + a);
+}
+
+#endif
