@@ -537,7 +537,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .read = fv_cp_read, .write = fv_cp_write,
         .reg_read = fv_cp_reg_read, .reg_write = fv_cp_reg_write,
         .eop = fv_cp_eop, .invalidate = fv_cp_invalidate,
-        .stopped = fv_cp_stopped,
+        .stopped = fv_cp_stopped, .hiq_packet = hsagpu_v10_hws_packet,
     };
 
     if (!v) {

@@ -44,6 +44,7 @@ static HsaGpuV10 *dev(void)
 static HsaGpuV10CpOps cp_ops = {
 	.read = g_read, .write = g_write, .reg_read = g_reg_read,
 	.reg_write = g_reg_write, .stopped = g_stopped,
+	.hiq_packet = hsagpu_v10_hws_packet,
 };
 
 static void cp_pass(HsaGpuV10 *v)

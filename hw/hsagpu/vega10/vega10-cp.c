@@ -326,7 +326,7 @@ static unsigned v10_hiq_packet(void *opaque, const uint32_t *pk, uint32_t n)
 {
     V10RingCtx *c = opaque;
 
-    return hsagpu_v10_hws_packet(c->v, c->ops, pk, n);
+    return c->ops->hiq_packet(c->v, c->ops, pk, n);
 }
 
 static unsigned v10_queue_packet(void *opaque, const uint32_t *pk,
@@ -378,7 +378,8 @@ unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
             .reg_read = v10_pm4_reg_read, .reg_write = v10_pm4_reg_write,
             .eop = v10_pm4_eop, .gpu_clock = v10_pm4_clock,
             .queue_packet = ri == v->kiq_ring ? v10_queue_packet :
-                            ri == v->hws.hiq_ring ? v10_hiq_packet : NULL,
+                            ri == v->hws.hiq_ring && ops->hiq_packet ?
+                            v10_hiq_packet : NULL,
             .opaque = &c,
         };
         HsaGpuPm4Outcome o;

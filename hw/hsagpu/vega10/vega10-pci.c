@@ -481,6 +481,7 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
         .eop = v10_cp_eop,
         .invalidate = v10_cp_invalidate,
         .stopped = v10_cp_stopped,
+        .hiq_packet = hsagpu_v10_hws_packet,
         .opaque = ctx,
     };
     uint64_t ran = 0;

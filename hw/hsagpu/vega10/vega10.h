@@ -84,6 +84,7 @@ typedef struct HsaGpuV10Ring {
 #define V10_HANG_IDS                    (V10_HANG_GFX + 1 + V10_NUM_HQD)
 
 /* What the CP's rings need from the device around them */
+struct HsaGpuV10;
 typedef struct HsaGpuV10CpOps {
     /* GFXHUB memory: 0 or nonzero (does not translate) */
     unsigned (*read)(void *opaque, uint32_t vmid, uint64_t addr, void *buf,
@@ -103,6 +104,13 @@ typedef struct HsaGpuV10CpOps {
     void (*invalidate)(void *opaque, uint32_t pasid, bool all_hubs);
     /* ring @ri stopped: HSAGPU_PM4_ERR_*, the packet's header */
     void (*stopped)(void *opaque, unsigned ri, uint32_t err, uint32_t hdr);
+    /*
+     * The HIQ's queue packets: the hardware scheduler the device has
+     * (hsagpu_v10_hws_packet); NULL: the HIQ refuses them
+     */
+    unsigned (*hiq_packet)(struct HsaGpuV10 *v,
+                           const struct HsaGpuV10CpOps *ops,
+                           const uint32_t *pk, uint32_t n);
     void *opaque;
 } HsaGpuV10CpOps;
 
