@@ -36,6 +36,9 @@
 #                      process's job (t-amdgpu-cs hang): amdgpu's job
 #                      timeout recovers the GPU, the job fails, a new job
 #                      runs, every ring's IB test passes again
+#   amdkfd-hang-hws    (hardware scheduler only) amdkfd's debugfs hang_hws:
+#                      the HIQ stops, amdkfd resets the GPU, a new ROCr
+#                      process runs
 #   amdgpu-rebind      unbind and bind through sysfs, IB tests after
 #   amdgpu-reload      rmmod amdgpu and insmod again, IB tests after
 #
@@ -122,7 +125,7 @@ result() {  # result ok|fail|skip NAME [WHY]
 }
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..13"
 echo "# amdgpu: kernel $kver; firmware $(cat "$here/firmware-package" 2>/dev/null ||
     echo 'package unknown')"
 echo "# amdgpu: modules $(tr '\n' ' ' < "$md/ORDER" 2>/dev/null)"
@@ -553,6 +556,46 @@ else
             result ok amdgpu-hang
         fi
     fi
+fi
+
+# amdkfd-hang-hws: amdkfd's own test of a hung hardware scheduler (its
+# debugfs hang_hws writes garbage to the HIQ, sched_policy 0 only): the
+# device's HIQ stops on it, amdkfd finds its next preemption unanswered,
+# resets the GPU, and a new ROCr process runs (t-hsa-basic)
+if not_here amdkfd-hang-hws; then
+    :
+elif [ -z "$bound" ]; then
+    result skip amdkfd-hang-hws "amdgpu did not bind"
+elif [ "$(cat /sys/module/amdgpu/parameters/sched_policy 2>/dev/null)" = 2 ]; then
+    result skip amdkfd-hang-hws "no hardware scheduler (amdgpu.sched_policy=2)"
+elif [ ! -e /sys/kernel/debug/kfd/hang_hws ] || [ ! -x /tests/t-hsa-basic ]; then
+    result skip amdkfd-hang-hws "no kfd/hang_hws in debugfs, or no ROCm programs"
+else
+    why=
+    from=$(dmesg | wc -l)
+    resets=$(dmesg | grep -c "GPU reset(.*) succeeded")
+    gpu_id=$(cat /sys/class/kfd/kfd/topology/nodes/1/gpu_id 2>/dev/null)
+    echo "$gpu_id" > /sys/kernel/debug/kfd/hang_hws 2>/tmp/hang-hws ||
+        why="writing gpu_id $gpu_id to hang_hws failed: $(cat /tmp/hang-hws)"
+    # amdkfd waits queue_preemption_timeout_ms (9 s) for the fence
+    i=0
+    while [ -z "$why" ] && [ $i -lt 60 ] &&
+          [ "$(dmesg | grep -c "GPU reset(.*) succeeded")" -le "$resets" ]; do
+        sleep 1
+        i=$((i + 1))
+    done
+    new_dmesg "$from" | grep -E 'HWS|preemption|GPU reset|VRAM' | diag
+    if [ -n "$why" ]; then
+        :
+    elif ! new_dmesg "$from" | grep -q 'unsuccessful queues preemption'; then
+        why="amdkfd did not find the scheduler hung"
+    elif [ "$(dmesg | grep -c "GPU reset(.*) succeeded")" -le "$resets" ]; then
+        why="no GPU reset succeeded within 60 s"
+    elif ! timeout 120 /tests/t-hsa-basic > /tmp/amdkfd-hws-after 2>&1; then
+        diag < /tmp/amdkfd-hws-after
+        why="t-hsa-basic failed after the reset"
+    fi
+    verdict amdkfd-hang-hws
 fi
 
 # amdgpu-rebind: the driver unbound from the device and bound again
