@@ -92,7 +92,7 @@ static uint64_t fr_clock(void *o)
     return 0x123456789abcULL + fr.eops;
 }
 
-/* Only the KIQ's packets, whole, reach the queue manager */
+/* Only the KIQ's and the HIQ's packets, whole, reach the queue manager */
 static unsigned fr_queue_packet(void *o, const uint32_t *pk, uint32_t n)
 {
     unsigned op = (pk[0] >> HSAGPU_PM4_OPCODE_SHIFT) & HSAGPU_PM4_OPCODE_MASK;
@@ -103,6 +103,8 @@ static unsigned fr_queue_packet(void *o, const uint32_t *pk, uint32_t n)
     FUZZ_CHECK(((pk[0] >> HSAGPU_PM4_COUNT_SHIFT) & HSAGPU_PM4_COUNT_MASK)
                + 2 == n);
     FUZZ_CHECK(op == HSAGPU_PM4_OP_SET_RESOURCES ||
+               op == HSAGPU_PM4_OP_MAP_PROCESS ||
+               op == HSAGPU_PM4_OP_RUN_LIST ||
                op == HSAGPU_PM4_OP_MAP_QUEUES ||
                op == HSAGPU_PM4_OP_UNMAP_QUEUES ||
                op == HSAGPU_PM4_OP_QUERY_STATUS ||
