@@ -171,12 +171,39 @@ static void test_v10_handshakes(void)
     fixture_fini(&f);
 }
 
+/*
+ * Migrate the fixture's guest through the file @path into a fresh QEMU
+ * with the same device (64 MiB of VRAM), and find its PCI functions again
+ */
+static void v10_migrate_through_file(Fixture *f, const char *path)
+{
+    g_autofree char *uri = g_strdup_printf("file:%s", path);
+    g_autofree char *st = NULL;
+
+    migrate_to_file(f, path);
+    g_free(f->gpu);
+    g_free(f->rp);
+    qpci_free_pc(f->bus);
+    qtest_quit(f->qts);
+    f->qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
+                         "bus=pcie.0,chassis=1,addr=0x4 " V10_DEV
+                         ",vram-size=64M -incoming defer");
+    qtest_qmp_assert_success(f->qts, "{ 'execute': 'migrate-incoming', "
+                             "'arguments': { 'uri': %s, "
+                             "'exit-on-error': false } }", uri);
+    st = migrate_wait(f->qts);
+    g_assert_cmpstr(st, ==, "completed");
+    unlink(path);
+    f->bus = qpci_new_pc(f->qts, NULL);
+    f->rp = qpci_device_find(f->bus, RP_DEVFN);
+    f->gpu = qpci_device_find(f->bus, (GPU_BUS << 8) | QPCI_DEVFN(0, 0));
+    g_assert(f->gpu);
+}
+
 static void test_v10_migration_reset(void)
 {
     g_autofree char *path = g_strdup_printf("%s/hsagpu-v10-mig-%d",
                                             g_get_tmp_dir(), getpid());
-    g_autofree char *uri = g_strdup_printf("file:%s", path);
-    g_autofree char *st = NULL;
     uint32_t pq = V10_CP_MQD_BASE_ADDR + 8;
     Fixture f;
 
@@ -185,25 +212,7 @@ static void test_v10_migration_reset(void)
     v10_wr(&f, V10_GRBM_GFX_CNTL, 2 | 1 << 2 | 5 << 8);     /* ME1 P2 Q5 */
     v10_wr(&f, pq, 0x12345);
     v10_wr(&f, V10_GRBM_GFX_CNTL, 0);
-    migrate_to_file(&f, path);
-    g_free(f.gpu);
-    g_free(f.rp);
-    qpci_free_pc(f.bus);
-    qtest_quit(f.qts);
-
-    f.qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
-                        "bus=pcie.0,chassis=1,addr=0x4 " V10_DEV
-                        ",vram-size=64M -incoming defer");
-    qtest_qmp_assert_success(f.qts, "{ 'execute': 'migrate-incoming', "
-                             "'arguments': { 'uri': %s, "
-                             "'exit-on-error': false } }", uri);
-    st = migrate_wait(f.qts);
-    g_assert_cmpstr(st, ==, "completed");
-    unlink(path);
-    f.bus = qpci_new_pc(f.qts, NULL);
-    f.rp = qpci_device_find(f.bus, RP_DEVFN);
-    f.gpu = qpci_device_find(f.bus, (GPU_BUS << 8) | QPCI_DEVFN(0, 0));
-    g_assert(f.gpu);
+    v10_migrate_through_file(&f, path);
     g_assert_cmphex(v10_rd(&f, V10_SCRATCH_REG0 + 3), ==, 0x5ca1ab1e);
     g_assert_cmphex(v10_rd(&f, pq), ==, 0);
     v10_wr(&f, V10_GRBM_GFX_CNTL, 2 | 1 << 2 | 5 << 8);
@@ -824,8 +833,6 @@ static void test_v10_sdma_rlc(void)
 {
     g_autofree char *path = g_strdup_printf("%s/hsagpu-v10-rlc-%d",
                                             g_get_tmp_dir(), getpid());
-    g_autofree char *uri = g_strdup_printf("file:%s", path);
-    g_autofree char *st = NULL;
     uint32_t cntl = 10 << 1 | 1 << 12 | 6 << 16;    /* 1024 dwords */
     uint64_t ring = V10_AGP + V10_RLC_RING;
     uint32_t w = 0, dw0;
@@ -897,24 +904,7 @@ static void test_v10_sdma_rlc(void)
     g_assert_cmphex(qtest_readl(f.qts, V10_IH_RING + 16), ==, 0x99);
 
     /* migrated while it runs: it goes on where it was */
-    migrate_to_file(&f, path);
-    g_free(f.gpu);
-    g_free(f.rp);
-    qpci_free_pc(f.bus);
-    qtest_quit(f.qts);
-    f.qts = qtest_initf("-M q35 -nic none -device pcie-root-port,id=rp0,"
-                        "bus=pcie.0,chassis=1,addr=0x4 " V10_DEV
-                        ",vram-size=64M -incoming defer");
-    qtest_qmp_assert_success(f.qts, "{ 'execute': 'migrate-incoming', "
-                             "'arguments': { 'uri': %s, "
-                             "'exit-on-error': false } }", uri);
-    st = migrate_wait(f.qts);
-    g_assert_cmpstr(st, ==, "completed");
-    unlink(path);
-    f.bus = qpci_new_pc(f.qts, NULL);
-    f.rp = qpci_device_find(f.bus, RP_DEVFN);
-    f.gpu = qpci_device_find(f.bus, (GPU_BUS << 8) | QPCI_DEVFN(0, 0));
-    g_assert(f.gpu);
+    v10_migrate_through_file(&f, path);
     /* the source was stopped for the file: so is the destination */
     qtest_qmp_assert_success(f.qts, "{ 'execute': 'cont' }");
     FENCE(2);
