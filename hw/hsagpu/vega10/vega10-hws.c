@@ -113,9 +113,9 @@ static unsigned v10_hws_unmap(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
     }
     for (unsigned qi = 0; qi < V10_SDMA_RINGS; qi++) {
         unsigned e = qi / V10_SDMA_QUEUES, q = qi % V10_SDMA_QUEUES;
-        uint32_t img[V10_SDMA_MQD_DW];
+        uint32_t img[V10_SDMA_MQD_DW] = { 0 };
         uint64_t mqd = v->hws.sdma_mqd[qi];
-        bool hit = !doorbells;
+        bool hit = !doorbells, back = save;
 
         if (!mqd || !(engines >> (HSAGPU_PM4_ENGINE_SDMA0 + e) & 1) ||
             (pasid && v->hws.sdma_pasid[qi] != pasid)) {
@@ -130,12 +130,12 @@ static unsigned v10_hws_unmap(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
             continue;
         }
         /* the MQD's other fields stay as amdkfd wrote them */
-        if (save && ops->read(ops->opaque, 0, mqd, img, sizeof(img))) {
+        if (back && ops->read(ops->opaque, 0, mqd, img, sizeof(img))) {
             err = HSAGPU_PM4_ERR_MEMORY;
-            save = false;
+            back = false;
         }
         hsagpu_v10_sdma_mqd_save(v, e, q, img);
-        if (save && ops->write(ops->opaque, 0, mqd, img, sizeof(img))) {
+        if (back && ops->write(ops->opaque, 0, mqd, img, sizeof(img))) {
             err = HSAGPU_PM4_ERR_MEMORY;
         }
         v->hws.sdma_mqd[qi] = 0;
