@@ -470,6 +470,45 @@ static void test_bad_runlists(void)
 	T(n_stopped == 0 && v->hws.runlists == 0);
 }
 
+/*
+ * A process's two SDMA queues (SDMA0's RLC0 and RLC1): unmapped, each
+ * MQD gets where its queue stopped; one MQD that cannot be read back is
+ * a memory error that does not keep the other's state from its MQD
+ */
+static void test_sdma_queues(void)
+{
+	HsaGpuV10 *v = boot(0xff00);
+	uint32_t rptr1 = hsagpu_v10_sdma_reg(0, 3, V10_SDMA_RB_RPTR);
+
+	for (unsigned i = 0; i < 2; i++) {
+		uint32_t *m = g32(MQD(i));
+
+		memset(m, 0, 512);
+		m[V10_SDMA_MQD_RB_CNTL] = 8 << 1;
+		m[V10_SDMA_MQD_RB_BASE] = AQL_RING(i) >> 8;
+		m[V10_SDMA_MQD_RB_RPTR_ADDR_LO] = READ_INDEX(i);
+		m[V10_SDMA_MQD_RB_RPTR] = 0x11;
+	}
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 2);
+	ib_queue(HSAGPU_PM4_ENGINE_SDMA0, MQD(0), 0x1800, 0);
+	ib_queue(HSAGPU_PM4_ENGINE_SDMA0, MQD(1), 0x1802, 0);
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	T(n_stopped == 0 && v->hws.maps == 2);
+	T(v->hws.sdma_mqd[2] == MQD(0) && v->hws.sdma_mqd[3] == MQD(1));
+	T(v->hws.sdma_pasid[3] == 0x8001);
+	/* RLC1 moved on; RLC0's MQD is gone from where the scheduler reads */
+	v->reg[rptr1] = 0x40;
+	v->hws.sdma_mqd[2] = GMEM + 0x1000;
+	hiq_unmap(HSAGPU_PM4_UQ_PREEMPT, HSAGPU_PM4_UQ_ALL, 0);
+	hiq_go(v);
+	T(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_MEMORY);
+	T(g32(MQD(1))[V10_SDMA_MQD_RB_RPTR] == 0x40);
+	T(v->hws.sdma_mqd[2] == 0 && v->hws.sdma_mqd[3] == 0);
+	T(v->hws.pasid[8] == 0);
+}
+
 /* A device reset forgets the scheduler */
 static void test_reset(void)
 {
@@ -494,6 +533,7 @@ int main(void)
 	test_runlist();
 	test_oversubscribed();
 	test_bad_runlists();
+	test_sdma_queues();
 	test_reset();
 	return tap_done();
 }
