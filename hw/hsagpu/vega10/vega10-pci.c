@@ -191,6 +191,13 @@ static void v10_aql_sync(HsaGpuState *s)
             r->active = 0;
             continue;
         }
+        /*
+         * A mapped queue's write pointer is read, as gfx9's CP does: a
+         * doorbell rung while it was off (evicted, or between two of
+         * the scheduler's runlists) is not lost
+         */
+        hsagpu_queue_own_ring(s, qi);
+        v->kick = true;
         r->aql_run = 1;
     }
 }
@@ -493,7 +500,8 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
     /* a queue packet may have started or stopped a processor queue */
     v10_sdma_sync(s);
     v10_aql_sync(s);
-    pass->ended |= !!(more & V10_CP_BUSY);
+    /* a queue the pass started may have work already: another pass */
+    pass->ended |= !!(more & V10_CP_BUSY) || s->v10->kick;
     pass->poll |= !!(more & V10_CP_WAITING);
     s->v10->kick = false;
 }
