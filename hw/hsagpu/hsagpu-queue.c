@@ -34,6 +34,7 @@
 #include "hw/pci/msix.h"
 #include "migration/vmstate.h"
 #include "hsagpu.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn.h"
 #include "trace.h"
 
 #define HSAGPU_QUANTUM          64          /* packets per queue per pass */
@@ -640,6 +641,7 @@ unsigned hsagpu_queue_own_start(HsaGpuState *s, unsigned qi,
     q->wptr_hi = reg->wptr_hi;
     q->flags = reg->flags | HSAGPU_QF_OWN;
     q->vmid = reg->vmid;
+    q->num_gws = reg->num_gws;
     q->priority = reg->priority;
     q->vector = 0;
     q->doorbell = HSAGPU_DOORBELL_NONE;
@@ -1290,7 +1292,8 @@ static bool hsagpu_queue_gcn_len_ok(void *opaque, int version_id)
 {
     HsaGpuQueue *q = opaque;
 
-    return q->gcn_blob_len <= 4 * 1024 * 1024;
+    /* several with a GWS dispatch's waiting workgroups (checked on load) */
+    return q->gcn_blob_len <= 256 * 1024 * 1024;
 }
 
 /*
@@ -1307,6 +1310,74 @@ static const VMStateDescription vmstate_hsagpu_queue_gcn = {
         VMSTATE_VALIDATE("gcn workgroup size", hsagpu_queue_gcn_len_ok),
         VMSTATE_VBUFFER_ALLOC_UINT32(gcn_blob, HsaGpuQueue, 0, NULL,
                                      gcn_blob_len),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static bool hsagpu_queue_gws_needed(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->num_gws || q->gws;
+}
+
+static int hsagpu_queue_gws_pre_save(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    /* resources given, not used yet: their counters are all 0 */
+    if (!q->gws) {
+        q->gws = g_new0(HsaGpuGcnGws, 1);
+    }
+    return 0;
+}
+
+static int hsagpu_queue_gws_pre_load(void *opaque)
+{
+    HsaGpuQueue *q = opaque;
+
+    if (!q->gws) {
+        q->gws = g_new0(HsaGpuGcnGws, 1);
+    }
+    return 0;
+}
+
+static bool hsagpu_queue_gws_ok(void *opaque, int version_id)
+{
+    HsaGpuQueue *q = opaque;
+
+    return q->gws->num <= HSAGPU_GCN_GWS_MAX;
+}
+
+static const VMStateDescription vmstate_hsagpu_gcn_gws = {
+    .name = "hsa-gpu/queue/gws-state",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(num, HsaGpuGcnGws),
+        VMSTATE_UINT32_ARRAY(counter, HsaGpuGcnGws, HSAGPU_GCN_GWS_MAX),
+        VMSTATE_UINT32_ARRAY(gen, HsaGpuGcnGws, HSAGPU_GCN_GWS_MAX),
+        VMSTATE_UINT32_ARRAY(waiting, HsaGpuGcnGws, HSAGPU_GCN_GWS_MAX),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+/*
+ * The queue's global wave sync: how many resources it has and their
+ * counters (a barrier's count, set by ds_gws_init in an earlier dispatch)
+ */
+static const VMStateDescription vmstate_hsagpu_queue_gws = {
+    .name = "hsa-gpu/queue/gws",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = hsagpu_queue_gws_needed,
+    .pre_save = hsagpu_queue_gws_pre_save,
+    .pre_load = hsagpu_queue_gws_pre_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(num_gws, HsaGpuQueue),
+        VMSTATE_STRUCT_POINTER(gws, HsaGpuQueue, vmstate_hsagpu_gcn_gws,
+                               HsaGpuGcnGws),
+        VMSTATE_VALIDATE("gws resources", hsagpu_queue_gws_ok),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -1499,6 +1570,7 @@ const VMStateDescription vmstate_hsagpu_queue = {
         &vmstate_hsagpu_queue_blit,
         &vmstate_hsagpu_queue_dma,
         &vmstate_hsagpu_queue_gcn,
+        &vmstate_hsagpu_queue_gws,
         &vmstate_hsagpu_queue_vm,
         &vmstate_hsagpu_queue_sdma,
         &vmstate_hsagpu_queue_fetch,

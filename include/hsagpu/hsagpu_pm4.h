@@ -165,6 +165,8 @@
 #define HSAGPU_PM4_MQ_QUEUE_TYPE(dw1)   (((dw1) >> 21) & 7U)
 #define HSAGPU_PM4_MQ_ENGINE(dw1)       (((dw1) >> 26) & 7U)
 #define HSAGPU_PM4_MQ_NUM(dw1)          (((dw1) >> 29) & 7U)
+/* dw1 [12]: the process's GWS queue (gets MAP_PROCESS's num_gws) */
+#define HSAGPU_PM4_MQ_GWS_CONTROL       (1U << 12)
 #define HSAGPU_PM4_ENGINE_COMPUTE       0U
 #define HSAGPU_PM4_ENGINE_HIQ           1U
 #define HSAGPU_PM4_ENGINE_SDMA0         2U
@@ -195,11 +197,14 @@
  * MAP_PROCESS (16 dwords on gfx9): dw1 [15:0] the PASID; dw2-3 the
  * page directory (a PDE, as VM_CONTEXTn_PAGE_TABLE_BASE takes it);
  * dw4 SH_MEM_BASES, dw5 SH_MEM_CONFIG; dw6-9 the trap handler's TBA
- * and TMA; dw13 [31:22] the process's queues, which follow it.
+ * and TMA; dw13 [6:0] its GWS resources, [31:22] the process's queues,
+ * which follow it.
  */
 #define HSAGPU_PM4_MAP_PROCESS_DW       16U
 #define HSAGPU_PM4_MP_PASID(dw1)        ((dw1) & 0xffffU)
 #define HSAGPU_PM4_MP_NUM_QUEUES(dw13)  (((dw13) >> 22) & 0x3ffU)
+/* dw13 [6:0]: GWS resources given to the process's GWS queue */
+#define HSAGPU_PM4_MP_NUM_GWS(dw13)     ((dw13) & 0x7fU)
 /*
  * RUN_LIST (4 dwords): dw1 [31:2] and dw2 [15:0] the runlist IB (the
  * processes' MAP_PROCESS and MAP_QUEUES packets), dw3 [19:0] its

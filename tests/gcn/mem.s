@@ -381,3 +381,24 @@ s_mov_b32 m0, 0x33
 s_sendmsghalt sendmsg(MSG_INTERRUPT)
 s_mov_b32 s0, 1
 s_endpgm
+// P32 global wave sync: a barrier on resource 1 (M0 base 0 + offset 1),
+// bar_val in v2
+s_mov_b32 m0, 0
+ds_gws_barrier v2 offset:1 gds
+s_waitcnt lgkmcnt(0)
+s_mov_b32 s0, 1
+s_endpgm
+// P33 a semaphore on resource 3 (M0 base 2 + offset 1): init to v2,
+// V, bulk release of v2, P, release all
+s_mov_b32 m0, 0x20000
+ds_gws_init v2 offset:1 gds
+ds_gws_sema_v offset:1 gds
+ds_gws_sema_br v2 offset:1 gds
+ds_gws_sema_p offset:1 gds
+ds_gws_sema_release_all offset:1 gds
+s_endpgm
+// P34 P on resource 3: waits while its count is 0
+s_mov_b32 m0, 0x20000
+ds_gws_sema_p offset:1 gds
+s_mov_b32 s0, 1
+s_endpgm

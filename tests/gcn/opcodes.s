@@ -1216,6 +1216,12 @@ ds_cmpst_f32 v1, v2, v3
 ds_min_f32 v1, v2
 ds_max_f32 v1, v2
 ds_nop
+ds_gws_sema_release_all gds
+ds_gws_init v1 offset:3 gds
+ds_gws_sema_v gds
+ds_gws_sema_br v2 gds
+ds_gws_sema_p gds
+ds_gws_barrier v1 gds
 ds_add_f32 v1, v2
 ds_wrxchg2_rtn_b32 v[0:1], v1, v2, v3
 ds_wrxchg2st64_rtn_b32 v[0:1], v1, v2, v3

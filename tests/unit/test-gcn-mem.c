@@ -1771,14 +1771,123 @@ static void test_sendmsghalt(void)
 	   st.code, irqs, irq_m0, (unsigned long long)(st.pc - prog[31]));
 }
 
+/*
+ * Global wave sync (issue 30: ROCclr's cooperative launches on amdkfd's
+ * GWS queue). Waves of different workgroups are separate waves here,
+ * stepped by hand as the dispatcher would turn between workgroups.
+ */
+static HsaGpuGcnVreg gv[3][NV];
+static HsaGpuGcnWave gw[3];
+static uint32_t gws_v2;                 /* lane 0's v2 of a wave started */
+
+/* Wave @k steps program @p until it ends, fails or waits on GWS */
+static unsigned gws_run(unsigned k, unsigned p, bool start)
+{
+	memset(&g, 0, sizeof(g));
+	memset(&st, 0, sizeof(st));
+	g.mem = cur_mem;
+	g.d = &d;
+	g.st = &st;
+	g.lds = lds;
+	g.lds_size = sizeof(lds);
+	if (start) {
+		memset(&gw[k], 0, sizeof(gw[k]));
+		memset(gv[k], 0, sizeof(gv[k]));
+		gw[k].vfile = gv[k];
+		gw[k].nvgpr = NV;
+		gw[k].exec = ~0ULL;
+		gw[k].pc = prog[p];
+		gv[k][2][0] = gws_v2;
+	}
+	for (unsigned n = 0; n < 100 && !gw[k].done && !gw[k].gws_wait; n++)
+		if (!hsagpu_gcn_step(&g, &gw[k]) && st.code)
+			break;
+	return gw[k].done ? 0 : st.code ? st.code : 99;
+}
+
+static void test_gws(void)
+{
+	HsaGpuGcnGws gws = { .num = 4 };
+	unsigned r[3];
+	bool ok;
+
+	fresh();
+	d.gws = &gws;
+	/* three waves, bar_val 2: two wait, the third lets them go */
+	gws.counter[1] = 2;             /* as ds_gws_init 2 leaves it */
+	for (unsigned k = 0; k < 3; k++) {
+		memset(&gw[k], 0, sizeof(gw[k]));
+		gw[k].vfile = gv[k];
+		gv[k][2][0] = 2;        /* lane 0 gives the data */
+		gv[k][2][1] = 99;
+	}
+	for (unsigned k = 0; k < 3; k++) {
+		gw[k].nvgpr = NV;
+		gw[k].exec = ~0ULL;
+		gw[k].pc = prog[32];
+		r[k] = gws_run(k, 32, false);
+	}
+	TM(r[0] == 99 && r[1] == 99 && gw[0].gws_wait == GCN_GWS_BARRIER &&
+	   gw[1].gws_wait == GCN_GWS_BARRIER && gw[0].gws_rid == 1 &&
+	   gw[0].s[0] == 0 && gw[1].s[0] == 0,
+	   "ds_gws_barrier: the first two of three waves wait on resource 1 "
+	   "(%u %u, wait %u %u, rid %u)", r[0], r[1], gw[0].gws_wait,
+	   gw[1].gws_wait, gw[0].gws_rid);
+	TM(r[2] == 0 && gw[2].s[0] == 1 && gws.counter[1] == 2 &&
+	   gws.gen[1] == 1,
+	   "ds_gws_barrier: the third goes through and releases them, the "
+	   "count reloaded from its data (%u, count %u, gen %u)", r[2],
+	   gws.counter[1], gws.gen[1]);
+	ok = hsagpu_gcn_gws_ready(&d, &gw[0]) && hsagpu_gcn_gws_ready(&d, &gw[1]);
+	r[0] = gws_run(0, 32, false);
+	r[1] = gws_run(1, 32, false);
+	TM(ok && !r[0] && !r[1] && gw[0].s[0] == 1 && gw[1].s[0] == 1,
+	   "ds_gws_barrier: the released waves go on to their end (%u %u)",
+	   r[0], r[1]);
+
+	/* semaphores: init 5, V 6, BR +5 11, P 10, release all (none wait) */
+	gws_v2 = 5;
+	r[0] = gws_run(0, 33, true);
+	TM(!r[0] && gws.counter[3] == 10 && gws.waiting[3] == 0,
+	   "ds_gws_init/sema_v/sema_br/sema_p/release_all on resource 3: "
+	   "count %u, want 10 (%u)", gws.counter[3], r[0]);
+	/* P at 0 waits; a V lets it take the count */
+	gws.counter[3] = 0;
+	r[0] = gws_run(0, 34, true);
+	ok = !hsagpu_gcn_gws_ready(&d, &gw[0]);
+	TM(r[0] == 99 && gw[0].gws_wait == GCN_GWS_SEMA && ok &&
+	   gws.waiting[3] == 1,
+	   "ds_gws_sema_p at count 0 waits (%u, waiting %u)", r[0],
+	   gws.waiting[3]);
+	gws.counter[3]++;               /* another wave's V */
+	ok = hsagpu_gcn_gws_ready(&d, &gw[0]);
+	r[0] = gws_run(0, 34, false);
+	TM(ok && !r[0] && gw[0].s[0] == 1 && gws.counter[3] == 0 &&
+	   gws.waiting[3] == 0,
+	   "ds_gws_sema_p: a V lets it go on, taking the count (%u, count "
+	   "%u)", r[0], gws.counter[3]);
+
+	/* a resource past the queue's, and a queue without GWS: refused */
+	gws.num = 1;
+	r[0] = gws_run(0, 32, true);
+	TM(r[0] == HSAGPU_GCN_UNIMPLEMENTED && st.what &&
+	   strstr(st.what, "past"), "ds_gws_barrier on resource 1 of 1: "
+	   "refused (%u, %s)", r[0], st.what ? st.what : "-");
+	d.gws = NULL;
+	r[0] = gws_run(0, 33, true);
+	TM(r[0] == HSAGPU_GCN_UNIMPLEMENTED && st.what &&
+	   strstr(st.what, "without GWS"), "ds_gws_init on a queue without "
+	   "GWS: refused (%u, %s)", r[0], st.what ? st.what : "-");
+}
+
 int main(void)
 {
 	for (unsigned k = 0; k < SIZE; k++)
 		mem[k] = (uint8_t)(k * 7 + 3);
 	read_programs();
 	memcpy(init, mem, SIZE);
-	TM(nprog == 32, "%u programs from llvm-mc", nprog);
-	if (nprog != 32)
+	TM(nprog == 35, "%u programs from llvm-mc", nprog);
+	if (nprog != 35)
 		return tap_done();
 	test_clocks();
 	test_control();
@@ -1796,5 +1905,6 @@ int main(void)
 	test_buffer_widths();
 	test_formats();
 	test_sendmsghalt();
+	test_gws();
 	return tap_done();
 }

@@ -246,6 +246,11 @@ typedef struct HsaGpuQueue {
     uint32_t rptr_lo, rptr_hi, wptr_lo, wptr_hi;
     uint32_t priority, vector, flags;
     uint32_t vmid;              /* QXREG_VMID */
+    /*
+     * Global wave sync resources the personality gave the queue (amdkfd's
+     * GWS queue on hsa-gpu-vega10); 0: ds_gws_* fail the dispatch
+     */
+    uint32_t num_gws;
     /* Status */
     uint32_t cmd_result;        /* HSAGPU_QRES_* */
     uint32_t state;             /* HSAGPU_QSTATE_* */
@@ -291,6 +296,18 @@ typedef struct HsaGpuQueue {
     struct HsaGpuGcnRun *gcn;
     uint8_t *gcn_blob;
     uint32_t gcn_blob_len;
+    /*
+     * A dispatch using GWS: its workgroups whose waves wait for later
+     * ones (ds_gws_barrier/sema_p), resident beside gcn as on the
+     * hardware, which a cooperative launch fills with the whole grid;
+     * gcn_from_wait: gcn is one of them, taken back. gws: the state of
+     * the queue's num_gws resources (kept while the queue is mapped).
+     */
+    struct HsaGpuGcnRun **gcn_wait;
+    uint32_t gcn_nwait;
+    bool gcn_from_wait;
+    uint32_t gcn_stalls;        /* turns in a row no waiting one moved */
+    struct HsaGpuGcnGws *gws;
     /* a code object's failure (error 26/27): its kernel, and what failed */
     uint64_t gcn_kernel;
     const char *gcn_what;
@@ -583,6 +600,8 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
                          const HsaGpuProc *p, HsaGpuRunResult *res);
 /* Free what a queue holds of the interpreter (before it is cleared) */
 void hsagpu_queue_gcn_free(HsaGpuQueue *q);
+/* ... of a GWS dispatch, its workgroups waiting beside q->gcn */
+void hsagpu_queue_gcn_free_waiting(HsaGpuQueue *q);
 /*
  * Migration of a workgroup in flight: _save puts it in q->gcn_blob (when
  * one is), _load takes it back from there; false: the bytes are not a

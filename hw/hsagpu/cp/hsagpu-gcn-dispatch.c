@@ -16,6 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #define g_free free
+#define g_malloc malloc
+#define g_new0(t, n) ((t *)calloc((n), sizeof(t)))
+#define g_renew(t, p, n) ((t *)realloc((p), (n) * sizeof(t)))
+#ifndef MIN
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#endif
 #else
 #include "qemu/osdep.h"
 #endif
@@ -36,6 +42,16 @@
  * and only a wave past this fails the queue (TRAP).
  */
 #define HSAGPU_GCN_WAVE_INSNS   (1ULL << 40)
+
+/*
+ * What a Vega10 holds at once (64 CUs: 40 waves, 256 KiB of VGPRs and
+ * 64 KiB of LDS each), the most a cooperative launch can make resident:
+ * a GWS dispatch whose waiting workgroups need more can never end here
+ * (on the hardware they would never have started) and fails.
+ */
+#define HSAGPU_GCN_RES_WAVES    (64 * 40)
+#define HSAGPU_GCN_RES_VGPR     (64 * 256 * 1024ULL)
+#define HSAGPU_GCN_RES_LDS      (64 * 64 * 1024ULL)
 
 typedef struct HsaGpuGcnCtx {
     const HsaGpuProc *p;
@@ -115,6 +131,60 @@ bool hsagpu_gcn_object(const HsaGpuProc *p,
            !hsagpu_gcn_kd_parse(raw, kd);
 }
 
+/*
+ * q->gcn waits on GWS (@insns: what it ran this turn): it joins the
+ * waiting workgroups and the next one starts, or (all started) a waiting
+ * one goes on. 0, or HSAGPU_QERR_TRAP (*@what) when no wait can ever
+ * end: all started, a whole round of the waiting ones ran nothing; or
+ * the waiting ones are more than the device could hold.
+ */
+static unsigned hsagpu_gcn_gws_park(HsaGpuQueue *q, uint64_t insns,
+                                    uint64_t total, HsaGpuGcnPrivBudget *b,
+                                    const char **what)
+{
+    uint64_t waves = 0, vgpr = 0, lds = 0;
+
+    q->gcn_stalls = insns ? 0 : q->gcn_stalls + 1;
+    if (q->gcn_stalls >= q->gcn_nwait + 1 && q->kern_wg >= total) {
+        *what = "a GWS wait no resident wave can end";
+        return HSAGPU_QERR_TRAP;
+    }
+    q->gcn_wait = g_renew(HsaGpuGcnRun *, q->gcn_wait, q->gcn_nwait + 1);
+    q->gcn_wait[q->gcn_nwait++] = q->gcn;
+    for (uint32_t i = 0; i < q->gcn_nwait; i++) {
+        HsaGpuGcnFootprint f;
+
+        hsagpu_gcn_run_footprint(q->gcn_wait[i], &f);
+        waves += f.waves;
+        vgpr += f.vgpr_bytes;
+        lds += f.lds_bytes;
+    }
+    q->gcn = hsagpu_gcn_run_new();
+    hsagpu_gcn_run_set_budget(q->gcn, b);
+    if (waves > HSAGPU_GCN_RES_WAVES || vgpr > HSAGPU_GCN_RES_VGPR ||
+        lds > HSAGPU_GCN_RES_LDS) {
+        *what = "a GWS wait for more workgroups than the device holds";
+        return HSAGPU_QERR_TRAP;
+    }
+    if (!q->gcn_from_wait) {
+        q->kern_wg++;                   /* started: the next one is due */
+    }
+    q->gcn_from_wait = false;
+    return 0;
+}
+
+void hsagpu_queue_gcn_free_waiting(HsaGpuQueue *q)
+{
+    for (uint32_t i = 0; i < q->gcn_nwait; i++) {
+        hsagpu_gcn_run_free(q->gcn_wait[i]);
+    }
+    g_free(q->gcn_wait);
+    q->gcn_wait = NULL;
+    q->gcn_nwait = 0;
+    q->gcn_from_wait = false;
+    q->gcn_stalls = 0;
+}
+
 unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
                          const struct hsagpu_kernel_dispatch_packet *k,
                          const HsaGpuProc *p, HsaGpuRunResult *res)
@@ -160,20 +230,46 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
     total = hsagpu_kernel_workgroups(k, nwg);
     if (hsagpu_dispatch_begin(q, p)) {
         hsagpu_gcn_run_stop(q->gcn);    /* nothing of an earlier dispatch */
+        hsagpu_queue_gcn_free_waiting(q);
         q->gcn_pc = 0;
     }
     if (!q->gcn) {
         q->gcn = hsagpu_gcn_run_new();
     }
+    if (q->num_gws) {
+        if (!q->gws) {
+            q->gws = g_new0(HsaGpuGcnGws, 1);
+        }
+        q->gws->num = MIN(q->num_gws, HSAGPU_GCN_GWS_MAX);
+        d.gws = q->gws;
+    }
     /* new, or migrated in: its private pages count for the device */
     hsagpu_gcn_run_set_budget(q->gcn, p->gcn_priv);
-    while (q->kern_wg < total) {
+    for (uint32_t i = 0; i < q->gcn_nwait; i++) {
+        hsagpu_gcn_run_set_budget(q->gcn_wait[i], p->gcn_priv);
+    }
+    while (q->kern_wg < total || q->gcn_nwait ||
+           hsagpu_gcn_run_active(q->gcn)) {
         uint64_t w = q->kern_wg;
         const uint32_t id[3] = { w % nwg[0], w / nwg[0] % nwg[1],
                                  w / (nwg[0] * nwg[1]) };
         uint32_t was[3];
 
-        if (!hsagpu_gcn_run_active(q->gcn)) {
+        if (!hsagpu_gcn_run_active(q->gcn) && q->gcn_nwait &&
+            q->kern_wg >= total) {
+            /*
+             * Every workgroup is resident (started) as a cooperative
+             * launch's are: the waiting ones take turns, oldest first
+             */
+            hsagpu_gcn_run_free(q->gcn);
+            q->gcn = q->gcn_wait[0];
+            memmove(q->gcn_wait, q->gcn_wait + 1,
+                    (q->gcn_nwait - 1) * sizeof(*q->gcn_wait));
+            q->gcn_nwait--;
+            q->gcn_from_wait = true;
+            err = 0;
+        } else if (!hsagpu_gcn_run_active(q->gcn)) {
+            q->gcn_from_wait = false;
             err = hsagpu_gcn_run_start(q->gcn, &d, id[0], id[1], id[2], &st);
             res->gcn_waves += err ? 0 : st.waves;
             work += st.work;
@@ -182,10 +278,13 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
             if (!err && work >= HSAGPU_GCN_SLICE_INSNS) {
                 return HSAGPU_KERNEL_MORE;  /* set up; its waves run next */
             }
-        } else {
+        } else if (!q->gcn_from_wait) {
             /* one carried over (or migrated) must be this workgroup */
             hsagpu_gcn_run_id(q->gcn, was);
-            err = memcmp(was, id, sizeof(id)) ? HSAGPU_GCN_BAD_KD : 0;
+            err = q->kern_wg < total && !memcmp(was, id, sizeof(id)) ? 0 :
+                  HSAGPU_GCN_BAD_KD;
+        } else {
+            err = 0;
         }
         if (!err) {
             err = hsagpu_gcn_run_resume(q->gcn, &mem, &d,
@@ -198,6 +297,22 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
         if (err == HSAGPU_GCN_PAUSED) {
             return HSAGPU_KERNEL_MORE;      /* in the middle of a wave */
         }
+        if (err == HSAGPU_GCN_GWS_WAIT) {
+            const char *what = NULL;
+
+            err = hsagpu_gcn_gws_park(q, st.insns, total, p->gcn_priv,
+                                      &what);
+            if (!err) {
+                if (work >= HSAGPU_GCN_SLICE_INSNS) {
+                    return HSAGPU_KERNEL_MORE;
+                }
+                continue;
+            }
+            q->gcn_kernel = k->kernel_object;
+            q->gcn_what = what;
+            goto out;
+        }
+        q->gcn_stalls = 0;
         if (err) {
             switch (err) {
             case HSAGPU_GCN_MEM_FAULT:
@@ -226,8 +341,12 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
             }
             goto out;
         }
-        q->kern_wg++;
-        if (work >= HSAGPU_GCN_SLICE_INSNS && q->kern_wg < total) {
+        if (!q->gcn_from_wait) {
+            q->kern_wg++;
+        }
+        q->gcn_from_wait = false;
+        if (work >= HSAGPU_GCN_SLICE_INSNS &&
+            (q->kern_wg < total || q->gcn_nwait)) {
             return HSAGPU_KERNEL_MORE;
         }
     }
@@ -235,11 +354,15 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
 out:
     hsagpu_dispatch_end(q);
     hsagpu_gcn_run_stop(q->gcn);
+    hsagpu_queue_gcn_free_waiting(q);
     return err;
 }
 
 void hsagpu_queue_gcn_free(HsaGpuQueue *q)
 {
+    hsagpu_queue_gcn_free_waiting(q);
+    g_free(q->gws);
+    q->gws = NULL;
     hsagpu_gcn_run_free(q->gcn);
     q->gcn = NULL;
     g_free(q->gcn_blob);
@@ -247,35 +370,125 @@ void hsagpu_queue_gcn_free(HsaGpuQueue *q)
     q->gcn_blob_len = 0;
 }
 
+/*
+ * A GWS dispatch's workgroups in flight as bytes: "GWSQ", the flags (bit
+ * 0 gcn_from_wait, bit 1 gcn active), gcn_stalls, the number waiting,
+ * then each workgroup (gcn first when active) as its length and the bytes
+ * hsagpu_gcn_run_save() makes. One workgroup alone: those bytes only.
+ */
+#define GCN_WAIT_MAGIC  0x51535747u
+
+static void gcn_blob_put(uint8_t **p, const void *v, size_t n)
+{
+    memcpy(*p, v, n);
+    *p += n;
+}
+
 void hsagpu_queue_gcn_save(HsaGpuQueue *q)
 {
-    uint8_t *buf = NULL;
-    size_t len = 0;
+    bool cur = q->kern_active && hsagpu_gcn_run_active(q->gcn);
+    uint32_t n = q->gcn_nwait + cur, head[4];
+    uint8_t **bufs, *p;
+    size_t *lens, len = sizeof(head);
 
     g_free(q->gcn_blob);
     q->gcn_blob = NULL;
     q->gcn_blob_len = 0;
-    if (q->kern_active && hsagpu_gcn_run_active(q->gcn)) {
-        len = hsagpu_gcn_run_save(q->gcn, &buf);
-        q->gcn_blob = buf;
-        q->gcn_blob_len = len;
+    if (!q->kern_active || !n) {
+        return;
     }
+    if (!q->gcn_nwait) {
+        q->gcn_blob_len = hsagpu_gcn_run_save(q->gcn, &q->gcn_blob);
+        return;
+    }
+    bufs = g_new0(uint8_t *, n);
+    lens = g_new0(size_t, n);
+    for (uint32_t i = 0; i < n; i++) {
+        const HsaGpuGcnRun *r = cur && !i ? q->gcn : q->gcn_wait[i - cur];
+
+        lens[i] = hsagpu_gcn_run_save(r, &bufs[i]);
+        len += 4 + lens[i];
+    }
+    head[0] = GCN_WAIT_MAGIC;
+    head[1] = q->gcn_from_wait | cur << 1;
+    head[2] = q->gcn_stalls;
+    head[3] = q->gcn_nwait;
+    q->gcn_blob = p = g_malloc(len);
+    q->gcn_blob_len = len;
+    gcn_blob_put(&p, head, sizeof(head));
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t l = lens[i];
+
+        gcn_blob_put(&p, &l, 4);
+        gcn_blob_put(&p, bufs[i], lens[i]);
+        g_free(bufs[i]);
+    }
+    g_free(bufs);
+    g_free(lens);
 }
 
 bool hsagpu_queue_gcn_load(HsaGpuQueue *q)
 {
-    HsaGpuGcnRun *r = NULL;
+    const uint8_t *p = q->gcn_blob, *end = p + q->gcn_blob_len;
+    HsaGpuGcnRun *r = NULL, **wait = NULL;
+    uint32_t head[4], n = 0, got = 0;
+    bool ok = true;
 
-    if (q->gcn_blob) {
-        r = hsagpu_gcn_run_load(q->gcn_blob, q->gcn_blob_len);
-        g_free(q->gcn_blob);
-        q->gcn_blob = NULL;
-        q->gcn_blob_len = 0;
-        if (!r) {
-            return false;
+    hsagpu_queue_gcn_free_waiting(q);
+    if (p && q->gcn_blob_len >= sizeof(head)) {
+        memcpy(head, p, sizeof(head));
+    } else {
+        head[0] = 0;
+    }
+    if (p && head[0] != GCN_WAIT_MAGIC) {
+        r = hsagpu_gcn_run_load(p, q->gcn_blob_len);
+        ok = r != NULL;
+    } else if (p) {
+        /* what _save makes, and nothing else */
+        ok = head[1] <= 3 && (head[1] & 2 || !(head[1] & 1)) && head[3] &&
+             head[3] <= HSAGPU_GCN_RES_WAVES;
+        n = ok ? head[3] + (head[1] >> 1) : 0;
+        wait = ok ? g_new0(HsaGpuGcnRun *, head[3]) : NULL;
+        p += sizeof(head);
+        for (uint32_t i = 0; ok && i < n; i++) {
+            uint32_t l;
+            HsaGpuGcnRun *one;
+
+            ok = end - p >= 4;
+            if (ok) {
+                memcpy(&l, p, 4);
+                p += 4;
+                ok = (size_t)(end - p) >= l;
+            }
+            one = ok ? hsagpu_gcn_run_load(p, l) : NULL;
+            ok = one != NULL;
+            p += ok ? l : 0;
+            if (ok && (head[1] & 2) && !i) {
+                r = one;
+            } else if (ok) {
+                wait[got++] = one;
+            }
         }
+        ok = ok && p == end;
+    }
+    g_free(q->gcn_blob);
+    q->gcn_blob = NULL;
+    q->gcn_blob_len = 0;
+    if (!ok) {
+        hsagpu_gcn_run_free(r);
+        for (uint32_t i = 0; i < got; i++) {
+            hsagpu_gcn_run_free(wait[i]);
+        }
+        g_free(wait);
+        return false;
     }
     hsagpu_gcn_run_free(q->gcn);
     q->gcn = r;
+    if (wait) {
+        q->gcn_wait = wait;
+        q->gcn_nwait = got;
+        q->gcn_from_wait = head[1] & 1;
+        q->gcn_stalls = head[2];
+    }
     return true;
 }

@@ -32,6 +32,13 @@ typedef struct HsaGpuGcnWave {
     HsaGpuGcnVreg *vfile;
     unsigned id;                        /* in the workgroup: its scratch */
     bool done, at_barrier;
+    /*
+     * Waiting on GWS resource gws_rid (HsaGpuGcnGws): at a barrier until
+     * its gen passes gws_gen, or in a semaphore's P until its count is
+     * above 0
+     */
+    uint8_t gws_wait, gws_rid;
+    uint32_t gws_gen;
     uint64_t insns;
     /*
      * MODE's FP_DENORM field [7:4] (fp32 in [1:0], fp64/fp16 in [3:2];
@@ -72,6 +79,14 @@ bool hsagpu_gcn_priv_charge(HsaGpuGcnPriv *pv, long n);
  * lets it run soon.
  */
 #define HSAGPU_GCN_TURN         256
+
+enum { GCN_GWS_NONE, GCN_GWS_BARRIER, GCN_GWS_SEMA };
+
+/*
+ * Whether @w, waiting on GWS, may go on now (a semaphore's P then takes
+ * its count): clears its wait when so
+ */
+bool hsagpu_gcn_gws_ready(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w);
 
 /* A workgroup in flight (hsagpu-gcn-run.c) */
 struct HsaGpuGcnRun {

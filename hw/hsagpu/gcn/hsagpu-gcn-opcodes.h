@@ -859,6 +859,13 @@ enum {
     GCN_DS_READ_B64       = 118,
     GCN_DS_READ2_B64      = 119,
     GCN_DS_READ2ST64_B64  = 120,
+    /* global wave sync (gds set; the data VGPR in the ADDR field) */
+    GCN_DS_GWS_SEMA_RELEASE_ALL = 152,
+    GCN_DS_GWS_INIT       = 153,
+    GCN_DS_GWS_SEMA_V     = 154,
+    GCN_DS_GWS_SEMA_BR    = 155,
+    GCN_DS_GWS_SEMA_P     = 156,
+    GCN_DS_GWS_BARRIER    = 157,
     GCN_DS_WRITE_B96      = 222,
     GCN_DS_WRITE_B128     = 223,
     GCN_DS_READ_B96       = 254,

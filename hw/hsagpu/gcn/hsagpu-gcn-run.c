@@ -351,7 +351,7 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
         .st = st,
     };
     uint64_t used = 0;
-    unsigned running, waiting;
+    unsigned running, waiting, gws;
 
     memset(st, 0, sizeof(*st));
     /*
@@ -371,7 +371,11 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
             unsigned turn = 0;
 
             hsagpu_gcn_set_denorm(&g, w->denorm);   /* its s_setreg's */
-            while (!w->done && !w->at_barrier && turn++ < HSAGPU_GCN_TURN) {
+            if (w->gws_wait) {
+                hsagpu_gcn_gws_ready(d, w);
+            }
+            while (!w->done && !w->at_barrier && !w->gws_wait &&
+                   turn++ < HSAGPU_GCN_TURN) {
                 if (used >= budget) {
                     st->insns = used;
                     st->work = used + st->cleared / 1024;
@@ -395,21 +399,38 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
             }
         }
         r->cur = 0;
-        running = waiting = 0;
+        running = waiting = gws = 0;
         for (unsigned n = 0; n < r->nwaves; n++) {
-            running += !r->waves[n].done;
-            waiting += !r->waves[n].done && r->waves[n].at_barrier;
+            HsaGpuGcnWave *w = &r->waves[n];
+
+            running += !w->done;
+            waiting += !w->done && w->at_barrier;
+            /* released by a wave after it in this round: on with it */
+            gws += !w->done && w->gws_wait && !hsagpu_gcn_gws_ready(d, w);
         }
         if (waiting == running) {
             for (unsigned n = 0; n < r->nwaves; n++) {
                 r->waves[n].at_barrier = false;
             }
+        } else if (gws && waiting + gws == running) {
+            /* only waves of other workgroups can let these go on */
+            st->code = HSAGPU_GCN_GWS_WAIT;
+            st->insns = used;
+            st->work = used + st->cleared / 1024;
+            return st->code;
         }
     } while (running);
     r->active = false;
     st->insns = used;
     st->work = used + st->cleared / 1024;  /* and the pages it took */
     return HSAGPU_GCN_OK;
+}
+
+void hsagpu_gcn_run_footprint(const HsaGpuGcnRun *r, HsaGpuGcnFootprint *f)
+{
+    f->waves = r->nwaves;
+    f->vgpr_bytes = (uint64_t)r->nwaves * r->nvgpr * sizeof(HsaGpuGcnVreg);
+    f->lds_bytes = r->lds_size;
 }
 
 void hsagpu_gcn_run_id(const HsaGpuGcnRun *r, uint32_t id[3])
@@ -514,9 +535,13 @@ size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf)
         p = gcn_put32(p, w->flat_scratch[1]);
         p = gcn_put32(p, w->m0);
         p = gcn_put32(p, w->scc);
-        /* bit 2: the wave's denormal modes in [11:8] (s_setreg) */
+        /*
+         * bit 2: the wave's denormal modes in [11:8] (s_setreg); [5:4]
+         * its GWS wait, on resource [17:12], at barrier generation [31:18]
+         */
         p = gcn_put32(p, w->done | w->at_barrier << 1 | 1 << 2 |
-                      w->denorm << 8);
+                      w->gws_wait << 4 | w->denorm << 8 |
+                      (uint32_t)w->gws_rid << 12 | w->gws_gen << 18);
         p = gcn_put64(p, w->vcc);
         p = gcn_put64(p, w->exec);
         p = gcn_put64(p, w->pc);
@@ -610,10 +635,14 @@ HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len)
         w->scc = scc & 1;
         w->done = flags & 1;
         w->at_barrier = (flags >> 1) & 1;
+        w->gws_wait = (flags >> 4) & 3;
+        w->gws_rid = (flags >> 12) & 63;
+        w->gws_gen = flags >> 18;
         /* without bit 2 (saved before s_setreg): the workgroup's */
         w->denorm = flags & 4 ? (flags >> 8) & 0xf :
                     (r->ftz32 ? 0 : 3) | (r->ftz64 ? 0 : 3) << 2;
-        if ((flags & ~0xf07u) || ((w->denorm & 3) && (w->denorm & 3) != 3) ||
+        if ((flags & 0xc8u) || w->gws_wait > GCN_GWS_SEMA ||
+            ((w->denorm & 3) && (w->denorm & 3) != 3) ||
             ((w->denorm >> 2) && (w->denorm >> 2) != 3)) {
             hsagpu_gcn_run_free(r);
             return NULL;                /* not a mode s_setreg sets */

@@ -900,6 +900,100 @@ static unsigned gcn_swizzle(unsigned off, unsigned l)
 }
 
 /*
+ * Global wave sync: ds_gws_* on the queue's resources (HsaGpuGcnGws),
+ * resource M0[21:16] + offset. The data is the first active lane's of
+ * the VGPR in the ADDR field. A wave that must wait stops here (its pc
+ * past the instruction) until hsagpu_gcn_gws_ready() lets it go on.
+ */
+static unsigned gcn_gws(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                        const uint32_t *insn, unsigned op)
+{
+    HsaGpuGcnGws *gws = g->d->gws;
+    unsigned rid = ((w->m0 >> 16) & 63) + (insn[0] & 63);
+    HsaGpuGcnVreg *ra;
+    uint32_t data = 0;
+
+    if (!gws || rid >= gws->num) {
+        /* a real queue without GWS faults (its memory violation) too */
+        return hsagpu_gcn_refuse(g, w, insn, !gws || !gws->num ?
+                                 "ds_gws_* on a queue without GWS" :
+                                 "GWS resource past the queue's");
+    }
+    if (op != GCN_DS_GWS_SEMA_RELEASE_ALL && op != GCN_DS_GWS_SEMA_V &&
+        op != GCN_DS_GWS_SEMA_P) {
+        if (!hsagpu_gcn_vregs(w, insn[1] & 0xff, 1, &ra)) {
+            return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
+        }
+        if (!w->exec) {
+            return 2;           /* no lane: no data, nothing done */
+        }
+        data = (*ra)[__builtin_ctzll(w->exec)];
+    }
+    switch (op) {
+    case GCN_DS_GWS_INIT:
+        gws->counter[rid] = data;
+        break;
+    case GCN_DS_GWS_SEMA_V:
+        gws->counter[rid]++;
+        break;
+    case GCN_DS_GWS_SEMA_BR:
+        gws->counter[rid] += data;
+        break;
+    case GCN_DS_GWS_SEMA_RELEASE_ALL:
+        /* as many counts as waves wait: every one of them goes on */
+        gws->counter[rid] += gws->waiting[rid];
+        break;
+    case GCN_DS_GWS_SEMA_P:
+        if (gws->counter[rid]) {
+            gws->counter[rid]--;
+            break;
+        }
+        gws->waiting[rid]++;
+        w->gws_wait = GCN_GWS_SEMA;
+        w->gws_rid = rid;
+        break;
+    case GCN_DS_GWS_BARRIER:
+        if (!gws->counter[rid]) {
+            /* the last to arrive: the others go on, the count reloads */
+            gws->counter[rid] = data;
+            gws->gen[rid] = (gws->gen[rid] + 1) & HSAGPU_GCN_GWS_GEN_MASK;
+            break;
+        }
+        gws->counter[rid]--;
+        w->gws_wait = GCN_GWS_BARRIER;
+        w->gws_rid = rid;
+        w->gws_gen = gws->gen[rid];
+        break;
+    }
+    return 2;
+}
+
+bool hsagpu_gcn_gws_ready(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w)
+{
+    HsaGpuGcnGws *gws = d->gws;
+    unsigned rid = w->gws_rid;
+
+    if (w->gws_wait == GCN_GWS_NONE) {
+        return true;
+    }
+    if (!gws || rid >= gws->num) {
+        /* the queue lost its GWS (a migrated-in wait): nothing to wait on */
+        w->gws_wait = GCN_GWS_NONE;
+        return true;
+    }
+    if (w->gws_wait == GCN_GWS_BARRIER ? gws->gen[rid] == w->gws_gen :
+        !gws->counter[rid]) {
+        return false;
+    }
+    if (w->gws_wait == GCN_GWS_SEMA) {
+        gws->counter[rid]--;
+        gws->waiting[rid] -= !!gws->waiting[rid];
+    }
+    w->gws_wait = GCN_GWS_NONE;
+    return true;
+}
+
+/*
  * DS: reads and writes of bytes, shorts, 1-4 dwords and dword or qword
  * pairs; atomics of 32 and 64 bits with and without the old value;
  * compare-store; swizzle, permute and backward permute across lanes.
@@ -926,6 +1020,9 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                  op == GCN_DS_BPERMUTE_B32;
     HsaGpuGcnVreg *ra, *r0, *r1, *rd;
 
+    if (op >= GCN_DS_GWS_SEMA_RELEASE_ALL && op <= GCN_DS_GWS_BARRIER) {
+        return gcn_gws(g, w, insn, op);
+    }
     kind = gcn_ds_kind(op, &rtn, &wide);
     /* sizes: n bytes per element, nret/nd registers read/written */
     switch (op) {

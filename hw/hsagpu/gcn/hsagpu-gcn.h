@@ -94,6 +94,11 @@ enum {
     HSAGPU_GCN_TRAP,            /* s_trap */
     HSAGPU_GCN_RUNAWAY,         /* a wave ran past its instruction budget */
     HSAGPU_GCN_PAUSED,          /* not a failure: the slice's budget ran out */
+    /*
+     * not a failure: every wave still running waits on global wave sync
+     * (a GWS barrier or semaphore) for waves of other workgroups
+     */
+    HSAGPU_GCN_GWS_WAIT,
 };
 
 typedef struct HsaGpuGcnStatus {
@@ -166,6 +171,23 @@ typedef struct HsaGpuGcnMem {
 #define HSAGPU_GCN_SHADER_CLOCK_HZ  1000000000ULL
 #define HSAGPU_GCN_REALTIME_HZ      100000000ULL
 
+/*
+ * Global wave sync (GWS): the resources a queue was given (gfx9's 64, on
+ * amdkfd's GWS queue), each a barrier or a semaphore with its counter.
+ * A barrier's counter is the number of waves still to arrive, minus 1:
+ * the wave that arrives at 0 releases the others (gen changes) and
+ * reloads it from its own data. A semaphore's is its count; waiting: the
+ * waves waiting in ds_gws_sema_p.
+ */
+#define HSAGPU_GCN_GWS_MAX      64
+#define HSAGPU_GCN_GWS_GEN_MASK 0x3fffu /* a wave saves 14 bits of gen */
+typedef struct HsaGpuGcnGws {
+    uint32_t num;                       /* resources: 0, none */
+    uint32_t counter[HSAGPU_GCN_GWS_MAX];
+    uint32_t gen[HSAGPU_GCN_GWS_MAX];
+    uint32_t waiting[HSAGPU_GCN_GWS_MAX];
+} HsaGpuGcnGws;
+
 /* One dispatch's fixed inputs (from the AQL packet). */
 typedef struct HsaGpuGcnDispatch {
     HsaGpuGcnKd kd;
@@ -183,6 +205,7 @@ typedef struct HsaGpuGcnDispatch {
      */
     uint32_t group_segment_size;
     uint32_t private_segment_size;
+    HsaGpuGcnGws *gws;          /* the queue's, NULL: ds_gws_* refused */
 } HsaGpuGcnDispatch;
 
 /* Parse and check a descriptor: 0, or HSAGPU_GCN_BAD_KD. */
@@ -200,6 +223,12 @@ void hsagpu_gcn_run_set_budget(HsaGpuGcnRun *r, HsaGpuGcnPrivBudget *b);
 void hsagpu_gcn_run_free(HsaGpuGcnRun *r);
 bool hsagpu_gcn_run_active(const HsaGpuGcnRun *r);
 void hsagpu_gcn_run_stop(HsaGpuGcnRun *r);
+/* What it holds of the device: waves, VGPR and LDS bytes */
+typedef struct HsaGpuGcnFootprint {
+    unsigned waves;
+    uint64_t vgpr_bytes, lds_bytes;
+} HsaGpuGcnFootprint;
+void hsagpu_gcn_run_footprint(const HsaGpuGcnRun *r, HsaGpuGcnFootprint *f);
 /* Its workgroup's ids */
 void hsagpu_gcn_run_id(const HsaGpuGcnRun *r, uint32_t id[3]);
 /*
@@ -212,8 +241,10 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
 /*
  * Run @r for at most @budget wave instructions (each wave at most
  * @max_insns in all): 0 when the workgroup ended, HSAGPU_GCN_PAUSED when
- * the budget ran out first (call again to go on), else the failure with
- * *@st. st->insns (and st->work): the wave instructions this call ran.
+ * the budget ran out first (call again to go on), HSAGPU_GCN_GWS_WAIT
+ * when its waves wait for other workgroups (call again once another ran),
+ * else the failure with *@st. st->insns (and st->work): the wave
+ * instructions this call ran.
  */
 unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
                                const HsaGpuGcnDispatch *d, uint64_t budget,

@@ -108,6 +108,7 @@ static unsigned v10_hws_unmap(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
             err = HSAGPU_PM4_ERR_MEMORY;
         }
         v->hws.mqd[ri] = 0;
+        v->hws.gws[ri] = 0;
         v->hws.static_mask &= ~(1ULL << ri);
         v->hws.unmaps++;
     }
@@ -165,7 +166,8 @@ static unsigned v10_hws_unmap(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
 
 /* A compute queue of the process on @vmid into a free HQD */
 static unsigned v10_hws_map_compute(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
-                                    const uint32_t *pk, unsigned vmid)
+                                    const uint32_t *pk, unsigned vmid,
+                                    unsigned num_gws)
 {
     uint64_t mqd = (uint64_t)pk[4] << 32 | pk[3];
     unsigned ri;
@@ -194,6 +196,7 @@ static unsigned v10_hws_map_compute(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
     V10_HQD(v, ri, V10_CP_HQD_PQ_WPTR_POLL_ADDR + 1) = pk[6];
     V10_HQD(v, ri, V10_CP_HQD_VMID) = vmid;
     V10_HQD(v, ri, V10_CP_HQD_ACTIVE) = 0;
+    v->hws.gws[ri] = pk[1] & HSAGPU_PM4_MQ_GWS_CONTROL ? num_gws : 0;
     hsagpu_v10_cp_hqd_start(v, ri, true);
     v->hws.mqd[ri] = mqd;
     if (HSAGPU_PM4_MQ_QUEUE_TYPE(pk[1]) >= 2) {
@@ -252,7 +255,7 @@ static unsigned v10_hws_run_list(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
     uint64_t ib = (uint64_t)(pk[2] & 0xffff) << 32 | (pk[1] & ~3u);
     uint32_t size = pk[3] & HSAGPU_PM4_IB_SIZE_MASK, pos = 0;
     unsigned vmid = V10_NUM_VMIDS, err;
-    uint32_t used = 0, p[HSAGPU_PM4_MAP_PROCESS_DW];
+    uint32_t used = 0, p[HSAGPU_PM4_MAP_PROCESS_DW], num_gws = 0;
     bool process = false;
 
     if (!(pk[3] & HSAGPU_PM4_RL_VALID)) {
@@ -285,6 +288,7 @@ static unsigned v10_hws_run_list(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
             uint32_t free = v->hws.vmid_mask & ~used;
 
             process = true;
+            num_gws = HSAGPU_PM4_MP_NUM_GWS(p[13]);
             vmid = free ? __builtin_ctz(free) : V10_NUM_VMIDS;
             if (vmid == V10_NUM_VMIDS) {
                 qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: HWS: no "
@@ -305,7 +309,7 @@ static unsigned v10_hws_run_list(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
                 /* its process got no VMID: refused with it */
                 v->hws.refused++;
             } else if (eng == HSAGPU_PM4_ENGINE_COMPUTE) {
-                err = v10_hws_map_compute(v, ops, p, vmid);
+                err = v10_hws_map_compute(v, ops, p, vmid, num_gws);
             } else if (eng == HSAGPU_PM4_ENGINE_SDMA0 ||
                        eng == HSAGPU_PM4_ENGINE_SDMA1) {
                 err = v10_hws_map_sdma(v, ops, p, vmid);

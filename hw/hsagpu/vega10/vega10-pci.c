@@ -175,6 +175,7 @@ static void v10_aql_sync(HsaGpuState *s)
                 .wptr_lo = r->wptr_addr, .wptr_hi = r->wptr_addr >> 32,
                 .vmid = r->pm4.vmid,
                 .flags = amd ? HSAGPU_QF_AMD_QUEUE : 0,
+                .num_gws = v->hws.gws[ri],
             };
 
             hsagpu_bus_ctx_init(&c, s, -1);
@@ -767,7 +768,7 @@ static int v10_hws_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_hsagpu_v10_hws = {
     .name = "hsa-gpu-vega10/regs/hws",
-    .version_id = 1,
+    .version_id = 2,
     .minimum_version_id = 1,
     .needed = v10_hws_needed,
     .post_load = v10_hws_post_load,
@@ -784,6 +785,7 @@ static const VMStateDescription vmstate_hsagpu_v10_hws = {
         VMSTATE_UINT32(hws.maps, HsaGpuV10),
         VMSTATE_UINT32(hws.unmaps, HsaGpuV10),
         VMSTATE_UINT32(hws.refused, HsaGpuV10),
+        VMSTATE_UINT32_ARRAY_V(hws.gws, HsaGpuV10, V10_NUM_HQD, 2),
         VMSTATE_END_OF_LIST()
     }
 };

@@ -172,6 +172,11 @@ typedef struct HsaGpuV10Hws {
     uint64_t static_mask;       /* HQDs of static queues (kept by [3]) */
     uint64_t sdma_mqd[V10_SDMA_RINGS];    /* an RLC queue's MQD, or 0 */
     uint32_t sdma_pasid[V10_SDMA_RINGS];
+    /*
+     * An HQD's GWS resources: its process's (MAP_PROCESS num_gws) when
+     * MAP_QUEUES made it the process's GWS queue (gws_control_queue)
+     */
+    uint32_t gws[V10_NUM_HQD];
     /* Counters (tests, docs): no effect on behaviour */
     uint32_t runlists, maps, unmaps, refused;
 } HsaGpuV10Hws;
