@@ -414,7 +414,10 @@ else
     echo "amdgpu.sched_policy=$(cat /sys/module/amdgpu/parameters/sched_policy)" | diag
     why=
     for t in t-hsa-basic t-hsa-codeobj t-hsa-copy t-hsa-evict t-hsa-kill; do
-        timeout 120 "/tests/$t" > "/tmp/amdkfd-$t" 2>&1
+        # the program's own watchdog (60 s without progress) names the
+        # phase it is stuck in and its threads' kernel stacks, before
+        # timeout would kill it without a word
+        HSAT_WATCHDOG_MAX=60 timeout 120 "/tests/$t" > "/tmp/amdkfd-$t" 2>&1
         rc=$?
         diag < "/tmp/amdkfd-$t"
         [ "$rc" -eq 0 ] || why="${why:+$why; }$t: exit status $rc"
@@ -591,7 +594,7 @@ else
         why="amdkfd did not find the scheduler hung"
     elif [ "$(dmesg | grep -c "GPU reset(.*) succeeded")" -le "$resets" ]; then
         why="no GPU reset succeeded within 60 s"
-    elif ! timeout 120 /tests/t-hsa-basic > /tmp/amdkfd-hws-after 2>&1; then
+    elif ! HSAT_WATCHDOG_MAX=60 timeout 120 /tests/t-hsa-basic > /tmp/amdkfd-hws-after 2>&1; then
         diag < /tmp/amdkfd-hws-after
         why="t-hsa-basic failed after the reset"
     fi

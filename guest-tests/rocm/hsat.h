@@ -62,6 +62,8 @@ int hsat_need_kfd(void);
 /*
  * The watchdog: a program stuck for @secs prints
  * "# FAIL: watchdog: no progress in <phase> for N s" and exits 1.
+ * HSAT_WATCHDOG_MAX (seconds) in the environment shortens @secs, for a
+ * harness whose own timeout would otherwise kill the program silently.
  * hsat_phase() names what is being done now (a static string).
  */
 void hsat_watchdog(unsigned int secs);
