@@ -27,6 +27,7 @@
 #include "qemu/osdep.h"
 #include "qemu/bitmap.h"
 #include "qemu/error-report.h"
+#include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/rcu.h"
 #include "qemu/timer.h"
@@ -612,10 +613,43 @@ static void hsagpu_queue_destroy(HsaGpuState *s, unsigned qi, HsaGpuQueue *q)
  */
 void hsagpu_queue_own_stop(HsaGpuState *s, unsigned qi)
 {
-    if (qi < s->params.num_queues &&
-        s->queues[qi].state != HSAGPU_QSTATE_DISABLED) {
-        hsagpu_queue_destroy(s, qi, &s->queues[qi]);
+    HsaGpuQueue *q;
+
+    if (qi >= s->params.num_queues ||
+        s->queues[qi].state == HSAGPU_QSTATE_DISABLED) {
+        return;
     }
+    q = &s->queues[qi];
+    /*
+     * A running AQL queue is drained as gfx9's CP drains one it preempts:
+     * without it, packets consumed but not yet published would be found
+     * invalid where the queue maps again, and busy ones never complete
+     */
+    if (!(q->flags & HSAGPU_QF_SDMA) && q->state == HSAGPU_QSTATE_ACTIVE &&
+        s->vm_running && (hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER) &&
+        (q->ninflight || q->rptr_unpublished)) {
+        HsaGpuOpsCtx ctx = { .d = &s->pending };
+        HsaGpuProc proc = {
+            .ops = s->pers->reg_read ? &hsagpu_queue_ops_regs
+                                     : &hsagpu_queue_ops,
+            .opaque = &ctx, .ident = &s->ident, .gcn_priv = &s->gcn_priv,
+        };
+        HsaGpuRunResult res;
+        unsigned err;
+
+        /* no mapping cache: this may run inside a pass, which has one */
+        hsagpu_bus_ctx_init(&ctx.bus, s, -1);
+        err = hsagpu_queue_quiesce(q, &proc, &res);
+        hsagpu_bus_ctx_end(&ctx.bus);
+        if (err) {
+            qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu: queue %u drained with "
+                          "error %u (its read index or a signal)\n", qi, err);
+        }
+        if (hsagpu_deferred_any(&s->pending)) {
+            qemu_bh_schedule(s->irq_bh);
+        }
+    }
+    hsagpu_queue_destroy(s, qi, q);
 }
 
 /* @reg: the ring, pointers, flags and VMID; @read_index: where it starts */

@@ -327,6 +327,42 @@ static void test_barrier_bit(void)
 	}
 }
 
+/*
+ * A queue preempted while a busy kernel is in flight (issue 30: amdkfd's
+ * scheduler unmaps every queue of a process at each runlist change, and
+ * ROCr's timed blit was in flight 1 time in 4 on a loaded host): the
+ * drain completes it, so its signal is not lost with the queue, and the
+ * read index it published stays right for the queue mapped again.
+ */
+static void test_quiesce(void)
+{
+	static const uint32_t g[3] = { 1, 1, 1 };
+	static const uint16_t w[3] = { 1, 1, 1 };
+	struct hsagpu_kernel_dispatch_packet busy;
+	HsaGpuRunResult r;
+	unsigned err;
+
+	q_setup(HSAGPU_QF_PROFILE);
+	sig_init(0, 1);
+	*(struct hsagpu_kargs_busy *)at(KARG) =
+		(struct hsagpu_kargs_busy){ .ns = 10000 };
+	busy = kpkt(HSAGPU_KERNEL_BUSY, 1, g, w, SIG(0));
+	submit(&busy);
+	r = run();
+	T(sig_val(0) == 1 && q.ninflight == 1 && q.read_index == 1);
+	T(*(uint16_t *)at(RING) == HSAGPU_PKT_TYPE_INVALID);
+	now = 2000;
+	err = hsagpu_queue_quiesce(&q, &proc, &r);
+	TM(!err && sig_val(0) == 0 && q.ninflight == 0 && r.completed == 1,
+	   "drained: the busy kernel's signal %lld, %u in flight (err %u)",
+	   (long long)sig_val(0), q.ninflight, err);
+	T(*(uint64_t *)at(RPTR) == 1 && q.rptr_unpublished == 0);
+	/* nothing in flight: a drain changes nothing */
+	err = hsagpu_queue_quiesce(&q, &proc, &r);
+	T(!err && r.completed == 0 && sig_val(0) == 0 &&
+	  *(uint64_t *)at(RPTR) == 1);
+}
+
 /* BARRIER_AND waits for all dependencies, BARRIER_OR for any. */
 static void test_barrier_packets(void)
 {
@@ -1715,6 +1751,7 @@ int main(void)
 	test_kernels();
 	test_completion();
 	test_barrier_bit();
+	test_quiesce();
 	test_barrier_packets();
 	test_agent();
 	test_errors();

@@ -521,6 +521,18 @@ uint32_t hsagpu_amd_queue_code(unsigned qerr);
 void hsagpu_amd_queue_inactive(HsaGpuQueue *q, const HsaGpuProc *p);
 
 /*
+ * The queue is preempted (its personality unmaps it, as gfx9's scheduler
+ * does on every runlist change, and gfx9's CP drains it first): the
+ * packets it consumed are published in its read index and those in
+ * flight (busy kernels, timed DMA) complete now, so that the queue
+ * mapped again, here or on another slot, goes on right after them and
+ * no completion signal is lost. A dispatch in progress was not consumed:
+ * it runs again from its start. 0 or the HSAGPU_QERR_* of a failed write.
+ */
+unsigned hsagpu_queue_quiesce(HsaGpuQueue *q, const HsaGpuProc *p,
+                              HsaGpuRunResult *res);
+
+/*
  * Serve up to @quantum packets of @q; never blocks. With @quantum 0 only
  * finished busy kernels are retired (and a drained queue suspended).
  */

@@ -617,6 +617,24 @@ static unsigned hsagpu_retire_inflight(HsaGpuQueue *q, const HsaGpuProc *p,
     return 0;
 }
 
+unsigned hsagpu_queue_quiesce(HsaGpuQueue *q, const HsaGpuProc *p,
+                              HsaGpuRunResult *res)
+{
+    unsigned err = 0, perr;
+
+    memset(res, 0, sizeof(*res));
+    res->deadline = UINT64_MAX;
+    while (q->ninflight) {
+        HsaGpuInflight f = q->inflight[--q->ninflight];
+        unsigned e = hsagpu_packet_done(q, p, f.signal, f.start_ns,
+                                        p->ops->now_ns(p->opaque), res);
+
+        err = err ? err : e;
+    }
+    perr = hsagpu_publish_rptr(q, p);
+    return err ? err : perr;
+}
+
 /* 1 when the barrier's dependencies hold, 0 when not yet, <0 on error. */
 static int hsagpu_barrier_ready(const struct hsagpu_barrier_packet *b,
                                 bool is_or, const HsaGpuProc *p,

@@ -153,6 +153,7 @@ static void v10_aql_sync(HsaGpuState *s)
         if (r->aql_run && !want) {
             hsagpu_queue_own_stop(s, qi);
             r->aql_run = 0;
+            trace_hsagpu_v10_aql(ri, false, r->pm4.vmid, r->doorbell, 0, 0);
         }
         if (!want || r->aql_run) {
             continue;
@@ -185,6 +186,8 @@ static void v10_aql_sync(HsaGpuState *s)
                   hsagpu_queue_own_start(s, qi, &reg, read_index);
             hsagpu_bus_ctx_end(&c);
         }
+        trace_hsagpu_v10_aql(ri, true, r->pm4.vmid, r->doorbell, read_index,
+                             res);
         if (res != HSAGPU_QRES_OK) {
             qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: AQL queue of HQD "
                           "%u not started: result %u\n", ri, res);
