@@ -892,12 +892,36 @@ def amdgpu_modules(kernel):
     AMDGPU_GUEST_MODULES with ORDER (load order, one file name a line):
     (archive path, [file names]). Made once per kernel version (again
     when modules.dep changes) in $CACHE/amdgpu-modules."""
+    return modules_archive(kernel, ['amdgpu'], AMDGPU_GUEST_MODULES, 'amdgpu-modules')
+
+
+def builtin_modules(tree):
+    """The names of the modules built into the kernel of @tree."""
+    try:
+        with open(os.path.join(tree, 'modules.builtin')) as f:
+            return {_module_name(l.strip()) for l in f if l.strip()}
+    except OSError:
+        return set()
+
+
+def modules_archive(kernel, wanted, guest_dir, cache_name):
+    """The modules @wanted (names) and what they need (modules.dep) of one
+    of our guest kernels, those built in left out, decompressed, in a cpio
+    archive for the guest's @guest_dir (% kernel version) with ORDER (load
+    order, one file name a line): (archive path, [file names]). Made once
+    per kernel version (again when modules.dep changes) in
+    $CACHE/@cache_name."""
     tree = kernel_modules_dir(kernel)
     ver = kernel_version(kernel)
-    top = os.path.join(CACHE, 'amdgpu-modules')
+    top = os.path.join(CACHE, cache_name)
     out = os.path.join(top, ver + '.cpio')
     order_file = os.path.join(top, ver + '.order')
-    closure = module_closure(tree, 'amdgpu')
+    builtin = builtin_modules(tree)
+    closure = []
+    for name in wanted:
+        if name in builtin:
+            continue
+        closure += [m for m in module_closure(tree, name) if m not in closure]
     names = [os.path.basename(m).split('.ko')[0] + '.ko' for m in closure]
     dep = os.path.join(tree, 'modules.dep')
     try:
@@ -909,7 +933,7 @@ def amdgpu_modules(kernel):
     os.makedirs(top, exist_ok=True)
     stage = tempfile.mkdtemp(prefix='stage-', dir=top)
     try:
-        md = os.path.join(stage, AMDGPU_GUEST_MODULES.lstrip('/') % ver)
+        md = os.path.join(stage, guest_dir.lstrip('/') % ver)
         os.makedirs(md)
         for rel, n in zip(closure, names):
             with open(os.path.join(md, n), 'wb') as f:
@@ -979,6 +1003,62 @@ def amdgpu_boot(kernel, device=AMDGPU_DEVICE, extra_params=None, timeout=300,
                        (os.path.join(fw_dir, 'amdgpu'), '/lib/firmware/amdgpu')],
                 run=[('amdgpu', timeout, 'sh %s/amdgpu.sh' % g)],
                 archives=[archive])
+
+
+# -- Debian trixie's ROCm on Linux's own amdkfd (scripts/test-boot --amdgpu
+# --trixie, docs/rocm.md)
+#
+# An --amdgpu boot of the 6.12 kernel with a second disk: the image of
+# trixie's ROCm user space (scripts/build-trixie-rocm), read-only on
+# virtio-blk; after amdgpu's checks, guest-tests/trixie/trixie.sh mounts
+# it and runs rocminfo, a HIP program and a rocBLAS SGEMM chrooted in it.
+
+TRIXIE_SCRIPT = os.path.join(ROOT, 'guest-tests', 'trixie', 'trixie.sh')
+TRIXIE_BUILD = os.path.join(ROOT, 'scripts', 'build-trixie-rocm')
+TRIXIE_GUEST_DIR = '/tests/trixie'
+TRIXIE_GUEST_MODULES = '/lib/modules/%s/trixie'   # % kernel version
+# what reads the disk: virtio's PCI transport and block driver, ext4 (and
+# what modules.dep says it needs, and the crc32c its mount asks the crypto
+# API for by name: "Cannot load crc32c driver" without it, even with no
+# metadata checksums); those built into a kernel are left out
+TRIXIE_MODULES = ['virtio_pci', 'virtio_blk', 'crc32c_generic', 'ext4']
+# amdgpu.sh's checks a trixie boot leaves out (hsagpu_test.amdgpu_skip):
+# the other amdgpu boots run them; this one keeps the probe and the ring
+# and IB tests, and spends its time on trixie's ROCm
+TRIXIE_AMDGPU_SKIP = ['amdgpu-ih', 'amdkfd-rocminfo', 'amdkfd-dispatch', 'amdgpu-reset',
+                      'amdgpu-vmfault', 'amdgpu-hang', 'amdkfd-hang-hws', 'amdgpu-rebind',
+                      'amdgpu-reload']
+
+
+def trixie_image():
+    """The trixie ROCm image, built (or found up to date) by
+    scripts/build-trixie-rocm; AmdgpuSetupError with its output when it
+    cannot be."""
+    p = subprocess.run([TRIXIE_BUILD], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    lines = p.stdout.strip().splitlines()
+    if p.returncode or not lines or not os.path.isfile(lines[-1]):
+        raise AmdgpuSetupError('scripts/build-trixie-rocm failed:\n' + p.stdout[-3000:])
+    return lines[-1]
+
+
+def trixie_boot(kernel, timeout=600):
+    """What a trixie boot adds to an --amdgpu one: dict(files, run,
+    archives, extra (QEMU options: the image's drive), skip (amdgpu.sh's
+    checks to leave out))."""
+    if kernel != '6.12':
+        raise AmdgpuSetupError('the trixie boot needs the 6.12 kernel (--kernel 6.12): '
+                               'the one whose amdkfd it tests')
+    img = trixie_image()
+    archive, _ = modules_archive(kernel, TRIXIE_MODULES, TRIXIE_GUEST_MODULES,
+                                 'trixie-modules')
+    g = TRIXIE_GUEST_DIR
+    return dict(files=[(TRIXIE_SCRIPT, g + '/trixie.sh')],
+                run=[('trixie', timeout, 'sh %s/trixie.sh' % g)],
+                archives=[archive],
+                extra=['-drive', 'file=%s,if=none,id=trixie,format=raw,readonly=on' % img,
+                       '-device', 'virtio-blk-pci,drive=trixie'],
+                skip=list(TRIXIE_AMDGPU_SKIP))
 
 
 def amdgpu_checks():
