@@ -675,6 +675,37 @@ static void test_v10_aql_hqd(void)
     g_assert_true(v10_wait_mem(&f, V10_AQL_SIG + 8, 0));
 
     /*
+     * dequeued while a busy kernel is in flight (consumed, its slot
+     * freed, its time not up: qtest's clock stands still), as amdkfd's
+     * scheduler unmaps a process's queues at every runlist change: the
+     * queue is drained, so the kernel's completion signal still comes.
+     * It was lost with the queue before, and ROCr waited for ever.
+     */
+    {
+        struct hsagpu_kargs_busy busy = { .ns = 1000000000 };
+        struct hsagpu_kernel_dispatch_packet k;
+
+        qtest_memwrite(f.qts, V10_AQL_SIG + 0x200, &busy, sizeof(busy));
+        qtest_writeq(f.qts, V10_AQL_SIG + 0x180, 1);    /* kind: user */
+        qtest_writeq(f.qts, V10_AQL_SIG + 0x188, 1);
+        fill_packet(&k, 1, 1, V10_AGP + V10_AQL_SIG + 0x180);
+        k.kernel_object = HSAGPU_KERNEL_BUSY;
+        k.kernarg_address = V10_AGP + V10_AQL_SIG + 0x200;
+        qtest_memwrite(f.qts, V10_AQL_RING + 128 + 2, (uint8_t *)&k + 2,
+                       sizeof(k) - 2);
+        qtest_writew(f.qts, V10_AQL_RING + 128, k.header);
+        qtest_writeq(f.qts, V10_AQL_DESC + 8, 3);
+        qtest_writeq(f.qts, DB_BASE + 0x30 * 4, 3);
+        g_assert_true(v10_wait_mem(&f, V10_AQL_DESC, 3));
+        g_usleep(20 * 1000);
+        g_assert_cmpuint(qtest_readq(f.qts, V10_AQL_SIG + 0x188), ==, 1);
+        v10_wr(&f, V10_CP_HQD_DEQUEUE_REQUEST, 1);
+        g_assert_cmphex(v10_rd(&f, V10_CP_HQD_ACTIVE) & 1, ==, 0);
+        g_assert_true(v10_wait_mem(&f, V10_AQL_SIG + 0x188, 0));
+        v10_wr(&f, V10_CP_HQD_ACTIVE, 1);
+    }
+
+    /*
      * ROCr's queue (its read_dispatch_id inside an amd_queue_t) fails on
      * a packet of a reserved type: as gfx9 with ROCr's trap handler, the
      * queue_inactive_signal says why, and its event reaches the driver
@@ -687,10 +718,10 @@ static void test_v10_aql_hqd(void)
     qtest_writeq(f.qts, V10_AQL_SIG + 72, 0);
     qtest_writeq(f.qts, V10_AQL_SIG + 80, V10_AGP + V10_AQL_MBOX + 8);
     qtest_writel(f.qts, V10_AQL_SIG + 88, 0x43);
-    qtest_writel(f.qts, V10_AQL_RING + 128 + 4, 0);
-    qtest_writew(f.qts, V10_AQL_RING + 128, 7);        /* a reserved type */
-    qtest_writeq(f.qts, V10_AQL_DESC + 8, 3);
-    qtest_writeq(f.qts, DB_BASE + 0x30 * 4, 3);
+    qtest_writel(f.qts, V10_AQL_RING + 192 + 4, 0);
+    qtest_writew(f.qts, V10_AQL_RING + 192, 7);        /* a reserved type */
+    qtest_writeq(f.qts, V10_AQL_DESC + 8, 4);
+    qtest_writeq(f.qts, DB_BASE + 0x30 * 4, 4);
     g_assert_true(v10_wait_mem(&f, V10_AQL_MBOX + 8, 0x43));
     g_assert_cmphex(qtest_readq(f.qts, V10_AQL_SIG + 72), ==,
                     HSAGPU_AMD_QUEUE_ERROR | HSAGPU_AMD_QERR_PACKET_FORMAT);
