@@ -154,6 +154,7 @@ static void run_on(struct hsat_gpu *g, const void *co, size_t co_len)
 		CHECK(!bad && buf[64] == 0x77777777u, "%s: FILL on a second queue: %d wrong",
 		      g->pci, bad);
 		hsa_signal_destroy(s);
+		hsat_phase("destroying the second queue");
 		HSAT_CHECK(hsa_queue_destroy(q));
 		hsa_amd_memory_pool_free(ka);
 	}

@@ -25,9 +25,17 @@ static unsigned hsagpu_ops_read(void *opaque, unsigned client, uint64_t addr,
                                 void *buf, uint64_t len)
 {
     HsaGpuOpsCtx *c = opaque;
+    unsigned err;
 
     c->bus.client = client;
-    return hsagpu_bus_qerr(hsagpu_bus_rw(&c->bus, addr, buf, len, false));
+    err = hsagpu_bus_qerr(hsagpu_bus_rw(&c->bus, addr, buf, len, false));
+    if (client == HSAGPU_VM_CLIENT_PACKET && len == 8 && !err) {
+        uint64_t v = 0;
+
+        memcpy(&v, buf, len);
+        trace_hsagpu_ops_queue_mem(client, addr, len, 0, v);
+    }
+    return err;
 }
 
 static unsigned hsagpu_ops_write(void *opaque, unsigned client, uint64_t addr,
@@ -36,6 +44,13 @@ static unsigned hsagpu_ops_write(void *opaque, unsigned client, uint64_t addr,
     HsaGpuOpsCtx *c = opaque;
 
     c->bus.client = client;
+    if (len <= 8 && (client == HSAGPU_VM_CLIENT_PACKET ||
+                     client == HSAGPU_VM_CLIENT_SIGNAL)) {
+        uint64_t v = 0;
+
+        memcpy(&v, buf, len);
+        trace_hsagpu_ops_queue_mem(client, addr, len, 1, v);
+    }
     return hsagpu_bus_qerr(hsagpu_bus_rw(&c->bus, addr, (void *)buf, len,
                                          true));
 }
@@ -107,6 +122,7 @@ static unsigned hsagpu_ops_atomic(void *opaque, unsigned client,
     }
     st = hsagpu_atomic_try(&c->bus, addr, ctrl, src0, src1, result, 1, &done);
     *old = result[0];
+    trace_hsagpu_ops_queue_mem(client, addr, size, 2 + op, a);
     if (st != HSAGPU_ATOMIC_ST_OK && !c->d->atomic_st) {
         c->d->atomic_st = st;
         c->d->atomic_addr = addr;
