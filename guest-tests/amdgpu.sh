@@ -26,6 +26,10 @@
 #                      (queues evicted and restored) and t-hsa-kill (a
 #                      process killed mid-kernel) pass, with either
 #                      scheduling policy
+#   amdkfd-hip         (the HIP initramfs only: scripts/test-boot --hip)
+#                      Debian's HIP runtime on amdkfd: t-hip and
+#                      t-hip-runtime pass, a cooperative launch with
+#                      grid-wide barriers (amdkfd's GWS queue) among them
 #   amdgpu-reset       debugfs amdgpu_gpu_recover twice, IB tests after each
 #   amdgpu-vmfault     a process's GFX IB writes where it mapped nothing
 #                      (t-amdgpu-cs fault): amdgpu's fault handler reports
@@ -125,7 +129,7 @@ result() {  # result ok|fail|skip NAME [WHY]
 }
 
 echo "TAP version 13"
-echo "1..13"
+echo "1..14"
 echo "# amdgpu: kernel $kver; firmware $(cat "$here/firmware-package" 2>/dev/null ||
     echo 'package unknown')"
 echo "# amdgpu: modules $(tr '\n' ' ' < "$md/ORDER" 2>/dev/null)"
@@ -424,6 +428,31 @@ else
     done
     [ -z "$why" ] || dmesg | grep -iE 'kfd|fault|timeout' | tail -n 20 | diag
     verdict amdkfd-dispatch
+fi
+
+# amdkfd-hip: Debian's HIP runtime on amdkfd runs the HIP programs of
+# the facade's HIP boot with the same assertions (t-hip: kernels,
+# streams, events, copies; t-hip-runtime: what the runtime asks beyond,
+# device printf and malloc, clocks, and under the hardware scheduler a
+# cooperative launch whose workgroups meet at grid barriers through the
+# GWS queue amdkfd gives the process). Skipped outside the HIP
+# initramfs, which alone carries the runtime.
+if not_here amdkfd-hip; then
+    :
+elif [ -z "$bound" ]; then
+    result skip amdkfd-hip "amdgpu did not bind"
+elif [ ! -x /tests/t-hip ] || [ ! -x /tests/t-hip-runtime ]; then
+    result skip amdkfd-hip "no HIP programs in the initramfs (--hip)"
+else
+    why=
+    for t in t-hip t-hip-runtime; do
+        timeout 300 "/tests/$t" > "/tmp/amdkfd-$t" 2>&1
+        rc=$?
+        diag < "/tmp/amdkfd-$t"
+        [ "$rc" -eq 0 ] || why="${why:+$why; }$t: exit status $rc"
+    done
+    [ -z "$why" ] || dmesg | grep -iE 'kfd|fault|timeout' | tail -n 20 | diag
+    verdict amdkfd-hip
 fi
 
 # amdgpu-reset: the GPU reset through amdgpu's own recovery (debugfs

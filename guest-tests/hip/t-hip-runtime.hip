@@ -7,8 +7,9 @@
  * and the rate the runtime reports, device printf (hostcall: the device
  * writes a buffer and raises an interrupt the runtime's listener waits
  * for), device malloc/free, recursion, function pointers and virtual
- * calls (a 16 KiB private segment per lane), a cooperative launch refused
- * cleanly (no GWS), and the device library's math. Every result against the CPU; exit status 0 only when all pass.
+ * calls (a 16 KiB private segment per lane), cooperative launches (refused
+ * cleanly without GWS, a grid barrier with it), and the device library's
+ * math. Every result against the CPU; exit status 0 only when all pass.
  *
  * The tests run in a child process; the parent then checks that the
  * child's exit (the runtime freeing its buffers, then its queues) made
@@ -21,6 +22,7 @@
  * is the deterministic check of the device's part.
  */
 #include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -364,41 +366,117 @@ static void test_calls(void)
 
 /*
  * ---- cooperative launches ----
- * A grid-wide barrier needs every workgroup of the grid resident at once,
- * and the runtime offers cooperative launches only on a device whose KFD
- * reports global wave sync (num_gws). hsa-gpu has none (one workgroup in
- * flight per queue), so the runtime must say so (the attribute is 0) and
- * refuse the launch with an error, not run it or hang; plain launches go
- * on working afterwards.
+ * A grid-wide barrier (grid_group::sync(): the device library's
+ * ds_gws_barrier) needs every workgroup of the grid resident at once and
+ * the queue's global wave sync resources; the runtime offers cooperative
+ * launches only on a device whose KFD reports GWS (num_gws in the
+ * topology). The facade has none: the attribute must be 0 and the launch
+ * refused with an error, not run or hang. Linux's amdkfd gives a Vega10
+ * GWS under its hardware scheduler: the attribute must be 1, and a
+ * cooperative kernel's workgroups read what the others wrote before each
+ * of three grid barriers. Plain launches go on working afterwards.
  */
 __global__ void coop_add(int *v)
 {
 	v[blockIdx.x * blockDim.x + threadIdx.x] += 1;
 }
 
+#define COOP_BLOCKS 4
+#define COOP_THREADS 64
+#define COOP_N (COOP_BLOCKS * COOP_THREADS)
+
+/* out[i] = 2 (v[(i + 64) mod n] after round 1), v[(i + 128) mod n] ... */
+__global__ void coop_sync(int *v, int *out)
+{
+	cooperative_groups::grid_group g = cooperative_groups::this_grid();
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	int n = gridDim.x * blockDim.x;
+
+	v[i] = i + 1;
+	g.sync();
+	out[i] = v[(i + blockDim.x) % n];
+	g.sync();
+	v[i] = 2 * out[i];
+	g.sync();
+	out[i] = v[(i + blockDim.x) % n];
+}
+
+/* num_gws of the first GPU node of the KFD topology, -1 without one */
+static int topology_gws(void)
+{
+	char path[96], line[128];
+	int gws = -1;
+
+	for (int node = 0; node < 16 && gws < 0; node++) {
+		FILE *f;
+		int simd = 0, g = -1;
+
+		snprintf(path, sizeof(path),
+			 "/sys/class/kfd/kfd/topology/nodes/%d/properties", node);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			sscanf(line, "simd_count %d", &simd);
+			sscanf(line, "num_gws %d", &g);
+		}
+		fclose(f);
+		if (simd > 0)
+			gws = g < 0 ? 0 : g;
+	}
+	return gws;
+}
+
 static void test_cooperative(void)
 {
-	int attr = -1, *d, h[128];
+	int attr = -1, *d, *o, h[COOP_N], gws = topology_gws();
 	void *args[] = { &d };
+	void *sargs[] = { &d, &o };
 	hipError_t e;
 
 	HIP(hipDeviceGetAttribute(&attr, hipDeviceAttributeCooperativeLaunch, 0));
-	CHECK(attr == 0, "cooperative launch attribute %d (no GWS: want 0)", attr);
+	printf("# KFD topology num_gws %d, cooperative launch attribute %d\n", gws,
+	       attr);
+	CHECK(attr == (gws > 0), "cooperative launch attribute %d with num_gws %d",
+	      attr, gws);
 	HIP(hipMalloc(&d, sizeof(h)));
+	HIP(hipMalloc(&o, sizeof(h)));
 	HIP(hipMemset(d, 0, sizeof(h)));
-	e = hipLaunchCooperativeKernel((const void *)coop_add, dim3(2), dim3(64),
-				       args, 0, 0);
-	CHECK(e != hipSuccess, "a cooperative launch without GWS succeeded");
-	printf("# cooperative launch: %s\n", hipGetErrorString(e));
-	(void)hipGetLastError();
+	if (gws > 0) {
+		int bad = 0, first = -1;
+
+		HIP(hipMemset(o, 0, sizeof(h)));
+		e = hipLaunchCooperativeKernel((const void *)coop_sync, dim3(COOP_BLOCKS),
+					       dim3(COOP_THREADS), sargs, 0, 0);
+		CHECK(e == hipSuccess, "cooperative launch: %s", hipGetErrorString(e));
+		HIP(hipDeviceSynchronize());
+		HIP(hipMemcpy(h, o, sizeof(h), hipMemcpyDeviceToHost));
+		for (int i = 0; i < COOP_N; i++) {
+			int want = 2 * ((i + 2 * COOP_THREADS) % COOP_N + 1);
+
+			if (h[i] != want && !bad++)
+				first = i;
+		}
+		CHECK(!bad, "grid sync: %d of %d wrong (out[%d] = %d, want %d)", bad,
+		      COOP_N, first, first >= 0 ? h[first] : 0,
+		      first >= 0 ? 2 * ((first + 2 * COOP_THREADS) % COOP_N + 1) : 0);
+		HIP(hipMemset(d, 0, sizeof(h)));
+	} else {
+		e = hipLaunchCooperativeKernel((const void *)coop_add, dim3(2), dim3(64),
+					       args, 0, 0);
+		CHECK(e != hipSuccess, "a cooperative launch without GWS succeeded");
+		printf("# cooperative launch: %s\n", hipGetErrorString(e));
+		(void)hipGetLastError();
+	}
 	hipLaunchKernelGGL(coop_add, dim3(2), dim3(64), 0, 0, d);
 	HIP(hipGetLastError());
-	HIP(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
+	HIP(hipMemcpy(h, d, 128 * sizeof(int), hipMemcpyDeviceToHost));
 	for (int i = 0; i < 128; i++)
 		if (h[i] != 1) {
-			CHECK(h[i] == 1, "after the refused launch, v[%d] = %d", i, h[i]);
+			CHECK(h[i] == 1, "after the cooperative launch, v[%d] = %d", i, h[i]);
 			break;
 		}
+	HIP(hipFree(o));
 	HIP(hipFree(d));
 }
 
