@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hw/hsagpu/cp/hsagpu-cp.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn.h"
 
 #include "tap.h"
 
@@ -361,6 +362,118 @@ static void test_quiesce(void)
 	err = hsagpu_queue_quiesce(&q, &proc, &r);
 	T(!err && r.completed == 0 && sig_val(0) == 0 &&
 	  *(uint64_t *)at(RPTR) == 1);
+}
+
+/*
+ * Global wave sync on a queue given GWS (issue 30: amdkfd's GWS queue,
+ * HIP's cooperative launches): four one-wave workgroups meet at a
+ * ds_gws_barrier for four waves (bar_val 3). One workgroup in flight
+ * could never pass it: the dispatch completes only because waiting
+ * workgroups step aside while the next ones start. Waiting for a fifth
+ * wave that does not exist fails the queue (TRAP) instead of hanging it;
+ * a queue without GWS refuses the instruction.
+ */
+#define GWS_KD   (MEM_BASE + 0x40000)
+/* @part: submitted, not run */
+static void gws_dispatch(uint32_t num_gws, uint32_t bar_val, bool part)
+{
+	static const uint32_t g[3] = { 4, 1, 1 };
+	static const uint16_t w[3] = { 1, 1, 1 };
+	/*
+	 * llvm-mc -mcpu=gfx900: v_mov_b32 v1, bar_val; s_movk_i32 s0,
+	 * 0x1800; loop: s_sub_u32 s0, s0, 1; s_cmp_lg_u32 s0, 0;
+	 * s_cbranch_scc1 loop (18,432 instructions: each wave spans slices,
+	 * so a dispatch is seen part-way); s_mov_b32 m0, 0; ds_gws_barrier
+	 * v1 gds; s_waitcnt lgkmcnt(0); s_endpgm
+	 */
+	const uint32_t code[] = {
+		0x7e020280 | (bar_val & 0x3f), 0xb0001800, 0x80808100,
+		0xbf078000, 0xbf85fffd, 0xbefc0080, 0xd93b0000, 0x00000001,
+		0xbf8cc07f, 0xbf810000,
+	};
+	struct hsagpu_kernel_dispatch_packet k;
+	uint32_t *kd;
+
+	q_setup(0);
+	q.num_gws = num_gws;
+	/* as ROCclr's ds_gws_init kernel leaves it before the launch */
+	q.gws = calloc(1, sizeof(*q.gws));
+	q.gws->counter[0] = bar_val;
+	sig_init(0, 1);
+	kd = at(GWS_KD);
+	memset(kd, 0, 64);
+	kd[4] = 0x100;                  /* the code, 256 bytes on */
+	kd[12] = 0x000f0000;            /* rsrc1: 4 VGPRs, denormals kept */
+	memcpy(at(GWS_KD + 0x100), code, sizeof(code));
+	k = kpkt(GWS_KD, 1, g, w, SIG(0));
+	submit(&k);
+	if (!part)
+		run_kernel_out();
+}
+
+static void test_gws_dispatch(void)
+{
+	gws_dispatch(64, 3, false);
+	TM(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0 &&
+	   q.read_index == 1 && !q.gcn_nwait,
+	   "4 workgroups through one GWS barrier: state %u signal %lld, %u "
+	   "left waiting (error %u %s)", q.state, (long long)sig_val(0),
+	   q.gcn_nwait, q.error, q.gcn_what ? q.gcn_what : "-");
+	/* released once, reloaded with the last wave's bar_val */
+	T(q.gws && q.gws->gen[0] == 1 && q.gws->counter[0] == 3);
+	hsagpu_queue_gcn_free(&q);
+
+	gws_dispatch(64, 4, false);
+	TM(q.state == HSAGPU_QSTATE_ERROR && q.error == HSAGPU_QERR_TRAP &&
+	   q.gcn_what && strstr(q.gcn_what, "GWS") && !q.gcn_nwait,
+	   "a GWS barrier for 5 waves of 4: error %u (%s), %u left waiting",
+	   q.error, q.gcn_what ? q.gcn_what : "-", q.gcn_nwait);
+	hsagpu_queue_gcn_free(&q);
+
+	gws_dispatch(0, 3, false);
+	TM(q.state == HSAGPU_QSTATE_ERROR &&
+	   q.error == HSAGPU_QERR_ILLEGAL_INSTRUCTION,
+	   "ds_gws_barrier on a queue without GWS: error %u", q.error);
+	hsagpu_queue_gcn_free(&q);
+}
+
+/*
+ * A GWS dispatch saved in the middle (migration): the workgroups waiting
+ * and the one in flight come back from the bytes and the dispatch ends
+ * as it would have; bytes cut short or changed are refused.
+ */
+static void test_gws_migrate(void)
+{
+	uint8_t *blob;
+	uint32_t len;
+	int n;
+
+	/* a slice at a time until some workgroups wait */
+	gws_dispatch(64, 3, true);
+	for (n = 0; n < 1000 && q.gcn_nwait < 2 && q.state ==
+	     HSAGPU_QSTATE_ACTIVE; n++)
+		run();
+	TM(q.gcn_nwait >= 1 && q.kern_active, "%u workgroups waiting mid-dispatch",
+	   q.gcn_nwait);
+	hsagpu_queue_gcn_save(&q);
+	T(q.gcn_blob != NULL);
+	len = q.gcn_blob_len;
+	blob = malloc(len);
+	memcpy(blob, q.gcn_blob, len);
+	/* a byte short: refused */
+	q.gcn_blob_len = len - 1;
+	T(!hsagpu_queue_gcn_load(&q));
+	/* whole: loaded, and the dispatch ends */
+	q.gcn_blob = malloc(len);
+	memcpy(q.gcn_blob, blob, len);
+	q.gcn_blob_len = len;
+	T(hsagpu_queue_gcn_load(&q) && q.gcn_nwait >= 1);
+	run_kernel_out();
+	TM(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0 && !q.gcn_nwait,
+	   "the migrated GWS dispatch ends: state %u signal %lld", q.state,
+	   (long long)sig_val(0));
+	free(blob);
+	hsagpu_queue_gcn_free(&q);
 }
 
 /* BARRIER_AND waits for all dependencies, BARRIER_OR for any. */
@@ -1752,6 +1865,8 @@ int main(void)
 	test_completion();
 	test_barrier_bit();
 	test_quiesce();
+	test_gws_dispatch();
+	test_gws_migrate();
 	test_barrier_packets();
 	test_agent();
 	test_errors();
