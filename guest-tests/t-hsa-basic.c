@@ -328,7 +328,7 @@ static void test_producers(struct hsat_gpu *g)
 	      "%s: read index %llu after %d packets", g->pci,
 	      (unsigned long long)hsa_queue_load_read_index_scacquire(q), total);
 	hsa_signal_destroy(done);
-	HSAT_CHECK(hsa_queue_destroy(q));
+	HSAT_CHECK(hsat_queue_destroy(q));
 	hsa_amd_memory_pool_free(buf);
 	hsa_amd_memory_pool_free(kargs);
 }
@@ -360,12 +360,12 @@ int main(void)
 		test_barrier(g, q, HSA_PACKET_TYPE_BARRIER_AND);
 		test_barrier(g, q, HSA_PACKET_TYPE_BARRIER_OR);
 		test_waits(g, q);
-		HSAT_CHECK(hsa_queue_destroy(q));
+		HSAT_CHECK(hsat_queue_destroy(q));
 		test_producers(g);
 	}
 	CHECK(atomic_load(&queue_errors) == 0, "%d queue error callbacks (last %s)",
 	      atomic_load(&queue_errors), hsat_status_name(atomic_load(&last_queue_error)));
 	hsat_phase("hsa_shut_down");
-	HSAT_CHECK(hsa_shut_down());
+	HSAT_CHECK(hsat_shut_down());
 	return gt_result();
 }

@@ -133,7 +133,7 @@ static void run_on(struct hsat_gpu *g, const void *co, size_t co_len)
 	CHECK(!bad, "%s: %d words of the output wrong (64 x 42, then untouched)",
 	      g->pci, bad);
 	hsa_signal_destroy(s);
-	HSAT_CHECK(hsa_queue_destroy(q));
+	HSAT_CHECK(hsat_queue_destroy(q));
 	hsa_amd_memory_pool_free(ka);
 
 	/* a second queue runs the built-in kernels */
@@ -155,7 +155,7 @@ static void run_on(struct hsat_gpu *g, const void *co, size_t co_len)
 		      g->pci, bad);
 		hsa_signal_destroy(s);
 		hsat_phase("destroying the second queue");
-		HSAT_CHECK(hsa_queue_destroy(q));
+		HSAT_CHECK(hsat_queue_destroy(q));
 		hsa_amd_memory_pool_free(ka);
 	}
 out_exe:
@@ -276,7 +276,7 @@ static void corpus_on(struct hsat_gpu *g, const char *argv0)
 		return;
 	for (unsigned i = 0; i < GCN_CORPUS_N; i++)
 		corpus_one(g, q, argv0, &gcn_corpus[i]);
-	HSAT_CHECK(hsa_queue_destroy(q));
+	HSAT_CHECK(hsat_queue_destroy(q));
 }
 
 int main(int argc, char **argv)
@@ -294,7 +294,7 @@ int main(int argc, char **argv)
 		corpus_on(&h.gpu[i], argv[0]);
 	}
 	hsat_phase("hsa_shut_down");
-	HSAT_CHECK(hsa_shut_down());
+	HSAT_CHECK(hsat_shut_down());
 	free(co);
 	return gt_result();
 }

@@ -206,7 +206,7 @@ int main(int argc, char **argv)
 		CHECK(e.aql >= 1, "%s: no ROCr AQL queue for the blit kernels", h.gpu[i].pci);
 	}
 	hsat_phase("hsa_shut_down");
-	HSAT_CHECK(hsa_shut_down());
+	HSAT_CHECK(hsat_shut_down());
 	if (!child)
 		again_without_sdma(argv[0]);
 	return gt_result();

@@ -140,7 +140,7 @@ static void evict_once(struct hsat_gpu *g)
 out_buf:
 	munmap(buf, BUF_SIZE);
 out_queue:
-	HSAT_CHECK(hsa_queue_destroy(q));
+	HSAT_CHECK(hsat_queue_destroy(q));
 }
 
 int main(void)
@@ -151,6 +151,6 @@ int main(void)
 	for (int i = 0; i < h.ngpu; i++)
 		evict_once(&h.gpu[i]);
 	hsat_phase("hsa_shut_down");
-	HSAT_CHECK(hsa_shut_down());
+	HSAT_CHECK(hsat_shut_down());
 	return gt_result();
 }

@@ -244,7 +244,7 @@ int main(void)
 	      "the child failed (status 0x%x)", st);
 
 	hsat_phase("hsa_shut_down");
-	HSAT_CHECK(hsa_shut_down());
+	HSAT_CHECK(hsat_shut_down());
 	CHECK(!gtk_problems(log, NULL), "kernel problems logged");
 	return gt_result();
 }

@@ -174,10 +174,10 @@ int main(void)
 			CHECK(!bad, "%s: %d of 1024 words wrong after the kill", h.gpu[i].pci,
 			      bad);
 			hsa_signal_destroy(s);
-			HSAT_CHECK(hsa_queue_destroy(q));
+			HSAT_CHECK(hsat_queue_destroy(q));
 		}
 		hsat_phase("hsa_shut_down");
-		HSAT_CHECK(hsa_shut_down());
+		HSAT_CHECK(hsat_shut_down());
 		after = active_queues(devs, n);
 		CHECK(after == 0, "%lld queues active after hsa_shut_down", (long long)after);
 	}

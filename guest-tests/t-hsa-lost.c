@@ -231,10 +231,10 @@ static int slow_child(const char *argv0)
 		CHECK(!bad, "%d of 2 results differ from the CPU's", bad);
 	}
 	hsat_phase("slow: shutting down");
-	HSAT_CHECK(hsa_queue_destroy(q));
+	HSAT_CHECK(hsat_queue_destroy(q));
 	hsa_executable_destroy(exe);
 	hsa_code_object_reader_destroy(reader);
-	HSAT_CHECK(hsa_shut_down());
+	HSAT_CHECK(hsat_shut_down());
 	return gt_result();
 }
 
@@ -410,9 +410,9 @@ int main(int argc, char **argv)
 			CHECK(!hsat_wait_below(s, 1, 20000, HSA_WAIT_STATE_BLOCKED, NULL) &&
 			      buf[0] == 9 && buf[63] == 9, "a FILL after the loss did not run");
 			hsa_signal_destroy(s);
-			HSAT_CHECK(hsa_queue_destroy(q));
+			HSAT_CHECK(hsat_queue_destroy(q));
 		}
-		HSAT_CHECK(hsa_shut_down());
+		HSAT_CHECK(hsat_shut_down());
 	}
 	CHECK(!gtk_problems(log, NULL), "kernel problems logged");
 	return gt_result();

@@ -148,7 +148,7 @@ static void both_kernels(void)
 			bad += buf[i][k] != 0xd00u + i;
 		CHECK(!bad, "%s: FILL: %d of %d words wrong", h.gpu[i].pci, bad, N);
 		hsa_signal_destroy(s[i]);
-		HSAT_CHECK(hsa_queue_destroy(q[i]));
+		HSAT_CHECK(hsat_queue_destroy(q[i]));
 		hsa_amd_memory_pool_free(buf[i]);
 		hsa_amd_memory_pool_free(ka[i]);
 	}
@@ -170,6 +170,6 @@ int main(void)
 	}
 	both_kernels();
 	hsat_phase("hsa_shut_down");
-	HSAT_CHECK(hsa_shut_down());
+	HSAT_CHECK(hsat_shut_down());
 	return gt_result();
 }

@@ -182,7 +182,7 @@ static int waiter_asleep(void)
 }
 
 /*
- * ROCr 5.2's lost wake-up, as it happened in hsa_queue_destroy(): the
+ * ROCr 5.2's lost wake-up, as it happened in hsat_queue_destroy(): the
  * queue's signals share one auto-reset event, the async-events thread
  * stores a signal the main thread waits for and sets the event while the
  * main thread, which has read the old value, is on its way to sleep;

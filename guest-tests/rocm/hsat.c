@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Helpers of the ROCm guest tests (hsat.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -14,6 +15,10 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <hsakmt.h>
+#include <hsa/amd_hsa_queue.h>
+#include <hsa/amd_hsa_signal.h>
 
 #include "hsat.h"
 
@@ -121,6 +126,78 @@ void hsat_phase(const char *what)
 {
 	phase = what;
 	atomic_fetch_add(&phase_gen, 1);
+}
+
+/* The queues' shared event (0: none seen yet), and the kicker's state */
+static uint32_t queue_event_id;
+static atomic_int kicking;
+
+static void *kicker_thread(void *arg)
+{
+	HsaEvent ev;
+
+	(void)arg;
+	memset(&ev, 0, sizeof(ev));
+	ev.EventId = queue_event_id;
+	ev.EventData.EventType = HSA_EVENTTYPE_SIGNAL;
+	while (atomic_load(&kicking)) {
+		hsaKmtSetEvent(&ev);    /* EINVAL once ROCr destroyed it */
+		usleep(50 * 1000);
+	}
+	return NULL;
+}
+
+static bool kicker_start(pthread_t *t)
+{
+	if (!queue_event_id)
+		return false;
+	atomic_store(&kicking, 1);
+	return pthread_create(t, NULL, kicker_thread, NULL) == 0;
+}
+
+static void kicker_stop(pthread_t t, bool started)
+{
+	atomic_store(&kicking, 0);
+	if (started)
+		pthread_join(t, NULL);
+}
+
+/* ROCr's hsa_queue_t is the head of its amd_queue_t: the shared event */
+static void learn_queue_event(const hsa_queue_t *q)
+{
+	const amd_queue_t *aq = (const amd_queue_t *)q;
+	const amd_signal_t *is;
+
+	if (q && aq->queue_inactive_signal.handle) {
+		is = (const amd_signal_t *)(uintptr_t)aq->queue_inactive_signal.handle;
+		if (is->event_id)
+			queue_event_id = is->event_id;
+	}
+}
+
+hsa_status_t hsat_queue_destroy(hsa_queue_t *q)
+{
+	hsa_status_t st;
+	pthread_t t;
+	bool on;
+
+	learn_queue_event(q);
+	on = kicker_start(&t);
+	st = hsa_queue_destroy(q);
+	kicker_stop(t, on);
+	return st;
+}
+
+hsa_status_t hsat_shut_down(void)
+{
+	hsa_status_t st;
+	pthread_t t;
+	bool on = kicker_start(&t);
+
+	/* ROCr's own queues go now, the same way */
+	st = hsa_shut_down();
+	kicker_stop(t, on);
+	return st;
 }
 
 int hsat_need_kfd(void)
@@ -505,6 +582,7 @@ uint64_t hsat_submit(hsa_queue_t *q, const void *pkt)
 	struct timespec t0, t;
 	uint16_t header;
 
+	learn_queue_event(q);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (idx - hsa_queue_load_read_index_scacquire(q) >= q->size) {
 		clock_gettime(CLOCK_MONOTONIC, &t);

@@ -70,6 +70,21 @@ void hsat_watchdog(unsigned int secs);
 void hsat_phase(const char *what);
 
 /*
+ * hsa_queue_destroy() and hsa_shut_down() with ROCr 5.2.3's lost wake-up
+ * worked around. All queues' queue_inactive_signal share one auto-reset
+ * KFD event, which ROCr's async thread and ~AqlQueue both sleep on; KFD
+ * before interface 1.14 (Linux 6.1) keeps one bit for it, so the async
+ * thread can take the wake-up meant for the destroying thread, which
+ * then sleeps for ever (on real hardware too; upstream ROCr avoids it
+ * with KFD's event age). These set that event every 50 ms while they
+ * run: an extra wake-up only makes ROCr look at its signals again. No
+ * other event is touched, so a completion interrupt the device fails to
+ * raise still fails the test.
+ */
+hsa_status_t hsat_queue_destroy(hsa_queue_t *q);
+hsa_status_t hsat_shut_down(void);
+
+/*
  * Wait until @s's value is below @below, at most @ms, in @ws (ACTIVE or
  * BLOCKED) with hsa_signal_wait_scacquire. 0, or -1 on timeout (the
  * value is then in *@last if not NULL).
