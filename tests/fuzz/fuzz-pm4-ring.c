@@ -119,7 +119,7 @@ static void fr_check(const HsaGpuPm4Ring *r, HsaGpuPm4Outcome o,
                      bool valid)
 {
     FUZZ_CHECK((o == HSAGPU_PM4_STOPPED) == (r->error != 0));
-    FUZZ_CHECK(r->error <= HSAGPU_PM4_ERR_IB);
+    FUZZ_CHECK(r->error <= HSAGPU_PM4_ERR_MAX);
     FUZZ_CHECK(r->packets >= packets && r->packets - packets <= budget);
     if (r->ib_active) {
         FUZZ_CHECK(r->ib_pos <= r->ib_size);

@@ -271,7 +271,7 @@ static void fv_cp_invalidate(void *o, uint32_t pasid, bool all_hubs)
 static void fv_cp_stopped(void *o, unsigned ri, uint32_t err, uint32_t hdr)
 {
     FUZZ_CHECK(ri < V10_NUM_RINGS);
-    FUZZ_CHECK(err >= HSAGPU_PM4_ERR_TYPE && err <= HSAGPU_PM4_ERR_IB);
+    FUZZ_CHECK(err >= HSAGPU_PM4_ERR_TYPE && err <= HSAGPU_PM4_ERR_MAX);
 }
 
 /* The SDMA rings' register packets and traps (v10_reg_read, v10_trap) */

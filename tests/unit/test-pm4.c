@@ -547,6 +547,121 @@ static void test_indirect_buffer(void)
 	T(regs[0xc040] == 0);
 }
 
+/*
+ * Packets from a process's address space run unprivileged (a user queue's
+ * ring: amdkfd's PM4 compute queues; a user IB: amdgpu's command
+ * submission): config registers, register writes outside the shader,
+ * context and user-config ranges, queue packets refused with
+ * HSAGPU_PM4_ERR_PRIV and nothing written; a user ring's IB runs in the
+ * ring's own VMID whatever its VMID field says. Before, a process could
+ * write any register, or read and write the kernel's memory through an
+ * IB naming VMID 0.
+ */
+static void user_emit(uint32_t v)
+{
+	uint32_t *r = (uint32_t *)at(1, RING, RING_DW * 4);
+
+	r[wptr % RING_DW] = v;
+	wptr++;
+}
+
+static void user_reset(void)
+{
+	reset();
+	ring.vmid = 1;
+}
+
+static void test_user_packets(void)
+{
+	uint32_t *ib;
+
+	/* SET_SH_REG is the user's; SET_CONFIG_REG is not */
+	user_reset();
+	user_emit(HDR(HSAGPU_PM4_OP_SET_SH_REG, 3));
+	user_emit(0x40);
+	user_emit(7);
+	user_emit(HDR(HSAGPU_PM4_OP_SET_CONFIG_REG, 3));
+	user_emit(0x10);
+	user_emit(9);
+	T(run() == HSAGPU_PM4_STOPPED && ring.error == HSAGPU_PM4_ERR_PRIV);
+	T(regs[HSAGPU_PM4_SH_REG_START + 0x40] == 7 &&
+	  regs[HSAGPU_PM4_CONFIG_REG_START + 0x10] == 0);
+
+	/* WRITE_DATA to a config register; to a user-config one */
+	user_reset();
+	user_emit(HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+	user_emit(HSAGPU_PM4_SEL_REG << 8);
+	user_emit(HSAGPU_PM4_UCONFIG_REG_START + 0x40);
+	user_emit(0);
+	user_emit(5);
+	user_emit(HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+	user_emit(HSAGPU_PM4_SEL_REG << 8);
+	user_emit(0x1000);
+	user_emit(0);
+	user_emit(6);
+	T(run() == HSAGPU_PM4_STOPPED && ring.error == HSAGPU_PM4_ERR_PRIV);
+	T(regs[HSAGPU_PM4_UCONFIG_REG_START + 0x40] == 5 && regs[0x1000] == 0);
+
+	/* COPY_DATA from a memory word into a register below the ranges */
+	user_reset();
+	*m32(1, MEM_BASE + 0x40) = 0x1234;
+	user_emit(HDR(HSAGPU_PM4_OP_COPY_DATA, HSAGPU_PM4_COPY_DW));
+	user_emit(HSAGPU_PM4_SEL_MEM_GRBM | HSAGPU_PM4_SEL_REG << 8);
+	user_emit((uint32_t)(MEM_BASE + 0x40));
+	user_emit(0);
+	user_emit(0x2000 - 1);
+	user_emit(0);
+	T(run() == HSAGPU_PM4_STOPPED && ring.error == HSAGPU_PM4_ERR_PRIV &&
+	  regs[0x2000 - 1] == 0);
+
+	/* WAIT_REG_MEM polling a config register */
+	user_reset();
+	user_emit(HDR(HSAGPU_PM4_OP_WAIT_REG_MEM, 7));
+	user_emit(HSAGPU_PM4_FUNC_EQ);
+	user_emit(HSAGPU_PM4_CONFIG_REG_START + 4);
+	user_emit(0);
+	user_emit(0);
+	user_emit(0xffffffff);
+	user_emit(0);
+	T(run() == HSAGPU_PM4_STOPPED && ring.error == HSAGPU_PM4_ERR_PRIV);
+
+	/* a queue packet, even where the ring has a scheduler */
+	user_reset();
+	ops.queue_packet = f_kiq;
+	user_emit(HDR(HSAGPU_PM4_OP_QUERY_STATUS, 7));
+	for (int i = 0; i < 6; i++)
+		user_emit(0);
+	T(run() == HSAGPU_PM4_STOPPED && ring.error == HSAGPU_PM4_ERR_PRIV &&
+	  kiq_calls == 0);
+
+	/* an IB naming VMID 0 from a user ring runs in the ring's VMID 1 */
+	user_reset();
+	for (uint32_t v = 0; v < 2; v++) {
+		ib = (uint32_t *)at(v, MEM_BASE + 0x8000, 64);
+		ib[0] = HDR(HSAGPU_PM4_OP_WRITE_DATA, 5);
+		ib[1] = HSAGPU_PM4_SEL_MEM << 8 | 1u << 20;
+		ib[2] = (uint32_t)(MEM_BASE + 0x500);
+		ib[3] = 0;
+		ib[4] = 0xa0 + v;
+	}
+	user_emit(HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER, 4));
+	user_emit((uint32_t)(MEM_BASE + 0x8000));
+	user_emit(0);
+	user_emit(5 | HSAGPU_PM4_IB_VALID);        /* VMID field 0 */
+	T(run() == HSAGPU_PM4_IDLE);
+	T(*m32(1, MEM_BASE + 0x500) == 0xa1 && *m32(0, MEM_BASE + 0x500) == 0);
+
+	/* a user IB on a kernel ring: config registers refused there too */
+	reset();
+	ib = (uint32_t *)at(2, MEM_BASE + 0x8000, 64);
+	ib[0] = HDR(HSAGPU_PM4_OP_SET_CONFIG_REG, 3);
+	ib[1] = 0x10;
+	ib[2] = 9;
+	ib_pkt(HSAGPU_PM4_OP_INDIRECT_BUFFER, MEM_BASE + 0x8000, 3, 2, true);
+	T(run() == HSAGPU_PM4_STOPPED && ring.error == HSAGPU_PM4_ERR_PRIV &&
+	  regs[HSAGPU_PM4_CONFIG_REG_START + 0x10] == 0);
+}
+
 static void test_cond_exec_copy(void)
 {
 	reset();
@@ -662,6 +777,7 @@ int main(void)
 	test_wait_reg_mem();
 	test_release_mem();
 	test_indirect_buffer();
+	test_user_packets();
 	test_cond_exec_copy();
 	test_kiq();
 	test_garbage();

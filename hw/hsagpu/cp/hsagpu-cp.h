@@ -724,6 +724,12 @@ typedef struct HsaGpuPm4Ops {
 #define HSAGPU_PM4_ERR_PACKET   3U  /* a field or length out of range */
 #define HSAGPU_PM4_ERR_MEMORY   4U  /* an address that does not translate */
 #define HSAGPU_PM4_ERR_IB       5U  /* a bad INDIRECT_BUFFER, or nested */
+/*
+ * A user's packet (from a process's address space: a user queue's ring,
+ * a user IB on a kernel ring) reaching a privileged register
+ */
+#define HSAGPU_PM4_ERR_PRIV     6U
+#define HSAGPU_PM4_ERR_MAX      HSAGPU_PM4_ERR_PRIV
 
 /* Longest packet the engine buffers (a clear state is about 200) */
 #define HSAGPU_PM4_PKT_MAX_DW   1024U

@@ -249,6 +249,28 @@ static HsaGpuPm4Step hsagpu_pm4_fail(HsaGpuPm4Ring *r, uint32_t err)
     return PM4_ERROR;
 }
 
+/*
+ * Packets read in a process's address space (@vmid not 0: a user queue's
+ * ring, the IB of a user's command submission) run unprivileged, as
+ * gfx9's CP runs a queue without PRIV_STATE and a user IB: of the
+ * registers, only the SH, context and user-config ranges (shader and
+ * pipeline state) are theirs. The rest (config registers, and through
+ * them the memory hubs, rings and interrupts) would let one process
+ * reach the kernel's memory or another's.
+ */
+static bool hsagpu_pm4_user_reg(uint32_t vmid, uint32_t reg, uint32_t n)
+{
+    return !vmid ||
+           (reg >= HSAGPU_PM4_SH_REG_START && reg < HSAGPU_PM4_SH_REG_END &&
+            n <= HSAGPU_PM4_SH_REG_END - reg) ||
+           (reg >= HSAGPU_PM4_CONTEXT_REG_START &&
+            reg < HSAGPU_PM4_CONTEXT_REG_END &&
+            n <= HSAGPU_PM4_CONTEXT_REG_END - reg) ||
+           (reg >= HSAGPU_PM4_UCONFIG_REG_START &&
+            reg < HSAGPU_PM4_UCONFIG_REG_END &&
+            n <= HSAGPU_PM4_UCONFIG_REG_END - reg);
+}
+
 static HsaGpuPm4Step hsagpu_pm4_set_reg(HsaGpuPm4Ring *r,
                                         const HsaGpuPm4Ops *ops,
                                         const uint32_t *pk, uint32_t n,
@@ -321,6 +343,9 @@ static HsaGpuPm4Step hsagpu_pm4_write_data(HsaGpuPm4Ring *r,
         if (!ops->reg_write) {
             return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_OPCODE);
         }
+        if (!hsagpu_pm4_user_reg(vmid, pk[2], one ? 1 : n - 4)) {
+            return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_PRIV);
+        }
         for (uint32_t i = 4; i < n; i++) {
             ops->reg_write(ops->opaque, pk[2] + (one ? 0 : i - 4), pk[i]);
         }
@@ -367,6 +392,10 @@ static HsaGpuPm4Step hsagpu_pm4_wait(HsaGpuPm4Ring *r, const HsaGpuPm4Ops *ops,
     } else {
         if (!ops->reg_read || !ops->reg_write) {
             return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_OPCODE);
+        }
+        if (!hsagpu_pm4_user_reg(vmid, pk[2], 1) ||
+            (write_first && !hsagpu_pm4_user_reg(vmid, pk[3], 1))) {
+            return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_PRIV);
         }
         /* write the request once, then wait for the other register */
         if (write_first && !r->wait_written) {
@@ -438,6 +467,10 @@ static HsaGpuPm4Step hsagpu_pm4_copy_data(HsaGpuPm4Ring *r,
         (!ops->reg_read || !ops->reg_write)) {
         return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_OPCODE);
     }
+    if ((src == HSAGPU_PM4_SEL_REG && !hsagpu_pm4_user_reg(vmid, pk[2], nd)) ||
+        (dst == HSAGPU_PM4_SEL_REG && !hsagpu_pm4_user_reg(vmid, pk[4], nd))) {
+        return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_PRIV);
+    }
     if (src == HSAGPU_PM4_SEL_REG) {
         for (uint32_t i = 0; i < nd; i++) {
             v[i] = ops->reg_read(ops->opaque, pk[2] + i);
@@ -482,15 +515,16 @@ static HsaGpuPm4Step hsagpu_pm4_copy_data(HsaGpuPm4Ring *r,
 static HsaGpuPm4Step hsagpu_pm4_ib(HsaGpuPm4Ring *r, const HsaGpuPm4Ops *ops,
                                    const uint32_t *pk, uint32_t n, bool ce)
 {
-    uint32_t size = pk[3] & HSAGPU_PM4_IB_SIZE_MASK;
+    uint32_t size = pk[3] & HSAGPU_PM4_IB_SIZE_MASK, vmid;
 
     if (n != 4 || r->ib_active || (pk[1] & 3) ||
         (pk[2] & ~HSAGPU_PM4_IB_BASE_HI_MASK) ||
         (!r->gfx_me && !(pk[3] & HSAGPU_PM4_IB_VALID))) {
         return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_IB);
     }
-    if (r->meta_n &&
-        hsagpu_pm4_meta_write(r, ops, HSAGPU_PM4_IB_VMID(pk[3])) != PM4_DONE) {
+    /* a user queue's IB is its own: the VMID field is the kernel's */
+    vmid = r->vmid ? r->vmid : HSAGPU_PM4_IB_VMID(pk[3]);
+    if (r->meta_n && hsagpu_pm4_meta_write(r, ops, vmid) != PM4_DONE) {
         return PM4_ERROR;
     }
     /*
@@ -504,7 +538,7 @@ static HsaGpuPm4Step hsagpu_pm4_ib(HsaGpuPm4Ring *r, const HsaGpuPm4Ops *ops,
     r->ib_base = (uint64_t)pk[2] << 32 | pk[1];
     r->ib_size = size;
     r->ib_pos = 0;
-    r->ib_vmid = HSAGPU_PM4_IB_VMID(pk[3]);
+    r->ib_vmid = vmid;
     return PM4_DONE;
 }
 
@@ -516,6 +550,9 @@ static HsaGpuPm4Step hsagpu_pm4_packet(HsaGpuPm4Ring *r,
 {
     switch (hsagpu_pm4_opcode(pk[0])) {
     case HSAGPU_PM4_OP_SET_CONFIG_REG:
+        if (vmid) {
+            return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_PRIV);
+        }
         return hsagpu_pm4_set_reg(r, ops, pk, n, HSAGPU_PM4_CONFIG_REG_START,
                                   HSAGPU_PM4_CONFIG_REG_END);
     case HSAGPU_PM4_OP_SET_CONTEXT_REG:
@@ -572,6 +609,9 @@ static HsaGpuPm4Step hsagpu_pm4_packet(HsaGpuPm4Ring *r,
     case HSAGPU_PM4_OP_INVALIDATE_TLBS:
         if (!ops->queue_packet) {
             return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_OPCODE);
+        }
+        if (vmid) {
+            return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_PRIV);
         }
         r->error = ops->queue_packet(ops->opaque, pk, n);
         return r->error ? PM4_ERROR : PM4_DONE;
