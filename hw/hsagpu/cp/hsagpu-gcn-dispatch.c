@@ -429,7 +429,8 @@ void hsagpu_queue_gcn_save(HsaGpuQueue *q)
 
 bool hsagpu_queue_gcn_load(HsaGpuQueue *q)
 {
-    const uint8_t *p = q->gcn_blob, *end = p + q->gcn_blob_len;
+    const uint8_t *p = q->gcn_blob;
+    const uint8_t *end = p ? p + q->gcn_blob_len : NULL;
     HsaGpuGcnRun *r = NULL, **wait = NULL;
     uint32_t head[4], n = 0, got = 0;
     bool ok = true;
