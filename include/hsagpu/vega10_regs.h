@@ -257,6 +257,19 @@
 #define V10_CP_HQD_PQ_CONTROL           0x3256  /* [5:0] QUEUE_SIZE */
 #define V10_CP_HQD_AQL_CONTROL          0x327a
 #define V10_CP_HQD_PQ_WPTR_LO           0x327b
+/*
+ * A compute queue's dispatch state (SH registers, per queue on gfx9):
+ * what SET_SH_REG writes before a DISPATCH_DIRECT
+ */
+#define V10_COMPUTE_FIRST               0x2e00  /* DISPATCH_INITIATOR */
+#define V10_COMPUTE_NREGS               0x50    /* to USER_DATA_15 */
+#define V10_COMPUTE_START_X             0x2e04  /* Y, Z follow */
+#define V10_COMPUTE_NUM_THREAD_X        0x2e07  /* Y, Z follow */
+#define V10_COMPUTE_PGM_LO              0x2e0c  /* address >> 8, then _HI */
+#define V10_COMPUTE_PGM_RSRC1           0x2e12
+#define V10_COMPUTE_PGM_RSRC2           0x2e13
+#define V10_RSRC2_SCRATCH_EN            (1u << 0)
+#define V10_COMPUTE_USER_DATA_0         0x2e40  /* 16 of them */
 /* where the v9 MQD keeps the HQD block (dword 128 on) */
 #define V10_MQD_HQD_DW                  128
 #define V10_RLC_CP_SCHEDULERS           0xecaa  /* the KIQ: [7] on, */

@@ -1761,6 +1761,43 @@ static void vega10_seeds(void)
     vs_write("hws-runlist");
 
     /*
+     * A compute queue's DISPATCH_DIRECT (vega10-dispatch.c): SET_SH_REG
+     * of the program (at VS_IB: each work-item stores its global id at
+     * s[0:1] + 4 x id), its resources and grid, 2 workgroups of 64
+     */
+    vs_new(0);
+    vs_ih_init();
+    vs_hqd(1, 0, 0, VS_KCQ_RING, VS_KCQ_RPTR, 6);
+    {
+        static const uint32_t code[] = {
+            0x8e038602, 0x68020003, 0x24040282, 0x7e060201, 0x32040400,
+            0xd11c6a03, 0x01a90103, 0xdc700000, 0x00000102, 0xbf8c0070,
+            0xbf810000,
+        };
+
+        for (unsigned i = 0; i < sizeof(code) / 4; i++) {
+            vs_sys32(VS_IB + 4 * i, code[i]);
+        }
+    }
+    k = 0;
+    vs_ring(VS_KCQ_RING, &k, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_SH_REG, 4),
+            V10_COMPUTE_PGM_LO - HSAGPU_PM4_SH_REG_START, VS_IB >> 8, 0);
+    vs_ring(VS_KCQ_RING, &k, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_SH_REG, 4),
+            V10_COMPUTE_PGM_RSRC1 - HSAGPU_PM4_SH_REG_START, 0x000f0000,
+            2 << 1 | 1 << 7);
+    vs_ring(VS_KCQ_RING, &k, 5, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_SH_REG, 5),
+            V10_COMPUTE_NUM_THREAD_X - HSAGPU_PM4_SH_REG_START, 64, 1, 1);
+    vs_ring(VS_KCQ_RING, &k, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_SH_REG, 4),
+            V10_COMPUTE_USER_DATA_0 - HSAGPU_PM4_SH_REG_START, VS_FENCE, 0);
+    vs_ring(VS_KCQ_RING, &k, 5,
+            HSAGPU_PM4_HDR(HSAGPU_PM4_OP_DISPATCH_DIRECT, 5), 2, 1, 1,
+            HSAGPU_PM4_DI_ENABLE);
+    vs_op(FV_OP_DOORBELL, 0, 6, k);
+    vs_op(FV_OP_PASS, 0, 63, 0);
+    vs_op(FV_OP_PASS, 0, 63, 0);
+    vs_write("pm4-dispatch");
+
+    /*
      * The GART: both hubs as amdgpu sets them up, a flat table in VRAM
      * (vs_gart_ptes), VMID 8's four levels; translations through the FB
      * and AGP apertures, the GART, VMID 8 and faults (page 0 of the

@@ -574,6 +574,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fv.proc = (HsaGpuProc) { &fv.qops, &fv.bus, &fqb_ident, NULL, NULL };
 
     /* a fresh device: nothing left over from the last input */
+    hsagpu_v10_dispatch_free(v);
     memset(v, 0, sizeof(*v));
     hsagpu_v10_init(v, FV_VRAM_SIZE, h[FV_H_REV], &vops);
     for (size_t i = 0; i + FV_OP_SIZE <= ops_len; i += FV_OP_SIZE) {

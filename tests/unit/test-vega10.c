@@ -388,8 +388,8 @@ static void test_cp_gfx_ring(void)
 	cp_pass(v);
 	T(n_eop == 1 && eop_me == 0 && *g32(FENCE) == 8);
 
-	/* a bad packet stops the ring, reported once */
-	put(GFX_RING, &w, HSAGPU_PM4_HDR(0x15, 3));
+	/* a packet it does not run (DRAW_INDEX_AUTO) stops the ring, once */
+	put(GFX_RING, &w, HSAGPU_PM4_HDR(0x2d, 3));
 	put(GFX_RING, &w, 0);
 	put(GFX_RING, &w, 0);
 	hsagpu_v10_cp_doorbell(v, 0x116, w);
@@ -565,6 +565,90 @@ static void test_cp_kiq(void)
  * fuzzer): the run ends there and the new ring is left as started, its
  * read pointer inside it, instead of the old run going on over it
  */
+/*
+ * DISPATCH_DIRECT on a compute ring (issue 30: the PM4 queues kfdtest
+ * dispatches through): SET_SH_REG writes the ring's program state, the
+ * dispatch runs 4 workgroups of 64 on the interpreter, each work-item
+ * storing its global id at s[0:1] + 4 x id; its compute state is the
+ * ring's own; a dispatch the interpreter cannot run stops the ring with
+ * HSAGPU_PM4_ERR_DISPATCH. Before, DISPATCH_DIRECT was an unknown opcode.
+ */
+#define DISP_CODE       0x60000
+#define DISP_BUF        0x61000
+static void sh_regs(uint64_t ring, uint32_t *w, uint32_t reg,
+		    const uint32_t *val, uint32_t n)
+{
+	put(ring, w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_SH_REG, n + 2));
+	put(ring, w, reg - HSAGPU_PM4_SH_REG_START);
+	for (uint32_t i = 0; i < n; i++)
+		put(ring, w, val[i]);
+}
+
+static void test_cp_dispatch(void)
+{
+	/*
+	 * llvm-mc -mcpu=gfx900: s_lshl_b32 s3, s2, 6; v_add_u32 v1, s3, v0;
+	 * v_lshlrev_b32 v2, 2, v1; v_mov_b32 v3, s1; v_add_co_u32 v2, vcc,
+	 * s0, v2; v_addc_co_u32 v3, vcc, v3, 0, vcc; flat_store_dword
+	 * v[2:3], v1; s_waitcnt vmcnt(0) lgkmcnt(0); s_endpgm
+	 */
+	static const uint32_t code[] = {
+		0x8e038602, 0x68020003, 0x24040282, 0x7e060201, 0x32040400,
+		0xd11c6a03, 0x01a90103, 0xdc700000, 0x00000102, 0xbf8c0070,
+		0xbf810000,
+	};
+	HsaGpuV10 *v = dev();
+	unsigned kcq = V10_HQD_INDEX(1, 0, 0);
+	const uint32_t pgm[2] = { DISP_CODE >> 8, 0 };
+	/* rsrc1: 4 VGPRs, fp denormals kept; rsrc2: 2 user SGPRs, TGID_X */
+	const uint32_t rsrc[2] = { 0x000f0000, 2 << 1 | 1 << 7 };
+	const uint32_t nthr[3] = { 64, 1, 1 }, user[2] = { DISP_BUF, 0 };
+	uint32_t w = 0, bad = 0;
+	int n;
+
+	memset(gmem, 0, sizeof(gmem));
+	n_stopped = 0;
+	memcpy(g32(DISP_CODE), code, sizeof(code));
+	hqd_mmio(v, 1, 0, 0, KCQ_RING, KCQ_RPTR, 0x10);
+	T(v->ring[kcq].active && !v->ring[kcq].aql);
+	sh_regs(KCQ_RING, &w, V10_COMPUTE_PGM_LO, pgm, 2);
+	sh_regs(KCQ_RING, &w, V10_COMPUTE_PGM_RSRC1, rsrc, 2);
+	sh_regs(KCQ_RING, &w, V10_COMPUTE_NUM_THREAD_X, nthr, 3);
+	sh_regs(KCQ_RING, &w, V10_COMPUTE_USER_DATA_0, user, 2);
+	put(KCQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_DISPATCH_DIRECT, 5));
+	put(KCQ_RING, &w, 4);
+	put(KCQ_RING, &w, 1);
+	put(KCQ_RING, &w, 1);
+	put(KCQ_RING, &w, HSAGPU_PM4_DI_ENABLE);
+	hsagpu_v10_cp_doorbell(v, 0x10, w);
+	for (n = 0; n < 100 && v->ring[kcq].pm4.rptr != w; n++)
+		cp_pass(v);
+	for (uint32_t i = 0; i < 256; i++)
+		bad += g32(DISP_BUF)[i] != i;
+	TM(!bad && !n_stopped && v->disp_done == 1 && !v->ring[kcq].disp_on,
+	   "DISPATCH_DIRECT of 4 x 64: %u of 256 words wrong, %u stopped, "
+	   "%u done", bad, n_stopped, v->disp_done);
+	/* the state is the ring's: the global register file never saw it */
+	T(v->ring[kcq].compute[V10_COMPUTE_PGM_LO - V10_COMPUTE_FIRST] ==
+	  DISP_CODE >> 8 && v->reg[V10_COMPUTE_PGM_LO] == 0);
+
+	/* scratch enabled (not modelled): the ring stops, named */
+	sh_regs(KCQ_RING, &w, V10_COMPUTE_PGM_RSRC1,
+		(const uint32_t[]){ 0x000f0000, 1 }, 2);
+	put(KCQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_DISPATCH_DIRECT, 5));
+	put(KCQ_RING, &w, 1);
+	put(KCQ_RING, &w, 1);
+	put(KCQ_RING, &w, 1);
+	put(KCQ_RING, &w, HSAGPU_PM4_DI_ENABLE);
+	hsagpu_v10_cp_doorbell(v, 0x10, w);
+	cp_pass(v);
+	TM(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_DISPATCH &&
+	   v->disp_what && strstr(v->disp_what, "scratch"),
+	   "a dispatch with scratch: stopped %u, error %u (%s)", n_stopped,
+	   stop_err, v->disp_what ? v->disp_what : "-");
+	hsagpu_v10_dispatch_free(v);
+}
+
 static void test_cp_self_restart(void)
 {
 	HsaGpuV10 *v = dev();
@@ -1051,6 +1135,7 @@ int main(void)
 	test_every_register();
 	test_cp_gfx_ring();
 	test_cp_kiq();
+	test_cp_dispatch();
 	test_cp_self_restart();
 	test_sdma_rings();
 	test_sdma_rlc_load();

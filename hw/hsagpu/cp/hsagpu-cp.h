@@ -715,8 +715,15 @@ typedef struct HsaGpuPm4Ops {
      * 0 or HSAGPU_PM4_ERR_*. NULL on other rings: refused there.
      */
     unsigned (*queue_packet)(void *opaque, const uint32_t *pkt, uint32_t ndw);
+    /*
+     * DISPATCH_DIRECT (whole, read in @vmid's space), a slice of it: 0
+     * when the dispatch has ended, HSAGPU_PM4_DISPATCH_MORE to be called
+     * again with the same packet, else HSAGPU_PM4_ERR_*. NULL: refused.
+     */
+    unsigned (*dispatch)(void *opaque, uint32_t vmid, const uint32_t *pkt);
     void *opaque;
 } HsaGpuPm4Ops;
+#define HSAGPU_PM4_DISPATCH_MORE        0x100U
 
 /* Why a ring stopped (HsaGpuPm4Ring.error); the ring does nothing more */
 #define HSAGPU_PM4_ERR_TYPE     1U  /* a type-0 or type-1 packet */
@@ -729,7 +736,9 @@ typedef struct HsaGpuPm4Ops {
  * a user IB on a kernel ring) reaching a privileged register
  */
 #define HSAGPU_PM4_ERR_PRIV     6U
-#define HSAGPU_PM4_ERR_MAX      HSAGPU_PM4_ERR_PRIV
+/* A dispatch failed: its program, or a fault of it (the device logs why) */
+#define HSAGPU_PM4_ERR_DISPATCH 7U
+#define HSAGPU_PM4_ERR_MAX      HSAGPU_PM4_ERR_DISPATCH
 
 /* Longest packet the engine buffers (a clear state is about 200) */
 #define HSAGPU_PM4_PKT_MAX_DW   1024U

@@ -241,6 +241,7 @@ typedef enum {
     PM4_DONE,                   /* consumed */
     PM4_WAIT,                   /* not consumed: try again later */
     PM4_ERROR,                  /* r->error set */
+    PM4_MORE,                   /* not consumed: busy, go on soon */
 } HsaGpuPm4Step;
 
 static HsaGpuPm4Step hsagpu_pm4_fail(HsaGpuPm4Ring *r, uint32_t err)
@@ -572,6 +573,19 @@ static HsaGpuPm4Step hsagpu_pm4_packet(HsaGpuPm4Ring *r,
         return hsagpu_pm4_release_mem(r, ops, vmid, pk, n);
     case HSAGPU_PM4_OP_COPY_DATA:
         return hsagpu_pm4_copy_data(r, ops, vmid, pk, n);
+    case HSAGPU_PM4_OP_DISPATCH_DIRECT: {
+        unsigned err;
+
+        if (!ops->dispatch) {
+            return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_OPCODE);
+        }
+        if (n != HSAGPU_PM4_DISPATCH_DIRECT_DW) {
+            return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_PACKET);
+        }
+        err = ops->dispatch(ops->opaque, vmid, pk);
+        return err == HSAGPU_PM4_DISPATCH_MORE ? PM4_MORE :
+               err ? hsagpu_pm4_fail(r, err) : PM4_DONE;
+    }
     case HSAGPU_PM4_OP_INDIRECT_BUFFER:
         return hsagpu_pm4_ib(r, ops, pk, n, false);
     case HSAGPU_PM4_OP_INDIRECT_BUFFER_CONST:
@@ -721,6 +735,9 @@ HsaGpuPm4Outcome hsagpu_pm4_ring_run(HsaGpuPm4Ring *r, uint64_t wptr,
         }
         if (st == PM4_WAIT) {
             return HSAGPU_PM4_WAIT;
+        }
+        if (st == PM4_MORE) {
+            return HSAGPU_PM4_BUDGET;  /* a slice of it ran: more soon */
         }
         if (st == PM4_ERROR) {
             break;

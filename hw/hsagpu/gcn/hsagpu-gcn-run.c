@@ -88,6 +88,14 @@ static void hsagpu_gcn_wave_init(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w,
 
 #define PUT64(v) do { w->s[s++] = (uint32_t)(v); \
                       w->s[s++] = (uint32_t)((uint64_t)(v) >> 32); } while (0)
+    if (d->user_data) {
+        /* a PM4 dispatch: props is 0, the registers give them all */
+        QEMU_BUILD_BUG_ON(HSAGPU_GCN_USER_DATA_MAX + 5 > HSAGPU_GCN_SGPRS);
+        for (unsigned k = 0; k < d->nuser && k < HSAGPU_GCN_USER_DATA_MAX;
+             k++) {
+            w->s[s++] = d->user_data[k];
+        }
+    }
     if (p & HSAGPU_GCN_KCP_PRIVATE_SEGMENT_BUFFER) {
         /* base: the lanes' own private memory (hsagpu_gcn_mubuf) */
         PUT64(HSAGPU_GCN_PRIVATE_BASE);

@@ -206,7 +206,14 @@ typedef struct HsaGpuGcnDispatch {
     uint32_t group_segment_size;
     uint32_t private_segment_size;
     HsaGpuGcnGws *gws;          /* the queue's, NULL: ds_gws_* refused */
+    /*
+     * A PM4 dispatch (DISPATCH_DIRECT): its user SGPRs are these values
+     * (COMPUTE_USER_DATA_*), not the AMDHSA ABI's from kd.props
+     */
+    const uint32_t *user_data;
+    unsigned nuser;             /* <= HSAGPU_GCN_USER_DATA_MAX */
 } HsaGpuGcnDispatch;
+#define HSAGPU_GCN_USER_DATA_MAX        16
 
 /* Parse and check a descriptor: 0, or HSAGPU_GCN_BAD_KD. */
 unsigned hsagpu_gcn_kd_parse(const uint8_t raw[HSAGPU_GCN_KD_SIZE],

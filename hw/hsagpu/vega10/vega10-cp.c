@@ -192,6 +192,10 @@ static uint32_t v10_pm4_reg_read(void *opaque, uint32_t reg)
 {
     V10RingCtx *c = opaque;
 
+    /* a compute queue's dispatch state is its own, as in its MQD */
+    if (hsagpu_v10_compute_reg(reg)) {
+        return c->v->ring[c->ri].compute[reg - V10_COMPUTE_FIRST];
+    }
     return reg < V10_NREGS ? c->ops->reg_read(c->ops->opaque, reg) : 0;
 }
 
@@ -199,9 +203,19 @@ static void v10_pm4_reg_write(void *opaque, uint32_t reg, uint32_t val)
 {
     V10RingCtx *c = opaque;
 
-    if (reg < V10_NREGS) {
+    if (hsagpu_v10_compute_reg(reg)) {
+        c->v->ring[c->ri].compute[reg - V10_COMPUTE_FIRST] = val;
+    } else if (reg < V10_NREGS) {
         c->ops->reg_write(c->ops->opaque, reg, val);
     }
+}
+
+static unsigned v10_pm4_dispatch(void *opaque, uint32_t vmid,
+                                 const uint32_t *pk)
+{
+    V10RingCtx *c = opaque;
+
+    return hsagpu_v10_dispatch(c->v, c->ri, c->ops, vmid, pk);
 }
 
 static uint64_t v10_pm4_clock(void *opaque)
@@ -380,6 +394,7 @@ unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
             .queue_packet = ri == v->kiq_ring ? v10_queue_packet :
                             ri == v->hws.hiq_ring && ops->hiq_packet ?
                             v10_hiq_packet : NULL,
+            .dispatch = v10_pm4_dispatch,
             .opaque = &c,
         };
         HsaGpuPm4Outcome o;

@@ -20,6 +20,7 @@
 #include "hw/hsagpu/vega10/vega10-atom.h"
 #include "hw/hsagpu/vega10/vega10-gmc.h"
 #include "trace/trace-hw_hsagpu.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn.h"
 
 #define TYPE_HSA_GPU_VEGA10 "hsa-gpu-vega10"
 
@@ -475,8 +476,13 @@ static void v10_cp_reg_write(void *opaque, uint32_t dw, uint32_t val)
 static void v10_cp_stopped(void *opaque, unsigned ri, uint32_t err,
                            uint32_t hdr)
 {
+    HsaGpuOpsCtx *c = opaque;
+    const char *what = c->bus.s->v10->disp_what;
+
     qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: CP ring %u stopped: "
-                  "error %u at a packet with header 0x%08x\n", ri, err, hdr);
+                  "error %u at a packet with header 0x%08x%s%s\n", ri, err,
+                  hdr, err == HSAGPU_PM4_ERR_DISPATCH && what ? ": " : "",
+                  err == HSAGPU_PM4_ERR_DISPATCH && what ? what : "");
     trace_hsagpu_v10_ring_stopped(ri, err, hdr);
 }
 
@@ -714,7 +720,7 @@ static const VMStateDescription vmstate_hsagpu_v10_pm4 = {
 
 static const VMStateDescription vmstate_hsagpu_v10_ring = {
     .name = "hsa-gpu-vega10/ring",
-    .version_id = 2,
+    .version_id = 3,
     .minimum_version_id = 1,
     .fields = (const VMStateField[]) {
         VMSTATE_STRUCT(pm4, HsaGpuV10Ring, 1, vmstate_hsagpu_v10_pm4,
@@ -727,6 +733,10 @@ static const VMStateDescription vmstate_hsagpu_v10_ring = {
         /* 2: an AQL queue, and whether the processor runs it */
         VMSTATE_UINT32_V(aql, HsaGpuV10Ring, 2),
         VMSTATE_UINT32_V(aql_run, HsaGpuV10Ring, 2),
+        /* 3: its compute state and DISPATCH_DIRECT in progress */
+        VMSTATE_UINT32_ARRAY_V(compute, HsaGpuV10Ring, V10_COMPUTE_NREGS, 3),
+        VMSTATE_UINT32_V(disp_on, HsaGpuV10Ring, 3),
+        VMSTATE_UINT64_V(disp_wg, HsaGpuV10Ring, 3),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -831,6 +841,114 @@ static int v10_post_load(void *opaque, int version_id)
     return 0;
 }
 
+/*
+ * The PM4 rings' DISPATCH_DIRECT workgroups in flight, as bytes: for
+ * each, its ring index, its length and what hsagpu_gcn_run_save() makes
+ */
+static bool v10_disp_needed(void *opaque)
+{
+    HsaGpuV10 *v = opaque;
+
+    for (unsigned ri = 0; ri < V10_NUM_RINGS; ri++) {
+        if (v->ring[ri].disp_on && hsagpu_gcn_run_active(v->disp_run[ri])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static int v10_disp_pre_save(void *opaque)
+{
+    HsaGpuV10 *v = opaque;
+    GByteArray *b = g_byte_array_new();
+
+    for (uint32_t ri = 0; ri < V10_NUM_RINGS; ri++) {
+        uint8_t *run;
+        uint32_t len;
+
+        if (!v->ring[ri].disp_on || !hsagpu_gcn_run_active(v->disp_run[ri])) {
+            continue;
+        }
+        len = hsagpu_gcn_run_save(v->disp_run[ri], &run);
+        g_byte_array_append(b, (uint8_t *)&ri, 4);
+        g_byte_array_append(b, (uint8_t *)&len, 4);
+        g_byte_array_append(b, run, len);
+        g_free(run);
+    }
+    g_free(v->disp_blob);
+    v->disp_blob_len = b->len;
+    v->disp_blob = g_byte_array_free(b, false);
+    return 0;
+}
+
+static int v10_disp_post_save(void *opaque)
+{
+    HsaGpuV10 *v = opaque;
+
+    g_free(v->disp_blob);
+    v->disp_blob = NULL;
+    v->disp_blob_len = 0;
+    return 0;
+}
+
+/* What pre_save makes, and nothing else: each ring once, each run whole */
+static int v10_disp_post_load(void *opaque, int version_id)
+{
+    HsaGpuV10 *v = opaque;
+    const uint8_t *p = v->disp_blob;
+    const uint8_t *end = p ? p + v->disp_blob_len : NULL;
+    uint64_t seen = 0, seen_hi = 0;
+    int ret = 0;
+
+    while (p && end - p >= 8 && !ret) {
+        uint32_t ri, len;
+        HsaGpuGcnRun *run;
+
+        memcpy(&ri, p, 4);
+        memcpy(&len, p + 4, 4);
+        p += 8;
+        run = ri < V10_NUM_RINGS && len <= end - p &&
+              !(ri < 64 ? seen >> ri & 1 : seen_hi >> (ri - 64) & 1) ?
+              hsagpu_gcn_run_load(p, len) : NULL;
+        if (!run) {
+            error_report("hsa-gpu-vega10: migrated dispatch of ring %u "
+                         "does not load", ri);
+            ret = -EINVAL;
+            break;
+        }
+        if (ri < 64) {
+            seen |= 1ULL << ri;
+        } else {
+            seen_hi |= 1ULL << (ri - 64);
+        }
+        hsagpu_gcn_run_free(v->disp_run[ri]);
+        v->disp_run[ri] = run;
+        p += len;
+    }
+    if (!ret && p != end) {
+        error_report("hsa-gpu-vega10: migrated dispatches: trailing bytes");
+        ret = -EINVAL;
+    }
+    v10_disp_post_save(v);
+    return ret;
+}
+
+static const VMStateDescription vmstate_hsagpu_v10_disp = {
+    .name = "hsa-gpu-vega10/regs/dispatch",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = v10_disp_needed,
+    .pre_save = v10_disp_pre_save,
+    .post_save = v10_disp_post_save,
+    .post_load = v10_disp_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(disp_blob_len, HsaGpuV10),
+        VMSTATE_VBUFFER_ALLOC_UINT32(disp_blob, HsaGpuV10, 0, NULL,
+                                     disp_blob_len),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_hsagpu_v10_regs = {
     .name = "hsa-gpu-vega10/regs",
     .version_id = 1,
@@ -854,6 +972,7 @@ static const VMStateDescription vmstate_hsagpu_v10_regs = {
     },
     .subsections = (const VMStateDescription * const []) {
         &vmstate_hsagpu_v10_hws,
+        &vmstate_hsagpu_v10_disp,
         NULL
     }
 };
@@ -894,6 +1013,8 @@ static void v10_instance_finalize(Object *obj)
 {
     HsaGpuState *s = HSA_GPU(obj);
 
+    hsagpu_v10_dispatch_free(s->v10);
+    g_free(s->v10->disp_blob);
     g_free(s->v10);
     s->v10 = NULL;
 }

@@ -68,6 +68,14 @@ typedef struct HsaGpuV10Ring {
      */
     uint32_t aql;
     uint32_t aql_run;
+    /*
+     * A PM4 ring's compute state (V10_COMPUTE_*: its SET_SH_REG writes),
+     * and its DISPATCH_DIRECT in progress: disp_wg the next workgroup,
+     * the one in flight in HsaGpuV10.disp_run[] (vega10-dispatch.c)
+     */
+    uint32_t compute[V10_COMPUTE_NREGS];
+    uint32_t disp_on;
+    uint64_t disp_wg;
 } HsaGpuV10Ring;
 
 /* The processor's queue of MEC queue (HQD) @ri: after the SDMA rings */
@@ -223,6 +231,18 @@ typedef struct HsaGpuV10 {
     uint8_t sdma_load_bad[V10_SDMA_RINGS];
     /* Each hub's TLBs and walk counters (vega10-gmc.c): not migrated */
     HsaGpuVm hub_vm[V10_NUM_HUBS];
+    /*
+     * Each PM4 ring's DISPATCH_DIRECT workgroup in flight (migrated as
+     * bytes by the glue), and counters: dispatches done and failed (the
+     * last failure's reason), wave instructions
+     */
+    struct HsaGpuGcnRun *disp_run[V10_NUM_RINGS];
+    uint32_t disp_done, disp_failed;
+    uint64_t disp_insns;
+    const char *disp_what;
+    /* the glue's: the workgroups in flight as bytes while migrating */
+    uint8_t *disp_blob;
+    uint32_t disp_blob_len;
 
     /* Not migrated: set at realize */
     uint64_t vram_size;
@@ -322,5 +342,18 @@ unsigned hsagpu_v10_query_status(const HsaGpuV10CpOps *ops, const uint32_t *pk,
                                  uint32_t n);
 /* The scheduler forgets everything (a device reset) */
 void hsagpu_v10_hws_reset(HsaGpuV10 *v);
+
+/*
+ * vega10-dispatch.c: a slice of the DISPATCH_DIRECT @pk of ring @ri, read
+ * in @vmid's space: 0 (ended), HSAGPU_PM4_DISPATCH_MORE, or
+ * HSAGPU_PM4_ERR_DISPATCH (v->disp_what says why)
+ */
+unsigned hsagpu_v10_dispatch(HsaGpuV10 *v, unsigned ri,
+                             const HsaGpuV10CpOps *ops, uint32_t vmid,
+                             const uint32_t *pk);
+/* A register of a ring's own compute state (V10_COMPUTE_*) */
+bool hsagpu_v10_compute_reg(uint32_t reg);
+/* The workgroups in flight, freed (device finalize) */
+void hsagpu_v10_dispatch_free(HsaGpuV10 *v);
 
 #endif /* HW_HSAGPU_VEGA10_H */

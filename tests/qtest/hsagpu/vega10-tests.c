@@ -860,6 +860,105 @@ static void v10_mm_apertures(Fixture *f)
            (V10_AGP + (256 << 20) - 1) >> 18);
 }
 
+/*
+ * DISPATCH_DIRECT on a compute queue's PM4 ring (what kfdtest dispatches
+ * through), migrated in the middle: the workgroup, which added 1 to a
+ * counter and then spins, goes on where it was on the destination and
+ * ends with its marker; the counter shows it did not start again (a
+ * restarted dispatch would add twice).
+ */
+#define V10_PM4Q_RING   0x180000ULL
+#define V10_PM4Q_RPTR   0x181000ULL
+#define V10_PM4Q_CODE   0x182000ULL
+#define V10_PM4Q_BUF    0x183000ULL
+static void v10_pm4q_sh(Fixture *f, uint32_t *w, uint32_t reg,
+                        const uint32_t *val, uint32_t n)
+{
+    qtest_writel(f->qts, V10_PM4Q_RING + 4 * (*w)++,
+                 HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_SH_REG, n + 2));
+    qtest_writel(f->qts, V10_PM4Q_RING + 4 * (*w)++,
+                 reg - HSAGPU_PM4_SH_REG_START);
+    for (uint32_t i = 0; i < n; i++) {
+        qtest_writel(f->qts, V10_PM4Q_RING + 4 * (*w)++, val[i]);
+    }
+}
+
+static void test_v10_pm4_dispatch_migrate(void)
+{
+    /*
+     * llvm-mc -mcpu=gfx900: v_mov_b32 v0, s0; v_mov_b32 v1, s1;
+     * flat_load_dword v2, v[0:1]; s_waitcnt; v_add_u32 v2, 1, v2;
+     * flat_store_dword v[0:1], v2; s_waitcnt; s_mov_b32 s4, 1 << 25;
+     * loop: s_sub_u32 s4, s4, 1; s_cmp_lg_u32 s4, 0; s_cbranch_scc1
+     * loop; v_mov_b32 v3, 0x600d; flat_store_dword v[0:1], v3 offset:4;
+     * s_waitcnt; s_endpgm
+     */
+    static const uint32_t code[] = {
+        0x7e000200, 0x7e020201, 0xdc500000, 0x02000000, 0xbf8c0070,
+        0x68040481, 0xdc700000, 0x00000200, 0xbf8c0070, 0xbe8400ff,
+        0x02000000, 0x80848104, 0xbf078004, 0xbf85fffd, 0x7e0602ff,
+        0x0000600d, 0xdc700004, 0x00000300, 0xbf8c0070, 0xbf810000,
+    };
+    const uint32_t pgm[2] = { (uint32_t)((V10_AGP + V10_PM4Q_CODE) >> 8),
+                              (uint32_t)((V10_AGP + V10_PM4Q_CODE) >> 40) };
+    const uint32_t rsrc[2] = { 0x000f0000, 2 << 1 };
+    const uint32_t nthr[3] = { 1, 1, 1 };
+    const uint32_t user[2] = { (uint32_t)(V10_AGP + V10_PM4Q_BUF),
+                               (uint32_t)((V10_AGP + V10_PM4Q_BUF) >> 32) };
+    g_autofree char *path = g_strdup_printf("%s/hsagpu-v10-pm4q-%d",
+                                            g_get_tmp_dir(), getpid());
+    uint32_t w = 0;
+    Fixture f;
+
+    v10_fixture(&f, ",vram-size=64M");
+    v10_doorbells(&f);
+    v10_kernel_apertures(&f);
+    qtest_memwrite(f.qts, V10_PM4Q_CODE, code, sizeof(code));
+    qtest_writel(f.qts, V10_PM4Q_BUF, 0);
+    qtest_writel(f.qts, V10_PM4Q_BUF + 4, 0);
+    /* ME1 pipe 0 queue 1: a PM4 ring (AQL_CONTROL 0), VMID 0 */
+    v10_wr(&f, V10_GRBM_GFX_CNTL, 1 << 2 | 1 << 8);
+    v10_wr(&f, V10_CP_HQD_PQ_BASE, (V10_AGP + V10_PM4Q_RING) >> 8);
+    v10_wr(&f, V10_CP_HQD_PQ_BASE + 1, (V10_AGP + V10_PM4Q_RING) >> 40);
+    v10_wr(&f, V10_CP_HQD_PQ_CONTROL, 9);
+    v10_wr(&f, V10_CP_HQD_PQ_RPTR_REPORT_ADDR,
+           (uint32_t)(V10_AGP + V10_PM4Q_RPTR));
+    v10_wr(&f, V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1,
+           (V10_AGP + V10_PM4Q_RPTR) >> 32);
+    v10_wr(&f, V10_CP_HQD_PQ_DOORBELL_CONTROL, 0x31 << 2 | V10_DOORBELL_EN);
+    v10_wr(&f, V10_CP_HQD_VMID, 0);
+    v10_wr(&f, V10_CP_HQD_AQL_CONTROL, 0);
+    v10_wr(&f, V10_CP_HQD_ACTIVE, 1);
+    v10_wr(&f, V10_GRBM_GFX_CNTL, 0);
+
+    v10_pm4q_sh(&f, &w, V10_COMPUTE_PGM_LO, pgm, 2);
+    v10_pm4q_sh(&f, &w, V10_COMPUTE_PGM_RSRC1, rsrc, 2);
+    v10_pm4q_sh(&f, &w, V10_COMPUTE_NUM_THREAD_X, nthr, 3);
+    v10_pm4q_sh(&f, &w, V10_COMPUTE_USER_DATA_0, user, 2);
+    qtest_writel(f.qts, V10_PM4Q_RING + 4 * w++,
+                 HSAGPU_PM4_HDR(HSAGPU_PM4_OP_DISPATCH_DIRECT, 5));
+    qtest_writel(f.qts, V10_PM4Q_RING + 4 * w++, 1);
+    qtest_writel(f.qts, V10_PM4Q_RING + 4 * w++, 1);
+    qtest_writel(f.qts, V10_PM4Q_RING + 4 * w++, 1);
+    qtest_writel(f.qts, V10_PM4Q_RING + 4 * w++, HSAGPU_PM4_DI_ENABLE);
+    qtest_writeq(f.qts, DB_BASE + 0x31 * 4, w);
+
+    /* the workgroup has added its 1 and spins: migrate it */
+    g_assert_true(v10_wait_mem(&f, V10_PM4Q_BUF, 1));
+    g_assert_cmphex(qtest_readl(f.qts, V10_PM4Q_BUF + 4), ==, 0);
+    v10_migrate_through_file(&f, path);
+    /* the destination waits paused, as the source stopped */
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'cont' }");
+    for (int i = 0; i < 120000 &&
+         qtest_readl(f.qts, V10_PM4Q_BUF + 4) != 0x600d; i++) {
+        g_usleep(1000);
+    }
+    g_assert_cmphex(qtest_readl(f.qts, V10_PM4Q_BUF + 4), ==, 0x600d);
+    g_assert_cmpuint(qtest_readl(f.qts, V10_PM4Q_BUF), ==, 1);
+    g_assert_true(v10_wait_mem(&f, V10_PM4Q_RPTR, w));
+    fixture_fini(&f);
+}
+
 static void test_v10_sdma_rlc(void)
 {
     g_autofree char *path = g_strdup_printf("%s/hsagpu-v10-rlc-%d",
@@ -1010,4 +1109,6 @@ void hsagpu_qtest_add_vega10(void)
                    test_v10_migrate_dirty_vram);
     qtest_add_func("/hsa-gpu/vega10/aql-hqd", test_v10_aql_hqd);
     qtest_add_func("/hsa-gpu/vega10/sdma-rlc", test_v10_sdma_rlc);
+    qtest_add_func("/hsa-gpu/vega10/pm4-dispatch-migrate",
+                   test_v10_pm4_dispatch_migrate);
 }
