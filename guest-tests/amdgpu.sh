@@ -60,6 +60,10 @@ md=/lib/modules/$kver/amdgpu
 probe_secs=180
 late_init_secs=30
 ib_secs=60
+# the ROCm programs' own watchdog (60 s without progress) names the phase
+# a stuck one is in and its threads' kernel stacks, before the timeouts
+# here would kill it without a word (guest-tests/rocm/hsat.h)
+export HSAT_WATCHDOG_MAX=60
 
 # modparams MODULE: its PARAM=VALUE words of the kernel command line
 # ('-' and '_' alike in module names)
@@ -108,6 +112,21 @@ not_here() {
     *",$1,"*) result skip "$1" "left out of this boot (hsagpu_test.amdgpu_skip)"; return 0 ;;
     esac
     return 1
+}
+# run_programs SECS PROGRAM...: each of /tests (at most SECS), its
+# output into the log; $why names those that failed, and then the
+# kernel's last words on amdkfd, faults and timeouts follow
+run_programs() {
+    secs=$1
+    shift
+    why=
+    for t in "$@"; do
+        timeout "$secs" "/tests/$t" > "/tmp/amdkfd-$t" 2>&1
+        rc=$?
+        diag < "/tmp/amdkfd-$t"
+        [ "$rc" -eq 0 ] || why="${why:+$why; }$t: exit status $rc"
+    done
+    [ -z "$why" ] || dmesg | grep -iE 'kfd|fault|timeout' | tail -n 20 | diag
 }
 # verdict NAME: NAME passed unless $why says why not
 verdict() {
@@ -416,17 +435,8 @@ else
     # 0: the hardware scheduler (the HIQ's runlist), 2: amdkfd loads the
     # queues into the HQD registers itself
     echo "amdgpu.sched_policy=$(cat /sys/module/amdgpu/parameters/sched_policy)" | diag
-    why=
-    for t in t-hsa-basic t-hsa-codeobj t-hsa-copy t-hsa-evict t-hsa-kill; do
-        # the program's own watchdog (60 s without progress) names the
-        # phase it is stuck in and its threads' kernel stacks, before
-        # timeout would kill it without a word
-        HSAT_WATCHDOG_MAX=60 timeout 120 "/tests/$t" > "/tmp/amdkfd-$t" 2>&1
-        rc=$?
-        diag < "/tmp/amdkfd-$t"
-        [ "$rc" -eq 0 ] || why="${why:+$why; }$t: exit status $rc"
-    done
-    [ -z "$why" ] || dmesg | grep -iE 'kfd|fault|timeout' | tail -n 20 | diag
+    run_programs 120 t-hsa-basic t-hsa-codeobj t-hsa-copy t-hsa-evict \
+        t-hsa-kill
     verdict amdkfd-dispatch
 fi
 
@@ -444,14 +454,7 @@ elif [ -z "$bound" ]; then
 elif [ ! -x /tests/t-hip ] || [ ! -x /tests/t-hip-runtime ]; then
     result skip amdkfd-hip "no HIP programs in the initramfs (--hip)"
 else
-    why=
-    for t in t-hip t-hip-runtime; do
-        timeout 300 "/tests/$t" > "/tmp/amdkfd-$t" 2>&1
-        rc=$?
-        diag < "/tmp/amdkfd-$t"
-        [ "$rc" -eq 0 ] || why="${why:+$why; }$t: exit status $rc"
-    done
-    [ -z "$why" ] || dmesg | grep -iE 'kfd|fault|timeout' | tail -n 20 | diag
+    run_programs 300 t-hip t-hip-runtime
     verdict amdkfd-hip
 fi
 
@@ -623,7 +626,7 @@ else
         why="amdkfd did not find the scheduler hung"
     elif [ "$(dmesg | grep -c "GPU reset(.*) succeeded")" -le "$resets" ]; then
         why="no GPU reset succeeded within 60 s"
-    elif ! HSAT_WATCHDOG_MAX=60 timeout 120 /tests/t-hsa-basic > /tmp/amdkfd-hws-after 2>&1; then
+    elif ! timeout 120 /tests/t-hsa-basic > /tmp/amdkfd-hws-after 2>&1; then
         diag < /tmp/amdkfd-hws-after
         why="t-hsa-basic failed after the reset"
     fi

@@ -202,8 +202,8 @@ static HsaGpuGcnGroup g;
 static HsaGpuGcnStatus st;
 static HsaGpuGcnWave w;
 
-/* Run program @p to its end: the status code (0 ran to s_endpgm) */
-static unsigned run(unsigned p)
+/* The group a program's steps run in, fresh */
+static void group_init(void)
 {
 	memset(&g, 0, sizeof(g));
 	memset(&st, 0, sizeof(st));
@@ -212,6 +212,12 @@ static unsigned run(unsigned p)
 	g.st = &st;
 	g.lds = lds;
 	g.lds_size = sizeof(lds);
+}
+
+/* Run program @p to its end: the status code (0 ran to s_endpgm) */
+static unsigned run(unsigned p)
+{
+	group_init();
 	g.priv_size = PRIV;
 	g.priv = &priv;
 	hsagpu_gcn_set_denorm(&g, w.denorm);
@@ -1783,13 +1789,7 @@ static uint32_t gws_v2;                 /* lane 0's v2 of a wave started */
 /* Wave @k steps program @p until it ends, fails or waits on GWS */
 static unsigned gws_run(unsigned k, unsigned p, bool start)
 {
-	memset(&g, 0, sizeof(g));
-	memset(&st, 0, sizeof(st));
-	g.mem = cur_mem;
-	g.d = &d;
-	g.st = &st;
-	g.lds = lds;
-	g.lds_size = sizeof(lds);
+	group_init();
 	if (start) {
 		memset(&gw[k], 0, sizeof(gw[k]));
 		memset(gv[k], 0, sizeof(gv[k]));

@@ -584,6 +584,17 @@ static void sh_regs(uint64_t ring, uint32_t *w, uint32_t reg,
 		put(ring, w, val[i]);
 }
 
+/* DISPATCH_DIRECT of @x workgroups, then the doorbell */
+static void dispatch_pkt(HsaGpuV10 *v, uint32_t *w, uint32_t x)
+{
+	put(KCQ_RING, w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_DISPATCH_DIRECT, 5));
+	put(KCQ_RING, w, x);
+	put(KCQ_RING, w, 1);
+	put(KCQ_RING, w, 1);
+	put(KCQ_RING, w, HSAGPU_PM4_DI_ENABLE);
+	hsagpu_v10_cp_doorbell(v, 0x10, *w);
+}
+
 static void test_cp_dispatch(void)
 {
 	/*
@@ -615,12 +626,7 @@ static void test_cp_dispatch(void)
 	sh_regs(KCQ_RING, &w, V10_COMPUTE_PGM_RSRC1, rsrc, 2);
 	sh_regs(KCQ_RING, &w, V10_COMPUTE_NUM_THREAD_X, nthr, 3);
 	sh_regs(KCQ_RING, &w, V10_COMPUTE_USER_DATA_0, user, 2);
-	put(KCQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_DISPATCH_DIRECT, 5));
-	put(KCQ_RING, &w, 4);
-	put(KCQ_RING, &w, 1);
-	put(KCQ_RING, &w, 1);
-	put(KCQ_RING, &w, HSAGPU_PM4_DI_ENABLE);
-	hsagpu_v10_cp_doorbell(v, 0x10, w);
+	dispatch_pkt(v, &w, 4);
 	for (n = 0; n < 100 && v->ring[kcq].pm4.rptr != w; n++)
 		cp_pass(v);
 	for (uint32_t i = 0; i < 256; i++)
@@ -635,12 +641,7 @@ static void test_cp_dispatch(void)
 	/* scratch enabled (not modelled): the ring stops, named */
 	sh_regs(KCQ_RING, &w, V10_COMPUTE_PGM_RSRC1,
 		(const uint32_t[]){ 0x000f0000, 1 }, 2);
-	put(KCQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_DISPATCH_DIRECT, 5));
-	put(KCQ_RING, &w, 1);
-	put(KCQ_RING, &w, 1);
-	put(KCQ_RING, &w, 1);
-	put(KCQ_RING, &w, HSAGPU_PM4_DI_ENABLE);
-	hsagpu_v10_cp_doorbell(v, 0x10, w);
+	dispatch_pkt(v, &w, 1);
 	cp_pass(v);
 	TM(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_DISPATCH &&
 	   v->disp_what && strstr(v->disp_what, "scratch"),
