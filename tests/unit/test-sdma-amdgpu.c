@@ -473,7 +473,7 @@ static void fill_buffer(uint32_t data, uint64_t dst, uint32_t bytes)
 /*
  * sdma_v4_0_ring_test_ring: a WRITE of 0xDEADBEEF over 0xCAFEDEAD in a
  * write-back slot, then the commit's padding: one burst NOP, or zeros.
- * Without register ops (hsa-gpu) WRITE is still an unknown opcode.
+ * Without register ops (hsa-gpu's user rings) WRITE runs as well.
  */
 static void test_ring_test(void)
 {
@@ -499,13 +499,13 @@ static void test_ring_test(void)
 	T(rd32(WB(3)) == 0x12345678 && rd32(WB(4)) == 0x9abcdef0 &&
 	  rptr() == 3072 && sq.state == HSAGPU_QSTATE_ACTIVE);
 
+	/* a user ring's WRITE (kfdtest's) too: memory in its own space */
 	s_setup(hproc);
 	*(uint32_t *)at(WB(3)) = 0xCAFEDEAD;
 	RW(2, LO(WB(3)), HI(WB(3)), 0, 0xDEADBEEF);
 	commit();
 	srun_all();
-	T(failed_with(HSAGPU_QERR_SDMA_OPCODE, 0) &&
-	  rd32(WB(3)) == 0xCAFEDEAD);
+	T(sq.state == HSAGPU_QSTATE_ACTIVE && rd32(WB(3)) == 0xDEADBEEF);
 }
 
 /*
@@ -1167,8 +1167,6 @@ static void test_no_reg_ops(void)
 		uint32_t dw[10];
 		unsigned n, err;
 	} c[] = {
-		{ "WRITE", { 2, LO(WB(0)), 0, 0, 1 }, 5,
-		  HSAGPU_QERR_SDMA_OPCODE },
 		{ "INDIRECT", { 4, LO(IB(1)), 0, 8, 0, 0 }, 6,
 		  HSAGPU_QERR_SDMA_OPCODE },
 		{ "PTEPDE", { 12, LO(BUF(0)), 0, 0, 0, 0, 0, 0, 0, 0 }, 10,
@@ -1231,8 +1229,6 @@ static void test_user_ring(void)
 		uint32_t dw[10];
 		unsigned n, err;
 	} c[] = {
-		{ "WRITE", { 2, LO(WB(0)), 0, 0, 1 }, 5,
-		  HSAGPU_QERR_SDMA_OPCODE },
 		{ "INDIRECT", { 4, LO(IB(1)), 0, 8, 0, 0 }, 6,
 		  HSAGPU_QERR_SDMA_OPCODE },
 		{ "PTEPDE", { 12, LO(BUF(0)), 0, 0, 0, 0, 0, 0, 0, 0 }, 10,
@@ -1259,6 +1255,18 @@ static void test_user_ring(void)
 	hsagpu_queue_doorbell(&sq);
 	srun_all();
 	T(rptr() == swp && traps == 2);
+	/*
+	 * WRITE_LINEAR (kfdtest's SDMAWriteDataPacket): memory in the
+	 * queue's space, a user's packet as on gfx9's RLC queues
+	 */
+	emit_fence(WB(8), 0, 0);
+	RW(2, LO(WB(8)), 0, 1, 0x1111, 0x2222);
+	u_ring();
+	srun_all();
+	TM(sq.state == HSAGPU_QSTATE_ACTIVE && rd32(WB(8)) == 0x1111 &&
+	   rd32(WB(8) + 4) == 0x2222 && rptr() == swp,
+	   "user ring WRITE_LINEAR of 2 dwords: state %u, 0x%x 0x%x",
+	   sq.state, rd32(WB(8)), rd32(WB(8) + 4));
 	/* it migrates without a write pointer address, and only so */
 	d = sq;
 	T(hsagpu_queue_loaded_ok(&d, &ident, &d, 1));

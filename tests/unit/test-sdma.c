@@ -558,7 +558,7 @@ static void test_errors(void)
 		uint32_t dw[8];
 		unsigned n, err;
 	} c[] = {
-		{ "unknown opcode 2", { 2 }, 1, HSAGPU_QERR_SDMA_OPCODE },
+		{ "unknown opcode 3", { 3 }, 1, HSAGPU_QERR_SDMA_OPCODE },
 		{ "opcode 0xff", { 0xff }, 1, HSAGPU_QERR_SDMA_OPCODE },
 		{ "COPY sub-op 1 (tiled)", { 0x101, 0, 0, 0, 0, 0, 0 }, 7,
 		  HSAGPU_QERR_SDMA_OPCODE },
@@ -705,7 +705,7 @@ static void test_states(void)
 	r = srun(2);
 	T(r.progress == 2 && word(0) == 2 && rptr() == 32);
 	/* A queue in error does nothing more. */
-	EMIT(2);
+	EMIT(3);
 	srun_all();
 	T(sq.state == HSAGPU_QSTATE_ERROR);
 	fence_pkt(WORD(5), 1);

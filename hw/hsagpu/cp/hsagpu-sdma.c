@@ -127,8 +127,9 @@ static unsigned hsagpu_sdma_pkt_dw(uint32_t hdr, bool kernel)
 
     switch (HSAGPU_SDMA_HDR_OP(hdr)) {
     case HSAGPU_SDMA_OP_WRITE:
-        return kernel && sub == HSAGPU_SDMA_SUBOP_WRITE_LINEAR ?
-               HSAGPU_SDMA_WRITE_DW : 0;
+        /* memory in the ring's own space: a user's too (kfdtest's) */
+        return sub == HSAGPU_SDMA_SUBOP_WRITE_LINEAR ? HSAGPU_SDMA_WRITE_DW
+                                                     : 0;
     case HSAGPU_SDMA_OP_INDIRECT:
         return kernel && !sub ? HSAGPU_SDMA_INDIRECT_DW : 0;
     case HSAGPU_SDMA_OP_PTEPDE:
