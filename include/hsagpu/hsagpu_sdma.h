@@ -79,6 +79,12 @@ struct hsagpu_sdma_copy_linear {
 	uint32_t src_lo, src_hi;
 	uint32_t dst_lo, dst_hi;
 };
+/*
+ * With header bit 27 (broadcast), 9 dwords: the same bytes to a second
+ * destination in dwords 7-8 (kfdtest's two-destination copy); the
+ * parameter's dst2_swap 9:8 must be 0 too
+ */
+#define HSAGPU_SDMA_COPY_BROADCAST      (1U << 27)
 
 /*
  * COPY_LINEAR_RECT: 13 dwords. A sub-window of (rect_x + 1) x
@@ -295,6 +301,7 @@ struct hsagpu_sdma_srbm_write {
 
 /* Packet lengths in dwords (NOP: 1 + HSAGPU_SDMA_NOP_COUNT) */
 #define HSAGPU_SDMA_COPY_LINEAR_DW      7U
+#define HSAGPU_SDMA_COPY_BROADCAST_DW   9U
 #define HSAGPU_SDMA_COPY_RECT_DW        13U
 #define HSAGPU_SDMA_CONST_FILL_DW       5U
 #define HSAGPU_SDMA_FENCE_DW            4U

@@ -230,6 +230,38 @@ static void test_copy_linear(void)
 }
 
 /*
+ * COPY_LINEAR with the broadcast bit (kfdtest's two-destination
+ * SDMACopyDataPacket): 9 dwords, the same bytes at both destinations,
+ * nothing around them; a swap of the second one is refused
+ */
+static void test_copy_broadcast(void)
+{
+	uint64_t src = BUF(0) + 3, d1 = BUF(5) + 1, d2 = BUF(7) + 9;
+	uint32_t n = 100001;
+
+	s_setup(4096);
+	seq(src, n, 3);
+	memset(at(d1 - 64), 0xcc, n + 128);
+	memset(at(d2 - 64), 0xcc, n + 128);
+	EMIT(HSAGPU_SDMA_OP_COPY | HSAGPU_SDMA_COPY_BROADCAST, n - 1, 0,
+	     LO(src), HI(src), LO(d1), HI(d1), LO(d2), HI(d2));
+	srun_all();
+	TM(sq.state == HSAGPU_QSTATE_ACTIVE && rptr() == 36 &&
+	   !memcmp(at(d1), at(src), n) && !memcmp(at(d2), at(src), n),
+	   "broadcast copy of %u bytes: state %u, rptr %llu", n, sq.state,
+	   (unsigned long long)rptr());
+	T(all_bytes(d1 - 64, 64, 0xcc) && all_bytes(d1 + n, 64, 0xcc) &&
+	  all_bytes(d2 - 64, 64, 0xcc) && all_bytes(d2 + n, 64, 0xcc));
+
+	s_setup(4096);
+	EMIT(HSAGPU_SDMA_OP_COPY | HSAGPU_SDMA_COPY_BROADCAST, 15, 1 << 8,
+	     LO(src), HI(src), LO(d1), HI(d1), LO(d2), HI(d2));
+	srun_all();
+	T(sq.state == HSAGPU_QSTATE_ERROR &&
+	  sq.error == HSAGPU_QERR_SDMA_PACKET);
+}
+
+/*
  * What BlitSdmaV4::SubmitCommand writes for a copy with one dependency
  * signal, profiling and an interrupt signal: two polls (signal value
  * high, then low dword, == 0), TIMESTAMP, HDP flush, the copy, TIMESTAMP,
@@ -769,6 +801,7 @@ int main(void)
 	mem = calloc(1, MEM_SIZE);
 	test_registration();
 	test_copy_linear();
+	test_copy_broadcast();
 	test_rocr_sequence();
 	test_fence();
 	test_fill();

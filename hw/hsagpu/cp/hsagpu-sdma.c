@@ -141,7 +141,8 @@ static unsigned hsagpu_sdma_pkt_dw(uint32_t hdr, bool kernel)
         return sub ? 0 : 1 + HSAGPU_SDMA_NOP_COUNT(hdr);
     case HSAGPU_SDMA_OP_COPY:
         return sub == HSAGPU_SDMA_SUBOP_COPY_LINEAR ?
-               HSAGPU_SDMA_COPY_LINEAR_DW :
+               (hdr & HSAGPU_SDMA_COPY_BROADCAST ?
+                HSAGPU_SDMA_COPY_BROADCAST_DW : HSAGPU_SDMA_COPY_LINEAR_DW) :
                sub == HSAGPU_SDMA_SUBOP_COPY_LINEAR_RECT ?
                HSAGPU_SDMA_COPY_RECT_DW : 0;
     case HSAGPU_SDMA_OP_FENCE:
@@ -187,13 +188,23 @@ static unsigned hsagpu_sdma_copy_linear(const HsaGpuProc *p,
                                         const uint32_t *dw, uint64_t *bad)
 {
     struct hsagpu_sdma_copy_linear c;
+    bool two;
+    unsigned err;
 
     memcpy(&c, dw, sizeof(c));
-    if ((c.header >> 16) || (c.count & ~HSAGPU_SDMA_COUNT_MASK) ||
-        c.parameter) {
+    two = c.header & HSAGPU_SDMA_COPY_BROADCAST;
+    if (((c.header & ~HSAGPU_SDMA_COPY_BROADCAST) >> 16) ||
+        (c.count & ~HSAGPU_SDMA_COUNT_MASK) || c.parameter) {
         return HSAGPU_QERR_SDMA_PACKET;
     }
-    return hsagpu_sdma_move(p, hsagpu_sdma_addr(c.dst_lo, c.dst_hi),
+    err = hsagpu_sdma_move(p, hsagpu_sdma_addr(c.dst_lo, c.dst_hi),
+                           hsagpu_sdma_addr(c.src_lo, c.src_hi),
+                           (uint64_t)c.count + 1, NULL, bad);
+    if (err || !two) {
+        return err;
+    }
+    /* the broadcast's second destination: dwords 7-8 */
+    return hsagpu_sdma_move(p, hsagpu_sdma_addr(dw[7], dw[8]),
                             hsagpu_sdma_addr(c.src_lo, c.src_hi),
                             (uint64_t)c.count + 1, NULL, bad);
 }
