@@ -132,7 +132,12 @@ unsigned hsagpu_v10_dispatch(HsaGpuV10 *v, unsigned ri,
     if (err) {
         goto fail;
     }
-    total = nwg[0] * nwg[1] * nwg[2];
+    if (__builtin_mul_overflow(nwg[0], nwg[1], &total) ||
+        __builtin_mul_overflow(total, nwg[2], &total)) {
+        what = "more than 2^64 workgroups";
+        err = HSAGPU_PM4_ERR_DISPATCH;
+        goto fail;
+    }
     if (!v->disp_run[ri]) {
         v->disp_run[ri] = hsagpu_gcn_run_new();
     }
