@@ -227,7 +227,7 @@ static void test_sdma_errors(void)
     /* A ring that starts where a previous one stopped */
     g_assert_cmpuint(sdma_create(&r, &f, 0, 4096, 8), ==, HSAGPU_QRES_OK);
     sdma_fence(&r, Q_MBOX, 1);
-    SDMA_PUT(&r, 2);                            /* no such opcode */
+    SDMA_PUT(&r, 3);                            /* no such opcode */
     sdma_fence(&r, Q_MBOX, 2);
     sdma_kick(&r);
     g_assert_true(wait_qstate(&f, 0, HSAGPU_QSTATE_ERROR));
