@@ -68,6 +68,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             return 0;
         }
         FUZZ_CHECK(!q.gcn_blob);
+        /* a GWS dispatch's waiting workgroups: loaded whole, checked */
+        for (uint32_t i = 0; i < q.gcn_nwait; i++) {
+            FUZZ_CHECK(hsagpu_gcn_run_active(q.gcn_wait[i]));
+        }
+        hsagpu_queue_gcn_free_waiting(&q);
         r = q.gcn;
     } else {
         r = hsagpu_gcn_run_load(blob, blob_len);

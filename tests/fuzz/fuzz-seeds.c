@@ -324,7 +324,7 @@ static unsigned gm_write(void *o, uint64_t a, const void *b, uint32_t n)
  */
 static void load_seeds(const char *name)
 {
-    static const unsigned budgets[] = { 40, 400 };
+    static const unsigned budgets[] = { 40, 400, 41 };
     HsaGpuGcnMem mem = { gm_read, gm_write, NULL, &gm };
     HsaGpuGcnDispatch d;
     HsaGpuGcnStatus st;
@@ -349,7 +349,7 @@ static void load_seeds(const char *name)
     d.grid[1] = d.grid[2] = 1;
     d.wg[0] = 64;
     d.wg[1] = d.wg[2] = 1;
-    for (unsigned i = 0; i < 2; i++) {
+    for (unsigned i = 0; i < 3; i++) {
         HsaGpuGcnRun *r = hsagpu_gcn_run_new();
         uint8_t *blob = NULL;
         size_t len, n = 0;
@@ -359,6 +359,21 @@ static void load_seeds(const char *name)
             hsagpu_gcn_run_resume(r, &mem, &d, budgets[i], 1 << 20, &st) ==
             HSAGPU_GCN_PAUSED) {
             len = hsagpu_gcn_run_save(r, &blob);
+            if (i == 2) {
+                /* a GWS dispatch's: this one in flight, itself waiting */
+                uint32_t head[4] = { HSAGPU_GCN_WAIT_MAGIC, 2, 0, 1 };
+                uint32_t l = len;
+                uint8_t *two = malloc(sizeof(head) + 2 * (4 + len));
+
+                memcpy(two, head, sizeof(head));
+                for (unsigned k = 0; k < 2; k++) {
+                    memcpy(two + sizeof(head) + k * (4 + len), &l, 4);
+                    memcpy(two + sizeof(head) + k * (4 + len) + 4, blob, len);
+                }
+                free(blob);
+                blob = two;
+                len = sizeof(head) + 2 * (4 + len);
+            }
             memset(out, 0, FL_HEAD_SIZE);
             out[FL_H_FLAGS] = i ? FL_F_QUEUE : 0;
             out[FL_H_BUDGET] = 255;

@@ -612,6 +612,12 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
                          const HsaGpuProc *p, HsaGpuRunResult *res);
 /* Free what a queue holds of the interpreter (before it is cleared) */
 void hsagpu_queue_gcn_free(HsaGpuQueue *q);
+/*
+ * gcn_blob of a GWS dispatch with workgroups waiting: this magic, flags
+ * (bit 0 gcn_from_wait, bit 1 gcn active), gcn_stalls, the number
+ * waiting, then each workgroup as its length and its bytes
+ */
+#define HSAGPU_GCN_WAIT_MAGIC   0x51535747u     /* "GWSQ" */
 /* ... of a GWS dispatch, its workgroups waiting beside q->gcn */
 void hsagpu_queue_gcn_free_waiting(HsaGpuQueue *q);
 /*

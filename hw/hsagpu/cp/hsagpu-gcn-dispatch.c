@@ -371,12 +371,10 @@ void hsagpu_queue_gcn_free(HsaGpuQueue *q)
 }
 
 /*
- * A GWS dispatch's workgroups in flight as bytes: "GWSQ", the flags (bit
- * 0 gcn_from_wait, bit 1 gcn active), gcn_stalls, the number waiting,
- * then each workgroup (gcn first when active) as its length and the bytes
- * hsagpu_gcn_run_save() makes. One workgroup alone: those bytes only.
+ * A GWS dispatch's workgroups in flight as bytes (HSAGPU_GCN_WAIT_MAGIC's
+ * format; gcn first when active, each as hsagpu_gcn_run_save() makes
+ * it). One workgroup alone: its bytes only.
  */
-#define GCN_WAIT_MAGIC  0x51535747u
 
 static void gcn_blob_put(uint8_t **p, const void *v, size_t n)
 {
@@ -409,7 +407,7 @@ void hsagpu_queue_gcn_save(HsaGpuQueue *q)
         lens[i] = hsagpu_gcn_run_save(r, &bufs[i]);
         len += 4 + lens[i];
     }
-    head[0] = GCN_WAIT_MAGIC;
+    head[0] = HSAGPU_GCN_WAIT_MAGIC;
     head[1] = q->gcn_from_wait | cur << 1;
     head[2] = q->gcn_stalls;
     head[3] = q->gcn_nwait;
@@ -427,69 +425,89 @@ void hsagpu_queue_gcn_save(HsaGpuQueue *q)
     g_free(lens);
 }
 
-bool hsagpu_queue_gcn_load(HsaGpuQueue *q)
+/*
+ * The HSAGPU_GCN_WAIT_MAGIC form of @p..@end (what _save makes, and
+ * nothing else): the workgroup in flight into *@cur, the waiting ones
+ * into @q; false, with nothing kept, when the bytes are not that
+ */
+static bool hsagpu_gcn_load_waiting(HsaGpuQueue *q, const uint8_t *p,
+                                    const uint8_t *end, HsaGpuGcnRun **cur)
 {
-    const uint8_t *p = q->gcn_blob;
-    const uint8_t *end = p ? p + q->gcn_blob_len : NULL;
-    HsaGpuGcnRun *r = NULL, **wait = NULL;
-    uint32_t head[4], n = 0, got = 0;
-    bool ok = true;
+    HsaGpuGcnRun **wait;
+    uint32_t head[4], n, got = 0;
+    bool ok;
 
-    hsagpu_queue_gcn_free_waiting(q);
-    if (p && q->gcn_blob_len >= sizeof(head)) {
-        memcpy(head, p, sizeof(head));
-    } else {
-        head[0] = 0;
+    if (end - p < (ptrdiff_t)sizeof(head)) {
+        return false;
     }
-    if (p && head[0] != GCN_WAIT_MAGIC) {
-        r = hsagpu_gcn_run_load(p, q->gcn_blob_len);
-        ok = r != NULL;
-    } else if (p) {
-        /* what _save makes, and nothing else */
-        ok = head[1] <= 3 && (head[1] & 2 || !(head[1] & 1)) && head[3] &&
-             head[3] <= HSAGPU_GCN_RES_WAVES;
-        n = ok ? head[3] + (head[1] >> 1) : 0;
-        wait = ok ? g_new0(HsaGpuGcnRun *, head[3]) : NULL;
-        p += sizeof(head);
-        for (uint32_t i = 0; ok && i < n; i++) {
-            uint32_t l;
-            HsaGpuGcnRun *one;
+    memcpy(head, p, sizeof(head));
+    p += sizeof(head);
+    if (head[1] > 3 || ((head[1] & 1) && !(head[1] & 2)) || !head[3] ||
+        head[3] > HSAGPU_GCN_RES_WAVES) {
+        return false;
+    }
+    n = head[3] + (head[1] >> 1);
+    wait = g_new0(HsaGpuGcnRun *, head[3]);
+    ok = true;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        HsaGpuGcnRun *one = NULL;
+        uint32_t l = 0;
 
-            ok = end - p >= 4;
-            if (ok) {
-                memcpy(&l, p, 4);
-                p += 4;
-                ok = (size_t)(end - p) >= l;
-            }
-            one = ok ? hsagpu_gcn_run_load(p, l) : NULL;
-            ok = one != NULL;
-            p += ok ? l : 0;
-            if (ok && (head[1] & 2) && !i) {
-                r = one;
-            } else if (ok) {
-                wait[got++] = one;
-            }
+        ok = end - p >= 4;
+        if (ok) {
+            memcpy(&l, p, 4);
+            p += 4;
+            ok = (size_t)(end - p) >= l;
         }
-        ok = ok && p == end;
+        one = ok ? hsagpu_gcn_run_load(p, l) : NULL;
+        ok = one != NULL;
+        p += ok ? l : 0;
+        if (ok && (head[1] & 2) && !i) {
+            *cur = one;
+        } else if (ok) {
+            wait[got++] = one;
+        }
     }
-    g_free(q->gcn_blob);
-    q->gcn_blob = NULL;
-    q->gcn_blob_len = 0;
-    if (!ok) {
-        hsagpu_gcn_run_free(r);
+    if (!ok || p != end) {
+        hsagpu_gcn_run_free(*cur);
+        *cur = NULL;
         for (uint32_t i = 0; i < got; i++) {
             hsagpu_gcn_run_free(wait[i]);
         }
         g_free(wait);
         return false;
     }
+    q->gcn_wait = wait;
+    q->gcn_nwait = got;
+    q->gcn_from_wait = head[1] & 1;
+    q->gcn_stalls = head[2];
+    return true;
+}
+
+bool hsagpu_queue_gcn_load(HsaGpuQueue *q)
+{
+    const uint8_t *p = q->gcn_blob;
+    HsaGpuGcnRun *r = NULL;
+    uint32_t magic = 0;
+    bool ok = true;
+
+    hsagpu_queue_gcn_free_waiting(q);
+    if (p && q->gcn_blob_len >= 4) {
+        memcpy(&magic, p, 4);
+    }
+    if (p && magic == HSAGPU_GCN_WAIT_MAGIC) {
+        ok = hsagpu_gcn_load_waiting(q, p, p + q->gcn_blob_len, &r);
+    } else if (p) {
+        r = hsagpu_gcn_run_load(p, q->gcn_blob_len);
+        ok = r != NULL;
+    }
+    g_free(q->gcn_blob);
+    q->gcn_blob = NULL;
+    q->gcn_blob_len = 0;
+    if (!ok) {
+        return false;
+    }
     hsagpu_gcn_run_free(q->gcn);
     q->gcn = r;
-    if (wait) {
-        q->gcn_wait = wait;
-        q->gcn_nwait = got;
-        q->gcn_from_wait = head[1] & 1;
-        q->gcn_stalls = head[2];
-    }
     return true;
 }
