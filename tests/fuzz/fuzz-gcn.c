@@ -179,6 +179,12 @@ static void fg_run(const uint8_t *h, const HsaGpuGcnMem *mem,
             FUZZ_CHECK(st.insns <= b);
             FUZZ_CHECK(err != HSAGPU_GCN_PAUSED || st.insns);
             used += st.insns;
+            if (err == HSAGPU_GCN_GWS_WAIT) {
+                /* its waves wait for other workgroups: none will come */
+                FUZZ_CHECK(hsagpu_gcn_run_active(r) && d->gws);
+                hsagpu_gcn_run_stop(r);
+                break;
+            }
             if (err != HSAGPU_GCN_PAUSED) {
                 FUZZ_CHECK(!hsagpu_gcn_run_active(r));
                 break;
@@ -207,6 +213,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const HsaGpuProc proc = { &fg_qops, &fm, NULL, NULL };
     HsaGpuGcnMem mem = fuzz_gcn_mem(&fm);
     HsaGpuGcnDispatch d;
+    HsaGpuGcnGws gws;
     HsaGpuGcnKd kd, kd2;
     uint64_t nwg[3], total;
     unsigned err;
@@ -280,6 +287,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d.wg[0] = k.workgroup_size_x;
     d.wg[1] = k.workgroup_size_y;
     d.wg[2] = k.workgroup_size_z;
+    /* the queue's global wave sync, fresh: ds_gws_* run or are refused */
+    memset(&gws, 0, sizeof(gws));
+    gws.num = h[FG_H_GWS] ? h[FG_H_GWS] % (HSAGPU_GCN_GWS_MAX + 1)
+                          : HSAGPU_GCN_GWS_MAX;
+    d.gws = gws.num ? &gws : NULL;
     fg_run(h, &mem, &d, nwg, total);
 out:
     fuzz_mem_free(&fm);

@@ -46,6 +46,8 @@
 #define FG_H_DATA_LEN   22      /* u16, at most FG_DATA_SIZE */
 #define FG_H_KOBJ       24      /* u8: kernel_object misalignment (mod 64) */
 #define FG_H_ID         25      /* u8: dispatch id */
+/* u8: the queue's GWS resources: 0 all 64 (ds_gws_*), else v % 65 */
+#define FG_H_GWS        26
 
 #define FG_F_REPAIR     0x01    /* a descriptor the parser refuses: fixed */
 #define FG_F_NO_ATOMIC  0x02    /* memory without atomics (read + write) */

@@ -132,6 +132,20 @@ kern_lanes:
 	v_mov_b32 v1, v2
 	s_set_gpr_idx_off
 
+kern_gws:
+	// global wave sync: a semaphore, then a barrier for one more wave
+	// than the workgroup has, where the wave waits (HSAGPU_GCN_GWS_WAIT)
+	s_mov_b32 m0, 0x10000
+	v_mov_b32 v1, 2
+	ds_gws_init v1 offset:1 gds
+	ds_gws_sema_v offset:1 gds
+	ds_gws_sema_br v1 offset:1 gds
+	ds_gws_sema_p offset:1 gds
+	ds_gws_sema_release_all offset:1 gds
+	s_waitcnt lgkmcnt(0)
+	ds_gws_init v1 gds
+	ds_gws_barrier v1 gds
+	s_waitcnt lgkmcnt(0)
 kern_valu3:
 	v_mov_b32 v10, 0x40490fdb
 	v_mov_b32 v11, 0xff800000
