@@ -1157,39 +1157,40 @@ static void test_hostile_ib(void)
 }
 
 /*
- * The kernel-ring packets on a ring without register ops (hsa-gpu, fed
- * by user space): unknown opcodes (24), a register poll 25, as before.
+ * The kernel-ring packets a user's ring may not send (hsa-gpu's, without
+ * register ops; amdkfd's RLC queues): unknown opcodes (24), a register
+ * poll 25
  */
+static const struct {
+	const char *what;
+	uint32_t dw[10];
+	unsigned n, err;
+} kernel_only[] = {
+	{ "INDIRECT", { 4, LO(IB(1)), 0, 8, 0, 0 }, 6, HSAGPU_QERR_SDMA_OPCODE },
+	{ "PTEPDE", { 12, LO(BUF(0)), 0, 0, 0, 0, 0, 0, 0, 0 }, 10,
+	  HSAGPU_QERR_SDMA_OPCODE },
+	{ "SRBM_WRITE", { 0xf000000e, 0x10, 1 }, 3, HSAGPU_QERR_SDMA_OPCODE },
+	{ "reg wait", { 0x30000008, 0x1234 << 2, 0, 0, ~0U, 0x0fff000a }, 6,
+	  HSAGPU_QERR_SDMA_PACKET },
+};
+#define NKERNEL_ONLY (sizeof(kernel_only) / sizeof(kernel_only[0]))
+
+/* ... on a ring without register ops (hsa-gpu, fed by user space) */
 static void test_no_reg_ops(void)
 {
-	static const struct {
-		const char *what;
-		uint32_t dw[10];
-		unsigned n, err;
-	} c[] = {
-		{ "INDIRECT", { 4, LO(IB(1)), 0, 8, 0, 0 }, 6,
-		  HSAGPU_QERR_SDMA_OPCODE },
-		{ "PTEPDE", { 12, LO(BUF(0)), 0, 0, 0, 0, 0, 0, 0, 0 }, 10,
-		  HSAGPU_QERR_SDMA_OPCODE },
-		{ "SRBM_WRITE", { 0xf000000e, 0x10, 1 }, 3,
-		  HSAGPU_QERR_SDMA_OPCODE },
-		{ "reg wait", { 0x30000008, 0x1234 << 2, 0, 0, ~0U,
-		  0x0fff000a }, 6, HSAGPU_QERR_SDMA_PACKET },
-	};
-
-	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+	for (unsigned i = 0; i < NKERNEL_ONLY; i++) {
 		s_setup(hproc);
 		emit_fence(WB(7), 1, 0);
-		for (unsigned k = 0; k < c[i].n; k++)
-			rw(c[i].dw[k]);
+		for (unsigned k = 0; k < kernel_only[i].n; k++)
+			rw(kernel_only[i].dw[k]);
 		emit_fence(WB(7), 2, 0);
 		*(uint64_t *)at(SWPTR) = swp;
 		hsagpu_queue_doorbell(&sq);
 		srun_all();
-		TM(failed_with(c[i].err, 24) && rd32(WB(7)) == 1 &&
+		TM(failed_with(kernel_only[i].err, 24) && rd32(WB(7)) == 1 &&
 		   nwlog == 0 && reg_reads == 0 && irqs == 1,
-		   "%s: error %u at %llu (want %u at 24)", c[i].what, sq.error,
-		   (unsigned long long)sq.error_id, c[i].err);
+		   "%s: error %u at %llu (want %u at 24)", kernel_only[i].what,
+		   sq.error, (unsigned long long)sq.error_id, kernel_only[i].err);
 	}
 }
 
@@ -1224,20 +1225,6 @@ static void u_ring(void)
 
 static void test_user_ring(void)
 {
-	static const struct {
-		const char *what;
-		uint32_t dw[10];
-		unsigned n, err;
-	} c[] = {
-		{ "INDIRECT", { 4, LO(IB(1)), 0, 8, 0, 0 }, 6,
-		  HSAGPU_QERR_SDMA_OPCODE },
-		{ "PTEPDE", { 12, LO(BUF(0)), 0, 0, 0, 0, 0, 0, 0, 0 }, 10,
-		  HSAGPU_QERR_SDMA_OPCODE },
-		{ "SRBM_WRITE", { 0xf000000e, 0x10, 1 }, 3,
-		  HSAGPU_QERR_SDMA_OPCODE },
-		{ "reg wait", { 0x30000008, 0x1234 << 2, 0, 0, ~0U,
-		  0x0fff000a }, 6, HSAGPU_QERR_SDMA_PACKET },
-	};
 	HsaGpuQueue d;
 
 	/* BlitSdma's HDP flush (a register poll's flush form), fences, trap */
@@ -1276,18 +1263,18 @@ static void test_user_ring(void)
 	d.flags &= ~HSAGPU_QF_OWN;
 	T(!hsagpu_queue_loaded_ok(&d, &ident, &d, 1));
 
-	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+	for (unsigned i = 0; i < NKERNEL_ONLY; i++) {
 		u_setup();
 		emit_fence(WB(7), 1, 0);
-		for (unsigned k = 0; k < c[i].n; k++)
-			rw(c[i].dw[k]);
+		for (unsigned k = 0; k < kernel_only[i].n; k++)
+			rw(kernel_only[i].dw[k]);
 		emit_fence(WB(7), 2, 0);
 		u_ring();
 		srun_all();
-		TM(failed_with(c[i].err, 24) && rd32(WB(7)) == 1 &&
+		TM(failed_with(kernel_only[i].err, 24) && rd32(WB(7)) == 1 &&
 		   nwlog == 0 && reg_reads == 0,
-		   "%s: error %u at %llu (want %u at 24)", c[i].what, sq.error,
-		   (unsigned long long)sq.error_id, c[i].err);
+		   "%s: error %u at %llu (want %u at 24)", kernel_only[i].what,
+		   sq.error, (unsigned long long)sq.error_id, kernel_only[i].err);
 	}
 }
 
