@@ -29,7 +29,8 @@ static unsigned hsagpu_ops_read(void *opaque, unsigned client, uint64_t addr,
 
     c->bus.client = client;
     err = hsagpu_bus_qerr(hsagpu_bus_rw(&c->bus, addr, buf, len, false));
-    if (client == HSAGPU_VM_CLIENT_PACKET && len == 8 && !err) {
+    if (trace_event_get_state_backends(TRACE_HSAGPU_OPS_QUEUE_MEM) &&
+        client == HSAGPU_VM_CLIENT_PACKET && len == 8 && !err) {
         uint64_t v = 0;
 
         memcpy(&v, buf, len);
@@ -44,7 +45,8 @@ static unsigned hsagpu_ops_write(void *opaque, unsigned client, uint64_t addr,
     HsaGpuOpsCtx *c = opaque;
 
     c->bus.client = client;
-    if (len <= 8 && (client == HSAGPU_VM_CLIENT_PACKET ||
+    if (trace_event_get_state_backends(TRACE_HSAGPU_OPS_QUEUE_MEM) &&
+        len <= 8 && (client == HSAGPU_VM_CLIENT_PACKET ||
                      client == HSAGPU_VM_CLIENT_SIGNAL)) {
         uint64_t v = 0;
 

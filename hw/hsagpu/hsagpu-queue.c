@@ -100,6 +100,17 @@ static bool hsagpu_pass_yield(void *opaque)
     return qatomic_read(&s->qlock_waiters) != 0;
 }
 
+/* The processor's view of the device for a pass (@b) or a drain (NULL) */
+static HsaGpuProc hsagpu_queue_proc(HsaGpuState *s, HsaGpuOpsCtx *ctx,
+                                    HsaGpuBudget *b)
+{
+    return (HsaGpuProc) {
+        .ops = s->pers->reg_read ? &hsagpu_queue_ops_regs : &hsagpu_queue_ops,
+        .opaque = ctx, .ident = &s->ident, .budget = b,
+        .gcn_priv = &s->gcn_priv,
+    };
+}
+
 /*
  * One pass (hsagpu_sched_pass), qlock held: strict priority, round-robin
  * in a level, within a global budget. What needs the BQL is left in
@@ -112,11 +123,7 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
         .slices = s->params.pass_slices, .packets = HSAGPU_PASS_PACKETS,
         .yield = hsagpu_pass_yield, .opaque = s,
     };
-    HsaGpuProc proc = {
-        .ops = s->pers->reg_read ? &hsagpu_queue_ops_regs : &hsagpu_queue_ops,
-        .opaque = &ctx, .ident = &s->ident,
-        .budget = &budget, .gcn_priv = &s->gcn_priv,
-    };
+    HsaGpuProc proc = hsagpu_queue_proc(s, &ctx, &budget);
 
     memset(pass, 0, sizeof(*pass));
     pass->deadline = UINT64_MAX;
@@ -629,11 +636,7 @@ void hsagpu_queue_own_stop(HsaGpuState *s, unsigned qi)
         s->vm_running && (hsagpu_status(s) & HSAGPU_STATUS_BUS_MASTER) &&
         (q->ninflight || q->rptr_unpublished)) {
         HsaGpuOpsCtx ctx = { .d = &s->pending };
-        HsaGpuProc proc = {
-            .ops = s->pers->reg_read ? &hsagpu_queue_ops_regs
-                                     : &hsagpu_queue_ops,
-            .opaque = &ctx, .ident = &s->ident, .gcn_priv = &s->gcn_priv,
-        };
+        HsaGpuProc proc = hsagpu_queue_proc(s, &ctx, NULL);
         HsaGpuRunResult res;
         unsigned err;
 
