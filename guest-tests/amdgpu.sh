@@ -23,9 +23,10 @@
 #                      device as a gfx900 agent with its chip ID and VRAM
 #   amdkfd-dispatch    Debian's ROCr on amdkfd runs kernels and copies:
 #                      t-hsa-basic, t-hsa-codeobj, t-hsa-copy, t-hsa-evict
-#                      (queues evicted and restored) and t-hsa-kill (a
-#                      process killed mid-kernel) pass, with either
-#                      scheduling policy
+#                      (queues evicted and restored, also mid-dispatch),
+#                      t-hsa-kill (a process killed mid-kernel) and
+#                      t-hsa-procs (more processes than VMIDs) pass, with
+#                      either scheduling policy
 #   amdkfd-hip         (the HIP initramfs only: scripts/test-boot --hip)
 #                      Debian's HIP runtime on amdkfd: t-hip and
 #                      t-hip-runtime pass, a cooperative launch with
@@ -421,22 +422,25 @@ fi
 # queues and on its blit kernels), t-hsa-evict (the process's queues
 # evicted by amdkfd under it and restored: its next kernel runs),
 # t-hsa-kill (a process killed mid-kernel: amdkfd removes its queues, a
-# new process runs). Skipped where the initramfs has no ROCm programs
-# (built only where Debian's ROCr is installed).
+# new process runs), t-hsa-procs (9 processes with queues at once, one
+# more than amdkfd has VMIDs for: the scheduler gives them turns; without
+# it, amdkfd refuses the 9th its queue). Skipped where the initramfs has
+# no ROCm programs (built only where Debian's ROCr is installed).
 if not_here amdkfd-dispatch; then
     :
 elif [ -z "$bound" ]; then
     result skip amdkfd-dispatch "amdgpu did not bind"
 elif [ ! -x /tests/t-hsa-basic ] || [ ! -x /tests/t-hsa-codeobj ] ||
      [ ! -x /tests/t-hsa-copy ] || [ ! -x /tests/t-hsa-evict ] ||
-     [ ! -x /tests/t-hsa-kill ]; then
+     [ ! -x /tests/t-hsa-kill ] || [ ! -x /tests/t-hsa-procs ]; then
     result skip amdkfd-dispatch "no ROCm programs in the initramfs"
 else
     # 0: the hardware scheduler (the HIQ's runlist), 2: amdkfd loads the
     # queues into the HQD registers itself
     echo "amdgpu.sched_policy=$(cat /sys/module/amdgpu/parameters/sched_policy)" | diag
+    export HSAT_PROCS=9
     run_programs 120 t-hsa-basic t-hsa-codeobj t-hsa-copy t-hsa-evict \
-        t-hsa-kill
+        t-hsa-kill t-hsa-procs
     verdict amdkfd-dispatch
 fi
 

@@ -15,13 +15,10 @@
  * by its symbol and dispatched on ROCr's queue with the group segment
  * size and kernel arguments ROCr reports; results checked on the CPU.
  */
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,37 +41,9 @@ static void on_queue_error(hsa_status_t st, hsa_queue_t *q, void *data)
 	       hsat_status_name(st), st);
 }
 
-static void *read_file(const char *argv0, const char *name, size_t *len)
-{
-	char path[512], self[256];
-	struct stat st;
-	void *buf;
-	int fd;
-
-	snprintf(self, sizeof(self), "%s", argv0);
-	snprintf(path, sizeof(path), "%s/%s", dirname(self), name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
-		CHECK(0, "cannot open %s", path);
-		return NULL;
-	}
-	buf = malloc(st.st_size);
-	*len = st.st_size;
-	if (!buf || gt_read_full(fd, buf, *len, 1000)) {
-		CHECK(0, "cannot read %s", path);
-		free(buf);
-		buf = NULL;
-	}
-	close(fd);
-	return buf;
-}
-
 static void run_on(struct hsat_gpu *g, const void *co, size_t co_len)
 {
-	hsa_code_object_reader_t reader;
-	hsa_executable_t exe;
-	hsa_executable_symbol_t sym;
-	hsa_profile_t profile;
+	struct hsat_code c;
 	uint64_t kobj = 0;
 	uint32_t kasize = 0;
 	hsa_queue_t *q;
@@ -91,20 +60,13 @@ static void run_on(struct hsat_gpu *g, const void *co, size_t co_len)
 		return;
 	memset(buf, 0x77, 4096);
 	hsat_phase("loading the code object");
-	HSAT_CHECK(hsa_agent_get_info(g->agent, HSA_AGENT_INFO_PROFILE, &profile));
-	if (HSAT_CHECK(hsa_code_object_reader_create_from_memory(co, co_len, &reader)) ||
-	    HSAT_CHECK(hsa_executable_create_alt(profile, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-						 NULL, &exe)))
+	if (hsat_code_load(g, co, co_len, &c)) {
+		hsa_amd_memory_pool_free(buf);
 		return;
-	if (HSAT_CHECK(hsa_executable_load_agent_code_object(exe, g->agent, reader, NULL,
-							       NULL)) ||
-	    HSAT_CHECK(hsa_executable_freeze(exe, NULL)) ||
-	    HSAT_CHECK(hsa_executable_get_symbol_by_name(exe, KERNEL_SYMBOL, &g->agent, &sym)))
+	}
+	kobj = hsat_code_kernel(g, &c, KERNEL_SYMBOL, &kasize);
+	if (!kobj)
 		goto out_exe;
-	HSAT_CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
-						  &kobj));
-	HSAT_CHECK(hsa_executable_symbol_get_info(sym,
-		   HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kasize));
 	DIAG("%s: %s: kernel object 0x%llx, %u bytes of kernel arguments", g->pci,
 	     KERNEL_SYMBOL, (unsigned long long)kobj, kasize);
 	CHECK(kobj != 0, "%s: no kernel object", g->pci);
@@ -159,8 +121,7 @@ static void run_on(struct hsat_gpu *g, const void *co, size_t co_len)
 		hsa_amd_memory_pool_free(ka);
 	}
 out_exe:
-	hsa_executable_destroy(exe);
-	hsa_code_object_reader_destroy(reader);
+	hsat_code_free(&c);
 	hsa_amd_memory_pool_free(buf);
 }
 
@@ -168,9 +129,7 @@ out_exe:
 static void corpus_one(struct hsat_gpu *g, hsa_queue_t *q, const char *argv0,
 		       const struct gcn_program *p)
 {
-	hsa_code_object_reader_t reader;
-	hsa_executable_t exe;
-	hsa_profile_t profile;
+	struct hsat_code c;
 	void *buf[GCN_CORPUS_BUFS] = { NULL };
 	uint64_t addr[GCN_CORPUS_BUFS];
 	char file[64], why[300];
@@ -179,20 +138,13 @@ static void corpus_one(struct hsat_gpu *g, hsa_queue_t *q, const char *argv0,
 	int n0 = atomic_load(&errors), ok = 1;
 
 	snprintf(file, sizeof(file), "%s.co", p->file);
-	co = read_file(argv0, file, &len);
+	co = hsat_read_file(argv0, file, &len);
 	if (!co)
 		return;
-	HSAT_CHECK(hsa_agent_get_info(g->agent, HSA_AGENT_INFO_PROFILE, &profile));
-	if (HSAT_CHECK(hsa_code_object_reader_create_from_memory(co, len, &reader))) {
+	if (hsat_code_load(g, co, len, &c)) {
 		free(co);
 		return;
 	}
-	if (HSAT_CHECK(hsa_executable_create_alt(profile,
-			HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exe)) ||
-	    HSAT_CHECK(hsa_executable_load_agent_code_object(exe, g->agent, reader,
-							       NULL, NULL)) ||
-	    HSAT_CHECK(hsa_executable_freeze(exe, NULL)))
-		goto out;
 	for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
 		buf[k] = hsat_alloc(h.sys, GCN_CORPUS_BUF_SIZE);
 		if (!buf[k])
@@ -215,7 +167,7 @@ static void corpus_one(struct hsat_gpu *g, hsa_queue_t *q, const char *argv0,
 		if (!st->kernel)
 			break;
 		snprintf(name, sizeof(name), "%s.kd", st->kernel);
-		if (HSAT_CHECK(hsa_executable_get_symbol_by_name(exe, name, &g->agent,
+		if (HSAT_CHECK(hsa_executable_get_symbol_by_name(c.exe, name, &g->agent,
 								 &sym)))
 			break;
 		HSAT_CHECK(hsa_executable_symbol_get_info(sym,
@@ -259,9 +211,7 @@ out_buf:
 	for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++)
 		if (buf[k])
 			hsa_amd_memory_pool_free(buf[k]);
-out:
-	hsa_executable_destroy(exe);
-	hsa_code_object_reader_destroy(reader);
+	hsat_code_free(&c);
 	free(co);
 }
 
@@ -286,7 +236,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	hsat_watchdog(120);
-	co = read_file(argv[0], CODE_OBJECT, &len);
+	co = hsat_read_file(argv[0], CODE_OBJECT, &len);
 	if (!co || hsat_init(&h))
 		return gt_result();
 	for (int i = 0; i < h.ngpu; i++) {

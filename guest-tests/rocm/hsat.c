@@ -9,10 +9,12 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <glob.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -208,6 +210,78 @@ int hsat_need_kfd(void)
 	printf("# FAIL: no /dev/kfd (%s): boot with hsagpu_test.kfd=1 "
 	       "(scripts/test-boot --kfd)\n", strerror(errno));
 	return -1;
+}
+
+void *hsat_read_file(const char *argv0, const char *name, size_t *len)
+{
+	char path[512], self[256];
+	struct stat st;
+	void *buf;
+	int fd;
+
+	snprintf(self, sizeof(self), "%s", argv0);
+	snprintf(path, sizeof(path), "%s/%s", dirname(self), name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		CHECK(0, "cannot open %s", path);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	buf = malloc(st.st_size);
+	*len = st.st_size;
+	if (!buf || gt_read_full(fd, buf, *len, 1000)) {
+		CHECK(0, "cannot read %s", path);
+		free(buf);
+		buf = NULL;
+	}
+	close(fd);
+	return buf;
+}
+
+int hsat_code_load(struct hsat_gpu *g, const void *co, size_t len,
+		   struct hsat_code *c)
+{
+	hsa_profile_t profile;
+
+	if (HSAT_CHECK(hsa_agent_get_info(g->agent, HSA_AGENT_INFO_PROFILE, &profile)) ||
+	    HSAT_CHECK(hsa_code_object_reader_create_from_memory(co, len, &c->reader)))
+		return -1;
+	if (HSAT_CHECK(hsa_executable_create_alt(profile,
+			HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &c->exe))) {
+		hsa_code_object_reader_destroy(c->reader);
+		return -1;
+	}
+	if (HSAT_CHECK(hsa_executable_load_agent_code_object(c->exe, g->agent, c->reader,
+							       NULL, NULL)) ||
+	    HSAT_CHECK(hsa_executable_freeze(c->exe, NULL))) {
+		hsat_code_free(c);
+		return -1;
+	}
+	return 0;
+}
+
+void hsat_code_free(struct hsat_code *c)
+{
+	hsa_executable_destroy(c->exe);
+	hsa_code_object_reader_destroy(c->reader);
+}
+
+uint64_t hsat_code_kernel(struct hsat_gpu *g, struct hsat_code *c,
+			  const char *symbol, uint32_t *kasize)
+{
+	hsa_executable_symbol_t sym;
+	uint64_t kobj = 0;
+
+	if (HSAT_CHECK(hsa_executable_get_symbol_by_name(c->exe, symbol, &g->agent, &sym)) ||
+	    HSAT_CHECK(hsa_executable_symbol_get_info(sym,
+			HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kobj)))
+		return 0;
+	if (kasize)
+		HSAT_CHECK(hsa_executable_symbol_get_info(sym,
+			HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, kasize));
+	CHECK(kobj != 0, "%s: %s has no kernel object", g->pci, symbol);
+	return kobj;
 }
 
 int64_t hsat_sysfs(const char *pci, const char *name)

@@ -132,6 +132,30 @@ struct hsat_engines {
 };
 int hsat_engines(const char *pci, struct hsat_engines *e);
 
+/*
+ * A file next to the program (@argv0's directory), read whole: a
+ * malloc'd buffer of *@len bytes, or NULL with a FAIL line.
+ */
+void *hsat_read_file(const char *argv0, const char *name, size_t *len);
+/*
+ * Code object @co (@len bytes) loaded for @g's agent and frozen, the
+ * way a runtime loads one: 0, or -1 with a FAIL line (nothing to free).
+ * hsat_code_free() destroys both.
+ */
+struct hsat_code {
+	hsa_code_object_reader_t reader;
+	hsa_executable_t exe;
+};
+int hsat_code_load(struct hsat_gpu *g, const void *co, size_t len,
+		   struct hsat_code *c);
+void hsat_code_free(struct hsat_code *c);
+/*
+ * Kernel @symbol's kernel object ("NAME.kd"), its kernarg segment size
+ * in *@kasize if not NULL: 0 with a FAIL line when it is not there.
+ */
+uint64_t hsat_code_kernel(struct hsat_gpu *g, struct hsat_code *c,
+			  const char *symbol, uint32_t *kasize);
+
 /* hsa-gpu sysfs attribute (<pci>/hsagpu/<name>) as a number, -1 if absent. */
 int64_t hsat_sysfs(const char *pci, const char *name);
 

@@ -124,6 +124,11 @@ typedef struct HsaGpuFault {
 
 #define HSAGPU_MAX_PORTS 16
 
+/* (defined below; the personality's hooks take them) */
+struct HsaGpuOpsCtx;
+struct HsaGpuBusCtx;
+struct HsaGpuPassResult;
+
 /*
  * What the device presents to its driver (docs/vega10.md): the register
  * BAR and doorbells, interrupts, the expansion ROM, the reset values.
@@ -341,6 +346,7 @@ struct HsaGpuState {
     const HsaGpuPersonality *pers;
     struct HsaGpuV10 *v10;              /* hsa-gpu-vega10's registers */
     uint32_t v10_inv_seen;              /* its TLB invalidations, seen */
+    QEMUTimer *v10_quantum;             /* its scheduler's time slices */
     bool v10_ih_busy;                   /* its IH is writing an entry */
 
     /*

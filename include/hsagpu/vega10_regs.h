@@ -255,6 +255,15 @@
 #define V10_CP_HQD_PQ_WPTR_POLL_ADDR    0x3252  /* and _HI */
 #define V10_CP_HQD_PQ_DOORBELL_CONTROL  0x3254
 #define V10_CP_HQD_PQ_CONTROL           0x3256  /* [5:0] QUEUE_SIZE */
+/*
+ * The context save area (CWSR) amdkfd gives a user queue: base, size,
+ * the control stack's size (the workgroup data starts that far in) and
+ * the end of the saved workgroup data (CNTL_STACK_SIZE when none)
+ */
+#define V10_CP_HQD_CTX_SAVE_BASE_ADDR   0x3270  /* and _HI */
+#define V10_CP_HQD_CNTL_STACK_SIZE      0x3274
+#define V10_CP_HQD_WG_STATE_OFFSET      0x3275
+#define V10_CP_HQD_CTX_SAVE_SIZE        0x3276
 #define V10_CP_HQD_AQL_CONTROL          0x327a
 #define V10_CP_HQD_PQ_WPTR_LO           0x327b
 /*

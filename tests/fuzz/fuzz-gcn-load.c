@@ -9,7 +9,9 @@
  * harness and the seeds use), then the saved bytes, all the rest of the
  * input. When the bytes load, the workgroup resumes for a bounded number
  * of instructions on the sparse memory of fuzz-mem.h, and what it then
- * saves must load again.
+ * saves must load again. The same bytes also come as a preempted queue's
+ * context save record (FL_F_CTX: hsagpu_queue_ctx_load, read from the
+ * process's memory on hsa-gpu-vega10).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -21,6 +23,7 @@
 
 #include "hw/hsagpu/cp/hsagpu-cp.h"
 #include "hw/hsagpu/gcn/hsagpu-gcn.h"
+#include "hsagpu/hsagpu_ctx.h"
 #include "fuzz-mem.h"
 #include "fuzz-gcnmem.h"
 #include "fuzz-input.h"
@@ -50,7 +53,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mem.atomic = NULL;
     }
 
-    if (h[FL_H_FLAGS] & FL_F_QUEUE) {
+    if (h[FL_H_FLAGS] & FL_F_CTX) {
+        /* As a queue mapped again reads its context save area */
+        struct hsagpu_ctx_record cr;
+        uint8_t pkt[64] = { 0 }, *rec = NULL;
+        HsaGpuQueue q, q2;
+        size_t rlen;
+
+        memset(&q, 0, sizeof(q));
+        q.num_gws = HSAGPU_CTX_GWS_MAX;
+        if (blob_len >= sizeof(cr)) {
+            memcpy(&cr, blob, sizeof(cr));
+            q.read_index = cr.read_index;
+            memcpy(pkt, cr.packet, sizeof(pkt));
+        }
+        if (hsagpu_queue_ctx_load(&q, blob, blob_len, pkt)) {
+            FUZZ_CHECK(!q.gcn_blob);
+            hsagpu_queue_gcn_free(&q);
+            return 0;
+        }
+        FUZZ_CHECK(!q.gcn_blob);
+        /* what it saves again loads again, into a fresh queue */
+        rlen = hsagpu_queue_ctx_save(&q, pkt, &rec);
+        FUZZ_CHECK(rlen && rec);
+        memset(&q2, 0, sizeof(q2));
+        q2.num_gws = q.num_gws;
+        q2.read_index = q.read_index;
+        FUZZ_CHECK(!hsagpu_queue_ctx_load(&q2, rec, rlen, pkt));
+        FUZZ_CHECK(q2.kern_active == q.kern_active && q2.kern_wg == q.kern_wg);
+        free(rec);
+        hsagpu_queue_gcn_free(&q2);
+        hsagpu_queue_gcn_free_waiting(&q);
+        r = q.gcn;
+        q.gcn = NULL;
+        hsagpu_queue_gcn_free(&q);
+    } else if (h[FL_H_FLAGS] & FL_F_QUEUE) {
         /* As the device's post_load does: the blob is the queue's */
         HsaGpuQueue q;
 

@@ -76,6 +76,12 @@
 
 #define FL_F_NO_ATOMIC  0x01
 #define FL_F_QUEUE      0x02    /* through hsagpu_queue_gcn_load() */
+/*
+ * A context save record (include/hsagpu/hsagpu_ctx.h) through
+ * hsagpu_queue_ctx_load(), into a queue at the record's own read index
+ * and packet (so that the state is reached), with GWS resources
+ */
+#define FL_F_CTX        0x04
 
 /*
  * fuzz-pm4: an AQL queue (ring, amd_queue_t with the read and write
@@ -211,6 +217,7 @@
                                 /* = val (a & 0x40: val in the high half), */
                                 /* 8 bytes (a & 0x20: 4) */
 #define FV_OP_PASS      3       /* a CP pass of 1 + b % 64 packets a ring */
+                                /* (a & 1: the scheduler's quantum ended) */
 #define FV_OP_XLAT      4       /* translate b << 32 | val: hub a & 1, */
                                 /* VMID a >> 1 & 31, access a >> 6 */
 #define FV_OP_IH_PUSH   5       /* an IV: client a, src b & 0xff, ... */

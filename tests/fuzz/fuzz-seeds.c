@@ -33,6 +33,7 @@
 #include "hw/hsagpu/cp/hsagpu-cp.h"
 #include "hw/hsagpu/gcn/hsagpu-gcn.h"
 #include "hw/hsagpu/vega10/vega10.h"
+#include "hsagpu/hsagpu_ctx.h"
 #include "gcn-elf.h"
 #include "gcn-corpus.h"
 #include "fuzz-mem.h"
@@ -318,6 +319,39 @@ static unsigned gm_write(void *o, uint64_t a, const void *b, uint32_t n)
 }
 
 /*
+ * A fuzz-gcn-load seed of the same workgroup in a preempted queue's
+ * context save record (FL_F_CTX), part-way through a dispatch of four
+ * workgroups, with GWS counters: @head (the seed's head and code, @n
+ * bytes in out[]) then the record
+ */
+static void ctx_seed(const char *name, uint8_t *head, size_t n,
+                     const uint8_t *blob, size_t len)
+{
+    struct hsagpu_ctx_record cr;
+    char sname[128];
+
+    memset(&cr, 0, sizeof(cr));
+    cr.magic = HSAGPU_CTX_MAGIC;
+    cr.version = HSAGPU_CTX_VERSION;
+    cr.flags = HSAGPU_CTX_DISPATCH | HSAGPU_CTX_GWS;
+    cr.read_index = 7;
+    cr.kern_wg = 2;
+    cr.packet[0] = HSAGPU_PKT_TYPE_KERNEL_DISPATCH;
+    cr.gws_num = 4;
+    cr.gws_counter[0] = 3;
+    cr.state_len = len;
+    cr.length = sizeof(cr) + len;
+    if (n + sizeof(cr) + len > sizeof(out)) {
+        return;
+    }
+    head[FL_H_FLAGS] = FL_F_CTX;
+    memcpy(head + n, &cr, sizeof(cr));
+    memcpy(head + n + sizeof(cr), blob, len);
+    snprintf(sname, sizeof(sname), "%s-ctx", name);
+    seed_write("gcn-load", sname, head, n + sizeof(cr) + len);
+}
+
+/*
  * fuzz-gcn-load seeds: the first workgroup of the current seed (cut to
  * one wave, to keep the saved bytes small) run @budget instructions and
  * saved; nothing when it ends before.
@@ -388,6 +422,9 @@ static void load_seeds(const char *name)
                 n += len;
                 snprintf(sname, sizeof(sname), "%s-%u", name, budgets[i]);
                 seed_write("gcn-load", sname, out, n);
+            }
+            if (i == 1) {
+                ctx_seed(name, out, FL_HEAD_SIZE + gs.code_len, blob, len);
             }
             free(blob);
         }
@@ -1772,6 +1809,32 @@ static void vega10_seeds(void)
                 VS_FENCE, 0, 2, 0);
         vs_op(FV_OP_DOORBELL, 0, 6, k);
         vs_op(FV_OP_PASS, 0, 63, 0);
+        /*
+         * oversubscribed: one VMID, two processes (at VS_IB + 0x200) of
+         * one AQL queue each; the quantum ends twice (FV_OP_PASS a = 1)
+         */
+        i = 0x80;
+        vs_ring(VS_IB, &i, 16, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_PROCESS, 16),
+                0x8001 | 10u << 25, 0, 0, 0x20001, 0x1000, 0, 0, 0, 0, 0,
+                0, 0, 1u << 22, 0, 0);
+        vs_ring(VS_IB, &i, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7),
+                1 << 4 | HSAGPU_PM4_ENGINE_COMPUTE << 26 | 1u << 29,
+                0x400 << 2, VS_SDMA_RING, 0, 0x48, 0);
+        vs_ring(VS_IB, &i, 16, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_PROCESS, 16),
+                0x8002 | 10u << 25, 0, 0, 0x20001, 0x1000, 0, 0, 0, 0, 0,
+                0, 0, 1u << 22, 0, 0);
+        vs_ring(VS_IB, &i, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7),
+                1 << 4 | HSAGPU_PM4_ENGINE_COMPUTE << 26 | 1u << 29,
+                0x404 << 2, VS_SDMA_RING, 0, 0x58, 0);
+        vs_ring(VS_KCQ_RING, &k, 8,
+                HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_RESOURCES, 8),
+                0x0100 | 1u << 29, 0xffffff7b, 0, 0, 0, 0, 0);
+        vs_ring(VS_KCQ_RING, &k, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RUN_LIST, 4),
+                VS_IB + 0x200, 0, (i - 0x80) | HSAGPU_PM4_RL_VALID | 1 << 24);
+        vs_op(FV_OP_DOORBELL, 0, 6, k);
+        vs_op(FV_OP_PASS, 0, 63, 0);
+        vs_op(FV_OP_PASS, 1, 63, 0);
+        vs_op(FV_OP_PASS, 1, 63, 0);
     }
     vs_write("hws-runlist");
 

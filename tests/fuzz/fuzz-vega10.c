@@ -462,6 +462,8 @@ static void fv_op(const uint8_t *op, const HsaGpuV10CpOps *cp)
     case FV_OP_PASS: {
         uint64_t ran = 0;
 
+        /* the glue's quantum timer (v10_quantum_end) */
+        v->hws.rotate_due |= a & 1;
         hsagpu_v10_cp_pass(v, cp, 1 + b % 64, &ran);
         break;
     }
@@ -538,6 +540,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .reg_read = fv_cp_reg_read, .reg_write = fv_cp_reg_write,
         .eop = fv_cp_eop, .invalidate = fv_cp_invalidate,
         .stopped = fv_cp_stopped, .hiq_packet = hsagpu_v10_hws_packet,
+        .hiq_rotate = hsagpu_v10_hws_rotate,
     };
 
     if (!v) {

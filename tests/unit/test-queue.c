@@ -11,6 +11,7 @@
 
 #include "hw/hsagpu/cp/hsagpu-cp.h"
 #include "hw/hsagpu/gcn/hsagpu-gcn.h"
+#include "hsagpu/hsagpu_ctx.h"
 
 #include "tap.h"
 
@@ -473,6 +474,93 @@ static void test_gws_migrate(void)
 	   "the migrated GWS dispatch ends: state %u signal %lld", q.state,
 	   (long long)sig_val(0));
 	free(blob);
+	hsagpu_queue_gcn_free(&q);
+}
+
+/* Wave instructions run until the dispatch at the read index ends */
+static uint64_t insns_out(void)
+{
+	uint64_t insns = 0;
+
+	for (int n = 0; n < 100000 && (n == 0 || q.kern_active) &&
+	     q.state == HSAGPU_QSTATE_ACTIVE; n++)
+		insns += run().gcn_insns;
+	return insns;
+}
+
+/*
+ * A queue preempted mid-dispatch (amdkfd's evictions, the scheduler's
+ * runlist changes) saves its context, workgroups waiting on GWS and the
+ * GWS counters included, and goes on from it when it runs again: the
+ * dispatch ends having run exactly the instructions of one that was never
+ * preempted, not its finished part a second time. A record saved at
+ * another read index, for a rewritten packet, or damaged, is refused.
+ */
+static void test_ctx_save(void)
+{
+	uint8_t *rec, *bad, pkt[64];
+	uint64_t whole, part = 0;
+	uint32_t cnt;
+	size_t len;
+	int n;
+
+	gws_dispatch(64, 3, true);
+	whole = insns_out();
+	T(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0);
+	hsagpu_queue_gcn_free(&q);
+
+	gws_dispatch(64, 3, true);
+	for (n = 0; n < 1000 && q.gcn_nwait < 1 && q.state ==
+	     HSAGPU_QSTATE_ACTIVE; n++)
+		part += run().gcn_insns;
+	TM(q.gcn_nwait >= 1 && q.kern_active && part && part < whole,
+	   "preempted part-way: %llu of %llu instructions, %u waiting",
+	   (unsigned long long)part, (unsigned long long)whole, q.gcn_nwait);
+	memcpy(pkt, at(RING + 64 * (q.read_index % RING_SZ)), sizeof(pkt));
+	T(q.gws);
+	cnt = q.gws->counter[0];
+	len = hsagpu_queue_ctx_save(&q, pkt, &rec);
+	T(len > sizeof(struct hsagpu_ctx_record) && q.kern_active && !q.gcn_blob);
+
+	/* the queue is unmapped: its processor state goes */
+	hsagpu_queue_gcn_free(&q);
+	q.kern_active = 0;
+	T(!hsagpu_queue_ctx_save(&q, pkt, &bad) && !bad);
+
+	/* refused: another read index, a rewritten packet, damage */
+	q.read_index++;
+	T(hsagpu_queue_ctx_load(&q, rec, len, pkt) != NULL && !q.kern_active);
+	q.read_index--;
+	pkt[8] ^= 1;
+	T(hsagpu_queue_ctx_load(&q, rec, len, pkt) != NULL && !q.kern_active);
+	pkt[8] ^= 1;
+	T(hsagpu_queue_ctx_load(&q, rec, len - 1, pkt) != NULL);
+	bad = malloc(len);
+	memcpy(bad, rec, len);
+	bad[sizeof(struct hsagpu_ctx_record)] ^= 0xff;
+	T(hsagpu_queue_ctx_load(&q, bad, len, pkt) != NULL && !q.kern_active &&
+	  !q.gcn_blob);
+	free(bad);
+
+	/* taken back: the dispatch goes on and ends */
+	hsagpu_queue_gcn_free(&q);
+	T(hsagpu_queue_ctx_load(&q, rec, len, pkt) == NULL && q.kern_active &&
+	  q.gcn_nwait >= 1 && q.gws && q.gws->counter[0] == cnt);
+	part += insns_out();
+	TM(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0 && part == whole,
+	   "the restored dispatch ends: state %u signal %lld, %llu instructions "
+	   "in all, %llu unpreempted", q.state, (long long)sig_val(0),
+	   (unsigned long long)part, (unsigned long long)whole);
+	T(q.gws->gen[0] == 1);
+	free(rec);
+
+	/* a queue with only GWS counters (between dispatches) keeps them */
+	len = hsagpu_queue_ctx_save(&q, pkt, &rec);
+	T(len == sizeof(struct hsagpu_ctx_record));
+	hsagpu_queue_gcn_free(&q);
+	T(!hsagpu_queue_ctx_load(&q, rec, len, pkt) && !q.kern_active && q.gws &&
+	  q.gws->gen[0] == 1 && q.gws->counter[0] == 3);
+	free(rec);
 	hsagpu_queue_gcn_free(&q);
 }
 
@@ -1867,6 +1955,7 @@ int main(void)
 	test_quiesce();
 	test_gws_dispatch();
 	test_gws_migrate();
+	test_ctx_save();
 	test_barrier_packets();
 	test_agent();
 	test_errors();

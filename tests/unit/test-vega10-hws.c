@@ -45,6 +45,7 @@ static HsaGpuV10CpOps cp_ops = {
 	.read = g_read, .write = g_write, .reg_read = g_reg_read,
 	.reg_write = g_reg_write, .stopped = g_stopped,
 	.hiq_packet = hsagpu_v10_hws_packet,
+	.hiq_rotate = hsagpu_v10_hws_rotate,
 };
 
 static void cp_pass(HsaGpuV10 *v)
@@ -355,7 +356,65 @@ static void test_runlist(void)
 	T(n_stopped == 0);
 }
 
-/* More processes than VMIDs, more queues than slots: refused, not run */
+/*
+ * Preemption saves an AQL queue's work in flight (CWSR: the glue's
+ * aql_stop writes the context save area and CP_HQD_WG_STATE_OFFSET)
+ * before the HQD goes back to the MQD, so that the MQD carries it to the
+ * next map; a reset saves nothing
+ */
+static unsigned n_aql_stops, last_save;
+
+static void fake_aql_stop(void *opaque, unsigned ri, bool save)
+{
+	HsaGpuV10 *v = opaque;
+
+	n_aql_stops++;
+	last_save = save;
+	if (save)
+		v->hqd[ri][V10_CP_HQD_WG_STATE_OFFSET - V10_HQD_FIRST] = 0x1234;
+}
+
+static void test_preempt_saves(void)
+{
+	HsaGpuV10 *v = boot(0xff00);
+	int q0;
+
+	v->ops.aql_stop = fake_aql_stop;
+	v->ops.opaque = v;
+	n_aql_stops = 0;
+	aql_mqd(0);
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 1);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(0), 0x400, 0);
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	q0 = hqd_of(v, 0x400);
+	T(q0 >= 0 && n_aql_stops == 0);
+	if (q0 < 0)
+		return;
+	/* as the glue's sync, which starts it on the queue processor */
+	v->ring[q0].aql_run = 1;
+	/* a new runlist (another process came): preempted, saved, mapped */
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	T(n_aql_stops == 1 && last_save);
+	T(HQD(g32(MQD(0)), V10_CP_HQD_WG_STATE_OFFSET) == 0x1234);
+	q0 = hqd_of(v, 0x400);
+	T(q0 >= 0 && v->hqd[q0][V10_CP_HQD_WG_STATE_OFFSET - V10_HQD_FIRST] ==
+	  0x1234 && !v->ring[q0].aql_run);
+	if (q0 < 0)
+		return;
+	v->ring[q0].aql_run = 1;
+	HQD(g32(MQD(0)), V10_CP_HQD_WG_STATE_OFFSET) = 0;
+	hiq_unmap(HSAGPU_PM4_UQ_RESET, HSAGPU_PM4_UQ_ALL, 0);
+	hiq_go(v);
+	T(n_aql_stops == 2 && !last_save);
+	T(HQD(g32(MQD(0)), V10_CP_HQD_WG_STATE_OFFSET) == 0);
+	v->ops.aql_stop = NULL;
+	T(n_stopped == 0);
+}
+
+/* More processes than VMIDs, more queues than slots: they take turns */
 static void test_oversubscribed(void)
 {
 	HsaGpuV10 *v = boot(0x0300);
@@ -381,8 +440,61 @@ static void test_oversubscribed(void)
 	T(v->hws.runlists == 1);
 	T(hqd_of(v, 0x400) >= 0 && hqd_of(v, 0x402) >= 0);
 	T(hqd_of(v, 0x404) < 0);
-	T(v->hws.refused == 2);
+	T(v->hws.rl_over && v->hws.rl_nproc == 3 && v->hws.rl_resident == 2);
 	T(v->hws.pasid[8] == 0x8001 && v->hws.pasid[9] == 0x8002);
+
+	/*
+	 * time-slicing: at the end of a turn the next process goes on
+	 * first, then the first one again; the one taken off is saved
+	 * into its MQD (its read pointer comes back at its next turn)
+	 */
+	v->hqd[hqd_of(v, 0x402)][V10_CP_HQD_PQ_RPTR - V10_HQD_FIRST] = 0x21;
+	v->hws.rotate_due = true;
+	cp_pass(v);
+	T(!v->hws.rotate_due && v->hws.rotations == 1);
+	T(hqd_of(v, 0x404) >= 0 && hqd_of(v, 0x400) >= 0 && hqd_of(v, 0x402) < 0);
+	T(v->hws.pasid[8] == 0x8003 && v->hws.pasid[9] == 0x8001);
+	T(vmid_of(v, hqd_of(v, 0x404)) == 8 && vmid_of(v, hqd_of(v, 0x400)) == 9);
+	T(HQD(g32(MQD(1)), V10_CP_HQD_PQ_RPTR) == 0x21);
+	v->hws.rotate_due = true;
+	cp_pass(v);
+	T(hqd_of(v, 0x402) >= 0 && hqd_of(v, 0x404) >= 0 && hqd_of(v, 0x400) < 0);
+	T(v->hqd[hqd_of(v, 0x402)][V10_CP_HQD_PQ_RPTR - V10_HQD_FIRST] == 0x21);
+	T(v->hws.pasid[8] == 0x8002 && v->hws.pasid[9] == 0x8003);
+	T(n_stopped == 0);
+
+	/* an UNMAP_QUEUES ends the turns until the next runlist */
+	hiq_unmap(HSAGPU_PM4_UQ_PREEMPT, HSAGPU_PM4_UQ_BY_PASID, 0x8002);
+	hiq_go(v);
+	T(!v->hws.rl_over && hqd_of(v, 0x402) < 0 && hqd_of(v, 0x404) >= 0);
+	v->hws.rotate_due = true;
+	cp_pass(v);
+	T(v->hws.rotations == 2 && hqd_of(v, 0x404) >= 0 && hqd_of(v, 0x400) < 0);
+
+	/* more queues than slots, every process resident: turns too */
+	v->hws.queue_mask = 1ULL << 3 | 1ULL << 4;
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 1);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(0), 0x400, 0);
+	ib_process(0x8002, PD(2), 2);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(1), 0x402, 0);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(2), 0x404, 0);
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	T(v->hws.rl_over && v->hws.rl_resident == 2);
+	T(hqd_of(v, 0x400) >= 0 && hqd_of(v, 0x402) >= 0 && hqd_of(v, 0x404) < 0);
+	v->hws.rotate_due = true;
+	cp_pass(v);
+	T(hqd_of(v, 0x402) >= 0 && hqd_of(v, 0x404) >= 0 && hqd_of(v, 0x400) < 0);
+	T(n_stopped == 0);
+
+	/* a runlist that fits: no turns */
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 1);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(0), 0x400, 0);
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	T(!v->hws.rl_over && hqd_of(v, 0x400) >= 0);
 }
 
 /* Malformed runlists and packets stop the HIQ; nothing half-mapped */
@@ -531,6 +643,7 @@ int main(void)
 {
 	test_hiq_mapped();
 	test_runlist();
+	test_preempt_saves();
 	test_oversubscribed();
 	test_bad_runlists();
 	test_sdma_queues();

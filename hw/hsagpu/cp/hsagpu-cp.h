@@ -629,6 +629,23 @@ void hsagpu_queue_gcn_save(HsaGpuQueue *q);
 bool hsagpu_queue_gcn_load(HsaGpuQueue *q);
 
 /*
+ * hsagpu-ctx-save.c: a preempted queue's context (its dispatch part-done
+ * at read_index, whose 64-byte @packet the caller read from the ring, and
+ * its GWS counters) as a record for its context save area
+ * (include/hsagpu/hsagpu_ctx.h), in *@rec (g_free it); its length, 0
+ * when there is nothing to save. Leaves the queue's dispatch as it was.
+ */
+size_t hsagpu_queue_ctx_save(HsaGpuQueue *q, const void *packet,
+                             uint8_t **rec);
+/*
+ * Back into a queue just started at the record's read index (@packet:
+ * what its ring holds there now): NULL, or why the record was refused
+ * (the queue then starts the dispatch afresh).
+ */
+const char *hsagpu_queue_ctx_load(HsaGpuQueue *q, const uint8_t *rec,
+                                  size_t len, const void *packet);
+
+/*
  * ROCr's blit kernels (hsagpu-blit.c), recognised by their code: the
  * HSAGPU_BLIT_* kind of the code at @kernel_object, or HSAGPU_BLIT_NONE
  * (also when it cannot be read).

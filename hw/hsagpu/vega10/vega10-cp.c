@@ -95,6 +95,32 @@ void hsagpu_v10_cp_gfx_start(HsaGpuV10 *v, bool on)
     v->kick = true;
 }
 
+void hsagpu_v10_cp_hqd_stop(HsaGpuV10 *v, unsigned ri, bool save)
+{
+    HsaGpuV10Ring *r = &v->ring[ri];
+    uint32_t *b = v10_bank(v, ri);
+
+    if (r->active) {
+        /* the queue's state goes back to its registers */
+        if (!r->aql) {
+            V10_HQD(b, V10_CP_HQD_PQ_RPTR) = r->pm4.rptr;
+        }
+        /*
+         * an AQL queue's work in flight is saved now (CWSR), not at the
+         * next sync: the caller may write the registers to the MQD next
+         */
+        if (r->aql && r->aql_run && v->ops.aql_stop) {
+            v->ops.aql_stop(v->ops.opaque, ri, save);
+            r->aql_run = 0;
+        }
+        v->aql_dirty |= r->aql;
+        r->active = 0;
+        r->pm4.epoch++;
+    }
+    r->held = false;
+    V10_HQD(b, V10_CP_HQD_ACTIVE) &= ~1u;
+}
+
 void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
 {
     HsaGpuV10Ring *r = &v->ring[ri];
@@ -102,17 +128,7 @@ void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
     uint32_t db = V10_HQD(b, V10_CP_HQD_PQ_DOORBELL_CONTROL);
 
     if (!on) {
-        if (r->active) {
-            /* the queue's state goes back to its registers */
-            if (!r->aql) {
-                V10_HQD(b, V10_CP_HQD_PQ_RPTR) = r->pm4.rptr;
-            }
-            v->aql_dirty |= r->aql;
-            r->active = 0;
-            r->pm4.epoch++;
-        }
-        r->held = false;
-        V10_HQD(b, V10_CP_HQD_ACTIVE) &= ~1u;
+        hsagpu_v10_cp_hqd_stop(v, ri, false);
         return;
     }
     V10_HQD(b, V10_CP_HQD_ACTIVE) |= 1;
@@ -313,7 +329,8 @@ static unsigned v10_unmap_queues(V10RingCtx *c, const uint32_t *pk)
             }
         }
         if (hit) {
-            hsagpu_v10_cp_hqd_start(v, ri, false);
+            /* PREEMPT_QUEUES saves what runs; RESET_QUEUES (1) drops it */
+            hsagpu_v10_cp_hqd_stop(v, ri, action != 1);
             v->unmaps++;
         }
     }
@@ -384,6 +401,17 @@ unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
                   ((kiq >> 5) & 3) <= V10_MEC_NUM ?
                   V10_HQD_INDEX((kiq >> 5) & 3, (kiq >> 3) & 3, kiq & 7) :
                   V10_NUM_RINGS;
+    /* the scheduler's time slice ended: the next processes' turn */
+    if (v->hws.rotate_due && ops->hiq_rotate) {
+        unsigned err = ops->hiq_rotate(v, ops);
+
+        if (err && v->hws.hiq_ring < V10_NUM_RINGS) {
+            v->ring[v->hws.hiq_ring].pm4.error = err;
+            if (ops->stopped) {
+                ops->stopped(ops->opaque, v->hws.hiq_ring, err, 0);
+            }
+        }
+    }
     for (unsigned ri = 0; ri < V10_NUM_RINGS; ri++) {
         HsaGpuV10Ring *r = &v->ring[ri];
         V10RingCtx c = { .v = v, .ops = ops, .ri = ri };

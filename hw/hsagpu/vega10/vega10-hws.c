@@ -15,9 +15,11 @@
  *
  * Every packet completes before the next one runs, so a fence after an
  * unmap is always true. The runlist maps as many processes as there are
- * VMIDs and as many queues as there are free slots; what does not fit
- * is logged (hws.refused) and does not run: a real HWS would time-slice
- * (oversubscription), which this scheduler does not.
+ * VMIDs and as many queues as there are free slots. When more were
+ * asked (oversubscription), it time-slices as the firmware does: at each
+ * turn (hsagpu_v10_hws_rotate(), which the device calls every
+ * V10_HWS_QUANTUM_NS while oversubscribed) everything comes off, its
+ * work in flight saved (CWSR), and the next processes go on.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -101,7 +103,7 @@ static unsigned v10_hws_unmap(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
             (dynamic && (v->hws.static_mask >> ri & 1))) {
             continue;
         }
-        hsagpu_v10_cp_hqd_start(v, ri, false);
+        hsagpu_v10_cp_hqd_stop(v, ri, save);
         /* what the HQD holds goes back where it came from */
         if (save && ops->write(ops->opaque, 0, mqd + V10_MQD_HQD_DW * 4,
                                v->hqd[ri], V10_HQD_NREGS * 4)) {
@@ -179,10 +181,7 @@ static unsigned v10_hws_map_compute(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
         }
     }
     if (ri == V10_NUM_HQD) {
-        qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: HWS: no free HQD "
-                      "for a queue of VMID %u\n", vmid);
-        v->hws.refused++;
-        return 0;
+        return 0;                       /* its turn comes (time-slicing) */
     }
     if (!mqd || (mqd & 3) ||
         ops->read(ops->opaque, 0, mqd + V10_MQD_HQD_DW * 4, v->hqd[ri],
@@ -222,10 +221,7 @@ static unsigned v10_hws_map_sdma(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
         }
     }
     if (q == V10_SDMA_QUEUES) {
-        qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: HWS: no free RLC "
-                      "queue on SDMA%u for VMID %u\n", e, vmid);
-        v->hws.refused++;
-        return 0;
+        return 0;                       /* its turn comes (time-slicing) */
     }
     if (!mqd || (mqd & 3) || (wptr_addr & 7) ||
         ops->read(ops->opaque, 0, mqd, img, sizeof(img))) {
@@ -244,83 +240,162 @@ static unsigned v10_hws_map_sdma(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
 }
 
 /*
- * RUN_LIST: the runlist replaces what ran before; its processes go on
- * the scheduler's VMIDs in order, their queues on free slots. The IB is
+ * The runlist's IB (hws.rl_ib, rl_size dwords) onto the device: its
+ * processes from process @first on (wrapping round), each on the next
+ * free VMID while there is one, their queues on free slots. The IB is
  * read a packet at a time: it holds only MAP_PROCESS and MAP_QUEUES
- * (and, chained, a RUN_LIST of itself at its end).
+ * (and, chained, a RUN_LIST of itself at its end). *@nproc: the
+ * processes it has; *@resident: those mapped; *@refused: queues of
+ * mapped processes that found no slot.
+ */
+static unsigned v10_hws_map_runlist(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                                    uint32_t first, uint32_t *nproc,
+                                    uint32_t *resident, uint32_t *refused)
+{
+    unsigned err = 0;
+    uint32_t used = 0;
+
+    *nproc = *resident = *refused = 0;
+    /* sweep 0: processes @first and on; sweep 1: those before it */
+    for (unsigned sweep = 0; sweep < 2 && !err; sweep++) {
+        uint64_t ib = v->hws.rl_ib;
+        uint32_t size = v->hws.rl_size, pos = 0, pi = 0;
+        unsigned vmid = V10_NUM_VMIDS;
+        uint32_t p[HSAGPU_PM4_MAP_PROCESS_DW], num_gws = 0;
+        bool process = false, mine = false;
+
+        while (pos < size && !err) {
+            uint32_t op, n;
+
+            if (ops->read(ops->opaque, 0, ib + pos * 4ULL, p, 4)) {
+                return HSAGPU_PM4_ERR_MEMORY;
+            }
+            op = (p[0] >> HSAGPU_PM4_OPCODE_SHIFT) & HSAGPU_PM4_OPCODE_MASK;
+            n = ((p[0] >> HSAGPU_PM4_COUNT_SHIFT) & HSAGPU_PM4_COUNT_MASK) + 2;
+            if (p[0] >> HSAGPU_PM4_TYPE_SHIFT != HSAGPU_PM4_TYPE3 ||
+                n > size - pos || n > HSAGPU_PM4_MAP_PROCESS_DW) {
+                return HSAGPU_PM4_ERR_IB;
+            }
+            if (ops->read(ops->opaque, 0, ib + pos * 4ULL, p, n * 4)) {
+                return HSAGPU_PM4_ERR_MEMORY;
+            }
+            pos += n;
+            if (op == HSAGPU_PM4_OP_RUN_LIST) {
+                /* a chained runlist ends in itself: nothing more to map */
+                break;
+            }
+            if (op == HSAGPU_PM4_OP_MAP_PROCESS &&
+                n == HSAGPU_PM4_MAP_PROCESS_DW) {
+                uint32_t free = v->hws.vmid_mask & ~used;
+
+                process = true;
+                mine = sweep ? pi < first : pi >= first;
+                pi++;
+                num_gws = HSAGPU_PM4_MP_NUM_GWS(p[13]);
+                vmid = free && mine ? __builtin_ctz(free) : V10_NUM_VMIDS;
+                if (vmid == V10_NUM_VMIDS) {
+                    /* not this sweep's, or its turn comes (time-slicing) */
+                    continue;
+                }
+                (*resident)++;
+                used |= 1u << vmid;
+                v10_hws_vmid_set(v, ops, vmid, HSAGPU_PM4_MP_PASID(p[1]), p);
+            } else if (op == HSAGPU_PM4_OP_MAP_QUEUES &&
+                       n == HSAGPU_PM4_MAP_QUEUES_DW && process &&
+                       HSAGPU_PM4_MQ_NUM(p[1]) == 1 &&
+                       HSAGPU_PM4_MQ_QUEUE_SEL(p[1]) == 1) {
+                unsigned eng = HSAGPU_PM4_MQ_ENGINE(p[1]);
+                uint32_t maps = v->hws.maps;
+
+                if (vmid == V10_NUM_VMIDS) {
+                    /* its process is not mapped (now) */
+                } else if (eng == HSAGPU_PM4_ENGINE_COMPUTE) {
+                    err = v10_hws_map_compute(v, ops, p, vmid, num_gws);
+                } else if (eng == HSAGPU_PM4_ENGINE_SDMA0 ||
+                           eng == HSAGPU_PM4_ENGINE_SDMA1) {
+                    err = v10_hws_map_sdma(v, ops, p, vmid);
+                } else {
+                    err = HSAGPU_PM4_ERR_IB;
+                }
+                if (vmid != V10_NUM_VMIDS && !err && v->hws.maps == maps) {
+                    (*refused)++;
+                }
+            } else {
+                err = HSAGPU_PM4_ERR_IB;
+            }
+        }
+        if (!sweep) {
+            *nproc = pi;
+        }
+    }
+    return err;
+}
+
+/*
+ * The runlist being served goes on the device again from process @first:
+ * everything mapped comes off first (its work in flight saved, CWSR).
+ * With more processes than VMIDs, or more queues than slots, the
+ * scheduler is oversubscribed (rl_over), and hsagpu_v10_hws_rotate()
+ * gives the next ones their turn.
+ */
+static unsigned v10_hws_serve(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                              uint32_t first)
+{
+    uint32_t nproc, resident, refused;
+    unsigned err;
+
+    err = v10_hws_unmap(v, ops, 0, false, NULL, 0, ~0u, true);
+    if (!err) {
+        err = v10_hws_map_runlist(v, ops, first, &nproc, &resident,
+                                  &refused);
+    }
+    if (err) {
+        v->hws.rl_ib = 0;
+        v->hws.rl_over = 0;
+        return err;
+    }
+    v->hws.rl_first = first;
+    v->hws.rl_nproc = nproc;
+    v->hws.rl_resident = resident;
+    v->hws.refused += (nproc - resident) + refused;
+    v->hws.rl_over = nproc && (resident < nproc || refused);
+    return 0;
+}
+
+/*
+ * RUN_LIST: the runlist replaces what ran before, and is served until an
+ * UNMAP_QUEUES or the next RUN_LIST (amdkfd sends one after every unmap
+ * that is not a teardown, and rewrites the IB only in between).
  */
 static unsigned v10_hws_run_list(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
                                  const uint32_t *pk)
 {
-    uint64_t ib = (uint64_t)(pk[2] & 0xffff) << 32 | (pk[1] & ~3u);
-    uint32_t size = pk[3] & HSAGPU_PM4_IB_SIZE_MASK, pos = 0;
-    unsigned vmid = V10_NUM_VMIDS, err;
-    uint32_t used = 0, p[HSAGPU_PM4_MAP_PROCESS_DW], num_gws = 0;
-    bool process = false;
-
     if (!(pk[3] & HSAGPU_PM4_RL_VALID)) {
         return 0;
     }
-    err = v10_hws_unmap(v, ops, 0, false, NULL, 0, ~0u, true);
     v->hws.runlists++;
-    while (pos < size && !err) {
-        uint32_t op, n;
+    v->hws.rl_ib = (uint64_t)(pk[2] & 0xffff) << 32 | (pk[1] & ~3u);
+    v->hws.rl_size = pk[3] & HSAGPU_PM4_IB_SIZE_MASK;
+    return v10_hws_serve(v, ops, 0);
+}
 
-        if (ops->read(ops->opaque, 0, ib + pos * 4ULL, p, 4)) {
-            return HSAGPU_PM4_ERR_MEMORY;
-        }
-        op = (p[0] >> HSAGPU_PM4_OPCODE_SHIFT) & HSAGPU_PM4_OPCODE_MASK;
-        n = ((p[0] >> HSAGPU_PM4_COUNT_SHIFT) & HSAGPU_PM4_COUNT_MASK) + 2;
-        if (p[0] >> HSAGPU_PM4_TYPE_SHIFT != HSAGPU_PM4_TYPE3 ||
-            n > size - pos || n > HSAGPU_PM4_MAP_PROCESS_DW) {
-            return HSAGPU_PM4_ERR_IB;
-        }
-        if (ops->read(ops->opaque, 0, ib + pos * 4ULL, p, n * 4)) {
-            return HSAGPU_PM4_ERR_MEMORY;
-        }
-        pos += n;
-        if (op == HSAGPU_PM4_OP_RUN_LIST) {
-            /* a chained runlist ends in itself: nothing more to map */
-            break;
-        }
-        if (op == HSAGPU_PM4_OP_MAP_PROCESS &&
-            n == HSAGPU_PM4_MAP_PROCESS_DW) {
-            uint32_t free = v->hws.vmid_mask & ~used;
+unsigned hsagpu_v10_hws_rotate(HsaGpuV10 *v, const HsaGpuV10CpOps *ops)
+{
+    uint32_t step;
 
-            process = true;
-            num_gws = HSAGPU_PM4_MP_NUM_GWS(p[13]);
-            vmid = free ? __builtin_ctz(free) : V10_NUM_VMIDS;
-            if (vmid == V10_NUM_VMIDS) {
-                qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: HWS: no "
-                              "VMID for PASID %u (time-slicing processes "
-                              "is not modelled)\n", HSAGPU_PM4_MP_PASID(p[1]));
-                v->hws.refused++;
-                continue;
-            }
-            used |= 1u << vmid;
-            v10_hws_vmid_set(v, ops, vmid, HSAGPU_PM4_MP_PASID(p[1]), p);
-        } else if (op == HSAGPU_PM4_OP_MAP_QUEUES &&
-                   n == HSAGPU_PM4_MAP_QUEUES_DW && process &&
-                   HSAGPU_PM4_MQ_NUM(p[1]) == 1 &&
-                   HSAGPU_PM4_MQ_QUEUE_SEL(p[1]) == 1) {
-            unsigned eng = HSAGPU_PM4_MQ_ENGINE(p[1]);
-
-            if (vmid == V10_NUM_VMIDS) {
-                /* its process got no VMID: refused with it */
-                v->hws.refused++;
-            } else if (eng == HSAGPU_PM4_ENGINE_COMPUTE) {
-                err = v10_hws_map_compute(v, ops, p, vmid, num_gws);
-            } else if (eng == HSAGPU_PM4_ENGINE_SDMA0 ||
-                       eng == HSAGPU_PM4_ENGINE_SDMA1) {
-                err = v10_hws_map_sdma(v, ops, p, vmid);
-            } else {
-                err = HSAGPU_PM4_ERR_IB;
-            }
-        } else {
-            err = HSAGPU_PM4_ERR_IB;
-        }
+    v->hws.rotate_due = false;
+    if (!v->hws.rl_over || !v->hws.rl_ib || !v->hws.rl_nproc) {
+        return 0;
     }
-    return err;
+    /*
+     * the next processes after those that ran; with every process
+     * resident (more queues than slots), the next process's queues first
+     */
+    step = v->hws.rl_resident && v->hws.rl_resident < v->hws.rl_nproc ?
+           v->hws.rl_resident : 1;
+    v->hws.rotations++;
+    return v10_hws_serve(v, ops, (v->hws.rl_first + step) %
+                                 v->hws.rl_nproc);
 }
 
 unsigned hsagpu_v10_hws_packet(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
@@ -354,6 +429,9 @@ unsigned hsagpu_v10_hws_packet(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
             (sel == HSAGPU_PM4_UQ_BY_PASID && !(pk[2] & 0xffff))) {
             return HSAGPU_PM4_ERR_PACKET;
         }
+        /* no turns until the next runlist: amdkfd rewrites its IB now */
+        v->hws.rl_ib = 0;
+        v->hws.rl_over = 0;
         return v10_hws_unmap(v, ops,
                              sel == HSAGPU_PM4_UQ_BY_PASID ? pk[2] & 0xffff : 0,
                              sel == HSAGPU_PM4_UQ_ALL_DYNAMIC,

@@ -21,6 +21,7 @@
 #include "hw/hsagpu/vega10/vega10-gmc.h"
 #include "trace/trace-hw_hsagpu.h"
 #include "hw/hsagpu/gcn/hsagpu-gcn.h"
+#include "hsagpu/hsagpu_ctx.h"
 
 #define TYPE_HSA_GPU_VEGA10 "hsa-gpu-vega10"
 
@@ -131,6 +132,179 @@ static void v10_sdma_sync(HsaGpuState *s)
 }
 
 /*
+ * CWSR (include/hsagpu/hsagpu_ctx.h). The context save area of HQD @ri:
+ * false when it has none (amdgpu.cwsr_enable=0, or a kernel queue)
+ */
+static bool v10_ctx_area(HsaGpuV10 *v, unsigned ri, uint64_t *base,
+                         uint32_t *stack, uint32_t *size)
+{
+    const uint32_t *b = v->hqd[ri];
+
+    *base = (uint64_t)b[V10_CP_HQD_CTX_SAVE_BASE_ADDR + 1 - V10_HQD_FIRST]
+            << 32 | b[V10_CP_HQD_CTX_SAVE_BASE_ADDR - V10_HQD_FIRST];
+    *stack = b[V10_CP_HQD_CNTL_STACK_SIZE - V10_HQD_FIRST];
+    *size = b[V10_CP_HQD_CTX_SAVE_SIZE - V10_HQD_FIRST];
+    return *base && *stack < *size;
+}
+
+/*
+ * CP_HQD_WG_STATE_OFFSET, in the HQD and in its MQD (CP_MQD_BASE_ADDR),
+ * where a gfx9 CP writes it back: amdkfd loads a queue it dequeued
+ * itself (no scheduler) from the MQD
+ */
+static void v10_ctx_mark(HsaGpuState *s, unsigned ri, uint32_t wg_end)
+{
+    uint32_t *b = s->v10->hqd[ri];
+    uint64_t mqd = (uint64_t)b[1] << 32 | b[0];
+    HsaGpuBusCtx c;
+
+    b[V10_CP_HQD_WG_STATE_OFFSET - V10_HQD_FIRST] = wg_end;
+    if (!mqd || (mqd & 3)) {
+        return;
+    }
+    hsagpu_bus_ctx_init(&c, s, -1);
+    c.vmid = 0;
+    c.client = HSAGPU_VM_CLIENT_PACKET;
+    hsagpu_bus_rw(&c, mqd + (V10_MQD_HQD_DW + V10_CP_HQD_WG_STATE_OFFSET -
+                             V10_HQD_FIRST) * 4, &wg_end, 4, true);
+    hsagpu_bus_ctx_end(&c);
+}
+
+/* The 64 bytes of @q's ring at its read index, through its VMID */
+static bool v10_ctx_packet(HsaGpuBusCtx *c, const HsaGpuQueue *q,
+                           uint8_t *pkt)
+{
+    uint64_t at = q->ring_base + (q->read_index & (q->ring_size - 1)) *
+                  HSAGPU_AQL_PACKET_SIZE;
+
+    return hsagpu_bus_rw(c, at, pkt, HSAGPU_AQL_PACKET_SIZE, false) ==
+           HSAGPU_BUS_OK;
+}
+
+/*
+ * HQD @ri is preempted (qlock held): what its AQL queue has in flight,
+ * a dispatch part-done and its GWS counters, goes to the workgroup data
+ * of its context save area, as gfx9's CWSR saves the waves, so that it
+ * goes on when the queue is mapped again instead of running again
+ */
+static void v10_ctx_save(HsaGpuState *s, unsigned ri)
+{
+    HsaGpuV10 *v = s->v10;
+    unsigned qi = V10_AQL_QI(ri);
+    uint8_t pkt[HSAGPU_AQL_PACKET_SIZE] = { 0 }, *rec = NULL;
+    uint32_t stack, size, wg_end;
+    const char *why = NULL;
+    uint64_t base;
+    HsaGpuQueue *q;
+    HsaGpuBusCtx c;
+    size_t len;
+
+    if (qi >= s->params.num_queues) {
+        return;
+    }
+    q = &s->queues[qi];
+    if (q->state != HSAGPU_QSTATE_ACTIVE || (!q->kern_active && !q->gws)) {
+        return;
+    }
+    if (!v10_ctx_area(v, ri, &base, &stack, &size)) {
+        if (q->kern_active) {
+            qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: HQD %u preempted "
+                          "mid-dispatch without a context save area (CWSR "
+                          "off): the dispatch at read index %" PRIu64
+                          " starts again when it is mapped\n", ri,
+                          q->read_index);
+        }
+        return;
+    }
+    hsagpu_bus_ctx_init(&c, s, -1);
+    c.vmid = v->ring[ri].pm4.vmid;
+    c.client = HSAGPU_VM_CLIENT_KERNEL;
+    if (q->kern_active && !v10_ctx_packet(&c, q, pkt)) {
+        why = "its packet cannot be read";
+    }
+    len = why ? 0 : hsagpu_queue_ctx_save(q, pkt, &rec);
+    if (len > size - stack) {
+        why = "larger than the area";
+    } else if (len && hsagpu_bus_rw(&c, base + stack, rec, len, true) !=
+               HSAGPU_BUS_OK) {
+        why = "the area is not writable";
+    }
+    hsagpu_bus_ctx_end(&c);
+    g_free(rec);
+    wg_end = stack + (why ? 0 : len);
+    v10_ctx_mark(s, ri, wg_end);
+    trace_hsagpu_v10_ctx(ri, true, q->read_index, why ? 0 : len);
+    if (why) {
+        qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: HQD %u: its context "
+                      "is not saved (%s): the dispatch at read index %" PRIu64
+                      " starts again when it is mapped\n", ri, why,
+                      q->read_index);
+    }
+}
+
+/*
+ * HQD @ri's AQL queue has started (qlock held): a context its context
+ * save area holds comes back into it, and the area is empty again
+ */
+static void v10_ctx_restore(HsaGpuState *s, unsigned ri)
+{
+    HsaGpuV10 *v = s->v10;
+    HsaGpuQueue *q = &s->queues[V10_AQL_QI(ri)];
+    uint8_t pkt[HSAGPU_AQL_PACKET_SIZE] = { 0 }, *rec;
+    uint32_t stack, size, wg_end, len;
+    const char *why = NULL;
+    uint64_t base;
+    HsaGpuBusCtx c;
+
+    wg_end = v->hqd[ri][V10_CP_HQD_WG_STATE_OFFSET - V10_HQD_FIRST];
+    if (!v10_ctx_area(v, ri, &base, &stack, &size) || wg_end <= stack) {
+        return;
+    }
+    /* taken once, whatever it holds */
+    v10_ctx_mark(s, ri, stack);
+    len = wg_end - stack;
+    if (wg_end > size ||
+        len > HSAGPU_CTX_MAX_BYTES + sizeof(struct hsagpu_ctx_record)) {
+        why = "it ends past the area";
+    }
+    rec = why ? NULL : g_try_malloc(len);
+    if (!why && !rec) {
+        why = "no memory for it";
+    }
+    hsagpu_bus_ctx_init(&c, s, -1);
+    c.vmid = v->ring[ri].pm4.vmid;
+    c.client = HSAGPU_VM_CLIENT_KERNEL;
+    if (!why && (hsagpu_bus_rw(&c, base + stack, rec, len, false) !=
+                 HSAGPU_BUS_OK || !v10_ctx_packet(&c, q, pkt))) {
+        why = "the area or the queue's ring cannot be read";
+    }
+    hsagpu_bus_ctx_end(&c);
+    if (!why) {
+        why = hsagpu_queue_ctx_load(q, rec, len, pkt);
+    }
+    g_free(rec);
+    trace_hsagpu_v10_ctx(ri, false, q->read_index, why ? 0 : len);
+    if (why) {
+        qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: HQD %u: its saved "
+                      "context is refused (%s): the dispatch at read index %"
+                      PRIu64 " starts afresh\n", ri, why, q->read_index);
+    }
+}
+
+/* HsaGpuV10Ops.aql_stop (qlock held) */
+static void v10_aql_stop(void *opaque, unsigned ri, bool save)
+{
+    HsaGpuState *s = opaque;
+    HsaGpuV10Ring *r = &s->v10->ring[ri];
+
+    if (save) {
+        v10_ctx_save(s, ri);
+    }
+    hsagpu_queue_own_stop(s, V10_AQL_QI(ri));
+    trace_hsagpu_v10_aql(ri, false, r->pm4.vmid, r->doorbell, 0, 0);
+}
+
+/*
  * The MEC's AQL queues on the processor (qlock held): started from the
  * HQD's latched fields, where its read_dispatch_id says; stopped when
  * the HQD is. One the processor refuses (a ring it cannot run, no queue
@@ -186,6 +360,9 @@ static void v10_aql_sync(HsaGpuState *s)
                   HSAGPU_QRES_BAD_ADDRESS :
                   hsagpu_queue_own_start(s, qi, &reg, read_index);
             hsagpu_bus_ctx_end(&c);
+        }
+        if (res == HSAGPU_QRES_OK) {
+            v10_ctx_restore(s, ri);
         }
         trace_hsagpu_v10_aql(ri, true, r->pm4.vmid, r->doorbell, read_index,
                              res);
@@ -308,6 +485,7 @@ static void v10_mmio_init(HsaGpuState *s)
         .vram_rw = v10_vram_rw,
         .clock = v10_clock,
         .sdma_rptr = v10_sdma_rptr,
+        .aql_stop = v10_aql_stop,
         .opaque = s,
     };
 
@@ -383,6 +561,8 @@ static int v10_irq_init(HsaGpuState *s, Error **errp)
 static void v10_irq_exit(HsaGpuState *s)
 {
     msi_uninit(PCI_DEVICE(s));
+    /* (the device goes: no more of the scheduler's turns either) */
+    timer_del(s->v10_quantum);
 }
 
 static bool v10_rom_build(HsaGpuState *s, uint8_t *rom, uint32_t size,
@@ -486,6 +666,17 @@ static void v10_cp_stopped(void *opaque, unsigned ri, uint32_t err,
     trace_hsagpu_v10_ring_stopped(ri, err, hdr);
 }
 
+/* A scheduler's quantum ended: the CP's next pass gives the next turn */
+static void v10_quantum_end(void *opaque)
+{
+    HsaGpuState *s = opaque;
+
+    hsagpu_qlock(s);
+    s->v10->hws.rotate_due = true;
+    s->v10->kick = true;
+    v10_unlock_kick(s);
+}
+
 /* The processor's pass: the CP's rings (qlock held) */
 static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
                      HsaGpuPassResult *pass)
@@ -499,6 +690,7 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
         .invalidate = v10_cp_invalidate,
         .stopped = v10_cp_stopped,
         .hiq_packet = hsagpu_v10_hws_packet,
+        .hiq_rotate = hsagpu_v10_hws_rotate,
         .opaque = ctx,
     };
     uint64_t ran = 0;
@@ -506,6 +698,11 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
                                        &ran);
 
     pass->progress += ran;
+    /* oversubscribed: the scheduler's turns, one a quantum */
+    if (s->v10->hws.rl_over && !timer_pending(s->v10_quantum)) {
+        timer_mod(s->v10_quantum, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                  V10_HWS_QUANTUM_NS);
+    }
     v10_vm_changed(s);
     /* a queue packet may have started or stopped a processor queue */
     v10_sdma_sync(s);
@@ -776,12 +973,21 @@ static int v10_hws_post_load(void *opaque, int version_id)
         error_report("hsa-gpu-vega10: migrated HIQ ring %u", v->hws.hiq_ring);
         return -EINVAL;
     }
+    if (v->hws.rl_size > HSAGPU_PM4_IB_SIZE_MASK || v->hws.rl_over > 1 ||
+        (v->hws.rl_nproc && v->hws.rl_first >= v->hws.rl_nproc)) {
+        error_report("hsa-gpu-vega10: migrated runlist of %u dwords, "
+                     "process %u of %u", v->hws.rl_size, v->hws.rl_first,
+                     v->hws.rl_nproc);
+        return -EINVAL;
+    }
+    /* (the quantum timer starts again at the first pass) */
+    v->hws.rotate_due = false;
     return 0;
 }
 
 static const VMStateDescription vmstate_hsagpu_v10_hws = {
     .name = "hsa-gpu-vega10/regs/hws",
-    .version_id = 2,
+    .version_id = 3,
     .minimum_version_id = 1,
     .needed = v10_hws_needed,
     .post_load = v10_hws_post_load,
@@ -799,6 +1005,13 @@ static const VMStateDescription vmstate_hsagpu_v10_hws = {
         VMSTATE_UINT32(hws.unmaps, HsaGpuV10),
         VMSTATE_UINT32(hws.refused, HsaGpuV10),
         VMSTATE_UINT32_ARRAY_V(hws.gws, HsaGpuV10, V10_NUM_HQD, 2),
+        VMSTATE_UINT64_V(hws.rl_ib, HsaGpuV10, 3),
+        VMSTATE_UINT32_V(hws.rl_size, HsaGpuV10, 3),
+        VMSTATE_UINT32_V(hws.rl_first, HsaGpuV10, 3),
+        VMSTATE_UINT32_V(hws.rl_nproc, HsaGpuV10, 3),
+        VMSTATE_UINT32_V(hws.rl_resident, HsaGpuV10, 3),
+        VMSTATE_UINT32_V(hws.rl_over, HsaGpuV10, 3),
+        VMSTATE_UINT32_V(hws.rotations, HsaGpuV10, 3),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -1002,6 +1215,7 @@ static void v10_instance_init(Object *obj)
 
     s->pers = &hsagpu_vega10;
     s->v10 = g_new0(HsaGpuV10, 1);
+    s->v10_quantum = timer_new_ns(QEMU_CLOCK_VIRTUAL, v10_quantum_end, s);
     /* defaults of the base type's properties that differ here */
     s->params.vendor_id = V10_PCI_VENDOR_ID;
     s->params.device_id = V10_PCI_DEVICE_ID;
@@ -1013,6 +1227,7 @@ static void v10_instance_finalize(Object *obj)
 {
     HsaGpuState *s = HSA_GPU(obj);
 
+    timer_free(s->v10_quantum);
     hsagpu_v10_dispatch_free(s->v10);
     g_free(s->v10->disp_blob);
     g_free(s->v10);

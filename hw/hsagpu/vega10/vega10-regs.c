@@ -171,9 +171,13 @@ static void v10_cp_trigger(HsaGpuV10 *v, uint32_t dw, uint32_t val)
         hsagpu_v10_cp_hqd_start(v, hqd, val & 1);
         break;
     case V10_CP_HQD_DEQUEUE_REQUEST:
-        /* the queue stops at once: nothing runs long on a PM4 ring */
+        /*
+         * the queue stops at once: nothing runs long on a PM4 ring, and
+         * an AQL queue's dispatch in flight is saved (1 drain, 3 save)
+         * or dropped (2 reset waves)
+         */
         if (val & 7) {
-            hsagpu_v10_cp_hqd_start(v, hqd, false);
+            hsagpu_v10_cp_hqd_stop(v, hqd, (val & 7) != 2);
         }
         break;
     case V10_CP_HQD_PQ_WPTR_LO:

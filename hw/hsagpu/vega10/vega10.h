@@ -119,6 +119,9 @@ typedef struct HsaGpuV10CpOps {
     unsigned (*hiq_packet)(struct HsaGpuV10 *v,
                            const struct HsaGpuV10CpOps *ops,
                            const uint32_t *pk, uint32_t n);
+    /* its turns when oversubscribed (hsagpu_v10_hws_rotate), or NULL */
+    unsigned (*hiq_rotate)(struct HsaGpuV10 *v,
+                           const struct HsaGpuV10CpOps *ops);
     void *opaque;
 } HsaGpuV10CpOps;
 
@@ -162,6 +165,12 @@ typedef struct HsaGpuV10Ops {
      * has got to: its read pointer in bytes (RB_RPTR while it runs)
      */
     uint64_t (*sdma_rptr)(void *opaque, unsigned qi);
+    /*
+     * The AQL queue the device runs for HQD @ri stops now, its work in
+     * flight saved in its context save area when @save (a preemption
+     * with CWSR), before the HQD's registers go back to its MQD
+     */
+    void (*aql_stop)(void *opaque, unsigned ri, bool save);
     void *opaque;
 } HsaGpuV10Ops;
 
@@ -185,8 +194,20 @@ typedef struct HsaGpuV10Hws {
      * MAP_QUEUES made it the process's GWS queue (gws_control_queue)
      */
     uint32_t gws[V10_NUM_HQD];
+    /*
+     * The runlist served (its IB, 0: none since an UNMAP_QUEUES): with
+     * more processes than VMIDs or queues than slots (rl_over), the
+     * processes from rl_first on are mapped, rl_resident of rl_nproc,
+     * and each turn (rotate_due, set by the device's quantum timer: not
+     * migrated) maps the next ones
+     */
+    uint64_t rl_ib;
+    uint32_t rl_size;           /* dwords */
+    uint32_t rl_first, rl_nproc, rl_resident;
+    uint32_t rl_over;
+    bool rotate_due;
     /* Counters (tests, docs): no effect on behaviour */
-    uint32_t runlists, maps, unmaps, refused;
+    uint32_t runlists, maps, unmaps, refused, rotations;
 } HsaGpuV10Hws;
 
 typedef struct HsaGpuV10 {
@@ -317,6 +338,12 @@ void hsagpu_v10_ring_id(unsigned ri, unsigned *me, unsigned *pipe,
 /* vega10-cp.c: start (latch from the registers) or stop a ring */
 void hsagpu_v10_cp_gfx_start(HsaGpuV10 *v, bool on);
 void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on);
+/*
+ * Stop it, preempted (@save: an AQL queue's dispatch in flight is saved,
+ * CP_HQD_DEQUEUE_REQUEST's drain and save, the scheduler's preempting
+ * unmaps) or reset (its waves go: starting it false is this)
+ */
+void hsagpu_v10_cp_hqd_stop(HsaGpuV10 *v, unsigned ri, bool save);
 /* A new write pointer for ring @ri (dwords) */
 void hsagpu_v10_cp_wptr(HsaGpuV10 *v, unsigned ri, uint64_t wptr);
 /* A doorbell write at BAR2 dword @dw: true if a ring took it */
@@ -337,6 +364,17 @@ unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
  */
 unsigned hsagpu_v10_hws_packet(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
                                const uint32_t *pk, uint32_t n);
+/*
+ * Oversubscribed (hws.rl_over), the scheduler gives the processes and
+ * queues turns of this much time, as the MEC firmware time-slices them
+ */
+#define V10_HWS_QUANTUM_NS              (20 * 1000 * 1000)
+/*
+ * A turn ends (called by the CP's pass when hws.rotate_due): the next
+ * processes of the runlist go on; 0 or HSAGPU_PM4_ERR_* (the runlist's
+ * IB no longer reads as one: the HIQ stops)
+ */
+unsigned hsagpu_v10_hws_rotate(HsaGpuV10 *v, const HsaGpuV10CpOps *ops);
 /* vega10-cp.c: QUERY_STATUS of a KIQ or HIQ (the fence) */
 unsigned hsagpu_v10_query_status(const HsaGpuV10CpOps *ops, const uint32_t *pk,
                                  uint32_t n);

@@ -9,6 +9,7 @@
 
 #include "hsagpu-qtest.h"
 #include "hsagpu/vega10_regs.h"
+#include "hsagpu/hsagpu_ctx.h"
 
 #define V10_ROM_BASE    0xe0100000U
 #define V10_DEV         "-device hsa-gpu-vega10,id=gpu0,bus=rp0"
@@ -595,6 +596,29 @@ static void v10_ih_start(Fixture *f)
 #define V10_AQL_SIG     0x172000ULL
 #define V10_AQL_MBOX    0x172100ULL
 
+/* ME1 pipe 1 queue 2's HQD bank, as amdkfd's acquire_queue selects */
+static void v10_aql_hqd_regs(Fixture *f)
+{
+    v10_wr(f, V10_GRBM_GFX_CNTL, 1 | 1 << 2 | 2 << 8);
+    v10_wr(f, V10_CP_HQD_PQ_BASE, (V10_AGP + V10_AQL_RING) >> 8);
+    v10_wr(f, V10_CP_HQD_PQ_BASE + 1, (V10_AGP + V10_AQL_RING) >> 40);
+    v10_wr(f, V10_CP_HQD_PQ_CONTROL, 9);       /* 1024 dwords: 64 packets */
+    v10_wr(f, V10_CP_HQD_PQ_RPTR_REPORT_ADDR,
+           (uint32_t)(V10_AGP + V10_AQL_DESC));
+    v10_wr(f, V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1,
+           (V10_AGP + V10_AQL_DESC) >> 32);
+    v10_wr(f, V10_CP_HQD_PQ_WPTR_POLL_ADDR,
+           (uint32_t)(V10_AGP + V10_AQL_DESC + 8));
+    v10_wr(f, V10_CP_HQD_PQ_WPTR_POLL_ADDR + 1,
+           (V10_AGP + V10_AQL_DESC + 8) >> 32);
+    v10_wr(f, V10_CP_HQD_PQ_DOORBELL_CONTROL,
+           0x30 << 2 | V10_DOORBELL_EN);
+    v10_wr(f, V10_CP_HQD_VMID, 0);
+    v10_wr(f, V10_CP_HQD_AQL_CONTROL, 1);
+    qtest_writeq(f->qts, V10_AQL_DESC, 0);
+    qtest_writeq(f->qts, V10_AQL_DESC + 8, 0);
+}
+
 static void test_v10_aql_hqd(void)
 {
     struct hsagpu_barrier_packet b;
@@ -605,25 +629,7 @@ static void test_v10_aql_hqd(void)
     v10_doorbells(&f);
     v10_ih_start(&f);
     v10_kernel_apertures(&f);
-    /* ME1 pipe 1 queue 2's HQD bank, as amdkfd's acquire_queue selects */
-    v10_wr(&f, V10_GRBM_GFX_CNTL, 1 | 1 << 2 | 2 << 8);
-    v10_wr(&f, V10_CP_HQD_PQ_BASE, (V10_AGP + V10_AQL_RING) >> 8);
-    v10_wr(&f, V10_CP_HQD_PQ_BASE + 1, (V10_AGP + V10_AQL_RING) >> 40);
-    v10_wr(&f, V10_CP_HQD_PQ_CONTROL, 9);      /* 1024 dwords: 64 packets */
-    v10_wr(&f, V10_CP_HQD_PQ_RPTR_REPORT_ADDR,
-           (uint32_t)(V10_AGP + V10_AQL_DESC));
-    v10_wr(&f, V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1,
-           (V10_AGP + V10_AQL_DESC) >> 32);
-    v10_wr(&f, V10_CP_HQD_PQ_WPTR_POLL_ADDR,
-           (uint32_t)(V10_AGP + V10_AQL_DESC + 8));
-    v10_wr(&f, V10_CP_HQD_PQ_WPTR_POLL_ADDR + 1,
-           (V10_AGP + V10_AQL_DESC + 8) >> 32);
-    v10_wr(&f, V10_CP_HQD_PQ_DOORBELL_CONTROL,
-           0x30 << 2 | V10_DOORBELL_EN);
-    v10_wr(&f, V10_CP_HQD_VMID, 0);
-    v10_wr(&f, V10_CP_HQD_AQL_CONTROL, 1);
-    qtest_writeq(f.qts, V10_AQL_DESC, 0);
-    qtest_writeq(f.qts, V10_AQL_DESC + 8, 0);
+    v10_aql_hqd_regs(&f);
     v10_wr(&f, V10_CP_HQD_ACTIVE, 1);
 
     /* a barrier with a completion signal carrying an event */
@@ -883,6 +889,127 @@ static void v10_pm4q_sh(Fixture *f, uint32_t *w, uint32_t reg,
     }
 }
 
+/*
+ * CWSR: an AQL queue dequeued mid-dispatch with amdkfd's SAVE_WAVES
+ * (CP_HQD_DEQUEUE_REQUEST 3, its eviction with CWSR on) keeps its
+ * dispatch in its context save area, and the CP_HQD_WG_STATE_OFFSET
+ * written back to its MQD says so; loaded again, the dispatch goes on
+ * where it was: its one workgroup, which counted once before the
+ * dequeue, ends having counted once. Without the save the dispatch ran
+ * again from its start and counted twice (a kernel that is not
+ * idempotent gave a wrong result after every eviction and every runlist
+ * change). RESET_WAVES (2) saves nothing.
+ */
+#define V10_CWSR_KD     0x173000ULL         /* the descriptor; code +256 */
+#define V10_CWSR_BUF    0x174000ULL         /* the kernarg: the counters */
+#define V10_CWSR_MQD    0x175000ULL
+#define V10_CWSR_AREA   0x180000ULL
+#define V10_CWSR_STACK  0x1000
+#define V10_CWSR_SIZE   0x80000
+#define V10_MQD_WG_STATE (V10_CWSR_MQD + (V10_MQD_HQD_DW + \
+                          V10_CP_HQD_WG_STATE_OFFSET - V10_HQD_FIRST) * 4)
+
+static void v10_cwsr_dispatch(Fixture *f, uint64_t id)
+{
+    struct hsagpu_kernel_dispatch_packet k;
+
+    qtest_writel(f->qts, V10_CWSR_BUF, 0);
+    qtest_writel(f->qts, V10_CWSR_BUF + 4, 0);
+    qtest_writeq(f->qts, V10_AQL_SIG + 8, 1);
+    fill_packet(&k, 64, 64, V10_AGP + V10_AQL_SIG);
+    k.kernel_object = V10_AGP + V10_CWSR_KD;
+    k.kernarg_address = V10_AGP + V10_CWSR_BUF;
+    qtest_memwrite(f->qts, V10_AQL_RING + 64 * id + 2, (uint8_t *)&k + 2,
+                   sizeof(k) - 2);
+    qtest_writew(f->qts, V10_AQL_RING + 64 * id, k.header);
+    qtest_writeq(f->qts, V10_AQL_DESC + 8, id + 1);
+    qtest_writeq(f->qts, DB_BASE + 0x30 * 4, id + 1);
+}
+
+static void test_v10_aql_cwsr(void)
+{
+    /*
+     * llvm-mc -mcpu=gfx900 (s[0:1]: the kernarg pointer): v_mov_b32 v0,
+     * s0; v_mov_b32 v1, s1; flat_load_dword v2, v[0:1]; s_waitcnt;
+     * v_add_u32 v2, 1, v2; flat_store_dword v[0:1], v2; s_waitcnt;
+     * s_mov_b32 s4, 1 << 22; loop: s_sub_u32 s4, s4, 1; s_cmp_lg_u32
+     * s4, 0; s_cbranch_scc1 loop; v_mov_b32 v3, 0x600d;
+     * flat_store_dword v[0:1], v3 offset:4; s_waitcnt; s_endpgm
+     */
+    static const uint32_t code[] = {
+        0x7e000200, 0x7e020201, 0xdc500000, 0x02000000, 0xbf8c0070,
+        0x68040481, 0xdc700000, 0x00000200, 0xbf8c0070, 0xbe8400ff,
+        0x00400000, 0x80848104, 0xbf078004, 0xbf85fffd, 0x7e0602ff,
+        0x0000600d, 0xdc700004, 0x00000300, 0xbf8c0070, 0xbf810000,
+    };
+    uint32_t kd[16] = { 0 };
+    uint32_t wg;
+    Fixture f;
+
+    /* 256 bytes to the code; rsrc1 as above, 2 user SGPRs: the kernarg */
+    kd[4] = 0x100;
+    kd[12] = 0x000f0000;
+    kd[13] = 2 << 1;
+    kd[14] = 1 << 3;
+    v10_fixture(&f, ",vram-size=64M");
+    v10_doorbells(&f);
+    v10_kernel_apertures(&f);
+    qtest_memwrite(f.qts, V10_CWSR_KD, kd, sizeof(kd));
+    qtest_memwrite(f.qts, V10_CWSR_KD + 0x100, code, sizeof(code));
+    qtest_writeq(f.qts, V10_AQL_SIG, 1);                /* kind: user */
+    v10_aql_hqd_regs(&f);
+    /* as amdkfd's init_mqd with CWSR, and hqd_load from that MQD */
+    v10_wr(&f, V10_CP_MQD_BASE_ADDR, (uint32_t)(V10_AGP + V10_CWSR_MQD));
+    v10_wr(&f, V10_CP_MQD_BASE_ADDR + 1, (V10_AGP + V10_CWSR_MQD) >> 32);
+    v10_wr(&f, V10_CP_HQD_CTX_SAVE_BASE_ADDR,
+           (uint32_t)(V10_AGP + V10_CWSR_AREA));
+    v10_wr(&f, V10_CP_HQD_CTX_SAVE_BASE_ADDR + 1,
+           (V10_AGP + V10_CWSR_AREA) >> 32);
+    v10_wr(&f, V10_CP_HQD_CNTL_STACK_SIZE, V10_CWSR_STACK);
+    v10_wr(&f, V10_CP_HQD_WG_STATE_OFFSET, V10_CWSR_STACK);
+    v10_wr(&f, V10_CP_HQD_CTX_SAVE_SIZE, V10_CWSR_SIZE);
+    v10_wr(&f, V10_CP_HQD_ACTIVE, 1);
+
+    /* the workgroup has counted and spins: the queue is evicted */
+    v10_cwsr_dispatch(&f, 0);
+    g_assert_true(v10_wait_mem(&f, V10_CWSR_BUF, 1));
+    v10_wr(&f, V10_CP_HQD_DEQUEUE_REQUEST, 3);
+    g_assert_cmphex(v10_rd(&f, V10_CP_HQD_ACTIVE) & 1, ==, 0);
+    wg = v10_rd(&f, V10_CP_HQD_WG_STATE_OFFSET);
+    g_assert_cmphex(wg, >, V10_CWSR_STACK);
+    g_assert_cmphex(wg, <=, V10_CWSR_SIZE);
+    g_assert_cmphex(qtest_readl(f.qts, V10_MQD_WG_STATE), ==, wg);
+    g_assert_cmphex(qtest_readl(f.qts, V10_CWSR_AREA + V10_CWSR_STACK), ==,
+                    HSAGPU_CTX_MAGIC);
+    g_usleep(50 * 1000);
+    g_assert_cmpuint(qtest_readq(f.qts, V10_AQL_DESC), ==, 0);
+    g_assert_cmphex(qtest_readl(f.qts, V10_CWSR_BUF + 4), ==, 0);
+
+    /* restored: it goes on, and the area is empty again */
+    v10_wr(&f, V10_CP_HQD_ACTIVE, 1);
+    g_assert_cmphex(v10_rd(&f, V10_CP_HQD_WG_STATE_OFFSET), ==,
+                    V10_CWSR_STACK);
+    g_assert_cmphex(qtest_readl(f.qts, V10_MQD_WG_STATE), ==, V10_CWSR_STACK);
+    for (int i = 0; i < 120000 &&
+         qtest_readl(f.qts, V10_CWSR_BUF + 4) != 0x600d; i++) {
+        g_usleep(1000);
+    }
+    g_assert_cmphex(qtest_readl(f.qts, V10_CWSR_BUF + 4), ==, 0x600d);
+    g_assert_cmpuint(qtest_readl(f.qts, V10_CWSR_BUF), ==, 1);
+    g_assert_true(v10_wait_mem(&f, V10_AQL_DESC, 1));
+    g_assert_true(v10_wait_mem(&f, V10_AQL_SIG + 8, 0));
+
+    /* RESET_WAVES (amdkfd destroying the queue): nothing is saved */
+    v10_cwsr_dispatch(&f, 1);
+    g_assert_true(v10_wait_mem(&f, V10_CWSR_BUF, 1));
+    v10_wr(&f, V10_CP_HQD_DEQUEUE_REQUEST, 2);
+    g_assert_cmphex(v10_rd(&f, V10_CP_HQD_ACTIVE) & 1, ==, 0);
+    g_assert_cmphex(v10_rd(&f, V10_CP_HQD_WG_STATE_OFFSET), ==,
+                    V10_CWSR_STACK);
+    g_assert_cmphex(qtest_readl(f.qts, V10_MQD_WG_STATE), ==, V10_CWSR_STACK);
+    fixture_fini(&f);
+}
+
 static void test_v10_pm4_dispatch_migrate(void)
 {
     /*
@@ -1109,6 +1236,7 @@ void hsagpu_qtest_add_vega10(void)
                    test_v10_migrate_dirty_vram);
     qtest_add_func("/hsa-gpu/vega10/aql-hqd", test_v10_aql_hqd);
     qtest_add_func("/hsa-gpu/vega10/sdma-rlc", test_v10_sdma_rlc);
+    qtest_add_func("/hsa-gpu/vega10/aql-cwsr", test_v10_aql_cwsr);
     qtest_add_func("/hsa-gpu/vega10/pm4-dispatch-migrate",
                    test_v10_pm4_dispatch_migrate);
 }
