@@ -425,7 +425,8 @@ fi
 # new process runs), t-hsa-procs (9 processes with queues at once, one
 # more than amdkfd has VMIDs for: the scheduler gives them turns; without
 # it, amdkfd refuses the 9th its queue). Skipped where the initramfs has
-# no ROCm programs (built only where Debian's ROCr is installed).
+# no ROCm programs (built only where Debian's ROCr is installed). No VM
+# fault may appear in amdgpu's log meanwhile.
 if not_here amdkfd-dispatch; then
     :
 elif [ -z "$bound" ]; then
@@ -439,8 +440,14 @@ else
     # queues into the HQD registers itself
     echo "amdgpu.sched_policy=$(cat /sys/module/amdgpu/parameters/sched_policy)" | diag
     export HSAT_PROCS=9
+    faults=$(dmesg | grep -c 'page fault')
     run_programs 120 t-hsa-basic t-hsa-codeobj t-hsa-copy t-hsa-evict \
         t-hsa-kill t-hsa-procs
+    # none of them touches memory it has not mapped: the device must not
+    # either (a queue drained in the kernel's VMID 0 did, until fixed)
+    faults=$(($(dmesg | grep -c 'page fault') - faults))
+    [ "$faults" -eq 0 ] ||
+        why="${why:+$why; }$faults VM faults in amdgpu's log during the programs"
     verdict amdkfd-dispatch
 fi
 

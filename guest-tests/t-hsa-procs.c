@@ -11,7 +11,8 @@
  *   device's quantum, docs/vega10.md), and every kernel must end right.
  *   Without turns the processes past the 8th wait for ever.
  * - Without it (amdgpu.sched_policy=2) amdkfd hands out VMIDs itself and
- *   refuses the queue of a process past them: that process must get a
+ *   refuses the queue of a process past them (or past its memory: a
+ *   queue's context save area is some 20 MiB): that process must get a
  *   clean error, the others must all pass.
  * - The KFD facade gives each process a VMID of its own.
  */
@@ -178,16 +179,19 @@ int main(int argc, char **argv)
 			other++;
 	}
 	DIAG("%d kernels ended right, %d processes failed", passed, other);
-	CHECK(!failed && !other, "%d of %d processes did not start, %d failed", failed, n,
-	      other);
+	CHECK(!other, "%d of %d processes failed after they had a queue", other, n);
 	if (policy == 2) {
-		/* amdkfd's own VMIDs: 8 for processes, a queue refused past them */
-		CHECK(passed + noq == n && passed >= 8 && passed < n,
-		      "without the scheduler: %d passed, %d refused a queue, of %d", passed,
-		      noq, n);
+		/*
+		 * amdkfd's own VMIDs (8 for processes) and memory: a process
+		 * past them is refused a queue (its own, or ROCr's for its
+		 * loader), cleanly; none that got one may fail
+		 */
+		CHECK(passed >= 1 && passed + noq + failed == n && passed <= 8,
+		      "without the scheduler: %d passed, %d refused a queue, %d did not "
+		      "start, of %d", passed, noq, failed, n);
 	} else {
 		CHECK(passed == n, "%d of %d processes ran their kernel right (%d refused a "
-		      "queue)", passed, n, noq);
+		      "queue, %d did not start)", passed, n, noq, failed);
 	}
 	return gt_result();
 }

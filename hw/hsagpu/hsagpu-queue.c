@@ -640,8 +640,12 @@ void hsagpu_queue_own_stop(HsaGpuState *s, unsigned qi)
         HsaGpuRunResult res;
         unsigned err;
 
-        /* no mapping cache: this may run inside a pass, which has one */
+        /*
+         * no mapping cache: this may run inside a pass, which has one;
+         * the queue's own address space (its VMID), not the kernel's
+         */
         hsagpu_bus_ctx_init(&ctx.bus, s, -1);
+        hsagpu_bus_ctx_select(&ctx.bus, qi);
         err = hsagpu_queue_quiesce(q, &proc, &res);
         hsagpu_bus_ctx_end(&ctx.bus);
         if (err) {
