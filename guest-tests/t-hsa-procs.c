@@ -36,8 +36,9 @@
 #define SAID_NO_QUEUE   'Q'     /* the driver refused its queue */
 #define SAID_FAILED     'F'     /* could not start */
 #define EXIT_NO_QUEUE   2
+#define EXIT_NO_START   3
 
-/* One process: 0 its kernel ended right, EXIT_NO_QUEUE, or 1 */
+/* One process: 0 its kernel ended right, EXIT_NO_QUEUE, EXIT_NO_START, or 1 */
 static int child(const char *argv0, int go, int say)
 {
 	struct { uint64_t p; uint32_t iters; } args;
@@ -58,7 +59,7 @@ static int child(const char *argv0, int go, int say)
 	if (!co || hsat_init(&h) || hsat_code_load(&h.gpu[0], co, len, &c)) {
 		b = SAID_FAILED;
 		(void)!write(say, &b, 1);
-		return 1;
+		return EXIT_NO_START;
 	}
 	kobj = hsat_code_kernel(&h.gpu[0], &c, "hsagpu_count.kd", &kasize);
 	hsat_phase("hsa_queue_create");
@@ -66,7 +67,7 @@ static int child(const char *argv0, int go, int say)
 				      UINT32_MAX, UINT32_MAX, &q) != HSA_STATUS_SUCCESS) {
 		b = kobj ? SAID_NO_QUEUE : SAID_FAILED;
 		(void)!write(say, &b, 1);
-		return kobj ? EXIT_NO_QUEUE : 1;
+		return kobj ? EXIT_NO_QUEUE : EXIT_NO_START;
 	}
 	b = SAID_READY;
 	(void)!write(say, &b, 1);
@@ -175,7 +176,8 @@ int main(int argc, char **argv)
 			other++;
 		else if (WEXITSTATUS(st) == 0)
 			passed++;
-		else if (WEXITSTATUS(st) != EXIT_NO_QUEUE)
+		else if (WEXITSTATUS(st) != EXIT_NO_QUEUE &&
+			 WEXITSTATUS(st) != EXIT_NO_START)
 			other++;
 	}
 	DIAG("%d kernels ended right, %d processes failed", passed, other);
