@@ -890,6 +890,30 @@ static void v10_pm4q_sh(Fixture *f, uint32_t *w, uint32_t reg,
 }
 
 /*
+ * A workgroup that counts once, then spins: llvm-mc -mcpu=gfx900 of
+ * v_mov_b32 v0, s0; v_mov_b32 v1, s1; flat_load_dword v2, v[0:1];
+ * s_waitcnt; v_add_u32 v2, 1, v2; flat_store_dword v[0:1], v2;
+ * s_waitcnt; s_mov_b32 s4, @loops; loop: s_sub_u32 s4, s4, 1;
+ * s_cmp_lg_u32 s4, 0; s_cbranch_scc1 loop; v_mov_b32 v3, 0x600d;
+ * flat_store_dword v[0:1], v3 offset:4; s_waitcnt; s_endpgm. s[0:1]
+ * address the two words: a workgroup run twice counts 2.
+ */
+#define V10_COUNT_DW    20
+
+static void v10_count_code(uint32_t *code, uint32_t loops)
+{
+    static const uint32_t c[V10_COUNT_DW] = {
+        0x7e000200, 0x7e020201, 0xdc500000, 0x02000000, 0xbf8c0070,
+        0x68040481, 0xdc700000, 0x00000200, 0xbf8c0070, 0xbe8400ff,
+        0, 0x80848104, 0xbf078004, 0xbf85fffd, 0x7e0602ff,
+        0x0000600d, 0xdc700004, 0x00000300, 0xbf8c0070, 0xbf810000,
+    };
+
+    memcpy(code, c, sizeof(c));
+    code[10] = loops;                   /* the s_mov_b32's literal */
+}
+
+/*
  * CWSR: an AQL queue dequeued mid-dispatch with amdkfd's SAVE_WAVES
  * (CP_HQD_DEQUEUE_REQUEST 3, its eviction with CWSR on) keeps its
  * dispatch in its context save area, and the CP_HQD_WG_STATE_OFFSET
@@ -928,21 +952,7 @@ static void v10_cwsr_dispatch(Fixture *f, uint64_t id)
 
 static void test_v10_aql_cwsr(void)
 {
-    /*
-     * llvm-mc -mcpu=gfx900 (s[0:1]: the kernarg pointer): v_mov_b32 v0,
-     * s0; v_mov_b32 v1, s1; flat_load_dword v2, v[0:1]; s_waitcnt;
-     * v_add_u32 v2, 1, v2; flat_store_dword v[0:1], v2; s_waitcnt;
-     * s_mov_b32 s4, 1 << 22; loop: s_sub_u32 s4, s4, 1; s_cmp_lg_u32
-     * s4, 0; s_cbranch_scc1 loop; v_mov_b32 v3, 0x600d;
-     * flat_store_dword v[0:1], v3 offset:4; s_waitcnt; s_endpgm
-     */
-    static const uint32_t code[] = {
-        0x7e000200, 0x7e020201, 0xdc500000, 0x02000000, 0xbf8c0070,
-        0x68040481, 0xdc700000, 0x00000200, 0xbf8c0070, 0xbe8400ff,
-        0x00400000, 0x80848104, 0xbf078004, 0xbf85fffd, 0x7e0602ff,
-        0x0000600d, 0xdc700004, 0x00000300, 0xbf8c0070, 0xbf810000,
-    };
-    uint32_t kd[16] = { 0 };
+    uint32_t code[V10_COUNT_DW], kd[16] = { 0 };
     uint32_t wg;
     Fixture f;
 
@@ -955,6 +965,7 @@ static void test_v10_aql_cwsr(void)
     v10_doorbells(&f);
     v10_kernel_apertures(&f);
     qtest_memwrite(f.qts, V10_CWSR_KD, kd, sizeof(kd));
+    v10_count_code(code, 1 << 22);     /* s[0:1]: the kernarg pointer */
     qtest_memwrite(f.qts, V10_CWSR_KD + 0x100, code, sizeof(code));
     qtest_writeq(f.qts, V10_AQL_SIG, 1);                /* kind: user */
     v10_aql_hqd_regs(&f);
@@ -1012,20 +1023,7 @@ static void test_v10_aql_cwsr(void)
 
 static void test_v10_pm4_dispatch_migrate(void)
 {
-    /*
-     * llvm-mc -mcpu=gfx900: v_mov_b32 v0, s0; v_mov_b32 v1, s1;
-     * flat_load_dword v2, v[0:1]; s_waitcnt; v_add_u32 v2, 1, v2;
-     * flat_store_dword v[0:1], v2; s_waitcnt; s_mov_b32 s4, 1 << 25;
-     * loop: s_sub_u32 s4, s4, 1; s_cmp_lg_u32 s4, 0; s_cbranch_scc1
-     * loop; v_mov_b32 v3, 0x600d; flat_store_dword v[0:1], v3 offset:4;
-     * s_waitcnt; s_endpgm
-     */
-    static const uint32_t code[] = {
-        0x7e000200, 0x7e020201, 0xdc500000, 0x02000000, 0xbf8c0070,
-        0x68040481, 0xdc700000, 0x00000200, 0xbf8c0070, 0xbe8400ff,
-        0x02000000, 0x80848104, 0xbf078004, 0xbf85fffd, 0x7e0602ff,
-        0x0000600d, 0xdc700004, 0x00000300, 0xbf8c0070, 0xbf810000,
-    };
+    uint32_t code[V10_COUNT_DW];
     const uint32_t pgm[2] = { (uint32_t)((V10_AGP + V10_PM4Q_CODE) >> 8),
                               (uint32_t)((V10_AGP + V10_PM4Q_CODE) >> 40) };
     const uint32_t rsrc[2] = { 0x000f0000, 2 << 1 };
@@ -1040,6 +1038,7 @@ static void test_v10_pm4_dispatch_migrate(void)
     v10_fixture(&f, ",vram-size=64M");
     v10_doorbells(&f);
     v10_kernel_apertures(&f);
+    v10_count_code(code, 1 << 25);
     qtest_memwrite(f.qts, V10_PM4Q_CODE, code, sizeof(code));
     qtest_writel(f.qts, V10_PM4Q_BUF, 0);
     qtest_writel(f.qts, V10_PM4Q_BUF + 4, 0);
