@@ -272,6 +272,8 @@
  */
 #define V10_COMPUTE_FIRST               0x2e00  /* DISPATCH_INITIATOR */
 #define V10_COMPUTE_NREGS               0x50    /* to USER_DATA_15 */
+/* ... kept in the v9 MQD from this dword on, in the same order */
+#define V10_MQD_COMPUTE_DW              1
 #define V10_COMPUTE_START_X             0x2e04  /* Y, Z follow */
 #define V10_COMPUTE_NUM_THREAD_X        0x2e07  /* Y, Z follow */
 #define V10_COMPUTE_PGM_LO              0x2e0c  /* address >> 8, then _HI */

@@ -412,6 +412,34 @@ static void test_preempt_saves(void)
 	T(HQD(g32(MQD(0)), V10_CP_HQD_WG_STATE_OFFSET) == 0);
 	v->ops.aql_stop = NULL;
 	T(n_stopped == 0);
+
+	/*
+	 * a PM4 queue (kfdtest's): its SET_SH_REG state goes to the MQD's
+	 * compute_* fields at an unmap and comes back with the next map
+	 */
+	aql_mqd(1);
+	HQD(g32(MQD(1)), V10_CP_HQD_AQL_CONTROL) = 0;
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 1);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(1), 0x402, 0);
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	q0 = hqd_of(v, 0x402);
+	T(q0 >= 0 && !v->ring[q0].aql);
+	if (q0 < 0)
+		return;
+	v->ring[q0].compute[V10_COMPUTE_PGM_LO - V10_COMPUTE_FIRST] = 0xabc;
+	v->ring[q0].compute[V10_COMPUTE_USER_DATA_0 + 15 - V10_COMPUTE_FIRST] = 0x15;
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	T(g32(MQD(1))[V10_MQD_COMPUTE_DW + V10_COMPUTE_PGM_LO -
+		      V10_COMPUTE_FIRST] == 0xabc);
+	q0 = hqd_of(v, 0x402);
+	T(q0 >= 0 && v->ring[q0].compute[V10_COMPUTE_PGM_LO -
+					  V10_COMPUTE_FIRST] == 0xabc &&
+	  v->ring[q0].compute[V10_COMPUTE_USER_DATA_0 + 15 -
+			      V10_COMPUTE_FIRST] == 0x15);
+	T(n_stopped == 0);
 }
 
 /* More processes than VMIDs, more queues than slots: they take turns */

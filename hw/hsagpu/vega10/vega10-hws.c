@@ -104,9 +104,16 @@ static unsigned v10_hws_unmap(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
             continue;
         }
         hsagpu_v10_cp_hqd_stop(v, ri, save);
-        /* what the HQD holds goes back where it came from */
-        if (save && ops->write(ops->opaque, 0, mqd + V10_MQD_HQD_DW * 4,
-                               v->hqd[ri], V10_HQD_NREGS * 4)) {
+        /*
+         * what the HQD holds goes back where it came from, and a PM4
+         * queue's compute state (its SET_SH_REGs) with it
+         */
+        if (save && (ops->write(ops->opaque, 0, mqd + V10_MQD_HQD_DW * 4,
+                                v->hqd[ri], V10_HQD_NREGS * 4) ||
+                     (!v->ring[ri].aql &&
+                      ops->write(ops->opaque, 0, mqd + V10_MQD_COMPUTE_DW * 4,
+                                 v->ring[ri].compute,
+                                 sizeof(v->ring[ri].compute))))) {
             err = HSAGPU_PM4_ERR_MEMORY;
         }
         v->hws.mqd[ri] = 0;
@@ -197,6 +204,13 @@ static unsigned v10_hws_map_compute(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
     V10_HQD(v, ri, V10_CP_HQD_ACTIVE) = 0;
     v->hws.gws[ri] = pk[1] & HSAGPU_PM4_MQ_GWS_CONTROL ? num_gws : 0;
     hsagpu_v10_cp_hqd_start(v, ri, true);
+    /* a PM4 queue's compute state, as it was when it was unmapped */
+    if (!v->ring[ri].aql &&
+        ops->read(ops->opaque, 0, mqd + V10_MQD_COMPUTE_DW * 4,
+                  v->ring[ri].compute, sizeof(v->ring[ri].compute))) {
+        hsagpu_v10_cp_hqd_stop(v, ri, false);
+        return HSAGPU_PM4_ERR_MEMORY;
+    }
     v->hws.mqd[ri] = mqd;
     if (HSAGPU_PM4_MQ_QUEUE_TYPE(pk[1]) >= 2) {
         v->hws.static_mask |= 1ULL << ri;
