@@ -25,8 +25,9 @@
 #                      t-hsa-basic, t-hsa-codeobj, t-hsa-copy, t-hsa-evict
 #                      (queues evicted and restored, also mid-dispatch),
 #                      t-hsa-kill (a process killed mid-kernel) and
-#                      t-hsa-procs (more processes than VMIDs) pass, with
-#                      either scheduling policy
+#                      (with the hardware scheduler) t-hsa-procs (more
+#                      processes than VMIDs) pass, with either scheduling
+#                      policy
 #   amdkfd-hip         (the HIP initramfs only: scripts/test-boot --hip)
 #                      Debian's HIP runtime on amdkfd: t-hip and
 #                      t-hip-runtime pass, a cooperative launch with
@@ -422,9 +423,9 @@ fi
 # queues and on its blit kernels), t-hsa-evict (the process's queues
 # evicted by amdkfd under it and restored: its next kernel runs),
 # t-hsa-kill (a process killed mid-kernel: amdkfd removes its queues, a
-# new process runs), t-hsa-procs (9 processes with queues at once, one
-# more than amdkfd has VMIDs for: the scheduler gives them turns; without
-# it, amdkfd refuses the 9th its queue). Skipped where the initramfs has
+# new process runs), t-hsa-procs (with the hardware scheduler only: 9
+# processes with queues at once, one more than amdkfd has VMIDs for: the
+# scheduler gives them turns). Skipped where the initramfs has
 # no ROCm programs (built only where Debian's ROCr is installed). No VM
 # fault may appear in amdgpu's log meanwhile.
 if not_here amdkfd-dispatch; then
@@ -440,9 +441,14 @@ else
     # queues into the HQD registers itself
     echo "amdgpu.sched_policy=$(cat /sys/module/amdgpu/parameters/sched_policy)" | diag
     export HSAT_PROCS=9
+    # more processes than VMIDs is the scheduler's to time-slice; without
+    # it amdkfd refuses their queues itself, nothing of the device's
+    procs='t-hsa-procs'
+    [ "$(cat /sys/module/amdgpu/parameters/sched_policy)" != 2 ] || procs=
     faults=$(dmesg | grep -c 'page fault')
+    # shellcheck disable=SC2086 # $procs: one word or none
     run_programs 120 t-hsa-basic t-hsa-codeobj t-hsa-copy t-hsa-evict \
-        t-hsa-kill t-hsa-procs
+        t-hsa-kill $procs
     # none of them touches memory it has not mapped: the device must not
     # either (a queue drained in the kernel's VMID 0 did, until fixed)
     faults=$(($(dmesg | grep -c 'page fault') - faults))
