@@ -51,12 +51,14 @@
 #define HSAGPU_PM4_OP_SET_SH_REG        0x76U
 /*
  * DISPATCH_DIRECT (5 dwords): dw1-3 the workgroups in x, y, z; dw4 the
- * initiator (COMPUTE_DISPATCH_INITIATOR: [0] enable, [5] dims in work-
- * items instead). The program is the SH registers' (COMPUTE_*).
+ * initiator (COMPUTE_DISPATCH_INITIATOR: [0] enable, [1] a last partial
+ * workgroup, [5] dims in work-items instead). The program is the SH
+ * registers' (COMPUTE_*).
  */
 #define HSAGPU_PM4_OP_DISPATCH_DIRECT   0x15U
 #define HSAGPU_PM4_DISPATCH_DIRECT_DW   5U
 #define HSAGPU_PM4_DI_ENABLE            (1U << 0)
+#define HSAGPU_PM4_DI_PARTIAL_TG        (1U << 1)
 #define HSAGPU_PM4_DI_THREAD_DIMS       (1U << 5)
 #define HSAGPU_PM4_OP_SET_UCONFIG_REG   0x79U
 #define HSAGPU_PM4_OP_SWITCH_BUFFER     0x8bU

@@ -584,15 +584,21 @@ static void sh_regs(uint64_t ring, uint32_t *w, uint32_t reg,
 		put(ring, w, val[i]);
 }
 
-/* DISPATCH_DIRECT of @x workgroups, then the doorbell */
-static void dispatch_pkt(HsaGpuV10 *v, uint32_t *w, uint32_t x)
+/* DISPATCH_DIRECT of @x (initiator @di), then the doorbell */
+static void dispatch_di(HsaGpuV10 *v, uint32_t *w, uint32_t x, uint32_t di)
 {
 	put(KCQ_RING, w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_DISPATCH_DIRECT, 5));
 	put(KCQ_RING, w, x);
 	put(KCQ_RING, w, 1);
 	put(KCQ_RING, w, 1);
-	put(KCQ_RING, w, HSAGPU_PM4_DI_ENABLE);
+	put(KCQ_RING, w, di);
 	hsagpu_v10_cp_doorbell(v, 0x10, *w);
+}
+
+/* DISPATCH_DIRECT of @x workgroups, then the doorbell */
+static void dispatch_pkt(HsaGpuV10 *v, uint32_t *w, uint32_t x)
+{
+	dispatch_di(v, w, x, HSAGPU_PM4_DI_ENABLE);
 }
 
 static void test_cp_dispatch(void)
@@ -638,6 +644,28 @@ static void test_cp_dispatch(void)
 	T(v->ring[kcq].compute[V10_COMPUTE_PGM_LO - V10_COMPUTE_FIRST] ==
 	  DISP_CODE >> 8 && v->reg[V10_COMPUTE_PGM_LO] == 0);
 
+	/*
+	 * USE_THREAD_DIMENSIONS (kfdtest's initiator): 100 work-items are
+	 * two workgroups of 64, the second partial with PARTIAL_TG_EN and
+	 * whole without it
+	 */
+	for (unsigned partial = 0; partial < 2; partial++) {
+		unsigned want = partial ? 100 : 128;
+
+		memset(g32(DISP_BUF), 0xff, 256 * 4);
+		dispatch_di(v, &w, 100, HSAGPU_PM4_DI_ENABLE |
+			    HSAGPU_PM4_DI_THREAD_DIMS |
+			    (partial ? HSAGPU_PM4_DI_PARTIAL_TG : 0));
+		for (n = 0; n < 100 && v->ring[kcq].pm4.rptr != w; n++)
+			cp_pass(v);
+		bad = 0;
+		for (uint32_t i = 0; i < 256; i++)
+			bad += g32(DISP_BUF)[i] != (i < want ? i : ~0u);
+		TM(!bad && !n_stopped,
+		   "100 work-items, partial %u: %u of 256 words wrong, %u stopped",
+		   partial, bad, n_stopped);
+	}
+
 	/* scratch enabled (not modelled): the ring stops, named */
 	sh_regs(KCQ_RING, &w, V10_COMPUTE_PGM_RSRC1,
 		(const uint32_t[]){ 0x000f0000, 1 }, 2);
@@ -648,6 +676,46 @@ static void test_cp_dispatch(void)
 	   "a dispatch with scratch: stopped %u, error %u (%s)", n_stopped,
 	   stop_err, v->disp_what ? v->disp_what : "-");
 	hsagpu_v10_dispatch_free(v);
+}
+
+/*
+ * A user PM4 queue (kfdtest's, amdkfd's MQD in the HQD registers) lives
+ * in its process's VMID: the CP reads its ring, polls its write pointer
+ * and reports its read pointer there, never in the kernel's VMID 0,
+ * whose addresses a process must not reach
+ */
+static void test_cp_user_vmid(void)
+{
+	HsaGpuV10 *v = dev();
+	unsigned kcq = V10_HQD_INDEX(1, 0, 1);
+	const uint64_t ring = 0x70000, rptr = 0x20100, wpoll = 0x20108;
+	uint32_t w = 0;
+
+	memset(gmem, 0, sizeof(gmem));
+	n_stopped = 0;
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 1, 0));
+	WR(v, V10_CP_HQD_VMID, 5);
+	WR(v, V10_CP_HQD_PQ_BASE, (USER_BASE + ring) >> 8);
+	WR(v, V10_CP_HQD_PQ_BASE + 1, (USER_BASE + ring) >> 40);
+	WR(v, V10_CP_HQD_PQ_CONTROL, 9);
+	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR, (uint32_t)(USER_BASE + rptr));
+	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1, (USER_BASE + rptr) >> 32);
+	WR(v, V10_CP_HQD_PQ_WPTR_POLL_ADDR, (uint32_t)(USER_BASE + wpoll));
+	WR(v, V10_CP_HQD_PQ_WPTR_POLL_ADDR + 1, (USER_BASE + wpoll) >> 32);
+	WR(v, V10_CP_HQD_PQ_WPTR_LO, 0);
+	WR(v, V10_CP_HQD_ACTIVE, 1);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+	T(v->ring[kcq].active && v->ring[kcq].pm4.vmid == 5);
+
+	put(ring, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_NOP, 3));
+	put(ring, &w, 0);
+	put(ring, &w, 0);
+	/* no doorbell: the write pointer is polled in the queue's VMID */
+	*(uint64_t *)(gmem + wpoll) = w;
+	cp_pass(v);
+	TM(v->ring[kcq].pm4.rptr == w && g32(rptr)[0] == w && !n_stopped,
+	   "user queue in VMID 5: ran to %u of %u, reported %u, %u stopped",
+	   v->ring[kcq].pm4.rptr, w, g32(rptr)[0], n_stopped);
 }
 
 static void test_cp_self_restart(void)
@@ -1137,6 +1205,7 @@ int main(void)
 	test_cp_gfx_ring();
 	test_cp_kiq();
 	test_cp_dispatch();
+	test_cp_user_vmid();
 	test_cp_self_restart();
 	test_sdma_rings();
 	test_sdma_rlc_load();

@@ -433,9 +433,12 @@ unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
         if (!r->active || r->pm4.error || r->held || r->aql) {
             continue;
         }
-        /* a ring without a doorbell is polled */
+        /*
+         * a ring without a doorbell is polled; the ring's pointers are
+         * in its own VMID (a user queue's are the process's addresses)
+         */
         if (r->doorbell == V10_NO_DOORBELL && r->wptr_addr &&
-            ops->read(ops->opaque, 0, r->wptr_addr, &r->wptr, 8)) {
+            ops->read(ops->opaque, r->pm4.vmid, r->wptr_addr, &r->wptr, 8)) {
             r->pm4.error = HSAGPU_PM4_ERR_MEMORY;
         }
         rptr = r->pm4.rptr;
@@ -445,7 +448,8 @@ unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
         *ran += r->pm4.packets >= packets ? r->pm4.packets - packets : 0;
         if (r->pm4.rptr != rptr || o == HSAGPU_PM4_STOPPED) {
             if (r->rptr_addr) {
-                ops->write(ops->opaque, 0, r->rptr_addr, &r->pm4.rptr, 4);
+                ops->write(ops->opaque, r->pm4.vmid, r->rptr_addr,
+                           &r->pm4.rptr, 4);
             }
             if (ri == V10_RING_GFX) {
                 v->reg[V10_CP_RB0_RPTR] = r->pm4.rptr;

@@ -81,9 +81,8 @@ static unsigned v10_dispatch_setup(const HsaGpuV10Ring *r,
     if ((rsrc2 & V10_RSRC2_SCRATCH_EN) ||
         cs[V10_COMPUTE_START_X - V10_COMPUTE_FIRST] ||
         cs[V10_COMPUTE_START_X + 1 - V10_COMPUTE_FIRST] ||
-        cs[V10_COMPUTE_START_X + 2 - V10_COMPUTE_FIRST] ||
-        (pk[4] & HSAGPU_PM4_DI_THREAD_DIMS)) {
-        *what = "scratch, a start offset or thread dimensions (not modelled)";
+        cs[V10_COMPUTE_START_X + 2 - V10_COMPUTE_FIRST]) {
+        *what = "scratch or a start offset (not modelled)";
         return HSAGPU_PM4_ERR_DISPATCH;
     }
     d->code = ((uint64_t)cs[V10_COMPUTE_PGM_LO + 1 - V10_COMPUTE_FIRST] << 32 |
@@ -95,9 +94,19 @@ static unsigned v10_dispatch_setup(const HsaGpuV10Ring *r,
         uint32_t wg = cs[V10_COMPUTE_NUM_THREAD_X + k - V10_COMPUTE_FIRST] &
                       0xffff;
 
+        /*
+         * USE_THREAD_DIMENSIONS: the packet counts work-items and the CP
+         * rounds up to workgroups, the last one partial with PARTIAL_TG_EN
+         * (kfdtest dispatches so); otherwise it counts workgroups
+         */
         nwg[k] = pk[1 + k];
+        if ((pk[4] & HSAGPU_PM4_DI_THREAD_DIMS) && wg) {
+            nwg[k] = ((uint64_t)pk[1 + k] + wg - 1) / wg;
+        }
         d->wg[k] = wg;
-        d->grid[k] = (uint32_t)(nwg[k] * wg);
+        d->grid[k] = (pk[4] & HSAGPU_PM4_DI_THREAD_DIMS) &&
+                     (pk[4] & HSAGPU_PM4_DI_PARTIAL_TG) ?
+                     pk[1 + k] : (uint32_t)(nwg[k] * wg);
         if (!wg || !nwg[k] || nwg[k] * wg > UINT32_MAX) {
             *what = "a grid of no work-items, or past 2^32 in a dimension";
             return HSAGPU_PM4_ERR_DISPATCH;
