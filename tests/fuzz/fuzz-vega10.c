@@ -250,13 +250,13 @@ static void fv_cp_reg_write(void *o, uint32_t dw, uint32_t val)
 }
 
 static void fv_cp_eop(void *o, unsigned me, unsigned pipe, unsigned queue,
-                      uint32_t ctx_id)
+                      unsigned vmid, uint32_t ctx_id)
 {
     HsaGpuV10Iv iv;
 
     FUZZ_CHECK(me <= V10_MEC_NUM && pipe < V10_MEC_PIPES &&
-               queue < V10_MEC_QUEUES);
-    hsagpu_v10_iv_cp_eop(&iv, me, pipe, queue, 0, ctx_id);
+               queue < V10_MEC_QUEUES && vmid < V10_NUM_VMIDS);
+    hsagpu_v10_iv_cp_eop(&iv, me, pipe, queue, vmid, ctx_id);
     fv_ih_post(&iv);
 }
 

@@ -293,16 +293,17 @@ static void test_every_register(void)
  * The CP's rings as gfx_v9_0.c starts them, on a fake GPU memory where
  * VMID 0 addresses are offsets into one buffer
  */
-static unsigned n_eop, eop_me, eop_pipe, eop_queue;
+static unsigned n_eop, eop_me, eop_pipe, eop_queue, eop_vmid;
 static uint32_t eop_ctx;
 
 static void g_eop(void *o, unsigned me, unsigned pipe, unsigned queue,
-		  uint32_t ctx)
+		  unsigned vmid, uint32_t ctx)
 {
 	n_eop++;
 	eop_me = me;
 	eop_pipe = pipe;
 	eop_queue = queue;
+	eop_vmid = vmid;
 	eop_ctx = ctx;
 }
 
@@ -716,6 +717,28 @@ static void test_cp_user_vmid(void)
 	TM(v->ring[kcq].pm4.rptr == w && g32(rptr)[0] == w && !n_stopped,
 	   "user queue in VMID 5: ran to %u of %u, reported %u, %u stopped",
 	   v->ring[kcq].pm4.rptr, w, g32(rptr)[0], n_stopped);
+
+	/*
+	 * its end-of-pipe interrupt names the VMID, whose PASID amdkfd
+	 * looks its event up by (kfdtest's Dispatch::Sync)
+	 */
+	WR(v, V10_CP_ME1_PIPE0_INT_CNTL, V10_CP_TIME_STAMP_INT_ENABLE);
+	n_eop = 0;
+	put(ring, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_RELEASE_MEM, 8));
+	put(ring, &w, 0);
+	put(ring, &w, HSAGPU_PM4_DATA_32 << 29 | HSAGPU_PM4_INT_CONFIRMED << 24);
+	put(ring, &w, (uint32_t)(USER_BASE + rptr + 16));
+	put(ring, &w, (USER_BASE + rptr + 16) >> 32);
+	put(ring, &w, 0x77);
+	put(ring, &w, 0);
+	put(ring, &w, 0x77);
+	*(uint64_t *)(gmem + wpoll) = w;
+	cp_pass(v);
+	TM(n_eop == 1 && eop_vmid == 5 && eop_ctx == 0x77 &&
+	   g32(rptr + 16)[0] == 0x77 && !n_stopped,
+	   "RELEASE_MEM in VMID 5: %u interrupts, VMID %u, context %#x, "
+	   "data %#x", n_eop, eop_vmid, eop_ctx, g32(rptr + 16)[0]);
+	WR(v, V10_CP_ME1_PIPE0_INT_CNTL, 0);
 }
 
 static void test_cp_self_restart(void)

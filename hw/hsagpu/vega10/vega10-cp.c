@@ -254,7 +254,8 @@ static void v10_pm4_eop(void *opaque, uint32_t ctx_id)
               : c->v->reg[V10_CP_INT_CNTL_RING0];
     c->v->eops++;
     if ((cntl & V10_CP_TIME_STAMP_INT_ENABLE) && c->ops->eop) {
-        c->ops->eop(c->ops->opaque, me, pipe, queue, ctx_id);
+        c->ops->eop(c->ops->opaque, me, pipe, queue,
+                    c->v->ring[c->ri].pm4.vmid, ctx_id);
     }
 }
 

@@ -614,12 +614,12 @@ static unsigned v10_cp_write(void *opaque, uint32_t vmid, uint64_t addr,
 
 /* RELEASE_MEM's interrupt: an end-of-pipe entry naming the ring */
 static void v10_cp_eop(void *opaque, unsigned me, unsigned pipe,
-                       unsigned queue, uint32_t ctx_id)
+                       unsigned queue, unsigned vmid, uint32_t ctx_id)
 {
     HsaGpuOpsCtx *c = opaque;
     HsaGpuV10Iv iv;
 
-    hsagpu_v10_iv_cp_eop(&iv, me, pipe, queue, 0, ctx_id);
+    hsagpu_v10_iv_cp_eop(&iv, me, pipe, queue, vmid, ctx_id);
     v10_ih_post(c->bus.s, &iv);
 }
 

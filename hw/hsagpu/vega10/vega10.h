@@ -105,9 +105,12 @@ typedef struct HsaGpuV10CpOps {
      */
     uint32_t (*reg_read)(void *opaque, uint32_t dw);
     void (*reg_write)(void *opaque, uint32_t dw, uint32_t val);
-    /* an end-of-pipe interrupt of ring (me, pipe, queue) */
+    /*
+     * an end-of-pipe interrupt of ring (me, pipe, queue) in @vmid, the
+     * ring's (a user queue's names its process: kfdtest's events)
+     */
     void (*eop)(void *opaque, unsigned me, unsigned pipe, unsigned queue,
-                uint32_t ctx_id);
+                unsigned vmid, uint32_t ctx_id);
     /* INVALIDATE_TLBS of @pasid (0: all), on both hubs or the GFXHUB */
     void (*invalidate)(void *opaque, uint32_t pasid, bool all_hubs);
     /* ring @ri stopped: HSAGPU_PM4_ERR_*, the packet's header */
