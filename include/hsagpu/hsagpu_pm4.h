@@ -137,6 +137,10 @@
 #define HSAGPU_PM4_INT_NONE             0U
 #define HSAGPU_PM4_INT_ONLY             1U
 #define HSAGPU_PM4_INT_CONFIRMED        2U
+/* the MEC's: the data after its write is confirmed and no interrupt
+ * (kfdtest's polled fences); an interrupt whatever the data */
+#define HSAGPU_PM4_INT_DATA_CONFIRMED   3U
+#define HSAGPU_PM4_INT_ALWAYS           4U
 
 /*
  * COPY_DATA (6 dwords): dw1 [3:0] source, [11:8] destination, [16]

@@ -402,10 +402,25 @@ static void test_release_mem(void)
 	memcpy(&v, at(0, MEM_BASE + 0x30, 8), 8);
 	T(v == clk);
 	T(neops == 2 && eops[0] == 77 && eops[1] == 78);
+	/*
+	 * the MEC's other INT_SELs (kfdtest's): the data with no
+	 * interrupt; an interrupt unconditionally
+	 */
+	release_mem(HSAGPU_PM4_DATA_32, HSAGPU_PM4_INT_DATA_CONFIRMED,
+		    MEM_BASE + 0x38, 0xdeadbeef, 79);
+	release_mem(HSAGPU_PM4_DATA_NONE, HSAGPU_PM4_INT_ALWAYS, 0, 0, 80);
+	T(run() == HSAGPU_PM4_IDLE);
+	T(*m32(0, MEM_BASE + 0x38) == 0xdeadbeef);
+	T(neops == 3 && eops[2] == 80);
+	/* a conditional interrupt (INT_SEL 5) is refused */
+	release_mem(HSAGPU_PM4_DATA_32, 5, MEM_BASE + 0x3c, 1, 81);
+	T(run() == HSAGPU_PM4_STOPPED && ring.error == HSAGPU_PM4_ERR_PACKET);
+	T(neops == 3);
 	/* a 64-bit write must be 8-byte aligned */
+	reset();
 	release_mem(HSAGPU_PM4_DATA_64, 0, MEM_BASE + 0x44, 1, 0);
 	T(run() == HSAGPU_PM4_STOPPED && ring.error == HSAGPU_PM4_ERR_PACKET);
-	T(neops == 2);
+	T(neops == 0);
 }
 
 static void ib_pkt(uint32_t op, uint64_t addr, uint32_t ndw, uint32_t vmid,

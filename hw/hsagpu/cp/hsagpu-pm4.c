@@ -427,8 +427,12 @@ static HsaGpuPm4Step hsagpu_pm4_release_mem(HsaGpuPm4Ring *r,
     uint64_t v, a;
     uint32_t len;
 
+    /*
+     * (INT_SEL 5 and 6, an interrupt when the written data compares
+     * equal, are refused: neither amdgpu, ROCr nor kfdtest sends them)
+     */
     if (n != HSAGPU_PM4_RELEASE_MEM_DW || data > HSAGPU_PM4_DATA_SYS_CLOCK ||
-        irq > HSAGPU_PM4_INT_CONFIRMED) {
+        irq > HSAGPU_PM4_INT_ALWAYS) {
         return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_PACKET);
     }
     /* caches: none to flush, every access went to memory */
@@ -445,7 +449,8 @@ static HsaGpuPm4Step hsagpu_pm4_release_mem(HsaGpuPm4Ring *r,
             return hsagpu_pm4_fail(r, HSAGPU_PM4_ERR_MEMORY);
         }
     }
-    if (irq != HSAGPU_PM4_INT_NONE && ops->eop) {
+    if (irq != HSAGPU_PM4_INT_NONE && irq != HSAGPU_PM4_INT_DATA_CONFIRMED &&
+        ops->eop) {
         ops->eop(ops->opaque, pk[7]);
     }
     return PM4_DONE;

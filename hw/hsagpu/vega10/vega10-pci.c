@@ -658,10 +658,14 @@ static void v10_cp_stopped(void *opaque, unsigned ri, uint32_t err,
 {
     HsaGpuOpsCtx *c = opaque;
     const char *what = c->bus.s->v10->disp_what;
+    const HsaGpuV10Ring *r = &c->bus.s->v10->ring[ri];
 
-    qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: CP ring %u stopped: "
-                  "error %u at a packet with header 0x%08x%s%s\n", ri, err,
-                  hdr, err == HSAGPU_PM4_ERR_DISPATCH && what ? ": " : "",
+    /* where in the ring, for the driver developer reading the log */
+    qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: CP ring %u (VMID %u) "
+                  "stopped: error %u at a packet with header 0x%08x, read "
+                  "pointer %u of %u dwords, write pointer %" PRIu64 "%s%s\n",
+                  ri, r->pm4.vmid, err, hdr, r->pm4.rptr, r->pm4.size_dw,
+                  r->wptr, err == HSAGPU_PM4_ERR_DISPATCH && what ? ": " : "",
                   err == HSAGPU_PM4_ERR_DISPATCH && what ? what : "");
     trace_hsagpu_v10_ring_stopped(ri, err, hdr);
 }
