@@ -182,8 +182,9 @@ static void ib_queue(unsigned engine, uint64_t mqd, uint32_t doorbell,
 	ib_put(doorbell << 2);
 	ib_put(mqd);
 	ib_put(mqd >> 32);
-	ib_put(0x7000 + doorbell * 8);   /* the write pointer (user VA) */
-	ib_put(0);
+	/* the write pointer (user VA) */
+	ib_put((uint32_t)(USER_BASE + 0x7000 + doorbell * 8));
+	ib_put((USER_BASE + 0x7000 + doorbell * 8) >> 32);
 }
 
 static void hiq_run_list(uint32_t size)
@@ -290,7 +291,7 @@ static void test_runlist(void)
 	T(vmid_of(v, q0) == 8 && vmid_of(v, q1) == 8 && vmid_of(v, q2) == 9);
 	T(v->ring[q0].pm4.vmid == 8 && v->ring[q2].pm4.vmid == 9);
 	T(v->ring[q0].pm4.base == AQL_RING(0));
-	T(v->ring[q2].wptr_addr == 0x7000 + 0x404 * 8);
+	T(v->ring[q2].wptr_addr == USER_BASE + 0x7000 + 0x404 * 8);
 	T(v->ring[q0].rptr_addr == READ_INDEX(0));
 	/* each VMID: the process's page directory on both hubs ... */
 	T(RD(v, V10_GFXHUB_CONTEXT0_BASE_LO32 + 8 * 2) == (uint32_t)PD(1));
@@ -419,6 +420,10 @@ static void test_preempt_saves(void)
 	 */
 	aql_mqd(1);
 	HQD(g32(MQD(1)), V10_CP_HQD_AQL_CONTROL) = 0;
+	/* its ring and read pointer report in the process's space */
+	HQD(g32(MQD(1)), V10_CP_HQD_PQ_BASE) = (USER_BASE + AQL_RING(1)) >> 8;
+	HQD(g32(MQD(1)), V10_CP_HQD_PQ_BASE + 1) = (USER_BASE + AQL_RING(1)) >> 40;
+	HQD(g32(MQD(1)), V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1) = USER_BASE >> 32;
 	ib_w = 0;
 	ib_process(0x8001, PD(1), 1);
 	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(1), 0x402, 0);
@@ -440,6 +445,40 @@ static void test_preempt_saves(void)
 	  v->ring[q0].compute[V10_COMPUTE_USER_DATA_0 + 15 -
 			      V10_COMPUTE_FIRST] == 0x15);
 	T(n_stopped == 0);
+	if (q0 < 0)
+		return;
+
+	/*
+	 * its pointers: both go to the MQD at an unmap; at the next map the
+	 * write pointer is the process's, which moved while the queue was
+	 * off the hardware (kfdtest's PM4EventInterrupt: four queues, one
+	 * destroyed, the others re-mapped)
+	 */
+	for (unsigned i = 0; i < 8; i++)
+		g32(AQL_RING(1))[i] = HSAGPU_PM4_HDR(HSAGPU_PM4_OP_NOP, 2);
+	*(uint64_t *)(gmem + 0x7000 + 0x402 * 8) = 4;
+	hsagpu_v10_cp_doorbell(v, 0x402, 4);
+	cp_pass(v);
+	T(v->ring[q0].pm4.rptr == 4);
+	hiq_unmap(HSAGPU_PM4_UQ_PREEMPT, HSAGPU_PM4_UQ_ALL, 0);
+	hiq_go(v);
+	T(hqd_of(v, 0x402) < 0);
+	T(HQD(g32(MQD(1)), V10_CP_HQD_PQ_RPTR) == 4 &&
+	  HQD(g32(MQD(1)), V10_CP_HQD_PQ_WPTR_LO) == 4);
+	/* two more packets, and a doorbell no HQD hears */
+	*(uint64_t *)(gmem + 0x7000 + 0x402 * 8) = 8;
+	T(!hsagpu_v10_cp_doorbell(v, 0x402, 8));
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	q0 = hqd_of(v, 0x402);
+	T(q0 >= 0);
+	if (q0 < 0)
+		return;
+	cp_pass(v);
+	TM(v->ring[q0].pm4.rptr == 8 && v->ring[q0].wptr == 8 && !n_stopped,
+	   "re-mapped PM4 queue: read pointer %u, write pointer %llu, %u stopped",
+	   v->ring[q0].pm4.rptr, (unsigned long long)v->ring[q0].wptr,
+	   n_stopped);
 }
 
 /* More processes than VMIDs, more queues than slots: they take turns */

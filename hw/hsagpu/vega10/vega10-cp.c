@@ -101,9 +101,14 @@ void hsagpu_v10_cp_hqd_stop(HsaGpuV10 *v, unsigned ri, bool save)
     uint32_t *b = v10_bank(v, ri);
 
     if (r->active) {
-        /* the queue's state goes back to its registers */
+        /*
+         * the queue's state goes back to its registers (and from them to
+         * its MQD): both pointers, so that a map restores them together
+         */
         if (!r->aql) {
             V10_HQD(b, V10_CP_HQD_PQ_RPTR) = r->pm4.rptr;
+            V10_HQD(b, V10_CP_HQD_PQ_WPTR_LO) = (uint32_t)r->wptr;
+            V10_HQD(b, V10_CP_HQD_PQ_WPTR_HI) = r->wptr >> 32;
         }
         /*
          * an AQL queue's work in flight is saved now (CWSR), not at the

@@ -204,12 +204,23 @@ static unsigned v10_hws_map_compute(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
     V10_HQD(v, ri, V10_CP_HQD_ACTIVE) = 0;
     v->hws.gws[ri] = pk[1] & HSAGPU_PM4_MQ_GWS_CONTROL ? num_gws : 0;
     hsagpu_v10_cp_hqd_start(v, ri, true);
-    /* a PM4 queue's compute state, as it was when it was unmapped */
+    /*
+     * a PM4 queue's compute state, as it was when it was unmapped; its
+     * write pointer, the process's (a doorbell rung while the queue was
+     * off the hardware reached no HQD)
+     */
     if (!v->ring[ri].aql &&
         ops->read(ops->opaque, 0, mqd + V10_MQD_COMPUTE_DW * 4,
                   v->ring[ri].compute, sizeof(v->ring[ri].compute))) {
         hsagpu_v10_cp_hqd_stop(v, ri, false);
         return HSAGPU_PM4_ERR_MEMORY;
+    }
+    if (!v->ring[ri].aql && v->ring[ri].wptr_addr) {
+        uint64_t wptr;
+
+        if (!ops->read(ops->opaque, vmid, v->ring[ri].wptr_addr, &wptr, 8)) {
+            v->ring[ri].wptr = wptr;
+        }
     }
     v->hws.mqd[ri] = mqd;
     if (HSAGPU_PM4_MQ_QUEUE_TYPE(pk[1]) >= 2) {
