@@ -4,6 +4,7 @@ presets, guest test boots with TAP collection, KVM probing, JUnit XML.
 Used by scripts/test, scripts/test-boot and scripts/demo.
 """
 import gzip
+import hashlib
 import lzma
 import os
 import re
@@ -1067,6 +1068,65 @@ def trixie_boot(kernel, timeout=600):
                 extra=['-drive', 'file=%s,if=none,id=trixie,format=raw,readonly=on' % img,
                        '-device', 'virtio-blk-pci,drive=trixie', '-d', 'guest_errors'],
                 skip=list(TRIXIE_AMDGPU_SKIP))
+
+
+KFDTEST_BUILD = os.path.join(ROOT, 'scripts', 'build-kfdtest')
+GTEST_TAP = os.path.join(ROOT, 'scripts', 'rocm-libs', 'gtest-tap.sh')
+# The kfdtest tests scripts/test's boot-amdgpu runs: AMD's bring-up set
+# (kfdtest.exclude's FILTER[core]: queues of each kind, local memory, an
+# event, CWSR; without AllSdmaQueues, which AMD leaves out on a Vega10),
+# and the PM4 dispatches, events and queue updates whose device bugs
+# kfdtest found (docs/rocm.md "AMD's kfdtest")
+KFDTEST_CI = ('KFDQMTest.CreateDestroyCpQueue:KFDQMTest.SubmitNopCpQueue:'
+              'KFDQMTest.SubmitPacketCpQueue:KFDQMTest.AllCpQueues:'
+              'KFDQMTest.CreateDestroySdmaQueue:KFDQMTest.SubmitNopSdmaQueue:'
+              'KFDQMTest.SubmitPacketSdmaQueue:KFDQMTest.AllQueues:'
+              'KFDLocalMemoryTest.AccessLocalMem:KFDEventTest.SignalEvent:'
+              'KFDCWSRTest.BasicTest/*:KFDQMTest.SimpleWriteDispatch:'
+              'KFDMemoryTest.MemoryRegister:KFDQMTest.DisableCpQueueByUpdateWithNullAddress')
+
+
+def kfdtest_boot(gtest_filter='', timeout=60, budget=3000):
+    """What running AMD's kfdtest adds to a boot (scripts/test-boot
+    --kfdtest): dict(files, run). The tests are those AMD's runner runs on
+    a Vega10 (scripts/build-kfdtest's list), narrowed by gtest_filter
+    (GoogleTest's syntax); each is a TAP line (gtest-tap.sh), one that
+    runs past @timeout seconds fails and kfdtest goes on after it, and
+    none starts after @budget seconds. AmdgpuSetupError when kfdtest
+    cannot be built or no test matches."""
+    p = subprocess.run([KFDTEST_BUILD], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    lines = p.stdout.strip().splitlines()
+    out = lines[-1] if lines else ''
+    binary = os.path.join(out, 'kfdtest')
+    if p.returncode or not os.path.isfile(binary):
+        raise AmdgpuSetupError('scripts/build-kfdtest failed:\n' + p.stdout[-3000:])
+    with open(os.path.join(out, 'kfdtest.filter')) as f:
+        vega10 = f.read().strip()
+    q = subprocess.run([binary, '--gtest_list_tests', '--gtest_filter=' + gtest_filter + vega10],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True)
+    tests, group = [], ''
+    for line in q.stdout.splitlines():
+        if line[:1].isalpha():
+            group = line.split()[0]
+        elif line.startswith('  ') and group:
+            tests.append(group + line.split()[0])
+    if not tests:
+        raise AmdgpuSetupError('no kfdtest test matches %r' % gtest_filter)
+    # one list per set of tests, beside the build
+    text = '\n'.join(tests) + '\n'
+    listing = os.path.join(out, 'run-%s.list' % hashlib.sha1(text.encode()).hexdigest()[:12])
+    with open(listing + '.tmp', 'w') as f:
+        f.write(text)
+    os.replace(listing + '.tmp', listing)
+    # kfdtest's libraries beyond the initramfs's: the terminal database
+    # LLVM's static libraries link to
+    tinfo = '/lib/x86_64-linux-gnu/libtinfo.so.6'
+    return dict(files=[(binary, '/user/kfdtest'), (listing, '/user/kfdtest.list'),
+                       (GTEST_TAP, '/user/gtest-tap.sh'), (tinfo, tinfo)],
+                run=[('kfdtest', budget + 120,
+                      'sh /user/gtest-tap.sh -t %d -T %d -l /user/kfdtest.list /user/kfdtest'
+                      % (timeout, budget))])
 
 
 def amdgpu_checks():
