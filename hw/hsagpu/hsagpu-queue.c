@@ -160,6 +160,21 @@ static void hsagpu_queues_pass(HsaGpuState *s, HsaGpuPassResult *pass)
     if (pass->pm4_ibs) {
         trace_hsagpu_queue_pm4(pass->pm4_ibs, pass->cache_invs);
     }
+    /*
+     * Code naming VGPRs past its allocation runs as on gfx9; that is
+     * almost always a bug in the code, so the developer hears of it once
+     */
+    if (pass->gcn_vgpr_oor) {
+        trace_hsagpu_gcn_vgpr_oor(pass->gcn_vgpr_oor);
+        if (!s->gcn_oor_logged) {
+            s->gcn_oor_logged = true;
+            qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu: a kernel named VGPRs "
+                          "past its allocation (COMPUTE_PGM_RSRC1): they read "
+                          "v0 and their writes were dropped, as on gfx9 "
+                          "(logged once; trace hsagpu_gcn_vgpr_oor counts "
+                          "them)\n");
+        }
+    }
     if (pass->completed) {
         qatomic_add(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_PROCESSED],
                     pass->completed);

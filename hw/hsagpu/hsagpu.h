@@ -326,6 +326,7 @@ struct HsaGpuState {
     /* The most kernel and DMA slices one pass ran (x-pass-max-slices). */
     uint32_t pass_max_slices;
     uint64_t gcn_slice_max_cleared;     /* x-gcn-slice-max-cleared */
+    bool gcn_oor_logged;                /* VGPRs past an allocation: told */
     /* the GCN private memory of all queues' workgroups in flight */
     HsaGpuGcnPrivBudget gcn_priv;       /* .used: x-gcn-private-used */
     QLIST_ENTRY(HsaGpuState) peer_link; /* hsagpu-p2p.c */

@@ -409,6 +409,7 @@ typedef struct HsaGpuRunResult {
     /* GCN interpreter: wave instructions, vector lane operations, waves */
     uint64_t gcn_insns, gcn_lane_ops;
     unsigned gcn_waves;
+    uint64_t gcn_vgpr_oor;      /* instructions past the VGPR allocation */
     uint64_t gcn_cleared_max;   /* most workgroup state one slice cleared */
 } HsaGpuRunResult;
 
@@ -551,6 +552,7 @@ typedef struct HsaGpuPassResult {
     unsigned cache_invs;        /* PM4 cache actions */
     uint64_t gcn_insns, gcn_lane_ops;
     unsigned gcn_waves;
+    uint64_t gcn_vgpr_oor;
     uint64_t gcn_cleared_max;
 } HsaGpuPassResult;
 

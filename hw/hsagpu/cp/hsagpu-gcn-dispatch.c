@@ -293,6 +293,7 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
             work += st.work;
             res->gcn_insns += st.insns;
             res->gcn_lane_ops += st.lane_ops;
+            res->gcn_vgpr_oor += st.vgpr_oor;
         }
         if (err == HSAGPU_GCN_PAUSED) {
             return HSAGPU_KERNEL_MORE;      /* in the middle of a wave */

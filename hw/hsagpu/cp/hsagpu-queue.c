@@ -1211,6 +1211,7 @@ void hsagpu_sched_pass(HsaGpuQueue *queues, const uint16_t *active,
             pass->cache_invs += res.cache_invs;
             pass->gcn_insns += res.gcn_insns;
             pass->gcn_lane_ops += res.gcn_lane_ops;
+            pass->gcn_vgpr_oor += res.gcn_vgpr_oor;
             pass->gcn_waves += res.gcn_waves;
             pass->gcn_cleared_max = MAX(pass->gcn_cleared_max,
                                         res.gcn_cleared_max);

@@ -24,7 +24,7 @@ bool hsagpu_gcn_op(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
     o->vgpr = src >= GCN_SRC_VGPR;
     if (o->vgpr) {
         o->reg = src - GCN_SRC_VGPR;
-        if (!hsagpu_gcn_vregs(w, o->reg, is64 ? 2 : 1, &r)) {
+        if (!hsagpu_gcn_vsrc(w, o->reg, is64 ? 2 : 1, &r)) {
             return false;
         }
         o->lanes = r[0];
@@ -183,8 +183,7 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             return hsagpu_gcn_refuse(g, w, insn, "sdwa operand");
         }
         if (x.sdwa && !hsagpu_gcn_vregs(w, vdst, 1, &dst)) {
-            return hsagpu_gcn_refuse(g, w, insn,
-                                     "VGPR destination past the allocation");
+            return hsagpu_gcn_vdst_nop(w, 2);
         }
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
             s0[l] = gcn_sdwa_sel(hsagpu_gcn_lane(w, &a, l, false),

@@ -32,6 +32,8 @@ typedef struct HsaGpuGcnWave {
     HsaGpuGcnVreg *vfile;
     unsigned id;                        /* in the workgroup: its scratch */
     bool done, at_barrier;
+    /* VGPRs past the allocation met by the current instruction */
+    uint32_t oor;
     /*
      * Waiting on GWS resource gws_rid (HsaGpuGcnGws): at a barrier until
      * its gen passes gws_gen, or in a semaphore's P until its count is
@@ -138,6 +140,31 @@ static inline bool hsagpu_gcn_vregs(HsaGpuGcnWave *w, unsigned reg,
     }
     *p = w->vfile + reg;
     return true;
+}
+
+/*
+ * Registers past the allocation, as gfx9 treats them (Vega ISA, out-of-
+ * range behaviour): a source VGPR past it reads VGPR0 (a run of @n: v0
+ * on), a destination past it makes the whole instruction a NOP, memory
+ * access included. Code that allocates fewer VGPRs than it names (AMD's
+ * kfdtest's hand-written shaders) so runs as on the hardware; the index
+ * still never leaves the wave's registers.
+ */
+static inline bool hsagpu_gcn_vsrc(HsaGpuGcnWave *w, unsigned reg,
+                                   unsigned n, HsaGpuGcnVreg **p)
+{
+    if (hsagpu_gcn_vregs(w, reg, n, p)) {
+        return true;
+    }
+    w->oor++;
+    return hsagpu_gcn_vregs(w, 0, n, p);
+}
+
+/* A destination past the allocation: the instruction (@len dwords) is a NOP */
+static inline unsigned hsagpu_gcn_vdst_nop(HsaGpuGcnWave *w, unsigned len)
+{
+    w->oor++;
+    return len;
 }
 
 /* SGPRs @reg .. @reg + @n - 1 (s0..s101 only): NULL past them */

@@ -1114,6 +1114,10 @@ bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w)
     } else {
         len = hsagpu_gcn_vector(g, w, insn);
     }
+    if (__builtin_expect(w->oor != 0, 0)) {
+        g->st->vgpr_oor++;
+        w->oor = 0;
+    }
     if (len == UINT32_MAX) {
         return true;            /* a branch set the pc */
     }

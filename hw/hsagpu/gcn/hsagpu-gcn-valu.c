@@ -841,10 +841,13 @@ static bool gcn_swap(HsaGpuGcnWave *w, unsigned src, unsigned vdst,
 {
     HsaGpuGcnVreg *a, *b;
 
-    if (len != 1 || x || src < GCN_SRC_VGPR ||
-        !hsagpu_gcn_vregs(w, src - GCN_SRC_VGPR, 1, &a) ||
-        !hsagpu_gcn_vregs(w, vdst, 1, &b)) {
+    if (len != 1 || x || src < GCN_SRC_VGPR) {
         return false;
+    }
+    /* both are written: either past the allocation makes it a NOP */
+    if (!hsagpu_gcn_vregs(w, src - GCN_SRC_VGPR, 1, &a) ||
+        !hsagpu_gcn_vregs(w, vdst, 1, &b)) {
+        return hsagpu_gcn_vdst_nop(w, 1);
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
         if ((w->exec >> l) & 1) {
@@ -873,9 +876,11 @@ static bool gcn_mqsad_u32(HsaGpuGcnWave *w, const unsigned src[3],
     if (x || abs || neg || omod || clamp || src[2] < GCN_SRC_VGPR ||
         !hsagpu_gcn_op(w, src[0], 0, true, &a) ||
         !hsagpu_gcn_op(w, src[1], 0, false, &b) ||
-        !hsagpu_gcn_vregs(w, src[2] - GCN_SRC_VGPR, 4, &c) ||
-        !hsagpu_gcn_vregs(w, vdst, 4, &d)) {
+        !hsagpu_gcn_vsrc(w, src[2] - GCN_SRC_VGPR, 4, &c)) {
         return false;
+    }
+    if (!hsagpu_gcn_vregs(w, vdst, 4, &d)) {
+        return hsagpu_gcn_vdst_nop(w, 1);
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
         uint64_t s0 = hsagpu_gcn_lane(w, &a, l, true);
@@ -963,8 +968,7 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     if (!GCN_VOP3_IS_VOPC(op) && op != GCN_VOP3_V_READFIRSTLANE_B32 &&
         op != GCN_VOP3_V_READLANE_B32 &&
         !hsagpu_gcn_vregs(w, vdst, (wide >> 3) & 1 ? 2 : 1, &dst)) {
-        return hsagpu_gcn_refuse(g, w, insn,
-                                 "VGPR destination past the allocation");
+        return hsagpu_gcn_vdst_nop(w, len);
     }
     if (!fl && !GCN_VOP3_IS_VOPC(op) && (abs || neg || omod ||
                                           (clamp && !gcn_int_clamps(op)))) {
@@ -1269,8 +1273,7 @@ unsigned hsagpu_gcn_vop3p(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         return hsagpu_gcn_refuse(g, w, insn, "vop3p");
     }
     if (!hsagpu_gcn_vregs(w, vdst, 1, &dst)) {
-        return hsagpu_gcn_refuse(g, w, insn,
-                                 "VGPR destination past the allocation");
+        return hsagpu_gcn_vdst_nop(w, 2);
     }
     for (unsigned k = 0; k < nsrc; k++) {
         if (!hsagpu_gcn_op(w, src[k], 0, fl ? GCN_OT_PK_F16 : GCN_OT_B32,

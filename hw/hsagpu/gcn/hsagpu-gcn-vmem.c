@@ -453,9 +453,12 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     if (sbase && !hsagpu_gcn_sread(w, saddr, 0, !scratch, &base)) {
         return hsagpu_gcn_refuse(g, w, insn, "saddr");
     }
-    if (!hsagpu_gcn_vregs(w, vdst, m.nret, &rd) ||
-        !hsagpu_gcn_vregs(w, data, m.ndata, &rs) ||
-        !hsagpu_gcn_vregs(w, vaddr, scratch ? !sbase : sbase ? 1 : 2, &ra)) {
+    /* registers past the allocation: hsagpu_gcn_vsrc() */
+    if (!hsagpu_gcn_vregs(w, vdst, m.nret, &rd)) {
+        return hsagpu_gcn_vdst_nop(w, 2);
+    }
+    if (!hsagpu_gcn_vsrc(w, data, m.ndata, &rs) ||
+        !hsagpu_gcn_vsrc(w, vaddr, scratch ? !sbase : sbase ? 1 : 2, &ra)) {
         return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
     }
     if (!w->exec) {
@@ -666,9 +669,12 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     if (priv && idxen) {
         return hsagpu_gcn_refuse(g, w, insn, "mubuf: private idxen");
     }
-    if (!hsagpu_gcn_vregs(w, vdata, m.nret, &rd) ||
-        !hsagpu_gcn_vregs(w, vdata, m.ndata, &rs) ||
-        !hsagpu_gcn_vregs(w, vaddr, offen + idxen, &ra)) {
+    /* registers past the allocation: hsagpu_gcn_vsrc() */
+    if (!hsagpu_gcn_vregs(w, vdata, m.nret, &rd)) {
+        return hsagpu_gcn_vdst_nop(w, 2);
+    }
+    if (!hsagpu_gcn_vsrc(w, vdata, m.ndata, &rs) ||
+        !hsagpu_gcn_vsrc(w, vaddr, offen + idxen, &ra)) {
         return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -921,7 +927,7 @@ static unsigned gcn_gws(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     }
     if (op != GCN_DS_GWS_SEMA_RELEASE_ALL && op != GCN_DS_GWS_SEMA_V &&
         op != GCN_DS_GWS_SEMA_P) {
-        if (!hsagpu_gcn_vregs(w, insn[1] & 0xff, 1, &ra)) {
+        if (!hsagpu_gcn_vsrc(w, insn[1] & 0xff, 1, &ra)) {
             return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
         }
         if (!w->exec) {
@@ -1167,10 +1173,13 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         break;
     }
     cnt = kind == GCN_A_MSKOR || cmpst || op == GCN_DS_WRAP_RTN_B32 ? 2 : 1;
-    if (!hsagpu_gcn_vregs(w, vaddr, 1, &ra) ||
-        !hsagpu_gcn_vregs(w, data0, nd, &r0) ||
-        !hsagpu_gcn_vregs(w, data1, cnt == 2 || two ? nd : 0, &r1) ||
-        !hsagpu_gcn_vregs(w, vdst, nret, &rd)) {
+    /* registers past the allocation: hsagpu_gcn_vsrc() */
+    if (!hsagpu_gcn_vregs(w, vdst, nret, &rd)) {
+        return hsagpu_gcn_vdst_nop(w, 2);
+    }
+    if (!hsagpu_gcn_vsrc(w, vaddr, 1, &ra) ||
+        !hsagpu_gcn_vsrc(w, data0, nd, &r0) ||
+        !hsagpu_gcn_vsrc(w, data1, cnt == 2 || two ? nd : 0, &r1)) {
         return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
     }
     if (cross) {

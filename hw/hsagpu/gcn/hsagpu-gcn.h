@@ -110,6 +110,8 @@ typedef struct HsaGpuGcnStatus {
     const char *what;           /* a name for logs */
     uint64_t insns;             /* wave instructions run by the call */
     uint64_t lane_ops;          /* active lanes of its vector instructions */
+    /* instructions naming VGPRs past the allocation (read v0, or a NOP) */
+    uint64_t vgpr_oor;
     unsigned waves;             /* waves a start set up */
     uint64_t cleared;           /* bytes of workgroup state cleared/taken */
     /*

@@ -177,6 +177,7 @@ unsigned hsagpu_v10_dispatch(HsaGpuV10 *v, unsigned ri,
                                     V10_DISPATCH_WAVE_INSNS, &st);
         work += st.work;
         v->disp_insns += st.insns;
+        v->disp_oor += st.vgpr_oor;
         if (err == HSAGPU_GCN_PAUSED) {
             return HSAGPU_PM4_DISPATCH_MORE;
         }

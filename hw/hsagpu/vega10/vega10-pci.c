@@ -702,6 +702,8 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
                                        &ran);
 
     pass->progress += ran;
+    pass->gcn_vgpr_oor += s->v10->disp_oor;
+    s->v10->disp_oor = 0;
     /* oversubscribed: the scheduler's turns, one a quantum */
     if (s->v10->hws.rl_over && !timer_pending(s->v10_quantum)) {
         timer_mod(s->v10_quantum, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +

@@ -263,6 +263,7 @@ typedef struct HsaGpuV10 {
     struct HsaGpuGcnRun *disp_run[V10_NUM_RINGS];
     uint32_t disp_done, disp_failed;
     uint64_t disp_insns;
+    uint64_t disp_oor;          /* past the VGPR allocation, not yet told */
     const char *disp_what;
     /* the glue's: the workgroups in flight as bytes while migrating */
     uint8_t *disp_blob;
