@@ -538,7 +538,10 @@ static void test_oversubscribed(void)
 	cp_pass(v);
 	T(v->hws.rotations == 2 && hqd_of(v, 0x404) >= 0 && hqd_of(v, 0x400) < 0);
 
-	/* more queues than slots, every process resident: turns too */
+	/*
+	 * more queues than slots, every process resident: the queues take
+	 * turns, the next ones after those that ran, wrapping round
+	 */
 	v->hws.queue_mask = 1ULL << 3 | 1ULL << 4;
 	ib_w = 0;
 	ib_process(0x8001, PD(1), 1);
@@ -549,10 +552,41 @@ static void test_oversubscribed(void)
 	hiq_run_list(ib_w);
 	hiq_go(v);
 	T(v->hws.rl_over && v->hws.rl_resident == 2);
+	T(v->hws.rl_queues == 3 && v->hws.rl_mapped == 2);
 	T(hqd_of(v, 0x400) >= 0 && hqd_of(v, 0x402) >= 0 && hqd_of(v, 0x404) < 0);
 	v->hws.rotate_due = true;
 	cp_pass(v);
+	T(hqd_of(v, 0x404) >= 0 && hqd_of(v, 0x400) >= 0 && hqd_of(v, 0x402) < 0);
+	T(vmid_of(v, hqd_of(v, 0x404)) != vmid_of(v, hqd_of(v, 0x400)));
+	v->hws.rotate_due = true;
+	cp_pass(v);
 	T(hqd_of(v, 0x402) >= 0 && hqd_of(v, 0x404) >= 0 && hqd_of(v, 0x400) < 0);
+	T(n_stopped == 0);
+
+	/*
+	 * one process with more queues than slots (kfdtest's
+	 * OverSubscribeCpQueues: 65 queues): every one gets its turns
+	 */
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 3);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(0), 0x400, 0);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(1), 0x402, 0);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(2), 0x404, 0);
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	T(v->hws.rl_over && v->hws.rl_nproc == 1 && v->hws.rl_resident == 1);
+	{
+		unsigned seen = 0;
+
+		for (int turn = 0; turn < 3; turn++) {
+			for (unsigned q = 0; q < 3; q++)
+				seen |= (hqd_of(v, 0x400 + 2 * q) >= 0) << q;
+			v->hws.rotate_due = true;
+			cp_pass(v);
+		}
+		TM(seen == 7, "one process, 3 queues, 2 slots: queues %#x ran",
+		   seen);
+	}
 	T(n_stopped == 0);
 
 	/* a runlist that fits: no turns */

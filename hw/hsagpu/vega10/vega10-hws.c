@@ -19,7 +19,8 @@
  * asked (oversubscription), it time-slices as the firmware does: at each
  * turn (hsagpu_v10_hws_rotate(), which the device calls every
  * V10_HWS_QUANTUM_NS while oversubscribed) everything comes off, its
- * work in flight saved (CWSR), and the next processes go on.
+ * work in flight saved (CWSR), and the next processes go on, or, with
+ * every process on a VMID, the next queues.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -264,126 +265,212 @@ static unsigned v10_hws_map_sdma(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
     return 0;
 }
 
+/* A mapped process of the runlist: its index there, VMID and GWS */
+typedef struct V10RlProc {
+    uint32_t pi;
+    unsigned vmid, num_gws;
+} V10RlProc;
+
 /*
- * The runlist's IB (hws.rl_ib, rl_size dwords) onto the device: its
- * processes from process @first on (wrapping round), each on the next
- * free VMID while there is one, their queues on free slots. The IB is
- * read a packet at a time: it holds only MAP_PROCESS and MAP_QUEUES
- * (and, chained, a RUN_LIST of itself at its end). *@nproc: the
- * processes it has; *@resident: those mapped; *@refused: queues of
- * mapped processes that found no slot.
+ * The runlist's IB (hws.rl_ib, rl_size dwords), a packet at a time, to
+ * @visit: it holds only MAP_PROCESS and MAP_QUEUES (and, chained, a
+ * RUN_LIST of itself at its end, which ends it). @visit gets each
+ * packet with the index of the process it belongs to (MAP_PROCESS: its
+ * own) and returns 0 or an error that ends the walk.
+ */
+static unsigned v10_hws_walk(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                             unsigned (*visit)(HsaGpuV10 *v,
+                                               const HsaGpuV10CpOps *ops,
+                                               uint32_t op, const uint32_t *p,
+                                               uint32_t n, uint32_t pi,
+                                               void *opaque),
+                             void *opaque)
+{
+    uint64_t ib = v->hws.rl_ib;
+    uint32_t size = v->hws.rl_size, pos = 0, pi = 0;
+    uint32_t p[HSAGPU_PM4_MAP_PROCESS_DW];
+    bool process = false;
+    unsigned err = 0;
+
+    while (pos < size && !err) {
+        uint32_t op, n;
+
+        if (ops->read(ops->opaque, 0, ib + pos * 4ULL, p, 4)) {
+            return HSAGPU_PM4_ERR_MEMORY;
+        }
+        op = (p[0] >> HSAGPU_PM4_OPCODE_SHIFT) & HSAGPU_PM4_OPCODE_MASK;
+        n = ((p[0] >> HSAGPU_PM4_COUNT_SHIFT) & HSAGPU_PM4_COUNT_MASK) + 2;
+        if (p[0] >> HSAGPU_PM4_TYPE_SHIFT != HSAGPU_PM4_TYPE3 ||
+            n > size - pos || n > HSAGPU_PM4_MAP_PROCESS_DW) {
+            return HSAGPU_PM4_ERR_IB;
+        }
+        if (ops->read(ops->opaque, 0, ib + pos * 4ULL, p, n * 4)) {
+            return HSAGPU_PM4_ERR_MEMORY;
+        }
+        pos += n;
+        if (op == HSAGPU_PM4_OP_RUN_LIST) {
+            break;
+        }
+        if (op == HSAGPU_PM4_OP_MAP_PROCESS &&
+            n == HSAGPU_PM4_MAP_PROCESS_DW) {
+            if (process) {
+                pi++;
+            }
+            process = true;
+        } else if (!(op == HSAGPU_PM4_OP_MAP_QUEUES &&
+                     n == HSAGPU_PM4_MAP_QUEUES_DW && process &&
+                     HSAGPU_PM4_MQ_NUM(p[1]) == 1 &&
+                     HSAGPU_PM4_MQ_QUEUE_SEL(p[1]) == 1)) {
+            return HSAGPU_PM4_ERR_IB;
+        }
+        err = visit(v, ops, op, p, n, pi, opaque);
+    }
+    return err;
+}
+
+/* What mapping a runlist found and did */
+typedef struct V10RlMap {
+    uint32_t first, qfirst;     /* the turn: first process, first queue */
+    unsigned sweep;
+    uint32_t nproc;             /* processes in the runlist */
+    uint32_t used;              /* VMIDs given */
+    V10RlProc res[V10_NUM_VMIDS];
+    uint32_t resident;          /* processes mapped: res[] */
+    uint32_t qi;                /* compute queues of resident processes */
+    uint32_t mapped;            /* ... on an HQD */
+    uint32_t refused;           /* queues of resident ones left off */
+} V10RlMap;
+
+/* The processes: each of this sweep's on the next free VMID */
+static unsigned v10_rl_process(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                               uint32_t op, const uint32_t *p, uint32_t n,
+                               uint32_t pi, void *opaque)
+{
+    V10RlMap *m = opaque;
+    uint32_t free = v->hws.vmid_mask & ~m->used;
+    unsigned vmid;
+
+    if (op != HSAGPU_PM4_OP_MAP_PROCESS) {
+        return 0;
+    }
+    m->nproc = pi + 1 > m->nproc ? pi + 1 : m->nproc;
+    /* sweep 0: processes @first and on; sweep 1: those before it */
+    if ((m->sweep ? pi >= m->first : pi < m->first) || !free) {
+        return 0;                       /* its turn comes (time-slicing) */
+    }
+    vmid = __builtin_ctz(free);
+    m->used |= 1u << vmid;
+    m->res[m->resident++] = (V10RlProc) {
+        pi, vmid, HSAGPU_PM4_MP_NUM_GWS(p[13]),
+    };
+    v10_hws_vmid_set(v, ops, vmid, HSAGPU_PM4_MP_PASID(p[1]), p);
+    return 0;
+}
+
+/*
+ * The queues of the resident processes: sweep 0 the compute queues from
+ * the turn's @qfirst on (and every SDMA queue), sweep 1 those before it
+ */
+static unsigned v10_rl_queue(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                             uint32_t op, const uint32_t *p, uint32_t n,
+                             uint32_t pi, void *opaque)
+{
+    V10RlMap *m = opaque;
+    const V10RlProc *rp = NULL;
+    unsigned eng = HSAGPU_PM4_MQ_ENGINE(p[1]);
+    uint32_t maps = v->hws.maps;
+    unsigned err;
+
+    if (op != HSAGPU_PM4_OP_MAP_QUEUES) {
+        return 0;
+    }
+    for (uint32_t i = 0; i < m->resident; i++) {
+        if (m->res[i].pi == pi) {
+            rp = &m->res[i];
+        }
+    }
+    if (eng == HSAGPU_PM4_ENGINE_COMPUTE) {
+        uint32_t qi = rp ? m->qi++ : 0;
+
+        if (!rp || (m->sweep ? qi >= m->qfirst : qi < m->qfirst)) {
+            return 0;
+        }
+        err = v10_hws_map_compute(v, ops, p, rp->vmid, rp->num_gws);
+        m->mapped += !err && v->hws.maps != maps;
+    } else if (eng == HSAGPU_PM4_ENGINE_SDMA0 ||
+               eng == HSAGPU_PM4_ENGINE_SDMA1) {
+        if (!rp || m->sweep) {
+            return 0;
+        }
+        err = v10_hws_map_sdma(v, ops, p, rp->vmid);
+    } else {
+        return HSAGPU_PM4_ERR_IB;
+    }
+    m->refused += !err && v->hws.maps == maps;
+    return err;
+}
+
+/*
+ * The runlist onto the device, a turn of it: its processes from @m->first
+ * on (wrapping round), each on the next free VMID while there is one;
+ * their compute queues from the @m->qfirst-th on (wrapping round) on
+ * free HQDs, while there are some.
  */
 static unsigned v10_hws_map_runlist(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
-                                    uint32_t first, uint32_t *nproc,
-                                    uint32_t *resident, uint32_t *refused)
+                                    V10RlMap *m)
 {
     unsigned err = 0;
-    uint32_t used = 0;
 
-    *nproc = *resident = *refused = 0;
-    /* sweep 0: processes @first and on; sweep 1: those before it */
-    for (unsigned sweep = 0; sweep < 2 && !err; sweep++) {
-        uint64_t ib = v->hws.rl_ib;
-        uint32_t size = v->hws.rl_size, pos = 0, pi = 0;
-        unsigned vmid = V10_NUM_VMIDS;
-        uint32_t p[HSAGPU_PM4_MAP_PROCESS_DW], num_gws = 0;
-        bool process = false, mine = false;
+    for (m->sweep = 0; m->sweep < 2 && !err; m->sweep++) {
+        err = v10_hws_walk(v, ops, v10_rl_process, m);
+    }
+    if (m->qfirst) {
+        /* a turn of the queues: count them first, then wrap round */
+        uint32_t q = m->qfirst;
 
-        while (pos < size && !err) {
-            uint32_t op, n;
-
-            if (ops->read(ops->opaque, 0, ib + pos * 4ULL, p, 4)) {
-                return HSAGPU_PM4_ERR_MEMORY;
-            }
-            op = (p[0] >> HSAGPU_PM4_OPCODE_SHIFT) & HSAGPU_PM4_OPCODE_MASK;
-            n = ((p[0] >> HSAGPU_PM4_COUNT_SHIFT) & HSAGPU_PM4_COUNT_MASK) + 2;
-            if (p[0] >> HSAGPU_PM4_TYPE_SHIFT != HSAGPU_PM4_TYPE3 ||
-                n > size - pos || n > HSAGPU_PM4_MAP_PROCESS_DW) {
-                return HSAGPU_PM4_ERR_IB;
-            }
-            if (ops->read(ops->opaque, 0, ib + pos * 4ULL, p, n * 4)) {
-                return HSAGPU_PM4_ERR_MEMORY;
-            }
-            pos += n;
-            if (op == HSAGPU_PM4_OP_RUN_LIST) {
-                /* a chained runlist ends in itself: nothing more to map */
-                break;
-            }
-            if (op == HSAGPU_PM4_OP_MAP_PROCESS &&
-                n == HSAGPU_PM4_MAP_PROCESS_DW) {
-                uint32_t free = v->hws.vmid_mask & ~used;
-
-                process = true;
-                mine = sweep ? pi < first : pi >= first;
-                pi++;
-                num_gws = HSAGPU_PM4_MP_NUM_GWS(p[13]);
-                vmid = free && mine ? __builtin_ctz(free) : V10_NUM_VMIDS;
-                if (vmid == V10_NUM_VMIDS) {
-                    /* not this sweep's, or its turn comes (time-slicing) */
-                    continue;
-                }
-                (*resident)++;
-                used |= 1u << vmid;
-                v10_hws_vmid_set(v, ops, vmid, HSAGPU_PM4_MP_PASID(p[1]), p);
-            } else if (op == HSAGPU_PM4_OP_MAP_QUEUES &&
-                       n == HSAGPU_PM4_MAP_QUEUES_DW && process &&
-                       HSAGPU_PM4_MQ_NUM(p[1]) == 1 &&
-                       HSAGPU_PM4_MQ_QUEUE_SEL(p[1]) == 1) {
-                unsigned eng = HSAGPU_PM4_MQ_ENGINE(p[1]);
-                uint32_t maps = v->hws.maps;
-
-                if (vmid == V10_NUM_VMIDS) {
-                    /* its process is not mapped (now) */
-                } else if (eng == HSAGPU_PM4_ENGINE_COMPUTE) {
-                    err = v10_hws_map_compute(v, ops, p, vmid, num_gws);
-                } else if (eng == HSAGPU_PM4_ENGINE_SDMA0 ||
-                           eng == HSAGPU_PM4_ENGINE_SDMA1) {
-                    err = v10_hws_map_sdma(v, ops, p, vmid);
-                } else {
-                    err = HSAGPU_PM4_ERR_IB;
-                }
-                if (vmid != V10_NUM_VMIDS && !err && v->hws.maps == maps) {
-                    (*refused)++;
-                }
-            } else {
-                err = HSAGPU_PM4_ERR_IB;
-            }
-        }
-        if (!sweep) {
-            *nproc = pi;
-        }
+        m->qfirst = 0;
+        m->sweep = 2;
+        err = err ? err : v10_hws_walk(v, ops, v10_rl_queue, m);
+        m->qfirst = m->qi ? q % m->qi : 0;
+        m->qi = 0;
+    }
+    for (m->sweep = 0; m->sweep < 2 && !err; m->sweep++) {
+        m->qi = 0;
+        err = v10_hws_walk(v, ops, v10_rl_queue, m);
     }
     return err;
 }
 
 /*
- * The runlist being served goes on the device again from process @first:
- * everything mapped comes off first (its work in flight saved, CWSR).
- * With more processes than VMIDs, or more queues than slots, the
- * scheduler is oversubscribed (rl_over), and hsagpu_v10_hws_rotate()
- * gives the next ones their turn.
+ * The runlist being served goes on the device again, from process
+ * @first and compute queue @qfirst: everything mapped comes off first
+ * (its work in flight saved, CWSR). With more processes than VMIDs, or
+ * more queues than slots, the scheduler is oversubscribed (rl_over),
+ * and hsagpu_v10_hws_rotate() gives the next ones their turn.
  */
 static unsigned v10_hws_serve(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
-                              uint32_t first)
+                              uint32_t first, uint32_t qfirst)
 {
-    uint32_t nproc, resident, refused;
+    V10RlMap m = { .first = first, .qfirst = qfirst };
     unsigned err;
 
     err = v10_hws_unmap(v, ops, 0, false, NULL, 0, ~0u, true);
     if (!err) {
-        err = v10_hws_map_runlist(v, ops, first, &nproc, &resident,
-                                  &refused);
+        err = v10_hws_map_runlist(v, ops, &m);
     }
     if (err) {
         v->hws.rl_ib = 0;
         v->hws.rl_over = 0;
         return err;
     }
-    v->hws.rl_first = first;
-    v->hws.rl_nproc = nproc;
-    v->hws.rl_resident = resident;
-    v->hws.refused += (nproc - resident) + refused;
-    v->hws.rl_over = nproc && (resident < nproc || refused);
+    v->hws.rl_first = m.nproc ? first % m.nproc : 0;
+    v->hws.rl_qfirst = m.qfirst;
+    v->hws.rl_nproc = m.nproc;
+    v->hws.rl_resident = m.resident;
+    v->hws.rl_queues = m.qi;
+    v->hws.rl_mapped = m.mapped;
+    v->hws.refused += (m.nproc - m.resident) + m.refused;
+    v->hws.rl_over = m.nproc && (m.resident < m.nproc || m.refused);
     return 0;
 }
 
@@ -401,26 +488,29 @@ static unsigned v10_hws_run_list(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
     v->hws.runlists++;
     v->hws.rl_ib = (uint64_t)(pk[2] & 0xffff) << 32 | (pk[1] & ~3u);
     v->hws.rl_size = pk[3] & HSAGPU_PM4_IB_SIZE_MASK;
-    return v10_hws_serve(v, ops, 0);
+    return v10_hws_serve(v, ops, 0, 0);
 }
 
 unsigned hsagpu_v10_hws_rotate(HsaGpuV10 *v, const HsaGpuV10CpOps *ops)
 {
-    uint32_t step;
-
     v->hws.rotate_due = false;
     if (!v->hws.rl_over || !v->hws.rl_ib || !v->hws.rl_nproc) {
         return 0;
     }
-    /*
-     * the next processes after those that ran; with every process
-     * resident (more queues than slots), the next process's queues first
-     */
-    step = v->hws.rl_resident && v->hws.rl_resident < v->hws.rl_nproc ?
-           v->hws.rl_resident : 1;
     v->hws.rotations++;
-    return v10_hws_serve(v, ops, (v->hws.rl_first + step) %
-                                 v->hws.rl_nproc);
+    /* the next processes after those that ran */
+    if (v->hws.rl_resident < v->hws.rl_nproc) {
+        return v10_hws_serve(v, ops, (v->hws.rl_first + v->hws.rl_resident) %
+                                     v->hws.rl_nproc, 0);
+    }
+    /*
+     * every process resident, more queues than slots: the next queues
+     * after those that ran (a process's own too: kfdtest's
+     * OverSubscribeCpQueues has one with 65)
+     */
+    return v10_hws_serve(v, ops, v->hws.rl_first,
+                         v->hws.rl_qfirst + (v->hws.rl_mapped ?
+                                             v->hws.rl_mapped : 1));
 }
 
 unsigned hsagpu_v10_hws_packet(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,

@@ -980,7 +980,9 @@ static int v10_hws_post_load(void *opaque, int version_id)
         return -EINVAL;
     }
     if (v->hws.rl_size > HSAGPU_PM4_IB_SIZE_MASK || v->hws.rl_over > 1 ||
-        (v->hws.rl_nproc && v->hws.rl_first >= v->hws.rl_nproc)) {
+        (v->hws.rl_nproc && v->hws.rl_first >= v->hws.rl_nproc) ||
+        (v->hws.rl_queues && v->hws.rl_qfirst >= v->hws.rl_queues) ||
+        v->hws.rl_mapped > v->hws.rl_queues) {
         error_report("hsa-gpu-vega10: migrated runlist of %u dwords, "
                      "process %u of %u", v->hws.rl_size, v->hws.rl_first,
                      v->hws.rl_nproc);
@@ -993,7 +995,7 @@ static int v10_hws_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_hsagpu_v10_hws = {
     .name = "hsa-gpu-vega10/regs/hws",
-    .version_id = 3,
+    .version_id = 4,
     .minimum_version_id = 1,
     .needed = v10_hws_needed,
     .post_load = v10_hws_post_load,
@@ -1018,6 +1020,9 @@ static const VMStateDescription vmstate_hsagpu_v10_hws = {
         VMSTATE_UINT32_V(hws.rl_resident, HsaGpuV10, 3),
         VMSTATE_UINT32_V(hws.rl_over, HsaGpuV10, 3),
         VMSTATE_UINT32_V(hws.rotations, HsaGpuV10, 3),
+        VMSTATE_UINT32_V(hws.rl_qfirst, HsaGpuV10, 4),
+        VMSTATE_UINT32_V(hws.rl_queues, HsaGpuV10, 4),
+        VMSTATE_UINT32_V(hws.rl_mapped, HsaGpuV10, 4),
         VMSTATE_END_OF_LIST()
     }
 };

@@ -201,12 +201,15 @@ typedef struct HsaGpuV10Hws {
      * The runlist served (its IB, 0: none since an UNMAP_QUEUES): with
      * more processes than VMIDs or queues than slots (rl_over), the
      * processes from rl_first on are mapped, rl_resident of rl_nproc,
-     * and each turn (rotate_due, set by the device's quantum timer: not
-     * migrated) maps the next ones
+     * with their compute queues from the rl_qfirst-th on, rl_mapped of
+     * rl_queues; each turn (rotate_due, set by the device's quantum
+     * timer: not migrated) maps the next processes or, all resident,
+     * the next queues
      */
     uint64_t rl_ib;
     uint32_t rl_size;           /* dwords */
     uint32_t rl_first, rl_nproc, rl_resident;
+    uint32_t rl_qfirst, rl_queues, rl_mapped;
     uint32_t rl_over;
     bool rotate_due;
     /* Counters (tests, docs): no effect on behaviour */
