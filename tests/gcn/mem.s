@@ -402,3 +402,20 @@ s_mov_b32 m0, 0x20000
 ds_gws_sema_p offset:1 gds
 s_mov_b32 s0, 1
 s_endpgm
+// P35 scalar stores at a 64-bit base (s[10:11]), and the buffer forms
+// through the V# in s[20:23] (num_records 24: an x8 load from 4 reads 0
+// past it, an x4 store at 16 is dropped past it)
+s_store_dword s4, s[10:11], 0x0
+s_store_dwordx2 s[4:5], s[10:11], 0x8
+s_store_dwordx4 s[4:7], s[10:11], s12
+s_buffer_load_dwordx8 s[24:31], s[20:23], 0x4
+s_buffer_store_dwordx4 s[4:7], s[20:23], 0x10
+s_buffer_load_dword s32, s[20:23], s13
+s_buffer_load_dwordx2 s[34:35], s[20:23], 0x0
+s_buffer_load_dwordx4 s[36:39], s[20:23], 0x14
+s_buffer_load_dwordx16 s[40:55], s[20:23], 0x0
+s_buffer_store_dword s8, s[20:23], 0x0
+s_buffer_store_dwordx2 s[8:9], s[20:23], 0x14
+s_dcache_wb
+s_waitcnt lgkmcnt(0)
+s_endpgm

@@ -135,6 +135,17 @@ s_load_dwordx2 s[0:1], s[2:3], 0x0
 s_load_dwordx4 s[0:3], s[2:3], 0x0
 s_load_dwordx8 s[0:7], s[2:3], 0x0
 s_load_dwordx16 s[0:15], s[2:3], 0x0
+s_buffer_load_dword s0, s[4:7], 0x0
+s_buffer_load_dwordx2 s[0:1], s[4:7], 0x0
+s_buffer_load_dwordx4 s[0:3], s[4:7], 0x0
+s_buffer_load_dwordx8 s[8:15], s[4:7], 0x0
+s_buffer_load_dwordx16 s[8:23], s[4:7], 0x0
+s_store_dword s0, s[2:3], 0x0
+s_store_dwordx2 s[0:1], s[2:3], 0x0
+s_store_dwordx4 s[0:3], s[4:5], 0x0
+s_buffer_store_dword s0, s[4:7], 0x0
+s_buffer_store_dwordx2 s[0:1], s[4:7], 0x0
+s_buffer_store_dwordx4 s[0:3], s[4:7], 0x0
 s_dcache_inv
 s_dcache_wb
 // VOP2

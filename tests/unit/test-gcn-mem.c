@@ -660,6 +660,49 @@ static void test_smem(void)
 	   "unaligned bases (%s)", st.what ? st.what : "");
 }
 
+/*
+ * P35: scalar stores (kfdtest's CopyOnSignalIsa stores with
+ * s_store_dword) and the buffer forms with their range
+ */
+static void test_smem_store(void)
+{
+	static const uint32_t val[4] = { 0x11, 0x22, 0x33, 0x44 };
+	uint32_t want[8], want16[16];
+	int ok;
+
+	fresh();
+	memcpy(&w.s[4], val, sizeof(val));
+	w.s[8] = w.s[9] = 0x55;
+	w.s[10] = (uint32_t)(BUF + 0x200);
+	w.s[11] = (BUF + 0x200) >> 32;
+	w.s[12] = 0x20;
+	w.s[13] = 8;
+	vsharp(&w, 20, BUF + 0x300, 0, 24, 0);
+	ok = run(35) == 0;
+	TM(ok, "P35 ran (%s)", st.what ? st.what : "");
+	T(m32(0x200) == 0x11 && m32(0x204) == b32(0x204));
+	T(m32(0x208) == 0x11 && m32(0x20c) == 0x22);
+	T(m32(0x220) == 0x11 && m32(0x224) == 0x22 && m32(0x228) == 0x33 &&
+	  m32(0x22c) == 0x44);
+	for (unsigned k = 0; k < 8; k++)
+		want[k] = 4 + 4 * k + 4 <= 24 ? b32(0x304 + 4 * k) : 0;
+	TM(!memcmp(&w.s[24], want, sizeof(want)),
+	   "s_buffer_load_dwordx8 past num_records: s24 %#x s29 %#x s31 %#x",
+	   w.s[24], w.s[29], w.s[31]);
+	/* (0x314 is written again below) */
+	T(m32(0x310) == 0x11 && m32(0x318) == b32(0x318) &&
+	  m32(0x31c) == b32(0x31c));
+	T(w.s[32] == b32(0x308));
+	T(w.s[34] == b32(0x300) && w.s[35] == b32(0x304));
+	T(w.s[36] == 0x22 && !w.s[37] && !w.s[38] && !w.s[39]);
+	for (unsigned k = 0; k < 16; k++)
+		want16[k] = k < 4 ? b32(0x300 + 4 * k) : k == 4 ? 0x11 :
+			    k == 5 ? 0x22 : 0;
+	T(!memcmp(&w.s[40], want16, sizeof(want16)));
+	T(m32(0x300) == 0x55 && m32(0x314) == 0x55 &&
+	  m32(0x318) == b32(0x318));
+}
+
 /* the CPU's LDS for P21, written lane by lane in order */
 static uint8_t mlds[1024];
 
@@ -1886,8 +1929,8 @@ int main(void)
 		mem[k] = (uint8_t)(k * 7 + 3);
 	read_programs();
 	memcpy(init, mem, SIZE);
-	TM(nprog == 35, "%u programs from llvm-mc", nprog);
-	if (nprog != 35)
+	TM(nprog == 36, "%u programs from llvm-mc", nprog);
+	if (nprog != 36)
 		return tap_done();
 	test_clocks();
 	test_control();
@@ -1896,6 +1939,7 @@ int main(void)
 	test_lanes();
 	test_branches();
 	test_smem();
+	test_smem_store();
 	test_ds_wide();
 	test_flat_loads();
 	test_flat_stores();

@@ -708,7 +708,10 @@ static bool hsagpu_gcn_sopk(HsaGpuGcnWave *w, unsigned op, unsigned sdst,
 }
 
 /*
- * Scalar memory: s_load_dword{,x2,x4,x8,x16}; the scalar cache's
+ * Scalar memory: s_load_dword{,x2,x4,x8,x16} and s_store_dword{,x2,x4}
+ * at a 64-bit base, their s_buffer_ forms through a buffer resource (a
+ * V#: base, and num_records bytes with stride 0, past which loads give 0
+ * and stores are dropped, a dword at a time); the scalar cache's
  * invalidations and write-backs (no cache here: a host fence, the
  * acquire or release they stand for); the clocks.
  */
@@ -717,9 +720,9 @@ static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 {
     unsigned op = (insn[0] >> 18) & 0xff, sdata = (insn[0] >> 6) & 0x7f;
     unsigned sbase = (insn[0] & 0x3f) * 2, n, err;
-    bool imm = (insn[0] >> 17) & 1;
-    uint64_t base, off, addr, ns;
-    uint32_t buf[16], *dst;
+    bool imm = (insn[0] >> 17) & 1, buffer = false, store = false;
+    uint64_t base, off, addr, ns, range = UINT64_MAX;
+    uint32_t buf[16], *dst, *v;
 
     switch (op) {
     case GCN_SMEM_S_DCACHE_INV:
@@ -740,11 +743,35 @@ static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     case GCN_SMEM_S_LOAD_DWORD ... GCN_SMEM_S_LOAD_DWORDX16:
         n = 1u << (op - GCN_SMEM_S_LOAD_DWORD);     /* dwords: 1..16 */
         break;
+    case GCN_SMEM_S_BUFFER_LOAD_DWORD ... GCN_SMEM_S_BUFFER_LOAD_DWORDX16:
+        n = 1u << (op - GCN_SMEM_S_BUFFER_LOAD_DWORD);
+        buffer = true;
+        break;
+    case GCN_SMEM_S_STORE_DWORD ... GCN_SMEM_S_STORE_DWORDX4:
+        n = 1u << (op - GCN_SMEM_S_STORE_DWORD);
+        store = true;
+        break;
+    case GCN_SMEM_S_BUFFER_STORE_DWORD ... GCN_SMEM_S_BUFFER_STORE_DWORDX4:
+        n = 1u << (op - GCN_SMEM_S_BUFFER_STORE_DWORD);
+        buffer = store = true;
+        break;
     default:
         return hsagpu_gcn_refuse(g, w, insn, "smem");
     }
     dst = hsagpu_gcn_sregs(w, sdata, n);
-    if (!dst || !hsagpu_gcn_sread(w, sbase, 0, true, &base)) {
+    if (!dst) {
+        return hsagpu_gcn_refuse(g, w, insn, "smem");
+    }
+    if (buffer) {
+        /* the V# in s[sbase:sbase+3]: a 48-bit base, num_records */
+        v = hsagpu_gcn_sregs(w, sbase, 4);
+        if (!v || (v[1] >> 16) & 0x3fff) {
+            /* (a stride: a scalar buffer access has no index) */
+            return hsagpu_gcn_refuse(g, w, insn, "smem: V# with a stride");
+        }
+        base = (uint64_t)(v[1] & 0xffff) << 32 | v[0];
+        range = v[2];
+    } else if (!hsagpu_gcn_sread(w, sbase, 0, true, &base)) {
         return hsagpu_gcn_refuse(g, w, insn, "smem");
     }
     if (imm) {
@@ -753,14 +780,39 @@ static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     } else if (!hsagpu_gcn_sread(w, insn[1] & 0x7f, 0, false, &off)) {
         return hsagpu_gcn_refuse(g, w, insn, "smem");
     }
-    addr = (base + off) & ~3ULL;
-    err = g->mem->read(g->mem->opaque, addr, buf, n * 4);
+    if (buffer) {
+        /* the offset within the buffer, a dword at a time against it */
+        off = (uint32_t)off & ~3u;
+        addr = (base + off) & ~3ULL;
+        for (unsigned k = 0; k < n; k++) {
+            bool in = off + 4ULL * (k + 1) <= range;
+
+            err = !in ? 0 : store ?
+                  g->mem->write(g->mem->opaque, addr + 4 * k, &dst[k], 4) :
+                  g->mem->read(g->mem->opaque, addr + 4 * k, &buf[k], 4);
+            if (err) {
+                addr += 4 * k;
+                break;
+            }
+            if (!in) {
+                buf[k] = 0;
+            }
+        }
+    } else {
+        addr = (base + off) & ~3ULL;
+        err = store ? g->mem->write(g->mem->opaque, addr, dst, n * 4) :
+              g->mem->read(g->mem->opaque, addr, buf, n * 4);
+    }
     if (err) {
         g->st->mem_err = err;
         g->st->addr = addr;
-        return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn, "s_load");
+        return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn,
+                               store ? "s_store" : "s_load");
     }
-    memcpy(dst, buf, n * 4);
+    if (!store) {
+        memcpy(dst, buf, n * 4);
+    }
+    /* a store leaves the data where the release fence finds it */
     return 2;
 }
 
