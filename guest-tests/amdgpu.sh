@@ -636,7 +636,17 @@ else
         sleep 1
         i=$((i + 1))
     done
-    new_dmesg "$from" | grep -E 'HWS|preemption|GPU reset|VRAM' | diag
+    # amdgpu says "succeeded" before it hands the device back to amdkfd
+    # (amdgpu_amdkfd_post_reset): until then amdkfd is locked and
+    # refuses to open /dev/kfd, and a ROCr starting then fails hsa_init with
+    # OUT_OF_RESOURCES, on a real GPU as here. What a user's script does:
+    # wait until it opens
+    i=0
+    while [ -z "$why" ] && [ $i -lt 300 ] && ! (exec 3< /dev/kfd) 2>/dev/null; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    new_dmesg "$from" | grep -E 'HWS|preemption|GPU reset|VRAM|kfd' | diag
     if [ -n "$why" ]; then
         :
     elif ! new_dmesg "$from" | grep -q 'unsuccessful queues preemption'; then
