@@ -517,7 +517,16 @@ static void test_cp_kiq(void)
 	/* kgd_gfx_v9_hqd_destroy: DEQUEUE_REQUEST stops it */
 	WR(v, V10_CP_HQD_DEQUEUE_REQUEST, 1);
 	T(RD(v, V10_CP_HQD_ACTIVE) == 0 && !v->ring[kcq].active);
-	/* kgd_gfx_v9_hiq_mqd_load: amdkfd's HIQ (engine 1) is mapped too */
+	/*
+	 * kgd_gfx_v9_hiq_mqd_load: amdkfd's HIQ (engine 1) is mapped too.
+	 * amdkfd does not wait for the KIQ: its first packet (here the
+	 * ring's first, 3 dwords) and doorbell may come before the map
+	 * runs, and the doorbell then finds no HQD; the map takes the
+	 * write pointer from its poll address (the flake of amdkfd's
+	 * first preemption after a GPU reset under load)
+	 */
+	*(uint64_t *)(gmem + 0x20200) = 3;
+	T(!hsagpu_v10_cp_doorbell(v, 0x8, 3));
 	put(KIQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7));
 	put(KIQ_RING, &w, 1 << 13 | 0 << 16 | 0 << 18 | 1 << 26 | 1u << 29);
 	put(KIQ_RING, &w, 0x8 << 2);
@@ -528,6 +537,13 @@ static void test_cp_kiq(void)
 	hsagpu_v10_cp_doorbell(v, 0, w);
 	cp_pass(v);
 	T(v->ring[V10_HQD_INDEX(1, 0, 1)].active && !v->ring[kiq].pm4.error);
+	cp_pass(v);
+	TM(v->ring[V10_HQD_INDEX(1, 0, 1)].wptr == 3 &&
+	   v->ring[V10_HQD_INDEX(1, 0, 1)].pm4.rptr == 3,
+	   "HIQ mapped after its doorbell: write pointer %llu, read %u",
+	   (unsigned long long)v->ring[V10_HQD_INDEX(1, 0, 1)].wptr,
+	   v->ring[V10_HQD_INDEX(1, 0, 1)].pm4.rptr);
+	*(uint64_t *)(gmem + 0x20200) = 0;
 	/* a MAP_QUEUES the KIQ cannot do stops the KIQ */
 	put(KIQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7));
 	put(KIQ_RING, &w, 3 << 18 | 1u << 29);

@@ -169,6 +169,19 @@ void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
     v->kick = true;
 }
 
+void hsagpu_v10_cp_fetch_wptr(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                              unsigned ri)
+{
+    HsaGpuV10Ring *r = &v->ring[ri];
+    uint64_t wptr;
+
+    if (r->active && !r->aql && r->wptr_addr &&
+        !ops->read(ops->opaque, r->pm4.vmid, r->wptr_addr, &wptr, 8)) {
+        r->wptr = wptr;
+        v->kick = true;
+    }
+}
+
 void hsagpu_v10_cp_wptr(HsaGpuV10 *v, unsigned ri, uint64_t wptr)
 {
     if (v->ring[ri].active) {
@@ -299,6 +312,7 @@ static unsigned v10_map_queues(V10RingCtx *c, const uint32_t *pk)
     V10_HQD(v10_bank(v, ri), V10_CP_HQD_PQ_WPTR_POLL_ADDR) = pk[5];
     V10_HQD(v10_bank(v, ri), V10_CP_HQD_PQ_WPTR_POLL_ADDR + 1) = pk[6];
     hsagpu_v10_cp_hqd_start(v, ri, true);
+    hsagpu_v10_cp_fetch_wptr(v, c->ops, ri);
     v->maps++;
     return 0;
 }

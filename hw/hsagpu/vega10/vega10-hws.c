@@ -216,13 +216,7 @@ static unsigned v10_hws_map_compute(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
         hsagpu_v10_cp_hqd_stop(v, ri, false);
         return HSAGPU_PM4_ERR_MEMORY;
     }
-    if (!v->ring[ri].aql && v->ring[ri].wptr_addr) {
-        uint64_t wptr;
-
-        if (!ops->read(ops->opaque, vmid, v->ring[ri].wptr_addr, &wptr, 8)) {
-            v->ring[ri].wptr = wptr;
-        }
-    }
+    hsagpu_v10_cp_fetch_wptr(v, ops, ri);
     v->hws.mqd[ri] = mqd;
     if (HSAGPU_PM4_MQ_QUEUE_TYPE(pk[1]) >= 2) {
         v->hws.static_mask |= 1ULL << ri;

@@ -351,6 +351,14 @@ void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on);
  * unmaps) or reset (its waves go: starting it false is this)
  */
 void hsagpu_v10_cp_hqd_stop(HsaGpuV10 *v, unsigned ri, bool save);
+/*
+ * A PM4 ring just mapped by a packet (the KIQ's or the scheduler's
+ * MAP_QUEUES) takes its write pointer from its poll address, in its
+ * VMID: the driver may have written packets and rung the doorbell
+ * before the map ran, and a doorbell that found no HQD is lost
+ */
+void hsagpu_v10_cp_fetch_wptr(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
+                              unsigned ri);
 /* A new write pointer for ring @ri (dwords) */
 void hsagpu_v10_cp_wptr(HsaGpuV10 *v, unsigned ri, uint64_t wptr);
 /* A doorbell write at BAR2 dword @dw: true if a ring took it */
