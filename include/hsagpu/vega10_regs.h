@@ -238,6 +238,12 @@
 #define V10_CP_RB_WPTR_POLL_ADDR_HI     0x3047
 #define V10_CP_RB0_WPTR                 0x3054
 #define V10_CP_RB0_WPTR_HI              0x3055
+/*
+ * The MEC queues (bit pipe * 8 + queue of the ME GRBM_GFX_CNTL selects)
+ * whose write pointer the CP reads from its poll address:
+ * kgd_gfx_v9_hqd_load's one-shot poll of a reloaded queue
+ */
+#define V10_CP_PQ_WPTR_POLL_CNTL1       0x3084
 #define V10_CP_RB_DOORBELL_CONTROL      0x3059
 #define V10_CP_INT_CNTL_RING0           0x306a
 #define V10_CP_ME1_PIPE0_INT_CNTL       0x3085  /* 4 pipes, then ME2's */

@@ -755,6 +755,31 @@ static void test_cp_user_vmid(void)
 	   "RELEASE_MEM in VMID 5: %u interrupts, VMID %u, context %#x, "
 	   "data %#x", n_eop, eop_vmid, eop_ctx, g32(rptr + 16)[0]);
 	WR(v, V10_CP_ME1_PIPE0_INT_CNTL, 0);
+
+	/*
+	 * amdkfd without its scheduler evicts it (kgd_gfx_v9_hqd_destroy)
+	 * and reloads it (kgd_gfx_v9_hqd_load): the write pointer guessed
+	 * from the read pointer, then CP_PQ_WPTR_POLL_CNTL1's one-shot read
+	 * of the process's write pointer, which moved meanwhile (kfdtest's
+	 * MemoryRegister: a dispatch submitted while evicted)
+	 */
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 1, 0));
+	WR(v, V10_CP_HQD_DEQUEUE_REQUEST, 1);
+	T(!v->ring[kcq].active);
+	put(ring, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_NOP, 3));
+	put(ring, &w, 0);
+	put(ring, &w, 0);
+	*(uint64_t *)(gmem + wpoll) = w;
+	WR(v, V10_CP_HQD_PQ_WPTR_LO, w - 3);
+	/* (a doorbell now: the write pointer is no longer polled) */
+	WR(v, V10_CP_HQD_PQ_DOORBELL_CONTROL, 0x30 << 2 | V10_DOORBELL_EN);
+	WR(v, V10_CP_PQ_WPTR_POLL_CNTL1, 1u << (0 * 8 + 1));
+	WR(v, V10_CP_HQD_ACTIVE, 1);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+	cp_pass(v);
+	TM(v->ring[kcq].pm4.rptr == w && !n_stopped && !v->wptr_poll,
+	   "reloaded with a guessed write pointer: ran to %u of %u",
+	   v->ring[kcq].pm4.rptr, w);
 }
 
 static void test_cp_self_restart(void)

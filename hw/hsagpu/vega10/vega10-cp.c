@@ -449,6 +449,16 @@ unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
         uint32_t rptr, err;
         uint64_t packets;
 
+        /*
+         * CP_PQ_WPTR_POLL_CNTL1's one-shot read of a reloaded queue's
+         * write pointer (amdkfd without its scheduler guesses it from
+         * the read pointer; packets submitted while the queue was off
+         * the hardware are past it); an AQL queue reads its own
+         */
+        if (ri < V10_NUM_HQD && (v->wptr_poll >> ri & 1) && r->active) {
+            v->wptr_poll &= ~(1ULL << ri);
+            hsagpu_v10_cp_fetch_wptr(v, ops, ri);
+        }
         /* a held ring takes write pointers and runs nothing */
         if (!r->active || r->pm4.error || r->held || r->aql) {
             continue;

@@ -1157,6 +1157,25 @@ static int v10_disp_post_load(void *opaque, int version_id)
     return ret;
 }
 
+/* Write pointer reads CP_PQ_WPTR_POLL_CNTL1 asked for, not yet done */
+static bool v10_wptr_poll_needed(void *opaque)
+{
+    HsaGpuV10 *v = opaque;
+
+    return v->wptr_poll != 0;
+}
+
+static const VMStateDescription vmstate_hsagpu_v10_wptr_poll = {
+    .name = "hsa-gpu-vega10/regs/wptr-poll",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = v10_wptr_poll_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(wptr_poll, HsaGpuV10),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_hsagpu_v10_disp = {
     .name = "hsa-gpu-vega10/regs/dispatch",
     .version_id = 1,
@@ -1197,6 +1216,7 @@ static const VMStateDescription vmstate_hsagpu_v10_regs = {
     .subsections = (const VMStateDescription * const []) {
         &vmstate_hsagpu_v10_hws,
         &vmstate_hsagpu_v10_disp,
+        &vmstate_hsagpu_v10_wptr_poll,
         NULL
     }
 };

@@ -29,6 +29,7 @@ void hsagpu_v10_reset(HsaGpuV10 *v)
     memset(v->reg, 0, sizeof(v->reg));
     memset(v->hqd, 0, sizeof(v->hqd));
     memset(v->ring, 0, sizeof(v->ring));
+    v->wptr_poll = 0;
     v->kiq_ring = V10_NUM_RINGS;
     v->msi_due = false;
     v->sdma_dirty = false;
@@ -161,6 +162,19 @@ static void v10_cp_trigger(HsaGpuV10 *v, uint32_t dw, uint32_t val)
                            (uint64_t)v->reg[V10_CP_RB0_WPTR_HI] << 32 |
                            v->reg[V10_CP_RB0_WPTR]);
         return;
+    case V10_CP_PQ_WPTR_POLL_CNTL1: {
+        unsigned me = V10_GRBM_GFX_CNTL_ME(v->reg[V10_GRBM_GFX_CNTL]);
+
+        /* the queues read their write pointer at the CP's next pass */
+        for (unsigned b = 0; (me == 1 || me == 2) && b < 32; b++) {
+            if ((val >> b & 1) && b / V10_MEC_QUEUES < V10_MEC_PIPES) {
+                v->wptr_poll |= 1ULL << V10_HQD_INDEX(me, b / V10_MEC_QUEUES,
+                                                      b % V10_MEC_QUEUES);
+            }
+        }
+        v->kick = true;
+        return;
+    }
     }
     hqd = v10_selected_hqd(v);
     if (hqd < 0) {

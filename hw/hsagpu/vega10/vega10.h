@@ -267,6 +267,8 @@ typedef struct HsaGpuV10 {
     uint32_t disp_done, disp_failed;
     uint64_t disp_insns;
     uint64_t disp_oor;          /* past the VGPR allocation, not yet told */
+    /* HQDs to read their write pointer when next running (POLL_CNTL1) */
+    uint64_t wptr_poll;
     const char *disp_what;
     /* the glue's: the workgroups in flight as bytes while migrating */
     uint8_t *disp_blob;
