@@ -1503,6 +1503,23 @@ static void vs_ring(uint64_t addr, uint32_t *w, unsigned n, ...)
     va_end(ap);
 }
 
+/* A runlist's MAP_PROCESS (pm_map_process_v9) of @pasid with @nq queues */
+static void vs_map_process(uint32_t *i, uint32_t pasid, uint32_t nq)
+{
+    vs_ring(VS_IB, i, 16, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_PROCESS, 16),
+            pasid | 10u << 25, 0, 0, 0x20001, 0x1000, 0, 0, 0, 0, 0, 0, 0,
+            nq << 22, 0, 0);
+}
+
+/* ... and a MAP_QUEUES of one @engine queue: its MQD and write pointer */
+static void vs_map_queue(uint32_t *i, uint32_t engine, uint32_t doorbell,
+                         uint64_t mqd, uint32_t wptr)
+{
+    vs_ring(VS_IB, i, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7),
+            1 << 4 | engine << 26 | 1u << 29, doorbell << 2, (uint32_t)mqd,
+            (uint32_t)(mqd >> 32), wptr, 0);
+}
+
 static void vs_write(const char *name)
 {
     size_t n = FV_HEAD_SIZE;
@@ -1774,15 +1791,9 @@ static void vega10_seeds(void)
     {
         uint32_t i = 0;
 
-        vs_ring(VS_IB, &i, 16, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_PROCESS, 16),
-                0x8001 | 10u << 25, 0, 0, 0x20001, 0x1000, 0, 0, 0, 0, 0,
-                0, 0, 2u << 22, 0, 0);
-        vs_ring(VS_IB, &i, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7),
-                1 << 4 | HSAGPU_PM4_ENGINE_COMPUTE << 26 | 1u << 29,
-                0x400 << 2, VS_SDMA_RING, 0, 0x48, 0);
-        vs_ring(VS_IB, &i, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7),
-                1 << 4 | HSAGPU_PM4_ENGINE_SDMA1 << 26 | 1u << 29,
-                0x402 << 2, VS_IH_RING, 0, 0x68, 0);
+        vs_map_process(&i, 0x8001, 2);
+        vs_map_queue(&i, HSAGPU_PM4_ENGINE_COMPUTE, 0x400, VS_SDMA_RING, 0x48);
+        vs_map_queue(&i, HSAGPU_PM4_ENGINE_SDMA1, 0x402, VS_IH_RING, 0x68);
         vs_ring(VS_KCQ_RING, &k, 8,
                 HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_RESOURCES, 8),
                 0xff00 | 1u << 29, 0xffffff7b, 0, 0, 0, 0, 0);
@@ -1814,18 +1825,10 @@ static void vega10_seeds(void)
          * one AQL queue each; the quantum ends twice (FV_OP_PASS a = 1)
          */
         i = 0x80;
-        vs_ring(VS_IB, &i, 16, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_PROCESS, 16),
-                0x8001 | 10u << 25, 0, 0, 0x20001, 0x1000, 0, 0, 0, 0, 0,
-                0, 0, 1u << 22, 0, 0);
-        vs_ring(VS_IB, &i, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7),
-                1 << 4 | HSAGPU_PM4_ENGINE_COMPUTE << 26 | 1u << 29,
-                0x400 << 2, VS_SDMA_RING, 0, 0x48, 0);
-        vs_ring(VS_IB, &i, 16, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_PROCESS, 16),
-                0x8002 | 10u << 25, 0, 0, 0x20001, 0x1000, 0, 0, 0, 0, 0,
-                0, 0, 1u << 22, 0, 0);
-        vs_ring(VS_IB, &i, 7, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_MAP_QUEUES, 7),
-                1 << 4 | HSAGPU_PM4_ENGINE_COMPUTE << 26 | 1u << 29,
-                0x404 << 2, VS_SDMA_RING, 0, 0x58, 0);
+        vs_map_process(&i, 0x8001, 1);
+        vs_map_queue(&i, HSAGPU_PM4_ENGINE_COMPUTE, 0x400, VS_SDMA_RING, 0x48);
+        vs_map_process(&i, 0x8002, 1);
+        vs_map_queue(&i, HSAGPU_PM4_ENGINE_COMPUTE, 0x404, VS_SDMA_RING, 0x58);
         vs_ring(VS_KCQ_RING, &k, 8,
                 HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_RESOURCES, 8),
                 0x0100 | 1u << 29, 0xffffff7b, 0, 0, 0, 0, 0);

@@ -232,6 +232,16 @@ static unsigned vmid_of(HsaGpuV10 *v, int ri)
 
 #define PD(i)   (0x0000008000001001ULL + ((uint64_t)(i) << 12))
 
+/* A runlist of one process (PASID 0x8001) with one compute queue, run */
+static void run_one(HsaGpuV10 *v, uint64_t mqd, uint32_t doorbell)
+{
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 1);
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, mqd, doorbell, 0);
+	hiq_run_list(ib_w);
+	hiq_go(v);
+}
+
 static void test_hiq_mapped(void)
 {
 	HsaGpuV10 *v = boot(0xff00);
@@ -384,11 +394,7 @@ static void test_preempt_saves(void)
 	v->ops.opaque = v;
 	n_aql_stops = 0;
 	aql_mqd(0);
-	ib_w = 0;
-	ib_process(0x8001, PD(1), 1);
-	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(0), 0x400, 0);
-	hiq_run_list(ib_w);
-	hiq_go(v);
+	run_one(v, MQD(0), 0x400);
 	q0 = hqd_of(v, 0x400);
 	T(q0 >= 0 && n_aql_stops == 0);
 	if (q0 < 0)
@@ -424,11 +430,7 @@ static void test_preempt_saves(void)
 	HQD(g32(MQD(1)), V10_CP_HQD_PQ_BASE) = (USER_BASE + AQL_RING(1)) >> 8;
 	HQD(g32(MQD(1)), V10_CP_HQD_PQ_BASE + 1) = (USER_BASE + AQL_RING(1)) >> 40;
 	HQD(g32(MQD(1)), V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1) = USER_BASE >> 32;
-	ib_w = 0;
-	ib_process(0x8001, PD(1), 1);
-	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(1), 0x402, 0);
-	hiq_run_list(ib_w);
-	hiq_go(v);
+	run_one(v, MQD(1), 0x402);
 	q0 = hqd_of(v, 0x402);
 	T(q0 >= 0 && !v->ring[q0].aql);
 	if (q0 < 0)
@@ -590,11 +592,7 @@ static void test_oversubscribed(void)
 	T(n_stopped == 0);
 
 	/* a runlist that fits: no turns */
-	ib_w = 0;
-	ib_process(0x8001, PD(1), 1);
-	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(0), 0x400, 0);
-	hiq_run_list(ib_w);
-	hiq_go(v);
+	run_one(v, MQD(0), 0x400);
 	T(!v->hws.rl_over && hqd_of(v, 0x400) >= 0);
 }
 
@@ -652,11 +650,7 @@ static void test_bad_runlists(void)
 	hiq_go(v);
 	T(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_MEMORY);
 	v = boot(0xff00);
-	ib_w = 0;
-	ib_process(0x8001, PD(1), 1);
-	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, 0xfff0000000ULL, 0x400, 0);
-	hiq_run_list(ib_w);
-	hiq_go(v);
+	run_one(v, 0xfff0000000ULL, 0x400);
 	T(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_MEMORY);
 	T(hqd_of(v, 0x400) < 0);
 
@@ -728,11 +722,7 @@ static void test_reset(void)
 	HsaGpuV10 *v = boot(0xff00);
 
 	aql_mqd(0);
-	ib_w = 0;
-	ib_process(0x8001, PD(1), 1);
-	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(0), 0x400, 0);
-	hiq_run_list(ib_w);
-	hiq_go(v);
+	run_one(v, MQD(0), 0x400);
 	T(hqd_of(v, 0x400) >= 0 && v->hws.pasid[8] == 0x8001);
 	hsagpu_v10_reset(v);
 	T(v->hws.hiq_ring == V10_NUM_RINGS && v->hws.vmid_mask == 0);
