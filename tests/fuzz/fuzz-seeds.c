@@ -1612,6 +1612,8 @@ static void vs_hqd(unsigned me, unsigned pipe, unsigned queue, uint64_t ring,
     VW(V10_CP_HQD_PQ_RPTR_REPORT_ADDR, rptr);
     VW(V10_CP_HQD_PQ_DOORBELL_CONTROL, doorbell << 2 | V10_DOORBELL_EN);
     VW(V10_CP_HQD_PQ_WPTR_LO, 0);
+    /* kgd_gfx_v9_hqd_load's one-shot write pointer read */
+    VW(V10_CP_PQ_WPTR_POLL_CNTL1, 1u << (pipe * 8 + queue));
     VW(V10_CP_HQD_ACTIVE, 1);
     VW(V10_GRBM_GFX_CNTL, 0);
 }
