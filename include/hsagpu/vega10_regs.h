@@ -261,6 +261,12 @@
 #define V10_CP_HQD_PQ_WPTR_POLL_ADDR    0x3252  /* and _HI */
 #define V10_CP_HQD_PQ_DOORBELL_CONTROL  0x3254
 #define V10_CP_HQD_PQ_CONTROL           0x3256  /* [5:0] QUEUE_SIZE */
+/* The IB a preempted PM4 queue was in, and where (dwords) */
+#define V10_CP_HQD_IB_BASE_ADDR         0x3257  /* and _HI */
+#define V10_CP_HQD_IB_RPTR              0x3259
+#define V10_CP_HQD_IB_CONTROL           0x325a
+#define V10_IB_SIZE_MASK                0xfffff         /* IB_SIZE */
+#define V10_IB_PROCESSING               (1u << 31)      /* PROCESSING_IB */
 /*
  * The context save area (CWSR) amdkfd gives a user queue: base, size,
  * the control stack's size (the workgroup data starts that far in) and

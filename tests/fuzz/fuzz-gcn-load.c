@@ -83,9 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(q2.kern_active == q.kern_active && q2.kern_wg == q.kern_wg);
         free(rec);
         hsagpu_queue_gcn_free(&q2);
-        hsagpu_queue_gcn_free_waiting(&q);
-        r = q.gcn;
-        q.gcn = NULL;
+        r = q.grid.run;
+        q.grid.run = NULL;
         hsagpu_queue_gcn_free(&q);
     } else if (h[FL_H_FLAGS] & FL_F_QUEUE) {
         /* As the device's post_load does: the blob is the queue's */
@@ -106,11 +105,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         FUZZ_CHECK(!q.gcn_blob);
         /* a GWS dispatch's waiting workgroups: loaded whole, checked */
-        for (uint32_t i = 0; i < q.gcn_nwait; i++) {
-            FUZZ_CHECK(hsagpu_gcn_run_active(q.gcn_wait[i]));
+        for (uint32_t i = 0; i < q.grid.nwait; i++) {
+            FUZZ_CHECK(hsagpu_gcn_run_active(q.grid.wait[i]));
         }
-        hsagpu_queue_gcn_free_waiting(&q);
-        r = q.gcn;
+        r = q.grid.run;
+        q.grid.run = NULL;
+        hsagpu_gcn_grid_free(&q.grid);
     } else {
         r = hsagpu_gcn_run_load(blob, blob_len);
     }

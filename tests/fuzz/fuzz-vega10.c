@@ -237,6 +237,13 @@ static unsigned fv_cp_write(void *o, uint32_t vmid, uint64_t addr,
     return fv_rw(V10_GFXHUB, vmid, addr, (void *)buf, len, true);
 }
 
+/* HsaGpuV10Ops.mem: a preempted queue's MQD and context save area */
+static unsigned fv_mem(void *o, uint32_t vmid, uint64_t addr, void *buf,
+                       uint32_t len, bool write)
+{
+    return fv_rw(V10_GFXHUB, vmid, addr, buf, len, write);
+}
+
 static uint32_t fv_cp_reg_read(void *o, uint32_t dw)
 {
     FUZZ_CHECK(dw < V10_NREGS);
@@ -534,7 +541,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t h[FV_HEAD_SIZE];
     const uint8_t *ops, *sys, *vr;
     size_t ops_len, sys_len, vr_len;
-    HsaGpuV10Ops vops = { 0 };
+    HsaGpuV10Ops vops = { .mem = fv_mem };
     HsaGpuV10CpOps cp = {
         .read = fv_cp_read, .write = fv_cp_write,
         .reg_read = fv_cp_reg_read, .reg_write = fv_cp_reg_write,

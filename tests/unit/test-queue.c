@@ -416,19 +416,19 @@ static void test_gws_dispatch(void)
 {
 	gws_dispatch(64, 3, false);
 	TM(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0 &&
-	   q.read_index == 1 && !q.gcn_nwait,
+	   q.read_index == 1 && !q.grid.nwait,
 	   "4 workgroups through one GWS barrier: state %u signal %lld, %u "
 	   "left waiting (error %u %s)", q.state, (long long)sig_val(0),
-	   q.gcn_nwait, q.error, q.gcn_what ? q.gcn_what : "-");
+	   q.grid.nwait, q.error, q.gcn_what ? q.gcn_what : "-");
 	/* released once, reloaded with the last wave's bar_val */
 	T(q.gws && q.gws->gen[0] == 1 && q.gws->counter[0] == 3);
 	hsagpu_queue_gcn_free(&q);
 
 	gws_dispatch(64, 4, false);
 	TM(q.state == HSAGPU_QSTATE_ERROR && q.error == HSAGPU_QERR_TRAP &&
-	   q.gcn_what && strstr(q.gcn_what, "GWS") && !q.gcn_nwait,
+	   q.gcn_what && strstr(q.gcn_what, "GWS") && !q.grid.nwait,
 	   "a GWS barrier for 5 waves of 4: error %u (%s), %u left waiting",
-	   q.error, q.gcn_what ? q.gcn_what : "-", q.gcn_nwait);
+	   q.error, q.gcn_what ? q.gcn_what : "-", q.grid.nwait);
 	hsagpu_queue_gcn_free(&q);
 
 	gws_dispatch(0, 3, false);
@@ -451,11 +451,11 @@ static void test_gws_migrate(void)
 
 	/* a slice at a time until some workgroups wait */
 	gws_dispatch(64, 3, true);
-	for (n = 0; n < 1000 && q.gcn_nwait < 2 && q.state ==
+	for (n = 0; n < 1000 && q.grid.nwait < 2 && q.state ==
 	     HSAGPU_QSTATE_ACTIVE; n++)
 		run();
-	TM(q.gcn_nwait >= 1 && q.kern_active, "%u workgroups waiting mid-dispatch",
-	   q.gcn_nwait);
+	TM(q.grid.nwait >= 1 && q.kern_active, "%u workgroups waiting mid-dispatch",
+	   q.grid.nwait);
 	hsagpu_queue_gcn_save(&q);
 	T(q.gcn_blob != NULL);
 	len = q.gcn_blob_len;
@@ -468,9 +468,9 @@ static void test_gws_migrate(void)
 	q.gcn_blob = malloc(len);
 	memcpy(q.gcn_blob, blob, len);
 	q.gcn_blob_len = len;
-	T(hsagpu_queue_gcn_load(&q) && q.gcn_nwait >= 1);
+	T(hsagpu_queue_gcn_load(&q) && q.grid.nwait >= 1);
 	run_kernel_out();
-	TM(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0 && !q.gcn_nwait,
+	TM(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0 && !q.grid.nwait,
 	   "the migrated GWS dispatch ends: state %u signal %lld", q.state,
 	   (long long)sig_val(0));
 	free(blob);
@@ -510,12 +510,12 @@ static void test_ctx_save(void)
 	hsagpu_queue_gcn_free(&q);
 
 	gws_dispatch(64, 3, true);
-	for (n = 0; n < 1000 && q.gcn_nwait < 1 && q.state ==
+	for (n = 0; n < 1000 && q.grid.nwait < 1 && q.state ==
 	     HSAGPU_QSTATE_ACTIVE; n++)
 		part += run().gcn_insns;
-	TM(q.gcn_nwait >= 1 && q.kern_active && part && part < whole,
+	TM(q.grid.nwait >= 1 && q.kern_active && part && part < whole,
 	   "preempted part-way: %llu of %llu instructions, %u waiting",
-	   (unsigned long long)part, (unsigned long long)whole, q.gcn_nwait);
+	   (unsigned long long)part, (unsigned long long)whole, q.grid.nwait);
 	memcpy(pkt, at(RING + 64 * (q.read_index % RING_SZ)), sizeof(pkt));
 	T(q.gws);
 	cnt = q.gws->counter[0];
@@ -545,7 +545,7 @@ static void test_ctx_save(void)
 	/* taken back: the dispatch goes on and ends */
 	hsagpu_queue_gcn_free(&q);
 	T(hsagpu_queue_ctx_load(&q, rec, len, pkt) == NULL && q.kern_active &&
-	  q.gcn_nwait >= 1 && q.gws && q.gws->counter[0] == cnt);
+	  q.grid.nwait >= 1 && q.gws && q.gws->counter[0] == cnt);
 	part += insns_out();
 	TM(q.state == HSAGPU_QSTATE_ACTIVE && sig_val(0) == 0 && part == whole,
 	   "the restored dispatch ends: state %u signal %lld, %llu instructions "

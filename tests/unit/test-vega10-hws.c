@@ -30,7 +30,7 @@ static bool fake_vram_rw(void *opaque, uint64_t off, uint32_t *val,
 static HsaGpuV10 *dev(void)
 {
 	static HsaGpuV10 *v;
-	HsaGpuV10Ops ops = { .vram_rw = fake_vram_rw };
+	HsaGpuV10Ops ops = { .vram_rw = fake_vram_rw, .mem = g_mem };
 
 	if (!v)
 		v = calloc(1, sizeof(*v));
@@ -483,6 +483,99 @@ static void test_preempt_saves(void)
 	   n_stopped);
 }
 
+/*
+ * Global wave sync on a PM4 queue, as kfdtest's KFDGWSTest.Semaphore
+ * uses it: the process's GWS queue (MAP_PROCESS's num_gws, MAP_QUEUES'
+ * gws control) initialises a semaphore in one dispatch, and the next
+ * one's workgroups each take it, add 1 to a counter and give it back.
+ * Before, ds_gws_* on a PM4 queue stopped it ("a queue without GWS").
+ */
+#define GWS_CODE        0x70000
+#define GWS_COUNT       0x71000
+static uint32_t pm4_w;
+
+static void pm4_put(uint32_t val)
+{
+	g32(AQL_RING(1))[pm4_w++] = val;
+}
+
+static void pm4_sh(uint32_t reg, uint32_t a, uint32_t b)
+{
+	pm4_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_SH_REG, 4));
+	pm4_put(reg - HSAGPU_PM4_SH_REG_START);
+	pm4_put(a);
+	pm4_put(b);
+}
+
+static void pm4_dispatch(uint64_t code, uint32_t groups)
+{
+	pm4_sh(V10_COMPUTE_PGM_LO, (USER_BASE + code) >> 8,
+	       (USER_BASE + code) >> 40);
+	/* 1 VGPR block; 2 user SGPRs */
+	pm4_sh(V10_COMPUTE_PGM_RSRC1, 0x000f0000, 2 << 1);
+	pm4_sh(V10_COMPUTE_NUM_THREAD_X, 64, 1);
+	pm4_sh(V10_COMPUTE_NUM_THREAD_X + 2, 1, 0);
+	pm4_sh(V10_COMPUTE_USER_DATA_0, (uint32_t)(USER_BASE + GWS_COUNT),
+	       (USER_BASE + GWS_COUNT) >> 32);
+	pm4_put(HSAGPU_PM4_HDR(HSAGPU_PM4_OP_DISPATCH_DIRECT, 5));
+	pm4_put(groups);
+	pm4_put(1);
+	pm4_put(1);
+	pm4_put(HSAGPU_PM4_DI_ENABLE);
+}
+
+static void test_pm4_gws(void)
+{
+	/*
+	 * llvm-mc -mcpu=gfx900. Init: s_mov_b32 m0, 0; v_mov_b32 v0, 1;
+	 * ds_gws_init v0 gds; s_endpgm. Add: s_mov_b32 m0, 0;
+	 * ds_gws_sema_p gds; s_load_dword s4, s[0:1], 0x0 glc; s_waitcnt
+	 * lgkmcnt(0); s_add_u32 s4, s4, 1; s_store_dword s4, s[0:1], 0x0
+	 * glc; s_waitcnt lgkmcnt(0); ds_gws_sema_v gds; s_endpgm
+	 */
+	static const uint32_t init[] = {
+		0xbefc0080, 0x7e000281, 0xd9330000, 0, 0xbf810000,
+	};
+	static const uint32_t add[] = {
+		0xbefc0080, 0xd9390000, 0, 0xc0030100, 0, 0xbf8cc07f,
+		0x80048104, 0xc0430100, 0, 0xbf8cc07f, 0xd9350000, 0,
+		0xbf810000,
+	};
+	HsaGpuV10 *v = boot(0xff00);
+	int q, n;
+
+	memcpy(g32(GWS_CODE), init, sizeof(init));
+	memcpy(g32(GWS_CODE + 0x100), add, sizeof(add));
+	aql_mqd(1);
+	HQD(g32(MQD(1)), V10_CP_HQD_AQL_CONTROL) = 0;
+	HQD(g32(MQD(1)), V10_CP_HQD_PQ_BASE) = (USER_BASE + AQL_RING(1)) >> 8;
+	HQD(g32(MQD(1)), V10_CP_HQD_PQ_BASE + 1) = (USER_BASE + AQL_RING(1)) >> 40;
+	HQD(g32(MQD(1)), V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1) = USER_BASE >> 32;
+	ib_w = 0;
+	ib_process(0x8001, PD(1), 1);
+	g32(IB)[13] |= 1;                       /* num_gws */
+	ib_queue(HSAGPU_PM4_ENGINE_COMPUTE, MQD(1), 0x402, 0);
+	g32(IB)[17] |= HSAGPU_PM4_MQ_GWS_CONTROL;
+	hiq_run_list(ib_w);
+	hiq_go(v);
+	q = hqd_of(v, 0x402);
+	T(q >= 0 && v->hws.gws[q] == 1);
+	if (q < 0)
+		return;
+	pm4_w = 0;
+	pm4_dispatch(GWS_CODE, 1);
+	pm4_dispatch(GWS_CODE + 0x100, 300);
+	*(uint64_t *)(gmem + 0x7000 + 0x402 * 8) = pm4_w;
+	hsagpu_v10_cp_doorbell(v, 0x402, pm4_w);
+	for (n = 0; n < 100 && v->ring[q].pm4.rptr != pm4_w; n++)
+		cp_pass(v);
+	TM(g32(GWS_COUNT)[0] == 300 && !n_stopped && v->disp_gws[q].counter[0] == 1,
+	   "300 workgroups through a GWS semaphore: counted %u, %u stopped "
+	   "(%s), semaphore %u", g32(GWS_COUNT)[0], n_stopped,
+	   v->disp_what ? v->disp_what : "-", v->disp_gws[q].counter[0]);
+	hsagpu_v10_dispatch_free(v);
+}
+
 /* More processes than VMIDs, more queues than slots: they take turns */
 static void test_oversubscribed(void)
 {
@@ -735,6 +828,7 @@ int main(void)
 	test_hiq_mapped();
 	test_runlist();
 	test_preempt_saves();
+	test_pm4_gws();
 	test_oversubscribed();
 	test_bad_runlists();
 	test_sdma_queues();

@@ -42,7 +42,8 @@ static uint64_t fake_clock(void *opaque)
 static HsaGpuV10 *dev(void)
 {
 	static HsaGpuV10 *v;
-	HsaGpuV10Ops ops = { .vram_rw = fake_vram_rw, .clock = fake_clock };
+	HsaGpuV10Ops ops = { .vram_rw = fake_vram_rw, .clock = fake_clock,
+			     .mem = g_mem };
 
 	if (!v)
 		v = calloc(1, sizeof(*v));
@@ -514,9 +515,23 @@ static void test_cp_kiq(void)
 	hsagpu_v10_cp_doorbell(v, 6, k);
 	cp_pass(v);
 	T(v->ring[kcq].pm4.error == HSAGPU_PM4_ERR_OPCODE);
-	/* kgd_gfx_v9_hqd_destroy: DEQUEUE_REQUEST stops it */
+	/*
+	 * kgd_gfx_v9_hqd_destroy: DEQUEUE_REQUEST stops it; a drain (1)
+	 * writes its registers back to its MQD, where they are loaded from
+	 * again, read pointer included
+	 */
 	WR(v, V10_CP_HQD_DEQUEUE_REQUEST, 1);
 	T(RD(v, V10_CP_HQD_ACTIVE) == 0 && !v->ring[kcq].active);
+	TM(g32(KCQ_MQD + (V10_MQD_HQD_DW + V10_CP_HQD_PQ_RPTR -
+			  V10_HQD_FIRST) * 4)[0] == v->ring[kcq].pm4.rptr &&
+	   g32(KCQ_MQD + (V10_MQD_HQD_DW + V10_CP_HQD_ACTIVE -
+			  V10_HQD_FIRST) * 4)[0] == 0,
+	   "dequeued: the MQD's read pointer %u, the queue's %u",
+	   g32(KCQ_MQD + (V10_MQD_HQD_DW + V10_CP_HQD_PQ_RPTR -
+			  V10_HQD_FIRST) * 4)[0], v->ring[kcq].pm4.rptr);
+	/* (the HIQ below is given that MQD afresh) */
+	g32(KCQ_MQD + (V10_MQD_HQD_DW + V10_CP_HQD_PQ_RPTR -
+		       V10_HQD_FIRST) * 4)[0] = 0;
 	/*
 	 * kgd_gfx_v9_hiq_mqd_load: amdkfd's HIQ (engine 1) is mapped too.
 	 * amdkfd does not wait for the KIQ: its first packet (here the
@@ -780,6 +795,158 @@ static void test_cp_user_vmid(void)
 	TM(v->ring[kcq].pm4.rptr == w && !n_stopped && !v->wptr_poll,
 	   "reloaded with a guessed write pointer: ran to %u of %u",
 	   v->ring[kcq].pm4.rptr, w);
+}
+
+/*
+ * A PM4 queue preempted in the middle of an IB's DISPATCH_DIRECT and
+ * loaded again, as amdkfd without its scheduler evicts and restores it
+ * (kgd_gfx_v9_hqd_destroy's drain and save, kgd_gfx_v9_hqd_load from
+ * the MQD): the rest of the IB runs, the workgroups done before are not
+ * run again, and the compute registers come back from the MQD. Each
+ * workgroup adds 1 to a counter, so that either shows. Before, the
+ * queue came back past its IB with its dispatch dropped.
+ */
+#define PRE_IB          0x62000
+#define PRE_CTX         0x80000
+#define PRE_COUNT       0x61000
+static void test_cp_preempt(void)
+{
+	/*
+	 * llvm-mc -mcpu=gfx900: s_load_dword s4, s[0:1], 0x0 glc;
+	 * s_waitcnt lgkmcnt(0); s_add_u32 s4, s4, 1; s_store_dword s4,
+	 * s[0:1], 0x0 glc; s_waitcnt lgkmcnt(0); s_endpgm
+	 */
+	static const uint32_t code[] = {
+		0xc0030100, 0, 0xbf8cc07f, 0x80048104, 0xc0430100, 0,
+		0xbf8cc07f, 0xbf810000,
+	};
+	const uint32_t pgm[2] = { DISP_CODE >> 8, 0 };
+	/* rsrc1: 1 VGPR block; rsrc2: 2 user SGPRs */
+	const uint32_t rsrc[2] = { 0x000f0000, 2 << 1 };
+	const uint32_t nthr[3] = { 64, 1, 1 }, user[2] = { PRE_COUNT, 0 };
+	const uint32_t total = 20000, stack = 0x1000;
+	HsaGpuV10 *v = dev();
+	unsigned kcq = V10_HQD_INDEX(1, 0, 0);
+	uint32_t w = 0, ib = 0, done, img[V10_HQD_NREGS];
+	int n;
+
+	memset(gmem, 0, sizeof(gmem));
+	n_stopped = 0;
+	v->ctx_lost = v->ctx_refused = 0;
+	memcpy(g32(DISP_CODE), code, sizeof(code));
+	sh_regs(PRE_IB, &ib, V10_COMPUTE_PGM_LO, pgm, 2);
+	sh_regs(PRE_IB, &ib, V10_COMPUTE_PGM_RSRC1, rsrc, 2);
+	sh_regs(PRE_IB, &ib, V10_COMPUTE_NUM_THREAD_X, nthr, 3);
+	sh_regs(PRE_IB, &ib, V10_COMPUTE_USER_DATA_0, user, 2);
+	put(PRE_IB, &ib, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_DISPATCH_DIRECT, 5));
+	put(PRE_IB, &ib, total);
+	put(PRE_IB, &ib, 1);
+	put(PRE_IB, &ib, 1);
+	put(PRE_IB, &ib, HSAGPU_PM4_DI_ENABLE);
+	/* the ring: the IB, then a fence written once it is done */
+	put(KCQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER, 4));
+	put(KCQ_RING, &w, PRE_IB);
+	put(KCQ_RING, &w, 0);
+	put(KCQ_RING, &w, ib | HSAGPU_PM4_IB_VALID);
+	put(KCQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+	put(KCQ_RING, &w, HSAGPU_PM4_SEL_MEM << 8);
+	put(KCQ_RING, &w, FENCE);
+	put(KCQ_RING, &w, 0);
+	put(KCQ_RING, &w, 0x77);
+
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
+	WR(v, V10_CP_MQD_BASE_ADDR, KCQ_MQD);
+	WR(v, V10_CP_HQD_PQ_BASE, KCQ_RING >> 8);
+	WR(v, V10_CP_HQD_PQ_CONTROL, 9);
+	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR, KCQ_RPTR);
+	WR(v, V10_CP_HQD_PQ_DOORBELL_CONTROL, 0x10 << 2 | V10_DOORBELL_EN);
+	WR(v, V10_CP_HQD_CTX_SAVE_BASE_ADDR, PRE_CTX);
+	WR(v, V10_CP_HQD_CNTL_STACK_SIZE, stack);
+	WR(v, V10_CP_HQD_WG_STATE_OFFSET, stack);
+	WR(v, V10_CP_HQD_CTX_SAVE_SIZE, 0x40000);
+	WR(v, V10_CP_HQD_PQ_WPTR_LO, 0);
+	WR(v, V10_CP_HQD_ACTIVE, 1);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+	hsagpu_v10_cp_doorbell(v, 0x10, w);
+	cp_pass(v);
+	done = g32(PRE_COUNT)[0];
+	TM(v->ring[kcq].disp_on && done && done < total &&
+	   v->ring[kcq].pm4.ib_active,
+	   "a slice of the dispatch ran: %u of %u workgroups", done, total);
+
+	/* evicted: drained and saved */
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
+	WR(v, V10_CP_HQD_DEQUEUE_REQUEST, 1);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+	memcpy(img, g32(KCQ_MQD + V10_MQD_HQD_DW * 4), sizeof(img));
+	TM(!v->ring[kcq].active &&
+	   (img[V10_CP_HQD_IB_CONTROL - V10_HQD_FIRST] & V10_IB_PROCESSING) &&
+	   img[V10_CP_HQD_WG_STATE_OFFSET - V10_HQD_FIRST] > stack &&
+	   g32(KCQ_MQD + (V10_MQD_COMPUTE_DW + V10_COMPUTE_PGM_LO -
+			  V10_COMPUTE_FIRST) * 4)[0] == DISP_CODE >> 8 &&
+	   !v->ctx_lost,
+	   "saved to the MQD: IB control %#x, workgroup data to %#x, %u lost",
+	   img[V10_CP_HQD_IB_CONTROL - V10_HQD_FIRST],
+	   img[V10_CP_HQD_WG_STATE_OFFSET - V10_HQD_FIRST], v->ctx_lost);
+	T(g32(PRE_COUNT)[0] == done && !g32(FENCE)[0]);
+
+	/* restored: every register from the MQD, then active */
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
+	for (uint32_t r = V10_HQD_FIRST; r < V10_HQD_FIRST + V10_HQD_NREGS; r++)
+		if (r != V10_CP_HQD_ACTIVE && r != V10_CP_HQD_DEQUEUE_REQUEST)
+			WR(v, r, img[r - V10_HQD_FIRST]);
+	WR(v, V10_CP_HQD_ACTIVE, 1);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+	T(v->ring[kcq].active && v->ring[kcq].disp_on &&
+	  v->ring[kcq].compute[V10_COMPUTE_PGM_LO - V10_COMPUTE_FIRST] ==
+	  DISP_CODE >> 8);
+	for (n = 0; n < 1000 && v->ring[kcq].pm4.rptr != w; n++)
+		cp_pass(v);
+	TM(g32(PRE_COUNT)[0] == total && g32(FENCE)[0] == 0x77 &&
+	   !n_stopped && !v->ctx_refused,
+	   "after the reload: %u of %u workgroups counted, fence %#x, %u "
+	   "stopped, %u refused (%s)", g32(PRE_COUNT)[0], total,
+	   g32(FENCE)[0], n_stopped, v->ctx_refused,
+	   v->ctx_why ? v->ctx_why : "-");
+	/* the area is taken once: a second reload starts nothing again */
+	T(g32(KCQ_MQD + (V10_MQD_HQD_DW + V10_CP_HQD_WG_STATE_OFFSET -
+			 V10_HQD_FIRST) * 4)[0] == stack);
+
+	/*
+	 * A context whose packet was rewritten meanwhile is refused, and
+	 * the dispatch (now a different one) runs whole
+	 */
+	g32(PRE_COUNT)[0] = 0;
+	g32(FENCE)[0] = 0;
+	put(KCQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER, 4));
+	put(KCQ_RING, &w, PRE_IB);
+	put(KCQ_RING, &w, 0);
+	put(KCQ_RING, &w, ib | HSAGPU_PM4_IB_VALID);
+	hsagpu_v10_cp_doorbell(v, 0x10, w);
+	cp_pass(v);
+	done = g32(PRE_COUNT)[0];
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
+	WR(v, V10_CP_HQD_DEQUEUE_REQUEST, 1);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+	g32(PRE_IB)[ib - 4] = total / 2;
+	memcpy(img, g32(KCQ_MQD + V10_MQD_HQD_DW * 4), sizeof(img));
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
+	for (uint32_t r = V10_HQD_FIRST; r < V10_HQD_FIRST + V10_HQD_NREGS; r++)
+		if (r != V10_CP_HQD_ACTIVE && r != V10_CP_HQD_DEQUEUE_REQUEST)
+			WR(v, r, img[r - V10_HQD_FIRST]);
+	WR(v, V10_CP_HQD_ACTIVE, 1);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+	for (n = 0; n < 1000 && (v->ring[kcq].pm4.rptr != w ||
+				 v->ring[kcq].pm4.ib_active); n++)
+		cp_pass(v);
+	TM(done && done < total && v->ctx_refused == 1 &&
+	   g32(PRE_COUNT)[0] == done + total / 2 && !n_stopped,
+	   "a rewritten dispatch after %u workgroups: refused %u, counted %u",
+	   done, v->ctx_refused, g32(PRE_COUNT)[0]);
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
+	WR(v, V10_CP_HQD_DEQUEUE_REQUEST, 2);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+	hsagpu_v10_dispatch_free(v);
 }
 
 static void test_cp_self_restart(void)
@@ -1270,6 +1437,7 @@ int main(void)
 	test_cp_kiq();
 	test_cp_dispatch();
 	test_cp_user_vmid();
+	test_cp_preempt();
 	test_cp_self_restart();
 	test_sdma_rings();
 	test_sdma_rlc_load();

@@ -52,6 +52,14 @@ static unsigned g_write(void *o, uint32_t vmid, uint64_t a, const void *buf,
 	return 0;
 }
 
+/* HsaGpuV10Ops.mem: the same memory */
+static unsigned g_mem(void *o, uint32_t vmid, uint64_t a, void *buf,
+		      uint32_t len, bool write)
+{
+	return write ? g_write(o, vmid, a, buf, len) :
+		       g_read(o, vmid, a, buf, len);
+}
+
 static void g_stopped(void *o, unsigned ri, uint32_t err, uint32_t hdr)
 {
 	n_stopped++;

@@ -16,6 +16,7 @@
 
 #include "hw/hsagpu/core/hsagpu-core.h"
 #include "hsagpu/hsagpu_sdma.h"
+#include "hw/hsagpu/gcn/hsagpu-gcn.h"
 
 typedef struct HsaGpuQueueOps {
     /*
@@ -289,24 +290,14 @@ typedef struct HsaGpuQueue {
     uint64_t blit_off;          /* a blit kernel's bytes done, all phases */
     uint64_t kern_start_ns;
     /*
-     * A code object's workgroup kern_wg in flight (its waves stopped
-     * between two instructions), kept between slices; gcn_blob: it as
-     * bytes while being migrated (hsagpu_queue_gcn_save/load).
+     * A code object's workgroups in flight (kern_wg's, and with GWS those
+     * waiting beside it), kept between slices; gcn_blob: them as bytes
+     * while being migrated (hsagpu_queue_gcn_save/load). gws: the state
+     * of the queue's num_gws resources (kept while the queue is mapped).
      */
-    struct HsaGpuGcnRun *gcn;
+    HsaGpuGcnGrid grid;
     uint8_t *gcn_blob;
     uint32_t gcn_blob_len;
-    /*
-     * A dispatch using GWS: its workgroups whose waves wait for later
-     * ones (ds_gws_barrier/sema_p), resident beside gcn as on the
-     * hardware, which a cooperative launch fills with the whole grid;
-     * gcn_from_wait: gcn is one of them, taken back. gws: the state of
-     * the queue's num_gws resources (kept while the queue is mapped).
-     */
-    struct HsaGpuGcnRun **gcn_wait;
-    uint32_t gcn_nwait;
-    bool gcn_from_wait;
-    uint32_t gcn_stalls;        /* turns in a row no waiting one moved */
     struct HsaGpuGcnGws *gws;
     /* a code object's failure (error 26/27): its kernel, and what failed */
     uint64_t gcn_kernel;
@@ -615,14 +606,6 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
 /* Free what a queue holds of the interpreter (before it is cleared) */
 void hsagpu_queue_gcn_free(HsaGpuQueue *q);
 /*
- * gcn_blob of a GWS dispatch with workgroups waiting: this magic, flags
- * (bit 0 gcn_from_wait, bit 1 gcn active), gcn_stalls, the number
- * waiting, then each workgroup as its length and its bytes
- */
-#define HSAGPU_GCN_WAIT_MAGIC   0x51535747u     /* "GWSQ" */
-/* ... of a GWS dispatch, its workgroups waiting beside q->gcn */
-void hsagpu_queue_gcn_free_waiting(HsaGpuQueue *q);
-/*
  * Migration of a workgroup in flight: _save puts it in q->gcn_blob (when
  * one is), _load takes it back from there; false: the bytes are not a
  * workgroup the interpreter could have made.
@@ -630,6 +613,22 @@ void hsagpu_queue_gcn_free_waiting(HsaGpuQueue *q);
 void hsagpu_queue_gcn_save(HsaGpuQueue *q);
 bool hsagpu_queue_gcn_load(HsaGpuQueue *q);
 
+/*
+ * hsagpu-ctx-save.c, for any command processor: a record of @h's
+ * dispatch (the caller fills flags and the HSAGPU_CTX_DISPATCH fields),
+ * @grid's workgroups in flight with it, and @gws's counters (non-NULL:
+ * HSAGPU_CTX_GWS), in *@rec (g_free it); its length. _parse: the header
+ * of untrusted bytes, checked (NULL, or why not); the state follows it.
+ * _gws: the record's GWS counters into @gws.
+ */
+struct hsagpu_ctx_record;
+size_t hsagpu_ctx_record_make(struct hsagpu_ctx_record *h,
+                              const HsaGpuGcnGrid *grid,
+                              const HsaGpuGcnGws *gws, uint8_t **rec);
+const char *hsagpu_ctx_record_parse(const uint8_t *rec, size_t len,
+                                    struct hsagpu_ctx_record *h);
+void hsagpu_ctx_record_gws(const struct hsagpu_ctx_record *h,
+                           HsaGpuGcnGws *gws);
 /*
  * hsagpu-ctx-save.c: a preempted queue's context (its dispatch part-done
  * at read_index, whose 64-byte @packet the caller read from the ring, and

@@ -16,7 +16,6 @@
 #define g_free free
 #define g_malloc malloc
 #define g_malloc0(n) calloc(1, (n))
-#define g_memdup2(p, n) memcpy(malloc(n), (p), (n))
 #define g_new0(t, n) ((t *)calloc((n), sizeof(t)))
 #else
 #include "qemu/osdep.h"
@@ -28,18 +27,76 @@
 _Static_assert(HSAGPU_CTX_GWS_MAX == HSAGPU_GCN_GWS_MAX,
                "the record holds every GWS resource");
 
+size_t hsagpu_ctx_record_make(struct hsagpu_ctx_record *h,
+                              const HsaGpuGcnGrid *grid,
+                              const HsaGpuGcnGws *gws, uint8_t **rec)
+{
+    uint8_t *state = NULL;
+    size_t len;
+
+    h->magic = HSAGPU_CTX_MAGIC;
+    h->version = HSAGPU_CTX_VERSION;
+    h->state_len = 0;
+    if ((h->flags & HSAGPU_CTX_DISPATCH) && grid) {
+        /* the interpreter's workgroups, in migration's form */
+        h->state_len = hsagpu_gcn_grid_save(grid, &state);
+    }
+    if (gws) {
+        h->flags |= HSAGPU_CTX_GWS;
+        h->gws_num = gws->num;
+        memcpy(h->gws_counter, gws->counter, sizeof(h->gws_counter));
+        memcpy(h->gws_gen, gws->gen, sizeof(h->gws_gen));
+        memcpy(h->gws_waiting, gws->waiting, sizeof(h->gws_waiting));
+    }
+    len = sizeof(*h) + h->state_len;
+    h->length = len;
+    *rec = g_malloc(len);
+    memcpy(*rec, h, sizeof(*h));
+    if (h->state_len) {
+        memcpy(*rec + sizeof(*h), state, h->state_len);
+    }
+    g_free(state);
+    return len;
+}
+
+const char *hsagpu_ctx_record_parse(const uint8_t *rec, size_t len,
+                                    struct hsagpu_ctx_record *h)
+{
+    if (len < sizeof(*h)) {
+        return "shorter than its header";
+    }
+    memcpy(h, rec, sizeof(*h));
+    if (h->magic != HSAGPU_CTX_MAGIC || h->version != HSAGPU_CTX_VERSION) {
+        return "not a record of this device";
+    }
+    if (h->flags & ~(HSAGPU_CTX_DISPATCH | HSAGPU_CTX_GWS) ||
+        h->state_len > HSAGPU_CTX_MAX_BYTES ||
+        h->length != sizeof(*h) + (uint64_t)h->state_len ||
+        h->length > len || h->gws_num > HSAGPU_CTX_GWS_MAX ||
+        (h->state_len && !(h->flags & HSAGPU_CTX_DISPATCH))) {
+        return "its header is inconsistent";
+    }
+    return NULL;
+}
+
+void hsagpu_ctx_record_gws(const struct hsagpu_ctx_record *h,
+                           HsaGpuGcnGws *gws)
+{
+    gws->num = h->gws_num;
+    memcpy(gws->counter, h->gws_counter, sizeof(h->gws_counter));
+    memcpy(gws->gen, h->gws_gen, sizeof(h->gws_gen));
+    memcpy(gws->waiting, h->gws_waiting, sizeof(h->gws_waiting));
+}
+
 size_t hsagpu_queue_ctx_save(HsaGpuQueue *q, const void *packet,
                              uint8_t **rec)
 {
     struct hsagpu_ctx_record h = { 0 };
-    size_t len;
 
     *rec = NULL;
     if (!q->kern_active && !q->gws) {
         return 0;
     }
-    h.magic = HSAGPU_CTX_MAGIC;
-    h.version = HSAGPU_CTX_VERSION;
     if (q->kern_active) {
         h.flags |= HSAGPU_CTX_DISPATCH;
         h.read_index = q->read_index;
@@ -47,48 +104,18 @@ size_t hsagpu_queue_ctx_save(HsaGpuQueue *q, const void *packet,
         h.blit_off = q->blit_off;
         h.kern_start_ns = q->kern_start_ns;
         memcpy(h.packet, packet, sizeof(h.packet));
-        /* the interpreter's workgroups, in migration's form */
-        hsagpu_queue_gcn_save(q);
-        h.state_len = q->gcn_blob_len;
     }
-    if (q->gws) {
-        h.flags |= HSAGPU_CTX_GWS;
-        h.gws_num = q->gws->num;
-        memcpy(h.gws_counter, q->gws->counter, sizeof(h.gws_counter));
-        memcpy(h.gws_gen, q->gws->gen, sizeof(h.gws_gen));
-        memcpy(h.gws_waiting, q->gws->waiting, sizeof(h.gws_waiting));
-    }
-    len = sizeof(h) + h.state_len;
-    h.length = len;
-    *rec = g_malloc(len);
-    memcpy(*rec, &h, sizeof(h));
-    if (h.state_len) {
-        memcpy(*rec + sizeof(h), q->gcn_blob, h.state_len);
-    }
-    g_free(q->gcn_blob);
-    q->gcn_blob = NULL;
-    q->gcn_blob_len = 0;
-    return len;
+    return hsagpu_ctx_record_make(&h, &q->grid, q->gws, rec);
 }
 
 const char *hsagpu_queue_ctx_load(HsaGpuQueue *q, const uint8_t *rec,
                                   size_t len, const void *packet)
 {
     struct hsagpu_ctx_record h;
+    const char *why = hsagpu_ctx_record_parse(rec, len, &h);
 
-    if (len < sizeof(h)) {
-        return "shorter than its header";
-    }
-    memcpy(&h, rec, sizeof(h));
-    if (h.magic != HSAGPU_CTX_MAGIC || h.version != HSAGPU_CTX_VERSION) {
-        return "not a record of this device";
-    }
-    if (h.flags & ~(HSAGPU_CTX_DISPATCH | HSAGPU_CTX_GWS) ||
-        h.state_len > HSAGPU_CTX_MAX_BYTES ||
-        h.length != sizeof(h) + (uint64_t)h.state_len || h.length > len ||
-        h.gws_num > HSAGPU_CTX_GWS_MAX ||
-        (h.state_len && !(h.flags & HSAGPU_CTX_DISPATCH))) {
-        return "its header is inconsistent";
+    if (why) {
+        return why;
     }
     if (q->kern_active) {
         return "the queue has a dispatch of its own";
@@ -101,12 +128,9 @@ const char *hsagpu_queue_ctx_load(HsaGpuQueue *q, const uint8_t *rec,
         if (memcmp(h.packet, packet, sizeof(h.packet))) {
             return "its packet was rewritten";
         }
-        if (h.state_len) {
-            q->gcn_blob = g_memdup2(rec + sizeof(h), h.state_len);
-            q->gcn_blob_len = h.state_len;
-            if (!hsagpu_queue_gcn_load(q)) {
-                return "its workgroups are not the interpreter's";
-            }
+        if (h.state_len &&
+            !hsagpu_gcn_grid_load(&q->grid, rec + sizeof(h), h.state_len)) {
+            return "its workgroups are not the interpreter's";
         }
         q->kern_active = 1;
         q->kern_wg = h.kern_wg;
@@ -118,10 +142,7 @@ const char *hsagpu_queue_ctx_load(HsaGpuQueue *q, const uint8_t *rec,
         if (!q->gws) {
             q->gws = g_new0(HsaGpuGcnGws, 1);
         }
-        q->gws->num = h.gws_num;
-        memcpy(q->gws->counter, h.gws_counter, sizeof(h.gws_counter));
-        memcpy(q->gws->gen, h.gws_gen, sizeof(h.gws_gen));
-        memcpy(q->gws->waiting, h.gws_waiting, sizeof(h.gws_waiting));
+        hsagpu_ctx_record_gws(&h, q->gws);
     }
     return NULL;
 }

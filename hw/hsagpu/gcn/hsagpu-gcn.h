@@ -99,6 +99,8 @@ enum {
      * (a GWS barrier or semaphore) for waves of other workgroups
      */
     HSAGPU_GCN_GWS_WAIT,
+    /* a grid's GWS waits can never end (hsagpu_gcn_grid_run; st->what) */
+    HSAGPU_GCN_GWS_STUCK,
 };
 
 typedef struct HsaGpuGcnStatus {
@@ -264,6 +266,63 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
  */
 size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf);
 HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len);
+
+/*
+ * A dispatch's grid of workgroups (hsagpu-gcn-grid.c): the one in flight,
+ * and those whose waves wait on GWS for later ones, resident beside it
+ * (from_wait: run is one of them, taken back; stalls: turns in a row no
+ * waiting one moved)
+ */
+typedef struct HsaGpuGcnGrid {
+    HsaGpuGcnRun *run;
+    HsaGpuGcnRun **wait;
+    uint32_t nwait;
+    bool from_wait;
+    uint32_t stalls;
+} HsaGpuGcnGrid;
+
+/* What hsagpu_gcn_grid_run did, added to what the caller had */
+typedef struct HsaGpuGcnGridStats {
+    uint64_t insns, lane_ops, vgpr_oor;
+    uint64_t work;              /* HsaGpuGcnStatus.work: bounds the slice */
+    uint64_t cleared;
+    unsigned waves;
+} HsaGpuGcnGridStats;
+
+/*
+ * Run @d's workgroups from *@next (the next to start, of @total, laid
+ * out @nwg[0] x @nwg[1] x @nwg[2]) until @acc->work reaches @slice (each
+ * wave at most @wave_max instructions): 0 when all ended,
+ * HSAGPU_GCN_PAUSED when the slice is over (call again with the same
+ * dispatch), else the failure (*@st), after which nothing goes on.
+ * Private pages are charged to @b.
+ */
+unsigned hsagpu_gcn_grid_run(HsaGpuGcnGrid *g, uint64_t *next,
+                             const uint64_t nwg[3], uint64_t total,
+                             const HsaGpuGcnMem *mem,
+                             const HsaGpuGcnDispatch *d,
+                             HsaGpuGcnPrivBudget *b, uint64_t slice,
+                             uint64_t wave_max, HsaGpuGcnStatus *st,
+                             HsaGpuGcnGridStats *acc);
+/* Nothing in flight goes on (a new dispatch, a failure, a reset) */
+void hsagpu_gcn_grid_stop(HsaGpuGcnGrid *g);
+void hsagpu_gcn_grid_free(HsaGpuGcnGrid *g);
+/* Workgroups in flight or waiting */
+bool hsagpu_gcn_grid_busy(const HsaGpuGcnGrid *g);
+/* Charge its private pages to @b from now on (a migrated-in grid's too) */
+void hsagpu_gcn_grid_set_budget(HsaGpuGcnGrid *g, HsaGpuGcnPrivBudget *b);
+/*
+ * The workgroups in flight as bytes (*@buf, g_malloc'ed; its length, 0
+ * when none): one alone as hsagpu_gcn_run_save() makes it; with some
+ * waiting, HSAGPU_GCN_WAIT_MAGIC, flags (bit 0 from_wait, bit 1 run
+ * active), stalls, the number waiting, then each workgroup (run first
+ * when active) as its length and its bytes. _load takes them back
+ * (NULL/0: none); false, with nothing kept, when the bytes are not what
+ * _save could have made.
+ */
+#define HSAGPU_GCN_WAIT_MAGIC   0x51535747u     /* "GWSQ" */
+size_t hsagpu_gcn_grid_save(const HsaGpuGcnGrid *g, uint8_t **buf);
+bool hsagpu_gcn_grid_load(HsaGpuGcnGrid *g, const uint8_t *buf, size_t len);
 
 /* Run workgroup (@x, @y, @z) to its end: start, resume without a budget. */
 unsigned hsagpu_gcn_run_group(const HsaGpuGcnMem *mem,

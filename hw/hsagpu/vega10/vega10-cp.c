@@ -95,10 +95,11 @@ void hsagpu_v10_cp_gfx_start(HsaGpuV10 *v, bool on)
     v->kick = true;
 }
 
-void hsagpu_v10_cp_hqd_stop(HsaGpuV10 *v, unsigned ri, bool save)
+bool hsagpu_v10_cp_hqd_stop(HsaGpuV10 *v, unsigned ri, bool save)
 {
     HsaGpuV10Ring *r = &v->ring[ri];
     uint32_t *b = v10_bank(v, ri);
+    bool ok = true;
 
     if (r->active) {
         /*
@@ -118,15 +119,20 @@ void hsagpu_v10_cp_hqd_stop(HsaGpuV10 *v, unsigned ri, bool save)
             v->ops.aql_stop(v->ops.opaque, ri, save);
             r->aql_run = 0;
         }
+        V10_HQD(b, V10_CP_HQD_ACTIVE) &= ~1u;
+        if (save) {
+            ok = hsagpu_v10_hqd_save(v, ri);
+        }
         v->aql_dirty |= r->aql;
         r->active = 0;
         r->pm4.epoch++;
     }
     r->held = false;
     V10_HQD(b, V10_CP_HQD_ACTIVE) &= ~1u;
+    return ok;
 }
 
-void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
+bool hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
 {
     HsaGpuV10Ring *r = &v->ring[ri];
     uint32_t *b = v10_bank(v, ri);
@@ -134,11 +140,11 @@ void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
 
     if (!on) {
         hsagpu_v10_cp_hqd_stop(v, ri, false);
-        return;
+        return true;
     }
     V10_HQD(b, V10_CP_HQD_ACTIVE) |= 1;
     if (r->active) {
-        return;
+        return true;
     }
     v10_ring_clear(r);
     r->pm4.base = (uint64_t)V10_HQD(b, V10_CP_HQD_PQ_BASE) << 8 |
@@ -164,9 +170,11 @@ void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on)
         r->aql = 1;
         r->rptr_addr = v10_reg64(&V10_HQD(b, V10_CP_HQD_PQ_RPTR_REPORT_ADDR));
         v->aql_dirty = true;
-        return;
+        return true;
     }
     v->kick = true;
+    /* a PM4 queue goes on where it was preempted */
+    return !r->active || hsagpu_v10_hqd_load(v, ri);
 }
 
 void hsagpu_v10_cp_fetch_wptr(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
@@ -306,12 +314,17 @@ static unsigned v10_map_queues(V10RingCtx *c, const uint32_t *pk)
                      v10_bank(v, ri), V10_HQD_NREGS * 4)) {
         return HSAGPU_PM4_ERR_MEMORY;
     }
-    /* the packet's doorbell and write pointer address win */
+    /* the packet's MQD, doorbell and write pointer address win */
+    V10_HQD(v10_bank(v, ri), V10_CP_MQD_BASE_ADDR) = mqd;
+    V10_HQD(v10_bank(v, ri), V10_CP_MQD_BASE_ADDR + 1) = mqd >> 32;
     V10_HQD(v10_bank(v, ri), V10_CP_HQD_PQ_DOORBELL_CONTROL) =
         (pk[2] & 0x0ffffffc) | V10_DOORBELL_EN;
     V10_HQD(v10_bank(v, ri), V10_CP_HQD_PQ_WPTR_POLL_ADDR) = pk[5];
     V10_HQD(v10_bank(v, ri), V10_CP_HQD_PQ_WPTR_POLL_ADDR + 1) = pk[6];
-    hsagpu_v10_cp_hqd_start(v, ri, true);
+    if (!hsagpu_v10_cp_hqd_start(v, ri, true)) {
+        hsagpu_v10_cp_hqd_stop(v, ri, false);
+        return HSAGPU_PM4_ERR_MEMORY;
+    }
     hsagpu_v10_cp_fetch_wptr(v, c->ops, ri);
     v->maps++;
     return 0;

@@ -13,6 +13,9 @@
  */
 #ifdef HSAGPU_HOST_TEST
 #include <string.h>
+#ifndef MIN
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#endif
 #else
 #include "qemu/osdep.h"
 #endif
@@ -129,8 +132,9 @@ unsigned hsagpu_v10_dispatch(HsaGpuV10 *v, unsigned ri,
         .read = v10_disp_read, .write = v10_disp_write, .opaque = &c,
     };
     HsaGpuGcnDispatch d;
-    HsaGpuGcnStatus st;
-    uint64_t nwg[3], total, work = 0;
+    HsaGpuGcnGridStats acc = { 0 };
+    HsaGpuGcnStatus st = { 0 };
+    uint64_t nwg[3], total;
     const char *what = NULL;
     unsigned err;
 
@@ -147,50 +151,29 @@ unsigned hsagpu_v10_dispatch(HsaGpuV10 *v, unsigned ri,
         err = HSAGPU_PM4_ERR_DISPATCH;
         goto fail;
     }
-    if (!v->disp_run[ri]) {
-        v->disp_run[ri] = hsagpu_gcn_run_new();
-    }
     if (!r->disp_on) {
         /* a new dispatch: nothing of an earlier one goes on */
-        hsagpu_gcn_run_stop(v->disp_run[ri]);
+        hsagpu_gcn_grid_stop(&v->disp_grid[ri]);
         r->disp_on = 1;
         r->disp_wg = 0;
     }
-    while (r->disp_wg < total) {
-        uint64_t w = r->disp_wg;
-        uint32_t id[3] = { w % nwg[0], w / nwg[0] % nwg[1],
-                           w / (nwg[0] * nwg[1]) };
-        HsaGpuGcnRun *run = v->disp_run[ri];
-
-        if (!hsagpu_gcn_run_active(run)) {
-            err = hsagpu_gcn_run_start(run, &d, id[0], id[1], id[2], &st);
-            work += st.work;
-            if (err) {
-                what = st.what;
-                err = HSAGPU_PM4_ERR_DISPATCH;
-                goto fail;
-            }
-        }
-        err = hsagpu_gcn_run_resume(run, &mem, &d,
-                                    work < V10_DISPATCH_SLICE ?
-                                    V10_DISPATCH_SLICE - work : 1,
-                                    V10_DISPATCH_WAVE_INSNS, &st);
-        work += st.work;
-        v->disp_insns += st.insns;
-        v->disp_oor += st.vgpr_oor;
-        if (err == HSAGPU_GCN_PAUSED) {
-            return HSAGPU_PM4_DISPATCH_MORE;
-        }
-        if (err) {
-            /* GWS belongs to AQL queues: a wait here is a failure too */
-            what = st.what ? st.what : "a wave waits on global wave sync";
-            err = HSAGPU_PM4_ERR_DISPATCH;
-            goto fail;
-        }
-        r->disp_wg++;
-        if (work >= V10_DISPATCH_SLICE && r->disp_wg < total) {
-            return HSAGPU_PM4_DISPATCH_MORE;
-        }
+    /* the GWS resources the scheduler gave the queue (its MAP_QUEUES) */
+    d.gws = v->hws.gws[ri] ? &v->disp_gws[ri] : NULL;
+    if (d.gws) {
+        d.gws->num = MIN(v->hws.gws[ri], HSAGPU_GCN_GWS_MAX);
+    }
+    err = hsagpu_gcn_grid_run(&v->disp_grid[ri], &r->disp_wg, nwg, total,
+                              &mem, &d, NULL, V10_DISPATCH_SLICE,
+                              V10_DISPATCH_WAVE_INSNS, &st, &acc);
+    v->disp_insns += acc.insns;
+    v->disp_oor += acc.vgpr_oor;
+    if (err == HSAGPU_GCN_PAUSED) {
+        return HSAGPU_PM4_DISPATCH_MORE;
+    }
+    if (err) {
+        what = st.what;
+        err = HSAGPU_PM4_ERR_DISPATCH;
+        goto fail;
     }
     r->disp_on = 0;
     v->disp_done++;
@@ -198,7 +181,7 @@ unsigned hsagpu_v10_dispatch(HsaGpuV10 *v, unsigned ri,
 
 fail:
     r->disp_on = 0;
-    hsagpu_gcn_run_stop(v->disp_run[ri]);
+    hsagpu_gcn_grid_stop(&v->disp_grid[ri]);
     v->disp_failed++;
     v->disp_what = what;
     return err;
@@ -207,7 +190,6 @@ fail:
 void hsagpu_v10_dispatch_free(HsaGpuV10 *v)
 {
     for (unsigned ri = 0; ri < V10_NUM_RINGS; ri++) {
-        hsagpu_gcn_run_free(v->disp_run[ri]);
-        v->disp_run[ri] = NULL;
+        hsagpu_gcn_grid_free(&v->disp_grid[ri]);
     }
 }

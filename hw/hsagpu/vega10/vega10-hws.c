@@ -104,17 +104,11 @@ static unsigned v10_hws_unmap(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
             (dynamic && (v->hws.static_mask >> ri & 1))) {
             continue;
         }
-        hsagpu_v10_cp_hqd_stop(v, ri, save);
         /*
-         * what the HQD holds goes back where it came from, and a PM4
-         * queue's compute state (its SET_SH_REGs) with it
+         * what the HQD holds goes back where it came from, its MQD, and
+         * a PM4 queue's compute state (its SET_SH_REGs) with it
          */
-        if (save && (ops->write(ops->opaque, 0, mqd + V10_MQD_HQD_DW * 4,
-                                v->hqd[ri], V10_HQD_NREGS * 4) ||
-                     (!v->ring[ri].aql &&
-                      ops->write(ops->opaque, 0, mqd + V10_MQD_COMPUTE_DW * 4,
-                                 v->ring[ri].compute,
-                                 sizeof(v->ring[ri].compute))))) {
+        if (!hsagpu_v10_cp_hqd_stop(v, ri, save)) {
             err = HSAGPU_PM4_ERR_MEMORY;
         }
         v->hws.mqd[ri] = 0;
@@ -203,16 +197,15 @@ static unsigned v10_hws_map_compute(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
     V10_HQD(v, ri, V10_CP_HQD_PQ_WPTR_POLL_ADDR + 1) = pk[6];
     V10_HQD(v, ri, V10_CP_HQD_VMID) = vmid;
     V10_HQD(v, ri, V10_CP_HQD_ACTIVE) = 0;
+    V10_HQD(v, ri, V10_CP_MQD_BASE_ADDR) = mqd;
+    V10_HQD(v, ri, V10_CP_MQD_BASE_ADDR + 1) = mqd >> 32;
     v->hws.gws[ri] = pk[1] & HSAGPU_PM4_MQ_GWS_CONTROL ? num_gws : 0;
-    hsagpu_v10_cp_hqd_start(v, ri, true);
     /*
      * a PM4 queue's compute state, as it was when it was unmapped; its
      * write pointer, the process's (a doorbell rung while the queue was
      * off the hardware reached no HQD)
      */
-    if (!v->ring[ri].aql &&
-        ops->read(ops->opaque, 0, mqd + V10_MQD_COMPUTE_DW * 4,
-                  v->ring[ri].compute, sizeof(v->ring[ri].compute))) {
+    if (!hsagpu_v10_cp_hqd_start(v, ri, true)) {
         hsagpu_v10_cp_hqd_stop(v, ri, false);
         return HSAGPU_PM4_ERR_MEMORY;
     }

@@ -131,20 +131,20 @@ static void v10_sdma_sync(HsaGpuState *s)
     hsagpu_v10_sdma_sync(s->v10, &ops);
 }
 
-/*
- * CWSR (include/hsagpu/hsagpu_ctx.h). The context save area of HQD @ri:
- * false when it has none (amdgpu.cwsr_enable=0, or a kernel queue)
- */
-static bool v10_ctx_area(HsaGpuV10 *v, unsigned ri, uint64_t *base,
-                         uint32_t *stack, uint32_t *size)
+/* HsaGpuV10Ops.mem: a preempted queue's MQD and context save area */
+static unsigned v10_mem_rw(void *opaque, uint32_t vmid, uint64_t addr,
+                           void *buf, uint32_t len, bool write)
 {
-    const uint32_t *b = v->hqd[ri];
+    HsaGpuState *s = opaque;
+    HsaGpuBusCtx c;
+    unsigned r;
 
-    *base = (uint64_t)b[V10_CP_HQD_CTX_SAVE_BASE_ADDR + 1 - V10_HQD_FIRST]
-            << 32 | b[V10_CP_HQD_CTX_SAVE_BASE_ADDR - V10_HQD_FIRST];
-    *stack = b[V10_CP_HQD_CNTL_STACK_SIZE - V10_HQD_FIRST];
-    *size = b[V10_CP_HQD_CTX_SAVE_SIZE - V10_HQD_FIRST];
-    return *base && *stack < *size;
+    hsagpu_bus_ctx_init(&c, s, -1);
+    c.vmid = vmid;
+    c.client = HSAGPU_VM_CLIENT_PACKET;
+    r = hsagpu_bus_rw(&c, addr, buf, len, write) != HSAGPU_BUS_OK;
+    hsagpu_bus_ctx_end(&c);
+    return r;
 }
 
 /*
@@ -206,7 +206,7 @@ static void v10_ctx_save(HsaGpuState *s, unsigned ri)
     if (q->state != HSAGPU_QSTATE_ACTIVE || (!q->kern_active && !q->gws)) {
         return;
     }
-    if (!v10_ctx_area(v, ri, &base, &stack, &size)) {
+    if (!hsagpu_v10_ctx_area(v, ri, &base, &stack, &size)) {
         if (q->kern_active) {
             qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: HQD %u preempted "
                           "mid-dispatch without a context save area (CWSR "
@@ -257,7 +257,7 @@ static void v10_ctx_restore(HsaGpuState *s, unsigned ri)
     HsaGpuBusCtx c;
 
     wg_end = v->hqd[ri][V10_CP_HQD_WG_STATE_OFFSET - V10_HQD_FIRST];
-    if (!v10_ctx_area(v, ri, &base, &stack, &size) || wg_end <= stack) {
+    if (!hsagpu_v10_ctx_area(v, ri, &base, &stack, &size) || wg_end <= stack) {
         return;
     }
     /* taken once, whatever it holds */
@@ -486,6 +486,7 @@ static void v10_mmio_init(HsaGpuState *s)
         .clock = v10_clock,
         .sdma_rptr = v10_sdma_rptr,
         .aql_stop = v10_aql_stop,
+        .mem = v10_mem_rw,
         .opaque = s,
     };
 
@@ -1067,14 +1068,14 @@ static int v10_post_load(void *opaque, int version_id)
 
 /*
  * The PM4 rings' DISPATCH_DIRECT workgroups in flight, as bytes: for
- * each, its ring index, its length and what hsagpu_gcn_run_save() makes
+ * each, its ring index, its length and what hsagpu_gcn_grid_save() makes
  */
 static bool v10_disp_needed(void *opaque)
 {
     HsaGpuV10 *v = opaque;
 
     for (unsigned ri = 0; ri < V10_NUM_RINGS; ri++) {
-        if (v->ring[ri].disp_on && hsagpu_gcn_run_active(v->disp_run[ri])) {
+        if (v->ring[ri].disp_on && hsagpu_gcn_grid_busy(&v->disp_grid[ri])) {
             return true;
         }
     }
@@ -1087,17 +1088,18 @@ static int v10_disp_pre_save(void *opaque)
     GByteArray *b = g_byte_array_new();
 
     for (uint32_t ri = 0; ri < V10_NUM_RINGS; ri++) {
-        uint8_t *run;
+        uint8_t *grid;
         uint32_t len;
 
-        if (!v->ring[ri].disp_on || !hsagpu_gcn_run_active(v->disp_run[ri])) {
+        if (!v->ring[ri].disp_on ||
+            !hsagpu_gcn_grid_busy(&v->disp_grid[ri])) {
             continue;
         }
-        len = hsagpu_gcn_run_save(v->disp_run[ri], &run);
+        len = hsagpu_gcn_grid_save(&v->disp_grid[ri], &grid);
         g_byte_array_append(b, (uint8_t *)&ri, 4);
         g_byte_array_append(b, (uint8_t *)&len, 4);
-        g_byte_array_append(b, run, len);
-        g_free(run);
+        g_byte_array_append(b, grid, len);
+        g_free(grid);
     }
     g_free(v->disp_blob);
     v->disp_blob_len = b->len;
@@ -1126,15 +1128,15 @@ static int v10_disp_post_load(void *opaque, int version_id)
 
     while (p && end - p >= 8 && !ret) {
         uint32_t ri, len;
-        HsaGpuGcnRun *run;
+        bool ok;
 
         memcpy(&ri, p, 4);
         memcpy(&len, p + 4, 4);
         p += 8;
-        run = ri < V10_NUM_RINGS && len <= end - p &&
-              !(ri < 64 ? seen >> ri & 1 : seen_hi >> (ri - 64) & 1) ?
-              hsagpu_gcn_run_load(p, len) : NULL;
-        if (!run) {
+        ok = ri < V10_NUM_RINGS && len <= end - p && len &&
+             !(ri < 64 ? seen >> ri & 1 : seen_hi >> (ri - 64) & 1) &&
+             hsagpu_gcn_grid_load(&v->disp_grid[ri], p, len);
+        if (!ok) {
             error_report("hsa-gpu-vega10: migrated dispatch of ring %u "
                          "does not load", ri);
             ret = -EINVAL;
@@ -1145,8 +1147,6 @@ static int v10_disp_post_load(void *opaque, int version_id)
         } else {
             seen_hi |= 1ULL << (ri - 64);
         }
-        hsagpu_gcn_run_free(v->disp_run[ri]);
-        v->disp_run[ri] = run;
         p += len;
     }
     if (!ret && p != end) {

@@ -71,7 +71,8 @@ typedef struct HsaGpuV10Ring {
     /*
      * A PM4 ring's compute state (V10_COMPUTE_*: its SET_SH_REG writes),
      * and its DISPATCH_DIRECT in progress: disp_wg the next workgroup,
-     * the one in flight in HsaGpuV10.disp_run[] (vega10-dispatch.c)
+     * the workgroups in flight in HsaGpuV10.disp_grid[]
+     * (vega10-dispatch.c)
      */
     uint32_t compute[V10_COMPUTE_NREGS];
     uint32_t disp_on;
@@ -174,6 +175,12 @@ typedef struct HsaGpuV10Ops {
      * with CWSR), before the HQD's registers go back to its MQD
      */
     void (*aql_stop)(void *opaque, unsigned ri, bool save);
+    /*
+     * GFXHUB memory of @vmid: a preempted queue's MQD (VMID 0) and
+     * context save area (its own). 0, or nonzero: not reached.
+     */
+    unsigned (*mem)(void *opaque, uint32_t vmid, uint64_t addr, void *buf,
+                    uint32_t len, bool write);
     void *opaque;
 } HsaGpuV10Ops;
 
@@ -263,10 +270,18 @@ typedef struct HsaGpuV10 {
      * bytes by the glue), and counters: dispatches done and failed (the
      * last failure's reason), wave instructions
      */
-    struct HsaGpuGcnRun *disp_run[V10_NUM_RINGS];
+    HsaGpuGcnGrid disp_grid[V10_NUM_RINGS];
+    HsaGpuGcnGws disp_gws[V10_NUM_RINGS];   /* with hws.gws[] resources */
     uint32_t disp_done, disp_failed;
     uint64_t disp_insns;
     uint64_t disp_oor;          /* past the VGPR allocation, not yet told */
+    /*
+     * PM4 queues' contexts (vega10-ctx.c): dispatches part-done that a
+     * preemption could not save (no area, or it did not fit), saved ones
+     * refused when mapped again (the last reason): not migrated
+     */
+    uint32_t ctx_lost, ctx_refused;
+    const char *ctx_why;
     /* HQDs to read their write pointer when next running (POLL_CNTL1) */
     uint64_t wptr_poll;
     const char *disp_what;
@@ -344,15 +359,34 @@ bool hsagpu_v10_sdma_read(const HsaGpuV10 *v, uint32_t dw, uint32_t *val);
 /* Ring @ri's ME/pipe/queue (0/0/0: the GFX ring), as interrupts name it */
 void hsagpu_v10_ring_id(unsigned ri, unsigned *me, unsigned *pipe,
                         unsigned *queue);
+/*
+ * vega10-ctx.c: HQD @ri is preempted with its state saved: a PM4
+ * queue's IB position to its CP_HQD_IB_* registers and its dispatch
+ * part-done to its context save area; then the HQD's registers (and a
+ * PM4 queue's compute registers) to its MQD. false: the MQD could not
+ * be written.
+ */
+bool hsagpu_v10_hqd_save(HsaGpuV10 *v, unsigned ri);
+/*
+ * PM4 queue @ri has just been started from its registers: its compute
+ * registers from its MQD, its IB position, its saved dispatch. false:
+ * the MQD could not be read (its compute state is then clear).
+ */
+bool hsagpu_v10_hqd_load(HsaGpuV10 *v, unsigned ri);
+/* HQD @ri's context save area (CWSR): false when it has none */
+bool hsagpu_v10_ctx_area(const HsaGpuV10 *v, unsigned ri, uint64_t *base,
+                         uint32_t *stack, uint32_t *size);
 /* vega10-cp.c: start (latch from the registers) or stop a ring */
 void hsagpu_v10_cp_gfx_start(HsaGpuV10 *v, bool on);
-void hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on);
+/* false: a PM4 queue's MQD could not be read (hsagpu_v10_hqd_load) */
+bool hsagpu_v10_cp_hqd_start(HsaGpuV10 *v, unsigned ri, bool on);
 /*
- * Stop it, preempted (@save: an AQL queue's dispatch in flight is saved,
+ * Stop it, preempted (@save: its state is saved, hsagpu_v10_hqd_save:
  * CP_HQD_DEQUEUE_REQUEST's drain and save, the scheduler's preempting
- * unmaps) or reset (its waves go: starting it false is this)
+ * unmaps) or reset (its waves go: starting it false is this). false:
+ * its MQD could not be written.
  */
-void hsagpu_v10_cp_hqd_stop(HsaGpuV10 *v, unsigned ri, bool save);
+bool hsagpu_v10_cp_hqd_stop(HsaGpuV10 *v, unsigned ri, bool save);
 /*
  * A PM4 ring just mapped by a packet (the KIQ's or the scheduler's
  * MAP_QUEUES) takes its write pointer from its poll address, in its
