@@ -1411,6 +1411,9 @@ static void pm4_ring_seeds(void)
 #define VS_SDMA_RING    0x1800
 #define VS_IH_RING      0x1c00
 #define VS_SYS_LEN      0x2000
+/* past the seed's bytes: zeros in the system aperture (FV_SYS_SIZE) */
+#define VS_CTX_AREA     0x8000
+#define VS_CTX_SIZE     0x8000
 #define VS_RING_CNTL    7       /* CP rings: 2^(7 + 1) dwords */
 #define VS_RB_SIZE      8       /* SDMA and IH rings: 2^8 dwords */
 /*
@@ -1848,8 +1851,12 @@ static void vega10_seeds(void)
      * of the program (at VS_IB: each work-item stores its global id at
      * s[0:1] + 4 x id), its resources and grid, 2 workgroups of 64
      */
-    vs_new(0);
+    vs_new(FV_F_BUS);
     vs_ih_init();
+    /* a process's queue (VMID 3; the CP's addresses are the bus's) */
+    VW(V10_GRBM_GFX_CNTL, vs_grbm(1, 0, 0, 0));
+    VW(V10_CP_HQD_VMID, 3);
+    VW(V10_GRBM_GFX_CNTL, 0);
     vs_hqd(1, 0, 0, VS_KCQ_RING, VS_KCQ_RPTR, 6);
     {
         static const uint32_t code[] = {
@@ -1877,6 +1884,37 @@ static void vega10_seeds(void)
             HSAGPU_PM4_DI_ENABLE);
     vs_op(FV_OP_DOORBELL, 0, 6, k);
     vs_op(FV_OP_PASS, 0, 63, 0);
+    vs_op(FV_OP_PASS, 0, 63, 0);
+    /*
+     * ... then 3,000 workgroups of 1,024 work-items (40 s_nops each),
+     * preempted part-done with a context save area and loaded again as kgd_gfx_v9_hqd_destroy/_load do
+     * (vega10-ctx.c): the record is written, read back and checked
+     */
+    VW(V10_GRBM_GFX_CNTL, vs_grbm(1, 0, 0, 0));
+    VW(V10_CP_MQD_BASE_ADDR, VS_KCQ_MQD);
+    VW(V10_CP_HQD_CTX_SAVE_BASE_ADDR, VS_CTX_AREA);
+    VW(V10_CP_HQD_CNTL_STACK_SIZE, 0x100);
+    VW(V10_CP_HQD_WG_STATE_OFFSET, 0x100);
+    VW(V10_CP_HQD_CTX_SAVE_SIZE, VS_CTX_SIZE);
+    VW(V10_GRBM_GFX_CNTL, 0);
+    for (unsigned i = 0; i < 40; i++) {
+        vs_sys32(VS_IB + 0x100 + 4 * i, 0xbf800000);   /* s_nop 0 */
+    }
+    vs_sys32(VS_IB + 0x100 + 4 * 40, 0xbf810000);      /* s_endpgm */
+    vs_ring(VS_KCQ_RING, &k, 4, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_SH_REG, 4),
+            V10_COMPUTE_PGM_LO - HSAGPU_PM4_SH_REG_START,
+            (VS_IB + 0x100) >> 8, 0);
+    vs_ring(VS_KCQ_RING, &k, 5, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_SET_SH_REG, 5),
+            V10_COMPUTE_NUM_THREAD_X - HSAGPU_PM4_SH_REG_START, 1024, 1, 1);
+    vs_ring(VS_KCQ_RING, &k, 5,
+            HSAGPU_PM4_HDR(HSAGPU_PM4_OP_DISPATCH_DIRECT, 5), 3000, 1, 1,
+            HSAGPU_PM4_DI_ENABLE);
+    vs_op(FV_OP_DOORBELL, 0, 6, k);
+    vs_op(FV_OP_PASS, 0, 4, 0);
+    VW(V10_GRBM_GFX_CNTL, vs_grbm(1, 0, 0, 0));
+    VW(V10_CP_HQD_DEQUEUE_REQUEST, 1);
+    VW(V10_CP_HQD_ACTIVE, 1);
+    VW(V10_GRBM_GFX_CNTL, 0);
     vs_op(FV_OP_PASS, 0, 63, 0);
     vs_write("pm4-dispatch");
 

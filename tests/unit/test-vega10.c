@@ -516,22 +516,18 @@ static void test_cp_kiq(void)
 	cp_pass(v);
 	T(v->ring[kcq].pm4.error == HSAGPU_PM4_ERR_OPCODE);
 	/*
-	 * kgd_gfx_v9_hqd_destroy: DEQUEUE_REQUEST stops it; a drain (1)
-	 * writes its registers back to its MQD, where they are loaded from
-	 * again, read pointer included
+	 * DEQUEUE_REQUEST stops it; a kernel queue's MQD stays as amdgpu
+	 * wrote it (gfx_v9_0_kiq_init_register reads it back after
+	 * dequeuing an active KIQ), and the request is consumed
 	 */
 	WR(v, V10_CP_HQD_DEQUEUE_REQUEST, 1);
 	T(RD(v, V10_CP_HQD_ACTIVE) == 0 && !v->ring[kcq].active);
+	T(RD(v, V10_CP_HQD_DEQUEUE_REQUEST) == 0);
 	TM(g32(KCQ_MQD + (V10_MQD_HQD_DW + V10_CP_HQD_PQ_RPTR -
-			  V10_HQD_FIRST) * 4)[0] == v->ring[kcq].pm4.rptr &&
-	   g32(KCQ_MQD + (V10_MQD_HQD_DW + V10_CP_HQD_ACTIVE -
 			  V10_HQD_FIRST) * 4)[0] == 0,
-	   "dequeued: the MQD's read pointer %u, the queue's %u",
+	   "a kernel queue dequeued: its MQD's read pointer %u",
 	   g32(KCQ_MQD + (V10_MQD_HQD_DW + V10_CP_HQD_PQ_RPTR -
-			  V10_HQD_FIRST) * 4)[0], v->ring[kcq].pm4.rptr);
-	/* (the HIQ below is given that MQD afresh) */
-	g32(KCQ_MQD + (V10_MQD_HQD_DW + V10_CP_HQD_PQ_RPTR -
-		       V10_HQD_FIRST) * 4)[0] = 0;
+			  V10_HQD_FIRST) * 4)[0]);
 	/*
 	 * kgd_gfx_v9_hiq_mqd_load: amdkfd's HIQ (engine 1) is mapped too.
 	 * amdkfd does not wait for the KIQ: its first packet (here the
@@ -820,10 +816,13 @@ static void test_cp_preempt(void)
 		0xc0030100, 0, 0xbf8cc07f, 0x80048104, 0xc0430100, 0,
 		0xbf8cc07f, 0xbf810000,
 	};
-	const uint32_t pgm[2] = { DISP_CODE >> 8, 0 };
+	const uint32_t pgm[2] = { (USER_BASE + DISP_CODE) >> 8,
+				  (USER_BASE + DISP_CODE) >> 40 };
 	/* rsrc1: 1 VGPR block; rsrc2: 2 user SGPRs */
 	const uint32_t rsrc[2] = { 0x000f0000, 2 << 1 };
-	const uint32_t nthr[3] = { 64, 1, 1 }, user[2] = { PRE_COUNT, 0 };
+	const uint32_t nthr[3] = { 64, 1, 1 };
+	const uint32_t user[2] = { (uint32_t)(USER_BASE + PRE_COUNT),
+				   (USER_BASE + PRE_COUNT) >> 32 };
 	const uint32_t total = 20000, stack = 0x1000;
 	HsaGpuV10 *v = dev();
 	unsigned kcq = V10_HQD_INDEX(1, 0, 0);
@@ -845,22 +844,26 @@ static void test_cp_preempt(void)
 	put(PRE_IB, &ib, HSAGPU_PM4_DI_ENABLE);
 	/* the ring: the IB, then a fence written once it is done */
 	put(KCQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER, 4));
-	put(KCQ_RING, &w, PRE_IB);
-	put(KCQ_RING, &w, 0);
+	put(KCQ_RING, &w, (uint32_t)(USER_BASE + PRE_IB));
+	put(KCQ_RING, &w, (USER_BASE + PRE_IB) >> 32);
 	put(KCQ_RING, &w, ib | HSAGPU_PM4_IB_VALID);
 	put(KCQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
 	put(KCQ_RING, &w, HSAGPU_PM4_SEL_MEM << 8);
-	put(KCQ_RING, &w, FENCE);
-	put(KCQ_RING, &w, 0);
+	put(KCQ_RING, &w, (uint32_t)(USER_BASE + FENCE));
+	put(KCQ_RING, &w, (USER_BASE + FENCE) >> 32);
 	put(KCQ_RING, &w, 0x77);
 
 	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
 	WR(v, V10_CP_MQD_BASE_ADDR, KCQ_MQD);
-	WR(v, V10_CP_HQD_PQ_BASE, KCQ_RING >> 8);
+	WR(v, V10_CP_HQD_VMID, 5);
+	WR(v, V10_CP_HQD_PQ_BASE, (USER_BASE + KCQ_RING) >> 8);
+	WR(v, V10_CP_HQD_PQ_BASE + 1, (USER_BASE + KCQ_RING) >> 40);
 	WR(v, V10_CP_HQD_PQ_CONTROL, 9);
-	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR, KCQ_RPTR);
+	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR, (uint32_t)(USER_BASE + KCQ_RPTR));
+	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1, (USER_BASE + KCQ_RPTR) >> 32);
 	WR(v, V10_CP_HQD_PQ_DOORBELL_CONTROL, 0x10 << 2 | V10_DOORBELL_EN);
-	WR(v, V10_CP_HQD_CTX_SAVE_BASE_ADDR, PRE_CTX);
+	WR(v, V10_CP_HQD_CTX_SAVE_BASE_ADDR, (uint32_t)(USER_BASE + PRE_CTX));
+	WR(v, V10_CP_HQD_CTX_SAVE_BASE_ADDR + 1, (USER_BASE + PRE_CTX) >> 32);
 	WR(v, V10_CP_HQD_CNTL_STACK_SIZE, stack);
 	WR(v, V10_CP_HQD_WG_STATE_OFFSET, stack);
 	WR(v, V10_CP_HQD_CTX_SAVE_SIZE, 0x40000);
@@ -883,7 +886,7 @@ static void test_cp_preempt(void)
 	   (img[V10_CP_HQD_IB_CONTROL - V10_HQD_FIRST] & V10_IB_PROCESSING) &&
 	   img[V10_CP_HQD_WG_STATE_OFFSET - V10_HQD_FIRST] > stack &&
 	   g32(KCQ_MQD + (V10_MQD_COMPUTE_DW + V10_COMPUTE_PGM_LO -
-			  V10_COMPUTE_FIRST) * 4)[0] == DISP_CODE >> 8 &&
+			  V10_COMPUTE_FIRST) * 4)[0] == pgm[0] &&
 	   !v->ctx_lost,
 	   "saved to the MQD: IB control %#x, workgroup data to %#x, %u lost",
 	   img[V10_CP_HQD_IB_CONTROL - V10_HQD_FIRST],
@@ -899,7 +902,7 @@ static void test_cp_preempt(void)
 	WR(v, V10_GRBM_GFX_CNTL, 0);
 	T(v->ring[kcq].active && v->ring[kcq].disp_on &&
 	  v->ring[kcq].compute[V10_COMPUTE_PGM_LO - V10_COMPUTE_FIRST] ==
-	  DISP_CODE >> 8);
+	  pgm[0]);
 	for (n = 0; n < 1000 && v->ring[kcq].pm4.rptr != w; n++)
 		cp_pass(v);
 	TM(g32(PRE_COUNT)[0] == total && g32(FENCE)[0] == 0x77 &&
@@ -919,8 +922,8 @@ static void test_cp_preempt(void)
 	g32(PRE_COUNT)[0] = 0;
 	g32(FENCE)[0] = 0;
 	put(KCQ_RING, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_INDIRECT_BUFFER, 4));
-	put(KCQ_RING, &w, PRE_IB);
-	put(KCQ_RING, &w, 0);
+	put(KCQ_RING, &w, (uint32_t)(USER_BASE + PRE_IB));
+	put(KCQ_RING, &w, (USER_BASE + PRE_IB) >> 32);
 	put(KCQ_RING, &w, ib | HSAGPU_PM4_IB_VALID);
 	hsagpu_v10_cp_doorbell(v, 0x10, w);
 	cp_pass(v);

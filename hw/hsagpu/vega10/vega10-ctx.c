@@ -129,6 +129,16 @@ bool hsagpu_v10_hqd_save(HsaGpuV10 *v, unsigned ri)
     uint64_t mqd = v10_mqd(b), base;
     bool ok = true;
 
+    /*
+     * A process's queue (amdkfd's, VMID 1-15). The kernel's own queues
+     * (VMID 0: amdgpu's KIQ and compute rings, amdkfd's HIQ) keep their
+     * MQDs as their driver wrote them: amdgpu restores them from its
+     * copies and reads them back after dequeuing an active KIQ
+     * (gfx_v9_0_kiq_init_register), which a write-back would undo.
+     */
+    if (!r->pm4.vmid) {
+        return true;
+    }
     if (!r->aql) {
         /* where in an IB it was: the rest of the IB runs when it is back */
         V10_HQD(b, V10_CP_HQD_IB_BASE_ADDR) = r->pm4.ib_base;
@@ -193,7 +203,8 @@ static void v10_pm4_ctx_load(HsaGpuV10 *v, unsigned ri)
         if (h.read_index != v10_pm4_pos(r) || !v10_pm4_packet(v, r, pkt) ||
             memcmp(pkt, h.packet, sizeof(pkt))) {
             why = "not the dispatch the queue reads next";
-        } else if (!hsagpu_gcn_grid_load(&v->disp_grid[ri], rec + sizeof(h),
+        } else if (h.state_len &&
+                   !hsagpu_gcn_grid_load(&v->disp_grid[ri], rec + sizeof(h),
                                          h.state_len)) {
             why = "its workgroups are not the interpreter's";
         } else {
@@ -222,6 +233,9 @@ bool hsagpu_v10_hqd_load(HsaGpuV10 *v, unsigned ri)
     memset(&v->disp_gws[ri], 0, sizeof(v->disp_gws[ri]));
     hsagpu_gcn_grid_stop(&v->disp_grid[ri]);
     r->disp_on = 0;
+    if (!r->pm4.vmid) {
+        return true;                    /* the kernel's: nothing saved */
+    }
     if (mqd && !v10_mem(v, 0, mqd + V10_MQD_COMPUTE_DW * 4, r->compute,
                         sizeof(r->compute), false)) {
         memset(r->compute, 0, sizeof(r->compute));

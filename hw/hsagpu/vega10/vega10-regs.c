@@ -193,6 +193,8 @@ static void v10_cp_trigger(HsaGpuV10 *v, uint32_t dw, uint32_t val)
         if (val & 7) {
             hsagpu_v10_cp_hqd_stop(v, hqd, (val & 7) != 2);
         }
+        /* done: the request is consumed, as the MQD then keeps it */
+        v->hqd[hqd][V10_CP_HQD_DEQUEUE_REQUEST - V10_HQD_FIRST] = 0;
         break;
     case V10_CP_HQD_PQ_WPTR_LO:
     case V10_CP_HQD_PQ_WPTR_LO + 1:
