@@ -805,6 +805,19 @@ static void test_cp_user_vmid(void)
 #define PRE_IB          0x62000
 #define PRE_CTX         0x80000
 #define PRE_COUNT       0x61000
+/* kgd_gfx_v9_hqd_load: every HQD register of ME1/0/0 from its MQD */
+static void hqd_reload(HsaGpuV10 *v)
+{
+	const uint32_t *img = g32(KCQ_MQD + V10_MQD_HQD_DW * 4);
+
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
+	for (uint32_t r = V10_HQD_FIRST; r < V10_HQD_FIRST + V10_HQD_NREGS; r++)
+		if (r != V10_CP_HQD_ACTIVE)
+			WR(v, r, img[r - V10_HQD_FIRST]);
+	WR(v, V10_CP_HQD_ACTIVE, 1);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+}
+
 static void test_cp_preempt(void)
 {
 	/*
@@ -894,12 +907,7 @@ static void test_cp_preempt(void)
 	T(g32(PRE_COUNT)[0] == done && !g32(FENCE)[0]);
 
 	/* restored: every register from the MQD, then active */
-	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
-	for (uint32_t r = V10_HQD_FIRST; r < V10_HQD_FIRST + V10_HQD_NREGS; r++)
-		if (r != V10_CP_HQD_ACTIVE && r != V10_CP_HQD_DEQUEUE_REQUEST)
-			WR(v, r, img[r - V10_HQD_FIRST]);
-	WR(v, V10_CP_HQD_ACTIVE, 1);
-	WR(v, V10_GRBM_GFX_CNTL, 0);
+	hqd_reload(v);
 	T(v->ring[kcq].active && v->ring[kcq].disp_on &&
 	  v->ring[kcq].compute[V10_COMPUTE_PGM_LO - V10_COMPUTE_FIRST] ==
 	  pgm[0]);
@@ -932,13 +940,7 @@ static void test_cp_preempt(void)
 	WR(v, V10_CP_HQD_DEQUEUE_REQUEST, 1);
 	WR(v, V10_GRBM_GFX_CNTL, 0);
 	g32(PRE_IB)[ib - 4] = total / 2;
-	memcpy(img, g32(KCQ_MQD + V10_MQD_HQD_DW * 4), sizeof(img));
-	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
-	for (uint32_t r = V10_HQD_FIRST; r < V10_HQD_FIRST + V10_HQD_NREGS; r++)
-		if (r != V10_CP_HQD_ACTIVE && r != V10_CP_HQD_DEQUEUE_REQUEST)
-			WR(v, r, img[r - V10_HQD_FIRST]);
-	WR(v, V10_CP_HQD_ACTIVE, 1);
-	WR(v, V10_GRBM_GFX_CNTL, 0);
+	hqd_reload(v);
 	for (n = 0; n < 1000 && (v->ring[kcq].pm4.rptr != w ||
 				 v->ring[kcq].pm4.ib_active); n++)
 		cp_pass(v);
