@@ -1086,7 +1086,8 @@ KFDTEST_CI = ('KFDQMTest.CreateDestroyCpQueue:KFDQMTest.SubmitNopCpQueue:'
               'KFDLocalMemoryTest.AccessLocalMem:KFDEventTest.SignalEvent:'
               'KFDCWSRTest.BasicTest/0:KFDCWSRTest.BasicTest/1:'
               'KFDCWSRTest.BasicTest/2:KFDQMTest.SimpleWriteDispatch:'
-              'KFDMemoryTest.MemoryRegister:KFDQMTest.DisableCpQueueByUpdateWithNullAddress')
+              'KFDMemoryTest.MemoryRegister:KFDQMTest.DisableCpQueueByUpdateWithNullAddress:'
+              'KFDGWSTest.Semaphore')
 
 
 def kfdtest_boot(gtest_filter='', timeout=60, budget=3000):
