@@ -1405,7 +1405,7 @@ static bool hsagpu_queue_gws_ok(void *opaque, int version_id)
     return q->gws->num <= HSAGPU_GCN_GWS_MAX;
 }
 
-static const VMStateDescription vmstate_hsagpu_gcn_gws = {
+const VMStateDescription vmstate_hsagpu_gcn_gws = {
     .name = "hsa-gpu/queue/gws-state",
     .version_id = 1,
     .minimum_version_id = 1,

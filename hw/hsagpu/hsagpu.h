@@ -497,6 +497,8 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
                                  unsigned size, uint64_t val);
 uint32_t hsagpu_queue_error_first(HsaGpuState *s);
 extern const VMStateDescription vmstate_hsagpu_queue;
+/* One queue's GWS resources (HsaGpuGcnGws), for every personality */
+extern const VMStateDescription vmstate_hsagpu_gcn_gws;
 
 /* hsagpu-ops.c: HsaGpuQueueOps for the processor */
 typedef struct HsaGpuOpsCtx {

@@ -707,6 +707,23 @@ static void test_cp_dispatch(void)
 }
 
 /*
+ * A process's PM4 queue on ME1 pipe 0 @queue, VMID 5, its ring and read
+ * pointer report at @ring and @rptr of the process's space (USER_BASE):
+ * the HQD stays selected for the caller's other registers
+ */
+static void hqd_user(HsaGpuV10 *v, unsigned queue, uint64_t ring,
+		     uint64_t rptr)
+{
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, queue, 0));
+	WR(v, V10_CP_HQD_VMID, 5);
+	WR(v, V10_CP_HQD_PQ_BASE, (USER_BASE + ring) >> 8);
+	WR(v, V10_CP_HQD_PQ_BASE + 1, (USER_BASE + ring) >> 40);
+	WR(v, V10_CP_HQD_PQ_CONTROL, 9);
+	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR, (uint32_t)(USER_BASE + rptr));
+	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1, (USER_BASE + rptr) >> 32);
+}
+
+/*
  * A user PM4 queue (kfdtest's, amdkfd's MQD in the HQD registers) lives
  * in its process's VMID: the CP reads its ring, polls its write pointer
  * and reports its read pointer there, never in the kernel's VMID 0,
@@ -721,13 +738,7 @@ static void test_cp_user_vmid(void)
 
 	memset(gmem, 0, sizeof(gmem));
 	n_stopped = 0;
-	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 1, 0));
-	WR(v, V10_CP_HQD_VMID, 5);
-	WR(v, V10_CP_HQD_PQ_BASE, (USER_BASE + ring) >> 8);
-	WR(v, V10_CP_HQD_PQ_BASE + 1, (USER_BASE + ring) >> 40);
-	WR(v, V10_CP_HQD_PQ_CONTROL, 9);
-	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR, (uint32_t)(USER_BASE + rptr));
-	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1, (USER_BASE + rptr) >> 32);
+	hqd_user(v, 1, ring, rptr);
 	WR(v, V10_CP_HQD_PQ_WPTR_POLL_ADDR, (uint32_t)(USER_BASE + wpoll));
 	WR(v, V10_CP_HQD_PQ_WPTR_POLL_ADDR + 1, (USER_BASE + wpoll) >> 32);
 	WR(v, V10_CP_HQD_PQ_WPTR_LO, 0);
@@ -866,14 +877,8 @@ static void test_cp_preempt(void)
 	put(KCQ_RING, &w, (USER_BASE + FENCE) >> 32);
 	put(KCQ_RING, &w, 0x77);
 
-	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
+	hqd_user(v, 0, KCQ_RING, KCQ_RPTR);
 	WR(v, V10_CP_MQD_BASE_ADDR, KCQ_MQD);
-	WR(v, V10_CP_HQD_VMID, 5);
-	WR(v, V10_CP_HQD_PQ_BASE, (USER_BASE + KCQ_RING) >> 8);
-	WR(v, V10_CP_HQD_PQ_BASE + 1, (USER_BASE + KCQ_RING) >> 40);
-	WR(v, V10_CP_HQD_PQ_CONTROL, 9);
-	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR, (uint32_t)(USER_BASE + KCQ_RPTR));
-	WR(v, V10_CP_HQD_PQ_RPTR_REPORT_ADDR + 1, (USER_BASE + KCQ_RPTR) >> 32);
 	WR(v, V10_CP_HQD_PQ_DOORBELL_CONTROL, 0x10 << 2 | V10_DOORBELL_EN);
 	WR(v, V10_CP_HQD_CTX_SAVE_BASE_ADDR, (uint32_t)(USER_BASE + PRE_CTX));
 	WR(v, V10_CP_HQD_CTX_SAVE_BASE_ADDR + 1, (USER_BASE + PRE_CTX) >> 32);

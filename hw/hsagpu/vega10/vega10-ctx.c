@@ -52,6 +52,19 @@ bool hsagpu_v10_ctx_area(const HsaGpuV10 *v, unsigned ri, uint64_t *base,
     return *base && *stack < *size;
 }
 
+void hsagpu_v10_ctx_taken(HsaGpuV10 *v, unsigned ri)
+{
+    uint32_t *b = v->hqd[ri];
+    uint32_t stack = V10_HQD(b, V10_CP_HQD_CNTL_STACK_SIZE);
+    uint64_t mqd = v10_mqd(b);
+
+    V10_HQD(b, V10_CP_HQD_WG_STATE_OFFSET) = stack;
+    if (mqd) {
+        v10_mem(v, 0, mqd + (V10_MQD_HQD_DW + V10_CP_HQD_WG_STATE_OFFSET -
+                             V10_HQD_FIRST) * 4, &stack, 4, true);
+    }
+}
+
 /*
  * Where a PM4 queue reads next, as a context record's read_index: the
  * ring's read pointer, or in an IB bit 63 and the IB's dword
@@ -178,7 +191,7 @@ static void v10_pm4_ctx_load(HsaGpuV10 *v, unsigned ri)
 {
     HsaGpuV10Ring *r = &v->ring[ri];
     uint32_t *b = v->hqd[ri], stack, size, wg_end, len;
-    uint64_t base, mqd = v10_mqd(b);
+    uint64_t base;
     uint8_t pkt[HSAGPU_AQL_PACKET_SIZE], *rec;
     struct hsagpu_ctx_record h;
     const char *why;
@@ -188,11 +201,7 @@ static void v10_pm4_ctx_load(HsaGpuV10 *v, unsigned ri)
         wg_end <= stack) {
         return;
     }
-    V10_HQD(b, V10_CP_HQD_WG_STATE_OFFSET) = stack;
-    if (mqd) {
-        v10_mem(v, 0, mqd + (V10_MQD_HQD_DW + V10_CP_HQD_WG_STATE_OFFSET -
-                             V10_HQD_FIRST) * 4, &stack, 4, true);
-    }
+    hsagpu_v10_ctx_taken(v, ri);
     len = wg_end - stack;
     rec = wg_end <= size && len <= HSAGPU_CTX_MAX_BYTES + sizeof(h) ?
           g_try_malloc(len) : NULL;

@@ -147,29 +147,6 @@ static unsigned v10_mem_rw(void *opaque, uint32_t vmid, uint64_t addr,
     return r;
 }
 
-/*
- * CP_HQD_WG_STATE_OFFSET, in the HQD and in its MQD (CP_MQD_BASE_ADDR),
- * where a gfx9 CP writes it back: amdkfd loads a queue it dequeued
- * itself (no scheduler) from the MQD
- */
-static void v10_ctx_mark(HsaGpuState *s, unsigned ri, uint32_t wg_end)
-{
-    uint32_t *b = s->v10->hqd[ri];
-    uint64_t mqd = (uint64_t)b[1] << 32 | b[0];
-    HsaGpuBusCtx c;
-
-    b[V10_CP_HQD_WG_STATE_OFFSET - V10_HQD_FIRST] = wg_end;
-    if (!mqd || (mqd & 3)) {
-        return;
-    }
-    hsagpu_bus_ctx_init(&c, s, -1);
-    c.vmid = 0;
-    c.client = HSAGPU_VM_CLIENT_PACKET;
-    hsagpu_bus_rw(&c, mqd + (V10_MQD_HQD_DW + V10_CP_HQD_WG_STATE_OFFSET -
-                             V10_HQD_FIRST) * 4, &wg_end, 4, true);
-    hsagpu_bus_ctx_end(&c);
-}
-
 /* The 64 bytes of @q's ring at its read index, through its VMID */
 static bool v10_ctx_packet(HsaGpuBusCtx *c, const HsaGpuQueue *q,
                            uint8_t *pkt)
@@ -232,7 +209,8 @@ static void v10_ctx_save(HsaGpuState *s, unsigned ri)
     hsagpu_bus_ctx_end(&c);
     g_free(rec);
     wg_end = stack + (why ? 0 : len);
-    v10_ctx_mark(s, ri, wg_end);
+    /* (the HQD's registers go back to its MQD next: hsagpu_v10_hqd_save) */
+    v->hqd[ri][V10_CP_HQD_WG_STATE_OFFSET - V10_HQD_FIRST] = wg_end;
     trace_hsagpu_v10_ctx(ri, true, q->read_index, why ? 0 : len);
     if (why) {
         qemu_log_mask(LOG_GUEST_ERROR, "hsa-gpu-vega10: HQD %u: its context "
@@ -261,7 +239,7 @@ static void v10_ctx_restore(HsaGpuState *s, unsigned ri)
         return;
     }
     /* taken once, whatever it holds */
-    v10_ctx_mark(s, ri, stack);
+    hsagpu_v10_ctx_taken(v, ri);
     len = wg_end - stack;
     if (wg_end > size ||
         len > HSAGPU_CTX_MAX_BYTES + sizeof(struct hsagpu_ctx_record)) {
@@ -1176,6 +1154,47 @@ static const VMStateDescription vmstate_hsagpu_v10_wptr_poll = {
     }
 };
 
+/*
+ * The PM4 queues' GWS counters (a semaphore ds_gws_init set in an
+ * earlier dispatch), while the scheduler gives any queue GWS
+ */
+static bool v10_gws_needed(void *opaque)
+{
+    HsaGpuV10 *v = opaque;
+
+    for (unsigned ri = 0; ri < V10_NUM_HQD; ri++) {
+        if (v->hws.gws[ri]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool v10_gws_ok(void *opaque, int version_id)
+{
+    HsaGpuV10 *v = opaque;
+
+    for (unsigned ri = 0; ri < V10_NUM_RINGS; ri++) {
+        if (v->disp_gws[ri].num > HSAGPU_GCN_GWS_MAX) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static const VMStateDescription vmstate_hsagpu_v10_gws = {
+    .name = "hsa-gpu-vega10/regs/pm4-gws",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = v10_gws_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT_ARRAY(disp_gws, HsaGpuV10, V10_NUM_RINGS, 1,
+                             vmstate_hsagpu_gcn_gws, HsaGpuGcnGws),
+        VMSTATE_VALIDATE("PM4 GWS resources", v10_gws_ok),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_hsagpu_v10_disp = {
     .name = "hsa-gpu-vega10/regs/dispatch",
     .version_id = 1,
@@ -1217,6 +1236,7 @@ static const VMStateDescription vmstate_hsagpu_v10_regs = {
         &vmstate_hsagpu_v10_hws,
         &vmstate_hsagpu_v10_disp,
         &vmstate_hsagpu_v10_wptr_poll,
+        &vmstate_hsagpu_v10_gws,
         NULL
     }
 };

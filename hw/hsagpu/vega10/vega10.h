@@ -373,6 +373,12 @@ bool hsagpu_v10_hqd_save(HsaGpuV10 *v, unsigned ri);
  * the MQD could not be read (its compute state is then clear).
  */
 bool hsagpu_v10_hqd_load(HsaGpuV10 *v, unsigned ri);
+/*
+ * HQD @ri's saved context was taken back: the area is empty again
+ * (CP_HQD_WG_STATE_OFFSET = CNTL_STACK_SIZE), in the HQD and its MQD,
+ * so that a reload from the MQD does not take it twice
+ */
+void hsagpu_v10_ctx_taken(HsaGpuV10 *v, unsigned ri);
 /* HQD @ri's context save area (CWSR): false when it has none */
 bool hsagpu_v10_ctx_area(const HsaGpuV10 *v, unsigned ri, uint64_t *base,
                          uint32_t *stack, uint32_t *size);
