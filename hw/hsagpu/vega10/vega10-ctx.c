@@ -143,13 +143,14 @@ bool hsagpu_v10_hqd_save(HsaGpuV10 *v, unsigned ri)
     bool ok = true;
 
     /*
-     * A process's queue (amdkfd's, VMID 1-15). The kernel's own queues
-     * (VMID 0: amdgpu's KIQ and compute rings, amdkfd's HIQ) keep their
-     * MQDs as their driver wrote them: amdgpu restores them from its
-     * copies and reads them back after dequeuing an active KIQ
-     * (gfx_v9_0_kiq_init_register), which a write-back would undo.
+     * A process's queue (amdkfd's: AQL, or PM4 in VMID 1-15). The
+     * kernel's own PM4 queues (VMID 0: amdgpu's KIQ and compute rings,
+     * amdkfd's HIQ) keep their MQDs as their driver wrote them: amdgpu
+     * restores them from its copies and reads them back after dequeuing
+     * an active KIQ (gfx_v9_0_kiq_init_register), which a write-back
+     * would undo.
      */
-    if (!r->pm4.vmid) {
+    if (!r->pm4.vmid && !r->aql) {
         return true;
     }
     if (!r->aql) {
