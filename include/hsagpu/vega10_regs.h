@@ -248,6 +248,11 @@
 #define V10_CP_INT_CNTL_RING0           0x306a
 #define V10_CP_ME1_PIPE0_INT_CNTL       0x3085  /* 4 pipes, then ME2's */
 #define V10_CP_TIME_STAMP_INT_ENABLE    (1u << 26)
+/* a ring's bad packet and a privileged register it wrote: interrupts */
+#define V10_CP_PRIV_REG_INT_ENABLE      (1u << 23)
+#define V10_CP_OPCODE_ERROR_INT_ENABLE  (1u << 24)
+/* the GRBM-selected MEC pipe's INT_CNTL (amdkfd's init_interrupts) */
+#define V10_CPC_INT_CNTL                0x30b4
 #define V10_CP_RB0_BASE_HI              0x30b1
 #define V10_CPC_INT_STATUS              0x30b5
 /* doorbell control of a ring or queue: [27:2] dword offset, [30] on */
@@ -292,6 +297,11 @@
 #define V10_COMPUTE_PGM_RSRC1           0x2e12
 #define V10_COMPUTE_PGM_RSRC2           0x2e13
 #define V10_RSRC2_SCRATCH_EN            (1u << 0)
+/* the scratch a wave has (SCRATCH_EN): WAVESIZE in KiB, WAVES of them */
+#define V10_COMPUTE_TMPRING_SIZE        0x2e18
+#define V10_TMPRING_WAVES_MASK          0x00000fff
+#define V10_TMPRING_WAVESIZE_MASK       0x01fff000
+#define V10_TMPRING_WAVESIZE_SHIFT      12
 #define V10_COMPUTE_USER_DATA_0         0x2e40  /* 16 of them */
 /* where the v9 MQD keeps the HQD block (dword 128 on) */
 #define V10_MQD_HQD_DW                  128

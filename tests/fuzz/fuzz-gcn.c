@@ -292,6 +292,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gws.num = h[FG_H_GWS] ? h[FG_H_GWS] % (HSAGPU_GCN_GWS_MAX + 1)
                           : HSAGPU_GCN_GWS_MAX;
     d.gws = gws.num ? &gws : NULL;
+    if (h[FG_H_FLAGS] & FG_F_SCRATCH) {
+        /* a PM4 dispatch's scratch: 1 KiB a lane, where the code says */
+        d.scratch_va = true;
+        d.scratch_waves = h[FG_H_SCRATCH];
+        d.private_segment_size = 1024;
+    }
     fg_run(h, &mem, &d, nwg, total);
 out:
     fuzz_mem_free(&fm);

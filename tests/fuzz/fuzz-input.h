@@ -48,6 +48,8 @@
 #define FG_H_ID         25      /* u8: dispatch id */
 /* u8: the queue's GWS resources: 0 all 64 (ds_gws_*), else v % 65 */
 #define FG_H_GWS        26
+/* u8: FG_F_SCRATCH's scratch waves (COMPUTE_TMPRING_SIZE.WAVES) */
+#define FG_H_SCRATCH    27
 
 #define FG_F_REPAIR     0x01    /* a descriptor the parser refuses: fixed */
 #define FG_F_NO_ATOMIC  0x02    /* memory without atomics (read + write) */
@@ -56,6 +58,8 @@
 #define FG_F_RO_CODE    0x10    /* the code object is read-only */
 #define FG_F_TWO        0x20    /* a second workgroup, same run object */
 #define FG_F_KOBJ       0x40    /* a kernel_object FG_H_KOBJ off alignment */
+/* private memory in the address space at FLAT_SCRATCH (a PM4 dispatch's) */
+#define FG_F_SCRATCH    0x80
 
 #define FG_NWG          4U      /* workgroups per dimension, at most */
 #define FG_WG_SMALL     256U    /* items of a workgroup without FG_F_BIG */

@@ -492,6 +492,10 @@ static void snippet_seeds(void)
         }
         gs_new(0);
         gs_template(t);
+        if (!strcmp(n, "kern_scratch")) {
+            gs.h[FG_H_FLAGS] = FG_F_SCRATCH;
+            gs.h[FG_H_SCRATCH] = 3;
+        }
         gs_code(snips[i].b, snips[i].len);
         gs_endpgm();
         snprintf(name, sizeof(name), "snip-%s", n);

@@ -256,14 +256,17 @@ static void fv_cp_reg_write(void *o, uint32_t dw, uint32_t val)
     hsagpu_v10_write(v, dw, val);
 }
 
-static void fv_cp_eop(void *o, unsigned me, unsigned pipe, unsigned queue,
-                      unsigned vmid, uint32_t ctx_id)
+static void fv_cp_irq(void *o, unsigned src_id, unsigned me, unsigned pipe,
+                      unsigned queue, unsigned vmid, uint32_t ctx_id)
 {
     HsaGpuV10Iv iv;
 
     FUZZ_CHECK(me <= V10_MEC_NUM && pipe < V10_MEC_PIPES &&
                queue < V10_MEC_QUEUES && vmid < V10_NUM_VMIDS);
-    hsagpu_v10_iv_cp_eop(&iv, me, pipe, queue, vmid, ctx_id);
+    FUZZ_CHECK(src_id == V10_IV_SRC_CP_EOP ||
+               src_id == V10_IV_SRC_CP_BAD_OPCODE ||
+               src_id == V10_IV_SRC_CP_PRIV_REG);
+    hsagpu_v10_iv_cp(&iv, src_id, me, pipe, queue, vmid, ctx_id);
     fv_ih_post(&iv);
 }
 
@@ -545,7 +548,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     HsaGpuV10CpOps cp = {
         .read = fv_cp_read, .write = fv_cp_write,
         .reg_read = fv_cp_reg_read, .reg_write = fv_cp_reg_write,
-        .eop = fv_cp_eop, .invalidate = fv_cp_invalidate,
+        .irq = fv_cp_irq, .invalidate = fv_cp_invalidate,
         .stopped = fv_cp_stopped, .hiq_packet = hsagpu_v10_hws_packet,
         .hiq_rotate = hsagpu_v10_hws_rotate,
     };
@@ -565,7 +568,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fv.flags = h[FV_H_FLAGS];
     fv.now = 0x1000;
     if (fv.flags & FV_F_MIN_OPS) {
-        cp.eop = NULL;
+        cp.irq = NULL;
         cp.invalidate = NULL;
         cp.stopped = NULL;
     }

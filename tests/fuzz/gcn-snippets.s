@@ -218,6 +218,26 @@ lds_generic:
 	v_mov_b32 v3, s5
 	flat_atomic_add v[2:3], v0
 
+// run with FG_F_SCRATCH (a PM4 dispatch's scratch): FLAT_SCRATCH set to
+// the first data buffer, then flat accesses in the private aperture
+kern_scratch:
+	s_load_dwordx2 s[4:5], s[0:1], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 flat_scratch_lo, s4
+	s_mov_b32 flat_scratch_hi, s5
+	v_lshlrev_b32 v2, 2, v0
+	s_getreg_b32 s6, hwreg(HW_REG_SH_MEM_BASES, 0, 16)
+	s_lshl_b32 s6, s6, 16
+	v_mov_b32 v3, s6
+	flat_store_dword v[2:3], v0
+	flat_load_dword v4, v[2:3]
+	flat_store_dwordx2 v[2:3], v[0:1] offset:8
+	flat_load_ushort v5, v[2:3] offset:2
+	s_waitcnt vmcnt(0) lgkmcnt(0)
+	s_mov_b32 s7, 0
+	scratch_store_dword off, v4, s7 offset:64
+	scratch_load_dword v6, off, s7 offset:64
+
 priv_basic:
 	v_lshlrev_b32 v1, 2, v0
 	buffer_store_dword v0, v1, s[0:3], s7 offen

@@ -296,11 +296,18 @@ static void test_every_register(void)
  */
 static unsigned n_eop, eop_me, eop_pipe, eop_queue, eop_vmid;
 static uint32_t eop_ctx;
+/* the CP's other interrupts: a bad packet's */
+static unsigned n_fault, fault_src;
 
-static void g_eop(void *o, unsigned me, unsigned pipe, unsigned queue,
-		  unsigned vmid, uint32_t ctx)
+static void g_irq(void *o, unsigned src, unsigned me, unsigned pipe,
+		  unsigned queue, unsigned vmid, uint32_t ctx)
 {
-	n_eop++;
+	if (src != V10_IV_SRC_CP_EOP) {
+		n_fault++;
+		fault_src = src;
+	} else {
+		n_eop++;
+	}
 	eop_me = me;
 	eop_pipe = pipe;
 	eop_queue = queue;
@@ -310,7 +317,7 @@ static void g_eop(void *o, unsigned me, unsigned pipe, unsigned queue,
 
 static HsaGpuV10CpOps cp_ops = {
 	.read = g_read, .write = g_write, .reg_read = g_reg_read,
-	.reg_write = g_reg_write, .eop = g_eop, .stopped = g_stopped,
+	.reg_write = g_reg_write, .irq = g_irq, .stopped = g_stopped,
 };
 
 static uint64_t cp_ran;
@@ -694,15 +701,105 @@ static void test_cp_dispatch(void)
 		   partial, bad, n_stopped);
 	}
 
-	/* scratch enabled (not modelled): the ring stops, named */
-	sh_regs(KCQ_RING, &w, V10_COMPUTE_PGM_RSRC1,
-		(const uint32_t[]){ 0x000f0000, 1 }, 2);
+	/* a start offset (not modelled): the ring stops, named */
+	sh_regs(KCQ_RING, &w, V10_COMPUTE_START_X, (const uint32_t[]){ 1 }, 1);
 	dispatch_pkt(v, &w, 1);
 	cp_pass(v);
 	TM(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_DISPATCH &&
-	   v->disp_what && strstr(v->disp_what, "scratch"),
-	   "a dispatch with scratch: stopped %u, error %u (%s)", n_stopped,
-	   stop_err, v->disp_what ? v->disp_what : "-");
+	   v->disp_what && strstr(v->disp_what, "start offset"),
+	   "a dispatch with a start offset: stopped %u, error %u (%s)",
+	   n_stopped, stop_err, v->disp_what ? v->disp_what : "-");
+	hsagpu_v10_dispatch_free(v);
+}
+
+/*
+ * Scratch on a PM4 dispatch (kfdtest's FlatScratchAccess): with
+ * COMPUTE_PGM_RSRC2.SCRATCH_EN a wave's private memory is the queue's
+ * address space where its FLAT_SCRATCH points, swizzled as gfx9's (lane
+ * l's dword k at 256 k + 4 l), so it outlives the dispatch: one
+ * dispatch writes each lane's two dwords, the next reads the second
+ * back. Past the wave's COMPUTE_TMPRING_SIZE.WAVESIZE a lane's access
+ * fails the dispatch. Before, SCRATCH_EN stopped the ring.
+ */
+#define SCR_BASE        0x64000
+static void scratch_run(HsaGpuV10 *v, uint32_t *w, uint64_t code,
+			uint32_t tmpring)
+{
+	const uint32_t pgm[2] = { code >> 8, 0 };
+	/* rsrc1: 8 VGPRs, fp denormals kept; rsrc2: SCRATCH_EN, 4 user */
+	const uint32_t rsrc[2] = { 0x000f0001, V10_RSRC2_SCRATCH_EN | 4 << 1 };
+	const uint32_t nthr[3] = { 64, 1, 1 };
+	const uint32_t user[4] = { SCR_BASE, 0, DISP_BUF, 0 };
+	unsigned kcq = V10_HQD_INDEX(1, 0, 0);
+
+	sh_regs(KCQ_RING, w, V10_COMPUTE_PGM_LO, pgm, 2);
+	sh_regs(KCQ_RING, w, V10_COMPUTE_PGM_RSRC1, rsrc, 2);
+	sh_regs(KCQ_RING, w, V10_COMPUTE_NUM_THREAD_X, nthr, 3);
+	sh_regs(KCQ_RING, w, V10_COMPUTE_TMPRING_SIZE, &tmpring, 1);
+	sh_regs(KCQ_RING, w, V10_COMPUTE_USER_DATA_0, user, 4);
+	dispatch_pkt(v, w, 1);
+	for (int n = 0; n < 100 && v->ring[kcq].pm4.rptr != *w &&
+	     !v->ring[kcq].pm4.error; n++)
+		cp_pass(v);
+}
+
+static void test_cp_scratch(void)
+{
+	/*
+	 * llvm-mc -mcpu=gfx900: s_mov_b32 flat_scratch_lo, s0;
+	 * s_mov_b32 flat_scratch_hi, s1; v_mov_b32 v2, 0; v_mov_b32 v3,
+	 * 0x20000 (the private aperture); v_add_u32 v4, 100, v0;
+	 * flat_store_dword v[2:3], v4; flat_store_dword v[2:3], v0
+	 * offset:4; s_waitcnt vmcnt(0) lgkmcnt(0); s_endpgm
+	 */
+	static const uint32_t put_code[] = {
+		0xbee60000, 0xbee70001, 0x7e040280, 0x7e0602ff, 0x00020000,
+		0x680800ff, 0x00000064, 0xdc700000, 0x00000402, 0xdc700004,
+		0x00000002, 0xbf8c0070, 0xbf810000,
+	};
+	/*
+	 * ... then flat_load_dword v4, v[2:3] offset:4 and store it at
+	 * s[2:3] + 4 x the work-item id
+	 */
+	static const uint32_t get_code[] = {
+		0xbee60000, 0xbee70001, 0x7e040280, 0x7e0602ff, 0x00020000,
+		0xdc500004, 0x04000002, 0x240a0082, 0x7e0c0203, 0x320a0a02,
+		0xd11c6a06, 0x01a90106, 0xbf8c0070, 0xdc700000, 0x00000405,
+		0xbf8c0070, 0xbf810000,
+	};
+	HsaGpuV10 *v = dev();
+	unsigned kcq = V10_HQD_INDEX(1, 0, 0);
+	/* 1 KiB a wave (16 bytes a lane), 4 waves of scratch */
+	const uint32_t tmpring = 1 << V10_TMPRING_WAVESIZE_SHIFT | 4;
+	uint32_t w = 0, bad = 0;
+
+	memset(gmem, 0, sizeof(gmem));
+	n_stopped = 0;
+	memcpy(g32(DISP_CODE), put_code, sizeof(put_code));
+	memcpy(g32(DISP_CODE + 0x100), get_code, sizeof(get_code));
+	hqd_mmio(v, 1, 0, 0, KCQ_RING, KCQ_RPTR, 0x10);
+	scratch_run(v, &w, DISP_CODE, tmpring);
+	for (uint32_t l = 0; l < 64; l++)
+		bad += g32(SCR_BASE)[l] != 100 + l || g32(SCR_BASE + 256)[l] != l;
+	TM(!bad && !n_stopped && v->ring[kcq].pm4.rptr == w,
+	   "scratch written: %u of 64 lanes wrong, %u stopped", bad,
+	   n_stopped);
+
+	/* the next dispatch finds it there */
+	scratch_run(v, &w, DISP_CODE + 0x100, tmpring);
+	bad = 0;
+	for (uint32_t l = 0; l < 64; l++)
+		bad += g32(DISP_BUF)[l] != l;
+	TM(!bad && !n_stopped, "scratch read back: %u of 64 lanes wrong, "
+	   "%u stopped", bad, n_stopped);
+
+	/* no WAVESIZE: the first access is past the lane's bytes */
+	memset(g32(SCR_BASE), 0, 512);
+	scratch_run(v, &w, DISP_CODE, 4);
+	TM(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_DISPATCH &&
+	   !g32(SCR_BASE)[0],
+	   "scratch past WAVESIZE: %u stopped (error %u), %x written",
+	   n_stopped, stop_err, g32(SCR_BASE)[0]);
 	hsagpu_v10_dispatch_free(v);
 }
 
@@ -802,6 +899,117 @@ static void test_cp_user_vmid(void)
 	TM(v->ring[kcq].pm4.rptr == w && !n_stopped && !v->wptr_poll,
 	   "reloaded with a guessed write pointer: ran to %u of %u",
 	   v->ring[kcq].pm4.rptr, w);
+}
+
+/*
+ * A user queue that hits a packet the CP refuses stops, and the CP says
+ * which queue of which process: CP_BAD_OPCODE (183) with the queue's
+ * doorbell index in its process's page and the runtime's exception code
+ * (amdkfd's kfd_int_process_v9), or CP_PRIV_REG_FAULT (184) for a
+ * register write an unprivileged queue may not make, each only when the
+ * pipe's INT_CNTL enables it (amdkfd's init_interrupts writes it through
+ * CPC_INT_CNTL under the GRBM selection). A memory error raises none
+ * here: its VM fault is the hub's. Before, the ring stopped silently and
+ * the process waited for ever.
+ */
+static void fault_queue(HsaGpuV10 *v, unsigned queue, uint64_t ring,
+			uint32_t db)
+{
+	hqd_user(v, queue, ring, 0x20100 + queue * 16);
+	WR(v, V10_CP_HQD_PQ_DOORBELL_CONTROL, db << 2 | V10_DOORBELL_EN);
+	WR(v, V10_CP_HQD_PQ_RPTR, 0);
+	WR(v, V10_CP_HQD_PQ_WPTR_LO, 0);
+	WR(v, V10_CP_HQD_ACTIVE, 1);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+}
+
+static void test_cp_fault(void)
+{
+	HsaGpuV10 *v = dev();
+	/* doorbell 37 of a process's page two pages in (8-byte doorbells) */
+	const uint32_t db = 2048 * 2 + 37 * 2;
+	const uint64_t ring = 0x70000;
+	unsigned q2 = V10_HQD_INDEX(1, 0, 2);
+	uint32_t w = 0;
+
+	memset(gmem, 0, sizeof(gmem));
+	n_stopped = n_fault = fault_src = 0;
+	/* the interrupts enabled as amdkfd does, through CPC_INT_CNTL */
+	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
+	WR(v, V10_CPC_INT_CNTL, V10_CP_OPCODE_ERROR_INT_ENABLE |
+	   V10_CP_PRIV_REG_INT_ENABLE | V10_CP_TIME_STAMP_INT_ENABLE);
+	WR(v, V10_GRBM_GFX_CNTL, 0);
+	T(RD(v, V10_CP_ME1_PIPE0_INT_CNTL) & V10_CP_OPCODE_ERROR_INT_ENABLE);
+	T(!RD(v, V10_CP_ME1_PIPE0_INT_CNTL + 1));
+
+	fault_queue(v, 2, ring, db);
+	put(ring, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_NOP, 2));
+	put(ring, &w, 0);
+	put(ring, &w, HSAGPU_PM4_HDR(0xee, 2));         /* no such opcode */
+	put(ring, &w, 0);
+	T(hsagpu_v10_cp_doorbell(v, db, w));
+	cp_pass(v);
+	TM(n_stopped == 1 && n_fault == 1 &&
+	   fault_src == V10_IV_SRC_CP_BAD_OPCODE,
+	   "bad opcode: %u stopped, %u interrupts, source %u", n_stopped,
+	   n_fault, fault_src);
+	T(eop_me == 1 && eop_pipe == 0 && eop_queue == 2 && eop_vmid == 5);
+	TM(eop_ctx == (37 | V10_EC_QUEUE_PACKET_UNSUPPORTED << 10),
+	   "context 0x%x: doorbell 37, EC_QUEUE_PACKET_UNSUPPORTED", eop_ctx);
+	T(v->ring[q2].pm4.error == HSAGPU_PM4_ERR_OPCODE && v->cp_faults == 1);
+	/* a stopped ring says it once */
+	cp_pass(v);
+	T(n_fault == 1);
+
+	/* a config register through WRITE_DATA: a privileged-register fault */
+	hsagpu_v10_cp_hqd_stop(v, q2, false);
+	memset(gmem, 0, sizeof(gmem));
+	w = 0;
+	fault_queue(v, 2, ring, db);
+	put(ring, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+	put(ring, &w, HSAGPU_PM4_SEL_REG << 8);
+	put(ring, &w, V10_CP_INT_CNTL_RING0);
+	put(ring, &w, 0);
+	put(ring, &w, 0xffffffff);
+	T(hsagpu_v10_cp_doorbell(v, db, w));
+	cp_pass(v);
+	TM(n_fault == 2 && fault_src == V10_IV_SRC_CP_PRIV_REG && eop_ctx == 37,
+	   "privileged register: %u interrupts, source %u, context 0x%x",
+	   n_fault, fault_src, eop_ctx);
+	T(v->ring[q2].pm4.error == HSAGPU_PM4_ERR_PRIV);
+	T(RD(v, V10_CP_INT_CNTL_RING0) != 0xffffffff);
+
+	/* a pipe without the enable: the ring stops, nothing is raised */
+	hsagpu_v10_cp_hqd_stop(v, q2, false);
+	WR(v, V10_CP_ME1_PIPE0_INT_CNTL, V10_CP_TIME_STAMP_INT_ENABLE);
+	memset(gmem, 0, sizeof(gmem));
+	w = 0;
+	n_stopped = 0;
+	fault_queue(v, 2, ring, db);
+	put(ring, &w, HSAGPU_PM4_HDR(0xee, 2));
+	put(ring, &w, 0);
+	T(hsagpu_v10_cp_doorbell(v, db, w));
+	cp_pass(v);
+	T(n_stopped == 1 && n_fault == 2);
+
+	/* a write outside the process's memory: its VM fault, no CP's */
+	hsagpu_v10_cp_hqd_stop(v, q2, false);
+	WR(v, V10_CP_ME1_PIPE0_INT_CNTL, V10_CP_OPCODE_ERROR_INT_ENABLE);
+	memset(gmem, 0, sizeof(gmem));
+	w = 0;
+	n_stopped = 0;
+	fault_queue(v, 2, ring, db);
+	put(ring, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
+	put(ring, &w, HSAGPU_PM4_SEL_MEM << 8);
+	put(ring, &w, 0x100);
+	put(ring, &w, 0x7fff);
+	put(ring, &w, 1);
+	T(hsagpu_v10_cp_doorbell(v, db, w));
+	cp_pass(v);
+	TM(n_stopped == 1 && stop_err == HSAGPU_PM4_ERR_MEMORY && n_fault == 2,
+	   "write past memory: %u stopped (error %u), %u interrupts", n_stopped,
+	   stop_err, n_fault);
+	hsagpu_v10_cp_hqd_stop(v, q2, false);
 }
 
 /*
@@ -1446,7 +1654,9 @@ int main(void)
 	test_cp_gfx_ring();
 	test_cp_kiq();
 	test_cp_dispatch();
+	test_cp_scratch();
 	test_cp_user_vmid();
+	test_cp_fault();
 	test_cp_preempt();
 	test_cp_self_restart();
 	test_sdma_rings();

@@ -130,7 +130,10 @@ static void hsagpu_gcn_wave_init(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w,
         s++;
     }
     if (r2 & HSAGPU_GCN_RSRC2_PRIVATE_SEGMENT) {
-        w->s[s++] = 0;          /* the wave's offset in the private segment */
+        /* the wave's offset in the private segment */
+        w->s[s++] = d->scratch_va && d->scratch_waves ?
+                    n % d->scratch_waves * HSAGPU_GCN_WAVE *
+                    d->private_segment_size : 0;
     }
     w->exec = 0;
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {

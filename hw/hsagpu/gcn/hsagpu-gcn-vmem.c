@@ -218,6 +218,37 @@ static bool gcn_flat_block(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, bool load,
     return !g->mem->write(g->mem->opaque, addr[first], block, lanes * bytes);
 }
 
+/*
+ * hsagpu_gcn_priv_rw of a dispatch whose scratch is in its address space
+ * (HsaGpuGcnDispatch.scratch_va): the bytes at the wave's FLAT_SCRATCH
+ * plus the swizzled offset, through the memory callbacks, so the queue's
+ * VMID bounds what a shader reaches
+ */
+static bool gcn_scratch_rw(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
+                           uint64_t a, uint64_t o, uint8_t *b, unsigned n,
+                           bool write, const uint32_t *insn)
+{
+    uint64_t fs = w->flat_scratch[0] | (uint64_t)w->flat_scratch[1] << 32;
+
+    for (unsigned k = 0, len; k < n; k += len) {
+        uint64_t ob = o + k;
+        uint64_t at = fs + a + (ob >> 2) * 4 * HSAGPU_GCN_WAVE + 4 * l +
+                      (ob & 3);
+        unsigned err;
+
+        len = MIN(n - k, 4 - (ob & 3));
+        err = write ? g->mem->write(g->mem->opaque, at, b + k, len)
+                    : g->mem->read(g->mem->opaque, at, b + k, len);
+        if (err) {
+            g->st->mem_err = err;
+            g->st->addr = at;
+            hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, insn, "scratch");
+            return false;
+        }
+    }
+    return true;
+}
+
 bool hsagpu_gcn_priv_rw(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
                         uint64_t a, uint64_t o, void *buf, unsigned n,
                         bool write, const uint32_t *insn)
@@ -225,6 +256,9 @@ bool hsagpu_gcn_priv_rw(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
     HsaGpuGcnPriv *pv = g->priv;
     uint8_t *b = buf;
 
+    if (g->d->scratch_va) {
+        return gcn_scratch_rw(g, w, l, a, o, b, n, write, insn);
+    }
     /* a run of bytes of one dword at a time (contiguous, in one page) */
     for (unsigned k = 0, len; k < n; k += len) {
         uint64_t ob = o + k, at, page, in;
@@ -653,7 +687,8 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     stride = (rsrc[1] >> 16) & 0x3fff;
     nrec = rsrc[2];
     istride = 8u << ((rsrc[3] >> 21) & 3);
-    priv = base >= HSAGPU_GCN_PRIVATE_BASE;
+    /* the interpreter's own private memory (AQL: the ABI's descriptor) */
+    priv = base >= HSAGPU_GCN_PRIVATE_BASE && !g->d->scratch_va;
     if (fmt) {
         dfmt = mt ? (insn[0] >> 19) & 0xf : (rsrc[3] >> 15) & 0xf;
         nfmt = mt ? (insn[0] >> 23) & 0x7 : (rsrc[3] >> 12) & 0x7;

@@ -216,6 +216,17 @@ typedef struct HsaGpuGcnDispatch {
      */
     const uint32_t *user_data;
     unsigned nuser;             /* <= HSAGPU_GCN_USER_DATA_MAX */
+    /*
+     * A PM4 dispatch with scratch (COMPUTE_PGM_RSRC2.SCRATCH_EN): the
+     * waves' private memory is the address space's, at each wave's
+     * FLAT_SCRATCH (its code sets it, as gfx9's does, from user data),
+     * swizzled as the hardware's, private_segment_size bytes a lane;
+     * the private-segment offset SGPR of wave n is its slot (n mod
+     * scratch_waves) x 64 x private_segment_size (COMPUTE_TMPRING_SIZE).
+     * Else (AQL) the interpreter keeps the lanes' private memory itself.
+     */
+    bool scratch_va;
+    uint32_t scratch_waves;
 } HsaGpuGcnDispatch;
 #define HSAGPU_GCN_USER_DATA_MAX        16
 

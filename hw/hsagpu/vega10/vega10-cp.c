@@ -267,22 +267,79 @@ static uint64_t v10_pm4_clock(void *opaque)
     return c->v->ops.clock ? c->v->ops.clock(c->v->ops.opaque) : 0;
 }
 
+/*
+ * Interrupt @src of ring @ri, if its pipe has it enabled (@enable of
+ * CP_INT_CNTL_RING0, or of the MEC pipe's CP_MEn_PIPEm_INT_CNTL)
+ */
+static void v10_cp_irq(HsaGpuV10 *v, const HsaGpuV10CpOps *ops, unsigned ri,
+                       unsigned src, uint32_t enable, uint32_t ctx_id)
+{
+    unsigned me, pipe, queue;
+    uint32_t cntl;
+
+    hsagpu_v10_ring_id(ri, &me, &pipe, &queue);
+    cntl = me ? v->reg[V10_CP_ME1_PIPE0_INT_CNTL +
+                       (me - 1) * V10_MEC_PIPES + pipe]
+              : v->reg[V10_CP_INT_CNTL_RING0];
+    if ((cntl & enable) && ops->irq) {
+        ops->irq(ops->opaque, src, me, pipe, queue, v->ring[ri].pm4.vmid,
+                 ctx_id);
+    }
+}
+
 /* An end-of-pipe interrupt, if the ring's pipe has them enabled */
 static void v10_pm4_eop(void *opaque, uint32_t ctx_id)
 {
     V10RingCtx *c = opaque;
-    unsigned me, pipe, queue;
-    uint32_t cntl;
 
-    hsagpu_v10_ring_id(c->ri, &me, &pipe, &queue);
-    cntl = me ? c->v->reg[V10_CP_ME1_PIPE0_INT_CNTL +
-                          (me - 1) * V10_MEC_PIPES + pipe]
-              : c->v->reg[V10_CP_INT_CNTL_RING0];
     c->v->eops++;
-    if ((cntl & V10_CP_TIME_STAMP_INT_ENABLE) && c->ops->eop) {
-        c->ops->eop(c->ops->opaque, me, pipe, queue,
-                    c->v->ring[c->ri].pm4.vmid, ctx_id);
+    v10_cp_irq(c->v, c->ops, c->ri, V10_IV_SRC_CP_EOP,
+               V10_CP_TIME_STAMP_INT_ENABLE, ctx_id);
+}
+
+/*
+ * Ring @ri stopped at a packet the CP refuses (@err): what gfx9's CP
+ * raises for it, so that the driver learns which queue of which process
+ * (the IH entry's ring and VMID, hence PASID) went wrong rather than
+ * wait for it. A register write an unprivileged queue may not make is a
+ * privileged-register fault; a packet of a type, opcode or field the CP
+ * does not take, or a bad IB, a bad opcode, whose context names the
+ * queue's doorbell (its index in the process's doorbell page, [9:0])
+ * and the exception amdkfd reports to the runtime ([25:10], its
+ * EC_QUEUE_PACKET_*: amdkfd 6.12 tells ROCr; 6.1 signals the process's
+ * hardware exception events). A memory error raised its VM fault at the
+ * access; a dispatch the interpreter refuses raises nothing (on gfx9 that
+ * would be the shader's trap).
+ */
+void hsagpu_v10_cp_fault(HsaGpuV10 *v, const HsaGpuV10CpOps *ops, unsigned ri,
+                         uint32_t err)
+{
+    const HsaGpuV10Ring *r = &v->ring[ri];
+    uint32_t db = r->doorbell == V10_NO_DOORBELL ? 0 :
+                  (r->doorbell / 2) & V10_CP_FAULT_DOORBELL_MASK;
+    uint32_t ec;
+
+    switch (err) {
+    case HSAGPU_PM4_ERR_PRIV:
+        v->cp_faults++;
+        v10_cp_irq(v, ops, ri, V10_IV_SRC_CP_PRIV_REG,
+                   V10_CP_PRIV_REG_INT_ENABLE, db);
+        return;
+    case HSAGPU_PM4_ERR_TYPE:
+    case HSAGPU_PM4_ERR_OPCODE:
+        ec = V10_EC_QUEUE_PACKET_UNSUPPORTED;
+        break;
+    case HSAGPU_PM4_ERR_PACKET:
+    case HSAGPU_PM4_ERR_IB:
+        ec = V10_EC_QUEUE_PACKET_RESERVED;
+        break;
+    default:
+        return;
     }
+    v->cp_faults++;
+    v10_cp_irq(v, ops, ri, V10_IV_SRC_CP_BAD_OPCODE,
+               V10_CP_OPCODE_ERROR_INT_ENABLE,
+               db | ec << V10_CP_FAULT_EC_SHIFT);
 }
 
 /* MAP_QUEUES: an MEC queue loaded from its MQD and started */
@@ -443,6 +500,7 @@ unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
             if (ops->stopped) {
                 ops->stopped(ops->opaque, v->hws.hiq_ring, err, 0);
             }
+            hsagpu_v10_cp_fault(v, ops, v->hws.hiq_ring, err);
         }
     }
     for (unsigned ri = 0; ri < V10_NUM_RINGS; ri++) {
@@ -501,8 +559,11 @@ unsigned hsagpu_v10_cp_pass(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
             }
         }
         err = r->pm4.error;
-        if (o == HSAGPU_PM4_STOPPED && ops->stopped) {
-            ops->stopped(ops->opaque, ri, err, r->pm4.error_hdr);
+        if (o == HSAGPU_PM4_STOPPED) {
+            if (ops->stopped) {
+                ops->stopped(ops->opaque, ri, err, r->pm4.error_hdr);
+            }
+            hsagpu_v10_cp_fault(v, ops, ri, err);
         }
         more |= o == HSAGPU_PM4_WAIT ? V10_CP_WAITING :
                 o == HSAGPU_PM4_BUDGET ? V10_CP_BUSY : 0;

@@ -81,12 +81,25 @@ static unsigned v10_dispatch_setup(const HsaGpuV10Ring *r,
         *what = "COMPUTE_PGM_RSRC1/2 the interpreter cannot run";
         return HSAGPU_PM4_ERR_DISPATCH;
     }
-    if ((rsrc2 & V10_RSRC2_SCRATCH_EN) ||
-        cs[V10_COMPUTE_START_X - V10_COMPUTE_FIRST] ||
+    if (cs[V10_COMPUTE_START_X - V10_COMPUTE_FIRST] ||
         cs[V10_COMPUTE_START_X + 1 - V10_COMPUTE_FIRST] ||
         cs[V10_COMPUTE_START_X + 2 - V10_COMPUTE_FIRST]) {
-        *what = "scratch or a start offset (not modelled)";
+        *what = "a start offset (COMPUTE_START_*: not modelled)";
         return HSAGPU_PM4_ERR_DISPATCH;
+    }
+    /*
+     * Scratch: in the queue's address space where the shader points its
+     * FLAT_SCRATCH (kfdtest's FlatScratchAccess), WAVESIZE KiB a wave
+     * (64 lanes), WAVES waves' worth
+     */
+    if (rsrc2 & V10_RSRC2_SCRATCH_EN) {
+        uint32_t tmpring = cs[V10_COMPUTE_TMPRING_SIZE - V10_COMPUTE_FIRST];
+
+        d->scratch_va = true;
+        d->scratch_waves = tmpring & V10_TMPRING_WAVES_MASK;
+        d->private_segment_size = ((tmpring & V10_TMPRING_WAVESIZE_MASK) >>
+                                   V10_TMPRING_WAVESIZE_SHIFT) * 1024 /
+                                  HSAGPU_GCN_WAVE;
     }
     d->code = ((uint64_t)cs[V10_COMPUTE_PGM_LO + 1 - V10_COMPUTE_FIRST] << 32 |
                cs[V10_COMPUTE_PGM_LO - V10_COMPUTE_FIRST]) << 8;

@@ -323,17 +323,25 @@ void hsagpu_v10_iv_encode(const HsaGpuV10Iv *iv, uint8_t out[V10_IV_BYTES])
     }
 }
 
-void hsagpu_v10_iv_cp_eop(HsaGpuV10Iv *iv, unsigned me, unsigned pipe,
-                          unsigned queue, unsigned vmid, uint32_t context_id)
+void hsagpu_v10_iv_cp(HsaGpuV10Iv *iv, unsigned src_id, unsigned me,
+                      unsigned pipe, unsigned queue, unsigned vmid,
+                      uint32_t context_id)
 {
     memset(iv, 0, sizeof(*iv));
     iv->client_id = V10_IV_CLIENT_GRBM_CP;
-    iv->src_id = V10_IV_SRC_CP_EOP;
-    /* gfx_v9_0_eop_irq: queue [6:4], me [3:2], pipe [1:0] */
+    iv->src_id = src_id;
+    /* gfx_v9_0_eop_irq and _fault: queue [6:4], me [3:2], pipe [1:0] */
     iv->ring_id = (queue & 7) << 4 | (me & 3) << 2 | (pipe & 3);
     iv->vmid = vmid & 0xf;
     iv->vmid_src = V10_IV_VMID_SRC_GFXHUB;
     iv->src_data[0] = context_id;
+}
+
+void hsagpu_v10_iv_cp_eop(HsaGpuV10Iv *iv, unsigned me, unsigned pipe,
+                          unsigned queue, unsigned vmid, uint32_t context_id)
+{
+    hsagpu_v10_iv_cp(iv, V10_IV_SRC_CP_EOP, me, pipe, queue, vmid,
+                     context_id);
 }
 
 void hsagpu_v10_iv_sdma_trap(HsaGpuV10Iv *iv, unsigned engine,

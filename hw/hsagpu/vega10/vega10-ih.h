@@ -38,6 +38,8 @@ typedef struct HsaGpuV10 HsaGpuV10;
 /* IV source ids (include/ivsrcid/) */
 #define V10_IV_SRC_VM_FAULT             0       /* VMC and UTCL2 */
 #define V10_IV_SRC_CP_EOP               181
+#define V10_IV_SRC_CP_BAD_OPCODE        183     /* a ring's bad packet */
+#define V10_IV_SRC_CP_PRIV_REG          184     /* ... or register write */
 #define V10_IV_SRC_SDMA_TRAP            224
 #define V10_IV_SRC_SQ_INTERRUPT         239
 /* vmid_src: whose VMID the entry carries, and so which LUT has its PASID */
@@ -139,6 +141,10 @@ void hsagpu_v10_iv_encode(const HsaGpuV10Iv *iv, uint8_t out[V10_IV_BYTES]);
  */
 void hsagpu_v10_iv_cp_eop(HsaGpuV10Iv *iv, unsigned me, unsigned pipe,
                           unsigned queue, unsigned vmid, uint32_t context_id);
+/* Any of the CP's interrupts (V10_IV_SRC_CP_*) of such a ring */
+void hsagpu_v10_iv_cp(HsaGpuV10Iv *iv, unsigned src_id, unsigned me,
+                      unsigned pipe, unsigned queue, unsigned vmid,
+                      uint32_t context_id);
 /* SDMA engine @engine's TRAP packet (28-bit @context) on ring @ring_id */
 void hsagpu_v10_iv_sdma_trap(HsaGpuV10Iv *iv, unsigned engine,
                              unsigned ring_id, unsigned vmid,

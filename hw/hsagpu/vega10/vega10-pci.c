@@ -591,14 +591,15 @@ static unsigned v10_cp_write(void *opaque, uint32_t vmid, uint64_t addr,
     return v10_cp_rw(opaque, vmid, addr, (void *)buf, len, true);
 }
 
-/* RELEASE_MEM's interrupt: an end-of-pipe entry naming the ring */
-static void v10_cp_eop(void *opaque, unsigned me, unsigned pipe,
-                       unsigned queue, unsigned vmid, uint32_t ctx_id)
+/* The CP's interrupts: RELEASE_MEM's end of pipe, a ring's bad packet */
+static void v10_cp_irq(void *opaque, unsigned src_id, unsigned me,
+                       unsigned pipe, unsigned queue, unsigned vmid,
+                       uint32_t ctx_id)
 {
     HsaGpuOpsCtx *c = opaque;
     HsaGpuV10Iv iv;
 
-    hsagpu_v10_iv_cp_eop(&iv, me, pipe, queue, vmid, ctx_id);
+    hsagpu_v10_iv_cp(&iv, src_id, me, pipe, queue, vmid, ctx_id);
     v10_ih_post(c->bus.s, &iv);
 }
 
@@ -669,7 +670,7 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
         .write = v10_cp_write,
         .reg_read = v10_cp_reg_read,
         .reg_write = v10_cp_reg_write,
-        .eop = v10_cp_eop,
+        .irq = v10_cp_irq,
         .invalidate = v10_cp_invalidate,
         .stopped = v10_cp_stopped,
         .hiq_packet = hsagpu_v10_hws_packet,

@@ -38,7 +38,7 @@ void hsagpu_v10_reset(HsaGpuV10 *v)
     memset(v->sdma_load_bad, 0, sizeof(v->sdma_load_bad));
     hsagpu_v10_ih_reset(v);
     hsagpu_v10_hws_reset(v);
-    v->eops = v->maps = v->unmaps = v->aql_refused = 0;
+    v->eops = v->cp_faults = v->maps = v->unmaps = v->aql_refused = 0;
     v->kick = false;
     memset(v->sh_mem_config, 0, sizeof(v->sh_mem_config));
     memset(v->sh_mem_bases, 0, sizeof(v->sh_mem_bases));
@@ -92,6 +92,13 @@ uint32_t *hsagpu_v10_reg_slot(HsaGpuV10 *v, uint32_t dw)
                                          V10_GRBM_GFX_CNTL_QUEUE(cntl))]
                           [dw - V10_HQD_FIRST];
         }
+    }
+    /* the selected MEC pipe's own INT_CNTL (ME 0's: plain storage) */
+    if (dw == V10_CPC_INT_CNTL && (V10_GRBM_GFX_CNTL_ME(cntl) == 1 ||
+                                   V10_GRBM_GFX_CNTL_ME(cntl) == 2)) {
+        return &v->reg[V10_CP_ME1_PIPE0_INT_CNTL +
+                       (V10_GRBM_GFX_CNTL_ME(cntl) - 1) * V10_MEC_PIPES +
+                       V10_GRBM_GFX_CNTL_PIPE(cntl)];
     }
     if (dw == V10_SH_MEM_CONFIG) {
         return &v->sh_mem_config[V10_GRBM_GFX_CNTL_VMID(cntl)];

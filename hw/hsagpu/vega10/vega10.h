@@ -107,11 +107,12 @@ typedef struct HsaGpuV10CpOps {
     uint32_t (*reg_read)(void *opaque, uint32_t dw);
     void (*reg_write)(void *opaque, uint32_t dw, uint32_t val);
     /*
-     * an end-of-pipe interrupt of ring (me, pipe, queue) in @vmid, the
-     * ring's (a user queue's names its process: kfdtest's events)
+     * interrupt @src_id (V10_IV_SRC_CP_*: an end of pipe, a bad packet)
+     * of ring (me, pipe, queue) in @vmid, the ring's (a user queue's
+     * names its process: kfdtest's events)
      */
-    void (*eop)(void *opaque, unsigned me, unsigned pipe, unsigned queue,
-                unsigned vmid, uint32_t ctx_id);
+    void (*irq)(void *opaque, unsigned src_id, unsigned me, unsigned pipe,
+                unsigned queue, unsigned vmid, uint32_t ctx_id);
     /* INVALIDATE_TLBS of @pasid (0: all), on both hubs or the GFXHUB */
     void (*invalidate)(void *opaque, uint32_t pasid, bool all_hubs);
     /* ring @ri stopped: HSAGPU_PM4_ERR_*, the packet's header */
@@ -240,6 +241,7 @@ typedef struct HsaGpuV10 {
     uint32_t hdp_flushes;
     uint32_t tlb_invalidations;
     uint32_t eops;              /* RELEASE_MEMs that asked for one */
+    uint32_t cp_faults;         /* rings stopped by a bad packet */
     uint32_t maps, unmaps;      /* the KIQ's queue packets */
     uint32_t aql_refused;       /* AQL queues the processor refused */
     HsaGpuV10Hws hws;
@@ -405,6 +407,20 @@ void hsagpu_v10_cp_fetch_wptr(HsaGpuV10 *v, const HsaGpuV10CpOps *ops,
 void hsagpu_v10_cp_wptr(HsaGpuV10 *v, unsigned ri, uint64_t wptr);
 /* A doorbell write at BAR2 dword @dw: true if a ring took it */
 bool hsagpu_v10_cp_doorbell(HsaGpuV10 *v, uint32_t dw, uint64_t val);
+/*
+ * What gfx9's CP raises for a ring it stopped at a bad packet
+ * (HSAGPU_PM4_ERR_*; vega10-cp.c): CP_BAD_OPCODE's context is the
+ * queue's doorbell index in its process's page ([9:0]) and the
+ * exception amdkfd hands the runtime ([25:10], uapi kfd_ioctl.h's
+ * EC_QUEUE_PACKET_*)
+ */
+#define V10_CP_FAULT_DOORBELL_MASK      0x3ffu
+#define V10_CP_FAULT_EC_SHIFT           10
+#define V10_EC_QUEUE_PACKET_RESERVED    19
+#define V10_EC_QUEUE_PACKET_UNSUPPORTED 20
+void hsagpu_v10_cp_fault(HsaGpuV10 *v, const HsaGpuV10CpOps *ops, unsigned ri,
+                         uint32_t err);
+
 /*
  * Run every started ring, @budget packets each at most (*@ran counts
  * them): V10_CP_BUSY if one has more packets, V10_CP_WAITING if one
