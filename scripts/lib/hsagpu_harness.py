@@ -1087,7 +1087,7 @@ KFDTEST_CI = ('KFDQMTest.CreateDestroyCpQueue:KFDQMTest.SubmitNopCpQueue:'
               'KFDCWSRTest.BasicTest/0:KFDCWSRTest.BasicTest/1:'
               'KFDCWSRTest.BasicTest/2:KFDQMTest.SimpleWriteDispatch:'
               'KFDMemoryTest.MemoryRegister:KFDQMTest.DisableCpQueueByUpdateWithNullAddress:'
-              'KFDGWSTest.Semaphore')
+              'KFDGWSTest.Semaphore:KFDMemoryTest.FlatScratchAccess')
 
 
 def kfdtest_boot(gtest_filter='', timeout=60, budget=3000):

@@ -1166,7 +1166,6 @@ static const struct {
 	uint32_t dw[10];
 	unsigned n, err;
 } kernel_only[] = {
-	{ "INDIRECT", { 4, LO(IB(1)), 0, 8, 0, 0 }, 6, HSAGPU_QERR_SDMA_OPCODE },
 	{ "PTEPDE", { 12, LO(BUF(0)), 0, 0, 0, 0, 0, 0, 0, 0 }, 10,
 	  HSAGPU_QERR_SDMA_OPCODE },
 	{ "SRBM_WRITE", { 0xf000000e, 0x10, 1 }, 3, HSAGPU_QERR_SDMA_OPCODE },
@@ -1192,6 +1191,20 @@ static void test_no_reg_ops(void)
 		   "%s: error %u at %llu (want %u at 24)", kernel_only[i].what,
 		   sq.error, (unsigned long long)sq.error_id, kernel_only[i].err);
 	}
+	/* ... but an IB, in the ring's own space whatever VMID it names */
+	s_setup(hproc);
+	memset(at(WB(9)), 0, 4);
+	ib_begin(IB(1));
+	IW(2, LO(WB(9)), 0, 0, 0x4242);
+	pad_ib();
+	RW(4 | 5U << 16, LO(IB(1)), 0, ib_len, 0, 0);
+	*(uint64_t *)at(SWPTR) = swp;
+	hsagpu_queue_doorbell(&sq);
+	srun_all();
+	TM(sq.state == HSAGPU_QSTATE_ACTIVE && rd32(WB(9)) == 0x4242 &&
+	   nwlog == 0 && reg_reads == 0,
+	   "an IB on a user-fed ring: state %u error %u, 0x%x", sq.state,
+	   sq.error, rd32(WB(9)));
 }
 
 /*
@@ -1262,6 +1275,38 @@ static void test_user_ring(void)
 	d = sq;
 	d.flags &= ~HSAGPU_QF_OWN;
 	T(!hsagpu_queue_loaded_ok(&d, &ident, &d, 1));
+
+	/*
+	 * INDIRECT from a user's ring: its IB runs in the ring's own space
+	 * whatever VMID the packet names (7 here: with no set_vmid() a
+	 * kernel ring would be refused), one level deep. Before, a queue
+	 * error.
+	 */
+	u_setup();
+	memset(at(WB(9)), 0, 16);
+	ib_begin(IB(1));
+	IW(2, LO(WB(9)), 0, 0, 0xabcd);
+	IW(4, LO(IB(2)), 0, 8, 0, 0);           /* nested: refused */
+	pad_ib();
+	RW(4 | 7U << 16, LO(IB(1)), 0, ib_len, 0, 0);
+	u_ring();
+	srun_all();
+	TM(rd32(WB(9)) == 0xabcd && failed_with(HSAGPU_QERR_SDMA_PACKET, 0) &&
+	   nwlog == 0 && reg_reads == 0,
+	   "user INDIRECT: 0x%x written, state %u error %u", rd32(WB(9)),
+	   sq.state, sq.error);
+	u_setup();
+	ib_begin(IB(1));
+	IW(2, LO(WB(9)), 0, 0, 0x5678);
+	pad_ib();
+	RW(4 | 7U << 16, LO(IB(1)), 0, ib_len, 0, 0);
+	emit_fence(WB(7), 9, 0);
+	u_ring();
+	srun_all();
+	TM(sq.state == HSAGPU_QSTATE_ACTIVE && rd32(WB(9)) == 0x5678 &&
+	   rd32(WB(7)) == 9 && rptr() == swp,
+	   "user INDIRECT then a fence: state %u error %u, 0x%x", sq.state,
+	   sq.error, rd32(WB(9)));
 
 	for (unsigned i = 0; i < NKERNEL_ONLY; i++) {
 		u_setup();

@@ -10,13 +10,14 @@
  * on every turn (the doorbell only wakes it) and writes *RPTR after
  * every packet, which is what ROCr reads to reuse ring space.
  *
- * When the ops reach registers (reg_read/reg_write: the Vega10
+ * Every ring runs INDIRECT (an IB, fetched by the same loop as the ring,
+ * one level): a kernel ring's in the VMID the packet names, a user's in
+ * its own. When the ops reach registers (reg_read/reg_write: the Vega10
  * personality) the ring is one of amdgpu's kernel rings and also runs
- * what sdma_v4_0.c emits beyond ROCr's subset: WRITE, INDIRECT (an IB,
- * fetched by the same loop as the ring, in its own VMID, one level),
- * PTEPDE, SRBM_WRITE and register polls. A user-fed ring never gets
- * them (the personality's too: HSAGPU_QF_OWN_USER, amdkfd's RLC queues):
- * SRBM_WRITE reaches any register and INDIRECT names any VMID.
+ * what sdma_v4_0.c emits beyond ROCr's subset: PTEPDE, SRBM_WRITE and
+ * register polls. A user-fed ring never gets them (the personality's
+ * too: HSAGPU_QF_OWN_USER, amdkfd's RLC queues): they reach registers
+ * and page tables.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -131,7 +132,8 @@ static unsigned hsagpu_sdma_pkt_dw(uint32_t hdr, bool kernel)
         return sub == HSAGPU_SDMA_SUBOP_WRITE_LINEAR ? HSAGPU_SDMA_WRITE_DW
                                                      : 0;
     case HSAGPU_SDMA_OP_INDIRECT:
-        return kernel && !sub ? HSAGPU_SDMA_INDIRECT_DW : 0;
+        /* a user's IB runs in its ring's space (hsagpu_sdma_ib_start) */
+        return !sub ? HSAGPU_SDMA_INDIRECT_DW : 0;
     case HSAGPU_SDMA_OP_PTEPDE:
         return kernel && sub == HSAGPU_SDMA_SUBOP_PTEPDE_GEN ?
                HSAGPU_SDMA_PTEPDE_DW : 0;
@@ -557,7 +559,12 @@ static unsigned hsagpu_sdma_srbm_write(const HsaGpuProc *p,
     return 0;
 }
 
-/* INDIRECT on the ring: latch its IB, which the next steps run. */
+/*
+ * INDIRECT on the ring: latch its IB, which the next steps run. Its VMID
+ * field is a kernel ring's to choose (amdgpu's jobs name their VM); a
+ * user's ring (not privileged) runs its IB in its own space, as gfx9's
+ * SDMA runs an RLC queue's, whatever the field says.
+ */
 static unsigned hsagpu_sdma_ib_start(HsaGpuQueue *q, const HsaGpuProc *p,
                                      const uint32_t *dw)
 {
@@ -567,7 +574,8 @@ static unsigned hsagpu_sdma_ib_start(HsaGpuQueue *q, const HsaGpuProc *p,
 
     memcpy(&ib, dw, sizeof(ib));
     base = hsagpu_sdma_addr(ib.base_lo, ib.base_hi);
-    vmid = HSAGPU_SDMA_IB_VMID(ib.header);
+    vmid = hsagpu_sdma_kernel(q, p) ? HSAGPU_SDMA_IB_VMID(ib.header)
+                                    : q->as_vmid;
     if ((ib.header & HSAGPU_SDMA_IB_HDR_RSVD) || !ib.size ||
         (ib.size & ~HSAGPU_SDMA_IB_SIZE_MASK) ||
         (vmid != q->as_vmid && !p->ops->set_vmid)) {
