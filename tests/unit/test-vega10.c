@@ -913,8 +913,13 @@ static void test_cp_user_vmid(void)
  * the process waited for ever.
  */
 static void fault_queue(HsaGpuV10 *v, unsigned queue, uint64_t ring,
-			uint32_t db)
+			uint32_t db, uint32_t *w)
 {
+	/* a fresh queue, its memory cleared, nothing stopped yet */
+	hsagpu_v10_cp_hqd_stop(v, V10_HQD_INDEX(1, 0, queue), false);
+	memset(gmem, 0, sizeof(gmem));
+	*w = 0;
+	n_stopped = 0;
 	hqd_user(v, queue, ring, 0x20100 + queue * 16);
 	WR(v, V10_CP_HQD_PQ_DOORBELL_CONTROL, db << 2 | V10_DOORBELL_EN);
 	WR(v, V10_CP_HQD_PQ_RPTR, 0);
@@ -932,8 +937,7 @@ static void test_cp_fault(void)
 	unsigned q2 = V10_HQD_INDEX(1, 0, 2);
 	uint32_t w = 0;
 
-	memset(gmem, 0, sizeof(gmem));
-	n_stopped = n_fault = fault_src = 0;
+	n_fault = fault_src = 0;
 	/* the interrupts enabled as amdkfd does, through CPC_INT_CNTL */
 	WR(v, V10_GRBM_GFX_CNTL, grbm(1, 0, 0, 0));
 	WR(v, V10_CPC_INT_CNTL, V10_CP_OPCODE_ERROR_INT_ENABLE |
@@ -942,7 +946,7 @@ static void test_cp_fault(void)
 	T(RD(v, V10_CP_ME1_PIPE0_INT_CNTL) & V10_CP_OPCODE_ERROR_INT_ENABLE);
 	T(!RD(v, V10_CP_ME1_PIPE0_INT_CNTL + 1));
 
-	fault_queue(v, 2, ring, db);
+	fault_queue(v, 2, ring, db, &w);
 	put(ring, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_NOP, 2));
 	put(ring, &w, 0);
 	put(ring, &w, HSAGPU_PM4_HDR(0xee, 2));         /* no such opcode */
@@ -962,10 +966,7 @@ static void test_cp_fault(void)
 	T(n_fault == 1);
 
 	/* a config register through WRITE_DATA: a privileged-register fault */
-	hsagpu_v10_cp_hqd_stop(v, q2, false);
-	memset(gmem, 0, sizeof(gmem));
-	w = 0;
-	fault_queue(v, 2, ring, db);
+	fault_queue(v, 2, ring, db, &w);
 	put(ring, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
 	put(ring, &w, HSAGPU_PM4_SEL_REG << 8);
 	put(ring, &w, V10_CP_INT_CNTL_RING0);
@@ -980,12 +981,8 @@ static void test_cp_fault(void)
 	T(RD(v, V10_CP_INT_CNTL_RING0) != 0xffffffff);
 
 	/* a pipe without the enable: the ring stops, nothing is raised */
-	hsagpu_v10_cp_hqd_stop(v, q2, false);
 	WR(v, V10_CP_ME1_PIPE0_INT_CNTL, V10_CP_TIME_STAMP_INT_ENABLE);
-	memset(gmem, 0, sizeof(gmem));
-	w = 0;
-	n_stopped = 0;
-	fault_queue(v, 2, ring, db);
+	fault_queue(v, 2, ring, db, &w);
 	put(ring, &w, HSAGPU_PM4_HDR(0xee, 2));
 	put(ring, &w, 0);
 	T(hsagpu_v10_cp_doorbell(v, db, w));
@@ -993,12 +990,8 @@ static void test_cp_fault(void)
 	T(n_stopped == 1 && n_fault == 2);
 
 	/* a write outside the process's memory: its VM fault, no CP's */
-	hsagpu_v10_cp_hqd_stop(v, q2, false);
 	WR(v, V10_CP_ME1_PIPE0_INT_CNTL, V10_CP_OPCODE_ERROR_INT_ENABLE);
-	memset(gmem, 0, sizeof(gmem));
-	w = 0;
-	n_stopped = 0;
-	fault_queue(v, 2, ring, db);
+	fault_queue(v, 2, ring, db, &w);
 	put(ring, &w, HSAGPU_PM4_HDR(HSAGPU_PM4_OP_WRITE_DATA, 5));
 	put(ring, &w, HSAGPU_PM4_SEL_MEM << 8);
 	put(ring, &w, 0x100);
