@@ -298,18 +298,16 @@ static void v10_pm4_eop(void *opaque, uint32_t ctx_id)
 }
 
 /*
- * Ring @ri stopped at a packet the CP refuses (@err): what gfx9's CP
- * raises for it, so that the driver learns which queue of which process
- * (the IH entry's ring and VMID, hence PASID) went wrong rather than
- * wait for it. A register write an unprivileged queue may not make is a
- * privileged-register fault; a packet of a type, opcode or field the CP
- * does not take, or a bad IB, a bad opcode, whose context names the
- * queue's doorbell (its index in the process's doorbell page, [9:0])
- * and the exception amdkfd reports to the runtime ([25:10], its
- * EC_QUEUE_PACKET_*: amdkfd 6.12 tells ROCr; 6.1 signals the process's
- * hardware exception events). A memory error raised its VM fault at the
- * access; a dispatch the interpreter refuses raises nothing (on gfx9 that
- * would be the shader's trap).
+ * Ring @ri stopped at a packet the CP refuses (@err): raise what gfx9's
+ * CP raises, so that the driver learns which queue of which process (the
+ * entry's ring and VMID, hence PASID) went wrong instead of waiting on it.
+ * A register write an unprivileged queue may not make: CP_PRIV_REG_FAULT.
+ * A packet of a type, opcode or field the CP does not take, or a bad IB:
+ * CP_BAD_OPCODE, its context the queue's doorbell index in its process's
+ * page ([9:0]) and the runtime's exception code ([25:10],
+ * EC_QUEUE_PACKET_*). A memory error raised its VM fault at the access;
+ * a dispatch the interpreter refuses raises nothing (on gfx9 the shader's
+ * trap would).
  */
 void hsagpu_v10_cp_fault(HsaGpuV10 *v, const HsaGpuV10CpOps *ops, unsigned ri,
                          uint32_t err)
