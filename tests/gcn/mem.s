@@ -419,3 +419,17 @@ s_buffer_store_dwordx2 s[8:9], s[20:23], 0x14
 s_dcache_wb
 s_waitcnt lgkmcnt(0)
 s_endpgm
+// P36 code that rewrites itself: s12 (another instruction) stored over
+// the s_mov_b32 s20, 1 at 16 bytes in (its address in s[10:11]), then run
+// without s_icache_inv: the instruction cache still holds the old one
+s_store_dword s12, s[10:11], 0x0 glc
+s_waitcnt lgkmcnt(0)
+s_nop 0
+s_mov_b32 s20, 1
+s_endpgm
+// P37 the same with s_icache_inv: the rewritten instruction runs
+s_store_dword s12, s[10:11], 0x0 glc
+s_waitcnt lgkmcnt(0)
+s_icache_inv
+s_mov_b32 s20, 1
+s_endpgm

@@ -49,10 +49,12 @@ static unsigned irqs;
 static uint32_t irq_m0;
 static unsigned nprog;
 static uint64_t prog[NPROG];            /* each program's address */
+/* reads at or past this fail (test_icache's end of a mapping) */
+static uint64_t read_end = BASE + SIZE;
 
 static unsigned f_read(void *o, uint64_t a, void *buf, uint32_t len)
 {
-	if (a < BASE || a + len > BASE + SIZE)
+	if (a < BASE || a + len > BASE + SIZE || a + len > read_end)
 		return 7;
 	memcpy(buf, mem + (a - BASE), len);
 	return 0;
@@ -115,6 +117,8 @@ static const HsaGpuGcnMem fmem_at = {
 
 /* what run() gives the wave: fmem, or fmem_at for the atomics' second go */
 static const HsaGpuGcnMem *cur_mem = &fmem;
+/* the instruction cache run() gives the group (NULL: none) */
+static HsaGpuGcnIcache *cur_icache;
 
 /* the buffer's initial bytes, as loaded */
 static uint32_t b8(uint64_t off)
@@ -220,6 +224,7 @@ static unsigned run(unsigned p)
 	group_init();
 	g.priv_size = PRIV;
 	g.priv = &priv;
+	g.icache = cur_icache;
 	hsagpu_gcn_set_denorm(&g, w.denorm);
 	w.pc = prog[p];
 	/* a step that ends the wave's turn (s_sleep) is not an end */
@@ -1923,14 +1928,59 @@ static void test_gws(void)
 	   "GWS: refused (%u, %s)", r[0], st.what ? st.what : "-");
 }
 
+/*
+ * The workgroup's instruction cache (HsaGpuGcnIcache), gfx9's rule: code
+ * a wave rewrites under itself runs as it was until s_icache_inv, and
+ * as rewritten after it; a line that does not read whole (a mapping that
+ * ends inside it) is not kept, its instructions are read one at a time
+ * and so always as memory has them.
+ */
+static void test_icache(void)
+{
+	static HsaGpuGcnIcache ic;
+	/* s_mov_b32 s20, 1 and s_mov_b32 s20, 2 (SOP1, inline 1 and 2) */
+	const uint32_t mov1 = 0xbe940081, mov2 = 0xbe940082;
+
+	cur_icache = &ic;
+	for (unsigned inv = 0; inv < 3; inv++) {
+		unsigned p = inv == 1 ? 37 : 36;
+		uint64_t at = prog[p] + 16, end = inv == 2 ? at + 8 : BASE + SIZE;
+		uint32_t was;
+
+		memcpy(&was, mem + (at - BASE), 4);
+		T(was == mov1);
+		fresh();
+		memset(ic.tag, 0, sizeof(ic.tag));
+		read_end = end;
+		w.s[10] = (uint32_t)at;
+		w.s[11] = at >> 32;
+		w.s[12] = mov2;
+		TM(run(p) == 0 && w.s[20] == (inv ? 2u : 1u),
+		   "%s: ran %u, s20 = %u", inv == 2 ? "a mapping's end in the line" :
+		   inv ? "with s_icache_inv" : "without s_icache_inv", st.code,
+		   w.s[20]);
+		if (inv == 2) {
+			unsigned kept = 0;
+
+			for (unsigned i = 0; i < HSAGPU_GCN_ICACHE_LINES; i++)
+				kept += ic.tag[i] != 0;
+			TM(!kept && (end & (HSAGPU_GCN_ICACHE_LINE - 1)),
+			   "a line past the mapping: %u kept", kept);
+		}
+		read_end = BASE + SIZE;
+		memcpy(mem + (at - BASE), &mov1, 4);
+	}
+	cur_icache = NULL;
+}
+
 int main(void)
 {
 	for (unsigned k = 0; k < SIZE; k++)
 		mem[k] = (uint8_t)(k * 7 + 3);
 	read_programs();
 	memcpy(init, mem, SIZE);
-	TM(nprog == 36, "%u programs from llvm-mc", nprog);
-	if (nprog != 36)
+	TM(nprog == 38, "%u programs from llvm-mc", nprog);
+	if (nprog != 38)
 		return tap_done();
 	test_clocks();
 	test_control();
@@ -1950,5 +2000,6 @@ int main(void)
 	test_formats();
 	test_sendmsghalt();
 	test_gws();
+	test_icache();
 	return tap_done();
 }

@@ -90,6 +90,23 @@ enum { GCN_GWS_NONE, GCN_GWS_BARRIER, GCN_GWS_SEMA };
  */
 bool hsagpu_gcn_gws_ready(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w);
 
+/*
+ * A workgroup's instruction cache: lines of code read once, as the SQ's
+ * instruction cache holds them, instead of one read of the address space
+ * (a translation in the device) per instruction. It starts empty with
+ * each workgroup, so a dispatch always runs the code memory holds when it
+ * starts, and s_icache_inv empties it, as on gfx9: code rewritten under a
+ * running workgroup is seen after s_icache_inv, not before. A line that
+ * does not read whole (the end of the code's mapping) is not kept: the
+ * instruction is then read alone.
+ */
+#define HSAGPU_GCN_ICACHE_LINE  256u            /* bytes */
+#define HSAGPU_GCN_ICACHE_LINES 32u
+typedef struct HsaGpuGcnIcache {
+    uint64_t tag[HSAGPU_GCN_ICACHE_LINES];      /* line address | 1: kept */
+    uint32_t dw[HSAGPU_GCN_ICACHE_LINES][HSAGPU_GCN_ICACHE_LINE / 4];
+} HsaGpuGcnIcache;
+
 /* A workgroup in flight (hsagpu-gcn-run.c) */
 struct HsaGpuGcnRun {
     bool active;
@@ -104,6 +121,7 @@ struct HsaGpuGcnRun {
     uint8_t *lds;
     HsaGpuGcnPriv priv;
     size_t vcap, ldscap;
+    HsaGpuGcnIcache icache;             /* not saved: refilled */
 };
 
 typedef struct HsaGpuGcnGroup {
@@ -113,6 +131,7 @@ typedef struct HsaGpuGcnGroup {
     uint32_t lds_size;
     uint32_t priv_size;         /* private bytes per lane */
     HsaGpuGcnPriv *priv;        /* the waves' private memory (NULL: none) */
+    HsaGpuGcnIcache *icache;    /* the workgroup's (NULL: none) */
     bool ftz32;                 /* flush f32 denormals (rsrc1) */
     bool ftz64;                 /* flush f64 and f16 denormals (rsrc1) */
     HsaGpuGcnStatus *st;
@@ -185,6 +204,23 @@ static inline uint8_t *hsagpu_gcn_window(uint8_t *base, uint64_t size,
 {
     return base && off <= size && n <= size - off ? base + off : NULL;
 }
+
+/*
+ * Lane loops compiled for the host's vector units as well as for the
+ * baseline, the best picked when the program loads (GCC's function
+ * multiversioning: AVX-512, AVX2 with FMA), where the compiler and the
+ * host have them. With FMA in reach the compiler would fuse a multiply
+ * and an add into one rounding: those clones keep them apart, as the
+ * baseline does (the instruction says which rounding it wants).
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#define HSAGPU_GCN_SIMD \
+    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", \
+                                 "default"), optimize("fp-contract=off")))
+#else
+#define HSAGPU_GCN_SIMD
+#endif
 
 /*
  * A host memory fence (sequentially consistent) at the points where the

@@ -339,6 +339,8 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
     r->cur = 0;
     r->insns = 0;
     memcpy(r->id, id, sizeof(id));
+    /* the code memory holds now: nothing of an earlier workgroup's */
+    memset(r->icache.tag, 0, sizeof(r->icache.tag));
     st->cleared = hsagpu_gcn_run_reserve(r, r->nwaves, r->nvgpr, r->lds_size,
                                          r->priv_size);
     for (unsigned n = 0; n < r->nwaves; n++) {
@@ -358,7 +360,7 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
     HsaGpuGcnGroup g = {
         .mem = mem, .d = d, .lds = r->lds, .lds_size = r->lds_size,
         .priv_size = r->priv_size, .priv = &r->priv, .ftz32 = r->ftz32,
-        .ftz64 = r->ftz64,
+        .ftz64 = r->ftz64, .icache = &r->icache,
         .st = st,
     };
     uint64_t used = 0;

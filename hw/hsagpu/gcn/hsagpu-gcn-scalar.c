@@ -864,9 +864,14 @@ static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     case GCN_SOPP_S_WAKEUP:
     case GCN_SOPP_S_TTRACEDATA: /* no thread trace: dropped */
     case GCN_SOPP_S_SETPRIO:
-    case GCN_SOPP_S_ICACHE_INV:
     case GCN_SOPP_S_INCPERFLEVEL:
     case GCN_SOPP_S_DECPERFLEVEL:
+        return 1;
+    case GCN_SOPP_S_ICACHE_INV:
+        /* code rewritten since the workgroup read it is read again */
+        if (g->icache) {
+            memset(g->icache->tag, 0, sizeof(g->icache->tag));
+        }
         return 1;
     case GCN_SOPP_S_ENDPGM:
         w->done = true;
@@ -1140,16 +1145,46 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     }
 }
 
+/*
+ * The two dwords at @pc (an instruction and what may be its literal)
+ * from the workgroup's instruction cache: false when they are not both
+ * in one line that reads whole (then the caller reads them itself)
+ */
+static bool gcn_icache_fetch(HsaGpuGcnGroup *g, uint64_t pc, uint32_t *insn)
+{
+    HsaGpuGcnIcache *ic = g->icache;
+    uint64_t line = pc & ~(uint64_t)(HSAGPU_GCN_ICACHE_LINE - 1);
+    unsigned off = (pc - line) / 4, i;
+
+    if (!ic || (pc & 3) || off + 1 >= HSAGPU_GCN_ICACHE_LINE / 4) {
+        return false;
+    }
+    i = (line / HSAGPU_GCN_ICACHE_LINE) % HSAGPU_GCN_ICACHE_LINES;
+    if (ic->tag[i] != (line | 1)) {
+        ic->tag[i] = 0;
+        if (g->mem->read(g->mem->opaque, line, ic->dw[i],
+                         HSAGPU_GCN_ICACHE_LINE)) {
+            return false;
+        }
+        ic->tag[i] = line | 1;
+    }
+    insn[0] = ic->dw[i][off];
+    insn[1] = ic->dw[i][off + 1];
+    return true;
+}
+
 /* Fetch and run one instruction of @w. False: the wave stops here. */
 bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w)
 {
     uint32_t insn[2] = { 0, 0 };
-    unsigned len, err;
+    unsigned len, err = 0;
 
     /* The second dword may lie past the end of the code: then without */
-    err = g->mem->read(g->mem->opaque, w->pc, insn, 8);
-    if (err) {
-        err = g->mem->read(g->mem->opaque, w->pc, insn, 4);
+    if (!gcn_icache_fetch(g, w->pc, insn)) {
+        err = g->mem->read(g->mem->opaque, w->pc, insn, 8);
+        if (err) {
+            err = g->mem->read(g->mem->opaque, w->pc, insn, 4);
+        }
     }
     if (err) {
         g->st->mem_err = err;

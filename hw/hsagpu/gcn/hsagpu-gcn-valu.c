@@ -600,14 +600,99 @@ unsigned hsagpu_gcn_optype(unsigned op, unsigned k)
 }
 
 /*
- * The fp32 operations compiled code is made of, without modifiers: a
- * loop in float over the lanes, the same arithmetic hsagpu-gcn-fpu.c
- * does through double (there the general case). False: not one of them.
+ * An fp32 denormal flushed to a signed zero when @ftz, as bits: a select
+ * the host compiler vectorises
+ */
+static inline uint32_t gcn_ftz32(uint32_t v, bool ftz)
+{
+    return ftz && !(v & 0x7f800000u) ? v & 0x80000000u : v;
+}
+
+/*
+ * @op on all 64 lanes of @a, @b (and @c: the addend of v_fma_f32 and
+ * v_madak_f32), denormals flushed when @ftz, into @r: plain loops over
+ * arrays that the host compiler turns into SIMD, compiled for the host's
+ * vector units where it has them (HSAGPU_GCN_SIMD). Rounding, fused or
+ * not, is the instruction's: the clones keep a multiply and an add apart
+ * (fp-contract=off), an FMA is fmaf.
+ */
+HSAGPU_GCN_SIMD
+static void gcn_f32_lanes(unsigned op, const uint32_t *a, const uint32_t *b,
+                          const uint32_t *c, bool ftz, uint32_t *r)
+{
+    float x[HSAGPU_GCN_WAVE], y[HSAGPU_GCN_WAVE], z[HSAGPU_GCN_WAVE];
+    uint32_t t[HSAGPU_GCN_WAVE];
+
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        t[l] = gcn_ftz32(a[l], ftz);
+    }
+    memcpy(x, t, sizeof(x));
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        t[l] = gcn_ftz32(b[l], ftz);
+    }
+    memcpy(y, t, sizeof(y));
+    switch (op) {
+    case GCN_VOP3_V_ADD_F32:
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            x[l] = x[l] + y[l];
+        }
+        break;
+    case GCN_VOP3_V_SUB_F32:
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            x[l] = x[l] - y[l];
+        }
+        break;
+    case GCN_VOP3_V_SUBREV_F32:
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            x[l] = y[l] - x[l];
+        }
+        break;
+    case GCN_VOP3_V_MUL_F32:
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            x[l] = x[l] * y[l];
+        }
+        break;
+    default:
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            t[l] = gcn_ftz32(c[l], ftz);
+        }
+        memcpy(z, t, sizeof(z));
+        if (op == GCN_VOP3_V_MADAK_F32) {
+            /* not fused: the product rounds first */
+            for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+                x[l] = x[l] * y[l];
+            }
+            for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+                x[l] = x[l] + z[l];
+            }
+        } else {
+            for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+                x[l] = fmaf(x[l], y[l], z[l]);
+            }
+        }
+        break;
+    }
+    memcpy(t, x, sizeof(t));
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        r[l] = gcn_ftz32(t[l], ftz);
+    }
+}
+
+/* An operand's dwords for all lanes: its VGPR, or @buf filled with it */
+static const uint32_t *gcn_lanes(HsaGpuGcnWave *w, const HsaGpuGcnOp *o,
+                                 uint32_t *buf);
+
+/*
+ * The fp32 operations compiled code is made of, without modifiers: the
+ * lanes at once (gcn_f32_lanes), the same arithmetic hsagpu-gcn-fpu.c
+ * does through double (there the general case), written to the lanes
+ * EXEC enables. False: not one of them.
  */
 static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
                          const HsaGpuGcnOp o[3], uint32_t lit, uint32_t *d)
 {
-    bool z = g->ftz32;
+    uint32_t buf[3][HSAGPU_GCN_WAVE], r[HSAGPU_GCN_WAVE];
+    const uint32_t *c = NULL;
     uint64_t exec = w->exec;
 
     switch (op) {
@@ -615,42 +700,27 @@ static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
     case GCN_VOP3_V_SUB_F32:
     case GCN_VOP3_V_SUBREV_F32:
     case GCN_VOP3_V_MUL_F32:
-    case GCN_VOP3_V_FMA_F32:
-    case GCN_VOP3_V_MADAK_F32:
         break;
+    case GCN_VOP3_V_FMA_F32:
+        c = gcn_lanes(w, &o[2], buf[2]);
+        break;
+    case GCN_VOP3_V_MADAK_F32: {
+        const HsaGpuGcnOp k = { .val = lit };
+
+        c = gcn_lanes(w, &k, buf[2]);
+        break;
+    }
     default:
         return false;
     }
+    gcn_f32_lanes(op, gcn_lanes(w, &o[0], buf[0]), gcn_lanes(w, &o[1], buf[1]),
+                  c, g->ftz32, r);
+    if (exec == UINT64_MAX) {
+        memcpy(d, r, sizeof(r));
+        return true;
+    }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        float a, b, r;
-
-        if (!((exec >> l) & 1)) {
-            continue;
-        }
-        a = hsagpu_gcn_f32((uint32_t)hsagpu_gcn_lane(w, &o[0], l, false), z);
-        b = hsagpu_gcn_f32((uint32_t)hsagpu_gcn_lane(w, &o[1], l, false), z);
-        switch (op) {
-        case GCN_VOP3_V_ADD_F32:
-            r = a + b;
-            break;
-        case GCN_VOP3_V_SUB_F32:
-            r = a - b;
-            break;
-        case GCN_VOP3_V_SUBREV_F32:
-            r = b - a;
-            break;
-        case GCN_VOP3_V_MUL_F32:
-            r = a * b;
-            break;
-        case GCN_VOP3_V_MADAK_F32:
-            r = (float)(a * b) + hsagpu_gcn_f32(lit, z);     /* not fused */
-            break;
-        default:
-            r = fmaf(a, b, hsagpu_gcn_f32((uint32_t)hsagpu_gcn_lane(w, &o[2], l,
-                                                             false), z));
-            break;
-        }
-        d[l] = hsagpu_gcn_u32f(r, z);
+        d[l] = (exec >> l) & 1 ? r[l] : d[l];
     }
     return true;
 }
