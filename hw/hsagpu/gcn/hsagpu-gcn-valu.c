@@ -589,6 +589,30 @@ static unsigned gcn_ot(unsigned ft, bool wide)
            ft == 64 ? GCN_OT_F64 : wide ? GCN_OT_B64 : GCN_OT_B32;
 }
 
+/*
+ * Each VOP3 opcode's operand float types and widths, worked out once
+ * (gcn_type, gcn_wide) instead of at every instruction: a table filled
+ * when the program loads, before any dispatch runs
+ */
+#define GCN_VOP3_OPS    1024            /* a 10-bit field */
+typedef struct GcnOpInfo {
+    uint8_t ftype[4];
+    uint8_t wide;
+} GcnOpInfo;
+static GcnOpInfo gcn_op_info[GCN_VOP3_OPS];
+
+static void __attribute__((constructor)) gcn_op_info_init(void)
+{
+    for (unsigned op = 0; op < GCN_VOP3_OPS; op++) {
+        GcnOpInfo *i = &gcn_op_info[op];
+
+        for (unsigned k = 0; k < 4; k++) {
+            i->ftype[k] = gcn_type(op, k);
+        }
+        i->wide = gcn_wide(op, i->ftype);
+    }
+}
+
 unsigned hsagpu_gcn_optype(unsigned op, unsigned k)
 {
     uint8_t t[4];
@@ -1008,11 +1032,16 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     if (opsel && !gcn_has_opsel(op)) {
         return hsagpu_gcn_refuse(g, w, insn, "op_sel");
     }
-    /* the operands' float types, once per instruction */
-    for (unsigned k = 0; k < 4; k++) {
-        ftype[k] = gcn_type(op, k);
+    /* the operands' float types and widths, the opcode's */
+    if (op < GCN_VOP3_OPS) {
+        memcpy(ftype, gcn_op_info[op].ftype, 4);
+        wide = gcn_op_info[op].wide;
+    } else {
+        for (unsigned k = 0; k < 4; k++) {
+            ftype[k] = gcn_type(op, k);
+        }
+        wide = gcn_wide(op, ftype);
     }
-    wide = gcn_wide(op, ftype);
     td = ftype[3];
     for (unsigned k = 0; k < nsrc; k++) {
         /* v_cndmask_b32 with modifiers selects among fp32 values */
