@@ -1,14 +1,17 @@
 /*
  * hsa-gpu: doorbells, the first step of the data path.
  *
- * An enabled queue's doorbell is an ioeventfd on the queue's own
- * notifier (hsagpu_doorbell_listen): a guest's 8-byte doorbell write only
- * sets the eventfd and wakes the processor thread (hsagpu-queue.c; the
- * main-loop processor uses the handler below instead), which marks the
- * doorbell rung (db_rung), so that the queue's write_dispatch_id is read
- * from memory at its next run, and only then; the doorbell value itself
- * is not used. Every other access reaches the BAR2 handlers below: one
- * 8-byte doorbell per stride, 32-bit accesses to either half are
+ * Under KVM an enabled queue's doorbell is an ioeventfd on the queue's
+ * own notifier (hsagpu_doorbell_listen): a guest's 8-byte doorbell write
+ * only sets the eventfd, without an exit, and wakes the processor thread
+ * (hsagpu-queue.c), which marks the doorbell rung (db_rung), so that the
+ * queue's write_dispatch_id is read from memory at its next run, and
+ * only then; the doorbell value itself is not used. Everything else
+ * reaches the BAR2 handlers below, and so do all doorbells under TCG and
+ * for the main-loop processor: under TCG an ioeventfd saves no exit and
+ * costs a system call in the vCPU, while the handler marks the doorbell
+ * rung and wakes a watching thread with a store (hsagpu_queues_kick).
+ * One 8-byte doorbell per stride, 32-bit accesses to either half are
  * accepted (CPUs may split them), and any write rings the doorbell and
  * wakes the processor.
  *
@@ -24,6 +27,7 @@
 #include "qemu/bitops.h"
 #include "qemu/main-loop.h"
 #include "exec/memory.h"
+#include "system/kvm.h"
 #include "hsagpu.h"
 #include "trace.h"
 
@@ -75,13 +79,17 @@ static void hsagpu_doorbell_write(void *opaque, hwaddr addr, uint64_t val,
 
         val = (old & ~(0xffffffffULL << shift)) | (val << shift);
     }
-    s->db_last_index[page] = index % HSAGPU_DOORBELLS_PER_PAGE;
-    s->db_last_value[page] = val;
+    /* an enabled queue's 8-byte doorbell only rings, as its eventfd's */
+    if (size != 8 || !test_bit(index, s->db_listening)) {
+        s->db_last_index[page] = index % HSAGPU_DOORBELLS_PER_PAGE;
+        s->db_last_value[page] = val;
+    }
     trace_hsagpu_doorbell_write(index, size, val);
     set_bit_atomic(index, s->db_rung);
     /*
-     * 8-byte writes to an enabled queue's doorbell never get here (they
-     * only signal the ioeventfd); anything else still wakes the processor.
+     * Under KVM 8-byte writes to an enabled queue's doorbell never get
+     * here (they only signal the ioeventfd); anything else wakes the
+     * processor.
      */
     hsagpu_queues_kick(s);
 }
@@ -106,14 +114,24 @@ void hsagpu_doorbell_reset(HsaGpuState *s)
     memset(s->db_last_value, 0, sizeof(s->db_last_value));
 }
 
-/* Wake the processor (commands, resets, doorbells through the handler). */
+/*
+ * Wake the processor (commands, resets, doorbells through the handler).
+ * A watching thread sees kick_pending; a sleeping one needs the eventfd.
+ * Either it reads kick_pending after it stops watching or this reads
+ * qthread_watching after it stopped (both sides: store, full barrier,
+ * load), so no kick is lost (hsagpu_queue_thread).
+ */
 void hsagpu_queues_kick(HsaGpuState *s)
 {
     if (s->mainloop) {
         /* Counted by the run it wakes, like the thread's wake-ups. */
         qatomic_set(&s->proc_kicked, true);
         qemu_bh_schedule(s->proc_bh);
-    } else {
+        return;
+    }
+    qatomic_set(&s->kick_pending, 1);
+    smp_mb();   /* pairs with the thread's, after qthread_watching = 0 */
+    if (!qatomic_read(&s->qthread_watching)) {
         event_notifier_set(&s->qnotifier);
     }
 }
@@ -131,6 +149,14 @@ void hsagpu_queues_kick(HsaGpuState *s)
 void hsagpu_doorbell_listen(HsaGpuState *s, unsigned qi, uint32_t doorbell,
                             bool on)
 {
+    /*
+     * An ioeventfd saves a guest exit under KVM. Under TCG there is no
+     * exit to save, and QEMU signals the eventfd with a system call in
+     * the vCPU's doorbell write: there the doorbell listens through the
+     * handler, which wakes a watching thread without one (and, as for
+     * an eventfd, does not store the 8-byte writes).
+     */
+    bool fd = kvm_enabled();
     hwaddr off;
 
     if (s->mainloop || qi >= s->params.num_queues ||
@@ -142,7 +168,7 @@ void hsagpu_doorbell_listen(HsaGpuState *s, unsigned qi, uint32_t doorbell,
             test_bit(doorbell, s->db_listening)) {
             return;
         }
-        if (!s->qdb_ok[qi]) {
+        if (fd && !s->qdb_ok[qi]) {
             if (event_notifier_init(&s->qdb[qi], 0) < 0) {
                 return;         /* the BAR2 handler serves it */
             }
@@ -150,16 +176,20 @@ void hsagpu_doorbell_listen(HsaGpuState *s, unsigned qi, uint32_t doorbell,
         }
         off = (hwaddr)doorbell * HSAGPU_DOORBELL_STRIDE;
         trace_hsagpu_doorbell_listen(doorbell, on);
-        memory_region_add_eventfd(&s->doorbell, off, 8, false, 0,
-                                  &s->qdb[qi]);
+        if (fd) {
+            memory_region_add_eventfd(&s->doorbell, off, 8, false, 0,
+                                      &s->qdb[qi]);
+        }
         set_bit(doorbell, s->db_listening);
         s->qdb_listen[qi] = doorbell + 1;
     } else {
         doorbell = s->qdb_listen[qi] - 1;
         off = (hwaddr)doorbell * HSAGPU_DOORBELL_STRIDE;
         trace_hsagpu_doorbell_listen(doorbell, on);
-        memory_region_del_eventfd(&s->doorbell, off, 8, false, 0,
-                                  &s->qdb[qi]);
+        if (fd) {
+            memory_region_del_eventfd(&s->doorbell, off, 8, false, 0,
+                                      &s->qdb[qi]);
+        }
         clear_bit(doorbell, s->db_listening);
         s->qdb_listen[qi] = 0;
     }

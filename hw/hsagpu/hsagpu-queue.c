@@ -382,7 +382,8 @@ static void hsagpu_queues_poll_set(HsaGpuState *s)
         .fd = event_notifier_get_fd(&s->qnotifier), .events = G_IO_IN,
     };
     for (unsigned qi = 0; qi < s->params.num_queues; qi++) {
-        if (s->qdb_listen[qi]) {
+        /* an eventfd (KVM); under TCG the handler serves the doorbell */
+        if (s->qdb_listen[qi] && s->qdb_ok[qi]) {
             s->qpfd_doorbell[n] = s->qdb_listen[qi] - 1;
             s->qpfd[n++] = (GPollFD) {
                 .fd = event_notifier_get_fd(&s->qdb[qi]), .events = G_IO_IN,
@@ -448,8 +449,10 @@ static void *hsagpu_queue_thread(void *opaque)
         /*
          * Busy: doorbells of other queues are picked up between passes
          * (an idle queue's write index is read only after its doorbell).
+         * Only the eventfds' need it (KVM): the handler's are in db_rung
+         * already, and a system call here delays the pass.
          */
-        if (s->nqpfd && get_clock() - last_poll > HSAGPU_DB_POLL_NS) {
+        if (s->nqpfd > 1 && get_clock() - last_poll > HSAGPU_DB_POLL_NS) {
             hsagpu_queues_poll(s, 0);
             last_poll = get_clock();
         }
@@ -478,8 +481,17 @@ static void *hsagpu_queue_thread(void *opaque)
          * the write indices and, now and then, the eventfd for a moment
          * before paying for a sleep and wake-up.
          */
+        qatomic_set(&s->qthread_watching, 1);
+        smp_mb();   /* a kick from now on may skip the eventfd */
         for (unsigned n = 1; get_clock() - last_work < HSAGPU_SPIN_NS &&
              !qatomic_read(&s->qthread_stop); n++) {
+            if (qatomic_read(&s->kick_pending)) {
+                /* a doorbell through the handler, or a command */
+                qatomic_set(&s->kick_pending, 0);
+                qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_DOORBELLS]);
+                peeked = true;
+                break;
+            }
             if (qatomic_read(&s->qlock_waiters)) {
                 /*
                  * The main loop (interrupts to deliver) or a vCPU wants
@@ -492,13 +504,22 @@ static void *hsagpu_queue_thread(void *opaque)
                 peeked = true;
                 break;
             }
-            if (!(n % HSAGPU_WATCH_POLL_EVERY) && hsagpu_queues_poll(s, 0)) {
+            /* the doorbells' eventfds (KVM), a system call: now and then */
+            if (s->nqpfd > 1 && !(n % HSAGPU_WATCH_POLL_EVERY) &&
+                hsagpu_queues_poll(s, 0)) {
                 /* Consumed: the pass right away. */
                 qatomic_inc(&s->regs.pkt_cnt[HSAGPU_PKT_CNT_DOORBELLS]);
                 peeked = true;
                 break;
             }
             cpu_relax();
+        }
+        qatomic_set(&s->qthread_watching, 0);
+        smp_mb();   /* pairs with hsagpu_queues_kick()'s */
+        if (qatomic_read(&s->kick_pending)) {
+            /* kicked as the watch ended: the kick did not wake us */
+            qatomic_set(&s->kick_pending, 0);
+            peeked = true;
         }
         if (peeked) {
             /* The doorbell's eventfd is consumed at the next sleep. */

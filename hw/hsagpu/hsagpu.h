@@ -261,6 +261,14 @@ struct HsaGpuState {
     QEMUTimer *proc_timer;      /* mainloop: busy-kernel end, polling */
     int64_t proc_backoff;       /* mainloop: polling interval */
     bool proc_kicked;           /* mainloop: kicked since the last run */
+    /*
+     * The thread watches for work without sleeping (qatomic; the doorbell
+     * watch after work): a kick then only sets kick_pending, which the
+     * watch reads, instead of the eventfd, whose write is a system call
+     * in the vCPU's doorbell write (over a microsecond on a nested host)
+     */
+    int qthread_watching;
+    int kick_pending;
     unsigned long *db_listening; /* doorbells with an ioeventfd */
     /*
      * Doorbells written since the processor last looked (set_bit_atomic
