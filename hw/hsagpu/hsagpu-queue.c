@@ -461,6 +461,11 @@ static void *hsagpu_queue_thread(void *opaque)
             qemu_mutex_unlock(&s->qlock);
             break;
         }
+        /*
+         * The pass serves every kick so far (their doorbells are in
+         * db_rung): only a later one should bring the watch back here
+         */
+        qatomic_xchg(&s->kick_pending, 0);
         hsagpu_queues_pass(s, &pass);
         hsagpu_queues_poll_set(s);
         /* A stopped VM's messages wait for it (hsagpu_vm_change()). */
