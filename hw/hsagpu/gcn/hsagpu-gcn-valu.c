@@ -634,27 +634,45 @@ static inline uint32_t gcn_ftz32(uint32_t v, bool ftz)
 
 /*
  * @op on all 64 lanes of @a, @b (and @c: the addend of v_fma_f32 and
- * v_madak_f32), denormals flushed when @ftz, into @r: plain loops over
+ * v_madak_f32; each a VGPR's lanes, or NULL and the uniform value @av,
+ * @bv, @cv), denormals flushed when @ftz, into @r: plain loops over
  * arrays that the host compiler turns into SIMD, compiled for the host's
  * vector units where it has them (HSAGPU_GCN_SIMD). Rounding, fused or
  * not, is the instruction's: the clones keep a multiply and an add apart
  * (fp-contract=off), an FMA is fmaf.
  */
+/*
+ * An operand's 64 lanes as floats into @x: its VGPR @v, or (@v NULL) the
+ * uniform value @u, denormals flushed when @ftz
+ */
+static inline __attribute__((always_inline))
+void gcn_f32_load(float *x, const uint32_t *v, uint32_t u, bool ftz)
+{
+    uint32_t t[HSAGPU_GCN_WAVE];
+
+    if (v) {
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            t[l] = gcn_ftz32(v[l], ftz);
+        }
+    } else {
+        u = gcn_ftz32(u, ftz);
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            t[l] = u;
+        }
+    }
+    memcpy(x, t, sizeof(t));
+}
+
 HSAGPU_GCN_SIMD
-static void gcn_f32_lanes(unsigned op, const uint32_t *a, const uint32_t *b,
-                          const uint32_t *c, bool ftz, uint32_t *r)
+static void gcn_f32_lanes(unsigned op, const uint32_t *a, uint32_t av,
+                          const uint32_t *b, uint32_t bv, const uint32_t *c,
+                          uint32_t cv, bool ftz, uint32_t *r)
 {
     float x[HSAGPU_GCN_WAVE], y[HSAGPU_GCN_WAVE], z[HSAGPU_GCN_WAVE];
     uint32_t t[HSAGPU_GCN_WAVE];
 
-    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        t[l] = gcn_ftz32(a[l], ftz);
-    }
-    memcpy(x, t, sizeof(x));
-    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        t[l] = gcn_ftz32(b[l], ftz);
-    }
-    memcpy(y, t, sizeof(y));
+    gcn_f32_load(x, a, av, ftz);
+    gcn_f32_load(y, b, bv, ftz);
     switch (op) {
     case GCN_VOP3_V_ADD_F32:
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -677,10 +695,7 @@ static void gcn_f32_lanes(unsigned op, const uint32_t *a, const uint32_t *b,
         }
         break;
     default:
-        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-            t[l] = gcn_ftz32(c[l], ftz);
-        }
-        memcpy(z, t, sizeof(z));
+        gcn_f32_load(z, c, cv, ftz);
         if (op == GCN_VOP3_V_MADAK_F32) {
             /* not fused: the product rounds first */
             for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -702,10 +717,6 @@ static void gcn_f32_lanes(unsigned op, const uint32_t *a, const uint32_t *b,
     }
 }
 
-/* An operand's dwords for all lanes: its VGPR, or @buf filled with it */
-static const uint32_t *gcn_lanes(HsaGpuGcnWave *w, const HsaGpuGcnOp *o,
-                                 uint32_t *buf);
-
 /*
  * The fp32 operations compiled code is made of, without modifiers: the
  * lanes at once (gcn_f32_lanes), the same arithmetic hsagpu-gcn-fpu.c
@@ -715,8 +726,9 @@ static const uint32_t *gcn_lanes(HsaGpuGcnWave *w, const HsaGpuGcnOp *o,
 static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
                          const HsaGpuGcnOp o[3], uint32_t lit, uint32_t *d)
 {
-    uint32_t buf[3][HSAGPU_GCN_WAVE], r[HSAGPU_GCN_WAVE];
+    uint32_t r[HSAGPU_GCN_WAVE];
     const uint32_t *c = NULL;
+    uint32_t cv = 0;
     uint64_t exec = w->exec;
 
     switch (op) {
@@ -726,19 +738,17 @@ static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
     case GCN_VOP3_V_MUL_F32:
         break;
     case GCN_VOP3_V_FMA_F32:
-        c = gcn_lanes(w, &o[2], buf[2]);
+        c = o[2].lanes;
+        cv = o[2].val;
         break;
-    case GCN_VOP3_V_MADAK_F32: {
-        const HsaGpuGcnOp k = { .val = lit };
-
-        c = gcn_lanes(w, &k, buf[2]);
+    case GCN_VOP3_V_MADAK_F32:
+        cv = lit;
         break;
-    }
     default:
         return false;
     }
-    gcn_f32_lanes(op, gcn_lanes(w, &o[0], buf[0]), gcn_lanes(w, &o[1], buf[1]),
-                  c, g->ftz32, r);
+    gcn_f32_lanes(op, o[0].lanes, o[0].val, o[1].lanes, o[1].val, c, cv,
+                  g->ftz32, r);
     if (exec == UINT64_MAX) {
         memcpy(d, r, sizeof(r));
         return true;
@@ -1011,11 +1021,11 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     uint8_t ftype[4];
     unsigned wide, ft[3] = { 0, 0, 0 }, td;
     bool fl = false;
-    /* sources the encoding does not have read as zeros */
-    HsaGpuGcnOp o[3] = {
-        { .lanes = gcn_zero_lanes }, { .lanes = gcn_zero_lanes },
-        { .lanes = gcn_zero_lanes },
-    };
+    /*
+     * sources the encoding does not have read as zeros (set one by one:
+     * a block initialiser costs a string store at every instruction)
+     */
+    HsaGpuGcnOp o[3];
     HsaGpuGcnVreg *dst = NULL;
     uint64_t cin = 0, cout = 0, cmp = 0;
     unsigned opsel = x ? x->opsel : 0;
@@ -1031,6 +1041,13 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     }
     if (opsel && !gcn_has_opsel(op)) {
         return hsagpu_gcn_refuse(g, w, insn, "op_sel");
+    }
+    for (unsigned k = 0; k < 3; k++) {
+        o[k].vgpr = false;
+        o[k].reg = 0;
+        o[k].val = 0;
+        o[k].lanes = gcn_zero_lanes;
+        o[k].hi = NULL;
     }
     /* the operands' float types and widths, the opcode's */
     if (op < GCN_VOP3_OPS) {
