@@ -341,8 +341,9 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
     memcpy(r->id, id, sizeof(id));
     /* the code memory holds now: nothing of an earlier workgroup's */
     memset(r->icache.tag, 0, sizeof(r->icache.tag));
+    /* scratch in the address space (a PM4 dispatch's) needs no pages */
     st->cleared = hsagpu_gcn_run_reserve(r, r->nwaves, r->nvgpr, r->lds_size,
-                                         r->priv_size);
+                                         d->scratch_va ? 0 : r->priv_size);
     for (unsigned n = 0; n < r->nwaves; n++) {
         hsagpu_gcn_wave_init(d, &r->waves[n], n, id, size);
         r->waves[n].denorm = (d->kd.rsrc1 >> 16) & 0xf;
