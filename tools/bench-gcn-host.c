@@ -9,6 +9,10 @@
  * (scripts/bench --gcn-host; docs/benchmarks.md).
  *
  *   bench-gcn-host [--items N] [--rounds R] [--mb M] [--reps K]
+ *                  [--threads T]
+ *
+ * --threads: workgroups on a pool of T host threads, as the device's
+ * compute-threads property runs them (the callbacks take turns).
  *
  * Prints "BENCH name best median unit" lines.
  */
@@ -34,6 +38,7 @@
 
 static uint8_t *mem;
 static uint64_t size;
+static HsaGpuGcnPool *pool;
 
 static unsigned m_read(void *o, uint64_t addr, void *buf, uint32_t len)
 {
@@ -143,6 +148,7 @@ static double run(uint64_t kd, uint32_t items, uint64_t *insns,
 		exit(1);
 	}
 	d.code = kd + d.kd.entry_offset;
+	grid.pool = pool;
 	t0 = now_ns();
 	err = hsagpu_gcn_grid_run(&grid, &next, nwg, nwg[0], &gmem, &d, NULL,
 				  UINT64_MAX, UINT64_MAX, &st, &acc);
@@ -172,7 +178,7 @@ static void report(const char *name, double *v, int n, const char *unit)
 int main(int argc, char **argv)
 {
 	uint32_t items = 65536, rounds = 64, mb = 64;
-	int reps = 5;
+	int reps = 5, threads = 1;
 	double alu_w[32], alu_l[32], mem_w[32], mem_b[32], cpy[32];
 	uint64_t alu, copy, bytes, insns, lops;
 	uint32_t bad = 0;
@@ -188,13 +194,16 @@ int main(int argc, char **argv)
 			mb = v;
 		else if (!strcmp(argv[i], "--reps"))
 			reps = v;
+		else if (!strcmp(argv[i], "--threads"))
+			threads = v;
 	}
 	if (!items || items > (1u << 24) || !mb || mb > 1024 || reps < 1 ||
-	    reps > 32 || (argc - 1) % 2) {
+	    reps > 32 || threads < 1 || threads > 256 || (argc - 1) % 2) {
 		fprintf(stderr, "usage: bench-gcn-host [--items N] [--rounds R] "
-			"[--mb M] [--reps 1..32]\n");
+			"[--mb M] [--reps 1..32] [--threads 1..256]\n");
 		return 2;
 	}
+	pool = hsagpu_gcn_pool_new(threads, "bench-cu", NULL, NULL);
 	bytes = (uint64_t)mb << 20;
 	size = (DATA - BASE) + 2 * bytes + (uint64_t)items * 4;
 	mem = calloc(1, size);
@@ -263,5 +272,8 @@ int main(int argc, char **argv)
 	report("gcn_host_copy_wave_insns", mem_w, reps, "/s");
 	report("gcn_host_copy_traffic", mem_b, reps, "MB/s");
 	report("host_memcpy_traffic", cpy, reps, "MB/s");
+	printf("BENCH gcn_host_threads %u %u threads\n",
+	       hsagpu_gcn_pool_size(pool), hsagpu_gcn_pool_size(pool));
+	hsagpu_gcn_pool_free(pool);
 	return 0;
 }

@@ -47,6 +47,12 @@ static bool hsagpu_check_props(HsaGpuState *s, Error **errp)
                    HSAGPU_COMPUTE_UNITS_MAX, p->compute_units);
         return false;
     }
+    if (p->compute_threads > HSAGPU_COMPUTE_THREADS_MAX) {
+        error_setg(errp, "hsa-gpu: compute-threads must be at most %u, or 0 "
+                   "for as many as the host has CPUs (got %u)",
+                   HSAGPU_COMPUTE_THREADS_MAX, p->compute_threads);
+        return false;
+    }
     if (p->p2p_addr_bits < HSAGPU_P2P_ADDR_BITS_MIN ||
         p->p2p_addr_bits > HSAGPU_P2P_ADDR_BITS_MAX) {
         error_setg(errp, "hsa-gpu: p2p-addr-bits must be between %u and %u "
@@ -541,6 +547,14 @@ static const Property hsagpu_properties[] = {
      */
     DEFINE_PROP_SIZE("gcn-private-budget", HsaGpuState,
                      params.gcn_private_budget, 256 * MiB),
+    /*
+     * Host threads a dispatch's workgroups run on, the queue processor's
+     * included: 0 picks the host's CPUs, at most compute-units (one with
+     * x-processor=mainloop, which stays deterministic); reads back as
+     * the choice
+     */
+    DEFINE_PROP_UINT32("compute-threads", HsaGpuState,
+                       params.compute_threads, 0),
 };
 
 static void hsagpu_class_init(ObjectClass *klass, void *data)

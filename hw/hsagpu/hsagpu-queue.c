@@ -107,7 +107,7 @@ static HsaGpuProc hsagpu_queue_proc(HsaGpuState *s, HsaGpuOpsCtx *ctx,
     return (HsaGpuProc) {
         .ops = s->pers->reg_read ? &hsagpu_queue_ops_regs : &hsagpu_queue_ops,
         .opaque = ctx, .ident = &s->ident, .budget = b,
-        .gcn_priv = &s->gcn_priv,
+        .gcn_priv = &s->gcn_priv, .gcn_pool = s->gcn_pool,
     };
 }
 
@@ -1064,6 +1064,34 @@ static bool hsagpu_processor_mode(HsaGpuState *s, Error **errp)
     return true;
 }
 
+/*
+ * compute-threads: the pool a dispatch's workgroups run on (the
+ * processor's thread is one of them). The main-loop processor stays on
+ * one thread: it is the deterministic mode, and it runs behind a vIOMMU,
+ * whose translations may need the BQL.
+ */
+static void hsagpu_compute_threads(HsaGpuState *s)
+{
+    unsigned n = s->params.compute_threads;
+
+    if (!n) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+        n = MIN(cpus > 0 ? (unsigned long)cpus : 1, s->params.compute_units);
+    }
+    if (s->mainloop && n > 1) {
+        if (s->params.compute_threads) {
+            warn_report("hsa-gpu: compute-threads=%u: the main-loop "
+                        "processor runs workgroups on one thread", n);
+        }
+        n = 1;
+    }
+    s->gcn_pool = hsagpu_gcn_pool_new(n, "hsa-gpu-cu", rcu_register_thread,
+                                      rcu_unregister_thread);
+    s->params.compute_threads = hsagpu_gcn_pool_size(s->gcn_pool);
+    trace_hsagpu_compute_threads(s->params.compute_threads);
+}
+
 bool hsagpu_queues_init(HsaGpuState *s, Error **errp)
 {
     DeviceState *dev = DEVICE(s);
@@ -1101,6 +1129,7 @@ bool hsagpu_queues_init(HsaGpuState *s, Error **errp)
     s->vm_running = runstate_is_running();
     s->vm_change = qemu_add_vm_change_state_handler(hsagpu_vm_change, s);
     hsagpu_bus_maps_init(s);
+    hsagpu_compute_threads(s);
     if (s->mainloop) {
         s->proc_bh = qemu_bh_new_guarded(hsagpu_proc_bh, s,
                                          &dev->mem_reentrancy_guard);
@@ -1170,6 +1199,9 @@ void hsagpu_queues_exit(HsaGpuState *s)
         s->proc_bh = NULL;
     }
     hsagpu_queues_reset(s);
+    /* idle: the processor, the only one to give them work, has stopped */
+    hsagpu_gcn_pool_free(s->gcn_pool);
+    s->gcn_pool = NULL;
     hsagpu_bus_maps_exit(s);
     hsagpu_doorbell_unlisten_all(s);
     qemu_del_vm_change_state_handler(s->vm_change);

@@ -84,6 +84,7 @@ typedef struct HsaGpuParams {
     uint32_t link_efficiency;           /* per mille */
     uint64_t ralias_size;       /* read-alias-size, 0: none */
     uint64_t gcn_private_budget; /* gcn-private-budget: bytes */
+    uint32_t compute_threads;   /* compute-threads, 0: auto (reads back) */
     bool ralias_prefetch;       /* read-alias-prefetchable */
 } HsaGpuParams;
 
@@ -121,6 +122,8 @@ typedef struct HsaGpuFault {
 
 /* x86 MSI messages to the local APICs: address 0xfeeXXXXX */
 #define HSAGPU_APIC_MSI_BASE    0xfee00000ULL
+/* compute-threads: as many as the most compute units */
+#define HSAGPU_COMPUTE_THREADS_MAX      HSAGPU_COMPUTE_UNITS_MAX
 
 #define HSAGPU_MAX_PORTS 16
 
@@ -337,6 +340,7 @@ struct HsaGpuState {
     bool gcn_oor_logged;                /* VGPRs past an allocation: told */
     /* the GCN private memory of all queues' workgroups in flight */
     HsaGpuGcnPrivBudget gcn_priv;       /* .used: x-gcn-private-used */
+    struct HsaGpuGcnPool *gcn_pool;     /* compute-threads, NULL: one */
     QLIST_ENTRY(HsaGpuState) peer_link; /* hsagpu-p2p.c */
     HsaGpuFault fault;
     /*

@@ -168,6 +168,8 @@ typedef struct HsaGpuProc {
     const HsaGpuIdent *ident;
     HsaGpuBudget *budget;       /* NULL: no limit but the quantum */
     struct HsaGpuGcnPrivBudget *gcn_priv;   /* the device's, NULL: none */
+    /* host threads for workgroups (compute-threads), NULL: the caller's */
+    struct HsaGpuGcnPool *gcn_pool;
 } HsaGpuProc;
 
 /*

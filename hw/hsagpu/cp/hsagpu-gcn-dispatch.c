@@ -179,6 +179,7 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
         d.gws = q->gws;
     }
     hsagpu_gcn_grid_set_budget(&q->grid, p->gcn_priv);
+    q->grid.pool = p->gcn_pool;
     err = hsagpu_gcn_grid_run(&q->grid, &q->kern_wg, nwg, total, &mem, &d,
                               p->gcn_priv, HSAGPU_GCN_SLICE_INSNS,
                               HSAGPU_GCN_WAVE_INSNS, &st, &acc);
@@ -199,8 +200,9 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
     case 0:
         break;
     case HSAGPU_GCN_MEM_FAULT:
+        /* the failing access's own error: other threads share c */
         err = st.mem_err == HSAGPU_GCN_CONTENDED ? HSAGPU_QERR_ATOMIC :
-              c.err ? c.err : HSAGPU_QERR_ADDRESS;
+              st.mem_err ? st.mem_err : c.err ? c.err : HSAGPU_QERR_ADDRESS;
         q->gcn_pc = st.pc;
         q->gcn_addr = st.addr;
         break;

@@ -1,12 +1,16 @@
 /*
  * hsa-gpu: a dispatch's grid of workgroups on the GCN interpreter, one
  * for every command processor that dispatches code (an AQL queue's
- * KERNEL_DISPATCH, a Vega10 PM4 ring's DISPATCH_DIRECT). Workgroups run
+ * KERNEL_DISPATCH, a Vega10 PM4 ring's DISPATCH_DIRECT). Workgroups start
  * in order, a slice of wave instructions per call; a slice may end in
- * the middle of one (its waves stop between two instructions). A
- * workgroup whose waves wait on global wave sync for later ones stays
- * resident beside the next, as the hardware keeps it; once all are
- * started the waiting ones take turns. Independent of QEMU.
+ * the middle of one (its waves stop between two instructions). On a pool
+ * of host threads (the device's compute-threads) each thread takes the
+ * next workgroup as it finishes one, so several are in flight, as on a
+ * GPU's compute units; their memory callbacks take turns under one lock
+ * (the device's memory path is one requester's). A workgroup whose waves
+ * wait on global wave sync for later ones stays resident beside the
+ * next, as the hardware keeps it; once all are started the waiting ones
+ * take turns (such a grid runs on one thread). Independent of QEMU.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -21,6 +25,7 @@
 #else
 #include "qemu/osdep.h"
 #endif
+#include <pthread.h>
 #include "hsagpu-gcn.h"
 
 /*
@@ -36,6 +41,12 @@
 void hsagpu_gcn_grid_stop(HsaGpuGcnGrid *g)
 {
     hsagpu_gcn_run_stop(g->run);
+    for (uint32_t i = 0; i < g->nmore; i++) {
+        hsagpu_gcn_run_free(g->more[i]);
+    }
+    g_free(g->more);
+    g->more = NULL;
+    g->nmore = 0;
     for (uint32_t i = 0; i < g->nwait; i++) {
         hsagpu_gcn_run_free(g->wait[i]);
     }
@@ -53,9 +64,20 @@ void hsagpu_gcn_grid_free(HsaGpuGcnGrid *g)
     g->run = NULL;
 }
 
+/* Workgroups in flight besides run (on a pool) */
+static uint32_t grid_more_active(const HsaGpuGcnGrid *g)
+{
+    uint32_t n = 0;
+
+    for (uint32_t i = 0; i < g->nmore; i++) {
+        n += hsagpu_gcn_run_active(g->more[i]);
+    }
+    return n;
+}
+
 bool hsagpu_gcn_grid_busy(const HsaGpuGcnGrid *g)
 {
-    return g->nwait || hsagpu_gcn_run_active(g->run);
+    return g->nwait || hsagpu_gcn_run_active(g->run) || grid_more_active(g);
 }
 
 void hsagpu_gcn_grid_set_budget(HsaGpuGcnGrid *g, HsaGpuGcnPrivBudget *b)
@@ -68,6 +90,9 @@ void hsagpu_gcn_grid_set_budget(HsaGpuGcnGrid *g, HsaGpuGcnPrivBudget *b)
     for (uint32_t i = 0; i < g->nwait; i++) {
         hsagpu_gcn_run_set_budget(g->wait[i], b);
     }
+    for (uint32_t i = 0; i < g->nmore; i++) {
+        hsagpu_gcn_run_set_budget(g->more[i], b);
+    }
 }
 
 /*
@@ -77,14 +102,14 @@ void hsagpu_gcn_grid_set_budget(HsaGpuGcnGrid *g, HsaGpuGcnPrivBudget *b)
  * end: all started, a whole round of the waiting ones ran nothing; or
  * the waiting ones are more than the device could hold.
  */
-static unsigned grid_park(HsaGpuGcnGrid *g, uint64_t *next, uint64_t total,
-                          uint64_t insns, HsaGpuGcnPrivBudget *b,
-                          const char **what)
+static unsigned grid_park(HsaGpuGcnGrid *g, uint64_t insns,
+                          HsaGpuGcnPrivBudget *b, const char **what)
 {
     uint64_t waves = 0, vgpr = 0, lds = 0;
 
     g->stalls = insns ? 0 : g->stalls + 1;
-    if (g->stalls >= g->nwait + 1 && *next >= total) {
+    /* only a waiting one taken back (all started) can have stalled */
+    if (g->stalls >= g->nwait + 1 && g->from_wait) {
         *what = "a GWS wait no resident wave can end";
         return HSAGPU_GCN_GWS_STUCK;
     }
@@ -105,11 +130,375 @@ static unsigned grid_park(HsaGpuGcnGrid *g, uint64_t *next, uint64_t total,
         *what = "a GWS wait for more workgroups than the device holds";
         return HSAGPU_GCN_GWS_STUCK;
     }
-    if (!g->from_wait) {
-        (*next)++;                      /* started: the next one is due */
-    }
     g->from_wait = false;
     return 0;
+}
+
+/* Workgroup @w's ids (x fastest) */
+static void grid_id(uint64_t w, const uint64_t nwg[3], uint32_t id[3])
+{
+    id[0] = w % nwg[0];
+    id[1] = w / nwg[0] % nwg[1];
+    id[2] = w / (nwg[0] * nwg[1]);
+}
+
+/* @r's workgroup, flat (x fastest); UINT64_MAX when outside @nwg */
+static uint64_t grid_flat(const HsaGpuGcnRun *r, const uint64_t nwg[3])
+{
+    uint32_t id[3];
+
+    hsagpu_gcn_run_id(r, id);
+    if (id[0] >= nwg[0] || id[1] >= nwg[1] || id[2] >= nwg[2]) {
+        return UINT64_MAX;
+    }
+    return id[0] + nwg[0] * (id[1] + nwg[1] * id[2]);
+}
+
+/*
+ * The workgroups in flight (carried over, or migrated in) must be ones
+ * this dispatch started: inside its grid and before *@next. A cursor
+ * still at the one in flight is how builds before pools counted: it
+ * moves past it.
+ */
+static bool grid_check_flight(HsaGpuGcnGrid *g, uint64_t *next,
+                              const uint64_t nwg[3], uint64_t total)
+{
+    if (hsagpu_gcn_run_active(g->run) && !g->from_wait && !g->nmore &&
+        *next < total && grid_flat(g->run, nwg) == *next) {
+        (*next)++;
+    }
+    if (hsagpu_gcn_run_active(g->run) && !g->from_wait &&
+        grid_flat(g->run, nwg) >= *next) {
+        return false;
+    }
+    for (uint32_t i = 0; i < g->nmore; i++) {
+        if (hsagpu_gcn_run_active(g->more[i]) &&
+            grid_flat(g->more[i], nwg) >= *next) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Wave instructions a thread of a pool runs between looks at the others */
+#define GRID_PAR_CHUNK  1024
+
+/* One parallel slice (grid_run_par): what its parts share */
+typedef struct GcnGridPar {
+    pthread_mutex_t lock;       /* memory callbacks, cursor, todo, stop */
+    const HsaGpuGcnMem *mem;    /* the caller's */
+    HsaGpuGcnMem wrap;          /* the same, one at a time */
+    const HsaGpuGcnDispatch *d;
+    uint64_t *next, total, slice, wave_max;
+    const uint64_t *nwg;
+    HsaGpuGcnRun **todo;        /* in flight, not yet taken up */
+    uint32_t ntodo;
+    HsaGpuGcnRun **slot;        /* part i's workgroup */
+    HsaGpuGcnGridStats *acc;
+    HsaGpuGcnStatus *st;
+    unsigned *err;
+    bool stop;                  /* a part failed: no one starts more */
+} GcnGridPar;
+
+static unsigned par_read(void *o, uint64_t addr, void *buf, uint32_t len)
+{
+    GcnGridPar *p = o;
+    unsigned err;
+
+    pthread_mutex_lock(&p->lock);
+    err = p->mem->read(p->mem->opaque, addr, buf, len);
+    pthread_mutex_unlock(&p->lock);
+    return err;
+}
+
+static unsigned par_write(void *o, uint64_t addr, const void *buf,
+                          uint32_t len)
+{
+    GcnGridPar *p = o;
+    unsigned err;
+
+    pthread_mutex_lock(&p->lock);
+    err = p->mem->write(p->mem->opaque, addr, buf, len);
+    pthread_mutex_unlock(&p->lock);
+    return err;
+}
+
+/*
+ * An atomic: the memory's own, or (memory without them) a read and a
+ * write with no other thread's access between, which a read-modify-write
+ * of the interpreter's would not be across threads
+ */
+static unsigned par_atomic(void *o, uint64_t addr, unsigned bytes,
+                           unsigned op, uint64_t src0, uint64_t src1,
+                           uint64_t *old)
+{
+    GcnGridPar *p = o;
+    const HsaGpuGcnMem *m = p->mem;
+    uint64_t v = 0, nv;
+    unsigned err;
+
+    pthread_mutex_lock(&p->lock);
+    if (m->atomic) {
+        err = m->atomic(m->opaque, addr, bytes, op, src0, src1, old);
+    } else {
+        err = m->read(m->opaque, addr, &v, bytes);
+        if (!err) {
+            nv = op == HSAGPU_GCN_ATOMIC_ADD ? v + src0 :
+                 op == HSAGPU_GCN_ATOMIC_SWAP ? src0 :
+                 v == src0 ? src1 : v;
+            err = nv == v && op == HSAGPU_GCN_ATOMIC_CAS ? 0 :
+                  m->write(m->opaque, addr, &nv, bytes);
+        }
+        *old = v;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return err;
+}
+
+static uint64_t par_now(void *o)
+{
+    GcnGridPar *p = o;
+    uint64_t t;
+
+    pthread_mutex_lock(&p->lock);
+    t = p->mem->now_ns(p->mem->opaque);
+    pthread_mutex_unlock(&p->lock);
+    return t;
+}
+
+static void par_interrupt(void *o, uint32_t m0)
+{
+    GcnGridPar *p = o;
+
+    pthread_mutex_lock(&p->lock);
+    p->mem->interrupt(p->mem->opaque, m0);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/*
+ * Part @i of a parallel slice: its workgroup in flight, then others in
+ * flight nobody took, then new ones, until its slice is over, all are
+ * taken, or a part failed
+ */
+static void grid_par_part(void *opaque, unsigned i)
+{
+    GcnGridPar *p = opaque;
+    HsaGpuGcnRun *r = p->slot[i];
+    HsaGpuGcnGridStats *acc = &p->acc[i];
+    HsaGpuGcnStatus *st = &p->st[i];
+    unsigned err = 0;
+
+    for (;;) {
+        uint64_t left;
+
+        if (!hsagpu_gcn_run_active(r)) {
+            uint64_t w = 0;
+            bool fresh = false, over;
+
+            pthread_mutex_lock(&p->lock);
+            over = p->stop || acc->work >= p->slice;
+            if (!over && p->ntodo) {
+                /* taken up: its object and this one change places */
+                HsaGpuGcnRun *t = p->todo[--p->ntodo];
+
+                p->todo[p->ntodo] = r;
+                r = t;
+            } else if (!over && *p->next < p->total) {
+                w = (*p->next)++;
+                fresh = true;
+            } else {
+                over = true;
+            }
+            pthread_mutex_unlock(&p->lock);
+            if (over) {
+                break;
+            }
+            if (fresh) {
+                uint32_t id[3];
+
+                grid_id(w, p->nwg, id);
+                err = hsagpu_gcn_run_start(r, p->d, id[0], id[1], id[2], st);
+                acc->waves += err ? 0 : st->waves;
+                acc->work += st->work;
+                acc->cleared += st->cleared;
+                if (err) {
+                    break;
+                }
+                if (acc->work >= p->slice) {
+                    break;          /* set up; its waves run next slice */
+                }
+            }
+        }
+        left = acc->work < p->slice ? p->slice - acc->work : 1;
+        err = hsagpu_gcn_run_resume(r, &p->wrap, p->d,
+                                    left < GRID_PAR_CHUNK ? left
+                                                          : GRID_PAR_CHUNK,
+                                    p->wave_max, st);
+        acc->work += st->work;
+        acc->insns += st->insns;
+        acc->lane_ops += st->lane_ops;
+        acc->vgpr_oor += st->vgpr_oor;
+        if (err == HSAGPU_GCN_PAUSED) {
+            err = 0;
+            if (acc->work >= p->slice || __atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
+                break;
+            }
+            continue;
+        }
+        if (err) {
+            if (err == HSAGPU_GCN_GWS_WAIT) {
+                /* no GWS here (grid_can_par): as if refused */
+                err = HSAGPU_GCN_GWS_STUCK;
+                st->what = "a GWS wait on a dispatch without GWS";
+            }
+            break;
+        }
+    }
+    p->slot[i] = r;
+    p->err[i] = err;
+    if (err) {
+        pthread_mutex_lock(&p->lock);
+        p->stop = true;
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+/*
+ * A slice on @parts threads of g->pool (several may be in flight from
+ * before: a pool's of any size, a migrated grid's). Each part keeps its
+ * own count of the work against @slice; the stats add up into @acc.
+ */
+static unsigned grid_run_par(HsaGpuGcnGrid *g, uint64_t *next,
+                             const uint64_t nwg[3], uint64_t total,
+                             const HsaGpuGcnMem *mem,
+                             const HsaGpuGcnDispatch *d,
+                             HsaGpuGcnPrivBudget *b, uint64_t slice,
+                             uint64_t wave_max, HsaGpuGcnStatus *st,
+                             HsaGpuGcnGridStats *acc, unsigned parts)
+{
+    GcnGridPar p = {
+        .mem = mem, .d = d, .next = next, .total = total, .slice = slice,
+        .wave_max = wave_max, .nwg = nwg,
+        .wrap = {
+            .read = par_read, .write = par_write, .atomic = par_atomic,
+            .now_ns = mem->now_ns ? par_now : NULL,
+            .interrupt = mem->interrupt ? par_interrupt : NULL,
+        },
+    };
+    uint32_t nobj, nslot = 0, nspare = 0, todo0, n = 0;
+    HsaGpuGcnRun **all, **spare;
+    unsigned err = 0, failed = parts;
+    bool busy = false;
+
+    p.wrap.opaque = &p;
+    if (g->nmore + 1 < parts) {
+        g->more = g_renew(HsaGpuGcnRun *, g->more, parts - 1);
+        while (g->nmore + 1 < parts) {
+            g->more[g->nmore] = hsagpu_gcn_run_new();
+            hsagpu_gcn_run_set_budget(g->more[g->nmore++], b);
+        }
+    }
+    nobj = g->nmore + 1;
+    all = g_new0(HsaGpuGcnRun *, nobj);
+    p.slot = g_new0(HsaGpuGcnRun *, parts);
+    p.todo = g_new0(HsaGpuGcnRun *, nobj);
+    spare = g_new0(HsaGpuGcnRun *, nobj);
+    p.acc = g_new0(HsaGpuGcnGridStats, parts);
+    p.st = g_new0(HsaGpuGcnStatus, parts);
+    p.err = g_new0(unsigned, parts);
+    all[0] = g->run;
+    memcpy(all + 1, g->more, g->nmore * sizeof(*all));
+    /* those in flight first, one a part, the rest to be taken up */
+    for (uint32_t i = 0; i < nobj; i++) {
+        if (!hsagpu_gcn_run_active(all[i])) {
+            continue;
+        }
+        if (nslot < parts) {
+            p.slot[nslot++] = all[i];
+        } else {
+            p.todo[p.ntodo++] = all[i];
+        }
+    }
+    for (uint32_t i = 0; i < nobj; i++) {
+        if (hsagpu_gcn_run_active(all[i])) {
+            continue;
+        }
+        if (nslot < parts) {
+            p.slot[nslot++] = all[i];
+        } else {
+            spare[nspare++] = all[i];
+        }
+    }
+    todo0 = p.ntodo;
+    pthread_mutex_init(&p.lock, NULL);
+    hsagpu_gcn_pool_run(g->pool, parts, grid_par_part, &p);
+    pthread_mutex_destroy(&p.lock);
+    /* every object back, those in flight first (run is one if any is) */
+    for (unsigned pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < parts + todo0 + nspare; i++) {
+            HsaGpuGcnRun *r = i < parts ? p.slot[i] :
+                              i < parts + todo0 ? p.todo[i - parts] :
+                              spare[i - parts - todo0];
+
+            if (hsagpu_gcn_run_active(r) == !pass) {
+                all[n++] = r;
+            }
+        }
+    }
+    g->run = all[0];
+    memcpy(g->more, all + 1, g->nmore * sizeof(*all));
+    for (unsigned i = 0; i < parts; i++) {
+        acc->insns += p.acc[i].insns;
+        acc->lane_ops += p.acc[i].lane_ops;
+        acc->vgpr_oor += p.acc[i].vgpr_oor;
+        acc->work += p.acc[i].work;
+        acc->cleared += p.acc[i].cleared;
+        acc->waves += p.acc[i].waves;
+        if (p.err[i] && failed == parts) {
+            failed = i;
+        }
+    }
+    if (failed < parts) {
+        err = p.err[failed];
+        *st = p.st[failed];
+    }
+    busy = hsagpu_gcn_run_active(g->run) || *next < total;
+    g_free(all);
+    g_free(p.slot);
+    g_free(p.todo);
+    g_free(spare);
+    g_free(p.acc);
+    g_free(p.st);
+    g_free(p.err);
+    if (err) {
+        hsagpu_gcn_grid_stop(g);
+        return err;
+    }
+    return busy ? HSAGPU_GCN_PAUSED : 0;
+}
+
+/* May this slice run on several threads, and on how many: 0, not */
+static unsigned grid_can_par(const HsaGpuGcnGrid *g, uint64_t next,
+                             uint64_t total, const HsaGpuGcnDispatch *d)
+{
+    uint64_t work = (hsagpu_gcn_run_active(g->run) ? 1 : 0) +
+                    grid_more_active(g) + (total - next);
+    unsigned size = hsagpu_gcn_pool_size(g->pool);
+
+    if (size < 2 && !grid_more_active(g)) {
+        return 0;
+    }
+    /*
+     * GWS turns and scratch slots follow the serial order; one
+     * workgroup in all needs no other thread
+     */
+    if ((d->gws && d->gws->num) || d->scratch_va || g->nwait ||
+        g->from_wait) {
+        return 0;
+    }
+    if (work < 2 && !grid_more_active(g)) {
+        return 0;
+    }
+    return work < size ? (unsigned)work : size;
 }
 
 unsigned hsagpu_gcn_grid_run(HsaGpuGcnGrid *g, uint64_t *next,
@@ -120,18 +509,32 @@ unsigned hsagpu_gcn_grid_run(HsaGpuGcnGrid *g, uint64_t *next,
                              uint64_t wave_max, HsaGpuGcnStatus *st,
                              HsaGpuGcnGridStats *acc)
 {
-    unsigned err;
+    unsigned err, parts;
 
     if (!g->run) {
         g->run = hsagpu_gcn_run_new();
         hsagpu_gcn_run_set_budget(g->run, b);
     }
+    if (!grid_check_flight(g, next, nwg, total)) {
+        st->what = "a workgroup in flight that was not started";
+        hsagpu_gcn_grid_stop(g);
+        return HSAGPU_GCN_BAD_KD;
+    }
+    parts = grid_can_par(g, *next, total, d);
+    if (parts) {
+        return grid_run_par(g, next, nwg, total, mem, d, b, slice, wave_max,
+                            st, acc, parts);
+    }
+    if ((d->gws && d->gws->num) || d->scratch_va) {
+        /* several in flight (a pool's) cannot go on in the serial order */
+        if (grid_more_active(g)) {
+            st->what = "workgroups in flight on several threads for a "
+                       "dispatch that runs on one";
+            hsagpu_gcn_grid_stop(g);
+            return HSAGPU_GCN_BAD_KD;
+        }
+    }
     while (*next < total || g->nwait || hsagpu_gcn_run_active(g->run)) {
-        uint64_t w = *next;
-        const uint32_t id[3] = { w % nwg[0], w / nwg[0] % nwg[1],
-                                 w / (nwg[0] * nwg[1]) };
-        uint32_t was[3];
-
         if (!hsagpu_gcn_run_active(g->run) && g->nwait && *next >= total) {
             /*
              * Every workgroup is resident (started) as a cooperative
@@ -144,21 +547,19 @@ unsigned hsagpu_gcn_grid_run(HsaGpuGcnGrid *g, uint64_t *next,
             g->from_wait = true;
             err = 0;
         } else if (!hsagpu_gcn_run_active(g->run)) {
+            uint32_t id[3];
+
+            grid_id(*next, nwg, id);
             g->from_wait = false;
             err = hsagpu_gcn_run_start(g->run, d, id[0], id[1], id[2], st);
             acc->waves += err ? 0 : st->waves;
             acc->work += st->work;
             acc->cleared += st->cleared;
-            if (!err && acc->work >= slice) {
-                return HSAGPU_GCN_PAUSED;   /* set up; its waves run next */
-            }
-        } else if (!g->from_wait) {
-            /* one carried over (or migrated) must be this workgroup */
-            hsagpu_gcn_run_id(g->run, was);
-            err = *next < total && !memcmp(was, id, sizeof(id)) ? 0 :
-                  HSAGPU_GCN_BAD_KD;
-            if (err) {
-                st->what = "a workgroup in flight that is not the next";
+            if (!err) {
+                (*next)++;
+                if (acc->work >= slice) {
+                    return HSAGPU_GCN_PAUSED;   /* its waves run next */
+                }
             }
         } else {
             err = 0;
@@ -177,7 +578,7 @@ unsigned hsagpu_gcn_grid_run(HsaGpuGcnGrid *g, uint64_t *next,
             return err;                     /* in the middle of a wave */
         }
         if (err == HSAGPU_GCN_GWS_WAIT) {
-            err = grid_park(g, next, total, st->insns, b, &st->what);
+            err = grid_park(g, st->insns, b, &st->what);
             if (err) {
                 hsagpu_gcn_grid_stop(g);
                 return err;
@@ -191,9 +592,6 @@ unsigned hsagpu_gcn_grid_run(HsaGpuGcnGrid *g, uint64_t *next,
         if (err) {
             hsagpu_gcn_grid_stop(g);
             return err;
-        }
-        if (!g->from_wait) {
-            (*next)++;
         }
         g->from_wait = false;
         if (acc->work >= slice && (*next < total || g->nwait)) {
@@ -209,14 +607,53 @@ static void grid_put(uint8_t **p, const void *v, size_t n)
     *p += n;
 }
 
+/* Several in flight (a pool's): HSAGPU_GCN_MULTI_MAGIC's form */
+static size_t grid_save_multi(const HsaGpuGcnGrid *g, uint32_t n,
+                              uint8_t **buf)
+{
+    uint32_t head[2] = { HSAGPU_GCN_MULTI_MAGIC, n }, k = 0;
+    uint8_t **bufs = g_new0(uint8_t *, n), *p;
+    size_t *lens = g_new0(size_t, n), len = sizeof(head);
+
+    for (uint32_t i = 0; i <= g->nmore; i++) {
+        const HsaGpuGcnRun *r = i ? g->more[i - 1] : g->run;
+
+        if (hsagpu_gcn_run_active(r)) {
+            lens[k] = hsagpu_gcn_run_save(r, &bufs[k]);
+            len += 4 + lens[k++];
+        }
+    }
+    *buf = p = g_malloc(len);
+    grid_put(&p, head, sizeof(head));
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t l = lens[i];
+
+        grid_put(&p, &l, 4);
+        grid_put(&p, bufs[i], lens[i]);
+        g_free(bufs[i]);
+    }
+    g_free(bufs);
+    g_free(lens);
+    return len;
+}
+
 size_t hsagpu_gcn_grid_save(const HsaGpuGcnGrid *g, uint8_t **buf)
 {
     bool cur = hsagpu_gcn_run_active(g->run);
+    uint32_t more = grid_more_active(g);
     uint32_t n = g->nwait + cur, head[4];
     uint8_t **bufs, *p;
     size_t *lens, len = sizeof(head);
 
     *buf = NULL;
+    if (more && (cur || more > 1)) {
+        return grid_save_multi(g, cur + more, buf);     /* never with GWS */
+    }
+    for (uint32_t i = 0; more && i < g->nmore; i++) {
+        if (hsagpu_gcn_run_active(g->more[i])) {
+            return hsagpu_gcn_run_save(g->more[i], buf);
+        }
+    }
     if (!n) {
         return 0;
     }
@@ -308,6 +745,56 @@ static bool grid_load_waiting(HsaGpuGcnGrid *g, const uint8_t *p,
     return true;
 }
 
+/*
+ * The HSAGPU_GCN_MULTI_MAGIC form of @p..@end: the first into *@cur, the
+ * others into g->more; false, with nothing kept, when the bytes are not
+ * that
+ */
+static bool grid_load_multi(HsaGpuGcnGrid *g, const uint8_t *p,
+                            const uint8_t *end, HsaGpuGcnRun **cur)
+{
+    HsaGpuGcnRun **all;
+    uint32_t head[2], got = 0;
+    bool ok = true;
+
+    if (end - p < (ptrdiff_t)sizeof(head)) {
+        return false;
+    }
+    memcpy(head, p, sizeof(head));
+    p += sizeof(head);
+    if (head[1] < 2 || head[1] > HSAGPU_GCN_INFLIGHT_MAX) {
+        return false;
+    }
+    all = g_new0(HsaGpuGcnRun *, head[1]);
+    while (ok && got < head[1]) {
+        uint32_t l = 0;
+
+        ok = end - p >= 4;
+        if (ok) {
+            memcpy(&l, p, 4);
+            p += 4;
+            ok = (size_t)(end - p) >= l;
+        }
+        all[got] = ok ? hsagpu_gcn_run_load(p, l) : NULL;
+        ok = all[got] != NULL;
+        got += ok;
+        p += ok ? l : 0;
+    }
+    if (!ok || p != end) {
+        for (uint32_t i = 0; i < got; i++) {
+            hsagpu_gcn_run_free(all[i]);
+        }
+        g_free(all);
+        return false;
+    }
+    *cur = all[0];
+    g->nmore = head[1] - 1;
+    g->more = g_new0(HsaGpuGcnRun *, g->nmore);
+    memcpy(g->more, all + 1, g->nmore * sizeof(*all));
+    g_free(all);
+    return true;
+}
+
 bool hsagpu_gcn_grid_load(HsaGpuGcnGrid *g, const uint8_t *buf, size_t len)
 {
     HsaGpuGcnRun *r = NULL;
@@ -317,7 +804,11 @@ bool hsagpu_gcn_grid_load(HsaGpuGcnGrid *g, const uint8_t *buf, size_t len)
     if (buf && len >= 4) {
         memcpy(&magic, buf, 4);
     }
-    if (buf && magic == HSAGPU_GCN_WAIT_MAGIC) {
+    if (buf && magic == HSAGPU_GCN_MULTI_MAGIC) {
+        if (!grid_load_multi(g, buf, buf + len, &r)) {
+            return false;
+        }
+    } else if (buf && magic == HSAGPU_GCN_WAIT_MAGIC) {
         if (!grid_load_waiting(g, buf, buf + len, &r)) {
             return false;
         }

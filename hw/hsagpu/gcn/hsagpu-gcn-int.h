@@ -217,7 +217,8 @@ static inline uint8_t *hsagpu_gcn_window(uint8_t *base, uint64_t size,
     !defined(__SANITIZE_ADDRESS__)
 #define HSAGPU_GCN_SIMD \
     __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", \
-                                 "default"), optimize("fp-contract=off")))
+                                 "default"), \
+                   optimize("fp-contract=off", "no-math-errno")))
 #else
 #define HSAGPU_GCN_SIMD
 #endif

@@ -279,10 +279,42 @@ size_t hsagpu_gcn_run_save(const HsaGpuGcnRun *r, uint8_t **buf);
 HsaGpuGcnRun *hsagpu_gcn_run_load(const uint8_t *buf, size_t len);
 
 /*
- * A dispatch's grid of workgroups (hsagpu-gcn-grid.c): the one in flight,
- * and those whose waves wait on GWS for later ones, resident beside it
- * (from_wait: run is one of them, taken back; stalls: turns in a row no
- * waiting one moved)
+ * The host threads a device's workgroups run on (hsagpu-gcn-pool.c):
+ * NULL for fewer than two (the caller alone). @thread_init/@thread_exit
+ * run on each of the pool's threads (NULL: nothing); @name prefixes the
+ * threads' names.
+ */
+typedef struct HsaGpuGcnPool HsaGpuGcnPool;
+HsaGpuGcnPool *hsagpu_gcn_pool_new(unsigned threads, const char *name,
+                                   void (*thread_init)(void),
+                                   void (*thread_exit)(void));
+void hsagpu_gcn_pool_free(HsaGpuGcnPool *p);
+/* Threads a job may use, the caller's included (1 for NULL) */
+unsigned hsagpu_gcn_pool_size(const HsaGpuGcnPool *p);
+/*
+ * @fn(@opaque, i) for each part i < @parts (at most the pool's size):
+ * part 0 on the caller, the others on the pool's threads; returns when
+ * all have. One caller at a time.
+ */
+void hsagpu_gcn_pool_run(HsaGpuGcnPool *p, unsigned parts,
+                         void (*fn)(void *opaque, unsigned part),
+                         void *opaque);
+
+/*
+ * Workgroups of one dispatch a grid may have in flight at once, across
+ * the pool's threads (what a migration stream or a saved context may
+ * hold: more is refused)
+ */
+#define HSAGPU_GCN_INFLIGHT_MAX 256
+
+/*
+ * A dispatch's grid of workgroups (hsagpu-gcn-grid.c). run: the one in
+ * flight (serial), or the first of several (a pool's: the others in
+ * more[], whose inactive entries are kept for reuse); wait: those whose
+ * waves wait on GWS for later ones, resident beside run (from_wait: run
+ * is one of them, taken back; stalls: turns in a row no waiting one
+ * moved). pool: the host threads to run workgroups on, the caller's to
+ * set (NULL: its own thread alone).
  */
 typedef struct HsaGpuGcnGrid {
     HsaGpuGcnRun *run;
@@ -290,6 +322,9 @@ typedef struct HsaGpuGcnGrid {
     uint32_t nwait;
     bool from_wait;
     uint32_t stalls;
+    HsaGpuGcnRun **more;
+    uint32_t nmore;
+    HsaGpuGcnPool *pool;
 } HsaGpuGcnGrid;
 
 /* What hsagpu_gcn_grid_run did, added to what the caller had */
@@ -301,12 +336,15 @@ typedef struct HsaGpuGcnGridStats {
 } HsaGpuGcnGridStats;
 
 /*
- * Run @d's workgroups from *@next (the next to start, of @total, laid
- * out @nwg[0] x @nwg[1] x @nwg[2]) until @acc->work reaches @slice (each
- * wave at most @wave_max instructions): 0 when all ended,
+ * Run @d's workgroups, those in flight and from *@next (the first not
+ * started, of @total, laid out @nwg[0] x @nwg[1] x @nwg[2]), until
+ * @acc->work reaches @slice (each wave at most @wave_max instructions;
+ * on a pool, each of its threads runs a slice): 0 when all ended,
  * HSAGPU_GCN_PAUSED when the slice is over (call again with the same
  * dispatch), else the failure (*@st), after which nothing goes on.
- * Private pages are charged to @b.
+ * Private pages are charged to @b. A dispatch with GWS or scratch in the
+ * address space runs on the caller's thread alone (its waves' scratch
+ * slots and GWS turns are the serial order's).
  */
 unsigned hsagpu_gcn_grid_run(HsaGpuGcnGrid *g, uint64_t *next,
                              const uint64_t nwg[3], uint64_t total,
@@ -327,11 +365,13 @@ void hsagpu_gcn_grid_set_budget(HsaGpuGcnGrid *g, HsaGpuGcnPrivBudget *b);
  * when none): one alone as hsagpu_gcn_run_save() makes it; with some
  * waiting, HSAGPU_GCN_WAIT_MAGIC, flags (bit 0 from_wait, bit 1 run
  * active), stalls, the number waiting, then each workgroup (run first
- * when active) as its length and its bytes. _load takes them back
- * (NULL/0: none); false, with nothing kept, when the bytes are not what
- * _save could have made.
+ * when active) as its length and its bytes; several in flight on a
+ * pool, HSAGPU_GCN_MULTI_MAGIC, their number, then each as its length
+ * and its bytes. _load takes them back (NULL/0: none); false, with
+ * nothing kept, when the bytes are not what _save could have made.
  */
 #define HSAGPU_GCN_WAIT_MAGIC   0x51535747u     /* "GWSQ" */
+#define HSAGPU_GCN_MULTI_MAGIC  0x4d475747u     /* "GWGM" */
 size_t hsagpu_gcn_grid_save(const HsaGpuGcnGrid *g, uint8_t **buf);
 bool hsagpu_gcn_grid_load(HsaGpuGcnGrid *g, const uint8_t *buf, size_t len);
 

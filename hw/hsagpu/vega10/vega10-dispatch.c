@@ -175,6 +175,7 @@ unsigned hsagpu_v10_dispatch(HsaGpuV10 *v, unsigned ri,
     if (d.gws) {
         d.gws->num = MIN(v->hws.gws[ri], HSAGPU_GCN_GWS_MAX);
     }
+    v->disp_grid[ri].pool = v->gcn_pool;
     err = hsagpu_gcn_grid_run(&v->disp_grid[ri], &r->disp_wg, nwg, total,
                               &mem, &d, NULL, V10_DISPATCH_SLICE,
                               V10_DISPATCH_WAVE_INSNS, &st, &acc);

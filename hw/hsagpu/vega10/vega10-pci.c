@@ -678,8 +678,10 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
         .opaque = ctx,
     };
     uint64_t ran = 0;
-    unsigned more = hsagpu_v10_cp_pass(s->v10, &ops, HSAGPU_PASS_PACKETS,
-                                       &ran);
+    unsigned more;
+
+    s->v10->gcn_pool = s->gcn_pool;     /* compute-threads */
+    more = hsagpu_v10_cp_pass(s->v10, &ops, HSAGPU_PASS_PACKETS, &ran);
 
     pass->progress += ran;
     pass->gcn_vgpr_oor += s->v10->disp_oor;

@@ -273,6 +273,8 @@ typedef struct HsaGpuV10 {
      * last failure's reason), wave instructions
      */
     HsaGpuGcnGrid disp_grid[V10_NUM_RINGS];
+    /* host threads for their workgroups (the device's compute-threads) */
+    struct HsaGpuGcnPool *gcn_pool;
     HsaGpuGcnGws disp_gws[V10_NUM_RINGS];   /* with hws.gws[] resources */
     uint32_t disp_done, disp_failed;
     uint64_t disp_insns;

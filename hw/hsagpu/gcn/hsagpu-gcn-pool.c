@@ -1,0 +1,170 @@
+/*
+ * hsa-gpu: the host threads a device's workgroups run on (the
+ * compute-threads property). The caller is one of them: a job of n parts
+ * runs part 0 itself and hands parts 1..n-1 to the pool's threads, then
+ * waits for them, so a job ends before the caller goes on (a slice of a
+ * dispatch ends whole: reset, unplug and migration, which wait for the
+ * queue processor's pass, never see a workgroup on another thread).
+ * Independent of QEMU: plain POSIX threads, with hooks the device uses
+ * to register them with RCU.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifdef HSAGPU_HOST_TEST
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE                 /* pthread_setname_np */
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define g_free free
+#define g_new0(t, n) ((t *)calloc((n), sizeof(t)))
+#else
+#include "qemu/osdep.h"
+#endif
+#include <pthread.h>
+#include "hsagpu-gcn.h"
+
+typedef struct GcnPoolThread {
+    HsaGpuGcnPool *pool;
+    unsigned index;                 /* part index it runs: 1.. */
+    pthread_t tid;
+} GcnPoolThread;
+
+struct HsaGpuGcnPool {
+    pthread_mutex_t lock;
+    pthread_cond_t go, done;
+    unsigned nthreads;              /* besides the caller */
+    GcnPoolThread *t;
+    uint64_t gen;                   /* a new job */
+    unsigned parts;                 /* of the current job */
+    unsigned running;               /* parts not yet done */
+    bool quit;
+    void (*fn)(void *opaque, unsigned part);
+    void *opaque;
+    void (*thread_init)(void);
+    void (*thread_exit)(void);
+};
+
+static void *gcn_pool_thread(void *arg)
+{
+    GcnPoolThread *t = arg;
+    HsaGpuGcnPool *p = t->pool;
+    uint64_t seen = 0;
+
+    if (p->thread_init) {
+        p->thread_init();
+    }
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (!p->quit && p->gen == seen) {
+            pthread_cond_wait(&p->go, &p->lock);
+        }
+        if (p->quit) {
+            break;
+        }
+        seen = p->gen;
+        if (t->index >= p->parts) {
+            continue;               /* not needed for this job */
+        }
+        pthread_mutex_unlock(&p->lock);
+        p->fn(p->opaque, t->index);
+        pthread_mutex_lock(&p->lock);
+        if (!--p->running) {
+            pthread_cond_signal(&p->done);
+        }
+    }
+    pthread_mutex_unlock(&p->lock);
+    if (p->thread_exit) {
+        p->thread_exit();
+    }
+    return NULL;
+}
+
+HsaGpuGcnPool *hsagpu_gcn_pool_new(unsigned threads, const char *name,
+                                   void (*thread_init)(void),
+                                   void (*thread_exit)(void))
+{
+    HsaGpuGcnPool *p;
+
+    if (threads < 2) {
+        return NULL;                /* the caller alone: no pool */
+    }
+    p = g_new0(HsaGpuGcnPool, 1);
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->go, NULL);
+    pthread_cond_init(&p->done, NULL);
+    p->thread_init = thread_init;
+    p->thread_exit = thread_exit;
+    p->t = g_new0(GcnPoolThread, threads - 1);
+    for (unsigned i = 0; i < threads - 1; i++) {
+        GcnPoolThread *t = &p->t[i];
+
+        t->pool = p;
+        t->index = i + 1;
+        if (pthread_create(&t->tid, NULL, gcn_pool_thread, t)) {
+            break;                  /* fewer threads: still correct */
+        }
+        p->nthreads++;
+#ifdef __linux__
+        if (name) {
+            char n[16];
+
+            snprintf(n, sizeof(n), "%s%u", name, i + 1);
+            pthread_setname_np(t->tid, n);
+        }
+#endif
+    }
+    return p;
+}
+
+void hsagpu_gcn_pool_free(HsaGpuGcnPool *p)
+{
+    if (!p) {
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->quit = true;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->lock);
+    for (unsigned i = 0; i < p->nthreads; i++) {
+        pthread_join(p->t[i].tid, NULL);
+    }
+    pthread_cond_destroy(&p->go);
+    pthread_cond_destroy(&p->done);
+    pthread_mutex_destroy(&p->lock);
+    g_free(p->t);
+    g_free(p);
+}
+
+unsigned hsagpu_gcn_pool_size(const HsaGpuGcnPool *p)
+{
+    return p ? p->nthreads + 1 : 1;
+}
+
+void hsagpu_gcn_pool_run(HsaGpuGcnPool *p, unsigned parts,
+                         void (*fn)(void *opaque, unsigned part),
+                         void *opaque)
+{
+    parts = parts < hsagpu_gcn_pool_size(p) ? parts : hsagpu_gcn_pool_size(p);
+    if (parts <= 1) {
+        if (parts) {
+            fn(opaque, 0);
+        }
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->fn = fn;
+    p->opaque = opaque;
+    p->parts = parts;
+    p->running = parts - 1;
+    p->gen++;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->lock);
+    fn(opaque, 0);
+    pthread_mutex_lock(&p->lock);
+    while (p->running) {
+        pthread_cond_wait(&p->done, &p->lock);
+    }
+    pthread_mutex_unlock(&p->lock);
+}
