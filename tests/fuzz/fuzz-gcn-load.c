@@ -108,6 +108,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (uint32_t i = 0; i < q.grid.nwait; i++) {
             FUZZ_CHECK(hsagpu_gcn_run_active(q.grid.wait[i]));
         }
+        /* a pool's several in flight: the same, and never with GWS */
+        for (uint32_t i = 0; i < q.grid.nmore; i++) {
+            FUZZ_CHECK(hsagpu_gcn_run_active(q.grid.more[i]));
+        }
+        FUZZ_CHECK(!q.grid.nmore || !q.grid.nwait);
         r = q.grid.run;
         q.grid.run = NULL;
         hsagpu_gcn_grid_free(&q.grid);

@@ -358,7 +358,7 @@ static void ctx_seed(const char *name, uint8_t *head, size_t n,
  */
 static void load_seeds(const char *name)
 {
-    static const unsigned budgets[] = { 40, 400, 41 };
+    static const unsigned budgets[] = { 40, 400, 41, 42 };
     HsaGpuGcnMem mem = { gm_read, gm_write, NULL, &gm };
     HsaGpuGcnDispatch d;
     HsaGpuGcnStatus st;
@@ -383,7 +383,7 @@ static void load_seeds(const char *name)
     d.grid[1] = d.grid[2] = 1;
     d.wg[0] = 64;
     d.wg[1] = d.wg[2] = 1;
-    for (unsigned i = 0; i < 3; i++) {
+    for (unsigned i = 0; i < 4; i++) {
         HsaGpuGcnRun *r = hsagpu_gcn_run_new();
         uint8_t *blob = NULL;
         size_t len, n = 0;
@@ -393,20 +393,27 @@ static void load_seeds(const char *name)
             hsagpu_gcn_run_resume(r, &mem, &d, budgets[i], 1 << 20, &st) ==
             HSAGPU_GCN_PAUSED) {
             len = hsagpu_gcn_run_save(r, &blob);
-            if (i == 2) {
-                /* a GWS dispatch's: this one in flight, itself waiting */
+            if (i >= 2) {
+                /*
+                 * a GWS dispatch's: this one in flight, itself waiting;
+                 * a pool's: two in flight at once
+                 */
                 uint32_t head[4] = { HSAGPU_GCN_WAIT_MAGIC, 2, 0, 1 };
-                uint32_t l = len;
-                uint8_t *two = malloc(sizeof(head) + 2 * (4 + len));
+                uint32_t l = len, hl = i == 2 ? sizeof(head) : 8;
+                uint8_t *two = malloc(hl + 2 * (4 + len));
 
-                memcpy(two, head, sizeof(head));
+                if (i == 3) {
+                    head[0] = HSAGPU_GCN_MULTI_MAGIC;
+                    head[1] = 2;
+                }
+                memcpy(two, head, hl);
                 for (unsigned k = 0; k < 2; k++) {
-                    memcpy(two + sizeof(head) + k * (4 + len), &l, 4);
-                    memcpy(two + sizeof(head) + k * (4 + len) + 4, blob, len);
+                    memcpy(two + hl + k * (4 + len), &l, 4);
+                    memcpy(two + hl + k * (4 + len) + 4, blob, len);
                 }
                 free(blob);
                 blob = two;
-                len = sizeof(head) + 2 * (4 + len);
+                len = hl + 2 * (4 + len);
             }
             memset(out, 0, FL_HEAD_SIZE);
             out[FL_H_FLAGS] = i ? FL_F_QUEUE : 0;

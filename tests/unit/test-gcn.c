@@ -1097,6 +1097,220 @@ static void test_private_device_budget(void)
 	   (unsigned long long)b.used);
 }
 
+/*
+ * What a grid on a pool of host threads did (grid_program): slices,
+ * those after which several workgroups were in flight at once
+ */
+struct grid_log {
+	unsigned slices, multi;
+};
+
+/*
+ * Dispatch @kd's grid through hsagpu_gcn_grid_run on @pool (NULL: the
+ * caller alone) in slices of @slice, the grid saved to bytes and loaded
+ * into a new grid between every two (a migration); after slice
+ * @reset_at (0: never) the grid is stopped, @p's buffers made again and
+ * the dispatch started over (a reset and a new submission). From slice
+ * @serial_at on (0: never) the grid goes on without the pool (migrated
+ * to a device with one thread).
+ */
+static unsigned grid_dispatch(const struct gcn_program *p, uint64_t kd,
+			      const struct gcn_step *s, void *buf[],
+			      HsaGpuGcnPool *pool, uint64_t slice,
+			      unsigned reset_at, unsigned serial_at,
+			      struct grid_log *log, HsaGpuGcnStatus *st,
+			      const HsaGpuGcnMem *m)
+{
+	HsaGpuGcnGrid g = { 0 };
+	HsaGpuGcnDispatch d;
+	uint64_t next = 0, nwg[3], total = 1;
+	unsigned err, n = 0;
+
+	err = setup(kd, s->grid, s->wg, &d);
+	for (unsigned k = 0; k < 3; k++) {
+		nwg[k] = (s->grid[k] + s->wg[k] - 1) / s->wg[k];
+		total *= nwg[k];
+	}
+	while (!err) {
+		HsaGpuGcnGridStats acc = { 0 };
+		uint8_t *b;
+		size_t len;
+
+		g.pool = serial_at && n >= serial_at ? NULL : pool;
+		err = hsagpu_gcn_grid_run(&g, &next, nwg, total, m, &d, NULL,
+					  slice, 1000000, st, &acc);
+		n++;
+		log->slices++;
+		if (err != HSAGPU_GCN_PAUSED)
+			break;
+		err = 0;
+		len = hsagpu_gcn_grid_save(&g, &b);
+		if (len >= 4 && !memcmp(b, &(uint32_t){ HSAGPU_GCN_MULTI_MAGIC },
+					4))
+			log->multi++;
+		hsagpu_gcn_grid_free(&g);
+		memset(&g, 0, sizeof(g));
+		if (!hsagpu_gcn_grid_load(&g, b, len))
+			err = 99;
+		free(b);
+		if (n == reset_at) {
+			hsagpu_gcn_grid_stop(&g);
+			p->init(buf);
+			next = 0;
+		}
+	}
+	hsagpu_gcn_grid_free(&g);
+	return err;
+}
+
+/* Corpus program @p, every step, through grid_dispatch */
+static void grid_program(const struct gcn_program *p, HsaGpuGcnPool *pool,
+			 uint64_t slice, unsigned reset_at, unsigned serial_at,
+			 const HsaGpuGcnMem *m, struct grid_log *log,
+			 const char *how)
+{
+	uint64_t addr[GCN_CORPUS_BUFS];
+	void *buf[GCN_CORPUS_BUFS];
+	HsaGpuGcnStatus st = { 0 };
+	unsigned err = 0;
+	char why[200];
+
+	for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
+		addr[k] = BUF(k);
+		buf[k] = at(addr[k]);
+		memset(buf[k], 0, GCN_CORPUS_BUF_SIZE);
+	}
+	p->init(buf);
+	for (unsigned k = 0; k < GCN_CORPUS_STEPS && !err; k++) {
+		const struct gcn_step *s = &p->step[k];
+		uint64_t kd;
+
+		if (!s->kernel)
+			break;
+		kd = load_kernel(p->file, s->kernel);
+		if (!kd)
+			return;
+		memset(at(KARG), 0, 256);
+		s->args(at(KARG), addr);
+		err = grid_dispatch(p, kd, s, buf, pool, slice,
+				    k ? 0 : reset_at, serial_at, log, &st, m);
+		TM(!err, "%s %s: %s", s->kernel, how, stop_why(err, &st));
+	}
+	if (!err)
+		TM(!p->check(buf, why, sizeof(why)), "%s %s: %s", p->file, how,
+		   why);
+}
+
+/*
+ * Workgroups on a pool of host threads: every corpus program ends right
+ * with three threads, in slices of 64 wave instructions that leave
+ * several workgroups in flight, each time through bytes (migration);
+ * the histogram's LDS and global atomics under contention across
+ * threads, with memory that has atomics and memory that has not; a
+ * dispatch reset in the middle and started over; several in flight
+ * going on without the pool (a device with one thread); and a grid on
+ * the caller's thread alone runs the same, instruction for instruction,
+ * each time (the deterministic mode).
+ */
+static void test_pool(void)
+{
+	HsaGpuGcnPool *pool = hsagpu_gcn_pool_new(3, "test-cu", NULL, NULL);
+	const HsaGpuGcnMem amem = { .read = f_read, .write = f_write,
+				    .atomic = f_atomic };
+	struct grid_log log = { 0 }, one = { 0 };
+	unsigned before = atomics;
+
+	TM(hsagpu_gcn_pool_size(pool) == 3 &&
+	   hsagpu_gcn_pool_size(NULL) == 1, "pool of %u threads",
+	   hsagpu_gcn_pool_size(pool));
+	for (unsigned i = 0; i < GCN_CORPUS_N; i++)
+		grid_program(&gcn_corpus[i], pool, 64, 0, 0, &gmem, &log,
+			     "on 3 threads");
+	TM(log.multi > 50, "corpus on 3 threads: %u of %u slices ended with "
+	   "several workgroups in flight", log.multi, log.slices);
+	grid_program(&gcn_corpus[1], pool, 64, 0, 0, &amem, &log,
+		     "on 3 threads, memory atomics");
+	TM(atomics > before, "memory atomics used: %u", atomics - before);
+	grid_program(&gcn_corpus[1], pool, 64, 5, 0, &gmem, &log,
+		     "reset after 5 slices");
+	grid_program(&gcn_corpus[0], pool, 64, 3, 0, &gmem, &log,
+		     "reset after 3 slices");
+	log = (struct grid_log){ 0 };
+	grid_program(&gcn_corpus[1], pool, 64, 0, 2, &gmem, &log,
+		     "to one thread after 2 slices");
+	grid_program(&gcn_corpus[8], pool, 64, 0, 2, &gmem, &log,
+		     "to one thread after 2 slices");
+	TM(log.multi > 0, "migrated with several in flight: %u", log.multi);
+	/* the caller alone: two runs, the same slices */
+	grid_program(&gcn_corpus[0], NULL, 64, 0, 0, &gmem, &one, "serial");
+	log = (struct grid_log){ 0 };
+	grid_program(&gcn_corpus[0], NULL, 64, 0, 0, &gmem, &log, "serial");
+	TM(one.multi == 0 && log.multi == 0 && one.slices == log.slices,
+	   "serial: %u then %u slices, never several in flight", one.slices,
+	   log.slices);
+	hsagpu_gcn_pool_free(pool);
+}
+
+/*
+ * Bytes of a grid in flight are guest input (migration, a saved
+ * context): several in flight must be two to HSAGPU_GCN_INFLIGHT_MAX
+ * workgroups, each whole; a workgroup in flight the cursor has not
+ * reached is refused when the grid goes on
+ */
+static void test_pool_load_checks(void)
+{
+	HsaGpuGcnPool *pool = hsagpu_gcn_pool_new(2, "test-cu", NULL, NULL);
+	const struct gcn_program *p = &gcn_corpus[3];     /* divergent */
+	const struct gcn_step *s = &p->step[0];
+	uint64_t addr[GCN_CORPUS_BUFS], kd = load_kernel(p->file, s->kernel);
+	uint64_t next = 0, nwg[3] = { 16, 1, 1 };
+	HsaGpuGcnGrid g = { .pool = pool }, h = { 0 };
+	HsaGpuGcnGridStats acc = { 0 };
+	HsaGpuGcnDispatch d;
+	HsaGpuGcnStatus st = { 0 };
+	uint8_t *b, *c;
+	size_t len;
+	unsigned err;
+
+	for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++)
+		addr[k] = BUF(k);
+	s->args(at(KARG), addr);
+	T(setup(kd, s->grid, s->wg, &d) == 0);
+	err = hsagpu_gcn_grid_run(&g, &next, nwg, 16, &gmem, &d, NULL, 8,
+				  1000000, &st, &acc);
+	len = hsagpu_gcn_grid_save(&g, &b);
+	TM(err == HSAGPU_GCN_PAUSED && len > 8 &&
+	   !memcmp(b, &(uint32_t){ HSAGPU_GCN_MULTI_MAGIC }, 4) &&
+	   next == 2, "two threads, a slice of 8: %u, next %llu", err,
+	   (unsigned long long)next);
+	T(hsagpu_gcn_grid_load(&h, b, len) && hsagpu_gcn_grid_busy(&h));
+	c = malloc(len);
+	memcpy(c, b, len);
+	memcpy(c + 4, &(uint32_t){ 1 }, 4);
+	T(!hsagpu_gcn_grid_load(&h, c, len) && !hsagpu_gcn_grid_busy(&h));
+	memcpy(c + 4, &(uint32_t){ HSAGPU_GCN_INFLIGHT_MAX + 1 }, 4);
+	T(!hsagpu_gcn_grid_load(&h, c, len));
+	memcpy(c + 4, &(uint32_t){ 3 }, 4);
+	T(!hsagpu_gcn_grid_load(&h, c, len));
+	memcpy(c, b, len);
+	T(!hsagpu_gcn_grid_load(&h, c, len - 1));
+	memcpy(c + 8, &(uint32_t){ (uint32_t)len }, 4);
+	T(!hsagpu_gcn_grid_load(&h, c, len));
+	/* both in flight are 0 and 1: with the cursor at 1, 1 was not started */
+	T(hsagpu_gcn_grid_load(&h, b, len));
+	next = 1;
+	err = hsagpu_gcn_grid_run(&h, &next, nwg, 16, &gmem, &d, NULL, 8,
+				  1000000, &st, &acc);
+	TM(err == HSAGPU_GCN_BAD_KD && st.what &&
+	   strstr(st.what, "not started") && !hsagpu_gcn_grid_busy(&h),
+	   "in flight past the cursor: %s", stop_why(err, &st));
+	free(c);
+	free(b);
+	hsagpu_gcn_grid_free(&g);
+	hsagpu_gcn_grid_free(&h);
+	hsagpu_gcn_pool_free(pool);
+}
+
 int main(void)
 {
 	mem = calloc(1, SIZE);
@@ -1115,6 +1329,8 @@ int main(void)
 	test_private_big();
 	test_private_budget();
 	test_private_device_budget();
+	test_pool();
+	test_pool_load_checks();
 	free(mem);
 	return tap_done();
 }
