@@ -13,6 +13,8 @@
  *
  * --threads: workgroups on a pool of T host threads, as the device's
  * compute-threads property runs them (the callbacks take turns).
+ * --views 0: loads and stores through the read and write callbacks
+ * only, not host views of the memory (HsaGpuGcnMem.host).
  *
  * Prints "BENCH name best median unit" lines.
  */
@@ -57,7 +59,22 @@ static unsigned m_write(void *o, uint64_t addr, const void *buf,
 	return 0;
 }
 
-static const HsaGpuGcnMem gmem = { .read = m_read, .write = m_write };
+/* A view of the page at @addr: the flat memory itself */
+static void *m_host(void *o, uint64_t addr, bool write, uint32_t *len)
+{
+	if (addr < BASE || addr - BASE >= size)
+		return NULL;
+	*len = 4096 - (addr & 4095);
+	if (*len > size - (addr - BASE))
+		*len = size - (addr - BASE);
+	return mem + (addr - BASE);
+}
+
+static void m_written(void *o, uint64_t addr, uint32_t len)
+{
+}
+
+static HsaGpuGcnMem gmem = { .read = m_read, .write = m_write };
 
 static void *at(uint64_t a)
 {
@@ -178,7 +195,7 @@ static void report(const char *name, double *v, int n, const char *unit)
 int main(int argc, char **argv)
 {
 	uint32_t items = 65536, rounds = 64, mb = 64;
-	int reps = 5, threads = 1;
+	int reps = 5, threads = 1, views = 1;
 	double alu_w[32], alu_l[32], mem_w[32], mem_b[32], cpy[32];
 	uint64_t alu, copy, bytes, insns, lops;
 	uint32_t bad = 0;
@@ -196,6 +213,8 @@ int main(int argc, char **argv)
 			reps = v;
 		else if (!strcmp(argv[i], "--threads"))
 			threads = v;
+		else if (!strcmp(argv[i], "--views"))
+			views = v;
 	}
 	if (!items || items > (1u << 24) || !mb || mb > 1024 || reps < 1 ||
 	    reps > 32 || threads < 1 || threads > 256 || (argc - 1) % 2) {
@@ -204,6 +223,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	pool = hsagpu_gcn_pool_new(threads, "bench-cu", NULL, NULL);
+	if (views) {
+		gmem.host = m_host;
+		gmem.written = m_written;
+	}
 	bytes = (uint64_t)mb << 20;
 	size = (DATA - BASE) + 2 * bytes + (uint64_t)items * 4;
 	mem = calloc(1, size);

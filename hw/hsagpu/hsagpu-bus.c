@@ -436,6 +436,7 @@ void hsagpu_bus_maps_flush(HsaGpuState *s)
         hsagpu_bus_map_drop(s, &s->bus_maps[i]);
     }
     s->bus_map_ndirty = 0;
+    s->bus_map_nlent = 0;
 }
 
 void hsagpu_bus_map_begin(HsaGpuBusCtx *c)
@@ -467,6 +468,11 @@ void hsagpu_bus_map_end(HsaGpuBusCtx *c)
         hsagpu_bus_map_mark(s, &s->bus_maps[s->bus_map_dirty[i]]);
     }
     s->bus_map_ndirty = 0;
+    /* the views end with the pass: the mappings may go again */
+    for (unsigned i = 0; i < s->bus_map_nlent; i++) {
+        s->bus_maps[s->bus_map_lent[i]].lent = false;
+    }
+    s->bus_map_nlent = 0;
     if (s->dma_iommu) {
         hsagpu_bus_maps_flush(s);
     }
@@ -564,6 +570,14 @@ void hsagpu_bus_map_fill(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
         hsagpu_bus_release(c, &t, is_write, 0);
         return;
     }
+    if (m->lent) {
+        /* a lent view stays to the pass's end: the other way, or none */
+        m = &set[m == set];
+        if (m->lent) {
+            hsagpu_bus_release(c, &t, is_write, 0);
+            return;
+        }
+    }
     if (m->dirty_listed) {
         /* Evicted while on the pass's dirty list: mark it now. */
         for (unsigned i = 0; i < s->bus_map_ndirty; i++) {
@@ -608,6 +622,44 @@ static inline void hsagpu_bus_map_written(HsaGpuState *s, HsaGpuBusMap *m,
         }
         m->dirty_listed = true;
         s->bus_map_dirty[s->bus_map_ndirty++] = m - s->bus_maps;
+    }
+}
+
+void *hsagpu_bus_map_host(HsaGpuBusCtx *c, uint64_t addr, bool is_write,
+                          uint32_t *len)
+{
+    HsaGpuState *s = c->s;
+    HsaGpuBusMap *m = c->map_on ? hsagpu_bus_map_find(c, addr, 1, is_write)
+                                : NULL;
+
+    /*
+     * VRAM behind the cached read alias: a write marks its lines as it
+     * is made (hsagpu_bus_map_written), before the completion a host
+     * may see; a view would mark them later
+     */
+    if (!m || (is_write && m->t.mr && s->params.ralias_size)) {
+        return NULL;
+    }
+    if (!m->lent) {
+        if (s->bus_map_nlent == HSAGPU_BUS_MAP_LENT_MAX) {
+            return NULL;
+        }
+        m->lent = true;
+        s->bus_map_lent[s->bus_map_nlent++] = m - s->bus_maps;
+    }
+    *len = m->len - (addr - m->page);
+    return m->t.host + (addr - m->page);
+}
+
+void hsagpu_bus_map_host_written(HsaGpuBusCtx *c, uint64_t addr,
+                                 uint32_t len)
+{
+    HsaGpuBusMap *m = c->map_on ? hsagpu_bus_map_find(c, addr, len, true)
+                                : NULL;
+
+    /* lent, so still there: marked with the pass, as any write */
+    if (m) {
+        hsagpu_bus_map_written(c->s, m, addr - m->page, len);
     }
 }
 

@@ -282,6 +282,38 @@ static void hsagpu_ops_trap(void *opaque, uint32_t int_ctx)
     c->bus.s->pers->trap(c->bus.s, c->bus.queue, int_ctx);
 }
 
+/*
+ * A code object's loads and stores through views of the pass's mappings
+ * (hsagpu_bus_map_host): what a hit of hsagpu_bus_rw does, without a call
+ * per access. Reads that an armed inject-dma-* may hit go the usual
+ * way, as do all of them under the generic fuzzer, which fills what a
+ * device reads.
+ */
+static void *hsagpu_ops_host(void *opaque, unsigned client, uint64_t addr,
+                             bool is_write, uint32_t *len)
+{
+    HsaGpuOpsCtx *c = opaque;
+    HsaGpuFault *f = &c->bus.s->fault;
+
+#ifdef CONFIG_FUZZ
+    return NULL;
+#endif
+    if (!is_write && (qatomic_read(&f->dma_ur) || qatomic_read(&f->dma_ca) ||
+                      qatomic_read(&f->dma_poison))) {
+        return NULL;
+    }
+    c->bus.client = client;
+    return hsagpu_bus_map_host(&c->bus, addr, is_write, len);
+}
+
+static void hsagpu_ops_host_written(void *opaque, uint64_t addr,
+                                    uint32_t len)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    hsagpu_bus_map_host_written(&c->bus, addr, len);
+}
+
 /* What every queue of the processor reaches the device through */
 #define HSAGPU_QUEUE_OPS_COMMON \
     .read = hsagpu_ops_read, \
@@ -300,7 +332,9 @@ static void hsagpu_ops_trap(void *opaque, uint32_t int_ctx)
     .link_begin = hsagpu_ops_link_begin, \
     .link_end = hsagpu_ops_link_end, \
     .link_when = hsagpu_ops_link_when, \
-    .set_vmid = hsagpu_ops_set_vmid
+    .set_vmid = hsagpu_ops_set_vmid, \
+    .host = hsagpu_ops_host, \
+    .host_written = hsagpu_ops_host_written
 
 const HsaGpuQueueOps hsagpu_queue_ops = {
     HSAGPU_QUEUE_OPS_COMMON,

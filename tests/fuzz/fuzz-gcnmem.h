@@ -68,11 +68,40 @@ static inline void fgm_interrupt(void *opaque, uint32_t m0)
 {
 }
 
+/*
+ * Host views (HsaGpuGcnMem.host) of a writable region's page, up to the
+ * region's end: a read-only region (FG_F_RO_CODE's code) has none, so
+ * its reads go through fgm_read, as a device's unmapped pages do
+ */
+static void *fgm_host(void *o, uint64_t addr, bool write, uint32_t *len)
+{
+    FuzzMem *m = o;
+
+    FUZZ_CHECK(!(addr & 4095));
+    for (unsigned i = 0; i < m->n && i < FUZZ_REGIONS_MAX; i++) {
+        FuzzRegion *r = &m->r[i];
+        uint64_t end = r->base + r->size;
+
+        if (addr >= r->base && addr < end && !r->ro) {
+            *len = end - addr < 4096 ? end - addr : 4096;
+            return r->buf + (addr - r->base);
+        }
+    }
+    return NULL;
+}
+
+/* what went through a writable view: it must be one */
+static void fgm_written(void *o, uint64_t addr, uint32_t len)
+{
+    FUZZ_CHECK(len && fuzz_mem_at(o, addr, len, true));
+}
+
 /* @m as the interpreter's memory (.atomic = NULL: without AtomicOps) */
 static inline HsaGpuGcnMem fuzz_gcn_mem(FuzzMem *m)
 {
     return (HsaGpuGcnMem) {
         fgm_read, fgm_write, fgm_atomic, m, fgm_now, fgm_interrupt,
+        fgm_host, fgm_written,
     };
 }
 

@@ -1098,6 +1098,40 @@ static void test_private_device_budget(void)
 }
 
 /*
+ * Host views of the test memory (HsaGpuGcnMem.host), page by page: how
+ * many were lent, and the bytes written() told (1 in told[])
+ */
+static uint8_t *told;
+static unsigned lent, ro_views;
+
+static void *f_host(void *o, uint64_t addr, bool write, uint32_t *len)
+{
+	if (addr < BASE || addr >= BASE + SIZE || (addr & 4095))
+		return NULL;
+	/* the code's pages: read views only, writes go through f_write */
+	if (write && addr < CODE + (1 << 20)) {
+		ro_views++;
+		return NULL;
+	}
+	lent++;
+	*len = 4096;
+	return mem + (addr - BASE);
+}
+
+static void f_written(void *o, uint64_t addr, uint32_t len)
+{
+	if (addr < BASE || addr + len > BASE + SIZE || !len) {
+		faults++;
+		return;
+	}
+	memset(told + (addr - BASE), 1, len);
+}
+
+static const HsaGpuGcnMem vmem = {
+	.read = f_read, .write = f_write, .host = f_host, .written = f_written,
+};
+
+/*
  * What a grid on a pool of host threads did (grid_program): slices,
  * those after which several workgroups were in flight at once
  */
@@ -1248,6 +1282,70 @@ static void test_pool(void)
 	TM(one.multi == 0 && log.multi == 0 && one.slices == log.slices,
 	   "serial: %u then %u slices, never several in flight", one.slices,
 	   log.slices);
+	/* through host views: on the pool and on the caller alone */
+	lent = 0;
+	for (unsigned i = 0; i < GCN_CORPUS_N; i++) {
+		grid_program(&gcn_corpus[i], pool, 64, 0, 0, &vmem, &log,
+			     "on 3 threads, host views");
+		grid_program(&gcn_corpus[i], NULL, 1000, 0, 0, &vmem, &log,
+			     "host views");
+	}
+	TM(lent > 100, "corpus through host views: %u lent", lent);
+	hsagpu_gcn_pool_free(pool);
+}
+
+/*
+ * Host views: a store through one is told (written()) after it, every
+ * byte of it and nothing else, once the resume call ends; a page the
+ * memory gives no writable view of (here the code's) is written through
+ * write(). vadd on 2 threads: 1000 floats written, and the 24 after them
+ * neither written nor told.
+ */
+static void test_views(void)
+{
+	HsaGpuGcnPool *pool = hsagpu_gcn_pool_new(2, "test-cu", NULL, NULL);
+	uint64_t kd = load("vadd"), next = 0, nwg[3] = { 4, 1, 1 };
+	float *a = at(BUF(0)), *b = at(BUF(1)), *c = at(BUF(2));
+	const uint32_t grid[3] = { 1000, 1, 1 };
+	const uint16_t wg[3] = { 256, 1, 1 };
+	HsaGpuGcnGrid g = { .pool = pool };
+	HsaGpuGcnGridStats acc = { 0 };
+	uint64_t *ka = at(KARG);
+	unsigned bad = 0, out = 0, err;
+	HsaGpuGcnDispatch d;
+	HsaGpuGcnStatus st;
+
+	if (!kd)
+		return;
+	memset(told, 0, SIZE);
+	for (unsigned i = 0; i < 1024; i++) {
+		a[i] = fl(i);
+		b[i] = fl(i + 3);
+		c[i] = -1;
+	}
+	memset(ka, 0, 256);
+	ka[0] = BUF(0);
+	ka[1] = BUF(1);
+	ka[2] = BUF(2);
+	T(setup(kd, grid, wg, &d) == 0);
+	lent = 0;
+	do {
+		err = hsagpu_gcn_grid_run(&g, &next, nwg, 4, &vmem, &d, NULL,
+					  50, 1000000, &st, &acc);
+	} while (err == HSAGPU_GCN_PAUSED);
+	for (unsigned i = 0; i < 1000; i++) {
+		bad += c[i] != a[i] + b[i];
+		bad += !told[BUF(2) - BASE + 4 * i];
+	}
+	for (uint64_t o = 0; o < SIZE; o++)
+		out += told[o] && (o < BUF(2) - BASE ||
+				   o >= BUF(2) - BASE + 4000);
+	for (unsigned i = 1000; i < 1024; i++)
+		bad += c[i] != -1;
+	TM(!err && !bad && !out && lent > 0,
+	   "vadd through views on 2 threads: %s, %u wrong or untold, %u told "
+	   "outside, %u lent", stop_why(err, &st), bad, out, lent);
+	hsagpu_gcn_grid_free(&g);
 	hsagpu_gcn_pool_free(pool);
 }
 
@@ -1314,6 +1412,7 @@ static void test_pool_load_checks(void)
 int main(void)
 {
 	mem = calloc(1, SIZE);
+	told = calloc(1, SIZE);
 	test_vadd();
 	test_saxpy();
 	test_lds_sum();
@@ -1331,6 +1430,8 @@ int main(void)
 	test_private_device_budget();
 	test_pool();
 	test_pool_load_checks();
+	test_views();
+	free(told);
 	free(mem);
 	return tap_done();
 }

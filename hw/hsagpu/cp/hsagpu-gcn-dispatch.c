@@ -90,6 +90,23 @@ static unsigned hsagpu_gcn_wr(void *opaque, uint64_t addr, const void *buf,
     return c->err;
 }
 
+/* Loads and stores through the pass's mappings (HsaGpuQueueOps.host) */
+static void *hsagpu_gcn_host(void *opaque, uint64_t addr, bool write,
+                             uint32_t *len)
+{
+    HsaGpuGcnCtx *c = opaque;
+
+    return c->p->ops->host(c->p->opaque, HSAGPU_VM_CLIENT_KERNEL, addr, write,
+                           len);
+}
+
+static void hsagpu_gcn_written(void *opaque, uint64_t addr, uint32_t len)
+{
+    HsaGpuGcnCtx *c = opaque;
+
+    c->p->ops->host_written(c->p->opaque, addr, len);
+}
+
 /* A code object's atomics are the device's AtomicOps (hsagpu-atomic.c). */
 static unsigned hsagpu_gcn_at(void *opaque, uint64_t addr, unsigned bytes,
                               unsigned op, uint64_t src0, uint64_t src1,
@@ -132,6 +149,8 @@ unsigned hsagpu_gcn_exec(HsaGpuQueue *q,
         hsagpu_gcn_rd, hsagpu_gcn_wr, p->ops->atomic ? hsagpu_gcn_at : NULL,
         &c, p->ops->now_ns ? hsagpu_gcn_now : NULL,
         p->ops->irq ? hsagpu_gcn_irq : NULL,
+        p->ops->host ? hsagpu_gcn_host : NULL,
+        p->ops->host ? hsagpu_gcn_written : NULL,
     };
     HsaGpuGcnDispatch d = { 0 };
     HsaGpuGcnGridStats acc = { 0 };

@@ -7,7 +7,9 @@
  * of host threads (the device's compute-threads) each thread takes the
  * next workgroup as it finishes one, so several are in flight, as on a
  * GPU's compute units; their memory callbacks take turns under one lock
- * (the device's memory path is one requester's). A workgroup whose waves
+ * (the device's memory path is one requester's), while loads and stores
+ * through host views of the memory (HsaGpuGcnMem.host) take none. A
+ * workgroup whose waves
  * wait on global wave sync for later ones stays resident beside the
  * next, as the hardware keeps it; once all are started the waiting ones
  * take turns (such a grid runs on one thread). Independent of QEMU.
@@ -266,6 +268,26 @@ static uint64_t par_now(void *o)
     return t;
 }
 
+static void *par_host(void *o, uint64_t addr, bool write, uint32_t *len)
+{
+    GcnGridPar *p = o;
+    void *h;
+
+    pthread_mutex_lock(&p->lock);
+    h = p->mem->host(p->mem->opaque, addr, write, len);
+    pthread_mutex_unlock(&p->lock);
+    return h;
+}
+
+static void par_written(void *o, uint64_t addr, uint32_t len)
+{
+    GcnGridPar *p = o;
+
+    pthread_mutex_lock(&p->lock);
+    p->mem->written(p->mem->opaque, addr, len);
+    pthread_mutex_unlock(&p->lock);
+}
+
 static void par_interrupt(void *o, uint32_t m0)
 {
     GcnGridPar *p = o;
@@ -382,6 +404,9 @@ static unsigned grid_run_par(HsaGpuGcnGrid *g, uint64_t *next,
             .read = par_read, .write = par_write, .atomic = par_atomic,
             .now_ns = mem->now_ns ? par_now : NULL,
             .interrupt = mem->interrupt ? par_interrupt : NULL,
+            /* loads and stores through views take no lock */
+            .host = mem->host ? par_host : NULL,
+            .written = mem->host ? par_written : NULL,
         },
     };
     uint32_t nobj, nslot = 0, nspare = 0, todo0, n = 0;

@@ -354,16 +354,10 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
     return HSAGPU_GCN_OK;
 }
 
-unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
+static unsigned gcn_run_resume(HsaGpuGcnRun *r, HsaGpuGcnGroup *gp,
                                const HsaGpuGcnDispatch *d, uint64_t budget,
                                uint64_t max_insns, HsaGpuGcnStatus *st)
 {
-    HsaGpuGcnGroup g = {
-        .mem = mem, .d = d, .lds = r->lds, .lds_size = r->lds_size,
-        .priv_size = r->priv_size, .priv = &r->priv, .ftz32 = r->ftz32,
-        .ftz64 = r->ftz64, .icache = &r->icache,
-        .st = st,
-    };
     uint64_t used = 0;
     unsigned running, waiting, gws;
 
@@ -384,7 +378,7 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
             HsaGpuGcnWave *w = &r->waves[r->cur];
             unsigned turn = 0;
 
-            hsagpu_gcn_set_denorm(&g, w->denorm);   /* its s_setreg's */
+            hsagpu_gcn_set_denorm(gp, w->denorm);   /* its s_setreg's */
             if (w->gws_wait) {
                 hsagpu_gcn_gws_ready(d, w);
             }
@@ -396,11 +390,11 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
                     return HSAGPU_GCN_PAUSED;
                 }
                 used++;
-                if (!hsagpu_gcn_step(&g, w)) {
+                if (!hsagpu_gcn_step(gp, w)) {
                     break;
                 }
                 if (w->insns > max_insns) {
-                    hsagpu_gcn_fail(&g, w, HSAGPU_GCN_RUNAWAY, NULL,
+                    hsagpu_gcn_fail(gp, w, HSAGPU_GCN_RUNAWAY, NULL,
                                     "instruction budget");
                     break;
                 }
@@ -438,6 +432,23 @@ unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
     st->insns = used;
     st->work = used + st->cleared / 1024;  /* and the pages it took */
     return HSAGPU_GCN_OK;
+}
+
+unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
+                               const HsaGpuGcnDispatch *d, uint64_t budget,
+                               uint64_t max_insns, HsaGpuGcnStatus *st)
+{
+    HsaGpuGcnGroup g = {
+        .mem = mem, .d = d, .lds = r->lds, .lds_size = r->lds_size,
+        .priv_size = r->priv_size, .priv = &r->priv, .ftz32 = r->ftz32,
+        .ftz64 = r->ftz64, .icache = &r->icache,
+        .st = st,
+    };
+    unsigned err = gcn_run_resume(r, &g, d, budget, max_insns, st);
+
+    /* the views end with the call: what went through them is told */
+    hsagpu_gcn_tlb_flush(&g);
+    return err;
 }
 
 void hsagpu_gcn_run_footprint(const HsaGpuGcnRun *r, HsaGpuGcnFootprint *f)

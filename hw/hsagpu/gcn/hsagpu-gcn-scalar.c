@@ -788,8 +788,8 @@ static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             bool in = off + 4ULL * (k + 1) <= range;
 
             err = !in ? 0 : store ?
-                  g->mem->write(g->mem->opaque, addr + 4 * k, &dst[k], 4) :
-                  g->mem->read(g->mem->opaque, addr + 4 * k, &buf[k], 4);
+                  hsagpu_gcn_write(g, addr + 4 * k, &dst[k], 4) :
+                  hsagpu_gcn_read(g, addr + 4 * k, &buf[k], 4);
             if (err) {
                 addr += 4 * k;
                 break;
@@ -800,8 +800,8 @@ static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         }
     } else {
         addr = (base + off) & ~3ULL;
-        err = store ? g->mem->write(g->mem->opaque, addr, dst, n * 4) :
-              g->mem->read(g->mem->opaque, addr, buf, n * 4);
+        err = store ? hsagpu_gcn_write(g, addr, dst, n * 4) :
+              hsagpu_gcn_read(g, addr, buf, n * 4);
     }
     if (err) {
         g->st->mem_err = err;
@@ -1162,7 +1162,7 @@ static bool gcn_icache_fetch(HsaGpuGcnGroup *g, uint64_t pc, uint32_t *insn)
     i = (line / HSAGPU_GCN_ICACHE_LINE) % HSAGPU_GCN_ICACHE_LINES;
     if (ic->tag[i] != (line | 1)) {
         ic->tag[i] = 0;
-        if (g->mem->read(g->mem->opaque, line, ic->dw[i],
+        if (hsagpu_gcn_read(g, line, ic->dw[i],
                          HSAGPU_GCN_ICACHE_LINE)) {
             return false;
         }
@@ -1181,9 +1181,9 @@ bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w)
 
     /* The second dword may lie past the end of the code: then without */
     if (!gcn_icache_fetch(g, w->pc, insn)) {
-        err = g->mem->read(g->mem->opaque, w->pc, insn, 8);
+        err = hsagpu_gcn_read(g, w->pc, insn, 8);
         if (err) {
-            err = g->mem->read(g->mem->opaque, w->pc, insn, 4);
+            err = hsagpu_gcn_read(g, w->pc, insn, 4);
         }
     }
     if (err) {

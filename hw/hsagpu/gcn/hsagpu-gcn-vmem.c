@@ -176,6 +176,55 @@ static unsigned gcn_atomic_mem(HsaGpuGcnGroup *g, uint64_t addr,
     return err;
 }
 
+/* @t's written bytes told to the memory, before it goes */
+static void gcn_tlb_written(HsaGpuGcnGroup *g, HsaGpuGcnTlb *t)
+{
+    if (t->len && t->dirty_hi > t->dirty_lo) {
+        g->mem->written(g->mem->opaque, t->va + t->dirty_lo,
+                        t->dirty_hi - t->dirty_lo);
+    }
+    t->dirty_lo = UINT16_MAX;
+    t->dirty_hi = 0;
+}
+
+/*
+ * hsagpu_gcn_tlb() missed: a view of @addr's page from the memory, kept
+ * in place of the one there; NULL when there is none (or the access
+ * crosses the page: the callbacks split it)
+ */
+uint8_t *hsagpu_gcn_tlb_fill(HsaGpuGcnGroup *g, uint64_t addr, uint32_t len,
+                             bool write)
+{
+    HsaGpuGcnTlb *t = &g->tlb[(addr / HSAGPU_GCN_TLB_PAGE) % HSAGPU_GCN_TLB];
+    uint64_t page = addr & ~(uint64_t)(HSAGPU_GCN_TLB_PAGE - 1);
+    uint32_t n = 0;
+    uint8_t *h;
+
+    if (addr - page + len > HSAGPU_GCN_TLB_PAGE || !len) {
+        return NULL;
+    }
+    h = g->mem->host(g->mem->opaque, page, write, &n);
+    if (!h || addr - page + len > n) {
+        return NULL;            /* a read view of the page stays */
+    }
+    gcn_tlb_written(g, t);
+    *t = (HsaGpuGcnTlb) {
+        .va = page, .host = h, .write = write,
+        .len = n < HSAGPU_GCN_TLB_PAGE ? n : HSAGPU_GCN_TLB_PAGE,
+        .dirty_lo = write ? addr - page : UINT16_MAX,
+        .dirty_hi = write ? addr - page + len : 0,
+    };
+    return h + (addr - page);
+}
+
+void hsagpu_gcn_tlb_flush(HsaGpuGcnGroup *g)
+{
+    for (unsigned i = 0; g->mem->host && i < HSAGPU_GCN_TLB; i++) {
+        gcn_tlb_written(g, &g->tlb[i]);
+        g->tlb[i].len = 0;
+    }
+}
+
 /*
  * The coalescer: a dword load or store whose active lanes address one
  * contiguous block (lane l at base + l x size, as a wave's consecutive
@@ -200,7 +249,7 @@ static bool gcn_flat_block(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, bool load,
         }
     }
     if (load) {
-        if (g->mem->read(g->mem->opaque, addr[first], block, lanes * bytes)) {
+        if (hsagpu_gcn_read(g, addr[first], block, lanes * bytes)) {
             return false;
         }
         for (unsigned l = 0; l < lanes; l++) {
@@ -215,7 +264,7 @@ static bool gcn_flat_block(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, bool load,
             block[l * n + k] = r[k][first + l];
         }
     }
-    return !g->mem->write(g->mem->opaque, addr[first], block, lanes * bytes);
+    return !hsagpu_gcn_write(g, addr[first], block, lanes * bytes);
 }
 
 /*
@@ -237,8 +286,8 @@ static bool gcn_scratch_rw(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned l,
         unsigned err;
 
         len = MIN(n - k, 4 - (ob & 3));
-        err = write ? g->mem->write(g->mem->opaque, at, b + k, len)
-                    : g->mem->read(g->mem->opaque, at, b + k, len);
+        err = write ? hsagpu_gcn_write(g, at, b + k, len)
+                    : hsagpu_gcn_read(g, at, b + k, len);
         if (err) {
             g->st->mem_err = err;
             g->st->addr = at;
@@ -356,13 +405,13 @@ static unsigned gcn_lane(HsaGpuGcnGroup *g, const GcnMemOp *m, uint8_t *p,
         if (p) {
             memcpy(p, buf, m->bytes);
         } else if (!drop) {
-            err = mem->write(mem->opaque, addr, buf, m->bytes);
+            err = hsagpu_gcn_write(g, addr, buf, m->bytes);
         }
         return err;
     } else if (p) {
         memcpy(buf, p, m->bytes);
     } else if (!drop) {
-        err = mem->read(mem->opaque, addr, buf, m->bytes);
+        err = hsagpu_gcn_read(g, addr, buf, m->bytes);
     }
     if (err) {
         g->st->mem_err = err;
@@ -775,9 +824,9 @@ unsigned hsagpu_gcn_mubuf(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                     raw[k] = gcn_fmt_store(rs[k][l], bits, nfmt);
                     memcpy(bytes + k * cb, &raw[k], cb);
                 }
-                err = g->mem->write(g->mem->opaque, addr, bytes, m.bytes);
+                err = hsagpu_gcn_write(g, addr, bytes, m.bytes);
             } else {
-                err = g->mem->read(g->mem->opaque, addr, bytes, m.bytes);
+                err = hsagpu_gcn_read(g, addr, bytes, m.bytes);
                 for (unsigned k = 0; !err && k < ncomp; k++) {
                     /* missing components: 0, and w 1 */
                     if (k < have) {

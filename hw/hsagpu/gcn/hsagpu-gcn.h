@@ -162,6 +162,19 @@ typedef struct HsaGpuGcnMem {
      * device raises it for a signal's event mailbox. NULL: nothing.
      */
     void (*interrupt)(void *opaque, uint32_t m0);
+    /*
+     * Optional, both or neither: a host view of the memory at @addr for
+     * reading, or (@write) for reading and writing: the host address of
+     * @addr, and in *@len the bytes from there it covers (at most to the
+     * end of @addr's 4 KiB page); NULL: none, read() and write() serve
+     * the access. A view stays valid until the hsagpu_gcn_run_resume()
+     * (or grid_run) call that asked for it returns; before that,
+     * written() says which bytes were written through writable views
+     * (one call per page and call, after the writes). Loads and stores
+     * use views; atomics always go through atomic() (or read and write).
+     */
+    void *(*host)(void *opaque, uint64_t addr, bool write, uint32_t *len);
+    void (*written)(void *opaque, uint64_t addr, uint32_t len);
 } HsaGpuGcnMem;
 
 /*

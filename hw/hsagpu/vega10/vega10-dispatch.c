@@ -48,6 +48,21 @@ static unsigned v10_disp_write(void *opaque, uint64_t addr, const void *buf,
     return c->ops->write(c->ops->opaque, c->vmid, addr, buf, len);
 }
 
+static void *v10_disp_host(void *opaque, uint64_t addr, bool write,
+                           uint32_t *len)
+{
+    V10DispatchCtx *c = opaque;
+
+    return c->ops->host(c->ops->opaque, c->vmid, addr, write, len);
+}
+
+static void v10_disp_written(void *opaque, uint64_t addr, uint32_t len)
+{
+    V10DispatchCtx *c = opaque;
+
+    c->ops->host_written(c->ops->opaque, c->vmid, addr, len);
+}
+
 bool hsagpu_v10_compute_reg(uint32_t reg)
 {
     return reg >= V10_COMPUTE_FIRST &&
@@ -143,6 +158,8 @@ unsigned hsagpu_v10_dispatch(HsaGpuV10 *v, unsigned ri,
     V10DispatchCtx c = { ops, vmid };
     const HsaGpuGcnMem mem = {
         .read = v10_disp_read, .write = v10_disp_write, .opaque = &c,
+        .host = ops->host ? v10_disp_host : NULL,
+        .written = ops->host ? v10_disp_written : NULL,
     };
     HsaGpuGcnDispatch d;
     HsaGpuGcnGridStats acc = { 0 };

@@ -591,6 +591,31 @@ static unsigned v10_cp_write(void *opaque, uint32_t vmid, uint64_t addr,
     return v10_cp_rw(opaque, vmid, addr, (void *)buf, len, true);
 }
 
+/* A dispatch's loads and stores through the pass's mappings */
+static void *v10_cp_host(void *opaque, uint32_t vmid, uint64_t addr,
+                         bool is_write, uint32_t *len)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+#ifdef CONFIG_FUZZ
+    return NULL;                /* the generic fuzzer fills what is read */
+#endif
+    hsagpu_bus_ctx_select(&c->bus, -1);
+    c->bus.vmid = vmid;
+    c->bus.client = HSAGPU_VM_CLIENT_PACKET;
+    return hsagpu_bus_map_host(&c->bus, addr, is_write, len);
+}
+
+static void v10_cp_host_written(void *opaque, uint32_t vmid, uint64_t addr,
+                                uint32_t len)
+{
+    HsaGpuOpsCtx *c = opaque;
+
+    hsagpu_bus_ctx_select(&c->bus, -1);
+    c->bus.vmid = vmid;
+    hsagpu_bus_map_host_written(&c->bus, addr, len);
+}
+
 /* The CP's interrupts: RELEASE_MEM's end of pipe, a ring's bad packet */
 static void v10_cp_irq(void *opaque, unsigned src_id, unsigned me,
                        unsigned pipe, unsigned queue, unsigned vmid,
@@ -675,6 +700,8 @@ static void v10_pass(HsaGpuState *s, HsaGpuOpsCtx *ctx,
         .stopped = v10_cp_stopped,
         .hiq_packet = hsagpu_v10_hws_packet,
         .hiq_rotate = hsagpu_v10_hws_rotate,
+        .host = v10_cp_host,
+        .host_written = v10_cp_host_written,
         .opaque = ctx,
     };
     uint64_t ran = 0;

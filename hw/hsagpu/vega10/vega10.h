@@ -127,6 +127,15 @@ typedef struct HsaGpuV10CpOps {
     /* its turns when oversubscribed (hsagpu_v10_hws_rotate), or NULL */
     unsigned (*hiq_rotate)(struct HsaGpuV10 *v,
                            const struct HsaGpuV10CpOps *ops);
+    /*
+     * Optional, both or neither: a host view of @vmid's @addr the pass
+     * has mapped (HsaGpuGcnMem.host, for a dispatch's loads and stores),
+     * and the bytes written through one
+     */
+    void *(*host)(void *opaque, uint32_t vmid, uint64_t addr, bool is_write,
+                  uint32_t *len);
+    void (*host_written)(void *opaque, uint32_t vmid, uint64_t addr,
+                         uint32_t len);
     void *opaque;
 } HsaGpuV10CpOps;
 
