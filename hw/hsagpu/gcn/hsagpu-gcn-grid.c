@@ -17,6 +17,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifdef HSAGPU_HOST_TEST
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE                 /* adaptive mutexes */
+#endif
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +311,7 @@ static void grid_par_part(void *opaque, unsigned i)
     HsaGpuGcnRun *r = p->slot[i];
     HsaGpuGcnGridStats *acc = &p->acc[i];
     HsaGpuGcnStatus *st = &p->st[i];
+    HsaGpuGcnViews views = { 0 };      /* kept from workgroup to workgroup */
     unsigned err = 0;
 
     for (;;) {
@@ -352,10 +356,10 @@ static void grid_par_part(void *opaque, unsigned i)
             }
         }
         left = acc->work < p->slice ? p->slice - acc->work : 1;
-        err = hsagpu_gcn_run_resume(r, &p->wrap, p->d,
-                                    left < GRID_PAR_CHUNK ? left
-                                                          : GRID_PAR_CHUNK,
-                                    p->wave_max, st);
+        err = hsagpu_gcn_run_resume_views(r, &p->wrap, p->d,
+                                          left < GRID_PAR_CHUNK ? left
+                                                              : GRID_PAR_CHUNK,
+                                          p->wave_max, &views, st);
         acc->work += st->work;
         acc->insns += st->insns;
         acc->lane_ops += st->lane_ops;
@@ -376,6 +380,7 @@ static void grid_par_part(void *opaque, unsigned i)
             break;
         }
     }
+    hsagpu_gcn_views_end(&views, &p->wrap);
     p->slot[i] = r;
     p->err[i] = err;
     if (err) {
@@ -384,6 +389,23 @@ static void grid_par_part(void *opaque, unsigned i)
         pthread_mutex_unlock(&p->lock);
     }
 }
+/*
+ * The parts' lock is held for a callback at a time: a waiter spins a
+ * little before it sleeps (a sleep and a wake-up are system calls, each
+ * longer than most callbacks)
+ */
+static void grid_par_lock_init(pthread_mutex_t *m)
+{
+    pthread_mutexattr_t a;
+
+    pthread_mutexattr_init(&a);
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+#endif
+    pthread_mutex_init(m, &a);
+    pthread_mutexattr_destroy(&a);
+}
+
 /*
  * A slice on @parts threads of g->pool (several may be in flight from
  * before: a pool's of any size, a migrated grid's). Each part keeps its
@@ -454,7 +476,7 @@ static unsigned grid_run_par(HsaGpuGcnGrid *g, uint64_t *next,
         }
     }
     todo0 = p.ntodo;
-    pthread_mutex_init(&p.lock, NULL);
+    grid_par_lock_init(&p.lock);
     hsagpu_gcn_pool_run(g->pool, parts, grid_par_part, &p);
     pthread_mutex_destroy(&p.lock);
     /* every object back, those in flight first (run is one if any is) */
@@ -526,39 +548,17 @@ static unsigned grid_can_par(const HsaGpuGcnGrid *g, uint64_t next,
     return work < size ? (unsigned)work : size;
 }
 
-unsigned hsagpu_gcn_grid_run(HsaGpuGcnGrid *g, uint64_t *next,
-                             const uint64_t nwg[3], uint64_t total,
-                             const HsaGpuGcnMem *mem,
-                             const HsaGpuGcnDispatch *d,
-                             HsaGpuGcnPrivBudget *b, uint64_t slice,
-                             uint64_t wave_max, HsaGpuGcnStatus *st,
-                             HsaGpuGcnGridStats *acc)
+/* A slice on the caller's thread, in order; @views across workgroups */
+static unsigned grid_run_serial(HsaGpuGcnGrid *g, uint64_t *next,
+                                const uint64_t nwg[3], uint64_t total,
+                                const HsaGpuGcnMem *mem,
+                                const HsaGpuGcnDispatch *d,
+                                HsaGpuGcnPrivBudget *b, uint64_t slice,
+                                uint64_t wave_max, HsaGpuGcnStatus *st,
+                                HsaGpuGcnGridStats *acc, HsaGpuGcnViews *views)
 {
-    unsigned err, parts;
+    unsigned err;
 
-    if (!g->run) {
-        g->run = hsagpu_gcn_run_new();
-        hsagpu_gcn_run_set_budget(g->run, b);
-    }
-    if (!grid_check_flight(g, next, nwg, total)) {
-        st->what = "a workgroup in flight that was not started";
-        hsagpu_gcn_grid_stop(g);
-        return HSAGPU_GCN_BAD_KD;
-    }
-    parts = grid_can_par(g, *next, total, d);
-    if (parts) {
-        return grid_run_par(g, next, nwg, total, mem, d, b, slice, wave_max,
-                            st, acc, parts);
-    }
-    if ((d->gws && d->gws->num) || d->scratch_va) {
-        /* several in flight (a pool's) cannot go on in the serial order */
-        if (grid_more_active(g)) {
-            st->what = "workgroups in flight on several threads for a "
-                       "dispatch that runs on one";
-            hsagpu_gcn_grid_stop(g);
-            return HSAGPU_GCN_BAD_KD;
-        }
-    }
     while (*next < total || g->nwait || hsagpu_gcn_run_active(g->run)) {
         if (!hsagpu_gcn_run_active(g->run) && g->nwait && *next >= total) {
             /*
@@ -590,10 +590,10 @@ unsigned hsagpu_gcn_grid_run(HsaGpuGcnGrid *g, uint64_t *next,
             err = 0;
         }
         if (!err) {
-            err = hsagpu_gcn_run_resume(g->run, mem, d,
-                                        acc->work < slice ?
-                                        slice - acc->work : 1,
-                                        wave_max, st);
+            err = hsagpu_gcn_run_resume_views(g->run, mem, d,
+                                              acc->work < slice ?
+                                              slice - acc->work : 1,
+                                              wave_max, views, st);
             acc->work += st->work;
             acc->insns += st->insns;
             acc->lane_ops += st->lane_ops;
@@ -624,6 +624,46 @@ unsigned hsagpu_gcn_grid_run(HsaGpuGcnGrid *g, uint64_t *next,
         }
     }
     return 0;
+}
+
+unsigned hsagpu_gcn_grid_run(HsaGpuGcnGrid *g, uint64_t *next,
+                             const uint64_t nwg[3], uint64_t total,
+                             const HsaGpuGcnMem *mem,
+                             const HsaGpuGcnDispatch *d,
+                             HsaGpuGcnPrivBudget *b, uint64_t slice,
+                             uint64_t wave_max, HsaGpuGcnStatus *st,
+                             HsaGpuGcnGridStats *acc)
+{
+    HsaGpuGcnViews views = { 0 };
+    unsigned err, parts;
+
+    if (!g->run) {
+        g->run = hsagpu_gcn_run_new();
+        hsagpu_gcn_run_set_budget(g->run, b);
+    }
+    if (!grid_check_flight(g, next, nwg, total)) {
+        st->what = "a workgroup in flight that was not started";
+        hsagpu_gcn_grid_stop(g);
+        return HSAGPU_GCN_BAD_KD;
+    }
+    parts = grid_can_par(g, *next, total, d);
+    if (parts) {
+        return grid_run_par(g, next, nwg, total, mem, d, b, slice, wave_max,
+                            st, acc, parts);
+    }
+    if ((d->gws && d->gws->num) || d->scratch_va) {
+        /* several in flight (a pool's) cannot go on in the serial order */
+        if (grid_more_active(g)) {
+            st->what = "workgroups in flight on several threads for a "
+                       "dispatch that runs on one";
+            hsagpu_gcn_grid_stop(g);
+            return HSAGPU_GCN_BAD_KD;
+        }
+    }
+    err = grid_run_serial(g, next, nwg, total, mem, d, b, slice, wave_max, st,
+                          acc, &views);
+    hsagpu_gcn_views_end(&views, mem);
+    return err;
 }
 
 static void grid_put(uint8_t **p, const void *v, size_t n)

@@ -107,22 +107,6 @@ typedef struct HsaGpuGcnIcache {
     uint32_t dw[HSAGPU_GCN_ICACHE_LINES][HSAGPU_GCN_ICACHE_LINE / 4];
 } HsaGpuGcnIcache;
 
-/*
- * Host views of the address space (HsaGpuGcnMem.host) a resume call has
- * asked for, by 4 KiB page: a page's loads and stores become copies, no
- * callback. Written bytes are told (HsaGpuGcnMem.written) when the call
- * ends. Direct-mapped; a page the memory has no view of is not kept.
- */
-#define HSAGPU_GCN_TLB_PAGE     4096u
-#define HSAGPU_GCN_TLB          16u
-typedef struct HsaGpuGcnTlb {
-    uint64_t va;                        /* of host[0]; len 0: empty */
-    uint8_t *host;
-    uint32_t len;
-    bool write;
-    uint16_t dirty_lo, dirty_hi;        /* written: [lo, hi) of len */
-} HsaGpuGcnTlb;
-
 /* A workgroup in flight (hsagpu-gcn-run.c) */
 struct HsaGpuGcnRun {
     bool active;
@@ -148,7 +132,7 @@ typedef struct HsaGpuGcnGroup {
     uint32_t priv_size;         /* private bytes per lane */
     HsaGpuGcnPriv *priv;        /* the waves' private memory (NULL: none) */
     HsaGpuGcnIcache *icache;    /* the workgroup's (NULL: none) */
-    HsaGpuGcnTlb tlb[HSAGPU_GCN_TLB];   /* views of this resume call */
+    HsaGpuGcnTlb *tlb;                  /* the caller's views */
     bool ftz32;                 /* flush f32 denormals (rsrc1) */
     bool ftz64;                 /* flush f64 and f16 denormals (rsrc1) */
     HsaGpuGcnStatus *st;
@@ -229,14 +213,18 @@ static inline uint8_t *hsagpu_gcn_window(uint8_t *base, uint64_t size,
  */
 uint8_t *hsagpu_gcn_tlb_fill(HsaGpuGcnGroup *g, uint64_t addr, uint32_t len,
                              bool write);
-void hsagpu_gcn_tlb_flush(HsaGpuGcnGroup *g);
 
 static inline uint8_t *hsagpu_gcn_tlb(HsaGpuGcnGroup *g, uint64_t addr,
                                       uint32_t len, bool write)
 {
-    HsaGpuGcnTlb *t = &g->tlb[(addr / HSAGPU_GCN_TLB_PAGE) % HSAGPU_GCN_TLB];
-    uint64_t off = addr - t->va;
+    HsaGpuGcnTlb *t;
+    uint64_t off;
 
+    if (!g->tlb) {
+        return NULL;                    /* no views kept: the callbacks */
+    }
+    t = &g->tlb[(addr / HSAGPU_GCN_TLB_PAGE) % HSAGPU_GCN_TLB];
+    off = addr - t->va;
     if (off < t->len && len <= t->len - off && (t->write || !write)) {
         if (write) {
             t->dirty_lo = off < t->dirty_lo ? off : t->dirty_lo;

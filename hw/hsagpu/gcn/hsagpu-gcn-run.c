@@ -434,20 +434,32 @@ static unsigned gcn_run_resume(HsaGpuGcnRun *r, HsaGpuGcnGroup *gp,
     return HSAGPU_GCN_OK;
 }
 
-unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
-                               const HsaGpuGcnDispatch *d, uint64_t budget,
-                               uint64_t max_insns, HsaGpuGcnStatus *st)
+unsigned hsagpu_gcn_run_resume_views(HsaGpuGcnRun *r,
+                                     const HsaGpuGcnMem *mem,
+                                     const HsaGpuGcnDispatch *d,
+                                     uint64_t budget, uint64_t max_insns,
+                                     HsaGpuGcnViews *v, HsaGpuGcnStatus *st)
 {
     HsaGpuGcnGroup g = {
         .mem = mem, .d = d, .lds = r->lds, .lds_size = r->lds_size,
         .priv_size = r->priv_size, .priv = &r->priv, .ftz32 = r->ftz32,
-        .ftz64 = r->ftz64, .icache = &r->icache,
+        .ftz64 = r->ftz64, .icache = &r->icache, .tlb = v->tlb,
         .st = st,
     };
-    unsigned err = gcn_run_resume(r, &g, d, budget, max_insns, st);
+
+    return gcn_run_resume(r, &g, d, budget, max_insns, st);
+}
+
+unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
+                               const HsaGpuGcnDispatch *d, uint64_t budget,
+                               uint64_t max_insns, HsaGpuGcnStatus *st)
+{
+    HsaGpuGcnViews v = { 0 };
+    unsigned err = hsagpu_gcn_run_resume_views(r, mem, d, budget, max_insns,
+                                               &v, st);
 
     /* the views end with the call: what went through them is told */
-    hsagpu_gcn_tlb_flush(&g);
+    hsagpu_gcn_views_end(&v, mem);
     return err;
 }
 

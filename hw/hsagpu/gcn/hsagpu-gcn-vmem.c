@@ -177,11 +177,11 @@ static unsigned gcn_atomic_mem(HsaGpuGcnGroup *g, uint64_t addr,
 }
 
 /* @t's written bytes told to the memory, before it goes */
-static void gcn_tlb_written(HsaGpuGcnGroup *g, HsaGpuGcnTlb *t)
+static void gcn_tlb_written(const HsaGpuGcnMem *mem, HsaGpuGcnTlb *t)
 {
     if (t->len && t->dirty_hi > t->dirty_lo) {
-        g->mem->written(g->mem->opaque, t->va + t->dirty_lo,
-                        t->dirty_hi - t->dirty_lo);
+        mem->written(mem->opaque, t->va + t->dirty_lo,
+                     t->dirty_hi - t->dirty_lo);
     }
     t->dirty_lo = UINT16_MAX;
     t->dirty_hi = 0;
@@ -207,7 +207,7 @@ uint8_t *hsagpu_gcn_tlb_fill(HsaGpuGcnGroup *g, uint64_t addr, uint32_t len,
     if (!h || addr - page + len > n) {
         return NULL;            /* a read view of the page stays */
     }
-    gcn_tlb_written(g, t);
+    gcn_tlb_written(g->mem, t);
     *t = (HsaGpuGcnTlb) {
         .va = page, .host = h, .write = write,
         .len = n < HSAGPU_GCN_TLB_PAGE ? n : HSAGPU_GCN_TLB_PAGE,
@@ -217,11 +217,11 @@ uint8_t *hsagpu_gcn_tlb_fill(HsaGpuGcnGroup *g, uint64_t addr, uint32_t len,
     return h + (addr - page);
 }
 
-void hsagpu_gcn_tlb_flush(HsaGpuGcnGroup *g)
+void hsagpu_gcn_views_end(HsaGpuGcnViews *v, const HsaGpuGcnMem *mem)
 {
-    for (unsigned i = 0; g->mem->host && i < HSAGPU_GCN_TLB; i++) {
-        gcn_tlb_written(g, &g->tlb[i]);
-        g->tlb[i].len = 0;
+    for (unsigned i = 0; mem->host && i < HSAGPU_GCN_TLB; i++) {
+        gcn_tlb_written(mem, &v->tlb[i]);
+        v->tlb[i].len = 0;
     }
 }
 

@@ -243,6 +243,28 @@ typedef struct HsaGpuGcnDispatch {
 } HsaGpuGcnDispatch;
 #define HSAGPU_GCN_USER_DATA_MAX        16
 
+/*
+ * Host views of the address space (HsaGpuGcnMem.host) by 4 KiB page, kept
+ * by a caller across resume calls while they stay valid (within one
+ * grid_run call): a page's loads and stores are copies, no callback.
+ * Direct-mapped; a page the memory has no view of is not kept.
+ * hsagpu_gcn_views_end() tells the bytes written through them
+ * (HsaGpuGcnMem.written) and empties them; zeroed: empty.
+ */
+#define HSAGPU_GCN_TLB_PAGE     4096u
+#define HSAGPU_GCN_TLB          16u
+typedef struct HsaGpuGcnTlb {
+    uint64_t va;                        /* of host[0]; len 0: empty */
+    uint8_t *host;
+    uint32_t len;
+    bool write;
+    uint16_t dirty_lo, dirty_hi;        /* written: [lo, hi) of len */
+} HsaGpuGcnTlb;
+typedef struct HsaGpuGcnViews {
+    HsaGpuGcnTlb tlb[HSAGPU_GCN_TLB];
+} HsaGpuGcnViews;
+void hsagpu_gcn_views_end(HsaGpuGcnViews *v, const HsaGpuGcnMem *mem);
+
 /* Parse and check a descriptor: 0, or HSAGPU_GCN_BAD_KD. */
 unsigned hsagpu_gcn_kd_parse(const uint8_t raw[HSAGPU_GCN_KD_SIZE],
                              HsaGpuGcnKd *kd);
@@ -284,6 +306,15 @@ unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,
 unsigned hsagpu_gcn_run_resume(HsaGpuGcnRun *r, const HsaGpuGcnMem *mem,
                                const HsaGpuGcnDispatch *d, uint64_t budget,
                                uint64_t max_insns, HsaGpuGcnStatus *st);
+/*
+ * The same, with views @v the caller keeps (and ends with
+ * hsagpu_gcn_views_end() before they stop being valid)
+ */
+unsigned hsagpu_gcn_run_resume_views(HsaGpuGcnRun *r,
+                                     const HsaGpuGcnMem *mem,
+                                     const HsaGpuGcnDispatch *d,
+                                     uint64_t budget, uint64_t max_insns,
+                                     HsaGpuGcnViews *v, HsaGpuGcnStatus *st);
 /*
  * @r as bytes (*@buf, g_malloc'ed; its length returned), and back (NULL
  * when the bytes are not a workgroup the interpreter could have made)
