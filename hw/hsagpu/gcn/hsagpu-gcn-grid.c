@@ -190,11 +190,12 @@ static bool grid_check_flight(HsaGpuGcnGrid *g, uint64_t *next,
 
 /* One parallel slice (grid_run_par): what its parts share */
 typedef struct GcnGridPar {
-    pthread_mutex_t lock;       /* memory callbacks, cursor, todo, stop */
+    pthread_mutex_t lock;       /* memory callbacks, todo, stop */
     const HsaGpuGcnMem *mem;    /* the caller's */
     HsaGpuGcnMem wrap;          /* the same, one at a time */
     const HsaGpuGcnDispatch *d;
     uint64_t *next, total, slice, wave_max;
+    uint64_t claim;             /* the next to start: *next when done */
     const uint64_t *nwg;
     HsaGpuGcnRun **todo;        /* in flight, not yet taken up */
     uint32_t ntodo;
@@ -321,21 +322,28 @@ static void grid_par_part(void *opaque, unsigned i)
             uint64_t w = 0;
             bool fresh = false, over;
 
-            pthread_mutex_lock(&p->lock);
-            over = p->stop || acc->work >= p->slice;
-            if (!over && p->ntodo) {
-                /* taken up: its object and this one change places */
-                HsaGpuGcnRun *t = p->todo[--p->ntodo];
+            over = __atomic_load_n(&p->stop, __ATOMIC_RELAXED) ||
+                   acc->work >= p->slice;
+            if (!over && __atomic_load_n(&p->ntodo, __ATOMIC_ACQUIRE)) {
+                pthread_mutex_lock(&p->lock);
+                if (p->ntodo) {
+                    /* taken up: its object and this one change places */
+                    HsaGpuGcnRun *t = p->todo[--p->ntodo];
 
-                p->todo[p->ntodo] = r;
-                r = t;
-            } else if (!over && *p->next < p->total) {
-                w = (*p->next)++;
-                fresh = true;
+                    p->todo[p->ntodo] = r;
+                    r = t;
+                } else {
+                    fresh = true;
+                }
+                pthread_mutex_unlock(&p->lock);
             } else {
-                over = true;
+                fresh = !over;
             }
-            pthread_mutex_unlock(&p->lock);
+            if (fresh) {
+                /* the next not started, without the lock */
+                w = __atomic_fetch_add(&p->claim, 1, __ATOMIC_RELAXED);
+                over = w >= p->total;
+            }
             if (over) {
                 break;
             }
@@ -476,9 +484,12 @@ static unsigned grid_run_par(HsaGpuGcnGrid *g, uint64_t *next,
         }
     }
     todo0 = p.ntodo;
+    p.claim = *next;
     grid_par_lock_init(&p.lock);
     hsagpu_gcn_pool_run(g->pool, parts, grid_par_part, &p);
     pthread_mutex_destroy(&p.lock);
+    /* each part that found none claimed one past the end */
+    *next = p.claim < total ? p.claim : total;
     /* every object back, those in flight first (run is one if any is) */
     for (unsigned pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < parts + todo0 + nspare; i++) {

@@ -12,12 +12,13 @@
 #define GCN_ITERS       (1U << 20)              /* 4M wave instructions */
 
 /*
- * One workgroup, one wave of a code object: out[lane] = the number of
+ * Workgroups of one wave of a code object: out[lane] = the number of
  * times a loop ran, its count loaded once from the kernel arguments
- * (out[64] = 1 before the loop starts).
+ * (out[64] = 1 before the loop starts); each workgroup writes the same.
  * Hand-assembled; the encodings are llvm-mc's (gfx900).
  */
-static void gcn_long_submit(Fixture *f, uint64_t sig, uint32_t iters)
+static void gcn_long_submit_n(Fixture *f, uint64_t sig, uint32_t iters,
+                              uint32_t nwg)
 {
     static const uint32_t code[] = {
         0xc0060100, 0x00000000,     /* s_load_dwordx2 s[4:5], s[0:1], 0x0 */
@@ -48,10 +49,16 @@ static void gcn_long_submit(Fixture *f, uint64_t sig, uint32_t iters)
     qtest_memwrite(f->qts, Q_KARG + 256, args, sizeof(args));
     qtest_memset(f->qts, GCN_OUT, 0, 264);
     signal_init(f, sig, 1);
-    fill_packet(&k, 64, 64, sig);
+    fill_packet(&k, 64 * nwg, 64, sig);
     k.kernel_object = GCN_CODE;
     k.kernarg_address = Q_KARG + 256;
     queue_submit(f, 0, &k);
+}
+
+/* One workgroup of it */
+static void gcn_long_submit(Fixture *f, uint64_t sig, uint32_t iters)
+{
+    gcn_long_submit_n(f, sig, iters, 1);
 }
 
 /* Wave instructions and vector lane operations of one gcn_long kernel */
@@ -198,6 +205,130 @@ static void test_gcn_endless(void)
 }
 
 /*
+ * compute-threads: read back as chosen (the host's CPUs, at most
+ * compute-units, by default; one under the deterministic main loop,
+ * whatever was asked); twelve workgroups on three threads all run, once
+ * each (the counters are exact), and so on the main loop's one.
+ */
+static void test_gcn_threads(void)
+{
+    static const char *const props[] = {
+        ",compute-threads=3", ",compute-threads=3,x-processor=mainloop",
+    };
+    uint64_t sig = Q_SIG + 128, n;
+    Fixture f;
+
+    queue_fixture(&f);
+    n = qom_get_uint(&f, "compute-threads");
+    g_assert_cmpuint(n, >=, 1);
+    g_assert_cmpuint(n, <=, qom_get_uint(&f, "compute-units"));
+    fixture_fini(&f);
+    for (unsigned i = 0; i < 2; i++) {
+        queue_fixture_props(&f, props[i]);
+        g_assert_cmpuint(qom_get_uint(&f, "compute-threads"), ==,
+                         i ? 1 : 3);
+        g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+        gcn_long_submit_n(&f, sig, 1 << 14, 12);
+        g_assert_true(wait_u64_long(&f, sig + 8, 0));
+        g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                         HSAGPU_QSTATE_ACTIVE);
+        g_assert_cmpuint(gcn_long_wrong(&f, 1 << 14), ==, 0);
+        g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_WAVES), ==, 12);
+        g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO), ==,
+                         12 * GCN_LONG_INSNS(1 << 14));
+        fixture_fini(&f);
+    }
+}
+
+/*
+ * Eight workgroups in flight on four threads, stopped between two
+ * slices, migrate to a device with one thread: it goes on with all of
+ * them, none lost and none run twice (the counters are exact).
+ */
+static void test_gcn_threads_migrate(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-gcn-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *st = NULL;
+    uint64_t sig = Q_SIG + 128;
+    Fixture f, g = { 0 };
+
+    queue_fixture_props(&f, ",compute-threads=4");
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    gcn_long_submit_n(&f, sig, GCN_ITERS / 4, 8);
+    g_assert_true(wait_u64(&f, GCN_OUT + 256, 1));
+    qreg_write(&f, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_SUSPEND);
+    if (qtest_readq(f.qts, sig + 8) != 1) {
+        fixture_fini(&f);
+        g_test_skip("the dispatch ended before it was suspended");
+        return;
+    }
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_WAVES), >=, 1);
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+
+    st = migrate_from_file_opts(&g, path,
+                                "-global hsa-gpu.compute-threads=1");
+    g_assert_cmpstr(st, ==, "completed");
+    g_assert_cmpuint(qom_get_uint(&g, "compute-threads"), ==, 1);
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    qreg_write(&g, 0, HSAGPU_QREG_CMD, HSAGPU_QCMD_RESUME);
+    g_assert_true(wait_u64_long(&g, sig + 8, 0));
+    g_assert_cmpuint(qreg_read(&g, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    g_assert_cmpuint(gcn_long_wrong(&g, GCN_ITERS / 4), ==, 0);
+    g_assert_cmpuint(gcn_cnt(&g, HSAGPU_REG_GCN_WAVES), ==, 8);
+    g_assert_cmpuint(gcn_cnt(&g, HSAGPU_REG_GCN_INSNS_LO), ==,
+                     8 * GCN_LONG_INSNS(GCN_ITERS / 4));
+    qtest_quit(g.qts);
+    unlink(path);
+    rmdir(dir);
+}
+
+/*
+ * A Function Level Reset while eight workgroups run on four threads
+ * stops them all at once (the counters stand still after it), and the
+ * device runs a new dispatch on its threads afterwards; an unplug while
+ * they run leaves QEMU going.
+ */
+static void test_gcn_threads_reset(void)
+{
+    uint64_t sig = Q_SIG + 128, i0;
+    uint8_t exp;
+    Fixture f;
+
+    queue_fixture_machine(&f, "-global ICH9-LPC.acpi-pci-hotplug-with-"
+                          "bridge-support=off", ",compute-threads=4");
+    exp = find_cap(&f, PCI_CAP_ID_EXP);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    gcn_long_submit_n(&f, sig, GCN_ITERS, 8);
+    g_assert_true(wait_u64(&f, GCN_OUT + 256, 1));
+    qpci_config_writew(f.gpu, exp + PCI_EXP_DEVCTL,
+                       qpci_config_readw(f.gpu, exp + PCI_EXP_DEVCTL) |
+                       PCI_EXP_DEVCTL_BCR_FLR);
+    gpu_reprogram(&f);
+    i0 = gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO);
+    g_usleep(50000);
+    g_assert_cmpuint(gcn_cnt(&f, HSAGPU_REG_GCN_INSNS_LO), ==, i0);
+    g_assert_cmpuint(qtest_readq(f.qts, sig + 8), ==, 1);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    gcn_long_submit_n(&f, sig, 1 << 12, 8);
+    g_assert_true(wait_u64_long(&f, sig + 8, 0));
+    g_assert_cmpuint(gcn_long_wrong(&f, 1 << 12), ==, 0);
+
+    /* busy again, and the guest powers the slot off: unplugged at once */
+    gcn_long_submit_n(&f, sig, GCN_ITERS, 8);
+    g_assert_true(wait_u64(&f, GCN_OUT + 256, 1));
+    exp = qpci_find_capability(f.rp, PCI_CAP_ID_EXP, 0);
+    qpci_config_writew(f.rp, exp + PCI_EXP_SLTCTL,
+                       qpci_config_readw(f.rp, exp + PCI_EXP_SLTCTL) |
+                       PCI_EXP_SLTCTL_PCC | PCI_EXP_SLTCTL_PIC);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_MAGIC), !=, HSAGPU_MAGIC_VALUE);
+    qtest_qmp_assert_success(f.qts, "{ 'execute': 'query-status' }");
+    fixture_fini(&f);
+}
+
+/*
  * A workgroup's set-up counts toward its slice. 512 workgroups of 1,024
  * items with the most state a descriptor can ask for (256 VGPRs, 64 KiB
  * of LDS, 2 KiB private per item: 3.1 MiB cleared each) and only
@@ -303,5 +434,8 @@ void hsagpu_qtest_add_gcn(void)
     qtest_add_func("/hsa-gpu/gcn/long-workgroup", test_gcn_long_workgroup);
     qtest_add_func("/hsa-gpu/gcn/endless", test_gcn_endless);
     qtest_add_func("/hsa-gpu/gcn/setup-bound", test_gcn_setup_bound);
+    qtest_add_func("/hsa-gpu/gcn/threads", test_gcn_threads);
+    qtest_add_func("/hsa-gpu/gcn/threads-migrate", test_gcn_threads_migrate);
+    qtest_add_func("/hsa-gpu/gcn/threads-reset", test_gcn_threads_reset);
     qtest_add_func("/hsa-gpu/gcn/private-budget", test_gcn_private_budget);
 }
