@@ -627,95 +627,104 @@ unsigned hsagpu_gcn_optype(unsigned op, unsigned k)
  * An fp32 denormal flushed to a signed zero when @ftz, as bits: a select
  * the host compiler vectorises
  */
-static inline uint32_t gcn_ftz32(uint32_t v, bool ftz)
+static inline __attribute__((always_inline))
+uint32_t gcn_ftz32(uint32_t v, bool ftz)
 {
     return ftz && !(v & 0x7f800000u) ? v & 0x80000000u : v;
+}
+
+/* Bits as a float, and back (a move the compiler keeps in registers) */
+static inline __attribute__((always_inline)) float gcn_bits_f(uint32_t v)
+{
+    float f;
+
+    memcpy(&f, &v, 4);
+    return f;
+}
+
+static inline __attribute__((always_inline)) uint32_t gcn_f_bits(float f)
+{
+    uint32_t v;
+
+    memcpy(&v, &f, 4);
+    return v;
+}
+
+/* An operand's lanes: its VGPR's, or @buf filled with the uniform @u */
+static inline __attribute__((always_inline))
+const uint32_t *gcn_f32_src(const uint32_t *v, uint32_t u, uint32_t *buf)
+{
+    if (v) {
+        return v;
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        buf[l] = u;
+    }
+    return buf;
 }
 
 /*
  * @op on all 64 lanes of @a, @b (and @c: the addend of v_fma_f32 and
  * v_madak_f32; each a VGPR's lanes, or NULL and the uniform value @av,
- * @bv, @cv), denormals flushed when @ftz, into @r: plain loops over
- * arrays that the host compiler turns into SIMD, compiled for the host's
- * vector units where it has them (HSAGPU_GCN_SIMD). Rounding, fused or
- * not, is the instruction's: the clones keep a multiply and an add apart
- * (fp-contract=off), an FMA is fmaf.
+ * @bv, @cv), denormals flushed when @ftz, into @r: one loop over the
+ * lanes, without a branch, which the host compiler turns into SIMD,
+ * compiled for the host's vector units where it has them
+ * (HSAGPU_GCN_SIMD). Rounding, fused or not, is the instruction's: the
+ * clones keep a multiply and an add apart (fp-contract=off), an FMA is
+ * fmaf.
  */
-/*
- * An operand's 64 lanes as floats into @x: its VGPR @v, or (@v NULL) the
- * uniform value @u, denormals flushed when @ftz
- */
-static inline __attribute__((always_inline))
-void gcn_f32_load(float *x, const uint32_t *v, uint32_t u, bool ftz)
-{
-    uint32_t t[HSAGPU_GCN_WAVE];
-
-    if (v) {
-        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-            t[l] = gcn_ftz32(v[l], ftz);
-        }
-    } else {
-        u = gcn_ftz32(u, ftz);
-        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-            t[l] = u;
-        }
+#define GCN_F32_FTZ(v)  (((v) & 0x7f800000u) ? (v) : (v) & keep)
+#define GCN_F32_LOOP(expr) \
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) { \
+        float x = gcn_bits_f(GCN_F32_FTZ(pa[l])); \
+        float y = gcn_bits_f(GCN_F32_FTZ(pb[l])); \
+        float z = gcn_bits_f(GCN_F32_FTZ(pc[l])); \
+        uint32_t o; \
+        \
+        (void)z; \
+        o = gcn_f_bits(expr); \
+        r[l] = GCN_F32_FTZ(o); \
     }
-    memcpy(x, t, sizeof(t));
-}
 
 HSAGPU_GCN_SIMD
 static void gcn_f32_lanes(unsigned op, const uint32_t *a, uint32_t av,
                           const uint32_t *b, uint32_t bv, const uint32_t *c,
-                          uint32_t cv, bool ftz, uint32_t *r)
+                          uint32_t cv, bool ftz, uint32_t *restrict r)
 {
-    float x[HSAGPU_GCN_WAVE], y[HSAGPU_GCN_WAVE], z[HSAGPU_GCN_WAVE];
-    uint32_t t[HSAGPU_GCN_WAVE];
+    uint32_t ua[HSAGPU_GCN_WAVE], ub[HSAGPU_GCN_WAVE], uc[HSAGPU_GCN_WAVE];
+    /* @r is the caller's own buffer: no source is */
+    const uint32_t *restrict pa = gcn_f32_src(a, av, ua);
+    const uint32_t *restrict pb = gcn_f32_src(b, bv, ub);
+    const uint32_t *restrict pc = pb;
+    /* a denormal keeps its sign only (ftz), or all of it: no branch */
+    const uint32_t keep = ftz ? 0x80000000u : UINT32_MAX;
 
-    gcn_f32_load(x, a, av, ftz);
-    gcn_f32_load(y, b, bv, ftz);
     switch (op) {
     case GCN_VOP3_V_ADD_F32:
-        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-            x[l] = x[l] + y[l];
-        }
+        GCN_F32_LOOP(x + y);
         break;
     case GCN_VOP3_V_SUB_F32:
-        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-            x[l] = x[l] - y[l];
-        }
+        GCN_F32_LOOP(x - y);
         break;
     case GCN_VOP3_V_SUBREV_F32:
-        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-            x[l] = y[l] - x[l];
-        }
+        GCN_F32_LOOP(y - x);
         break;
     case GCN_VOP3_V_MUL_F32:
-        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-            x[l] = x[l] * y[l];
-        }
+        GCN_F32_LOOP(x * y);
+        break;
+    case GCN_VOP3_V_MADAK_F32:
+        pc = gcn_f32_src(c, cv, uc);
+        /* not fused: the product rounds first */
+        GCN_F32_LOOP(x * y + z);
         break;
     default:
-        gcn_f32_load(z, c, cv, ftz);
-        if (op == GCN_VOP3_V_MADAK_F32) {
-            /* not fused: the product rounds first */
-            for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-                x[l] = x[l] * y[l];
-            }
-            for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-                x[l] = x[l] + z[l];
-            }
-        } else {
-            for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-                x[l] = fmaf(x[l], y[l], z[l]);
-            }
-        }
+        pc = gcn_f32_src(c, cv, uc);
+        GCN_F32_LOOP(fmaf(x, y, z));
         break;
     }
-    memcpy(t, x, sizeof(t));
-    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        r[l] = gcn_ftz32(t[l], ftz);
-    }
 }
+#undef GCN_F32_LOOP
+#undef GCN_F32_FTZ
 
 /*
  * The fp32 operations compiled code is made of, without modifiers: the
