@@ -59,12 +59,12 @@ static unsigned m_write(void *o, uint64_t addr, const void *buf,
 	return 0;
 }
 
-/* A view of the page at @addr: the flat memory itself */
+/* A view from @addr to its 64 KiB span's end: the flat memory itself */
 static void *m_host(void *o, uint64_t addr, bool write, uint32_t *len)
 {
 	if (addr < BASE || addr - BASE >= size)
 		return NULL;
-	*len = 4096 - (addr & 4095);
+	*len = 65536 - (addr & 65535);
 	if (*len > size - (addr - BASE))
 		*len = size - (addr - BASE);
 	return mem + (addr - BASE);

@@ -436,7 +436,6 @@ void hsagpu_bus_maps_flush(HsaGpuState *s)
         hsagpu_bus_map_drop(s, &s->bus_maps[i]);
     }
     s->bus_map_ndirty = 0;
-    s->bus_map_nlent = 0;
 }
 
 void hsagpu_bus_map_begin(HsaGpuBusCtx *c)
@@ -468,11 +467,6 @@ void hsagpu_bus_map_end(HsaGpuBusCtx *c)
         hsagpu_bus_map_mark(s, &s->bus_maps[s->bus_map_dirty[i]]);
     }
     s->bus_map_ndirty = 0;
-    /* the views end with the pass: the mappings may go again */
-    for (unsigned i = 0; i < s->bus_map_nlent; i++) {
-        s->bus_maps[s->bus_map_lent[i]].lent = false;
-    }
-    s->bus_map_nlent = 0;
     if (s->dma_iommu) {
         hsagpu_bus_maps_flush(s);
     }
@@ -570,14 +564,6 @@ void hsagpu_bus_map_fill(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
         hsagpu_bus_release(c, &t, is_write, 0);
         return;
     }
-    if (m->lent) {
-        /* a lent view stays to the pass's end: the other way, or none */
-        m = &set[m == set];
-        if (m->lent) {
-            hsagpu_bus_release(c, &t, is_write, 0);
-            return;
-        }
-    }
     if (m->dirty_listed) {
         /* Evicted while on the pass's dirty list: mark it now. */
         for (unsigned i = 0; i < s->bus_map_ndirty; i++) {
@@ -625,41 +611,60 @@ static inline void hsagpu_bus_map_written(HsaGpuState *s, HsaGpuBusMap *m,
     }
 }
 
-void *hsagpu_bus_map_host(HsaGpuBusCtx *c, uint64_t addr, bool is_write,
-                          uint32_t *len)
+void *hsagpu_bus_view(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                      bool is_write, uint64_t *got)
 {
     HsaGpuState *s = c->s;
-    HsaGpuBusMap *m = c->map_on ? hsagpu_bus_map_find(c, addr, 1, is_write)
-                                : NULL;
+    HsaGpuBusRefusal r;
+    HsaGpuBusTarget t;
+    uint8_t *host = NULL;
+    ram_addr_t off;
 
-    /*
-     * VRAM behind the cached read alias: a write marks its lines as it
-     * is made (hsagpu_bus_map_written), before the completion a host
-     * may see; a view would mark them later
-     */
-    if (!m || (is_write && m->t.mr && s->params.ralias_size)) {
+    if (!c->map_on) {
         return NULL;
     }
-    if (!m->lent) {
-        if (s->bus_map_nlent == HSAGPU_BUS_MAP_LENT_MAX) {
-            return NULL;
-        }
-        m->lent = true;
-        s->bus_map_lent[s->bus_map_nlent++] = m - s->bus_maps;
+    RCU_READ_LOCK_GUARD();
+    /* resolving only: a fault is the access's to record */
+    c->map_probe = true;
+    r = hsagpu_bus_resolve(c, addr, len, is_write, &t);
+    c->map_probe = false;
+    /*
+     * Own VRAM, or system RAM (not a bounce buffer); not a peer's, whose
+     * writes a later read must flush; not a VRAM write the read alias
+     * must see at once (hsagpu_vram_dir_mark, before a completion)
+     */
+    if (!r && t.host && !t.peer &&
+        (t.mr ? !(is_write && s->params.ralias_size)
+              : memory_region_from_host(t.host, &off) != NULL)) {
+        host = t.host;
+        *got = MIN(t.len, len);
     }
-    *len = m->len - (addr - m->page);
-    return m->t.host + (addr - m->page);
+    /* nothing written yet; the pass's RCU read section keeps the bytes */
+    hsagpu_bus_release(c, &t, is_write, 0);
+    return host;
 }
 
-void hsagpu_bus_map_host_written(HsaGpuBusCtx *c, uint64_t addr,
-                                 uint32_t len)
+void hsagpu_bus_view_written(HsaGpuBusCtx *c, uint64_t addr, uint64_t len)
 {
-    HsaGpuBusMap *m = c->map_on ? hsagpu_bus_map_find(c, addr, len, true)
-                                : NULL;
+    RCU_READ_LOCK_GUARD();
+    while (len) {
+        HsaGpuBusTarget t;
+        HsaGpuBusRefusal r;
+        uint64_t n;
 
-    /* lent, so still there: marked with the pass, as any write */
-    if (m) {
-        hsagpu_bus_map_written(c->s, m, addr - m->page, len);
+        c->map_probe = true;
+        r = hsagpu_bus_resolve(c, addr, len, true, &t);
+        c->map_probe = false;
+        if (r) {
+            /* it resolved for the view, in this pass: cannot happen */
+            hsagpu_bus_release(c, &t, true, 0);
+            return;
+        }
+        n = MIN(t.len, len);
+        /* what a write of @n bytes marks (dirty, translated code, alias) */
+        hsagpu_bus_release(c, &t, true, n);
+        addr += n;
+        len -= n;
     }
 }
 

@@ -283,17 +283,18 @@ static void hsagpu_ops_trap(void *opaque, uint32_t int_ctx)
 }
 
 /*
- * A code object's loads and stores through views of the pass's mappings
- * (hsagpu_bus_map_host): what a hit of hsagpu_bus_rw does, without a call
- * per access. Reads that an armed inject-dma-* may hit go the usual
- * way, as do all of them under the generic fuzzer, which fills what a
- * device reads.
+ * A code object's loads and stores through host views of the memory
+ * (hsagpu_bus_view): a copy without a call per access. Reads that an
+ * armed inject-dma-* may hit go the usual way, as do all of them under
+ * the generic fuzzer, which fills what a device reads.
  */
 static void *hsagpu_ops_host(void *opaque, unsigned client, uint64_t addr,
                              bool is_write, uint32_t *len)
 {
     HsaGpuOpsCtx *c = opaque;
     HsaGpuFault *f = &c->bus.s->fault;
+    uint64_t got = 0;
+    void *h;
 
 #ifdef CONFIG_FUZZ
     return NULL;
@@ -303,7 +304,10 @@ static void *hsagpu_ops_host(void *opaque, unsigned client, uint64_t addr,
         return NULL;
     }
     c->bus.client = client;
-    return hsagpu_bus_map_host(&c->bus, addr, is_write, len);
+    h = hsagpu_bus_view(&c->bus, addr, HSAGPU_GCN_TLB_SPAN -
+                        (addr & (HSAGPU_GCN_TLB_SPAN - 1)), is_write, &got);
+    *len = got;
+    return h;
 }
 
 static void hsagpu_ops_host_written(void *opaque, uint64_t addr,
@@ -311,7 +315,7 @@ static void hsagpu_ops_host_written(void *opaque, uint64_t addr,
 {
     HsaGpuOpsCtx *c = opaque;
 
-    hsagpu_bus_map_host_written(&c->bus, addr, len);
+    hsagpu_bus_view_written(&c->bus, addr, len);
 }
 
 /* What every queue of the processor reaches the device through */

@@ -218,8 +218,6 @@ typedef struct HsaGpuLinkQueue {
 
 /* Pages the processor may write in one pass before marking early */
 #define HSAGPU_BUS_MAP_DIRTY_MAX 32
-/* host views one pass may lend (hsagpu_bus_map_host) */
-#define HSAGPU_BUS_MAP_LENT_MAX 256
 
 struct HsaGpuState {
     PCIDevice parent_obj;
@@ -299,9 +297,6 @@ struct HsaGpuState {
     struct HsaGpuBusMap *bus_maps;
     uint16_t bus_map_dirty[HSAGPU_BUS_MAP_DIRTY_MAX];
     unsigned bus_map_ndirty;
-    /* mappings whose host view the pass lent out (HsaGpuBusMap.lent) */
-    uint16_t bus_map_lent[HSAGPU_BUS_MAP_LENT_MAX];
-    unsigned bus_map_nlent;
     unsigned bus_map_gen;       /* topology or GPU VM changes (qatomic) */
     unsigned bus_map_seen;      /* bus_map_gen the mappings were made in */
     unsigned bus_map_p2p_gen;   /* hsagpu_p2p_generation() likewise */
@@ -419,11 +414,6 @@ typedef struct HsaGpuBusMap {
     bool read, write, atomic;   /* access kinds it was resolved for */
     bool used;                  /* the way of its set used last */
     bool dirty_listed;
-    /*
-     * Its host view was lent this pass (hsagpu_bus_map_host): it stays
-     * until the pass ends, so the bytes written through it are marked
-     */
-    bool lent;
     uint16_t dirty_lo, dirty_hi;    /* written bytes (lo < hi) */
     MemoryRegion *ram;          /* system RAM: the block's region */
     HsaGpuBusTarget t;          /* what resolved (references held) */
@@ -557,17 +547,17 @@ bool hsagpu_bus_map_get(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
  * @vmid's space, if a mapping holds it (a hint: it may be stale).
  */
 /*
- * A host view of @addr (@is_write: to write as well) that this pass's
- * mappings already hold: its host address, *@len bytes from there to the
- * mapping's end; valid until the pass ends (the mapping stays). NULL:
- * none (not mapped for that kind, a VRAM write the read alias must see
- * at once, or the pass lent too many). Writes through it are told with
- * hsagpu_bus_map_host_written(), after they are made.
+ * A host view of [@addr, @addr + @len) (@is_write: to write as well) in
+ * a pass: its host address, *@got bytes of it that follow on there;
+ * valid until the pass ends (its RCU read section keeps them). NULL:
+ * none (not in a pass, not memory, a peer's VRAM, or a VRAM write the
+ * read alias must see at once). Resolving records no fault. Bytes
+ * written through it are told with hsagpu_bus_view_written(), after
+ * they are made: they are marked as a write's.
  */
-void *hsagpu_bus_map_host(HsaGpuBusCtx *c, uint64_t addr, bool is_write,
-                          uint32_t *len);
-void hsagpu_bus_map_host_written(HsaGpuBusCtx *c, uint64_t addr,
-                                 uint32_t len);
+void *hsagpu_bus_view(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                      bool is_write, uint64_t *got);
+void hsagpu_bus_view_written(HsaGpuBusCtx *c, uint64_t addr, uint64_t len);
 bool hsagpu_bus_map_peek64(HsaGpuState *s, uint32_t vmid, uint64_t addr,
                            uint64_t *val);
 /* [addr, addr + len) was accessed successfully: map its page. */

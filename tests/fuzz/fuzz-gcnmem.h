@@ -69,8 +69,8 @@ static inline void fgm_interrupt(void *opaque, uint32_t m0)
 }
 
 /*
- * Host views (HsaGpuGcnMem.host) of a writable region's page, up to the
- * region's end: a read-only region (FG_F_RO_CODE's code) has none, so
+ * Host views (HsaGpuGcnMem.host) of a writable region from a page on, up
+ * to the region's end or the view's 64 KiB span's: a read-only region (FG_F_RO_CODE's code) has none, so
  * its reads go through fgm_read, as a device's unmapped pages do
  */
 static void *fgm_host(void *o, uint64_t addr, bool write, uint32_t *len)
@@ -83,7 +83,10 @@ static void *fgm_host(void *o, uint64_t addr, bool write, uint32_t *len)
         uint64_t end = r->base + r->size;
 
         if (addr >= r->base && addr < end && !r->ro) {
-            *len = end - addr < 4096 ? end - addr : 4096;
+            /* to the region's end, within the view's span */
+            uint64_t span = 65536 - (addr & 65535);
+
+            *len = end - addr < span ? end - addr : span;
             return r->buf + (addr - r->base);
         }
     }

@@ -1114,7 +1114,8 @@ static void *f_host(void *o, uint64_t addr, bool write, uint32_t *len)
 		return NULL;
 	}
 	lent++;
-	*len = 4096;
+	/* to the end of the 64 KiB span, as the device's when contiguous */
+	*len = 65536 - (addr & 65535);
 	return mem + (addr - BASE);
 }
 

@@ -136,11 +136,11 @@ typedef struct HsaGpuQueueOps {
     void (*set_vmid)(void *opaque, uint32_t vmid);
     /*
      * Optional, both or neither: a host view of the selected queue's
-     * @addr for @client (@is_write: to write too) that the pass already
-     * has mapped: its host address, *@len bytes from there (at most to
-     * the end of its 4 KiB page), valid until the pass ends; NULL: none
-     * (read and write go on as before and map it for next time). Bytes
-     * written through a view are told with host_written(), after.
+     * @addr for @client (@is_write: to write too): its host address,
+     * *@len bytes from there that follow on (to the end of its
+     * HSAGPU_GCN_TLB_SPAN at most), valid until the pass ends; NULL:
+     * none (read and write go on as before). Bytes written through a
+     * view are told with host_written(), after.
      */
     void *(*host)(void *opaque, unsigned client, uint64_t addr,
                   bool is_write, uint32_t *len);

@@ -223,7 +223,7 @@ static inline uint8_t *hsagpu_gcn_tlb(HsaGpuGcnGroup *g, uint64_t addr,
     if (!g->tlb) {
         return NULL;                    /* no views kept: the callbacks */
     }
-    t = &g->tlb[(addr / HSAGPU_GCN_TLB_PAGE) % HSAGPU_GCN_TLB];
+    t = &g->tlb[(addr / HSAGPU_GCN_TLB_SPAN) % HSAGPU_GCN_TLB];
     off = addr - t->va;
     if (off < t->len && len <= t->len - off && (t->write || !write)) {
         if (write) {

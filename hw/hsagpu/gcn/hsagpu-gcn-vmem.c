@@ -183,35 +183,44 @@ static void gcn_tlb_written(const HsaGpuGcnMem *mem, HsaGpuGcnTlb *t)
         mem->written(mem->opaque, t->va + t->dirty_lo,
                      t->dirty_hi - t->dirty_lo);
     }
-    t->dirty_lo = UINT16_MAX;
+    t->dirty_lo = UINT32_MAX;
     t->dirty_hi = 0;
 }
 
 /*
- * hsagpu_gcn_tlb() missed: a view of @addr's page from the memory, kept
- * in place of the one there; NULL when there is none (or the access
- * crosses the page: the callbacks split it)
+ * hsagpu_gcn_tlb() missed: a view from @addr's page on (to the end of its
+ * span at most) from the memory, kept in place of the one there; NULL
+ * when there is none (or the access crosses the span: the callbacks
+ * split it)
  */
 uint8_t *hsagpu_gcn_tlb_fill(HsaGpuGcnGroup *g, uint64_t addr, uint32_t len,
                              bool write)
 {
-    HsaGpuGcnTlb *t = &g->tlb[(addr / HSAGPU_GCN_TLB_PAGE) % HSAGPU_GCN_TLB];
+    HsaGpuGcnTlb *t = &g->tlb[(addr / HSAGPU_GCN_TLB_SPAN) % HSAGPU_GCN_TLB];
     uint64_t page = addr & ~(uint64_t)(HSAGPU_GCN_TLB_PAGE - 1);
+    uint64_t span = HSAGPU_GCN_TLB_SPAN - (page & (HSAGPU_GCN_TLB_SPAN - 1));
     uint32_t n = 0;
     uint8_t *h;
 
-    if (addr - page + len > HSAGPU_GCN_TLB_PAGE || !len) {
+    if (addr - page + len > span || !len) {
         return NULL;
+    }
+    if (t->none && t->va == page && (t->write || !write)) {
+        return NULL;            /* asked already: the callbacks */
     }
     h = g->mem->host(g->mem->opaque, page, write, &n);
     if (!h || addr - page + len > n) {
+        if (!t->len) {
+            /* not asked again until something else takes the place */
+            *t = (HsaGpuGcnTlb) { .va = page, .write = write, .none = true };
+        }
         return NULL;            /* a read view of the page stays */
     }
     gcn_tlb_written(g->mem, t);
     *t = (HsaGpuGcnTlb) {
         .va = page, .host = h, .write = write,
-        .len = n < HSAGPU_GCN_TLB_PAGE ? n : HSAGPU_GCN_TLB_PAGE,
-        .dirty_lo = write ? addr - page : UINT16_MAX,
+        .len = n < span ? n : span,
+        .dirty_lo = write ? addr - page : UINT32_MAX,
         .dirty_hi = write ? addr - page + len : 0,
     };
     return h + (addr - page);
@@ -221,7 +230,7 @@ void hsagpu_gcn_views_end(HsaGpuGcnViews *v, const HsaGpuGcnMem *mem)
 {
     for (unsigned i = 0; mem->host && i < HSAGPU_GCN_TLB; i++) {
         gcn_tlb_written(mem, &v->tlb[i]);
-        v->tlb[i].len = 0;
+        v->tlb[i] = (HsaGpuGcnTlb) { .len = 0 };
     }
 }
 

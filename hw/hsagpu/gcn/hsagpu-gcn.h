@@ -165,8 +165,9 @@ typedef struct HsaGpuGcnMem {
     /*
      * Optional, both or neither: a host view of the memory at @addr for
      * reading, or (@write) for reading and writing: the host address of
-     * @addr, and in *@len the bytes from there it covers (at most to the
-     * end of @addr's 4 KiB page); NULL: none, read() and write() serve
+     * @addr (4 KiB aligned), and in *@len the bytes from there it covers
+     * (at most to the end of its HSAGPU_GCN_TLB_SPAN); NULL: none, read()
+     * and write() serve
      * the access. A view stays valid until the hsagpu_gcn_run_resume()
      * (or grid_run) call that asked for it returns; before that,
      * written() says which bytes were written through writable views
@@ -244,21 +245,25 @@ typedef struct HsaGpuGcnDispatch {
 #define HSAGPU_GCN_USER_DATA_MAX        16
 
 /*
- * Host views of the address space (HsaGpuGcnMem.host) by 4 KiB page, kept
- * by a caller across resume calls while they stay valid (within one
- * grid_run call): a page's loads and stores are copies, no callback.
- * Direct-mapped; a page the memory has no view of is not kept.
- * hsagpu_gcn_views_end() tells the bytes written through them
- * (HsaGpuGcnMem.written) and empties them; zeroed: empty.
+ * Host views of the address space (HsaGpuGcnMem.host), kept by a caller
+ * across resume calls while they stay valid (within one grid_run call):
+ * loads and stores are copies, no callback. One a 64 KiB span
+ * (direct-mapped by span), from a 4 KiB page to at most the span's end;
+ * a page the memory has no view of is not kept. hsagpu_gcn_views_end()
+ * tells the bytes written through them (HsaGpuGcnMem.written) and
+ * empties them; zeroed: empty.
  */
 #define HSAGPU_GCN_TLB_PAGE     4096u
+#define HSAGPU_GCN_TLB_SPAN     65536u
 #define HSAGPU_GCN_TLB          16u
 typedef struct HsaGpuGcnTlb {
     uint64_t va;                        /* of host[0]; len 0: empty */
     uint8_t *host;
     uint32_t len;
     bool write;
-    uint16_t dirty_lo, dirty_hi;        /* written: [lo, hi) of len */
+    /* len 0: the memory had no view of page va (for writing: @write) */
+    bool none;
+    uint32_t dirty_lo, dirty_hi;        /* written: [lo, hi) of len */
 } HsaGpuGcnTlb;
 typedef struct HsaGpuGcnViews {
     HsaGpuGcnTlb tlb[HSAGPU_GCN_TLB];

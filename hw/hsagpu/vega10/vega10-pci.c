@@ -591,11 +591,13 @@ static unsigned v10_cp_write(void *opaque, uint32_t vmid, uint64_t addr,
     return v10_cp_rw(opaque, vmid, addr, (void *)buf, len, true);
 }
 
-/* A dispatch's loads and stores through the pass's mappings */
+/* A dispatch's loads and stores through host views (hsagpu_bus_view) */
 static void *v10_cp_host(void *opaque, uint32_t vmid, uint64_t addr,
                          bool is_write, uint32_t *len)
 {
     HsaGpuOpsCtx *c = opaque;
+    uint64_t got = 0;
+    void *h;
 
 #ifdef CONFIG_FUZZ
     return NULL;                /* the generic fuzzer fills what is read */
@@ -603,7 +605,10 @@ static void *v10_cp_host(void *opaque, uint32_t vmid, uint64_t addr,
     hsagpu_bus_ctx_select(&c->bus, -1);
     c->bus.vmid = vmid;
     c->bus.client = HSAGPU_VM_CLIENT_PACKET;
-    return hsagpu_bus_map_host(&c->bus, addr, is_write, len);
+    h = hsagpu_bus_view(&c->bus, addr, HSAGPU_GCN_TLB_SPAN -
+                        (addr & (HSAGPU_GCN_TLB_SPAN - 1)), is_write, &got);
+    *len = got;
+    return h;
 }
 
 static void v10_cp_host_written(void *opaque, uint32_t vmid, uint64_t addr,
@@ -613,7 +618,8 @@ static void v10_cp_host_written(void *opaque, uint32_t vmid, uint64_t addr,
 
     hsagpu_bus_ctx_select(&c->bus, -1);
     c->bus.vmid = vmid;
-    hsagpu_bus_map_host_written(&c->bus, addr, len);
+    c->bus.client = HSAGPU_VM_CLIENT_PACKET;
+    hsagpu_bus_view_written(&c->bus, addr, len);
 }
 
 /* The CP's interrupts: RELEASE_MEM's end of pipe, a ring's bad packet */
