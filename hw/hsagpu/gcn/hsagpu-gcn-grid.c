@@ -374,7 +374,8 @@ static void grid_par_part(void *opaque, unsigned i)
         acc->vgpr_oor += st->vgpr_oor;
         if (err == HSAGPU_GCN_PAUSED) {
             err = 0;
-            if (acc->work >= p->slice || __atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
+            if (acc->work >= p->slice ||
+                __atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
                 break;
             }
             continue;

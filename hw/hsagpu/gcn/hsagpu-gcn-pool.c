@@ -11,9 +11,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifdef HSAGPU_HOST_TEST
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE                 /* pthread_setname_np */
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +103,7 @@ HsaGpuGcnPool *hsagpu_gcn_pool_new(unsigned threads, const char *name,
             break;                  /* fewer threads: still correct */
         }
         p->nthreads++;
-#ifdef __linux__
+#ifdef CONFIG_PTHREAD_SETNAME_NP_W_TID   /* QEMU's: glibc's form */
         if (name) {
             char n[16];
 
