@@ -310,8 +310,12 @@ static void grid_par_part(void *opaque, unsigned i)
 {
     GcnGridPar *p = opaque;
     HsaGpuGcnRun *r = p->slot[i];
-    HsaGpuGcnGridStats *acc = &p->acc[i];
-    HsaGpuGcnStatus *st = &p->st[i];
+    /*
+     * on this thread's stack: the interpreter counts into them at every
+     * instruction, and the parts' would share cache lines in p
+     */
+    HsaGpuGcnGridStats acc_own = { 0 }, *acc = &acc_own;
+    HsaGpuGcnStatus st_own = { 0 }, *st = &st_own;
     HsaGpuGcnViews views = { 0 };      /* kept from workgroup to workgroup */
     unsigned err = 0;
 
@@ -392,6 +396,8 @@ static void grid_par_part(void *opaque, unsigned i)
     hsagpu_gcn_views_end(&views, &p->wrap);
     p->slot[i] = r;
     p->err[i] = err;
+    p->acc[i] = acc_own;
+    p->st[i] = st_own;
     if (err) {
         pthread_mutex_lock(&p->lock);
         p->stop = true;
