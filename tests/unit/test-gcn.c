@@ -215,25 +215,33 @@ static float fl(uint32_t i)
 	return (float)(int32_t)(i * 2654435761u >> 8) / 1024.0f;
 }
 
-static void test_vadd(void)
+/* vadd's inputs (b[i] = fl(i + @off)), its output all -1, its arguments */
+static void vadd_init(unsigned off)
 {
-	uint64_t kd = load("vadd");
 	float *a = at(BUF(0)), *b = at(BUF(1)), *c = at(BUF(2));
 	uint64_t *ka = at(KARG);
-	HsaGpuGcnStatus st;
-	unsigned bad = 0, n = 1000;
 
-	if (!kd)
-		return;
 	for (unsigned i = 0; i < 1024; i++) {
 		a[i] = fl(i);
-		b[i] = fl(i + 7777);
+		b[i] = fl(i + off);
 		c[i] = -1;
 	}
 	memset(ka, 0, 256);
 	ka[0] = BUF(0);
 	ka[1] = BUF(1);
 	ka[2] = BUF(2);
+}
+
+static void test_vadd(void)
+{
+	uint64_t kd = load("vadd");
+	float *a = at(BUF(0)), *b = at(BUF(1)), *c = at(BUF(2));
+	HsaGpuGcnStatus st;
+	unsigned bad = 0, n = 1000;
+
+	if (!kd)
+		return;
+	vadd_init(7777);
 	/* 1000 items in 256s: the last workgroup has 232, its last wave 40 */
 	TM(dispatch(kd, n, 256, &st) == 0, "vadd: status %u at pc 0x%llx (%s) "
 	   "insn %08x", st.code, (unsigned long long)st.pc,
@@ -310,6 +318,40 @@ static unsigned dispatch_sliced(uint64_t kd, const uint32_t grid[3],
 				const uint16_t wg[3], uint64_t budget,
 				unsigned *pauses, HsaGpuGcnStatus *st);
 
+/* Corpus program @p's buffers at BUF(k) (@addr), zeroed, then its own */
+static void corpus_init(const struct gcn_program *p,
+			uint64_t addr[GCN_CORPUS_BUFS],
+			void *buf[GCN_CORPUS_BUFS])
+{
+	for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
+		addr[k] = BUF(k);
+		buf[k] = at(addr[k]);
+		memset(buf[k], 0, GCN_CORPUS_BUF_SIZE);
+	}
+	p->init(buf);
+}
+
+/*
+ * Step @k of @p loaded with its kernel arguments: its descriptor's
+ * address, 0 when there is no such step (*@bad: or its kernel is not
+ * there)
+ */
+static uint64_t corpus_step(const struct gcn_program *p, unsigned k,
+			    const uint64_t addr[GCN_CORPUS_BUFS], bool *bad)
+{
+	const struct gcn_step *s = &p->step[k];
+	uint64_t kd;
+
+	*bad = false;
+	if (k >= GCN_CORPUS_STEPS || !s->kernel)
+		return 0;
+	kd = load_kernel(p->file, s->kernel);
+	*bad = !kd;
+	memset(at(KARG), 0, 256);
+	s->args(at(KARG), addr);
+	return kd;
+}
+
 /*
  * Corpus program @p (tests/gcn/gcn-corpus.h), every step: whole
  * workgroups, or with @budget in slices of that many wave instructions
@@ -321,31 +363,22 @@ static unsigned run_program(const struct gcn_program *p, uint64_t budget,
 	uint64_t addr[GCN_CORPUS_BUFS];
 	void *buf[GCN_CORPUS_BUFS];
 	unsigned err = 0, n;
+	uint64_t kd;
 	char why[200];
+	bool bad;
 
 	*pauses = 0;
-	for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
-		addr[k] = BUF(k);
-		buf[k] = at(addr[k]);
-		memset(buf[k], 0, GCN_CORPUS_BUF_SIZE);
-	}
-	p->init(buf);
-	for (unsigned k = 0; k < GCN_CORPUS_STEPS && !err; k++) {
+	corpus_init(p, addr, buf);
+	for (unsigned k = 0; !err && (kd = corpus_step(p, k, addr, &bad)); k++) {
 		const struct gcn_step *s = &p->step[k];
-		uint64_t kd;
 
-		if (!s->kernel)
-			break;
-		kd = load_kernel(p->file, s->kernel);
-		if (!kd)
-			return HSAGPU_GCN_BAD_KD;
-		memset(at(KARG), 0, 256);
-		s->args(at(KARG), addr);
 		err = budget ? dispatch_sliced(kd, s->grid, s->wg, budget, &n, st)
 			     : dispatch3(kd, s->grid, s->wg, st);
 		*pauses += budget ? n : 0;
 		TM(!err, "%s: %s", s->kernel, stop_why(err, st));
 	}
+	if (bad)
+		return HSAGPU_GCN_BAD_KD;
 	if (!err)
 		TM(!p->check(buf, why, sizeof(why)), "%s (%s)%s: %s", p->file,
 		   p->what, budget ? " in slices" : "", why);
@@ -1208,30 +1241,19 @@ static void grid_program(const struct gcn_program *p, HsaGpuGcnPool *pool,
 	void *buf[GCN_CORPUS_BUFS];
 	HsaGpuGcnStatus st = { 0 };
 	unsigned err = 0;
+	uint64_t kd;
 	char why[200];
+	bool bad;
 
-	for (unsigned k = 0; k < GCN_CORPUS_BUFS; k++) {
-		addr[k] = BUF(k);
-		buf[k] = at(addr[k]);
-		memset(buf[k], 0, GCN_CORPUS_BUF_SIZE);
-	}
-	p->init(buf);
-	for (unsigned k = 0; k < GCN_CORPUS_STEPS && !err; k++) {
+	corpus_init(p, addr, buf);
+	for (unsigned k = 0; !err && (kd = corpus_step(p, k, addr, &bad)); k++) {
 		const struct gcn_step *s = &p->step[k];
-		uint64_t kd;
 
-		if (!s->kernel)
-			break;
-		kd = load_kernel(p->file, s->kernel);
-		if (!kd)
-			return;
-		memset(at(KARG), 0, 256);
-		s->args(at(KARG), addr);
 		err = grid_dispatch(p, kd, s, buf, pool, slice,
 				    k ? 0 : reset_at, serial_at, log, &st, m);
 		TM(!err, "%s %s: %s", s->kernel, how, stop_why(err, &st));
 	}
-	if (!err)
+	if (!err && !bad)
 		TM(!p->check(buf, why, sizeof(why)), "%s %s: %s", p->file, how,
 		   why);
 }
@@ -1311,7 +1333,6 @@ static void test_views(void)
 	const uint16_t wg[3] = { 256, 1, 1 };
 	HsaGpuGcnGrid g = { .pool = pool };
 	HsaGpuGcnGridStats acc = { 0 };
-	uint64_t *ka = at(KARG);
 	unsigned bad = 0, out = 0, err;
 	HsaGpuGcnDispatch d;
 	HsaGpuGcnStatus st;
@@ -1319,15 +1340,7 @@ static void test_views(void)
 	if (!kd)
 		return;
 	memset(told, 0, SIZE);
-	for (unsigned i = 0; i < 1024; i++) {
-		a[i] = fl(i);
-		b[i] = fl(i + 3);
-		c[i] = -1;
-	}
-	memset(ka, 0, 256);
-	ka[0] = BUF(0);
-	ka[1] = BUF(1);
-	ka[2] = BUF(2);
+	vadd_init(3);
 	T(setup(kd, grid, wg, &d) == 0);
 	lent = 0;
 	do {

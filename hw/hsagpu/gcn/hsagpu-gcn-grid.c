@@ -690,24 +690,22 @@ static void grid_put(uint8_t **p, const void *v, size_t n)
     *p += n;
 }
 
-/* Several in flight (a pool's): HSAGPU_GCN_MULTI_MAGIC's form */
-static size_t grid_save_multi(const HsaGpuGcnGrid *g, uint32_t n,
-                              uint8_t **buf)
+/*
+ * @head (@hlen bytes), then each of the @n workgroups @runs as its length
+ * and its bytes, into *@buf: the length
+ */
+static size_t grid_pack(const HsaGpuGcnRun *const *runs, uint32_t n,
+                        const uint32_t *head, size_t hlen, uint8_t **buf)
 {
-    uint32_t head[2] = { HSAGPU_GCN_MULTI_MAGIC, n }, k = 0;
     uint8_t **bufs = g_new0(uint8_t *, n), *p;
-    size_t *lens = g_new0(size_t, n), len = sizeof(head);
+    size_t *lens = g_new0(size_t, n), len = hlen;
 
-    for (uint32_t i = 0; i <= g->nmore; i++) {
-        const HsaGpuGcnRun *r = i ? g->more[i - 1] : g->run;
-
-        if (hsagpu_gcn_run_active(r)) {
-            lens[k] = hsagpu_gcn_run_save(r, &bufs[k]);
-            len += 4 + lens[k++];
-        }
+    for (uint32_t i = 0; i < n; i++) {
+        lens[i] = hsagpu_gcn_run_save(runs[i], &bufs[i]);
+        len += 4 + lens[i];
     }
     *buf = p = g_malloc(len);
-    grid_put(&p, head, sizeof(head));
+    grid_put(&p, head, hlen);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t l = lens[i];
 
@@ -723,50 +721,87 @@ static size_t grid_save_multi(const HsaGpuGcnGrid *g, uint32_t n,
 size_t hsagpu_gcn_grid_save(const HsaGpuGcnGrid *g, uint8_t **buf)
 {
     bool cur = hsagpu_gcn_run_active(g->run);
-    uint32_t more = grid_more_active(g);
-    uint32_t n = g->nwait + cur, head[4];
-    uint8_t **bufs, *p;
-    size_t *lens, len = sizeof(head);
+    uint32_t more = grid_more_active(g), n = 0, head[4];
+    const HsaGpuGcnRun **runs;
+    size_t len;
 
     *buf = NULL;
-    if (more && (cur || more > 1)) {
-        return grid_save_multi(g, cur + more, buf);     /* never with GWS */
-    }
-    for (uint32_t i = 0; more && i < g->nmore; i++) {
-        if (hsagpu_gcn_run_active(g->more[i])) {
-            return hsagpu_gcn_run_save(g->more[i], buf);
+    if (!g->nwait && cur + more < 2) {
+        /* one alone (or none): its own bytes */
+        for (uint32_t i = 0; i <= g->nmore; i++) {
+            const HsaGpuGcnRun *r = i ? g->more[i - 1] : g->run;
+
+            if (hsagpu_gcn_run_active(r)) {
+                return hsagpu_gcn_run_save(r, buf);
+            }
         }
-    }
-    if (!n) {
         return 0;
     }
+    runs = g_new0(const HsaGpuGcnRun *, 1 + g->nmore + g->nwait);
     if (!g->nwait) {
-        return hsagpu_gcn_run_save(g->run, buf);
-    }
-    bufs = g_new0(uint8_t *, n);
-    lens = g_new0(size_t, n);
-    for (uint32_t i = 0; i < n; i++) {
-        const HsaGpuGcnRun *r = cur && !i ? g->run : g->wait[i - cur];
+        /* several in flight on a pool (never with GWS) */
+        for (uint32_t i = 0; i <= g->nmore; i++) {
+            const HsaGpuGcnRun *r = i ? g->more[i - 1] : g->run;
 
-        lens[i] = hsagpu_gcn_run_save(r, &bufs[i]);
-        len += 4 + lens[i];
+            if (hsagpu_gcn_run_active(r)) {
+                runs[n++] = r;
+            }
+        }
+        head[0] = HSAGPU_GCN_MULTI_MAGIC;
+        head[1] = n;
+        len = grid_pack(runs, n, head, 2 * sizeof(head[0]), buf);
+    } else {
+        if (cur) {
+            runs[n++] = g->run;
+        }
+        for (uint32_t i = 0; i < g->nwait; i++) {
+            runs[n++] = g->wait[i];
+        }
+        head[0] = HSAGPU_GCN_WAIT_MAGIC;
+        head[1] = g->from_wait | cur << 1;
+        head[2] = g->stalls;
+        head[3] = g->nwait;
+        len = grid_pack(runs, n, head, sizeof(head), buf);
     }
-    head[0] = HSAGPU_GCN_WAIT_MAGIC;
-    head[1] = g->from_wait | cur << 1;
-    head[2] = g->stalls;
-    head[3] = g->nwait;
-    *buf = p = g_malloc(len);
-    grid_put(&p, head, sizeof(head));
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t l = lens[i];
-
-        grid_put(&p, &l, 4);
-        grid_put(&p, bufs[i], lens[i]);
-        g_free(bufs[i]);
-    }
-    g_free(bufs);
-    g_free(lens);
+    g_free(runs);
     return len;
+}
+
+/*
+ * @n workgroups from @p..@end, each as its length and its bytes, into
+ * @runs: the bytes after them, or NULL (none kept) when they are not
+ * that
+ */
+static const uint8_t *grid_unpack(const uint8_t *p, const uint8_t *end,
+                                  uint32_t n, HsaGpuGcnRun **runs)
+{
+    uint32_t got = 0;
+
+    while (got < n) {
+        uint32_t l = 0;
+
+        if (end - p < 4) {
+            break;
+        }
+        memcpy(&l, p, 4);
+        p += 4;
+        if ((size_t)(end - p) < l) {
+            break;
+        }
+        runs[got] = hsagpu_gcn_run_load(p, l);
+        if (!runs[got]) {
+            break;
+        }
+        got++;
+        p += l;
+    }
+    if (got < n) {
+        for (uint32_t i = 0; i < got; i++) {
+            hsagpu_gcn_run_free(runs[i]);
+        }
+        return NULL;
+    }
+    return p;
 }
 
 /*
@@ -777,9 +812,8 @@ size_t hsagpu_gcn_grid_save(const HsaGpuGcnGrid *g, uint8_t **buf)
 static bool grid_load_waiting(HsaGpuGcnGrid *g, const uint8_t *p,
                               const uint8_t *end, HsaGpuGcnRun **cur)
 {
-    HsaGpuGcnRun **wait;
-    uint32_t head[4], n, got = 0;
-    bool ok;
+    HsaGpuGcnRun **all;
+    uint32_t head[4], n, active;
 
     if (end - p < (ptrdiff_t)sizeof(head)) {
         return false;
@@ -790,41 +824,26 @@ static bool grid_load_waiting(HsaGpuGcnGrid *g, const uint8_t *p,
         head[3] > GRID_RES_WAVES) {
         return false;
     }
-    n = head[3] + (head[1] >> 1);
-    wait = g_new0(HsaGpuGcnRun *, head[3]);
-    ok = true;
-    for (uint32_t i = 0; ok && i < n; i++) {
-        HsaGpuGcnRun *one = NULL;
-        uint32_t l = 0;
-
-        ok = end - p >= 4;
-        if (ok) {
-            memcpy(&l, p, 4);
-            p += 4;
-            ok = (size_t)(end - p) >= l;
+    active = head[1] >> 1;
+    n = head[3] + active;
+    all = g_new0(HsaGpuGcnRun *, n);
+    p = grid_unpack(p, end, n, all);
+    if (p != end) {
+        if (p) {
+            for (uint32_t i = 0; i < n; i++) {
+                hsagpu_gcn_run_free(all[i]);
+            }
         }
-        one = ok ? hsagpu_gcn_run_load(p, l) : NULL;
-        ok = one != NULL;
-        p += ok ? l : 0;
-        if (ok && (head[1] & 2) && !i) {
-            *cur = one;
-        } else if (ok) {
-            wait[got++] = one;
-        }
-    }
-    if (!ok || p != end) {
-        hsagpu_gcn_run_free(*cur);
-        *cur = NULL;
-        for (uint32_t i = 0; i < got; i++) {
-            hsagpu_gcn_run_free(wait[i]);
-        }
-        g_free(wait);
+        g_free(all);
         return false;
     }
-    g->wait = wait;
-    g->nwait = got;
+    *cur = active ? all[0] : NULL;
+    g->nwait = head[3];
+    g->wait = g_new0(HsaGpuGcnRun *, g->nwait);
+    memcpy(g->wait, all + active, g->nwait * sizeof(*all));
     g->from_wait = head[1] & 1;
     g->stalls = head[2];
+    g_free(all);
     return true;
 }
 
@@ -837,8 +856,7 @@ static bool grid_load_multi(HsaGpuGcnGrid *g, const uint8_t *p,
                             const uint8_t *end, HsaGpuGcnRun **cur)
 {
     HsaGpuGcnRun **all;
-    uint32_t head[2], got = 0;
-    bool ok = true;
+    uint32_t head[2];
 
     if (end - p < (ptrdiff_t)sizeof(head)) {
         return false;
@@ -849,23 +867,12 @@ static bool grid_load_multi(HsaGpuGcnGrid *g, const uint8_t *p,
         return false;
     }
     all = g_new0(HsaGpuGcnRun *, head[1]);
-    while (ok && got < head[1]) {
-        uint32_t l = 0;
-
-        ok = end - p >= 4;
-        if (ok) {
-            memcpy(&l, p, 4);
-            p += 4;
-            ok = (size_t)(end - p) >= l;
-        }
-        all[got] = ok ? hsagpu_gcn_run_load(p, l) : NULL;
-        ok = all[got] != NULL;
-        got += ok;
-        p += ok ? l : 0;
-    }
-    if (!ok || p != end) {
-        for (uint32_t i = 0; i < got; i++) {
-            hsagpu_gcn_run_free(all[i]);
+    p = grid_unpack(p, end, head[1], all);
+    if (p != end) {
+        if (p) {
+            for (uint32_t i = 0; i < head[1]; i++) {
+                hsagpu_gcn_run_free(all[i]);
+            }
         }
         g_free(all);
         return false;
