@@ -611,8 +611,13 @@ static inline void hsagpu_bus_map_written(HsaGpuState *s, HsaGpuBusMap *m,
     }
 }
 
-void *hsagpu_bus_view(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
-                      bool is_write, uint64_t *got)
+/*
+ * [@addr, @addr + @len) resolved for a view: its host bytes (*@n of them
+ * there), or NULL when a view cannot have it
+ */
+static uint8_t *hsagpu_bus_view_piece(HsaGpuBusCtx *c, uint64_t addr,
+                                      uint64_t len, bool is_write,
+                                      uint64_t *n)
 {
     HsaGpuState *s = c->s;
     HsaGpuBusRefusal r;
@@ -620,10 +625,6 @@ void *hsagpu_bus_view(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
     uint8_t *host = NULL;
     ram_addr_t off;
 
-    if (!c->map_on) {
-        return NULL;
-    }
-    RCU_READ_LOCK_GUARD();
     /* resolving only: a fault is the access's to record */
     c->map_probe = true;
     r = hsagpu_bus_resolve(c, addr, len, is_write, &t);
@@ -637,10 +638,38 @@ void *hsagpu_bus_view(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
         (t.mr ? !(is_write && s->params.ralias_size)
               : memory_region_from_host(t.host, &off) != NULL)) {
         host = t.host;
-        *got = MIN(t.len, len);
+        *n = MIN(t.len, len);
     }
     /* nothing written yet; the pass's RCU read section keeps the bytes */
     hsagpu_bus_release(c, &t, is_write, 0);
+    return host;
+}
+
+void *hsagpu_bus_view(HsaGpuBusCtx *c, uint64_t addr, uint64_t len,
+                      bool is_write, uint64_t *got)
+{
+    uint8_t *host;
+    uint64_t n = 0;
+
+    if (!c->map_on) {
+        return NULL;
+    }
+    RCU_READ_LOCK_GUARD();
+    host = hsagpu_bus_view_piece(c, addr, len, is_write, &n);
+    *got = n;
+    /*
+     * The pages after it, while their bytes follow on in the host's (a
+     * buffer in 4 KiB pages of contiguous VRAM): one view, not one a page
+     */
+    while (host && *got < len) {
+        uint8_t *more = hsagpu_bus_view_piece(c, addr + *got, len - *got,
+                                              is_write, &n);
+
+        if (more != host + *got) {
+            break;
+        }
+        *got += n;
+    }
     return host;
 }
 

@@ -194,8 +194,9 @@ typedef struct GcnGridPar {
     const HsaGpuGcnMem *mem;    /* the caller's */
     HsaGpuGcnMem wrap;          /* the same, one at a time */
     const HsaGpuGcnDispatch *d;
-    uint64_t *next, total, slice, wave_max;
+    uint64_t *next, total, wave_max;
     uint64_t claim;             /* the next to start: *next when done */
+    uint64_t budget, spent;     /* the slice's work, all parts' */
     const uint64_t *nwg;
     HsaGpuGcnRun **todo;        /* in flight, not yet taken up */
     uint32_t ntodo;
@@ -302,9 +303,25 @@ static void par_interrupt(void *o, uint32_t m0)
 }
 
 /*
+ * The slice's work is the parts' together (parts x slice): one thread
+ * the host keeps waiting does not hold the others up, they do its share
+ */
+static uint64_t par_left(GcnGridPar *p)
+{
+    uint64_t spent = __atomic_load_n(&p->spent, __ATOMIC_RELAXED);
+
+    return spent < p->budget ? p->budget - spent : 0;
+}
+
+static void par_spend(GcnGridPar *p, uint64_t work)
+{
+    __atomic_fetch_add(&p->spent, work, __ATOMIC_RELAXED);
+}
+
+/*
  * Part @i of a parallel slice: its workgroup in flight, then others in
- * flight nobody took, then new ones, until its slice is over, all are
- * taken, or a part failed
+ * flight nobody took, then new ones, until the slice's work is done,
+ * all are taken, or a part failed
  */
 static void grid_par_part(void *opaque, unsigned i)
 {
@@ -318,6 +335,7 @@ static void grid_par_part(void *opaque, unsigned i)
     HsaGpuGcnStatus st_own = { 0 }, *st = &st_own;
     HsaGpuGcnViews views = { 0 };      /* kept from workgroup to workgroup */
     unsigned err = 0;
+    bool first = true;          /* a part takes one whatever is left */
 
     for (;;) {
         uint64_t left;
@@ -327,7 +345,8 @@ static void grid_par_part(void *opaque, unsigned i)
             bool fresh = false, over;
 
             over = __atomic_load_n(&p->stop, __ATOMIC_RELAXED) ||
-                   acc->work >= p->slice;
+                   (!first && !par_left(p));
+            first = false;
             if (!over && __atomic_load_n(&p->ntodo, __ATOMIC_ACQUIRE)) {
                 pthread_mutex_lock(&p->lock);
                 if (p->ntodo) {
@@ -359,27 +378,28 @@ static void grid_par_part(void *opaque, unsigned i)
                 acc->waves += err ? 0 : st->waves;
                 acc->work += st->work;
                 acc->cleared += st->cleared;
+                par_spend(p, st->work);
                 if (err) {
                     break;
                 }
-                if (acc->work >= p->slice) {
+                if (!par_left(p)) {
                     break;          /* set up; its waves run next slice */
                 }
             }
         }
-        left = acc->work < p->slice ? p->slice - acc->work : 1;
+        left = par_left(p) ? par_left(p) : 1;
         err = hsagpu_gcn_run_resume_views(r, &p->wrap, p->d,
                                           left < GRID_PAR_CHUNK ? left
                                                               : GRID_PAR_CHUNK,
                                           p->wave_max, &views, st);
         acc->work += st->work;
+        par_spend(p, st->work);
         acc->insns += st->insns;
         acc->lane_ops += st->lane_ops;
         acc->vgpr_oor += st->vgpr_oor;
         if (err == HSAGPU_GCN_PAUSED) {
             err = 0;
-            if (acc->work >= p->slice ||
-                __atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
+            if (!par_left(p) || __atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
                 break;
             }
             continue;
@@ -435,7 +455,7 @@ static unsigned grid_run_par(HsaGpuGcnGrid *g, uint64_t *next,
                              HsaGpuGcnGridStats *acc, unsigned parts)
 {
     GcnGridPar p = {
-        .mem = mem, .d = d, .next = next, .total = total, .slice = slice,
+        .mem = mem, .d = d, .next = next, .total = total,
         .wave_max = wave_max, .nwg = nwg,
         .wrap = {
             .read = par_read, .write = par_write, .atomic = par_atomic,
@@ -492,6 +512,7 @@ static unsigned grid_run_par(HsaGpuGcnGrid *g, uint64_t *next,
     }
     todo0 = p.ntodo;
     p.claim = *next;
+    p.budget = slice > UINT64_MAX / parts ? UINT64_MAX : slice * parts;
     grid_par_lock_init(&p.lock);
     hsagpu_gcn_pool_run(g->pool, parts, grid_par_part, &p);
     pthread_mutex_destroy(&p.lock);

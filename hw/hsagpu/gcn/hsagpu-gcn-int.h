@@ -214,6 +214,17 @@ static inline uint8_t *hsagpu_gcn_window(uint8_t *base, uint64_t size,
 uint8_t *hsagpu_gcn_tlb_fill(HsaGpuGcnGroup *g, uint64_t addr, uint32_t len,
                              bool write);
 
+/*
+ * The TLB slot of @addr's span: hashed (Fibonacci), so that buffers a
+ * power of two apart (a copy's source and destination) do not take the
+ * same one
+ */
+static inline unsigned hsagpu_gcn_tlb_slot(uint64_t addr)
+{
+    return ((addr / HSAGPU_GCN_TLB_SPAN) * 0x9e3779b97f4a7c15ULL) >>
+           (64 - HSAGPU_GCN_TLB_BITS);
+}
+
 static inline uint8_t *hsagpu_gcn_tlb(HsaGpuGcnGroup *g, uint64_t addr,
                                       uint32_t len, bool write)
 {
@@ -223,7 +234,7 @@ static inline uint8_t *hsagpu_gcn_tlb(HsaGpuGcnGroup *g, uint64_t addr,
     if (!g->tlb) {
         return NULL;                    /* no views kept: the callbacks */
     }
-    t = &g->tlb[(addr / HSAGPU_GCN_TLB_SPAN) % HSAGPU_GCN_TLB];
+    t = &g->tlb[hsagpu_gcn_tlb_slot(addr)];
     off = addr - t->va;
     if (off < t->len && len <= t->len - off && (t->write || !write)) {
         if (write) {

@@ -196,7 +196,7 @@ static void gcn_tlb_written(const HsaGpuGcnMem *mem, HsaGpuGcnTlb *t)
 uint8_t *hsagpu_gcn_tlb_fill(HsaGpuGcnGroup *g, uint64_t addr, uint32_t len,
                              bool write)
 {
-    HsaGpuGcnTlb *t = &g->tlb[(addr / HSAGPU_GCN_TLB_SPAN) % HSAGPU_GCN_TLB];
+    HsaGpuGcnTlb *t = &g->tlb[hsagpu_gcn_tlb_slot(addr)];
     uint64_t page = addr & ~(uint64_t)(HSAGPU_GCN_TLB_PAGE - 1);
     uint64_t span = HSAGPU_GCN_TLB_SPAN - (page & (HSAGPU_GCN_TLB_SPAN - 1));
     uint32_t n = 0;

@@ -247,15 +247,16 @@ typedef struct HsaGpuGcnDispatch {
 /*
  * Host views of the address space (HsaGpuGcnMem.host), kept by a caller
  * across resume calls while they stay valid (within one grid_run call):
- * loads and stores are copies, no callback. One a 64 KiB span
- * (direct-mapped by span), from a 4 KiB page to at most the span's end;
+ * loads and stores are copies, no callback. One a 64 KiB span (32 of
+ * them, by a hash of the span), from a 4 KiB page to at most its end;
  * a page the memory has no view of is not kept. hsagpu_gcn_views_end()
  * tells the bytes written through them (HsaGpuGcnMem.written) and
  * empties them; zeroed: empty.
  */
 #define HSAGPU_GCN_TLB_PAGE     4096u
 #define HSAGPU_GCN_TLB_SPAN     65536u
-#define HSAGPU_GCN_TLB          16u
+#define HSAGPU_GCN_TLB_BITS     5
+#define HSAGPU_GCN_TLB          (1u << HSAGPU_GCN_TLB_BITS)
 typedef struct HsaGpuGcnTlb {
     uint64_t va;                        /* of host[0]; len 0: empty */
     uint8_t *host;
