@@ -225,23 +225,46 @@ static inline unsigned hsagpu_gcn_tlb_slot(uint64_t addr)
            (64 - HSAGPU_GCN_TLB_BITS);
 }
 
-static inline uint8_t *hsagpu_gcn_tlb(HsaGpuGcnGroup *g, uint64_t addr,
-                                      uint32_t len, bool write)
+/* The slot of a view shorter than its span: by its page */
+static inline unsigned hsagpu_gcn_tlb_page_slot(uint64_t addr)
 {
-    HsaGpuGcnTlb *t;
-    uint64_t off;
+    return HSAGPU_GCN_TLB +
+           (((addr / HSAGPU_GCN_TLB_PAGE) * 0x9e3779b97f4a7c15ULL) >>
+            (64 - HSAGPU_GCN_TLB_BITS));
+}
 
-    if (!g->tlb) {
-        return NULL;                    /* no views kept: the callbacks */
-    }
-    t = &g->tlb[hsagpu_gcn_tlb_slot(addr)];
-    off = addr - t->va;
+/* Does @t serve @len bytes at @addr (@write: for writing)? */
+static inline uint8_t *hsagpu_gcn_tlb_hit(HsaGpuGcnTlb *t, uint64_t addr,
+                                          uint32_t len, bool write)
+{
+    uint64_t off = addr - t->va;
+
     if (off < t->len && len <= t->len - off && (t->write || !write)) {
         if (write) {
             t->dirty_lo = off < t->dirty_lo ? off : t->dirty_lo;
             t->dirty_hi = off + len > t->dirty_hi ? off + len : t->dirty_hi;
         }
         return t->host + off;
+    }
+    return NULL;
+}
+
+static inline uint8_t *hsagpu_gcn_tlb(HsaGpuGcnGroup *g, uint64_t addr,
+                                      uint32_t len, bool write)
+{
+    uint8_t *h;
+
+    if (!g->tlb) {
+        return NULL;                    /* no views kept: the callbacks */
+    }
+    h = hsagpu_gcn_tlb_hit(&g->tlb[hsagpu_gcn_tlb_slot(addr)], addr, len,
+                           write);
+    if (!h) {
+        h = hsagpu_gcn_tlb_hit(&g->tlb[hsagpu_gcn_tlb_page_slot(addr)], addr,
+                               len, write);
+    }
+    if (h) {
+        return h;
     }
     return g->mem->host ? hsagpu_gcn_tlb_fill(g, addr, len, write) : NULL;
 }

@@ -196,7 +196,7 @@ static void gcn_tlb_written(const HsaGpuGcnMem *mem, HsaGpuGcnTlb *t)
 uint8_t *hsagpu_gcn_tlb_fill(HsaGpuGcnGroup *g, uint64_t addr, uint32_t len,
                              bool write)
 {
-    HsaGpuGcnTlb *t = &g->tlb[hsagpu_gcn_tlb_slot(addr)];
+    HsaGpuGcnTlb *t = &g->tlb[hsagpu_gcn_tlb_page_slot(addr)];
     uint64_t page = addr & ~(uint64_t)(HSAGPU_GCN_TLB_PAGE - 1);
     uint64_t span = HSAGPU_GCN_TLB_SPAN - (page & (HSAGPU_GCN_TLB_SPAN - 1));
     uint32_t n = 0;
@@ -216,10 +216,13 @@ uint8_t *hsagpu_gcn_tlb_fill(HsaGpuGcnGroup *g, uint64_t addr, uint32_t len,
         }
         return NULL;            /* a read view of the page stays */
     }
+    n = n < span ? n : span;
+    if (n == span) {
+        t = &g->tlb[hsagpu_gcn_tlb_slot(addr)];     /* to the span's end */
+    }
     gcn_tlb_written(g->mem, t);
     *t = (HsaGpuGcnTlb) {
-        .va = page, .host = h, .write = write,
-        .len = n < span ? n : span,
+        .va = page, .host = h, .write = write, .len = n,
         .dirty_lo = write ? addr - page : UINT32_MAX,
         .dirty_hi = write ? addr - page + len : 0,
     };
@@ -228,7 +231,7 @@ uint8_t *hsagpu_gcn_tlb_fill(HsaGpuGcnGroup *g, uint64_t addr, uint32_t len,
 
 void hsagpu_gcn_views_end(HsaGpuGcnViews *v, const HsaGpuGcnMem *mem)
 {
-    for (unsigned i = 0; mem->host && i < HSAGPU_GCN_TLB; i++) {
+    for (unsigned i = 0; mem->host && i < 2 * HSAGPU_GCN_TLB; i++) {
         gcn_tlb_written(mem, &v->tlb[i]);
         v->tlb[i] = (HsaGpuGcnTlb) { .len = 0 };
     }

@@ -247,8 +247,11 @@ typedef struct HsaGpuGcnDispatch {
 /*
  * Host views of the address space (HsaGpuGcnMem.host), kept by a caller
  * across resume calls while they stay valid (within one grid_run call):
- * loads and stores are copies, no callback. One a 64 KiB span (32 of
- * them, by a hash of the span), from a 4 KiB page to at most its end;
+ * loads and stores are copies, no callback. A view covers a 4 KiB page
+ * to at most the end of its 64 KiB span: one that reaches the span's end
+ * is kept by a hash of the span, a shorter one (pages that do not follow
+ * on in the host's memory: a ring, kernel arguments) by a hash of its
+ * page, so that two of one span do not take each other's place;
  * a page the memory has no view of is not kept. hsagpu_gcn_views_end()
  * tells the bytes written through them (HsaGpuGcnMem.written) and
  * empties them; zeroed: empty.
@@ -267,7 +270,7 @@ typedef struct HsaGpuGcnTlb {
     uint32_t dirty_lo, dirty_hi;        /* written: [lo, hi) of len */
 } HsaGpuGcnTlb;
 typedef struct HsaGpuGcnViews {
-    HsaGpuGcnTlb tlb[HSAGPU_GCN_TLB];
+    HsaGpuGcnTlb tlb[2 * HSAGPU_GCN_TLB];     /* by span, then by page */
 } HsaGpuGcnViews;
 void hsagpu_gcn_views_end(HsaGpuGcnViews *v, const HsaGpuGcnMem *mem);
 
