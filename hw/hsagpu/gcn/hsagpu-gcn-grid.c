@@ -194,7 +194,7 @@ typedef struct GcnGridPar {
     const HsaGpuGcnMem *mem;    /* the caller's */
     HsaGpuGcnMem wrap;          /* the same, one at a time */
     const HsaGpuGcnDispatch *d;
-    uint64_t *next, total, wave_max;
+    uint64_t total, wave_max;
     uint64_t claim;             /* the next to start: *next when done */
     uint64_t budget, spent;     /* the slice's work, all parts' */
     const uint64_t *nwg;
@@ -441,6 +441,22 @@ static void grid_par_lock_init(pthread_mutex_t *m)
     pthread_mutexattr_destroy(&a);
 }
 
+/* @runs[0..@n) with those in flight first, in order: how many are */
+static uint32_t grid_actives_first(HsaGpuGcnRun **runs, uint32_t n)
+{
+    uint32_t k = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        if (hsagpu_gcn_run_active(runs[i])) {
+            HsaGpuGcnRun *r = runs[i];
+
+            memmove(runs + k + 1, runs + k, (i - k) * sizeof(*runs));
+            runs[k++] = r;
+        }
+    }
+    return k;
+}
+
 /*
  * A slice on @parts threads of g->pool (several may be in flight from
  * before: a pool's of any size, a migrated grid's). Each part keeps its
@@ -455,7 +471,7 @@ static unsigned grid_run_par(HsaGpuGcnGrid *g, uint64_t *next,
                              HsaGpuGcnGridStats *acc, unsigned parts)
 {
     GcnGridPar p = {
-        .mem = mem, .d = d, .next = next, .total = total,
+        .mem = mem, .d = d, .total = total,
         .wave_max = wave_max, .nwg = nwg,
         .wrap = {
             .read = par_read, .write = par_write, .atomic = par_atomic,
@@ -466,8 +482,8 @@ static unsigned grid_run_par(HsaGpuGcnGrid *g, uint64_t *next,
             .written = mem->host ? par_written : NULL,
         },
     };
-    uint32_t nobj, nslot = 0, nspare = 0, todo0, n = 0;
-    HsaGpuGcnRun **all, **spare;
+    uint32_t nobj, nactive;
+    HsaGpuGcnRun **all;
     unsigned err = 0, failed = parts;
     bool busy = false;
 
@@ -481,36 +497,20 @@ static unsigned grid_run_par(HsaGpuGcnGrid *g, uint64_t *next,
     }
     nobj = g->nmore + 1;
     all = g_new0(HsaGpuGcnRun *, nobj);
-    p.slot = g_new0(HsaGpuGcnRun *, parts);
-    p.todo = g_new0(HsaGpuGcnRun *, nobj);
-    spare = g_new0(HsaGpuGcnRun *, nobj);
     p.acc = g_new0(HsaGpuGcnGridStats, parts);
     p.st = g_new0(HsaGpuGcnStatus, parts);
     p.err = g_new0(unsigned, parts);
     all[0] = g->run;
     memcpy(all + 1, g->more, g->nmore * sizeof(*all));
-    /* those in flight first, one a part, the rest to be taken up */
-    for (uint32_t i = 0; i < nobj; i++) {
-        if (!hsagpu_gcn_run_active(all[i])) {
-            continue;
-        }
-        if (nslot < parts) {
-            p.slot[nslot++] = all[i];
-        } else {
-            p.todo[p.ntodo++] = all[i];
-        }
-    }
-    for (uint32_t i = 0; i < nobj; i++) {
-        if (hsagpu_gcn_run_active(all[i])) {
-            continue;
-        }
-        if (nslot < parts) {
-            p.slot[nslot++] = all[i];
-        } else {
-            spare[nspare++] = all[i];
-        }
-    }
-    todo0 = p.ntodo;
+    /*
+     * Those in flight first: one a part (slot), the rest to be taken up
+     * (todo, where a part that takes one leaves its own object), then
+     * the objects kept for reuse
+     */
+    nactive = grid_actives_first(all, nobj);
+    p.slot = all;
+    p.todo = all + parts;
+    p.ntodo = nactive > parts ? nactive - parts : 0;
     p.claim = *next;
     p.budget = slice > UINT64_MAX / parts ? UINT64_MAX : slice * parts;
     grid_par_lock_init(&p.lock);
@@ -519,17 +519,7 @@ static unsigned grid_run_par(HsaGpuGcnGrid *g, uint64_t *next,
     /* each part that found none claimed one past the end */
     *next = p.claim < total ? p.claim : total;
     /* every object back, those in flight first (run is one if any is) */
-    for (unsigned pass = 0; pass < 2; pass++) {
-        for (uint32_t i = 0; i < parts + todo0 + nspare; i++) {
-            HsaGpuGcnRun *r = i < parts ? p.slot[i] :
-                              i < parts + todo0 ? p.todo[i - parts] :
-                              spare[i - parts - todo0];
-
-            if (hsagpu_gcn_run_active(r) == !pass) {
-                all[n++] = r;
-            }
-        }
-    }
+    grid_actives_first(all, nobj);
     g->run = all[0];
     memcpy(g->more, all + 1, g->nmore * sizeof(*all));
     for (unsigned i = 0; i < parts; i++) {
@@ -549,9 +539,6 @@ static unsigned grid_run_par(HsaGpuGcnGrid *g, uint64_t *next,
     }
     busy = hsagpu_gcn_run_active(g->run) || *next < total;
     g_free(all);
-    g_free(p.slot);
-    g_free(p.todo);
-    g_free(spare);
     g_free(p.acc);
     g_free(p.st);
     g_free(p.err);

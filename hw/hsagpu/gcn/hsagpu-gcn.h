@@ -167,12 +167,12 @@ typedef struct HsaGpuGcnMem {
      * reading, or (@write) for reading and writing: the host address of
      * @addr (4 KiB aligned), and in *@len the bytes from there it covers
      * (at most to the end of its HSAGPU_GCN_TLB_SPAN); NULL: none, read()
-     * and write() serve
-     * the access. A view stays valid until the hsagpu_gcn_run_resume()
-     * (or grid_run) call that asked for it returns; before that,
-     * written() says which bytes were written through writable views
-     * (one call per page and call, after the writes). Loads and stores
-     * use views; atomics always go through atomic() (or read and write).
+     * and write() serve the access. A view stays valid until the
+     * hsagpu_gcn_run_resume() (or grid_run) call that asked for it
+     * returns; before that, written() says which bytes were written
+     * through writable views (one call per view, after the writes).
+     * Loads and stores use views; atomics always go through atomic() (or
+     * read and write).
      */
     void *(*host)(void *opaque, uint64_t addr, bool write, uint32_t *len);
     void (*written)(void *opaque, uint64_t addr, uint32_t len);
