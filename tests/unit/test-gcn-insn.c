@@ -3169,6 +3169,7 @@ static uint64_t input(char type, unsigned lane, unsigned k)
 }
 
 static uint8_t code[64];
+static unsigned paths_fast;
 
 static unsigned m_read(void *o, uint64_t addr, void *buf, uint32_t len)
 {
@@ -3471,6 +3472,187 @@ static void run_case(unsigned i)
 	   (unsigned long long)in[2]);
 }
 
+/*
+ * The two ways an instruction runs give the same state: decoded once and
+ * on a fast path (the default), and through the general paths
+ * (hsagpu_gcn_general). Each VALU encoding above is varied: every source
+ * as a VGPR (one past the allocation too), an SGPR, a special register,
+ * an inline constant of each kind or the literal; modifiers, op_sel,
+ * clamp; destinations past the allocation; carry pairs that are and are
+ * not a pair. Each variant runs on random registers with EXEC full and
+ * partial; the wave, its VGPRs and the status must match exactly.
+ */
+static const uint16_t var_src[] = {
+	256 + 10, 256 + 12, 256 + 19, 256 + 200, 10, 11, 0, 101, 102, 106,
+	107, 124, 125, 126, 128, 135, 192, 193, 208, 240, 242, 245, 248, 251,
+	253, 255,
+};
+#define NVSRC (sizeof(var_src) / sizeof(var_src[0]))
+#define VARS (3 * NVSRC + 16)
+
+/* Variant @k of the VALU instruction @e (two dwords; false: no such) */
+static bool vary(uint32_t *e, unsigned k)
+{
+	bool vop3 = e[0] >> 26 == 0x34;
+
+	if (k < 3 * NVSRC) {
+		unsigned pos = k / NVSRC, src = var_src[k % NVSRC];
+
+		if (!vop3) {
+			if (pos == 0) {
+				e[0] = (e[0] & ~0x1ffu) | src;
+				return true;
+			}
+			/* VOP1's [16:9] is its opcode, VOP2/VOPC's vsrc1 */
+			if (pos == 1 && e[0] >> 25 != 0x3f && src >= 256) {
+				e[0] = (e[0] & ~(0xffu << 9)) |
+				       (src - 256) << 9;
+				return true;
+			}
+			return false;
+		}
+		e[1] = (e[1] & ~(0x1ffu << (9 * pos))) | src << (9 * pos);
+		return true;
+	}
+	k -= 3 * NVSRC;
+	if (k < 2) {                    /* a destination at the end, past it */
+		if (vop3)
+			e[0] = (e[0] & ~0xffu) | (k ? 200 : 19);
+		else if (e[0] >> 25 != 0x3e)
+			e[0] = (e[0] & ~(0xffu << 17)) | (k ? 200u : 19u) << 17;
+		return true;
+	}
+	if (!vop3)
+		return false;
+	k -= 2;
+	switch (k) {
+	case 0: case 1: case 2: case 3: /* neg, abs (VOP3b: sdst bits) */
+		e[1] ^= 1u << (29 + k % 3);
+		if (k == 3)
+			e[0] ^= 1u << 8;
+		return true;
+	case 4:
+		e[0] ^= 1u << 15;       /* clamp */
+		return true;
+	case 5: case 6:
+		e[1] ^= (k - 4) << 27;  /* omod */
+		return true;
+	case 7: case 8:
+		e[0] ^= 1u << (11 + 3 * (k - 7));   /* op_sel */
+		return true;
+	default:                        /* the VOP3b/VOPC SGPR destination */
+		e[0] = (e[0] & ~(0x7fu << 8)) |
+		       (uint32_t)(k == 9 ? 106 : k == 10 ? 20 : k == 11 ? 21 :
+				  k == 12 ? 126 : 101) << 8;
+		return true;
+	}
+}
+
+typedef struct {
+	HsaGpuGcnWave w;
+	HsaGpuGcnVreg v[20];
+	HsaGpuGcnStatus st;
+	bool ran;
+} PathState;
+
+static void run_path(PathState *p, const PathState *from, bool general)
+{
+	HsaGpuGcnDispatch d;
+	HsaGpuGcnGroup g;
+
+	*p = *from;
+	p->w.vfile = p->v;
+	memset(&d, 0, sizeof(d));
+	memset(&g, 0, sizeof(g));
+	g.mem = &cmem;
+	g.d = &d;
+	g.st = &p->st;
+	g.lds = lds;
+	g.lds_size = LDS_SIZE;
+	g.ftz32 = from->w.denorm & 1;
+	hsagpu_gcn_general = general;
+	p->ran = hsagpu_gcn_step(&g, &p->w);
+	hsagpu_gcn_general = false;
+}
+
+static bool same_path(const PathState *a, const PathState *b)
+{
+	const HsaGpuGcnWave *x = &a->w, *y = &b->w;
+
+	return a->ran == b->ran && !memcmp(a->v, b->v, sizeof(a->v)) &&
+	       !memcmp(x->s, y->s, sizeof(x->s)) && x->vcc == y->vcc &&
+	       x->exec == y->exec && x->m0 == y->m0 && x->scc == y->scc &&
+	       x->pc == y->pc && x->done == y->done && x->insns == y->insns &&
+	       !memcmp(x->flat_scratch, y->flat_scratch,
+		       sizeof(x->flat_scratch)) &&
+	       a->st.code == b->st.code && a->st.lane_ops == b->st.lane_ops &&
+	       a->st.vgpr_oor == b->st.vgpr_oor &&
+	       (a->st.what == b->st.what ||
+		(a->st.what && b->st.what && !strcmp(a->st.what, b->st.what)));
+}
+
+static void check_paths(unsigned i)
+{
+	static PathState from, fast, gen;
+	unsigned fast_runs = 0, bad = 0, tried = 0;
+	uint32_t e0 = enc[i][0];
+	char first[160] = "";
+
+	/* VALU only: the fast paths' (VOP1, VOP2, VOPC, VOP3 but VOP3P) */
+	if ((e0 >> 31 && e0 >> 26 != 0x34) || e0 >> 23 == 0x1a7)
+		return;
+	for (unsigned k = 0; k < VARS; k++) {
+		uint32_t e[3];
+
+		memcpy(e, enc[i], sizeof(e));
+		if (!vary(e, k))
+			continue;
+		for (unsigned r = 0; r < 4; r++) {
+			HsaGpuGcnDec dd = { .raw = { e[0], e[1] } };
+			uint32_t lit = rnd();
+
+			memset(code, 0, sizeof(code));
+			memcpy(code, e, 8);
+			if (enc_len[i] == 1 || (e[0] >> 26 != 0x34 &&
+						(e[0] & 0x1ff) == 255))
+				memcpy(code + 4, &lit, 4);
+			memset(&from, 0, sizeof(from));
+			for (unsigned n = 0; n < 20; n++)
+				for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++)
+					from.v[n][l] = r & 2 ? rnd() :
+						input('f', l, n % 3);
+			for (unsigned n = 0; n < HSAGPU_GCN_SGPRS; n++)
+				from.w.s[n] = rnd();
+			from.w.vcc = (uint64_t)rnd() << 32 | rnd();
+			from.w.exec = r & 1 ? (uint64_t)rnd() << 32 | rnd()
+					    : ~0ULL;
+			from.w.m0 = rnd() & 0xffff;
+			from.w.scc = rnd() & 1;
+			from.w.nvgpr = 20;
+			from.w.pc = 0x1000;
+			from.w.denorm = r & 2 ? 0 : 0xf;
+			run_path(&gen, &from, true);
+			run_path(&fast, &from, false);
+			tried++;
+			if (hsagpu_gcn_vop_decode(e, &dd.v) == GCN_VOP_PLAIN &&
+			    hsagpu_gcn_valu_predecode(&dd))
+				fast_runs++;
+			if (!same_path(&gen, &fast) && !bad++)
+				snprintf(first, sizeof(first),
+					 "variant %u (%08x %08x) EXEC %s: "
+					 "general %u (%s), fast %u (%s)", k,
+					 e[0], e[1], r & 1 ? "partial" : "full",
+					 gen.st.code, gen.st.what ? gen.st.what
+					 : "", fast.st.code, fast.st.what ?
+					 fast.st.what : "");
+		}
+	}
+	paths_fast += fast_runs;
+	TM(!bad, "%.60s: decoded once and the general paths agree on %u of "
+	   "%u variants (%u on a fast path)%s%.60s", enc_text[i], tried - bad,
+	   tried, fast_runs, bad ? "; first: " : "", first);
+}
+
 int main(void)
 {
 	read_encodings();
@@ -3478,5 +3660,14 @@ int main(void)
 	   NCASES);
 	for (unsigned i = 0; i < nenc; i++)
 		run_case(i);
+	/* and every case again through the general paths alone */
+	hsagpu_gcn_general = true;
+	for (unsigned i = 0; i < nenc; i++)
+		run_case(i);
+	hsagpu_gcn_general = false;
+	for (unsigned i = 0; i < nenc; i++)
+		check_paths(i);
+	/* the variants reach the fast paths, not only the general ones */
+	TM(paths_fast >= 4000, "%u variants ran on a fast path", paths_fast);
 	return tap_done();
 }

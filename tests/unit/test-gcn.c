@@ -253,6 +253,57 @@ static void test_vadd(void)
 	TM(!bad, "vadd: %u wrong items (or written past the grid)", bad);
 }
 
+/*
+ * Instructions are decoded once per host thread and code, not per wave
+ * or workgroup; code rewritten at the same address between two
+ * dispatches runs as rewritten (the decoded ones are found by what the
+ * memory holds, not by address alone)
+ */
+static void test_decoded_once(void)
+{
+	uint64_t kd = load("vadd");
+	float *a = at(BUF(0)), *b = at(BUF(1)), *c = at(BUF(2));
+	HsaGpuGcnStatus st[4];
+	uint32_t *p = NULL, *code;
+	unsigned err[4], bad[4] = { 0, 0, 0, 0 };
+
+	if (!kd)
+		return;
+	/* v_add_f32_e32 v2, v4, v2 in vadd's code (llvm-objdump) */
+	code = at(kd + *(int64_t *)at(kd + 16));
+	for (unsigned k = 0; k < 64 && !p; k++)
+		p = code[k] == 0x02040504 ? &code[k] : NULL;
+	TM(p != NULL, "decoded once: vadd's v_add_f32 found");
+	if (!p)
+		return;
+	for (unsigned r = 0; r < 4; r++) {
+		/* the third run: v_sub_f32_e32 v2, v4, v2 in its place */
+		*p = r == 2 ? 0x04040504 : 0x02040504;
+		vadd_init(r);
+		err[r] = dispatch(kd, 256, 256, &st[r]);
+		for (unsigned i = 0; i < 256; i++)
+			bad[r] += c[i] != (r == 2 ? a[i] - b[i] : a[i] + b[i]);
+	}
+	TM(!err[0] && !bad[0] && st[0].insns >= 4 * 25 &&
+	   st[0].decoded <= st[0].insns / 4,
+	   "decoded once: 4 waves ran %llu instructions, %llu decoded "
+	   "(%u wrong)", (unsigned long long)st[0].insns,
+	   (unsigned long long)st[0].decoded, bad[0]);
+	TM(!err[1] && !bad[1] && st[1].decoded == 0,
+	   "decoded once: the second dispatch decoded %llu",
+	   (unsigned long long)st[1].decoded);
+	/*
+	 * anew: it, and the s_waitcnt before it (an instruction is found by
+	 * the two dwords fetched at its address)
+	 */
+	TM(!err[2] && !bad[2] && st[2].decoded == 2,
+	   "decoded once: rewritten code decoded %llu anew, %u items not "
+	   "a - b", (unsigned long long)st[2].decoded, bad[2]);
+	TM(!err[3] && !bad[3] && st[3].decoded == 2,
+	   "decoded once: restored code decoded %llu anew, %u items not a + b",
+	   (unsigned long long)st[3].decoded, bad[3]);
+}
+
 static void test_saxpy(void)
 {
 	uint64_t kd = load("saxpy");
@@ -1428,6 +1479,7 @@ int main(void)
 	mem = calloc(1, SIZE);
 	told = calloc(1, SIZE);
 	test_vadd();
+	test_decoded_once();
 	test_saxpy();
 	test_lds_sum();
 	test_corpus();

@@ -202,11 +202,14 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         if (x.sdwa) {
             memcpy(old, dst[0], sizeof(old));
         }
-        r = hsagpu_gcn_valu(g, w, insn, vop, nsrc, src, 0, vdst, sdst, cin,
-                            ((e >> 21) & 1) | ((e >> 29) & 1) << 1,
-                            ((e >> 20) & 1) | ((e >> 28) & 1) << 1,
-                            kind == 3 ? 0 : (e >> 14) & 3,
-                            kind != 3 && ((e >> 13) & 1), 2, &x);
+        r = hsagpu_gcn_valu(g, w, insn, &(HsaGpuGcnVop) {
+                                .op = vop, .nsrc = nsrc, .len = 2,
+                                .vdst = vdst, .sdst = sdst, .carry_in = cin,
+                                .abs = ((e >> 21) & 1) | ((e >> 29) & 1) << 1,
+                                .neg = ((e >> 20) & 1) | ((e >> 28) & 1) << 1,
+                                .omod = kind == 3 ? 0 : (e >> 14) & 3,
+                                .clamp = kind != 3 && ((e >> 13) & 1),
+                            }, &x);
         if (r && x.sdwa) {
             for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
                 if ((exec >> l) & 1) {
@@ -250,10 +253,13 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             src[1] = GCN_SRC_VGPR + v1;
         }
         w->exec = exec & wmask;
-        r = hsagpu_gcn_valu(g, w, insn, vop, nsrc, src, 0, vdst, -1, cin,
-                            ((e >> 21) & 1) | ((e >> 23) & 1) << 1,
-                            ((e >> 20) & 1) | ((e >> 22) & 1) << 1, 0, false,
-                            2, &x);
+        r = hsagpu_gcn_valu(g, w, insn, &(HsaGpuGcnVop) {
+                                .op = vop, .nsrc = nsrc, .len = 2,
+                                .src = { src[0], src[1], src[2] },
+                                .vdst = vdst, .sdst = -1, .carry_in = cin,
+                                .abs = ((e >> 21) & 1) | ((e >> 23) & 1) << 1,
+                                .neg = ((e >> 20) & 1) | ((e >> 22) & 1) << 1,
+                            }, &x);
         /*
          * v_cmpx: EXEC becomes the compare's result (VCC's: lanes the
          * row and bank masks left out are 0 there, as inactive lanes are)
@@ -263,63 +269,110 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     }
 }
 
+unsigned hsagpu_gcn_vop_decode(const uint32_t *insn, HsaGpuGcnVop *v)
+{
+    uint32_t i = insn[0];
+    bool ext = (i & 0x1ff) == 0xf9 || (i & 0x1ff) == 0xfa;
+
+    *v = (HsaGpuGcnVop) { .sdst = -1, .carry_in = -1, .lit = insn[1] };
+    v->src[0] = i & 0x1ff;
+    v->vdst = (i >> 17) & 0xff;
+    if (GCN_ENC_VOP1(i)) {
+        v->op = GCN_VOP3_FROM_VOP1((i >> 9) & 0xff);
+        if (v->op == GCN_VOP3_V_NOP || v->op == GCN_VOP3_V_CLREXCP) {
+            return GCN_VOP_NOP;         /* (no exceptions kept here) */
+        }
+        /* past VOP1's range of VOP3 numbers: refused by the caller */
+        if (v->op >= GCN_VOP3_ONLY_FIRST || ext) {
+            return GCN_VOP_OTHER;
+        }
+        v->nsrc = 1;
+        v->len = 1 + (v->src[0] == GCN_SRC_LITERAL);
+        return GCN_VOP_PLAIN;
+    }
+    if (GCN_ENC_VOPC(i)) {                          /* VOP3's numbers */
+        v->op = (i >> 17) & 0xff;
+        v->vdst = 0;
+        v->nsrc = 2;
+        v->src[1] = GCN_SRC_VGPR + ((i >> 9) & 0xff);
+        v->len = 1 + (v->src[0] == GCN_SRC_LITERAL);
+        return ext ? GCN_VOP_OTHER : GCN_VOP_PLAIN;
+    }
+    if (GCN_ENC_VOP2(i)) {
+        /* a literal constant */
+        bool k;
+
+        v->op = GCN_VOP3_FROM_VOP2((i >> 25) & 0x3f);
+        k = v->op == GCN_VOP3_V_MADMK_F32 || v->op == GCN_VOP3_V_MADAK_F32 ||
+            v->op == GCN_VOP3_V_MADMK_F16 || v->op == GCN_VOP3_V_MADAK_F16;
+        v->nsrc = 2;
+        v->src[1] = GCN_SRC_VGPR + ((i >> 9) & 0xff);
+        v->carry_in = gcn_carry_in(v->op) ? GCN_SRC_VCC_LO : -1;
+        v->len = 1 + (k || v->src[0] == GCN_SRC_LITERAL);
+        return ext && !k ? GCN_VOP_OTHER : GCN_VOP_PLAIN;
+    }
+    if (GCN_ENC_VOP3(i) && !GCN_ENC_VOP3P(i)) {     /* VOP3 (a and b) */
+        unsigned op = (i >> 16) & 0x3ff;
+        bool c_in = gcn_carry_in(op);
+        /* VOP3b: an SGPR destination where VOP3a has abs and clamp */
+        bool b = gcn_vop3_is_vop3b(op);
+
+        v->op = op;
+        v->len = 2;
+        v->lit = 0;
+        v->vdst = i & 0xff;
+        v->src[0] = insn[1] & 0x1ff;
+        v->src[1] = (insn[1] >> 9) & 0x1ff;
+        v->src[2] = (insn[1] >> 18) & 0x1ff;
+        v->neg = insn[1] >> 29;
+        if (op == GCN_VOP3_V_CNDMASK_B32) {         /* the mask in src2 */
+            v->nsrc = 2;
+            v->carry_in = v->src[2];
+            v->abs = (i >> 8) & 3;
+            v->neg &= 3;
+            return GCN_VOP_PLAIN;
+        }
+        /* by the part of VOP3's numbers @op lies in (a carry in: 2) */
+        v->nsrc = op < GCN_VOP3_V_CNDMASK_B32 ? 2 :
+                  op < GCN_VOP3_VOP1_FIRST ? 2 :
+                  op < GCN_VOP3_ONLY_FIRST ? 1 :
+                  op >= GCN_VOP3_2SRC_FIRST ? 2 : 3;
+        v->sdst = GCN_VOP3_IS_VOPC(op) ? (int)(i & 0xff) :
+                  b ? (int)((i >> 8) & 0x7f) : -1;
+        v->carry_in = c_in ? (int)v->src[2] : -1;
+        v->abs = b ? 0 : (i >> 8) & 7;
+        v->omod = (insn[1] >> 27) & 3;
+        v->clamp = (i >> 15) & 1;
+        /* VOP3a's op_sel, [14:11] (the 16-bit instructions that have it) */
+        v->opsel = b ? 0 : (i >> 11) & 0xf;
+        return GCN_VOP_PLAIN;
+    }
+    return GCN_VOP_OTHER;
+}
+
 unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                            const uint32_t *insn)
 {
     uint32_t i = insn[0];
     unsigned src[3];
+    HsaGpuGcnVop v;
 
-    g->st->lane_ops += __builtin_popcountll(w->exec);
-    if (GCN_ENC_VOP2(i)) {                          /* or VOP1, VOPC */
-        bool ext = (i & 0x1ff) == 0xf9 || (i & 0x1ff) == 0xfa;
-
+    g->st->lane_ops += hsagpu_gcn_lanes_on(w);
+    switch (hsagpu_gcn_vop_decode(insn, &v)) {
+    case GCN_VOP_PLAIN:
+        return hsagpu_gcn_valu(g, w, insn, &v, NULL);
+    case GCN_VOP_NOP:
+        return 1;
+    }
+    if (GCN_ENC_VOP2(i)) {                  /* SDWA, DPP; VOP1 past range */
         if (GCN_ENC_VOP1(i)) {
-            unsigned op = GCN_VOP3_FROM_VOP1((i >> 9) & 0xff);
-
-            src[0] = i & 0x1ff;
-            if (op == GCN_VOP3_V_NOP || op == GCN_VOP3_V_CLREXCP) {
-                return 1;                   /* (no exceptions kept here) */
-            }
-            if (op >= GCN_VOP3_ONLY_FIRST) {
-                /* past VOP1's range of VOP3 numbers */
+            if (v.op >= GCN_VOP3_ONLY_FIRST) {
                 return hsagpu_gcn_refuse(g, w, insn, "vop1");
             }
-            if (ext) {
-                return gcn_vop_ext(g, w, insn, 1, op, (i >> 17) & 0xff, 1);
-            }
-            return hsagpu_gcn_valu(g, w, insn, op, 1, src, insn[1],
-                                   (i >> 17) & 0xff, -1, -1, 0, 0, 0, false,
-                                   1 + (src[0] == GCN_SRC_LITERAL), NULL);
+            return gcn_vop_ext(g, w, insn, 1, v.op, v.vdst, 1);
         }
-        if (GCN_ENC_VOPC(i)) {                      /* VOP3's numbers */
-            if (ext) {
-                return gcn_vop_ext(g, w, insn, 3, (i >> 17) & 0xff, 0, 2);
-            }
-            src[0] = i & 0x1ff;
-            src[1] = GCN_SRC_VGPR + ((i >> 9) & 0xff);
-            return hsagpu_gcn_valu(g, w, insn, (i >> 17) & 0xff, 2, src,
-                                   insn[1], 0, -1, -1, 0, 0, 0, false,
-                                   1 + (src[0] == GCN_SRC_LITERAL), NULL);
-        }
-        {                                           /* VOP2 */
-            unsigned op = GCN_VOP3_FROM_VOP2((i >> 25) & 0x3f);
-            /* a literal constant */
-            bool k = op == GCN_VOP3_V_MADMK_F32 ||
-                     op == GCN_VOP3_V_MADAK_F32 ||
-                     op == GCN_VOP3_V_MADMK_F16 || op == GCN_VOP3_V_MADAK_F16;
-
-            if (ext && !k) {
-                return gcn_vop_ext(g, w, insn, 2, op, (i >> 17) & 0xff,
-                                   2);
-            }
-            src[0] = i & 0x1ff;
-            src[1] = GCN_SRC_VGPR + ((i >> 9) & 0xff);
-            return hsagpu_gcn_valu(g, w, insn, op, 2, src, insn[1],
-                                   (i >> 17) & 0xff, -1,
-                                   gcn_carry_in(op) ? GCN_SRC_VCC_LO : -1,
-                                   0, 0, 0, false,
-                                   1 + (k || src[0] == GCN_SRC_LITERAL), NULL);
-        }
+        return gcn_vop_ext(g, w, insn, GCN_ENC_VOPC(i) ? 3 : 2, v.op,
+                           v.vdst, 2);
     }
     if (GCN_ENC_VOP3P(i)) {
         /* op_sel_hi: bits 1-0 in the second dword, 2 in the first */
@@ -330,36 +383,6 @@ unsigned hsagpu_gcn_vector(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                 (i >> 11) & 7,
                                 ((insn[1] >> 27) & 3) | ((i >> 14) & 1) << 2,
                                 insn[1] >> 29, (i >> 8) & 7, (i >> 15) & 1);
-    }
-    if (GCN_ENC_VOP3(i)) {                          /* VOP3 (a and b) */
-        unsigned op = (i >> 16) & 0x3ff;
-        bool c_in = gcn_carry_in(op);
-        /* VOP3b: an SGPR destination where VOP3a has abs and clamp */
-        bool b = gcn_vop3_is_vop3b(op);
-        /* by the part of VOP3's numbers @op lies in */
-        unsigned nsrc = op < GCN_VOP3_V_CNDMASK_B32 ? 2 :
-                        op < GCN_VOP3_VOP1_FIRST ? (c_in ? 3 : 2) :
-                        op < GCN_VOP3_ONLY_FIRST ? 1 :
-                        op >= GCN_VOP3_2SRC_FIRST ? 2 : 3;
-        /* VOP3a's op_sel, [14:11] (the 16-bit instructions that have it) */
-        HsaGpuGcnExt os = { .opsel = b ? 0 : (i >> 11) & 0xf };
-
-        src[0] = insn[1] & 0x1ff;
-        src[1] = (insn[1] >> 9) & 0x1ff;
-        src[2] = (insn[1] >> 18) & 0x1ff;
-        if (op == GCN_VOP3_V_CNDMASK_B32) {         /* the mask in src2 */
-            return hsagpu_gcn_valu(g, w, insn, op, 2, src, 0, i & 0xff, -1,
-                                   src[2], (i >> 8) & 3, (insn[1] >> 29) & 3,
-                                   0, false, 2, NULL);
-        }
-        return hsagpu_gcn_valu(g, w, insn, op, c_in ? 2 : nsrc, src, 0,
-                               i & 0xff,
-                               GCN_VOP3_IS_VOPC(op) ? (int)(i & 0xff) :
-                               b ? (int)((i >> 8) & 0x7f) : -1,
-                               c_in ? (int)src[2] : -1,
-                               b ? 0 : (i >> 8) & 7, insn[1] >> 29,
-                               (insn[1] >> 27) & 3, (i >> 15) & 1, 2,
-                               os.opsel ? &os : NULL);
     }
     if (GCN_ENC_FLAT(i)) {                          /* and GLOBAL */
         return hsagpu_gcn_flat(g, w, insn);

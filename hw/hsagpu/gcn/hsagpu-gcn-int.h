@@ -376,6 +376,14 @@ static inline uint16_t hsagpu_gcn_hftz(uint32_t h, bool ftz)
     return ftz && !(h & 0x7c00) ? h & 0x8000 : h;
 }
 
+/* The lanes EXEC enables (a vector instruction's lane operations) */
+static inline unsigned hsagpu_gcn_lanes_on(const HsaGpuGcnWave *w)
+{
+    /* most waves run whole: the baseline has no POPCNT instruction */
+    return w->exec == UINT64_MAX ? HSAGPU_GCN_WAVE :
+           (unsigned)__builtin_popcountll(w->exec);
+}
+
 /* Operand encodings (9-bit vector source, 8-bit scalar) */
 #define GCN_SRC_VCC_LO          106
 #define GCN_SRC_VCC_HI          107
@@ -451,8 +459,89 @@ typedef struct HsaGpuGcnExt {
     bool sdwa;
     unsigned dst_sel, dst_unused;
     uint64_t wmask;             /* DPP: lanes that write their result */
-    unsigned opsel;             /* VOP3's op_sel: source halves, dst half */
 } HsaGpuGcnExt;
+
+/*
+ * A VALU instruction of VOP1, VOP2, VOPC (e32) or VOP3 as its fields say
+ * (hsagpu_gcn_vop_decode): the operation in VOP3 numbering, @nsrc
+ * sources as encoded (9-bit operand numbers) and the literal, the VGPR
+ * destination, the SGPR pair a compare, carry or v_div_scale writes
+ * (sdst; -1: VCC) and the one a carry is read from (carry_in; -1: none),
+ * VOP3's modifiers and op_sel (the 16-bit halves of the sources read and
+ * of the destination written, for the instructions that have it), its
+ * length in dwords. Nothing in it is checked yet: register numbers are
+ * checked where they are used.
+ */
+typedef struct HsaGpuGcnVop {
+    unsigned op, nsrc, len;
+    unsigned src[3];
+    uint32_t lit;
+    unsigned vdst;
+    int sdst, carry_in;
+    unsigned abs, neg, omod, opsel;
+    bool clamp;
+} HsaGpuGcnVop;
+
+/* What hsagpu_gcn_vop_decode found */
+enum {
+    GCN_VOP_PLAIN,              /* a VALU operation, all in the fields */
+    GCN_VOP_NOP,                /* v_nop, v_clrexcp: nothing to do */
+    GCN_VOP_OTHER,              /* SDWA, DPP, VOP3P, memory, unknown */
+};
+unsigned hsagpu_gcn_vop_decode(const uint32_t *insn, HsaGpuGcnVop *v);
+
+/*
+ * An instruction decoded once (hsagpu-gcn-fetch.c): by its address and
+ * the two dwords it was decoded from, so that code rewritten at the same
+ * address is decoded anew. @path says which part of the interpreter runs
+ * it; @v: a VALU instruction's fields (GCN_PATH_VALU, GCN_PATH_FAST).
+ * GCN_PATH_FAST: one of the operations hsagpu-gcn-valu.c runs over all
+ * lanes at once, with operands it can take without a check but one (all
+ * VGPRs below @vneed, SGPR sources below s102, constants in @cval).
+ */
+enum {
+    GCN_PATH_SOPP,
+    GCN_PATH_SMEM,
+    GCN_PATH_SCALAR,            /* SOP1, SOP2, SOPC, SOPK */
+    GCN_PATH_VECTOR,            /* hsagpu_gcn_vector: decodes it itself */
+    GCN_PATH_VALU,              /* hsagpu_gcn_valu on @v */
+    GCN_PATH_NOP,               /* a vector NOP */
+    GCN_PATH_FAST,              /* hsagpu_gcn_valu_fast on @v */
+};
+typedef struct HsaGpuGcnDec {
+    uint64_t pc;                /* its address; UINT64_MAX: empty */
+    uint32_t raw[2];
+    uint8_t path;
+    uint8_t fast;               /* GCN_FAST_* (hsagpu-gcn-valu.c) */
+    uint16_t vneed;             /* GCN_PATH_FAST: the VGPRs it reaches */
+    uint32_t cval[3];           /* constant sources' values (GCN_PATH_FAST) */
+    HsaGpuGcnVop v;
+} HsaGpuGcnDec;
+
+/*
+ * Tests: every instruction through the general paths, none decoded once
+ * (the fast paths must give the same state, tests/unit/test-gcn-insn.c)
+ */
+extern bool hsagpu_gcn_general;
+
+/*
+ * hsagpu-gcn-valu.c: may @d (GCN_PATH_VALU) run on a fast path? Sets
+ * d->fast, d->vneed and d->cval and returns true when so.
+ */
+bool hsagpu_gcn_valu_predecode(HsaGpuGcnDec *d);
+/* Run @d (GCN_PATH_FAST): its length, or 0: take the general path */
+unsigned hsagpu_gcn_valu_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                              const HsaGpuGcnDec *d);
+/* An inline constant or the literal as an operand of type @type: false: not one */
+bool hsagpu_gcn_const(unsigned src, uint32_t lit, unsigned type,
+                      uint64_t *val);
+/* hsagpu-gcn-scalar.c: the scalar encodings, each as its handler takes it */
+unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                         const uint32_t *insn);
+unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                         const uint32_t *insn);
+unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                           const uint32_t *insn);
 
 
 /*
@@ -477,17 +566,11 @@ static inline uint64_t hsagpu_gcn_lane(HsaGpuGcnWave *w,
 }
 
 /*
- * A VALU operation of VOP1/VOP2/VOPC (e32) or VOP3, op in VOP3 numbering,
- * over the lanes: @nsrc sources as encoded (@x: SDWA/DPP's prepared
- * ones), the VGPR destination @vdst (or SGPR pair @sdst for compares,
- * carries and v_div_scale), @carry_in an SGPR pair or -1, the VOP3
- * modifiers; @len dwords. Returns @len, or 0 with the failure.
+ * A VALU operation @v over the lanes (@x: SDWA/DPP's prepared sources
+ * and what they change). Returns v->len, or 0 with the failure.
  */
 unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                         const uint32_t *insn, unsigned op, unsigned nsrc,
-                         const unsigned src[3], uint32_t lit, unsigned vdst,
-                         int sdst, int carry_in, unsigned abs, unsigned neg,
-                         unsigned omod, bool clamp, unsigned len,
+                         const uint32_t *insn, const HsaGpuGcnVop *v,
                          const HsaGpuGcnExt *x);
 /*
  * A packed 16-bit (VOP3P) operation @op over the lanes: sources @src as

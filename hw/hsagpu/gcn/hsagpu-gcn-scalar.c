@@ -1,9 +1,8 @@
 /*
- * hsa-gpu: GCN (gfx9) interpreter, the instruction stream and the scalar
- * side: fetch and the first split by encoding (vector ones go to
- * hsagpu-gcn-decode.c), scalar operands, scalar ALU (SOP1, SOP2, SOPK,
- * SOPC), program flow (SOPP: branches, barrier, end) and scalar memory
- * (SMEM). Encodings: the "Vega" instruction set architecture reference;
+ * hsa-gpu: GCN (gfx9) interpreter, the scalar side: scalar operands,
+ * scalar ALU (SOP1, SOP2, SOPK, SOPC), program flow (SOPP: branches,
+ * barrier, end) and scalar memory (SMEM); hsagpu-gcn-fetch.c hands them
+ * their instructions. Encodings: the "Vega" instruction set architecture reference;
  * opcodes by name from hsagpu-gcn-opcodes.h, checked against llvm-mc.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -114,13 +113,20 @@ bool hsagpu_gcn_sread_as(HsaGpuGcnWave *w, unsigned src, uint32_t lit,
     case 253:                   /* SCC */
         *val = w->scc;
         return true;
-    case GCN_SRC_LITERAL:
+    default:
+        return hsagpu_gcn_const(src, lit, type, val);
+    }
+}
+
+bool hsagpu_gcn_const(unsigned src, uint32_t lit, unsigned type,
+                      uint64_t *val)
+{
+    if (src == GCN_SRC_LITERAL) {
         /* f64: the double's high half; other 64-bit operands zero-extended */
         *val = type == GCN_OT_F64 ? (uint64_t)lit << 32 : lit;
         return true;
-    default:
-        return hsagpu_gcn_inline(src, type, val);
     }
+    return hsagpu_gcn_inline(src, type, val);
 }
 
 bool hsagpu_gcn_swrite(HsaGpuGcnWave *w, unsigned dst, bool is64,
@@ -715,8 +721,8 @@ static bool hsagpu_gcn_sopk(HsaGpuGcnWave *w, unsigned op, unsigned sdst,
  * invalidations and write-backs (no cache here: a host fence, the
  * acquire or release they stand for); the clocks.
  */
-static unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                                const uint32_t *insn)
+unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                         const uint32_t *insn)
 {
     unsigned op = (insn[0] >> 18) & 0xff, sdata = (insn[0] >> 6) & 0x7f;
     unsigned sbase = (insn[0] & 0x3f) * 2, n, err;
@@ -840,8 +846,8 @@ static unsigned hsagpu_gcn_sendmsg(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 }
 
 /* SOPP: program control. Returns dwords, 0 to stop this wave for now. */
-static unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                                const uint32_t *insn)
+unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                         const uint32_t *insn)
 {
     unsigned op = (insn[0] >> 16) & 0x7f;
     int16_t simm = (int16_t)insn[0];
@@ -1069,8 +1075,8 @@ static bool hsagpu_gcn_sop1_reg(HsaGpuGcnWave *w, unsigned op, unsigned sdst,
 }
 
 /* A scalar ALU instruction (SOP1, SOP2, SOPK, SOPC). */
-static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                                  const uint32_t *insn)
+unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                           const uint32_t *insn)
 {
     uint32_t i = insn[0], lit = insn[1];
     uint64_t a, b, d;
@@ -1144,74 +1150,3 @@ static unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                                           "sop2");
     }
 }
-
-/*
- * The two dwords at @pc (an instruction and what may be its literal)
- * from the workgroup's instruction cache: false when they are not both
- * in one line that reads whole (then the caller reads them itself)
- */
-static bool gcn_icache_fetch(HsaGpuGcnGroup *g, uint64_t pc, uint32_t *insn)
-{
-    HsaGpuGcnIcache *ic = g->icache;
-    uint64_t line = pc & ~(uint64_t)(HSAGPU_GCN_ICACHE_LINE - 1);
-    unsigned off = (pc - line) / 4, i;
-
-    if (!ic || (pc & 3) || off + 1 >= HSAGPU_GCN_ICACHE_LINE / 4) {
-        return false;
-    }
-    i = (line / HSAGPU_GCN_ICACHE_LINE) % HSAGPU_GCN_ICACHE_LINES;
-    if (ic->tag[i] != (line | 1)) {
-        ic->tag[i] = 0;
-        if (hsagpu_gcn_read(g, line, ic->dw[i],
-                         HSAGPU_GCN_ICACHE_LINE)) {
-            return false;
-        }
-        ic->tag[i] = line | 1;
-    }
-    insn[0] = ic->dw[i][off];
-    insn[1] = ic->dw[i][off + 1];
-    return true;
-}
-
-/* Fetch and run one instruction of @w. False: the wave stops here. */
-bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w)
-{
-    uint32_t insn[2] = { 0, 0 };
-    unsigned len, err = 0;
-
-    /* The second dword may lie past the end of the code: then without */
-    if (!gcn_icache_fetch(g, w->pc, insn)) {
-        err = hsagpu_gcn_read(g, w->pc, insn, 8);
-        if (err) {
-            err = hsagpu_gcn_read(g, w->pc, insn, 4);
-        }
-    }
-    if (err) {
-        g->st->mem_err = err;
-        g->st->addr = w->pc;
-        return hsagpu_gcn_fail(g, w, HSAGPU_GCN_MEM_FAULT, NULL, "fetch");
-    }
-    w->insns++;
-    if (GCN_ENC_SOPP(insn[0])) {
-        len = hsagpu_gcn_sopp(g, w, insn);
-    } else if (GCN_ENC_SMEM(insn[0])) {
-        len = hsagpu_gcn_smem(g, w, insn);
-    } else if (GCN_ENC_SOP2(insn[0])) {             /* or SOP1, SOPC, SOPK */
-        len = hsagpu_gcn_scalar(g, w, insn);
-    } else {
-        len = hsagpu_gcn_vector(g, w, insn);
-    }
-    if (__builtin_expect(w->oor != 0, 0)) {
-        g->st->vgpr_oor++;
-        w->oor = 0;
-    }
-    if (len == UINT32_MAX) {
-        return true;            /* a branch set the pc */
-    }
-    if (!len) {
-        return false;
-    }
-    w->pc += 4 * len;
-    return true;
-}
-

@@ -689,10 +689,15 @@ const uint32_t *gcn_f32_src(const uint32_t *v, uint32_t u, uint32_t *buf)
 HSAGPU_GCN_SIMD
 static void gcn_f32_lanes(unsigned op, const uint32_t *a, uint32_t av,
                           const uint32_t *b, uint32_t bv, const uint32_t *c,
-                          uint32_t cv, bool ftz, uint32_t *restrict r)
+                          uint32_t cv, bool ftz, uint64_t exec, uint32_t *d)
 {
     uint32_t ua[HSAGPU_GCN_WAVE], ub[HSAGPU_GCN_WAVE], uc[HSAGPU_GCN_WAVE];
-    /* @r is the caller's own buffer: no source is */
+    /*
+     * the results here first: @d may be a source, and no source is @r;
+     * then into @d by EXEC in the same vector unit (a store of one width
+     * read back at another would stall)
+     */
+    uint32_t r[HSAGPU_GCN_WAVE];
     const uint32_t *restrict pa = gcn_f32_src(a, av, ua);
     const uint32_t *restrict pb = gcn_f32_src(b, bv, ub);
     const uint32_t *restrict pc = pb;
@@ -722,6 +727,13 @@ static void gcn_f32_lanes(unsigned op, const uint32_t *a, uint32_t av,
         GCN_F32_LOOP(fmaf(x, y, z));
         break;
     }
+    if (exec == UINT64_MAX) {
+        memcpy(d, r, sizeof(r));
+        return;
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        d[l] = (exec >> l) & 1 ? r[l] : d[l];
+    }
 }
 #undef GCN_F32_LOOP
 #undef GCN_F32_FTZ
@@ -732,39 +744,38 @@ static void gcn_f32_lanes(unsigned op, const uint32_t *a, uint32_t av,
  * does through double (there the general case), written to the lanes
  * EXEC enables. False: not one of them.
  */
-static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
-                         const HsaGpuGcnOp o[3], uint32_t lit, uint32_t *d)
+static bool gcn_f32_fast_op(unsigned op)
 {
-    uint32_t r[HSAGPU_GCN_WAVE];
-    const uint32_t *c = NULL;
-    uint32_t cv = 0;
-    uint64_t exec = w->exec;
-
     switch (op) {
     case GCN_VOP3_V_ADD_F32:
     case GCN_VOP3_V_SUB_F32:
     case GCN_VOP3_V_SUBREV_F32:
     case GCN_VOP3_V_MUL_F32:
-        break;
     case GCN_VOP3_V_FMA_F32:
-        c = o[2].lanes;
-        cv = o[2].val;
-        break;
     case GCN_VOP3_V_MADAK_F32:
-        cv = lit;
-        break;
+        return true;
     default:
         return false;
     }
+}
+
+static bool gcn_f32_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
+                         const HsaGpuGcnOp o[3], uint32_t lit, uint32_t *d)
+{
+    const uint32_t *c = NULL;
+    uint32_t cv = 0;
+
+    if (!gcn_f32_fast_op(op)) {
+        return false;
+    }
+    if (op == GCN_VOP3_V_FMA_F32) {
+        c = o[2].lanes;
+        cv = o[2].val;
+    } else if (op == GCN_VOP3_V_MADAK_F32) {
+        cv = lit;
+    }
     gcn_f32_lanes(op, o[0].lanes, o[0].val, o[1].lanes, o[1].val, c, cv,
-                  g->ftz32, r);
-    if (exec == UINT64_MAX) {
-        memcpy(d, r, sizeof(r));
-        return true;
-    }
-    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        d[l] = (exec >> l) & 1 ? r[l] : d[l];
-    }
+                  g->ftz32, w->exec, d);
     return true;
 }
 
@@ -786,13 +797,8 @@ static const uint32_t *gcn_lanes(HsaGpuGcnWave *w, const HsaGpuGcnOp *o,
  * without modifiers or carries: one loop per operation over the lanes
  * (the general path below dispatches per lane). False: not one of them.
  */
-static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
-                         uint32_t *d)
+static bool gcn_i32_fast_op(unsigned op)
 {
-    uint32_t buf[3][HSAGPU_GCN_WAVE];
-    const uint32_t *a, *b, *c;
-    uint64_t exec = w->exec;
-
     switch (op) {
     case GCN_VOP3_V_LSHRREV_B32:
     case GCN_VOP3_V_ASHRREV_I32:
@@ -812,8 +818,20 @@ static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
     case GCN_VOP3_V_AND_OR_B32:
     case GCN_VOP3_V_OR3_B32:
     case GCN_VOP3_V_MAD_U32_U24:
-        break;
+        return true;
     default:
+        return false;
+    }
+}
+
+static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
+                         uint32_t *d)
+{
+    uint32_t buf[3][HSAGPU_GCN_WAVE];
+    const uint32_t *a, *b, *c;
+    uint64_t exec = w->exec;
+
+    if (!gcn_i32_fast_op(op)) {
         return false;
     }
     /* (sources the instruction does not have: zeros, not copied) */
@@ -937,6 +955,147 @@ static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
     return !hsagpu_gcn_swrite(w, sdst < 0 ? GCN_SRC_VCC_LO : sdst, true, cout);
 }
 
+/* The fast paths hsagpu_gcn_valu_fast takes */
+enum {
+    GCN_FAST_NONE,
+    GCN_FAST_F32,               /* gcn_f32_fast */
+    GCN_FAST_I32,               /* gcn_i32_fast */
+    GCN_FAST_ADDR,              /* gcn_addr_fast */
+};
+
+/* An SGPR pair a carry is read from or written to: VCC, or s0..s101 */
+static bool gcn_fast_pair(int s)
+{
+    return s == GCN_SRC_VCC_LO ||
+           (s >= 0 && s + 1 < HSAGPU_GCN_SGPRS && !(s & 1));
+}
+
+/*
+ * The conditions under which hsagpu_gcn_valu takes one of its fast paths
+ * whatever the wave's state, but for its VGPRs lying in the allocation:
+ * the same operations, no modifier, no op_sel, every source a VGPR, an
+ * SGPR below s102 read as 32 bits or a constant, any carry in VCC or an
+ * aligned SGPR pair.
+ */
+bool hsagpu_gcn_valu_predecode(HsaGpuGcnDec *d)
+{
+    const HsaGpuGcnVop *v = &d->v;
+    const GcnOpInfo *info;
+    unsigned need, fl = 0;
+
+    d->fast = GCN_FAST_NONE;
+    if (v->op >= GCN_VOP3_OPS || v->opsel || v->abs || v->neg || v->omod ||
+        v->clamp || GCN_VOP3_IS_VOPC(v->op)) {
+        return false;
+    }
+    info = &gcn_op_info[v->op];
+    need = v->vdst + ((info->wide >> 3) & 1 ? 2 : 1);
+    for (unsigned k = 0; k < v->nsrc; k++) {
+        unsigned src = v->src[k], type = gcn_ot(info->ftype[k],
+                                                (info->wide >> k) & 1);
+        bool wide = type == GCN_OT_B64 || type == GCN_OT_F64;
+        uint64_t val;
+
+        fl |= info->ftype[k];
+        d->cval[k] = 0;
+        if (src >= GCN_SRC_VGPR) {
+            unsigned end = src - GCN_SRC_VGPR + (wide ? 2 : 1);
+
+            need = end > need ? end : need;
+        } else if (wide) {
+            return false;
+        } else if (src >= HSAGPU_GCN_SGPRS) {
+            if (!hsagpu_gcn_const(src, v->lit, type, &val)) {
+                return false;
+            }
+            d->cval[k] = val;
+        }
+    }
+    fl |= info->ftype[3];
+    if (gcn_f32_fast_op(v->op)) {
+        d->fast = info->ftype[0] == 32 && info->ftype[3] == 32 ?
+                  GCN_FAST_F32 : GCN_FAST_NONE;
+    } else if (fl) {
+        return false;
+    } else if (gcn_i32_fast_op(v->op)) {
+        d->fast = !info->wide && v->carry_in < 0 && v->sdst < 0 ?
+                  GCN_FAST_I32 : GCN_FAST_NONE;
+    } else if (v->op == GCN_VOP3_V_LSHLREV_B64) {
+        d->fast = v->src[1] >= GCN_SRC_VGPR ? GCN_FAST_ADDR : GCN_FAST_NONE;
+    } else if (v->op == GCN_VOP3_V_ADD_CO_U32 ||
+               v->op == GCN_VOP3_V_ADDC_CO_U32) {
+        d->fast = (v->sdst < 0 || gcn_fast_pair(v->sdst)) &&
+                  (v->carry_in < 0 || gcn_fast_pair(v->carry_in)) ?
+                  GCN_FAST_ADDR : GCN_FAST_NONE;
+    }
+    d->vneed = need;
+    return d->fast != GCN_FAST_NONE;
+}
+
+/* Source @k of @d (GCN_PATH_FAST): a VGPR's lanes, or NULL and *@val */
+static inline const uint32_t *gcn_fast_src(const HsaGpuGcnWave *w,
+                                           const HsaGpuGcnDec *d, unsigned k,
+                                           uint32_t *val)
+{
+    unsigned src = d->v.src[k];
+
+    if (src >= GCN_SRC_VGPR) {
+        return w->vfile[src - GCN_SRC_VGPR];
+    }
+    *val = src < HSAGPU_GCN_SGPRS ? w->s[src] : d->cval[k];
+    return NULL;
+}
+
+unsigned hsagpu_gcn_valu_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                              const HsaGpuGcnDec *d)
+{
+    const HsaGpuGcnVop *v = &d->v;
+    HsaGpuGcnOp o[3];
+    HsaGpuGcnVreg *dst = w->vfile + v->vdst;
+    uint64_t cin = 0;
+
+    if (d->vneed > w->nvgpr) {
+        /* past the allocation: the general path, as the hardware has it */
+        return hsagpu_gcn_valu(g, w, d->raw, v, NULL);
+    }
+    if (d->fast == GCN_FAST_F32) {
+        uint32_t av = 0, bv = 0, cv = v->lit;       /* v_madak_f32's K */
+        const uint32_t *a = gcn_fast_src(w, d, 0, &av);
+        const uint32_t *b = gcn_fast_src(w, d, 1, &bv);
+        const uint32_t *c = v->op == GCN_VOP3_V_FMA_F32 ?
+                            gcn_fast_src(w, d, 2, &cv) : NULL;
+
+        gcn_f32_lanes(v->op, a, av, b, bv, c, cv, g->ftz32, w->exec, dst[0]);
+        return v->len;
+    }
+    for (unsigned k = 0; k < 3; k++) {
+        uint32_t val = 0;
+
+        o[k].hi = NULL;
+        o[k].lanes = k < v->nsrc ? gcn_fast_src(w, d, k, &val)
+                                 : gcn_zero_lanes;
+        o[k].val = val;
+    }
+    /* only v_lshlrev_b64's src1 is a pair */
+    if (v->op == GCN_VOP3_V_LSHLREV_B64) {
+        o[1].hi = w->vfile[v->src[1] - GCN_SRC_VGPR + 1];
+    }
+    switch (d->fast) {
+    case GCN_FAST_I32:
+        gcn_i32_fast(w, v->op, o, dst[0]);
+        return v->len;
+    default:
+        if (v->carry_in == GCN_SRC_VCC_LO) {
+            cin = w->vcc;
+        } else if (v->carry_in >= 0) {
+            cin = w->s[v->carry_in] | (uint64_t)w->s[v->carry_in + 1] << 32;
+        }
+        /* (the carry-out pair was checked when decoded: it takes the write) */
+        return gcn_addr_fast(w, v->op, o, dst, v->sdst, cin) ?
+               hsagpu_gcn_refuse(g, w, d->raw, "carry destination") : v->len;
+    }
+}
+
 /* The encoding VOP3 @op (a VOP2, VOP1 or VOP3 one) comes from, for logs */
 static const char *gcn_vop_name(unsigned op)
 {
@@ -1021,12 +1180,15 @@ static bool gcn_mqsad_u32(HsaGpuGcnWave *w, const unsigned src[3],
  * carries and v_div_scale).
  */
 unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
-                         const uint32_t *insn, unsigned op, unsigned nsrc,
-                         const unsigned src[3], uint32_t lit, unsigned vdst,
-                         int sdst, int carry_in, unsigned abs, unsigned neg,
-                         unsigned omod, bool clamp, unsigned len,
+                         const uint32_t *insn, const HsaGpuGcnVop *v,
                          const HsaGpuGcnExt *x)
 {
+    const unsigned op = v->op, nsrc = v->nsrc, *src = v->src;
+    const unsigned vdst = v->vdst, abs = v->abs, neg = v->neg;
+    const unsigned omod = v->omod, len = v->len, opsel = v->opsel;
+    const uint32_t lit = v->lit;
+    const int sdst = v->sdst, carry_in = v->carry_in;
+    const bool clamp = v->clamp;
     uint8_t ftype[4];
     unsigned wide, ft[3] = { 0, 0, 0 }, td;
     bool fl = false;
@@ -1037,7 +1199,6 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     HsaGpuGcnOp o[3];
     HsaGpuGcnVreg *dst = NULL;
     uint64_t cin = 0, cout = 0, cmp = 0;
-    unsigned opsel = x ? x->opsel : 0;
     bool keep = gcn_d16_keeps(op);
 
     if (op == GCN_VOP3_V_SWAP_B32) {

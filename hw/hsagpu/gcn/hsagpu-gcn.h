@@ -114,6 +114,8 @@ typedef struct HsaGpuGcnStatus {
     uint64_t lane_ops;          /* active lanes of its vector instructions */
     /* instructions naming VGPRs past the allocation (read v0, or a NOP) */
     uint64_t vgpr_oor;
+    /* instructions decoded: not found in the thread's decoded ones */
+    uint64_t decoded;
     unsigned waves;             /* waves a start set up */
     uint64_t cleared;           /* bytes of workgroup state cleared/taken */
     /*
