@@ -284,13 +284,15 @@ static size_t hsagpu_gcn_run_reserve(HsaGpuGcnRun *r, unsigned nwaves,
     cleared = hsagpu_gcn_priv_reserve(&r->priv, nwaves, priv);
     memset(r->vregs, 0, nv * sizeof(HsaGpuGcnVreg));
     memset(r->lds, 0, lds);
-    memset(r->waves, 0, sizeof(r->waves));
+    /* (the waves past nwaves are never read) */
+    memset(r->waves, 0, nwaves * sizeof(r->waves[0]));
     for (unsigned n = 0; n < nwaves; n++) {
         r->waves[n].nvgpr = nvgpr;
         r->waves[n].vfile = r->vregs + (size_t)n * nvgpr;
         r->waves[n].id = n;
     }
-    return nv * sizeof(HsaGpuGcnVreg) + lds + cleared + sizeof(r->waves);
+    return nv * sizeof(HsaGpuGcnVreg) + lds + cleared +
+           nwaves * sizeof(r->waves[0]);
 }
 
 unsigned hsagpu_gcn_run_start(HsaGpuGcnRun *r, const HsaGpuGcnDispatch *d,

@@ -664,6 +664,38 @@ const uint32_t *gcn_f32_src(const uint32_t *v, uint32_t u, uint32_t *buf)
 }
 
 /*
+ * A lane mask as one 0/1 dword a lane: 32-bit shifts, which the host
+ * compiler vectorises (a 64-bit mask shifted by the lane does not)
+ */
+static inline __attribute__((always_inline))
+void gcn_mask_lanes(uint64_t m, uint32_t *out)
+{
+    const uint32_t half[2] = { (uint32_t)m, (uint32_t)(m >> 32) };
+
+    for (unsigned h = 0; h < 2; h++) {
+        for (unsigned l = 0; l < 32; l++) {
+            out[32 * h + l] = (half[h] >> l) & 1;
+        }
+    }
+}
+
+/* @r into @d, the lanes EXEC enables (in the caller's vector clone) */
+static inline __attribute__((always_inline))
+void gcn_merge(const uint32_t *r, uint64_t exec, uint32_t *d)
+{
+    uint32_t on[HSAGPU_GCN_WAVE];
+
+    if (exec == UINT64_MAX) {
+        memcpy(d, r, HSAGPU_GCN_WAVE * 4);
+        return;
+    }
+    gcn_mask_lanes(exec, on);
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        d[l] = on[l] ? r[l] : d[l];
+    }
+}
+
+/*
  * @op on all 64 lanes of @a, @b (and @c: the addend of v_fma_f32 and
  * v_madak_f32; each a VGPR's lanes, or NULL and the uniform value @av,
  * @bv, @cv), denormals flushed when @ftz, into @r: one loop over the
@@ -727,13 +759,7 @@ static void gcn_f32_lanes(unsigned op, const uint32_t *a, uint32_t av,
         GCN_F32_LOOP(fmaf(x, y, z));
         break;
     }
-    if (exec == UINT64_MAX) {
-        memcpy(d, r, sizeof(r));
-        return;
-    }
-    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        d[l] = (exec >> l) & 1 ? r[l] : d[l];
-    }
+    gcn_merge(r, exec, d);
 }
 #undef GCN_F32_LOOP
 #undef GCN_F32_FTZ
@@ -824,25 +850,20 @@ static bool gcn_i32_fast_op(unsigned op)
     }
 }
 
-static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
-                         uint32_t *d)
+/*
+ * The lanes of 32-bit integer operation @op of @a, @b, @c into @d by
+ * EXEC: each computed for all lanes first (a loop the host compiler
+ * vectorises; @d may be a source), then merged
+ */
+HSAGPU_GCN_SIMD
+static void gcn_i32_lanes(unsigned op, const uint32_t *a, const uint32_t *b,
+                          const uint32_t *c, uint64_t exec, uint32_t *d)
 {
-    uint32_t buf[3][HSAGPU_GCN_WAVE];
-    const uint32_t *a, *b, *c;
-    uint64_t exec = w->exec;
+    uint32_t r[HSAGPU_GCN_WAVE];
 
-    if (!gcn_i32_fast_op(op)) {
-        return false;
-    }
-    /* (sources the instruction does not have: zeros, not copied) */
-    a = gcn_lanes(w, &o[0], buf[0]);
-    b = gcn_lanes(w, &o[1], buf[1]);
-    c = gcn_lanes(w, &o[2], buf[2]);
 #define GCN_LANES(expr) do { \
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) { \
-            if ((exec >> l) & 1) { \
-                d[l] = (expr); \
-            } \
+            r[l] = (expr); \
         } \
     } while (0)
     switch (op) {
@@ -902,7 +923,51 @@ static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
         break;
     }
 #undef GCN_LANES
+    gcn_merge(r, exec, d);
+}
+
+static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
+                         uint32_t *d)
+{
+    uint32_t buf[3][HSAGPU_GCN_WAVE];
+
+    if (!gcn_i32_fast_op(op)) {
+        return false;
+    }
+    /* (sources the instruction does not have: zeros, not copied) */
+    gcn_i32_lanes(op, gcn_lanes(w, &o[0], buf[0]), gcn_lanes(w, &o[1], buf[1]),
+                  gcn_lanes(w, &o[2], buf[2]), w->exec, d);
     return true;
+}
+
+/*
+ * @a + @b + the carry-in bits @cin into @d by EXEC: the carries out of the
+ * lanes EXEC enables (0 for the others), all lanes at once
+ */
+HSAGPU_GCN_SIMD
+static uint64_t gcn_add_co_lanes(const uint32_t *a, const uint32_t *b,
+                                 uint64_t cin, uint64_t exec, uint32_t *d)
+{
+    uint32_t r[HSAGPU_GCN_WAVE], ci[HSAGPU_GCN_WAVE];
+    uint8_t c[HSAGPU_GCN_WAVE];
+    uint64_t cout = 0;
+
+    gcn_mask_lanes(cin, ci);
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        uint32_t s = a[l] + b[l], t = s + ci[l];
+
+        r[l] = t;
+        c[l] = (s < a[l]) | (t < s);
+    }
+    /* eight 0/1 bytes into eight bits by one multiply (a mask, vectorised) */
+    for (unsigned k = 0; k < HSAGPU_GCN_WAVE / 8; k++) {
+        uint64_t x;
+
+        memcpy(&x, c + 8 * k, 8);
+        cout |= ((x * 0x0102040810204080ULL) >> 56) << (8 * k);
+    }
+    gcn_merge(r, exec, d);
+    return cout & exec;
 }
 
 /*
@@ -943,15 +1008,8 @@ static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
     }
     a = gcn_lanes(w, &o[0], buf[0]);
     b = gcn_lanes(w, &o[1], buf[1]);
-    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        if ((exec >> l) & 1) {
-            uint64_t t = (uint64_t)a[l] + b[l] +
-                         (op == GCN_VOP3_V_ADDC_CO_U32 ? (cin >> l) & 1 : 0);
-
-            d[l] = (uint32_t)t;
-            cout |= (t >> 32) << l;
-        }
-    }
+    cout = gcn_add_co_lanes(a, b, op == GCN_VOP3_V_ADDC_CO_U32 ? cin : 0,
+                            exec, d);
     return !hsagpu_gcn_swrite(w, sdst < 0 ? GCN_SRC_VCC_LO : sdst, true, cout);
 }
 

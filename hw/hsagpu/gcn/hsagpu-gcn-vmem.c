@@ -238,6 +238,124 @@ void hsagpu_gcn_views_end(HsaGpuGcnViews *v, const HsaGpuGcnMem *mem)
 }
 
 /*
+ * @lanes lanes from @first of @n VGPRs from or to @m, lane after lane,
+ * @n dwords each (unaligned bytes: a view or a block); one dword a lane
+ * is one copy of the whole row
+ */
+/*
+ * A whole wave's two or four dwords a lane: interleaved groups, which the
+ * host compiler turns into vector shuffles (one lane at a time does not)
+ */
+HSAGPU_GCN_SIMD
+static void gcn_unzip_wave(const uint8_t *m, unsigned n, HsaGpuGcnVreg *r)
+{
+    uint32_t t[HSAGPU_GCN_WAVE * 4];
+
+    memcpy(t, m, 4 * n * HSAGPU_GCN_WAVE);
+    if (n == 2) {
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            r[0][l] = t[2 * l];
+            r[1][l] = t[2 * l + 1];
+        }
+        return;
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        r[0][l] = t[4 * l];
+        r[1][l] = t[4 * l + 1];
+        r[2][l] = t[4 * l + 2];
+        r[3][l] = t[4 * l + 3];
+    }
+}
+
+HSAGPU_GCN_SIMD
+static void gcn_zip_wave(HsaGpuGcnVreg *r, unsigned n, uint8_t *m)
+{
+    uint32_t t[HSAGPU_GCN_WAVE * 4];
+
+    if (n == 2) {
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            t[2 * l] = r[0][l];
+            t[2 * l + 1] = r[1][l];
+        }
+    } else {
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            t[4 * l] = r[0][l];
+            t[4 * l + 1] = r[1][l];
+            t[4 * l + 2] = r[2][l];
+            t[4 * l + 3] = r[3][l];
+        }
+    }
+    memcpy(m, t, 4 * n * HSAGPU_GCN_WAVE);
+}
+
+static void gcn_unzip(const uint8_t *m, unsigned n, unsigned lanes,
+                      unsigned first, HsaGpuGcnVreg *r)
+{
+    if (n == 1) {
+        memcpy(&r[0][first], m, 4 * lanes);
+        return;
+    }
+    if (lanes == HSAGPU_GCN_WAVE && (n == 2 || n == 4)) {
+        gcn_unzip_wave(m, n, r);
+        return;
+    }
+    for (unsigned l = 0; l < lanes; l++) {
+        for (unsigned k = 0; k < n; k++) {
+            memcpy(&r[k][first + l], m + 4 * (l * n + k), 4);
+        }
+    }
+}
+
+static void gcn_zip(HsaGpuGcnVreg *r, unsigned n, unsigned lanes,
+                    unsigned first, uint8_t *m)
+{
+    if (n == 1) {
+        memcpy(m, &r[0][first], 4 * lanes);
+        return;
+    }
+    if (lanes == HSAGPU_GCN_WAVE && (n == 2 || n == 4)) {
+        gcn_zip_wave(r, n, m);
+        return;
+    }
+    for (unsigned l = 0; l < lanes; l++) {
+        for (unsigned k = 0; k < n; k++) {
+            memcpy(m + 4 * (l * n + k), &r[k][first + l], 4);
+        }
+    }
+}
+
+/* Do @n lanes' addresses @addr follow on, @bytes apart? (vectorised) */
+HSAGPU_GCN_SIMD
+static bool gcn_lanes_follow(const uint64_t *addr, unsigned n, unsigned bytes)
+{
+    uint64_t off = 0;
+
+    for (unsigned l = 0; l < n; l++) {
+        off |= addr[l] ^ (addr[0] + (uint64_t)l * bytes);
+    }
+    return !off;
+}
+
+/*
+ * The lanes' addresses: @base plus a 32-bit offset (@hi NULL), or the
+ * VGPR pair @lo, @hi; plus @off (vectorised)
+ */
+HSAGPU_GCN_SIMD
+static void gcn_lane_addrs(const uint32_t *lo, const uint32_t *hi,
+                           uint64_t base, int32_t off, uint64_t *addr)
+{
+    if (!hi) {
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+            addr[l] = base + lo[l] + off;
+        }
+        return;
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        addr[l] = (lo[l] | (uint64_t)hi[l] << 32) + off;
+    }
+}
+
+/*
  * The coalescer: a dword load or store whose active lanes address one
  * contiguous block (lane l at base + l x size, as a wave's consecutive
  * work-items do) moves as one access of the whole block. True: done; false:
@@ -250,33 +368,26 @@ static bool gcn_flat_block(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, bool load,
 {
     uint32_t block[HSAGPU_GCN_WAVE * 4];
     unsigned first = __builtin_ctzll(w->exec), n = bytes / 4, lanes;
+    uint8_t *h;
 
     if (bytes % 4 || (w->exec >> first) & ((w->exec >> first) + 1)) {
         return false;                   /* not dwords, or EXEC not a run */
     }
     lanes = 64 - first - __builtin_clzll(w->exec);
-    for (unsigned l = first + 1; l < first + lanes; l++) {
-        if (addr[l] != addr[first] + (uint64_t)(l - first) * bytes) {
-            return false;
-        }
+    if (!gcn_lanes_follow(addr + first, lanes, bytes)) {
+        return false;
     }
+    /* through a view when there is one: the bytes move once */
+    h = hsagpu_gcn_tlb(g, addr[first], lanes * bytes, !load);
     if (load) {
-        if (hsagpu_gcn_read(g, addr[first], block, lanes * bytes)) {
+        if (!h && hsagpu_gcn_read(g, addr[first], block, lanes * bytes)) {
             return false;
         }
-        for (unsigned l = 0; l < lanes; l++) {
-            for (unsigned k = 0; k < n; k++) {
-                r[k][first + l] = block[l * n + k];
-            }
-        }
+        gcn_unzip(h ? h : (uint8_t *)block, n, lanes, first, r);
         return true;
     }
-    for (unsigned l = 0; l < lanes; l++) {
-        for (unsigned k = 0; k < n; k++) {
-            block[l * n + k] = r[k][first + l];
-        }
-    }
-    return !hsagpu_gcn_write(g, addr[first], block, lanes * bytes);
+    gcn_zip(r, n, lanes, first, h ? h : (uint8_t *)block);
+    return h || !hsagpu_gcn_write(g, addr[first], block, lanes * bytes);
 }
 
 /*
@@ -570,10 +681,7 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         }
         return 2;
     }
-    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        lane_addr[l] = (sbase ? base + ra[0][l]
-                              : ra[0][l] | (uint64_t)ra[1][l] << 32) + off;
-    }
+    gcn_lane_addrs(ra[0], sbase ? NULL : ra[1], base, off, lane_addr);
     for (unsigned l = 0; seg == GCN_FLAT_SEG_FLAT && l < HSAGPU_GCN_WAVE; l++) {
         unsigned ap = lane_addr[l] >> 48;
 
