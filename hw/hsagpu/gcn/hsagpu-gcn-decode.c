@@ -150,8 +150,9 @@ static unsigned gcn_vop_ext(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                             const uint32_t *insn, unsigned kind, unsigned vop,
                             unsigned vdst, unsigned nsrc)
 {
-    uint32_t e = insn[1], s0[HSAGPU_GCN_WAVE], s1[HSAGPU_GCN_WAVE];
-    uint32_t old[HSAGPU_GCN_WAVE];
+    uint32_t e = insn[1];
+    HSAGPU_GCN_SCRATCH uint32_t s0[HSAGPU_GCN_WAVE], s1[HSAGPU_GCN_WAVE];
+    HSAGPU_GCN_SCRATCH uint32_t old[HSAGPU_GCN_WAVE];
     unsigned v1 = (insn[0] >> 9) & 0xff, src[3] = { 0, 0, 0 }, r;
     HsaGpuGcnExt x = { .src = { s0, NULL } };
     HsaGpuGcnVreg *dst = NULL;

@@ -142,7 +142,7 @@ bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w)
     uint32_t insn[2] = { 0, 0 };
     unsigned len, err = 0;
     const HsaGpuGcnDec *d;
-    HsaGpuGcnDec own;
+    HSAGPU_GCN_SCRATCH HsaGpuGcnDec own;     /* no cache: decoded here */
 
     /* The second dword may lie past the end of the code: then without */
     if (!gcn_icache_fetch(g, w->pc, insn)) {

@@ -14,6 +14,20 @@
 #include "hsagpu-gcn.h"
 #include "hsagpu-gcn-opcodes.h"
 
+/*
+ * A local array the code writes before it reads it (a wave's lanes: a
+ * kilobyte or so): left alone by -ftrivial-auto-var-init=zero, which
+ * QEMU builds with and which would clear it at every instruction
+ */
+#if defined(__has_attribute)
+#if __has_attribute(uninitialized)
+#define HSAGPU_GCN_SCRATCH __attribute__((uninitialized))
+#endif
+#endif
+#ifndef HSAGPU_GCN_SCRATCH
+#define HSAGPU_GCN_SCRATCH
+#endif
+
 /* One VGPR: a dword per lane */
 typedef uint32_t HsaGpuGcnVreg[HSAGPU_GCN_WAVE];
 

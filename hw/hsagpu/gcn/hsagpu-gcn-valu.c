@@ -683,7 +683,7 @@ void gcn_mask_lanes(uint64_t m, uint32_t *out)
 static inline __attribute__((always_inline))
 void gcn_merge(const uint32_t *r, uint64_t exec, uint32_t *d)
 {
-    uint32_t on[HSAGPU_GCN_WAVE];
+    HSAGPU_GCN_SCRATCH uint32_t on[HSAGPU_GCN_WAVE];
 
     if (exec == UINT64_MAX) {
         memcpy(d, r, HSAGPU_GCN_WAVE * 4);
@@ -723,13 +723,14 @@ static void gcn_f32_lanes(unsigned op, const uint32_t *a, uint32_t av,
                           const uint32_t *b, uint32_t bv, const uint32_t *c,
                           uint32_t cv, bool ftz, uint64_t exec, uint32_t *d)
 {
-    uint32_t ua[HSAGPU_GCN_WAVE], ub[HSAGPU_GCN_WAVE], uc[HSAGPU_GCN_WAVE];
+    HSAGPU_GCN_SCRATCH uint32_t ua[HSAGPU_GCN_WAVE], ub[HSAGPU_GCN_WAVE];
+    HSAGPU_GCN_SCRATCH uint32_t uc[HSAGPU_GCN_WAVE];
     /*
      * the results here first: @d may be a source, and no source is @r;
      * then into @d by EXEC in the same vector unit (a store of one width
      * read back at another would stall)
      */
-    uint32_t r[HSAGPU_GCN_WAVE];
+    HSAGPU_GCN_SCRATCH uint32_t r[HSAGPU_GCN_WAVE];
     const uint32_t *restrict pa = gcn_f32_src(a, av, ua);
     const uint32_t *restrict pb = gcn_f32_src(b, bv, ub);
     const uint32_t *restrict pc = pb;
@@ -859,7 +860,7 @@ HSAGPU_GCN_SIMD
 static void gcn_i32_lanes(unsigned op, const uint32_t *a, const uint32_t *b,
                           const uint32_t *c, uint64_t exec, uint32_t *d)
 {
-    uint32_t r[HSAGPU_GCN_WAVE];
+    HSAGPU_GCN_SCRATCH uint32_t r[HSAGPU_GCN_WAVE];
 
 #define GCN_LANES(expr) do { \
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) { \
@@ -929,7 +930,7 @@ static void gcn_i32_lanes(unsigned op, const uint32_t *a, const uint32_t *b,
 static bool gcn_i32_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
                          uint32_t *d)
 {
-    uint32_t buf[3][HSAGPU_GCN_WAVE];
+    HSAGPU_GCN_SCRATCH uint32_t buf[3][HSAGPU_GCN_WAVE];
 
     if (!gcn_i32_fast_op(op)) {
         return false;
@@ -948,8 +949,8 @@ HSAGPU_GCN_SIMD
 static uint64_t gcn_add_co_lanes(const uint32_t *a, const uint32_t *b,
                                  uint64_t cin, uint64_t exec, uint32_t *d)
 {
-    uint32_t r[HSAGPU_GCN_WAVE], ci[HSAGPU_GCN_WAVE];
-    uint8_t c[HSAGPU_GCN_WAVE];
+    HSAGPU_GCN_SCRATCH uint32_t r[HSAGPU_GCN_WAVE], ci[HSAGPU_GCN_WAVE];
+    HSAGPU_GCN_SCRATCH uint8_t c[HSAGPU_GCN_WAVE];
     uint64_t cout = 0;
 
     gcn_mask_lanes(cin, ci);
@@ -980,7 +981,8 @@ static uint64_t gcn_add_co_lanes(const uint32_t *a, const uint32_t *b,
 static int gcn_addr_fast(HsaGpuGcnWave *w, unsigned op, const HsaGpuGcnOp o[3],
                          HsaGpuGcnVreg *dst, int sdst, uint64_t cin)
 {
-    uint32_t buf[2][HSAGPU_GCN_WAVE], *d = dst[0];
+    HSAGPU_GCN_SCRATCH uint32_t buf[2][HSAGPU_GCN_WAVE];
+    uint32_t *d = dst[0];
     const uint32_t *a, *b;
     uint64_t exec = w->exec, cout = 0;
 
@@ -1108,7 +1110,7 @@ unsigned hsagpu_gcn_valu_fast(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                               const HsaGpuGcnDec *d)
 {
     const HsaGpuGcnVop *v = &d->v;
-    HsaGpuGcnOp o[3];
+    HSAGPU_GCN_SCRATCH HsaGpuGcnOp o[3];
     HsaGpuGcnVreg *dst = w->vfile + v->vdst;
     uint64_t cin = 0;
 
@@ -1201,7 +1203,7 @@ static bool gcn_mqsad_u32(HsaGpuGcnWave *w, const unsigned src[3],
 {
     HsaGpuGcnVreg *c, *d;
     HsaGpuGcnOp a, b;
-    uint32_t out[4][HSAGPU_GCN_WAVE];
+    HSAGPU_GCN_SCRATCH uint32_t out[4][HSAGPU_GCN_WAVE];
 
     if (x || abs || neg || omod || clamp || src[2] < GCN_SRC_VGPR ||
         !hsagpu_gcn_op(w, src[0], 0, true, &a) ||
@@ -1254,7 +1256,7 @@ unsigned hsagpu_gcn_valu(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
      * sources the encoding does not have read as zeros (set one by one:
      * a block initialiser costs a string store at every instruction)
      */
-    HsaGpuGcnOp o[3];
+    HSAGPU_GCN_SCRATCH HsaGpuGcnOp o[3];
     HsaGpuGcnVreg *dst = NULL;
     uint64_t cin = 0, cout = 0, cmp = 0;
     bool keep = gcn_d16_keeps(op);

@@ -249,7 +249,7 @@ void hsagpu_gcn_views_end(HsaGpuGcnViews *v, const HsaGpuGcnMem *mem)
 HSAGPU_GCN_SIMD
 static void gcn_unzip_wave(const uint8_t *m, unsigned n, HsaGpuGcnVreg *r)
 {
-    uint32_t t[HSAGPU_GCN_WAVE * 4];
+    HSAGPU_GCN_SCRATCH uint32_t t[HSAGPU_GCN_WAVE * 4];
 
     memcpy(t, m, 4 * n * HSAGPU_GCN_WAVE);
     if (n == 2) {
@@ -270,7 +270,7 @@ static void gcn_unzip_wave(const uint8_t *m, unsigned n, HsaGpuGcnVreg *r)
 HSAGPU_GCN_SIMD
 static void gcn_zip_wave(HsaGpuGcnVreg *r, unsigned n, uint8_t *m)
 {
-    uint32_t t[HSAGPU_GCN_WAVE * 4];
+    HSAGPU_GCN_SCRATCH uint32_t t[HSAGPU_GCN_WAVE * 4];
 
     if (n == 2) {
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
@@ -366,7 +366,7 @@ static bool gcn_flat_block(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, bool load,
                            const uint64_t addr[HSAGPU_GCN_WAVE],
                            unsigned bytes, HsaGpuGcnVreg *r)
 {
-    uint32_t block[HSAGPU_GCN_WAVE * 4];
+    HSAGPU_GCN_SCRATCH uint32_t block[HSAGPU_GCN_WAVE * 4];
     unsigned first = __builtin_ctzll(w->exec), n = bytes / 4, lanes;
     uint8_t *h;
 
@@ -648,7 +648,8 @@ unsigned hsagpu_gcn_flat(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     unsigned data = (insn[1] >> 8) & 0xff, vaddr = insn[1] & 0xff;
     bool sbase = seg != GCN_FLAT_SEG_FLAT && saddr != 0x7f;
     bool scratch = seg == GCN_FLAT_SEG_SCRATCH;
-    uint64_t base = 0, lane_addr[HSAGPU_GCN_WAVE];
+    uint64_t base = 0;
+    HSAGPU_GCN_SCRATCH uint64_t lane_addr[HSAGPU_GCN_WAVE];
     HsaGpuGcnVreg *rd, *rs, *ra;
     GcnMemOp m;
 
