@@ -557,7 +557,6 @@ unsigned hsagpu_gcn_smem(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
 unsigned hsagpu_gcn_scalar(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
                            const uint32_t *insn);
 
-
 /*
  * hsagpu-gcn-decode.c. A source operand @src (9-bit encoding) of type
  * @type (GCN_OT_*; a pair for B64 and F64): false when it is not one the

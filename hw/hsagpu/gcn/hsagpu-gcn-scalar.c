@@ -2,8 +2,9 @@
  * hsa-gpu: GCN (gfx9) interpreter, the scalar side: scalar operands,
  * scalar ALU (SOP1, SOP2, SOPK, SOPC), program flow (SOPP: branches,
  * barrier, end) and scalar memory (SMEM); hsagpu-gcn-fetch.c hands them
- * their instructions. Encodings: the "Vega" instruction set architecture reference;
- * opcodes by name from hsagpu-gcn-opcodes.h, checked against llvm-mc.
+ * their instructions. Encodings: the "Vega" instruction set architecture
+ * reference; opcodes by name from hsagpu-gcn-opcodes.h, checked against
+ * llvm-mc.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
