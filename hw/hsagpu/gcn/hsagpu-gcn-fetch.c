@@ -158,6 +158,10 @@ bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w)
     }
     w->insns++;
     d = gcn_decoded(g, w->pc, insn, &own);
+    if (d->path >= GCN_PATH_VALU) {
+        /* (hsagpu_gcn_vector counts the others itself) */
+        g->st->lane_ops += hsagpu_gcn_lanes_on(w);
+    }
     switch (d->path) {
     case GCN_PATH_SOPP:
         len = hsagpu_gcn_sopp(g, w, insn);
@@ -169,15 +173,12 @@ bool hsagpu_gcn_step(HsaGpuGcnGroup *g, HsaGpuGcnWave *w)
         len = hsagpu_gcn_scalar(g, w, insn);
         break;
     case GCN_PATH_FAST:
-        g->st->lane_ops += hsagpu_gcn_lanes_on(w);
         len = hsagpu_gcn_valu_fast(g, w, d);
         break;
     case GCN_PATH_VALU:
-        g->st->lane_ops += hsagpu_gcn_lanes_on(w);
         len = hsagpu_gcn_valu(g, w, insn, &d->v, NULL);
         break;
     case GCN_PATH_NOP:
-        g->st->lane_ops += hsagpu_gcn_lanes_on(w);
         len = 1;
         break;
     default:

@@ -518,6 +518,7 @@ enum {
     GCN_PATH_SMEM,
     GCN_PATH_SCALAR,            /* SOP1, SOP2, SOPC, SOPK */
     GCN_PATH_VECTOR,            /* hsagpu_gcn_vector: decodes it itself */
+    /* vector instructions the step counts the lanes of: from here on */
     GCN_PATH_VALU,              /* hsagpu_gcn_valu on @v */
     GCN_PATH_NOP,               /* a vector NOP */
     GCN_PATH_FAST,              /* hsagpu_gcn_valu_fast on @v */
