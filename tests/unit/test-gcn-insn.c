@@ -3548,11 +3548,42 @@ static bool vary(uint32_t *e, unsigned k)
 	}
 }
 
+/*
+ * DS variants: the address register as a result, results and sources
+ * past the allocation, random offsets (addresses themselves are random:
+ * in range, past the LDS's end, wrapping at 32 bits)
+ */
+#define DS_VARS 10
+
+static bool vary_ds(uint32_t *e, unsigned k)
+{
+	switch (k) {
+	case 0:
+		return true;
+	case 1:                         /* vdst = vaddr */
+		e[1] = (e[1] & 0x00ffffffu) | (e[1] & 0xff) << 24;
+		return true;
+	case 2:
+		e[1] = (e[1] & 0x00ffffffu) | 19u << 24;
+		return true;
+	case 3:
+		e[1] = (e[1] & ~0xffu) | 200;
+		return true;
+	case 4:
+		e[1] = (e[1] & ~(0xffu << 8)) | 19u << 8;
+		return true;
+	default:                        /* offset, or offset0 and offset1 */
+		e[0] = (e[0] & ~0xffffu) | (rnd() & 0xffff);
+		return true;
+	}
+}
+
 typedef struct {
 	HsaGpuGcnWave w;
 	HsaGpuGcnVreg v[20];
 	HsaGpuGcnStatus st;
-	bool ran;
+	bool ran, ds;
+	uint8_t lds[LDS_SIZE];
 } PathState;
 
 static void run_path(PathState *p, const PathState *from, bool general)
@@ -3570,9 +3601,13 @@ static void run_path(PathState *p, const PathState *from, bool general)
 	g.lds = lds;
 	g.lds_size = LDS_SIZE;
 	g.ftz32 = from->w.denorm & 1;
+	if (from->ds)
+		memcpy(lds, from->lds, LDS_SIZE);
 	hsagpu_gcn_general = general;
 	p->ran = hsagpu_gcn_step(&g, &p->w);
 	hsagpu_gcn_general = false;
+	if (from->ds)
+		memcpy(p->lds, lds, LDS_SIZE);
 }
 
 static bool same_path(const PathState *a, const PathState *b)
@@ -3580,6 +3615,7 @@ static bool same_path(const PathState *a, const PathState *b)
 	const HsaGpuGcnWave *x = &a->w, *y = &b->w;
 
 	return a->ran == b->ran && !memcmp(a->v, b->v, sizeof(a->v)) &&
+	       (!a->ds || !memcmp(a->lds, b->lds, LDS_SIZE)) &&
 	       !memcmp(x->s, y->s, sizeof(x->s)) && x->vcc == y->vcc &&
 	       x->exec == y->exec && x->m0 == y->m0 && x->scc == y->scc &&
 	       x->pc == y->pc && x->done == y->done && x->insns == y->insns &&
@@ -3598,14 +3634,16 @@ static void check_paths(unsigned i)
 	uint32_t e0 = enc[i][0];
 	char first[160] = "";
 
-	/* VALU only: the fast paths' (VOP1, VOP2, VOPC, VOP3 but VOP3P) */
-	if ((e0 >> 31 && e0 >> 26 != 0x34) || e0 >> 23 == 0x1a7)
+	/* the fast paths': VALU (VOP1, VOP2, VOPC, VOP3 but VOP3P) and DS */
+	bool ds = e0 >> 26 == 0x36;
+
+	if (!ds && ((e0 >> 31 && e0 >> 26 != 0x34) || e0 >> 23 == 0x1a7))
 		return;
-	for (unsigned k = 0; k < VARS; k++) {
+	for (unsigned k = 0; k < (ds ? DS_VARS : VARS); k++) {
 		uint32_t e[3];
 
 		memcpy(e, enc[i], sizeof(e));
-		if (!vary(e, k))
+		if (!(ds ? vary_ds(e, k) : vary(e, k)))
 			continue;
 		for (unsigned r = 0; r < 4; r++) {
 			HsaGpuGcnDec dd = { .raw = { e[0], e[1] } };
@@ -3631,6 +3669,22 @@ static void check_paths(unsigned i)
 			from.w.nvgpr = 20;
 			from.w.pc = 0x1000;
 			from.w.denorm = r & 2 ? 0 : 0xf;
+			from.ds = ds;
+			for (unsigned l = 0; ds && l < HSAGPU_GCN_WAVE; l++) {
+				uint32_t a = rnd();
+
+				/* in range, past the end, wrapping */
+				a = l % 4 == 0 ? a % LDS_SIZE : l % 4 == 1 ?
+				    a % (LDS_SIZE + 512) : l % 4 == 2 ?
+				    0xffffff00u + a % 256 : a & ~3u;
+				for (unsigned n = 0; n < 20; n += 2)
+					from.v[n][l] = a;
+			}
+			for (unsigned b = 0; ds && b < LDS_SIZE; b += 4) {
+				uint32_t x = rnd();
+
+				memcpy(from.lds + b, &x, 4);
+			}
 			run_path(&gen, &from, true);
 			run_path(&fast, &from, false);
 			tried++;
@@ -3649,7 +3703,7 @@ static void check_paths(unsigned i)
 	}
 	paths_fast += fast_runs;
 	TM(!bad, "%.60s: decoded once and the general paths agree on %u of "
-	   "%u variants (%u on a fast path)%s%.60s", enc_text[i], tried - bad,
+	   "%u variants (%u on a fast VALU path)%s%.60s", enc_text[i], tried - bad,
 	   tried, fast_runs, bad ? "; first: " : "", first);
 }
 

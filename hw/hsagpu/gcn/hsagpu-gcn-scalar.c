@@ -855,15 +855,26 @@ unsigned hsagpu_gcn_sopp(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     bool take;
 
     switch (op) {
-    case GCN_SOPP_S_WAITCNT:
+    case GCN_SOPP_S_WAITCNT: {
+        /* vmcnt [3:0] and [15:14], expcnt [6:4]; their maxima: no wait */
+        unsigned imm = insn[0] & 0xffff;
+        unsigned vm = (imm & 0xf) | ((imm >> 14) & 3) << 4;
+
         /*
          * Memory is synchronous here, nothing to wait for; but the
-         * memory model's acquires and releases are these (an acquire's
-         * "s_waitcnt vmcnt(0)" after its load, a release's before its
-         * store): a host fence orders them with the CPU's accesses.
+         * memory model's acquires and releases beyond the workgroup are
+         * these (an acquire's "s_waitcnt vmcnt(0)" after its load, a
+         * release's before its store): a host fence orders them with
+         * the CPU's accesses. A wait on lgkmcnt alone (LDS, scalar
+         * loads, messages) orders nothing outside the workgroup, whose
+         * waves all run on this thread: no fence (compiled code waits
+         * so around every LDS access).
          */
-        hsagpu_gcn_fence();
+        if (vm != 63 || ((imm >> 4) & 7) != 7) {
+            hsagpu_gcn_fence();
+        }
         return 1;
+    }
     case GCN_SOPP_S_SENDMSG:
     case GCN_SOPP_S_SENDMSGHALT:
         return hsagpu_gcn_sendmsg(g, w, insn, op == GCN_SOPP_S_SENDMSGHALT);

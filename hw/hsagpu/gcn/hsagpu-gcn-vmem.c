@@ -1205,6 +1205,100 @@ bool hsagpu_gcn_gws_ready(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w)
 }
 
 /*
+ * Plain DS loads and stores of whole dwords, what compiled code moves
+ * through the LDS with (ds_read/ds_write _b32, _b64, _b96, _b128, and
+ * read2/write2 _b32, _b64 and their st64 forms): the general loop's
+ * semantics (32-bit addresses that wrap; an element of up to 8 bytes in
+ * range whole or not at all, a wider one dword by dword; out of range:
+ * 0 read, nothing written; lanes in order), in one loop without the
+ * general one's per-lane tests. False: not one of them.
+ */
+static bool gcn_ds_move(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
+                        const uint32_t *insn, HsaGpuGcnVreg *ra,
+                        HsaGpuGcnVreg *rd, HsaGpuGcnVreg *r0,
+                        HsaGpuGcnVreg *r1)
+{
+    unsigned n, parts = 2, scale = 1, nw;
+    uint32_t off[2] = { insn[0] & 0xff, (insn[0] >> 8) & 0xff };
+    bool load;
+
+    switch (op) {
+    case GCN_DS_READ_B32:
+    case GCN_DS_READ_B64:
+    case GCN_DS_READ_B96:
+    case GCN_DS_READ_B128:
+    case GCN_DS_WRITE_B32:
+    case GCN_DS_WRITE_B64:
+    case GCN_DS_WRITE_B96:
+    case GCN_DS_WRITE_B128:
+        load = op == GCN_DS_READ_B32 || op == GCN_DS_READ_B64 ||
+               op == GCN_DS_READ_B96 || op == GCN_DS_READ_B128;
+        n = op == GCN_DS_READ_B32 || op == GCN_DS_WRITE_B32 ? 4 :
+            op == GCN_DS_READ_B64 || op == GCN_DS_WRITE_B64 ? 8 :
+            op == GCN_DS_READ_B96 || op == GCN_DS_WRITE_B96 ? 12 : 16;
+        parts = 1;
+        off[0] = insn[0] & 0xffff;
+        break;
+    case GCN_DS_READ2_B32:
+    case GCN_DS_READ2ST64_B32:
+    case GCN_DS_WRITE2_B32:
+    case GCN_DS_WRITE2ST64_B32:
+        n = 4;
+        load = op == GCN_DS_READ2_B32 || op == GCN_DS_READ2ST64_B32;
+        scale = op == GCN_DS_READ2ST64_B32 || op == GCN_DS_WRITE2ST64_B32 ?
+                64 : 1;
+        break;
+    case GCN_DS_READ2_B64:
+    case GCN_DS_READ2ST64_B64:
+    case GCN_DS_WRITE2_B64:
+    case GCN_DS_WRITE2ST64_B64:
+        n = 8;
+        load = op == GCN_DS_READ2_B64 || op == GCN_DS_READ2ST64_B64;
+        scale = op == GCN_DS_READ2ST64_B64 || op == GCN_DS_WRITE2ST64_B64 ?
+                64 : 1;
+        break;
+    default:
+        return false;
+    }
+    nw = n / 4;
+    if (parts == 2) {
+        off[0] *= n * scale;
+        off[1] *= n * scale;
+    }
+    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
+        /* before any result: the address register may be one */
+        uint32_t a = ra[0][l];
+
+        if (!((w->exec >> l) & 1)) {
+            continue;
+        }
+        for (unsigned p = 0; p < parts; p++) {
+            uint32_t at = a + off[p];
+            HsaGpuGcnVreg *data = p ? r1 : r0;
+
+            for (unsigned k = 0; k < nw; k++) {
+                /* up to 8 bytes: one window for the element */
+                uint8_t *q = n <= 8 ? gcn_lds(g, at, n) :
+                             gcn_lds(g, (uint32_t)(at + 4 * k), 4);
+                unsigned o = n <= 8 ? 4 * k : 0;
+
+                if (load) {
+                    uint32_t v = 0;
+
+                    if (q) {
+                        memcpy(&v, q + o, 4);
+                    }
+                    rd[p * nw + k][l] = v;
+                } else if (q) {
+                    memcpy(q + o, &data[k][l], 4);
+                }
+            }
+        }
+    }
+    return true;
+}
+
+/*
  * DS: reads and writes of bytes, shorts, 1-4 dwords and dword or qword
  * pairs; atomics of 32 and 64 bits with and without the old value;
  * compare-store; swizzle, permute and backward permute across lanes.
@@ -1386,6 +1480,9 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         !hsagpu_gcn_vsrc(w, data0, nd, &r0) ||
         !hsagpu_gcn_vsrc(w, data1, cnt == 2 || two ? nd : 0, &r1)) {
         return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
+    }
+    if (!hsagpu_gcn_general && gcn_ds_move(g, w, op, insn, ra, rd, r0, r1)) {
+        return 2;
     }
     if (cross) {
         /*
