@@ -238,11 +238,6 @@ void hsagpu_gcn_views_end(HsaGpuGcnViews *v, const HsaGpuGcnMem *mem)
 }
 
 /*
- * @lanes lanes from @first of @n VGPRs from or to @m, lane after lane,
- * @n dwords each (unaligned bytes: a view or a block); one dword a lane
- * is one copy of the whole row
- */
-/*
  * A whole wave's two or four dwords a lane: interleaved groups, which the
  * host compiler turns into vector shuffles (one lane at a time does not)
  */
@@ -288,6 +283,11 @@ static void gcn_zip_wave(HsaGpuGcnVreg *r, unsigned n, uint8_t *m)
     memcpy(m, t, 4 * n * HSAGPU_GCN_WAVE);
 }
 
+/*
+ * @lanes lanes from @first of @n VGPRs from or to @m, lane after lane,
+ * @n dwords each (unaligned bytes: a view or a block); one dword a lane
+ * is one copy of the whole row
+ */
 static void gcn_unzip(const uint8_t *m, unsigned n, unsigned lanes,
                       unsigned first, HsaGpuGcnVreg *r)
 {
