@@ -437,6 +437,13 @@ static void *hsagpu_queue_thread(void *opaque)
         int64_t timeout;
 
         /*
+         * Awake from here until the sleep below, which looks at
+         * kick_pending first: a kick meanwhile (a doorbell as a pass
+         * ends) needs no eventfd, whose write is a system call in the
+         * vCPU's doorbell write
+         */
+        qatomic_set(&s->qthread_watching, 1);
+        /*
          * Let MMIO and commands in first, but not for ever: register
          * readers on several vCPUs can keep a waiter queued all the time
          * (review of dev, finding 3). Then the thread queues for qlock

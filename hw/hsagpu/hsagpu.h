@@ -265,10 +265,11 @@ struct HsaGpuState {
     int64_t proc_backoff;       /* mainloop: polling interval */
     bool proc_kicked;           /* mainloop: kicked since the last run */
     /*
-     * The thread watches for work without sleeping (qatomic; the doorbell
-     * watch after work): a kick then only sets kick_pending, which the
-     * watch reads, instead of the eventfd, whose write is a system call
-     * in the vCPU's doorbell write (over a microsecond on a nested host)
+     * The thread is awake (qatomic: in a pass, or the doorbell watch
+     * after work) and reads kick_pending before it sleeps: a kick then
+     * only sets kick_pending instead of the eventfd, whose write is a
+     * system call in the vCPU's doorbell write (over a microsecond on a
+     * nested host)
      */
     int qthread_watching;
     int kick_pending;
