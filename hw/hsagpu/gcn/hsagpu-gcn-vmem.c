@@ -1205,65 +1205,27 @@ bool hsagpu_gcn_gws_ready(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w)
 }
 
 /*
- * Plain DS loads and stores of whole dwords, what compiled code moves
- * through the LDS with (ds_read/ds_write _b32, _b64, _b96, _b128, and
- * read2/write2 _b32, _b64 and their st64 forms): the general loop's
- * semantics (32-bit addresses that wrap; an element of up to 8 bytes in
- * range whole or not at all, a wider one dword by dword; out of range:
- * 0 read, nothing written; lanes in order), in one loop without the
- * general one's per-lane tests. False: not one of them.
+ * A plain DS load (@nret registers) or store of whole dwords, what
+ * compiled code moves through the LDS with (ds_read/ds_write _b32..
+ * _b128, read2/write2 of @two elements @scale bytes apart in units of
+ * their offsets): the general loop's semantics (32-bit addresses that
+ * wrap; an element of up to 8 bytes in range whole or not at all, a
+ * wider one dword by dword; out of range: 0 read, nothing written; lanes
+ * in order), in one loop without its per-lane tests. @n: bytes per
+ * element.
  */
-static bool gcn_ds_move(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
-                        const uint32_t *insn, HsaGpuGcnVreg *ra,
+static void gcn_ds_move(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
+                        const uint32_t *insn, unsigned n, bool two,
+                        unsigned scale, bool load, HsaGpuGcnVreg *ra,
                         HsaGpuGcnVreg *rd, HsaGpuGcnVreg *r0,
                         HsaGpuGcnVreg *r1)
 {
-    unsigned n, parts = 2, scale = 1, nw;
-    uint32_t off[2] = { insn[0] & 0xff, (insn[0] >> 8) & 0xff };
-    bool load;
+    unsigned parts = two ? 2 : 1, nw = n / 4;
+    uint32_t off[2] = { insn[0] & 0xffff, 0 };
 
-    switch (op) {
-    case GCN_DS_READ_B32:
-    case GCN_DS_READ_B64:
-    case GCN_DS_READ_B96:
-    case GCN_DS_READ_B128:
-    case GCN_DS_WRITE_B32:
-    case GCN_DS_WRITE_B64:
-    case GCN_DS_WRITE_B96:
-    case GCN_DS_WRITE_B128:
-        load = op == GCN_DS_READ_B32 || op == GCN_DS_READ_B64 ||
-               op == GCN_DS_READ_B96 || op == GCN_DS_READ_B128;
-        n = op == GCN_DS_READ_B32 || op == GCN_DS_WRITE_B32 ? 4 :
-            op == GCN_DS_READ_B64 || op == GCN_DS_WRITE_B64 ? 8 :
-            op == GCN_DS_READ_B96 || op == GCN_DS_WRITE_B96 ? 12 : 16;
-        parts = 1;
-        off[0] = insn[0] & 0xffff;
-        break;
-    case GCN_DS_READ2_B32:
-    case GCN_DS_READ2ST64_B32:
-    case GCN_DS_WRITE2_B32:
-    case GCN_DS_WRITE2ST64_B32:
-        n = 4;
-        load = op == GCN_DS_READ2_B32 || op == GCN_DS_READ2ST64_B32;
-        scale = op == GCN_DS_READ2ST64_B32 || op == GCN_DS_WRITE2ST64_B32 ?
-                64 : 1;
-        break;
-    case GCN_DS_READ2_B64:
-    case GCN_DS_READ2ST64_B64:
-    case GCN_DS_WRITE2_B64:
-    case GCN_DS_WRITE2ST64_B64:
-        n = 8;
-        load = op == GCN_DS_READ2_B64 || op == GCN_DS_READ2ST64_B64;
-        scale = op == GCN_DS_READ2ST64_B64 || op == GCN_DS_WRITE2ST64_B64 ?
-                64 : 1;
-        break;
-    default:
-        return false;
-    }
-    nw = n / 4;
-    if (parts == 2) {
-        off[0] *= n * scale;
-        off[1] *= n * scale;
+    if (two) {
+        off[0] = (insn[0] & 0xff) * scale;
+        off[1] = ((insn[0] >> 8) & 0xff) * scale;
     }
     for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
         /* before any result: the address register may be one */
@@ -1295,7 +1257,6 @@ static bool gcn_ds_move(HsaGpuGcnGroup *g, HsaGpuGcnWave *w, unsigned op,
             }
         }
     }
-    return true;
 }
 
 /*
@@ -1310,7 +1271,7 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
     unsigned off0 = insn[0] & 0xff, off1 = (insn[0] >> 8) & 0xff;
     unsigned vdst = insn[1] >> 24, data0 = (insn[1] >> 8) & 0xff;
     unsigned data1 = (insn[1] >> 16) & 0xff, vaddr = insn[1] & 0xff;
-    unsigned n = 0, nret = 0, nd = 0, cnt, kind;
+    unsigned n = 0, nret = 0, nd = 0, cnt, kind, scale;
     bool two = false, rtn, wide;
     bool cmpst = op == GCN_DS_CMPST_B32 || op == GCN_DS_CMPST_RTN_B32 ||
                  op == GCN_DS_CMPST_F32 || op == GCN_DS_CMPST_RTN_F32 ||
@@ -1481,7 +1442,15 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
         !hsagpu_gcn_vsrc(w, data1, cnt == 2 || two ? nd : 0, &r1)) {
         return hsagpu_gcn_refuse(g, w, insn, "VGPR past the allocation");
     }
-    if (!hsagpu_gcn_general && gcn_ds_move(g, w, op, insn, ra, rd, r0, r1)) {
+    /* the second element's distance, in units of the offsets */
+    scale = n * (op == GCN_DS_WRITE2ST64_B32 || op == GCN_DS_READ2ST64_B32 ||
+                 op == GCN_DS_WRITE2ST64_B64 || op == GCN_DS_READ2ST64_B64 ||
+                 op == GCN_DS_WRXCHG2ST64_RTN_B32 ||
+                 op == GCN_DS_WRXCHG2ST64_RTN_B64 ? 64 : 1);
+    /* whole dwords loaded or stored, nothing else (atomics: both) */
+    if (!hsagpu_gcn_general && kind == GCN_A_NONE && !cmpst && !fat &&
+        !d16 && !cross && n >= 4 && !(n % 4) && !nret != !nd) {
+        gcn_ds_move(g, w, insn, n, two, scale, nret, ra, rd, r0, r1);
         return 2;
     }
     if (cross) {
@@ -1532,13 +1501,6 @@ unsigned hsagpu_gcn_ds(HsaGpuGcnGroup *g, HsaGpuGcnWave *w,
             d1 = r1[0][l] | (nd > 1 ? (uint64_t)r1[1][l] << 32 : 0);
         }
         if (two) {
-            bool st64 = op == GCN_DS_WRITE2ST64_B32 ||
-                        op == GCN_DS_READ2ST64_B32 ||
-                        op == GCN_DS_WRITE2ST64_B64 ||
-                        op == GCN_DS_READ2ST64_B64 ||
-                        op == GCN_DS_WRXCHG2ST64_RTN_B32 ||
-                        op == GCN_DS_WRXCHG2ST64_RTN_B64;
-            unsigned scale = n * (st64 ? 64 : 1);
             /* read2 reads, write2 writes, wrxchg2 both */
             uint64_t v0 = gcn_lds_get(g, a + off0 * scale, n);
             uint64_t v1 = gcn_lds_get(g, a + off1 * scale, n);
