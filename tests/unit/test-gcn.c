@@ -1415,6 +1415,90 @@ static void test_views(void)
 }
 
 /*
+ * Views the threads of a pool share: in one slice a span's is asked of
+ * the memory once, whichever thread needs it first, not once a thread
+ * (both take workgroups of the same buffers in turn); so no more are
+ * asked than the caller alone asks for the same grid. Every byte
+ * written is told when the slice is over, none outside.
+ */
+static void test_views_shared(void)
+{
+	HsaGpuGcnPool *pool = hsagpu_gcn_pool_new(2, "test-cu", NULL, NULL);
+	uint64_t kd = load("vadd"), nwg[3] = { 64, 1, 1 };
+	const uint32_t grid[3] = { 16384, 1, 1 };
+	const uint16_t wg[3] = { 256, 1, 1 };
+	float *a = at(BUF(0)), *b = at(BUF(1)), *c = at(BUF(2));
+	unsigned asked[2], bad = 0, out = 0, err[2];
+
+	if (!kd)
+		return;
+	for (int k = 0; k < 2; k++) {
+		HsaGpuGcnGrid g = { .pool = k ? pool : NULL };
+		HsaGpuGcnGridStats acc = { 0 };
+		HsaGpuGcnDispatch d;
+		HsaGpuGcnStatus st;
+		uint64_t next = 0;
+
+		for (unsigned i = 0; i < 16384; i++) {
+			a[i] = fl(i);
+			b[i] = fl(3 * i + k);
+			c[i] = -1;
+		}
+		memset(told, 0, SIZE);
+		vadd_init(k);
+		T(setup(kd, grid, wg, &d) == 0);
+		lent = 0;
+		err[k] = hsagpu_gcn_grid_run(&g, &next, nwg, 64, &vmem, &d, NULL,
+					     UINT64_MAX, UINT64_MAX, &st, &acc);
+		asked[k] = lent;
+		for (unsigned i = 0; i < 16384; i++) {
+			bad += c[i] != a[i] + b[i];
+			bad += !told[BUF(2) - BASE + 4 * i];
+		}
+		for (uint64_t o = 0; o < SIZE; o++)
+			out += told[o] && (o < BUF(2) - BASE ||
+					   o >= BUF(2) - BASE + 65536);
+		hsagpu_gcn_grid_free(&g);
+	}
+	TM(!err[0] && !err[1] && !bad && !out && asked[1] <= asked[0],
+	   "vadd, 64 workgroups in one slice, views asked: %u by the caller "
+	   "alone, %u by 2 threads; %u wrong or untold, %u told outside",
+	   asked[0], asked[1], bad, out);
+	hsagpu_gcn_pool_free(pool);
+}
+
+#ifdef __linux__
+/*
+ * A pool's thread on another part's CPU moves to one no part is on
+ * (hsagpu_gcn_pool_spread_to decides): two threads on one CPU ran as
+ * one while the other CPU idled
+ */
+static void test_pool_spread(void)
+{
+	uint64_t all[HSAGPU_GCN_CPUS / 64] = { 0 }, to[HSAGPU_GCN_CPUS / 64];
+	const int same[3] = { 1, 1, -1 }, apart[3] = { 0, 1, -1 };
+	const int three[3] = { 0, 1, 1 }, late[3] = { -1, 1, 1 };
+
+	all[0] = 0xf;                           /* CPUs 0..3 */
+	T(hsagpu_gcn_pool_spread_to(same, 2, 1, all, to) && to[0] == 0xd);
+	T(!hsagpu_gcn_pool_spread_to(apart, 2, 1, all, to));
+	/* the first of two on a CPU stays; the second moves off both */
+	T(!hsagpu_gcn_pool_spread_to(three, 3, 1, all, to));
+	T(hsagpu_gcn_pool_spread_to(three, 3, 2, all, to) && to[0] == 0xc);
+	/* a part not yet known is no reason, and no CPU left: stays */
+	T(hsagpu_gcn_pool_spread_to(late, 3, 2, all, to) && to[0] == 0xd);
+	all[0] = 0x3;
+	T(!hsagpu_gcn_pool_spread_to(three, 3, 2, all, to));
+	T(!hsagpu_gcn_pool_spread_to(same, 1, 0, all, to));
+	/* a CPU past the first word */
+	all[0] = 0x2;
+	all[2] = 1;                             /* CPU 128 */
+	T(hsagpu_gcn_pool_spread_to(same, 2, 1, all, to) && to[0] == 0 &&
+	  to[2] == 1);
+}
+#endif
+
+/*
  * Bytes of a grid in flight are guest input (migration, a saved
  * context): several in flight must be two to HSAGPU_GCN_INFLIGHT_MAX
  * workgroups, each whole; a workgroup in flight the cursor has not
@@ -1497,6 +1581,10 @@ int main(void)
 	test_pool();
 	test_pool_load_checks();
 	test_views();
+	test_views_shared();
+#ifdef __linux__
+	test_pool_spread();
+#endif
 	free(told);
 	free(mem);
 	return tap_done();

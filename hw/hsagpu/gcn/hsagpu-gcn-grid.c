@@ -8,9 +8,10 @@
  * next workgroup as it finishes one, so several are in flight, as on a
  * GPU's compute units; their memory callbacks take turns under one lock
  * (the device's memory path is one requester's), while loads and stores
- * through host views of the memory (HsaGpuGcnMem.host) take none. A
- * workgroup whose waves
- * wait on global wave sync for later ones stays resident beside the
+ * through host views of the memory (HsaGpuGcnMem.host) take none, and
+ * the threads of a slice share the views (one asked a span, not one a
+ * thread; what was written through them told once). A workgroup whose
+ * waves wait on global wave sync for later ones stays resident beside the
  * next, as the hardware keeps it; once all are started the waiting ones
  * take turns (such a grid runs on one thread). Independent of QEMU.
  *
@@ -188,6 +189,26 @@ static bool grid_check_flight(HsaGpuGcnGrid *g, uint64_t *next,
 /* Wave instructions a thread of a pool runs between looks at the others */
 #define GRID_PAR_CHUNK  1024
 
+/*
+ * A host view the parts of a slice share (GcnGridPar.views): filled once
+ * under the lock by whichever part needs it first, then found by the
+ * others without it; the bytes written through it are told to the memory
+ * once, when the slice ends. @key is published last (release): va (4 KiB
+ * aligned) | GRID_VIEW_SET | GRID_VIEW_WRITE; 0, empty.
+ */
+typedef struct GcnParView {
+    uint64_t key;
+    uint8_t *host;
+    uint32_t len;
+    uint32_t dirty_lo, dirty_hi;        /* [lo, hi) of len */
+} GcnParView;
+#define GRID_VIEW_SET   1u
+#define GRID_VIEW_WRITE 2u
+/* slots by span (a slice reaches a few dozen), looked up this far on */
+#define GRID_VIEW_BITS  9
+#define GRID_VIEWS      (1u << GRID_VIEW_BITS)
+#define GRID_VIEW_PROBE 8u
+
 /* One parallel slice (grid_run_par): what its parts share */
 typedef struct GcnGridPar {
     pthread_mutex_t lock;       /* memory callbacks, todo, stop */
@@ -205,6 +226,9 @@ typedef struct GcnGridPar {
     HsaGpuGcnStatus *st;
     unsigned *err;
     bool stop;                  /* a part failed: no one starts more */
+    GcnParView *views;          /* GRID_VIEWS of them, when mem->host */
+    uint32_t *used;             /* the slots filled, nused of them */
+    uint32_t nused;
 } GcnGridPar;
 
 static unsigned par_read(void *o, uint64_t addr, void *buf, uint32_t len)
@@ -273,24 +297,148 @@ static uint64_t par_now(void *o)
     return t;
 }
 
+static uint32_t par_view_slot(uint64_t addr)
+{
+    return ((addr / HSAGPU_GCN_TLB_SPAN) * 0x9e3779b97f4a7c15ULL) >>
+           (64 - GRID_VIEW_BITS);
+}
+
+/*
+ * The shared view that holds [@addr, @addr + @len) (@write: for
+ * writing), or NULL; without the lock, entries once published never
+ * change within the slice
+ */
+static GcnParView *par_view_find(GcnGridPar *p, uint64_t addr, uint32_t len,
+                                 bool write)
+{
+    uint32_t at = par_view_slot(addr);
+
+    for (unsigned i = 0; i < GRID_VIEW_PROBE; i++) {
+        GcnParView *v = &p->views[(at + i) & (GRID_VIEWS - 1)];
+        uint64_t key = __atomic_load_n(&v->key, __ATOMIC_ACQUIRE);
+        uint64_t va = key & ~(uint64_t)(HSAGPU_GCN_TLB_PAGE - 1);
+
+        if (!key) {
+            return NULL;
+        }
+        if ((!write || (key & GRID_VIEW_WRITE)) && addr - va < v->len &&
+            len <= v->len - (addr - va)) {
+            return v;
+        }
+    }
+    return NULL;
+}
+
+/* Keep a view for the others (lock held); full: not kept, still good */
+static void par_view_keep(GcnGridPar *p, uint64_t va, uint8_t *h,
+                          uint32_t len, bool write)
+{
+    uint32_t at = par_view_slot(va);
+
+    for (unsigned i = 0; i < GRID_VIEW_PROBE; i++) {
+        uint32_t k = (at + i) & (GRID_VIEWS - 1);
+        GcnParView *v = &p->views[k];
+
+        if (!v->key) {
+            v->host = h;
+            v->len = len;
+            v->dirty_lo = UINT32_MAX;
+            v->dirty_hi = 0;
+            p->used[p->nused++] = k;
+            __atomic_store_n(&v->key, va | GRID_VIEW_SET |
+                             (write ? GRID_VIEW_WRITE : 0), __ATOMIC_RELEASE);
+            return;
+        }
+    }
+}
+
+/*
+ * A view for a part: one another part already has, else the memory's
+ * from the start of the span (so that parts taking workgroups in turn
+ * share one), else from @addr
+ */
 static void *par_host(void *o, uint64_t addr, bool write, uint32_t *len)
 {
     GcnGridPar *p = o;
-    void *h;
+    uint64_t span = addr & ~(uint64_t)(HSAGPU_GCN_TLB_SPAN - 1);
+    GcnParView *v = par_view_find(p, addr, 1, write);
+    bool locked = false;
+    uint32_t n = 0;
+    uint8_t *h;
 
-    pthread_mutex_lock(&p->lock);
-    h = p->mem->host(p->mem->opaque, addr, write, len);
-    pthread_mutex_unlock(&p->lock);
+    if (!v) {
+        pthread_mutex_lock(&p->lock);
+        locked = true;
+        v = par_view_find(p, addr, 1, write);       /* filled meanwhile? */
+    }
+    if (v) {
+        uint64_t va = v->key & ~(uint64_t)(HSAGPU_GCN_TLB_PAGE - 1);
+
+        *len = v->len - (addr - va);
+        h = v->host + (addr - va);
+    } else {
+        h = span == addr ? NULL
+                         : p->mem->host(p->mem->opaque, span, write, &n);
+        if (h && n > addr - span) {
+            par_view_keep(p, span, h, n, write);
+            *len = n - (addr - span);
+            h += addr - span;
+        } else {
+            h = p->mem->host(p->mem->opaque, addr, write, &n);
+            if (h && n) {
+                par_view_keep(p, addr, h, n, write);
+            }
+            *len = n;
+        }
+    }
+    if (locked) {
+        pthread_mutex_unlock(&p->lock);
+    }
     return h;
 }
 
+/* *@at becomes @v if @v is below it (@low) or above it (!@low) */
+static void par_widen(uint32_t *at, uint32_t v, bool low)
+{
+    uint32_t was = __atomic_load_n(at, __ATOMIC_RELAXED);
+
+    while ((low ? v < was : v > was) &&
+           !__atomic_compare_exchange_n(at, &was, v, true, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+        /* another part widened it: compare with what it holds now */
+    }
+}
+
+/* Bytes written through a shared view: told once the slice ends */
 static void par_written(void *o, uint64_t addr, uint32_t len)
 {
     GcnGridPar *p = o;
+    GcnParView *v = par_view_find(p, addr, len, true);
 
+    if (v) {
+        uint64_t va = v->key & ~(uint64_t)(HSAGPU_GCN_TLB_PAGE - 1);
+
+        par_widen(&v->dirty_lo, addr - va, true);
+        par_widen(&v->dirty_hi, addr - va + len, false);
+        return;
+    }
     pthread_mutex_lock(&p->lock);
     p->mem->written(p->mem->opaque, addr, len);
     pthread_mutex_unlock(&p->lock);
+}
+
+/* The slice is over (its parts are done): what they wrote, told */
+static void par_views_end(GcnGridPar *p)
+{
+    for (uint32_t i = 0; i < p->nused; i++) {
+        GcnParView *v = &p->views[p->used[i]];
+
+        if (v->dirty_hi > v->dirty_lo) {
+            p->mem->written(p->mem->opaque,
+                            (v->key & ~(uint64_t)(HSAGPU_GCN_TLB_PAGE - 1)) +
+                            v->dirty_lo, v->dirty_hi - v->dirty_lo);
+        }
+    }
 }
 
 static void par_interrupt(void *o, uint32_t m0)
@@ -513,9 +661,18 @@ static unsigned grid_run_par(HsaGpuGcnGrid *g, uint64_t *next,
     p.ntodo = nactive > parts ? nactive - parts : 0;
     p.claim = *next;
     p.budget = slice > UINT64_MAX / parts ? UINT64_MAX : slice * parts;
+    if (mem->host) {
+        p.views = g_new0(GcnParView, GRID_VIEWS);
+        p.used = g_new0(uint32_t, GRID_VIEWS);
+    }
     grid_par_lock_init(&p.lock);
     hsagpu_gcn_pool_run(g->pool, parts, grid_par_part, &p);
     pthread_mutex_destroy(&p.lock);
+    if (mem->host) {
+        par_views_end(&p);
+        g_free(p.views);
+        g_free(p.used);
+    }
     /* each part that found none claimed one past the end */
     *next = p.claim < total ? p.claim : total;
     /* every object back, those in flight first (run is one if any is) */

@@ -11,6 +11,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifdef HSAGPU_HOST_TEST
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE                 /* sched_getcpu, CPU sets */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,9 @@
 #endif
 #include <pthread.h>
 #include <time.h>
+#ifdef __linux__
+#include <sched.h>
+#endif
 #include "hsagpu-gcn.h"
 
 /*
@@ -66,6 +72,7 @@ typedef struct GcnPoolThread {
     HsaGpuGcnPool *pool;
     unsigned index;                 /* part index it runs: 1.. */
     pthread_t tid;
+    int *cpu;                       /* its copy of the pool's */
 } GcnPoolThread;
 
 struct HsaGpuGcnPool {
@@ -76,12 +83,81 @@ struct HsaGpuGcnPool {
     uint64_t gen;                   /* a new job */
     unsigned parts;                 /* of the current job */
     uint64_t running;               /* parts not yet done */
+    int *cpu;                       /* where each part of the job runs */
+    uint64_t moves;                 /* threads gcn_pool_spread moved */
     bool quit;
     void (*fn)(void *opaque, unsigned part);
     void *opaque;
     void (*thread_init)(void);
     void (*thread_exit)(void);
 };
+
+bool hsagpu_gcn_pool_spread_to(const int *cpu, unsigned parts, unsigned index,
+                               const uint64_t *allowed, uint64_t *to)
+{
+    bool shared = false, any = false;
+
+    for (unsigned i = 0; i < index && cpu[index] >= 0; i++) {
+        shared |= cpu[i] == cpu[index];
+    }
+    if (!shared) {
+        return false;
+    }
+    memcpy(to, allowed, HSAGPU_GCN_CPUS / 8);
+    for (unsigned i = 0; i < parts; i++) {
+        if (cpu[i] >= 0 && cpu[i] < HSAGPU_GCN_CPUS) {
+            to[cpu[i] / 64] &= ~(1ULL << (cpu[i] % 64));
+        }
+    }
+    for (unsigned w = 0; w < HSAGPU_GCN_CPUS / 64; w++) {
+        any |= to[w] != 0;
+    }
+    return any;
+}
+
+/*
+ * A part's thread on the same CPU as another part's, while the threads
+ * may run on CPUs none of them is on: moved to those (a one-off, not a
+ * pin: the thread's CPU set is as it was after). A thread woken by
+ * another is put on the waker's CPU by Linux when no cache is shared
+ * between the two CPUs (a paravirtualised host that describes none:
+ * the project's), and load balancing took tens of milliseconds to part
+ * them: two threads ran as one, the other CPU idle.
+ */
+static void gcn_pool_spread(HsaGpuGcnPool *p, unsigned index, int *cpu)
+{
+#ifdef __linux__
+    uint64_t allowed[HSAGPU_GCN_CPUS / 64] = { 0 }, to[HSAGPU_GCN_CPUS / 64];
+    cpu_set_t all, set;
+    unsigned parts = p->parts;
+
+    __atomic_store_n(&p->cpu[index], sched_getcpu(), __ATOMIC_RELAXED);
+    for (unsigned i = 0; i < parts; i++) {
+        cpu[i] = __atomic_load_n(&p->cpu[i], __ATOMIC_RELAXED);
+    }
+    if (sched_getaffinity(0, sizeof(all), &all)) {
+        return;
+    }
+    for (unsigned c = 0; c < HSAGPU_GCN_CPUS && c < CPU_SETSIZE; c++) {
+        allowed[c / 64] |= (uint64_t)!!CPU_ISSET(c, &all) << (c % 64);
+    }
+    if (!hsagpu_gcn_pool_spread_to(cpu, parts, index, allowed, to)) {
+        return;
+    }
+    CPU_ZERO(&set);
+    for (unsigned c = 0; c < HSAGPU_GCN_CPUS && c < CPU_SETSIZE; c++) {
+        if (to[c / 64] >> (c % 64) & 1) {
+            CPU_SET(c, &set);
+        }
+    }
+    if (sched_setaffinity(0, sizeof(set), &set)) {
+        return;
+    }
+    sched_setaffinity(0, sizeof(all), &all);
+    __atomic_store_n(&p->cpu[index], sched_getcpu(), __ATOMIC_RELAXED);
+    __atomic_fetch_add(&p->moves, 1, __ATOMIC_RELAXED);
+#endif
+}
 
 static void *gcn_pool_thread(void *arg)
 {
@@ -110,6 +186,7 @@ static void *gcn_pool_thread(void *arg)
             continue;               /* not needed for this job */
         }
         pthread_mutex_unlock(&p->lock);
+        gcn_pool_spread(p, t->index, t->cpu);
         p->fn(p->opaque, t->index);
         pthread_mutex_lock(&p->lock);
         if (!__atomic_sub_fetch(&p->running, 1, __ATOMIC_RELEASE)) {
@@ -139,12 +216,15 @@ HsaGpuGcnPool *hsagpu_gcn_pool_new(unsigned threads, const char *name,
     p->thread_init = thread_init;
     p->thread_exit = thread_exit;
     p->t = g_new0(GcnPoolThread, threads - 1);
+    p->cpu = g_new0(int, threads);
     for (unsigned i = 0; i < threads - 1; i++) {
         GcnPoolThread *t = &p->t[i];
 
         t->pool = p;
         t->index = i + 1;
+        t->cpu = g_new0(int, threads);
         if (pthread_create(&t->tid, NULL, gcn_pool_thread, t)) {
+            g_free(t->cpu);
             break;                  /* fewer threads: still correct */
         }
         p->nthreads++;
@@ -172,11 +252,20 @@ void hsagpu_gcn_pool_free(HsaGpuGcnPool *p)
     for (unsigned i = 0; i < p->nthreads; i++) {
         pthread_join(p->t[i].tid, NULL);
     }
+    for (unsigned i = 0; i < p->nthreads; i++) {
+        g_free(p->t[i].cpu);
+    }
     pthread_cond_destroy(&p->go);
     pthread_cond_destroy(&p->done);
     pthread_mutex_destroy(&p->lock);
     g_free(p->t);
+    g_free(p->cpu);
     g_free(p);
+}
+
+uint64_t hsagpu_gcn_pool_moves(const HsaGpuGcnPool *p)
+{
+    return p ? __atomic_load_n(&p->moves, __ATOMIC_RELAXED) : 0;
 }
 
 unsigned hsagpu_gcn_pool_size(const HsaGpuGcnPool *p)
@@ -199,6 +288,12 @@ void hsagpu_gcn_pool_run(HsaGpuGcnPool *p, unsigned parts,
     p->fn = fn;
     p->opaque = opaque;
     p->parts = parts;
+    for (unsigned i = 0; i < parts; i++) {
+        p->cpu[i] = -1;             /* not yet known */
+    }
+#ifdef __linux__
+    p->cpu[0] = sched_getcpu();
+#endif
     __atomic_store_n(&p->running, parts - 1, __ATOMIC_RELAXED);
     /* (read without the lock by a thread polling for it) */
     __atomic_add_fetch(&p->gen, 1, __ATOMIC_RELEASE);

@@ -344,6 +344,17 @@ HsaGpuGcnPool *hsagpu_gcn_pool_new(unsigned threads, const char *name,
                                    void (*thread_init)(void),
                                    void (*thread_exit)(void));
 void hsagpu_gcn_pool_free(HsaGpuGcnPool *p);
+/* Times a thread was moved off another part's CPU (gcn_pool_spread) */
+uint64_t hsagpu_gcn_pool_moves(const HsaGpuGcnPool *p);
+/*
+ * Part @index of @parts runs on CPU @cpu[@index], the others on @cpu[]
+ * (-1: not known yet): should its thread move, and to which of the CPUs
+ * in @allowed (a bitmap of HSAGPU_GCN_CPUS)? @to: those no part is on.
+ * Only when it shares a CPU with a part before it and @to is not empty.
+ */
+#define HSAGPU_GCN_CPUS         1024
+bool hsagpu_gcn_pool_spread_to(const int *cpu, unsigned parts, unsigned index,
+                               const uint64_t *allowed, uint64_t *to);
 /* Threads a job may use, the caller's included (1 for NULL) */
 unsigned hsagpu_gcn_pool_size(const HsaGpuGcnPool *p);
 /*
