@@ -115,6 +115,56 @@ bool hsagpu_gcn_pool_spread_to(const int *cpu, unsigned parts, unsigned index,
     return any;
 }
 
+/* The CPU the calling thread runs on; -1, not known */
+static int gcn_this_cpu(void)
+{
+#ifdef __linux__
+    return sched_getcpu();
+#else
+    return -1;
+#endif
+}
+
+/*
+ * The calling thread is @cpu[@index] of @n threads whose CPUs are in
+ * @cpu (its own filled in here): moved (true) as
+ * hsagpu_gcn_pool_spread_to() decides, a one-off, its CPU set left as
+ * it was
+ */
+static bool gcn_cpu_move_off(int *cpu, unsigned n, unsigned index)
+{
+#ifdef __linux__
+    uint64_t allowed[HSAGPU_GCN_CPUS / 64] = { 0 }, to[HSAGPU_GCN_CPUS / 64];
+    cpu_set_t all, set;
+
+    cpu[index] = sched_getcpu();
+    if (sched_getaffinity(0, sizeof(all), &all)) {
+        return false;
+    }
+    for (unsigned c = 0; c < HSAGPU_GCN_CPUS && c < CPU_SETSIZE; c++) {
+        allowed[c / 64] |= (uint64_t)!!CPU_ISSET(c, &all) << (c % 64);
+    }
+    if (!hsagpu_gcn_pool_spread_to(cpu, n, index, allowed, to)) {
+        return false;
+    }
+    CPU_ZERO(&set);
+    for (unsigned c = 0; c < HSAGPU_GCN_CPUS && c < CPU_SETSIZE; c++) {
+        if (to[c / 64] >> (c % 64) & 1) {
+            CPU_SET(c, &set);
+        }
+    }
+    /* there now (the kernel moves a running thread at once), then free */
+    if (sched_setaffinity(0, sizeof(set), &set)) {
+        return false;
+    }
+    sched_setaffinity(0, sizeof(all), &all);
+    cpu[index] = sched_getcpu();
+    return true;
+#else
+    return false;
+#endif
+}
+
 /*
  * A part's thread on the same CPU as another part's, while the threads
  * may run on CPUs none of them is on: moved to those (a one-off, not a
@@ -126,37 +176,16 @@ bool hsagpu_gcn_pool_spread_to(const int *cpu, unsigned parts, unsigned index,
  */
 static void gcn_pool_spread(HsaGpuGcnPool *p, unsigned index, int *cpu)
 {
-#ifdef __linux__
-    uint64_t allowed[HSAGPU_GCN_CPUS / 64] = { 0 }, to[HSAGPU_GCN_CPUS / 64];
-    cpu_set_t all, set;
     unsigned parts = p->parts;
 
-    __atomic_store_n(&p->cpu[index], sched_getcpu(), __ATOMIC_RELAXED);
+    __atomic_store_n(&p->cpu[index], gcn_this_cpu(), __ATOMIC_RELAXED);
     for (unsigned i = 0; i < parts; i++) {
         cpu[i] = __atomic_load_n(&p->cpu[i], __ATOMIC_RELAXED);
     }
-    if (sched_getaffinity(0, sizeof(all), &all)) {
-        return;
+    if (gcn_cpu_move_off(cpu, parts, index)) {
+        __atomic_store_n(&p->cpu[index], cpu[index], __ATOMIC_RELAXED);
+        __atomic_fetch_add(&p->moves, 1, __ATOMIC_RELAXED);
     }
-    for (unsigned c = 0; c < HSAGPU_GCN_CPUS && c < CPU_SETSIZE; c++) {
-        allowed[c / 64] |= (uint64_t)!!CPU_ISSET(c, &all) << (c % 64);
-    }
-    if (!hsagpu_gcn_pool_spread_to(cpu, parts, index, allowed, to)) {
-        return;
-    }
-    CPU_ZERO(&set);
-    for (unsigned c = 0; c < HSAGPU_GCN_CPUS && c < CPU_SETSIZE; c++) {
-        if (to[c / 64] >> (c % 64) & 1) {
-            CPU_SET(c, &set);
-        }
-    }
-    if (sched_setaffinity(0, sizeof(set), &set)) {
-        return;
-    }
-    sched_setaffinity(0, sizeof(all), &all);
-    __atomic_store_n(&p->cpu[index], sched_getcpu(), __ATOMIC_RELAXED);
-    __atomic_fetch_add(&p->moves, 1, __ATOMIC_RELAXED);
-#endif
 }
 
 static void *gcn_pool_thread(void *arg)
@@ -291,9 +320,7 @@ void hsagpu_gcn_pool_run(HsaGpuGcnPool *p, unsigned parts,
     for (unsigned i = 0; i < parts; i++) {
         p->cpu[i] = -1;             /* not yet known */
     }
-#ifdef __linux__
-    p->cpu[0] = sched_getcpu();
-#endif
+    p->cpu[0] = gcn_this_cpu();
     __atomic_store_n(&p->running, parts - 1, __ATOMIC_RELAXED);
     /* (read without the lock by a thread polling for it) */
     __atomic_add_fetch(&p->gen, 1, __ATOMIC_RELEASE);
