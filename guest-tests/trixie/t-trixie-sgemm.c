@@ -23,6 +23,12 @@
  * loads Tensile's kernels for the device; each SGEMM with its completion). Exit status 0 when every element
  * matched, 1 otherwise (naming the first elements that differ and the
  * failing call with its status).
+ *
+ * With --bench REPS, then REPS SGEMMs of 256 x 256 x 256 (random values,
+ * the first checked as above: a fast wrong kernel cannot win), each
+ * timed from the call to its completion; "BENCH" lines with the best and
+ * the median for scripts/bench --sgemm, which runs the host's SGEMM in
+ * the same run.
  */
 #include <dlfcn.h>
 #include <math.h>
@@ -89,22 +95,28 @@ static void *sym(void *lib, const char *libname, const char *name)
 } while (0)
 
 /* C = alpha A op(B) + beta C, column-major, on the CPU (double sums) */
+static void cpu_sgemm_n(int m, int n, int kk, int tb, float alpha, const float *a,
+			const float *b, float beta, const float *c0, double *ref, double *mag)
+{
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < m; i++) {
+			double s = 0, mg = 0;
+
+			for (int k = 0; k < kk; k++) {
+				double t = (double)a[i + k * m] *
+					   (tb ? b[j + k * n] : b[k + j * kk]);
+				s += t;
+				mg += fabs(t);
+			}
+			ref[i + j * m] = alpha * s + beta * c0[i + j * m];
+			mag[i + j * m] = fabs(alpha) * mg + fabs(beta * c0[i + j * m]);
+		}
+}
+
 static void cpu_sgemm(int tb, float alpha, const float *a, const float *b, float beta,
 		      const float *c0, double *ref, double *mag)
 {
-	for (int j = 0; j < N; j++)
-		for (int i = 0; i < M; i++) {
-			double s = 0, m = 0;
-
-			for (int k = 0; k < K; k++) {
-				double t = (double)a[i + k * M] *
-					   (tb ? b[j + k * N] : b[k + j * K]);
-				s += t;
-				m += fabs(t);
-			}
-			ref[i + j * M] = alpha * s + beta * c0[i + j * M];
-			mag[i + j * M] = fabs(alpha) * m + fabs(beta * c0[i + j * M]);
-		}
+	cpu_sgemm_n(M, N, K, tb, alpha, a, b, beta, c0, ref, mag);
 }
 
 /* one product on the device; 0 when it ran, checks every element */
@@ -175,8 +187,93 @@ out:
 	return ret;
 }
 
-int main(void)
+static float rnd(uint32_t *seed)
 {
+	*seed = *seed * 1103515245 + 12345;
+	return (int32_t)(*seed >> 8 & 0xffff) / 32768.0f - 1;
+}
+
+static int cmp_d(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * @reps timed SGEMMs of BN x BN x BN; the first one's result checked
+ * against the CPU within the tolerance of gpu_case's random product
+ */
+#define BN 256
+static void bench(rocblas_handle h, int reps)
+{
+	const size_t bytes = sizeof(float) * BN * BN;
+	const float alpha = 1.0f, beta = 0.0f;
+	float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+	float *c0 = calloc(BN * BN, sizeof(float));
+	double *ref = malloc(sizeof(double) * BN * BN);
+	double *mag = malloc(sizeof(double) * BN * BN);
+	double *secs = calloc(reps, sizeof(double));
+	float *da = NULL, *db = NULL, *dc = NULL;
+	uint32_t seed = 777;
+	int bad = 0;
+
+	for (int i = 0; i < BN * BN; i++) {
+		a[i] = rnd(&seed);
+		b[i] = rnd(&seed);
+	}
+	HIPCALL(hip_malloc((void **)&da, bytes));
+	HIPCALL(hip_malloc((void **)&db, bytes));
+	HIPCALL(hip_malloc((void **)&dc, bytes));
+	HIPCALL(hip_memcpy(da, a, bytes, hipMemcpyHostToDevice));
+	HIPCALL(hip_memcpy(db, b, bytes, hipMemcpyHostToDevice));
+	for (int r = 0; r < reps; r++) {
+		double t0 = now();
+		rocblas_status st = sgemm(h, rocblas_operation_none, rocblas_operation_none,
+					  BN, BN, BN, &alpha, da, BN, db, BN, &beta, dc, BN);
+
+		if (st) {
+			FAIL("bench: rocblas_sgemm: %s (%d)", status_string(st), st);
+			goto out;
+		}
+		HIPCALL(hip_sync());
+		secs[r] = now() - t0;
+		printf("# bench: rocblas_sgemm %dx%dx%d and its completion: %.3f s\n", BN, BN,
+		       BN, secs[r]);
+	}
+	HIPCALL(hip_memcpy(c, dc, bytes, hipMemcpyDeviceToHost));
+	cpu_sgemm_n(BN, BN, BN, 0, alpha, a, b, beta, c0, ref, mag);
+	for (int i = 0; i < BN * BN; i++)
+		bad += !(fabs(c[i] - ref[i]) <= 1e-5 * mag[i] + 1e-30);
+	if (bad) {
+		FAIL("bench: %d of %d elements differ from the CPU's beyond the tolerance",
+		     bad, BN * BN);
+		goto out;
+	}
+	qsort(secs, reps, sizeof(*secs), cmp_d);
+	printf("BENCH rocblas_sgemm_256_s %.6f %.6f s\n", secs[0], secs[reps / 2]);
+	printf("BENCH rocblas_sgemm_256_gflops %.4f %.4f GFLOP/s\n",
+	       2.0 * BN * BN * BN / secs[0] / 1e9, 2.0 * BN * BN * BN / secs[reps / 2] / 1e9);
+out:
+	if (da)
+		hip_free(da);
+	if (db)
+		hip_free(db);
+	if (dc)
+		hip_free(dc);
+	free(a);
+	free(b);
+	free(c);
+	free(c0);
+	free(ref);
+	free(mag);
+	free(secs);
+}
+
+int main(int argc, char **argv)
+{
+	int reps = argc == 3 && !strcmp(argv[1], "--bench") ? atoi(argv[2]) : 0;
+
 	void *hip, *blas;
 	rocblas_handle h = NULL;
 	rocblas_status st;
@@ -234,20 +331,18 @@ int main(void)
 		c0[i] = (i % 7) - 3;
 	if (gpu_case(h, "exact", 0, 1, a, b, c0) == 0) {
 		/* random, B transposed */
-		for (int i = 0; i < M * K; i++) {
-			seed = seed * 1103515245 + 12345;
-			a[i] = (int32_t)(seed >> 8 & 0xffff) / 32768.0f - 1;
-		}
-		for (int i = 0; i < K * N; i++) {
-			seed = seed * 1103515245 + 12345;
-			b[i] = (int32_t)(seed >> 8 & 0xffff) / 32768.0f - 1;
-		}
-		for (int i = 0; i < M * N; i++) {
-			seed = seed * 1103515245 + 12345;
-			c0[i] = (int32_t)(seed >> 8 & 0xffff) / 32768.0f - 1;
-		}
+		for (int i = 0; i < M * K; i++)
+			a[i] = rnd(&seed);
+		for (int i = 0; i < K * N; i++)
+			b[i] = rnd(&seed);
+		for (int i = 0; i < M * N; i++)
+			c0[i] = rnd(&seed);
 		gpu_case(h, "random", 1, 0, a, b, c0);
 	}
+	if (!failures && reps > 0 && reps <= 100)
+		bench(h, reps);
+	else if (argc > 1 && !(reps > 0 && reps <= 100))
+		FAIL("usage: t-trixie-sgemm [--bench REPS (1..100)]");
 	st = destroy_handle(h);
 	if (st)
 		FAIL("rocblas_destroy_handle: %s (%d)", status_string(st), st);
