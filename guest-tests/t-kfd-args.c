@@ -7,7 +7,8 @@
  * (no doorbells) is SIGBUS, and a process runs out of queues with
  * ENOSPC (the device's queues, at most amdkfd's 127 per device), after
  * which every queue can be destroyed; the ring buffer of a live queue
- * can be neither unmapped nor freed (EBUSY).
+ * can be neither unmapped nor freed (EBUSY); global wave sync goes to one
+ * queue of a process at a time (EBUSY for another until it is given back).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -178,9 +179,10 @@ int main(void)
 	gws.num_gws = 1;
 	EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_ALLOC_QUEUE_GWS, &gws), EINVAL, "GWS unknown queue");
 	gws.queue_id = qid;
-	EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_ALLOC_QUEUE_GWS, &gws), ENODEV, "GWS: none");
-	gws.num_gws = 0;
-	EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_ALLOC_QUEUE_GWS, &gws), ENODEV, "GWS 0: none");
+	gws.first_gws = 7;
+	EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_ALLOC_QUEUE_GWS, &gws), 0, "GWS for the queue");
+	CHECK(gws.first_gws == 0, "first GWS resource %u, not 0", gws.first_gws);
+	EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_ALLOC_QUEUE_GWS, &gws), 0, "GWS for it again");
 	memset(&ws, 0, sizeof(ws));
 	ws.queue_id = qid + 1;
 	EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_GET_QUEUE_WAVE_STATE, &ws), EFAULT,
@@ -225,6 +227,33 @@ int main(void)
 		e = gtkfd_queue_create(&k, &q2);
 		EXPECT(-e, 0, "a queue on its own buffer");
 		if (!e) {
+			struct gtkfd_queue q3;
+
+			/*
+			 * GWS: free again once its queue went; one queue of
+			 * a process at a time, as amdkfd
+			 */
+			gws.queue_id = q2.queue_id;
+			gws.num_gws = 1;
+			EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_ALLOC_QUEUE_GWS, &gws), 0,
+			       "GWS after its queue was destroyed");
+			e = gtkfd_queue_create(&k, &q3);
+			EXPECT(-e, 0, "a third queue");
+			if (!e) {
+				gws.queue_id = q3.queue_id;
+				EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_ALLOC_QUEUE_GWS, &gws),
+				       EBUSY, "GWS for a second queue");
+				gws.queue_id = q2.queue_id;
+				gws.num_gws = 0;
+				EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_ALLOC_QUEUE_GWS, &gws), 0,
+				       "GWS given back");
+				gws.queue_id = q3.queue_id;
+				gws.num_gws = 1;
+				EXPECT(gtkfd_ioctl(k.fd, AMDKFD_IOC_ALLOC_QUEUE_GWS, &gws), 0,
+				       "GWS for the second queue then");
+				*q3.doorbell = 0;
+				EXPECT(-gtkfd_queue_destroy(&k, &q3), 0, "DESTROY the third queue");
+			}
 			um.handle = q2.bo.handle;
 			um.device_ids_array_ptr = (uintptr_t)gpus;
 			um.n_devices = 1;

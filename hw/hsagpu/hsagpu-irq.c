@@ -23,6 +23,7 @@ static const char *const hsagpu_bad_reason[] = {
     [HSAGPU_BAD_REASON_SIZE] = "access size must be 4 or 8 bytes",
     [HSAGPU_BAD_REASON_ALIGN] = "access is not naturally aligned",
     [HSAGPU_BAD_REASON_READONLY] = "register is read-only",
+    [HSAGPU_BAD_REASON_VALUE] = "value out of the register's range",
 };
 
 /* Queue error names, from the list shared with the driver and docs. */

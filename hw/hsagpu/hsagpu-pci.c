@@ -81,7 +81,7 @@ static void hsagpu_init_ident(HsaGpuState *s)
     id->msix_vectors = MIN(s->params.num_queues + 1, HSAGPU_MSIX_VECTORS_MAX);
     id->caps = HSAGPU_CAP_ROM_INFO | HSAGPU_CAP_TIMESTAMP |
                HSAGPU_CAP_ATOMIC_ENGINE | HSAGPU_CAP_AQL_QUEUES |
-               HSAGPU_CAP_DMA | HSAGPU_CAP_VM;
+               HSAGPU_CAP_DMA | HSAGPU_CAP_VM | HSAGPU_CAP_GWS;
     id->p2p_addr_bits = s->params.p2p_addr_bits;
     id->compute_units = s->params.compute_units;
     id->caps |= s->params.io_bar ? HSAGPU_CAP_IO_BAR : 0;

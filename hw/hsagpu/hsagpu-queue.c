@@ -846,7 +846,9 @@ bool hsagpu_queue_mmio(HsaGpuState *s, uint32_t offset)
     return (offset >= HSAGPU_REG_QUEUE_BASE &&
             offset < HSAGPU_REG_QUEUE(s->params.num_queues)) ||
            (offset >= HSAGPU_REG_QUEUE_X_BASE &&
-            offset < HSAGPU_REG_QUEUE_X(s->params.num_queues));
+            offset < HSAGPU_REG_QUEUE_X(s->params.num_queues)) ||
+           (offset >= HSAGPU_REG_QUEUE_GWS_BASE &&
+            offset < HSAGPU_REG_QUEUE_GWS(s->params.num_queues));
 }
 
 /* Queue registers are 32-bit only. */
@@ -870,7 +872,10 @@ unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
         return bad;
     }
     hsagpu_qlock(s);
-    if (offset >= HSAGPU_REG_QUEUE_X_BASE) {
+    if (offset >= HSAGPU_REG_QUEUE_GWS_BASE) {
+        qi = (offset - HSAGPU_REG_QUEUE_GWS_BASE) / HSAGPU_QUEUE_GWS_STRIDE;
+        v = s->queues[qi].num_gws;
+    } else if (offset >= HSAGPU_REG_QUEUE_X_BASE) {
         qi = (offset - HSAGPU_REG_QUEUE_X_BASE) / HSAGPU_QUEUE_X_STRIDE;
         bad = hsagpu_queue_xreg_read(&s->queues[qi],
                                      offset % HSAGPU_QUEUE_X_STRIDE, &v);
@@ -894,6 +899,17 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
         return bad;
     }
     hsagpu_qlock(s);
+    if (offset >= HSAGPU_REG_QUEUE_GWS_BASE) {
+        /* taken by each dispatch as it starts (hsagpu-gcn-dispatch.c) */
+        qi = (offset - HSAGPU_REG_QUEUE_GWS_BASE) / HSAGPU_QUEUE_GWS_STRIDE;
+        if (val > HSAGPU_GWS_MAX) {
+            bad = HSAGPU_BAD_REASON_VALUE;
+        } else {
+            s->queues[qi].num_gws = val;
+        }
+        qemu_mutex_unlock(&s->qlock);
+        return bad;
+    }
     if (offset >= HSAGPU_REG_QUEUE_X_BASE) {
         qi = (offset - HSAGPU_REG_QUEUE_X_BASE) / HSAGPU_QUEUE_X_STRIDE;
         bad = hsagpu_queue_xreg_write(&s->queues[qi],
@@ -1467,7 +1483,8 @@ static bool hsagpu_queue_gws_ok(void *opaque, int version_id)
 {
     HsaGpuQueue *q = opaque;
 
-    return q->gws->num <= HSAGPU_GCN_GWS_MAX;
+    /* what the QUEUE_GWS register can hold, and the interpreter's */
+    return q->gws->num <= HSAGPU_GCN_GWS_MAX && q->num_gws <= HSAGPU_GWS_MAX;
 }
 
 const VMStateDescription vmstate_hsagpu_gcn_gws = {

@@ -477,6 +477,25 @@
 #define HSAGPU_QXREG_FAULT_ADDR_HI      0x08    /* RO */
 #define HSAGPU_QXREG_FAULT_INFO         0x0c    /* RO: HSAGPU_VM_FAULT_* */
 
+/*
+ * Global wave sync (HSAGPU_CAP_GWS): queue q's GWS resources, the
+ * counters and barriers ds_gws_* reach, at HSAGPU_REG_QUEUE_GWS(q):
+ * 0..HSAGPU_GWS_MAX; 0, none, after a reset and QCMD_DESTROY. ds_gws_*
+ * on a resource at or past the count fail the queue
+ * (HSAGPU_QERR_ILLEGAL_INSTRUCTION, the reason in the guest-error log),
+ * as they fault on a queue without GWS. The resources keep their state
+ * from dispatch to dispatch (ds_gws_init sets it). A write above
+ * HSAGPU_GWS_MAX is a bad register access (HSAGPU_BAD_REASON_VALUE) and
+ * changes nothing. A dispatch with GWS runs on one host thread, its
+ * workgroups resident until all have started, so that a grid barrier
+ * can be passed (docs/isa.md).
+ */
+#define HSAGPU_REG_QUEUE_GWS_BASE       0x24000
+#define HSAGPU_QUEUE_GWS_STRIDE         4
+#define HSAGPU_REG_QUEUE_GWS(q) \
+	(HSAGPU_REG_QUEUE_GWS_BASE + (q) * HSAGPU_QUEUE_GWS_STRIDE)
+#define HSAGPU_GWS_MAX                  64U
+
 /* HSAGPU_REG_CAPS bits */
 #define HSAGPU_CAP_ROM_INFO             (1U << 0)   /* ROM info table */
 #define HSAGPU_CAP_TIMESTAMP            (1U << 1)   /* TIMESTAMP regs */
@@ -490,6 +509,7 @@
 #define HSAGPU_CAP_VM                   (1U << 9)   /* GPU virtual memory */
 #define HSAGPU_CAP_READ_ALIAS           (1U << 10)  /* BAR4 cached read */
 						    /* alias, DIR_* regs */
+#define HSAGPU_CAP_GWS                  (1U << 11)  /* QUEUE_GWS regs */
 
 /* HSAGPU_REG_STATUS bits */
 #define HSAGPU_STATUS_READY             (1U << 0)
@@ -515,6 +535,8 @@
 #define HSAGPU_BAD_REASON_SIZE          2U  /* not a 32/64-bit access */
 #define HSAGPU_BAD_REASON_ALIGN         3U  /* not naturally aligned */
 #define HSAGPU_BAD_REASON_READONLY      4U  /* write to a read-only reg */
+#define HSAGPU_BAD_REASON_VALUE         5U  /* a value the register */
+					    /* cannot hold */
 
 /* Legacy I/O BAR: an index/data window onto the register file */
 #define HSAGPU_IO_INDEX                 0x00

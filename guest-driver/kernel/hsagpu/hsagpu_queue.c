@@ -191,6 +191,9 @@ static int hsagpu_queue_hw_create(struct hsagpu_device *hdev,
 	hsagpu_wr(hdev, base + HSAGPU_QREG_VECTOR,
 		  hsagpu_queue_vector(hdev, q->hw_id));
 	hsagpu_wr(hdev, base + HSAGPU_QREG_FLAGS, args->qflags);
+	/* none until hsagpu_queue_set_gws(), whoever had the number before */
+	if (hdev->caps & HSAGPU_CAP_GWS)
+		hsagpu_wr(hdev, HSAGPU_REG_QUEUE_GWS(q->hw_id), 0);
 	res = hsagpu_queue_cmd(hdev, q->hw_id, HSAGPU_QCMD_ENABLE);
 	return hsagpu_qres_errno(res);
 }
@@ -556,6 +559,44 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_queue_set_active, HSAGPU);
+
+/*
+ * KFD (ALLOC_QUEUE_GWS, exported): @num of the device's global wave sync
+ * resources for the queue's dispatches, from resource 0 (0: none).
+ * -ENODEV on a device without GWS, -EINVAL above HSAGPU_GWS_MAX, -EIO
+ * for a queue whose hardware queue is gone.
+ */
+int hsagpu_queue_set_gws(struct hsagpu_file *hf, u32 queue_id, u32 num)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	struct hsagpu_queue *q;
+	int ret;
+
+	if (!(hdev->caps & HSAGPU_CAP_GWS))
+		return -ENODEV;
+	if (num > HSAGPU_GWS_MAX)
+		return -EINVAL;
+	ret = hsagpu_enter(hdev);
+	if (ret)
+		return ret;
+	mutex_lock(&hf->lock);
+	q = hsagpu_queue_find(hf, queue_id);
+	if (!q) {
+		ret = -ENOENT;
+		goto out;
+	}
+	mutex_lock(&hdev->lock);
+	if (hdev->queues[q->hw_id] == q)
+		hsagpu_wr(hdev, HSAGPU_REG_QUEUE_GWS(q->hw_id), num);
+	else
+		ret = -EIO;
+	mutex_unlock(&hdev->lock);
+out:
+	mutex_unlock(&hf->lock);
+	hsagpu_exit(hdev);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(hsagpu_queue_set_gws, HSAGPU);
 
 /*
  * The queue's state as the device reports it; -ENOENT if not the file's.

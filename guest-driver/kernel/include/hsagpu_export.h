@@ -162,6 +162,7 @@ int hsagpu_queue_create(struct hsagpu_file *hf,
 			u32 *doorbell_offset);
 int hsagpu_queue_destroy(struct hsagpu_file *hf, u32 queue_id);
 int hsagpu_queue_set_active(struct hsagpu_file *hf, u32 queue_id, bool active);
+int hsagpu_queue_set_gws(struct hsagpu_file *hf, u32 queue_id, u32 num);
 /* QUEUE_STATUS of the uapi (@args->queue_id in, the rest out) */
 int hsagpu_queue_status_get(struct hsagpu_file *hf,
 			    struct hsagpu_queue_status *args);

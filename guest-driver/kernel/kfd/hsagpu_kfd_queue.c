@@ -52,6 +52,7 @@ struct hsagpu_kfd_queue {
 	u32 percentage;
 	bool fault_seen;                /* its VM fault was reported */
 	bool lost_told;                 /* its loss was reported */
+	bool gws;                       /* the process's GWS queue */
 };
 
 static void hsagpu_kfd_queue_lost_ack(struct hsagpu_kfd_process *p,
@@ -353,15 +354,44 @@ int hsagpu_kfd_ioctl_get_queue_wave_state(struct hsagpu_kfd_process *p,
 	return ret;
 }
 
-/* No global wave sync: amdkfd says -ENODEV on such a device. */
+/*
+ * The device's global wave sync resources for one queue of the process,
+ * as amdkfd gives them: all of them (HSAGPU_GWS_MAX, from resource 0)
+ * for any nonzero count, none for 0; one queue of a process at a time
+ * (-EBUSY); -ENODEV on a device without GWS; -EINVAL: no such queue.
+ */
 int hsagpu_kfd_ioctl_alloc_queue_gws(struct hsagpu_kfd_process *p,
 				     void *data)
 {
 	struct kfd_ioctl_alloc_queue_gws_args *args = data;
-	int ret;
+	struct hsagpu_kfd_queue *q, *o;
+	int ret, id;
 
 	mutex_lock(&p->lock);
-	ret = hsagpu_kfd_queue_find(p, args->queue_id) ? -ENODEV : -EINVAL;
+	q = hsagpu_kfd_queue_find(p, args->queue_id);
+	if (!q) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (!(q->pdd->kdev->props.caps & HSAGPU_CAP_GWS)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	if (args->num_gws) {
+		idr_for_each_entry(&p->queues, o, id) {
+			if (o->gws && o != q) {
+				ret = -EBUSY;
+				goto out;
+			}
+		}
+	}
+	ret = hsagpu_queue_set_gws(q->pdd->hf, q->hw_id,
+				   args->num_gws ? HSAGPU_GWS_MAX : 0);
+	if (!ret) {
+		q->gws = args->num_gws != 0;
+		args->first_gws = 0;
+	}
+out:
 	mutex_unlock(&p->lock);
 	return ret;
 }

@@ -209,7 +209,9 @@ static void hsagpu_kfd_node_props(struct hsagpu_kfd_text *t,
 	hsagpu_kfd_prop(t, "max_waves_per_simd", kdev ? 10 : 0);
 	hsagpu_kfd_prop(t, "lds_size_in_kb", kdev ? 64 : 0);
 	hsagpu_kfd_prop(t, "gds_size_in_kb", 0);
-	hsagpu_kfd_prop(t, "num_gws", 0);
+	/* what ROCr looks at to offer cooperative launches */
+	hsagpu_kfd_prop(t, "num_gws", kdev && (kdev->props.caps & HSAGPU_CAP_GWS) ?
+			HSAGPU_GWS_MAX : 0);
 	hsagpu_kfd_prop(t, "wave_front_size", kdev ? 64 : 0);
 	hsagpu_kfd_prop(t, "array_count", kdev ? 1 : 0);
 	hsagpu_kfd_prop(t, "simd_arrays_per_engine", kdev ? 1 : 0);

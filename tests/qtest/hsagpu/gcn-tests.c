@@ -205,6 +205,85 @@ static void test_gcn_endless(void)
 }
 
 /*
+ * Global wave sync on the hsa-gpu personality (HSAGPU_REG_QUEUE_GWS):
+ * the capability is there; a queue's count reads 0, holds 0..64, refuses
+ * 65 as a bad register access; a kernel's ds_gws_sema_v on resource 1
+ * completes with 2 resources and fails the queue (ILLEGAL_INSTRUCTION, as
+ * on a queue without GWS) with 1; DESTROY reads 0 again; a count goes
+ * with a migration.
+ */
+static void test_gcn_gws(void)
+{
+    static const uint32_t code[] = {
+        0xbefc0080,                 /* s_mov_b32 m0, 0 */
+        0xd9350001, 0x00000000,     /* ds_gws_sema_v offset:1 gds */
+        0xbf8cc07f,                 /* s_waitcnt lgkmcnt(0) */
+        0xbf810000,                 /* s_endpgm */
+    };
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-gws-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *st = NULL;
+    struct hsagpu_kernel_dispatch_packet k;
+    uint32_t kd[16] = { 0 }, bad;
+    uint64_t sig = Q_SIG + 128;
+    Fixture f, g = { 0 };
+
+    queue_fixture(&f);
+    g_assert_true(reg_read(&f, HSAGPU_REG_CAPS) & HSAGPU_CAP_GWS);
+    g_assert_cmpuint(queue_create(&f, 0, 0), ==, HSAGPU_QRES_OK);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_QUEUE_GWS(0)), ==, 0);
+    bad = reg_read(&f, HSAGPU_REG_BAD_ACCESS_COUNT);
+    reg_write(&f, HSAGPU_REG_QUEUE_GWS(0), HSAGPU_GWS_MAX + 1);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_BAD_ACCESS_COUNT), ==, bad + 1);
+    g_assert_cmphex(reg_read(&f, HSAGPU_REG_BAD_ACCESS_INFO), ==,
+                    HSAGPU_BAD_ACCESS_WRITE | 4 |
+                    HSAGPU_BAD_REASON_VALUE << HSAGPU_BAD_ACCESS_REASON_SHIFT);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_QUEUE_GWS(0)), ==, 0);
+    reg_write(&f, HSAGPU_REG_QUEUE_GWS(0), HSAGPU_GWS_MAX);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_QUEUE_GWS(0)), ==,
+                     HSAGPU_GWS_MAX);
+
+    kd[4] = 256;                    /* entry offset */
+    qtest_memwrite(f.qts, GCN_CODE, kd, sizeof(kd));
+    qtest_memwrite(f.qts, GCN_CODE + 256, code, sizeof(code));
+    reg_write(&f, HSAGPU_REG_QUEUE_GWS(0), 2);
+    signal_init(&f, sig, 1);
+    fill_packet(&k, 64, 64, sig);
+    k.kernel_object = GCN_CODE;
+    queue_submit(&f, 0, &k);
+    g_assert_true(wait_u64(&f, sig + 8, 0));
+    g_assert_cmpuint(qreg_read(&f, 0, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+
+    reg_write(&f, HSAGPU_REG_QUEUE_GWS(0), 1);
+    signal_init(&f, sig, 1);
+    queue_submit(&f, 0, &k);
+    expect_qerr(&f, 0, HSAGPU_QERR_ILLEGAL_INSTRUCTION);
+    g_assert_cmpuint(qtest_readq(f.qts, sig + 8), ==, 1);
+
+    queue_cmd(&f, 0, HSAGPU_QCMD_DESTROY, HSAGPU_QRES_OK);
+    g_assert_cmpuint(reg_read(&f, HSAGPU_REG_QUEUE_GWS(0)), ==, 0);
+
+    /* the count goes with a migration, and the kernel runs after it */
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    reg_write(&f, HSAGPU_REG_QUEUE_GWS(1), 2);
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+    st = migrate_from_file(&g, path);
+    g_assert_cmpstr(st, ==, "completed");
+    qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+    g_assert_cmpuint(reg_read(&g, HSAGPU_REG_QUEUE_GWS(1)), ==, 2);
+    signal_init(&g, sig, 1);
+    queue_submit(&g, 1, &k);
+    g_assert_true(wait_u64(&g, sig + 8, 0));
+    g_assert_cmpuint(qreg_read(&g, 1, HSAGPU_QREG_STATE), ==,
+                     HSAGPU_QSTATE_ACTIVE);
+    qtest_quit(g.qts);
+    unlink(path);
+    rmdir(dir);
+}
+
+/*
  * compute-threads: read back as chosen (the host's CPUs, at most
  * compute-units, by default; one under the deterministic main loop,
  * whatever was asked); twelve workgroups on three threads all run, once
@@ -433,6 +512,7 @@ void hsagpu_qtest_add_gcn(void)
 {
     qtest_add_func("/hsa-gpu/gcn/long-workgroup", test_gcn_long_workgroup);
     qtest_add_func("/hsa-gpu/gcn/endless", test_gcn_endless);
+    qtest_add_func("/hsa-gpu/gcn/gws", test_gcn_gws);
     qtest_add_func("/hsa-gpu/gcn/setup-bound", test_gcn_setup_bound);
     qtest_add_func("/hsa-gpu/gcn/threads", test_gcn_threads);
     qtest_add_func("/hsa-gpu/gcn/threads-migrate", test_gcn_threads_migrate);
