@@ -23,9 +23,10 @@
  * A new minor adds to the interface; a new major breaks it.
  */
 #define HSAGPU_ABI_MAJOR                1U
-#define HSAGPU_ABI_MINOR                4U  /* 1: AQL queues, 2: DMA, P2P, */
+#define HSAGPU_ABI_MINOR                5U  /* 1: AQL queues, 2: DMA, P2P, */
 					    /* 3: GPU virtual memory, */
-					    /* 4: AMD vendor packets */
+					    /* 4: AMD vendor packets, */
+					    /* 5: global wave sync */
 #define HSAGPU_ABI_VERSION \
 	((HSAGPU_ABI_MAJOR << 16) | HSAGPU_ABI_MINOR)
 
