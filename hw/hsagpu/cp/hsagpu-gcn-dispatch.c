@@ -32,9 +32,10 @@
 
 /*
  * Work per slice, in wave instructions (HsaGpuGcnStatus.work: a
- * workgroup's set-up counts too): about 3 ms of compiled code at the
- * interpreter's 6 million instructions a second, about 6 ms of the
- * slowest mix a fuzzer found (per-lane floating point and memory).
+ * workgroup's set-up counts too): 0.3-1 ms of compiled code at the
+ * interpreter's 18-50 million instructions a second (docs/benchmarks.md),
+ * a few ms of the slowest mix a fuzzer found (per-lane floating point and
+ * memory).
  */
 #define HSAGPU_GCN_SLICE_INSNS  (1ULL << 14)
 /*
