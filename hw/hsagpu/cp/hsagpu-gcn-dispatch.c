@@ -33,9 +33,9 @@
 /*
  * Work per slice, in wave instructions (HsaGpuGcnStatus.work: a
  * workgroup's set-up counts too): 0.3-1 ms of compiled code at the
- * interpreter's 18-50 million instructions a second (docs/benchmarks.md),
- * a few ms of the slowest mix a fuzzer found (per-lane floating point and
- * memory).
+ * interpreter's 18-50 million instructions a second (docs/benchmarks.md);
+ * the slowest mix a fuzzer found (per-lane floating point and memory)
+ * took twice as long as compiled code when last measured.
  */
 #define HSAGPU_GCN_SLICE_INSNS  (1ULL << 14)
 /*
