@@ -136,19 +136,28 @@ static void hsagpu_gcn_wave_init(const HsaGpuGcnDispatch *d, HsaGpuGcnWave *w,
                     d->private_segment_size : 0;
     }
     w->exec = 0;
-    for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
-        unsigned flat = n * HSAGPU_GCN_WAVE + l;
+    if (n * HSAGPU_GCN_WAVE < items) {
+        /* the first lane's ids divided out, then a step a lane */
+        unsigned flat = n * HSAGPU_GCN_WAVE;
+        uint32_t x = flat % size[0], y = flat / size[0] % size[1];
+        uint32_t z = flat / (size[0] * size[1]);
 
-        if (flat >= items) {
-            break;
-        }
-        w->exec |= 1ULL << l;
-        v[0][l] = flat % size[0];
-        if (vmode >= 1) {
-            v[1][l] = flat / size[0] % size[1];
-        }
-        if (vmode >= 2) {
-            v[2][l] = flat / (size[0] * size[1]);
+        for (unsigned l = 0; l < HSAGPU_GCN_WAVE && flat + l < items; l++) {
+            w->exec |= 1ULL << l;
+            v[0][l] = x;
+            if (vmode >= 1) {
+                v[1][l] = y;
+            }
+            if (vmode >= 2) {
+                v[2][l] = z;
+            }
+            if (++x == size[0]) {
+                x = 0;
+                if (++y == size[1]) {
+                    y = 0;
+                    z++;
+                }
+            }
         }
     }
     w->pc = d->code;
