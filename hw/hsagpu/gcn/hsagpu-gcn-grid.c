@@ -297,6 +297,12 @@ static uint64_t par_now(void *o)
     return t;
 }
 
+/* The address of a published view's first byte */
+static uint64_t par_view_va(const GcnParView *v)
+{
+    return v->key & ~(uint64_t)(HSAGPU_GCN_TLB_PAGE - 1);
+}
+
 static uint32_t par_view_slot(uint64_t addr)
 {
     return ((addr / HSAGPU_GCN_TLB_SPAN) * 0x9e3779b97f4a7c15ULL) >>
@@ -372,7 +378,7 @@ static void *par_host(void *o, uint64_t addr, bool write, uint32_t *len)
         v = par_view_find(p, addr, 1, write);       /* filled meanwhile? */
     }
     if (v) {
-        uint64_t va = v->key & ~(uint64_t)(HSAGPU_GCN_TLB_PAGE - 1);
+        uint64_t va = par_view_va(v);
 
         *len = v->len - (addr - va);
         h = v->host + (addr - va);
@@ -416,7 +422,7 @@ static void par_written(void *o, uint64_t addr, uint32_t len)
     GcnParView *v = par_view_find(p, addr, len, true);
 
     if (v) {
-        uint64_t va = v->key & ~(uint64_t)(HSAGPU_GCN_TLB_PAGE - 1);
+        uint64_t va = par_view_va(v);
 
         par_widen(&v->dirty_lo, addr - va, true);
         par_widen(&v->dirty_hi, addr - va + len, false);
@@ -435,8 +441,8 @@ static void par_views_end(GcnGridPar *p)
 
         if (v->dirty_hi > v->dirty_lo) {
             p->mem->written(p->mem->opaque,
-                            (v->key & ~(uint64_t)(HSAGPU_GCN_TLB_PAGE - 1)) +
-                            v->dirty_lo, v->dirty_hi - v->dirty_lo);
+                            par_view_va(v) + v->dirty_lo,
+                            v->dirty_hi - v->dirty_lo);
         }
     }
 }

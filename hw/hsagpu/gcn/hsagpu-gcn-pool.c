@@ -84,7 +84,6 @@ struct HsaGpuGcnPool {
     unsigned parts;                 /* of the current job */
     uint64_t running;               /* parts not yet done */
     int *cpu;                       /* where each part of the job runs */
-    uint64_t moves;                 /* threads gcn_pool_spread moved */
     bool quit;
     void (*fn)(void *opaque, unsigned part);
     void *opaque;
@@ -184,7 +183,6 @@ static void gcn_pool_spread(HsaGpuGcnPool *p, unsigned index, int *cpu)
     }
     if (gcn_cpu_move_off(cpu, parts, index)) {
         __atomic_store_n(&p->cpu[index], cpu[index], __ATOMIC_RELAXED);
-        __atomic_fetch_add(&p->moves, 1, __ATOMIC_RELAXED);
     }
 }
 
@@ -290,11 +288,6 @@ void hsagpu_gcn_pool_free(HsaGpuGcnPool *p)
     g_free(p->t);
     g_free(p->cpu);
     g_free(p);
-}
-
-uint64_t hsagpu_gcn_pool_moves(const HsaGpuGcnPool *p)
-{
-    return p ? __atomic_load_n(&p->moves, __ATOMIC_RELAXED) : 0;
 }
 
 unsigned hsagpu_gcn_pool_size(const HsaGpuGcnPool *p)

@@ -344,8 +344,6 @@ HsaGpuGcnPool *hsagpu_gcn_pool_new(unsigned threads, const char *name,
                                    void (*thread_init)(void),
                                    void (*thread_exit)(void));
 void hsagpu_gcn_pool_free(HsaGpuGcnPool *p);
-/* Times a thread was moved off another part's CPU (gcn_pool_spread) */
-uint64_t hsagpu_gcn_pool_moves(const HsaGpuGcnPool *p);
 /*
  * Part @index of @parts runs on CPU @cpu[@index], the others on @cpu[]
  * (-1: not known yet): should its thread move, and to which of the CPUs
