@@ -65,6 +65,16 @@ static int hsagpu_qres_errno(u32 res)
 }
 
 /*
+ * Whether @q still has its hardware queue: recovery or the watchdog may
+ * have destroyed it, and its number may be another queue's now.
+ */
+static bool hsagpu_queue_own(struct hsagpu_device *hdev,
+			     struct hsagpu_queue *q)
+{
+	return hdev->queues[q->hw_id] == q;
+}
+
+/*
  * Stop the hardware queue and give its number back, unless device
  * removal or recovery already did. Caller holds hdev->lock (or the write
  * side of remove_sem, which excludes every other user). False when the
@@ -75,7 +85,7 @@ bool hsagpu_queue_hw_destroy(struct hsagpu_device *hdev,
 {
 	u32 res;
 
-	if (hdev->queues[q->hw_id] != q)
+	if (!hsagpu_queue_own(hdev, q))
 		return true;
 	res = hsagpu_queue_cmd(hdev, q->hw_id, HSAGPU_QCMD_DESTROY);
 	if (res != HSAGPU_QRES_OK)
@@ -437,6 +447,39 @@ long hsagpu_ioctl_create_queue(struct hsagpu_file *hf, void *data)
 	return 0;
 }
 
+/*
+ * Enter the device and find @queue_id among @hf's queues, holding the
+ * file's lock and the device's: 0 with *@qp set, or an error (-ENOENT
+ * if the file has no such queue) with nothing held. Undone by
+ * hsagpu_queue_unlock().
+ */
+static int hsagpu_queue_lock(struct hsagpu_file *hf, u32 queue_id,
+			     struct hsagpu_queue **qp)
+{
+	struct hsagpu_device *hdev = hf->hdev;
+	int ret;
+
+	ret = hsagpu_enter(hdev);
+	if (ret)
+		return ret;
+	mutex_lock(&hf->lock);
+	*qp = hsagpu_queue_find(hf, queue_id);
+	if (!*qp) {
+		mutex_unlock(&hf->lock);
+		hsagpu_exit(hdev);
+		return -ENOENT;
+	}
+	mutex_lock(&hdev->lock);
+	return 0;
+}
+
+static void hsagpu_queue_unlock(struct hsagpu_file *hf)
+{
+	mutex_unlock(&hf->hdev->lock);
+	mutex_unlock(&hf->lock);
+	hsagpu_exit(hf->hdev);
+}
+
 enum hsagpu_queue_op { HSAGPU_QOP_DESTROY, HSAGPU_QOP_SUSPEND,
 		      HSAGPU_QOP_RESUME };
 
@@ -525,20 +568,11 @@ int hsagpu_queue_set_active(struct hsagpu_file *hf, u32 queue_id,
 	u32 st, cmd = 0;
 	int ret;
 
-	ret = hsagpu_enter(hdev);
+	ret = hsagpu_queue_lock(hf, queue_id, &q);
 	if (ret)
 		return ret;
-	mutex_lock(&hf->lock);
-	q = hsagpu_queue_find(hf, queue_id);
-	if (!q) {
-		ret = -ENOENT;
-		goto out;
-	}
-	mutex_lock(&hdev->lock);
-	/* Its hardware queue destroyed, the number may be another's now. */
-	if (hdev->queues[q->hw_id] != q) {
+	if (!hsagpu_queue_own(hdev, q)) {
 		ret = active ? -EIO : 0;
-		mutex_unlock(&hdev->lock);
 		goto out;
 	}
 	st = hsagpu_rd(hdev, HSAGPU_REG_QUEUE(q->hw_id) + HSAGPU_QREG_STATE) &
@@ -552,10 +586,8 @@ int hsagpu_queue_set_active(struct hsagpu_file *hf, u32 queue_id,
 		cmd = HSAGPU_QCMD_SUSPEND;
 	if (cmd)
 		ret = hsagpu_qres_errno(hsagpu_queue_cmd(hdev, q->hw_id, cmd));
-	mutex_unlock(&hdev->lock);
 out:
-	mutex_unlock(&hf->lock);
-	hsagpu_exit(hdev);
+	hsagpu_queue_unlock(hf);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_queue_set_active, HSAGPU);
@@ -576,24 +608,14 @@ int hsagpu_queue_set_gws(struct hsagpu_file *hf, u32 queue_id, u32 num)
 		return -ENODEV;
 	if (num > HSAGPU_GWS_MAX)
 		return -EINVAL;
-	ret = hsagpu_enter(hdev);
+	ret = hsagpu_queue_lock(hf, queue_id, &q);
 	if (ret)
 		return ret;
-	mutex_lock(&hf->lock);
-	q = hsagpu_queue_find(hf, queue_id);
-	if (!q) {
-		ret = -ENOENT;
-		goto out;
-	}
-	mutex_lock(&hdev->lock);
-	if (hdev->queues[q->hw_id] == q)
+	if (hsagpu_queue_own(hdev, q))
 		hsagpu_wr(hdev, HSAGPU_REG_QUEUE_GWS(q->hw_id), num);
 	else
 		ret = -EIO;
-	mutex_unlock(&hdev->lock);
-out:
-	mutex_unlock(&hf->lock);
-	hsagpu_exit(hdev);
+	hsagpu_queue_unlock(hf);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_queue_set_gws, HSAGPU);
@@ -612,53 +634,42 @@ int hsagpu_queue_status_get(struct hsagpu_file *hf,
 	u32 base, st, xbase;
 	int ret;
 
-	ret = hsagpu_enter(hdev);
+	ret = hsagpu_queue_lock(hf, args->queue_id, &q);
 	if (ret)
 		return ret;
-	mutex_lock(&hf->lock);
-	q = hsagpu_queue_find(hf, args->queue_id);
-	if (q) {
-		base = HSAGPU_REG_QUEUE(q->hw_id);
-		mutex_lock(&hdev->lock);
-		if (hdev->queues[q->hw_id] != q) {
-			args->state = HSAGPU_QSTATE_DISABLED;
-			args->error = HSAGPU_QERR_NONE;
-			args->error_dispatch_id = 0;
-			args->retired = 0;
-			args->fault_addr = 0;
-			args->fault_info = 0;
-			mutex_unlock(&hdev->lock);
-			goto out_unlock;
-		}
-		st = hsagpu_rd(hdev, base + HSAGPU_QREG_STATE);
-		args->error_dispatch_id =
-			hsagpu_rd(hdev, base + HSAGPU_QREG_ERROR_ID_LO) |
-			(u64)hsagpu_rd(hdev, base + HSAGPU_QREG_ERROR_ID_HI) << 32;
-		args->retired = hsagpu_rd(hdev, base + HSAGPU_QREG_RETIRED);
-		args->state = st & HSAGPU_QSTATE_MASK;
-		args->error = (st & HSAGPU_QSTATE_ERR_MASK) >>
-			     HSAGPU_QSTATE_ERR_SHIFT;
-		args->fault_addr = 0;
-		args->fault_info = 0;
-		/* where: the fault, or the instruction of a code object */
-		if ((args->error == HSAGPU_QERR_VM_FAULT ||
-		     args->error == HSAGPU_QERR_ILLEGAL_INSTRUCTION ||
-		     args->error == HSAGPU_QERR_TRAP) &&
-		    (hdev->caps & HSAGPU_CAP_VM)) {
-			xbase = HSAGPU_REG_QUEUE_X(q->hw_id);
-			args->fault_addr =
-				hsagpu_rd(hdev, xbase + HSAGPU_QXREG_FAULT_ADDR_LO) |
-				(u64)hsagpu_rd(hdev, xbase +
-					       HSAGPU_QXREG_FAULT_ADDR_HI) << 32;
-			args->fault_info = hsagpu_rd(hdev, xbase +
-						     HSAGPU_QXREG_FAULT_INFO);
-		}
-		mutex_unlock(&hdev->lock);
+	args->error_dispatch_id = 0;
+	args->retired = 0;
+	args->fault_addr = 0;
+	args->fault_info = 0;
+	if (!hsagpu_queue_own(hdev, q)) {
+		args->state = HSAGPU_QSTATE_DISABLED;
+		args->error = HSAGPU_QERR_NONE;
+		goto out;
 	}
-out_unlock:
-	mutex_unlock(&hf->lock);
-	hsagpu_exit(hdev);
-	return q ? 0 : -ENOENT;
+	base = HSAGPU_REG_QUEUE(q->hw_id);
+	st = hsagpu_rd(hdev, base + HSAGPU_QREG_STATE);
+	args->error_dispatch_id =
+		hsagpu_rd(hdev, base + HSAGPU_QREG_ERROR_ID_LO) |
+		(u64)hsagpu_rd(hdev, base + HSAGPU_QREG_ERROR_ID_HI) << 32;
+	args->retired = hsagpu_rd(hdev, base + HSAGPU_QREG_RETIRED);
+	args->state = st & HSAGPU_QSTATE_MASK;
+	args->error = (st & HSAGPU_QSTATE_ERR_MASK) >> HSAGPU_QSTATE_ERR_SHIFT;
+	/* where: the fault, or the instruction of a code object */
+	if ((args->error == HSAGPU_QERR_VM_FAULT ||
+	     args->error == HSAGPU_QERR_ILLEGAL_INSTRUCTION ||
+	     args->error == HSAGPU_QERR_TRAP) &&
+	    (hdev->caps & HSAGPU_CAP_VM)) {
+		xbase = HSAGPU_REG_QUEUE_X(q->hw_id);
+		args->fault_addr =
+			hsagpu_rd(hdev, xbase + HSAGPU_QXREG_FAULT_ADDR_LO) |
+			(u64)hsagpu_rd(hdev, xbase +
+				       HSAGPU_QXREG_FAULT_ADDR_HI) << 32;
+		args->fault_info = hsagpu_rd(hdev, xbase +
+					     HSAGPU_QXREG_FAULT_INFO);
+	}
+out:
+	hsagpu_queue_unlock(hf);
+	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(hsagpu_queue_status_get, HSAGPU);
 
