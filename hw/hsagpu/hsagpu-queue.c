@@ -888,6 +888,21 @@ unsigned hsagpu_queue_mmio_read(HsaGpuState *s, uint32_t offset, unsigned size,
     return bad;
 }
 
+/*
+ * QUEUE_GWS: taken by each dispatch as it starts (hsagpu-gcn-dispatch.c).
+ * A count the device does not have changes nothing. Under qlock. Not
+ * inlined: scripts/fuzz's seeds must be seen reaching it.
+ */
+static G_GNUC_NO_INLINE unsigned hsagpu_queue_gws_write(HsaGpuQueue *q,
+                                                        uint64_t val)
+{
+    if (val > HSAGPU_GWS_MAX) {
+        return HSAGPU_BAD_REASON_VALUE;
+    }
+    q->num_gws = val;
+    return 0;
+}
+
 unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
                                  unsigned size, uint64_t val)
 {
@@ -900,13 +915,8 @@ unsigned hsagpu_queue_mmio_write(HsaGpuState *s, uint32_t offset,
     }
     hsagpu_qlock(s);
     if (offset >= HSAGPU_REG_QUEUE_GWS_BASE) {
-        /* taken by each dispatch as it starts (hsagpu-gcn-dispatch.c) */
         qi = (offset - HSAGPU_REG_QUEUE_GWS_BASE) / HSAGPU_QUEUE_GWS_STRIDE;
-        if (val > HSAGPU_GWS_MAX) {
-            bad = HSAGPU_BAD_REASON_VALUE;
-        } else {
-            s->queues[qi].num_gws = val;
-        }
+        bad = hsagpu_queue_gws_write(&s->queues[qi], val);
         qemu_mutex_unlock(&s->qlock);
         return bad;
     }

@@ -470,11 +470,12 @@ void hsagpu_amd_queue_inactive(HsaGpuQueue *q, const HsaGpuProc *p)
 
 /*
  * Complete @signal: timestamps when profiling, release fence, atomic
- * decrement, then the event mailbox and the queue's interrupt.
+ * decrement, then the event mailbox and the queue's interrupt. Not
+ * inlined: scripts/fuzz's seeds must be seen reaching it.
  */
-static unsigned hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p,
-                                       uint64_t signal, uint64_t start,
-                                       uint64_t end)
+static G_GNUC_NO_INLINE unsigned
+hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p, uint64_t signal,
+                       uint64_t start, uint64_t end)
 {
     struct hsagpu_signal sig;
     uint64_t old;
