@@ -469,8 +469,8 @@ void hsagpu_amd_queue_inactive(HsaGpuQueue *q, const HsaGpuProc *p)
 }
 
 /*
- * Complete @signal: timestamps when profiling, release fence, atomic
- * decrement, then the event mailbox and the queue's interrupt. Not
+ * Complete @signal (not 0): timestamps when profiling, release fence,
+ * atomic decrement, then the event mailbox and the queue's interrupt. Not
  * inlined: scripts/fuzz's seeds must be seen reaching it.
  */
 static G_GNUC_NO_INLINE unsigned
@@ -482,9 +482,6 @@ hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p, uint64_t signal,
     unsigned st, err;
     bool profile;
 
-    if (!signal) {
-        return 0;
-    }
     err = p->ops->read(p->opaque, HSAGPU_VM_CLIENT_SIGNAL, signal, &sig,
                        sizeof(sig));
     if (err) {
@@ -556,11 +553,12 @@ static unsigned hsagpu_packet_done(HsaGpuQueue *q, const HsaGpuProc *p,
 {
     unsigned err = 0;
 
+    /* no call without a signal: the function is kept out of line */
     if (signal) {
         err = hsagpu_publish_rptr(q, p);
-    }
-    if (!err) {
-        err = hsagpu_signal_complete(q, p, signal, start, end);
+        if (!err) {
+            err = hsagpu_signal_complete(q, p, signal, start, end);
+        }
     }
     q->retired++;
     res->completed++;
