@@ -473,7 +473,7 @@ void hsagpu_amd_queue_inactive(HsaGpuQueue *q, const HsaGpuProc *p)
  * atomic decrement, then the event mailbox and the queue's interrupt. Not
  * inlined: scripts/fuzz's seeds must be seen reaching it.
  */
-static G_GNUC_NO_INLINE unsigned
+static __attribute__((noinline)) unsigned
 hsagpu_signal_complete(HsaGpuQueue *q, const HsaGpuProc *p, uint64_t signal,
                        uint64_t start, uint64_t end)
 {

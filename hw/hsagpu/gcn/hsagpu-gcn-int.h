@@ -11,6 +11,9 @@
 #define HSAGPU_GCN_INT_H
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "hsagpu-gcn.h"
 #include "hsagpu-gcn-opcodes.h"
 
@@ -283,13 +286,61 @@ static inline uint8_t *hsagpu_gcn_tlb(HsaGpuGcnGroup *g, uint64_t addr,
     return g->mem->host ? hsagpu_gcn_tlb_fill(g, addr, len, write) : NULL;
 }
 
+/*
+ * An aligned 8- or 16-byte access of memory @m in one host move, as the
+ * hardware moves an aligned dwordx2 or dwordx4 whole: code publishes a
+ * value and its flag together that way (rocPRIM's decoupled look-back),
+ * and another host thread must never see half of it. Aligned 16-byte
+ * SSE moves are atomic on x86 CPUs with AVX (Intel SDM vol. 3, 9.1.1;
+ * AMD APM vol. 2, 7.3.2). False: not such an access (or no such move on
+ * this host), the caller copies as it likes.
+ */
+static inline bool hsagpu_gcn_put_whole(uint8_t *m, const void *v,
+                                        unsigned len)
+{
+    if (len == 8 && !((uintptr_t)m & 7)) {
+        uint64_t x;
+
+        memcpy(&x, v, 8);
+        __atomic_store_n((uint64_t *)m, x, __ATOMIC_RELAXED);
+        return true;
+    }
+#ifdef __SSE2__
+    if (len == 16 && !((uintptr_t)m & 15)) {
+        _mm_store_si128((__m128i *)m, _mm_loadu_si128((const __m128i *)v));
+        return true;
+    }
+#endif
+    return false;
+}
+
+static inline bool hsagpu_gcn_get_whole(void *v, const uint8_t *m,
+                                        unsigned len)
+{
+    if (len == 8 && !((uintptr_t)m & 7)) {
+        uint64_t x = __atomic_load_n((const uint64_t *)m, __ATOMIC_RELAXED);
+
+        memcpy(v, &x, 8);
+        return true;
+    }
+#ifdef __SSE2__
+    if (len == 16 && !((uintptr_t)m & 15)) {
+        _mm_storeu_si128((__m128i *)v, _mm_load_si128((const __m128i *)m));
+        return true;
+    }
+#endif
+    return false;
+}
+
 static inline unsigned hsagpu_gcn_read(HsaGpuGcnGroup *g, uint64_t addr,
                                        void *buf, uint32_t len)
 {
     uint8_t *h = hsagpu_gcn_tlb(g, addr, len, false);
 
     if (h) {
-        memcpy(buf, h, len);
+        if (!hsagpu_gcn_get_whole(buf, h, len)) {
+            memcpy(buf, h, len);
+        }
         return 0;
     }
     return g->mem->read(g->mem->opaque, addr, buf, len);
@@ -301,7 +352,9 @@ static inline unsigned hsagpu_gcn_write(HsaGpuGcnGroup *g, uint64_t addr,
     uint8_t *h = hsagpu_gcn_tlb(g, addr, len, true);
 
     if (h) {
-        memcpy(h, buf, len);
+        if (!hsagpu_gcn_put_whole(h, buf, len)) {
+            memcpy(h, buf, len);
+        }
         return 0;
     }
     return g->mem->write(g->mem->opaque, addr, buf, len);

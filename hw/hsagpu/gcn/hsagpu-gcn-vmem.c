@@ -238,6 +238,39 @@ void hsagpu_gcn_views_end(HsaGpuGcnViews *v, const HsaGpuGcnMem *mem)
 }
 
 /*
+ * @lanes lanes of @n dwords each between a lane-ordered buffer @t and
+ * memory @m: each lane's dwordx2 or dwordx4 whole when @m is aligned to
+ * it (hsagpu_gcn_put_whole), else in one copy of the row
+ */
+static void gcn_put_lanes(uint8_t *m, const uint32_t *t, unsigned n,
+                          unsigned lanes)
+{
+    if ((n == 2 || n == 4) && !((uintptr_t)m & (4 * n - 1))) {
+        for (unsigned l = 0; l < lanes; l++) {
+            if (!hsagpu_gcn_put_whole(m + 4 * n * l, t + n * l, 4 * n)) {
+                memcpy(m + 4 * n * l, t + n * l, 4 * n);
+            }
+        }
+        return;
+    }
+    memcpy(m, t, 4 * n * lanes);
+}
+
+static void gcn_get_lanes(uint32_t *t, const uint8_t *m, unsigned n,
+                          unsigned lanes)
+{
+    if ((n == 2 || n == 4) && !((uintptr_t)m & (4 * n - 1))) {
+        for (unsigned l = 0; l < lanes; l++) {
+            if (!hsagpu_gcn_get_whole(t + n * l, m + 4 * n * l, 4 * n)) {
+                memcpy(t + n * l, m + 4 * n * l, 4 * n);
+            }
+        }
+        return;
+    }
+    memcpy(t, m, 4 * n * lanes);
+}
+
+/*
  * A whole wave's two or four dwords a lane: interleaved groups, which the
  * host compiler turns into vector shuffles (one lane at a time does not)
  */
@@ -246,7 +279,7 @@ static void gcn_unzip_wave(const uint8_t *m, unsigned n, HsaGpuGcnVreg *r)
 {
     HSAGPU_GCN_SCRATCH uint32_t t[HSAGPU_GCN_WAVE * 4];
 
-    memcpy(t, m, 4 * n * HSAGPU_GCN_WAVE);
+    gcn_get_lanes(t, m, n, HSAGPU_GCN_WAVE);
     if (n == 2) {
         for (unsigned l = 0; l < HSAGPU_GCN_WAVE; l++) {
             r[0][l] = t[2 * l];
@@ -280,7 +313,7 @@ static void gcn_zip_wave(HsaGpuGcnVreg *r, unsigned n, uint8_t *m)
             t[4 * l + 3] = r[3][l];
         }
     }
-    memcpy(m, t, 4 * n * HSAGPU_GCN_WAVE);
+    gcn_put_lanes(m, t, n, HSAGPU_GCN_WAVE);
 }
 
 /*
@@ -300,8 +333,13 @@ static void gcn_unzip(const uint8_t *m, unsigned n, unsigned lanes,
         return;
     }
     for (unsigned l = 0; l < lanes; l++) {
+        uint32_t t[4];
+
+        if (!hsagpu_gcn_get_whole(t, m + 4 * n * l, 4 * n)) {
+            memcpy(t, m + 4 * n * l, 4 * n);
+        }
         for (unsigned k = 0; k < n; k++) {
-            memcpy(&r[k][first + l], m + 4 * (l * n + k), 4);
+            r[k][first + l] = t[k];
         }
     }
 }
@@ -318,8 +356,13 @@ static void gcn_zip(HsaGpuGcnVreg *r, unsigned n, unsigned lanes,
         return;
     }
     for (unsigned l = 0; l < lanes; l++) {
+        uint32_t t[4];
+
         for (unsigned k = 0; k < n; k++) {
-            memcpy(m + 4 * (l * n + k), &r[k][first + l], 4);
+            t[k] = r[k][first + l];
+        }
+        if (!hsagpu_gcn_put_whole(m + 4 * n * l, t, 4 * n)) {
+            memcpy(m + 4 * n * l, t, 4 * n);
         }
     }
 }
