@@ -1476,25 +1476,22 @@ static void test_views_shared(void)
  */
 static void test_no_tearing(void)
 {
-	static const char *const names[] = { "tear16", "tear8" };
 	HsaGpuGcnPool *pool = hsagpu_gcn_pool_new(2, "test-cu", NULL, NULL);
 	const uint32_t grid[3] = { 128, 1, 1 }, rounds = 200000;
 	const uint16_t wg[3] = { 64, 1, 1 };
-	uint64_t nwg[3] = { 2, 1, 1 }, cell = BUF(0), go = BUF(1),
-		 pout = BUF(2);
+	uint64_t kd = load("tear"), nwg[3] = { 2, 1, 1 }, cell = BUF(0),
+		 go = BUF(1), pout = BUF(2);
 	uint32_t *out = at(BUF(2));
 	uint8_t *ka = at(KARG);
 
-	for (unsigned k = 0; k < 2; k++) {
-		uint64_t kd = load_kernel("tear", names[k]), next = 0;
+	for (uint32_t wide = 0; kd && wide < 2; wide++) {
 		HsaGpuGcnGrid g = { .pool = pool };
 		HsaGpuGcnGridStats acc = { 0 };
 		HsaGpuGcnDispatch d;
 		HsaGpuGcnStatus st;
+		uint64_t next = 0;
 		unsigned err;
 
-		if (!kd)
-			break;
 		memset(at(BUF(0)), 0, 16);
 		memset(at(BUF(1)), 0, 4);
 		out[0] = out[1] = UINT32_MAX;
@@ -1503,12 +1500,13 @@ static void test_no_tearing(void)
 		memcpy(ka + 8, &go, 8);
 		memcpy(ka + 16, &pout, 8);
 		memcpy(ka + 24, &rounds, 4);
+		memcpy(ka + 28, &wide, 4);
 		T(setup(kd, grid, wg, &d) == 0);
 		err = hsagpu_gcn_grid_run(&g, &next, nwg, 2, &vmem, &d, NULL,
 					  UINT64_MAX, UINT64_MAX, &st, &acc);
 		TM(!err && out[0] == 0 && out[1] != UINT32_MAX,
-		   "%s: %u of %u loads torn while another thread stored, %s",
-		   names[k], out[0], out[1], stop_why(err, &st));
+		   "%u-byte: %u of %u loads torn while another thread stored, %s",
+		   wide ? 16 : 8, out[0], out[1], stop_why(err, &st));
 		hsagpu_gcn_grid_free(&g);
 	}
 	hsagpu_gcn_pool_free(pool);
