@@ -335,9 +335,7 @@ static void gcn_unzip(const uint8_t *m, unsigned n, unsigned lanes,
     for (unsigned l = 0; l < lanes; l++) {
         uint32_t t[4];
 
-        if (!hsagpu_gcn_get_whole(t, m + 4 * n * l, 4 * n)) {
-            memcpy(t, m + 4 * n * l, 4 * n);
-        }
+        gcn_get_lanes(t, m + 4 * n * l, n, 1);
         for (unsigned k = 0; k < n; k++) {
             r[k][first + l] = t[k];
         }
@@ -361,9 +359,7 @@ static void gcn_zip(HsaGpuGcnVreg *r, unsigned n, unsigned lanes,
         for (unsigned k = 0; k < n; k++) {
             t[k] = r[k][first + l];
         }
-        if (!hsagpu_gcn_put_whole(m + 4 * n * l, t, 4 * n)) {
-            memcpy(m + 4 * n * l, t, 4 * n);
-        }
+        gcn_put_lanes(m + 4 * n * l, t, n, 1);
     }
 }
 
