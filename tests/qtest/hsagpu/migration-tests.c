@@ -1,7 +1,7 @@
 /*
- * hsa-gpu qtest: Live migration: queues, DMA in flight, bad queue state in
- * the stream, interrupts and pending work across a migration, loads over
- * used memory.
+ * hsa-gpu qtest: Live migration: queues, DMA in flight, bad queue and GWS
+ * state in the stream, interrupts and pending work across a migration,
+ * loads over used memory.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -25,6 +25,29 @@ static bool patch_file(const char *path, const uint32_t *find, size_t n,
             uint32_t v = GUINT32_TO_BE(repl);
 
             memcpy(buf + off + at * 4, &v, 4);
+            return g_file_set_contents(path, buf, len, NULL);
+        }
+    }
+    return false;
+}
+
+/*
+ * Rewrite the big-endian u32 @at u32s after subsection @name's header
+ * (its name, then version 1) in the stream at @path with @repl.
+ */
+static bool patch_subsection(const char *path, const char *name, size_t at,
+                             uint32_t repl)
+{
+    g_autofree char *buf = NULL;
+    size_t len, n = strlen(name);
+    const char ver[4] = { 0, 0, 0, 1 };
+    uint32_t v = GUINT32_TO_BE(repl);
+
+    g_assert_true(g_file_get_contents(path, &buf, &len, NULL));
+    for (size_t off = 1; off + n + 4 + (at + 1) * 4 <= len; off++) {
+        if ((uint8_t)buf[off - 1] == n && !memcmp(buf + off, name, n) &&
+            !memcmp(buf + off + n, ver, 4)) {
+            memcpy(buf + off + n + 4 + at * 4, &v, 4);
             return g_file_set_contents(path, buf, len, NULL);
         }
     }
@@ -292,6 +315,64 @@ static void test_migration_bad_queue(void)
     rmdir(dir);
 }
 
+/*
+ * A stream whose queue claims more global wave sync resources than the
+ * register holds (num_gws) or the interpreter has counters for (the
+ * counters' num, which bounds a ds_gws_* resource index) is refused on
+ * load; QEMU stays up, and the unpatched stream still loads.
+ */
+static void test_migration_bad_gws(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("hsagpu-mig-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "stream", NULL);
+    g_autofree char *good = NULL;
+    size_t len;
+    /* u32s after the header: num_gws, then the counters' num */
+    static const struct {
+        size_t at;
+        uint32_t val;
+    } bad[] = {
+        { 0, HSAGPU_GWS_MAX + 1 }, { 1, HSAGPU_GWS_MAX + 1 },
+        { 1, 0xffffffff },
+    };
+    Fixture f;
+
+    queue_fixture(&f);
+    g_assert_cmpuint(queue_create(&f, 1, 0), ==, HSAGPU_QRES_OK);
+    reg_write(&f, HSAGPU_REG_QUEUE_GWS(1), 2);
+    migrate_to_file(&f, path);
+    fixture_fini(&f);
+    g_assert_true(g_file_get_contents(path, &good, &len, NULL));
+
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        g_autofree char *st = NULL;
+        Fixture g = { 0 };
+
+        g_assert_true(g_file_set_contents(path, good, len, NULL));
+        g_assert_true(patch_subsection(path, "hsa-gpu/queue/gws", bad[i].at,
+                                       bad[i].val));
+        st = migrate_from_file(&g, path);
+        g_assert_cmpstr(st, ==, "failed");
+        g_assert_cmphex(reg_read(&g, HSAGPU_REG_MAGIC), ==,
+                        HSAGPU_MAGIC_VALUE);
+        qtest_quit(g.qts);
+    }
+
+    {
+        g_autofree char *st = NULL;
+        Fixture g = { 0 };
+
+        g_assert_true(g_file_set_contents(path, good, len, NULL));
+        st = migrate_from_file(&g, path);
+        g_assert_cmpstr(st, ==, "completed");
+        qtest_qmp_assert_success(g.qts, "{ 'execute': 'cont' }");
+        g_assert_cmpuint(reg_read(&g, HSAGPU_REG_QUEUE_GWS(1)), ==, 2);
+        qtest_quit(g.qts);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 /* Until @qts reports the VM running; then the main loop went round. */
 static void wait_running(QTestState *qts)
 {
@@ -444,6 +525,7 @@ void hsagpu_qtest_add_migration(void)
 {
     qtest_add_func("/hsa-gpu/migration", test_migration);
     qtest_add_func("/hsa-gpu/migration-bad-queue", test_migration_bad_queue);
+    qtest_add_func("/hsa-gpu/migration-bad-gws", test_migration_bad_gws);
     qtest_add_func("/hsa-gpu/migration-dma", test_migration_dma);
     qtest_add_func("/hsa-gpu/migration-blit", test_migration_blit);
     qtest_add_func("/hsa-gpu/reliability/migration-error-irq",
