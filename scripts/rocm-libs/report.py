@@ -69,7 +69,17 @@ def list_main(argv):
     ap.add_argument('--filter')
     ap.add_argument('--shard')
     ap.add_argument('--console')
-    a = ap.parse_args(argv)
+    # a GoogleTest filter may start with '-' (tests to leave out), which
+    # argparse would take for an option: keep it attached
+    args, i = [], 0
+    while i < len(argv):
+        if argv[i] == '--filter' and i + 1 < len(argv):
+            args.append('--filter=' + argv[i + 1])
+            i += 2
+        else:
+            args.append(argv[i])
+            i += 1
+    a = ap.parse_args(args)
     shard = tuple(int(x) for x in a.shard.split('/')) if a.shard else None
     text = None
     if a.console:
