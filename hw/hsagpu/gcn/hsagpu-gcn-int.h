@@ -292,10 +292,9 @@ static inline uint8_t *hsagpu_gcn_tlb(HsaGpuGcnGroup *g, uint64_t addr,
  * value and its flag together that way (rocPRIM's decoupled look-back),
  * and another host thread must never see half of it. Aligned 16-byte
  * SSE moves are atomic on x86 CPUs with AVX (Intel SDM vol. 3, 9.1.1;
- * AMD APM vol. 2, 7.3.2). False: not such an access (or no such move on
- * this host), the caller copies as it likes.
+ * AMD APM vol. 2, 7.3.2). Any other access is a plain copy.
  */
-static inline bool hsagpu_gcn_put_whole(uint8_t *m, const void *v,
+static inline void hsagpu_gcn_put_whole(uint8_t *m, const void *v,
                                         unsigned len)
 {
     if (len == 8 && !((uintptr_t)m & 7)) {
@@ -303,33 +302,33 @@ static inline bool hsagpu_gcn_put_whole(uint8_t *m, const void *v,
 
         memcpy(&x, v, 8);
         __atomic_store_n((uint64_t *)m, x, __ATOMIC_RELAXED);
-        return true;
+        return;
     }
 #ifdef __SSE2__
     if (len == 16 && !((uintptr_t)m & 15)) {
         _mm_store_si128((__m128i *)m, _mm_loadu_si128((const __m128i *)v));
-        return true;
+        return;
     }
 #endif
-    return false;
+    memcpy(m, v, len);
 }
 
-static inline bool hsagpu_gcn_get_whole(void *v, const uint8_t *m,
+static inline void hsagpu_gcn_get_whole(void *v, const uint8_t *m,
                                         unsigned len)
 {
     if (len == 8 && !((uintptr_t)m & 7)) {
         uint64_t x = __atomic_load_n((const uint64_t *)m, __ATOMIC_RELAXED);
 
         memcpy(v, &x, 8);
-        return true;
+        return;
     }
 #ifdef __SSE2__
     if (len == 16 && !((uintptr_t)m & 15)) {
         _mm_storeu_si128((__m128i *)v, _mm_load_si128((const __m128i *)m));
-        return true;
+        return;
     }
 #endif
-    return false;
+    memcpy(v, m, len);
 }
 
 static inline unsigned hsagpu_gcn_read(HsaGpuGcnGroup *g, uint64_t addr,
@@ -338,9 +337,7 @@ static inline unsigned hsagpu_gcn_read(HsaGpuGcnGroup *g, uint64_t addr,
     uint8_t *h = hsagpu_gcn_tlb(g, addr, len, false);
 
     if (h) {
-        if (!hsagpu_gcn_get_whole(buf, h, len)) {
-            memcpy(buf, h, len);
-        }
+        hsagpu_gcn_get_whole(buf, h, len);
         return 0;
     }
     return g->mem->read(g->mem->opaque, addr, buf, len);
@@ -352,9 +349,7 @@ static inline unsigned hsagpu_gcn_write(HsaGpuGcnGroup *g, uint64_t addr,
     uint8_t *h = hsagpu_gcn_tlb(g, addr, len, true);
 
     if (h) {
-        if (!hsagpu_gcn_put_whole(h, buf, len)) {
-            memcpy(h, buf, len);
-        }
+        hsagpu_gcn_put_whole(h, buf, len);
         return 0;
     }
     return g->mem->write(g->mem->opaque, addr, buf, len);

@@ -247,9 +247,7 @@ static void gcn_put_lanes(uint8_t *m, const uint32_t *t, unsigned n,
 {
     if ((n == 2 || n == 4) && !((uintptr_t)m & (4 * n - 1))) {
         for (unsigned l = 0; l < lanes; l++) {
-            if (!hsagpu_gcn_put_whole(m + 4 * n * l, t + n * l, 4 * n)) {
-                memcpy(m + 4 * n * l, t + n * l, 4 * n);
-            }
+            hsagpu_gcn_put_whole(m + 4 * n * l, t + n * l, 4 * n);
         }
         return;
     }
@@ -261,9 +259,7 @@ static void gcn_get_lanes(uint32_t *t, const uint8_t *m, unsigned n,
 {
     if ((n == 2 || n == 4) && !((uintptr_t)m & (4 * n - 1))) {
         for (unsigned l = 0; l < lanes; l++) {
-            if (!hsagpu_gcn_get_whole(t + n * l, m + 4 * n * l, 4 * n)) {
-                memcpy(t + n * l, m + 4 * n * l, 4 * n);
-            }
+            hsagpu_gcn_get_whole(t + n * l, m + 4 * n * l, 4 * n);
         }
         return;
     }
